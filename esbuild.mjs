@@ -1,0 +1,75 @@
+// Builds the two bundles (extension host and webview) and, with --tests, the test entries.
+//   node esbuild.mjs                 development build with source maps
+//   node esbuild.mjs --production    minified
+//   node esbuild.mjs --watch         rebuild on change
+//   node esbuild.mjs --tests         also build test/ and bench/ into out/
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
+
+/** Every file under dir whose name passes keep(). */
+function walk(dir, keep) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...walk(p, keep));
+    else if (keep(name)) out.push(p);
+  }
+  return out;
+}
+
+const common = { bundle: true, sourcemap: true, minify: production, logLevel: 'warning', legalComments: 'none' };
+
+const builds = [
+  {
+    ...common,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: { webview: 'src/webview-ui/main.ts' },
+    outdir: 'dist',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+];
+
+if (tests) {
+  const testCommon = {
+    bundle: true,
+    sourcemap: 'inline',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outbase: '.',
+    outdir: 'out',
+    logLevel: 'warning',
+    // Tests resolve their third-party packages from node_modules at run time.
+    packages: 'external',
+    external: ['vscode'],
+  };
+  builds.push({ ...testCommon, entryPoints: walk('test/unit', (n) => n.endsWith('.test.ts')) });
+  builds.push({ ...testCommon, entryPoints: ['test/integration/index.ts'] });
+  builds.push({ ...testCommon, entryPoints: walk('test/e2e', (n) => n.endsWith('.test.ts')) });
+  builds.push({ ...testCommon, entryPoints: walk('bench', (n) => n.endsWith('.ts')) });
+  builds.push({ ...testCommon, entryPoints: ['src/sandbox/cli.ts'] });
+}
+
+const contexts = await Promise.all(builds.filter((b) => b.entryPoints.length ?? Object.keys(b.entryPoints).length).map((b) => esbuild.context(b)));
+if (watch) {
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('esbuild: watching');
+} else {
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+}

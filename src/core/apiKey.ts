@@ -1,0 +1,30 @@
+/** Rules for what a person may paste as an API key. Pure, so it is unit-tested without VS Code. */
+
+export type KeyCheck = { ok: true; key: string } | { ok: false; message: string };
+
+/** Trims the input and rejects empty keys and keys holding whitespace or control characters. */
+export function checkApiKey(input: string | undefined): KeyCheck {
+  const key = (input ?? '').trim();
+  if (key.length === 0) {
+    return { ok: false, message: 'The API key is empty. Paste the key issued with your API plan.' };
+  }
+  // eslint-disable-next-line no-control-regex
+  const bad = /[\s\u0000-\u001f\u007f-\u009f]/u.exec(key);
+  if (bad) {
+    const what = /\s/u.test(bad[0]) ? 'a space or line break' : 'a control character';
+    return {
+      ok: false,
+      message: `The API key contains ${what} at position ${bad.index + 1}. Copy the key again without surrounding text.`,
+    };
+  }
+  return { ok: true, key };
+}
+
+/** Replaces every occurrence of each secret in text with a fixed marker, for logs and error messages. */
+export function redact(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const s of secrets) {
+    if (s && s.length >= 4) out = out.split(s).join('‹redacted›');
+  }
+  return out;
+}

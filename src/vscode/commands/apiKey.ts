@@ -1,0 +1,44 @@
+import * as vscode from 'vscode';
+import { checkApiKey } from '../../core/apiKey';
+import type { Services } from '../services';
+import { CommandIds } from './ids';
+
+/** "Set API Key" and "Clear API Key". */
+export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Services): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(CommandIds.setApiKey, async (preset?: unknown) => {
+      // Tests and other commands may pass the key directly; a person is asked with a password box.
+      const input =
+        typeof preset === 'string'
+          ? preset
+          : await vscode.window.showInputBox({
+              title: 'Wallet Analytics: Set API Key',
+              prompt: 'Paste the API key issued with your API plan. It is kept in VS Code’s SecretStorage only.',
+              password: true,
+              ignoreFocusOut: true,
+              validateInput: (v) => {
+                const c = checkApiKey(v);
+                return c.ok ? undefined : c.message;
+              },
+            });
+      if (input === undefined) return false;
+      const c = checkApiKey(input);
+      if (!c.ok) {
+        void vscode.window.showErrorMessage(c.message);
+        return false;
+      }
+      await s.keys.set(c.key);
+      s.log.info('API key stored in SecretStorage.');
+      void vscode.window.showInformationMessage(
+        'API key saved. Check it at no cost with “Wallet Analytics: Show Credits”.',
+      );
+      return true;
+    }),
+    vscode.commands.registerCommand(CommandIds.clearApiKey, async () => {
+      await s.keys.clear();
+      s.log.info('API key removed from SecretStorage.');
+      void vscode.window.showInformationMessage('API key cleared.');
+      return true;
+    }),
+  );
+}

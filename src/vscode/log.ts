@@ -1,0 +1,36 @@
+import * as vscode from 'vscode';
+import { redact } from '../core/apiKey';
+
+/**
+ * The "Wallet Analytics" log channel. Every line passes through redact() with the
+ * secrets known to the extension, so a key can never reach the log, whatever the caller passes.
+ * Its level follows VS Code's (LogOutputChannel does that by itself).
+ */
+export class Log implements vscode.Disposable {
+  readonly channel: vscode.LogOutputChannel;
+
+  constructor(private readonly secrets: () => readonly (string | undefined)[]) {
+    this.channel = vscode.window.createOutputChannel('Wallet Analytics', { log: true });
+  }
+
+  private clean(msg: string): string {
+    return redact(msg, this.secrets());
+  }
+
+  info(msg: string): void {
+    this.channel.info(this.clean(msg));
+  }
+  warn(msg: string): void {
+    this.channel.warn(this.clean(msg));
+  }
+  error(msg: string): void {
+    this.channel.error(this.clean(msg));
+  }
+  debug(msg: string): void {
+    this.channel.debug(this.clean(msg));
+  }
+
+  dispose(): void {
+    this.channel.dispose();
+  }
+}

@@ -1,0 +1,8 @@
+import type { Log } from './log';
+import type { ApiKeyStore } from './secrets';
+
+/** The long-lived services activate() builds once and hands to every feature. */
+export interface Services {
+  readonly keys: ApiKeyStore;
+  readonly log: Log;
+}
