@@ -1,0 +1,99 @@
+/**
+ * Address forms and list parsing. Main chain: base58, 32–44 characters (§ issue rules).
+ * Second chain: the spec does not name it; we take the EVM form `0x` + 40 hex digits,
+ * compared case-insensitively and normalised to lower case. This is the one place to change it.
+ */
+import { z } from 'zod';
+
+export type Chain = 'main' | 'alt';
+
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/u;
+const BASE58_CHARS = /^[1-9A-HJ-NP-Za-km-z]+$/u;
+const EVM = /^0x[0-9a-fA-F]{40}$/u;
+
+/** Why a string is not an address of the chain, or undefined when it is one. */
+export function addressProblem(value: string, chain: Chain): string | undefined {
+  if (chain === 'alt') {
+    if (EVM.test(value)) return undefined;
+    if (!value.startsWith('0x')) return 'second-chain addresses start with 0x';
+    if (value.length !== 42) return `second-chain addresses are 42 characters (0x + 40 hex), this one has ${value.length}`;
+    return 'second-chain addresses hold only hex digits after 0x';
+  }
+  if (BASE58.test(value)) return undefined;
+  if (!BASE58_CHARS.test(value)) {
+    const bad = [...value].find((ch) => !BASE58_CHARS.test(ch));
+    return `“${bad ?? ''}” is not a base58 character (base58 has no 0, O, I or l)`;
+  }
+  return `addresses are 32 to 44 characters, this one has ${value.length}`;
+}
+
+/** Normalises an address for comparison and sending (lower case on the second chain). */
+export function normaliseAddress(value: string, chain: Chain): string {
+  return chain === 'alt' ? value.toLowerCase() : value;
+}
+
+/** A zod schema for one address of the chain. */
+export function addressSchema(chain: Chain): z.ZodType<string> {
+  return z
+    .string()
+    .trim()
+    .superRefine((v, ctx) => {
+      const p = addressProblem(v, chain);
+      if (p) ctx.addIssue({ code: 'custom', message: `“${short(v)}” is not a valid address: ${p}.` });
+    })
+    .transform((v) => normaliseAddress(v, chain));
+}
+
+/** A zod schema for a non-empty list of addresses, at most max, duplicates removed. */
+export function addressListSchema(chain: Chain, max: number, what: string): z.ZodType<string[], unknown> {
+  return z
+    .array(addressSchema(chain))
+    .min(1, `The list of ${what} is empty: give at least one address.`)
+    .transform((list) => [...new Set(list)])
+    .refine((list) => list.length <= max, {
+      message: `Too many ${what}: at most ${max.toLocaleString('en-US')} per request.`,
+    });
+}
+
+export interface ParsedList {
+  /** Valid, normalised, de-duplicated, in first-seen order. */
+  readonly valid: string[];
+  /** Entries that are not addresses, with their 1-based line number in the input. */
+  readonly invalid: { line: number; value: string; reason: string }[];
+  /** How many repeated entries were dropped. */
+  readonly duplicates: number;
+}
+
+/**
+ * Parses pasted text (addresses separated by spaces, commas, semicolons or new lines)
+ * into valid addresses, the invalid entries with their line numbers, and a duplicate count.
+ */
+export function parseAddressList(text: string, chain: Chain): ParsedList {
+  const seen = new Set<string>();
+  const valid: string[] = [];
+  const invalid: ParsedList['invalid'] = [];
+  let duplicates = 0;
+  const lines = text.split(/\r\n|\n|\r/u);
+  lines.forEach((lineText, i) => {
+    for (const raw of lineText.split(/[\s,;]+/u)) {
+      const v = raw.replace(/^["'`]+|["'`]+$/gu, '');
+      if (!v) continue;
+      const p = addressProblem(v, chain);
+      if (p) {
+        invalid.push({ line: i + 1, value: v, reason: p });
+        continue;
+      }
+      const n = normaliseAddress(v, chain);
+      if (seen.has(n)) duplicates++;
+      else {
+        seen.add(n);
+        valid.push(n);
+      }
+    }
+  });
+  return { valid, invalid, duplicates };
+}
+
+function short(v: string): string {
+  return v.length > 20 ? `${v.slice(0, 8)}…${v.slice(-6)}` : v;
+}

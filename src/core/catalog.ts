@@ -1,0 +1,545 @@
+/**
+ * Every endpoint of the service, as data (spec §4). Commands, prompts, price previews,
+ * the sandbox's routing, package.json's command list and the README's endpoint table are
+ * all derived from this list. Adding an endpoint is one entry here.
+ *
+ * Query-parameter and body-field names are not shown in the spec: the `wire` names below
+ * (by default equal to the field key) are ours, and this file is the only place they live.
+ */
+import { z } from 'zod';
+import type { Chain } from './addresses';
+import {
+  addressField,
+  addressListField,
+  customField,
+  enumField,
+  integerField,
+  numberField,
+  textField,
+  timestampField,
+  type FieldSpec,
+} from './fields';
+import { QueryBody } from './query/model';
+
+export type Family = 'queued' | 'direct' | 'account';
+export type HttpMethod = 'GET' | 'POST';
+export type ResultKind = 'txt' | 'csv' | 'zip' | 'json';
+
+/** How an endpoint is billed (§8.2, §4.2, §4.3 rule 5). Fields are named by key. */
+export type PriceRule =
+  | { readonly kind: 'free' }
+  | { readonly kind: 'flat'; readonly credits: number }
+  | { readonly kind: 'perItem'; readonly field: string; readonly credits: number; readonly unit: string }
+  /** Wallet Database: per matching address whatever the limit; a flat minimum when nothing matches. */
+  | { readonly kind: 'perMatch'; readonly credits: number; readonly minimum: number }
+  /** Token creators: per address returned; at most the page size. */
+  | { readonly kind: 'perReturned'; readonly field: string; readonly credits: number }
+  /** Wallet activity: per page read. */
+  | { readonly kind: 'perPage'; readonly credits: number };
+
+export interface Endpoint {
+  readonly id: string;
+  /** As a person would say it, for the command palette. Ends in … when it asks for inputs. */
+  readonly title: string;
+  readonly summary: string;
+  readonly family: Family;
+  readonly chain: Chain;
+  readonly method: HttpMethod;
+  /** With `{placeholder}` segments filled from the field whose wire name matches. */
+  readonly path: string;
+  readonly bot?: string;
+  readonly results: readonly ResultKind[];
+  readonly fields: readonly FieldSpec[];
+  /** Cross-field rules (ranges in order, timestamps in order): a message when broken. */
+  readonly rules: readonly ((input: Record<string, unknown>) => string | undefined)[];
+  readonly price: PriceRule;
+  /** Direct endpoints read by cursor pages. */
+  readonly paged?: boolean;
+}
+
+/** Limits the spec leaves open (§8.6) are our choice, kept here; a refused call costs nothing anyway. */
+export const LIMITS = {
+  tokensPerRequest: 1_000,
+  walletsPerRequest: 100_000,
+  /** §4.3 rule 3, §8.5 */
+  altWalletsPerRequest: 100_000,
+  /** §4.3 rule 1, §8.5 */
+  altDexHours: { min: 1, max: 12 },
+  mainHours: { min: 1, max: 24 },
+  creatorsPageSize: 100,
+} as const;
+
+export const LAUNCHPADS = ['pumpfun', 'letsbonk', 'moonshot', 'believe', 'launchlab', 'boop'] as const;
+export const MAIN_DEXES = [
+  'raydium_amm',
+  'raydium_clmm',
+  'raydium_cpmm',
+  'orca_whirlpool',
+  'meteora_dlmm',
+  'meteora_damm',
+  'pumpswap',
+  'lifinity',
+  'phoenix',
+  'openbook',
+  'fluxbeam',
+  'saros',
+] as const;
+export const TRADING_BOTS = ['photon', 'bullx', 'gmgn', 'axiom', 'trojan', 'bonkbot', 'maestro', 'banana_gun', 'bloom', 'nova'] as const;
+/** The 15 DEXes of the second chain (§4.3 rule 1). Their ids are ours. */
+export const ALT_DEXES = [
+  'uniswap_v2',
+  'uniswap_v3',
+  'uniswap_v4',
+  'pancakeswap_v2',
+  'pancakeswap_v3',
+  'sushiswap',
+  'aerodrome',
+  'velodrome',
+  'curve',
+  'balancer',
+  'traderjoe',
+  'camelot',
+  'kyberswap',
+  'maverick',
+  'dodo',
+] as const;
+export const CREATOR_COLUMNS = [
+  'address',
+  'tokens_created',
+  'tokens_migrated',
+  'migration_rate',
+  'best_ath_mcap_usd',
+  'median_ath_mcap_usd',
+  'rug_count',
+  'first_created',
+  'last_created',
+] as const;
+
+// ---- field helpers shared by several entries ----
+
+const tokens = (what = 'tokens', max: number = LIMITS.tokensPerRequest): FieldSpec =>
+  addressListField({ key: 'tokens', label: 'Tokens', description: `Token mint addresses (${what}).`, chain: 'main', max, what: 'tokens' });
+const token = (): FieldSpec => addressField({ key: 'token', label: 'Token', description: 'The token’s mint address.', chain: 'main' });
+const hours = (def: number, what: string): FieldSpec =>
+  integerField({ key: 'hours', label: 'Hours', description: `How many hours back to look (${what}).`, min: LIMITS.mainHours.min, max: LIMITS.mainHours.max, default: def });
+const format = (): FieldSpec =>
+  enumField({ key: 'format', label: 'File format', description: 'csv: one row per item with details; txt: addresses only.', options: ['csv', 'txt'], default: 'csv' });
+const pathAddress = (chain: Chain, label: string): FieldSpec =>
+  addressField({ key: 'address', label, description: `The ${label.toLowerCase()} address.`, chain });
+const cursor = (): FieldSpec =>
+  textField({ key: 'cursor', label: 'Cursor', description: 'Where to continue: the nextCursor of the previous page. Leave out for the first page.', min: 1, max: 512, optional: true });
+const queryBody = (chain: Chain): FieldSpec =>
+  customField({
+    key: 'query',
+    wire: '*',
+    label: 'Query',
+    kind: 'query',
+    chain,
+    description: 'A Wallet Database query: AND/OR groups of conditions on the metrics, and a limit.',
+    schema: QueryBody,
+  });
+
+const ordered = (lo: string, hi: string, what: string) => (i: Record<string, unknown>) => {
+  const a = i[lo];
+  const b = i[hi];
+  return typeof a === 'number' && typeof b === 'number' && a > b ? `${what}: the minimum (${a}) is above the maximum (${b}).` : undefined;
+};
+const before = (from: string, to: string) => (i: Record<string, unknown>) => {
+  const a = i[from];
+  const b = i[to];
+  return typeof a === 'number' && typeof b === 'number' && a >= b ? 'The time window ends before it starts: “from” must be earlier than “to”.' : undefined;
+};
+
+type Entry = Omit<Endpoint, 'rules' | 'fields'> & { fields?: FieldSpec[]; rules?: Endpoint['rules'] };
+const e = (x: Entry): Endpoint => ({ ...x, fields: x.fields ?? [], rules: x.rules ?? [] });
+const flat = (credits: number): PriceRule => ({ kind: 'flat', credits });
+const FREE: PriceRule = { kind: 'free' };
+
+export const ENDPOINTS: readonly Endpoint[] = [
+  // ---- §4.1 queued: find tokens ----
+  e({
+    id: 'trending', title: 'Trending Tokens…', summary: 'Most swapped tokens over an interval.',
+    family: 'queued', chain: 'main', method: 'GET', path: '/trending', bot: '/trendingtokens', results: ['txt'],
+    fields: [hours(1, 'the interval')], price: flat(50),
+  }),
+  e({
+    id: 'migratedtokens', title: 'Tokens Just Migrated from a Launchpad…', summary: 'Tokens that just migrated from a launchpad.',
+    family: 'queued', chain: 'main', method: 'GET', path: '/migratedtokens', bot: '/migratedtokens', results: ['csv', 'txt'],
+    fields: [
+      hours(6, 'migrated within'),
+      enumField({ key: 'launchpad', label: 'Launchpad', description: 'Only tokens from this launchpad (all when left out).', options: LAUNCHPADS, optional: true }),
+      format(),
+    ],
+    price: flat(100),
+  }),
+  e({
+    id: 'mcaptokens', title: 'Tokens That Crossed a Market Cap…', summary: 'Tokens that crossed a market cap in the last days.',
+    family: 'queued', chain: 'main', method: 'GET', path: '/mcaptokens', bot: '/mcaptokens', results: ['csv'],
+    fields: [
+      numberField({ key: 'mcap_usd', label: 'Market cap (USD)', description: 'The market cap the tokens crossed, in USD.', min: 1 }),
+      integerField({ key: 'days', label: 'Days', description: 'How many days back to look.', min: 1, max: 30, default: 3 }),
+    ],
+    price: flat(500),
+  }),
+  e({
+    id: 'athmcap', title: 'All-Time-High Market Cap of Tokens…', summary: 'All-time-high market cap per token.',
+    family: 'queued', chain: 'main', method: 'POST', path: '/athmcap', bot: '/athmcap', results: ['csv'],
+    fields: [tokens()], price: { kind: 'perItem', field: 'tokens', credits: 100, unit: 'token' },
+  }),
+  // ---- §4.1 queued: find traders ----
+  e({
+    id: 'toptraders', title: 'Top Traders of Tokens…', summary: 'Most profitable wallets per token.',
+    family: 'queued', chain: 'main', method: 'POST', path: '/toptraders', bot: '/toptraders', results: ['zip', 'txt'],
+    fields: [
+      tokens(),
+      enumField({ key: 'output', label: 'Output', description: 'zip: one .csv per token; txt: one address list for all tokens.', options: ['zip', 'txt'], default: 'zip' }),
+    ],
+    price: { kind: 'perItem', field: 'tokens', credits: 100, unit: 'token' },
+  }),
+  e({
+    id: 'earlybuyers', title: 'Early Buyers of Tokens…', summary: 'First buyers per token.',
+    family: 'queued', chain: 'main', method: 'POST', path: '/earlybuyers', bot: '/earlybuyers', results: ['zip'],
+    fields: [tokens(), integerField({ key: 'buyers', label: 'Buyers per token', description: 'How many first buyers to list per token.', min: 1, max: 1000, default: 100 })],
+    price: { kind: 'perItem', field: 'tokens', credits: 50, unit: 'token' },
+  }),
+  e({
+    id: 'alltraders', title: 'All Traders of Tokens…', summary: 'Every wallet that traded a token.',
+    family: 'queued', chain: 'main', method: 'POST', path: '/alltraders', bot: '/alltraders', results: ['zip'],
+    fields: [tokens()], price: { kind: 'perItem', field: 'tokens', credits: 150, unit: 'token' },
+  }),
+  e({
+    id: 'dexwallets', title: 'Wallets Active on a DEX…', summary: 'Every wallet active on a venue.',
+    family: 'queued', chain: 'main', method: 'GET', path: '/dexwallets', bot: '/dexwallets', results: ['txt'],
+    fields: [enumField({ key: 'dex', label: 'DEX', description: 'The venue.', options: MAIN_DEXES }), hours(1, 'active within')],
+    price: flat(500),
+  }),
+  e({
+    id: 'botwallets', title: 'Wallets Using a Trading Bot…', summary: 'Users of a trading bot.',
+    family: 'queued', chain: 'main', method: 'GET', path: '/botwallets', bot: '/botwallets', results: ['txt'],
+    fields: [enumField({ key: 'bot', label: 'Trading bot', description: 'The trading bot.', options: TRADING_BOTS }), hours(24, 'active within')],
+    price: flat(500),
+  }),
+  e({
+    id: 'programstats', title: 'Swap Programs in Use…', summary: 'Custom swap programs in use.',
+    family: 'queued', chain: 'main', method: 'GET', path: '/programstats', bot: '/programstats', results: ['csv'],
+    fields: [hours(24, 'the interval')], price: flat(50),
+  }),
+  e({
+    id: 'programswaps', title: 'Swaps Through a Program…', summary: 'Swaps through a program.',
+    family: 'queued', chain: 'main', method: 'GET', path: '/programswaps', bot: '/programswaps', results: ['csv', 'txt'],
+    fields: [addressField({ key: 'program', label: 'Program', description: 'The swap program’s address.', chain: 'main' }), hours(24, 'the interval'), format()],
+    price: flat(500),
+  }),
+  e({
+    id: 'lookuptablestats', title: 'Lookup Tables in Use…', summary: 'Lookup tables in use.',
+    family: 'queued', chain: 'main', method: 'GET', path: '/lookuptablestats', bot: '/lookuptablestats', results: ['csv'],
+    fields: [hours(24, 'the interval')], price: flat(50),
+  }),
+  e({
+    id: 'lookuptableswaps', title: 'Swaps Through a Lookup Table…', summary: 'Swaps through a lookup table.',
+    family: 'queued', chain: 'main', method: 'GET', path: '/lookuptableswaps', bot: '/lookuptableswaps', results: ['csv', 'txt'],
+    fields: [addressField({ key: 'table', label: 'Lookup table', description: 'The lookup table’s address.', chain: 'main' }), hours(24, 'the interval'), format()],
+    price: flat(500),
+  }),
+  // ---- §4.1 queued: analyze ----
+  e({
+    id: 'pnl', title: 'PnL of Wallets…', summary: 'Every metric for every wallet on a list.',
+    family: 'queued', chain: 'main', method: 'POST', path: '/pnl', bot: '/pnlplus', results: ['csv'],
+    fields: [addressListField({ key: 'wallets', label: 'Wallets', description: 'Wallet addresses to analyse.', chain: 'main', max: LIMITS.walletsPerRequest, what: 'wallets' })],
+    price: { kind: 'perItem', field: 'wallets', credits: 5, unit: 'wallet' },
+  }),
+  e({
+    id: 'firstbuysanalyze', title: 'First Buys of a Wallet…', summary: 'A wallet’s first buy of every token it bought.',
+    family: 'queued', chain: 'main', method: 'GET', path: '/firstbuysanalyze', results: ['csv'],
+    fields: [addressField({ key: 'wallet', label: 'Wallet', description: 'The wallet address.', chain: 'main' })],
+    price: flat(1000),
+  }),
+  e({
+    id: 'mcap', title: 'Buyers of a Token in a Market-Cap Range…', summary: 'Wallets that first bought a token inside a market cap range.',
+    family: 'queued', chain: 'main', method: 'GET', path: '/mcap', bot: '/mcapanalyze', results: ['csv'],
+    fields: [
+      token(),
+      numberField({ key: 'min_mcap_usd', label: 'Minimum market cap (USD)', description: 'Lower end of the range, in USD.', min: 0 }),
+      numberField({ key: 'max_mcap_usd', label: 'Maximum market cap (USD)', description: 'Upper end of the range, in USD.', min: 0 }),
+    ],
+    rules: [ordered('min_mcap_usd', 'max_mcap_usd', 'Market cap range')],
+    price: flat(500),
+  }),
+  e({
+    id: 'timestamp', title: 'Buyers of a Token in a Time Window…', summary: 'Wallets that first bought a token inside a time window.',
+    family: 'queued', chain: 'main', method: 'GET', path: '/timestamp', bot: '/timestampanalyze', results: ['csv'],
+    fields: [
+      token(),
+      timestampField({ key: 'from', label: 'From', description: 'Start of the window (Unix seconds or an ISO date).' }),
+      timestampField({ key: 'to', label: 'To', description: 'End of the window (Unix seconds or an ISO date).' }),
+    ],
+    rules: [before('from', 'to')],
+    price: flat(500),
+  }),
+  e({
+    id: 'buysellfilter', title: 'Traders of a Token by Trade Size…', summary: 'Wallets that traded a token for a native-coin amount inside a range.',
+    family: 'queued', chain: 'main', method: 'GET', path: '/buysellfilter', bot: '/buysellfilter', results: ['csv'],
+    fields: [
+      token(),
+      enumField({ key: 'side', label: 'Side', description: 'Buys, sells, or either.', options: ['buy', 'sell', 'any'], default: 'buy' }),
+      numberField({ key: 'min_native', label: 'Minimum amount (native coin)', description: 'Smallest trade, in the native coin.', min: 0 }),
+      numberField({ key: 'max_native', label: 'Maximum amount (native coin)', description: 'Largest trade, in the native coin.', min: 0 }),
+    ],
+    rules: [ordered('min_native', 'max_native', 'Amount range')],
+    price: flat(1000),
+  }),
+  e({
+    id: 'tokensoverlap', title: 'Wallets That Bought Every Token…', summary: 'Wallets that bought every token on a list inside its window.',
+    family: 'queued', chain: 'main', method: 'POST', path: '/tokensoverlap', bot: '/tokensoverlap', results: ['txt'],
+    fields: [
+      customField({
+        key: 'tokens', label: 'Tokens and windows', kind: 'tokenWindows', chain: 'main', min: 2, max: 20,
+        description: 'Two to twenty tokens, each with the time window (Unix seconds) in which its buy counts.',
+        schema: z
+          .array(
+            z.strictObject({
+              token: z.string(),
+              from: z.number().int(),
+              to: z.number().int(),
+            }),
+          )
+          .min(2, 'Give at least two tokens to overlap.')
+          .max(20, 'At most 20 tokens per overlap.')
+          .superRefine((list, ctx) => {
+            const seen = new Set<string>();
+            list.forEach((t, i) => {
+              if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/u.test(t.token)) ctx.addIssue({ code: 'custom', path: [i, 'token'], message: `Token ${i + 1} is not a valid address.` });
+              if (t.from >= t.to) ctx.addIssue({ code: 'custom', path: [i], message: `Token ${i + 1}: the window ends before it starts.` });
+              if (seen.has(t.token)) ctx.addIssue({ code: 'custom', path: [i, 'token'], message: `Token ${i + 1} is listed twice.` });
+              seen.add(t.token);
+            });
+          }),
+      }),
+    ],
+    price: flat(100),
+  }),
+  // ---- §4.1 queued: utility ----
+  e({
+    id: 'findaddress', title: 'Find Full Address from a Fragment…', summary: 'Full addresses that match a fragment.',
+    family: 'queued', chain: 'main', method: 'GET', path: '/findaddress', bot: '/findaddress', results: ['txt'],
+    fields: [
+      textField({
+        key: 'fragment', label: 'Fragment', description: 'Part of an address: a prefix, a suffix, or prefix...suffix (base58 characters).',
+        min: 3, max: 44, pattern: /^[1-9A-HJ-NP-Za-km-z]*(\.\.\.)?[1-9A-HJ-NP-Za-km-z]*$/u,
+        patternMessage: 'The fragment holds base58 characters only (no 0, O, I or l), optionally as prefix...suffix.',
+      }),
+    ],
+    price: flat(500),
+  }),
+  // ---- §4.1 account (free) ----
+  e({
+    id: 'request', title: 'Check a Request…', summary: 'Status of one request; carries the file url when done.',
+    family: 'account', chain: 'main', method: 'GET', path: '/request/{requestId}', results: ['json'],
+    fields: [textField({ key: 'requestId', label: 'Request id', description: 'The requestId a submit returned.', min: 1, max: 128, pattern: /^[A-Za-z0-9_-]+$/u })],
+    price: FREE,
+  }),
+  e({ id: 'requests', title: 'Request History', summary: 'The caller’s past requests, with their files.', family: 'account', chain: 'main', method: 'GET', path: '/requests', results: ['json'], price: FREE }),
+  e({ id: 'credits', title: 'Show Credits', summary: 'Remaining credits (a number carried in a string).', family: 'account', chain: 'main', method: 'GET', path: '/credits', results: ['json'], price: FREE }),
+  e({ id: 'reset_ip', title: 'Reset Saved IP Address', summary: 'Resets the IP address saved for the key.', family: 'account', chain: 'main', method: 'POST', path: '/reset_ip', results: ['json'], price: FREE }),
+  // ---- §4.2 direct ----
+  e({
+    id: 'wallet_database', title: 'Query the Wallet Database…', summary: 'Matching wallets and the total number matched.',
+    family: 'direct', chain: 'main', method: 'POST', path: '/wallet_database', results: ['json'],
+    fields: [queryBody('main')], price: { kind: 'perMatch', credits: 100, minimum: 100 },
+  }),
+  e({ id: 'wallet_database_columns', title: 'Wallet Database Fields', summary: 'The fields that can be queried.', family: 'direct', chain: 'main', method: 'GET', path: '/wallet_database/columns', results: ['json'], price: FREE }),
+  e({
+    id: 'token_creators', title: 'Token Creators…', summary: 'A page of creators, sorted as asked, with the asked columns.',
+    family: 'direct', chain: 'main', method: 'POST', path: '/token_creators', results: ['json'], paged: true,
+    fields: [
+      enumField({ key: 'sort', label: 'Sort by', description: 'The column to sort creators by.', options: CREATOR_COLUMNS.filter((c) => c !== 'address') as unknown as readonly [string, ...string[]], default: 'tokens_migrated' }),
+      enumField({ key: 'order', label: 'Order', description: 'Highest first (desc) or lowest first (asc).', options: ['desc', 'asc'], default: 'desc' }),
+      customField({
+        key: 'columns', label: 'Columns', kind: 'textList', min: 1, max: CREATOR_COLUMNS.length, optional: true,
+        description: `Columns to return (all when left out): ${CREATOR_COLUMNS.join(', ')}.`,
+        schema: z.array(z.enum(CREATOR_COLUMNS)).min(1).max(CREATOR_COLUMNS.length),
+      }),
+      integerField({ key: 'page', label: 'Page', description: 'Which page, from 1.', min: 1, max: 1_000_000, default: 1 }),
+      integerField({ key: 'page_size', label: 'Creators per page', description: 'How many creators a page holds (100 credits each).', min: 1, max: LIMITS.creatorsPageSize, default: 50 }),
+    ],
+    price: { kind: 'perReturned', field: 'page_size', credits: 100 },
+  }),
+  e({
+    id: 'token_creator', title: 'Token Creator’s Record…', summary: 'One creator’s track record and every token created.',
+    family: 'direct', chain: 'main', method: 'GET', path: '/token_creators/{address}', results: ['json'],
+    fields: [pathAddress('main', 'Creator')], price: flat(100),
+  }),
+  e({
+    id: 'wallet_activity', title: 'Wallet Activity (Swaps)…', summary: 'Swaps of one wallet, paged by cursor, up to 100 per page.',
+    family: 'direct', chain: 'main', method: 'GET', path: '/wallets/{address}/activity', results: ['json'], paged: true,
+    fields: [pathAddress('main', 'Wallet'), cursor()], price: { kind: 'perPage', credits: 1 },
+  }),
+  // ---- §4.3 second chain ----
+  e({
+    id: 'altchain_dexwallets', title: 'Second Chain: Wallets on a DEX…', summary: 'Wallets that traded on one DEX of the second chain (no ranking, no filter).',
+    family: 'queued', chain: 'alt', method: 'GET', path: '/altchain_dexwallets', bot: '/altchain_dexwallets', results: ['txt'],
+    fields: [
+      enumField({ key: 'dex', label: 'DEX', description: 'One of the 15 second-chain DEXes.', options: ALT_DEXES }),
+      integerField({ key: 'hours', label: 'Hours', description: 'The interval, 1 to 12 hours.', min: LIMITS.altDexHours.min, max: LIMITS.altDexHours.max, default: 1 }),
+    ],
+    price: flat(500),
+  }),
+  e({
+    id: 'altchain_pnlplus', title: 'Second Chain: PnL of Wallets…', summary: 'All 158 metrics for every wallet on a list (up to 100,000).',
+    family: 'queued', chain: 'alt', method: 'POST', path: '/altchain_pnlplus', bot: '/altchain_pnlplus', results: ['csv'],
+    fields: [addressListField({ key: 'wallets', label: 'Wallets', description: 'Second-chain wallet addresses (0x…), up to 100,000.', chain: 'alt', max: LIMITS.altWalletsPerRequest, what: 'wallets' })],
+    price: { kind: 'perItem', field: 'wallets', credits: 5, unit: 'wallet' },
+  }),
+  e({
+    id: 'altchain_pnl', title: 'Second Chain: PnL of One Wallet…', summary: 'All metrics for one wallet, answered immediately.',
+    family: 'direct', chain: 'alt', method: 'GET', path: '/altchain_pnl', results: ['json'],
+    fields: [addressField({ key: 'wallet', label: 'Wallet', description: 'A second-chain wallet address (0x…).', chain: 'alt' })],
+    // §4.3 rule 5: priced as the first chain's pnl for one wallet.
+    price: flat(5),
+  }),
+  e({
+    id: 'altchain_wallet_database', title: 'Second Chain: Query the Wallet Database…', summary: 'Wallets matching a query, with the same AND/OR model.',
+    family: 'direct', chain: 'alt', method: 'POST', path: '/altchain_wallet_database', results: ['json'],
+    fields: [queryBody('alt')], price: { kind: 'perMatch', credits: 100, minimum: 100 },
+  }),
+  e({ id: 'altchain_wallet_database_columns', title: 'Second Chain: Wallet Database Fields', summary: 'The fields that can be queried on the second chain.', family: 'direct', chain: 'alt', method: 'GET', path: '/altchain_wallet_database/columns', results: ['json'], price: FREE }),
+  e({
+    id: 'altchain_wallet_activity', title: 'Second Chain: Wallet Activity (Swaps)…', summary: 'Every swap of one second-chain wallet, by cursor pages.',
+    family: 'direct', chain: 'alt', method: 'GET', path: '/altchain_wallets/{address}/activity', results: ['json'], paged: true,
+    fields: [pathAddress('alt', 'Wallet'), cursor()], price: { kind: 'perPage', credits: 1 },
+  }),
+];
+
+const BY_ID = new Map(ENDPOINTS.map((ep) => [ep.id, ep]));
+
+/** The endpoint with this id; throws for an unknown id (a programming error). */
+export function endpoint(id: string): Endpoint {
+  const ep = BY_ID.get(id);
+  if (!ep) throw new Error(`Unknown endpoint id: ${id}`);
+  return ep;
+}
+
+export function findEndpoint(id: string): Endpoint | undefined {
+  return BY_ID.get(id);
+}
+
+/** The zod schema of an endpoint's whole input: its fields (optional ones may be absent) and its cross-field rules. */
+export function inputSchema(ep: Endpoint): z.ZodType<Record<string, unknown>> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const f of ep.fields) shape[f.key] = f.optional ? f.schema.optional() : f.schema;
+  return z.strictObject(shape).superRefine((input, ctx) => {
+    for (const rule of ep.rules) {
+      const msg = rule(input);
+      if (msg) ctx.addIssue({ code: 'custom', message: msg });
+    }
+  }) as unknown as z.ZodType<Record<string, unknown>>;
+}
+
+export type Validated = { ok: true; input: Record<string, unknown> } | { ok: false; errors: string[] };
+
+/** Validates raw input against an endpoint, with messages a person can act on. */
+export function validateInput(ep: Endpoint, raw: unknown): Validated {
+  const r = inputSchema(ep).safeParse(raw);
+  if (r.success) return { ok: true, input: r.data };
+  return {
+    ok: false,
+    errors: r.error.issues.map((i) => {
+      const field = ep.fields.find((f) => f.key === i.path[0]);
+      if (i.code === 'unrecognized_keys') return `${ep.title.replace(/…$/u, '')} takes no input named ${i.keys.map((k) => `“${k}”`).join(', ')}.`;
+      if (field && i.code === 'invalid_type' && i.input === undefined) return `${field.label} is required.`;
+      return field && !i.message.includes(field.label) ? `${field.label}: ${i.message}` : i.message;
+    }),
+  };
+}
+
+/** A request ready for the transport: method, path with placeholders filled, query and body by wire name. */
+export interface WireRequest {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly query: Record<string, string>;
+  readonly body?: unknown;
+}
+
+function placeholders(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/gu)].map((m) => m[1] ?? '');
+}
+
+function queryString(v: unknown): string {
+  return Array.isArray(v) ? v.map(String).join(',') : String(v);
+}
+
+/** Turns validated input into the wire request: GET inputs as query parameters, POST inputs as a JSON body (§4.1). */
+export function encodeRequest(ep: Endpoint, input: Record<string, unknown>): WireRequest {
+  const inPath = new Set(placeholders(ep.path));
+  let path = ep.path;
+  const query: Record<string, string> = {};
+  let body: Record<string, unknown> | undefined = ep.method === 'POST' ? {} : undefined;
+  for (const f of ep.fields) {
+    const v = input[f.key];
+    if (v === undefined) continue;
+    if (inPath.has(f.wire)) path = path.replace(`{${f.wire}}`, encodeURIComponent(String(v)));
+    else if (f.wire === '*') body = { ...(v as Record<string, unknown>) };
+    else if (ep.method === 'GET') query[f.wire] = queryString(v);
+    else if (body) body[f.wire] = v;
+  }
+  return body === undefined ? { method: ep.method, path, query } : { method: ep.method, path, query, body };
+}
+
+/** Matches a request path against the catalog: the endpoint and its path parameters, by wire name. */
+export function routeRequest(method: string, pathname: string): { ep: Endpoint; params: Record<string, string> } | undefined {
+  for (const ep of ENDPOINTS) {
+    if (ep.method !== method) continue;
+    const names: string[] = [];
+    const re = new RegExp(
+      `^${ep.path.replace(/[.*+?^$()|[\]\\]/gu, '\\$&').replace(/\\?\{([^}]+)\\?\}/gu, (_m, n: string) => {
+        names.push(n);
+        return '([^/]+)';
+      })}/?$`,
+      'u',
+    );
+    const m = re.exec(pathname);
+    if (m) return { ep, params: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1] ?? '')])) };
+  }
+  return undefined;
+}
+
+function fromQuery(f: FieldSpec, raw: string): unknown {
+  switch (f.kind) {
+    case 'integer':
+    case 'number':
+    case 'timestamp':
+      return raw.trim() === '' ? raw : Number(raw);
+    case 'addressList':
+    case 'textList':
+      return raw.split(',').filter((s) => s.length > 0);
+    default:
+      return raw;
+  }
+}
+
+/** The inverse of encodeRequest, for the sandbox: wire request back to raw input (validate it next). */
+export function decodeRequest(
+  ep: Endpoint,
+  parts: { params: Record<string, string>; query: URLSearchParams; body: unknown },
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const body = parts.body && typeof parts.body === 'object' ? (parts.body as Record<string, unknown>) : {};
+  const known = new Set(ep.fields.map((f) => f.wire));
+  for (const f of ep.fields) {
+    if (f.wire in parts.params) out[f.key] = parts.params[f.wire];
+    else if (f.wire === '*') out[f.key] = parts.body;
+    else if (ep.method === 'GET') {
+      const raw = parts.query.get(f.wire);
+      if (raw !== null) out[f.key] = fromQuery(f, raw);
+    } else if (f.wire in body) out[f.key] = body[f.wire];
+  }
+  // Unknown names are passed through so that strict validation reports them.
+  const extra = ep.method === 'GET' ? [...parts.query.keys()] : ep.fields.some((f) => f.wire === '*') ? [] : Object.keys(body);
+  for (const k of extra) if (!known.has(k)) out[k] = ep.method === 'GET' ? parts.query.get(k) : body[k];
+  return out;
+}
+
+/** The command id a catalog endpoint gets in the palette. */
+export function commandIdOf(ep: Endpoint): string {
+  return `walletAnalytics.endpoint.${ep.id}`;
+}

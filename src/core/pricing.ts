@@ -1,0 +1,115 @@
+/**
+ * What a call costs, computed before it is sent (§8.2, §4.2, §4.3 rule 5).
+ * Pure: the same function drives the price preview, the confirmation threshold,
+ * the per-call ceiling, and the sandbox's charging, so they cannot disagree.
+ */
+import type { Endpoint } from './catalog';
+
+export interface Quote {
+  /** The credits this call costs. For per-match and per-returned rules without a known count, the minimum. */
+  readonly credits: number;
+  /** True when `credits` is exactly what will be charged. */
+  readonly exact: boolean;
+  /** The largest the bill can be, when known (per-returned: a full page). */
+  readonly atMost?: number;
+  /** One line a person reads before paying, e.g. "200 credits (2 tokens × 100)". */
+  readonly text: string;
+}
+
+export interface QuoteContext {
+  /** Wallet Database: the match count of an identical query inside the refresh window (§8.5). */
+  readonly knownMatches?: number;
+  /** Activity: how many pages will be read. */
+  readonly pages?: number;
+  /** Token creators: how many creators the page returned (for charging after the fact). */
+  readonly returned?: number;
+}
+
+/** Formats credits as a person reads them: 1,000,000. */
+export function fmtCredits(n: number): string {
+  return `${n.toLocaleString('en-US')} credit${n === 1 ? '' : 's'}`;
+}
+
+/** The price of one call of ep with validated input. */
+export function quote(ep: Endpoint, input: Record<string, unknown>, ctx: QuoteContext = {}): Quote {
+  const rule = ep.price;
+  switch (rule.kind) {
+    case 'free':
+      return { credits: 0, exact: true, text: 'Free' };
+    case 'flat':
+      return { credits: rule.credits, exact: true, text: fmtCredits(rule.credits) };
+    case 'perItem': {
+      const v = input[rule.field];
+      const n = Array.isArray(v) ? v.length : 0;
+      const credits = n * rule.credits;
+      return {
+        credits,
+        exact: true,
+        text: `${fmtCredits(credits)} (${n.toLocaleString('en-US')} ${rule.unit}${n === 1 ? '' : 's'} × ${rule.credits})`,
+      };
+    }
+    case 'perMatch': {
+      if (ctx.knownMatches !== undefined) {
+        const credits = matchCharge(ctx.knownMatches, rule.credits, rule.minimum);
+        return {
+          credits,
+          exact: true,
+          text: `${fmtCredits(credits)} (${ctx.knownMatches.toLocaleString('en-US')} matching wallets × ${rule.credits}, from the same query within the hour)`,
+        };
+      }
+      return {
+        credits: rule.minimum,
+        exact: false,
+        text: `${rule.credits} credits per matching wallet, at least ${fmtCredits(rule.minimum)}: the bill follows the number of matches, not the limit`,
+      };
+    }
+    case 'perReturned': {
+      const size = typeof input[rule.field] === 'number' ? (input[rule.field] as number) : 0;
+      if (ctx.returned !== undefined) {
+        const credits = ctx.returned * rule.credits;
+        return { credits, exact: true, text: `${fmtCredits(credits)} (${ctx.returned} returned × ${rule.credits})` };
+      }
+      const atMost = size * rule.credits;
+      return {
+        credits: atMost,
+        exact: false,
+        atMost,
+        text: `up to ${fmtCredits(atMost)} (${rule.credits} per creator returned, ${size} per page)`,
+      };
+    }
+    case 'perPage': {
+      const pages = ctx.pages ?? 1;
+      const credits = pages * rule.credits;
+      return { credits, exact: true, text: `${fmtCredits(credits)} (${pages} page${pages === 1 ? '' : 's'} × ${rule.credits})` };
+    }
+  }
+}
+
+/** The Wallet Database charge for a match count: per match, a flat minimum when nothing matches (§4.2). */
+export function matchCharge(matches: number, perMatch = 100, minimum = 100): number {
+  return Math.max(minimum, matches * perMatch);
+}
+
+/** Whether the endpoint ever costs credits. */
+export function isPaid(ep: Endpoint): boolean {
+  return ep.price.kind !== 'free';
+}
+
+/** A short description of the price rule, for tables and QuickPick details. */
+export function describeRule(ep: Endpoint): string {
+  const r = ep.price;
+  switch (r.kind) {
+    case 'free':
+      return 'free';
+    case 'flat':
+      return fmtCredits(r.credits);
+    case 'perItem':
+      return `${r.credits} per ${r.unit}`;
+    case 'perMatch':
+      return `${r.credits} per matching wallet (${r.minimum} when none)`;
+    case 'perReturned':
+      return `${r.credits} per creator returned`;
+    case 'perPage':
+      return `${r.credits} per page`;
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The Wallet Database query model (§2.5): nested AND/OR groups of conditions, a `limit`,
+ * and optional sort and columns. One zod schema, shared by the catalog (client input),
+ * the sandbox (server evaluation) and the `.waquery.json` language (JSON Schema + diagnostics).
+ * The body names (`where`, `and`, `or`, `field`, `op`, `value`, `limit`, `sort`, `columns`)
+ * are ours: the spec does not show them.
+ */
+import { z } from 'zod';
+
+export const OPERATORS = ['=', '!=', '>', '>=', '<', '<=', 'between', 'in'] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+/** The most addresses a query may ask for (our bound; the bill follows matches, not this). */
+export const MAX_QUERY_LIMIT = 100_000;
+
+const Scalar = z.union([z.number(), z.string(), z.boolean()]);
+
+export const Condition = z
+  .strictObject({
+    field: z.string().min(1).describe('A queryable field, e.g. "winrate_30d" (see GET /wallet_database/columns).'),
+    op: z.enum(OPERATORS).describe('Comparison: =, !=, >, >=, <, <=, between (value [min, max]) or in (value a list).'),
+    value: z
+      .union([Scalar, z.array(Scalar)])
+      .describe('A number, string or boolean; [min, max] for between; a non-empty list for in.'),
+  })
+  .superRefine((c, ctx) => {
+    if (c.op === 'between') {
+      if (!Array.isArray(c.value) || c.value.length !== 2 || c.value.some((v) => typeof v !== 'number')) {
+        ctx.addIssue({ code: 'custom', path: ['value'], message: '"between" takes [min, max], two numbers.' });
+      }
+    } else if (c.op === 'in') {
+      if (!Array.isArray(c.value) || c.value.length === 0) {
+        ctx.addIssue({ code: 'custom', path: ['value'], message: '"in" takes a non-empty list of values.' });
+      }
+    } else if (Array.isArray(c.value)) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `"${c.op}" takes a single value, not a list.` });
+    } else if (['>', '>=', '<', '<='].includes(c.op) && typeof c.value !== 'number') {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `"${c.op}" compares numbers; the value must be a number.` });
+    }
+  });
+export type Condition = z.infer<typeof Condition>;
+
+export interface AndGroup {
+  and: QueryNode[];
+}
+export interface OrGroup {
+  or: QueryNode[];
+}
+export type Group = AndGroup | OrGroup;
+export type QueryNode = Condition | Group;
+
+export const AndGroup: z.ZodType<AndGroup> = z.strictObject({
+  get and(): z.ZodArray<z.ZodType<QueryNode>> {
+    return z.array(QueryNode).describe('Every condition or group in this list must hold.');
+  },
+});
+export const OrGroup: z.ZodType<OrGroup> = z.strictObject({
+  get or(): z.ZodArray<z.ZodType<QueryNode>> {
+    return z.array(QueryNode).describe('At least one condition or group in this list must hold.');
+  },
+});
+export const Group: z.ZodType<Group> = z.union([AndGroup, OrGroup]);
+export const QueryNode: z.ZodType<QueryNode> = z.union([Condition, AndGroup, OrGroup]);
+
+export const SortKey = z.strictObject({
+  field: z.string().min(1),
+  dir: z.enum(['asc', 'desc']).default('desc'),
+});
+
+/** The JSON body sent to `/wallet_database` and `/altchain_wallet_database`. */
+export const QueryBody = z.strictObject({
+  where: Group.describe('The conditions: an {"and": [...]} or {"or": [...]} group, nested as deep as needed.'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_QUERY_LIMIT)
+    .describe('How many addresses to return at most. The bill follows the number of matches, not this limit.'),
+  sort: z.array(SortKey).optional().describe('Order of the returned wallets.'),
+  columns: z.array(z.string().min(1)).optional().describe('Fields to return for each wallet besides its address.'),
+});
+export type QueryBody = z.infer<typeof QueryBody>;
+
+/**
+ * A `.waquery.json` file: the body plus file-only keys starting with `$`, never sent:
+ * `$schema` (for editors) and `$chain` ("main" or "alt": which database the file targets).
+ */
+export const QueryFile = QueryBody.extend({
+  $schema: z.string().optional(),
+  $chain: z.enum(['main', 'alt']).optional().describe('Which chain the query runs on: "main" (default) or "alt".'),
+});
+export type QueryFile = z.infer<typeof QueryFile>;
+
+/** The body to send for a query file: the file minus its `$` keys. */
+export function bodyOfFile(file: QueryFile): QueryBody {
+  const { $schema: _s, $chain: _c, ...body } = file;
+  return body;
+}
+
+/** A canonical string of a body, equal for equal queries whatever their key order: the cache key. */
+export function canonicalQuery(body: unknown): string {
+  const norm = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(norm);
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(
+        Object.keys(v)
+          .filter((k) => !k.startsWith('$'))
+          .sort()
+          .map((k) => [k, norm((v as Record<string, unknown>)[k])]),
+      );
+    }
+    return v;
+  };
+  return JSON.stringify(norm(body));
+}
+
+export function isAnd(n: QueryNode): n is AndGroup {
+  return typeof n === 'object' && 'and' in n;
+}
+export function isOr(n: QueryNode): n is OrGroup {
+  return typeof n === 'object' && 'or' in n;
+}
