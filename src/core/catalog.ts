@@ -355,7 +355,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
       enumField({ key: 'sort', label: 'Sort by', description: 'The column to sort creators by.', options: CREATOR_COLUMNS.filter((c) => c !== 'address') as unknown as readonly [string, ...string[]], default: 'tokens_migrated' }),
       enumField({ key: 'order', label: 'Order', description: 'Highest first (desc) or lowest first (asc).', options: ['desc', 'asc'], default: 'desc' }),
       customField({
-        key: 'columns', label: 'Columns', kind: 'textList', min: 1, max: CREATOR_COLUMNS.length, optional: true,
+        key: 'columns', label: 'Columns', kind: 'textList', min: 1, max: CREATOR_COLUMNS.length, optional: true, options: CREATOR_COLUMNS,
         description: `Columns to return (all when left out): ${CREATOR_COLUMNS.join(', ')}.`,
         schema: z.array(z.enum(CREATOR_COLUMNS)).min(1).max(CREATOR_COLUMNS.length),
       }),

@@ -102,6 +102,8 @@ export function textListField(b: Base & { min: number; max: number }): FieldSpec
   return spec(b, { kind: 'textList', min: b.min, max: b.max, schema });
 }
 
-export function customField(b: Base & { kind: FieldKind; schema: z.ZodType; min?: number; max?: number; chain?: Chain }): FieldSpec {
-  return spec(b, { kind: b.kind, schema: b.schema, min: b.min, max: b.max, chain: b.chain });
+export function customField(
+  b: Base & { kind: FieldKind; schema: z.ZodType; min?: number; max?: number; chain?: Chain; options?: readonly string[] },
+): FieldSpec {
+  return spec(b, { kind: b.kind, schema: b.schema, min: b.min, max: b.max, chain: b.chain, options: b.options });
 }

@@ -1,0 +1,258 @@
+import * as vscode from 'vscode';
+import { addressProblem, parseAddressList } from '../../core/addresses';
+import { validateInput, type Endpoint } from '../../core/catalog';
+import type { FieldSpec } from '../../core/fields';
+import type { JobRecord } from '../../core/jobs/job';
+import { parseNumber, parseTimestamp } from '../../core/parseInput';
+import { readListSource, type ListSource } from './listSources';
+import { BackSignal, inputStep, pickStep, type PickItem, type StepTitle } from './multiStep';
+import { pickQuery } from './queryInput';
+
+export interface InputFlowDeps {
+  /** Past inputs of this command, newest first. */
+  readonly recent: readonly Record<string, unknown>[];
+  readonly doneJobs: () => readonly JobRecord[];
+  /** Queryable fields, for the one-condition Wallet Database builder. */
+  readonly columns: (chain: 'main' | 'alt') => Promise<readonly { name: string; type: string; description?: string }[]>;
+}
+
+/** Fields a person is asked for (cursors are driven by the paging flow, not asked). */
+export function promptedFields(ep: Endpoint): FieldSpec[] {
+  return ep.fields.filter((f) => f.key !== 'cursor');
+}
+
+/**
+ * Asks for every input of ep, one step each, with validation as you type from the catalog.
+ * `extraSteps` are steps the caller adds after (the price). Resolves undefined when dismissed.
+ */
+export async function collectInputs(ep: Endpoint, deps: InputFlowDeps, extraSteps = 1): Promise<Record<string, unknown> | undefined> {
+  const fields = promptedFields(ep);
+  const total = fields.length + extraSteps;
+  const input: Record<string, unknown> = {};
+  const title = ep.title.replace(/…$/u, '');
+  let i = 0;
+  while (i < fields.length) {
+    const f = fields[i];
+    if (!f) break;
+    const t: StepTitle = { title, step: i + 1, total };
+    try {
+      const v = await askField(f, t, deps, input[f.key] ?? deps.recent[0]?.[f.key]);
+      if (v === undefined) return undefined;
+      if (v === SKIP) delete input[f.key];
+      else input[f.key] = v;
+      i++;
+    } catch (e) {
+      if (e instanceof BackSignal) {
+        i = Math.max(0, i - 1);
+        continue;
+      }
+      throw e;
+    }
+    if (i === fields.length) {
+      // Cross-field rules (ranges, windows) are checked once everything is known.
+      const v = validateInput(ep, input);
+      if (!v.ok) {
+        const again = await pickStep({ title, step: total - extraSteps, total }, [
+          { label: '$(arrow-left) Go back and fix', detail: v.errors.join(' '), value: 'back' as const },
+        ], { placeholder: v.errors[0] });
+        if (!again) return undefined;
+        i = fields.length - 1;
+      } else {
+        return v.input;
+      }
+    }
+  }
+  return validateOrThrow(ep, input);
+}
+
+function validateOrThrow(ep: Endpoint, input: Record<string, unknown>): Record<string, unknown> {
+  const v = validateInput(ep, input);
+  if (!v.ok) throw new Error(v.errors.join(' '));
+  return v.input;
+}
+
+const SKIP = Symbol('skip');
+
+function schemaMessage(f: FieldSpec, value: unknown): string | undefined {
+  const r = f.schema.safeParse(value);
+  return r.success ? undefined : r.error.issues.map((i) => i.message).join(' ');
+}
+
+async function askField(f: FieldSpec, t: StepTitle, deps: InputFlowDeps, previous: unknown): Promise<unknown> {
+  const prompt = `${f.label}: ${f.description}`;
+  switch (f.kind) {
+    case 'address': {
+      const chain = f.chain ?? 'main';
+      return inputStep(t, {
+        prompt,
+        placeholder: chain === 'alt' ? '0x…' : 'base58 address',
+        value: typeof previous === 'string' ? previous : '',
+        validate: (v) => {
+          const p = addressProblem(v.trim(), chain);
+          return p ? `Not a valid address: ${p}.` : undefined;
+        },
+      }).then((v) => v?.trim());
+    }
+    case 'integer':
+    case 'number':
+      return inputStep(t, {
+        prompt: f.min !== undefined || f.max !== undefined ? `${prompt} (${rangeText(f)})` : prompt,
+        value: previous !== undefined ? String(previous) : f.default !== undefined ? String(f.default) : '',
+        validate: (v) => {
+          const n = parseNumber(v);
+          return n === undefined ? `${f.label} must be a number.` : schemaMessage(f, n);
+        },
+      }).then((v) => (v === undefined ? undefined : parseNumber(v)));
+    case 'timestamp':
+      return inputStep(t, {
+        prompt,
+        placeholder: 'Unix seconds, or a date like 2026-11-21 or 2026-11-21T14:30Z',
+        value: typeof previous === 'number' ? String(previous) : '',
+        validate: (v) => {
+          const n = parseTimestamp(v);
+          return n === undefined ? 'Give Unix seconds or an ISO date (2026-11-21T14:30Z).' : schemaMessage(f, n);
+        },
+      }).then((v) => (v === undefined ? undefined : parseTimestamp(v)));
+    case 'text':
+      return inputStep(t, {
+        prompt,
+        value: typeof previous === 'string' ? previous : '',
+        validate: (v) => schemaMessage(f, v.trim()),
+      }).then((v) => v?.trim());
+    case 'enum': {
+      const items: PickItem<string | typeof SKIP>[] = (f.options ?? []).map((o) => ({
+        label: o,
+        description: o === f.default ? 'default' : o === previous ? 'last used' : undefined,
+        value: o,
+      }));
+      if (f.optional) items.unshift({ label: `Any ${f.label.toLowerCase()}`, description: 'leave out', value: SKIP });
+      const first = typeof previous === 'string' ? previous : f.default;
+      items.sort((a, b) => (a.value === first ? -1 : b.value === first ? 1 : 0));
+      return (await pickStep(t, items, { placeholder: prompt }))?.[0];
+    }
+    case 'textList': {
+      const picked = await pickStep(
+        t,
+        (f.options ?? []).map((o) => ({ label: o, value: o })),
+        { placeholder: `${prompt} Pick none for all.`, canPickMany: true, selected: Array.isArray(previous) ? (previous as string[]) : [] },
+      );
+      if (picked === undefined) return undefined;
+      return picked.length === 0 ? SKIP : picked;
+    }
+    case 'addressList':
+      return askAddressList(f, t, deps);
+    case 'tokenWindows':
+      return askTokenWindows(f, t);
+    case 'query':
+      return pickQuery(f.chain ?? 'main', t, deps);
+  }
+}
+
+function rangeText(f: FieldSpec): string {
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  if (f.min !== undefined && f.max !== undefined) return `${fmt(f.min)} to ${fmt(f.max)}`;
+  if (f.min !== undefined) return `at least ${fmt(f.min)}`;
+  return `at most ${fmt(f.max ?? 0)}`;
+}
+
+async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): Promise<string[] | undefined> {
+  const chain = f.chain ?? 'main';
+  const what = f.label.toLowerCase();
+  for (;;) {
+    const ed = vscode.window.activeTextEditor;
+    const selText = ed ? ed.selections.map((s) => ed.document.getText(s)).join('\n') : '';
+    const sources: PickItem<ListSource | { recent: string[] }>[] = [
+      { label: '$(edit) Type or paste…', detail: 'Separated by spaces, commas or new lines', value: 'paste' },
+    ];
+    if (selText.trim()) sources.push({ label: '$(selection) From the selection', detail: `${parseAddressList(selText, chain).valid.length} valid addresses selected`, value: 'selection' });
+    if (ed) sources.push({ label: '$(file) From the active file', detail: vscode.workspace.asRelativePath(ed.document.uri), value: 'activeFile' });
+    sources.push({ label: '$(folder-opened) From a .txt or .csv file…', detail: 'Choose the column of a .csv', value: 'file' });
+    if (deps.doneJobs().some((j) => j.resultPath)) sources.push({ label: '$(history) From a previous result…', value: 'result' });
+    for (const r of deps.recent.slice(0, 3)) {
+      const list = r[f.key];
+      if (Array.isArray(list) && list.length > 0) {
+        sources.push({ label: `$(clock) Recent: ${list.length.toLocaleString('en-US')} ${what}`, detail: list.slice(0, 3).join(', '), value: { recent: list.map(String) } });
+      }
+    }
+    const src = (await pickStep(t, sources, { placeholder: `Where do the ${what} come from? (${rangeText(f)})` }))?.[0];
+    if (src === undefined) return undefined;
+    let text: string | undefined;
+    if (typeof src === 'object') text = src.recent.join('\n');
+    else if (src === 'paste') {
+      text = await inputStep(t, {
+        prompt: `${f.label}: paste addresses separated by spaces, commas or new lines.`,
+        validate: (v) => {
+          const r = parseAddressList(v, chain);
+          if (r.invalid.length) return `Not an address: “${r.invalid[0]?.value}” (${r.invalid[0]?.reason}).`;
+          if (f.max !== undefined && r.valid.length > f.max) return `Too many ${what}: ${r.valid.length.toLocaleString('en-US')}, at most ${f.max.toLocaleString('en-US')}.`;
+          return undefined;
+        },
+      });
+    } else text = await readListSource(src, t, deps);
+    if (text === undefined) continue;
+    const parsed = parseAddressList(text, chain);
+    const checked = await reviewList(parsed, f, t);
+    if (checked) return checked;
+  }
+}
+
+/** Shows what is wrong with a list before anything is sent; resolves the list to use, or undefined to pick again. */
+async function reviewList(parsed: ReturnType<typeof parseAddressList>, f: FieldSpec, t: StepTitle): Promise<string[] | undefined> {
+  const what = f.label.toLowerCase();
+  const n = parsed.valid.length;
+  const dup = parsed.duplicates ? ` ${parsed.duplicates.toLocaleString('en-US')} duplicate${parsed.duplicates === 1 ? '' : 's'} removed.` : '';
+  const problems: string[] = [];
+  if (n === 0) problems.push(`No valid ${what} found.`);
+  if (f.max !== undefined && n > f.max) problems.push(`Too many ${what}: ${n.toLocaleString('en-US')}, at most ${f.max.toLocaleString('en-US')} per request.`);
+  if (f.min !== undefined && n > 0 && n < f.min) problems.push(`Give at least ${f.min} ${what}.`);
+  if (parsed.invalid.length === 0 && problems.length === 0) {
+    if (dup) void vscode.window.showInformationMessage(`${n.toLocaleString('en-US')} ${what}.${dup}`);
+    return parsed.valid;
+  }
+  const items: PickItem<'use' | 'again'>[] = [];
+  if (problems.length === 0) items.push({ label: `$(check) Continue with the ${n.toLocaleString('en-US')} valid ${what}`, detail: `${parsed.invalid.length} invalid entr${parsed.invalid.length === 1 ? 'y' : 'ies'} left out.${dup}`, value: 'use' });
+  items.push({ label: '$(arrow-left) Choose or fix the list again', value: 'again' });
+  for (const bad of parsed.invalid.slice(0, 50)) {
+    items.push({ label: `$(error) Line ${bad.line}: ${bad.value.length > 48 ? `${bad.value.slice(0, 48)}…` : bad.value}`, detail: bad.reason, value: 'again' });
+  }
+  if (parsed.invalid.length > 50) items.push({ label: `…and ${parsed.invalid.length - 50} more invalid entries`, value: 'again' });
+  const head = problems[0] ?? `${parsed.invalid.length} entr${parsed.invalid.length === 1 ? 'y is' : 'ies are'} not valid addresses.${dup}`;
+  const choice = (await pickStep(t, items, { placeholder: head }))?.[0];
+  return choice === 'use' ? parsed.valid : undefined;
+}
+
+async function askTokenWindows(f: FieldSpec, t: StepTitle): Promise<{ token: string; from: number; to: number }[] | undefined> {
+  const list: { token: string; from: number; to: number }[] = [];
+  for (;;) {
+    const token = await inputStep(t, {
+      prompt: `Token ${list.length + 1}: its mint address.`,
+      validate: (v) => {
+        const p = addressProblem(v.trim(), 'main');
+        if (p) return `Not a valid address: ${p}.`;
+        return list.some((x) => x.token === v.trim()) ? 'This token is already on the list.' : undefined;
+      },
+    });
+    if (token === undefined) return undefined;
+    const from = await inputStep(t, { prompt: `Token ${list.length + 1}: the window opens at (Unix seconds or ISO date).`, validate: (v) => (parseTimestamp(v) === undefined ? 'Give Unix seconds or an ISO date.' : undefined) });
+    if (from === undefined) return undefined;
+    const fromS = parseTimestamp(from) ?? 0;
+    const to = await inputStep(t, {
+      prompt: `Token ${list.length + 1}: the window closes at.`,
+      validate: (v) => {
+        const s = parseTimestamp(v);
+        return s === undefined ? 'Give Unix seconds or an ISO date.' : s <= fromS ? 'The window must close after it opens.' : undefined;
+      },
+    });
+    if (to === undefined) return undefined;
+    list.push({ token: token.trim(), from: fromS, to: parseTimestamp(to) ?? 0 });
+    if (list.length >= (f.max ?? 20)) return list;
+    if (list.length >= (f.min ?? 2)) {
+      const more = await pickStep(t, [
+        { label: `$(check) Done: ${list.length} tokens`, value: false },
+        { label: '$(add) Add another token', value: true },
+      ]);
+      if (more === undefined) return undefined;
+      if (!more[0]) return list;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import * as vscode from 'vscode';
+import { parseNumber } from '../../core/parseInput';
+import { parseQueryFile } from '../../core/query/file';
+import { MAX_QUERY_LIMIT, OPERATORS, type Operator, type QueryBody } from '../../core/query/model';
+import type { InputFlowDeps } from './inputFlow';
+import { inputStep, pickStep, type StepTitle } from './multiStep';
+
+/** The query step of a Wallet Database call: a saved file, the active editor, or a one-condition builder. */
+export async function pickQuery(chain: 'main' | 'alt', t: StepTitle, deps: InputFlowDeps): Promise<QueryBody | undefined> {
+  const active = vscode.window.activeTextEditor?.document;
+  type Src = 'active' | 'file' | 'builder';
+  const items: { label: string; detail?: string; value: Src }[] = [];
+  if (active && /\.waquery\.json$/iu.test(active.fileName)) items.push({ label: '$(file-code) The query in the active editor', detail: vscode.workspace.asRelativePath(active.uri), value: 'active' });
+  items.push({ label: '$(folder-opened) A saved .waquery.json file…', value: 'file' });
+  items.push({ label: '$(add) Quick builder: one condition', detail: 'Pick a field, an operator and a value', value: 'builder' });
+  const src = (await pickStep(t, items, { placeholder: 'Which query?' }))?.[0];
+  if (src === undefined) return undefined;
+  if (src === 'builder') return buildOneCondition(chain, t, deps);
+  let text: string;
+  if (src === 'active' && active) text = active.getText();
+  else {
+    const f = await vscode.window.showOpenDialog({ title: 'Choose a Wallet Database query', filters: { 'Wallet Database query': ['waquery.json', 'json'] } });
+    if (!f?.[0]) return undefined;
+    text = Buffer.from(await vscode.workspace.fs.readFile(f[0])).toString('utf8');
+  }
+  const parsed = parseQueryFile(text);
+  if (!parsed.ok) {
+    void vscode.window.showErrorMessage(`The query file is not valid, so nothing was sent: ${parsed.errors.slice(0, 3).join(' ')}`);
+    return undefined;
+  }
+  return parsed.body;
+}
+
+async function buildOneCondition(chain: 'main' | 'alt', t: StepTitle, deps: InputFlowDeps): Promise<QueryBody | undefined> {
+  const cols = await deps.columns(chain);
+  const field = (await pickStep(t, cols.map((c) => ({ label: c.name, description: c.type, detail: c.description, value: c })), { placeholder: 'Field' }))?.[0];
+  if (!field) return undefined;
+  const ops = OPERATORS.filter((o) => o !== 'in' && (field.type === 'number' || field.type === 'integer' || o === '=' || o === '!='));
+  const op = (await pickStep(t, ops.map((o) => ({ label: o, value: o as Operator })), { placeholder: `${field.name}: operator` }))?.[0];
+  if (!op) return undefined;
+  const numeric = field.type === 'number' || field.type === 'integer';
+  const raw = await inputStep(t, {
+    prompt: op === 'between' ? `${field.name} between: min, max` : `${field.name} ${op} …`,
+    validate: (v) => {
+      if (op === 'between') {
+        const [a, b] = v.split(/[,;\s]+/u).map(parseNumber);
+        if (a === undefined || b === undefined) return 'Give two numbers: min, max.';
+        return a > b ? 'The minimum is above the maximum.' : undefined;
+      }
+      return numeric && parseNumber(v) === undefined ? 'Give a number.' : undefined;
+    },
+  });
+  if (raw === undefined) return undefined;
+  const value =
+    op === 'between'
+      ? raw.split(/[,;\s]+/u).map((s) => parseNumber(s) ?? 0).slice(0, 2)
+      : numeric
+        ? (parseNumber(raw) ?? 0)
+        : raw.trim();
+  const limit = await inputStep(t, {
+    prompt: 'How many addresses to return at most? The bill follows the number of matches, not this limit.',
+    value: '100',
+    validate: (v) => {
+      const n = parseNumber(v);
+      return n === undefined || !Number.isInteger(n) || n < 1 || n > MAX_QUERY_LIMIT ? `A whole number from 1 to ${MAX_QUERY_LIMIT.toLocaleString('en-US')}.` : undefined;
+    },
+  });
+  if (limit === undefined) return undefined;
+  return { where: { and: [{ field: field.name, op, value }] }, limit: parseNumber(limit) ?? 100 };
+}
