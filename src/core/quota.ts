@@ -1,0 +1,66 @@
+/**
+ * The credit quota (§8.1) and the gate every paid call passes before it is sent:
+ * show the price, ask above a threshold, refuse above a ceiling or above the balance.
+ */
+import { fmtCredits, type Quote } from './pricing';
+
+export const QUOTA = 1_000_000_000;
+export const PERIOD_MS = 30 * 24 * 3600 * 1000;
+
+/**
+ * The next reset after now, for periods of 30 days counted from anchor (§8.1). The API does not
+ * say when a period started, so the anchor is the setting `walletAnalytics.quotaPeriodStart`
+ * or, failing that, the first time the extension saw the key's balance.
+ */
+export function nextReset(anchorMs: number, nowMs: number, periodMs = PERIOD_MS): Date {
+  const periods = Math.floor((nowMs - anchorMs) / periodMs) + 1;
+  return new Date(anchorMs + Math.max(1, periods) * periodMs);
+}
+
+export interface GateSettings {
+  readonly confirmAbove: number;
+  readonly maxCreditsPerCall: number;
+}
+
+export type Gate =
+  | { readonly kind: 'free' }
+  /** Refused before sending: nothing sent, nothing charged. */
+  | { readonly kind: 'refuse'; readonly message: string }
+  /** A modal confirmation (above the threshold, or a bill with no upper bound). */
+  | { readonly kind: 'modal'; readonly message: string; readonly detail: string }
+  /** The last step of the flow shows the price; Enter runs. */
+  | { readonly kind: 'step'; readonly label: string; readonly detail: string };
+
+/** Decides how a call with this quote is let through. balance/reset are shown when known. */
+export function priceGate(q: Quote, s: GateSettings, balance: number | undefined, reset: Date | undefined): Gate {
+  if (q.credits === 0 && q.exact) return { kind: 'free' };
+  const worst = q.exact ? q.credits : q.atMost;
+  const after =
+    balance === undefined
+      ? 'balance unknown'
+      : q.exact || q.atMost !== undefined
+        ? `balance after: ${(balance - (worst ?? q.credits)).toLocaleString('en-US')}`
+        : `balance now: ${balance.toLocaleString('en-US')}`;
+  const resetText = reset ? `next reset: ${reset.toISOString().slice(0, 10)}` : 'next reset: unknown';
+  const detail = `${after} · ${resetText}`;
+  if (worst !== undefined && worst > s.maxCreditsPerCall) {
+    return {
+      kind: 'refuse',
+      message: `This call would cost ${fmtCredits(worst)}, above your limit of ${fmtCredits(s.maxCreditsPerCall)} per call. Nothing was sent and nothing was charged. To run it, raise “Wallet Analytics: Max Credits Per Call” (walletAnalytics.maxCreditsPerCall) in Settings.`,
+    };
+  }
+  if (balance !== undefined && q.credits > balance) {
+    return {
+      kind: 'refuse',
+      message: `This call costs ${fmtCredits(q.credits)} but the balance is ${fmtCredits(balance)}. Nothing was sent and nothing was charged. The balance is reset to ${QUOTA.toLocaleString('en-US')} every 30 days (${resetText}).`,
+    };
+  }
+  if (worst === undefined) {
+    // Per-match billing has no upper bound before the query runs: always ask.
+    return { kind: 'modal', message: `Run this query? It costs ${q.text}.`, detail };
+  }
+  if (worst > s.confirmAbove) {
+    return { kind: 'modal', message: `Run this call for ${q.exact ? '' : 'up to '}${fmtCredits(worst)}?`, detail: `${q.text}. ${detail}` };
+  }
+  return { kind: 'step', label: `$(play) Run — ${q.text}`, detail };
+}

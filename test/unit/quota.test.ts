@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { endpoint } from '../../src/core/catalog';
+import { quote } from '../../src/core/pricing';
+import { nextReset, priceGate, PERIOD_MS } from '../../src/core/quota';
+import { sampleAddress } from '../../src/core/samples';
+
+const S = { confirmAbove: 1_000, maxCreditsPerCall: 1_000_000 };
+const tokens = (n: number) => Array.from({ length: n }, (_, i) => sampleAddress('main', i));
+const reset = new Date('2026-12-01T00:00:00Z');
+
+describe('price gate', () => {
+  it('lets free calls through without a step', () => {
+    assert.deepEqual(priceGate(quote(endpoint('credits'), {}), S, 10, reset), { kind: 'free' });
+  });
+  it('shows the exact price, the balance after and the next reset as the last step below the threshold', () => {
+    const g = priceGate(quote(endpoint('toptraders'), { tokens: tokens(2) }), S, 1_000_000, reset);
+    assert.equal(g.kind, 'step');
+    assert.ok(g.kind === 'step');
+    assert.match(g.label, /200 credits \(2 tokens × 100\)/u);
+    assert.equal(g.detail, 'balance after: 999,800 · next reset: 2026-12-01');
+  });
+  it('asks for confirmation above walletAnalytics.confirmAbove', () => {
+    const g = priceGate(quote(endpoint('toptraders'), { tokens: tokens(11) }), S, 1_000_000, reset);
+    assert.equal(g.kind, 'modal');
+  });
+  it('refuses above walletAnalytics.maxCreditsPerCall and says how to raise it, and that nothing was charged', () => {
+    const g = priceGate(quote(endpoint('pnl'), { wallets: tokens(300_000) }), S, 1e9, reset);
+    assert.equal(g.kind, 'refuse');
+    assert.match(g.kind === 'refuse' ? g.message : '', /above your limit of 1,000,000 credits.*nothing was charged.*maxCreditsPerCall/su);
+  });
+  it('refuses a call above the balance', () => {
+    const g = priceGate(quote(endpoint('mcap'), {}), S, 499, reset);
+    assert.equal(g.kind, 'refuse');
+  });
+  it('always asks before a Wallet Database query whose match count is unknown, and says the bill follows matches', () => {
+    const g = priceGate(quote(endpoint('wallet_database'), {}), S, 1e9, reset);
+    assert.equal(g.kind, 'modal');
+    assert.match(g.kind === 'modal' ? g.message : '', /per matching wallet.*not the limit/u);
+    const known = priceGate(quote(endpoint('wallet_database'), {}, { knownMatches: 3 }), S, 1e9, reset);
+    assert.equal(known.kind, 'step');
+  });
+});
+
+describe('next reset', () => {
+  it('counts 30-day periods from the anchor', () => {
+    const anchor = Date.UTC(2026, 10, 1);
+    assert.equal(nextReset(anchor, anchor + 1).getTime(), anchor + PERIOD_MS);
+    assert.equal(nextReset(anchor, anchor + PERIOD_MS + 5).getTime(), anchor + 2 * PERIOD_MS);
+  });
+});
