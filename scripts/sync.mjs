@@ -1,0 +1,27 @@
+// Writes what is derived from the catalog: package.json's endpoint commands and the README's
+// endpoint table. Run after editing src/core/catalog.ts: `npm run sync`. Unit tests fail until it is run.
+import * as esbuild from 'esbuild';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+async function load(entry) {
+  const r = await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', write: false, packages: 'external', logLevel: 'error' });
+  const mod = { exports: {} };
+  new Function('module', 'exports', 'require', r.outputFiles[0].text)(mod, mod.exports, createRequire(import.meta.url));
+  return mod.exports;
+}
+
+const { endpointCommands, ENDPOINT_COMMAND_PREFIX } = await load('src/core/manifest.ts');
+const { endpointTable, ENDPOINT_TABLE_START, ENDPOINT_TABLE_END } = await load('src/core/docs.ts');
+
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+const own = pkg.contributes.commands.filter((c) => !c.command.startsWith(ENDPOINT_COMMAND_PREFIX));
+pkg.contributes.commands = [...own, ...endpointCommands()];
+writeFileSync('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
+
+const readme = readFileSync('README.md', 'utf8');
+const start = readme.indexOf(ENDPOINT_TABLE_START);
+const end = readme.indexOf(ENDPOINT_TABLE_END);
+if (start < 0 || end < 0) throw new Error(`README.md needs the markers ${ENDPOINT_TABLE_START} … ${ENDPOINT_TABLE_END}`);
+writeFileSync('README.md', readme.slice(0, start) + endpointTable() + readme.slice(end + ENDPOINT_TABLE_END.length));
+console.log(`sync: ${endpointCommands().length} endpoint commands in package.json; README endpoint table written.`);
