@@ -1,0 +1,231 @@
+// Shared by the installer, the integration launcher, the dev runner and the e2e helper:
+// where code-server lives, how to start it on loopback, and how to open Chromium on it.
+// Plain CommonJS so node scripts use it without a build; types are in code-server.d.ts.
+'use strict';
+
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+
+const CODE_SERVER_VERSION = '4.100.3';
+/** The repository root: the nearest folder up holding esbuild.mjs (this file is also bundled into out/test/). */
+const repoRoot = (() => {
+  for (let d = __dirname; ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, 'esbuild.mjs')) && fs.existsSync(path.join(d, 'package.json'))) return d;
+    if (path.dirname(d) === d) throw new Error(`No repository root above ${__dirname}`);
+  }
+})();
+const codeServerDir = path.join(repoRoot, '.vscode-test', 'code-server');
+const codeServerEntry = path.join(codeServerDir, 'out', 'node', 'entry.js');
+/** Written last by the installer; its content is the installed version. */
+const codeServerMarker = path.join(codeServerDir, '.installed-version');
+
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/**
+ * Flags from docs/vscode-offline-testing.md, plus a host-resolver rule so the browser can
+ * reach nothing but IP literals (code-server is always addressed as 127.0.0.1).
+ */
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
+
+function isCodeServerInstalled() {
+  try {
+    return fs.readFileSync(codeServerMarker, 'utf8').trim() === CODE_SERVER_VERSION && fs.existsSync(codeServerEntry);
+  } catch {
+    return false;
+  }
+}
+
+/** Fails with the command to run when code-server is missing. */
+function assertCodeServerInstalled() {
+  if (!isCodeServerInstalled()) {
+    throw new Error(
+      `code-server ${CODE_SERVER_VERSION} is not installed in ${path.relative(repoRoot, codeServerDir)}. ` +
+        'Run `npm run setup:code-server` (needs apt packages libkrb5-dev and ripgrep).',
+    );
+  }
+}
+
+/** A TCP port that was free on 127.0.0.1 a moment ago. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => resolve(addr.port));
+    });
+  });
+}
+
+/**
+ * Environment for a code-server child: its config and data under `stateDir` (never ~/.config),
+ * and gallery/telemetry pointed at a closed loopback port so nothing leaves the machine.
+ */
+function codeServerEnv(stateDir, extra) {
+  const closed = 'http://127.0.0.1:9';
+  return {
+    ...process.env,
+    XDG_CONFIG_HOME: path.join(stateDir, 'xdg-config'),
+    XDG_DATA_HOME: path.join(stateDir, 'xdg-data'),
+    EXTENSIONS_GALLERY: JSON.stringify({
+      serviceUrl: `${closed}/gallery`,
+      itemUrl: `${closed}/item`,
+      resourceUrlTemplate: `${closed}/asset/{publisher}/{name}/{version}/{path}`,
+      controlUrl: '',
+      recommendationsUrl: '',
+    }),
+    CS_TELEMETRY_URL: `${closed}/telemetry`,
+    ...extra,
+  };
+}
+
+function baseArgs(o) {
+  return [
+    '--auth',
+    'none',
+    '--config',
+    path.join(o.stateDir, 'config.yaml'),
+    '--user-data-dir',
+    o.userDataDir ?? path.join(o.stateDir, 'user-data'),
+    '--extensions-dir',
+    o.extensionsDir ?? path.join(o.stateDir, 'extensions'),
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+  ];
+}
+
+/** Installs a .vsix into the extensions dir with code-server's own CLI (as a person would). */
+function installVsix(o) {
+  assertCodeServerInstalled();
+  const r = spawnSync(process.execPath, [codeServerEntry, ...baseArgs(o), '--install-extension', o.vsix], {
+    env: codeServerEnv(o.stateDir, o.env),
+    encoding: 'utf8',
+    timeout: o.timeoutMs ?? 120_000,
+  });
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  if (r.error || r.status !== 0 || !/successfully installed/i.test(out)) {
+    throw new Error(
+      `code-server --install-extension ${o.vsix} failed (status ${r.status}${r.error ? `, ${r.error.message}` : ''}):\n${out}`,
+    );
+  }
+  return out;
+}
+
+/** Starts code-server on 127.0.0.1 and resolves once /healthz answers. */
+async function startCodeServer(o) {
+  // The installer starts it once before writing the marker, to verify the install.
+  if (!o.beforeMarker) assertCodeServerInstalled();
+  fs.mkdirSync(o.stateDir, { recursive: true });
+  const port = o.port ?? (await freePort());
+  const args = [codeServerEntry, ...baseArgs(o), '--bind-addr', `127.0.0.1:${port}`, ...(o.extraArgs ?? [])];
+  if (o.folder) args.push(o.folder);
+  const logPath = path.join(o.stateDir, 'code-server.log');
+  const log = fs.createWriteStream(logPath);
+  // Own process group, so stop() ends code-server together with its extension hosts.
+  const child = spawn(process.execPath, args, {
+    env: codeServerEnv(o.stateDir, o.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const onData = (d) => {
+    output += d.toString();
+    log.write(d);
+    if (o.echo) process.stdout.write(d);
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  let exited = null;
+  const exitPromise = new Promise((resolve) => child.on('exit', (code, signal) => resolve((exited = { code, signal }))));
+
+  const url = `http://127.0.0.1:${port}/`;
+  const deadline = Date.now() + (o.timeoutMs ?? 60_000);
+  for (;;) {
+    if (exited) {
+      log.end();
+      throw new Error(`code-server exited before it was ready (${JSON.stringify(exited)}). Its output:\n${output}`);
+    }
+    if (Date.now() > deadline) {
+      killGroup(child);
+      log.end();
+      throw new Error(`code-server did not answer on ${url}healthz within ${o.timeoutMs ?? 60_000} ms. Its output:\n${output}`);
+    }
+    try {
+      const res = await fetch(`${url}healthz`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  return {
+    url,
+    port,
+    pid: child.pid,
+    logPath,
+    output: () => output,
+    async stop() {
+      if (!exited) {
+        killGroup(child, 'SIGTERM');
+        const t = setTimeout(() => killGroup(child, 'SIGKILL'), 5000);
+        await exitPromise;
+        clearTimeout(t);
+      }
+      log.end();
+    },
+  };
+}
+
+function killGroup(child, signal = 'SIGKILL') {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * The workbench URL. With extensionDevelopmentPath/extensionTestsPath it carries the same
+ * payload VS Code's `--extensionDevelopmentPath`/`--extensionTestsPath` would (see the doc).
+ */
+function workbenchUrl(base, o) {
+  const u = new URL(base);
+  const remote = (p) => `vscode-remote://${u.host}${p}`;
+  if (o.folder) u.searchParams.set('folder', o.folder);
+  const payload = [];
+  if (o.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(o.extensionDevelopmentPath)]);
+  if (o.extensionTestsPath) payload.push(['extensionTestsPath', remote(o.extensionTestsPath)]);
+  if (payload.length) u.searchParams.set('payload', JSON.stringify(payload));
+  return u.toString();
+}
+
+module.exports = {
+  CODE_SERVER_VERSION,
+  repoRoot,
+  codeServerDir,
+  codeServerEntry,
+  codeServerMarker,
+  chromiumPath,
+  chromiumArgs,
+  isCodeServerInstalled,
+  assertCodeServerInstalled,
+  freePort,
+  installVsix,
+  startCodeServer,
+  workbenchUrl,
+};
