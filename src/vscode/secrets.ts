@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { ContextKeys } from './commands/ids';
+import type { ContextKeySetter } from './contextKeys';
 
-const KEY_NAME = 'walletAnalytics.apiKey';
+/** The SecretStorage entry holding the key. */
+export const API_KEY_SECRET = 'walletAnalytics.apiKey';
 
 /**
  * The API key, held in SecretStorage only. This wrapper never logs or exposes the value
@@ -15,23 +17,26 @@ export class ApiKeyStore implements vscode.Disposable {
   private readonly sub: vscode.Disposable;
   private cached: string | undefined;
 
-  constructor(private readonly secrets: vscode.SecretStorage) {
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly contextKeys: ContextKeySetter,
+  ) {
     this.sub = secrets.onDidChange((e) => {
-      if (e.key === KEY_NAME) void this.refresh();
+      if (e.key === API_KEY_SECRET) void this.refresh();
     });
   }
 
   /** Reads the key from SecretStorage and updates the context key. */
   async refresh(): Promise<boolean> {
-    this.cached = await this.secrets.get(KEY_NAME);
+    this.cached = await this.secrets.get(API_KEY_SECRET);
     const has = this.cached !== undefined && this.cached.length > 0;
-    await vscode.commands.executeCommand('setContext', ContextKeys.hasKey, has);
+    await this.contextKeys.set(ContextKeys.hasKey, has);
     this.changed.fire(has);
     return has;
   }
 
   async get(): Promise<string | undefined> {
-    return this.cached ?? (this.cached = await this.secrets.get(KEY_NAME));
+    return this.cached ?? (this.cached = await this.secrets.get(API_KEY_SECRET));
   }
 
   /** The last value read, for redacting logs synchronously. */
@@ -40,12 +45,12 @@ export class ApiKeyStore implements vscode.Disposable {
   }
 
   async set(key: string): Promise<void> {
-    await this.secrets.store(KEY_NAME, key);
+    await this.secrets.store(API_KEY_SECRET, key);
     await this.refresh();
   }
 
   async clear(): Promise<void> {
-    await this.secrets.delete(KEY_NAME);
+    await this.secrets.delete(API_KEY_SECRET);
     await this.refresh();
   }
 
