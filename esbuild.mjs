@@ -4,7 +4,7 @@
 //   node esbuild.mjs --watch         rebuild on change
 //   node esbuild.mjs --tests         also build test/ and bench/ into out/
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -58,11 +58,14 @@ if (tests) {
     packages: 'external',
     external: ['vscode'],
   };
+  // Runners pick up every *.test.js under out/test, so a deleted test must not linger there.
+  if (!watch) rmSync('out/test', { recursive: true, force: true });
   builds.push({ ...testCommon, entryPoints: walk('test/unit', (n) => n.endsWith('.test.ts')) });
-  builds.push({ ...testCommon, entryPoints: ['test/integration/index.ts'] });
+  // index.ts (the entry VS Code calls) and one bundle per suite file, which index.ts loads with mocha.
+  builds.push({ ...testCommon, entryPoints: walk('test/integration', (n) => n === 'index.ts' || n.endsWith('.test.ts')) });
   builds.push({ ...testCommon, entryPoints: walk('test/e2e', (n) => n.endsWith('.test.ts')) });
   builds.push({ ...testCommon, entryPoints: walk('bench', (n) => n.endsWith('.ts')) });
-  builds.push({ ...testCommon, entryPoints: ['src/sandbox/cli.ts'] });
+  builds.push({ ...testCommon, entryPoints: ['src/sandbox/cli.ts'].filter((f) => existsSync(f)) });
 }
 
 const contexts = await Promise.all(builds.filter((b) => b.entryPoints.length ?? Object.keys(b.entryPoints).length).map((b) => esbuild.context(b)));

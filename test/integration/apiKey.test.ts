@@ -1,0 +1,118 @@
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExtensionApi } from '../../src/extension';
+import { CommandIds, ContextKeys } from '../../src/vscode/commands/ids';
+import { API_KEY_SECRET } from '../../src/vscode/secrets';
+import { api as getApi, filesUnder, testingContext, waitFor } from './support';
+
+/** A fresh key per test, so a hit in a file can only come from that test. */
+const newKey = (): string => `wa-test-${randomUUID()}`;
+
+/** The session folder of the logs (logs/<yyyymmddThhmmss>), found upwards from the extension's logUri. */
+function logsSessionDir(logUri: vscode.Uri): string {
+  for (let d = logUri.fsPath; path.dirname(d) !== d; d = path.dirname(d)) {
+    if (/^\d{8}T\d{6}$/.test(path.basename(d))) return d;
+  }
+  return path.resolve(logUri.fsPath, '..', '..');
+}
+
+describe('API key: Set / Clear API Key', () => {
+  let api: ExtensionApi;
+  let ctx: vscode.ExtensionContext;
+  const hasKey = (): unknown => api.services.contextKeys.get(ContextKeys.hasKey);
+
+  before(async () => {
+    api = await getApi();
+    ctx = await testingContext();
+  });
+
+  beforeEach(async () => {
+    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+  });
+
+  it('round-trips the key through SecretStorage', async () => {
+    const key = newKey();
+    assert.equal(await vscode.commands.executeCommand(CommandIds.setApiKey, key), true);
+    assert.equal(await ctx.secrets.get(API_KEY_SECRET), key, 'SecretStorage does not hold the key');
+    assert.equal(await api.services.keys.get(), key);
+
+    assert.equal(await vscode.commands.executeCommand(CommandIds.clearApiKey), true);
+    assert.equal(await ctx.secrets.get(API_KEY_SECRET), undefined, 'Clear API Key left the key in SecretStorage');
+    assert.equal(await api.services.keys.get(), undefined);
+  });
+
+  it('trims a pasted key and refuses one with a space, keeping the stored key', async () => {
+    const key = newKey();
+    assert.equal(await vscode.commands.executeCommand(CommandIds.setApiKey, `  ${key}\n`), true);
+    assert.equal(await ctx.secrets.get(API_KEY_SECRET), key);
+    assert.equal(await vscode.commands.executeCommand(CommandIds.setApiKey, 'two words'), false);
+    assert.equal(await ctx.secrets.get(API_KEY_SECRET), key, 'a refused key replaced the stored one');
+  });
+
+  it('flips walletAnalytics.hasKey with Set and Clear', async () => {
+    assert.equal(hasKey(), false);
+    await vscode.commands.executeCommand(CommandIds.setApiKey, newKey());
+    assert.equal(hasKey(), true);
+    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    assert.equal(hasKey(), false);
+  });
+
+  it('follows a change made directly in SecretStorage, as another window would', async () => {
+    const events: boolean[] = [];
+    const sub = api.services.keys.onDidChange((has) => events.push(has));
+    try {
+      const key = newKey();
+      await ctx.secrets.store(API_KEY_SECRET, key);
+      await waitFor('hasKey to become true', () => hasKey() === true);
+      assert.equal(await api.services.keys.get(), key, 'the store still serves the old value');
+      await ctx.secrets.delete(API_KEY_SECRET);
+      await waitFor('hasKey to become false', () => hasKey() === false);
+      assert.equal(await api.services.keys.get(), undefined);
+      assert.deepEqual(events, [true, false]);
+    } finally {
+      sub.dispose();
+    }
+  });
+
+  it('never writes the key to settings.json', async () => {
+    // User settings live next to globalStorage: <user data>/User/settings.json (desktop and code-server).
+    const userSettings = path.resolve(ctx.globalStorageUri.fsPath, '..', '..', 'settings.json');
+    // Write a harmless setting first, to prove this is the file VS Code really uses.
+    const marker = 13 + Math.floor(Math.random() * 10);
+    await vscode.workspace.getConfiguration('editor').update('fontSize', marker, vscode.ConfigurationTarget.Global);
+    await waitFor('the user settings file to hold editor.fontSize', () =>
+      fs.existsSync(userSettings) && fs.readFileSync(userSettings, 'utf8').includes(`"editor.fontSize": ${marker}`),
+    );
+
+    const key = newKey();
+    await vscode.commands.executeCommand(CommandIds.setApiKey, key);
+    const candidates = [
+      userSettings,
+      path.resolve(ctx.globalStorageUri.fsPath, '..', '..', '..', 'Machine', 'settings.json'),
+      ...(vscode.workspace.workspaceFolders ?? []).map((f) => path.join(f.uri.fsPath, '.vscode', 'settings.json')),
+    ].filter((f) => fs.existsSync(f));
+    for (const f of candidates) assert.ok(!fs.readFileSync(f, 'utf8').includes(key), `the key is in ${f}`);
+    assert.equal(vscode.workspace.getConfiguration('walletAnalytics').get('apiKey'), undefined, 'an apiKey setting has a value');
+    await vscode.workspace.getConfiguration('editor').update('fontSize', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('never writes the key to the logs, even when a caller logs it', async () => {
+    const key = newKey();
+    await vscode.commands.executeCommand(CommandIds.setApiKey, key);
+    api.services.log.info(`A careless line holding the key: ${key}`);
+    const ownLog = path.join(ctx.logUri.fsPath, 'Wallet Analytics.log');
+    // The log is written asynchronously; wait until both lines are on disk.
+    await waitFor(`${ownLog} to hold the lines just logged`, () => {
+      const text = fs.existsSync(ownLog) ? fs.readFileSync(ownLog, 'utf8') : '';
+      return text.includes('API key stored in SecretStorage.') && text.includes('A careless line holding the key: ‹redacted›');
+    }, 10_000);
+
+    const logFiles = filesUnder(logsSessionDir(ctx.logUri));
+    assert.ok(logFiles.includes(ownLog), `the extension's log is not under ${logsSessionDir(ctx.logUri)}`);
+    const leaks = logFiles.filter((f) => fs.readFileSync(f, 'utf8').includes(key));
+    assert.deepEqual(leaks, [], 'log files holding the key');
+  });
+});
