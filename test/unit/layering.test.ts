@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import ts from 'typescript';
+
+/** The repository root: the nearest folder up from this file holding package.json. */
+function repoRoot(): string {
+  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) {
+    try {
+      if (statSync(join(d, 'package.json')).isFile()) return d;
+    } catch {
+      // keep looking
+    }
+  }
+  throw new Error(`no package.json above ${__dirname}`);
+}
+const root = repoRoot();
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+/** The .ts file a relative specifier names (./x, ./x.js, ./dir), or undefined. */
+function resolveRelative(from: string, spec: string): string | undefined {
+  const p = resolve(dirname(from), spec);
+  const candidates = [p, `${p}.ts`, p.replace(/\.js$/, '.ts'), join(p, 'index.ts')];
+  return candidates.find((c) => c.endsWith('.ts') && existsSync(c) && statSync(c).isFile());
+}
+
+/** Every module specifier a file names: import/export from, import type, import(), require(). */
+function specifiers(file: string): string[] {
+  return ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((f) => f.fileName);
+}
+
+/**
+ * For each .ts file under dir, the chain of relative imports by which it reaches a file that
+ * imports `vscode` (type-only imports included), or nothing. A TypeScript scan, so comments and
+ * strings do not count, and importing src/vscode/* from core is caught through its own `vscode` import.
+ */
+function vscodeChains(dir: string, base: string): string[] {
+  const specs = new Map<string, string[]>();
+  const specsOf = (f: string): string[] => specs.get(f) ?? (specs.set(f, specifiers(f)), specs.get(f) ?? []);
+  const chainFrom = (entry: string): string[] | undefined => {
+    // Breadth-first over relative imports, remembering how each file was reached.
+    const parent = new Map<string, string | undefined>([[entry, undefined]]);
+    for (const queue = [entry]; queue.length > 0; ) {
+      const file = queue.shift() as string;
+      for (const spec of specsOf(file)) {
+        if (spec === 'vscode' || spec.startsWith('vscode/')) {
+          const chain = ['vscode'];
+          for (let f: string | undefined = file; f; f = parent.get(f)) chain.unshift(relative(base, f));
+          return chain;
+        }
+        const next = spec.startsWith('.') ? resolveRelative(file, spec) : undefined; // skip node: and packages
+        if (next && !parent.has(next)) {
+          parent.set(next, file);
+          queue.push(next);
+        }
+      }
+    }
+    return undefined;
+  };
+  return tsFiles(dir).flatMap((f) => {
+    const chain = chainFrom(f);
+    return chain ? [chain.join(' → ')] : [];
+  });
+}
+
+describe('layering: pure code never imports vscode', () => {
+  for (const layer of ['src/core', 'src/sandbox']) {
+    it(`no file under ${layer} reaches the vscode module`, (t) => {
+      const dir = join(root, layer);
+      if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory() || tsFiles(dir).length === 0) {
+        t.diagnostic(`${layer} holds no .ts files yet`);
+        return;
+      }
+      assert.deepEqual(vscodeChains(dir, root), [], `${layer} must stay free of VS Code; move this code to src/vscode/`);
+    });
+  }
+
+  it('the check itself catches a direct, a type-only and a transitive vscode import', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'wa-layering-'));
+    try {
+      mkdirSync(join(tmp, 'core'));
+      mkdirSync(join(tmp, 'ui'));
+      writeFileSync(join(tmp, 'ui', 'panel.ts'), "import * as vscode from 'vscode';\nexport const show = () => vscode.window.showInformationMessage('x');\n");
+      writeFileSync(join(tmp, 'core', 'direct.ts'), "import { window } from 'vscode';\nexport const w = window;\n");
+      writeFileSync(join(tmp, 'core', 'typeOnly.ts'), "import type { Uri } from 'vscode';\nexport type U = Uri;\n");
+      writeFileSync(join(tmp, 'core', 'transitive.ts'), "import { show } from '../ui/panel';\nexport const s = show;\n");
+      writeFileSync(join(tmp, 'core', 'clean.ts'), "// import * as vscode from 'vscode';\nexport const s = \"require('vscode')\";\n");
+      writeFileSync(join(tmp, 'core', 'cycleA.ts'), "import { b } from './cycleB';\nexport const a = b;\n");
+      writeFileSync(join(tmp, 'core', 'cycleB.ts'), "export { a } from './cycleA';\nexport const b = 1;\n");
+      assert.deepEqual(vscodeChains(join(tmp, 'core'), tmp).sort(), [
+        'core/direct.ts → vscode',
+        'core/transitive.ts → ui/panel.ts → vscode',
+        'core/typeOnly.ts → vscode',
+      ]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
