@@ -1,0 +1,259 @@
+/**
+ * The typed API: one small class over the catalog (what to send) and the transport (how).
+ *
+ *   const api = new WalletAnalyticsApi({ baseUrl, apiKey: () => keys.get(), onLog });
+ *   const { requestId } = await api.submit('trending', { hours: 1 });
+ *   const rec = await api.request(requestId);            // poll until rec.url !== ''
+ *   const file = await api.download(rec.url, folder);     // key only if same origin as baseUrl
+ *
+ * Every call validates its input with the catalog first (bad input is reported before any
+ * network traffic), encodes it with encodeRequest (GET → query, POST → JSON body), and checks
+ * the answer with the wire.ts schemas (loose: extra fields are kept). Failures are the typed
+ * errors of errors.ts; each carries `charged`. Typed methods return the parsed answer;
+ * `call` is the generic form used by commands that walk the catalog.
+ */
+import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { endpoint, encodeRequest, validateInput, type Endpoint } from './catalog';
+import type { Chain } from './addresses';
+import { downloadFile, type DownloadOptions, type DownloadResult } from './download';
+import { redact } from './apiKey';
+import { BadInputError, MalformedResponseError, WalletApiError, type CallContext } from './errors';
+import { checkUrl, HttpTransport, type CallLog, type HttpAnswer, type RetryOptions } from './http';
+import { isPaid, quote } from './pricing';
+import type { QueryBody } from './query/model';
+import {
+  ActivityPage,
+  ColumnList,
+  CreatorRecord,
+  CreatorsPage,
+  Credits,
+  RequestList,
+  RequestRecord,
+  ResetIp,
+  SubmitAck,
+  WalletDatabaseResult,
+  WalletMetrics,
+  type ColumnInfo,
+} from './wire';
+
+export type { CallLog, RetryOptions } from './http';
+
+export interface ApiOptions {
+  /** From the `walletAnalytics.baseUrl` setting. https, or http for loopback only. */
+  readonly baseUrl: string;
+  /** Read on every call, so a key changed in another window is used at once. */
+  readonly apiKey: () => Promise<string | undefined>;
+  /** §7.1: 100 s by default; shorter in tests. */
+  readonly ackTimeoutMs?: number;
+  /** Free calls' answer deadline and the idle limit of any body (default 30 s). */
+  readonly timeoutMs?: number;
+  readonly retry?: RetryOptions;
+  /** Told about every attempt of every call (never headers, never the key). */
+  readonly onLog?: (entry: CallLog) => void;
+  readonly dispatcher?: Dispatcher;
+}
+
+export type CreatorsPageT = z.output<typeof CreatorsPage>;
+export type CreatorRecordT = z.output<typeof CreatorRecord>;
+export type WalletMetricsT = z.output<typeof WalletMetrics>;
+
+/** What the generic `call` returns: the checked answer and the credits it cost. */
+export interface CallResult {
+  readonly endpoint: Endpoint;
+  readonly value: unknown;
+  readonly charged: number;
+}
+
+/** The wire.ts schema of each endpoint's answer. Queued submits answer a SubmitAck. */
+const ANSWERS: Readonly<Record<string, z.ZodType>> = {
+  request: RequestRecord,
+  requests: RequestList,
+  credits: Credits,
+  reset_ip: ResetIp,
+  wallet_database: WalletDatabaseResult,
+  altchain_wallet_database: WalletDatabaseResult,
+  wallet_database_columns: ColumnList,
+  altchain_wallet_database_columns: ColumnList,
+  token_creators: CreatorsPage,
+  token_creator: CreatorRecord,
+  wallet_activity: ActivityPage,
+  altchain_wallet_activity: ActivityPage,
+  altchain_pnl: WalletMetrics,
+};
+
+/** The schema an endpoint's answer must match. */
+export function answerSchemaOf(ep: Endpoint): z.ZodType {
+  if (ep.family === 'queued') return SubmitAck;
+  const s = ANSWERS[ep.id];
+  if (!s) throw new Error(`No answer schema for endpoint ${ep.id}`);
+  return s;
+}
+
+/** Credits a successful call cost, from its input and (for per-match and per-returned rules) its answer. */
+export function chargedFor(ep: Endpoint, input: Record<string, unknown>, value: unknown): number {
+  switch (ep.price.kind) {
+    case 'perMatch': {
+      const r = WalletDatabaseResult.safeParse(value);
+      return quote(ep, input, r.success ? { knownMatches: r.data.total } : {}).credits;
+    }
+    case 'perReturned': {
+      const r = CreatorsPage.safeParse(value);
+      return quote(ep, input, r.success ? { returned: r.data.creators.length } : {}).credits;
+    }
+    default:
+      return quote(ep, input).credits;
+  }
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? i.path.join('.') : 'the answer'}: ${i.message}`)
+    .join('; ');
+}
+
+function preview(text: string): string {
+  const t = text.trim().replace(/\s+/gu, ' ');
+  return t.length > 60 ? `${t.slice(0, 60)}…` : t;
+}
+
+/** The typed client of the Wallet Analytics API. */
+export class WalletAnalyticsApi {
+  readonly http: HttpTransport;
+  private lastBalance: number | undefined;
+
+  constructor(private readonly opts: ApiOptions) {
+    this.http = new HttpTransport(opts);
+  }
+
+  /** Validates, sends and checks one call of any catalog endpoint. */
+  async call(endpointId: string, rawInput: unknown = {}, signal?: AbortSignal): Promise<CallResult> {
+    const ep = endpoint(endpointId);
+    const paid = isPaid(ep);
+    const ctx: CallContext = { endpointId: ep.id, paid, what: `${ep.method} ${ep.path}` };
+    const v = validateInput(ep, rawInput);
+    if (!v.ok) throw new BadInputError({ ...ctx, source: 'client', problems: v.errors });
+    const input = v.input;
+    const wire = encodeRequest(ep, input);
+    const schema = answerSchemaOf(ep);
+    const answer = await this.http.send({
+      endpointId: ep.id,
+      method: wire.method,
+      path: wire.path,
+      query: wire.query,
+      body: wire.body,
+      paid,
+      quoted: quote(ep, input).credits,
+      knownBalance: this.lastBalance,
+      chargeOf: (json) => chargedFor(ep, input, json),
+      signal,
+    });
+    const value = this.check(ep, answer, schema, { ...ctx, what: `${wire.method} ${wire.path}` });
+    if (ep.id === 'credits' && typeof value === 'number') this.lastBalance = value;
+    return { endpoint: ep, value, charged: paid ? chargedFor(ep, input, value) : 0 };
+  }
+
+  private check(ep: Endpoint, answer: HttpAnswer, schema: z.ZodType, ctx: CallContext): unknown {
+    let body: unknown = answer.json;
+    if (!answer.isJson) {
+      // /credits may arrive as bare text; /reset_ip's answer is not shown, so an empty body is fine.
+      if (ep.id === 'credits' && answer.text.trim() !== '') body = answer.text;
+      else if (ep.id === 'reset_ip') body = undefined;
+      else {
+        throw new MalformedResponseError({
+          ...ctx,
+          status: answer.status,
+          problem: answer.text.trim() === '' ? 'the answer is empty' : `the answer is not JSON (it begins “${preview(answer.text)}”)`,
+        });
+      }
+    }
+    const r = schema.safeParse(body);
+    if (!r.success) throw new MalformedResponseError({ ...ctx, status: answer.status, problem: describeIssues(r.error) });
+    return r.data;
+  }
+
+  private async typed<S extends z.ZodType>(_schema: S, id: string, input: unknown, signal?: AbortSignal): Promise<z.output<S>> {
+    // The value was parsed with this very schema in call().
+    return (await this.call(id, input, signal)).value as z.output<S>;
+  }
+
+  /** Submits a queued job (§4.1); charged at acceptance. Never retried unless the server provably refused it. */
+  async submit(endpointId: string, input: unknown, signal?: AbortSignal): Promise<SubmitAck> {
+    if (endpoint(endpointId).family !== 'queued') throw new Error(`${endpointId} is not a queued endpoint`);
+    return this.typed(SubmitAck, endpointId, input, signal);
+  }
+
+  /** One request record; `url` is '' until the job is done. */
+  request(requestId: string, signal?: AbortSignal): Promise<RequestRecord> {
+    return this.typed(RequestRecord, 'request', { requestId }, signal);
+  }
+
+  /** The caller's past requests. */
+  requests(signal?: AbortSignal): Promise<RequestRecord[]> {
+    return this.typed(RequestList, 'requests', {}, signal);
+  }
+
+  /** The remaining credits (§2.3: a number carried in a string). */
+  credits(signal?: AbortSignal): Promise<number> {
+    return this.typed(Credits, 'credits', {}, signal);
+  }
+
+  /** Binds the key to this machine's IP address (free, §5.3). */
+  async resetIp(signal?: AbortSignal): Promise<void> {
+    await this.call('reset_ip', {}, signal);
+  }
+
+  /** Runs a Wallet Database query; billed per match, whatever the limit (§4.2). */
+  walletDatabase(chain: Chain, body: QueryBody, signal?: AbortSignal): Promise<WalletDatabaseResult> {
+    return this.typed(WalletDatabaseResult, chain === 'alt' ? 'altchain_wallet_database' : 'wallet_database', { query: body }, signal);
+  }
+
+  /** The queryable Wallet Database fields (free). */
+  columns(chain: Chain, signal?: AbortSignal): Promise<ColumnInfo[]> {
+    return this.typed(ColumnList, chain === 'alt' ? 'altchain_wallet_database_columns' : 'wallet_database_columns', {}, signal);
+  }
+
+  /** A page of token creators; billed per creator returned. */
+  creators(input: Record<string, unknown>, signal?: AbortSignal): Promise<CreatorsPageT> {
+    return this.typed(CreatorsPage, 'token_creators', input, signal);
+  }
+
+  /** One creator's track record and tokens (100 credits). */
+  creator(address: string, signal?: AbortSignal): Promise<CreatorRecordT> {
+    return this.typed(CreatorRecord, 'token_creator', { address }, signal);
+  }
+
+  /** One page of a wallet's swaps (1 credit); pass the previous page's nextCursor to continue. */
+  activityPage(chain: Chain, address: string, cursor?: string, signal?: AbortSignal): Promise<ActivityPage> {
+    const input = cursor === undefined ? { address } : { address, cursor };
+    return this.typed(ActivityPage, chain === 'alt' ? 'altchain_wallet_activity' : 'wallet_activity', input, signal);
+  }
+
+  /** Every metric of one second-chain wallet, answered at once. */
+  altPnl(wallet: string, signal?: AbortSignal): Promise<WalletMetricsT> {
+    return this.typed(WalletMetrics, 'altchain_pnl', { wallet }, signal);
+  }
+
+  /**
+   * Downloads a result file into destDir, atomically. The key is sent only when the file's
+   * origin is the base URL's; a file elsewhere is fetched without it.
+   */
+  async download(url: string, destDir: string, opts: Omit<DownloadOptions, 'destDir' | 'headersFor' | 'dispatcher'> = {}): Promise<DownloadResult> {
+    const target = checkUrl(url, 'result file URL');
+    // Read the key only when it will be sent, so a missing key does not block a foreign-origin file.
+    const key = this.http.isBaseOrigin(target) ? await this.http.key({ what: 'the result file' }) : undefined;
+    try {
+      return await downloadFile(target.href, {
+        ...opts,
+        destDir,
+        dispatcher: this.opts.dispatcher,
+        headersFor: (u): Record<string, string> => (key !== undefined && this.http.isBaseOrigin(u) ? { api_key: key } : {}),
+      });
+    } catch (e) {
+      if (e instanceof WalletApiError) throw e.redacted([key]);
+      if (e instanceof Error) e.message = redact(e.message, [key]);
+      throw e;
+    }
+  }
+}

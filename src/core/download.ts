@@ -1,0 +1,211 @@
+/**
+ * Streams a result file to disk, atomically: bytes go to a hidden temporary file in the
+ * destination folder, which is renamed to its final name only when complete and checked
+ * (Content-Length, size ceiling). A failure or a cancel leaves nothing behind.
+ *
+ * Which headers to send is the caller's decision per URL (`headersFor`), asked again on every
+ * redirect hop, so a key given for the base origin is not carried to another host.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { request, type Dispatcher } from 'undici';
+import type { ResultKind } from './catalog';
+import { CancelledError, DownloadError, WalletApiError } from './errors';
+import { checkUrl } from './http';
+
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3;
+const MAX_REDIRECTS = 5;
+
+export interface DownloadOptions {
+  readonly destDir: string;
+  /** Final file name; by default from Content-Disposition or the URL path, with the kind's extension. */
+  readonly fileName?: string;
+  /** Refuse files larger than this (checked on Content-Length and while streaming). Default 4 GiB. */
+  readonly maxBytes?: number;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (bytes: number, total: number | undefined) => void;
+  /** Extra headers for a URL (the api adds the key for its own origin only). */
+  readonly headersFor?: (url: URL) => Record<string, string>;
+  readonly dispatcher?: Dispatcher;
+  /** Deadline for the answer to begin, and the longest pause between two chunks. Default 60 s. */
+  readonly timeoutMs?: number;
+}
+
+export interface DownloadResult {
+  readonly path: string;
+  readonly bytes: number;
+  readonly kind: ResultKind;
+  readonly contentType: string | undefined;
+}
+
+const CONTENT_TYPES: readonly [RegExp, ResultKind][] = [
+  [/zip/u, 'zip'],
+  [/csv/u, 'csv'],
+  [/json/u, 'json'],
+  [/^text\/plain/u, 'txt'],
+];
+
+function kindOfName(name: string): ResultKind | undefined {
+  const ext = extname(name).toLowerCase().slice(1);
+  return ext === 'txt' || ext === 'csv' || ext === 'zip' || ext === 'json' ? ext : undefined;
+}
+
+/** The file name a Content-Disposition header gives, if any (filename* preferred). */
+export function dispositionName(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)?''([^;]+)/u.exec(header);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1].trim());
+    } catch {
+      // fall through to the plain parameter
+    }
+  }
+  const plain = /filename\s*=\s*(?:"([^"]*)"|([^;]+))/u.exec(header);
+  return (plain?.[1] ?? plain?.[2])?.trim() || undefined;
+}
+
+function urlName(url: string): string {
+  try {
+    return decodeURIComponent(basename(new URL(url).pathname));
+  } catch {
+    return '';
+  }
+}
+
+/** The kind of a result file, from its name (Content-Disposition, then URL path), then its Content-Type; 'txt' when nothing says. */
+export function resultKindOf(url: string, contentType?: string, disposition?: string): ResultKind {
+  const byName = kindOfName(dispositionName(disposition) ?? '') ?? kindOfName(urlName(url));
+  if (byName) return byName;
+  const ct = (contentType ?? '').toLowerCase();
+  for (const [re, kind] of CONTENT_TYPES) if (re.test(ct)) return kind;
+  return 'txt';
+}
+
+/** A safe file name: no folders, no leading dots, only ordinary characters, ending in .kind. */
+export function safeFileName(candidate: string, kind: ResultKind): string {
+  let stem = basename(candidate.replace(/\\/gu, '/'))
+    .replace(/[^A-Za-z0-9._() -]/gu, '_')
+    .replace(/^[.\s]+/u, '')
+    .slice(0, 120);
+  if (kindOfName(stem) === kind) stem = stem.slice(0, -(kind.length + 1));
+  stem = stem.replace(/[.\s]+$/u, '');
+  return `${stem || 'result'}.${kind}`;
+}
+
+async function exists(p: string): Promise<boolean> {
+  return stat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** name, or name-1, name-2… when a file of that name is already there (a result never overwrites). */
+async function freeName(dir: string, name: string): Promise<string> {
+  const ext = extname(name);
+  const stem = name.slice(0, name.length - ext.length);
+  for (let i = 0; ; i++) {
+    const p = join(dir, i === 0 ? name : `${stem}-${i}${ext}`);
+    if (!(await exists(p))) return p;
+  }
+}
+
+function header(h: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function mib(n: number): string {
+  return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+}
+
+async function openFollowingRedirects(url: string, opts: DownloadOptions): Promise<{ res: Dispatcher.ResponseData; url: URL }> {
+  let current = checkUrl(url, 'result file URL');
+  const timeout = opts.timeoutMs ?? 60_000;
+  for (let hop = 0; ; hop++) {
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(current, {
+        method: 'GET',
+        headers: { ...opts.headersFor?.(current), 'accept-encoding': 'identity' },
+        signal: opts.signal,
+        dispatcher: opts.dispatcher,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+    } catch (e) {
+      if (opts.signal?.aborted) throw new CancelledError();
+      throw new DownloadError('io', `Could not download the result file from ${current.origin}: ${e instanceof Error ? e.message : String(e)}.`, { cause: e });
+    }
+    const location = header(res.headers, 'location');
+    if (res.statusCode >= 300 && res.statusCode < 400 && location) {
+      res.body.resume();
+      if (hop >= MAX_REDIRECTS) throw new DownloadError('redirects', `The result file redirected more than ${MAX_REDIRECTS} times.`);
+      // Each hop is checked (https unless loopback) and gets its own headers from headersFor.
+      current = checkUrl(new URL(location, current).href, 'result file URL');
+      continue;
+    }
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      res.body.resume();
+      const hint = res.statusCode === 404 || res.statusCode === 410 ? ' The file may have expired; its request record still lists it.' : '';
+      throw new DownloadError('http', `The result file could not be downloaded (HTTP ${res.statusCode}).${hint}`, { status: res.statusCode });
+    }
+    return { res, url: current };
+  }
+}
+
+/** Downloads url into opts.destDir through a temporary file renamed on success; returns where it went. */
+export async function downloadFile(url: string, opts: DownloadOptions): Promise<DownloadResult> {
+  const max = opts.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
+  if (opts.signal?.aborted) throw new CancelledError();
+  const { res, url: finalUrl } = await openFollowingRedirects(url, opts);
+  const contentType = header(res.headers, 'content-type');
+  const disposition = header(res.headers, 'content-disposition');
+  const clRaw = header(res.headers, 'content-length');
+  const total = clRaw !== undefined && /^\d+$/u.test(clRaw) ? Number(clRaw) : undefined;
+  if (total !== undefined && total > max) {
+    res.body.destroy();
+    throw new DownloadError('tooLarge', `The result file is ${mib(total)}, more than the ${mib(max)} allowed. Raise the size limit to download it.`);
+  }
+
+  await mkdir(opts.destDir, { recursive: true });
+  const temp = join(opts.destDir, `.wa-download-${randomBytes(6).toString('hex')}.part`);
+  const fh = await open(temp, 'wx');
+  let bytes = 0;
+  let head: Buffer | undefined;
+  let closed = false;
+  try {
+    try {
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        bytes += chunk.length;
+        if (bytes > max) throw new DownloadError('tooLarge', `The result file grew past the ${mib(max)} allowed; the download was stopped.`);
+        if (total !== undefined && bytes > total) throw new DownloadError('truncated', `The server sent more than the ${total} bytes it announced.`);
+        head ??= chunk.subarray(0, 4);
+        await fh.write(chunk);
+        opts.onProgress?.(bytes, total);
+      }
+    } catch (e) {
+      if (e instanceof WalletApiError) throw e;
+      if (opts.signal?.aborted) throw new CancelledError();
+      throw new DownloadError('truncated', `The download broke off after ${bytes} bytes${total !== undefined ? ` of ${total}` : ''}; nothing was kept. Try the download again (it is free).`, { cause: e });
+    }
+    if (total !== undefined && bytes !== total) {
+      throw new DownloadError('truncated', `The download ended after ${bytes} of ${total} bytes; nothing was kept. Try the download again (it is free).`);
+    }
+    await fh.sync();
+    await fh.close();
+    closed = true;
+    const zipMagic = head !== undefined && head.length === 4 && head.readUInt32LE(0) === 0x04034b50;
+    const kind: ResultKind = zipMagic ? 'zip' : resultKindOf(finalUrl.href, contentType, disposition);
+    const wanted = opts.fileName ?? dispositionName(disposition) ?? urlName(finalUrl.href);
+    const dest = await freeName(opts.destDir, safeFileName(wanted, kind));
+    await rename(temp, dest);
+    return { path: dest, bytes, kind, contentType };
+  } catch (e) {
+    res.body.destroy();
+    if (!closed) await fh.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw e;
+  }
+}

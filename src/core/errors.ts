@@ -1,0 +1,280 @@
+/**
+ * Typed errors of the client layer. Every error has a `kind` (switch on it), a message a
+ * person can act on, and `charged`: whether the failed call cost credits.
+ *
+ *   'no'       the server refused it, or it never left this machine (§7.1, §7.2).
+ *   'unknown'  the request may have reached the server and been accepted (a drop after
+ *              sending, a 5xx on a paid call): check Request History before trying again.
+ *
+ * Server answers are mapped to these classes once, in http.ts (`errorFromResponse`), from
+ * the HTTP status and the ErrorBody code of wire.ts. Messages are redacted there too.
+ */
+import { redact } from './apiKey';
+
+export type ErrorKind =
+  | 'noKey'
+  | 'keyRefused'
+  | 'ipMismatch'
+  | 'insufficientCredits'
+  | 'badInput'
+  | 'rateLimited'
+  | 'server'
+  | 'malformed'
+  | 'network'
+  | 'ackTimeout'
+  | 'notFound'
+  | 'insecureUrl'
+  | 'cancelled'
+  | 'download'
+  | 'unzip';
+
+export type Charged = 'no' | 'unknown';
+
+export const NOTHING_CHARGED = 'Nothing was charged.';
+const NOT_SENT = 'Nothing was sent. Nothing was charged.';
+export const SET_KEY_COMMAND = 'Wallet Analytics: Set API Key';
+export const RESET_IP_COMMAND = 'Wallet Analytics: Reset Saved IP Address';
+const CHECK_HISTORY =
+  'It may have been accepted and charged: check Request History and your credits before trying again.';
+
+/** Where a call failed: which endpoint, and whether it costs credits (the message depends on it). */
+export interface CallContext {
+  readonly endpointId?: string;
+  readonly paid?: boolean;
+  /** "GET /credits", for messages. */
+  readonly what?: string;
+}
+
+interface Init extends CallContext {
+  readonly charged: Charged;
+  readonly status?: number;
+  readonly serverMessage?: string;
+  readonly cause?: unknown;
+}
+
+/** The base of every error this layer throws. */
+export abstract class WalletApiError extends Error {
+  abstract readonly kind: ErrorKind;
+  readonly charged: Charged;
+  readonly status: number | undefined;
+  readonly endpointId: string | undefined;
+  /** What the server said, redacted; shown inside the message too. */
+  serverMessage: string | undefined;
+
+  protected constructor(message: string, init: Init) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = new.target.name;
+    this.charged = init.charged;
+    this.status = init.status;
+    this.endpointId = init.endpointId;
+    this.serverMessage = init.serverMessage;
+  }
+
+  /** Removes every secret from the message, stack and every text field (a server may echo the key back). */
+  redacted(secrets: readonly (string | undefined)[]): this {
+    this.message = redact(this.message, secrets);
+    if (this.stack) this.stack = redact(this.stack, secrets);
+    const self = this as unknown as Record<string, unknown>;
+    for (const k of Object.keys(self)) {
+      const v = self[k];
+      if (typeof v === 'string') self[k] = redact(v, secrets);
+      else if (Array.isArray(v)) self[k] = v.map((x: unknown) => (typeof x === 'string' ? redact(x, secrets) : x));
+    }
+    return this;
+  }
+}
+
+/** Appends "Nothing was charged." for refused paid calls (§7.2: a refused call says it cost nothing). */
+function refusal(text: string, ctx: CallContext): string {
+  return ctx.paid ? `${text} ${NOTHING_CHARGED}` : text;
+}
+
+function said(serverMessage: string | undefined): string {
+  return serverMessage ? ` The server said: “${serverMessage.replace(/\.$/u, '')}”.` : '';
+}
+
+function dot(s: string): string {
+  return /[.!?”]$/u.test(s) ? s : `${s}.`;
+}
+
+export class MissingKeyError extends WalletApiError {
+  readonly kind = 'noKey' as const;
+  constructor(ctx: CallContext = {}) {
+    super(refusal(`No API key is set. Run “${SET_KEY_COMMAND}” to enter the key issued with your API plan.`, ctx), {
+      ...ctx,
+      charged: 'no',
+    });
+  }
+}
+
+export class KeyRefusedError extends WalletApiError {
+  readonly kind = 'keyRefused' as const;
+  constructor(ctx: CallContext & { status?: number; serverMessage?: string } = {}) {
+    super(
+      refusal(
+        `The API key was refused.${said(ctx.serverMessage)} Run “${SET_KEY_COMMAND}” to enter a valid key (the plan with the Wallet Database and the API is required).`,
+        ctx,
+      ),
+      { ...ctx, charged: 'no' },
+    );
+  }
+}
+
+export class IpMismatchError extends WalletApiError {
+  readonly kind = 'ipMismatch' as const;
+  constructor(ctx: CallContext & { status?: number; serverMessage?: string } = {}) {
+    super(
+      refusal(
+        `The key is bound to another IP address than this machine’s.${said(ctx.serverMessage)} Run “${RESET_IP_COMMAND}” (free) to bind it to this address, then try again.`,
+        ctx,
+      ),
+      { ...ctx, charged: 'no' },
+    );
+  }
+}
+
+export class InsufficientCreditsError extends WalletApiError {
+  readonly kind = 'insufficientCredits' as const;
+  readonly balance: number | undefined;
+  readonly needed: number | undefined;
+  constructor(ctx: CallContext & { status?: number; serverMessage?: string; balance?: number; needed?: number } = {}) {
+    const parts = ['Not enough credits for this call'];
+    if (ctx.needed !== undefined) parts.push(`: it costs ${ctx.needed.toLocaleString('en-US')}`);
+    if (ctx.balance !== undefined) parts.push(`${ctx.needed !== undefined ? ' and' : ':'} the balance is ${ctx.balance.toLocaleString('en-US')}`);
+    super(`${parts.join('')}. ${NOTHING_CHARGED} The quota is reset every 30 days.`, { ...ctx, charged: 'no' });
+    this.balance = ctx.balance;
+    this.needed = ctx.needed;
+  }
+}
+
+export class BadInputError extends WalletApiError {
+  readonly kind = 'badInput' as const;
+  /** 'client': caught by validateInput before anything was sent; 'server': refused with 400. */
+  readonly source: 'client' | 'server';
+  readonly problems: readonly string[];
+  constructor(ctx: CallContext & { status?: number; serverMessage?: string; problems?: readonly string[]; source: 'client' | 'server' }) {
+    const problems = ctx.problems ?? (ctx.serverMessage ? [ctx.serverMessage] : []);
+    const list = problems.map(dot).join(' ');
+    const text =
+      ctx.source === 'client'
+        ? `Check the input: ${list || 'it is not valid.'} ${NOT_SENT}`
+        : refusal(`The server refused the input: ${list || `HTTP ${ctx.status ?? 400}.`}`, ctx);
+    super(text, { ...ctx, charged: 'no' });
+    this.source = ctx.source;
+    this.problems = problems;
+  }
+}
+
+export class RateLimitedError extends WalletApiError {
+  readonly kind = 'rateLimited' as const;
+  /** How long the server asked to wait (Retry-After), when it said. */
+  readonly retryAfterMs: number | undefined;
+  constructor(ctx: CallContext & { status?: number; serverMessage?: string; retryAfterMs?: number } = {}) {
+    const wait = ctx.retryAfterMs === undefined ? 'wait a little' : `wait ${Math.ceil(ctx.retryAfterMs / 1000)} s`;
+    super(refusal(`Too many requests: the server asks to ${wait} before trying again.`, ctx), { ...ctx, charged: 'no' });
+    this.retryAfterMs = ctx.retryAfterMs;
+  }
+}
+
+export class ServerError extends WalletApiError {
+  readonly kind = 'server' as const;
+  constructor(ctx: CallContext & { status?: number; serverMessage?: string } = {}) {
+    const paid = ctx.paid === true;
+    super(
+      `The server failed (HTTP ${ctx.status ?? 500}).${said(ctx.serverMessage)} ${paid ? CHECK_HISTORY : 'Try again in a moment.'}`,
+      { ...ctx, charged: paid ? 'unknown' : 'no' },
+    );
+  }
+}
+
+export class MalformedResponseError extends WalletApiError {
+  readonly kind = 'malformed' as const;
+  /** What was wrong with the answer, e.g. "requestId: expected string". */
+  readonly problem: string;
+  constructor(ctx: CallContext & { status?: number; problem: string }) {
+    const paid = ctx.paid === true;
+    super(
+      `The server’s answer${ctx.what ? ` to ${ctx.what}` : ''} was not understood: ${dot(ctx.problem)}${paid ? ` ${CHECK_HISTORY}` : ''}`,
+      { ...ctx, charged: paid ? 'unknown' : 'no' },
+    );
+    this.problem = ctx.problem;
+  }
+}
+
+export class NetworkError extends WalletApiError {
+  readonly kind = 'network' as const;
+  /** False when the failure proves the request never left (connection refused, DNS, TLS, connect timeout). */
+  readonly sent: boolean;
+  readonly code: string | undefined;
+  constructor(ctx: CallContext & { sent: boolean; code?: string; detail: string; origin?: string; cause?: unknown }) {
+    const where = ctx.origin ? ` ${ctx.origin}` : '';
+    const text = ctx.sent
+      ? `The connection to${where || ' the server'} failed after the request was sent (${ctx.detail}).${ctx.paid ? ` ${CHECK_HISTORY}` : ' Try again in a moment.'}`
+      : `Could not reach${where || ' the server'} (${ctx.detail}). ${NOT_SENT} Check the base URL setting and the network.`;
+    super(text, { ...ctx, charged: ctx.sent && ctx.paid ? 'unknown' : 'no' });
+    this.sent = ctx.sent;
+    this.code = ctx.code;
+  }
+}
+
+export class AckTimeoutError extends WalletApiError {
+  readonly kind = 'ackTimeout' as const;
+  constructor(ctx: CallContext & { status?: number; serverMessage?: string; timeoutMs?: number } = {}) {
+    const secs = ctx.timeoutMs === undefined ? 100 : Math.round(ctx.timeoutMs / 100) / 10;
+    super(
+      `The server did not acknowledge the request within ${secs} s, so it was not queued, not charged (§7.1). ${NOTHING_CHARGED} Try again later.`,
+      { ...ctx, charged: 'no' },
+    );
+  }
+}
+
+export class NotFoundError extends WalletApiError {
+  readonly kind = 'notFound' as const;
+  constructor(ctx: CallContext & { status?: number; serverMessage?: string } = {}) {
+    super(refusal(`Not found${ctx.what ? `: ${ctx.what}` : ''}.${said(ctx.serverMessage)}`, ctx), { ...ctx, charged: 'no' });
+  }
+}
+
+export class InsecureUrlError extends WalletApiError {
+  readonly kind = 'insecureUrl' as const;
+  constructor(ctx: CallContext & { url: string; reason: string }) {
+    super(`Refused to use ${ctx.url}: ${dot(ctx.reason)} ${NOT_SENT}`, { ...ctx, charged: 'no' });
+  }
+}
+
+export class CancelledError extends WalletApiError {
+  readonly kind = 'cancelled' as const;
+  constructor(ctx: CallContext & { mayHaveBeenSent?: boolean } = {}) {
+    const unknown = ctx.paid === true && ctx.mayHaveBeenSent !== false;
+    super(unknown ? `Cancelled. ${CHECK_HISTORY}` : 'Cancelled.', { ...ctx, charged: unknown ? 'unknown' : 'no' });
+  }
+}
+
+export type DownloadProblem = 'http' | 'truncated' | 'tooLarge' | 'redirects' | 'io';
+
+/** A result file could not be saved. Downloading a result is free, so nothing is charged. */
+export class DownloadError extends WalletApiError {
+  readonly kind = 'download' as const;
+  readonly problem: DownloadProblem;
+  constructor(problem: DownloadProblem, message: string, extra: { status?: number; cause?: unknown } = {}) {
+    super(message, { charged: 'no', ...extra });
+    this.problem = problem;
+  }
+}
+
+export type UnzipProblem = 'zipSlip' | 'symlink' | 'tooManyEntries' | 'tooLarge' | 'ratio' | 'corrupt' | 'io';
+
+/** A result archive was refused or could not be extracted; nothing was left behind. */
+export class UnzipError extends WalletApiError {
+  readonly kind = 'unzip' as const;
+  readonly problem: UnzipProblem;
+  constructor(problem: UnzipProblem, message: string, cause?: unknown) {
+    super(message, { charged: 'no', cause });
+    this.problem = problem;
+  }
+}
+
+/** Narrowing helper: is e one of this layer's errors? */
+export function isWalletApiError(e: unknown): e is WalletApiError {
+  return e instanceof WalletApiError;
+}

@@ -1,0 +1,492 @@
+/**
+ * The undici transport: one place that knows the base URL, the `api_key` header, timeouts,
+ * retries, and how server answers become typed errors (errors.ts).
+ *
+ * Rules it keeps, whoever calls it:
+ * - The key goes only to the base URL's origin, only in the `api_key` header, never in a URL,
+ *   never in a log line or an error message (redacted even when the server echoes it back).
+ *   Redirects are not followed, so the key cannot be carried elsewhere by a 3xx.
+ * - Plain http:// is refused unless the host is loopback (127.0.0.0/8, localhost, [::1]).
+ * - Retries: a free GET is retried on network errors, 5xx and 429 (exponential backoff with
+ *   jitter, Retry-After honoured). Anything else (a POST, a paid GET) is retried only when the
+ *   failure proves the server did not accept it: a refused connection before any byte was
+ *   sent, or a 429 refusal. A 5xx or a dropped connection after sending is reported with
+ *   charged 'unknown' and never retried, so nothing can be charged twice.
+ * - Paid calls wait at most `ackTimeoutMs` (100 s, §7.1) for the server's answer.
+ */
+import { request, type Dispatcher } from 'undici';
+import { redact } from './apiKey';
+import { ErrorBody, ERROR_CODES } from './wire';
+import {
+  AckTimeoutError,
+  BadInputError,
+  CancelledError,
+  InsecureUrlError,
+  InsufficientCreditsError,
+  IpMismatchError,
+  KeyRefusedError,
+  MalformedResponseError,
+  MissingKeyError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  ServerError,
+  WalletApiError,
+  type CallContext,
+  type ErrorKind,
+} from './errors';
+
+/** §7.1: a submit not acknowledged within 100 seconds is refused; nothing is queued or charged. */
+export const ACK_TIMEOUT_MS = 100_000;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Bigger JSON answers than this are refused rather than held in memory. */
+export const MAX_JSON_BYTES = 256 * 1024 * 1024;
+
+export interface RetryOptions {
+  /** Attempts in all, the first included. */
+  readonly attempts?: number;
+  readonly baseDelayMs?: number;
+  readonly maxDelayMs?: number;
+  /** A Retry-After longer than this is not waited for: the call fails with the wait in its message. */
+  readonly maxRetryAfterMs?: number;
+}
+
+const RETRY_DEFAULTS: Required<RetryOptions> = { attempts: 4, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+
+/** One attempt of one call, for the log. Never holds headers or the key. */
+export interface CallLog {
+  readonly endpointId: string | undefined;
+  readonly method: string;
+  /** Path and query string (addresses and options; the key is never in a URL). */
+  readonly path: string;
+  /** HTTP status, absent when no answer came. */
+  readonly status: number | undefined;
+  readonly durationMs: number;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  readonly quoted: number | undefined;
+  /** Credits this attempt cost: 0 for a refusal, undefined when unknown. */
+  readonly charged: number | undefined;
+  readonly error: ErrorKind | undefined;
+  /** True when another attempt follows. */
+  readonly willRetry: boolean;
+}
+
+export interface TransportOptions {
+  readonly baseUrl: string;
+  readonly apiKey: () => Promise<string | undefined>;
+  readonly dispatcher?: Dispatcher;
+  readonly ackTimeoutMs?: number;
+  /** Time allowed for a free call's answer, and between two chunks of any body. */
+  readonly timeoutMs?: number;
+  readonly retry?: RetryOptions;
+  readonly onLog?: (entry: CallLog) => void;
+}
+
+/** What the api layer asks the transport to send. */
+export interface HttpCall {
+  readonly endpointId?: string;
+  readonly method: 'GET' | 'POST';
+  /** Starts with '/', already percent-encoded (catalog.encodeRequest). */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+  /** Whether the endpoint costs credits: decides retries, timeouts and what errors say. */
+  readonly paid: boolean;
+  readonly quoted?: number;
+  /** Credits the answer shows were charged (per match, per returned), for the log. */
+  readonly chargeOf?: (json: unknown) => number | undefined;
+  /** The balance last seen, for the insufficient-credits message. */
+  readonly knownBalance?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface HttpAnswer {
+  readonly status: number;
+  readonly text: string;
+  /** The parsed body; `undefined` when the body is empty or not JSON. */
+  readonly json: unknown;
+  readonly isJson: boolean;
+  readonly contentType: string | undefined;
+}
+
+// ---- URLs ----
+
+/** True for hosts whose traffic never leaves the machine: 127.0.0.0/8, localhost, [::1]. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return h === 'localhost' || h === '[::1]' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/u.test(h);
+}
+
+/** Parses and checks a base or file URL: https, or http only for loopback; no credentials. */
+export function checkUrl(raw: string, what: string): URL {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new BadInputError({ source: 'client', problems: [`The ${what} “${raw}” is not a valid URL`] });
+  }
+  const shown = `${u.protocol}//${u.host}`;
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') {
+    throw new InsecureUrlError({ url: shown, reason: `the ${what} must start with https://` });
+  }
+  if (u.username || u.password) {
+    throw new InsecureUrlError({ url: shown, reason: `the ${what} must not hold a user name or password` });
+  }
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
+    throw new InsecureUrlError({
+      url: shown,
+      reason: `plain http:// is allowed only for loopback hosts (127.0.0.1, localhost, [::1]); use https:// for ${u.hostname}`,
+    });
+  }
+  return u;
+}
+
+/** Retry-After in milliseconds, from delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, now: number = Date.now()): number | undefined {
+  const v = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!v) return undefined;
+  if (/^\d+$/u.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+// ---- server answers → typed errors (the one mapping) ----
+
+interface ParsedError {
+  code: string | undefined;
+  message: string | undefined;
+  balance: number | undefined;
+}
+
+function numberIn(o: unknown, keys: readonly string[]): number | undefined {
+  if (!o || typeof o !== 'object') return undefined;
+  for (const k of keys) {
+    const v = (o as Record<string, unknown>)[k];
+    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+    if (Number.isFinite(n)) return n;
+  }
+  return undefined;
+}
+
+function parseErrorBody(text: string): ParsedError {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    const t = text.trim();
+    // An HTML error page says nothing a person can use.
+    return { code: undefined, message: t && !t.startsWith('<') ? t.slice(0, 300) : undefined, balance: undefined };
+  }
+  const r = ErrorBody.safeParse(json);
+  if (!r.success) return { code: undefined, message: undefined, balance: undefined };
+  const e = r.data.error;
+  const inner = typeof e === 'object' ? e : undefined;
+  const balanceKeys = ['balance', 'credits', 'remaining'];
+  return {
+    code: inner?.code ?? r.data.code,
+    message: (typeof e === 'string' ? e : inner?.message) ?? r.data.message,
+    balance: numberIn(inner, balanceKeys) ?? numberIn(r.data, balanceKeys),
+  };
+}
+
+/** Maps a non-2xx answer to its typed error, from the ErrorBody code first, then the HTTP status. */
+export function errorFromResponse(
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  text: string,
+  ctx: CallContext & { quoted?: number; knownBalance?: number; ackTimeoutMs?: number },
+): WalletApiError {
+  const { code, message, balance } = parseErrorBody(text);
+  const base = { ...ctx, status, serverMessage: message };
+  if (status >= 300 && status < 400) {
+    const to = headers.location;
+    return new MalformedResponseError({
+      ...ctx,
+      status,
+      problem: `an unexpected redirect (HTTP ${status}${to ? ` to ${String(to)}` : ''}); redirects are not followed, so the key stays with the base URL`,
+    });
+  }
+  const C = ERROR_CODES;
+  const byCode: Record<string, () => WalletApiError> = {
+    [C.keyRefused]: () => new KeyRefusedError(base),
+    [C.ipMismatch]: () => new IpMismatchError(base),
+    [C.insufficientCredits]: () => new InsufficientCreditsError({ ...base, balance: balance ?? ctx.knownBalance, needed: ctx.quoted }),
+    [C.badInput]: () => new BadInputError({ ...base, source: 'server' }),
+    [C.notFound]: () => new NotFoundError(base),
+    [C.ackTimeout]: () => new AckTimeoutError({ ...base, timeoutMs: ACK_TIMEOUT_MS }),
+    [C.rateLimited]: () => new RateLimitedError({ ...base, retryAfterMs: parseRetryAfter(headers['retry-after']) }),
+    [C.server]: () => new ServerError(base),
+  };
+  const known = code === undefined ? undefined : byCode[code];
+  if (known) return known();
+  if (status === 401) return new KeyRefusedError(base);
+  if (status === 402) return new InsufficientCreditsError({ ...base, balance: balance ?? ctx.knownBalance, needed: ctx.quoted });
+  if (status === 403) return new KeyRefusedError(base);
+  if (status === 404) return new NotFoundError(base);
+  if (status === 429) return new RateLimitedError({ ...base, retryAfterMs: parseRetryAfter(headers['retry-after']) });
+  if (status >= 500) return new ServerError(base);
+  return new BadInputError({ ...base, source: 'server', problems: [message ?? `HTTP ${status}`] });
+}
+
+// ---- network failures ----
+
+/** Error codes that prove the request never left this machine. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function codeOf(e: unknown): string | undefined {
+  if (!e || typeof e !== 'object') return undefined;
+  const c = (e as { code?: unknown }).code;
+  if (typeof c === 'string') return c;
+  // Node's happy-eyeballs connect may wrap several attempts in an AggregateError.
+  const inner = (e as { errors?: unknown }).errors;
+  return Array.isArray(inner) ? codeOf(inner[0]) : codeOf((e as { cause?: unknown }).cause);
+}
+
+function provesNotSent(code: string | undefined): boolean {
+  return code !== undefined && (NOT_SENT_CODES.has(code) || code.startsWith('ERR_TLS') || code.includes('CERT'));
+}
+
+function describeNetwork(e: unknown, code: string | undefined): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return code && !msg.includes(code) ? `${code}: ${msg}` : msg;
+}
+
+// ---- the transport ----
+
+function sleep(ms: number, signal: AbortSignal | undefined, ctx: CallContext): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new CancelledError({ ...ctx, mayHaveBeenSent: false }));
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(t);
+      reject(new CancelledError({ ...ctx, mayHaveBeenSent: false }));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+async function readCapped(body: AsyncIterable<Buffer>, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let n = 0;
+  for await (const c of body) {
+    n += c.length;
+    if (n > max) throw new Error(`the answer is larger than ${max} bytes`);
+    chunks.push(c);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Sends calls to the base URL with the key, retries what is safe to retry, and maps failures to typed errors. */
+export class HttpTransport {
+  readonly base: URL;
+  private readonly retry: Required<RetryOptions>;
+  private readonly ackTimeoutMs: number;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly opts: TransportOptions) {
+    this.base = checkUrl(opts.baseUrl, 'base URL');
+    this.retry = { ...RETRY_DEFAULTS, ...opts.retry };
+    this.ackTimeoutMs = opts.ackTimeoutMs ?? ACK_TIMEOUT_MS;
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  get dispatcher(): Dispatcher | undefined {
+    return this.opts.dispatcher;
+  }
+
+  /** The key, or a MissingKeyError. */
+  async key(ctx: CallContext = {}): Promise<string> {
+    const k = await this.opts.apiKey();
+    if (!k) throw new MissingKeyError(ctx);
+    return k;
+  }
+
+  /** True when url has the base URL's origin (scheme, host and port): only then may it carry the key. */
+  isBaseOrigin(url: URL): boolean {
+    return url.origin === this.base.origin;
+  }
+
+  /** The full URL of a catalog path and query under the base URL. */
+  urlFor(path: string, query: Readonly<Record<string, string>> = {}): URL {
+    if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`Not a path: ${path}`);
+    const u = new URL(this.base.origin);
+    u.pathname = this.base.pathname.replace(/\/+$/u, '') + path;
+    for (const [k, v] of Object.entries(query)) u.searchParams.set(k, v);
+    if (!this.isBaseOrigin(u)) throw new Error(`Path left the base origin: ${path}`);
+    return u;
+  }
+
+  /** Sends one call, retrying only what cannot charge twice; resolves with a 2xx answer or throws a WalletApiError. */
+  async send(call: HttpCall): Promise<HttpAnswer> {
+    const ctx: CallContext = { endpointId: call.endpointId, paid: call.paid, what: `${call.method} ${call.path}` };
+    let key: string | undefined;
+    try {
+      if (call.signal?.aborted) throw new CancelledError({ ...ctx, mayHaveBeenSent: false });
+      key = await this.key(ctx);
+      for (let attempt = 1; ; attempt++) {
+        const started = performance.now();
+        try {
+          const answer = await this.attempt(call, key, ctx);
+          this.log(call, key, { attempt, started, status: answer.status, charged: this.chargedOnSuccess(call, answer.json) });
+          return answer;
+        } catch (e) {
+          const err = e instanceof WalletApiError ? e : this.unexpected(e, ctx);
+          const wait = this.retryDelay(call, err, attempt);
+          this.log(call, key, {
+            attempt,
+            started,
+            status: err.status,
+            charged: err.charged === 'no' ? 0 : undefined,
+            error: err.kind,
+            willRetry: wait !== undefined,
+          });
+          if (wait === undefined) throw err;
+          await sleep(wait, call.signal, ctx);
+        }
+      }
+    } catch (e) {
+      throw this.scrub(e, key);
+    }
+  }
+
+  private chargedOnSuccess(call: HttpCall, json: unknown): number {
+    if (!call.paid) return 0;
+    return call.chargeOf?.(json) ?? call.quoted ?? 0;
+  }
+
+  /** Milliseconds to wait before another attempt, or undefined when this failure must not be retried. */
+  private retryDelay(call: HttpCall, err: WalletApiError, attempt: number): number | undefined {
+    if (attempt >= this.retry.attempts || call.signal?.aborted) return undefined;
+    const idempotent = call.method === 'GET' && !call.paid;
+    const provenRefused = err.kind === 'rateLimited' || (err instanceof NetworkError && !err.sent);
+    const transient = err.kind === 'network' || err.kind === 'server' || err.kind === 'rateLimited';
+    if (!(idempotent ? transient : provenRefused)) return undefined;
+    if (err instanceof RateLimitedError && err.retryAfterMs !== undefined) {
+      return err.retryAfterMs > this.retry.maxRetryAfterMs ? undefined : err.retryAfterMs;
+    }
+    const exp = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+    // Equal jitter: at least half the backoff, so retries of many clients spread out but still back off.
+    return exp / 2 + Math.random() * (exp / 2);
+  }
+
+  private async attempt(call: HttpCall, key: string, ctx: CallContext): Promise<HttpAnswer> {
+    const url = this.urlFor(call.path, call.query);
+    const limit = call.paid ? this.ackTimeoutMs : this.timeoutMs;
+    const ac = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ac.abort(new Error('timeout'));
+    }, limit);
+    const onCancel = (): void => ac.abort(new Error('cancelled'));
+    call.signal?.addEventListener('abort', onCancel, { once: true });
+    const headers: Record<string, string> = { api_key: key, accept: 'application/json', 'accept-encoding': 'identity' };
+    let body: string | undefined;
+    if (call.body !== undefined) {
+      body = JSON.stringify(call.body);
+      headers['content-type'] = 'application/json';
+    }
+    try {
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await request(url, {
+          method: call.method,
+          headers,
+          body,
+          signal: ac.signal,
+          dispatcher: this.opts.dispatcher,
+          headersTimeout: limit + 1_000,
+          bodyTimeout: this.timeoutMs,
+        });
+      } catch (e) {
+        if (call.signal?.aborted) throw new CancelledError(ctx);
+        if (timedOut) {
+          throw call.paid
+            ? new AckTimeoutError({ ...ctx, timeoutMs: limit })
+            : new NetworkError({ ...ctx, sent: true, detail: `no answer within ${limit / 1000} s`, origin: this.base.origin });
+        }
+        const code = codeOf(e);
+        throw new NetworkError({ ...ctx, sent: !provesNotSent(code), code, detail: describeNetwork(e, code), origin: this.base.origin, cause: e });
+      }
+      // The answer has begun: the acknowledgement deadline is met.
+      clearTimeout(timer);
+      let text: string;
+      try {
+        text = await readCapped(res.body, MAX_JSON_BYTES);
+      } catch (e) {
+        if (call.signal?.aborted) throw new CancelledError(ctx);
+        const code = codeOf(e);
+        throw new NetworkError({ ...ctx, sent: true, code, detail: `the answer broke off: ${describeNetwork(e, code)}`, origin: this.base.origin, cause: e });
+      }
+      if (res.statusCode < 200 || res.statusCode >= 300) {
+        throw errorFromResponse(res.statusCode, res.headers, text, { ...ctx, quoted: call.quoted, knownBalance: call.knownBalance });
+      }
+      let json: unknown;
+      let isJson = false;
+      if (text.trim() !== '') {
+        try {
+          json = JSON.parse(text);
+          isJson = true;
+        } catch {
+          json = undefined;
+        }
+      }
+      const ct = res.headers['content-type'];
+      return { status: res.statusCode, text, json, isJson, contentType: Array.isArray(ct) ? ct[0] : ct };
+    } finally {
+      clearTimeout(timer);
+      call.signal?.removeEventListener('abort', onCancel);
+    }
+  }
+
+  private unexpected(e: unknown, ctx: CallContext): WalletApiError {
+    const code = codeOf(e);
+    return new NetworkError({ ...ctx, sent: !provesNotSent(code), code, detail: describeNetwork(e, code), origin: this.base.origin, cause: e });
+  }
+
+  private scrub(e: unknown, key: string | undefined): unknown {
+    if (e instanceof WalletApiError) return e.redacted([key]);
+    if (e instanceof Error && key) {
+      e.message = redact(e.message, [key]);
+      if (e.stack) e.stack = redact(e.stack, [key]);
+    }
+    return e;
+  }
+
+  private log(
+    call: HttpCall,
+    key: string,
+    a: { attempt: number; started: number; status?: number; charged?: number; error?: ErrorKind; willRetry?: boolean },
+  ): void {
+    if (!this.opts.onLog) return;
+    const qs = new URLSearchParams(call.query ?? {}).toString();
+    try {
+      this.opts.onLog({
+        endpointId: call.endpointId,
+        method: call.method,
+        path: redact(qs ? `${call.path}?${qs}` : call.path, [key]),
+        status: a.status,
+        durationMs: Math.round(performance.now() - a.started),
+        attempt: a.attempt,
+        quoted: call.quoted,
+        charged: a.charged,
+        error: a.error,
+        willRetry: a.willRetry ?? false,
+      });
+    } catch {
+      // A failing log sink must not fail the call.
+    }
+  }
+}
