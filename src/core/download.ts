@@ -116,6 +116,12 @@ function header(h: Record<string, string | string[] | undefined>, name: string):
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** Drops a body we will not read; its abort error has nowhere useful to go. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 function mib(n: number): string {
   return `${(n / 1024 ** 2).toFixed(1)} MiB`;
 }
@@ -140,14 +146,14 @@ async function openFollowingRedirects(url: string, opts: DownloadOptions): Promi
     }
     const location = header(res.headers, 'location');
     if (res.statusCode >= 300 && res.statusCode < 400 && location) {
-      res.body.resume();
+      discard(res.body);
       if (hop >= MAX_REDIRECTS) throw new DownloadError('redirects', `The result file redirected more than ${MAX_REDIRECTS} times.`);
       // Each hop is checked (https unless loopback) and gets its own headers from headersFor.
       current = checkUrl(new URL(location, current).href, 'result file URL');
       continue;
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
-      res.body.resume();
+      discard(res.body);
       const hint = res.statusCode === 404 || res.statusCode === 410 ? ' The file may have expired; its request record still lists it.' : '';
       throw new DownloadError('http', `The result file could not be downloaded (HTTP ${res.statusCode}).${hint}`, { status: res.statusCode });
     }
@@ -165,7 +171,7 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
   const clRaw = header(res.headers, 'content-length');
   const total = clRaw !== undefined && /^\d+$/u.test(clRaw) ? Number(clRaw) : undefined;
   if (total !== undefined && total > max) {
-    res.body.destroy();
+    discard(res.body);
     throw new DownloadError('tooLarge', `The result file is ${mib(total)}, more than the ${mib(max)} allowed. Raise the size limit to download it.`);
   }
 
@@ -203,7 +209,7 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
     await rename(temp, dest);
     return { path: dest, bytes, kind, contentType };
   } catch (e) {
-    res.body.destroy();
+    discard(res.body);
     if (!closed) await fh.close().catch(() => undefined);
     await unlink(temp).catch(() => undefined);
     throw e;
