@@ -1,0 +1,198 @@
+/**
+ * Safe extraction of result archives: a normal zip comes out into a folder of its own;
+ * zip-slip names, symlinks, too many entries, too many bytes and high-ratio bombs (declared
+ * or lied about) are refused and leave nothing behind. Archives are built with yazl; the
+ * malicious ones are hand-patched, since yazl itself refuses to write such names.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import * as yazl from 'yazl';
+import { UnzipError, type UnzipProblem } from '../../src/core/errors';
+import { extractZip, unsafeEntryName } from '../../src/core/unzip';
+
+type Item = { name: string; data: Buffer | string; mode?: number; compress?: boolean };
+
+function buildZip(items: readonly Item[]): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const it of items) {
+    const opts: { compress: boolean; mode?: number } = { compress: it.compress ?? true };
+    if (it.mode !== undefined) opts.mode = it.mode;
+    zip.addBuffer(Buffer.isBuffer(it.data) ? it.data : Buffer.from(it.data), it.name, opts);
+  }
+  zip.end();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    zip.outputStream.on('error', reject);
+  });
+}
+
+/** Replaces every occurrence of a name with another of the same length (local header and central directory). */
+function rename(zip: Buffer, from: string, to: string): Buffer {
+  assert.equal(from.length, to.length);
+  const out = Buffer.from(zip);
+  const a = Buffer.from(from);
+  let i = out.indexOf(a);
+  assert.ok(i >= 0, `name ${from} not found`);
+  while (i >= 0) {
+    Buffer.from(to).copy(out, i);
+    i = out.indexOf(a, i + 1);
+  }
+  return out;
+}
+
+/** Makes the archive lie: every entry declares `size` uncompressed bytes. */
+function lieAboutSize(zip: Buffer, size: number): Buffer {
+  const out = Buffer.from(zip);
+  for (let i = 0; i + 4 <= out.length; i++) {
+    const sig = out.readUInt32LE(i);
+    if (sig === 0x02014b50) out.writeUInt32LE(size, i + 24); // central directory: uncompressed size
+    else if (sig === 0x04034b50) out.writeUInt32LE(size, i + 22); // local header: uncompressed size
+  }
+  return out;
+}
+
+let root: string;
+before(async () => {
+  root = await mkdtemp(join(tmpdir(), 'wa-unzip-'));
+});
+after(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** Writes the archive into a fresh folder and returns its path. */
+async function place(zip: Buffer, name = 'result.zip'): Promise<string> {
+  const dir = await mkdtemp(join(root, 'case-'));
+  const p = join(dir, name);
+  await writeFile(p, zip);
+  return p;
+}
+
+async function refused(zipPath: string, problem: UnzipProblem, limits?: Parameters<typeof extractZip>[1]): Promise<UnzipError> {
+  let err: unknown;
+  try {
+    await extractZip(zipPath, limits);
+  } catch (e) {
+    err = e;
+  }
+  assert.ok(err instanceof UnzipError, `expected an UnzipError, got ${String(err)}`);
+  assert.equal(err.problem, problem, err.message);
+  assert.match(err.message, /Nothing was extracted\./u);
+  // Nothing left behind: the folder holds only the archive, and nothing escaped above it.
+  const dir = join(zipPath, '..');
+  assert.deepEqual(await readdir(dir), ['result.zip']);
+  assert.ok(!(await readdir(root)).some((n) => n.startsWith('evil')), 'nothing escaped');
+  return err;
+}
+
+describe('unzip: a normal result archive', () => {
+  it('extracts every entry into a folder of its own, with no temporary folder left', async () => {
+    const zip = await buildZip([
+      { name: 'So11111111111111111111111111111111111111112.csv', data: 'wallet,pnl\na,1\nb,2\n' },
+      { name: 'tokens/second.csv', data: 'wallet,pnl\nc,3\n' },
+    ]);
+    const p = await place(zip);
+    const r = await extractZip(p);
+    assert.equal(r.dir, join(p, '..', 'result'));
+    assert.deepEqual([...r.files].sort(), ['So11111111111111111111111111111111111111112.csv', 'tokens/second.csv']);
+    assert.equal(await readFile(join(r.dir, 'tokens', 'second.csv'), 'utf8'), 'wallet,pnl\nc,3\n');
+    assert.deepEqual((await readdir(join(p, '..'))).sort(), ['result', 'result.zip']);
+    assert.equal(r.bytes, 'wallet,pnl\na,1\nb,2\n'.length + 'wallet,pnl\nc,3\n'.length);
+  });
+
+  it('never replaces an existing folder: the second extraction gets a suffix', async () => {
+    const p = await place(await buildZip([{ name: 'a.csv', data: 'x\n1\n' }]));
+    const first = await extractZip(p);
+    const second = await extractZip(p);
+    assert.equal(second.dir, `${first.dir}-1`);
+    assert.ok((await stat(join(second.dir, 'a.csv'))).isFile());
+  });
+});
+
+describe('unzip: zip-slip is refused', () => {
+  it('a “../” entry', async () => {
+    const zip = rename(await buildZip([{ name: 'ok.csv', data: 'a\n' }, { name: 'xx/evil.csv', data: 'pwned' }]), 'xx/evil.csv', '../evil.csv');
+    const e = await refused(await place(zip), 'zipSlip');
+    assert.match(e.message, /\.\.\/evil\.csv/u);
+  });
+
+  it('an absolute path', async () => {
+    const zip = rename(await buildZip([{ name: 'Xevil.csv', data: 'pwned' }]), 'Xevil.csv', '/evil.csv');
+    const e = await refused(await place(zip), 'zipSlip');
+    assert.match(e.message, /absolute path/u);
+  });
+
+  it('a drive letter', async () => {
+    const zip = rename(await buildZip([{ name: 'CX/evil.csv', data: 'pwned' }]), 'CX/evil.csv', 'C:/evil.csv');
+    await refused(await place(zip), 'zipSlip');
+  });
+
+  it('a backslash path', async () => {
+    const zip = rename(await buildZip([{ name: 'xxxevil.csv', data: 'pwned' }]), 'xxxevil.csv', '..\\evil.csv');
+    await refused(await place(zip), 'zipSlip');
+  });
+
+  it('a symbolic link entry', async () => {
+    const zip = await buildZip([{ name: 'link.csv', data: '/etc/passwd', mode: 0o120777 }]);
+    const e = await refused(await place(zip), 'symlink');
+    assert.match(e.message, /symbolic link/u);
+  });
+
+  it('unsafeEntryName names each unsafe form (our own check, behind yauzl’s)', () => {
+    assert.equal(unsafeEntryName('a/b.csv'), undefined);
+    assert.equal(unsafeEntryName('a..b.csv'), undefined);
+    assert.match(unsafeEntryName('../x') ?? '', /\.\./u);
+    assert.match(unsafeEntryName('a/../../x') ?? '', /\.\./u);
+    assert.match(unsafeEntryName('/etc/passwd') ?? '', /absolute/u);
+    assert.match(unsafeEntryName('C:\\x') ?? '', /backslash|drive/u);
+    assert.match(unsafeEntryName('D:x') ?? '', /drive/u);
+    assert.match(unsafeEntryName('a\0b') ?? '', /NUL/u);
+    assert.match(unsafeEntryName('') ?? '', /empty/u);
+  });
+});
+
+describe('unzip: zip bombs are refused', () => {
+  it('too many entries', async () => {
+    const zip = await buildZip(Array.from({ length: 6 }, (_, i) => ({ name: `f${i}.csv`, data: 'a\n' })));
+    const e = await refused(await place(zip), 'tooManyEntries', { limits: { maxEntries: 5 } });
+    assert.match(e.message, /6 entries/u);
+  });
+
+  it('too large in total (declared sizes)', async () => {
+    const zip = await buildZip([
+      { name: 'a.csv', data: randomBytes(600) },
+      { name: 'b.csv', data: randomBytes(600) },
+    ]);
+    await refused(await place(zip), 'tooLarge', { limits: { maxTotalBytes: 1000 } });
+  });
+
+  it('a high compression ratio (declared)', async () => {
+    const zip = await buildZip([{ name: 'zeros.csv', data: Buffer.alloc(8 * 1024 ** 2) }]);
+    const e = await refused(await place(zip), 'ratio');
+    assert.match(e.message, /zip bomb/u);
+  });
+
+  it('an entry that lies about its size is stopped while inflating', async () => {
+    const zip = lieAboutSize(await buildZip([{ name: 'zeros.csv', data: Buffer.alloc(4 * 1024 ** 2) }]), 1000);
+    const e = await refused(await place(zip), 'tooLarge');
+    assert.match(e.message, /declares 1000 bytes but inflates to more/u);
+  });
+
+  it('the same file name twice', async () => {
+    const zip = await buildZip([
+      { name: 'a.csv', data: 'one' },
+      { name: 'a.csv', data: 'two' },
+    ]);
+    const e = await refused(await place(zip), 'corrupt');
+    assert.match(e.message, /same file name twice/u);
+  });
+
+  it('a file that is not a zip', async () => {
+    await refused(await place(randomBytes(2000)), 'corrupt');
+  });
+});
