@@ -1,0 +1,71 @@
+// A person installs the packaged extension, finds its commands in the palette, sets an API key
+// (typing it into a password box), is told when a pasted key is unusable, and clears it again.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Workbench, packagedVsix, repoRoot } from './workbench';
+
+const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+const SET = 'Wallet Analytics: Set API Key';
+const CLEAR = 'Wallet Analytics: Clear API Key';
+
+describe('API key commands in the packaged extension', { timeout: 180_000 }, () => {
+  let wb: Workbench;
+
+  before(async () => {
+    assert.ok(existsSync(packagedVsix), `${packagedVsix} is missing: run \`npm run package\` first`);
+    wb = await Workbench.open({ name: 'api-key' });
+  });
+
+  after(async () => {
+    await wb?.close();
+  });
+
+  it('is installed from the .vsix by code-server --install-extension', () => {
+    assert.deepEqual(wb.installedExtensions(), [`${pkg.publisher}.${pkg.name}-${pkg.version}`]);
+  });
+
+  it('shows both commands in the command palette', async () => {
+    const labels = await wb.openPalette('Wallet Analytics: ', (l) => l.includes(SET) && l.includes(CLEAR));
+    await wb.screenshot('palette');
+    assert.ok(labels.includes(SET), `palette shows ${JSON.stringify(labels)}`);
+    assert.ok(labels.includes(CLEAR), `palette shows ${JSON.stringify(labels)}`);
+    await wb.closeQuickInput();
+  });
+
+  it('asks for the key in a password box and explains why a key with a space is refused', async () => {
+    await wb.runCommand(SET);
+    await wb.quickInputField.waitFor();
+    assert.equal(await wb.quickInputField.getAttribute('type'), 'password', 'the key would be visible on screen');
+    assert.match(await wb.quickInputMessage(), /SecretStorage/);
+    await wb.typeIntoQuickInput('abc def');
+    await wb.page.waitForFunction(() => document.querySelector('.quick-input-message')?.textContent?.includes('space'), undefined, { timeout: 10_000 });
+    await wb.screenshot('refused-key');
+    assert.match(await wb.quickInputMessage(), /contains a space or line break at position 4/);
+    await wb.page.keyboard.press('Enter');
+    // A refused key keeps the box open.
+    assert.ok(await wb.quickInputField.isVisible(), 'the box closed on an invalid key');
+    await wb.closeQuickInput();
+  });
+
+  it('saves a typed key and says so', async () => {
+    await wb.runCommand(SET);
+    await wb.typeIntoQuickInput('wa-e2e-0123456789abcdef');
+    await wb.screenshot('typed-key');
+    await wb.page.keyboard.press('Enter');
+    const msg = await wb.waitForNotification('API key saved');
+    await wb.screenshot('key-saved');
+    assert.match(msg, /API key saved\. Check it at no cost with “Wallet Analytics: Show Credits”\./);
+    // Nothing on screen shows the key.
+    assert.ok(!(await wb.page.locator('body').innerText()).includes('wa-e2e-0123456789abcdef'), 'the key is visible on the page');
+  });
+
+  it('clears the key and says so', async () => {
+    await wb.clearNotifications();
+    await wb.runCommand(CLEAR);
+    const msg = await wb.waitForNotification('API key cleared.');
+    await wb.screenshot('key-cleared');
+    assert.equal(msg, 'API key cleared.');
+  });
+});
