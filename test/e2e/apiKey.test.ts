@@ -40,7 +40,7 @@ describe('API key commands in the packaged extension', { timeout: 180_000 }, () 
     assert.equal(await wb.quickInputField.getAttribute('type'), 'password', 'the key would be visible on screen');
     assert.match(await wb.quickInputMessage(), /SecretStorage/);
     await wb.typeIntoQuickInput('abc def');
-    await wb.page.waitForFunction(() => document.querySelector('.quick-input-message')?.textContent?.includes('space'), undefined, { timeout: 10_000 });
+    await wb.quickInput.locator('.quick-input-message', { hasText: 'space' }).waitFor({ timeout: 10_000 });
     await wb.screenshot('refused-key');
     assert.match(await wb.quickInputMessage(), /contains a space or line break at position 4/);
     await wb.page.keyboard.press('Enter');

@@ -88,7 +88,9 @@ export class Workbench {
     } catch (e) {
       await browser?.close().catch(() => undefined);
       await server.stop();
-      throw new Error(`The workbench did not open: ${e instanceof Error ? e.message : String(e)}\ncode-server said:\n${server.output().slice(-3000)}`);
+      throw new Error(`The workbench did not open: ${e instanceof Error ? e.message : String(e)}\ncode-server said:\n${server.output().slice(-3000)}`, {
+        cause: e,
+      });
     }
   }
 
@@ -169,15 +171,13 @@ export class Workbench {
       throw new Error(`No notification with ${String(text)} within ${timeoutMs} ms; visible: ${JSON.stringify(seen)}`);
     });
     // Toasts slide in (0.3 s); wait until this one rests, so a screenshot shows it as a person reads it.
-    const handle = await toast.elementHandle();
-    await this.page.waitForFunction(
-      (el) => {
-        const cs = el && getComputedStyle(el);
-        return !!cs && cs.opacity === '1' && (cs.transform === 'none' || cs.transform === 'matrix(1, 0, 0, 1, 0, 0)');
-      },
-      handle,
-      { timeout: 5000 },
-    );
+    for (const deadline = Date.now() + 5000; ; await this.page.waitForTimeout(50)) {
+      const style = await toast.evaluate((el) => {
+        const cs = el.ownerDocument.defaultView.getComputedStyle(el);
+        return `${cs.opacity} ${cs.transform}`;
+      });
+      if (style === '1 none' || style === '1 matrix(1, 0, 0, 1, 0, 0)' || Date.now() > deadline) break;
+    }
     return (await toast.locator('.notification-list-item-message').innerText()).trim();
   }
 
