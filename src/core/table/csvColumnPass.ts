@@ -1,0 +1,79 @@
+/**
+ * One sequential pass over a CSV file that types the wanted columns. The first pass also walks
+ * every cell of every row to build the CellMap (and count cells per row); later passes jump to a
+ * mark and walk at most 31 cells. Numbers are parsed straight from bytes; text is decoded only
+ * for text cells, or for every cell when `fullText` was asked.
+ */
+import { CellMap } from './cellMap';
+import { CellSpan, cellText } from './cells';
+import { rowEnd, spanAt, type CsvFile } from './csvFile';
+import { parseNumberBytes } from './numbers';
+import { readRowChunks } from './rowChunks';
+import { TypedColumnBuilder } from './typedColumn';
+import type { ColumnNeed, TaskOptions, TypedColumn } from './types';
+
+/** Rows whose cell count differs from the header's: how many, and the first. */
+export interface RaggedRows {
+  count: number;
+  firstRow: number;
+  firstCells: number;
+}
+
+export interface ColumnPassResult {
+  readonly columns: TypedColumn[];
+  /** Set when this pass built the map. */
+  readonly map: CellMap | undefined;
+  readonly ragged: RaggedRows | undefined;
+}
+
+/** Types `needs` in one pass; builds the cell map when `map` is undefined (delimited files only). */
+export async function columnPass(
+  file: CsvFile,
+  needs: readonly ColumnNeed[],
+  existingMap: CellMap | undefined,
+  options: TaskOptions,
+): Promise<ColumnPassResult> {
+  const { signal, onProgress } = options;
+  const rows = file.rowCount;
+  const builders = needs.map((n) => new TypedColumnBuilder(n.column, rows, n.text === true));
+  const map = existingMap ?? (file.delimited ? new CellMap(rows, file.columnCount) : undefined);
+  const walking = map !== existingMap;
+  const ragged: RaggedRows = { count: 0, firstRow: 0, firstCells: 0 };
+  const span = new CellSpan();
+  const first = file.headerRows;
+  const total = rows > 0 ? file.offsets.limit(first + rows - 1) - file.offsets.start(first) : 0;
+  let done = 0;
+
+  for await (const chunk of readRowChunks(file.fh, file.offsets, first, first + rows, file.chunkBytes, signal)) {
+    const { buf, base } = chunk;
+    for (let p = chunk.first; p < chunk.last; p++) {
+      const r = p - first;
+      const s = file.offsets.start(p) - base;
+      const e = rowEnd(buf, s, file.offsets.limit(p) - base);
+      if (walking && map) {
+        const cells = map.record(r, buf, s, e);
+        if (cells !== file.columnCount && ragged.count++ === 0) {
+          ragged.firstRow = r;
+          ragged.firstCells = cells;
+        }
+      }
+      for (const b of builders) {
+        const at = map ? map.locate(r, buf, s, e, b.column) : s;
+        if (!spanAt(file, buf, s, e, at, span) || span.from === span.to) {
+          b.empty(r);
+          continue;
+        }
+        const n = parseNumberBytes(buf, span.from, span.to);
+        if (Number.isNaN(n)) b.text(r, cellText(buf, span));
+        else b.number(r, n, b.wantsFullText ? cellText(buf, span) : undefined);
+      }
+    }
+    done += buf.length;
+    onProgress?.({ task: 'columns', done, total });
+  }
+  return {
+    columns: builders.map((b) => b.finish()),
+    map: walking ? map : undefined,
+    ragged: walking && ragged.count > 0 ? ragged : undefined,
+  };
+}

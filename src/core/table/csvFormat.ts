@@ -1,0 +1,29 @@
+/** Writing cells as CSV or TSV text, with spreadsheet formula neutralisation. */
+import { isNumberText } from './numbers';
+
+const FORMULA_START = /^[=+\-@]/u;
+
+/**
+ * A cell a spreadsheet would run as a formula (it starts with `=`, `+`, `-` or `@` and is not a
+ * number) gets a leading `'`, which spreadsheets show as text. `-12.5` stays as it is.
+ */
+export function neutraliseFormula(cell: string): string {
+  return FORMULA_START.test(cell) && !isNumberText(cell) ? `'${cell}` : cell;
+}
+
+/** The cell quoted when it holds the delimiter, a quote or a line break (quotes doubled). */
+export function quoteCell(cell: string, delimiter: ',' | '\t'): string {
+  const needs = cell.includes(delimiter) || cell.includes('"') || cell.includes('\n') || cell.includes('\r');
+  return needs ? `"${cell.replaceAll('"', '""')}"` : cell;
+}
+
+/** One line of delimited text (without its line ending). */
+export function formatLine(cells: readonly string[], delimiter: ',' | '\t', neutralise: boolean): string {
+  let line = '';
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i] ?? '';
+    if (i > 0) line += delimiter;
+    line += quoteCell(neutralise ? neutraliseFormula(cell) : cell, delimiter);
+  }
+  return line;
+}

@@ -1,0 +1,104 @@
+/**
+ * Export of a view (its rows, in its order; chosen columns) to a CSV file, and copy of a
+ * rectangular selection as TSV or CSV. Export streams: a few hundred rows are read, formatted
+ * and written at a time, into a temporary file beside the target that is renamed over it at the
+ * end, so a failed or cancelled export never leaves a half-written file under the chosen name.
+ */
+import { randomBytes } from 'node:crypto';
+import { open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { formatLine } from './csvFormat';
+import type { TableView } from './tableView';
+import type { TaskOptions } from './types';
+
+export interface ExportOptions extends TaskOptions {
+  /** Columns to write, in this order (default: all, in source order). */
+  readonly columns?: readonly number[];
+  /** Prefix formula-like cells with `'` (default true; see neutraliseFormula). */
+  readonly neutraliseFormulas?: boolean;
+  /** Write the column names first (default true). */
+  readonly header?: boolean;
+  /** Line ending (default CRLF, as RFC 4180 and spreadsheets write). */
+  readonly lineEnding?: '\n' | '\r\n';
+}
+
+export interface ExportResult {
+  readonly rows: number;
+  readonly bytes: number;
+}
+
+/** Cells per batch: bounds memory whatever the column count (≈300 rows of 640 columns). */
+const BATCH_CELLS = 200_000;
+
+/** Writes the view to `target` as CSV; resolves when the file is in place. */
+export async function exportView(view: TableView, target: string, options: ExportOptions = {}): Promise<ExportResult> {
+  const { signal, onProgress } = options;
+  const columns = options.columns ?? view.source.columns.map((_, i) => i);
+  const neutralise = options.neutraliseFormulas ?? true;
+  const eol = options.lineEnding ?? '\r\n';
+  const ids = view.rowIds();
+  const batchRows = Math.max(1, Math.floor(BATCH_CELLS / Math.max(1, columns.length)));
+  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  const fh = await open(temp, 'wx');
+  let bytes = 0;
+  let done = false;
+  try {
+    const write = async (text: string): Promise<void> => {
+      const buf = Buffer.from(text, 'utf8');
+      bytes += buf.length;
+      await fh.write(buf);
+    };
+    if (options.header ?? true) {
+      await write(formatLine(columns.map((c) => view.source.columns[c] ?? ''), ',', neutralise) + eol);
+    }
+    for (let first = 0; first < ids.length; first += batchRows) {
+      signal?.throwIfAborted();
+      const batch = ids.subarray(first, Math.min(ids.length, first + batchRows));
+      const cells = await view.source.readCells(batch, columns, signal);
+      let text = '';
+      for (const row of cells) text += formatLine(row, ',', neutralise) + eol;
+      await write(text);
+      onProgress?.({ task: 'export', done: first + batch.length, total: ids.length });
+    }
+    await fh.close();
+    done = true;
+    await rename(temp, target);
+    return { rows: ids.length, bytes };
+  } catch (e) {
+    if (!done) await fh.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw e;
+  }
+}
+
+export interface CopyOptions {
+  readonly format: 'tsv' | 'csv';
+  /** Start with the column names (default true). */
+  readonly header?: boolean;
+  /** As for export (default true): pasting into a spreadsheet runs formulas too. */
+  readonly neutraliseFormulas?: boolean;
+}
+
+/** Most cells a copy may hold; a bigger selection should be exported instead. */
+export const COPY_MAX_CELLS = 1_000_000;
+
+/** View rows [first, last) × `columns` as TSV or CSV text, lines ending in LF. */
+export async function copySelection(
+  view: TableView,
+  first: number,
+  last: number,
+  columns: readonly number[],
+  options: CopyOptions,
+): Promise<string> {
+  const rows = Math.max(0, Math.min(last, view.length) - Math.max(0, first));
+  if (rows * columns.length > COPY_MAX_CELLS) {
+    throw new RangeError(`The selection has ${rows * columns.length} cells; copy at most ${COPY_MAX_CELLS}, or export the view instead.`);
+  }
+  const delimiter = options.format === 'tsv' ? '\t' : ',';
+  const neutralise = options.neutraliseFormulas ?? true;
+  const lines: string[] = [];
+  if (options.header ?? true) lines.push(formatLine(columns.map((c) => view.source.columns[c] ?? ''), delimiter, neutralise));
+  const { cells } = await view.window(first, last, columns);
+  for (const row of cells) lines.push(formatLine(row, delimiter, neutralise));
+  return lines.join('\n') + '\n';
+}

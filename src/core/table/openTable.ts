@@ -1,0 +1,22 @@
+/** Opens a result file as a table by its extension. */
+import { extname } from 'node:path';
+import { openAddressList, openCsvFile, type OpenCsvOptions } from './csvSource';
+import { openJsonFile } from './jsonSource';
+import type { TableSource } from './types';
+
+/**
+ * `.csv` → CSV, `.txt` → address list, `.json` → JSON rows. A `.zip` result holds several CSV
+ * files: unzip it and open each. Other extensions are read as CSV.
+ */
+export async function openTable(path: string, options: OpenCsvOptions = {}): Promise<TableSource> {
+  switch (extname(path).toLowerCase()) {
+    case '.txt':
+      return openAddressList(path, options);
+    case '.json':
+      return openJsonFile(path);
+    case '.zip':
+      throw new Error('A .zip result holds several CSV files: open each file inside it.');
+    default:
+      return openCsvFile(path, options);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Big sequential reads of whole rows, for passes over the whole file (typed columns, search).
+ * Chunks end on row boundaries, so no row is ever split, and the next chunk is read while the
+ * caller works on the current one (two buffers, alternating).
+ */
+import type { FileHandle } from 'node:fs/promises';
+import type { RowOffsets } from './rowOffsets';
+
+/** 8 MiB: big enough that reads run at disk or page-cache speed, small enough to yield often. */
+export const CHUNK_BYTES = 8 << 20;
+/** A longer row is read only this far (a file ending inside an open quote is one such row). */
+export const MAX_ROW_BYTES = 64 << 20;
+
+/** Rows [first, last) of the file, read together; `base` is the file offset of buf[0]. */
+export interface RowChunk {
+  readonly buf: Buffer;
+  readonly base: number;
+  readonly first: number;
+  readonly last: number;
+}
+
+/** Yields rows [first, last) of `offsets` (physical rows) in row-aligned chunks of about `chunkBytes`. */
+export async function* readRowChunks(
+  fh: FileHandle,
+  offsets: RowOffsets,
+  first: number,
+  last: number,
+  chunkBytes: number,
+  signal?: AbortSignal,
+): AsyncGenerator<RowChunk> {
+  const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
+  let which = 0;
+  let r = first;
+  let pending = r < last ? prefetch() : undefined;
+  while (pending) {
+    const chunk = await pending;
+    signal?.throwIfAborted();
+    pending = r < last ? prefetch() : undefined;
+    yield chunk;
+  }
+
+  // A read still in flight when the caller stops early must not become an unhandled rejection.
+  function prefetch(): Promise<RowChunk> {
+    const p = readNext();
+    p.catch(() => undefined);
+    return p;
+  }
+
+  async function readNext(): Promise<RowChunk> {
+    const r0 = r;
+    const start = offsets.start(r0);
+    let r1 = r0 + 1;
+    while (r1 < last && offsets.limit(r1) - start <= chunkBytes) r1++;
+    r = r1;
+    const want = Math.min(offsets.limit(r1 - 1) - start, MAX_ROW_BYTES);
+    let buf = buffers[which] ?? Buffer.allocUnsafe(chunkBytes);
+    which = 1 - which;
+    if (want > buf.length) buf = Buffer.allocUnsafe(want); // one long row
+    const { bytesRead } = await fh.read(buf, 0, want, start);
+    return { buf: buf.subarray(0, bytesRead), base: start, first: r0, last: r1 };
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * Finds where rows start in a CSV file fed chunk by chunk, aware of quotes, at memchr speed:
+ * it jumps between quote and line-feed bytes with Buffer.indexOf and never looks at the bytes
+ * in between. State carries across chunks, so chunks can be cut anywhere.
+ *
+ * Quote rules are papaparse's, so rows split where papaparse splits them:
+ * - a quote opens a quoted cell only at the start of a cell; elsewhere it is a plain character;
+ * - inside a quoted cell `""` is a quote; a quote followed by optional spaces and then a comma,
+ *   a line ending or the end of the file closes the cell; any other quote is kept as a character
+ *   (and counted as malformed).
+ * Rows end at LF or CRLF. Blank lines are skipped, as papaparse does with skipEmptyLines.
+ */
+import { COMMA, CR, LF, QUOTE, SPACE, TAB } from './bytes';
+import type { RowOffsets } from './rowOffsets';
+
+// Where the scanner stands between two bytes.
+const OUT = 0; // not inside a quoted cell
+const IN = 1; // inside a quoted cell
+const QUOTE_SEEN = 2; // inside a quoted cell, just after a quote that may close it
+const QUOTE_SPACES = 3; // after such a quote and some spaces
+const QUOTE_CR = 4; // after such a quote (and spaces) and a CR
+
+/** Where a problem was found: the physical row (header = 0) and the byte. */
+export interface ScanPlace {
+  readonly row: number;
+  readonly offset: number;
+}
+
+export class RowScanner {
+  private state = OUT;
+  private rowStart: number;
+  private newlines = 0;
+  private rowStartNewlines = 0;
+  private prevByte = LF;
+  private openQuoteAt = -1;
+  /** Quotes inside quoted cells that neither close them nor are doubled. */
+  malformedQuotes = 0;
+  firstMalformedQuote: ScanPlace | undefined;
+  /** Set by finish() when the file ends inside a quoted cell. */
+  unterminatedQuote: ScanPlace | undefined;
+
+  /**
+   * @param rows where rows are registered
+   * @param quoted false for formats without quoting (address lists): only line ends count
+   * @param firstByte file offset of the first row (3 after a byte-order mark)
+   */
+  constructor(
+    private readonly rows: RowOffsets,
+    private readonly quoted: boolean,
+    firstByte: number,
+  ) {
+    this.rowStart = firstByte;
+  }
+
+  /** Scans `chunk`, whose first byte is at file offset `base`. */
+  feed(chunk: Buffer, base: number): void {
+    const len = chunk.length;
+    let p = 0;
+    let state = this.state;
+    let nl = -1; // next LF at or after p, len when none; -1 when not looked up yet
+    let qt = -1; // next quote at or after p, same convention
+    while (p < len) {
+      if (state === OUT) {
+        if (nl < p) nl = find(chunk, LF, p);
+        if (qt < p) qt = this.quoted ? find(chunk, QUOTE, p) : len;
+        if (nl <= qt) {
+          if (nl === len) break;
+          this.endRow(chunk, base, nl);
+          p = nl + 1;
+          continue;
+        }
+        const before = qt > 0 ? chunk[qt - 1] : this.prevByte;
+        if (base + qt === this.rowStart || before === COMMA) {
+          state = IN;
+          this.openQuoteAt = base + qt;
+        }
+        p = qt + 1;
+      } else if (state === IN) {
+        if (qt < p) qt = find(chunk, QUOTE, p);
+        if (nl < p) nl = find(chunk, LF, p);
+        while (nl < qt) {
+          this.newlines++; // a line break inside a quoted cell: the row goes on
+          nl = find(chunk, LF, nl + 1);
+        }
+        if (qt === len) break;
+        state = QUOTE_SEEN;
+        p = qt + 1;
+      } else {
+        // The few bytes after a quote inside a quoted cell decide what the quote was.
+        const b = chunk[p];
+        if (state === QUOTE_CR) {
+          if (b !== LF) this.malformed(base + p);
+          state = b === LF ? OUT : IN; // LF: the row ends here, OUT handles it
+          continue;
+        }
+        if (b === QUOTE) {
+          state = state === QUOTE_SEEN ? IN : QUOTE_SEEN; // "" is a quote; after spaces, a new candidate
+          if (state === QUOTE_SEEN) this.malformed(base + p);
+          p++;
+        } else if (b === COMMA) {
+          state = OUT;
+          p++;
+        } else if (b === LF) {
+          state = OUT;
+        } else if (b === CR) {
+          state = QUOTE_CR;
+          p++;
+        } else if (b === SPACE || b === TAB) {
+          state = QUOTE_SPACES;
+          p++;
+        } else {
+          this.malformed(base + p);
+          state = IN;
+          p++;
+        }
+      }
+    }
+    this.state = state;
+    if (len > 0) this.prevByte = chunk[len - 1] ?? LF;
+  }
+
+  /** Registers the last row (a file need not end with a line break); `fileEnd` is the file size. */
+  finish(fileEnd: number): void {
+    if (this.state === IN) {
+      this.unterminatedQuote = { row: this.rows.length, offset: this.openQuoteAt };
+    }
+    const length = fileEnd - this.rowStart;
+    if (length > 1 || (length === 1 && this.prevByte !== CR)) {
+      this.rows.push(this.rowStart, fileEnd, this.rowStartNewlines);
+    }
+    this.state = OUT;
+  }
+
+  private endRow(chunk: Buffer, base: number, lfAt: number): void {
+    const length = base + lfAt - this.rowStart;
+    const lastByte = lfAt > 0 ? chunk[lfAt - 1] : this.prevByte;
+    if (length > 1 || (length === 1 && lastByte !== CR)) {
+      this.rows.push(this.rowStart, base + lfAt + 1, this.rowStartNewlines);
+    }
+    this.newlines++;
+    this.rowStart = base + lfAt + 1;
+    this.rowStartNewlines = this.newlines;
+  }
+
+  private malformed(offset: number): void {
+    if (this.malformedQuotes++ === 0) this.firstMalformedQuote = { row: this.rows.length, offset };
+  }
+}
+
+function find(chunk: Buffer, byte: number, from: number): number {
+  const i = chunk.indexOf(byte, from);
+  return i === -1 ? chunk.length : i;
+}

@@ -1,0 +1,131 @@
+/**
+ * What a person sees of a source: a subset and order of its rows (a Uint32Array of row ids),
+ * chosen by sort keys, column filters and a global search. Windows of the view are read from
+ * the source on demand, only the rows and columns asked for.
+ */
+import { abortable } from './abort';
+import { filterNeed, filterRows, type ColumnFilter } from './filterRows';
+import { formatCount } from './notices';
+import { sortRows, type SortKey } from './sortRows';
+import type { TableSource, TaskOptions, TypedColumn } from './types';
+
+export interface ViewQuery {
+  /** Sort keys, most significant first; none keeps file order. */
+  readonly sort?: readonly SortKey[];
+  /** Filters, all of which must hold. */
+  readonly filters?: readonly ColumnFilter[];
+  /** Rows where any cell contains this text (ignoring case); '' or absent for all rows. */
+  readonly search?: string;
+}
+
+/**
+ * Cells of view rows [start, start + cells.length) for `columns`, row-major:
+ * `cells[i][j]` is view row start + i, column columns[j]. Only what was asked is sent: a window
+ * of 60 × 40 is 2,400 short strings, which structured clone posts to a webview cheaply.
+ */
+export interface TableWindow {
+  /** The view version the window was read from (see TableView.version). */
+  readonly version: number;
+  readonly start: number;
+  /** Source row id of each row (stable across sorts; e.g. to keep a selection). */
+  readonly rowIds: readonly number[];
+  readonly columns: readonly number[];
+  readonly cells: readonly (readonly string[])[];
+}
+
+export class TableView {
+  private rows: Uint32Array | undefined; // undefined: every row, in file order
+  private current: ViewQuery = {};
+  private applying: AbortController | undefined;
+  private counter = 0;
+
+  constructor(readonly source: TableSource) {}
+
+  /** The query the rows reflect. */
+  get query(): ViewQuery {
+    return this.current;
+  }
+
+  /** Grows by one each time apply() changes the rows. */
+  get version(): number {
+    return this.counter;
+  }
+
+  /** Rows in the view. */
+  get length(): number {
+    return this.rows ? this.rows.length : this.source.rowCount;
+  }
+
+  /** Rows in the source. */
+  get total(): number {
+    return this.source.rowCount;
+  }
+
+  /** True when a filter or search hides rows. */
+  get isFiltered(): boolean {
+    return (this.current.filters?.length ?? 0) > 0 || (this.current.search ?? '') !== '';
+  }
+
+  /** Source row ids of view rows [first, last). */
+  rowIds(first = 0, last = this.length): Uint32Array {
+    const from = Math.max(0, first);
+    const to = Math.min(last, this.length);
+    if (to <= from) return new Uint32Array(0);
+    if (this.rows) return this.rows.slice(from, to);
+    const ids = new Uint32Array(to - from);
+    for (let i = 0; i < ids.length; i++) ids[i] = from + i;
+    return ids;
+  }
+
+  /**
+   * Sorts, filters and searches; resolves when the new rows are in place. A later call cancels
+   * an earlier one still running (which then rejects with an AbortError).
+   */
+  async apply(query: ViewQuery, options: TaskOptions = {}): Promise<void> {
+    this.applying?.abort();
+    const own = new AbortController();
+    this.applying = own;
+    const signal = options.signal ? AbortSignal.any([own.signal, options.signal]) : own.signal;
+    const sort = query.sort ?? [];
+    const filters = query.filters ?? [];
+    const search = query.search ?? '';
+    if (sort.length === 0 && filters.length === 0 && search === '') {
+      this.commit(undefined, query);
+      return;
+    }
+    await abortable(this.source.indexed, signal);
+    const needs = [...filters.map(filterNeed), ...sort.map((k) => ({ column: k.column }))];
+    const [columns, mask] = await Promise.all([
+      this.source.typedColumns(needs, { signal, onProgress: options.onProgress }),
+      search === '' ? Promise.resolve(undefined) : this.source.searchRows(search, { signal, onProgress: options.onProgress }),
+    ]);
+    signal.throwIfAborted();
+    const filterColumns = columns.slice(0, filters.length) as TypedColumn[];
+    const sortColumns = columns.slice(filters.length) as TypedColumn[];
+    const rows = filterRows(this.source.rowCount, filters, filterColumns, mask);
+    if (sort.length > 0) sortRows(rows, sort, sortColumns);
+    this.commit(rows, query);
+  }
+
+  /** Cells of view rows [first, last) × `columns`. */
+  async window(first: number, last: number, columns: readonly number[], signal?: AbortSignal): Promise<TableWindow> {
+    const version = this.counter;
+    const ids = Array.from(this.rowIds(first, last));
+    const cells = await this.source.readCells(ids, columns, signal);
+    return { version, start: Math.max(0, first), rowIds: ids, columns, cells };
+  }
+
+  /** "12,345 of 100,000 rows" when filtered, else "100,000 rows". */
+  countLabel(): string {
+    const total = this.total;
+    const noun = total === 1 ? 'row' : 'rows';
+    const known = this.source.complete ? '' : '+';
+    return this.isFiltered ? `${formatCount(this.length)} of ${formatCount(total)}${known} ${noun}` : `${formatCount(total)}${known} ${noun}`;
+  }
+
+  private commit(rows: Uint32Array | undefined, query: ViewQuery): void {
+    this.rows = rows;
+    this.current = query;
+    this.counter++;
+  }
+}

@@ -1,0 +1,102 @@
+/** The contract every table source fills (CSV file, address list, JSON rows), and the values it hands out. */
+
+/** What a cell holds once a column is typed. Numbers are finite decimals (see numbers.ts); anything else non-empty is text. */
+export const CellKind = { Empty: 0, Number: 1, Text: 2 } as const;
+export type CellKind = (typeof CellKind)[keyof typeof CellKind];
+
+/**
+ * A column typed for sorting and filtering, built once per source and cached.
+ * `numbers` and `kinds` are indexed by source row id.
+ */
+export interface TypedColumn {
+  readonly column: number;
+  /** The cell's value when it is a number, NaN otherwise (empty or text). */
+  readonly numbers: Float64Array;
+  /** CellKind per row. */
+  readonly kinds: Uint8Array;
+  readonly emptyCount: number;
+  readonly numberCount: number;
+  readonly textCount: number;
+  /** The text of the Text cells ('' for the others); undefined when the column has no text cell. */
+  readonly texts: readonly string[] | undefined;
+  /** The text of every cell; present only when it was asked for (a text filter needs it). */
+  readonly fullText: readonly string[] | undefined;
+}
+
+/** A column wanted from `typedColumns`; `text: true` also fills `fullText`. */
+export interface ColumnNeed {
+  readonly column: number;
+  readonly text?: boolean;
+}
+
+/** How far a long task is; `done` and `total` are in the task's own unit (bytes for file passes). */
+export interface Progress {
+  readonly task: 'index' | 'columns' | 'search' | 'export';
+  readonly done: number;
+  readonly total: number;
+}
+
+/** Cancellation and progress for a long task. */
+export interface TaskOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (p: Progress) => void;
+}
+
+export type NoticeCode =
+  | 'bom'
+  | 'emptyFile'
+  | 'headerOnly'
+  | 'raggedRows'
+  | 'malformedQuote'
+  | 'unterminatedQuote'
+  | 'invalidUtf8'
+  | 'longRow'
+  | 'notTabular';
+
+/**
+ * Something about the file a person should know: what was wrong, where (1-based data row and
+ * file line when known) and what the table did about it. One notice per code; counts aggregate.
+ */
+export interface TableNotice {
+  readonly code: NoticeCode;
+  readonly severity: 'info' | 'warning' | 'error';
+  readonly message: string;
+  /** 1-based data row (the header is not counted) of the first occurrence. */
+  readonly row?: number;
+  /** 1-based line of the file of the first occurrence. */
+  readonly line?: number;
+  /** How many rows or places are affected, when more than one may be. */
+  readonly count?: number;
+}
+
+/** What changed on a source: rows were indexed, notices were added, or indexing finished. */
+export type SourceChange =
+  | { readonly type: 'progress'; readonly rowCount: number; readonly bytesDone: number; readonly bytesTotal: number }
+  | { readonly type: 'notices' }
+  | { readonly type: 'complete'; readonly rowCount: number };
+
+/**
+ * Rows and columns of one result, whatever its format. Row ids are 0-based data rows in file order
+ * (the header is not a row). A CSV source knows its first rows at once and the rest after indexing.
+ */
+export interface TableSource {
+  readonly kind: 'csv' | 'txt' | 'json';
+  /** Column names, in order; a column is addressed by its index here. */
+  readonly columns: readonly string[];
+  /** Data rows known so far; final once `complete`. */
+  readonly rowCount: number;
+  readonly complete: boolean;
+  /** Resolves when every row is known; rejects if indexing failed or was cancelled. */
+  readonly indexed: Promise<void>;
+  readonly notices: readonly TableNotice[];
+  /** Subscribes to changes; returns the unsubscribe function. */
+  onDidChange(listener: (change: SourceChange) => void): () => void;
+  /** Cells of `rows` (row ids) × `columns`, row-major; waits for rows not indexed yet. */
+  readCells(rows: ArrayLike<number>, columns: readonly number[], signal?: AbortSignal): Promise<string[][]>;
+  /** Typed columns, built on first use (one pass for all missing ones) and cached. */
+  typedColumns(needs: readonly ColumnNeed[], options?: TaskOptions): Promise<TypedColumn[]>;
+  /** A mask by row id: 1 where some cell contains `text`, case-insensitive. */
+  searchRows(text: string, options?: TaskOptions): Promise<Uint8Array>;
+  /** Stops background work and releases the file. */
+  close(): Promise<void>;
+}

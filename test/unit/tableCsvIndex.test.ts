@@ -1,0 +1,162 @@
+/**
+ * The CSV source reads exactly what papaparse's full parse reads: the row index, the header and
+ * every cell, on hand-written tricky files and on random files, with reads cut at every size.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { openCsvFile, type TableSource } from '../../src/core/table';
+import { RowOffsets } from '../../src/core/table/rowOffsets';
+import { RowScanner } from '../../src/core/table/rowScanner';
+import { papaRows, randomTable, rng, tempDir, tinyReads, toCsv, writeTemp } from './tableFixtures';
+
+let dir = '';
+let cleanup: () => Promise<void> = () => Promise.resolve();
+before(async () => ({ dir, cleanup } = await tempDir()));
+after(() => cleanup());
+
+/** Every cell of every row of an opened, fully indexed source. */
+async function allCells(source: TableSource): Promise<string[][]> {
+  await source.indexed;
+  const ids = Array.from({ length: source.rowCount }, (_, i) => i);
+  return source.readCells(ids, source.columns.map((_, i) => i));
+}
+
+async function expectSameAsPapa(text: string, reads?: { head: number; chunk: number }): Promise<void> {
+  const path = await writeTemp(dir, text);
+  const source = await openCsvFile(path, { readSizes: reads, prepareColumns: false });
+  try {
+    const [header = [], ...rows] = papaRows(text);
+    assert.deepEqual(source.columns, header);
+    assert.deepEqual(await allCells(source), rows);
+    assert.equal(source.rowCount, rows.length);
+  } finally {
+    await source.close();
+  }
+}
+
+const TRICKY: Record<string, string> = {
+  'quoted commas': 'a,b,c\n"1,5",x,"y,z"\n2,"",3\n',
+  'newlines inside quotes': 'a,b\n"line1\nline2",x\n"cr\r\nlf",y\n"\n",z\n',
+  'doubled quotes': 'a,b\n"say ""hi""",""""\n"""",x\n',
+  BOM: '\ufeffaddress,value\nabc,1\n',
+  CRLF: 'a,b\r\n1,2\r\n"x\r\ny",3\r\n',
+  'empty cells': 'a,b,c\n,,\n1,,\n,,3\n',
+  'missing final newline': 'a,b\n1,2\n3,"4"',
+  'blank lines': 'a,b\n\n1,2\n\n\n3,4\n\n',
+  'blank lines, CRLF': 'a,b\r\n\r\n1,2\r\n\r\n3,4\r\n\r\n',
+  'quote not at cell start': 'a,b\n5" screen,x\nab"c,"d"\n',
+  'unicode': 'name,v\nnaïve,€1\n"ÉTÉ, hiver",日本\n',
+};
+
+describe('table: CSV source against papaparse', () => {
+  for (const [name, text] of Object.entries(TRICKY)) {
+    it(`reads ${name} as papaparse does`, () => expectSameAsPapa(text));
+    it(`reads ${name} as papaparse does, 1-byte reads`, () => expectSameAsPapa(text, { head: 1, chunk: 1 }));
+  }
+
+  it('strips the BOM from the first column name', async () => {
+    const path = await writeTemp(dir, '\ufeffaddress,value\nabc,1\n');
+    const source = await openCsvFile(path);
+    assert.deepEqual(source.columns, ['address', 'value']);
+    assert.equal(source.notices[0]?.code, 'bom');
+    await source.close();
+  });
+
+  it('skips a CRLF blank line in an LF file too (papaparse would read a cell "\\r")', async () => {
+    const source = await openCsvFile(await writeTemp(dir, 'a,b\n1,2\n\r\n3,4\n'));
+    assert.deepEqual(await allCells(source), [['1', '2'], ['3', '4']]);
+    await source.close();
+  });
+
+  it('reads CRLF and LF files to the same cells', async () => {
+    const lf = 'a,b\n1,"x\ny"\n2,3\n';
+    const a = await openCsvFile(await writeTemp(dir, lf));
+    const b = await openCsvFile(await writeTemp(dir, lf.replaceAll('\n', '\r\n').replace('x\r\ny', 'x\ny')));
+    assert.deepEqual(await allCells(a), await allCells(b));
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('matches papaparse on 300 random files, with reads cut at random sizes', async () => {
+    const rand = rng(20261121);
+    for (let i = 0; i < 300; i++) {
+      const table = randomTable(rand);
+      const text = toCsv(table, rand);
+      const reads = i % 3 === 0 ? undefined : tinyReads(rand);
+      await expectSameAsPapa(text, reads).catch((e: unknown) => {
+        throw new Error(`random file ${i} (reads ${JSON.stringify(reads)}):\n${JSON.stringify(text)}\n${String(e)}`);
+      });
+    }
+  });
+
+  it('answers the first rows before the index is complete', async () => {
+    const lines = ['id,name'];
+    for (let i = 0; i < 5000; i++) lines.push(`${i},name ${i}`);
+    const path = await writeTemp(dir, lines.join('\n') + '\n');
+    const source = await openCsvFile(path, { readSizes: { head: 256, chunk: 64 } });
+    assert.equal(source.complete, false);
+    assert.ok(source.rowCount > 0 && source.rowCount < 5000, `head rows: ${source.rowCount}`);
+    assert.deepEqual(await source.readCells([0, 1], [1]), [['name 0'], ['name 1']]);
+    // A row past the head waits for the index instead of failing.
+    assert.deepEqual(await source.readCells([4999], [0, 1]), [['4999', 'name 4999']]);
+    await source.indexed;
+    assert.equal(source.rowCount, 5000);
+    await source.close();
+  });
+
+  it('reports index progress and stops when cancelled', async () => {
+    const lines = ['id'];
+    for (let i = 0; i < 2000; i++) lines.push(String(i));
+    const path = await writeTemp(dir, lines.join('\n'));
+    const seen: number[] = [];
+    const done = await openCsvFile(path, { readSizes: { head: 16, chunk: 512 }, onProgress: (p) => seen.push(p.done) });
+    await done.indexed;
+    assert.ok(seen.length > 3, 'several progress reports');
+    assert.deepEqual(seen, [...seen].sort((a, b) => a - b));
+    assert.equal(seen[seen.length - 1], lines.join('\n').length);
+    await done.close();
+
+    const controller = new AbortController();
+    const cancelled = await openCsvFile(path, { readSizes: { head: 16, chunk: 64 }, signal: controller.signal, onProgress: () => controller.abort() });
+    await assert.rejects(cancelled.indexed);
+    assert.equal(cancelled.complete, false);
+    await cancelled.close();
+  });
+
+  it('refuses rows and columns that do not exist', async () => {
+    const source = await openCsvFile(await writeTemp(dir, 'a,b\n1,2\n'));
+    await assert.rejects(source.readCells([1], [0]), RangeError);
+    await assert.rejects(source.readCells([0], [2]), RangeError);
+    await source.close();
+  });
+});
+
+describe('table: row scanner', () => {
+  /** Row starts the scanner finds when fed `bytes` cut at `cuts`. */
+  function scan(bytes: Buffer, cuts: number[]): { starts: number[]; lines: number[] } {
+    const offsets = new RowOffsets();
+    const scanner = new RowScanner(offsets, true, 0);
+    let from = 0;
+    for (const cut of [...cuts, bytes.length]) {
+      scanner.feed(bytes.subarray(from, cut), from);
+      from = cut;
+    }
+    scanner.finish(bytes.length);
+    const starts: number[] = [];
+    const lines: number[] = [];
+    for (let r = 0; r < offsets.length; r++) {
+      starts.push(offsets.start(r));
+      lines.push(offsets.line(r));
+    }
+    return { starts, lines };
+  }
+
+  it('finds the same rows wherever the chunks are cut', () => {
+    const text = Buffer.from('h1,h2\n"a\n""b""\n",1\n\n"x"  ,2\r\n3,"y\r\nz"\n');
+    const whole = scan(text, []);
+    assert.deepEqual(whole.starts, [0, 6, 20, 29]);
+    assert.deepEqual(whole.lines, [1, 2, 6, 7]);
+    for (let cut = 1; cut < text.length; cut++) assert.deepEqual(scan(text, [cut]), whole, `cut at ${cut}`);
+    const everyByte = Array.from({ length: text.length - 1 }, (_, i) => i + 1);
+    assert.deepEqual(scan(text, everyByte), whole);
+  });
+});
