@@ -1,0 +1,181 @@
+// `npm test`: build, typecheck, lint, then the three tiers: unit (node:test), integration (mocha in
+// a real VS Code extension host), e2e (the packaged .vsix in code-server, driven from Chromium).
+//   node scripts/test-all.mjs                 everything
+//   node scripts/test-all.mjs unit            build + one tier (unit | integration | e2e | checks), or several
+// Every runner's output is shown as it runs; at the end come each runner's own summary lines,
+// one line per tier, and last a line `N passed, N failed` over all tiers. Exit 1 if anything failed.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import cs from './code-server.js';
+
+const root = cs.repoRoot;
+const TIERS = ['checks', 'unit', 'integration', 'e2e'];
+const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+for (const a of asked) {
+  if (!TIERS.includes(a)) {
+    console.error(`test-all: unknown tier "${a}"; choose from ${TIERS.join(', ')}.`);
+    process.exit(2);
+  }
+}
+const want = new Set(asked.length ? asked : TIERS);
+const min = 60_000;
+
+/** Runs a command with its output shown live and kept; never hangs past timeoutMs. */
+function run(title, cmd, args, timeoutMs, env = {}) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    console.log(`\n━━ ${title}: ${cmd} ${args.join(' ')}`);
+    // Own process group, so a timeout ends the runner and everything it started.
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    const take = (stream) => (d) => {
+      output += d.toString();
+      stream.write(d);
+    };
+    child.stdout.on('data', take(process.stdout));
+    child.stderr.on('data', take(process.stderr));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      console.error(`\ntest-all: ${title} did not finish within ${timeoutMs / 1000} s; stopping it.`);
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, timeoutMs);
+    const done = (code, error) => {
+      clearTimeout(timer);
+      const seconds = (Date.now() - started) / 1000;
+      resolve({ code: timedOut ? 'timeout' : code, output, seconds, error });
+    };
+    child.on('error', (e) => done(null, e.message));
+    child.on('close', (code) => done(code));
+  });
+}
+
+/** node:test's spec reporter ends with `ℹ pass N`, `ℹ fail N`, `ℹ cancelled N`. */
+function nodeTestCounts(output) {
+  const n = (k) => Number(new RegExp(`^ℹ ${k} (\\d+)$`, 'm').exec(output)?.[1] ?? NaN);
+  const lines = output.split('\n').filter((l) => /^ℹ (tests|pass|fail|cancelled|skipped|todo) \d+$/.test(l));
+  return { passed: n('pass'), failed: n('fail') + (n('cancelled') || 0), lines };
+}
+
+/** mocha's spec reporter ends with `N passing (…)` and, if any, `N failing`. */
+function mochaCounts(output) {
+  const passing = /^\s*(\d+) passing/m.exec(output);
+  const failing = /^\s*(\d+) failing/m.exec(output);
+  const lines = output.split('\n').filter((l) => /^\s*\d+ (passing|failing|pending)/.test(l)).map((l) => l.trim());
+  return { passed: passing ? Number(passing[1]) : NaN, failed: failing ? Number(failing[1]) : passing ? 0 : NaN, lines };
+}
+
+const testFiles = (dir) => {
+  const abs = join(root, dir);
+  if (!existsSync(abs)) return [];
+  const walk = (d) =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.test.js') ? [relative(root, join(d, e.name))] : [],
+    );
+  return walk(abs).sort();
+};
+
+const checks = []; // { name, ok, note }
+const tiers = []; // { name, passed, failed, lines, note, seconds }
+const t0 = Date.now();
+
+async function check(name, cmd, args, timeoutMs) {
+  const r = await run(name, cmd, args, timeoutMs);
+  const ok = r.code === 0;
+  checks.push({ name, ok, note: ok ? `${r.seconds.toFixed(0)} s` : `failed (${r.error ?? `exit ${r.code}`})` });
+  return ok;
+}
+
+function tierNotRun(name, why) {
+  tiers.push({ name, passed: 0, failed: 1, lines: [], note: `not run: ${why}`, seconds: 0 });
+}
+
+async function tier(name, cmd, args, timeoutMs, parse, env) {
+  const r = await run(name, cmd, args, timeoutMs, env);
+  const c = parse(r.output);
+  let { passed, failed } = c;
+  let note = '';
+  if (Number.isNaN(passed) || Number.isNaN(failed)) {
+    // The runner died before its summary: count the tier as one failure, never as zero.
+    passed = Number.isNaN(passed) ? 0 : passed;
+    failed = Math.max(1, Number.isNaN(failed) ? 0 : failed);
+    note = `the runner gave no summary (${r.error ?? `exit ${r.code}`})`;
+  } else if (r.code !== 0 && failed === 0) {
+    failed = 1;
+    note = `the runner exited with ${r.code} although no test failed`;
+  } else if (passed + failed === 0) {
+    failed = 1;
+    note = 'no tests ran';
+  }
+  tiers.push({ name, passed, failed, lines: c.lines, note, seconds: r.seconds });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const built = await check('build', process.execPath, ['esbuild.mjs', '--tests'], 5 * min);
+if (want.has('checks')) {
+  await check('typecheck', 'npm', ['run', '--silent', 'typecheck'], 5 * min);
+  await check('lint', 'npm', ['run', '--silent', 'lint'], 5 * min);
+}
+
+let codeServer = true;
+if (want.has('integration') || want.has('e2e')) {
+  codeServer = await check('code-server', process.execPath, ['scripts/install-code-server.mjs'], 20 * min);
+}
+
+if (want.has('unit')) {
+  const files = testFiles('out/test/unit');
+  if (!built) tierNotRun('unit', 'the build failed');
+  else if (files.length === 0) tierNotRun('unit', 'no out/test/unit/**/*.test.js');
+  else await tier('unit', process.execPath, ['--test', '--test-reporter=spec', '--test-timeout=120000', ...files], 10 * min, nodeTestCounts);
+}
+
+if (want.has('integration')) {
+  if (!built) tierNotRun('integration', 'the build failed');
+  else await tier('integration', process.execPath, ['scripts/test-integration.mjs'], 15 * min, mochaCounts);
+}
+
+if (want.has('e2e')) {
+  const packaged = built && (await check('package', 'npm', ['run', '--silent', 'package'], 5 * min));
+  const files = testFiles('out/test/e2e');
+  if (!built) tierNotRun('e2e', 'the build failed');
+  else if (!packaged) tierNotRun('e2e', '`npm run package` failed');
+  else if (!codeServer) tierNotRun('e2e', 'code-server is not installed');
+  else if (files.length === 0) tierNotRun('e2e', 'no out/test/e2e/**/*.test.js');
+  else {
+    // One workbench at a time: each file starts its own code-server and Chromium.
+    await tier(
+      'e2e',
+      process.execPath,
+      ['--test', '--test-reporter=spec', '--test-concurrency=1', '--test-timeout=300000', ...files],
+      20 * min,
+      nodeTestCounts,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const checksFailed = checks.filter((c) => !c.ok).length;
+const all = [
+  { name: 'checks', passed: checks.length - checksFailed, failed: checksFailed, lines: [], note: checks.map((c) => `${c.name} ${c.ok ? '✓' : '✗'} ${c.note}`).join(', ') },
+  ...tiers,
+];
+console.log('\n━━ summary');
+for (const t of tiers) {
+  if (t.lines.length) console.log(`${t.name}: ${t.lines.join(' · ')}`);
+}
+for (const t of all) {
+  const time = t.seconds ? ` in ${t.seconds.toFixed(0)} s` : '';
+  console.log(`${t.name.padEnd(12)} ${t.passed} passed, ${t.failed} failed${time}${t.note ? `  (${t.note})` : ''}`);
+}
+console.log(`total time ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+const passed = all.reduce((s, t) => s + t.passed, 0);
+const failed = all.reduce((s, t) => s + t.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed > 0 ? 1 : 0;
