@@ -11,9 +11,10 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const tests = process.argv.includes('--tests');
 
-/** Every file under dir whose name passes keep(). */
+/** Every file under dir whose name passes keep() (none if dir does not exist, as in a fresh clone). */
 function walk(dir, keep) {
   const out = [];
+  if (!existsSync(dir)) return out;
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) out.push(...walk(p, keep));
