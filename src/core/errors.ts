@@ -97,6 +97,7 @@ function dot(s: string): string {
   return /[.!?”]$/u.test(s) ? s : `${s}.`;
 }
 
+/** No key is stored: nothing was sent. */
 export class MissingKeyError extends WalletApiError {
   readonly kind = 'noKey' as const;
   constructor(ctx: CallContext = {}) {
@@ -107,6 +108,7 @@ export class MissingKeyError extends WalletApiError {
   }
 }
 
+/** 401 (or 403 without ip_mismatch): the key is unknown or its plan lacks the API. */
 export class KeyRefusedError extends WalletApiError {
   readonly kind = 'keyRefused' as const;
   constructor(ctx: CallContext & { status?: number; serverMessage?: string } = {}) {
@@ -120,6 +122,7 @@ export class KeyRefusedError extends WalletApiError {
   }
 }
 
+/** 403 ip_mismatch: the key is bound to another IP address (§5.3); POST /reset_ip is free. */
 export class IpMismatchError extends WalletApiError {
   readonly kind = 'ipMismatch' as const;
   constructor(ctx: CallContext & { status?: number; serverMessage?: string } = {}) {
@@ -133,6 +136,7 @@ export class IpMismatchError extends WalletApiError {
   }
 }
 
+/** 402: the balance does not cover the price; refused, so nothing was charged. */
 export class InsufficientCreditsError extends WalletApiError {
   readonly kind = 'insufficientCredits' as const;
   readonly balance: number | undefined;
@@ -147,6 +151,7 @@ export class InsufficientCreditsError extends WalletApiError {
   }
 }
 
+/** Input refused, by validateInput before sending or by the server with 400. */
 export class BadInputError extends WalletApiError {
   readonly kind = 'badInput' as const;
   /** 'client': caught by validateInput before anything was sent; 'server': refused with 400. */
@@ -165,6 +170,7 @@ export class BadInputError extends WalletApiError {
   }
 }
 
+/** 429: too many requests; carries the Retry-After wait. */
 export class RateLimitedError extends WalletApiError {
   readonly kind = 'rateLimited' as const;
   /** How long the server asked to wait (Retry-After), when it said. */
@@ -176,6 +182,7 @@ export class RateLimitedError extends WalletApiError {
   }
 }
 
+/** 5xx: on a paid call the outcome is unknown (it may have been accepted). */
 export class ServerError extends WalletApiError {
   readonly kind = 'server' as const;
   constructor(ctx: CallContext & { status?: number; serverMessage?: string } = {}) {
@@ -187,6 +194,7 @@ export class ServerError extends WalletApiError {
   }
 }
 
+/** A 2xx answer that is not JSON or does not match its wire.ts schema, or an unexpected redirect. */
 export class MalformedResponseError extends WalletApiError {
   readonly kind = 'malformed' as const;
   /** What was wrong with the answer, e.g. "requestId: expected string". */
@@ -201,6 +209,7 @@ export class MalformedResponseError extends WalletApiError {
   }
 }
 
+/** No HTTP answer: refused connection, DNS, TLS, drop, or no answer in time on a free call. */
 export class NetworkError extends WalletApiError {
   readonly kind = 'network' as const;
   /** False when the failure proves the request never left (connection refused, DNS, TLS, connect timeout). */
@@ -217,6 +226,7 @@ export class NetworkError extends WalletApiError {
   }
 }
 
+/** §7.1: not acknowledged within the limit, so not queued and not charged. */
 export class AckTimeoutError extends WalletApiError {
   readonly kind = 'ackTimeout' as const;
   constructor(ctx: CallContext & { status?: number; serverMessage?: string; timeoutMs?: number } = {}) {
@@ -228,6 +238,7 @@ export class AckTimeoutError extends WalletApiError {
   }
 }
 
+/** 404: an unknown request id, creator or path. */
 export class NotFoundError extends WalletApiError {
   readonly kind = 'notFound' as const;
   constructor(ctx: CallContext & { status?: number; serverMessage?: string } = {}) {
@@ -235,6 +246,7 @@ export class NotFoundError extends WalletApiError {
   }
 }
 
+/** A URL the key or a download must not go to: plain http off loopback, credentials in it. */
 export class InsecureUrlError extends WalletApiError {
   readonly kind = 'insecureUrl' as const;
   constructor(ctx: CallContext & { url: string; reason: string }) {
@@ -242,6 +254,7 @@ export class InsecureUrlError extends WalletApiError {
   }
 }
 
+/** Cancelled by the caller's AbortSignal. */
 export class CancelledError extends WalletApiError {
   readonly kind = 'cancelled' as const;
   constructor(ctx: CallContext & { mayHaveBeenSent?: boolean } = {}) {

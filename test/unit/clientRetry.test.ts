@@ -188,7 +188,7 @@ describe('retries of free GETs: they recover', () => {
 
   it('a free GET that gets no answer in timeoutMs is retried', async () => {
     const f = await serve((_h, res, _r, n) => (n === 1 ? undefined : json(res, 200, '7')));
-    assert.equal(await client(f.url, { timeoutMs: 150 }).credits(), 7);
+    assert.equal(await client(f.url, { timeoutMs: 300 }).credits(), 7);
     assert.equal(f.hits.length, 2);
   });
 });
