@@ -104,15 +104,17 @@ describe('API key: Set / Clear API Key', () => {
     await vscode.commands.executeCommand(CommandIds.setApiKey, key);
     api.services.log.info(`A careless line holding the key: ${key}`);
     const ownLog = path.join(ctx.logUri.fsPath, 'Wallet Analytics.log');
+    const read = (): string => (fs.existsSync(ownLog) ? fs.readFileSync(ownLog, 'utf8') : '');
     // The log is written asynchronously; wait until both lines are on disk.
     await waitFor(`${ownLog} to hold the lines just logged`, () => {
-      const text = fs.existsSync(ownLog) ? fs.readFileSync(ownLog, 'utf8') : '';
-      return text.includes('API key stored in SecretStorage.') && text.includes('A careless line holding the key: ‹redacted›');
+      const text = read();
+      return text.includes('API key stored in SecretStorage.') && text.includes('A careless line holding the key: ');
     }, 10_000);
 
     const logFiles = filesUnder(logsSessionDir(ctx.logUri));
     assert.ok(logFiles.includes(ownLog), `the extension's log is not under ${logsSessionDir(ctx.logUri)}`);
     const leaks = logFiles.filter((f) => fs.readFileSync(f, 'utf8').includes(key));
     assert.deepEqual(leaks, [], 'log files holding the key');
+    assert.ok(read().includes('A careless line holding the key: ‹redacted›'), 'the line was not redacted');
   });
 });
