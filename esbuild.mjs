@@ -34,6 +34,8 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    // jsonc-parser's UMD entry requires its modules dynamically, which a bundle cannot follow: take ESM entries first.
+    mainFields: ['module', 'main'],
   },
   {
     ...common,
