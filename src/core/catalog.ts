@@ -426,7 +426,10 @@ export function findEndpoint(id: string): Endpoint | undefined {
 /** The zod schema of an endpoint's whole input: its fields (optional ones may be absent) and its cross-field rules. */
 export function inputSchema(ep: Endpoint): z.ZodType<Record<string, unknown>> {
   const shape: Record<string, z.ZodType> = {};
-  for (const f of ep.fields) shape[f.key] = f.optional ? f.schema.optional() : f.schema;
+  for (const f of ep.fields) {
+    // A field with a default may be left out; the default is then sent, so the call is what the price assumed.
+    shape[f.key] = f.optional ? f.schema.optional() : f.default !== undefined ? f.schema.default(f.default) : f.schema;
+  }
   return z.strictObject(shape).superRefine((input, ctx) => {
     for (const rule of ep.rules) {
       const msg = rule(input);

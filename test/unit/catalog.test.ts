@@ -153,3 +153,13 @@ describe('parseAddressList', () => {
     assert.deepEqual(r.invalid.map((i) => [i.line, i.value]), [[4, 'bad0address']]);
   });
 });
+
+describe('defaults', () => {
+  it('fills a left-out field that has a default, so the request sent is the one priced', () => {
+    const v = validateInput(endpoint('toptraders'), { tokens: [sampleAddress('main', 1)] });
+    assert.ok(v.ok);
+    assert.equal(v.input.output, 'zip');
+    const t = validateInput(endpoint('trending'), {});
+    assert.ok(t.ok && t.input.hours === 1);
+  });
+});
