@@ -23,7 +23,8 @@ export interface PollerOptions {
   /** The API for a base URL, or undefined while it cannot be reached (e.g. no key for it now). */
   apiFor(baseUrl: string): PollApi | undefined;
   download: Downloader;
-  intervalMs?: number;
+  /** A number, or a function read at every tick so a changed setting applies at once. */
+  intervalMs?: number | (() => number);
   maxBackoffMs?: number;
   log?: (line: string) => void;
   /** Sees every `GET /requests` answer, so views can share it instead of asking again. */
@@ -57,7 +58,8 @@ export class Poller {
   }
 
   get intervalMs(): number {
-    return this.opts.intervalMs ?? 5_000;
+    const i = this.opts.intervalMs;
+    return typeof i === 'function' ? i() : (i ?? 5_000);
   }
 
   /** Starts polling if any job is open; called at activation to resume jobs from the last session. */
