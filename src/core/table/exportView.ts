@@ -60,6 +60,7 @@ export async function exportView(view: TableView, target: string, options: Expor
       await write(text);
       onProgress?.({ task: 'export', done: first + batch.length, total: ids.length });
     }
+    signal?.throwIfAborted(); // cancelled after the last batch: still no file
     await fh.close();
     done = true;
     await rename(temp, target);

@@ -17,6 +17,10 @@ export class Utf8Check {
     if (this.carry.length > 0) {
       while (from < 3 && from < chunk.length && ((chunk[from] ?? 0) & 0xc0) === 0x80) from++;
       const joined = Buffer.concat([this.carry, chunk.subarray(0, from)]);
+      if (from === chunk.length && joined.length < sequenceLength(joined[0] ?? 0)) {
+        this.carry = joined; // tiny chunks: the character is still not complete
+        return;
+      }
       if (!isUtf8(joined)) {
         this.firstInvalid = this.carryAt + firstInvalidByte(joined);
         return;
@@ -44,6 +48,11 @@ export class Utf8Check {
   finish(): void {
     if (this.firstInvalid === undefined && this.carry.length > 0 && !isUtf8(this.carry)) this.firstInvalid = this.carryAt;
   }
+}
+
+/** Bytes in the UTF-8 sequence that `lead` starts (1 for ASCII and for bytes that cannot lead). */
+function sequenceLength(lead: number): number {
+  return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
 }
 
 /** Offset of the first byte of `buf` that does not start or continue a valid UTF-8 sequence. */

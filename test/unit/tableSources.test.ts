@@ -1,0 +1,89 @@
+/** Sources other than CSV behind the same interface: .txt address lists and JSON rows. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { findRows, jsonRowsSource, openJsonFile, openTable, TableView, type TableSource } from '../../src/core/table';
+import { tempDir, writeTemp } from './tableFixtures';
+
+let dir = '';
+let cleanup: () => Promise<void> = () => Promise.resolve();
+before(async () => ({ dir, cleanup } = await tempDir()));
+after(() => cleanup());
+
+async function cells(source: TableSource): Promise<string[][]> {
+  await source.indexed;
+  return source.readCells(Array.from({ length: source.rowCount }, (_, i) => i), source.columns.map((_, i) => i));
+}
+
+describe('table: .txt address lists', () => {
+  it('reads one trimmed address per line, skipping blank lines, CRLF or LF', async () => {
+    for (const reads of [undefined, { head: 4, chunk: 2 }]) {
+      const source = await openTable(await writeTemp(dir, '  Abc1  \n\ndef2\r\n"ghi",3\r\nlast', '.txt'), { readSizes: reads });
+      assert.equal(source.kind, 'txt');
+      assert.deepEqual(source.columns, ['address']);
+      assert.deepEqual(await cells(source), [['Abc1'], ['def2'], ['"ghi",3'], ['last']]);
+      await source.close();
+    }
+  });
+
+  it('takes a first line "address" as the header', async () => {
+    const source = await openTable(await writeTemp(dir, 'Address\nabc\n', '.txt'));
+    assert.deepEqual(await cells(source), [['abc']]);
+    await source.close();
+  });
+
+  it('sorts, filters and searches like any table', async () => {
+    const source = await openTable(await writeTemp(dir, 'w10\nW2\nabc\n w1 \n', '.txt'));
+    const view = new TableView(source);
+    await view.apply({ sort: [{ column: 0 }] });
+    assert.deepEqual((await view.window(0, 9, [0])).cells.flat(), ['abc', 'w1', 'W2', 'w10']);
+    await view.apply({ search: 'W1' });
+    assert.deepEqual((await view.window(0, 9, [0])).cells.flat(), ['w10', 'w1']);
+    await view.apply({ filters: [{ kind: 'contains', column: 0, text: ' w' }] });
+    assert.equal(view.length, 0, 'the surrounding spaces were trimmed');
+    await source.close();
+  });
+});
+
+describe('table: JSON rows', () => {
+  const rows = [{ address: 'a1', pnl: 12.5, token: { symbol: 'X', mint: 'm1' } }, { pnl: null, address: 'b2', tags: ['x', 'y'], ok: true }, 'stray'];
+
+  it('has the union of keys in first-seen order, nested objects as dotted columns', async () => {
+    const source = jsonRowsSource(rows);
+    assert.deepEqual(source.columns, ['address', 'pnl', 'token.symbol', 'token.mint', 'tags', 'ok', 'value']);
+    assert.deepEqual(await cells(source), [
+      ['a1', '12.5', 'X', 'm1', '', '', ''],
+      ['b2', '', '', '', '["x","y"]', 'true', ''],
+      ['', '', '', '', '', '', 'stray'],
+    ]);
+  });
+
+  it('types numbers, so they sort and filter as numbers', async () => {
+    const source = jsonRowsSource([{ v: 10 }, { v: 9 }, { v: '1e2' }, { v: null }, { v: 'n/a' }]);
+    const [col] = await source.typedColumns([{ column: 0 }]);
+    assert.deepEqual(Array.from(col?.numbers ?? []), [10, 9, 100, NaN, NaN]);
+    const view = new TableView(source);
+    await view.apply({ sort: [{ column: 0 }], filters: [{ kind: 'nonEmpty', column: 0 }] });
+    assert.deepEqual((await view.window(0, 9, [0])).cells.flat(), ['9', '10', '1e2', 'n/a']);
+  });
+
+  it('finds the rows of an API response', () => {
+    const list = [{ a: 1 }];
+    assert.equal(findRows(list), list);
+    assert.equal(findRows({ total: 1, data: list }), list);
+    assert.equal(findRows({ cursor: 'x', page: list }), list);
+    assert.equal(findRows({ total: 1 }), undefined);
+    assert.equal(findRows(42), undefined);
+  });
+
+  it('opens .json files, with a notice when they hold no rows', async () => {
+    const source = await openTable(await writeTemp(dir, JSON.stringify({ total: 2, wallets: [{ a: 1 }, { a: 2 }] }), '.json'));
+    assert.deepEqual(await cells(source), [['1'], ['2']]);
+    const single = await openJsonFile(await writeTemp(dir, JSON.stringify({ credits: '5' }), '.json'));
+    assert.deepEqual(single.columns, ['credits']);
+    assert.equal(single.notices[0]?.code, 'notTabular');
+  });
+
+  it('refuses a zip: its CSV files are opened one by one', async () => {
+    await assert.rejects(openTable(await writeTemp(dir, 'PK', '.zip')), /open each file/u);
+  });
+});
