@@ -27,7 +27,7 @@ describe('API key commands in the packaged extension', { timeout: 180_000 }, () 
   });
 
   it('shows both commands in the command palette', async () => {
-    const labels = await wb.openPalette('Wallet Analytics: ', (l) => l.includes(SET) && l.includes(CLEAR));
+    const labels = await wb.openPalette('Wallet Analytics: API Key', (l) => l.includes(SET) && l.includes(CLEAR));
     await wb.screenshot('palette');
     assert.ok(labels.includes(SET), `palette shows ${JSON.stringify(labels)}`);
     assert.ok(labels.includes(CLEAR), `palette shows ${JSON.stringify(labels)}`);

@@ -112,6 +112,7 @@ export class Workbench {
    * Opens the command palette (F1), types filter after its ">" and returns the visible command
    * labels once one matches `until` (default: any match). Right after the workbench opens, the
    * extensions' commands arrive a moment later, so the filter is typed again until they show up.
+   * The list only renders the rows in view (about 15), so filter narrowly.
    */
   async openPalette(filter: string, until: (labels: string[]) => boolean = (l) => l.length > 0, timeoutMs = 30_000): Promise<string[]> {
     const deadline = Date.now() + timeoutMs;
