@@ -141,6 +141,7 @@ async function startCodeServer(o) {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  track(child);
   let output = '';
   const onData = (d) => {
     output += d.toString();
@@ -189,6 +190,29 @@ async function startCodeServer(o) {
       log.end();
     },
   };
+}
+
+/**
+ * code-server runs in its own process group (so stop() ends its extension hosts too), which also
+ * means a signal to ours does not reach it. Until stopped, each one is killed when this process
+ * exits or is told to stop, so no code-server outlives the test or script that started it.
+ */
+const running = new Set();
+let exitHooked = false;
+function track(child) {
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+  if (exitHooked) return;
+  exitHooked = true;
+  process.on('exit', () => {
+    for (const c of running) killGroup(c);
+  });
+  for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+    process.once(sig, () => {
+      for (const c of running) killGroup(c);
+      process.exit(code);
+    });
+  }
 }
 
 function killGroup(child, signal = 'SIGKILL') {

@@ -52,21 +52,12 @@ writeFileSync(
   '# Wallet Analytics demo workspace\n\nOpen the command palette (F1) and type "Wallet Analytics".\n',
 );
 
-const children = [];
-const stopAll = async () => {
-  for (const c of children.reverse()) await c.stop();
-};
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, () => {
-    void stopAll().then(() => process.exit(0));
-  });
-}
-
-// Rebuild on change (esbuild --watch), for both kinds of VS Code.
-if (!smoke) {
-  const watcher = spawn(process.execPath, ['esbuild.mjs', '--watch'], { cwd: root, stdio: 'inherit' });
-  children.push({ stop: async () => void watcher.kill('SIGTERM') });
-}
+// Rebuild on change (esbuild --watch), for both kinds of VS Code. code-server, once started, is
+// stopped by scripts/code-server.js when this process exits or gets SIGINT/SIGTERM.
+let watcher;
+if (!smoke) watcher = spawn(process.execPath, ['esbuild.mjs', '--watch'], { cwd: root, stdio: 'inherit' });
+process.on('exit', () => watcher?.kill('SIGTERM'));
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(0));
 
 const desktop = !smoke && process.env.WA_DEV_BROWSER !== '1' && spawnSync('sh', ['-c', 'command -v code'], { encoding: 'utf8' }).status === 0;
 if (desktop) {
@@ -87,14 +78,13 @@ if (desktop) {
   const wanted = Number(process.env.WA_DEV_PORT ?? 8377);
   const port = (await portIsFree(wanted)) ? wanted : await cs.freePort();
   const server = await cs.startCodeServer({ stateDir: devDir, folder: workspace, port, env }).catch((e) => fail(e.message));
-  children.push(server);
   const url = cs.workbenchUrl(server.url, { folder: workspace, extensionDevelopmentPath: root });
   if (smoke) {
     const ok = await smokeTest(url).catch((e) => {
       console.error(`run-dev --smoke: ${e.message}`);
       return false;
     });
-    await stopAll();
+    await server.stop();
     process.exit(ok ? 0 : 1);
   }
   console.log(`\nWallet Analytics is running in code-server ${cs.CODE_SERVER_VERSION} (log: ${server.logPath}).`);
@@ -114,7 +104,7 @@ async function smokeTest(url) {
     let labels = [];
     while (Date.now() < deadline) {
       await page.keyboard.press('F1');
-      await page.keyboard.type('Wallet Analytics: ');
+      await page.keyboard.type('Wallet Analytics: Set API Key');
       await page.waitForTimeout(700);
       labels = await page.locator('.quick-input-list .label-name').allInnerTexts();
       if (labels.includes('Wallet Analytics: Set API Key')) break;

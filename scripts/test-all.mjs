@@ -21,6 +21,22 @@ for (const a of asked) {
 const want = new Set(asked.length ? asked : TIERS);
 const min = 60_000;
 
+let current; // the runner in progress, so Ctrl+C can stop it too
+const stopGroup = (child, signal) => {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+};
+for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+  process.once(sig, () => {
+    if (current) stopGroup(current, 'SIGTERM');
+    console.error(`\ntest-all: stopped by ${sig}.`);
+    process.exit(code);
+  });
+}
+
 /** Runs a command with its output shown live and kept; never hangs past timeoutMs. */
 function run(title, cmd, args, timeoutMs, env = {}) {
   return new Promise((resolve) => {
@@ -35,18 +51,20 @@ function run(title, cmd, args, timeoutMs, env = {}) {
     };
     child.stdout.on('data', take(process.stdout));
     child.stderr.on('data', take(process.stderr));
+    current = child;
     let timedOut = false;
+    let killTimer;
     const timer = setTimeout(() => {
       timedOut = true;
       console.error(`\ntest-all: ${title} did not finish within ${timeoutMs / 1000} s; stopping it.`);
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+      // SIGTERM first, so runners close their browsers and code-servers; then no more waiting.
+      stopGroup(child, 'SIGTERM');
+      killTimer = setTimeout(() => stopGroup(child, 'SIGKILL'), 15_000);
     }, timeoutMs);
     const done = (code, error) => {
       clearTimeout(timer);
+      clearTimeout(killTimer);
+      current = undefined;
       const seconds = (Date.now() - started) / 1000;
       resolve({ code: timedOut ? 'timeout' : code, output, seconds, error });
     };
