@@ -5,7 +5,7 @@
 // Every runner's output is shown as it runs; at the end come each runner's own summary lines,
 // one line per tier, and last a line `N passed, N failed` over all tiers. Exit 1 if anything failed.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import cs from './code-server.js';
 
@@ -166,6 +166,7 @@ if (want.has('e2e')) {
   else if (!codeServer) tierNotRun('e2e', 'code-server is not installed');
   else if (files.length === 0) tierNotRun('e2e', 'no out/test/e2e/**/*.test.js');
   else {
+    rmSync(join(root, 'test-results', 'e2e'), { recursive: true, force: true }); // no stale screenshots
     // One workbench at a time: each file starts its own code-server and Chromium.
     await tier(
       'e2e',
