@@ -1,0 +1,65 @@
+/** Small HTTP helpers for the sandbox's node:http handlers: JSON answers, error bodies, body reading. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ERROR_CODES } from '../core/wire';
+
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/** A refusal: thrown by handlers, answered as `{ error: { code, message } }` (our design, src/core/wire.ts). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Writes a JSON answer with its length. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(text)),
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, e: ApiError): void {
+  sendJson(res, e.status, { error: { code: e.code, message: e.message, ...e.extra } }, e.headers);
+}
+
+/** The most a request body may hold: a 100,000-address pnl list is about 5 MB. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** Reads and parses a JSON body; undefined when there is none. */
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      throw new ApiError(413, ERROR_CODES.badInput, `The body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`);
+    }
+    parts.push(chunk);
+  }
+  const text = Buffer.concat(parts).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new ApiError(400, ERROR_CODES.badInput, `The body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** The caller's IP, without the IPv4-mapped prefix. */
+export function remoteOf(req: IncomingMessage): string {
+  const a = req.socket.remoteAddress ?? '';
+  return a.startsWith('::ffff:') ? a.slice(7) : a;
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

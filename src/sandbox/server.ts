@@ -1,0 +1,209 @@
+/**
+ * The request pipeline, in the order a request meets it:
+ *   record → fault dice (drop, latency, 500) → result files → route (404) → key (401)
+ *   → IP binding (403; not for /reset_ip) → rate limit (429) → body and validation (400)
+ *   → family: queued submit (slow ack / 504, 402, accept + charge), account, direct.
+ * Every refusal happens before anything is queued or charged (§7.1, §7.2).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ENDPOINTS, decodeRequest, routeRequest, validateInput, type Endpoint } from '../core/catalog';
+import { fmtCredits, quote } from '../core/pricing';
+import { ERROR_CODES } from '../core/wire';
+import type { Accounts } from './billing';
+import type { Direct } from './direct';
+import type { FaultSwitches } from './faults';
+import { sendFile, type FileStore } from './files';
+import { ApiError, readJsonBody, remoteOf, sendError, sendJson, sleep } from './http';
+import { newRequestId, type Jobs } from './jobs';
+import type { ReceivedRequest } from './types';
+
+export interface ServerDeps {
+  readonly accounts: Accounts;
+  readonly jobs: Jobs;
+  readonly direct: Direct;
+  readonly files: FileStore;
+  readonly faults: FaultSwitches;
+  readonly now: () => number;
+  readonly ackTimeoutMs: number;
+  readonly startBalance: number;
+  /** Whether the API listener also serves /files/ (false with a separate file origin). */
+  readonly apiServesFiles: () => boolean;
+}
+
+type Listener = 'api' | 'files';
+
+export class Pipeline {
+  readonly log: ReceivedRequest[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly d: ServerDeps) {}
+
+  /** A node:http server running this pipeline as one listener. */
+  server(listener: Listener): Server {
+    const s = createServer((req, res) => {
+      const p = this.handle(req, res, listener).finally(() => this.inFlight.delete(p));
+      this.inFlight.add(p);
+    });
+    s.keepAliveTimeout = 5_000;
+    return s;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse, listener: Listener): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const entry: ReceivedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.search,
+      apiKeyHeader: req.headers.api_key !== undefined,
+      at: this.d.now(),
+      remote: remoteOf(req),
+      status: 0,
+    };
+    this.log.push(entry);
+    res.on('finish', () => {
+      entry.status = res.statusCode;
+    });
+    try {
+      const f = this.d.faults.get();
+      if (this.d.faults.roll(f.dropRate)) {
+        req.socket.destroy();
+        return;
+      }
+      if (f.latencyMs > 0) await sleep(f.latencyMs);
+      if (this.d.faults.roll(f.errorRate)) throw new ApiError(500, ERROR_CODES.server, 'Internal error (injected fault). Nothing was queued or charged.');
+      if (url.pathname.startsWith('/files/') && (listener === 'files' || this.d.apiServesFiles())) {
+        await this.file(req, res, url.pathname);
+        return;
+      }
+      if (listener === 'files') throw new ApiError(404, ERROR_CODES.notFound, `No file at ${url.pathname}.`);
+      await this.api(req, res, url);
+    } catch (e) {
+      if (res.headersSent || res.destroyed) {
+        res.destroy();
+        return;
+      }
+      if (e instanceof ApiError) sendError(res, e);
+      else sendError(res, new ApiError(500, ERROR_CODES.server, `Internal error: ${(e as Error).message}`));
+    }
+  }
+
+  private async file(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const id = /^\/files\/([0-9a-f]+)\//u.exec(path)?.[1];
+    if (!id || !this.d.files.has(id)) throw new ApiError(404, ERROR_CODES.notFound, `No file at ${path}.`);
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError(404, ERROR_CODES.notFound, `${req.method ?? ''} ${path}: files are read with GET.`);
+    const file = await this.d.files.ensure(id);
+    const f = this.d.faults.get();
+    await sendFile(req, res, file, { truncate: f.truncateDownloads, corruptZip: f.corruptZip });
+  }
+
+  private async api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const method = req.method ?? 'GET';
+    const route = routeRequest(method, url.pathname);
+    if (!route) {
+      const other = ENDPOINTS.find((e) => routeRequest(e.method, url.pathname)?.ep === e);
+      throw new ApiError(404, ERROR_CODES.notFound, other ? `${url.pathname} takes ${other.method}, not ${method}.` : `No endpoint ${method} ${url.pathname}.`);
+    }
+    const { ep, params } = route;
+    const header = req.headers.api_key;
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!key) throw new ApiError(401, ERROR_CODES.keyRefused, 'No api_key header was sent: every request carries the key (§5).');
+    if (!this.d.accounts.isKey(key)) throw new ApiError(401, ERROR_CODES.keyRefused, 'The api_key was refused: it is not a key of this service.');
+    const remote = remoteOf(req);
+    if (ep.id !== 'reset_ip') {
+      const bound = this.d.accounts.checkIp(key, remote);
+      if (bound !== undefined) {
+        throw new ApiError(403, ERROR_CODES.ipMismatch, `This key is bound to another IP address (${bound}); the request came from ${remote}. Call POST /reset_ip to bind it to the next caller.`);
+      }
+    }
+    const wait = this.d.accounts.rateLimited(key, this.d.faults.get().rateLimit, performance.now());
+    if (wait !== undefined) throw new ApiError(429, ERROR_CODES.rateLimited, `Too many requests: at most ${this.d.faults.get().rateLimit} per second per key.`, { 'Retry-After': String(wait) });
+    const body = method === 'POST' ? await readJsonBody(req) : undefined;
+    const checked = validateInput(ep, decodeRequest(ep, { params, query: url.searchParams, body }));
+    if (!checked.ok) throw new ApiError(400, ERROR_CODES.badInput, checked.errors.join(' '), {}, { errors: checked.errors });
+    const input = checked.input;
+    const pay = (credits: number, requestId?: string) => this.pay(key, ep, credits, requestId);
+    switch (ep.family) {
+      case 'queued':
+        await this.submit(req, res, key, ep, input);
+        return;
+      case 'account':
+        sendJson(res, 200, this.account(key, ep, input));
+        return;
+      case 'direct':
+        sendJson(res, 200, this.d.direct.handle({ ep, input, pay }));
+        return;
+    }
+  }
+
+  /** Charges at acceptance, or refuses with 402 (nothing charged) when the balance is short. */
+  private pay(key: string, ep: Endpoint, credits: number, requestId?: string): void {
+    const balance = this.d.accounts.balance(key);
+    if (credits > balance) {
+      throw new ApiError(
+        402,
+        ERROR_CODES.insufficientCredits,
+        `This call costs ${fmtCredits(credits)}; the balance is ${fmtCredits(balance)}. Nothing was charged. The balance resets to ${fmtCredits(this.d.startBalance)} at the end of the 30-day period.`,
+        {},
+        { needed: credits, balance },
+      );
+    }
+    if (credits > 0) this.d.accounts.charge(key, ep.id, credits, requestId);
+  }
+
+  private async submit(req: IncomingMessage, res: ServerResponse, key: string, ep: Endpoint, input: Record<string, unknown>): Promise<void> {
+    const cost = quote(ep, input).credits;
+    const slow = this.d.faults.get().slowAckMs;
+    if (slow > 0) {
+      await sleep(Math.min(slow, this.d.ackTimeoutMs));
+      // A caller that gave up before the acknowledgement has nothing queued.
+      if (req.socket.destroyed) return;
+      if (slow > this.d.ackTimeoutMs) {
+        throw new ApiError(504, ERROR_CODES.ackTimeout, `The request could not be acknowledged within ${this.d.ackTimeoutMs / 1000} s. Nothing was queued and nothing was charged (§7.1).`);
+      }
+    }
+    const requestId = newRequestId();
+    this.pay(key, ep, cost, requestId);
+    const job = this.d.jobs.submit(key, ep, input, cost, requestId);
+    sendJson(res, 200, { requestId: job.requestId, status: job.status, cost, url: '' });
+  }
+
+  private account(key: string, ep: Endpoint, input: Record<string, unknown>): unknown {
+    switch (ep.id) {
+      case 'request': {
+        const job = this.d.jobs.get(key, String(input.requestId));
+        if (!job) throw new ApiError(404, ERROR_CODES.notFound, `No request ${String(input.requestId)} for this key.`);
+        return this.d.jobs.record(job);
+      }
+      case 'requests':
+        return this.d.jobs.list(key).map((j) => this.d.jobs.record(j));
+      case 'credits':
+        // §2.3: a number carried in a string.
+        return String(this.d.accounts.balance(key));
+      case 'reset_ip':
+        this.d.accounts.resetIp(key);
+        return { ok: true, message: 'The saved IP address was reset: the next call binds the key to its address.' };
+      default:
+        throw new Error(`no account handler for ${ep.id}`);
+    }
+  }
+
+  /** Waits for requests being handled (close() uses it after the listeners stop). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+}
+
+/** Listens and answers the base URL. */
+export async function listen(server: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return `http://${h}:${addr.port}`;
+}
