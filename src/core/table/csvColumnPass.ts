@@ -44,7 +44,7 @@ export async function columnPass(
   const total = rows > 0 ? file.offsets.limit(first + rows - 1) - file.offsets.start(first) : 0;
   let done = 0;
 
-  for await (const chunk of readRowChunks(file.fh, file.offsets, first, first + rows, file.chunkBytes, signal)) {
+  for await (const chunk of readRowChunks(file.fh, file.offsets, first, first + rows, file.chunkBuffers(), signal)) {
     const { buf, base } = chunk;
     for (let p = chunk.first; p < chunk.last; p++) {
       const r = p - first;

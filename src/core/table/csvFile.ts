@@ -14,8 +14,8 @@ export interface CsvFile {
   readonly columnCount: number;
   /** False for address lists: one cell per line, trimmed, no quoting. */
   readonly delimited: boolean;
-  /** Size of the sequential reads of whole-file passes. */
-  readonly chunkBytes: number;
+  /** The two buffers whole-file passes read into by turns (one pass runs at a time). */
+  chunkBuffers(): readonly [Buffer, Buffer];
 }
 
 /** End of data row bytes that begin at `start` in `buf` and run (line ending included) to `limit`, both buf positions. */

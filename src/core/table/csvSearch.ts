@@ -3,9 +3,11 @@
  *
  * A needle with no quote, comma or line break cannot straddle two cells nor a doubled quote, so
  * a match anywhere in a row's raw bytes is a match in one of its cells. Then:
- * - an ASCII needle is searched in each chunk decoded as latin1 and lower-cased (one byte per
- *   char, so a match position is a byte position, and non-ASCII bytes never lower-case to ASCII);
- * - another needle is searched in each row decoded as UTF-8.
+ * - an ASCII needle is matched, with a case-insensitive RegExp, in each row decoded as latin1
+ *   (cheap: one byte per char; a non-ASCII byte never folds to an ASCII letter in a RegExp
+ *   without the u flag);
+ * - another needle is searched in each row decoded as UTF-8 and lower-cased.
+ * Rows, not whole chunks, are decoded: strings of a few KB die young, 8 MB ones do not.
  * A needle with a quote, comma or line break is checked against each decoded cell.
  */
 import { CellSpan, cellText, spanCell } from './cells';
@@ -21,11 +23,12 @@ export async function searchFile(file: CsvFile, needle: string, options: TaskOpt
   if (lower === '') return mask.fill(1);
   const rawSafe = !/["\r\n]/u.test(lower) && !(file.delimited ? lower.includes(',') : /^\s|\s$/u.test(lower));
   const ascii = /^[\x20-\x7e\t]*$/u.test(lower);
-  const match = rawSafe ? (ascii ? matchLatin1 : matchRowText) : matchCells;
+  const pattern = new RegExp(lower.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&'), 'i');
+  const match = rawSafe ? (ascii ? matchLatin1(pattern) : matchRowText) : matchCells;
   const first = file.headerRows;
   const total = rows > 0 ? file.offsets.limit(first + rows - 1) - file.offsets.start(first) : 0;
   let done = 0;
-  for await (const chunk of readRowChunks(file.fh, file.offsets, first, first + rows, file.chunkBytes, options.signal)) {
+  for await (const chunk of readRowChunks(file.fh, file.offsets, first, first + rows, file.chunkBuffers(), options.signal)) {
     match(file, chunk, lower, mask);
     done += chunk.buf.length;
     options.onProgress?.({ task: 'search', done, total });
@@ -33,17 +36,14 @@ export async function searchFile(file: CsvFile, needle: string, options: TaskOpt
   return mask;
 }
 
-function matchLatin1(file: CsvFile, chunk: RowChunk, needle: string, mask: Uint8Array): void {
-  const { buf, base } = chunk;
-  const text = buf.toString('latin1').toLowerCase();
-  let from = 0;
-  for (;;) {
-    const at = text.indexOf(needle, from);
-    if (at === -1) return;
-    const p = rowOf(file, chunk, base + at);
-    mask[p - file.headerRows] = 1;
-    from = file.offsets.limit(p) - base; // one hit per row is enough
-  }
+function matchLatin1(pattern: RegExp): typeof matchRowText {
+  return (file, chunk, _needle, mask) => {
+    const { buf, base } = chunk;
+    for (let p = chunk.first; p < chunk.last; p++) {
+      const s = file.offsets.start(p) - base;
+      if (pattern.test(buf.toString('latin1', s, rowEnd(buf, s, file.offsets.limit(p) - base)))) mask[p - file.headerRows] = 1;
+    }
+  };
 }
 
 function matchRowText(file: CsvFile, chunk: RowChunk, needle: string, mask: Uint8Array): void {
@@ -73,16 +73,4 @@ function matchCells(file: CsvFile, chunk: RowChunk, needle: string, mask: Uint8A
       at = span.next + 1;
     }
   }
-}
-
-/** The physical row of the chunk whose bytes hold file offset `at`. */
-function rowOf(file: CsvFile, chunk: RowChunk, at: number): number {
-  let lo = chunk.first;
-  let hi = chunk.last - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (file.offsets.start(mid) <= at) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }

@@ -1,16 +1,5 @@
-/**
- * Column filters. All filters of a view must hold (AND).
- * - range: the cell is a number within [min, max]; either bound may be left out;
- * - contains: the cell's text contains `text`, ignoring case;
- * - empty / nonEmpty: the cell is (not) empty.
- */
-import { CellKind, type ColumnNeed, type TypedColumn } from './types';
-
-export type ColumnFilter =
-  | { readonly kind: 'range'; readonly column: number; readonly min?: number; readonly max?: number }
-  | { readonly kind: 'contains'; readonly column: number; readonly text: string }
-  | { readonly kind: 'empty'; readonly column: number }
-  | { readonly kind: 'nonEmpty'; readonly column: number };
+/** Column filters over typed columns (see ColumnFilter in types.ts); all filters of a view must hold. */
+import { CellKind, type ColumnFilter, type ColumnNeed, type TypedColumn } from './types';
 
 /** The typed columns a filter needs; a text filter needs the text of every cell. */
 export function filterNeed(f: ColumnFilter): ColumnNeed {

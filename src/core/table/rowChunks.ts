@@ -19,16 +19,19 @@ export interface RowChunk {
   readonly last: number;
 }
 
-/** Yields rows [first, last) of `offsets` (physical rows) in row-aligned chunks of about `chunkBytes`. */
+/**
+ * Yields rows [first, last) of `offsets` (physical rows) in row-aligned chunks, reading into the
+ * two `buffers` by turns (a row longer than a buffer gets one of its own).
+ */
 export async function* readRowChunks(
   fh: FileHandle,
   offsets: RowOffsets,
   first: number,
   last: number,
-  chunkBytes: number,
+  buffers: readonly [Buffer, Buffer],
   signal?: AbortSignal,
 ): AsyncGenerator<RowChunk> {
-  const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
+  const chunkBytes = buffers[0].length;
   let which = 0;
   let r = first;
   let pending = r < last ? prefetch() : undefined;
@@ -53,7 +56,7 @@ export async function* readRowChunks(
     while (r1 < last && offsets.limit(r1) - start <= chunkBytes) r1++;
     r = r1;
     const want = Math.min(offsets.limit(r1 - 1) - start, MAX_ROW_BYTES);
-    let buf = buffers[which] ?? Buffer.allocUnsafe(chunkBytes);
+    let buf = which === 0 ? buffers[0] : buffers[1];
     which = 1 - which;
     if (want > buf.length) buf = Buffer.allocUnsafe(want); // one long row
     const { bytesRead } = await fh.read(buf, 0, want, start);

@@ -10,12 +10,7 @@
  * a column holding text gets a rank array computed once and cached with the column. Sorting is
  * then a comparator over typed arrays (≈40 ms for 100,000 rows).
  */
-import { CellKind, type TypedColumn } from './types';
-
-export interface SortKey {
-  readonly column: number;
-  readonly descending?: boolean;
-}
+import { CellKind, type SortKey, type TypedColumn } from './types';
 
 const collator = new Intl.Collator('en', { numeric: true });
 const orderKeys = new WeakMap<TypedColumn, Float64Array>();

@@ -4,34 +4,10 @@
  * the source on demand, only the rows and columns asked for.
  */
 import { abortable } from './abort';
-import { filterNeed, filterRows, type ColumnFilter } from './filterRows';
+import { filterNeed, filterRows } from './filterRows';
 import { formatCount } from './notices';
-import { sortRows, type SortKey } from './sortRows';
-import type { TableSource, TaskOptions, TypedColumn } from './types';
-
-export interface ViewQuery {
-  /** Sort keys, most significant first; none keeps file order. */
-  readonly sort?: readonly SortKey[];
-  /** Filters, all of which must hold. */
-  readonly filters?: readonly ColumnFilter[];
-  /** Rows where any cell contains this text (ignoring case); '' or absent for all rows. */
-  readonly search?: string;
-}
-
-/**
- * Cells of view rows [start, start + cells.length) for `columns`, row-major:
- * `cells[i][j]` is view row start + i, column columns[j]. Only what was asked is sent: a window
- * of 60 × 40 is 2,400 short strings, which structured clone posts to a webview cheaply.
- */
-export interface TableWindow {
-  /** The view version the window was read from (see TableView.version). */
-  readonly version: number;
-  readonly start: number;
-  /** Source row id of each row (stable across sorts; e.g. to keep a selection). */
-  readonly rowIds: readonly number[];
-  readonly columns: readonly number[];
-  readonly cells: readonly (readonly string[])[];
-}
+import { sortRows } from './sortRows';
+import type { TableSource, TableWindow, TaskOptions, TypedColumn, ViewQuery } from './types';
 
 export class TableView {
   private rows: Uint32Array | undefined; // undefined: every row, in file order

@@ -1,4 +1,7 @@
-/** The contract every table source fills (CSV file, address list, JSON rows), and the values it hands out. */
+/**
+ * The contract every table source fills (CSV file, address list, JSON rows), and the plain data
+ * it hands out. No imports: the webview bundle reads these types through src/shared/tableProtocol.ts.
+ */
 
 /** What a cell holds once a column is typed. Numbers are finite decimals (see numbers.ts); anything else non-empty is text. */
 export const CellKind = { Empty: 0, Number: 1, Text: 2 } as const;
@@ -99,4 +102,45 @@ export interface TableSource {
   searchRows(text: string, options?: TaskOptions): Promise<Uint8Array>;
   /** Stops background work and releases the file. */
   close(): Promise<void>;
+}
+
+/** A sort key; keys are applied most significant first. */
+export interface SortKey {
+  readonly column: number;
+  readonly descending?: boolean;
+}
+
+/**
+ * A column filter; all filters of a view must hold.
+ * range: the cell is a number within [min, max] (either bound optional); contains: the cell's
+ * text contains `text`, ignoring case; empty / nonEmpty: the cell is (not) empty.
+ */
+export type ColumnFilter =
+  | { readonly kind: 'range'; readonly column: number; readonly min?: number; readonly max?: number }
+  | { readonly kind: 'contains'; readonly column: number; readonly text: string }
+  | { readonly kind: 'empty'; readonly column: number }
+  | { readonly kind: 'nonEmpty'; readonly column: number };
+
+export interface ViewQuery {
+  /** Sort keys, most significant first; none keeps file order. */
+  readonly sort?: readonly SortKey[];
+  /** Filters, all of which must hold. */
+  readonly filters?: readonly ColumnFilter[];
+  /** Rows where any cell contains this text (ignoring case); '' or absent for all rows. */
+  readonly search?: string;
+}
+
+/**
+ * Cells of view rows [start, start + cells.length) for `columns`, row-major:
+ * `cells[i][j]` is view row start + i, column columns[j]. Only what was asked is sent: a window
+ * of 60 × 40 is 2,400 short strings, which structured clone posts to a webview cheaply.
+ */
+export interface TableWindow {
+  /** The view version the window was read from (see TableView.version). */
+  readonly version: number;
+  readonly start: number;
+  /** Source row id of each row (stable across sorts; e.g. to keep a selection). */
+  readonly rowIds: readonly number[];
+  readonly columns: readonly number[];
+  readonly cells: readonly (readonly string[])[];
 }

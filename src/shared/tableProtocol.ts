@@ -1,0 +1,113 @@
+/**
+ * Messages between the results-table webview and the extension host, one union each way,
+ * imported by both bundles. Plain data only (structured clone): windows are string[][] of just
+ * the asked cells (see TableWindow).
+ *
+ * Flow: the webview posts `ready`; the host answers `init`. The webview asks for windows as the
+ * person scrolls (`getWindow`, by view row and column index) and changes the query (`setQuery`);
+ * a request's reply carries its `requestId`. The host pushes `view` whenever the rows change
+ * (query applied, or more rows indexed), `progress` during long passes, `notices` when a file
+ * problem is found. A window whose `version` differs from the latest `view.version` is stale.
+ */
+import type { ColumnFilter, Progress, SortKey, TableNotice, TableWindow, ViewQuery } from '../core/table/types';
+
+export type { ColumnFilter, Progress, SortKey, TableNotice, TableWindow, ViewQuery };
+
+/** The view as the grid needs it, without any cells. */
+export interface ViewState {
+  readonly version: number;
+  /** Rows in the view. */
+  readonly length: number;
+  /** Rows in the source (so far, while `complete` is false). */
+  readonly total: number;
+  readonly complete: boolean;
+  /** "12,345 of 100,000 rows". */
+  readonly countLabel: string;
+  readonly query: ViewQuery;
+}
+
+/** Webview → host. */
+export type TableRequest =
+  | { readonly type: 'ready' }
+  | { readonly type: 'getWindow'; readonly requestId: number; readonly first: number; readonly last: number; readonly columns: readonly number[] }
+  | { readonly type: 'setQuery'; readonly requestId: number; readonly query: ViewQuery }
+  | { readonly type: 'cancel'; readonly requestId: number }
+  | {
+      readonly type: 'copy';
+      readonly requestId: number;
+      readonly first: number;
+      readonly last: number;
+      readonly columns: readonly number[];
+      readonly format: 'tsv' | 'csv';
+      readonly header: boolean;
+    }
+  | { readonly type: 'export'; readonly requestId: number; readonly columns?: readonly number[] };
+
+/** Host → webview. */
+export type TableMessage =
+  | {
+      readonly type: 'init';
+      readonly title: string;
+      readonly kind: 'csv' | 'txt' | 'json';
+      readonly columns: readonly string[];
+      readonly view: ViewState;
+      readonly notices: readonly TableNotice[];
+    }
+  | { readonly type: 'view'; readonly view: ViewState }
+  | { readonly type: 'window'; readonly requestId: number; readonly window: TableWindow }
+  | { readonly type: 'queryApplied'; readonly requestId: number; readonly view: ViewState }
+  | { readonly type: 'progress'; readonly requestId?: number; readonly progress: Progress }
+  | { readonly type: 'notices'; readonly notices: readonly TableNotice[] }
+  | { readonly type: 'done'; readonly requestId: number; readonly message?: string }
+  | { readonly type: 'failed'; readonly requestId?: number; readonly message: string; readonly cancelled?: boolean };
+
+const isInt = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+const isIntList = (v: unknown): v is number[] => Array.isArray(v) && v.every(isInt);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isOptionalNumber = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isFinite(v));
+
+function isFilter(v: unknown): v is ColumnFilter {
+  if (!isRecord(v) || !isInt(v.column)) return false;
+  switch (v.kind) {
+    case 'range':
+      return isOptionalNumber(v.min) && isOptionalNumber(v.max);
+    case 'contains':
+      return typeof v.text === 'string';
+    case 'empty':
+    case 'nonEmpty':
+      return true;
+    default:
+      return false;
+  }
+}
+
+function isQuery(v: unknown): v is ViewQuery {
+  if (!isRecord(v)) return false;
+  const sortOk = v.sort === undefined || (Array.isArray(v.sort) && v.sort.every((k) => isRecord(k) && isInt(k.column) && (k.descending === undefined || typeof k.descending === 'boolean')));
+  const filtersOk = v.filters === undefined || (Array.isArray(v.filters) && v.filters.every(isFilter));
+  return sortOk && filtersOk && (v.search === undefined || typeof v.search === 'string');
+}
+
+/** The request a webview message holds, or undefined when it is not a well-formed one (the host ignores those). */
+export function parseTableRequest(message: unknown): TableRequest | undefined {
+  if (!isRecord(message)) return undefined;
+  const m = message;
+  switch (m.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'getWindow':
+      return isInt(m.requestId) && isInt(m.first) && isInt(m.last) && isIntList(m.columns) ? (m as TableRequest) : undefined;
+    case 'setQuery':
+      return isInt(m.requestId) && isQuery(m.query) ? (m as TableRequest) : undefined;
+    case 'cancel':
+      return isInt(m.requestId) ? (m as TableRequest) : undefined;
+    case 'copy':
+      return isInt(m.requestId) && isInt(m.first) && isInt(m.last) && isIntList(m.columns) && (m.format === 'tsv' || m.format === 'csv') && typeof m.header === 'boolean'
+        ? (m as TableRequest)
+        : undefined;
+    case 'export':
+      return isInt(m.requestId) && (m.columns === undefined || isIntList(m.columns)) ? (m as TableRequest) : undefined;
+    default:
+      return undefined;
+  }
+}
