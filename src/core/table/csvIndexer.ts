@@ -1,0 +1,110 @@
+/**
+ * Reads a delimited file and scans it into row offsets: the head at open (so the first rows can
+ * be shown at once), then the rest in big sequential reads, the next read in flight while the
+ * current chunk is scanned. It also checks UTF-8 on the way (about 20 ms for 700 MB).
+ */
+import type { FileHandle } from 'node:fs/promises';
+import { hasBom } from './bytes';
+import { MAX_ROW_BYTES } from './rowChunks';
+import { RowOffsets } from './rowOffsets';
+import { RowScanner, type ScanPlace } from './rowScanner';
+import { Utf8Check } from './utf8Check';
+
+/** What the scan found wrong with the file. */
+export interface ScanProblems {
+  readonly unterminatedQuote: ScanPlace | undefined;
+  readonly malformedQuotes: number;
+  readonly firstMalformedQuote: ScanPlace | undefined;
+  /** File offset of the first byte that is not UTF-8. */
+  readonly firstInvalidUtf8: number | undefined;
+}
+
+export class CsvIndexer {
+  /** Physical rows (the header included). */
+  readonly offsets = new RowOffsets();
+  /** The first bytes of the file, kept to answer the first rows without reading again. */
+  head: Buffer = Buffer.alloc(0);
+  bom = false;
+  /** True once every byte is scanned. */
+  done = false;
+  private scanner: RowScanner;
+  private readonly utf8 = new Utf8Check();
+
+  constructor(
+    private readonly fh: FileHandle,
+    private readonly size: number,
+    delimited: boolean,
+  ) {
+    this.scanner = new RowScanner(this.offsets, delimited, 0);
+  }
+
+  get problems(): ScanProblems {
+    const s = this.scanner;
+    return {
+      unterminatedQuote: s.unterminatedQuote,
+      malformedQuotes: s.malformedQuotes,
+      firstMalformedQuote: s.firstMalformedQuote,
+      firstInvalidUtf8: this.utf8.firstInvalid,
+    };
+  }
+
+  /** Reads and scans the first `bytes` of the file, and on until the first row ends. */
+  async readHead(bytes: number, delimited: boolean): Promise<void> {
+    let length = Math.min(this.size, Math.max(3, bytes)); // at least a BOM's worth
+    let head = Buffer.allocUnsafe(length);
+    let got = (await this.fh.read(head, 0, length, 0)).bytesRead;
+    this.bom = hasBom(head);
+    const from = this.bom ? 3 : 0;
+    if (this.bom) this.scanner = new RowScanner(this.offsets, delimited, 3);
+    this.scan(head.subarray(from, got), from);
+    // A header longer than the head: read on until it ends (or the row cap).
+    while (this.offsets.length === 0 && got < this.size && got < MAX_ROW_BYTES) {
+      length = Math.min(this.size, length * 2);
+      const grown = Buffer.allocUnsafe(length);
+      head.copy(grown, 0, 0, got);
+      const more = (await this.fh.read(grown, got, length - got, got)).bytesRead;
+      if (more === 0) break;
+      this.scan(grown.subarray(got, got + more), got);
+      head = grown;
+      got += more;
+    }
+    this.head = head.subarray(0, got);
+    if (got >= this.size) this.finish(got);
+  }
+
+  /** Reads and scans the rest of the file into `buffers` by turns; `onChunk(bytesDone)` after each chunk. */
+  async readRest(buffers: readonly [Buffer, Buffer], signal: AbortSignal, onChunk: (bytesDone: number) => void): Promise<void> {
+    let which = 0;
+    let pos = this.head.length;
+    const read = (at: number): Promise<Buffer> => {
+      const buf = which === 0 ? buffers[0] : buffers[1];
+      which = 1 - which;
+      const p = this.fh.read(buf, 0, Math.min(buf.length, this.size - at), at).then((r) => buf.subarray(0, r.bytesRead));
+      p.catch(() => undefined); // awaited below, unless an abort stops the loop first
+      return p;
+    };
+    let next = pos < this.size ? read(pos) : undefined;
+    while (next) {
+      const chunk = await next;
+      signal.throwIfAborted();
+      const at = pos;
+      pos += chunk.length;
+      next = chunk.length > 0 && pos < this.size ? read(pos) : undefined;
+      this.scan(chunk, at);
+      onChunk(pos);
+    }
+    this.finish(pos); // pos < size only if the file shrank while being read
+  }
+
+  private scan(chunk: Buffer, base: number): void {
+    this.scanner.feed(chunk, base);
+    this.utf8.feed(chunk, base);
+  }
+
+  private finish(end: number): void {
+    this.scanner.finish(end);
+    this.utf8.finish();
+    this.offsets.trim();
+    this.done = true;
+  }
+}

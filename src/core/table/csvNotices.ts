@@ -1,0 +1,103 @@
+/** The wording of what went wrong in a CSV file, with the row and line a person can go to. */
+import type { RaggedRows } from './csvColumnPass';
+import type { ScanProblems } from './csvIndexer';
+import { formatCount, place } from './notices';
+import { MAX_ROW_BYTES } from './rowChunks';
+import type { RowOffsets } from './rowOffsets';
+import type { TableNotice } from './types';
+
+/** Turns physical rows (the header is row 0 of a CSV) into places a person can find. */
+export class Places {
+  constructor(
+    private readonly offsets: RowOffsets,
+    private readonly headerRows: number,
+  ) {}
+
+  /** "row 12 (line 13)", or "the header (line 1)". */
+  where(p: number): string {
+    if (p < this.headerRows) return `the header (line ${this.offsets.line(p)})`;
+    return place(p - this.headerRows + 1, this.offsets.line(p));
+  }
+
+  /** The 1-based data row (absent for the header) and file line of physical row p. */
+  rowAndLine(p: number): { row?: number; line: number } {
+    const line = this.offsets.line(p);
+    return p < this.headerRows ? { line } : { row: p - this.headerRows + 1, line };
+  }
+}
+
+export const BOM_NOTICE: TableNotice = { code: 'bom', severity: 'info', message: 'The file starts with a byte-order mark (BOM); it was ignored.' };
+
+/** Notices for what the row scan found; `end` is where the file ended. */
+export function scanNotices(problems: ScanProblems, offsets: RowOffsets, places: Places, delimited: boolean, end: number): TableNotice[] {
+  const out: TableNotice[] = [];
+  const rows = offsets.length;
+  if (rows === 0) out.push({ code: 'emptyFile', severity: 'warning', message: 'The file is empty: it has no header and no rows.' });
+  else if (delimited && rows === 1) out.push({ code: 'headerOnly', severity: 'info', message: 'The file has a header but no data rows.' });
+  const { unterminatedQuote: open, malformedQuotes: bad, firstMalformedQuote: firstBad, firstInvalidUtf8: utf8 } = problems;
+  if (open) {
+    out.push({
+      code: 'unterminatedQuote',
+      severity: 'error',
+      message: `A quoted cell opened at ${places.where(open.row)} is never closed: everything after it, ${formatCount(end - open.offset)} bytes, is read as one cell.`,
+      ...places.rowAndLine(open.row),
+    });
+  }
+  if (bad > 0 && firstBad) {
+    const one = bad === 1;
+    out.push({
+      code: 'malformedQuote',
+      severity: 'warning',
+      message: `${formatCount(bad)} quote${one ? '' : 's'} inside quoted cells ${one ? 'is' : 'are'} neither doubled nor closing the cell, first at ${places.where(firstBad.row)}; kept as characters.`,
+      count: bad,
+      ...places.rowAndLine(firstBad.row),
+    });
+  }
+  if (utf8 !== undefined && rows > 0) {
+    const p = offsets.rowAt(utf8);
+    out.push({
+      code: 'invalidUtf8',
+      severity: 'warning',
+      message: `The file is not valid UTF-8 from ${places.where(p)} (byte ${formatCount(utf8)}); such bytes are shown as �. Later places are not listed.`,
+      ...places.rowAndLine(p),
+    });
+  }
+  const long = longRows(offsets);
+  if (long.count > 0) {
+    const one = long.count === 1;
+    out.push({
+      code: 'longRow',
+      severity: 'warning',
+      message: `${formatCount(long.count)} row${one ? ' is' : 's are'} longer than ${MAX_ROW_BYTES >> 20} MiB, first ${places.where(long.first)}; only that much of each is read.`,
+      count: long.count,
+      ...places.rowAndLine(long.first),
+    });
+  }
+  return out;
+}
+
+function longRows(offsets: RowOffsets): { count: number; first: number } {
+  let count = 0;
+  let first = 0;
+  for (let p = 0; p < offsets.length; p++) {
+    if (offsets.limit(p) - offsets.start(p) > MAX_ROW_BYTES && count++ === 0) first = p;
+  }
+  return { count, first };
+}
+
+/**
+ * Rows whose cell count is not the header's. `complete` once every row was walked; before that
+ * (only the first rows seen) the count is left out.
+ */
+export function raggedNotice(ragged: RaggedRows, columns: number, headerRows: number, places: Places, complete: boolean): TableNotice {
+  const { count, firstRow, firstCells } = ragged;
+  const p = firstRow + headerRows;
+  const rows = complete ? `${formatCount(count)} row${count === 1 ? ' does' : 's do'}` : 'Some rows do';
+  return {
+    code: 'raggedRows',
+    severity: 'warning',
+    message: `${rows} not have the header's ${formatCount(columns)} cells, first ${places.where(p)} with ${formatCount(firstCells)}; missing cells are shown empty and extra cells are dropped.`,
+    ...(complete ? { count } : {}),
+    ...places.rowAndLine(p),
+  };
+}
