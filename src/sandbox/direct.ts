@@ -13,7 +13,7 @@ import { columnInfos } from './columns';
 import type { World } from './data';
 import { ApiError } from './http';
 import { creatorRecord, tokenRecord } from './market';
-import { projection, queryProblem, runQuery, walletRow, type QueryHits } from './query';
+import { projection, queryProblem, runQuery, walletRows, type QueryHits } from './query';
 import { HOUR_MS, metricsRecord } from './wallets';
 
 export interface DirectCall {
@@ -81,7 +81,7 @@ export class Direct {
     const fields = projection(body);
     return {
       total: hits.total,
-      wallets: Array.from(hits.indexes, (i) => walletRow(view, i, fields)),
+      wallets: walletRows(view, hits.indexes, fields),
       cost,
       refreshedAt: new Date(view.hourStart).toISOString(),
     };

@@ -21,12 +21,13 @@ export const CONTENT_TYPES = {
 } as const;
 export type FileExt = keyof typeof CONTENT_TYPES;
 
-/** Lines joined by "\n" (each line ends with one), in chunks of about 64 KB. */
-function* chunks(lines: Lines): Generator<string> {
+/** Lines joined by "\n" (each line ends with one), in chunks of about 64 KB; stops (throws) when told to. */
+function* chunks(lines: Lines, stop: () => boolean): Generator<string> {
   let buf = '';
   for (const line of lines) {
     buf += `${line}\n`;
     if (buf.length >= 65_536) {
+      if (stop()) throw new Error('the sandbox is closing');
       yield buf;
       buf = '';
     }
@@ -36,26 +37,31 @@ function* chunks(lines: Lines): Generator<string> {
 
 async function pump(source: Iterable<string>, out: Writable): Promise<void> {
   let n = 0;
-  for (const chunk of source) {
-    if (!out.write(chunk)) await once(out, 'drain');
-    // Producing is CPU work: let other requests in now and then (the sandbox may share the extension host).
-    if (++n % 8 === 0) await new Promise<void>((r) => setImmediate(r));
+  try {
+    for (const chunk of source) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      // Producing is CPU work: let other requests in now and then (the sandbox may share the extension host).
+      if (++n % 8 === 0) await new Promise<void>((r) => setImmediate(r));
+    }
+  } catch (e) {
+    out.destroy();
+    throw e;
   }
   out.end();
   await finished(out);
 }
 
 /** Writes a result to path and answers its size in bytes. */
-export async function writeResult(content: ResultContent, path: string, mtime: Date): Promise<number> {
+export async function writeResult(content: ResultContent, path: string, mtime: Date, stop: () => boolean = () => false): Promise<number> {
   if (content.ext === 'zip') {
     const zip = new ZipFile();
     for (const e of content.entries) {
-      zip.addReadStreamLazy(e.name, { mtime }, (cb) => cb(null, Readable.from(chunks(e.lines))));
+      zip.addReadStreamLazy(e.name, { mtime }, (cb) => cb(null, Readable.from(chunks(e.lines, stop))));
     }
     zip.end();
     await pipeline(zip.outputStream, createWriteStream(path));
   } else {
-    await pump(chunks(content.lines), createWriteStream(path));
+    await pump(chunks(content.lines, stop), createWriteStream(path));
   }
   return (await stat(path)).size;
 }
@@ -72,40 +78,96 @@ interface Entry {
   readonly produce: () => ResultContent;
   readonly mtime: Date;
   ready?: Promise<StoredFile>;
+  file?: StoredFile;
+  readers: number;
+  lastUsed: number;
 }
 
-/** Result files by id: registered with their producer, generated once on first need. */
+/** Disk kept for result files before the least recently used are deleted (they are made again on demand). */
+export const DEFAULT_DISK_BUDGET = 2 * 1024 ** 3;
+
+/**
+ * Result files by id: registered with their producer, written once on first need, kept on disk
+ * within a budget. A file deleted to stay within it is written again when asked for: the bytes
+ * are the same, because they derive from the job's inputs and hour.
+ */
 export class FileStore {
   private readonly entries = new Map<string, Entry>();
   private dir: string | undefined;
   private closed = false;
+  private tick = 0;
+
+  constructor(private readonly diskBudget = DEFAULT_DISK_BUDGET) {}
 
   register(id: string, name: string, mtime: Date, produce: () => ResultContent): void {
-    this.entries.set(id, { name, produce, mtime });
+    this.entries.set(id, { name, produce, mtime, readers: 0, lastUsed: 0 });
   }
 
   has(id: string): boolean {
     return this.entries.has(id);
   }
 
-  /** The file, generating it if that has not happened yet. */
+  /** The file, writing it if that has not happened yet. */
   ensure(id: string): Promise<StoredFile> {
     const e = this.entries.get(id);
     if (!e) return Promise.reject(new Error(`no file ${id}`));
+    e.lastUsed = ++this.tick;
     e.ready ??= (async () => {
-      if (this.closed) throw new Error('sandbox closed');
+      if (this.closed) throw new Error('the sandbox is closing');
       this.dir ??= await mkdtemp(join(tmpdir(), 'wa-sandbox-'));
       const content = e.produce();
       const path = join(this.dir, `${id}.${content.ext}`);
-      const size = await writeResult(content, path, e.mtime);
-      return { path, name: `${e.name}.${content.ext}`, ext: content.ext, size };
+      const size = await writeResult(content, path, e.mtime, () => this.closed);
+      e.file = { path, name: `${e.name}.${content.ext}`, ext: content.ext, size };
+      await this.evict(e);
+      return e.file;
     })();
+    // A failed write may be tried again.
+    e.ready.catch(() => {
+      e.ready = undefined;
+    });
     return e.ready;
+  }
+
+  /** The file, held on disk until release() (a download in progress is never deleted under it). */
+  async open(id: string): Promise<{ file: StoredFile; release: () => void }> {
+    const e = this.entries.get(id);
+    if (!e) throw new Error(`no file ${id}`);
+    e.readers++;
+    try {
+      const file = await this.ensure(id);
+      let released = false;
+      return {
+        file,
+        release: () => {
+          if (!released) e.readers--;
+          released = true;
+        },
+      };
+    } catch (err) {
+      e.readers--;
+      throw err;
+    }
+  }
+
+  /** Deletes the least recently used idle files while the total is over the budget. */
+  private async evict(keep: Entry): Promise<void> {
+    const written = [...this.entries.values()].filter((x) => x.file);
+    let total = written.reduce((sum, x) => sum + (x.file?.size ?? 0), 0);
+    for (const x of written.sort((a, b) => a.lastUsed - b.lastUsed)) {
+      if (total <= this.diskBudget) return;
+      if (x === keep || x.readers > 0 || !x.file) continue;
+      const path = x.file.path;
+      total -= x.file.size;
+      x.file = undefined;
+      x.ready = undefined;
+      await rm(path, { force: true });
+    }
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    // Let writes in flight settle before the directory goes.
+    // Writes in flight stop at their next chunk; let them settle before the directory goes.
     await Promise.allSettled([...this.entries.values()].flatMap((e) => (e.ready ? [e.ready] : [])));
     if (this.dir) await rm(this.dir, { recursive: true, force: true });
   }

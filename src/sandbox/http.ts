@@ -62,4 +62,16 @@ export function remoteOf(req: IncomingMessage): string {
   return a.startsWith('::ffff:') ? a.slice(7) : a;
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** Waits ms, or less when the signal aborts (closing the sandbox must not wait out a slow-ack delay). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

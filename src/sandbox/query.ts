@@ -194,18 +194,20 @@ export function projection(body: QueryBody): string[] {
   return [...new Set([...conditions(body.where).map((c) => c.field), ...(body.sort ?? []).map((s) => s.field)])];
 }
 
-/** One returned wallet: its address and the projected fields (null for no value). */
-export function walletRow(view: HourView, i: number, fields: readonly string[]): Record<string, string | number | null> {
+/** The returned wallets: address and the projected fields (null for no value), each column read once. */
+export function walletRows(view: HourView, indexes: Uint32Array, fields: readonly string[]): Record<string, string | number | null>[] {
   const info = queryColumns(view.set.chain);
-  const row: Record<string, string | number | null> = { address: view.set.addresses[i] ?? '' };
-  for (const f of fields) {
+  // Columns beyond the view's cache are computed once here and not kept.
+  const readers = fields.flatMap((f) => {
     const col = info.get(f);
-    if (!col) continue;
-    if (col.kind === 'category') row[f] = view.category(col.name, i);
-    else {
-      const v = view.value(col.index, i);
-      row[f] = v === v ? v : null;
-    }
-  }
-  return row;
+    if (!col) return [];
+    if (col.kind === 'category') return [{ f, at: (i: number): string | number | null => view.category(col.name, i) }];
+    const values = view.column(col.index, fields.length <= 8);
+    return [{ f, at: (i: number): string | number | null => (values[i] === values[i] ? values[i]! : null) }];
+  });
+  return Array.from(indexes, (i) => {
+    const row: Record<string, string | number | null> = { address: view.set.addresses[i] ?? '' };
+    for (const r of readers) row[r.f] = r.at(i);
+    return row;
+  });
 }

@@ -36,6 +36,7 @@ type Listener = 'api' | 'files';
 export class Pipeline {
   readonly log: ReceivedRequest[] = [];
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly closing = new AbortController();
 
   constructor(private readonly d: ServerDeps) {}
 
@@ -70,7 +71,7 @@ export class Pipeline {
         req.socket.destroy();
         return;
       }
-      if (f.latencyMs > 0) await sleep(f.latencyMs);
+      if (f.latencyMs > 0) await sleep(f.latencyMs, this.closing.signal);
       if (this.d.faults.roll(f.errorRate)) throw new ApiError(500, ERROR_CODES.server, 'Internal error (injected fault). Nothing was queued or charged.');
       if (url.pathname.startsWith('/files/') && (listener === 'files' || this.d.apiServesFiles())) {
         await this.file(req, res, url.pathname);
@@ -85,6 +86,9 @@ export class Pipeline {
       }
       if (e instanceof ApiError) sendError(res, e);
       else sendError(res, new ApiError(500, ERROR_CODES.server, `Internal error: ${(e as Error).message}`));
+    } finally {
+      // A truncated download never finishes: record the status it was sent with.
+      if (entry.status === 0 && res.headersSent) entry.status = res.statusCode;
     }
   }
 
@@ -92,9 +96,13 @@ export class Pipeline {
     const id = /^\/files\/([0-9a-f]+)\//u.exec(path)?.[1];
     if (!id || !this.d.files.has(id)) throw new ApiError(404, ERROR_CODES.notFound, `No file at ${path}.`);
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError(404, ERROR_CODES.notFound, `${req.method ?? ''} ${path}: files are read with GET.`);
-    const file = await this.d.files.ensure(id);
-    const f = this.d.faults.get();
-    await sendFile(req, res, file, { truncate: f.truncateDownloads, corruptZip: f.corruptZip });
+    const { file, release } = await this.d.files.open(id);
+    try {
+      const f = this.d.faults.get();
+      await sendFile(req, res, file, { truncate: f.truncateDownloads, corruptZip: f.corruptZip });
+    } finally {
+      release();
+    }
   }
 
   private async api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -155,7 +163,7 @@ export class Pipeline {
     const cost = quote(ep, input).credits;
     const slow = this.d.faults.get().slowAckMs;
     if (slow > 0) {
-      await sleep(Math.min(slow, this.d.ackTimeoutMs));
+      await sleep(Math.min(slow, this.d.ackTimeoutMs), this.closing.signal);
       // A caller that gave up before the acknowledgement has nothing queued.
       if (req.socket.destroyed) return;
       if (slow > this.d.ackTimeoutMs) {
@@ -188,8 +196,9 @@ export class Pipeline {
     }
   }
 
-  /** Waits for requests being handled (close() uses it after the listeners stop). */
+  /** Cuts waits short and waits for requests being handled (close() uses it after the listeners stop). */
   async drain(): Promise<void> {
+    this.closing.abort();
     await Promise.allSettled([...this.inFlight]);
   }
 }

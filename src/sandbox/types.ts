@@ -50,6 +50,8 @@ export interface SandboxOptions {
   /** Serve result files from a second listener (another port = another origin), so the client must download them without the key. */
   separateFileOrigin?: boolean;
   faults?: Partial<Faults>;
+  /** Additive: disk kept for result files (default 2 GiB); beyond it the least recently used are deleted and rewritten, identical, when asked for again. */
+  diskBudgetBytes?: number;
   /** Clock, for tests of the monthly reset and the hourly refresh. */
   now?: () => number;
 }

@@ -17,7 +17,7 @@
 import type { Chain } from '../core/addresses';
 import { IDENTITY_COLUMNS, TIMEFRAMES } from '../core/metrics';
 import { ALL_METRIC_COLUMNS, categories, metricOnChain } from './columns';
-import { NATIVE_PRICE, RECIPES, finish, type Magnitude, type Trait } from './recipes';
+import { NATIVE_PRICE, RECIPES, finishColumn, type Magnitude, type Trait } from './recipes';
 import { Rng, base58Address, hash32, hexAddress } from './rng';
 
 export const LABELS = ['', 'whale', 'sniper', 'smart money', 'market maker', 'fresh wallet', 'bot', 'insider', 'influencer', 'copy trader'] as const;
@@ -187,15 +187,14 @@ export function computeColumn(set: WalletSet, col: number, jit: Float32Array | u
   const scale = r.scale / (c.metric.kind === 'native' ? NATIVE_PRICE[set.chain] : 1);
   // Nulls use the low 12 bits of the draw, which barely move u.
   const nullBelow = Math.round(r.nullRate * 4096);
-  for (let i = 0; i < set.n; i++) {
+  const n = set.n;
+  for (let i = 0; i < n; i++) {
     const h = hashDraw(keys[i]!, col);
-    if ((idleNull && on[i] === 0) || (h & 0xfff) < nullBelow) {
-      out[i] = NaN;
-      continue;
-    }
-    const v = f[i]! * (gw * g[i]! + lo + span * (h / 4294967296)) * scale;
-    out[i] = finish(post, jit ? v * jit[i]! : v);
+    if ((idleNull && on[i] === 0) || (h & 0xfff) < nullBelow) out[i] = NaN;
+    else out[i] = f[i]! * (gw * g[i]! + lo + span * (h / 4294967296)) * scale;
   }
+  if (jit) for (let i = 0; i < n; i++) out[i] = out[i]! * jit[i]!;
+  finishColumn(post, out);
 }
 
 /** The per-wallet jitter factors of one hour, one array per timeframe. */

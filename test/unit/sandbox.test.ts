@@ -12,7 +12,7 @@ import { ColumnInfo } from '../../src/core/wire';
 import { parseArgs } from '../../src/sandbox/cliArgs';
 import { ALL_METRIC_COLUMNS, columnInfos, queryColumns } from '../../src/sandbox/columns';
 import { buildMarket } from '../../src/sandbox/market';
-import { RECIPES, unrecipedMetrics } from '../../src/sandbox/recipes';
+import { RECIPES, finish, finishColumn, unrecipedMetrics, type Post } from '../../src/sandbox/recipes';
 import { HourView, generateWallets, pnlHeader, walletAddresses } from '../../src/sandbox/wallets';
 
 const HOUR = 490_000;
@@ -25,6 +25,15 @@ describe('sandbox data: wallets', () => {
   it('every metric has a deliberate recipe', () => {
     assert.deepEqual(unrecipedMetrics(), []);
     assert.equal(RECIPES.length, METRICS.length);
+  });
+
+  it('rounds a whole column exactly as it rounds one value', () => {
+    const tricky = [NaN, -0, 0, -0.004, 0.004, 0.99995, 1.5, -3.5, 9_999.999, 10_000.5, -12_345.5, 2.675, 1e9 + 0.5, 101];
+    for (const post of ['money', 'number', 'ratio', 'score', 'count', 'int', 'seconds'] as Post[]) {
+      const col = Float64Array.from(tricky);
+      finishColumn(post, col);
+      tricky.forEach((v, i) => assert.ok(Object.is(col[i], finish(post, v)), `${post}(${v}): ${col[i]} vs ${finish(post, v)}`));
+    }
   });
 
   it('addresses are valid and distinct on both chains (alt: 0x + 40 lower-case hex)', () => {

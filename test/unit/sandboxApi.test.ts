@@ -196,6 +196,17 @@ describe('sandbox API: refusals cost nothing (§7.1, §7.2)', () => {
     }
   });
 
+  it('close() does not wait out a slow acknowledgement in progress', async () => {
+    const sb = await startSandbox({ ...SMALL, faults: { slowAckMs: 60_000 } });
+    const pending = callEp(sb, endpoint('trending'), { hours: 1 });
+    await new Promise((r) => setTimeout(r, 50));
+    const t0 = performance.now();
+    await sb.close();
+    assert.ok(performance.now() - t0 < 2_000);
+    await assert.rejects(pending);
+    assert.equal(sb.ledger().length, 0);
+  });
+
   it('errorRate 1: every request is a 500 server_error, nothing queued or charged', async () => {
     const sb = await startSandbox({ ...SMALL, faults: { errorRate: 1 } });
     try {

@@ -1,5 +1,6 @@
 /** The sandbox's queued family: jobs go to done, files download and parse as their kind, download faults. */
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import Papa from 'papaparse';
 import yauzl from 'yauzl';
@@ -8,6 +9,7 @@ import { ENDPOINTS, encodeRequest, endpoint, type Endpoint } from '../../src/cor
 import { IDENTITY_COLUMNS, metricColumns } from '../../src/core/metrics';
 import { sampleAddress, sampleInput } from '../../src/core/samples';
 import { RequestList, RequestRecord, SubmitAck } from '../../src/core/wire';
+import { FileStore } from '../../src/sandbox/files';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index';
 
 const SMALL = { wallets: 2_000, altWallets: 500, delayScale: 0.001 };
@@ -239,6 +241,47 @@ describe('sandbox jobs and files', () => {
       assert.equal(other.ledger().length, 0, 'history is not charged');
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('sandbox jobs: disk budget', () => {
+  it('deletes old result files beyond the budget and writes them again, identical, when asked', async () => {
+    const sb = await startSandbox({ ...SMALL, diskBudgetBytes: 1 });
+    try {
+      const first = await whenDone(sb, await submit(sb, endpoint('pnl'), { wallets: sb.addresses('wallet', 20) }));
+      const bytes = (await download(first.url)).bytes;
+      // A second file pushes the first one out (a budget of 1 byte holds only the newest file)…
+      await download((await whenDone(sb, await submit(sb, endpoint('programstats'), { hours: 3 }))).url);
+      // …and asking for it again gives the same bytes.
+      const again = await download(first.url);
+      assert.equal(again.res.status, 200);
+      assert.ok(again.bytes.equals(bytes));
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('sandbox file store', () => {
+  it('keeps the newest files within the budget, never one being read, and rewrites a deleted one identically', async () => {
+    const store = new FileStore(1);
+    const lines = (tag: string) => ({ ext: 'txt' as const, lines: [tag, tag] });
+    store.register('aa', 'a', new Date(0), () => lines('first'));
+    store.register('bb', 'b', new Date(0), () => lines('second'));
+    try {
+      const a = await store.open('aa');
+      const b = await store.ensure('bb');
+      assert.ok(existsSync(a.file.path), 'a file being read stays');
+      a.release();
+      await store.ensure('aa'); // touch a: now b is the least recently used
+      store.register('cc', 'c', new Date(0), () => lines('third'));
+      await store.ensure('cc');
+      assert.ok(!existsSync(b.path) && !existsSync(a.file.path), 'older idle files deleted');
+      const again = await store.ensure('aa');
+      assert.equal(readFileSync(again.path, 'utf8'), 'first\nfirst\n');
+    } finally {
+      await store.close();
     }
   });
 });
