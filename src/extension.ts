@@ -1,9 +1,19 @@
 import * as vscode from 'vscode';
+import type { CallLog } from './core/api';
 import { registerApiKeyCommands } from './vscode/commands/apiKey';
+import { ContextKeys } from './vscode/commands/ids';
+import { registerEndpointCommands } from './vscode/commands/endpoints';
+import { registerSandboxAndResultCommands } from './vscode/commands/sandbox';
+import { readSettings } from './vscode/config';
+import { Connection } from './vscode/connection';
 import { ContextKeySetter } from './vscode/contextKeys';
+import { CreditsService } from './vscode/credits';
+import { JobService } from './vscode/jobs/jobService';
 import { Log } from './vscode/log';
+import { registerResultScheme } from './vscode/results/open';
 import { ApiKeyStore } from './vscode/secrets';
 import type { Services } from './vscode/services';
+import { SandboxStatus } from './vscode/views/sandboxStatus';
 
 /** What activate() returns: a small surface for the integration tests. */
 export interface ExtensionApi {
@@ -17,17 +27,39 @@ export interface ExtensionApi {
   readonly testing?: { readonly context: vscode.ExtensionContext };
 }
 
+function logCall(log: Log, e: CallLog): void {
+  const credits = e.charged !== undefined ? `, ${e.charged} credits` : e.quoted ? `, ${e.quoted} credits quoted (charge unknown)` : '';
+  const outcome = e.status ?? `no answer (${e.error ?? 'unknown'})`;
+  const line = `${e.method} ${e.path} → ${outcome} in ${Math.round(e.durationMs)} ms${credits}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}${e.willRetry ? ', will retry' : ''}`;
+  if (e.status !== undefined && e.status < 400) log.info(line);
+  else log.warn(line);
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
   const started = performance.now();
   const contextKeys = new ContextKeySetter();
   const keys = new ApiKeyStore(context.secrets, contextKeys);
   const log = new Log(() => [keys.peek()]);
-  context.subscriptions.push(keys, log);
-  const services: Services = { contextKeys, keys, log };
+  const connection = new Connection(keys, contextKeys, log, (e) => logCall(log, e));
+  const credits = new CreditsService(
+    context.globalState,
+    () => connection.api().credits(),
+    () => connection.baseUrl(),
+    () => readSettings().quotaPeriodStart,
+  );
+  const jobs = new JobService(context, connection, log);
+  context.subscriptions.push(keys, log, connection, credits, jobs, new SandboxStatus(connection));
+  const services: Services = { contextKeys, keys, log, connection, credits, jobs };
 
   registerApiKeyCommands(context, services);
+  registerResultScheme(context);
+  registerEndpointCommands(context, { connection, credits, jobs, log, state: context.globalState });
+  registerSandboxAndResultCommands(context, { connection, jobs, showLog: () => log.channel.show(true) });
 
   await keys.refresh();
+  await contextKeys.set(ContextKeys.sandbox, false);
+  if (readSettings().sandboxAutoStart || process.env.WALLET_ANALYTICS_SANDBOX === '1') await connection.startSandbox();
+  jobs.start();
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
   const testing = context.extensionMode === vscode.ExtensionMode.Test ? { context } : undefined;

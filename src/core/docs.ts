@@ -2,7 +2,7 @@
 import { ENDPOINTS, type Endpoint } from './catalog';
 import { describeRule } from './pricing';
 
-export const ENDPOINT_TABLE_START = '<!-- endpoints:start (generated from src/core/catalog.ts by `npm run docs`) -->';
+export const ENDPOINT_TABLE_START = '<!-- endpoints:start (generated from src/core/catalog.ts by `npm run sync`) -->';
 export const ENDPOINT_TABLE_END = '<!-- endpoints:end -->';
 
 function params(ep: Endpoint): string {

@@ -10,6 +10,8 @@ export interface Settings {
   readonly maxDownloadMB: number;
   readonly quotaPeriodStart: string;
   readonly openResultOnCompletion: boolean;
+  readonly pollIntervalSeconds: number;
+  readonly sandboxAutoStart: boolean;
 }
 
 export const DEFAULTS: Settings = {
@@ -21,11 +23,13 @@ export const DEFAULTS: Settings = {
   maxDownloadMB: 4_096,
   quotaPeriodStart: '',
   openResultOnCompletion: false,
+  pollIntervalSeconds: 5,
+  sandboxAutoStart: false,
 };
 
 export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration('walletAnalytics');
-  const get = <K extends keyof Settings>(k: K): Settings[K] => c.get<Settings[K]>(k, DEFAULTS[k]);
+  const get = <K extends Exclude<keyof Settings, 'sandboxAutoStart'>>(k: K): Settings[K] => c.get<Settings[K]>(k, DEFAULTS[k]);
   return {
     baseUrl: get('baseUrl'),
     confirmAbove: get('confirmAbove'),
@@ -35,5 +39,7 @@ export function readSettings(): Settings {
     maxDownloadMB: get('maxDownloadMB'),
     quotaPeriodStart: get('quotaPeriodStart'),
     openResultOnCompletion: get('openResultOnCompletion'),
+    pollIntervalSeconds: get('pollIntervalSeconds'),
+    sandboxAutoStart: c.get<boolean>('sandbox.autoStart', DEFAULTS.sandboxAutoStart),
   };
 }

@@ -1,4 +1,7 @@
+import type { Connection } from './connection';
 import type { ContextKeySetter } from './contextKeys';
+import type { CreditsService } from './credits';
+import type { JobService } from './jobs/jobService';
 import type { Log } from './log';
 import type { ApiKeyStore } from './secrets';
 
@@ -7,4 +10,7 @@ export interface Services {
   readonly contextKeys: ContextKeySetter;
   readonly keys: ApiKeyStore;
   readonly log: Log;
+  readonly connection: Connection;
+  readonly credits: CreditsService;
+  readonly jobs: JobService;
 }

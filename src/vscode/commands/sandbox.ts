@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import type { Connection } from '../connection';
+import type { JobService } from '../jobs/jobService';
+import { openResult } from '../results/open';
+import { CommandIds } from './ids';
+
+/** Start/Stop Sandbox, Show Log, and the result commands views and notifications call. */
+export function registerSandboxAndResultCommands(
+  context: vscode.ExtensionContext,
+  deps: { connection: Connection; jobs: JobService; showLog: () => void },
+): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(CommandIds.startSandbox, async () => {
+      const s = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: 'Starting the Wallet Analytics sandbox…' },
+        () => deps.connection.startSandbox(),
+      );
+      void vscode.window.showInformationMessage(
+        `Sandbox running at ${s.baseUrl}: every command now works on synthetic data, with no key, no credits and no network. Your API key is untouched.`,
+      );
+      return s.baseUrl;
+    }),
+    vscode.commands.registerCommand(CommandIds.stopSandbox, async () => {
+      await deps.connection.stopSandbox();
+      void vscode.window.showInformationMessage(`Sandbox stopped. Calls go to ${deps.connection.baseUrl()} again.`);
+    }),
+    vscode.commands.registerCommand(CommandIds.showLog, () => deps.showLog()),
+    vscode.commands.registerCommand(CommandIds.retryDownload, async (requestId?: unknown) => {
+      if (typeof requestId !== 'string') return;
+      await deps.jobs.poller.retryDownload(requestId);
+      const j = deps.jobs.store.get(requestId);
+      if (j) await deps.jobs.announce(j);
+    }),
+    vscode.commands.registerCommand(CommandIds.openResult, async (target?: unknown) => {
+      const job = typeof target === 'string' ? deps.jobs.store.get(target) : undefined;
+      const p = job?.resultPath ?? (typeof target === 'string' ? target : undefined);
+      if (p) await openResult(p);
+    }),
+  );
+}

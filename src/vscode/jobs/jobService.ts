@@ -1,0 +1,114 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { endpoint } from '../../core/catalog';
+import { fmtCredits } from '../../core/pricing';
+import type { JobRecord } from '../../core/jobs/job';
+import { Poller } from '../../core/jobs/poller';
+import { JobStore } from '../../core/jobs/store';
+import type { Connection } from '../connection';
+import type { Log } from '../log';
+import { offerResult, openResult } from '../results/open';
+import { readSettings } from '../config';
+import { makeDownloader } from './downloader';
+import { GlobalStatePersistence } from './persistence';
+import { resultsFolder } from './resultsFolder';
+
+/**
+ * The jobs of this window: the persisted store, the one shared poller, and the notifications
+ * a person sees while a job runs and when its file arrives.
+ */
+export class JobService implements vscode.Disposable {
+  store: JobStore;
+  poller: Poller;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly connection: Connection,
+    private readonly log: Log,
+  ) {
+    [this.store, this.poller] = this.build();
+  }
+
+  private build(): [JobStore, Poller] {
+    const store = new JobStore(new GlobalStatePersistence(this.context.globalState));
+    const poller = new Poller(store, {
+      apiFor: (baseUrl) => this.connection.apiFor(baseUrl),
+      download: makeDownloader(this.connection, () => this.folder()),
+      log: (line) => this.log.warn(line),
+      intervalMs: () => readSettings().pollIntervalSeconds * 1000,
+    });
+    return [store, poller];
+  }
+
+  /** The folder results are written to now. */
+  folder(): string {
+    return resultsFolder(this.context.globalStorageUri);
+  }
+
+  /** Resumes polling the jobs a previous window left pending. */
+  start(): void {
+    this.poller.start();
+  }
+
+  /**
+   * Rebuilds store and poller from globalState, exactly as a window reload does.
+   * Used by the integration tests to prove a pending job resumes and downloads once.
+   */
+  reloadForTest(): void {
+    this.poller.dispose();
+    [this.store, this.poller] = this.build();
+    this.poller.start();
+  }
+
+  /** Tracks a just-accepted job, then waits for it with a cancellable notification. */
+  async track(job: JobRecord, opts: { notify: boolean; wait: boolean }): Promise<JobRecord | undefined> {
+    await this.store.put(job);
+    void this.poller.pollNow();
+    if (!opts.wait) return undefined;
+    if (!opts.notify) return this.poller.whenSettled(job.requestId);
+    const title = endpoint(job.endpointId).title.replace(/…$/u, '');
+    const settled = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `${title}: queued (${fmtCredits(job.cost)} charged)`, cancellable: true },
+      (progress, token) =>
+        new Promise<JobRecord | undefined>((resolve) => {
+          const started = Date.now();
+          const tick = setInterval(() => progress.report({ message: `waiting for the file… ${Math.round((Date.now() - started) / 1000)} s` }), 1000);
+          token.onCancellationRequested(() => {
+            clearInterval(tick);
+            resolve(undefined);
+          });
+          void this.poller.whenSettled(job.requestId).then((j) => {
+            clearInterval(tick);
+            resolve(j);
+          });
+        }),
+    );
+    if (!settled) {
+      void vscode.window.showInformationMessage(
+        `Stopped waiting. The job ${job.requestId} still runs on the server; its file will be downloaded to ${this.folder()} and listed under Requests when it is done.`,
+      );
+      return undefined;
+    }
+    await this.announce(settled);
+    return settled;
+  }
+
+  /** The notification for a settled job: Open / Reveal / Copy Path, or Retry Download. */
+  async announce(j: JobRecord): Promise<void> {
+    const title = endpoint(j.endpointId).title.replace(/…$/u, '');
+    if (j.state === 'done' && j.resultPath) {
+      const settings = vscode.workspace.getConfiguration('walletAnalytics');
+      if (settings.get<boolean>('openResultOnCompletion', false)) await openResult(j.resultPath);
+      void offerResult(`${title} is ready: ${path.basename(j.resultPath)}`, j.resultPath);
+    } else if (j.state === 'downloadFailed') {
+      const a = await vscode.window.showErrorMessage(`${title}: the job is done but its file could not be saved: ${j.error ?? 'unknown error'}`, 'Retry Download');
+      if (a) await vscode.commands.executeCommand('walletAnalytics.retryDownload', j.requestId);
+    } else if (j.state === 'failed') {
+      void vscode.window.showErrorMessage(`${title} failed on the server: ${j.error ?? 'no reason given'}`);
+    }
+  }
+
+  dispose(): void {
+    this.poller.dispose();
+  }
+}

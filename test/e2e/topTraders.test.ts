@@ -1,0 +1,69 @@
+// A person runs "Top Traders of Tokens…" from the palette against the built-in sandbox, types two
+// token addresses, sees the price (200 credits) before anything is sent, confirms, sees the
+// completion notification and opens the result.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { sampleAddress } from '../../src/core/samples';
+import { Workbench, packagedVsix } from './workbench';
+
+const TITLE = 'Wallet Analytics: Top Traders of Tokens…';
+
+describe('Top Traders of Tokens from the palette, price first', { timeout: 240_000 }, () => {
+  let wb: Workbench;
+  const tokens = [sampleAddress('main', 21), sampleAddress('main', 22)];
+
+  before(async () => {
+    assert.ok(existsSync(packagedVsix), `${packagedVsix} is missing: run \`npm run package\` first`);
+    wb = await Workbench.open({
+      name: 'toptraders',
+      settings: { 'walletAnalytics.sandbox.autoStart': true, 'walletAnalytics.pollIntervalSeconds': 1 },
+    });
+  });
+
+  after(async () => {
+    await wb?.close();
+  });
+
+  it('finds the command in the palette', async () => {
+    const labels = await wb.openPalette('Top Traders', (l) => l.includes(TITLE));
+    assert.ok(labels.includes(TITLE), JSON.stringify(labels));
+    await wb.screenshot('palette');
+    await wb.closeQuickInput();
+  });
+
+  it('asks for the tokens, then shows the price before sending', async () => {
+    await wb.runCommand(TITLE);
+    // Step 1: where the tokens come from.
+    await wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Type or paste' }).waitFor({ timeout: 30_000 });
+    await wb.screenshot('sources');
+    await wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Type or paste' }).click();
+    await wb.typeIntoQuickInput(`${tokens[0]}, ${tokens[1]}`);
+    await wb.screenshot('tokens-typed');
+    await wb.page.keyboard.press('Enter');
+    // Step 2: the output kind (zip by default).
+    await wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'zip' }).first().waitFor({ timeout: 15_000 });
+    await wb.page.keyboard.press('Enter');
+    // Step 3: the price.
+    const run = wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Run' }).first();
+    await run.waitFor({ timeout: 30_000 });
+    const text = await wb.quickInput.innerText();
+    await wb.screenshot('price');
+    assert.match(text, /200 credits \(2 tokens × 100\)/u, text);
+    assert.match(text, /balance after: 999,999,800/u, 'the balance after the call, so nothing was charged yet');
+    assert.match(text, /next reset: \d{4}-\d{2}-\d{2}/u);
+    assert.match(text, /3\/3|3 \/ 3/u, 'the step number is shown');
+  });
+
+  it('runs on Enter, then announces the finished job and opens its result', async () => {
+    await wb.page.keyboard.press('Enter');
+    const msg = await wb.waitForNotification(/Top Traders of Tokens is ready/u, 60_000);
+    await wb.screenshot('done');
+    assert.match(msg, /toptraders-\d{8}-\d{6}-/u);
+    await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Open' }).first().click();
+    const tab = wb.page.locator('.tabs-container .tab', { hasText: /\.csv/u }).first();
+    await tab.waitFor({ timeout: 20_000 });
+    await wb.screenshot('result-open');
+    assert.match(await tab.innerText(), /\.csv/u);
+  });
+});
