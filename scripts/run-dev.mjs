@@ -20,10 +20,11 @@ const workspace = join(devDir, 'workspace');
 /**
  * The one place to hand settings and environment to the extension under development.
  * They are written to the demo workspace's .vscode/settings.json and passed to VS Code's
- * extension host. (The built-in sandbox will be started here and set walletAnalytics.baseUrl.)
+ * extension host. The built-in sandbox starts with the extension (synthetic data on a loopback
+ * port, a demo key, no credits), so every command works without a key or a network.
  */
 function devConfig() {
-  const settings = {};
+  const settings = { 'walletAnalytics.sandbox.autoStart': true };
   const env = {};
   return { settings, env };
 }
@@ -49,7 +50,7 @@ mkdirSync(join(workspace, '.vscode'), { recursive: true });
 writeFileSync(join(workspace, '.vscode', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
 writeFileSync(
   join(workspace, 'README.md'),
-  '# Wallet Analytics demo workspace\n\nOpen the command palette (F1) and type "Wallet Analytics".\n',
+  '# Wallet Analytics demo workspace\n\nOpen the command palette (F1) and type "Wallet Analytics". The built-in sandbox starts with the\nextension (see "WA Sandbox" in the status bar): every command works on synthetic data, with no key and no credits.\n',
 );
 
 // Rebuild on change (esbuild --watch), for both kinds of VS Code. code-server, once started, is
