@@ -1,5 +1,5 @@
 /** The sandbox CLI's options (kept apart from ./cli.ts, which starts a server when loaded). */
-import { DEFAULTS } from './index';
+import { DEFAULTS, isLoopbackHost } from './index';
 import type { SandboxOptions } from './types';
 
 export const HELP = `Wallet Analytics sandbox: the whole API over synthetic data, on loopback.
@@ -31,9 +31,12 @@ export function parseArgs(argv: readonly string[]): SandboxOptions & { help?: bo
       case '--port':
         out.port = int('--port', value(), 0, 65_535);
         break;
-      case '--host':
-        out.host = value() ?? '';
+      case '--host': {
+        const h = value() ?? '';
+        if (!isLoopbackHost(h)) throw new Error(`--host takes a loopback address (127.0.0.1, ::1, localhost), not “${h}”.`);
+        out.host = h;
         break;
+      }
       case '--seed':
         out.seed = int('--seed', value(), 0, 2 ** 31 - 1);
         break;

@@ -36,11 +36,17 @@ function closeServer(s: Server): Promise<void> {
   });
 }
 
+/** Whether host is a loopback address (the sandbox never listens beyond this machine). */
+export function isLoopbackHost(host: string): boolean {
+  return /^127(\.\d{1,3}){3}$/u.test(host) || host === '::1' || host === 'localhost';
+}
+
 /** Starts a sandbox: generates the data, then listens on loopback. */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const now = opts.now ?? Date.now;
   const seed = opts.seed ?? DEFAULTS.seed;
   const host = opts.host ?? DEFAULTS.host;
+  if (!isLoopbackHost(host)) throw new Error(`The sandbox listens on loopback only (127.0.0.1, ::1, localhost), not on ${host}.`);
   const demoKey = opts.demoKey ?? DEFAULTS.demoKey;
   const startBalance = opts.startBalance ?? DEFAULTS.startBalance;
   const [lo, hi] = opts.jobDelayMs ?? DEFAULTS.jobDelayMs;

@@ -163,6 +163,8 @@ describe('sandbox CLI', () => {
     assert.throws(() => parseArgs(['--port', 'x']), /--port takes a whole number/u);
     assert.throws(() => parseArgs(['--job-delay', '9-1']), /above/u);
     assert.throws(() => parseArgs(['--bogus']), /Unknown option/u);
+    assert.throws(() => parseArgs(['--host', '0.0.0.0']), /loopback/u);
+    assert.deepEqual(parseArgs(['--host', '127.0.0.3']), { host: '127.0.0.3' });
   });
 
   it('--port: prints the base URL, the key and a curl line; /credits answers', { timeout: 15_000 }, async () => {

@@ -86,6 +86,10 @@ describe('sandbox API: keys and IP binding', () => {
     }
   });
 
+  it('listens on loopback only', async () => {
+    await assert.rejects(startSandbox({ ...SMALL, host: '0.0.0.0' }), /loopback only/u);
+  });
+
   it('answers 404 for an unknown path and for an unknown requestId', async () => {
     const path = await call(sb, 'GET', '/no_such_thing');
     assert.equal(path.status, 404);

@@ -201,6 +201,7 @@ describe('sandbox jobs and files', () => {
         for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) got += chunk.length;
       });
       assert.ok(got < whole.bytes.length && got >= Math.floor(whole.bytes.length / 2) - 65_536, `got ${got} of ${whole.bytes.length}`);
+      assert.equal(sb.received().at(-1)?.status, 200, 'recorded with the status it was sent with');
     } finally {
       sb.setFaults({ truncateDownloads: false });
     }
@@ -222,6 +223,25 @@ describe('sandbox jobs and files', () => {
       assert.match(text, /^program,name,swaps/u);
     } finally {
       sb.setFaults({ corruptZip: false });
+    }
+  });
+
+  it('jobFailRate: an accepted job ends failed with an error, and stays charged (§7.3)', async () => {
+    sb.setFaults({ jobFailRate: 1 });
+    try {
+      const since = sb.ledger().length;
+      const id = await submit(sb, endpoint('trending'), { hours: 1 });
+      let rec = await record(sb, id);
+      for (let i = 0; i < 200 && rec.status !== 'failed'; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        rec = await record(sb, id);
+      }
+      assert.equal(rec.status, 'failed');
+      assert.equal(rec.url, '');
+      assert.match(rec.error ?? '', /failed/u);
+      assert.equal(sb.ledger().length - since, 1);
+    } finally {
+      sb.setFaults({ jobFailRate: 0 });
     }
   });
 
