@@ -107,7 +107,13 @@ export class Pipeline {
 
   private async api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET';
-    const route = routeRequest(method, url.pathname);
+    let route: ReturnType<typeof routeRequest>;
+    try {
+      route = routeRequest(method, url.pathname);
+    } catch {
+      // routeRequest decodes path parameters: a malformed %-escape lands here.
+      throw new ApiError(400, ERROR_CODES.badInput, `The path ${url.pathname} is not valid URL encoding.`);
+    }
     if (!route) {
       const other = ENDPOINTS.find((e) => routeRequest(e.method, url.pathname)?.ep === e);
       throw new ApiError(404, ERROR_CODES.notFound, other ? `${url.pathname} takes ${other.method}, not ${method}.` : `No endpoint ${method} ${url.pathname}.`);

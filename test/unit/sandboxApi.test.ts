@@ -96,6 +96,7 @@ describe('sandbox API: keys and IP binding', () => {
     assert.equal(errorCode(path), 'not_found');
     const wrongMethod = await call(sb, 'GET', '/pnl');
     assert.equal(wrongMethod.status, 404);
+    assert.equal((await call(sb, 'GET', '/request/%E0%A4%A')).status, 400);
     const id = await call(sb, 'GET', '/request/req_unknown');
     assert.equal(id.status, 404);
     assert.equal(errorCode(id), 'not_found');
