@@ -86,8 +86,10 @@ export function buildMarket(seed: number, tokenCount = 3_000, creatorCount = 800
     // Most tokens are days old; a tail is years old. Planted ones are established.
     const createdAgo = isPlanted ? rng.range(30, 400) * DAY : rng.chance(0.1) ? rng.range(30, 900) * DAY : Math.min(900 * DAY, rng.exp(8 * DAY) + 60);
     const launchpad = rng.chance(0.8) ? (rng.chance(0.55) ? 'pumpfun' : rng.pick(LAUNCHPADS)) : '';
-    const migrates = launchpad !== '' && (isPlanted || rng.chance(0.25));
-    const migratedAgo = migrates ? Math.max(0, createdAgo - rng.exp(2 * 3600) - 300) : undefined;
+    // A migration comes minutes to hours after launch; one still due has not happened yet.
+    const dueAfter = rng.exp(2 * 3600) + 300;
+    const migrates = launchpad !== '' && (isPlanted || rng.chance(0.25)) && dueAfter < createdAgo;
+    const migratedAgo = migrates ? createdAgo - dueAfter : undefined;
     let athMcap = Math.exp(9 + 2 * rng.normal());
     if (migrates || isPlanted) athMcap = Math.max(athMcap, 69_000 * (1 + rng.exp(3)));
     if (launchpad === '') athMcap = Math.max(athMcap, 200_000 * (1 + rng.exp(5)));
