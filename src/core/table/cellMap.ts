@@ -5,6 +5,7 @@
  * 8 MB for 100,000 × 640. The walk also counts each row's cells, which finds ragged rows.
  */
 import { cellStart, skipCell } from './cells';
+import type { CellWalker } from './cellWalkWasm';
 
 const STRIDE_SHIFT = 5;
 const NONE = 0xffffffff;
@@ -21,9 +22,15 @@ export class CellMap {
     this.cellCounts = new Uint32Array(rows);
   }
 
-  /** Walks data row r, held in buf[start, end), recording its marks; returns its cell count. */
-  record(r: number, buf: Buffer, start: number, end: number): number {
+  /** Walks data row r, held in buf[start, end), recording its marks; returns its cell count. Uses `walker` when it holds buf. */
+  record(r: number, buf: Buffer, start: number, end: number, walker?: CellWalker): number {
     const base = r * this.slots;
+    if (walker?.holds(buf) && this.slots <= walker.maxSlots) {
+      const cells = walker.walk(buf, start, end, this.slots);
+      this.marks.set(walker.marks.subarray(0, this.slots), base);
+      this.cellCounts[r] = cells;
+      return cells;
+    }
     const slots = this.slots;
     const marks = this.marks;
     let p = start;

@@ -40,6 +40,7 @@ export async function columnPass(
   const walking = map !== existingMap;
   const ragged: RaggedRows = { count: 0, firstRow: 0, firstCells: 0 };
   const span = new CellSpan();
+  const walker = walking ? file.cellWalker() : undefined;
   const first = file.headerRows;
   const total = rows > 0 ? file.offsets.limit(first + rows - 1) - file.offsets.start(first) : 0;
   let done = 0;
@@ -51,7 +52,7 @@ export async function columnPass(
       const s = file.offsets.start(p) - base;
       const e = rowEnd(buf, s, file.offsets.limit(p) - base);
       if (walking && map) {
-        const cells = map.record(r, buf, s, e);
+        const cells = map.record(r, buf, s, e, walker);
         if (cells !== file.columnCount && ragged.count++ === 0) {
           ragged.firstRow = r;
           ragged.firstCells = cells;

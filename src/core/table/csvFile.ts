@@ -1,6 +1,7 @@
 /** What the passes over an indexed CSV or address-list file need to know about it. */
 import type { FileHandle } from 'node:fs/promises';
 import { SPACE, TAB, trimLineEnd } from './bytes';
+import type { CellWalker } from './cellWalkWasm';
 import { CellSpan, spanCell } from './cells';
 import type { RowOffsets } from './rowOffsets';
 
@@ -16,6 +17,8 @@ export interface CsvFile {
   readonly delimited: boolean;
   /** The two buffers whole-file passes read into by turns (one pass runs at a time). */
   chunkBuffers(): readonly [Buffer, Buffer];
+  /** The wasm cell walker over those buffers; undefined where WebAssembly is not available. */
+  cellWalker(): CellWalker | undefined;
 }
 
 /** End of data row bytes that begin at `start` in `buf` and run (line ending included) to `limit`, both buf positions. */

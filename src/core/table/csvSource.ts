@@ -11,6 +11,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { abortable } from './abort';
 import type { CellMap } from './cellMap';
 import { CellSpan, cellText, countCells, readRowCells } from './cells';
+import { CellWalker } from './cellWalkWasm';
 import { ColumnCache } from './columnCache';
 import { columnPass } from './csvColumnPass';
 import { rowEnd, spanLine, type CsvFile } from './csvFile';
@@ -63,7 +64,8 @@ export class CsvSource implements TableSource, CsvFile {
   private rowWaiters: { rows: number; resolve: () => void; reject: (e: unknown) => void }[] = [];
   private map: CellMap | undefined;
   private passQueue: Promise<unknown> = Promise.resolve();
-  private buffers: [Buffer, Buffer] | undefined;
+  private buffers: readonly [Buffer, Buffer] | undefined;
+  private walker: CellWalker | undefined;
   private settleIndexed: (error?: unknown) => void = () => undefined;
 
   private constructor(
@@ -131,9 +133,21 @@ export class CsvSource implements TableSource, CsvFile {
 
   chunkBuffers(): readonly [Buffer, Buffer] {
     // Kept for the source's life: fresh 2 × 8 MiB per pass would only raise the peak RSS.
-    const size = Math.max(1, Math.min(this.chunkBytes, this.size));
-    this.buffers ??= [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)];
+    if (!this.buffers) {
+      const size = Math.max(1, Math.min(this.chunkBytes, this.size));
+      try {
+        this.walker = new CellWalker(size);
+        this.buffers = this.walker.buffers;
+      } catch {
+        this.buffers = [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)]; // no WebAssembly (e.g. --jitless): the JS walk does it
+      }
+    }
     return this.buffers;
+  }
+
+  cellWalker(): CellWalker | undefined {
+    this.chunkBuffers();
+    return this.walker;
   }
 
   async readCells(rows: ArrayLike<number>, columns: readonly number[], signal?: AbortSignal): Promise<string[][]> {
