@@ -93,7 +93,7 @@ export const DEFAULT_DISK_BUDGET = 2 * 1024 ** 3;
  */
 export class FileStore {
   private readonly entries = new Map<string, Entry>();
-  private dir: string | undefined;
+  private dir: Promise<string> | undefined;
   private closed = false;
   private tick = 0;
 
@@ -114,9 +114,11 @@ export class FileStore {
     e.lastUsed = ++this.tick;
     e.ready ??= (async () => {
       if (this.closed) throw new Error('the sandbox is closing');
-      this.dir ??= await mkdtemp(join(tmpdir(), 'wa-sandbox-'));
+      // One directory per store, even when the first files are asked for at once.
+      this.dir ??= mkdtemp(join(tmpdir(), 'wa-sandbox-'));
+      const dir = await this.dir;
       const content = e.produce();
-      const path = join(this.dir, `${id}.${content.ext}`);
+      const path = join(dir, `${id}.${content.ext}`);
       const size = await writeResult(content, path, e.mtime, () => this.closed);
       e.file = { path, name: `${e.name}.${content.ext}`, ext: content.ext, size };
       await this.evict(e);
@@ -169,7 +171,7 @@ export class FileStore {
     this.closed = true;
     // Writes in flight stop at their next chunk; let them settle before the directory goes.
     await Promise.allSettled([...this.entries.values()].flatMap((e) => (e.ready ? [e.ready] : [])));
-    if (this.dir) await rm(this.dir, { recursive: true, force: true });
+    if (this.dir) await rm(await this.dir, { recursive: true, force: true });
   }
 }
 

@@ -1,6 +1,7 @@
 /** The sandbox's queued family: jobs go to done, files download and parse as their kind, download faults. */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Papa from 'papaparse';
 import yauzl from 'yauzl';
@@ -303,6 +304,16 @@ describe('sandbox file store', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('writes into one temp directory, even when files are first asked for at once, and removes it on close', async () => {
+    const store = new FileStore();
+    for (const id of ['a1', 'b2', 'c3', 'd4']) store.register(id, id, new Date(0), () => ({ ext: 'txt', lines: [id] }));
+    const files = await Promise.all(['a1', 'b2', 'c3', 'd4'].map((id) => store.ensure(id)));
+    const dirs = new Set(files.map((f) => dirname(f.path)));
+    assert.equal(dirs.size, 1);
+    await store.close();
+    assert.ok(!existsSync([...dirs][0]!));
   });
 });
 
