@@ -4,7 +4,7 @@
  * byte ranges, and the download faults (truncation, corrupt zip).
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -83,6 +83,33 @@ interface Entry {
   lastUsed: number;
 }
 
+const DIR_PREFIX = 'wa-sandbox-';
+
+/** Whether a process with this id runs (EPERM: it runs, as someone else). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A temp directory named for this process; first, the directories of sandboxes whose process
+ * is gone (killed before close()) are removed.
+ */
+async function makeDir(): Promise<string> {
+  const names = await readdir(tmpdir()).catch(() => [] as string[]);
+  await Promise.all(
+    names.map(async (name) => {
+      const pid = Number(/^wa-sandbox-(\d+)-/u.exec(name)?.[1]);
+      if (pid > 0 && pid !== process.pid && !alive(pid)) await rm(join(tmpdir(), name), { recursive: true, force: true });
+    }),
+  );
+  return mkdtemp(join(tmpdir(), `${DIR_PREFIX}${process.pid}-`));
+}
+
 /** Disk kept for result files before the least recently used are deleted (they are made again on demand). */
 export const DEFAULT_DISK_BUDGET = 2 * 1024 ** 3;
 
@@ -115,7 +142,7 @@ export class FileStore {
     e.ready ??= (async () => {
       if (this.closed) throw new Error('the sandbox is closing');
       // One directory per store, even when the first files are asked for at once.
-      this.dir ??= mkdtemp(join(tmpdir(), 'wa-sandbox-'));
+      this.dir ??= makeDir();
       const dir = await this.dir;
       const content = e.produce();
       const path = join(dir, `${id}.${content.ext}`);

@@ -1,7 +1,8 @@
 /** The sandbox's queued family: jobs go to done, files download and parse as their kind, download faults. */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Papa from 'papaparse';
 import yauzl from 'yauzl';
@@ -301,6 +302,21 @@ describe('sandbox file store', () => {
       assert.ok(!existsSync(b.path) && !existsSync(a.file.path), 'older idle files deleted');
       const again = await store.ensure('aa');
       assert.equal(readFileSync(again.path, 'utf8'), 'first\nfirst\n');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('removes the directories of sandboxes whose process is gone', async () => {
+    // A pid far above pid_max on Linux is never alive.
+    const stale = mkdtempSync(join(tmpdir(), 'wa-sandbox-99999999-'));
+    writeFileSync(join(stale, 'x.txt'), 'x');
+    const store = new FileStore();
+    store.register('e5', 'e', new Date(0), () => ({ ext: 'txt', lines: ['e'] }));
+    try {
+      const file = await store.ensure('e5');
+      assert.ok(!existsSync(stale));
+      assert.match(basename(dirname(file.path)), new RegExp(`^wa-sandbox-${process.pid}-`, 'u'));
     } finally {
       await store.close();
     }
