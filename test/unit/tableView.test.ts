@@ -111,6 +111,20 @@ describe('table: filters and search', () => {
     await view.source.close();
   });
 
+  it('searches cell by cell in a file with malformed quotes, as papaparse reads it', async () => {
+    // The last row's cell reads a"b"c: one quote was doubled, the other stray; 'a"b"' is in neither raw form.
+    const text = 'a,b\n"x"y",1\n"p ""q""",r\n5" tv,"s,t"\n"a""b"c",x\n';
+    const [, ...cells] = papaRows(text);
+    const source = await csv(text);
+    assert.ok(source.notices.some((n) => n.code === 'malformedQuote'));
+    const view = new TableView(source);
+    for (const needle of ['x"y', '"q"', '5"', 's,t', 'y",', '"', 'a"b"']) {
+      await view.apply({ search: needle });
+      assert.deepEqual(Array.from(view.rowIds()), referenceFilter(cells, [], needle), needle);
+    }
+    await source.close();
+  });
+
   it('says how many rows are shown', async () => {
     const source = await csv('a\n' + Array.from({ length: 12345 }, (_, i) => String(i)).join('\n'));
     const view = new TableView(source);

@@ -187,7 +187,10 @@ export class CsvSource implements TableSource, CsvFile {
     let search = this.searches.get(key);
     if (!search) {
       const signal = this.lifetime.signal;
-      search = abortable(this.indexed, signal).then(() => this.enqueue(() => searchFile(this, key, { signal, onProgress: options.onProgress })));
+      search = abortable(this.indexed, signal).then(() => {
+        const wellFormed = this.indexer.problems.malformedQuotes === 0;
+        return this.enqueue(() => searchFile(this, key, wellFormed, { signal, onProgress: options.onProgress }));
+      });
       search.catch(() => this.searches.delete(key));
       this.searches.set(key, search);
       if (this.searches.size > SEARCH_CACHE) this.searches.delete(this.searches.keys().next().value ?? '');

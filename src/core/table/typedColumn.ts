@@ -56,6 +56,8 @@ export class TypedColumnBuilder {
   }
 
   finish(): TypedColumn {
+    // A column without numbers has the text of every cell already ('' for empty ones).
+    const fullText = this.fullText ?? (this.numberCount === 0 ? (this.texts ?? new Array<string>(this.rows).fill('')) : undefined);
     return {
       column: this.column,
       numbers: this.numbers,
@@ -64,7 +66,7 @@ export class TypedColumnBuilder {
       numberCount: this.numberCount,
       textCount: this.textCount,
       texts: this.texts,
-      fullText: this.fullText,
+      fullText,
     };
   }
 }
