@@ -75,6 +75,18 @@ describe('table: export', () => {
     }
   });
 
+  it('exports every row of a file still being indexed', async () => {
+    const lines = ['n', ...Array.from({ length: 3000 }, (_, i) => String(i))];
+    const source = await openCsvFile(await writeTemp(dir, lines.join('\n')), { readSizes: { head: 64, chunk: 256 } });
+    const view = new TableView(source);
+    assert.equal(source.complete, false);
+    assert.match(view.countLabel(), /^\d+\+ rows$/u);
+    const target = join(dir, 'early.csv');
+    await exportView(view, target, { lineEnding: '\n' });
+    assert.equal(await readFile(target, 'utf8'), lines.join('\n') + '\n');
+    await source.close();
+  });
+
   it('replaces an existing file only when done, and leaves nothing behind when cancelled', async () => {
     const source = jsonRowsSource(Array.from({ length: 5000 }, (_, i) => ({ i, s: `row ${i}` })));
     const view = new TableView(source);

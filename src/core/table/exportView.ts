@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { abortable } from './abort';
 import { formatLine } from './csvFormat';
 import type { TableView } from './tableView';
 import type { TaskOptions } from './types';
@@ -36,6 +37,7 @@ export async function exportView(view: TableView, target: string, options: Expor
   const columns = options.columns ?? view.source.columns.map((_, i) => i);
   const neutralise = options.neutraliseFormulas ?? true;
   const eol = options.lineEnding ?? '\r\n';
+  await abortable(view.source.indexed, signal); // a view over a file still being indexed has only its first rows
   const ids = view.rowIds();
   const batchRows = Math.max(1, Math.floor(BATCH_CELLS / Math.max(1, columns.length)));
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
