@@ -22,7 +22,7 @@ export interface TypedColumn {
   readonly textCount: number;
   /** The text of the Text cells ('' for the others); undefined when the column has no text cell. */
   readonly texts: readonly string[] | undefined;
-  /** The text of every cell; present only when it was asked for (a text filter needs it). */
+  /** The text of every cell: present when asked for (a text filter needs it) or when the column has no numbers. */
   readonly fullText: readonly string[] | undefined;
 }
 
@@ -32,7 +32,7 @@ export interface ColumnNeed {
   readonly text?: boolean;
 }
 
-/** How far a long task is; `done` and `total` are in the task's own unit (bytes for file passes). */
+/** How far a long task is: bytes for passes over the file (index, columns, search), rows for export. */
 export interface Progress {
   readonly task: 'index' | 'columns' | 'search' | 'export';
   readonly done: number;
