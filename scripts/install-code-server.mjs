@@ -121,18 +121,20 @@ for (const [cwd, mod] of natives) {
 }
 console.log(`\n▶ verify\n  ✓ native modules load: ${natives.map(([, m]) => m).join(', ')}`);
 const state = await mkdtemp(join(tmpdir(), 'wa-code-server-verify-'));
+let problem;
 try {
   const server = await cs.startCodeServer({ stateDir: state, timeoutMs: 60_000, beforeMarker: true });
-  const res = await fetch(server.url, { signal: AbortSignal.timeout(10_000) });
-  const html = await res.text();
+  const res = await fetch(server.url, { signal: AbortSignal.timeout(10_000) }).catch((e) => e);
+  const html = res instanceof Response ? await res.text() : '';
   await server.stop();
-  if (!res.ok || !html.includes('workbench')) fail(`code-server answered ${res.status} without a workbench page.`);
-  console.log(`  ✓ code-server starts and serves the workbench (${server.url})`);
+  if (!(res instanceof Response)) problem = `code-server did not serve its page: ${res.message}`;
+  else if (!res.ok || !html.includes('workbench')) problem = `code-server answered ${res.status} without a workbench page.`;
+  else console.log(`  ✓ code-server starts and serves the workbench (${server.url})`);
 } catch (e) {
-  fail(e instanceof Error ? e.message : String(e));
-} finally {
-  rmSync(state, { recursive: true, force: true });
+  problem = e instanceof Error ? e.message : String(e);
 }
+rmSync(state, { recursive: true, force: true });
+if (problem) fail(problem);
 
 writeFileSync(marker, `${VERSION}\n`);
 console.log(`\ncode-server ${VERSION} installed in ${rel} in ${((Date.now() - t0) / 1000).toFixed(0)} s.`);
