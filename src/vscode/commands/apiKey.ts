@@ -29,9 +29,10 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Serv
       }
       await s.keys.set(c.key);
       s.log.info('API key stored in SecretStorage.');
-      void vscode.window.showInformationMessage(
-        'API key saved. Check it at no cost with “Wallet Analytics: Show Credits”.',
-      );
+      // Checking the key costs nothing (§5.4), so the one action offered is that check.
+      void vscode.window.showInformationMessage('API key saved.', 'Check It (Free)').then((a) => {
+        if (a) void vscode.commands.executeCommand('walletAnalytics.endpoint.credits');
+      });
       return true;
     }),
     vscode.commands.registerCommand(CommandIds.clearApiKey, async () => {
