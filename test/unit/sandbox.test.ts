@@ -1,8 +1,9 @@
 /** The sandbox's synthetic data (pure, no HTTP) and its CLI. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { addressProblem } from '../../src/core/addresses';
@@ -168,11 +169,14 @@ describe('sandbox CLI', () => {
   });
 
   it('--port: prints the base URL, the key and a curl line; /credits answers', { timeout: 15_000 }, async () => {
-    const cli = resolve(__dirname, '../../src/sandbox/cli.js');
+    let cli = resolve(__dirname, '../../src/sandbox/cli.js');
+    let built: string | undefined;
     if (!existsSync(cli)) {
-      // Built alone (not by esbuild.mjs --tests): build the CLI next to where it would be.
+      // Built alone (not by esbuild.mjs --tests): a self-contained CLI in a temp directory.
+      built = mkdtempSync(join(tmpdir(), 'wa-sandbox-cli-'));
+      cli = join(built, 'cli.js');
       const esbuild = (await import('esbuild')) as typeof import('esbuild');
-      await esbuild.build({ entryPoints: [join(process.cwd(), 'src/sandbox/cli.ts')], bundle: true, platform: 'node', packages: 'external', outfile: cli, logLevel: 'error' });
+      await esbuild.build({ entryPoints: [resolve(process.cwd(), 'src/sandbox/cli.ts')], bundle: true, platform: 'node', outfile: cli, logLevel: 'error' });
     }
     const port = await new Promise<number>((res) => {
       const s = createServer().listen(0, '127.0.0.1', () => {
@@ -201,6 +205,7 @@ describe('sandbox CLI', () => {
       assert.equal(await r.json(), '1000000000');
     } finally {
       child.kill('SIGTERM');
+      if (built) rmSync(built, { recursive: true, force: true });
     }
   });
 });
