@@ -67,3 +67,24 @@ describe('Top Traders of Tokens from the palette, price first', { timeout: 240_0
     assert.match(await tab.innerText(), /\.csv/u);
   });
 });
+
+describe('a helpful error, on screen', { timeout: 180_000 }, () => {
+  let wb: Workbench;
+  before(async () => {
+    wb = await Workbench.open({ name: 'request-error', settings: { 'walletAnalytics.sandbox.autoStart': true } });
+  });
+  after(async () => {
+    await wb?.close();
+  });
+
+  it('says what is wrong when a request id is unknown, and the screenshot check sees it', async () => {
+    await wb.runCommand('Wallet Analytics: Check a Request…');
+    await wb.quickInputField.waitFor({ timeout: 30_000 });
+    await wb.typeIntoQuickInput('req_does_not_exist', { submit: true });
+    const msg = await wb.waitForNotification(/Check a Request/u, 30_000);
+    assert.match(msg, /req_does_not_exist|not found|no request/iu, msg);
+    assert.deepEqual((await wb.errorNotifications()).length, 1, 'shown as an error');
+    await assert.rejects(wb.screenshot('unknown-request'), /Error notification on screen/u);
+    await wb.screenshot('unknown-request-allowed', { allowErrors: /Check a Request/u });
+  });
+});

@@ -188,11 +188,23 @@ export class Workbench {
     await this.page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'detached', timeout: 5000 });
   }
 
-  /** Saves a screenshot of the whole window to test-results/e2e/<name>-NN-<step>.png and returns its path. */
-  async screenshot(step: string): Promise<string> {
+  /** The messages of the error notifications on screen. */
+  async errorNotifications(): Promise<string[]> {
+    const toasts = this.page.locator('.notifications-toasts .notification-toast', { has: this.page.locator('.codicon-error') });
+    return (await toasts.locator('.notification-list-item-message').allInnerTexts()).map((t) => t.trim());
+  }
+
+  /**
+   * Saves a screenshot of the whole window to test-results/e2e/<name>-NN-<step>.png and returns its
+   * path. An error notification on screen fails the step (after the picture is taken), unless
+   * `allowErrors` matches it: a person would see it, so a flow that shows one is not passing.
+   */
+  async screenshot(step: string, o: { allowErrors?: RegExp } = {}): Promise<string> {
     mkdirSync(screenshotsDir, { recursive: true });
     const file = join(screenshotsDir, `${this.name}-${String(++this.shots).padStart(2, '0')}-${step}.png`);
     await this.page.screenshot({ path: file });
+    const errors = (await this.errorNotifications()).filter((m) => !o.allowErrors?.test(m));
+    if (errors.length > 0) throw new Error(`Error notification on screen at "${step}" (${file}): ${JSON.stringify(errors)}`);
     return file;
   }
 
