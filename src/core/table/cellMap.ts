@@ -47,6 +47,13 @@ export class CellMap {
     return c + 1;
   }
 
+  /** The last marked cell at or before `column` in data row r, and its offset from the row's start; undefined past the row. */
+  markBefore(r: number, column: number): { cell: number; offset: number } | undefined {
+    const slot = Math.min(column >>> STRIDE_SHIFT, this.slots - 1);
+    const mark = this.marks[r * this.slots + slot] ?? NONE;
+    return mark === NONE ? undefined : { cell: slot << STRIDE_SHIFT, offset: mark };
+  }
+
   /** Start of cell `column` of data row r held in buf[start, end), or -1 when the row is shorter. */
   locate(r: number, buf: Buffer, start: number, end: number, column: number): number {
     if (column >= (this.cellCounts[r] ?? 0)) return -1;

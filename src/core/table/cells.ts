@@ -103,9 +103,13 @@ export function countCells(buf: Buffer, start: number, end: number): number {
   }
 }
 
-/** Appends to `out` the texts of `columns` of the row [start, end), in the order asked; cells past the row's end are ''. */
-export function readRowCells(buf: Buffer, start: number, end: number, columns: readonly number[], out: string[]): void {
-  const starts = cellStarts(buf, start, end, columns);
+/**
+ * Appends to `out` the texts of `columns` of the row [start, end), in the order asked; cells past
+ * the row's end are ''. The walk starts from cell `fromCell` at `fromPos` when a cell map knows
+ * where a cell at or before the first asked one starts.
+ */
+export function readRowCells(buf: Buffer, start: number, end: number, columns: readonly number[], out: string[], fromCell = 0, fromPos = start): void {
+  const starts = cellStarts(buf, end, columns, fromCell, fromPos);
   const span = new CellSpan();
   for (let k = 0; k < columns.length; k++) {
     const at = starts[columns[k] ?? 0] ?? -1;
@@ -119,14 +123,14 @@ export function readRowCells(buf: Buffer, start: number, end: number, columns: r
 
 let startsScratch = new Int32Array(1024);
 
-/** Starts of cells 0..max(columns) of the row (-1 past its end), in a shared scratch array. */
-function cellStarts(buf: Buffer, start: number, end: number, columns: readonly number[]): Int32Array {
+/** Starts of cells fromCell..max(columns) of the row (-1 past its end), in a shared scratch array. */
+function cellStarts(buf: Buffer, end: number, columns: readonly number[], fromCell: number, fromPos: number): Int32Array {
   let max = 0;
   for (const c of columns) if (c > max) max = c;
   if (startsScratch.length <= max) startsScratch = new Int32Array(max + 1);
   const starts = startsScratch;
-  let p = start;
-  let c = 0;
+  let p = fromPos;
+  let c = fromCell;
   for (; c <= max; c++) {
     starts[c] = p;
     p = skipCell(buf, p, end);

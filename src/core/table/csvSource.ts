@@ -162,13 +162,17 @@ export class CsvSource implements TableSource, CsvFile {
     const far = physical.filter((p) => this.offsets.limit(p) > head.length);
     const bytes = far.length > 0 ? await readRowBytes(this.fh, this.offsets, far, signal) : undefined;
     const span = new CellSpan();
+    const firstColumn = Math.min(...columns);
     return physical.map((p) => {
       const { buf, base } = bytes?.get(p) ?? { buf: head, base: 0 };
       const s = this.offsets.start(p) - base;
       const e = rowEnd(buf, s, this.offsets.limit(p) - base);
       const cells: string[] = [];
-      if (this.delimited) readRowCells(buf, s, e, columns, cells);
-      else {
+      if (this.delimited) {
+        // With the cell map, start at the mark before the first asked column, not at cell 0.
+        const mark = this.map && columns.length > 0 ? this.map.markBefore(p - this.header, firstColumn) : undefined;
+        readRowCells(buf, s, e, columns, cells, mark?.cell ?? 0, s + (mark?.offset ?? 0));
+      } else {
         spanLine(buf, s, e, span);
         cells.push(...columns.map(() => cellText(buf, span)));
       }
