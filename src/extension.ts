@@ -14,11 +14,15 @@ import { registerResultScheme } from './vscode/results/open';
 import { ApiKeyStore } from './vscode/secrets';
 import type { Services } from './vscode/services';
 import { SandboxStatus } from './vscode/views/sandboxStatus';
+import { HistoryService } from './vscode/views/history';
+import { registerSidebar, type Sidebar } from './vscode/views/sidebar';
 
 /** What activate() returns: a small surface for the integration tests. */
 export interface ExtensionApi {
   readonly services: Services;
   readonly activationMs: number;
+  /** The Wallet Analytics view container: Account and Requests views, credits status bar item. */
+  readonly sidebar: Sidebar;
   /**
    * Only when VS Code runs the extension under its test runner (ExtensionMode.Test):
    * the context, so tests can reach this extension's SecretStorage, log and storage folders.
@@ -47,14 +51,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     () => connection.baseUrl(),
     () => readSettings().quotaPeriodStart,
   );
-  const jobs = new JobService(context, connection, log);
-  context.subscriptions.push(keys, log, connection, credits, jobs, new SandboxStatus(connection));
+  // One history reader and one pace for the window: the poller and every view share them.
+  const history = new HistoryService(connection);
+  const jobs = new JobService(context, connection, log, history);
+  context.subscriptions.push(keys, log, connection, credits, jobs, history, new SandboxStatus(connection));
   const services: Services = { contextKeys, keys, log, connection, credits, jobs };
 
   registerApiKeyCommands(context, services);
   registerResultScheme(context);
   registerEndpointCommands(context, { connection, credits, jobs, log, state: context.globalState });
   registerSandboxAndResultCommands(context, { connection, jobs, showLog: () => log.channel.show(true) });
+  const sidebar = registerSidebar(context, services, history);
 
   await keys.refresh();
   await contextKeys.set(ContextKeys.sandbox, false);
@@ -63,7 +70,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
   const testing = context.extensionMode === vscode.ExtensionMode.Test ? { context } : undefined;
-  return { services, activationMs, testing };
+  return { services, activationMs, testing, sidebar };
 }
 
 export function deactivate(): void {

@@ -14,10 +14,39 @@ export const CommandIds = {
   retryDownload: 'walletAnalytics.retryDownload',
   /** From a notification or a view only (hidden from the palette). */
   openResult: 'walletAnalytics.openResult',
+  // ---- the sidebar (src/vscode/views/) ----
+  /** Focuses the Account view (the credits status bar item's click). */
+  showAccount: 'walletAnalytics.showAccount',
+  refreshAccount: 'walletAnalytics.refreshAccount',
+  /** Also the welcome view's "Retry". */
+  refreshRequests: 'walletAnalytics.refreshRequests',
+  filterRequests: 'walletAnalytics.filterRequests',
+  searchRequests: 'walletAnalytics.searchRequests',
+  clearRequestsFilter: 'walletAnalytics.clearRequestsFilter',
+  /** From the Requests view only (hidden from the palette): they act on a row. */
+  openRequest: 'walletAnalytics.openRequest',
+  revealRequest: 'walletAnalytics.revealRequest',
+  downloadRequestAgain: 'walletAnalytics.downloadRequestAgain',
+  copyRequestId: 'walletAnalytics.copyRequestId',
+  rerunRequest: 'walletAnalytics.rerunRequest',
+  useResultAsInput: 'walletAnalytics.useResultAsInput',
+  showMoreRequests: 'walletAnalytics.showMoreRequests',
+  openRequestFile: 'walletAnalytics.openRequestFile',
 } as const;
 
 /** Commands that need an argument from a view or notification, hidden from the palette. */
-export const VIEW_ONLY_COMMANDS: readonly CommandId[] = [CommandIds.retryDownload, CommandIds.openResult];
+export const VIEW_ONLY_COMMANDS: readonly CommandId[] = [
+  CommandIds.retryDownload,
+  CommandIds.openResult,
+  CommandIds.openRequest,
+  CommandIds.revealRequest,
+  CommandIds.downloadRequestAgain,
+  CommandIds.copyRequestId,
+  CommandIds.rerunRequest,
+  CommandIds.useResultAsInput,
+  CommandIds.showMoreRequests,
+  CommandIds.openRequestFile,
+];
 
 export type CommandId = (typeof CommandIds)[keyof typeof CommandIds];
 
@@ -25,4 +54,10 @@ export type CommandId = (typeof CommandIds)[keyof typeof CommandIds];
 export const ContextKeys = {
   hasKey: 'walletAnalytics.hasKey',
   sandbox: 'walletAnalytics.sandbox',
+  /** The sidebar's connection state, for its welcome views: noKey | noBaseUrl | checking | ok | offline | refused. */
+  status: 'walletAnalytics.status',
+  /** With status offline: the error's kind (network, server, rateLimited, insecureUrl, …). */
+  errorKind: 'walletAnalytics.errorKind',
+  /** The Requests view has a filter or search in force. */
+  requestsFiltered: 'walletAnalytics.requestsFiltered',
 } as const;

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { endpoint } from '../../core/catalog';
 import { fmtCredits } from '../../core/pricing';
 import type { JobRecord } from '../../core/jobs/job';
-import { Poller } from '../../core/jobs/poller';
+import { Poller, type PollApi } from '../../core/jobs/poller';
 import { JobStore } from '../../core/jobs/store';
 import type { Connection } from '../connection';
 import type { Log } from '../log';
@@ -25,17 +25,23 @@ export class JobService implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly connection: Connection,
     private readonly log: Log,
+    /**
+     * The window's shared pace (src/vscode/views/history.ts): the poller's `GET /requests` goes
+     * through the one history fetcher every view uses, and its interval slows while unfocused.
+     */
+    private readonly shared?: { pollApiFor(baseUrl: string): PollApi | undefined; intervalMs(): number },
   ) {
     [this.store, this.poller] = this.build();
   }
 
   private build(): [JobStore, Poller] {
     const store = new JobStore(new GlobalStatePersistence(this.context.globalState));
+    const shared = this.shared;
     const poller = new Poller(store, {
-      apiFor: (baseUrl) => this.connection.apiFor(baseUrl),
+      apiFor: (baseUrl) => (shared ? shared.pollApiFor(baseUrl) : this.connection.apiFor(baseUrl)),
       download: makeDownloader(this.connection, () => this.folder()),
       log: (line) => this.log.warn(line),
-      intervalMs: () => readSettings().pollIntervalSeconds * 1000,
+      intervalMs: () => (shared ? shared.intervalMs() : readSettings().pollIntervalSeconds * 1000),
     });
     return [store, poller];
   }

@@ -1,0 +1,70 @@
+/** What the Account view and the credits status bar item both show, computed once. */
+import { endpointTitle } from '../../core/history/format';
+import { PERIOD_MS, QUOTA } from '../../core/quota';
+import type { Connection } from '../connection';
+import type { CreditsService, SpendEntry } from '../credits';
+import type { ApiKeyStore } from '../secrets';
+
+export type KeyState = 'set' | 'notSet' | 'sandbox';
+
+export interface SpendLine {
+  readonly endpointId: string;
+  readonly title: string;
+  readonly credits: number;
+  readonly calls: number;
+}
+
+export interface AccountFacts {
+  readonly keyState: KeyState;
+  readonly baseUrl: string;
+  readonly balance?: { readonly value: number; readonly at: number };
+  /** Quota minus balance: what the account used this period, by anyone. */
+  readonly used?: number;
+  readonly quota: number;
+  readonly reset?: { readonly date: Date; readonly estimated: boolean };
+  /** When this period started, when known. */
+  readonly periodStart?: number;
+  /** What this extension spent this period against this base URL (the local ledger), by endpoint, most first. */
+  readonly spend: readonly SpendLine[];
+  readonly spendTotal: number;
+}
+
+/** Sums a ledger by endpoint, for entries of baseUrl since `since` (all when undefined). */
+export function spendByEndpoint(ledger: readonly SpendEntry[], baseUrl: string, since: number | undefined): SpendLine[] {
+  const by = new Map<string, { credits: number; calls: number }>();
+  for (const e of ledger) {
+    if (e.baseUrl !== baseUrl || (since !== undefined && e.at < since)) continue;
+    const s = by.get(e.endpointId) ?? { credits: 0, calls: 0 };
+    s.credits += e.credits;
+    s.calls += 1;
+    by.set(e.endpointId, s);
+  }
+  return [...by]
+    .map(([endpointId, s]) => ({ endpointId, title: endpointTitle(endpointId), ...s }))
+    .sort((a, b) => b.credits - a.credits || a.title.localeCompare(b.title));
+}
+
+export function accountFacts(connection: Connection, keys: ApiKeyStore, credits: CreditsService): AccountFacts {
+  const baseUrl = connection.baseUrl();
+  const keyState: KeyState = connection.mode === 'sandbox' ? 'sandbox' : keys.peek() ? 'set' : 'notSet';
+  const balance = credits.peek();
+  const reset = credits.nextReset();
+  const periodStart = reset ? reset.date.getTime() - PERIOD_MS : undefined;
+  const spend = spendByEndpoint(credits.ledger(), baseUrl, periodStart);
+  return {
+    keyState,
+    baseUrl,
+    balance,
+    used: balance ? Math.max(0, QUOTA - balance.value) : undefined,
+    quota: QUOTA,
+    reset,
+    periodStart,
+    spend,
+    spendTotal: spend.reduce((s, l) => s + l.credits, 0),
+  };
+}
+
+/** "2026-12-21" (UTC, as the price step and Show Credits write it). */
+export function isoDay(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}

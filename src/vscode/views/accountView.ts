@@ -1,0 +1,232 @@
+import * as vscode from 'vscode';
+import { compactCredits, exactCredits, fullTime } from '../../core/history/format';
+import { CommandIds } from '../commands/ids';
+import type { Connection } from '../connection';
+import type { CreditsService } from '../credits';
+import type { ApiKeyStore } from '../secrets';
+import { accountFacts, isoDay, type AccountFacts, type SpendLine } from './account';
+import { levelOf } from './creditsStatus';
+import { readSidebarSettings } from './settings';
+import type { ConnectionStatus } from './status';
+
+export const ACCOUNT_VIEW = 'walletAnalyticsAccount';
+
+type RowId = 'key' | 'baseUrl' | 'connection' | 'balance' | 'used' | 'quota' | 'reset' | 'spend';
+
+/** A row of the Account view. Rows are kept (same object), so a change refreshes only them. */
+export class AccountNode {
+  constructor(
+    readonly row: RowId | 'spendLine',
+    /** For a spend line: its endpoint. */
+    readonly endpointId?: string,
+  ) {}
+}
+
+/**
+ * The Account view: key state, base URL, connection, credits (balance compact with the exact
+ * figure in the tooltip, used this period, quota, next reset) and this period's spend by endpoint
+ * from the local ledger. Actions are in its title bar and on its rows.
+ */
+export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<AccountNode | AccountNode[] | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly rows = new Map<RowId, AccountNode>();
+  private readonly spendLines = new Map<string, AccountNode>();
+  private facts: AccountFacts;
+  private last = new Map<RowId, string>();
+  private readonly subs: vscode.Disposable[] = [];
+  /** Light and dark variants of the extension's icon, for the balance row. */
+  private readonly brandIcon: { light: vscode.Uri; dark: vscode.Uri };
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly keys: ApiKeyStore,
+    private readonly credits: CreditsService,
+    private readonly status: ConnectionStatus,
+    extensionUri: vscode.Uri,
+  ) {
+    this.brandIcon = {
+      light: vscode.Uri.joinPath(extensionUri, 'media', 'icons', 'wallet-analytics-light.svg'),
+      dark: vscode.Uri.joinPath(extensionUri, 'media', 'icons', 'wallet-analytics-dark.svg'),
+    };
+    this.facts = accountFacts(connection, keys, credits);
+    this.snapshot();
+    this.subs.push(
+      credits.onDidChange(() => this.refresh()),
+      keys.onDidChange(() => this.refresh()),
+      connection.onDidChange(() => this.refresh()),
+      status.onDidChange(() => this.refresh()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('walletAnalytics')) this.refresh();
+      }),
+    );
+  }
+
+  private node(id: RowId): AccountNode {
+    let n = this.rows.get(id);
+    if (!n) this.rows.set(id, (n = new AccountNode(id)));
+    return n;
+  }
+
+  /** Every row's content as text, to find the rows that changed. */
+  private snapshot(): Map<RowId, string> {
+    const f = this.facts;
+    const s = this.status;
+    const m = new Map<RowId, string>([
+      ['key', f.keyState],
+      ['baseUrl', `${f.baseUrl}|${f.keyState}`],
+      ['connection', `${s.state}|${s.error?.message ?? ''}`],
+      ['balance', `${f.balance?.value ?? ''}|${f.balance?.at ?? ''}|${JSON.stringify(readSidebarSettings())}`],
+      ['used', `${f.used ?? ''}|${f.spendTotal}`],
+      ['quota', String(f.quota)],
+      ['reset', `${f.reset?.date.getTime() ?? ''}|${f.reset?.estimated ?? ''}`],
+      ['spend', JSON.stringify(f.spend)],
+    ]);
+    return m;
+  }
+
+  /** Recomputes and fires only the rows whose content changed. */
+  refresh(): void {
+    this.facts = accountFacts(this.connection, this.keys, this.credits);
+    const now = this.snapshot();
+    const changed: AccountNode[] = [];
+    for (const [id, text] of now) if (this.last.get(id) !== text && this.rows.has(id)) changed.push(this.node(id));
+    const rootChanged = this.last.get('connection')?.startsWith('ok') !== now.get('connection')?.startsWith('ok');
+    this.last = now;
+    if (rootChanged) this.changed.fire(undefined);
+    else if (changed.length) this.changed.fire(changed);
+  }
+
+  getChildren(element?: AccountNode): AccountNode[] {
+    if (!element) {
+      this.last = this.snapshot();
+      const ids: RowId[] = ['key', 'baseUrl'];
+      // The connection row only when something is wrong or pending: "OK" says nothing.
+      if (this.status.state !== 'ok') ids.push('connection');
+      ids.push('balance', 'used', 'quota', 'reset', 'spend');
+      return ids.map((id) => this.node(id));
+    }
+    if (element.row === 'spend') {
+      return this.facts.spend.map((l) => {
+        let node = this.spendLines.get(l.endpointId);
+        if (!node) this.spendLines.set(l.endpointId, (node = new AccountNode('spendLine', l.endpointId)));
+        return node;
+      });
+    }
+    return [];
+  }
+
+  getParent(element: AccountNode): AccountNode | undefined {
+    return element.row === 'spendLine' ? this.node('spend') : undefined;
+  }
+
+  getTreeItem(n: AccountNode): vscode.TreeItem {
+    const f = this.facts;
+    const t = (label: string, description: string, icon: vscode.TreeItem['iconPath'], tooltip?: string | vscode.MarkdownString): vscode.TreeItem => {
+      const item = new vscode.TreeItem(label);
+      item.description = description;
+      item.iconPath = icon;
+      item.tooltip = tooltip;
+      item.id = `account:${n.row}${n.endpointId ? `:${n.endpointId}` : ''}`;
+      return item;
+    };
+    const icon = (id: string, color?: string) => new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
+    switch (n.row) {
+      case 'key': {
+        const desc = f.keyState === 'set' ? 'set (in SecretStorage)' : f.keyState === 'sandbox' ? 'sandbox (demo key; your key is untouched)' : 'not set';
+        const item = t('API key', desc, icon('key'), f.keyState === 'notSet' ? 'No key is stored. Set the key issued with your API plan, or try the sandbox.' : undefined);
+        item.contextValue = `account.key.${f.keyState}`;
+        if (f.keyState === 'notSet') item.command = { command: CommandIds.setApiKey, title: 'Set API Key' };
+        return item;
+      }
+      case 'baseUrl': {
+        const sandbox = f.keyState === 'sandbox';
+        const item = t('Base URL', f.baseUrl, icon(sandbox ? 'beaker' : 'globe'), sandbox ? 'The built-in sandbox (loopback, synthetic data). Stop it to return to walletAnalytics.baseUrl.' : 'walletAnalytics.baseUrl: click to change it.');
+        item.contextValue = sandbox ? 'account.baseUrl.sandbox' : 'account.baseUrl.configured';
+        if (!sandbox) item.command = { command: 'workbench.action.openSettings', title: 'Open Settings', arguments: ['walletAnalytics.baseUrl'] };
+        return item;
+      }
+      case 'connection': {
+        const s = this.status.state;
+        const words: Record<string, string> = {
+          noKey: 'no key',
+          noBaseUrl: 'base URL not set',
+          checking: 'checking…',
+          ok: 'OK',
+          offline: 'unreachable',
+          refused: 'key refused',
+        };
+        const err = this.status.error?.message;
+        const item = t(
+          'Connection',
+          `${words[s] ?? s}${err ? `: ${err}` : ''}`,
+          s === 'checking' ? icon('loading~spin') : s === 'offline' || s === 'refused' ? icon('error', 'errorForeground') : icon('info'),
+          err ?? (s === 'noBaseUrl' ? 'walletAnalytics.baseUrl is the placeholder: set the API’s address, or try the sandbox.' : undefined),
+        );
+        item.command = { command: CommandIds.refreshAccount, title: 'Retry' };
+        return item;
+      }
+      case 'balance': {
+        const b = f.balance;
+        const settings = readSidebarSettings();
+        const level = b ? levelOf(b.value, settings.warnBelow, settings.criticalBelow) : 'ok';
+        const tip = b
+          ? new vscode.MarkdownString(`**${exactCredits(b.value)}**  \nread ${fullTime(b.at)} from GET /credits (free)${level !== 'ok' ? `  \nbelow your ${level === 'critical' ? 'critical' : 'warning'} threshold` : ''}`)
+          : 'Not read yet: Refresh reads it (GET /credits is free).';
+        const item = t(
+          'Balance',
+          b ? `${compactCredits(b.value)} credits${level !== 'ok' ? ' — low' : ''}` : '—',
+          level === 'critical' ? icon('warning', 'errorForeground') : level === 'warn' ? icon('warning', 'list.warningForeground') : this.brandIcon,
+          tip,
+        );
+        item.command = { command: CommandIds.refreshAccount, title: 'Refresh' };
+        return item;
+      }
+      case 'used': {
+        const pct = f.used !== undefined ? ` (${((f.used / f.quota) * 100).toFixed(f.used / f.quota < 0.01 ? 3 : 1)}%)` : '';
+        return t(
+          'Used this period',
+          f.used !== undefined ? `${compactCredits(f.used)}${pct}` : '—',
+          icon('graph'),
+          f.used !== undefined
+            ? `${exactCredits(f.used)} used of ${f.quota.toLocaleString('en-US')} (the quota minus the balance, by every client of this key). This extension spent ${exactCredits(f.spendTotal)} of it.`
+            : undefined,
+        );
+      }
+      case 'quota':
+        return t('Quota', `${compactCredits(f.quota)} every 30 days`, icon('dashboard'), `${exactCredits(f.quota)} every 30 days; unused credits do not roll over.`);
+      case 'reset':
+        return t(
+          'Next reset',
+          f.reset ? `${isoDay(f.reset.date)}${f.reset.estimated ? ' (estimated)' : ''}` : 'unknown',
+          icon('calendar'),
+          f.reset?.estimated
+            ? 'Estimated from when this extension first saw the balance. Set walletAnalytics.quotaPeriodStart for the exact date.'
+            : f.reset
+              ? 'From walletAnalytics.quotaPeriodStart.'
+              : 'Known once the balance has been read.',
+        );
+      case 'spend': {
+        const item = t(
+          'Spent this period',
+          f.spend.length ? `${exactCredits(f.spendTotal)} · ${f.spend.reduce((s, l) => s + l.calls, 0)} calls` : 'nothing yet',
+          icon('pie-chart'),
+          'Paid calls this extension made against this base URL since the period started (the local ledger; other clients of the key are not in it).',
+        );
+        item.collapsibleState = f.spend.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
+        return item;
+      }
+      case 'spendLine': {
+        const l: SpendLine | undefined = f.spend.find((x) => x.endpointId === n.endpointId);
+        if (!l) return t(n.endpointId ?? '', '', undefined);
+        const share = f.spendTotal > 0 ? ` · ${Math.round((l.credits / f.spendTotal) * 100)}%` : '';
+        return t(l.title, `${exactCredits(l.credits)} · ${l.calls} call${l.calls === 1 ? '' : 's'}${share}`, icon('symbol-method'));
+      }
+    }
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,189 @@
+import * as vscode from 'vscode';
+import { compactCredits, exactCredits, fullTime } from '../../core/history/format';
+import { CommandIds } from '../commands/ids';
+import type { Connection } from '../connection';
+import type { CreditsService } from '../credits';
+import type { ApiKeyStore } from '../secrets';
+import { accountFacts, isoDay, type AccountFacts } from './account';
+import type { HistoryService } from './history';
+import { readSidebarSettings } from './settings';
+import type { ConnectionStatus } from './status';
+
+export type CreditsLevel = 'ok' | 'warn' | 'critical';
+
+const WARNED_KEY = 'walletAnalytics.creditsWarned';
+
+/** Which threshold a balance is under. */
+export function levelOf(balance: number, warnBelow: number, criticalBelow: number): CreditsLevel {
+  if (balance < criticalBelow) return 'critical';
+  if (balance < warnBelow) return 'warn';
+  return 'ok';
+}
+
+/**
+ * The credits balance in the status bar: compact text, the details in its tooltip, a click opens
+ * the Account view. Below `walletAnalytics.credits.warnBelow` (and `criticalBelow`) it takes the
+ * warning (error) colour and says so once per period in a notification. The balance is read
+ * after every paid call (CreditsService fires) and every `credits.refreshMinutes` otherwise, not
+ * while the window is unfocused (it catches up on focus).
+ */
+export class CreditsStatus implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('walletAnalytics.credits', vscode.StatusBarAlignment.Left, 99);
+  private readonly subs: vscode.Disposable[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private levelNow: CreditsLevel = 'ok';
+  /** Notifications shown, as `<baseUrl>|<period>|<level>` (also kept in globalState across windows). */
+  readonly notified: string[] = [];
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly keys: ApiKeyStore,
+    private readonly credits: CreditsService,
+    private readonly status: ConnectionStatus,
+    private readonly history: HistoryService,
+    private readonly state: vscode.Memento,
+  ) {
+    this.item.name = 'Wallet Analytics Credits';
+    this.item.command = CommandIds.showAccount;
+    this.subs.push(
+      credits.onDidChange(() => this.update()),
+      status.onDidChange(() => {
+        this.update();
+        this.schedule();
+      }),
+      history.onDidChangeFocus((focused) => {
+        if (focused && this.stale()) void this.refresh();
+        this.schedule();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('walletAnalytics.credits')) {
+          this.update();
+          this.schedule();
+        }
+      }),
+    );
+    this.update();
+    this.schedule();
+  }
+
+  get level(): CreditsLevel {
+    return this.levelNow;
+  }
+
+  /** What the item shows now (for tests): text, tooltip and whether it is visible. */
+  get shown(): { text: string; tooltip: string; visible: boolean; background?: string } {
+    const t = this.item.tooltip;
+    return {
+      text: this.item.text,
+      tooltip: typeof t === 'string' ? t : (t?.value ?? ''),
+      visible: this.visible,
+      background: (this.item.backgroundColor as { id?: string } | undefined)?.id,
+    };
+  }
+
+  private visible = false;
+
+  private stale(): boolean {
+    const b = this.credits.peek();
+    return !b || Date.now() - b.at >= readSidebarSettings().creditsRefreshMs;
+  }
+
+  /** Reads the balance now (free) and reports the outcome to the connection status. */
+  async refresh(): Promise<void> {
+    if (!this.status.canPoll) return;
+    const base = this.connection.baseUrl();
+    try {
+      await this.credits.refresh();
+      await this.status.report(base);
+    } catch (e) {
+      await this.status.report(base, e);
+    }
+  }
+
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    // Not while unfocused: nobody is looking, and focus brings a refresh if the balance is old.
+    if (!this.status.canPoll || !this.history.focused) return;
+    const b = this.credits.peek();
+    const every = readSidebarSettings().creditsRefreshMs;
+    const wait = b ? Math.max(1_000, every - (Date.now() - b.at)) : every;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.refresh().finally(() => this.schedule());
+    }, wait);
+  }
+
+  private update(): void {
+    const s = this.status.state;
+    if (s === 'noKey' || s === 'noBaseUrl') {
+      this.visible = false;
+      this.item.hide();
+      return;
+    }
+    const f = accountFacts(this.connection, this.keys, this.credits);
+    const settings = readSidebarSettings();
+    const sandbox = f.keyState === 'sandbox' ? ' (sandbox)' : '';
+    if (!f.balance) {
+      this.levelNow = 'ok';
+      this.item.text = s === 'offline' || s === 'refused' ? '$(credit-card) ?' : '$(credit-card) …';
+      this.item.backgroundColor = undefined;
+      this.item.tooltip = this.tooltip(f, settings.warnBelow, settings.criticalBelow);
+    } else {
+      this.levelNow = levelOf(f.balance.value, settings.warnBelow, settings.criticalBelow);
+      this.item.text = `$(credit-card) ${compactCredits(f.balance.value)}${sandbox}`;
+      this.item.backgroundColor =
+        this.levelNow === 'critical'
+          ? new vscode.ThemeColor('statusBarItem.errorBackground')
+          : this.levelNow === 'warn'
+            ? new vscode.ThemeColor('statusBarItem.warningBackground')
+            : undefined;
+      this.item.tooltip = this.tooltip(f, settings.warnBelow, settings.criticalBelow);
+      if (this.levelNow !== 'ok') void this.notifyOnce(f, this.levelNow, this.levelNow === 'critical' ? settings.criticalBelow : settings.warnBelow);
+    }
+    this.item.accessibilityInformation = { label: `Wallet Analytics credits: ${f.balance ? exactCredits(f.balance.value) : 'unknown'}` };
+    this.visible = true;
+    this.item.show();
+  }
+
+  private tooltip(f: AccountFacts, warnBelow: number, criticalBelow: number): vscode.MarkdownString {
+    const lines = ['**Wallet Analytics credits**', ''];
+    if (f.balance) {
+      lines.push(`Balance: **${exactCredits(f.balance.value)}** (read ${fullTime(f.balance.at)})`);
+      if (f.used !== undefined) lines.push(`Used this period: ${exactCredits(f.used)} of ${f.quota.toLocaleString('en-US')}`);
+    } else {
+      lines.push(`Balance: unknown${this.status.error ? ` — ${this.status.error.message}` : ''}`);
+    }
+    lines.push(`Quota: ${f.quota.toLocaleString('en-US')} credits every 30 days`);
+    if (f.reset) lines.push(`Next reset: ${isoDay(f.reset.date)}${f.reset.estimated ? ' (estimated)' : ''}`);
+    if (f.spendTotal > 0) lines.push(`Spent by this extension this period: ${exactCredits(f.spendTotal)}`);
+    lines.push(`Warns below ${compactCredits(warnBelow)}, critical below ${compactCredits(criticalBelow)} (walletAnalytics.credits.*)`);
+    lines.push(`Service: ${f.baseUrl}${f.keyState === 'sandbox' ? ' (sandbox: synthetic data, no real credits)' : ''}`);
+    lines.push('', 'Click to open the Account view.');
+    // Two trailing spaces: a line break in Markdown.
+    return new vscode.MarkdownString(lines.join('  \n'));
+  }
+
+  /** One notification per base URL, period and level, across windows and reloads. */
+  private async notifyOnce(f: AccountFacts, level: 'warn' | 'critical', threshold: number): Promise<void> {
+    const period = f.periodStart !== undefined ? new Date(f.periodStart).toISOString().slice(0, 10) : 'unknown';
+    const key = `${f.baseUrl}|${period}|${level}`;
+    const warned = this.state.get<Record<string, number>>(WARNED_KEY, {});
+    if (warned[key] !== undefined || this.notified.includes(key)) return;
+    this.notified.push(key);
+    await this.state.update(WARNED_KEY, { ...warned, [key]: Date.now() });
+    const balance = f.balance?.value ?? 0;
+    const reset = f.reset ? ` The balance is reset to ${compactCredits(f.quota)} on ${isoDay(f.reset.date)}${f.reset.estimated ? ' (estimated)' : ''}.` : '';
+    const text = `Wallet Analytics: ${exactCredits(balance)} left, below your ${level === 'critical' ? 'critical' : 'warning'} threshold of ${compactCredits(threshold)}.${reset}`;
+    const show = level === 'critical' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+    const a = await show(text, 'Open Account', 'Change Threshold');
+    if (a === 'Open Account') await vscode.commands.executeCommand(CommandIds.showAccount);
+    else if (a === 'Change Threshold') await vscode.commands.executeCommand('workbench.action.openSettings', 'walletAnalytics.credits');
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const s of this.subs) s.dispose();
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,69 @@
+import * as vscode from 'vscode';
+import { HistoryFetcher } from '../../core/history/fetcher';
+import type { PollApi } from '../../core/jobs/poller';
+import { readSettings } from '../config';
+import type { Connection } from '../connection';
+import { readSidebarSettings } from './settings';
+
+/**
+ * The window's pace and its one history reader. Every `GET /requests` of this window (the
+ * Requests view, the poller, a Refresh) goes through `fetcher`, so there is at most one per
+ * interval; the interval is `walletAnalytics.pollIntervalSeconds`, times
+ * `walletAnalytics.unfocusedSlowdown` while the window is not focused.
+ */
+export class HistoryService implements vscode.Disposable {
+  readonly fetcher: HistoryFetcher;
+  private focusedNow = vscode.window.state.focused;
+  private readonly focusChanged = new vscode.EventEmitter<boolean>();
+  /** Fires with whether the window is focused now. */
+  readonly onDidChangeFocus = this.focusChanged.event;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(private readonly connection: Connection) {
+    this.fetcher = new HistoryFetcher({
+      fetch: async (baseUrl, signal) => {
+        const api = connection.apiFor(baseUrl);
+        if (!api) throw new Error(`The service at ${baseUrl} is not available in this window.`);
+        return api.requests(signal);
+      },
+      minIntervalMs: () => this.intervalMs(),
+    });
+    this.subs.push(
+      vscode.window.onDidChangeWindowState((s) => {
+        if (s.focused === this.focusedNow) return;
+        this.focusedNow = s.focused;
+        this.focusChanged.fire(s.focused);
+      }),
+    );
+  }
+
+  get focused(): boolean {
+    return this.focusedNow;
+  }
+
+  /** Multiplies a delay while the window is unfocused. */
+  paced(ms: number): number {
+    return this.focusedNow ? ms : ms * readSidebarSettings().unfocusedSlowdown;
+  }
+
+  /** The poll interval now: the setting, slowed while the window is unfocused. */
+  intervalMs(): number {
+    return this.paced(readSettings().pollIntervalSeconds * 1000);
+  }
+
+  /** The API the poller uses: its `requests` is the shared fetcher, `request` goes straight through. */
+  pollApiFor(baseUrl: string): PollApi | undefined {
+    const api = this.connection.apiFor(baseUrl);
+    if (!api) return undefined;
+    return {
+      request: (id, signal) => api.request(id, signal),
+      requests: async (signal) => [...(await this.fetcher.get(baseUrl, { signal }))],
+    };
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+    this.fetcher.dispose();
+    this.focusChanged.dispose();
+  }
+}

@@ -1,0 +1,234 @@
+import * as vscode from 'vscode';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { ENDPOINTS, commandIdOf, findEndpoint, type Endpoint } from '../../core/catalog';
+import type { FieldSpec } from '../../core/fields';
+import { endpointTitle, hasShortenedList } from '../../core/history/format';
+import type { HistoryItem } from '../../core/history/merge';
+import type { GroupId } from '../../core/history/model';
+import { addressesInFiles, type ListWant } from '../../core/history/resultAddresses';
+import { describeRule } from '../../core/pricing';
+import type { RunArgs, RunOutcome } from '../commands/endpoints';
+import { CommandIds } from '../commands/ids';
+import { openResult } from '../results/open';
+import { FileNode, RequestNode } from './requestsTree';
+import type { RequestsView } from './requestsView';
+
+/** What tests (and other commands) may pass instead of answering prompts; a person never needs them. */
+export interface ActionArgs extends Pick<RunArgs, 'yes' | 'notify' | 'wait'> {
+  /** Use Result as Input to…: the endpoint to run, instead of picking it. */
+  readonly target?: string;
+}
+
+/** Only the run options a caller may pass on; VS Code hands menu commands extra arguments (the selection) that are not ours. */
+function runOptions(a: unknown): Pick<RunArgs, 'yes' | 'notify' | 'wait'> & { target?: string } {
+  if (typeof a !== 'object' || a === null || Array.isArray(a)) return {};
+  const o = a as Record<string, unknown>;
+  const out: { yes?: boolean; notify?: boolean; wait?: boolean; target?: string } = {};
+  if (typeof o.yes === 'boolean') out.yes = o.yes;
+  if (typeof o.notify === 'boolean') out.notify = o.notify;
+  if (typeof o.wait === 'boolean') out.wait = o.wait;
+  if (typeof o.target === 'string') out.target = o.target;
+  return out;
+}
+
+/** Endpoints that take a list of addresses: where a result can go next. */
+export function listTargets(): { ep: Endpoint; field: FieldSpec }[] {
+  return ENDPOINTS.flatMap((ep) => {
+    const field = ep.fields.find((f) => f.kind === 'addressList');
+    return field && ep.family === 'queued' ? [{ ep, field }] : [];
+  });
+}
+
+const exists = (p: string) => fs.stat(p).then(() => true, () => false);
+
+/** The commands on the Requests view's rows and title bar. */
+export function registerRequestActions(context: vscode.ExtensionContext, view: RequestsView, baseUrl: () => string): void {
+  const model = view.provider.model;
+
+  const itemOf = (target: unknown): HistoryItem => {
+    const id = target instanceof RequestNode ? target.requestId : typeof target === 'string' ? target : undefined;
+    const item = id ? model.get(id) : undefined;
+    if (!item) throw new Error('That request is no longer in the history.');
+    return item;
+  };
+
+  /** Downloads when needed, with a progress notification; resolves to the result's path. */
+  const onDisk = (item: HistoryItem, again = false): Thenable<string> => {
+    const local = item.resultPath;
+    if (!again && local) return exists(local).then((yes) => (yes ? local : download()));
+    return download();
+    function download(): Thenable<string> {
+      return vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `${endpointTitle(item.endpointId)}: downloading the result (free)…` },
+        () => view.files.ensure(item, baseUrl(), { again }),
+      );
+    }
+  };
+
+  const guard =
+    <A extends unknown[], R>(f: (...a: A) => Promise<R>) =>
+    async (...a: A): Promise<R | undefined> => {
+      try {
+        return await f(...a);
+      } catch (e) {
+        void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+        return undefined;
+      }
+    };
+
+  const rerun = async (target: unknown, extra?: unknown): Promise<RunOutcome | undefined> => {
+    const item = itemOf(target);
+    const ep = findEndpoint(item.endpointId);
+    if (!ep || ep.family !== 'queued') throw new Error(`${endpointTitle(item.endpointId)} cannot be re-run from here.`);
+    if (hasShortenedList(item.inputs)) {
+      throw new Error(
+        `The history keeps only the first entries of this request’s long list, so it cannot be re-run as it was. Run “${ep.title}” from the palette with the full list.`,
+      );
+    }
+    // No `yes`: the price is shown again, as the last step or in a dialog (runEndpoint decides).
+    return vscode.commands.executeCommand<RunOutcome>(commandIdOf(ep), { inputs: item.inputs, ...runOptions(extra) });
+  };
+
+  const useAsInput = async (target: unknown, extra?: unknown): Promise<RunOutcome | undefined> => {
+    const item = itemOf(target);
+    if (item.status !== 'done') throw new Error('Only a finished request has a result to use.');
+    const opts = runOptions(extra);
+    const targets = listTargets();
+    let chosen = opts.target ? targets.find((t) => t.ep.id === opts.target) : undefined;
+    if (!chosen) {
+      const pick = await vscode.window.showQuickPick(
+        targets.map((t) => ({ label: t.ep.title, description: describeRule(t.ep), detail: `Its ${t.field.label.toLowerCase()} from the result of ${endpointTitle(item.endpointId)}.`, t })),
+        { title: `Use the result of ${endpointTitle(item.endpointId)} as input to…`, placeHolder: 'The endpoint to run on the addresses of this result (its price is shown before anything is sent)' },
+      );
+      if (!pick) return { status: 'cancelled' };
+      chosen = pick.t;
+    }
+    const p = await onDisk(item);
+    const st = await fs.stat(p);
+    const names = st.isDirectory() ? (await fs.readdir(p)).filter((n) => /\.(csv|txt)$/iu.test(n)).sort().map((n) => path.join(p, n)) : [p];
+    const texts = await Promise.all(names.map(async (f) => ({ name: f, text: await fs.readFile(f, 'utf8') })));
+    const want: ListWant = chosen.field.key === 'tokens' ? 'tokens' : 'wallets';
+    let list = addressesInFiles(texts, chosen.field.chain ?? 'main', want);
+    if (list.length === 0) throw new Error(`The result of ${endpointTitle(item.endpointId)} holds no ${chosen.field.chain === 'alt' ? 'second-chain ' : ''}addresses for ${chosen.ep.title.replace(/…$/u, '')}.`);
+    const max = chosen.field.max ?? list.length;
+    if (list.length > max) {
+      void vscode.window.showWarningMessage(`The result holds ${list.length.toLocaleString('en-US')} addresses; the first ${max.toLocaleString('en-US')} (the most per request) are used.`);
+      list = list.slice(0, max);
+    }
+    const { target: _t, ...run } = opts;
+    return vscode.commands.executeCommand<RunOutcome>(commandIdOf(chosen.ep), { inputs: { [chosen.field.key]: list }, ...run });
+  };
+
+  const reveal = async (p: string) => {
+    const uri = vscode.Uri.file(p);
+    const inWorkspace = vscode.workspace.getWorkspaceFolder(uri) !== undefined;
+    await vscode.commands.executeCommand(inWorkspace ? 'revealInExplorer' : 'revealFileInOS', uri);
+  };
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand(
+      CommandIds.openRequest,
+      guard(async (target: unknown) => {
+        const item = itemOf(target);
+        const title = endpointTitle(item.endpointId);
+        if (item.status === 'running') {
+          void vscode.window.showInformationMessage(`${title} is still running on the server; its result opens here when it is done.`);
+          return undefined;
+        }
+        if (item.status === 'failed') {
+          const a = await vscode.window.showErrorMessage(
+            `${title} failed on the server: ${item.error ?? 'no reason given'}. It was accepted, so it was charged.`,
+            'Re-run with the Same Inputs',
+            'Copy requestId',
+          );
+          if (a === 'Copy requestId') await vscode.env.clipboard.writeText(item.requestId);
+          else if (a) await rerun(item.requestId);
+          return undefined;
+        }
+        const p = await onDisk(item);
+        await openResult(p);
+        return p;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      CommandIds.revealRequest,
+      guard(async (target: unknown) => {
+        const p = await onDisk(itemOf(target));
+        await reveal(p);
+        return p;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      CommandIds.downloadRequestAgain,
+      guard(async (target: unknown) => {
+        const item = itemOf(target);
+        const p = await onDisk(item, true);
+        void vscode.window.showInformationMessage(`${endpointTitle(item.endpointId)}: downloaded again to ${path.basename(p)}.`, 'Open').then((a) => {
+          if (a) void openResult(p);
+        });
+        return p;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      CommandIds.copyRequestId,
+      guard(async (target: unknown) => {
+        const item = itemOf(target);
+        await vscode.env.clipboard.writeText(item.requestId);
+        vscode.window.setStatusBarMessage(`Copied ${item.requestId}`, 3000);
+        return item.requestId;
+      }),
+    ),
+    vscode.commands.registerCommand(CommandIds.rerunRequest, guard(rerun)),
+    vscode.commands.registerCommand(CommandIds.useResultAsInput, guard(useAsInput)),
+    vscode.commands.registerCommand(CommandIds.showMoreRequests, (group: unknown) => {
+      if (typeof group === 'string') view.provider.fire(model.showMore(group as GroupId));
+    }),
+    vscode.commands.registerCommand(
+      CommandIds.openRequestFile,
+      guard(async (target: unknown) => {
+        const file = target instanceof FileNode ? target.file : typeof target === 'string' ? target : undefined;
+        if (file) await openResult(file);
+      }),
+    ),
+    vscode.commands.registerCommand(CommandIds.filterRequests, async (endpointId?: unknown) => {
+      if (typeof endpointId === 'string') return view.setFilter({ ...model.filter, endpointId });
+      const counts = model.endpointsInHistory();
+      const items: (vscode.QuickPickItem & { id?: string })[] = [
+        { label: '$(list-flat) All endpoints', description: `${model.size.toLocaleString('en-US')} requests`, id: '' },
+        ...counts.map((c) => ({ label: endpointTitle(c.endpointId), description: `${c.count.toLocaleString('en-US')} request${c.count === 1 ? '' : 's'}`, id: c.endpointId, picked: c.endpointId === model.filter.endpointId })),
+      ];
+      const pick = await vscode.window.showQuickPick(items, { title: 'Wallet Analytics: Filter Requests by Endpoint', placeHolder: 'Show only the requests of…' });
+      if (pick) await view.setFilter({ ...model.filter, endpointId: pick.id || undefined });
+      return undefined;
+    }),
+    vscode.commands.registerCommand(CommandIds.searchRequests, async (text?: unknown) => {
+      if (typeof text === 'string') return view.setFilter({ ...model.filter, search: text });
+      const before = model.filter;
+      const box = vscode.window.createInputBox();
+      box.title = 'Wallet Analytics: Search Requests';
+      box.placeholder = 'Words in the title, inputs (an address), requestId or status; Enter keeps the filter, Escape undoes it';
+      box.value = before.search ?? '';
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let accepted = false;
+      box.onDidChangeValue((v) => {
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(() => void view.setFilter({ ...model.filter, search: v }), 150);
+      });
+      box.onDidAccept(() => {
+        accepted = true;
+        if (timer) clearTimeout(timer);
+        void view.setFilter({ ...model.filter, search: box.value });
+        box.hide();
+      });
+      box.onDidHide(() => {
+        if (timer) clearTimeout(timer);
+        if (!accepted) void view.setFilter(before);
+        box.dispose();
+      });
+      box.show();
+      return undefined;
+    }),
+    vscode.commands.registerCommand(CommandIds.clearRequestsFilter, () => view.setFilter({})),
+  );
+}

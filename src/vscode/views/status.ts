@@ -1,0 +1,123 @@
+import * as vscode from 'vscode';
+import { isWalletApiError } from '../../core/errors';
+import { ContextKeys } from '../commands/ids';
+import type { Connection } from '../connection';
+import type { ContextKeySetter } from '../contextKeys';
+import type { CreditsService } from '../credits';
+import type { ApiKeyStore } from '../secrets';
+
+/**
+ * What the sidebar can say about the connection, and which welcome view shows:
+ * - noKey: no key stored and no sandbox: "Set API Key", "Try the Sandbox";
+ * - noBaseUrl: the base URL is still the placeholder (a `.invalid` host, which never resolves):
+ *   nothing is called on its own, so no request leaves the machine by surprise;
+ * - checking: a first answer is awaited;
+ * - ok: the last call answered;
+ * - offline: the last call got no usable answer (network, server error, …): "Retry" and the error;
+ * - refused: the key was refused or is bound to another IP: "Set API Key", "Reset IP".
+ */
+export type SidebarState = 'noKey' | 'noBaseUrl' | 'checking' | 'ok' | 'offline' | 'refused';
+
+export interface StatusError {
+  /** WalletApiError kind (network, server, keyRefused, ipMismatch, …), or `other`. */
+  readonly kind: string;
+  readonly message: string;
+}
+
+/** A base URL that must not be called on the extension's own initiative (the placeholder default, a `.invalid` host). */
+export function isPlaceholderUrl(baseUrl: string): boolean {
+  try {
+    const host = new URL(baseUrl).hostname.toLowerCase();
+    return host === 'invalid' || host.endsWith('.invalid');
+  } catch {
+    return true;
+  }
+}
+
+export function stateOfError(e: unknown): { state: SidebarState; error: StatusError } {
+  const kind = isWalletApiError(e) ? e.kind : 'other';
+  const message = e instanceof Error ? e.message : String(e);
+  const state: SidebarState = kind === 'keyRefused' || kind === 'ipMismatch' ? 'refused' : kind === 'noKey' ? 'noKey' : 'offline';
+  return { state, error: { kind, message } };
+}
+
+export class ConnectionStatus implements vscode.Disposable {
+  private current: SidebarState = 'checking';
+  private err: StatusError | undefined;
+  private generation = 0;
+  private readonly changed = new vscode.EventEmitter<SidebarState>();
+  readonly onDidChange = this.changed.event;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly keys: ApiKeyStore,
+    private readonly credits: CreditsService,
+    private readonly contextKeys: ContextKeySetter,
+  ) {
+    this.subs.push(
+      keys.onDidChange(() => void this.recheck()),
+      connection.onDidChange(() => void this.recheck()),
+    );
+  }
+
+  get state(): SidebarState {
+    return this.current;
+  }
+
+  get error(): StatusError | undefined {
+    return this.err;
+  }
+
+  /** Whether the extension may call the service on its own (a key or the sandbox, and a real base URL). */
+  get canPoll(): boolean {
+    return this.current !== 'noKey' && this.current !== 'noBaseUrl';
+  }
+
+  /**
+   * Re-reads the key state and, when calls are possible, checks the key with the free
+   * `GET /credits` (the spec's first call: it proves the key works and costs nothing).
+   */
+  async recheck(): Promise<SidebarState> {
+    const gen = ++this.generation;
+    const base = this.connection.baseUrl();
+    if (!(await this.connection.canCall())) return this.set('noKey', undefined, gen);
+    if (this.connection.mode === 'configured' && isPlaceholderUrl(base)) return this.set('noBaseUrl', undefined, gen);
+    if (this.current !== 'ok') await this.set('checking', undefined, gen);
+    try {
+      await this.credits.refresh();
+      return await this.set('ok', undefined, gen, base);
+    } catch (e) {
+      const s = stateOfError(e);
+      return this.set(s.state, s.error, gen, base);
+    }
+  }
+
+  /** Records the outcome of a call against baseUrl (a history fetch, a credits refresh). */
+  async report(baseUrl: string, e?: unknown): Promise<void> {
+    if (baseUrl !== this.connection.baseUrl() || !this.canPoll) return;
+    if (e === undefined) await this.set('ok', undefined, this.generation, baseUrl);
+    else {
+      const s = stateOfError(e);
+      await this.set(s.state, s.error, this.generation, baseUrl);
+    }
+  }
+
+  private async set(state: SidebarState, error: StatusError | undefined, gen: number, baseUrl?: string): Promise<SidebarState> {
+    // An answer that arrives after a newer check started, or for a base URL no longer in use, is old news.
+    if (gen !== this.generation || (baseUrl !== undefined && baseUrl !== this.connection.baseUrl())) return this.current;
+    const same = state === this.current && error?.message === this.err?.message;
+    this.current = state;
+    this.err = error;
+    // The kind first: a `when` clause (and a reader of the status) never sees a new status with an old kind.
+    await this.contextKeys.set(ContextKeys.errorKind, error?.kind ?? '');
+    await this.contextKeys.set(ContextKeys.status, state);
+    if (!same) this.changed.fire(state);
+    return state;
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+    this.changed.dispose();
+  }
+}
