@@ -1,0 +1,274 @@
+/**
+ * What is wrong with a `.waquery.json` beyond its structure (which the JSON Schema checks):
+ * fields the server does not list, values of the wrong type, empty groups, `between` upside
+ * down, contradictions inside an AND group, a missing `limit`, fields of the other chain, and
+ * the operator/value rules of the zod model that a JSON Schema cannot say. Pure: text in,
+ * diagnostics with offsets out.
+ */
+import { modify, type Edit, type Node } from 'jsonc-parser';
+import type { Chain } from '../addresses';
+import type { ColumnInfo } from '../wire';
+import { conditionText, firstContradiction, type Constraint, type Scalar } from './contradiction';
+import { CHAIN_LABEL, FieldIndex, allowedValues, otherChain, valueKind, type ChainColumns } from './fields';
+import { Condition, OPERATORS, type Operator } from './model';
+import { isCondition, outlineQuery, spanOf, valueOf, type ConditionRef, type FieldRef, type GroupRef, type QueryOutline, type Span } from './outline';
+import { closestName } from './suggest';
+
+export type QueryDiagnosticCode =
+  | 'unknown-field'
+  | 'other-chain-field'
+  | 'wrong-type'
+  | 'unknown-value'
+  | 'op-value'
+  | 'empty-group'
+  | 'between-order'
+  | 'contradiction'
+  | 'no-limit';
+
+/** A change that fixes a diagnostic: edits of the text, in jsonc-parser's form. */
+export interface QueryFix {
+  readonly title: string;
+  readonly edits: readonly Edit[];
+}
+
+export interface QueryDiagnostic extends Span {
+  readonly code: QueryDiagnosticCode;
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+  readonly fixes?: readonly QueryFix[];
+  /** Whether refreshing the field list could make this go away (a field the cached list lacks). */
+  readonly refreshMayFix?: boolean;
+  readonly related?: readonly (Span & { readonly message: string })[];
+}
+
+export interface AnalyzeOptions {
+  /** The chain to check against; by default the file's `$chain` ("main" when absent). */
+  readonly chain?: Chain;
+}
+
+const ORDERING: ReadonlySet<string> = new Set(['>', '>=', '<', '<=', 'between']);
+const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+
+function stringFix(title: string, span: Span, value: string): QueryFix {
+  return { title, edits: [{ offset: span.offset, length: span.length, content: JSON.stringify(value) }] };
+}
+
+function describeJson(v: unknown): string {
+  if (typeof v === 'string') return `"${v}" is a string`;
+  if (typeof v === 'boolean') return `${String(v)} is a boolean`;
+  if (v === null) return 'null is not a value';
+  if (Array.isArray(v)) return 'a list';
+  return `${JSON.stringify(v)} is a ${typeof v}`;
+}
+
+/** Every diagnostic of the text, in text order. Field checks run only when that chain's list is known. */
+export function analyzeQuery(text: string, columns?: ChainColumns, opts: AnalyzeOptions = {}): QueryDiagnostic[] {
+  const outline = outlineQuery(text);
+  if (outline.root?.type !== 'object') return [];
+  const chain = opts.chain ?? outline.chain;
+  const fields = FieldIndex.of(columns, chain);
+  const out: QueryDiagnostic[] = [];
+
+  if (fields) for (const f of outline.fields) out.push(...fieldProblems(f, fields, text));
+  const flagged = new Set<ConditionRef>();
+  for (const c of outline.conditions) {
+    const model = modelProblems(c);
+    if (model.length > 0) flagged.add(c);
+    out.push(...model);
+    const col = c.field ? fields?.get(c.field.name) : undefined;
+    if (col && model.length === 0) {
+      const typed = typeProblems(c, col);
+      if (typed.length > 0) flagged.add(c);
+      out.push(...typed);
+    }
+    const order = betweenProblem(c);
+    if (order) {
+      flagged.add(c);
+      out.push(order);
+    }
+  }
+  for (const g of outline.groups) {
+    const empty = emptyGroup(g);
+    if (empty) out.push(empty);
+    if (g.kind === 'and' && g.parent?.kind !== 'and') out.push(...contradictions(g, flagged));
+  }
+  const noLimit = limitProblem(outline, text);
+  if (noLimit) out.push(noLimit);
+  return out.sort((a, b) => a.offset - b.offset || a.code.localeCompare(b.code));
+}
+
+function fieldProblems(f: FieldRef, fields: FieldIndex, text: string): QueryDiagnostic[] {
+  if (fields.get(f.name)) return [];
+  const where = f.role === 'condition' ? '' : f.role === 'sort' ? ' (in "sort")' : ' (in "columns")';
+  const other = fields.onOtherChainOnly(f.name);
+  if (other) {
+    const to = otherChain(fields.chain);
+    return [
+      {
+        ...f.span,
+        code: 'other-chain-field',
+        severity: 'error',
+        message: `"${f.name}" exists only on the ${CHAIN_LABEL[to]}; this query runs on the ${CHAIN_LABEL[fields.chain]}${where}. Set "$chain": "${to}" to query the ${CHAIN_LABEL[to]}.`,
+        fixes: [{ title: `Run this query on the ${CHAIN_LABEL[to]} ("$chain": "${to}")`, edits: modify(text, ['$chain'], to, { ...FORMAT, getInsertionIndex: () => 0 }) }],
+        refreshMayFix: true,
+      },
+    ];
+  }
+  const names = [...fields.names()];
+  const timeframes = names.filter((n) => n.startsWith(`${f.name}_`) && /^_(1d|7d|30d|all)$/u.test(n.slice(f.name.length)));
+  if (timeframes.length > 0) {
+    return [
+      {
+        ...f.span,
+        code: 'unknown-field',
+        severity: 'error',
+        message: `"${f.name}" needs a timeframe${where}: ${timeframes.map((n) => `"${n}"`).join(', ')}.`,
+        fixes: timeframes.map((n) => stringFix(`Change to "${n}"`, f.span, n)),
+      },
+    ];
+  }
+  const near = closestName(f.name, names);
+  return [
+    {
+      ...f.span,
+      code: 'unknown-field',
+      severity: 'error',
+      message: `Unknown field "${f.name}"${where}.${near ? ` Did you mean "${near}"?` : ''} The ${CHAIN_LABEL[fields.chain]} lists ${names.length} fields.`,
+      fixes: near ? [stringFix(`Change to "${near}"`, f.span, near)] : [],
+      refreshMayFix: true,
+    },
+  ];
+}
+
+/** The model's own rules for an operator's value (zod superRefine), which the JSON Schema cannot carry. */
+function modelProblems(c: ConditionRef): QueryDiagnostic[] {
+  const r = Condition.safeParse(valueOf(c.node));
+  if (r.success) return [];
+  return r.error.issues
+    .filter((i) => i.code === 'custom')
+    .map((i) => ({ ...spanOf(c.value ?? c.node), code: 'op-value' as const, severity: 'error' as const, message: i.message }));
+}
+
+function elements(n: Node): Node[] {
+  return n.type === 'array' ? (n.children ?? []) : [n];
+}
+
+function typeProblems(c: ConditionRef, col: ColumnInfo): QueryDiagnostic[] {
+  const kind = valueKind(col);
+  const name = col.name;
+  const typeWords = kind === 'number' ? `numbers${col.kind && col.kind !== col.type ? ` (${col.kind})` : ''}` : kind === 'string' ? 'names' : 'true or false';
+  if (kind !== 'number' && c.op && ORDERING.has(c.op) && c.opSpan) {
+    return [
+      {
+        ...c.opSpan,
+        code: 'wrong-type',
+        severity: 'error',
+        message: `"${name}" holds ${typeWords}: it takes ${kind === 'string' ? '=, != or in' : '= or !='}, not "${c.op}".`,
+      },
+    ];
+  }
+  if (!c.value) return [];
+  const out: QueryDiagnostic[] = [];
+  for (const el of elements(c.value)) {
+    const v = valueOf(el);
+    if (typeof v !== kind) {
+      out.push({ ...spanOf(el), code: 'wrong-type', severity: 'error', message: `"${name}" holds ${typeWords}: ${describeJson(v)}.` });
+      continue;
+    }
+    const values = kind === 'string' ? allowedValues(col) : undefined;
+    if (values && typeof v === 'string' && !values.includes(v)) {
+      const near = closestName(v, values.filter((x) => x !== ''));
+      out.push({
+        ...spanOf(el),
+        code: 'unknown-value',
+        severity: 'error',
+        message: `"${v}" is not a value of "${name}".${near ? ` Did you mean "${near}"?` : ''} Values: ${values.map((x) => `"${x}"`).join(', ')}.`,
+        fixes: near ? [stringFix(`Change to "${near}"`, spanOf(el), near)] : [],
+      });
+    }
+  }
+  return out;
+}
+
+function betweenProblem(c: ConditionRef): QueryDiagnostic | undefined {
+  if (c.op !== 'between' || c.value?.type !== 'array') return undefined;
+  const v = valueOf(c.value);
+  if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'number' || typeof v[1] !== 'number' || v[0] <= v[1]) return undefined;
+  const [lo, hi] = [v[1], v[0]];
+  return {
+    ...spanOf(c.value),
+    code: 'between-order',
+    severity: 'error',
+    message: `"between" takes [min, max]: ${v[0]} is above ${v[1]}, so no wallet can match (and the query would still cost 100 credits).`,
+    fixes: [{ title: `Swap to [${lo}, ${hi}]`, edits: [{ ...spanOf(c.value), content: `[${lo}, ${hi}]` }] }],
+  };
+}
+
+function emptyGroup(g: GroupRef): QueryDiagnostic | undefined {
+  if (!g.array || (g.array.children ?? []).length > 0) return undefined;
+  const span = { offset: g.keySpan.offset, length: g.array.offset + g.array.length - g.keySpan.offset };
+  return {
+    ...span,
+    code: 'empty-group',
+    severity: 'warning',
+    message:
+      g.kind === 'and'
+        ? 'Empty "and" group: it holds for every wallet, so it filters nothing (the bill is 100 credits per matching wallet). Add a condition, or remove the group.'
+        : 'Empty "or" group: it holds for no wallet, so nothing inside its parent can match. Add a condition, or remove the group.',
+  };
+}
+
+/** The conditions an AND group requires together: its own and those of AND groups nested in it. */
+function conjuncts(g: GroupRef, out: ConditionRef[] = []): ConditionRef[] {
+  for (const child of g.children) {
+    if (isCondition(child)) out.push(child);
+    else if (child.kind === 'and') conjuncts(child, out);
+  }
+  return out;
+}
+
+function constraintOf(c: ConditionRef): Constraint | undefined {
+  if (!c.op || !(OPERATORS as readonly string[]).includes(c.op)) return undefined;
+  const v = valueOf(c.value);
+  const scalar = (x: unknown): x is Scalar => typeof x === 'number' || typeof x === 'string' || typeof x === 'boolean';
+  if (Array.isArray(v) ? !v.every(scalar) : !scalar(v)) return undefined;
+  return { op: c.op as Operator, value: v as Scalar | Scalar[] };
+}
+
+function contradictions(g: GroupRef, flagged: ReadonlySet<ConditionRef>): QueryDiagnostic[] {
+  const byField = new Map<string, { ref: ConditionRef; c: Constraint }[]>();
+  for (const ref of conjuncts(g)) {
+    if (!ref.field || flagged.has(ref)) continue;
+    const c = constraintOf(ref);
+    if (!c) continue;
+    byField.set(ref.field.name, [...(byField.get(ref.field.name) ?? []), { ref, c }]);
+  }
+  const out: QueryDiagnostic[] = [];
+  for (const [field, list] of byField) {
+    if (list.length < 2) continue;
+    const i = firstContradiction(list.map((x) => x.c));
+    const at = i === undefined ? undefined : list[i];
+    if (i === undefined || !at) continue;
+    const earlier = list.slice(0, i);
+    out.push({
+      ...spanOf(at.ref.node),
+      code: 'contradiction',
+      severity: 'warning',
+      message: `Contradictory conditions in an "and" group: no wallet can have ${[...earlier, at].map((x) => conditionText(field, x.c)).join(' and ')}. The query matches nothing and still costs 100 credits.`,
+      related: earlier.map((x) => ({ ...spanOf(x.ref.node), message: `${conditionText(field, x.c)} (contradicted below)` })),
+    });
+  }
+  return out;
+}
+
+function limitProblem(outline: QueryOutline, text: string): QueryDiagnostic | undefined {
+  if (outline.limit || !outline.root) return undefined;
+  return {
+    offset: outline.root.offset,
+    length: 1,
+    code: 'no-limit',
+    severity: 'error',
+    message: 'No "limit": say how many addresses to return at most (1 to 100,000). The bill follows the number of matches, not the limit.',
+    fixes: [{ title: 'Add "limit": 100', edits: modify(text, ['limit'], 100, FORMAT) }],
+  };
+}
