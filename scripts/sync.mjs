@@ -1,5 +1,6 @@
-// Writes what is derived from the catalog: package.json's endpoint commands and the README's
-// endpoint table. Run after editing src/core/catalog.ts: `npm run sync`. Unit tests fail until it is run.
+// Writes what is derived from src/core: package.json's endpoint commands and the README's endpoint
+// table (from the catalog), and the JSON Schema of .waquery.json files (from the zod query model).
+// Run after editing src/core/catalog.ts or src/core/query/model.ts: `npm run sync`. Unit tests fail until it is run.
 import * as esbuild from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,6 +14,7 @@ async function load(entry) {
 
 const { endpointCommands, ENDPOINT_COMMAND_PREFIX } = await load('src/core/manifest.ts');
 const { endpointTable, ENDPOINT_TABLE_START, ENDPOINT_TABLE_END } = await load('src/core/docs.ts');
+const { queryJsonSchemaText, QUERY_SCHEMA_PATH } = await load('src/core/query/schema.ts');
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const own = pkg.contributes.commands.filter((c) => !c.command.startsWith(ENDPOINT_COMMAND_PREFIX));
@@ -24,4 +26,5 @@ const start = readme.indexOf(ENDPOINT_TABLE_START);
 const end = readme.indexOf(ENDPOINT_TABLE_END);
 if (start < 0 || end < 0) throw new Error(`README.md needs the markers ${ENDPOINT_TABLE_START} … ${ENDPOINT_TABLE_END}`);
 writeFileSync('README.md', readme.slice(0, start) + endpointTable() + readme.slice(end + ENDPOINT_TABLE_END.length));
-console.log(`sync: ${endpointCommands().length} endpoint commands in package.json; README endpoint table written.`);
+writeFileSync(QUERY_SCHEMA_PATH, queryJsonSchemaText());
+console.log(`sync: ${endpointCommands().length} endpoint commands in package.json; README endpoint table written; ${QUERY_SCHEMA_PATH} generated from the query model.`);

@@ -9,6 +9,7 @@ import { Connection } from './vscode/connection';
 import { ContextKeySetter } from './vscode/contextKeys';
 import { CreditsService } from './vscode/credits';
 import { JobService } from './vscode/jobs/jobService';
+import { registerQueryLanguage } from './vscode/language';
 import { Log } from './vscode/log';
 import { registerResultScheme } from './vscode/results/open';
 import { ApiKeyStore } from './vscode/secrets';
@@ -61,6 +62,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   registerResultScheme(context);
   registerEndpointCommands(context, { connection, credits, jobs, log, state: context.globalState });
   registerSandboxAndResultCommands(context, { connection, jobs, showLog: () => log.channel.show(true) });
+  registerQueryLanguage(context, services);
   const sidebar = registerSidebar(context, services, history);
 
   await keys.refresh();

@@ -32,6 +32,16 @@ export const CommandIds = {
   useResultAsInput: 'walletAnalytics.useResultAsInput',
   showMoreRequests: 'walletAnalytics.showMoreRequests',
   openRequestFile: 'walletAnalytics.openRequestFile',
+  // ---- .waquery.json files (src/vscode/language/) ----
+  /** Creates an example query file, with comments explaining the model. */
+  newQuery: 'walletAnalytics.newQuery',
+  /** Reads the queryable fields from the server again (free) and re-checks open queries. */
+  refreshQueryFields: 'walletAnalytics.refreshQueryFields',
+  /** The query file's CodeLens "▶ Run" (also the editor title's play button). */
+  runQuery: 'walletAnalytics.runQuery',
+  runQueryOnSecondChain: 'walletAnalytics.runQueryOnSecondChain',
+  /** The exact price of running a query again, from its run within the hour. */
+  estimateQuery: 'walletAnalytics.estimateQuery',
 } as const;
 
 /** Commands that need an argument from a view or notification, hidden from the palette. */

@@ -1,0 +1,96 @@
+import * as vscode from 'vscode';
+import type { Chain } from '../../core/addresses';
+import { describeRule, quote } from '../../core/pricing';
+import { analyzeQuery } from '../../core/query/analyze';
+import { CHAIN_LABEL } from '../../core/query/fields';
+import { parseQueryFile } from '../../core/query/file';
+import { outlineQuery } from '../../core/query/outline';
+import { ago } from '../../core/query/runCache';
+import { CommandIds } from '../commands/ids';
+import type { QueryFieldService } from './fieldService';
+import { queryEndpoint, type QueryRunner } from './runner';
+
+/** The price line of a run lens: "100 credits per matching wallet (≥ 100)". */
+export function perMatchText(chain: Chain): string {
+  const rule = queryEndpoint(chain).price;
+  return rule.kind === 'perMatch' ? `${rule.credits} credits per matching wallet (≥ ${rule.minimum})` : describeRule(queryEndpoint(chain));
+}
+
+/**
+ * Above the query: "▶ Run — 100 credits per matching wallet (≥ 100)", "▶ Run on Second Chain"
+ * where every field exists there, "Estimate from Last Run" when the same query ran within the hour.
+ * A file that cannot be sent shows its problem count instead of Run.
+ */
+export class QueryCodeLenses implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+  private readonly subs: vscode.Disposable[] = [];
+  private readonly timer: ReturnType<typeof setInterval>;
+
+  constructor(
+    private readonly fields: QueryFieldService,
+    private readonly runner: QueryRunner,
+  ) {
+    this.subs.push(fields.onDidChange(() => this.changed.fire()), runner.onDidRun(() => this.changed.fire()));
+    // "12 minutes ago" and the end of the refresh window move with the clock.
+    this.timer = setInterval(() => {
+      if (vscode.window.visibleTextEditors.some((e) => e.document.languageId === 'waquery')) this.changed.fire();
+    }, 60_000);
+  }
+
+  async provideCodeLenses(doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
+    const text = doc.getText();
+    const outline = outlineQuery(text);
+    if (outline.root?.type !== 'object') return [];
+    const at = new vscode.Range(doc.positionAt(outline.root.offset), doc.positionAt(outline.root.offset));
+    const lens = (title: string, command: string, args: unknown[] = [], tooltip?: string): vscode.CodeLens =>
+      new vscode.CodeLens(at, { title, command, arguments: args, tooltip });
+    const lenses: vscode.CodeLens[] = [];
+    const columns = this.fields.peek();
+    if (!columns) {
+      const why = this.fields.problem();
+      lenses.push(lens('$(sync) Load Query Fields', CommandIds.refreshQueryFields, [], `Read the queryable fields from the server (free)${why ? `. Last attempt: ${why}` : ''}`));
+    }
+    const parsed = parseQueryFile(text);
+    const chain: Chain = parsed.ok ? (parsed.chain ?? 'main') : outline.chain;
+    const errors = analyzeQuery(text, columns).filter((d) => d.severity === 'error').length + (parsed.ok ? 0 : parsed.errors.length);
+    if (errors > 0) {
+      lenses.push(lens(`$(error) ${errors} problem${errors === 1 ? '' : 's'}: fix ${errors === 1 ? 'it' : 'them'} to run`, 'workbench.actions.view.problems', [], 'Nothing is sent while the query has problems.'));
+      return lenses;
+    }
+    const runLens = async (c: Chain, command: string): Promise<void> => {
+      const last = await this.runner.lastRun(doc, c);
+      const where = c === 'alt' ? ' on Second Chain' : '';
+      const title = last ? `▶ Run${where} — last answer (${ago(last.at, Date.now())}) opens free` : `▶ Run${where} — ${perMatchText(c)}`;
+      lenses.push(lens(title, command, [doc.uri, { chain: c }], `POST ${queryEndpoint(c).path}: billed per matching wallet, whatever the limit`));
+    };
+    await runLens(chain, chain === 'alt' ? CommandIds.runQueryOnSecondChain : CommandIds.runQuery);
+    if (chain === 'main' && (!columns?.alt || analyzeQuery(text, columns, { chain: 'alt' }).every((d) => d.severity !== 'error'))) {
+      await runLens('alt', CommandIds.runQueryOnSecondChain);
+    }
+    for (const c of chain === 'main' ? (['main', 'alt'] as const) : (['alt'] as const)) {
+      const last = await this.runner.lastRun(doc, c);
+      if (!last) continue;
+      const q = quote(queryEndpoint(c), {}, { knownMatches: last.total });
+      lenses.push(
+        lens(
+          `$(history) Estimate from Last Run${c === 'alt' && chain === 'main' ? ` (${CHAIN_LABEL.alt})` : ''}: ${q.credits.toLocaleString('en-US')} credits (${last.total.toLocaleString('en-US')} matches, ${ago(last.at, Date.now())})`,
+          CommandIds.estimateQuery,
+          [doc.uri, { chain: c }],
+          'The same query within the hour returns the same wallets, so this price is exact.',
+        ),
+      );
+    }
+    return lenses;
+  }
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    clearInterval(this.timer);
+    for (const s of this.subs) s.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import { EXAMPLE_QUERY } from '../../core/query/example';
+
+const SUFFIX = '.waquery.json';
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Creates an example `.waquery.json` (a working query whose comments explain the model) and
+ * opens it: at the given Uri, else under a name asked for in the first workspace folder, else
+ * as an untitled file named *.waquery.json (so the schema and the language still apply).
+ */
+export async function newQueryFile(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+  let uri = target;
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (!uri && folder) {
+    let n = 1;
+    const nameFor = (i: number): string => `wallets${i === 1 ? '' : `-${i}`}${SUFFIX}`;
+    while (await exists(vscode.Uri.joinPath(folder, nameFor(n)))) n++;
+    const suggested = nameFor(n);
+    const name = await vscode.window.showInputBox({
+      title: 'New Wallet Database Query',
+      prompt: `File name in ${vscode.workspace.asRelativePath(folder)}; it ends in ${SUFFIX}`,
+      value: suggested,
+      valueSelection: [0, suggested.length - SUFFIX.length],
+      validateInput: (v) => (/^[^\\/:*?"<>|]+$/u.test(v.trim()) ? undefined : 'A file name, without folders or special characters.'),
+    });
+    if (name === undefined) return undefined;
+    const file = name.trim().endsWith(SUFFIX) ? name.trim() : `${name.trim().replace(/\.json$/u, '')}${SUFFIX}`;
+    uri = vscode.Uri.joinPath(folder, file);
+    if (await exists(uri)) {
+      void vscode.window.showErrorMessage(`${file} already exists; nothing was overwritten.`);
+      return undefined;
+    }
+  }
+  if (uri) {
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(EXAMPLE_QUERY, 'utf8'));
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+    return uri;
+  }
+  const untitled = vscode.Uri.from({ scheme: 'untitled', path: `wallets${SUFFIX}` });
+  const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(untitled), { preview: false });
+  await editor.edit((e) => e.insert(new vscode.Position(0, 0), EXAMPLE_QUERY));
+  return untitled;
+}

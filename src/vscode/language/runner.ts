@@ -1,0 +1,153 @@
+import * as vscode from 'vscode';
+import { existsSync } from 'node:fs';
+import type { Chain } from '../../core/addresses';
+import { endpoint, type Endpoint } from '../../core/catalog';
+import { fmtCredits, quote, type Quote } from '../../core/pricing';
+import { analyzeQuery } from '../../core/query/analyze';
+import { CHAIN_LABEL } from '../../core/query/fields';
+import { parseQueryFile } from '../../core/query/file';
+import type { QueryBody } from '../../core/query/model';
+import { REFRESH_WINDOW_MS, ago, type QueryRun, type QueryRunCache } from '../../core/query/runCache';
+import { runEndpoint, type EndpointDeps, type RunOutcome } from '../commands/endpoints';
+import { CommandIds } from '../commands/ids';
+import { openResult } from '../results/open';
+import { queryDocument } from './documents';
+import type { QueryFieldService } from './fieldService';
+
+/** Arguments of the run commands (CodeLens, palette, tests). */
+export interface RunQueryArgs {
+  /** The chain to run on; by default the file's `$chain` ("main" when absent). */
+  readonly chain?: Chain;
+  /** Skip the price confirmation (never the per-call ceiling): tests and confirmed re-runs. */
+  readonly yes?: boolean;
+  /** Run even when the same query's answer is inside the refresh window ("Run Anyway"). */
+  readonly fresh?: boolean;
+  /** false: do not open the result. */
+  readonly open?: boolean;
+}
+
+export type QueryRunResult =
+  | { readonly status: 'cached'; readonly run: QueryRun; readonly opened: string; readonly message: string }
+  | { readonly status: 'ran'; readonly outcome: RunOutcome; readonly run?: QueryRun }
+  | { readonly status: 'invalid'; readonly problems: readonly string[] }
+  | { readonly status: 'cancelled' };
+
+export type EstimateResult = { readonly status: 'estimated'; readonly quote: Quote; readonly run: QueryRun } | { readonly status: 'none' | 'invalid' };
+
+export function queryEndpoint(chain: Chain): Endpoint {
+  return endpoint(chain === 'alt' ? 'altchain_wallet_database' : 'wallet_database');
+}
+
+/** Runs `.waquery.json` files through the price flow, and opens a cached answer for free within the hour. */
+export class QueryRunner {
+  private readonly ran = new vscode.EventEmitter<QueryRun>();
+  /** A query ran and its answer was cached. */
+  readonly onDidRun = this.ran.event;
+
+  constructor(
+    private readonly deps: EndpointDeps,
+    private readonly fields: QueryFieldService,
+    readonly cache: QueryRunCache,
+  ) {}
+
+  /** The body and chain of a document, or the problems that keep it from being sent. */
+  async prepare(doc: vscode.TextDocument, chainArg?: Chain): Promise<{ body: QueryBody; chain: Chain } | { problems: string[]; refresh: boolean }> {
+    const parsed = parseQueryFile(doc.getText());
+    if (!parsed.ok) return { problems: parsed.errors, refresh: false };
+    const chain = chainArg ?? parsed.chain ?? 'main';
+    const columns = await this.fields.ensure();
+    const errors = analyzeQuery(doc.getText(), columns, { chain }).filter((d) => d.severity === 'error');
+    if (errors.length > 0) {
+      return { problems: errors.map((d) => `Line ${doc.positionAt(d.offset).line + 1}: ${d.message}`), refresh: errors.some((d) => d.refreshMayFix) };
+    }
+    return { body: parsed.body, chain };
+  }
+
+  /** The answer of this query on this chain inside the refresh window, if any. */
+  async lastRun(doc: vscode.TextDocument, chain: Chain): Promise<QueryRun | undefined> {
+    const parsed = parseQueryFile(doc.getText());
+    if (!parsed.ok) return undefined;
+    return this.cache.lookup(this.deps.connection.baseUrl(), chain, parsed.body);
+  }
+
+  async run(arg: unknown, args: RunQueryArgs = {}): Promise<QueryRunResult> {
+    const doc = await queryDocument(arg);
+    if (!doc) {
+      void vscode.window.showWarningMessage('Open a .waquery.json file to run it (Wallet Analytics: New Wallet Database Query creates one).');
+      return { status: 'cancelled' };
+    }
+    const ready = await this.prepare(doc, args.chain);
+    if ('problems' in ready) {
+      void this.showProblems(ready.problems, ready.refresh);
+      return { status: 'invalid', problems: ready.problems };
+    }
+    const { body, chain } = ready;
+    const baseUrl = this.deps.connection.baseUrl();
+    if (!args.fresh) {
+      const run = await this.cache.lookup(baseUrl, chain, body);
+      if (run) return this.openCached(doc, run, args);
+    }
+    const outcome = await runEndpoint(queryEndpoint(chain), this.deps, { inputs: { query: body }, yes: args.yes, open: args.open });
+    if (outcome.status !== 'done') return { status: 'ran', outcome };
+    const total = (outcome.value as { total?: unknown }).total;
+    if (typeof total !== 'number') return { status: 'ran', outcome };
+    const run = await this.cache.record({ baseUrl, chain, at: Date.now(), total, charged: outcome.credits, resultPath: outcome.resultPath, body, answer: outcome.value });
+    this.ran.fire(run);
+    return { status: 'ran', outcome, run };
+  }
+
+  private async openCached(doc: vscode.TextDocument, run: QueryRun, args: RunQueryArgs): Promise<QueryRunResult> {
+    const file = run.resultPath && existsSync(run.resultPath) ? run.resultPath : run.answerPath;
+    if (args.open !== false) await openResult(file);
+    const chain = run.chain === 'alt' ? ` on the ${CHAIN_LABEL.alt}` : '';
+    const message =
+      `Opened the answer of this query${chain} from ${ago(run.at, Date.now())}: ${run.total.toLocaleString('en-US')} matching wallets. ` +
+      `Free: nothing was sent and no credits were spent (that run cost ${fmtCredits(run.charged)}; the same query returns the same wallets within the hour).`;
+    const again = `Run Anyway (${quote(queryEndpoint(run.chain), {}, { knownMatches: run.total }).credits.toLocaleString('en-US')} credits)`;
+    void vscode.window.showInformationMessage(message, again).then((a) => {
+      if (a === again) void this.run(doc.uri, { ...args, fresh: true, yes: false });
+    });
+    return { status: 'cached', run, opened: file, message };
+  }
+
+  /** The exact price of running the query again, from the match count of its run within the hour. */
+  async estimate(arg: unknown, args: { chain?: Chain } = {}): Promise<EstimateResult> {
+    const doc = await queryDocument(arg);
+    if (!doc) return { status: 'none' };
+    const parsed = parseQueryFile(doc.getText());
+    if (!parsed.ok) {
+      void this.showProblems(parsed.errors, false);
+      return { status: 'invalid' };
+    }
+    const chain = args.chain ?? parsed.chain ?? 'main';
+    const ep = queryEndpoint(chain);
+    const run = await this.cache.lookup(this.deps.connection.baseUrl(), chain, parsed.body);
+    if (!run) {
+      void vscode.window.showInformationMessage(`This exact query has not run within the hour, so its match count is not known: ${quote(ep, {}).text}.`);
+      return { status: 'none' };
+    }
+    const q = quote(ep, { query: parsed.body }, { knownMatches: run.total });
+    const until = new Date(run.at + REFRESH_WINDOW_MS).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    const open = 'Open Last Answer (Free)';
+    const again = 'Run Anyway';
+    void vscode.window
+      .showInformationMessage(`Running this query again costs ${q.text}. It ran ${ago(run.at, Date.now())}; its answer opens free until ${until}.`, open, again)
+      .then((a) => {
+        if (a === open) void this.run(doc.uri, { chain });
+        else if (a === again) void this.run(doc.uri, { chain, fresh: true });
+      });
+    return { status: 'estimated', quote: q, run };
+  }
+
+  private async showProblems(problems: readonly string[], refresh: boolean): Promise<void> {
+    const actions = ['Show Problems', ...(refresh ? ['Refresh Query Fields'] : [])];
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+    const a = await vscode.window.showErrorMessage(`The query was not sent (nothing was charged): ${problems[0] ?? ''}${more}`, ...actions);
+    if (a === 'Show Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
+    else if (a === 'Refresh Query Fields') await vscode.commands.executeCommand(CommandIds.refreshQueryFields);
+  }
+
+  dispose(): void {
+    this.ran.dispose();
+  }
+}
