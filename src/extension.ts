@@ -63,11 +63,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   registerEndpointCommands(context, { connection, credits, jobs, log, state: context.globalState });
   registerSandboxAndResultCommands(context, { connection, jobs, showLog: () => log.channel.show(true) });
   registerQueryLanguage(context, services);
-  const sidebar = registerSidebar(context, services, history);
 
   await keys.refresh();
   await contextKeys.set(ContextKeys.sandbox, false);
   if (readSettings().sandboxAutoStart || process.env.WALLET_ANALYTICS_SANDBOX === '1') await connection.startSandbox();
+  // Built once the key and the sandbox are known, so the views open on the right content.
+  const sidebar = registerSidebar(context, services, history);
   jobs.start();
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);

@@ -61,11 +61,15 @@ export interface RowText {
   readonly description: string;
 }
 
-/** A row's label and description: "Top Traders of Tokens" · "3 tokens · 14:05 · 300 credits". */
+/**
+ * A row's label and description: "Top Traders of Tokens" · "3 tokens · 300 credits · 14:05".
+ * The cost comes before the time: in a narrow sidebar the end of the line is cut first.
+ */
 export function rowText(item: HistoryItem, group: GroupId, nowMs: number): RowText {
   const when = group === 'earlier' ? dayAndClock(item.createdAt, nowMs) : clock(item.createdAt);
-  const parts = [inputSummary(item.inputs), when];
+  const parts = [inputSummary(item.inputs)];
   if (item.cost !== undefined) parts.push(exactCredits(item.cost));
+  parts.push(when);
   return { label: endpointTitle(item.endpointId), description: parts.join(' · ') };
 }
 

@@ -32,6 +32,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
   readonly onDidChangeTreeData = this.changed.event;
   private readonly rows = new Map<RowId, AccountNode>();
   private readonly spendLines = new Map<string, AccountNode>();
+  private readonly spendNote = new AccountNode('spendLine');
   private facts: AccountFacts;
   private last = new Map<RowId, string>();
   private readonly subs: vscode.Disposable[] = [];
@@ -91,7 +92,8 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
     const now = this.snapshot();
     const changed: AccountNode[] = [];
     for (const [id, text] of now) if (this.last.get(id) !== text && this.rows.has(id)) changed.push(this.node(id));
-    const rootChanged = this.last.get('connection')?.startsWith('ok') !== now.get('connection')?.startsWith('ok');
+    const shown = (c: string | undefined) => c === undefined || c.startsWith('ok|') || c.startsWith('noKey|');
+    const rootChanged = shown(this.last.get('connection')) !== shown(now.get('connection'));
     this.last = now;
     if (rootChanged) this.changed.fire(undefined);
     else if (changed.length) this.changed.fire(changed);
@@ -101,12 +103,13 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
     if (!element) {
       this.last = this.snapshot();
       const ids: RowId[] = ['key', 'baseUrl'];
-      // The connection row only when something is wrong or pending: "OK" says nothing.
-      if (this.status.state !== 'ok') ids.push('connection');
+      // The connection row only when something is wrong or pending: "OK" says nothing, and "no key" is the key row's.
+      if (this.status.state !== 'ok' && this.status.state !== 'noKey') ids.push('connection');
       ids.push('balance', 'used', 'quota', 'reset', 'spend');
       return ids.map((id) => this.node(id));
     }
     if (element.row === 'spend') {
+      if (this.facts.spend.length === 0) return [this.spendNote];
       return this.facts.spend.map((l) => {
         let node = this.spendLines.get(l.endpointId);
         if (!node) this.spendLines.set(l.endpointId, (node = new AccountNode('spendLine', l.endpointId)));
@@ -133,8 +136,13 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
     const icon = (id: string, color?: string) => new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
     switch (n.row) {
       case 'key': {
-        const desc = f.keyState === 'set' ? 'set (in SecretStorage)' : f.keyState === 'sandbox' ? 'sandbox (demo key; your key is untouched)' : 'not set';
-        const item = t('API key', desc, icon('key'), f.keyState === 'notSet' ? 'No key is stored. Set the key issued with your API plan, or try the sandbox.' : undefined);
+        const desc = f.keyState === 'set' ? 'set (in SecretStorage)' : f.keyState === 'sandbox' ? 'sandbox (demo key)' : 'not set';
+        const tips: Record<string, string> = {
+          set: 'Your key is kept in VS Code’s SecretStorage only.',
+          sandbox: 'The sandbox uses its own demo key; your key (if any) is untouched and used again when the sandbox stops.',
+          notSet: 'No key is stored. Set the key issued with your API plan, or try the sandbox.',
+        };
+        const item = t('API key', desc, icon('key'), tips[f.keyState]);
         item.contextValue = `account.key.${f.keyState}`;
         if (f.keyState === 'notSet') item.command = { command: CommandIds.setApiKey, title: 'Set API Key' };
         return item;
@@ -183,7 +191,8 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
         return item;
       }
       case 'used': {
-        const pct = f.used !== undefined ? ` (${((f.used / f.quota) * 100).toFixed(f.used / f.quota < 0.01 ? 3 : 1)}%)` : '';
+        const share = f.used !== undefined ? (f.used / f.quota) * 100 : 0;
+        const pct = f.used !== undefined ? ` (${f.used === 0 ? '0' : share < 0.01 ? '< 0.01' : share.toFixed(share < 1 ? 2 : 1)}%)` : '';
         return t(
           'Used this period',
           f.used !== undefined ? `${compactCredits(f.used)}${pct}` : '—',
@@ -207,18 +216,20 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
               : 'Known once the balance has been read.',
         );
       case 'spend': {
+        const calls = f.spend.reduce((s, l) => s + l.calls, 0);
         const item = t(
           'Spent this period',
-          f.spend.length ? `${exactCredits(f.spendTotal)} · ${f.spend.reduce((s, l) => s + l.calls, 0)} calls` : 'nothing yet',
+          f.spend.length ? `${exactCredits(f.spendTotal)} · ${calls} call${calls === 1 ? '' : 's'}` : 'nothing yet',
           icon('pie-chart'),
           'Paid calls this extension made against this base URL since the period started (the local ledger; other clients of the key are not in it).',
         );
-        item.collapsibleState = f.spend.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
+        // Always expandable (a note when empty): a row that turns from leaf to parent would shift its neighbours.
+        item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
         return item;
       }
       case 'spendLine': {
         const l: SpendLine | undefined = f.spend.find((x) => x.endpointId === n.endpointId);
-        if (!l) return t(n.endpointId ?? '', '', undefined);
+        if (!l) return t('No paid calls yet this period', '', icon('info'));
         const share = f.spendTotal > 0 ? ` · ${Math.round((l.credits / f.spendTotal) * 100)}%` : '';
         return t(l.title, `${exactCredits(l.credits)} · ${l.calls} call${l.calls === 1 ? '' : 's'}${share}`, icon('symbol-method'));
       }

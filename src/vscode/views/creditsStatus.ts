@@ -123,7 +123,6 @@ export class CreditsStatus implements vscode.Disposable {
     }
     const f = accountFacts(this.connection, this.keys, this.credits);
     const settings = readSidebarSettings();
-    const sandbox = f.keyState === 'sandbox' ? ' (sandbox)' : '';
     if (!f.balance) {
       this.levelNow = 'ok';
       this.item.text = s === 'offline' || s === 'refused' ? '$(credit-card) ?' : '$(credit-card) …';
@@ -131,7 +130,8 @@ export class CreditsStatus implements vscode.Disposable {
       this.item.tooltip = this.tooltip(f, settings.warnBelow, settings.criticalBelow);
     } else {
       this.levelNow = levelOf(f.balance.value, settings.warnBelow, settings.criticalBelow);
-      this.item.text = `$(credit-card) ${compactCredits(f.balance.value)}${sandbox}`;
+      // In the sandbox the "WA Sandbox" item beside it says so; the tooltip too.
+      this.item.text = `$(credit-card) ${compactCredits(f.balance.value)}`;
       this.item.backgroundColor =
         this.levelNow === 'critical'
           ? new vscode.ThemeColor('statusBarItem.errorBackground')

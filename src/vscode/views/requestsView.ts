@@ -153,7 +153,7 @@ export class RequestsView implements vscode.Disposable {
       if (m.filter.search) parts.push(`“${m.filter.search}”`);
       parts.push(`${m.shown.toLocaleString('en-US')} of ${m.size.toLocaleString('en-US')}`);
       text = parts.join(' · ');
-    } else if (m.size > 0 && s.state === 'ok') text = `${m.size.toLocaleString('en-US')} requests`;
+    } else if (m.size > 0 && s.state === 'ok') text = `${m.size.toLocaleString('en-US')} request${m.size === 1 ? '' : 's'}`;
     if (this.treeView.description !== text) this.treeView.description = text;
   }
 

@@ -45,6 +45,8 @@ export class ConnectionStatus implements vscode.Disposable {
   private current: SidebarState = 'checking';
   private err: StatusError | undefined;
   private generation = 0;
+  /** Whether the context keys were set at least once. */
+  private published = false;
   private readonly changed = new vscode.EventEmitter<SidebarState>();
   readonly onDidChange = this.changed.event;
   private readonly subs: vscode.Disposable[] = [];
@@ -59,6 +61,18 @@ export class ConnectionStatus implements vscode.Disposable {
       keys.onDidChange(() => void this.recheck()),
       connection.onDidChange(() => void this.recheck()),
     );
+    // Start from what is known now (the key was read before the sidebar is built), so the views
+    // open on the right welcome content instead of passing through "checking".
+    const known = this.quickState();
+    if (known) this.current = known;
+    void this.recheck();
+  }
+
+  /** noKey or noBaseUrl when that is plain without asking anyone; else undefined (a check is needed). */
+  private quickState(): SidebarState | undefined {
+    if (this.connection.mode !== 'sandbox' && !this.keys.peek()) return 'noKey';
+    if (this.connection.mode === 'configured' && isPlaceholderUrl(this.connection.baseUrl())) return 'noBaseUrl';
+    return undefined;
   }
 
   get state(): SidebarState {
@@ -106,7 +120,8 @@ export class ConnectionStatus implements vscode.Disposable {
   private async set(state: SidebarState, error: StatusError | undefined, gen: number, baseUrl?: string): Promise<SidebarState> {
     // An answer that arrives after a newer check started, or for a base URL no longer in use, is old news.
     if (gen !== this.generation || (baseUrl !== undefined && baseUrl !== this.connection.baseUrl())) return this.current;
-    const same = state === this.current && error?.message === this.err?.message;
+    const same = this.published && state === this.current && error?.message === this.err?.message;
+    this.published = true;
     this.current = state;
     this.err = error;
     // The kind first: a `when` clause (and a reader of the status) never sees a new status with an old kind.
