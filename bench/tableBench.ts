@@ -3,8 +3,9 @@
  * every budget of the results-table issue with pass/fail, papaparse's streaming parse of the
  * same file as the reference, and the read-and-split-lines floor, all in one run.
  *
- *   npm run bench:table                      # generates bench/data/… on first use (~20 s)
- *   node out/bench/tableBench.js --rows 20000 # a smaller file, for a quick look
+ *   npm run bench:table                        # generates bench/data/… on first use (~20 s)
+ *   node out/bench/tableBench.js --rows 20000   # a smaller file, for a quick look
+ *   … --runs 3 --wait-quiet 10                  # medians of 3 sessions; first wait ≤ 10 min for load < 1
  *
  * Each part runs in its own node process, so one part's heap cannot flatter or spoil another's
  * time or memory. The file is read once first, so every part finds it in the page cache.
@@ -28,6 +29,8 @@ const FULL_ROWS = 100_000;
 const rows = Number(arg('rows', String(FULL_ROWS)));
 const seed = Number(arg('seed', '1'));
 const part = arg('part', 'main');
+const runs = Math.max(1, Number(arg('runs', '3')));
+const waitQuietMinutes = Number(arg('wait-quiet', '0'));
 const dataDir = join(__dirname, '..', '..', 'bench', 'data');
 const file = arg('file', join(dataDir, `wallets-${rows}-seed${seed}.csv`));
 
@@ -164,8 +167,6 @@ async function coldFilterPart(): Promise<Figures> {
 
 /** Runs one part in a fresh node process and returns its figures. */
 function runPart(name: string): Figures {
-  const load = loadavg()[0] ?? 0;
-  if (load > 1.5) console.error(`note: load average ${load.toFixed(2)} while running ${name}`);
   const r = spawnSync(process.execPath, ['--expose-gc', __filename, '--part', name, '--file', file, '--rows', String(rows)], {
     encoding: 'utf8',
     maxBuffer: 1 << 20,
@@ -173,6 +174,20 @@ function runPart(name: string): Figures {
   if (r.status !== 0) throw new Error(`part ${name} failed:\n${r.stderr}`);
   const last = r.stdout.trim().split('\n').pop() ?? '{}';
   return JSON.parse(last) as Figures;
+}
+
+/** Runs a part `n` times and keeps the median of each figure: other work on the machine moves single runs. */
+function medianOf(name: string, n: number): Figures {
+  const all = Array.from({ length: n }, () => runPart(name));
+  const out: Figures = {};
+  for (const key of Object.keys(all[0] ?? {})) out[key] = quantile(all.map((f) => f[key] ?? NaN), 0.5);
+  return out;
+}
+
+/** Waits until the 1-minute load average is below 1, for at most `minutes`. */
+async function waitQuiet(minutes: number): Promise<void> {
+  const until = Date.now() + minutes * 60_000;
+  while ((loadavg()[0] ?? 0) >= 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 5000));
 }
 
 function fmtMs(v: number | undefined): string {
@@ -188,11 +203,12 @@ async function main(): Promise<void> {
   const t = performance.now();
   const gen = await generateWalletCsv(file, rows, seed);
   console.error(gen.reused ? `using ${file}` : `generated ${file} in ${fmtMs(ms(t))}`);
+  if (waitQuietMinutes > 0) await waitQuiet(waitQuietMinutes);
   const loadBefore = loadavg();
   floorPart(); // read once so every part finds the file in the page cache
-  const floor = runPart('floor');
-  const store = runPart('store');
-  const cold = runPart('cold');
+  const floor = medianOf('floor', runs);
+  const store = medianOf('store', runs);
+  const cold = medianOf('cold', runs);
   const papa = runPart('papaparse');
   const papaStream = runPart('papaparse-stream');
   const loadAfter = loadavg();
@@ -214,6 +230,7 @@ async function main(): Promise<void> {
   const lines = [
     `File: ${rows.toLocaleString('en-US')} rows × 640 columns, ${fmtMb(size)} (in page cache). Node ${process.version}, ${cpus().length} cores, ${fmtMb(totalmem())} RAM.`,
     `Load average (1/5/15 min): ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} before, ${loadAfter.map((l) => l.toFixed(2)).join(' / ')} after.`,
+    `Store figures are medians of ${runs} sessions, each in a fresh process; papaparse ran once.`,
     '',
     '| Budget | Target | Measured | |',
     '| --- | --- | --- | --- |',
