@@ -58,15 +58,16 @@ export class QueryCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
       lenses.push(lens(`$(error) ${errors} problem${errors === 1 ? '' : 's'}: fix ${errors === 1 ? 'it' : 'them'} to run`, 'workbench.actions.view.problems', [], 'Nothing is sent while the query has problems.'));
       return lenses;
     }
-    const runLens = async (c: Chain, command: string): Promise<void> => {
+    // The file's own chain carries the price; the other chain's lens stays short (the same price, §4.3 rule 5).
+    const runLens = async (c: Chain, command: string, withPrice: boolean): Promise<void> => {
       const last = await this.runner.lastRun(doc, c);
       const where = c === 'alt' ? ' on Second Chain' : '';
-      const title = last ? `▶ Run${where} — last answer (${ago(last.at, Date.now())}) opens free` : `▶ Run${where} — ${perMatchText(c)}`;
-      lenses.push(lens(title, command, [doc.uri, { chain: c }], `POST ${queryEndpoint(c).path}: billed per matching wallet, whatever the limit`));
+      const title = last ? `▶ Run${where} — last answer (${ago(last.at, Date.now())}) opens free` : `▶ Run${where}${withPrice ? ` — ${perMatchText(c)}` : ''}`;
+      lenses.push(lens(title, command, [doc.uri, { chain: c }], `POST ${queryEndpoint(c).path}: ${perMatchText(c)}, billed per matching wallet whatever the limit`));
     };
-    await runLens(chain, chain === 'alt' ? CommandIds.runQueryOnSecondChain : CommandIds.runQuery);
+    await runLens(chain, chain === 'alt' ? CommandIds.runQueryOnSecondChain : CommandIds.runQuery, true);
     if (chain === 'main' && (!columns?.alt || analyzeQuery(text, columns, { chain: 'alt' }).every((d) => d.severity !== 'error'))) {
-      await runLens('alt', CommandIds.runQueryOnSecondChain);
+      await runLens('alt', CommandIds.runQueryOnSecondChain, false);
     }
     for (const c of chain === 'main' ? (['main', 'alt'] as const) : (['alt'] as const)) {
       const last = await this.runner.lastRun(doc, c);

@@ -1,0 +1,170 @@
+// A person writes a Wallet Database query in a .waquery.json against the built-in sandbox: creates the
+// example file from the palette, then types a query of their own with field completion, sees a squiggle
+// on a typo, fixes it with the quick fix, sees the JSON language service flag a key the schema does not
+// allow, runs it from the CodeLens (the price asked first), sees the result with its match count and
+// credits, and runs it again within the hour for free.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import type { Locator } from 'playwright-core';
+import { Workbench, packagedVsix } from './workbench';
+
+const FILE = 'winners.waquery.json';
+
+describe('a Wallet Database query written in the editor, checked, run and run again for free', { timeout: 300_000 }, () => {
+  let wb: Workbench;
+  let editor: Locator;
+
+  /** Waits for a CodeLens whose text matches, and returns it. */
+  const lens = async (text: RegExp, timeout = 30_000): Promise<Locator> => {
+    const l = wb.page.locator('.monaco-editor .codelens-decoration a', { hasText: text }).first();
+    await l.waitFor({ state: 'visible', timeout });
+    return l;
+  };
+
+  before(async () => {
+    assert.ok(existsSync(packagedVsix), `${packagedVsix} is missing: run \`npm run package\` first`);
+    wb = await Workbench.open({
+      name: 'query',
+      files: { [FILE]: '' },
+      settings: {
+        'walletAnalytics.sandbox.autoStart': true,
+        // Typed character by character: no closing quotes or brackets added behind the cursor.
+        'editor.autoClosingBrackets': 'never',
+        'editor.autoClosingQuotes': 'never',
+        'editor.autoIndent': 'none',
+        'editor.minimap.enabled': false,
+        // Headless Chromium's fallback monospace font clips underscores at the default line height.
+        'editor.lineHeight': 22,
+        'workbench.colorTheme': 'Default Dark Modern',
+      },
+      viewport: { width: 1400, height: 860 },
+    });
+    editor = wb.page.locator('.editor-instance .monaco-editor').first();
+  });
+
+  after(async () => {
+    await wb?.close();
+  });
+
+  it('creates the example query from the palette: comments explain the model, JSON highlighting, the Run lens above', async () => {
+    await wb.runCommand('Wallet Analytics: New Wallet Database Query');
+    await wb.quickInputField.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal(await wb.quickInputField.inputValue(), 'wallets.waquery.json');
+    await wb.page.keyboard.press('Enter');
+    await wb.page.locator('.tabs-container .tab', { hasText: 'wallets.waquery.json' }).waitFor({ timeout: 15_000 });
+    await lens(/^▶ Run — 100 credits per matching wallet \(≥ 100\)$/u, 60_000);
+    const text = (await editor.locator('.view-lines').innerText()).replace(/\u00a0/gu, ' ');
+    assert.match(text, /\/\/ A Wallet Database query\. This file is exactly the JSON body that is sent/u);
+    // The JSON grammar colours keys, strings, numbers and comments differently.
+    const colours = await editor.locator('.view-lines span[class^="mtk"]').evaluateAll((els) => [...new Set(els.map((e) => e.ownerDocument.defaultView?.getComputedStyle(e).color ?? ""))]);
+    assert.ok(colours.length >= 4, `syntax colours: ${colours.join(', ')}`);
+    await wb.screenshot('example-query');
+    await wb.page.keyboard.press('Control+w');
+  });
+
+  it('types a query with field completion', async () => {
+    await wb.page.keyboard.press('Control+p');
+    await wb.quickInputField.waitFor({ state: 'visible' });
+    await wb.page.keyboard.type(FILE, { delay: 10 });
+    await wb.quickInput.locator('.monaco-list-row', { hasText: FILE }).first().waitFor();
+    await wb.page.keyboard.press('Enter');
+    await editor.locator('.view-lines').click();
+    const type = (s: string) => wb.page.keyboard.type(s, { delay: 15 });
+    await type('// Wallets that win often and trade a lot\n{\n  "where": {\n    "and": [\n      { "field": "winrate_3');
+    const suggest = wb.page.locator('.editor-widget.suggest-widget');
+    await suggest.locator('.monaco-list-row', { hasText: 'winrate_30d' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const rows = await suggest.locator('.monaco-list-row').allInnerTexts();
+    await wb.screenshot('completion');
+    assert.ok(rows.some((r) => r.includes('winrate_30d') && r.includes('30d · number (ratio)')), JSON.stringify(rows));
+    // Pick winrate_30d from the list.
+    await suggest.locator('.monaco-list-row', { hasText: /^winrate_30d/u }).first().click();
+    await type(', "op": ">=", "value": 0.6 },\n      { "field": "trade_cuont_30d", "op": ">", "value": 20 }\n    ]\n  },\n  "limit": 20\n}\n');
+    await wb.page.keyboard.press('Escape');
+    const text = await editor.locator('.view-lines').innerText();
+    assert.match(text.replace(/\u00a0/gu, ' '), /\{ "field": "winrate_30d", "op": ">=", "value": 0\.6 \},/u);
+  });
+
+  it('sees a squiggle on the typo, with "did you mean" on hover', async () => {
+    const squiggle = editor.locator('.squiggly-error').first();
+    await squiggle.waitFor({ state: 'visible', timeout: 30_000 });
+    await editor.locator('.view-line span', { hasText: 'trade_cuont_30d' }).first().hover();
+    const hover = wb.page.locator('.monaco-hover', { hasText: 'Did you mean' }).first();
+    await hover.waitFor({ state: 'visible', timeout: 15_000 });
+    await wb.page.waitForTimeout(500); // the hover fades in
+    const message = await hover.innerText();
+    await wb.screenshot('typo-squiggle');
+    assert.match(message, /Unknown field "trade_cuont_30d"\. Did you mean "trade_count_30d"\?/u);
+    await lens(/problem/u);
+  });
+
+  it('fixes it with the quick fix; the squiggle goes and the Run lens comes back', async () => {
+    await editor.locator('.view-line span', { hasText: 'trade_cuont_30d' }).first().click();
+    await wb.page.keyboard.press('Control+.');
+    const fix = wb.page.locator('.action-widget .monaco-list-row', { hasText: 'Change to "trade_count_30d"' }).first();
+    await fix.waitFor({ state: 'visible', timeout: 15_000 });
+    await wb.screenshot('quick-fix');
+    // The preferred fix comes first and is selected: Enter applies it.
+    assert.match((await wb.page.locator('.action-widget .monaco-list-row.focused').innerText()).trim(), /^Change to "trade_count_30d"$/u);
+    await wb.page.keyboard.press('Enter');
+    await editor.locator('.squiggly-error').first().waitFor({ state: 'detached', timeout: 15_000 });
+    await wb.page.keyboard.press('Control+s');
+    await lens(/^▶ Run — 100 credits per matching wallet \(≥ 100\)$/u);
+    await wb.page.mouse.move(0, 0);
+    await wb.screenshot('fixed');
+  });
+
+  it('sees the JSON Schema (from the zod model) checked by the JSON language service: a key the model does not have', async () => {
+    await editor.locator('.view-line span', { hasText: '"limit"' }).first().click();
+    await wb.page.keyboard.press('End');
+    await wb.page.keyboard.type(',\n  "order": "desc"', { delay: 15 });
+    await wb.page.keyboard.press('Escape');
+    await editor.locator('.squiggly-error').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await editor.locator('.view-line span', { hasText: '"order"' }).first().hover();
+    const hover = wb.page.locator('.monaco-hover', { hasText: 'is not allowed' }).first();
+    await hover.waitFor({ state: 'visible', timeout: 15_000 });
+    await wb.page.waitForTimeout(500);
+    const message = await hover.innerText();
+    await wb.screenshot('schema-error');
+    assert.match(message, /Property order is not allowed\./u);
+    await lens(/problem/u);
+    // Undo back to the query as it was (the line ended at "limit": 20).
+    const typedBack = async () => {
+      const t = (await editor.locator('.view-lines').innerText()).replace(/\u00a0/gu, ' ');
+      return !t.includes('order') && !t.includes('"limit": 20,');
+    };
+    for (let i = 0; i < 40 && !(await typedBack()); i++) await wb.page.keyboard.press('Control+z');
+    assert.ok(await typedBack(), 'undone');
+    await editor.locator('.squiggly-error').first().waitFor({ state: 'detached', timeout: 15_000 });
+    await wb.page.keyboard.press('Control+s');
+  });
+
+  it('runs it from the CodeLens: the price is asked first, then the result opens with its matches and credits', async () => {
+    await (await lens(/^▶ Run — 100 credits per matching wallet/u)).click();
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    const ask = await dialog.innerText();
+    await wb.screenshot('price');
+    assert.match(ask, /Run this query\? It costs 100 credits per matching wallet, at least 100 credits/u);
+    await dialog.locator('.monaco-button', { hasText: /^Run$/u }).click();
+    const msg = await wb.waitForNotification(/Query the Wallet Database: done/u, 60_000);
+    assert.match(msg, /done, [\d,]+ matches, [\d,]+ credits charged/u);
+    const tab = wb.page.locator('.tabs-container .tab', { hasText: /wallet_database-\d{8}-\d{6}\.json/u }).first();
+    await tab.waitFor({ timeout: 30_000 });
+    await wb.page.waitForTimeout(1500);
+    await wb.screenshot('result');
+  });
+
+  it('runs it again within the hour: the same answer opens for free, and says so', async () => {
+    await wb.clearNotifications();
+    await wb.page.locator('.tabs-container .tab', { hasText: FILE }).first().click();
+    await (await lens(/^▶ Run — last answer \(.+\) opens free$/u)).waitFor();
+    await lens(/Estimate from Last Run: [\d,]+ credits \([\d,]+ matches/u);
+    await wb.screenshot('run-again-lenses');
+    await (await lens(/^▶ Run — last answer/u)).click();
+    const msg = await wb.waitForNotification(/Free: nothing was sent and no credits were spent/u, 30_000);
+    assert.match(msg, /Opened the answer of this query from .+: [\d,]+ matching wallets/u);
+    await wb.page.waitForTimeout(1000);
+    await wb.screenshot('cached-free');
+  });
+});
