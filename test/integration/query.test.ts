@@ -164,6 +164,13 @@ describe('query language: .waquery.json files against a sandbox', function () {
     note(`${labels.size} completions; winrate_30d: ${item?.detail ?? ''}`);
   });
 
+  it('offers the snippets for a condition, an AND group, an OR group and between', async () => {
+    const doc = await write('snippets.waquery.json', '{\n  "where": {\n    "and": [\n      \n    ]\n  },\n  "limit": 1\n}\n');
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, new vscode.Position(3, 6));
+    const snippets = list.items.filter((i) => i.kind === vscode.CompletionItemKind.Snippet).map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    for (const want of ['cond', 'and', 'or', 'between']) assert.ok(snippets.includes(want), `${want} in ${snippets.join(', ')}`);
+  });
+
   it('hovers a field with its description, timeframe and value type', async () => {
     const doc = await write('hover.waquery.json', '{ "where": { "and": [ { "field": "winrate_30d", "op": ">", "value": 0.5 } ] }, "limit": 1 }\n');
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, positionOf(doc, 'winrate_30d', 3));
