@@ -13,6 +13,7 @@ import { registerQueryLanguage } from './vscode/language';
 import { Log } from './vscode/log';
 import { registerResultScheme } from './vscode/results/open';
 import { ApiKeyStore } from './vscode/secrets';
+import { registerTableEditor, type TableTestHooks } from './vscode/table/tableEditor';
 import type { Services } from './vscode/services';
 import { SandboxStatus } from './vscode/views/sandboxStatus';
 import { HistoryService } from './vscode/views/history';
@@ -29,7 +30,7 @@ export interface ExtensionApi {
    * the context, so tests can reach this extension's SecretStorage, log and storage folders.
    * Never set for an installed extension, so other extensions cannot read the key through it.
    */
-  readonly testing?: { readonly context: vscode.ExtensionContext };
+  readonly testing?: { readonly context: vscode.ExtensionContext; readonly table?: TableTestHooks };
 }
 
 function logCall(log: Log, e: CallLog): void {
@@ -63,6 +64,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   registerEndpointCommands(context, { connection, credits, jobs, log, state: context.globalState });
   registerSandboxAndResultCommands(context, { connection, jobs, showLog: () => log.channel.show(true) });
   registerQueryLanguage(context, services);
+  const table = registerTableEditor(context, { log, resultsFolder: () => jobs.folder() });
 
   await keys.refresh();
   await contextKeys.set(ContextKeys.sandbox, false);
@@ -72,7 +74,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   jobs.start();
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
-  const testing = context.extensionMode === vscode.ExtensionMode.Test ? { context } : undefined;
+  const testing = context.extensionMode === vscode.ExtensionMode.Test ? { context, table } : undefined;
   return { services, activationMs, testing, sidebar };
 }
 

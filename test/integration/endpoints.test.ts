@@ -81,7 +81,10 @@ describe('endpoints: every command, the price first, jobs polled and downloaded 
     const submit = sb.received().find((r) => r.path.startsWith('/trending'));
     assert.ok(submit?.apiKeyHeader, 'the key was sent to the base URL');
     await vscode.commands.executeCommand(CommandIds.openResult, out.requestId);
-    await waitFor('the result open in an editor', () => vscode.window.activeTextEditor?.document.uri.fsPath === file);
+    await waitFor('the result open in the Wallet Analytics Table', () => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputCustom && input.viewType === 'walletAnalytics.table' && input.uri.fsPath === file;
+    });
   });
 
   it('pnl on a pasted list with one bad address and one duplicate: a clear message, nothing sent, nothing charged', async () => {

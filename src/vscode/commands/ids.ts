@@ -8,6 +8,8 @@ export const CommandIds = {
   startSandbox: 'walletAnalytics.startSandbox',
   stopSandbox: 'walletAnalytics.stopSandbox',
   showLog: 'walletAnalytics.showLog',
+  /** A .csv, .txt or .json file (or a result folder) in the Wallet Analytics Table: the argument, the active file, or a picked one. */
+  openInTable: 'walletAnalytics.openInTable',
   /** A QuickPick of every endpoint, with its bot command and price. */
   runEndpoint: 'walletAnalytics.runEndpoint',
   /** From a notification or a view only (hidden from the palette). */

@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { openInTable } from '../table/tableEditor';
+import { tableFilesIn } from '../table/resultInfo';
 
-/** The read-only scheme for JSON results (until the table view shows them). */
+/** The read-only scheme for a result's raw text, so a result is never edited by accident. */
 export const RESULT_SCHEME = 'wallet-analytics-result';
 
-/** Serves result files read-only under RESULT_SCHEME, so a result is never edited by accident. */
+/** Serves result files read-only under RESULT_SCHEME. */
 export function registerResultScheme(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, {
@@ -14,16 +16,43 @@ export function registerResultScheme(context: vscode.ExtensionContext): void {
   );
 }
 
-/** Opens a result: a folder (extracted .zip) is revealed, a file is shown read-only. */
+/**
+ * Opens a result in the Wallet Analytics Table: a .csv, a .txt address list, a saved .json
+ * direct result, or an extracted .zip folder (its first table file, with a switcher among the
+ * others). A folder with no table file is revealed instead.
+ */
 export async function openResult(p: string): Promise<void> {
   const st = await fs.stat(p);
+  if (st.isDirectory() && (await tableFilesIn(p)).length === 0) {
+    await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(p));
+    return;
+  }
+  await openInTable(p);
+}
+
+/** Largest file opened as raw text: above it VS Code's text editor is slow or refuses, and the table is the way. */
+const RAW_MAX_BYTES = 50 * 1024 * 1024;
+
+/** Opens a result's raw file read-only in a text editor (a folder: its first table file). */
+export async function openResultRaw(p: string): Promise<void> {
+  const st = await fs.stat(p);
   if (st.isDirectory()) {
-    const first = (await fs.readdir(p)).filter((n) => /\.(csv|txt)$/iu.test(n)).sort()[0];
+    const first = (await tableFilesIn(p))[0];
     if (!first) {
       await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(p));
       return;
     }
-    p = path.join(p, first);
+    return openResultRaw(first);
+  }
+  if (st.size > RAW_MAX_BYTES) {
+    const pick = await vscode.window.showWarningMessage(
+      `${path.basename(p)} is ${(st.size / 1024 / 1024).toFixed(0)} MB: too large to read as text comfortably. Open it in the table instead?`,
+      'Open in Table',
+      'Reveal in Explorer',
+    );
+    if (pick === 'Open in Table') await openInTable(p);
+    else if (pick === 'Reveal in Explorer') await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(p));
+    return;
   }
   const uri = vscode.Uri.file(p).with({ scheme: RESULT_SCHEME });
   const doc = await vscode.workspace.openTextDocument(uri);
@@ -31,10 +60,11 @@ export async function openResult(p: string): Promise<void> {
   await vscode.window.showTextDocument(doc, { preview: false });
 }
 
-/** The three actions a finished result offers. */
+/** The actions a finished result offers. */
 export async function offerResult(message: string, p: string): Promise<void> {
-  const pick = await vscode.window.showInformationMessage(message, 'Open', 'Reveal in Explorer', 'Copy Path');
+  const pick = await vscode.window.showInformationMessage(message, 'Open', 'Open Raw File', 'Reveal in Explorer', 'Copy Path');
   if (pick === 'Open') await openResult(p);
+  else if (pick === 'Open Raw File') await openResultRaw(p);
   else if (pick === 'Reveal in Explorer') await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(p));
   else if (pick === 'Copy Path') await vscode.env.clipboard.writeText(p);
 }

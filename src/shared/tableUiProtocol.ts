@@ -1,0 +1,147 @@
+/**
+ * The results-table webview's full message set: the data protocol of tableProtocol.ts (windows,
+ * queries, copy, export) plus what the table's interface adds on top of it (column information and
+ * remembered layouts, cell and column actions, the file switcher, a test probe). Still one union
+ * each way, imported by both bundles; parseUiRequest validates everything the webview sends.
+ */
+import { parseTableRequest, type TableMessage, type TableRequest } from './tableProtocol';
+
+/** How numbers are shown. `auto`: the table's default for the column (thousands, or % for ratios). */
+export type NumberFormat = 'auto' | 'raw' | 'thousands' | 'fixed2' | 'compact' | 'percent';
+export const NUMBER_FORMATS: readonly NumberFormat[] = ['auto', 'raw', 'thousands', 'fixed2', 'compact', 'percent'];
+
+/** What the host knows about a column beyond its name. */
+export interface ColumnInfo {
+  readonly name: string;
+  /** Most non-empty cells of the first rows are numbers. */
+  readonly numeric: boolean;
+  /** The cells are addresses of this chain (wallets or tokens). */
+  readonly address?: 'main' | 'alt';
+  /** For `<metric>_<timeframe>` columns (src/core/metrics.ts). */
+  readonly metric?: string;
+  readonly group?: string;
+  readonly timeframe?: string;
+  /** MetricKind: usd, native, ratio (shown as %), count, seconds, number. */
+  readonly kind?: string;
+  readonly description?: string;
+  /** Characters of the longest cell among the first rows (capped), to size the column. */
+  readonly chars?: number;
+}
+
+/** A person's column choices, remembered per endpoint (by column name, so they carry to the next result). */
+export interface TableLayout {
+  readonly hidden: readonly string[];
+  readonly pinned: readonly string[];
+  readonly widths: Readonly<Record<string, number>>;
+  readonly formats: Readonly<Record<string, NumberFormat>>;
+  readonly defaultFormat: NumberFormat;
+}
+
+/** Everything the interface needs besides the data, sent right after `init`. */
+export interface TableMeta {
+  /** The file shown (base name) and, for an extracted .zip result, every table file beside it. */
+  readonly file: string;
+  readonly files: readonly string[];
+  /** The endpoint that produced the result, when known (sidecar or file name). */
+  readonly endpoint?: string;
+  readonly endpointTitle?: string;
+  readonly columns: readonly ColumnInfo[];
+  readonly layout?: TableLayout;
+  readonly metricGroups: readonly string[];
+  readonly timeframes: readonly string[];
+  /** The extension runs under its test runner: the webview answers `probe`. */
+  readonly test: boolean;
+}
+
+/** What the webview shows, for the integration tests (answers `probe`). */
+export interface ProbeState {
+  readonly countLabel: string;
+  readonly headers: readonly string[];
+  /** Text of the rendered body cells, row by row (pinned first), as a person reads them. */
+  readonly rows: readonly (readonly string[])[];
+  readonly firstRow: number;
+  readonly cellCount: number;
+  readonly notices: readonly string[];
+}
+
+/** Webview → host. */
+export type UiRequest =
+  | TableRequest
+  /** Put text on the clipboard (a cell, an address). */
+  | { readonly type: 'copyText'; readonly requestId: number; readonly text: string; readonly what: string }
+  /** Run the wallet activity command for an address (the price step still shows). */
+  | { readonly type: 'walletActivity'; readonly requestId: number; readonly address: string; readonly chain: 'main' | 'alt' }
+  /** Append addresses to an address list file the person picks. */
+  | { readonly type: 'addToList'; readonly requestId: number; readonly addresses: readonly string[] }
+  /** "Use these N addresses as input to…": the column's addresses over the view's rows. */
+  | { readonly type: 'useAsInput'; readonly requestId: number; readonly column: number }
+  | { readonly type: 'saveLayout'; readonly layout: TableLayout }
+  | { readonly type: 'switchFile'; readonly requestId: number; readonly file: string }
+  | { readonly type: 'openRaw' }
+  | { readonly type: 'log'; readonly level: 'info' | 'warn' | 'error'; readonly message: string }
+  | { readonly type: 'probeState'; readonly requestId: number; readonly state: ProbeState };
+
+/**
+ * Host → webview. A `window` with requestId FIRST_WINDOW was not asked for: the host sends the
+ * first rows of the likely shown columns right after `init`, so they paint without a round trip.
+ */
+export const FIRST_WINDOW = 0;
+export type UiMessage = TableMessage | { readonly type: 'meta'; readonly meta: TableMeta } | { readonly type: 'probe'; readonly requestId: number };
+
+const MAX_TEXT = 1_000_000;
+const MAX_LIST = 100_000;
+
+const isInt = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isText = (v: unknown, max = MAX_TEXT): v is string => typeof v === 'string' && v.length <= max;
+const isNames = (v: unknown): v is string[] => Array.isArray(v) && v.length <= MAX_LIST && v.every((s) => isText(s, 10_000));
+
+function isLayout(v: unknown): v is TableLayout {
+  if (!isRecord(v) || !isNames(v.hidden) || !isNames(v.pinned) || !isRecord(v.widths) || !isRecord(v.formats)) return false;
+  const widthsOk = Object.values(v.widths).every((w) => typeof w === 'number' && Number.isFinite(w) && w >= 0 && w <= 10_000);
+  const formatsOk = Object.values(v.formats).every((f) => NUMBER_FORMATS.includes(f as NumberFormat));
+  return widthsOk && formatsOk && NUMBER_FORMATS.includes(v.defaultFormat as NumberFormat);
+}
+
+function isProbe(v: unknown): v is ProbeState {
+  return (
+    isRecord(v) &&
+    typeof v.countLabel === 'string' &&
+    isNames(v.headers) &&
+    Array.isArray(v.rows) &&
+    v.rows.every(isNames) &&
+    isInt(v.firstRow) &&
+    isInt(v.cellCount) &&
+    isNames(v.notices)
+  );
+}
+
+/** The request a webview message holds, or undefined when it is not a well-formed one (the host ignores those). */
+export function parseUiRequest(message: unknown): UiRequest | undefined {
+  const data = parseTableRequest(message);
+  if (data) return data;
+  if (!isRecord(message)) return undefined;
+  const m = message;
+  switch (m.type) {
+    case 'copyText':
+      return isInt(m.requestId) && isText(m.text, 50 * MAX_TEXT) && isText(m.what, 200) ? (m as UiRequest) : undefined;
+    case 'walletActivity':
+      return isInt(m.requestId) && isText(m.address, 200) && (m.chain === 'main' || m.chain === 'alt') ? (m as UiRequest) : undefined;
+    case 'addToList':
+      return isInt(m.requestId) && isNames(m.addresses) && m.addresses.length > 0 ? (m as UiRequest) : undefined;
+    case 'useAsInput':
+      return isInt(m.requestId) && isInt(m.column) ? (m as UiRequest) : undefined;
+    case 'saveLayout':
+      return isLayout(m.layout) ? (m as UiRequest) : undefined;
+    case 'switchFile':
+      return isInt(m.requestId) && isText(m.file, 1000) ? (m as UiRequest) : undefined;
+    case 'openRaw':
+      return { type: 'openRaw' };
+    case 'log':
+      return (m.level === 'info' || m.level === 'warn' || m.level === 'error') && isText(m.message, 10_000) ? (m as UiRequest) : undefined;
+    case 'probeState':
+      return isInt(m.requestId) && isProbe(m.state) ? (m as UiRequest) : undefined;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * What the table knows about each column beyond its name, from the name (metric, group,
+ * timeframe, kind: src/core/metrics.ts) and from a sample of the first rows (numbers, addresses).
+ * Pure: no vscode import, so unit tests can read it.
+ */
+import { addressProblem } from '../../core/addresses';
+import { parseMetricColumn } from '../../core/metrics';
+import { isNumberText } from '../../core/table';
+import type { ColumnInfo, TableLayout } from '../../shared/tableUiProtocol';
+
+/** Share of the non-empty sample cells that must agree before a column is called numeric or an address column. */
+const AGREE = 0.9;
+/** Longer cells are cut with an ellipsis (the whole text is in copies and exports). */
+const MAX_CHARS = 48;
+
+/** Column information from names and the first rows (`sample[r][c]`, c over every column). */
+export function columnInfo(names: readonly string[], sample: readonly (readonly string[])[]): ColumnInfo[] {
+  return names.map((name, c) => {
+    let filled = 0;
+    let numbers = 0;
+    let main = 0;
+    let alt = 0;
+    let chars = 0;
+    for (const row of sample) {
+      const v = (row[c] ?? '').trim();
+      if (v === '') continue;
+      chars = Math.max(chars, v.length);
+      filled++;
+      if (isNumberText(v)) numbers++;
+      else if (addressProblem(v, 'main') === undefined) main++;
+      else if (addressProblem(v, 'alt') === undefined) alt++;
+    }
+    const metric = parseMetricColumn(name);
+    const numeric = metric !== undefined || (filled > 0 && numbers >= AGREE * filled);
+    const address = filled > 0 && main >= AGREE * filled ? 'main' : filled > 0 && alt >= AGREE * filled ? 'alt' : undefined;
+    return {
+      name,
+      numeric,
+      chars: Math.min(chars, MAX_CHARS),
+      ...(address && !numeric ? { address } : {}),
+      ...(metric
+        ? { metric: metric.metric.name, group: metric.metric.group, timeframe: metric.timeframe, kind: metric.metric.kind, description: metric.metric.description }
+        : {}),
+    };
+  });
+}
+
+/**
+ * The distinct addresses of one column over the given rows, in first-seen order, normalised
+ * (lower case on the second chain), with how many non-empty cells were not addresses of `chain`.
+ */
+export function collectAddresses(cells: Iterable<string>, chain: 'main' | 'alt'): { addresses: string[]; skipped: number } {
+  const seen = new Set<string>();
+  let skipped = 0;
+  for (const raw of cells) {
+    const v = raw.trim();
+    if (v === '') continue;
+    if (addressProblem(v, chain) !== undefined) {
+      skipped++;
+      continue;
+    }
+    seen.add(chain === 'alt' ? v.toLowerCase() : v);
+  }
+  return { addresses: [...seen], skipped };
+}
+
+/**
+ * The columns the webview will most likely show first, in display order: pinned ones (the
+ * remembered ones, else the first address column), then the others in file order, hidden ones
+ * left out. The same rule as the webview's ColumnModel, so the first window it gets is the one it needs.
+ */
+export function likelyShown(columns: readonly ColumnInfo[], layout: TableLayout | undefined): number[] {
+  const index = new Map(columns.map((c, i) => [c.name, i]));
+  const hidden = new Set((layout?.hidden ?? []).map((n) => index.get(n)).filter((i): i is number => i !== undefined));
+  const firstAddress = columns.findIndex((c) => c.address !== undefined);
+  const pinned = layout ? layout.pinned.map((n) => index.get(n)).filter((i): i is number => i !== undefined) : firstAddress >= 0 ? [firstAddress] : [];
+  const pinnedSet = new Set(pinned);
+  const rest = columns.map((_, i) => i).filter((i) => !pinnedSet.has(i) && !hidden.has(i));
+  const shown = [...pinned.filter((i) => !hidden.has(i)), ...rest];
+  return shown.length > 0 ? shown : columns.map((_, i) => i);
+}

@@ -1,0 +1,28 @@
+import * as vscode from 'vscode';
+
+/**
+ * The few things the table asks a person or hands to VS Code, behind one interface so the
+ * integration tests (ExtensionMode.Test only) can answer them: a save path for an export, a
+ * pick among items, a name, and the command a cell or column action runs.
+ */
+export interface TablePrompts {
+  savePath(defaultPath: string): Promise<string | undefined>;
+  pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined>;
+  input(options: vscode.InputBoxOptions): Promise<string | undefined>;
+  runCommand(id: string, args: unknown): Promise<unknown>;
+}
+
+export const windowPrompts: TablePrompts = {
+  async savePath(defaultPath) {
+    const uri = await vscode.window.showSaveDialog({
+      defaultUri: vscode.Uri.file(defaultPath),
+      filters: { 'CSV files': ['csv'] },
+      title: 'Export the table view to CSV',
+      saveLabel: 'Export',
+    });
+    return uri?.fsPath;
+  },
+  pick: (items, options) => Promise.resolve(vscode.window.showQuickPick(items, options)),
+  input: (options) => Promise.resolve(vscode.window.showInputBox(options)),
+  runCommand: (id, args) => Promise.resolve(vscode.commands.executeCommand(id, args)),
+};

@@ -1,0 +1,161 @@
+/**
+ * "Wallet Analytics Table": a read-only custom editor for `*.csv` (priority `option`, so "Reopen
+ * Editor With…" offers it) and for the `.txt` address lists and `.json` direct results this
+ * extension saves; openResult() opens every downloaded result with it. Also the "Open in Table"
+ * command, and, under the test runner only, hooks to drive a table through its message path.
+ */
+import * as vscode from 'vscode';
+import type { ProbeState, UiMessage, UiRequest } from '../../shared/tableUiProtocol';
+import { CommandIds } from '../commands/ids';
+import type { Log } from '../log';
+import { windowPrompts, type TablePrompts } from './prompts';
+import { tableFileOf } from './resultInfo';
+import { tableHtml, tableResourceRoots } from './tableHtml';
+import { TableSession } from './tableSession';
+
+export const TABLE_VIEW_TYPE = 'walletAnalytics.table';
+
+export interface TableEditorDeps {
+  readonly log: Log;
+  /** The folder results are written to now (address lists go in its `lists/`). */
+  readonly resultsFolder: () => string;
+}
+
+/** One open table, as the integration tests see it. */
+export interface TableHandle {
+  /** The file shown. */
+  readonly file: string;
+  readonly panel: vscode.WebviewPanel;
+  /** Sends a request through the same handler the webview's messages go to; resolves with the reply of its requestId. */
+  request(req: UiRequest, timeoutMs?: number): Promise<UiMessage>;
+  /** Every message posted to the webview since the table opened. */
+  readonly posted: readonly UiMessage[];
+  /** Asks the webview what it shows. */
+  probe(): Promise<ProbeState>;
+}
+
+/** Only under ExtensionMode.Test: reach open tables and answer their prompts. */
+export interface TableTestHooks {
+  /** The open table showing `file` (waits for it). */
+  table(file: string, timeoutMs?: number): Promise<TableHandle>;
+  /** Replaces save dialogs, pickers and command runs; undefined restores the real ones. */
+  setPrompts(prompts: TablePrompts | undefined): void;
+}
+
+const REPLIES = new Set(['window', 'queryApplied', 'done', 'failed']);
+
+class TableEditorProvider implements vscode.CustomReadonlyEditorProvider {
+  readonly sessions = new Set<{ session: TableSession; posted: UiMessage[] }>();
+  prompts: TablePrompts = windowPrompts;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly deps: TableEditorDeps,
+  ) {}
+
+  openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
+    return { uri, dispose: () => undefined };
+  }
+
+  resolveCustomEditor(document: vscode.CustomDocument, panel: vscode.WebviewPanel): void {
+    const extensionUri = this.context.extensionUri;
+    panel.webview.options = { enableScripts: true, localResourceRoots: tableResourceRoots(extensionUri) };
+    const test = this.context.extensionMode === vscode.ExtensionMode.Test;
+    const session = new TableSession(panel, document.uri.fsPath, {
+      state: this.context.globalState,
+      log: this.deps.log,
+      resultsFolder: this.deps.resultsFolder,
+      prompts: () => this.prompts,
+      test,
+    });
+    panel.webview.html = tableHtml(panel.webview, extensionUri, document.uri.path.split('/').pop() ?? 'Table');
+    const entry = { session, posted: [] as UiMessage[] };
+    if (test) session.tap((m) => entry.posted.push(m));
+    this.sessions.add(entry);
+    panel.onDidDispose(() => this.sessions.delete(entry));
+  }
+
+  handle(entry: { session: TableSession; posted: UiMessage[] }): TableHandle {
+    const { session } = entry;
+    return {
+      get file() {
+        return session.file;
+      },
+      panel: session.panel,
+      posted: entry.posted,
+      probe: () => session.probe(),
+      request: (req, timeoutMs = 60_000) =>
+        new Promise<UiMessage>((resolve, reject) => {
+          const id = 'requestId' in req ? req.requestId : undefined;
+          if (id === undefined) {
+            void session.receive(req).then(() => resolve({ type: 'done', requestId: -1 }), reject);
+            return;
+          }
+          const timer = setTimeout(() => {
+            untap();
+            reject(new Error(`No reply to ${req.type} #${id} within ${timeoutMs} ms.`));
+          }, timeoutMs);
+          const untap = session.tap((m) => {
+            if (REPLIES.has(m.type) && 'requestId' in m && m.requestId === id) {
+              clearTimeout(timer);
+              untap();
+              resolve(m);
+            }
+          });
+          void session.receive(req);
+        }),
+    };
+  }
+}
+
+/** Opens a file (or the first table file of a result folder) in the table. */
+export async function openInTable(p: string): Promise<void> {
+  const file = await tableFileOf(p);
+  if (!file) throw new Error(`${p} holds no .csv, .txt or .json file to show.`);
+  await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), TABLE_VIEW_TYPE, { preview: false });
+}
+
+/** Registers the custom editor and the "Open in Table" command; returns test hooks under the test runner. */
+export function registerTableEditor(context: vscode.ExtensionContext, deps: TableEditorDeps): TableTestHooks | undefined {
+  const provider = new TableEditorProvider(context, deps);
+  context.subscriptions.push(
+    vscode.window.registerCustomEditorProvider(TABLE_VIEW_TYPE, provider, {
+      // The webview reloads when shown again (state kept by the host and vscode.setState): no hidden DOM held.
+      webviewOptions: { retainContextWhenHidden: false },
+      supportsMultipleEditorsPerDocument: true,
+    }),
+    vscode.commands.registerCommand(CommandIds.openInTable, async (target?: unknown) => {
+      let p = target instanceof vscode.Uri ? target.fsPath : typeof target === 'string' ? target : undefined;
+      p ??= vscode.window.activeTextEditor?.document.uri.scheme === 'file' ? vscode.window.activeTextEditor.document.uri.fsPath : undefined;
+      if (!p) {
+        const picked = await vscode.window.showOpenDialog({
+          title: 'Open in Wallet Analytics Table',
+          canSelectMany: false,
+          filters: { 'Tables': ['csv', 'txt', 'json'], 'All files': ['*'] },
+        });
+        p = picked?.[0]?.fsPath;
+      }
+      if (!p) return;
+      try {
+        await openInTable(p);
+      } catch (e) {
+        void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+      }
+    }),
+  );
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
+  return {
+    async table(file, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const entry = [...provider.sessions].reverse().find((e) => e.session.file === file || e.session.documentFile === file);
+        if (entry) return provider.handle(entry);
+        if (Date.now() > deadline) throw new Error(`No table shows ${file} after ${timeoutMs} ms.`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    setPrompts(prompts) {
+      provider.prompts = prompts ?? windowPrompts;
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+
+/** The folders a table webview may load from: the built bundle and the stylesheet, nothing else. */
+export function tableResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
+  return [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')];
+}
+
+/** A fresh nonce per page, from crypto. */
+export function makeNonce(): string {
+  return randomBytes(18).toString('base64');
+}
+
+const escapeAttr = (s: string): string => s.replace(/&/gu, '&amp;').replace(/"/gu, '&quot;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
+
+/**
+ * The page: a strict CSP (nothing by default; the script only by its nonce; styles and fonts only
+ * from the extension's own folders), one stylesheet, one script. Every cell is written later with
+ * textContent by the script; the page itself holds no data.
+ */
+export function tableHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, nonce = makeNonce()): string {
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'table.css'));
+  const csp = [
+    "default-src 'none'",
+    `style-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    `img-src ${webview.cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${escapeAttr(style.toString())}">
+<title>${escapeAttr(title)}</title>
+</head>
+<body>
+<div id="app" class="app"></div>
+<script nonce="${escapeAttr(nonce)}" src="${escapeAttr(script.toString())}"></script>
+</body>
+</html>`;
+}

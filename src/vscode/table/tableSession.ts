@@ -1,0 +1,390 @@
+/**
+ * One table webview and the data behind it: the source (CSV, address list, JSON rows) and its
+ * view, the message loop (ready handshake, then one reply per request id), background indexing
+ * forwarded as progress, file notices, and the cell and column actions.
+ */
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { createHash } from 'node:crypto';
+import { ENDPOINTS } from '../../core/catalog';
+import { METRIC_GROUPS, TIMEFRAMES } from '../../core/metrics';
+import { COPY_MAX_CELLS, copySelection, exportView, openTable, TableView, type TableSource } from '../../core/table';
+import type { ViewState } from '../../shared/tableProtocol';
+import { FIRST_WINDOW, parseUiRequest, type ColumnInfo, type ProbeState, type TableLayout, type UiMessage, type UiRequest } from '../../shared/tableUiProtocol';
+import type { Log } from '../log';
+import { collectAddresses, columnInfo, likelyShown } from './columnInfo';
+import type { TablePrompts } from './prompts';
+import { resultInfo } from './resultInfo';
+import { activityCommand, addToList, useAsInput } from './tableActions';
+
+export interface TableSessionDeps {
+  readonly state: vscode.Memento;
+  readonly log: Log;
+  readonly resultsFolder: () => string;
+  readonly prompts: () => TablePrompts;
+  readonly test: boolean;
+}
+
+/** Rows of the first window used to tell numbers and addresses apart. */
+const SAMPLE_ROWS = 50;
+/** The window sent with init, unasked: enough rows and columns to fill a large editor. */
+const FIRST_ROWS = 64;
+const FIRST_COLUMNS = 32;
+/** How often indexing progress is forwarded to the webview. */
+const PROGRESS_MS = 120;
+const LAYOUT_KEY = 'walletAnalytics.table.layout.';
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+const isAbort = (e: unknown): boolean => e instanceof Error && (e.name === 'AbortError' || /aborted|cancel/iu.test(e.message));
+
+interface Opened {
+  readonly file: string;
+  readonly source: TableSource;
+  readonly view: TableView;
+  readonly columns: readonly ColumnInfo[];
+  readonly endpoint?: string;
+  readonly files: readonly string[];
+  readonly layoutKey: string;
+  readonly unsubscribe: () => void;
+}
+
+export class TableSession implements vscode.Disposable {
+  private opened: Promise<Opened>;
+  private current: Opened | undefined;
+  private readonly controllers = new Map<number, AbortController>();
+  private readonly taps = new Set<(m: UiMessage) => void>();
+  private readonly probes = new Map<number, (s: ProbeState) => void>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private progressTimer: NodeJS.Timeout | undefined;
+  private closing = new AbortController();
+  private disposed = false;
+  private probeId = 2_000_000_000;
+  /** Milliseconds from the session's start to the first window sent (for the log). */
+  private readonly started = performance.now();
+  private firstWindowLogged = false;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly documentFile: string,
+    private readonly deps: TableSessionDeps,
+  ) {
+    this.opened = this.open(documentFile);
+    this.subscriptions.push(
+      panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
+      panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  /** The file shown now (the document, or another file of the same .zip result). */
+  get file(): string {
+    return this.current?.file ?? this.documentFile;
+  }
+
+  /** Listens to every message posted to the webview (tests). */
+  tap(listener: (m: UiMessage) => void): () => void {
+    this.taps.add(listener);
+    return () => this.taps.delete(listener);
+  }
+
+  /** Asks the webview what it shows (tests): resolves with its answer. */
+  probe(timeoutMs = 10_000): Promise<ProbeState> {
+    const requestId = ++this.probeId;
+    return new Promise<ProbeState>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.probes.delete(requestId);
+        reject(new Error(`The table webview did not answer a probe within ${timeoutMs} ms.`));
+      }, timeoutMs);
+      this.probes.set(requestId, (s) => {
+        clearTimeout(timer);
+        resolve(s);
+      });
+      this.post({ type: 'probe', requestId });
+    });
+  }
+
+  /** Handles one message from the webview: the same path for the real webview and for tests. */
+  async receive(raw: unknown): Promise<void> {
+    const req = parseUiRequest(raw);
+    if (!req) {
+      this.deps.log.warn(`Table: ignored a malformed webview message (${typeof raw === 'object' && raw ? String((raw as { type?: unknown }).type) : typeof raw}).`);
+      return;
+    }
+    try {
+      await this.handle(req);
+    } catch (e) {
+      const requestId = 'requestId' in req ? req.requestId : undefined;
+      const cancelled = isAbort(e);
+      if (!cancelled) this.deps.log.warn(`Table: ${req.type} failed: ${message(e)}`);
+      this.post({ type: 'failed', requestId, message: cancelled ? 'Cancelled.' : message(e), cancelled });
+    } finally {
+      if ('requestId' in req) this.controllers.delete(req.requestId);
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.closing.abort();
+    for (const c of this.controllers.values()) c.abort();
+    clearTimeout(this.progressTimer);
+    for (const d of this.subscriptions) d.dispose();
+    void this.opened.then(
+      (o) => {
+        o.unsubscribe();
+        return o.source.close();
+      },
+      () => undefined,
+    );
+  }
+
+  // ------------------------------------------------------------------------------------------
+
+  private post(m: UiMessage): void {
+    if (this.disposed) return;
+    for (const t of this.taps) t(m);
+    void this.panel.webview.postMessage(m).then(undefined, () => undefined);
+  }
+
+  private controller(requestId: number): AbortSignal {
+    const c = new AbortController();
+    this.controllers.set(requestId, c);
+    return AbortSignal.any([c.signal, this.closing.signal]);
+  }
+
+  private viewState(o: Opened): ViewState {
+    const v = o.view;
+    return { version: v.version, length: v.length, total: v.total, complete: o.source.complete, countLabel: v.countLabel(), query: v.query };
+  }
+
+  private async open(file: string): Promise<Opened> {
+    const signal = this.closing.signal;
+    const [source, info] = await Promise.all([openTable(file, { signal }), resultInfo(file)]);
+    const view = new TableView(source);
+    const sampleRows = Math.min(source.rowCount, SAMPLE_ROWS);
+    const all = source.columns.map((_, i) => i);
+    const sample = sampleRows > 0 ? (await view.window(0, sampleRows, all, signal)).cells : [];
+    const columns = columnInfo(source.columns, sample);
+    const layoutKey = LAYOUT_KEY + (info.endpoint ?? `columns:${createHash('sha1').update(source.columns.join('\n')).digest('hex').slice(0, 16)}`);
+    let latest: { bytesDone: number; bytesTotal: number } | undefined;
+    const unsubscribe = source.onDidChange((change) => {
+      if (change.type === 'notices') this.post({ type: 'notices', notices: source.notices });
+      else if (change.type === 'complete') {
+        clearTimeout(this.progressTimer);
+        this.progressTimer = undefined;
+        if (this.current?.source === source) {
+          this.post({ type: 'view', view: this.viewState(this.current) });
+          this.post({ type: 'progress', progress: { task: 'index', done: 1, total: 1 } });
+        }
+        this.deps.log.info(`Table: ${path.basename(file)} indexed, ${fmt(change.rowCount)} rows in ${Math.round(performance.now() - this.started)} ms.`);
+      } else {
+        latest = change;
+        this.progressTimer ??= setTimeout(() => {
+          this.progressTimer = undefined;
+          if (this.current?.source !== source || source.complete || !latest) return;
+          this.post({ type: 'view', view: this.viewState(this.current) });
+          this.post({ type: 'progress', progress: { task: 'index', done: latest.bytesDone, total: latest.bytesTotal } });
+        }, PROGRESS_MS);
+      }
+    });
+    source.indexed.catch((e: unknown) => {
+      if (!isAbort(e) && !this.disposed) this.post({ type: 'failed', message: `Reading ${path.basename(file)} stopped: ${message(e)}` });
+    });
+    const opened: Opened = { file, source, view, columns, endpoint: info.endpoint, files: info.files, layoutKey, unsubscribe };
+    this.current = opened;
+    return opened;
+  }
+
+  private async sendInit(o: Opened): Promise<void> {
+    const ep = o.endpoint ? ENDPOINTS.find((e) => e.id === o.endpoint) : undefined;
+    const title = path.basename(o.file);
+    const layout = this.deps.state.get<TableLayout>(o.layoutKey);
+    this.panel.title = title;
+    this.post({ type: 'init', title, kind: o.source.kind, columns: o.source.columns, view: this.viewState(o), notices: o.source.notices });
+    // The first rows of the columns it will show, before it asks: they paint without a round trip.
+    const rows = Math.min(o.view.length, FIRST_ROWS);
+    if (rows > 0 && o.columns.length > 0) {
+      const window = await o.view.window(0, rows, likelyShown(o.columns, layout).slice(0, FIRST_COLUMNS), this.closing.signal);
+      this.post({ type: 'window', requestId: FIRST_WINDOW, window });
+    }
+    this.post({
+      type: 'meta',
+      meta: {
+        file: title,
+        files: o.files.map((f) => path.relative(path.dirname(o.files[0] ?? f), f)),
+        endpoint: o.endpoint,
+        endpointTitle: ep?.title.replace(/…$/u, ''),
+        columns: o.columns,
+        layout,
+        metricGroups: METRIC_GROUPS,
+        timeframes: TIMEFRAMES,
+        test: this.deps.test,
+      },
+    });
+    if (o.source.complete) this.post({ type: 'progress', progress: { task: 'index', done: 1, total: 1 } });
+  }
+
+  private async handle(req: UiRequest): Promise<void> {
+    if (req.type === 'ready') {
+      try {
+        await this.sendInit(await this.opened);
+      } catch (e) {
+        if (!isAbort(e)) this.post({ type: 'failed', message: `${path.basename(this.file)} could not be opened: ${message(e)}` });
+      }
+      return;
+    }
+    if (req.type === 'probeState') {
+      this.probes.get(req.requestId)?.(req.state);
+      this.probes.delete(req.requestId);
+      return;
+    }
+    if (req.type === 'log') {
+      this.deps.log[req.level](`Table webview: ${req.message}`);
+      return;
+    }
+    if (req.type === 'cancel') {
+      this.controllers.get(req.requestId)?.abort();
+      return;
+    }
+    const o = await this.opened;
+    const prompts = this.deps.prompts();
+    switch (req.type) {
+      case 'getWindow': {
+        const signal = this.controller(req.requestId);
+        const last = Math.min(req.last, o.view.length);
+        const window = await o.view.window(Math.min(req.first, last), last, req.columns, signal);
+        this.post({ type: 'window', requestId: req.requestId, window });
+        if (!this.firstWindowLogged) {
+          this.firstWindowLogged = true;
+          this.deps.log.info(`Table: ${path.basename(o.file)}: first window sent ${Math.round(performance.now() - this.started)} ms after opening.`);
+        }
+        return;
+      }
+      case 'setQuery': {
+        const signal = this.controller(req.requestId);
+        const t0 = performance.now();
+        await o.view.apply(req.query, {
+          signal,
+          onProgress: (progress) => this.post({ type: 'progress', requestId: req.requestId, progress }),
+        });
+        const state = this.viewState(o);
+        this.post({ type: 'queryApplied', requestId: req.requestId, view: state });
+        // Pushed too, so a webview that did not ask (another request path, a test) shows the new rows.
+        this.post({ type: 'view', view: state });
+        this.deps.log.info(`Table: query applied in ${Math.round(performance.now() - t0)} ms: ${o.view.countLabel()}.`);
+        return;
+      }
+      case 'copy': {
+        const rows = Math.max(0, Math.min(req.last, o.view.length) - req.first);
+        if (rows * req.columns.length > COPY_MAX_CELLS) {
+          this.post({ type: 'failed', requestId: req.requestId, message: `That is ${fmt(rows * req.columns.length)} cells; copy at most ${fmt(COPY_MAX_CELLS)}, or export the view to CSV.` });
+          return;
+        }
+        const text = await copySelection(o.view, req.first, req.last, req.columns, { format: req.format, header: req.header });
+        await vscode.env.clipboard.writeText(text);
+        const what = `${fmt(rows)} row${rows === 1 ? '' : 's'} × ${fmt(req.columns.length)} column${req.columns.length === 1 ? '' : 's'}`;
+        this.post({ type: 'done', requestId: req.requestId, message: `Copied ${what}${req.header ? ' with headers' : ''}.` });
+        return;
+      }
+      case 'export':
+        await this.export(o, req.requestId, req.columns, prompts);
+        return;
+      case 'copyText':
+        await vscode.env.clipboard.writeText(req.text);
+        this.post({ type: 'done', requestId: req.requestId, message: `Copied ${req.what}.` });
+        return;
+      case 'walletActivity':
+        // Not awaited: the command asks for pages and shows the price; this reply only says it started.
+        prompts.runCommand(activityCommand(req.chain), { inputs: { address: req.address } }).then(undefined, (e: unknown) => {
+          void vscode.window.showErrorMessage(`Wallet activity: ${message(e)}`);
+        });
+        this.post({ type: 'done', requestId: req.requestId, message: `Wallet activity of ${req.address}: choose the pages; the price shows before anything is sent.` });
+        return;
+      case 'addToList': {
+        const msg = await addToList(req.addresses, this.deps.resultsFolder(), prompts);
+        this.post({ type: 'done', requestId: req.requestId, message: msg });
+        return;
+      }
+      case 'useAsInput':
+        await this.useColumnAsInput(o, req.requestId, req.column, prompts);
+        return;
+      case 'saveLayout':
+        await this.deps.state.update(o.layoutKey, req.layout);
+        return;
+      case 'switchFile': {
+        const target = o.files.find((f) => path.relative(path.dirname(o.files[0] ?? f), f) === req.file);
+        if (!target) throw new Error(`${req.file} is not a file of this result.`);
+        if (target !== o.file) {
+          o.unsubscribe();
+          for (const c of this.controllers.values()) c.abort();
+          void o.source.close();
+          this.opened = this.open(target);
+          await this.sendInit(await this.opened);
+        }
+        this.post({ type: 'done', requestId: req.requestId });
+        return;
+      }
+      case 'openRaw':
+        await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(o.file), 'default', { preview: false });
+        return;
+    }
+  }
+
+  private async export(o: Opened, requestId: number, columns: readonly number[] | undefined, prompts: TablePrompts): Promise<void> {
+    const base = path.basename(o.file).replace(/\.(csv|txt|json)$/iu, '');
+    const target = await prompts.savePath(path.join(path.dirname(o.file), `${base}-view.csv`));
+    if (!target) {
+      this.post({ type: 'failed', requestId, message: 'Export cancelled.', cancelled: true });
+      return;
+    }
+    const signal = this.controller(requestId);
+    const rows = o.view.length;
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Exporting ${fmt(rows)} rows to ${path.basename(target)}`, cancellable: true },
+      (progress, token) => {
+        const c = this.controllers.get(requestId);
+        token.onCancellationRequested(() => c?.abort());
+        let last = 0;
+        return exportView(o.view, target, {
+          columns,
+          signal,
+          onProgress: (p) => {
+            this.post({ type: 'progress', requestId, progress: p });
+            const pct = p.total > 0 ? (100 * p.done) / p.total : 100;
+            progress.report({ increment: pct - last, message: `${fmt(p.done)} of ${fmt(p.total)} rows` });
+            last = pct;
+          },
+        });
+      },
+    );
+    this.post({
+      type: 'done',
+      requestId,
+      message: `Exported ${fmt(result.rows)} rows × ${fmt(columns?.length ?? o.source.columns.length)} columns to ${target} (formulas neutralised).`,
+    });
+    void vscode.window.showInformationMessage(`Exported ${fmt(result.rows)} rows to ${path.basename(target)}.`, 'Open in Table', 'Reveal').then((pick) => {
+      if (pick === 'Open in Table') void vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(target), 'walletAnalytics.table');
+      else if (pick === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target));
+    });
+  }
+
+  private async useColumnAsInput(o: Opened, requestId: number, column: number, prompts: TablePrompts): Promise<void> {
+    const info = o.columns[column];
+    if (!info) throw new RangeError(`There is no column ${column}.`);
+    const signal = this.controller(requestId);
+    // One pass for the whole column (cached), then the view's rows in its order.
+    const [typed] = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Reading the addresses of ${info.name}` },
+      () => o.source.typedColumns([{ column, text: true }], { signal, onProgress: (progress) => this.post({ type: 'progress', requestId, progress }) }),
+    );
+    const text = typed?.fullText ?? [];
+    const ids = o.view.rowIds();
+    const cells = (function* () {
+      for (const id of ids) yield text[id] ?? '';
+    })();
+    const chain = info.address ?? 'main';
+    const { addresses, skipped } = collectAddresses(cells, chain);
+    const msg = await useAsInput(addresses, chain, { column: info.name, skipped }, prompts);
+    this.post({ type: 'done', requestId, message: msg });
+  }
+}
