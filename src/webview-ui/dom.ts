@@ -1,0 +1,49 @@
+/**
+ * Small DOM helpers. Text always goes in through textContent (or a property such as `title` or
+ * `value`), never as markup: the webview never parses HTML from data.
+ */
+
+export interface ElOptions {
+  className?: string;
+  text?: string;
+  title?: string;
+  role?: string;
+  attrs?: Record<string, string>;
+}
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, o: ElOptions = {}, children: Node[] = []): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (o.className) e.className = o.className;
+  if (o.text !== undefined) e.textContent = o.text;
+  if (o.title !== undefined) e.title = o.title;
+  if (o.role) e.setAttribute('role', o.role);
+  for (const [k, v] of Object.entries(o.attrs ?? {})) e.setAttribute(k, v);
+  for (const c of children) e.appendChild(c);
+  return e;
+}
+
+export function button(text: string, onClick: (ev: MouseEvent) => void, o: ElOptions = {}): HTMLButtonElement {
+  const b = el('button', { ...o, text });
+  b.type = 'button';
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/** A <select> whose options are set by text (never markup). */
+export function select(options: readonly { value: string; label: string }[], value: string, onChange: (v: string) => void, o: ElOptions = {}): HTMLSelectElement {
+  const s = el('select', o);
+  for (const opt of options) s.appendChild(new Option(opt.label, opt.value, false, opt.value === value));
+  s.addEventListener('change', () => onChange(s.value));
+  return s;
+}
+
+/** Keeps a popup inside the window, preferring below-right of (x, y). */
+export function placePopup(popup: HTMLElement, x: number, y: number): void {
+  popup.style.left = '0px';
+  popup.style.top = '0px';
+  const r = popup.getBoundingClientRect();
+  const maxX = window.innerWidth - r.width - 4;
+  const maxY = window.innerHeight - r.height - 4;
+  popup.style.left = `${Math.max(4, Math.min(x, maxX))}px`;
+  popup.style.top = `${Math.max(4, y > maxY ? Math.min(maxY, y - r.height) : y)}px`;
+}

@@ -1,0 +1,151 @@
+/**
+ * The filter of one column, in a small dialog beside its header: a number range, text that the
+ * cell contains (ignoring case), empty, or not empty. Enter applies, Escape cancels.
+ */
+import type { ColumnFilter } from '../shared/tableProtocol';
+import { button, el, placePopup } from './dom';
+import { closeMenu } from './menu';
+
+type Kind = ColumnFilter['kind'];
+
+export interface FilterEditorOptions {
+  readonly column: number;
+  readonly name: string;
+  readonly numeric: boolean;
+  readonly current?: ColumnFilter;
+  readonly x: number;
+  readonly y: number;
+  readonly returnFocus: HTMLElement;
+  /** The new filter, or undefined to remove the column's filter. */
+  apply(filter: ColumnFilter | undefined): void;
+}
+
+let closeOpen: ((refocus: boolean) => void) | undefined;
+
+/** Closes the filter dialog that is open, if any. */
+export function closeFilterEditor(): void {
+  closeOpen?.(false);
+}
+
+export function showFilterEditor(o: FilterEditorOptions): void {
+  closeMenu();
+  closeFilterEditor();
+  const dialog = el('div', { className: 'popover filter-editor', role: 'dialog', attrs: { 'aria-label': `Filter ${o.name}`, 'aria-modal': 'false' } });
+  dialog.appendChild(el('div', { className: 'popover-title', text: `Filter “${o.name}”` }));
+  const kinds: { kind: Kind; label: string }[] = [
+    ...(o.numeric ? [{ kind: 'range' as const, label: 'Number between' }] : []),
+    { kind: 'contains', label: 'Text contains' },
+    { kind: 'empty', label: 'Is empty' },
+    { kind: 'nonEmpty', label: 'Is not empty' },
+  ];
+  let kind: Kind = o.current?.kind ?? (o.numeric ? 'range' : 'contains');
+  const group = el('div', { className: 'radio-group', role: 'radiogroup', attrs: { 'aria-label': 'Filter kind' } });
+  const radios: HTMLInputElement[] = [];
+  const name = `filter-kind-${o.column}`;
+  for (const k of kinds) {
+    const input = el('input', { attrs: { type: 'radio', name, value: k.kind } });
+    input.checked = k.kind === kind;
+    input.addEventListener('change', () => {
+      kind = k.kind;
+      sync();
+    });
+    radios.push(input);
+    group.appendChild(el('label', { className: 'radio' }, [input, el('span', { text: k.label })]));
+  }
+  dialog.appendChild(group);
+
+  const min = el('input', { className: 'input', attrs: { type: 'text', inputmode: 'decimal', placeholder: 'min', 'aria-label': 'Minimum' } });
+  const max = el('input', { className: 'input', attrs: { type: 'text', inputmode: 'decimal', placeholder: 'max', 'aria-label': 'Maximum' } });
+  const text = el('input', { className: 'input wide', attrs: { type: 'text', placeholder: 'text to find', 'aria-label': 'Text the cell contains' } });
+  if (o.current?.kind === 'range') {
+    min.value = o.current.min === undefined ? '' : String(o.current.min);
+    max.value = o.current.max === undefined ? '' : String(o.current.max);
+  }
+  if (o.current?.kind === 'contains') text.value = o.current.text;
+  const rangeRow = el('div', { className: 'field-row' }, [min, el('span', { className: 'dim', text: 'to' }), max]);
+  const textRow = el('div', { className: 'field-row' }, [text]);
+  const error = el('div', { className: 'field-error', role: 'alert' });
+  dialog.append(rangeRow, textRow, error);
+
+  const sync = (): void => {
+    rangeRow.hidden = kind !== 'range';
+    textRow.hidden = kind !== 'contains';
+    error.textContent = '';
+  };
+  sync();
+
+  const parse = (s: string): number | undefined | 'bad' => {
+    const t = s.trim().replace(/[,_\s]/gu, '');
+    if (t === '') return undefined;
+    const pct = t.endsWith('%');
+    const v = Number(pct ? t.slice(0, -1) : t);
+    if (!Number.isFinite(v)) return 'bad';
+    return pct ? v / 100 : v;
+  };
+  const doApply = (): void => {
+    let f: ColumnFilter;
+    if (kind === 'range') {
+      const a = parse(min.value);
+      const b = parse(max.value);
+      if (a === 'bad' || b === 'bad') {
+        error.textContent = 'Give numbers, e.g. 1000, -2.5, 1e6 or 25%.';
+        return;
+      }
+      if (a === undefined && b === undefined) {
+        error.textContent = 'Give a minimum, a maximum, or both.';
+        return;
+      }
+      if (a !== undefined && b !== undefined && a > b) {
+        error.textContent = 'The minimum is above the maximum.';
+        return;
+      }
+      f = { kind: 'range', column: o.column, ...(a !== undefined ? { min: a } : {}), ...(b !== undefined ? { max: b } : {}) };
+    } else if (kind === 'contains') {
+      if (text.value === '') {
+        error.textContent = 'Type the text to find.';
+        return;
+      }
+      f = { kind: 'contains', column: o.column, text: text.value };
+    } else f = { kind, column: o.column };
+    close();
+    o.apply(f);
+  };
+  const close = (refocus = true): void => {
+    if (!dialog.isConnected) return;
+    dialog.remove();
+    closeOpen = undefined;
+    document.removeEventListener('mousedown', outside, true);
+    if (refocus) o.returnFocus.focus();
+  };
+  const outside = (e: MouseEvent): void => {
+    if (!dialog.contains(e.target as Node)) close(false);
+  };
+  const buttons = el('div', { className: 'buttons' }, [
+    button('Apply', doApply, { className: 'primary' }),
+    button(
+      'Remove filter',
+      () => {
+        close();
+        o.apply(undefined);
+      },
+      { className: 'secondary' },
+    ),
+    button('Cancel', () => close(), { className: 'secondary' }),
+  ]);
+  dialog.appendChild(buttons);
+  dialog.addEventListener('keydown', (e) => {
+    e.stopPropagation();
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      close();
+    } else if (e.key === 'Enter' && (e.target as HTMLElement).tagName === 'INPUT') {
+      e.preventDefault();
+      doApply();
+    }
+  });
+  document.body.appendChild(dialog);
+  closeOpen = close;
+  placePopup(dialog, o.x, o.y);
+  document.addEventListener('mousedown', outside, true);
+  (kind === 'range' ? min : kind === 'contains' ? text : radios.find((r) => r.checked))?.focus();
+}

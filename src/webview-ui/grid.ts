@@ -1,0 +1,662 @@
+/**
+ * The grid: a scroller holding a spacer sized to every row and column, over which only the rows
+ * and columns in view (plus a small overscan) exist as elements. The header row sticks to the top
+ * and the pinned columns (with the row numbers) stick to the left, both by CSS `position: sticky`,
+ * so the compositor keeps them in place while scrolling. Elements are recycled: a scroll moves rows
+ * and rewrites the text of cells whose content changed, nothing more. Cells are written with
+ * textContent only.
+ *
+ * Keyboard (the grid holds the focus; the active cell is its aria-activedescendant): arrows, Page
+ * Up/Down, Home/End, Ctrl+Home/End, Shift+… to select, Ctrl+A, Ctrl+C, Shift+Space (row),
+ * Ctrl+Space (column), Escape, and Enter, F2, Shift+F10 or the menu key for the cell's actions.
+ */
+import type { ColumnModel } from './columns';
+import { ColumnAxis, RowAxis } from './layout';
+import { formatCount } from './format';
+
+export interface HeaderView {
+  readonly name: string;
+  readonly title: string;
+  /** ▲ / ▼ and the key's rank when several keys sort. */
+  readonly sort?: string;
+  readonly sortDirection?: 'ascending' | 'descending';
+  readonly filtered: boolean;
+}
+
+/** What the grid reads and tells; the app implements it. */
+export interface GridHost {
+  readonly rowCount: number;
+  /** The raw text of a cell, or undefined while its window is on the way. */
+  cell(row: number, column: number): string | undefined;
+  /** The text a cell shows. */
+  display(column: number, text: string): string;
+  numeric(column: number): boolean;
+  header(column: number): HeaderView;
+  /** Rows [first, last) of these columns are about to show: fetch what is missing. */
+  ensure(first: number, last: number, columns: readonly number[]): void;
+  sortClick(column: number, add: boolean): void;
+  cellMenu(row: number, column: number, x: number, y: number): void;
+  headerMenu(column: number, x: number, y: number): void;
+  copy(): void;
+  resized(column: number, width: number, done: boolean): void;
+  activeChanged(): void;
+}
+
+export interface CellPos {
+  /** View row; -1 is the header row. */
+  readonly row: number;
+  /** Display index (pinned columns first). */
+  readonly col: number;
+}
+
+export interface Selection {
+  readonly rows: [number, number];
+  readonly cols: [number, number];
+}
+
+interface CellView {
+  readonly el: HTMLElement;
+  col: number;
+  text: string;
+  cls: string;
+  width: number;
+}
+
+interface RowView {
+  readonly el: HTMLElement;
+  readonly pin: HTMLElement;
+  readonly gutter: HTMLElement;
+  readonly pad: HTMLElement;
+  readonly pinCells: CellView[];
+  readonly cells: CellView[];
+  row: number;
+  top: number;
+  gutterText: string;
+}
+
+interface HeaderCellView {
+  readonly el: HTMLElement;
+  readonly name: HTMLElement;
+  readonly sort: HTMLElement;
+  readonly filter: HTMLElement;
+  col: number;
+  key: string;
+  width: number;
+}
+
+const OVERSCAN_ROWS = 6;
+const OVERSCAN_COLS = 2;
+/** Rows and columns fetched beyond the overscan, so a steady scroll finds its cells ready. */
+const PREFETCH_ROWS = 40;
+const PREFETCH_COLS = 4;
+const ACTIVE_ID = 'grid-active-cell';
+
+export class Grid {
+  readonly scroller: HTMLElement;
+  private readonly sizer: HTMLElement;
+  private readonly headerRow: HTMLElement;
+  private readonly headerPin: HTMLElement;
+  private readonly corner: HTMLElement;
+  private readonly headerPad: HTMLElement;
+  private readonly headerPinCells: HeaderCellView[] = [];
+  private readonly headerCells: HeaderCellView[] = [];
+  private readonly rows = new Map<number, RowView>();
+  private readonly pool: RowView[] = [];
+  private axis = new RowAxis(0, 22, 0);
+  private cols = new ColumnAxis([]);
+  private gutterWidth = 48;
+  private pinnedWidth = 0;
+  private frame = 0;
+  private sizerKey = '';
+  active: CellPos = { row: 0, col: 0 };
+  anchor: CellPos = { row: 0, col: 0 };
+  private dragging = false;
+
+  constructor(
+    parent: HTMLElement,
+    private readonly model: ColumnModel,
+    private readonly host: GridHost,
+    readonly rowHeight: number,
+    readonly headerHeight: number,
+    private readonly digitWidth: number,
+  ) {
+    this.scroller = document.createElement('div');
+    this.scroller.className = 'scroller';
+    this.scroller.tabIndex = 0;
+    this.scroller.setAttribute('role', 'grid');
+    this.scroller.setAttribute('aria-multiselectable', 'true');
+    this.scroller.setAttribute('aria-label', 'Result table');
+    this.scroller.style.setProperty('--row-line', `${rowHeight}px`);
+    this.sizer = document.createElement('div');
+    this.sizer.className = 'sizer';
+    this.headerRow = document.createElement('div');
+    this.headerRow.className = 'hrow';
+    this.headerRow.setAttribute('role', 'row');
+    this.headerRow.setAttribute('aria-rowindex', '1');
+    this.headerRow.style.height = `${headerHeight}px`;
+    this.headerPin = document.createElement('div');
+    this.headerPin.className = 'pin';
+    this.headerPin.setAttribute('role', 'presentation');
+    this.corner = document.createElement('div');
+    this.corner.className = 'gutter hcell corner';
+    this.corner.setAttribute('role', 'columnheader');
+    this.corner.setAttribute('aria-colindex', '1');
+    this.corner.textContent = '#';
+    this.corner.title = 'Row number (click to select everything)';
+    this.headerPin.appendChild(this.corner);
+    this.headerPad = document.createElement('div');
+    this.headerPad.className = 'pad';
+    this.headerRow.append(this.headerPin, this.headerPad);
+    this.sizer.appendChild(this.headerRow);
+    this.scroller.appendChild(this.sizer);
+    parent.appendChild(this.scroller);
+
+    this.scroller.addEventListener('scroll', () => this.schedule(), { passive: true });
+    new ResizeObserver(() => this.schedule()).observe(this.scroller);
+    this.scroller.addEventListener('keydown', (e) => this.onKey(e));
+    this.sizer.addEventListener('mousedown', (e) => this.onMouseDown(e));
+    this.sizer.addEventListener('mouseover', (e) => this.onDragOver(e));
+    document.addEventListener('mouseup', () => (this.dragging = false));
+    this.sizer.addEventListener('contextmenu', (e) => this.onContextMenu(e));
+    this.sizer.addEventListener('dblclick', (e) => {
+      const pos = this.posOf(e.target);
+      if (pos && pos.row >= 0) this.openMenuAt(pos, e.clientX, e.clientY);
+    });
+  }
+
+  /** Redraws on the next frame (coalesced). */
+  schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  /** Forgets every rendered row (after the columns or the rows changed meaning). */
+  reset(): void {
+    for (const [r, v] of this.rows) {
+      this.rows.delete(r);
+      v.el.remove();
+      this.pool.push(v);
+    }
+    this.sizerKey = '';
+    this.clampActive();
+    this.schedule();
+  }
+
+  get displayed(): number[] {
+    return this.model.displayed;
+  }
+
+  /** The selected rectangle (view rows, display indexes), inclusive; the header row is never part of it. */
+  get selection(): Selection {
+    const r0 = Math.max(0, Math.min(this.anchor.row, this.active.row));
+    const r1 = Math.max(0, this.anchor.row, this.active.row);
+    const c0 = Math.min(this.anchor.col, this.active.col);
+    const c1 = Math.max(this.anchor.col, this.active.col);
+    return { rows: [r0, r1], cols: [c0, c1] };
+  }
+
+  get visibleRowCount(): number {
+    return Math.max(1, Math.floor(this.axis.visibleRows));
+  }
+
+  /** Moves the active cell (and the anchor, unless extending), scrolls it into view and redraws. */
+  moveTo(row: number, col: number, extend = false): void {
+    const n = this.host.rowCount;
+    const d = this.model.shownCount;
+    this.active = { row: Math.max(-1, Math.min(n - 1, row)), col: Math.max(0, Math.min(d - 1, col)) };
+    if (!extend || this.active.row < 0) this.anchor = this.active;
+    this.reveal(this.active);
+    this.render();
+    this.host.activeChanged();
+  }
+
+  /** Selects whole rows or columns, or everything. */
+  selectRect(rows: [number, number], cols: [number, number]): void {
+    this.anchor = { row: rows[0], col: cols[0] };
+    this.active = { row: rows[1], col: cols[1] };
+    this.render();
+    this.host.activeChanged();
+  }
+
+  /** Scrolls so that a cell shows whole. */
+  reveal(pos: CellPos): void {
+    const P = this.model.pinnedColumns.length;
+    if (pos.row >= 0) {
+      const top = this.axis.scrollToShow(pos.row, this.scroller.scrollTop);
+      if (Math.abs(top - this.scroller.scrollTop) > 0.5) this.scroller.scrollTop = top;
+    }
+    if (pos.col >= P) {
+      const width = this.scroller.clientWidth - this.gutterWidth - this.pinnedWidth;
+      const left = this.cols.scrollToShow(pos.col - P, this.scroller.scrollLeft, width);
+      if (Math.abs(left - this.scroller.scrollLeft) > 0.5) this.scroller.scrollLeft = left;
+    }
+  }
+
+  /** Scrolls so that view row r is at the top. */
+  scrollToRow(r: number): void {
+    this.scroller.scrollTop = this.axis.scrollForTop(r);
+  }
+
+  /** The client rectangle of a rendered cell, for anchoring a menu. */
+  cellRect(pos: CellPos): DOMRect | undefined {
+    const el = pos.row < 0 ? this.headerCellEl(pos.col) : this.cellEl(pos);
+    return el?.getBoundingClientRect();
+  }
+
+  /** Column (source index) at a display index. */
+  columnAt(col: number): number | undefined {
+    return this.displayed[col];
+  }
+
+  /** Every grid cell in the DOM now: data cells, headers and row numbers. */
+  cellCount(): number {
+    return this.scroller.querySelectorAll('[role=gridcell],[role=columnheader],[role=rowheader]').length;
+  }
+
+  /** The rows rendered now, in order, with the text of their cells as shown (pinned first). */
+  renderedRows(): { first: number; rows: string[][] } {
+    const list = [...this.rows.values()].sort((a, b) => a.row - b.row);
+    return { first: list[0]?.row ?? 0, rows: list.map((v) => [...v.pinCells, ...v.cells].map((c) => c.el.textContent ?? '')) };
+  }
+
+  renderedHeaders(): string[] {
+    return [...this.headerPinCells, ...this.headerCells].map((h) => h.name.textContent ?? '');
+  }
+
+  render(): void {
+    const model = this.model;
+    const n = this.host.rowCount;
+    const pinned = model.pinnedColumns;
+    const scrolling = model.scrollingColumns;
+    const P = pinned.length;
+    this.gutterWidth = Math.ceil(this.digitWidth * Math.max(3, String(n).length + 1)) + 16;
+    this.pinnedWidth = pinned.reduce((s, c) => s + model.width(c), 0);
+    this.cols = new ColumnAxis(scrolling.map((c) => model.width(c)));
+    const left = this.gutterWidth + this.pinnedWidth;
+
+    // Read the geometry first, then write.
+    const clientW = this.scroller.clientWidth;
+    const clientH = this.scroller.clientHeight;
+    this.axis = new RowAxis(n, this.rowHeight, Math.max(0, clientH - this.headerHeight));
+    const totalW = left + this.cols.total;
+    const totalH = this.headerHeight + this.axis.height;
+    const key = `${totalW}x${totalH}`;
+    if (key !== this.sizerKey) {
+      this.sizerKey = key;
+      this.sizer.style.width = `${totalW}px`;
+      this.sizer.style.height = `${totalH}px`;
+    }
+    const st = this.scroller.scrollTop;
+    const sl = this.scroller.scrollLeft;
+    const [r0, r1] = this.axis.range(st, OVERSCAN_ROWS);
+    const [c0, c1] = this.cols.range(sl, clientW - left, OVERSCAN_COLS);
+
+    this.scroller.setAttribute('aria-rowcount', String(n + 1));
+    this.scroller.setAttribute('aria-colcount', String(model.shownCount + 1));
+    document.getElementById(ACTIVE_ID)?.removeAttribute('id');
+
+    // Header.
+    this.corner.style.width = `${this.gutterWidth}px`;
+    this.syncHeader(this.headerPin, this.headerPinCells, pinned, 0, 1);
+    this.headerPad.style.width = `${this.cols.start(c0)}px`;
+    this.syncHeader(this.headerRow, this.headerCells, scrolling.slice(c0, c1), P + c0, 2);
+
+    // Body rows: recycle the ones that left, place the ones that came.
+    for (const [r, v] of this.rows) {
+      if (r < r0 || r >= r1) {
+        this.rows.delete(r);
+        v.el.remove();
+        this.pool.push(v);
+      }
+    }
+    const sel = this.selection;
+    const visibleScrolling = scrolling.slice(c0, c1);
+    for (let r = r0; r < r1; r++) {
+      let v = this.rows.get(r);
+      if (!v) {
+        v = this.pool.pop() ?? this.makeRow();
+        v.row = r;
+        v.top = -1;
+        this.rows.set(r, v);
+        this.sizer.appendChild(v.el);
+      }
+      const top = this.headerHeight + this.axis.rowY(r, st);
+      if (v.top !== top) {
+        v.top = top;
+        v.el.style.top = `${top}px`;
+        v.el.setAttribute('aria-rowindex', String(r + 2));
+        v.el.classList.toggle('odd', r % 2 === 1);
+      }
+      const gutterText = formatCount(r + 1);
+      if (v.gutterText !== gutterText) {
+        v.gutterText = gutterText;
+        v.gutter.textContent = gutterText;
+      }
+      v.gutter.style.width = `${this.gutterWidth}px`;
+      v.gutter.classList.toggle('sel', r >= sel.rows[0] && r <= sel.rows[1] && this.active.row >= 0);
+      this.syncCells(v.pin, v.pinCells, pinned, 0, r, sel);
+      v.pad.style.width = `${this.cols.start(c0)}px`;
+      this.syncCells(v.el, v.cells, visibleScrolling, P + c0, r, sel);
+    }
+    if (this.active.row < 0) this.headerCellEl(this.active.col)?.setAttribute('id', ACTIVE_ID);
+    if (document.getElementById(ACTIVE_ID)) this.scroller.setAttribute('aria-activedescendant', ACTIVE_ID);
+    else this.scroller.removeAttribute('aria-activedescendant');
+
+    // Data: what shows plus a margin, for the pinned and nearby columns.
+    const f0 = Math.max(0, r0 - PREFETCH_ROWS);
+    const f1 = Math.min(n, r1 + PREFETCH_ROWS);
+    const wanted = [...pinned, ...scrolling.slice(Math.max(0, c0 - PREFETCH_COLS), c1 + PREFETCH_COLS)];
+    if (n > 0 && wanted.length > 0) this.host.ensure(f0, f1, wanted);
+  }
+
+  // ------------------------------------------------------------------------------------------
+
+  private makeRow(): RowView {
+    const el = document.createElement('div');
+    el.className = 'row';
+    el.setAttribute('role', 'row');
+    el.style.height = `${this.rowHeight}px`;
+    const pin = document.createElement('div');
+    pin.className = 'pin';
+    pin.setAttribute('role', 'presentation');
+    const gutter = document.createElement('div');
+    gutter.className = 'gutter';
+    gutter.setAttribute('role', 'rowheader');
+    gutter.setAttribute('aria-colindex', '1');
+    pin.appendChild(gutter);
+    const pad = document.createElement('div');
+    pad.className = 'pad';
+    el.append(pin, pad);
+    return { el, pin, gutter, pad, pinCells: [], cells: [], row: -1, top: -1, gutterText: '' };
+  }
+
+  private syncCells(parent: HTMLElement, list: CellView[], columns: readonly number[], firstDisplay: number, r: number, sel: Selection): void {
+    while (list.length > columns.length) list.pop()?.el.remove();
+    while (list.length < columns.length) {
+      const el = document.createElement('div');
+      el.setAttribute('role', 'gridcell');
+      parent.appendChild(el);
+      list.push({ el, col: -1, text: '\u0000', cls: '', width: -1 });
+    }
+    const inRows = this.active.row >= 0 && r >= sel.rows[0] && r <= sel.rows[1];
+    for (let j = 0; j < columns.length; j++) {
+      const c = columns[j] ?? 0;
+      const cv = list[j] as CellView;
+      const d = firstDisplay + j;
+      const raw = this.host.cell(r, c);
+      const text = raw === undefined ? '' : this.host.display(c, raw);
+      const selected = inRows && d >= sel.cols[0] && d <= sel.cols[1];
+      const isActive = r === this.active.row && d === this.active.col;
+      const cls = `c${this.host.numeric(c) ? ' num' : ''}${raw === undefined ? ' loading' : ''}${selected ? ' sel' : ''}${isActive ? ' active' : ''}`;
+      if (cv.col !== d) {
+        cv.col = d;
+        cv.el.setAttribute('aria-colindex', String(d + 2));
+        cv.el.dataset.d = String(d);
+      }
+      if (cv.text !== text) {
+        cv.text = text;
+        cv.el.textContent = text;
+      }
+      if (cv.cls !== cls) {
+        cv.cls = cls;
+        cv.el.className = cls;
+        cv.el.setAttribute('aria-selected', String(selected));
+      }
+      const w = this.model.width(c);
+      if (cv.width !== w) {
+        cv.width = w;
+        cv.el.style.width = `${w}px`;
+      }
+      if (isActive) cv.el.id = ACTIVE_ID;
+    }
+  }
+
+  private syncHeader(parent: HTMLElement, list: HeaderCellView[], columns: readonly number[], firstDisplay: number, ariaOffset: number): void {
+    while (list.length > columns.length) list.pop()?.el.remove();
+    while (list.length < columns.length) {
+      const el = document.createElement('div');
+      el.className = 'hcell';
+      el.setAttribute('role', 'columnheader');
+      const name = document.createElement('span');
+      name.className = 'hname';
+      const sort = document.createElement('span');
+      sort.className = 'hsort';
+      sort.setAttribute('aria-hidden', 'true');
+      const filter = document.createElement('span');
+      filter.className = 'hfilter';
+      filter.setAttribute('aria-hidden', 'true');
+      const menu = document.createElement('span');
+      menu.className = 'hmenu';
+      menu.textContent = '⋮';
+      menu.title = 'Column actions (Enter)';
+      menu.setAttribute('aria-hidden', 'true');
+      const resize = document.createElement('span');
+      resize.className = 'rsz';
+      resize.setAttribute('aria-hidden', 'true');
+      el.append(name, sort, filter, menu, resize);
+      parent.appendChild(el);
+      list.push({ el, name, sort, filter, col: -1, key: '', width: -1 });
+    }
+    for (let j = 0; j < columns.length; j++) {
+      const c = columns[j] ?? 0;
+      const hv = list[j] as HeaderCellView;
+      const d = firstDisplay + j;
+      const h = this.host.header(c);
+      const isActive = this.active.row < 0 && d === this.active.col;
+      const key = `${d}|${h.name}|${h.sort ?? ''}|${h.filtered}|${isActive}|${this.host.numeric(c)}`;
+      if (hv.key !== key) {
+        hv.key = key;
+        hv.col = d;
+        hv.el.dataset.d = String(d);
+        hv.el.setAttribute('aria-colindex', String(d + ariaOffset));
+        hv.name.textContent = h.name;
+        hv.el.title = h.title;
+        hv.sort.textContent = h.sort ?? '';
+        hv.filter.textContent = h.filtered ? '●' : '';
+        hv.el.classList.toggle('num', this.host.numeric(c));
+        hv.el.classList.toggle('sorted', h.sort !== undefined);
+        hv.el.classList.toggle('filtered', h.filtered);
+        hv.el.classList.toggle('active', isActive);
+        if (h.sortDirection) hv.el.setAttribute('aria-sort', h.sortDirection);
+        else hv.el.removeAttribute('aria-sort');
+      }
+      const w = this.model.width(c);
+      if (hv.width !== w) {
+        hv.width = w;
+        hv.el.style.width = `${w}px`;
+      }
+    }
+  }
+
+  private headerCellEl(col: number): HTMLElement | undefined {
+    return [...this.headerPinCells, ...this.headerCells].find((h) => h.col === col)?.el;
+  }
+
+  private cellEl(pos: CellPos): HTMLElement | undefined {
+    const v = this.rows.get(pos.row);
+    return v ? [...v.pinCells, ...v.cells].find((c) => c.col === pos.col)?.el : undefined;
+  }
+
+  private clampActive(): void {
+    const n = this.host.rowCount;
+    const d = Math.max(1, this.model.shownCount);
+    const clamp = (p: CellPos): CellPos => ({ row: Math.max(-1, Math.min(n - 1, p.row)), col: Math.max(0, Math.min(d - 1, p.col)) });
+    this.active = clamp(this.active);
+    this.anchor = clamp(this.anchor);
+  }
+
+  /** The cell (view row, display index) an event target belongs to; row -1 for a header. */
+  private posOf(target: EventTarget | null): CellPos | undefined {
+    const t = target as HTMLElement | null;
+    const header = t?.closest<HTMLElement>('.hcell');
+    if (header && !header.classList.contains('corner')) return { row: -1, col: Number(header.dataset.d) };
+    const cell = t?.closest<HTMLElement>('[role=gridcell]');
+    const rowEl = t?.closest<HTMLElement>('.row');
+    if (!cell || !rowEl) return undefined;
+    const rowIndex = Number(rowEl.getAttribute('aria-rowindex')) - 2;
+    return { row: rowIndex, col: Number(cell.dataset.d) };
+  }
+
+  private onMouseDown(e: MouseEvent): void {
+    const t = e.target as HTMLElement;
+    this.scroller.focus({ preventScroll: true });
+    if (e.button !== 0) return;
+    if (t.classList.contains('rsz')) {
+      this.startResize(e, t);
+      return;
+    }
+    if (t.closest('.corner')) {
+      e.preventDefault();
+      this.selectRect([0, Math.max(0, this.host.rowCount - 1)], [0, Math.max(0, this.model.shownCount - 1)]);
+      return;
+    }
+    const gutter = t.closest<HTMLElement>('.row .gutter');
+    if (gutter) {
+      e.preventDefault();
+      const r = Number(gutter.closest('.row')?.getAttribute('aria-rowindex')) - 2;
+      const from = e.shiftKey ? this.anchor.row : r;
+      this.anchor = { row: from, col: 0 };
+      this.active = { row: r, col: Math.max(0, this.model.shownCount - 1) };
+      this.render();
+      this.host.activeChanged();
+      return;
+    }
+    const pos = this.posOf(t);
+    if (!pos) return;
+    e.preventDefault();
+    if (pos.row < 0) {
+      const c = this.columnAt(pos.col);
+      this.active = pos;
+      this.render();
+      if (c === undefined) return;
+      if (t.classList.contains('hmenu')) {
+        const r = t.getBoundingClientRect();
+        this.host.headerMenu(c, r.left, r.bottom);
+      } else this.host.sortClick(c, e.shiftKey);
+      return;
+    }
+    this.moveTo(pos.row, pos.col, e.shiftKey);
+    this.dragging = true;
+  }
+
+  private onDragOver(e: MouseEvent): void {
+    if (!this.dragging || (e.buttons & 1) === 0) {
+      this.dragging = false;
+      return;
+    }
+    const pos = this.posOf(e.target);
+    if (pos && pos.row >= 0 && (pos.row !== this.active.row || pos.col !== this.active.col)) this.moveTo(pos.row, pos.col, true);
+  }
+
+  private onContextMenu(e: MouseEvent): void {
+    const pos = this.posOf(e.target);
+    if (!pos) return;
+    e.preventDefault();
+    if (pos.row >= 0) {
+      const s = this.selection;
+      const inside = pos.row >= s.rows[0] && pos.row <= s.rows[1] && pos.col >= s.cols[0] && pos.col <= s.cols[1];
+      if (!inside) this.moveTo(pos.row, pos.col);
+    } else {
+      this.active = pos;
+      this.render();
+    }
+    this.openMenuAt(pos, e.clientX, e.clientY);
+  }
+
+  private openMenuAt(pos: CellPos, x: number, y: number): void {
+    const c = this.columnAt(pos.col);
+    if (c === undefined) return;
+    if (pos.row < 0) this.host.headerMenu(c, x, y);
+    else this.host.cellMenu(pos.row, c, x, y);
+  }
+
+  /** Opens the actions of the active cell (or header) beside it. */
+  openActiveMenu(): void {
+    this.reveal(this.active);
+    this.render();
+    const r = this.cellRect(this.active);
+    this.openMenuAt(this.active, r ? r.left + 8 : 40, r ? r.bottom : 40);
+  }
+
+  private startResize(e: MouseEvent, handle: HTMLElement): void {
+    e.preventDefault();
+    e.stopPropagation();
+    const d = Number(handle.closest<HTMLElement>('.hcell')?.dataset.d);
+    const c = this.columnAt(d);
+    if (c === undefined) return;
+    const startX = e.clientX;
+    const startW = this.model.width(c);
+    const move = (ev: MouseEvent): void => this.host.resized(c, startW + ev.clientX - startX, false);
+    const up = (ev: MouseEvent): void => {
+      document.removeEventListener('mousemove', move);
+      document.removeEventListener('mouseup', up);
+      this.host.resized(c, startW + ev.clientX - startX, true);
+    };
+    document.addEventListener('mousemove', move);
+    document.addEventListener('mouseup', up);
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const ctrl = e.ctrlKey || e.metaKey;
+    const { row, col } = this.active;
+    const n = this.host.rowCount;
+    const d = this.model.shownCount;
+    const page = Math.max(1, this.visibleRowCount - 1);
+    switch (e.key) {
+      case 'ArrowUp':
+        this.moveTo(ctrl ? 0 : row - 1, col, e.shiftKey);
+        break;
+      case 'ArrowDown':
+        this.moveTo(ctrl ? n - 1 : row + 1, col, e.shiftKey);
+        break;
+      case 'ArrowLeft':
+        this.moveTo(row, ctrl ? 0 : col - 1, e.shiftKey);
+        break;
+      case 'ArrowRight':
+        this.moveTo(row, ctrl ? d - 1 : col + 1, e.shiftKey);
+        break;
+      case 'PageUp':
+        this.moveTo(Math.max(row < 0 ? -1 : 0, row - page), col, e.shiftKey);
+        break;
+      case 'PageDown':
+        this.moveTo(row + page, col, e.shiftKey);
+        break;
+      case 'Home':
+        // The first column may be pinned (always in view): show the start of the scrolling ones too.
+        this.scroller.scrollLeft = 0;
+        this.moveTo(ctrl ? 0 : row, 0, e.shiftKey);
+        break;
+      case 'End':
+        this.moveTo(ctrl ? n - 1 : row, d - 1, e.shiftKey);
+        break;
+      case 'Enter':
+      case 'F2':
+      case 'ContextMenu':
+        this.openActiveMenu();
+        break;
+      case 'F10':
+        if (!e.shiftKey) return;
+        this.openActiveMenu();
+        break;
+      case 'Escape':
+        this.anchor = this.active;
+        this.render();
+        this.host.activeChanged();
+        break;
+      case ' ':
+        if (e.shiftKey && row >= 0) this.selectRect([row, row], [0, d - 1]);
+        else if (ctrl) this.selectRect([0, n - 1], [col, col]);
+        else return;
+        break;
+      default:
+        if (ctrl && (e.key === 'a' || e.key === 'A')) this.selectRect([0, n - 1], [0, d - 1]);
+        else if (ctrl && (e.key === 'c' || e.key === 'C')) this.host.copy();
+        else return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+  }
+}
