@@ -1,0 +1,165 @@
+// Helpers for the table e2e tests: find a table webview's frame in the workbench, count its grid
+// cells on every animation frame, read what it shows, and measure its memory.
+import type { Frame, Page } from 'playwright-core';
+
+// The functions passed to frame.evaluate() run in the webview. The test build has no DOM library,
+// so the little they touch is declared here, in this module only.
+interface DomRect {
+  readonly top: number;
+  readonly bottom: number;
+  readonly left: number;
+  readonly right: number;
+}
+interface DomEl {
+  readonly textContent: string | null;
+  readonly hidden?: boolean;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): DomEl | null;
+  querySelectorAll(selector: string): ArrayLike<DomEl> & Iterable<DomEl>;
+  closest(selector: string): DomEl | null;
+  getBoundingClientRect(): DomRect;
+  contains(other: DomEl | null): boolean;
+}
+interface DomDoc extends DomEl {
+  readonly title: string;
+  getElementById(id: string): DomEl | null;
+  elementFromPoint(x: number, y: number): DomEl | null;
+}
+declare const document: DomDoc;
+declare const window: { readonly innerHeight: number };
+declare function requestAnimationFrame(callback: () => void): number;
+
+/** The frame of the table webview whose page title is `title` (the file name). */
+export async function tableFrame(page: Page, title: string, timeoutMs = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const f of page.frames()) {
+      const t = await f.evaluate(() => (document.getElementById('app') ? document.title : undefined)).catch(() => undefined);
+      if (t === title) return f;
+    }
+    if (Date.now() > deadline) throw new Error(`No table webview titled ${title}; frames: ${page.frames().map((f) => f.url()).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Text of the first data row's cells once painted (undefined before). */
+export function firstRowText(frame: Frame): Promise<string[] | undefined> {
+  return frame
+    .evaluate(() => {
+      const row = document.querySelector('.row[aria-rowindex="2"]');
+      const cells = row ? [...row.querySelectorAll('[role=gridcell]')].map((c) => c.textContent ?? '') : [];
+      return cells.length > 0 && cells[0] !== '' ? cells : undefined;
+    })
+    .catch(() => undefined);
+}
+
+/**
+ * Starts counting the grid's cells (data cells, headers, row numbers) on every animation frame in
+ * the webview; maxCells() reads the highest count seen since.
+ */
+export async function trackCells(frame: Frame): Promise<void> {
+  await frame.evaluate(() => {
+    const w = globalThis as unknown as { __cells?: { max: number; frames: number } };
+    if (w.__cells) return;
+    const state = { max: 0, frames: 0 };
+    w.__cells = state;
+    const tick = (): void => {
+      const n = document.querySelectorAll('[role=gridcell],[role=columnheader],[role=rowheader]').length;
+      state.max = Math.max(state.max, n);
+      state.frames++;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+export function cellStats(frame: Frame): Promise<{ max: number; frames: number; now: number }> {
+  return frame.evaluate(() => {
+    const w = globalThis as unknown as { __cells?: { max: number; frames: number } };
+    const now = document.querySelectorAll('[role=gridcell],[role=columnheader],[role=rowheader]').length;
+    return { max: Math.max(w.__cells?.max ?? 0, now), frames: w.__cells?.frames ?? 0, now };
+  });
+}
+
+/**
+ * What the grid shows now: the row count label, the status line, the headers in the DOM (aligned
+ * with the rows' cells, row number first), the headers a person can see whole, and the rows.
+ */
+export function shown(frame: Frame): Promise<{ count: string; status: string; headers: string[]; visibleHeaders: string[]; rows: string[][]; progress: string | undefined }> {
+  return frame.evaluate(() => {
+    const rows = [...document.querySelectorAll('.row')]
+      .map((r) => ({ i: Number(r.getAttribute('aria-rowindex')), cells: [...r.querySelectorAll('[role=rowheader],[role=gridcell]')].map((c) => c.textContent ?? '') }))
+      .sort((a, b) => a.i - b.i);
+    const scroller = document.querySelector('.scroller');
+    const top = scroller ? scroller.getBoundingClientRect().top : 0;
+    // Only rows at least partly below the sticky header: the ones a person sees.
+    const visible = rows.filter((r) => {
+      const el = document.querySelector(`.row[aria-rowindex="${r.i}"]`);
+      const b = el?.getBoundingClientRect();
+      return b !== undefined && b.bottom > top + 30 && b.top < window.innerHeight - 30;
+    });
+    const progress = document.querySelector('.progress');
+    return {
+      count: document.querySelector('.count')?.textContent ?? '',
+      status: document.querySelector('.status')?.textContent ?? '',
+      headers: [...document.querySelectorAll('.hrow [role=columnheader]')].map((h) => h.querySelector('.hname')?.textContent ?? h.textContent ?? ''),
+      // Seen whole: both its ends are on screen and not under the pinned columns.
+      visibleHeaders: [...document.querySelectorAll('.hrow [role=columnheader]')]
+        .filter((h) => {
+          const b = h.getBoundingClientRect();
+          const y = (b.top + b.bottom) / 2;
+          return h.contains(document.elementFromPoint(b.left + 2, y)) && h.contains(document.elementFromPoint(b.right - 8, y));
+        })
+        .map((h) => h.querySelector('.hname')?.textContent ?? h.textContent ?? ''),
+      rows: visible.map((r) => r.cells),
+      progress: progress && !progress.hidden ? (progress.textContent ?? '') : undefined,
+    };
+  });
+}
+
+/** The active cell of the grid (its aria-activedescendant): row and column index, and text. */
+export function activeCell(frame: Frame): Promise<{ row: string | null; col: string | null; text: string }> {
+  return frame.evaluate(() => {
+    const id = document.querySelector('.scroller')?.getAttribute('aria-activedescendant');
+    const c = id ? document.getElementById(id) : null;
+    return { row: c?.closest('.row')?.getAttribute('aria-rowindex') ?? null, col: c?.getAttribute('aria-colindex') ?? null, text: c?.textContent ?? '' };
+  });
+}
+
+/** Waits until check() holds in the frame (polling), or fails with what it last saw. */
+export async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    const v = await check().catch((e: unknown) => ((last = e), undefined));
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (${String(last)})` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * The JS heap of the renderer that runs `target` (the page, or a webview frame when it runs out of
+ * process), after a garbage collection, in MB: CDP Performance.getMetrics JSHeapUsedSize.
+ * `own` says whether the frame had a renderer of its own (else the figure is the shared renderer's).
+ */
+export async function rendererHeapMB(page: Page, frame?: Frame): Promise<{ mb: number; own: boolean }> {
+  let session;
+  let own = false;
+  if (frame) {
+    try {
+      session = await page.context().newCDPSession(frame);
+      own = true;
+    } catch {
+      // The frame shares the page's renderer: no session of its own.
+    }
+  }
+  session ??= await page.context().newCDPSession(page);
+  await session.send('HeapProfiler.enable');
+  await session.send('HeapProfiler.collectGarbage');
+  await session.send('Performance.enable');
+  const { metrics } = await session.send('Performance.getMetrics');
+  await session.detach();
+  const used = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN;
+  return { mb: used / 1024 / 1024, own };
+}
