@@ -22,7 +22,7 @@ import { api as getApi, note, waitFor } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
-const SETTINGS = ['baseUrl', 'resultsFolder', 'pollIntervalSeconds', 'credits.warnBelow', 'credits.criticalBelow'];
+const SETTINGS = ['baseUrl', 'resultsFolder', 'pollIntervalSeconds', 'credits.warnBelow', 'credits.criticalBelow', 'history.idleRefreshSeconds'];
 
 /** A TreeItem's label as text. */
 const labelOf = (t: vscode.TreeItem) => (typeof t.label === 'string' ? t.label : (t.label?.label ?? ''));
@@ -159,6 +159,64 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     assert.ok(events.filter((e) => e === 'root').length <= 3, 'the whole tree only when the Running group came or went');
   });
 
+  it('opens a row’s result on click, downloading it first; downloads it again; copies its requestId', async () => {
+    const item = model().all().find((i) => i.status === 'done' && !i.resultPath && !isZipItem(i));
+    assert.ok(item, 'a done request not on disk yet');
+    const downloads = () => sb.received().filter((r) => r.path.startsWith('/files/') && r.path.includes(item.requestId)).length;
+    const rowItem = provider().getTreeItem(provider().node(item.requestId));
+    assert.equal(rowItem.command?.command, CommandIds.openRequest, 'a click runs Open');
+    const opened = await vscode.commands.executeCommand<string>(CommandIds.openRequest, ...(rowItem.command?.arguments ?? []));
+    assert.ok(opened && fs.existsSync(opened), 'downloaded into the results folder');
+    assert.equal(path.dirname(opened), results);
+    await waitFor('the result open in an editor tab', () => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input as { uri?: vscode.Uri } | undefined;
+      return input?.uri?.fsPath === opened;
+    });
+    assert.equal(downloads(), 1);
+    await waitFor('the row shows it on disk', () => iconOf(provider().getTreeItem(provider().node(item.requestId))) === 'pass');
+    // Open again: from disk, no download.
+    await vscode.commands.executeCommand(CommandIds.openRequest, provider().node(item.requestId));
+    assert.equal(downloads(), 1, 'a result on disk is not fetched again');
+    const again = await vscode.commands.executeCommand<string>(CommandIds.downloadRequestAgain, provider().node(item.requestId));
+    assert.equal(again, opened);
+    assert.equal(downloads(), 2, 'Download Again fetched the file once more');
+    assert.deepEqual(
+      fs.readdirSync(results).filter((n) => n.includes(item.requestId)).sort(),
+      [path.basename(opened), `${path.basename(opened)}.meta.json`],
+      'the result replaced in place, with its sidecar, and nothing left aside',
+    );
+    assert.equal(await vscode.commands.executeCommand(CommandIds.copyRequestId, provider().node(item.requestId)), item.requestId);
+    assert.equal(await vscode.env.clipboard.readText(), item.requestId);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('filters by endpoint and searches, from the view title', async () => {
+    const total = model().size;
+    const ep = model().endpointsInHistory()[0]?.endpointId ?? '';
+    await vscode.commands.executeCommand(CommandIds.filterRequests, ep);
+    assert.equal(api.services.contextKeys.get(ContextKeys.requestsFiltered), true);
+    const rows = [...(await tree()).values()].flat();
+    assert.ok(rows.length > 0 && rows.every((r) => labelOf(r.item) === endpointTitle(ep)), `only ${ep}`);
+    assert.match(sidebar().requests.treeView.description ?? '', new RegExp(`of ${total.toLocaleString('en-US')}$`, 'u'));
+    await vscode.commands.executeCommand(CommandIds.filterRequests, '');
+    // A search inside the inputs: part of an address one request was given.
+    const firstAddress = (i: HistoryItem): string | undefined => {
+      for (const v of Object.values(i.inputs)) if (Array.isArray(v) && typeof v[0] === 'string') return v[0];
+      return undefined;
+    };
+    const target = model().all().find((i) => firstAddress(i));
+    assert.ok(target, 'a request with a list of addresses');
+    await vscode.commands.executeCommand(CommandIds.searchRequests, (firstAddress(target) ?? '').slice(3, 15).toLowerCase());
+    const found = [...(await tree()).values()].flat().map((r) => r.node.requestId);
+    assert.ok(found.includes(target.requestId), 'the request whose inputs hold that address');
+    assert.ok(found.length < total, 'and not everything');
+    await vscode.commands.executeCommand(CommandIds.searchRequests, 'no-such-thing-anywhere');
+    assert.deepEqual(await provider().getChildren(), [], 'nothing matches: the welcome view offers Clear Filter');
+    await vscode.commands.executeCommand(CommandIds.clearRequestsFilter);
+    assert.equal(api.services.contextKeys.get(ContextKeys.requestsFiltered), false);
+    assert.equal([...(await tree()).values()].flat().length, total);
+  });
+
   it('re-runs a request with the same inputs: the price is shown again, the sandbox gets the same inputs and charges the same', async () => {
     const item = model().all().find((i) => i.endpointId === 'toptraders' && Array.isArray(i.inputs.tokens)) ?? model().all().find((i) => i.status === 'done' && endpoint(i.endpointId).price.kind === 'perItem');
     assert.ok(item, 'a per-item request to re-run');
@@ -272,6 +330,30 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     assert.ok(gaps.every((g) => g >= interval * 1000 - 50), `gaps between GET /requests: ${gaps.join(', ')} ms`);
   });
 
+  it('reads the history only while the view is visible (or a job is pending)', async () => {
+    await waitFor('no job pending (the poller would read the history too)', () => api.services.jobs.store.open().length === 0, 30_000);
+    await set('history.idleRefreshSeconds', 1);
+    try {
+      await vscode.commands.executeCommand('walletAnalyticsRequests.focus');
+      await waitFor('the Requests view visible', () => sidebar().requests.treeView.visible, 10_000);
+      const count = () => sb.received().filter((r) => r.path === '/requests').length;
+      let from = count();
+      await new Promise((r) => setTimeout(r, 3_500));
+      const visible = count() - from;
+      await vscode.commands.executeCommand('workbench.view.explorer');
+      await waitFor('the Requests view hidden', () => !sidebar().requests.treeView.visible, 10_000);
+      await new Promise((r) => setTimeout(r, 500));
+      from = count();
+      await new Promise((r) => setTimeout(r, 3_500));
+      const hidden = count() - from;
+      note(`GET /requests in 3.5 s with nothing running: ${visible} while the view is visible (every 1 s), ${hidden} while it is hidden`);
+      assert.ok(visible >= 2, `the visible view refreshed (${visible})`);
+      assert.equal(hidden, 0, 'nothing pending and no view: no polling');
+    } finally {
+      await set('history.idleRefreshSeconds', undefined);
+    }
+  });
+
   it('flips the welcome views’ context keys with the key state', async () => {
     const kind = () => api.services.contextKeys.get(ContextKeys.errorKind);
     const seen: string[] = [];
@@ -343,6 +425,16 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
       times.push(performance.now() - s);
     }
     assert.ok(model().size >= 5_000);
+    // The long group is shown a page at a time.
+    const earlier = ((await provider().getChildren()) as RequestsElement[]).find((g) => g.kind === 'group' && (g as GroupNode).group === 'earlier');
+    assert.ok(earlier);
+    const page1 = (await provider().getChildren(earlier)) as RequestsElement[];
+    assert.equal(page1.length, 201, '200 rows and "Show more"');
+    const more = page1[200];
+    assert.equal(more?.kind, 'more');
+    assert.match(labelOf(provider().getTreeItem(more as RequestsElement)), /^Show 200 more…$/u);
+    await vscode.commands.executeCommand(CommandIds.showMoreRequests, 'earlier');
+    assert.equal(((await provider().getChildren(earlier)) as RequestsElement[]).length, 401);
     note(`first level of 5,000 requests in the extension host: ${times.map((t) => t.toFixed(1)).join(', ')} ms (first is cold); GET /requests + parse ${fetchMs.toFixed(0)} ms`);
   });
 });

@@ -90,6 +90,21 @@ describe('history fetcher: one GET /requests per interval, shared by everyone', 
     assert.equal(srv.calls, 1);
   });
 
+  it('forgets a base URL when the key changes: the old answer is neither shown nor announced', async () => {
+    const srv = fakeServer(() => [{ requestId: 'old-key', url: '' }], { delayMs: 20 });
+    const f = new HistoryFetcher({ fetch: srv.fetch, minIntervalMs: () => 60_000 });
+    const heard: string[] = [];
+    f.onDidFetch((e) => heard.push(e.snapshot?.records[0]?.requestId ?? 'error'));
+    const inFlight = f.get(BASE);
+    f.forget(BASE);
+    await inFlight;
+    assert.equal(f.peek(BASE), undefined);
+    assert.deepEqual(heard, [], 'the answer for the old key is not announced');
+    await f.get(BASE);
+    assert.equal(srv.calls, 2, 'the next call asks again, inside the interval');
+    assert.deepEqual(heard, ['old-key']);
+  });
+
   it('serves the poller and a view with one GET /requests per interval, and the poller still completes its jobs', async () => {
     const store = new JobStore(new MemoryPersistence());
     const done = new Set<string>();

@@ -93,13 +93,14 @@ export class HistoryFetcher {
         slot.inFlight = undefined;
         slot.error = undefined;
         slot.snapshot = { baseUrl, records, at: this.now() };
-        this.emit({ baseUrl, snapshot: slot.snapshot });
+        // A forgotten slot's answer (the key changed meanwhile) is nobody's news.
+        if (this.slots.get(baseUrl) === slot) this.emit({ baseUrl, snapshot: slot.snapshot });
         return records;
       },
       (error: unknown) => {
         slot.inFlight = undefined;
         slot.error = error;
-        this.emit({ baseUrl, error });
+        if (this.slots.get(baseUrl) === slot) this.emit({ baseUrl, error });
         throw error;
       },
     );
@@ -118,11 +119,9 @@ export class HistoryFetcher {
     }
   }
 
-  /** Forgets everything known about baseUrl (a changed key: the next call asks again). */
+  /** Forgets everything known about baseUrl (a changed key: the next call asks again, and an answer in flight is not kept). */
   forget(baseUrl: string): void {
-    const s = this.slots.get(baseUrl);
-    if (s && !s.inFlight) this.slots.delete(baseUrl);
-    else if (s) s.startedAt = -Infinity;
+    this.slots.delete(baseUrl);
   }
 
   dispose(): void {

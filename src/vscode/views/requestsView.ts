@@ -10,7 +10,7 @@ import type { HistoryService } from './history';
 import { REQUESTS_VIEW, RequestsProvider, type RequestsElement } from './requestsTree';
 import { ResultFiles } from './resultFiles';
 import { readSidebarSettings } from './settings';
-import type { ConnectionStatus } from './status';
+import { stateOfError, type ConnectionStatus } from './status';
 
 export interface RequestsViewDeps {
   readonly connection: Connection;
@@ -31,6 +31,8 @@ export class RequestsView implements vscode.Disposable {
   readonly treeView: vscode.TreeView<RequestsElement>;
   readonly files: ResultFiles;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Failed history reads in a row. */
+  private failures = 0;
   private store: JobStore | undefined;
   private unsubscribeStore: (() => void) | undefined;
   private readonly subs: vscode.Disposable[] = [];
@@ -47,7 +49,11 @@ export class RequestsView implements vscode.Disposable {
     this.treeView = vscode.window.createTreeView(REQUESTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
     const unFetch = d.history.fetcher.onDidFetch((e) => {
       if (e.baseUrl !== d.connection.baseUrl()) return;
-      void d.status.report(e.baseUrl, e.error);
+      // One failed poll is not "offline" (the view would flash its welcome): the second in a row is.
+      // A refused key is said at once.
+      this.failures = e.error === undefined ? 0 : this.failures + 1;
+      const refused = e.error !== undefined && stateOfError(e.error).state === 'refused';
+      if (e.error === undefined || refused || this.failures >= 2 || d.status.state !== 'ok') void d.status.report(e.baseUrl, e.error);
       if (e.snapshot) this.rebuild();
     });
     this.subs.push(

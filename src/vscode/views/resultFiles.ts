@@ -5,9 +5,37 @@ import type { JobService } from '../jobs/jobService';
 
 const exists = (p: string) => fs.stat(p).then(() => true, () => false);
 
-/** The sidecar(s) of a result: `<file>.meta.json`, or `<folder>.zip.meta.json` for an extracted .zip. */
-function sidecars(resultPath: string): string[] {
-  return [`${resultPath}.meta.json`, `${resultPath}.zip.meta.json`];
+/**
+ * What a result is made of on disk: the file and its `<file>.meta.json`, or for a .zip the
+ * extracted folder, the `<folder>.zip` and `<folder>.zip.meta.json`.
+ */
+function partsOf(resultPath: string): string[] {
+  return [resultPath, `${resultPath}.meta.json`, `${resultPath}.zip`, `${resultPath}.zip.meta.json`];
+}
+
+/**
+ * Moves a result aside so a new download lands on the same names (the downloader never
+ * overwrites a file, it would write `name-1.txt` beside it); returns how to put it back or drop it.
+ */
+async function setAside(resultPath: string): Promise<{ restore(): Promise<void>; drop(): Promise<void> }> {
+  const moved: [string, string][] = [];
+  for (const p of partsOf(resultPath)) {
+    if (!(await exists(p))) continue;
+    const aside = `${p}.previous-${Date.now()}`;
+    await fs.rename(p, aside);
+    moved.push([p, aside]);
+  }
+  return {
+    restore: async () => {
+      for (const [p, aside] of moved) {
+        await fs.rm(p, { recursive: true, force: true });
+        await fs.rename(aside, p);
+      }
+    },
+    drop: async () => {
+      for (const [, aside] of moved) await fs.rm(aside, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
@@ -54,9 +82,12 @@ export class ResultFiles {
     } else if (!j.url) {
       await store.update(item.requestId, { url, completedAt: j.completedAt ?? (item.completedAt !== undefined ? new Date(item.completedAt).toISOString() : undefined) });
     }
-    if (o.again && j?.resultPath) for (const s of sidecars(j.resultPath)) await fs.rm(s, { force: true });
+    // Download Again replaces the result: the old one is kept aside until the new one is complete.
+    const previous = o.again && j?.resultPath ? await setAside(j.resultPath) : undefined;
     await poller.retryDownload(item.requestId);
     j = store.get(item.requestId);
+    if (j?.state === 'done' && j.resultPath) await previous?.drop();
+    else await previous?.restore();
     return this.settled(j);
   }
 

@@ -37,6 +37,14 @@ export function registerSidebar(context: vscode.ExtensionContext, s: Services, h
     }),
   );
 
+  // Another key may be another account: its history is read afresh, never shown from the last key's answer.
+  context.subscriptions.push(
+    s.keys.onDidChange(() => {
+      history.fetcher.forget(s.connection.baseUrl());
+      requests.rebuild();
+    }),
+  );
+
   registerRequestActions(context, requests, () => s.connection.baseUrl());
   context.subscriptions.push(
     vscode.commands.registerCommand(CommandIds.showAccount, async () => {
