@@ -1,4 +1,4 @@
-/** "Did you mean" for a mistyped field or value: the closest known name by edit distance. */
+/** "Did you mean" for a mistyped name (query fields, server input names): the closest known name by edit distance. One implementation for the client and the sandbox. */
 
 /** Levenshtein distance, with an early exit once it exceeds `max`. */
 export function editDistance(a: string, b: string, max = Infinity): number {

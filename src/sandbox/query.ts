@@ -11,7 +11,7 @@ import type { Chain } from '../core/addresses';
 import { TIMEFRAMES } from '../core/metrics';
 import { isAnd, type Condition, type QueryBody, type QueryNode } from '../core/query/model';
 import { onlyChainOf, queryColumns, type QueryColumn } from './columns';
-import { closest } from './suggest';
+import { closestName as closest } from '../core/suggest';
 import type { HourView } from './wallets';
 
 const CHAIN_NAME: Record<Chain, string> = { main: 'main chain', alt: 'second chain' };

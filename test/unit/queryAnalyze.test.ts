@@ -5,7 +5,7 @@ import { analyzeQuery, type QueryDiagnostic } from '../../src/core/query/analyze
 import { firstContradiction, type Constraint } from '../../src/core/query/contradiction';
 import { EXAMPLE_QUERY } from '../../src/core/query/example';
 import { parseQueryFile } from '../../src/core/query/file';
-import { closestName } from '../../src/core/query/suggest';
+import { closestName } from '../../src/core/suggest';
 import { SANDBOX_COLUMNS, fixture, markedRanges } from './querySupport';
 
 const got = (text: string, diags: QueryDiagnostic[]) =>

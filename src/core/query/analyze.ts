@@ -12,7 +12,7 @@ import { conditionText, firstContradiction, type Constraint, type Scalar } from 
 import { CHAIN_LABEL, FieldIndex, allowedValues, otherChain, valueKind, type ChainColumns } from './fields';
 import { Condition, OPERATORS, type Operator } from './model';
 import { isCondition, outlineQuery, spanOf, valueOf, type ConditionRef, type FieldRef, type GroupRef, type QueryOutline, type Span } from './outline';
-import { closestName } from './suggest';
+import { closestName } from '../suggest';
 
 export type QueryDiagnosticCode =
   | 'unknown-field'
