@@ -410,7 +410,9 @@ export class Grid {
         cv.width = w;
         cv.el.style.width = `${w}px`;
       }
+      // Recycled elements keep their attributes: the id goes exactly where the active cell is.
       if (isActive) cv.el.id = ACTIVE_ID;
+      else if (cv.el.id) cv.el.removeAttribute('id');
     }
   }
 
@@ -446,6 +448,7 @@ export class Grid {
       const d = firstDisplay + j;
       const h = this.host.header(c);
       const isActive = this.active.row < 0 && d === this.active.col;
+      if (!isActive && hv.el.id) hv.el.removeAttribute('id');
       const key = `${d}|${h.name}|${h.sort ?? ''}|${h.filtered}|${isActive}|${this.host.numeric(c)}`;
       if (hv.key !== key) {
         hv.key = key;

@@ -1,0 +1,183 @@
+// The results table as a person sees it in a dark and a high-contrast theme: opened from the
+// explorer's context menu and through "Reopen Editor With…", a notice for a ragged row, a sort, a
+// filter, a selection, the cell menu and the column chooser; an extracted .zip result with its file
+// switcher. Every colour comes from the theme; the screenshots are for looking at.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { seededRandom } from '../../bench/tableData';
+import { sampleAddress } from '../../src/core/samples';
+import { Workbench, packagedVsix } from './workbench';
+import { cellStats, shown, tableFrame, trackCells, until } from './tableWebview';
+
+const COLUMNS = ['address', 'label', 'realized_pnl_usd_7d', 'winrate_7d', 'roi_7d', 'trade_count_7d', 'main_dex', 'first_seen'];
+const LABELS = ['', '', 'sniper', 'Whale, early buyer', 'copy me, maybe', '<img src=x onerror=alert(1)>'];
+
+/** A small wallet table with one ragged row (so a notice shows). */
+function walletsCsv(rows: number): string {
+  const rand = seededRandom(7);
+  const lines = [COLUMNS.join(',')];
+  for (let i = 0; i < rows; i++) {
+    const label = LABELS[Math.floor(rand() * LABELS.length)] ?? '';
+    const cells = [
+      sampleAddress('main', i),
+      label.includes(',') ? `"${label}"` : label,
+      rand() < 0.05 ? '' : ((rand() - 0.4) * 10 ** Math.floor(rand() * 6)).toFixed(6),
+      rand().toFixed(6),
+      ((rand() - 0.3) * 4).toFixed(6),
+      String(Math.floor(rand() * 5000)),
+      ['Raydium', 'Orca', 'Meteora'][i % 3] ?? '',
+      new Date(1_650_000_000_000 + i * 3_600_000).toISOString(),
+    ];
+    lines.push((i === 17 ? cells.slice(0, 5) : cells).join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const THEMES = [
+  { theme: 'Default Dark Modern', name: 'table-dark' },
+  { theme: 'Default High Contrast', name: 'table-hc' },
+];
+
+for (const { theme, name } of THEMES) {
+  describe(`the results table in ${theme}`, { timeout: 300_000 }, () => {
+    let wb: Workbench;
+    let frame: Frame;
+    const zip = 'toptraders-20261121-101500-req_9';
+
+    before(async () => {
+      assert.ok(existsSync(packagedVsix), `${packagedVsix} is missing: run \`npm run package\` first`);
+      wb = await Workbench.open({
+        name,
+        settings: { 'workbench.colorTheme': theme },
+        files: {
+          'wallets.csv': walletsCsv(2_000),
+          'small.csv': 'address,pnl\nSo11111111111111111111111111111111111111112,1.5\n',
+          [`${zip}/a_traders.csv`]: `wallet,pnl_usd\n${sampleAddress('main', 1)},12.5\n${sampleAddress('main', 2)},-3\n`,
+          [`${zip}/b_tokens.csv`]: `token,holders,volume_usd\n${sampleAddress('main', 3)},120,45000.5\n`,
+          [`${zip}.zip.meta.json`]: JSON.stringify({ endpoint: 'toptraders', file: `${zip}.zip` }),
+        },
+      });
+    });
+
+    /** A test that leaves a screenshot of what the workbench showed when it failed. */
+    const step = (title: string, fn: () => Promise<void>): void => {
+      it(title, async () => {
+        try {
+          await fn();
+        } catch (e) {
+          await wb?.screenshot(`failed-${title.slice(0, 24).replace(/\W+/gu, '-')}`).catch(() => undefined);
+          throw e;
+        }
+      });
+    };
+
+    after(async () => {
+      await wb?.close();
+    });
+
+    const explorerRow = (label: string) => wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: label }).first();
+
+    /** Right-clicks an explorer row and picks "Open in Table" (the extension's items arrive a moment after the workbench). */
+    const openFromExplorer = async (label: string): Promise<void> => {
+      const item = wb.page.getByRole('menuitem', { name: 'Open in Table' });
+      for (let attempt = 1; ; attempt++) {
+        await explorerRow(label).click({ button: 'right' });
+        const shown = await item.waitFor({ state: 'visible', timeout: 3000 }).then(
+          () => true,
+          () => false,
+        );
+        if (shown) break;
+        await wb.page.keyboard.press('Escape');
+        if (attempt === 10) throw new Error(`"Open in Table" is not in the context menu of ${label}`);
+      }
+      // The workbench ignores a click that comes right after its menu opened (the right-click's own
+      // mouse-up must not pick an item): point at it first, then click.
+      await item.hover();
+      await wb.page.waitForTimeout(300);
+      await item.click();
+      await item.waitFor({ state: 'hidden', timeout: 5000 });
+    };
+
+    step('opens a CSV from the explorer context menu, with a notice for its ragged row', async () => {
+      await openFromExplorer('wallets.csv');
+      frame = await tableFrame(wb.page, 'wallets.csv');
+      await trackCells(frame);
+      const s = await until('rows and the notice', async () => {
+        const v = await shown(frame);
+        const notice = await frame.locator('.notice.warning').count();
+        return v.rows.length > 10 && v.rows[0]?.[1] !== '' && notice > 0 ? v : undefined;
+      });
+      assert.equal(s.count, '2,000 rows');
+      assert.match(await frame.locator('.notice').first().innerText(), /not have the header's 8 cells, first row 18/u);
+      const pct = s.headers.indexOf('winrate_7d');
+      assert.match(s.rows[0]?.[pct] ?? '', /^\d+\.\d\d%$/u, 'a ratio shows as a percentage');
+      await wb.screenshot('opened');
+    });
+
+    step('sorts, filters and selects; colours follow the theme', async () => {
+      const header = frame.locator('.hrow [role=columnheader]', { has: frame.locator('.hname', { hasText: /^realized_pnl_usd_7d$/u }) });
+      await header.click();
+      await header.click();
+      await until('sorted', async () => (await header.getAttribute('aria-sort')) === 'descending');
+      await frame.locator('.toolbar input[type=search]').fill('sniper');
+      await until('searched', async () => / of 2,000 rows$/u.test((await shown(frame)).count));
+      await frame.locator('.row[aria-rowindex="3"] [role=gridcell]').nth(2).click();
+      await wb.page.keyboard.press('Shift+ArrowDown');
+      await wb.page.keyboard.press('Shift+ArrowDown');
+      await wb.page.keyboard.press('Shift+ArrowRight');
+      assert.equal(await frame.locator('[role=gridcell][aria-selected=true]').count(), 6);
+      // The theme's own colours reach the grid: the active cell's outline is the focus border.
+      const colours = await frame.locator('#grid-active-cell').evaluate((el) => {
+        const view = el.ownerDocument.defaultView;
+        const root = el.ownerDocument.documentElement;
+        return {
+          outline: view?.getComputedStyle(el).outlineColor ?? '',
+          focusBorder: view?.getComputedStyle(root).getPropertyValue('--vscode-focusBorder').trim() ?? '',
+        };
+      });
+      assert.ok(colours.focusBorder !== '', 'VS Code set its theme variables in the webview');
+      await wb.screenshot('sorted-searched-selected');
+      const stats = await cellStats(frame);
+      assert.ok(stats.max < 5_000, `${stats.max} cells`);
+    });
+
+    step('shows the cell menu and the column chooser in the theme', async () => {
+      await frame.locator('#grid-active-cell').click({ button: 'right' });
+      await frame.locator('.menu').waitFor();
+      await wb.screenshot('cell-menu');
+      await wb.page.keyboard.press('Escape');
+      await frame.locator('.toolbar button', { hasText: /^Columns/u }).click();
+      await frame.locator('.chooser').waitFor();
+      await frame.locator('.chooser .preset-row button', { hasText: /^winrate$/u }).click();
+      await wb.screenshot('chooser');
+      await wb.page.keyboard.press('Escape');
+      await frame.locator('.chooser').waitFor({ state: 'detached' });
+    });
+
+    step('opens an extracted .zip result with a switcher among its files', async () => {
+      await openFromExplorer(zip);
+      const f = await tableFrame(wb.page, 'a_traders.csv');
+      const switcher = f.locator('select.file-switch');
+      await switcher.waitFor();
+      assert.deepEqual(await switcher.locator('option').allInnerTexts(), ['a_traders.csv', 'b_tokens.csv']);
+      await switcher.selectOption('b_tokens.csv');
+      await until('the other file', async () => (await shown(f)).headers.includes('holders'));
+      assert.match((await shown(f)).rows[0]?.join(' ') ?? '', /120 45,000.5/u);
+      await wb.screenshot('zip-switcher');
+    });
+
+    step('is offered by "Reopen Editor With…" for a CSV open as text', async () => {
+      await explorerRow('small.csv').click();
+      await wb.page.locator('.tabs-container .tab', { hasText: 'small.csv' }).first().waitFor();
+      await wb.runCommand('View: Reopen Editor With...');
+      const item = wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Wallet Analytics Table' });
+      await item.waitFor({ timeout: 15_000 });
+      await wb.screenshot('reopen-with');
+      await item.click();
+      const f = await tableFrame(wb.page, 'small.csv');
+      await until('the table', async () => (await shown(f)).rows.length === 1);
+    });
+  });
+}
