@@ -91,6 +91,11 @@ const PREFETCH_ROWS = 40;
 const PREFETCH_COLS = 4;
 const ACTIVE_ID = 'grid-active-cell';
 
+/** How long the last renders took (ms), for the e2e test's scroll figures; a small ring. */
+export const renderTimes: number[] = [];
+const RENDER_TIMES = 1024;
+(globalThis as { __waRenderTimes?: number[] }).__waRenderTimes = renderTimes;
+
 export class Grid {
   readonly scroller: HTMLElement;
   private readonly sizer: HTMLElement;
@@ -267,6 +272,13 @@ export class Grid {
   }
 
   render(): void {
+    const started = performance.now();
+    this.draw();
+    if (renderTimes.length >= RENDER_TIMES) renderTimes.shift();
+    renderTimes.push(performance.now() - started);
+  }
+
+  private draw(): void {
     const model = this.model;
     const n = this.host.rowCount;
     const pinned = model.pinnedColumns;

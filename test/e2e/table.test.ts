@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { generateWalletCsv, metricKinds, seededRandom, walletRow } from '../../bench/tableData';
 import { Workbench, packagedVsix } from './workbench';
-import { activeCell, cellStats, firstRowText, rendererHeapMB, shown, tableFrame, trackCells, until } from './tableWebview';
+import { activeCell, cellStats, firstRowText, frameGaps, percentile, renderTimes, rendererHeapMB, shown, tableFrame, trackCells, until } from './tableWebview';
 
 const ROWS = 100_000;
 const BIG = join(tmpdir(), 'wa-table-e2e', `wallets-${ROWS}-seed1.csv`);
@@ -155,11 +155,22 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     // The wheel and the keys move from there, smoothly: a few frames each, no full redraw.
     const box = await grid.boundingBox();
     await wb.page.mouse.move((box?.x ?? 0) + 400, (box?.y ?? 0) + 300);
-    for (let i = 0; i < 20; i++) await wb.page.mouse.wheel(0, 240);
+    const before = (await renderTimes(frame)).length;
+    const gapsBefore = (await frameGaps(frame)).length;
+    for (let i = 0; i < 40; i++) await wb.page.mouse.wheel(0, 240);
     await wb.page.mouse.wheel(600, 0);
     await wb.page.waitForTimeout(300);
     const after = await shown(frame);
     assert.ok(Number((after.rows[0]?.[0] ?? '').replace(/,/gu, '')) > rowNumber, 'the wheel scrolled down');
+    // What a scroll costs the page: one render per frame, moving rows and rewriting changed cells.
+    const times = (await renderTimes(frame)).slice(before);
+    const gaps = (await frameGaps(frame)).slice(gapsBefore);
+    assert.ok(times.length > 10, `${times.length} renders while scrolling`);
+    figures.push(
+      `scrolling by wheel (40 × 240 px, then sideways): ${times.length} grid renders (JS and DOM updates), median ${percentile(times, 50).toFixed(2)} ms, ` +
+        `p95 ${percentile(times, 95).toFixed(2)} ms, max ${Math.max(...times).toFixed(2)} ms; frames every ${percentile(gaps, 50).toFixed(1)} ms (median), p95 ${percentile(gaps, 95).toFixed(1)} ms`,
+    );
+    assert.ok(percentile(times, 95) < 16, `a render fits in a frame: p95 ${percentile(times, 95).toFixed(2)} ms`);
     await step('wheel');
   });
 

@@ -27,7 +27,7 @@ interface DomDoc extends DomEl {
 }
 declare const document: DomDoc;
 declare const window: { readonly innerHeight: number };
-declare function requestAnimationFrame(callback: () => void): number;
+declare function requestAnimationFrame(callback: (now: number) => void): number;
 
 /** The frame of the table webview whose page title is `title` (the file name). */
 export async function tableFrame(page: Page, title: string, timeoutMs = 30_000): Promise<Frame> {
@@ -59,14 +59,18 @@ export function firstRowText(frame: Frame): Promise<string[] | undefined> {
  */
 export async function trackCells(frame: Frame): Promise<void> {
   await frame.evaluate(() => {
-    const w = globalThis as unknown as { __cells?: { max: number; frames: number } };
+    const w = globalThis as unknown as { __cells?: { max: number; frames: number; gaps: number[] } };
     if (w.__cells) return;
-    const state = { max: 0, frames: 0 };
+    const state = { max: 0, frames: 0, gaps: [] as number[] };
     w.__cells = state;
-    const tick = (): void => {
+    let last = 0;
+    const tick = (now: number): void => {
       const n = document.querySelectorAll('[role=gridcell],[role=columnheader],[role=rowheader]').length;
       state.max = Math.max(state.max, n);
       state.frames++;
+      if (last > 0) state.gaps.push(now - last);
+      if (state.gaps.length > 4096) state.gaps.shift();
+      last = now;
       requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
@@ -162,4 +166,19 @@ export async function rendererHeapMB(page: Page, frame?: Frame): Promise<{ mb: n
   await session.detach();
   const used = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN;
   return { mb: used / 1024 / 1024, own };
+}
+
+/** How long the grid's renders took in the webview since `from` (an index into its ring), in ms. */
+export async function renderTimes(frame: Frame): Promise<number[]> {
+  return frame.evaluate(() => [...((globalThis as unknown as { __waRenderTimes?: number[] }).__waRenderTimes ?? [])]);
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+/** Times between animation frames in the webview (ms), as trackCells() records them. */
+export function frameGaps(frame: Frame): Promise<number[]> {
+  return frame.evaluate(() => [...((globalThis as unknown as { __cells?: { gaps: number[] } }).__cells?.gaps ?? [])]);
 }

@@ -126,6 +126,18 @@ describe('table: the Wallet Analytics Table through its real message path', func
       return i >= 0 && t.posted.some((m) => m.type === 'meta') ? t.posted[i] : undefined;
     }, 20_000);
     assert.equal(t.posted[0]?.type, 'init', 'nothing is posted before the handshake');
+    // A strict page: nothing by default, the script only by its nonce, resources only from dist/ and media/.
+    const html = t.panel.webview.html;
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/u.exec(html)?.[1] ?? '';
+    const nonce = /script-src 'nonce-([^']+)'/u.exec(csp.replace(/&#39;|&apos;/gu, "'"))?.[1] ?? '';
+    assert.match(csp, /^default-src 'none'; style-src [^;]+; script-src 'nonce-[A-Za-z0-9+/=]{20,}'/u, csp);
+    assert.ok(!/unsafe-inline|unsafe-eval/u.test(csp), csp);
+    assert.equal((html.match(/<script /gu) ?? []).length, 1, 'one script');
+    assert.ok(html.includes(`<script nonce="${nonce}" src=`), 'the script carries the nonce');
+    assert.deepEqual(
+      t.panel.webview.options.localResourceRoots?.map((u) => path.basename(u.fsPath)),
+      ['dist', 'media'],
+    );
     assert.ok(init.type === 'init');
     assert.deepEqual(init.columns, COLUMNS);
     assert.equal(init.kind, 'csv');

@@ -14,8 +14,8 @@ export function makeNonce(): string {
 const escapeAttr = (s: string): string => s.replace(/&/gu, '&amp;').replace(/"/gu, '&quot;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
 
 /**
- * The page: a strict CSP (nothing by default; the script only by its nonce; styles and fonts only
- * from the extension's own folders), one stylesheet, one script. Every cell is written later with
+ * The page: a strict CSP (nothing by default; the script only by its nonce; the stylesheet only
+ * from the extension's own folders; no images, fonts, frames or connections), one stylesheet, one script. Every cell is written later with
  * textContent by the script; the page itself holds no data.
  */
 export function tableHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, nonce = makeNonce()): string {
@@ -24,8 +24,6 @@ export function tableHtml(webview: vscode.Webview, extensionUri: vscode.Uri, tit
   const csp = [
     "default-src 'none'",
     `style-src ${webview.cspSource}`,
-    `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource}`,
     `script-src 'nonce-${nonce}'`,
     "base-uri 'none'",
     "form-action 'none'",
