@@ -98,6 +98,8 @@ export class App implements GridHost {
   private readonly count = el('span', { className: 'count', attrs: { 'aria-live': 'polite' } });
   private searchBox: HTMLInputElement | undefined;
   private columnsButton: HTMLButtonElement | undefined;
+  private exportButton: HTMLButtonElement | undefined;
+  private exporting = false;
   private indexing: { pct: number; label: string } | undefined;
   private busy: string | undefined;
 
@@ -106,6 +108,7 @@ export class App implements GridHost {
     private readonly host: Host,
   ) {
     this.progress.append(this.progressBar, this.progressLabel);
+    root.textContent = ''; // the page's own "Opening…" line, shown until this script ran
     root.append(this.toolbar, this.chips, this.noticeBox, this.progress, this.gridBox, el('div', { className: 'status' }, [this.statusPos, this.statusMsg]));
     this.gridBox.appendChild(el('div', { className: 'placeholder', text: 'Opening…' }));
     this.chips.hidden = true;
@@ -300,7 +303,8 @@ export class App implements GridHost {
     if (!grid) return;
     const sel = grid.selection;
     const columns = grid.displayed.slice(sel.cols[0], sel.cols[1] + 1);
-    if (sel.rows[0] === sel.rows[1] && columns.length === 1) this.copyCell(sel.rows[0], columns[0] ?? 0);
+    if (grid.active.row < 0) this.copyRange(0, this.rowCount, columns, true, 'column'); // on a header: its column
+    else if (sel.rows[0] === sel.rows[1] && columns.length === 1) this.copyCell(sel.rows[0], columns[0] ?? 0);
     else this.copyRange(sel.rows[0], sel.rows[1] + 1, columns, true, 'selection');
   }
 
@@ -416,6 +420,8 @@ export class App implements GridHost {
       { className: 'dropdown', title: 'How numbers are shown (copy and export keep the file’s text)', attrs: { 'aria-label': 'Number format' } },
     );
     const exportButton = button('Export…', () => this.export(), { className: 'secondary', title: 'Save the rows shown (filtered and sorted) and the shown columns to a CSV file' });
+    exportButton.disabled = this.exporting;
+    this.exportButton = exportButton;
     const raw = button('Raw File', () => this.host.post({ type: 'openRaw' }), { className: 'secondary', title: 'Open the file as text' });
     const source = meta.endpointTitle ? el('span', { className: 'dim source', text: meta.endpointTitle, title: `Result of ${meta.endpoint ?? ''}` }) : undefined;
     this.toolbar.append(search, this.count, ...(source ? [source] : []), el('span', { className: 'spacer' }), this.columnsButton, format, exportButton, raw);
@@ -624,10 +630,19 @@ export class App implements GridHost {
   }
 
   private export(): void {
+    if (this.exporting) return; // one at a time; the save dialog's Enter must not start another
     const columns = this.model?.displayed ?? [];
+    this.exporting = true;
+    if (this.exportButton) this.exportButton.disabled = true;
+    // The focus goes back to the grid, not the button, when the save dialog closes.
+    this.grid?.scroller.focus({ preventScroll: true });
     this.setBusy('Exporting…');
     const p = this.host.ask({ type: 'export', columns }, (pr) => this.showTaskProgress('Exporting', pr.done, pr.total));
-    void p.reply.then((r) => this.afterAction(r));
+    void p.reply.then((r) => {
+      this.exporting = false;
+      if (this.exportButton) this.exportButton.disabled = false;
+      this.afterAction(r);
+    });
   }
 
   private act(request: Parameters<Host['ask']>[0]): void {

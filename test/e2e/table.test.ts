@@ -89,13 +89,21 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     await wb.runCommand(OPEN);
     // No file is active: the command asks for one (code-server's file dialog is a quick input).
     await wb.quickInputField.waitFor({ state: 'visible', timeout: 15_000 });
+    // The dialog fills in the workspace folder a moment after it shows: type the path once it has.
+    await until('the dialog at the workspace folder', async () => (await wb.quickInputField.inputValue()).endsWith('/workspace/'), 10_000);
     await wb.quickInputField.fill(BIG);
+    await until('the path typed', async () => (await wb.quickInputField.inputValue()) === BIG, 5000);
     await wb.page.waitForTimeout(300);
     const started = Date.now();
     await wb.page.keyboard.press('Enter');
-    frame = await tableFrame(wb.page, BIG_TITLE, 15_000);
+    frame = await tableFrame(wb.page, BIG_TITLE, 15_000).catch(async (e: unknown) => {
+      await wb.screenshot('failed-open');
+      throw e;
+    });
     const first = await until('the first rows painted', () => firstRowText(frame), 15_000);
     const polled = Date.now() - started;
+    // The page marks the second frame after drawing the rows; wait for the mark (it trails the DOM by a frame or two).
+    await until('the paint mark', () => frame.evaluate(() => (globalThis as unknown as { document: { body: { dataset: Record<string, string | undefined> } } }).document.body.dataset.firstPaintMs !== undefined), 5000);
     const page = await frame.evaluate(() => {
       const g = globalThis as unknown as {
         document: { body: { dataset: Record<string, string | undefined> } };

@@ -244,6 +244,12 @@ describe('table: the Wallet Analytics Table through its real message path', func
     assert.ok(formulas.includes("'=1+1") && formulas.includes("'@SUM(A1)") && formulas.includes("'+cmd") && formulas.includes("'-2+3"), JSON.stringify([...new Set(formulas)]));
     assert.ok(exported.slice(1).some((r) => r[1] === '-12.5'), 'a negative number is not touched');
     note(`exported ${kept.length} rows × 4 columns (${fs.statSync(savePath).size} bytes), identical to the view`);
+    // One export at a time: a second one while the first runs is refused, and the first completes.
+    savePath = path.join(dir, 'export2.csv');
+    const [first, second] = await Promise.all([t.request({ type: 'export', requestId: id(), columns: [0] }), t.request({ type: 'export', requestId: id(), columns: [0] })]);
+    assert.equal(first.type, 'done');
+    assert.ok(second.type === 'failed' && /already running/u.test(second.message), JSON.stringify(second));
+    assert.equal(parse(fs.readFileSync(savePath, 'utf8')).length, kept.length + 1);
     savePath = undefined;
     assert.equal((await t.request({ type: 'export', requestId: id() })).type, 'failed', 'a cancelled save dialog exports nothing');
   });

@@ -38,7 +38,7 @@ export function tableHtml(webview: vscode.Webview, extensionUri: vscode.Uri, tit
 <title>${escapeAttr(title)}</title>
 </head>
 <body>
-<div id="app" class="app"></div>
+<div id="app" class="app"><div class="placeholder">Opening ${escapeAttr(title)}…</div></div>
 <script nonce="${escapeAttr(nonce)}" src="${escapeAttr(script.toString())}"></script>
 </body>
 </html>`;

@@ -63,6 +63,7 @@ export class TableSession implements vscode.Disposable {
   /** Milliseconds from the session's start to the first window sent (for the log). */
   private readonly started = performance.now();
   private firstWindowLogged = false;
+  private exporting = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -331,6 +332,19 @@ export class TableSession implements vscode.Disposable {
   }
 
   private async export(o: Opened, requestId: number, columns: readonly number[] | undefined, prompts: TablePrompts): Promise<void> {
+    if (this.exporting) {
+      this.post({ type: 'failed', requestId, message: 'An export of this table is already running.' });
+      return;
+    }
+    this.exporting = true;
+    try {
+      await this.exportTo(o, requestId, columns, prompts);
+    } finally {
+      this.exporting = false;
+    }
+  }
+
+  private async exportTo(o: Opened, requestId: number, columns: readonly number[] | undefined, prompts: TablePrompts): Promise<void> {
     const base = path.basename(o.file).replace(/\.(csv|txt|json)$/iu, '');
     const target = await prompts.savePath(path.join(path.dirname(o.file), `${base}-view.csv`));
     if (!target) {
