@@ -8,6 +8,7 @@
  * Pure: the transport, the interval and the clock are injected.
  */
 import type { RequestRecord } from '../wire';
+import { abortable } from '../abort';
 
 export interface HistorySnapshot {
   readonly baseUrl: string;
@@ -81,7 +82,7 @@ export class HistoryFetcher {
       }
     }
     const p = slot?.inFlight ?? Promise.resolve(slot?.snapshot?.records ?? []);
-    return o.signal ? detachable(p, o.signal) : p;
+    return abortable(p, o.signal);
   }
 
   private start(baseUrl: string, old: Slot | undefined, now: number): Slot {
@@ -128,22 +129,4 @@ export class HistoryFetcher {
     this.abort.abort();
     this.listeners.clear();
   }
-}
-
-function detachable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
 }

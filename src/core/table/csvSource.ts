@@ -8,7 +8,7 @@
  * typedColumns / searchRows: sequential passes over the file, one at a time, results cached.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import { abortable } from './abort';
+import { abortable } from '../abort';
 import type { CellMap } from './cellMap';
 import { CellSpan, cellText, countCells, readRowCells } from './cells';
 import { CellWalker } from './cellWalkWasm';

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { abortable } from './abort';
+import { abortable } from '../abort';
 import { formatLine } from './csvFormat';
 import type { TableView } from './tableView';
 import type { TaskOptions } from './types';

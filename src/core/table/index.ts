@@ -44,7 +44,7 @@
  *
  * Measured costs on a 722 MB, 100,000 × 640 file: bench/RESULTS-table.md (npm run bench:table).
  */
-export { abortable } from './abort';
+export { abortable } from '../abort';
 export { formatLine, neutraliseFormula, quoteCell } from './csvFormat';
 export { CsvSource, openAddressList, openCsvFile, type OpenCsvOptions } from './csvSource';
 export { COPY_MAX_CELLS, copySelection, exportView, type CopyOptions, type ExportOptions, type ExportResult } from './exportView';

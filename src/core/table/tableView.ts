@@ -3,7 +3,7 @@
  * chosen by sort keys, column filters and a global search. Windows of the view are read from
  * the source on demand, only the rows and columns asked for.
  */
-import { abortable } from './abort';
+import { abortable } from '../abort';
 import { filterNeed, filterRows } from './filterRows';
 import { formatCount } from './notices';
 import { sortRows } from './sortRows';

@@ -1,4 +1,4 @@
-/** Waiting with an AbortSignal: the wait stops, the shared work behind it goes on. */
+/** Waiting with an AbortSignal: the wait stops, the shared work behind it goes on (table passes, the shared history fetch). */
 
 /** `promise`, or a rejection with the signal's reason as soon as `signal` aborts. */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
