@@ -3,7 +3,7 @@
  * message a person reads checked, and `charged` checked.
  */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { WalletAnalyticsApi, type ApiOptions } from '../../src/core/api';
 import { endpoint } from '../../src/core/catalog';
 import {
@@ -22,20 +22,11 @@ import {
   type WalletApiError,
 } from '../../src/core/errors';
 import { sampleInput } from '../../src/core/samples';
-import { closedPort, errorBody, json, startFixture, type Fixture, type Handler } from './fixtures/httpFixture';
+import { closedPort, errorBody, json, fixtureServer, type Fixture } from './fixtures/httpFixture';
 
 const KEY = 'wa_test_KEY_0123456789abcdef';
 const trending = sampleInput(endpoint('trending'));
-const fixtures: Fixture[] = [];
-after(async () => {
-  await Promise.all(fixtures.map((f) => f.close()));
-});
-
-async function serve(handler: Handler): Promise<Fixture> {
-  const f = await startFixture(handler);
-  fixtures.push(f);
-  return f;
-}
+const serve = fixtureServer();
 
 function client(f: Fixture | string, extra: Partial<ApiOptions> = {}): WalletAnalyticsApi {
   return new WalletAnalyticsApi({

@@ -5,26 +5,17 @@
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { WalletAnalyticsApi, type ApiOptions, type CallLog } from '../../src/core/api';
 import { endpoint } from '../../src/core/catalog';
 import { CancelledError, NetworkError, ServerError, type WalletApiError } from '../../src/core/errors';
 import { parseRetryAfter } from '../../src/core/http';
 import { sampleInput } from '../../src/core/samples';
-import { closedPort, drop, errorBody, json, startFixture, type Fixture, type Handler } from './fixtures/httpFixture';
+import { closedPort, drop, errorBody, json, fixtureServer } from './fixtures/httpFixture';
 
 const KEY = 'wa_test_KEY_retry_987654321';
 const fast = { attempts: 4, baseDelayMs: 5, maxDelayMs: 20 };
-const fixtures: Fixture[] = [];
-after(async () => {
-  await Promise.all(fixtures.map((f) => f.close()));
-});
-
-async function serve(handler: Handler): Promise<Fixture> {
-  const f = await startFixture(handler);
-  fixtures.push(f);
-  return f;
-}
+const serve = fixtureServer();
 
 function client(baseUrl: string, extra: Partial<ApiOptions> = {}): WalletAnalyticsApi {
   return new WalletAnalyticsApi({ baseUrl, apiKey: () => Promise.resolve(KEY), retry: fast, ...extra });

@@ -30,17 +30,8 @@ export function papaRows(text: string, newline?: '\n' | '\r\n'): string[][] {
   return result.data;
 }
 
-/** A small, seeded PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small, seeded PRNG (mulberry32): the bench generator's, so tests and bench draw alike. */
+export { seededRandom as rng } from '../../bench/tableData';
 
 function pick<T>(rand: () => number, items: readonly T[]): T {
   return items[Math.floor(rand() * items.length)] as T;
