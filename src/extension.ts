@@ -1,5 +1,10 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CallLog } from './core/api';
+import { QueryRunCache } from './core/query/runCache';
+import { CallService } from './vscode/calls/callService';
+import { PriceQuestions } from './vscode/calls/priceStep';
+import { reconcileInHistory } from './vscode/calls/reconcile';
 import { registerApiKeyCommands } from './vscode/commands/apiKey';
 import { ContextKeys } from './vscode/commands/ids';
 import { registerEndpointCommands } from './vscode/commands/endpoints';
@@ -30,7 +35,12 @@ export interface ExtensionApi {
    * the context, so tests can reach this extension's SecretStorage, log and storage folders.
    * Never set for an installed extension, so other extensions cannot read the key through it.
    */
-  readonly testing?: { readonly context: vscode.ExtensionContext; readonly table?: TableTestHooks };
+  readonly testing?: {
+    readonly context: vscode.ExtensionContext;
+    readonly table?: TableTestHooks;
+    /** The price questions asked, and a stand-in for the person's click (answerForTests). */
+    readonly prices: PriceQuestions;
+  };
 }
 
 function logCall(log: Log, e: CallLog): void {
@@ -61,9 +71,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
 
   registerApiKeyCommands(context, services);
   registerResultScheme(context);
-  registerEndpointCommands(context, { connection, credits, jobs, log, state: context.globalState });
+  // One call flow for every way a call starts; only the person's answers to `prices` spend.
+  const prices = new PriceQuestions();
+  const queryRuns = new QueryRunCache(path.join(context.globalStorageUri.fsPath, 'query-runs'));
+  const calls = new CallService({
+    connection,
+    credits,
+    jobs,
+    log,
+    state: context.globalState,
+    questions: prices,
+    knownMatches: async (ep, body) => (await queryRuns.lookup(connection.baseUrl(), ep.chain, body))?.total,
+    reconcile: (ep, input, sentAt, progress) => reconcileInHistory(connection, jobs, { ep, input, sentAt, progress }),
+  });
+  registerEndpointCommands(context, calls);
   registerSandboxAndResultCommands(context, { connection, jobs, showLog: () => log.channel.show(true) });
-  registerQueryLanguage(context, services);
+  registerQueryLanguage(context, services, calls, queryRuns);
   const table = registerTableEditor(context, { log, resultsFolder: () => jobs.folder() });
 
   await keys.refresh();
@@ -74,7 +97,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   jobs.start();
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
-  const testing = context.extensionMode === vscode.ExtensionMode.Test ? { context, table } : undefined;
+  const testing = context.extensionMode === vscode.ExtensionMode.Test ? { context, table, prices } : undefined;
   return { services, activationMs, testing, sidebar };
 }
 

@@ -21,6 +21,7 @@ import { redact } from './apiKey';
 import { BadInputError, MalformedResponseError, WalletApiError, type CallContext } from './errors';
 import { checkUrl, HttpTransport, type CallLog, type HttpAnswer, type RetryOptions } from './http';
 import { isPaid, quote } from './pricing';
+import { analyzeQuery } from './query/analyze';
 import type { QueryBody } from './query/model';
 import {
   ActivityPage,
@@ -118,10 +119,14 @@ function preview(text: string): string {
   return t.length > 60 ? `${t.slice(0, 60)}…` : t;
 }
 
+/** How long a field list read for the query checks is trusted (it is free to read again). */
+const QUERY_FIELDS_TTL_MS = 10 * 60 * 1000;
+
 /** The typed client of the Wallet Analytics API. */
 export class WalletAnalyticsApi {
   readonly http: HttpTransport;
   private lastBalance: number | undefined;
+  private readonly fieldLists = new Map<Chain, { at: number; columns: Promise<readonly ColumnInfo[] | undefined> }>();
 
   constructor(private readonly opts: ApiOptions) {
     this.http = new HttpTransport(opts);
@@ -135,6 +140,7 @@ export class WalletAnalyticsApi {
     const v = validateInput(ep, rawInput);
     if (!v.ok) throw new BadInputError({ ...ctx, source: 'client', problems: v.errors });
     const input = v.input;
+    await this.checkQueries(ep, input, ctx, signal);
     const wire = encodeRequest(ep, input);
     const schema = answerSchemaOf(ep);
     const answer = await this.http.send({
@@ -152,6 +158,52 @@ export class WalletAnalyticsApi {
     const value = this.check(ep, answer, schema, { ...ctx, what: `${wire.method} ${wire.path}` });
     if (ep.id === 'credits' && typeof value === 'number') this.lastBalance = value;
     return { endpoint: ep, value, charged: paid ? chargedFor(ep, input, value) : 0 };
+  }
+
+  /**
+   * The checks a call passes before anything paid is sent, without sending it: the catalog's
+   * field rules and, for a Wallet Database body, the query checks. Throws BadInputError.
+   */
+  async preflight(endpointId: string, rawInput: unknown, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const ep = endpoint(endpointId);
+    const ctx: CallContext = { endpointId: ep.id, paid: isPaid(ep), what: `${ep.method} ${ep.path}` };
+    const v = validateInput(ep, rawInput);
+    if (!v.ok) throw new BadInputError({ ...ctx, source: 'client', problems: v.errors });
+    await this.checkQueries(ep, v.input, ctx, signal);
+    return v.input;
+  }
+
+  /**
+   * A Wallet Database body gets the same field checks as the query editor (unknown fields, wrong
+   * value types, contradictions…) before it is sent, whoever calls: the palette, a query file, a
+   * re-run or a script. The field list is the free GET …/columns; when it cannot be read, the
+   * structure checks still run and the server has the last word (a refusal costs nothing).
+   */
+  private async checkQueries(ep: Endpoint, input: Record<string, unknown>, ctx: CallContext, signal?: AbortSignal): Promise<void> {
+    for (const f of ep.fields) {
+      if (f.kind !== 'query' || input[f.key] === undefined) continue;
+      const columns = await this.queryFields(ep.chain, signal);
+      const problems = analyzeQuery(JSON.stringify(input[f.key], null, 1), columns ? { [ep.chain]: columns } : undefined, { chain: ep.chain })
+        .filter((d) => d.severity === 'error')
+        .map((d) => d.message);
+      if (problems.length > 0) throw new BadInputError({ ...ctx, source: 'client', problems });
+    }
+  }
+
+  private queryFields(chain: Chain, signal?: AbortSignal): Promise<readonly ColumnInfo[] | undefined> {
+    const now = Date.now();
+    const cached = this.fieldLists.get(chain);
+    if (cached && now - cached.at >= 0 && now - cached.at < QUERY_FIELDS_TTL_MS) return cached.columns;
+    const columns = this.columns(chain, signal).then(
+      (c) => c,
+      () => {
+        // Not kept: the next query tries again.
+        this.fieldLists.delete(chain);
+        return undefined;
+      },
+    );
+    this.fieldLists.set(chain, { at: now, columns });
+    return columns;
   }
 
   private check(ep: Endpoint, answer: HttpAnswer, schema: z.ZodType, ctx: CallContext): unknown {

@@ -546,3 +546,8 @@ export function decodeRequest(
 export function commandIdOf(ep: Endpoint): string {
   return `walletAnalytics.endpoint.${ep.id}`;
 }
+
+/** The title without its trailing "…", for messages and progress titles. */
+export function shortTitle(ep: Endpoint): string {
+  return ep.title.replace(/…$/u, '');
+}

@@ -26,10 +26,23 @@ export type Gate =
   | { readonly kind: 'free' }
   /** Refused before sending: nothing sent, nothing charged. */
   | { readonly kind: 'refuse'; readonly message: string }
-  /** A modal confirmation (above the threshold, or a bill with no upper bound). */
+  /** A modal confirmation above the threshold. */
   | { readonly kind: 'modal'; readonly message: string; readonly detail: string }
+  /**
+   * A bill with no upper bound before the call runs (a Wallet Database query whose match count is
+   * not known): refused under the per-call ceiling unless the person waives the ceiling for this
+   * one call in a modal that names it. `refusal` is what is said when they do not.
+   */
+  | { readonly kind: 'unbounded'; readonly message: string; readonly detail: string; readonly refusal: string; readonly ceiling: number }
   /** The last step of the flow shows the price; Enter runs. */
   | { readonly kind: 'step'; readonly label: string; readonly detail: string };
+
+/** The ceiling in force, as the price step and the CodeLens show it: "ceiling 1,000,000 credits per call". */
+export function ceilingText(s: GateSettings): string {
+  return `ceiling ${fmtCredits(s.maxCreditsPerCall)} per call`;
+}
+
+const CEILING_SETTING = '“Wallet Analytics: Max Credits Per Call” (walletAnalytics.maxCreditsPerCall)';
 
 /** Decides how a call with this quote is let through. balance/reset are shown when known. */
 export function priceGate(q: Quote, s: GateSettings, balance: number | undefined, reset: Date | undefined): Gate {
@@ -42,11 +55,11 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
         ? `balance after: ${(balance - (worst ?? q.credits)).toLocaleString('en-US')}`
         : `balance now: ${balance.toLocaleString('en-US')}`;
   const resetText = reset ? `next reset: ${reset.toISOString().slice(0, 10)}` : 'next reset: unknown';
-  const detail = `${after} · ${resetText}`;
+  const detail = `${after} · ${resetText} · ${ceilingText(s)}`;
   if (worst !== undefined && worst > s.maxCreditsPerCall) {
     return {
       kind: 'refuse',
-      message: `This call would cost ${fmtCredits(worst)}, above your limit of ${fmtCredits(s.maxCreditsPerCall)} per call. Nothing was sent and nothing was charged. To run it, raise “Wallet Analytics: Max Credits Per Call” (walletAnalytics.maxCreditsPerCall) in Settings.`,
+      message: `This call would cost ${q.exact ? '' : 'up to '}${fmtCredits(worst)}, above your limit of ${fmtCredits(s.maxCreditsPerCall)} per call. Nothing was sent and nothing was charged. To run it, raise ${CEILING_SETTING} in Settings.`,
     };
   }
   if (balance !== undefined && q.credits > balance) {
@@ -56,8 +69,15 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
     };
   }
   if (worst === undefined) {
-    // Per-match billing has no upper bound before the query runs: always ask.
-    return { kind: 'modal', message: `Run this query? It costs ${q.text}.`, detail };
+    // The bill follows the matches, which are not known before the query runs: the ceiling cannot
+    // be proven to hold, so the call is refused unless the person lifts it for this one call.
+    return {
+      kind: 'unbounded',
+      ceiling: s.maxCreditsPerCall,
+      message: `This query’s match count is not known, so its bill cannot be held under your ceiling of ${fmtCredits(s.maxCreditsPerCall)} per call.`,
+      detail: `It costs ${q.text}. Run it without a ceiling, just this once? The bill follows the matches and may be any amount up to your balance. ${detail}`,
+      refusal: `Not sent, nothing charged: this query’s match count is not known, so its bill could pass your ceiling of ${fmtCredits(s.maxCreditsPerCall)} per call. Run the same query again within its refresh hour for an exact price, or choose “Run without a ceiling, just this once”.`,
+    };
   }
   if (worst > s.confirmAbove) {
     return { kind: 'modal', message: `Run this call for ${q.exact ? '' : 'up to '}${fmtCredits(worst)}?`, detail: `${q.text}. ${detail}` };

@@ -7,9 +7,9 @@ import { ENDPOINTS, commandIdOf } from '../../src/core/catalog';
 import { sampleAddress } from '../../src/core/samples';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { ExtensionApi } from '../../src/extension';
-import type { RunOutcome } from '../../src/vscode/commands/endpoints';
+import type { RunOutcome } from '../../src/vscode/calls/callService';
 import { CommandIds } from '../../src/vscode/commands/ids';
-import { api as getApi, extension, note, waitFor } from './support';
+import { api as getApi, extension, note, waitFor, answerPrices } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -23,6 +23,8 @@ describe('endpoints: every command, the price first, jobs polled and downloaded 
   let results: string;
 
   before(async () => {
+    // The suite stands in for the person's click on each price question (no caller argument can).
+    await answerPrices(true);
     api = await getApi();
     sb = await startSandbox({ port: 0, jobDelayMs: [300, 600], wallets: 2_000, altWallets: 500 });
     results = fs.mkdtempSync(path.join(os.tmpdir(), 'wa-results-'));
@@ -36,6 +38,7 @@ describe('endpoints: every command, the price first, jobs polled and downloaded 
   });
 
   after(async () => {
+    await answerPrices(undefined);
     for (const k of ['baseUrl', 'resultsFolder', 'pollIntervalSeconds', 'confirmAbove', 'maxCreditsPerCall']) await set(k, undefined);
     await vscode.commands.executeCommand(CommandIds.clearApiKey);
     await sb.close();
@@ -61,7 +64,7 @@ describe('endpoints: every command, the price first, jobs polled and downloaded 
 
   it('trending end to end: key from SecretStorage, price shown, file downloaded, opened, matching its sidecar', async () => {
     const before = sb.balance();
-    const out = await run('trending', { inputs: { hours: 3 }, yes: true, notify: false });
+    const out = await run('trending', { inputs: { hours: 3 }, notify: false });
     assert.equal(out.status, 'queued', JSON.stringify(out));
     assert.ok(out.status === 'queued');
     assert.match(out.shown, /50 credits/u, 'the price was shown before sending');
@@ -90,7 +93,7 @@ describe('endpoints: every command, the price first, jobs polled and downloaded 
   it('pnl on a pasted list with one bad address and one duplicate: a clear message, nothing sent, nothing charged', async () => {
     const before = sb.balance();
     const good = sampleAddress('main', 1);
-    const out = await run('pnl', { inputs: { wallets: [good, good, 'not-a-wallet-0OIl'] }, yes: true });
+    const out = await run('pnl', { inputs: { wallets: [good, good, 'not-a-wallet-0OIl'] } });
     assert.equal(out.status, 'invalid');
     assert.match(out.status === 'invalid' ? out.errors.join(' ') : '', /not-a-wallet-0OIl.*not a valid address/u);
     assert.equal(submits(sb, '/pnl'), 0, 'no request was made');
@@ -101,7 +104,7 @@ describe('endpoints: every command, the price first, jobs polled and downloaded 
     await set('maxCreditsPerCall', 150);
     try {
       const before = sb.balance();
-      const out = await run('toptraders', { inputs: { tokens: [sampleAddress('main', 1), sampleAddress('main', 2)] }, yes: true });
+      const out = await run('toptraders', { inputs: { tokens: [sampleAddress('main', 1), sampleAddress('main', 2)] } });
       assert.equal(out.status, 'refused', JSON.stringify(out));
       assert.match(out.status === 'refused' ? out.message : '', /above your limit of 150 credits.*maxCreditsPerCall/su);
       assert.equal(submits(sb, '/toptraders'), 0);
@@ -112,7 +115,7 @@ describe('endpoints: every command, the price first, jobs polled and downloaded 
   });
 
   it('resumes a pending job after a reload, and downloads it once', async () => {
-    const out = await run('toptraders', { inputs: { tokens: [sampleAddress('main', 3)], output: 'zip' }, yes: true, notify: false, wait: false });
+    const out = await run('toptraders', { inputs: { tokens: [sampleAddress('main', 3)], output: 'zip' }, notify: false, wait: false });
     assert.equal(out.status, 'queued');
     const id = out.status === 'queued' ? out.requestId : '';
     api.services.jobs.reloadForTest();
@@ -129,7 +132,7 @@ describe('endpoints: every command, the price first, jobs polled and downloaded 
   });
 
   it('completes a job despite 5xx answers while polling', async () => {
-    const out = await run('programstats', { inputs: { hours: 2 }, yes: true, notify: false, wait: false });
+    const out = await run('programstats', { inputs: { hours: 2 }, notify: false, wait: false });
     assert.equal(out.status, 'queued');
     sb.setFaults({ errorRate: 1 });
     await new Promise((r) => setTimeout(r, 1500));
@@ -148,7 +151,7 @@ describe('endpoints: every command, the price first, jobs polled and downloaded 
   it('runs a direct call (Wallet Database) and charges 100 per match', async () => {
     const before = sb.balance();
     const query = { where: { and: [{ field: 'winrate_30d', op: '>=', value: 0.5 }] }, limit: 5 };
-    const out = await run('wallet_database', { inputs: { query }, yes: true, open: false });
+    const out = await run('wallet_database', { inputs: { query }, open: false });
     assert.equal(out.status, 'done', JSON.stringify(out));
     const total = out.status === 'done' ? (out.value as { total: number }).total : -1;
     assert.equal(sb.balance(), before - Math.max(100, total * 100));

@@ -10,7 +10,7 @@ import { columnInfos } from '../../src/sandbox/columns';
 import { CommandIds } from '../../src/vscode/commands/ids';
 import type { EstimateResult, QueryRunResult } from '../../src/vscode/language/runner';
 import { DIAGNOSTIC_SOURCE } from '../../src/vscode/language/diagnostics';
-import { api as getApi, extension, note, waitFor } from './support';
+import { api as getApi, extension, note, waitFor, answerPrices } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -49,6 +49,8 @@ describe('query language: .waquery.json files against a sandbox', function () {
   };
 
   before(async () => {
+    // The suite stands in for the person's click on each price question (no caller argument can).
+    await answerPrices(true);
     await getApi();
     sb = await startSandbox({ port: 0, wallets: 2_000, altWallets: 500 });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wa-queries-'));
@@ -61,6 +63,7 @@ describe('query language: .waquery.json files against a sandbox', function () {
   });
 
   after(async () => {
+    await answerPrices(undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const k of ['baseUrl', 'resultsFolder']) await set(k, undefined);
     await vscode.commands.executeCommand(CommandIds.clearApiKey);
@@ -189,15 +192,19 @@ describe('query language: .waquery.json files against a sandbox', function () {
     });
     const titles = lenses.map((l) => l.command?.title ?? '');
     note(`lenses: ${titles.join(' | ')}`);
-    assert.ok(titles.includes('▶ Run — 100 credits per matching wallet (≥ 100)'), titles.join(' | '));
+    assert.ok(titles.includes('▶ Run — 100 credits per matching wallet (≥ 100) · ceiling 1,000,000 credits per call'), titles.join(' | '));
     assert.ok(titles.includes('▶ Run on Second Chain'), 'every field exists on the second chain');
     const run = lenses.find((l) => l.command?.title.startsWith('▶ Run —'))?.command;
     assert.ok(run?.arguments);
     const balance = sb.balance();
     const ledger = sb.ledger().length;
     const requests = dbRequests(sb);
-    // The lens's own command and arguments; `yes` stands in for the person's click on the price dialog.
-    const out = await vscode.commands.executeCommand<QueryRunResult>(run.command, run.arguments[0], { ...(run.arguments[1] as object), yes: true });
+    // The lens's own command and arguments. The match count is unknown, so the ceiling cannot be
+    // proven to hold: the run asks "just this once", and the suite clicks it as the person would.
+    const asked = (await answerPrices(true)).length;
+    const out = await vscode.commands.executeCommand<QueryRunResult>(run.command, run.arguments[0], { ...(run.arguments[1] as object) });
+    const questions = (await answerPrices(true)).slice(asked);
+    assert.deepEqual(questions.map((q) => (q.kind === 'modal' ? q.why : q.kind)), ['unbounded'], 'one question: lift the ceiling for this run');
     assert.equal(out.status, 'ran', JSON.stringify(out));
     assert.ok(out.status === 'ran' && out.outcome.status === 'done', JSON.stringify(out));
     const value = out.outcome.value as { total: number; wallets: { address: string; winrate_30d: number; trade_count_30d: number }[] };
@@ -248,7 +255,7 @@ describe('query language: .waquery.json files against a sandbox', function () {
   it('does not send a query with errors', async () => {
     const doc = await write('bad.waquery.json', '{ "where": { "and": [ { "field": "winrate_30", "op": ">", "value": 1 } ] }, "limit": 1 }\n');
     const requests = dbRequests(sb);
-    const out = await vscode.commands.executeCommand<QueryRunResult>(CommandIds.runQuery, doc.uri, { yes: true });
+    const out = await vscode.commands.executeCommand<QueryRunResult>(CommandIds.runQuery, doc.uri, {});
     assert.equal(out.status, 'invalid');
     assert.equal(dbRequests(sb), requests);
   });

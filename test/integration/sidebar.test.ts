@@ -14,11 +14,11 @@ import { endpoint } from '../../src/core/catalog';
 import type { RequestRecord } from '../../src/core/wire';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { ExtensionApi } from '../../src/extension';
-import type { RunOutcome } from '../../src/vscode/commands/endpoints';
+import type { RunOutcome } from '../../src/vscode/calls/callService';
 import { CommandIds, ContextKeys } from '../../src/vscode/commands/ids';
 // Types only: the extension's bundle has its own copies of these classes, so `instanceof` cannot see them; `kind` can.
 import type { FileNode, GroupNode, RequestNode, RequestsElement } from '../../src/vscode/views/requestsTree';
-import { api as getApi, note, waitFor } from './support';
+import { api as getApi, note, waitFor, answerPrices } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -52,6 +52,8 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
   };
 
   before(async () => {
+    // The suite stands in for the person's click on each price question (no caller argument can).
+    await answerPrices(true);
     api = await getApi();
     sb = await startSandbox({ port: 0, jobDelayMs: [1_500, 2_500], wallets: 2_000, altWallets: 500 });
     sb.seedHistory(30);
@@ -69,6 +71,7 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
   });
 
   after(async () => {
+    await answerPrices(undefined);
     for (const k of SETTINGS) await set(k, undefined);
     await vscode.commands.executeCommand(CommandIds.clearApiKey);
     await sb.close();
@@ -137,7 +140,7 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
 
   it('shows a running job with a spinner that turns done, refreshing only the changed nodes', async () => {
     const fired = provider().fired.length;
-    const run = (inputs: object) => vscode.commands.executeCommand<RunOutcome>('walletAnalytics.endpoint.trending', { inputs, yes: true, notify: false, wait: false });
+    const run = (inputs: object) => vscode.commands.executeCommand<RunOutcome>('walletAnalytics.endpoint.trending', { inputs, notify: false, wait: false });
     const a = await run({ hours: 2 });
     assert.equal(a.status, 'queued', JSON.stringify(a));
     const id = a.status === 'queued' ? a.requestId : '';
@@ -222,7 +225,7 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     assert.ok(item, 'a per-item request to re-run');
     const ep = endpoint(item.endpointId);
     const before = sb.balance();
-    const out = await vscode.commands.executeCommand<RunOutcome>(CommandIds.rerunRequest, provider().node(item.requestId), { yes: true, notify: false, wait: false });
+    const out = await vscode.commands.executeCommand<RunOutcome>(CommandIds.rerunRequest, provider().node(item.requestId), { notify: false, wait: false });
     assert.equal(out.status, 'queued', JSON.stringify(out));
     assert.ok(out.status === 'queued');
     const price = quote(ep, item.inputs);
@@ -243,7 +246,7 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     const names = fs.readdirSync(zip.resultPath ?? '').filter((n) => n.endsWith('.csv')).sort();
     const wallets = addressesInFiles(names.map((n) => ({ name: n, text: fs.readFileSync(path.join(zip.resultPath ?? '', n), 'utf8') })), 'main', 'wallets');
     assert.ok(wallets.length > 0);
-    const out = await vscode.commands.executeCommand<RunOutcome>(CommandIds.useResultAsInput, provider().node(zip.requestId), { target: 'pnl', yes: true, notify: false, wait: false });
+    const out = await vscode.commands.executeCommand<RunOutcome>(CommandIds.useResultAsInput, provider().node(zip.requestId), { target: 'pnl', notify: false, wait: false });
     assert.equal(out.status, 'queued', JSON.stringify(out));
     assert.ok(out.status === 'queued');
     assert.match(out.shown, new RegExp(`${(wallets.length * 5).toLocaleString('en-US')} credits \\(${wallets.length.toLocaleString('en-US')} wallets? × 5\\)`, 'u'));
@@ -251,6 +254,27 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     assert.equal(rec.endpoint, 'pnl');
     assert.deepEqual(rec.inputs, { wallets }, 'the wallets of the result, in order, once each');
     note(`${endpointTitle(zip.endpointId)} → PnL of Wallets on its ${wallets.length} wallets: "${out.shown.slice(0, 60)}"`);
+  });
+
+  it('holds the per-call ceiling for a re-run and for "use as input": refused before anything is sent', async () => {
+    const item = model().all().find((i) => i.endpointId === 'toptraders' && Array.isArray(i.inputs.tokens));
+    const zip = model().all().find((i) => i.resultPath && isZipItem(i));
+    assert.ok(item && zip, 'a request to re-run and a result to use');
+    await set('maxCreditsPerCall', 1);
+    try {
+      const before = sb.balance();
+      const sent = sb.received().length;
+      const rerun = await vscode.commands.executeCommand<RunOutcome>(CommandIds.rerunRequest, provider().node(item.requestId), { notify: false, wait: false });
+      assert.equal(rerun.status, 'refused', JSON.stringify(rerun));
+      assert.match(rerun.status === 'refused' ? rerun.message : '', /above your limit of 1 credit per call/u);
+      const use = await vscode.commands.executeCommand<RunOutcome>(CommandIds.useResultAsInput, provider().node(zip.requestId), { target: 'pnl', notify: false, wait: false });
+      assert.equal(use.status, 'refused', JSON.stringify(use));
+      const paid = sb.received().slice(sent).filter((r) => r.path === '/toptraders' || r.path === '/pnl');
+      assert.deepEqual(paid, [], 'no paid request left');
+      assert.equal(sb.balance(), before, 'nothing charged');
+    } finally {
+      await set('maxCreditsPerCall', undefined);
+    }
   });
 
   it('shows the account: key state, base URL, a compact balance with the exact figure in its tooltip, and the spend by endpoint', async () => {
@@ -307,7 +331,7 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     await waitFor('back to normal', () => credits.level === 'ok');
     // After a paid call the balance shown follows at once.
     const before = sb.balance();
-    const out = await vscode.commands.executeCommand<RunOutcome>('walletAnalytics.endpoint.programstats', { inputs: { hours: 2 }, yes: true, notify: false, wait: false });
+    const out = await vscode.commands.executeCommand<RunOutcome>('walletAnalytics.endpoint.programstats', { inputs: { hours: 2 }, notify: false, wait: false });
     assert.equal(out.status, 'queued');
     await waitFor('the status bar after the paid call', () => credits.shown.text === `$(credit-card) ${compactCredits(before - 50)}`);
   });
@@ -317,7 +341,7 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     await waitFor('the Requests view visible', () => sidebar().requests.treeView.visible, 10_000);
     const t0 = Date.now();
     const from = sb.received().length;
-    const runs = await Promise.all([1, 2, 3].map((h) => vscode.commands.executeCommand<RunOutcome>('walletAnalytics.endpoint.lookuptablestats', { inputs: { hours: h }, yes: true, notify: false, wait: false })));
+    const runs = await Promise.all([1, 2, 3].map((h) => vscode.commands.executeCommand<RunOutcome>('walletAnalytics.endpoint.lookuptablestats', { inputs: { hours: h }, notify: false, wait: false })));
     const ids = runs.map((r) => (r.status === 'queued' ? r.requestId : ''));
     await waitFor('the three jobs done', () => ids.every((id) => api.services.jobs.store.get(id)?.state === 'done'), 30_000);
     const seconds = (Date.now() - t0) / 1000;

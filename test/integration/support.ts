@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
+import type { PriceAnswerer, PriceQuestion } from '../../src/vscode/calls/priceStep';
 
 export const EXTENSION_ID = 'wallet-analytics.wallet-analytics';
 
@@ -52,4 +53,17 @@ export function note(msg: string): void {
   const line = `      ↳ ${msg}`;
   if (globalThis.__waIntegrationReport) globalThis.__waIntegrationReport(line);
   else console.log(line);
+}
+
+/**
+ * Stands in for the person's click on every price question (the price step, a dialog above the
+ * threshold, "just this once", "may charge again"): true clicks the spending button, false
+ * cancels, a function decides per question. undefined hands the questions back to the window.
+ * Returns the questions asked so far. Only under VS Code's test runner (ExtensionApi.testing).
+ */
+export async function answerPrices(answer: boolean | PriceAnswerer | undefined): Promise<readonly PriceQuestion[]> {
+  const t = (await api()).testing;
+  if (!t) throw new Error('ExtensionApi.testing is missing: the extension host is not in ExtensionMode.Test.');
+  t.prices.answerForTests(typeof answer === 'boolean' ? () => answer : answer);
+  return t.prices.asked;
 }

@@ -18,7 +18,7 @@ describe('price gate', () => {
     assert.equal(g.kind, 'step');
     assert.ok(g.kind === 'step');
     assert.match(g.label, /200 credits \(2 tokens × 100\)/u);
-    assert.equal(g.detail, 'balance after: 999,800 · next reset: 2026-12-01');
+    assert.equal(g.detail, 'balance after: 999,800 · next reset: 2026-12-01 · ceiling 1,000,000 credits per call');
   });
   it('asks for confirmation above walletAnalytics.confirmAbove', () => {
     const g = priceGate(quote(endpoint('toptraders'), { tokens: tokens(11) }), S, 1_000_000, reset);
@@ -33,12 +33,26 @@ describe('price gate', () => {
     const g = priceGate(quote(endpoint('mcap'), {}), S, 499, reset);
     assert.equal(g.kind, 'refuse');
   });
-  it('always asks before a Wallet Database query whose match count is unknown, and says the bill follows matches', () => {
+  it('refuses a Wallet Database query whose match count is unknown under the ceiling, unless the person lifts it for this call', () => {
     const g = priceGate(quote(endpoint('wallet_database'), {}), S, 1e9, reset);
-    assert.equal(g.kind, 'modal');
-    assert.match(g.kind === 'modal' ? g.message : '', /per matching wallet.*not the limit/u);
+    assert.equal(g.kind, 'unbounded', 'an unknown bill is not waved through with a confirmation');
+    assert.ok(g.kind === 'unbounded');
+    assert.equal(g.ceiling, 1_000_000);
+    assert.match(g.message, /match count is not known.*ceiling of 1,000,000 credits per call/u);
+    assert.match(g.detail, /without a ceiling, just this once.*bill follows the matches/u);
+    assert.match(g.refusal, /^Not sent, nothing charged/u);
     const known = priceGate(quote(endpoint('wallet_database'), {}, { knownMatches: 3 }), S, 1e9, reset);
     assert.equal(known.kind, 'step');
+  });
+  it('refuses a query whose exactly known match count passes the ceiling (20,000 matches = 2,000,000 credits)', () => {
+    const g = priceGate(quote(endpoint('wallet_database'), {}, { knownMatches: 20_000 }), S, 1e9, reset);
+    assert.equal(g.kind, 'refuse');
+    assert.match(g.kind === 'refuse' ? g.message : '', /2,000,000 credits, above your limit of 1,000,000/u);
+  });
+  it('shows the ceiling in force with the price', () => {
+    const g = priceGate(quote(endpoint('trending'), {}), S, 1e9, reset);
+    assert.ok(g.kind === 'step');
+    assert.match(g.detail, /ceiling 1,000,000 credits per call/u);
   });
 });
 

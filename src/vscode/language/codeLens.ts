@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { Chain } from '../../core/addresses';
 import { describeRule, quote } from '../../core/pricing';
+import { ceilingText } from '../../core/quota';
+import { readSettings } from '../config';
 import { analyzeQuery } from '../../core/query/analyze';
 import { CHAIN_LABEL } from '../../core/query/fields';
 import { parseQueryFile } from '../../core/query/file';
@@ -62,8 +64,11 @@ export class QueryCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
     const runLens = async (c: Chain, command: string, withPrice: boolean): Promise<void> => {
       const last = await this.runner.lastRun(doc, c);
       const where = c === 'alt' ? ' on Second Chain' : '';
-      const title = last ? `▶ Run${where} — last answer (${ago(last.at, Date.now())}) opens free` : `▶ Run${where}${withPrice ? ` — ${perMatchText(c)}` : ''}`;
-      lenses.push(lens(title, command, [doc.uri, { chain: c }], `POST ${queryEndpoint(c).path}: ${perMatchText(c)}, billed per matching wallet whatever the limit`));
+      const ceiling = ceilingText(readSettings());
+      const title = last ? `▶ Run${where} — last answer (${ago(last.at, Date.now())}) opens free` : `▶ Run${where}${withPrice ? ` — ${perMatchText(c)} · ${ceiling}` : ''}`;
+      lenses.push(
+        lens(title, command, [doc.uri, { chain: c }], `POST ${queryEndpoint(c).path}: ${perMatchText(c)}, billed per matching wallet whatever the limit. With the match count unknown, a run is refused under your ${ceiling} unless you lift it for that run.`),
+      );
     };
     await runLens(chain, chain === 'alt' ? CommandIds.runQueryOnSecondChain : CommandIds.runQuery, true);
     if (chain === 'main' && (!columns?.alt || analyzeQuery(text, columns, { chain: 'alt' }).every((d) => d.severity !== 'error'))) {

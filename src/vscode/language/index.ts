@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FieldCache } from '../../core/query/fieldCache';
-import { QueryRunCache } from '../../core/query/runCache';
+import type { QueryRunCache } from '../../core/query/runCache';
+import type { CallService } from '../calls/callService';
 import { CommandIds } from '../commands/ids';
 import type { Services } from '../services';
 import { QueryCodeLenses } from './codeLens';
@@ -30,11 +31,11 @@ export interface QueryLanguage {
  * server's field list (completions, hovers, field diagnostics, quick fixes) and the CodeLens
  * runs are ours.
  */
-export function registerQueryLanguage(context: vscode.ExtensionContext, services: Services): QueryLanguage {
-  const { connection, credits, jobs, log, keys } = services;
+export function registerQueryLanguage(context: vscode.ExtensionContext, services: Services, calls: CallService, runs: QueryRunCache): QueryLanguage {
+  const { connection, log, keys } = services;
   const storage = context.globalStorageUri.fsPath;
   const fields = new QueryFieldService(new FieldCache(path.join(storage, 'query-fields')), connection, log, keys.onDidChange);
-  const runner = new QueryRunner({ connection, credits, jobs, log, state: context.globalState }, fields, new QueryRunCache(path.join(storage, 'query-runs')));
+  const runner = new QueryRunner(calls, connection, fields, runs);
   const diagnostics = new QueryDiagnostics(fields);
   const lenses = new QueryCodeLenses(fields, runner);
   context.subscriptions.push(

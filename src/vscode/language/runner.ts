@@ -8,7 +8,8 @@ import { CHAIN_LABEL } from '../../core/query/fields';
 import { parseQueryFile } from '../../core/query/file';
 import type { QueryBody } from '../../core/query/model';
 import { REFRESH_WINDOW_MS, ago, type QueryRun, type QueryRunCache } from '../../core/query/runCache';
-import { runEndpoint, type EndpointDeps, type RunOutcome } from '../commands/endpoints';
+import type { CallService, RunOutcome } from '../calls/callService';
+import type { Connection } from '../connection';
 import { CommandIds } from '../commands/ids';
 import { openResult } from '../results/open';
 import { queryDocument } from './documents';
@@ -18,8 +19,6 @@ import type { QueryFieldService } from './fieldService';
 export interface RunQueryArgs {
   /** The chain to run on; by default the file's `$chain` ("main" when absent). */
   readonly chain?: Chain;
-  /** Skip the price confirmation (never the per-call ceiling): tests and confirmed re-runs. */
-  readonly yes?: boolean;
   /** Run even when the same query's answer is inside the refresh window ("Run Anyway"). */
   readonly fresh?: boolean;
   /** false: do not open the result. */
@@ -45,7 +44,8 @@ export class QueryRunner {
   readonly onDidRun = this.ran.event;
 
   constructor(
-    private readonly deps: EndpointDeps,
+    private readonly calls: CallService,
+    private readonly connection: Connection,
     private readonly fields: QueryFieldService,
     readonly cache: QueryRunCache,
   ) {}
@@ -67,7 +67,7 @@ export class QueryRunner {
   async lastRun(doc: vscode.TextDocument, chain: Chain): Promise<QueryRun | undefined> {
     const parsed = parseQueryFile(doc.getText());
     if (!parsed.ok) return undefined;
-    return this.cache.lookup(this.deps.connection.baseUrl(), chain, parsed.body);
+    return this.cache.lookup(this.connection.baseUrl(), chain, parsed.body);
   }
 
   async run(arg: unknown, args: RunQueryArgs = {}): Promise<QueryRunResult> {
@@ -82,12 +82,13 @@ export class QueryRunner {
       return { status: 'invalid', problems: ready.problems };
     }
     const { body, chain } = ready;
-    const baseUrl = this.deps.connection.baseUrl();
+    const baseUrl = this.connection.baseUrl();
     if (!args.fresh) {
       const run = await this.cache.lookup(baseUrl, chain, body);
       if (run) return this.openCached(doc, run, args);
     }
-    const outcome = await runEndpoint(queryEndpoint(chain), this.deps, { inputs: { query: body }, yes: args.yes, open: args.open });
+    // The one call flow: the price (and the ceiling) is shown and decided there, whoever asked.
+    const outcome = await this.calls.run(queryEndpoint(chain), { inputs: { query: body }, open: args.open });
     if (outcome.status !== 'done') return { status: 'ran', outcome };
     const total = (outcome.value as { total?: unknown }).total;
     if (typeof total !== 'number') return { status: 'ran', outcome };
@@ -105,7 +106,7 @@ export class QueryRunner {
       `Free: nothing was sent and no credits were spent (that run cost ${fmtCredits(run.charged)}; the same query returns the same wallets within the hour).`;
     const again = `Run Anyway (${quote(queryEndpoint(run.chain), {}, { knownMatches: run.total }).credits.toLocaleString('en-US')} credits)`;
     void vscode.window.showInformationMessage(message, again).then((a) => {
-      if (a === again) void this.run(doc.uri, { ...args, fresh: true, yes: false });
+      if (a === again) void this.run(doc.uri, { ...args, fresh: true });
     });
     return { status: 'cached', run, opened: file, message };
   }
@@ -121,7 +122,7 @@ export class QueryRunner {
     }
     const chain = args.chain ?? parsed.chain ?? 'main';
     const ep = queryEndpoint(chain);
-    const run = await this.cache.lookup(this.deps.connection.baseUrl(), chain, parsed.body);
+    const run = await this.cache.lookup(this.connection.baseUrl(), chain, parsed.body);
     if (!run) {
       void vscode.window.showInformationMessage(`This exact query has not run within the hour, so its match count is not known: ${quote(ep, {}).text}.`);
       return { status: 'none' };

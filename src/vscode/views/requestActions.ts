@@ -8,24 +8,23 @@ import type { HistoryItem } from '../../core/history/merge';
 import type { GroupId } from '../../core/history/model';
 import { addressesInFiles, type ListWant } from '../../core/history/resultAddresses';
 import { describeRule } from '../../core/pricing';
-import type { RunArgs, RunOutcome } from '../commands/endpoints';
+import type { RunArgs, RunOutcome } from '../calls/callService';
 import { CommandIds } from '../commands/ids';
 import { openResult } from '../results/open';
 import { FileNode, RequestNode } from './requestsTree';
 import type { RequestsView } from './requestsView';
 
 /** What tests (and other commands) may pass instead of answering prompts; a person never needs them. */
-export interface ActionArgs extends Pick<RunArgs, 'yes' | 'notify' | 'wait'> {
+export interface ActionArgs extends Pick<RunArgs, 'notify' | 'wait'> {
   /** Use Result as Input to…: the endpoint to run, instead of picking it. */
   readonly target?: string;
 }
 
 /** Only the run options a caller may pass on; VS Code hands menu commands extra arguments (the selection) that are not ours. */
-function runOptions(a: unknown): Pick<RunArgs, 'yes' | 'notify' | 'wait'> & { target?: string } {
+function runOptions(a: unknown): Pick<RunArgs, 'notify' | 'wait'> & { target?: string } {
   if (typeof a !== 'object' || a === null || Array.isArray(a)) return {};
   const o = a as Record<string, unknown>;
-  const out: { yes?: boolean; notify?: boolean; wait?: boolean; target?: string } = {};
-  if (typeof o.yes === 'boolean') out.yes = o.yes;
+  const out: { notify?: boolean; wait?: boolean; target?: string } = {};
   if (typeof o.notify === 'boolean') out.notify = o.notify;
   if (typeof o.wait === 'boolean') out.wait = o.wait;
   if (typeof o.target === 'string') out.target = o.target;

@@ -1,0 +1,61 @@
+/**
+ * Paid calls that ended without a clear answer (no answer in time, a connection lost after
+ * sending, a 5xx): they may have been charged. They are remembered per service, endpoint and
+ * inputs for a day, in globalState so every window sees them, and running the same call again
+ * first asks for an explicit "may charge again".
+ */
+import type * as vscode from 'vscode';
+import { createHash } from 'node:crypto';
+
+const KEY = 'walletAnalytics.ambiguousCalls';
+/** How long an unsettled call is remembered. */
+export const AMBIGUOUS_MEMORY_MS = 24 * 60 * 60 * 1000;
+const MAX = 200;
+
+interface Entry {
+  readonly id: string;
+  readonly at: number;
+}
+
+/** JSON with object keys sorted, so the same inputs give the same text. */
+function stable(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${stable(o[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+function idOf(baseUrl: string, endpointId: string, input: Record<string, unknown>): string {
+  return createHash('sha256').update(`${baseUrl}\n${endpointId}\n${stable(input)}`).digest('hex').slice(0, 32);
+}
+
+export class AmbiguousCalls {
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private entries(): Entry[] {
+    const t = this.now();
+    return this.state.get<Entry[]>(KEY, []).filter((e) => t - e.at >= 0 && t - e.at < AMBIGUOUS_MEMORY_MS);
+  }
+
+  /** When the same call last ended unsettled, if within the memory. */
+  lastAt(baseUrl: string, endpointId: string, input: Record<string, unknown>): number | undefined {
+    const id = idOf(baseUrl, endpointId, input);
+    return this.entries().find((e) => e.id === id)?.at;
+  }
+
+  async remember(baseUrl: string, endpointId: string, input: Record<string, unknown>): Promise<void> {
+    const id = idOf(baseUrl, endpointId, input);
+    await this.state.update(KEY, [{ id, at: this.now() }, ...this.entries().filter((e) => e.id !== id)].slice(0, MAX));
+  }
+
+  async forget(baseUrl: string, endpointId: string, input: Record<string, unknown>): Promise<void> {
+    const id = idOf(baseUrl, endpointId, input);
+    const all = this.state.get<Entry[]>(KEY, []);
+    if (all.some((e) => e.id === id)) await this.state.update(KEY, all.filter((e) => e.id !== id));
+  }
+}

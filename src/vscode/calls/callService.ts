@@ -1,0 +1,371 @@
+/**
+ * The one flow every call takes, whoever starts it (a palette command, a query file's CodeLens,
+ * a Requests re-run, "use as input" from a result or a table): inputs → checks → price → send
+ * → what follows (a job followed to its file, a JSON result, a message).
+ *
+ * Command arguments from outside (another extension, a `command:` link, a re-run) can pre-fill
+ * inputs and say how to follow the call, but never approve a price: the price step asks the
+ * person (calls/priceStep.ts). A paid call whose outcome is unknown is never guessed at: a
+ * queued submit is looked up in the free request history (core/jobs/reconcile.ts), and any paid
+ * call that stays unsettled asks "may charge again" before it is run again.
+ */
+import * as vscode from 'vscode';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { shortTitle, validateInput, type Endpoint } from '../../core/catalog';
+import { BadInputError, isWalletApiError } from '../../core/errors';
+import type { JobRecord } from '../../core/jobs/job';
+import { stamp } from '../../core/jobs/results';
+import { fmtCredits, isPaid, quote, type QuoteContext } from '../../core/pricing';
+import type { QueryBody } from '../../core/query/model';
+import type { ActivityPage } from '../../core/wire';
+import type { Connection } from '../connection';
+import type { CreditsService } from '../credits';
+import { readSettings } from '../config';
+import { showApiError } from '../errors';
+import { collectInputs, promptedFields } from '../flows/inputFlow';
+import { pickStep } from '../flows/multiStep';
+import type { JobService } from '../jobs/jobService';
+import { writeAtomic } from '../jobs/downloader';
+import type { Log } from '../log';
+import { offerResult, openResult } from '../results/open';
+import { AmbiguousCalls } from './ambiguousCalls';
+import { approvePrice, type PriceDecision, type PriceQuestions } from './priceStep';
+
+/**
+ * What a caller may pass: inputs (validated exactly as typed ones), pages for paged reads, and
+ * how to follow the call. There is deliberately no way to approve the price.
+ */
+export interface RunArgs {
+  readonly inputs?: Record<string, unknown>;
+  readonly pages?: number | 'all';
+  /** false: wait silently and return the settled job. */
+  readonly notify?: boolean;
+  /** false: return as soon as the job is accepted and tracked (it completes in the background). */
+  readonly wait?: boolean;
+  readonly open?: boolean;
+}
+
+export type RunOutcome =
+  | { readonly status: 'cancelled' }
+  | { readonly status: 'invalid'; readonly errors: readonly string[] }
+  | { readonly status: 'refused'; readonly message: string }
+  | { readonly status: 'failed'; readonly message: string; readonly charged: 'no' | 'unknown' }
+  | { readonly status: 'queued'; readonly requestId: string; readonly credits: number; readonly shown: string; readonly job?: JobRecord; readonly reconciled?: boolean }
+  | { readonly status: 'done'; readonly credits: number; readonly shown: string; readonly value: unknown; readonly resultPath?: string };
+
+/** What looking a submit up in the free request history found (core/jobs/reconcile.ts). */
+export type Reconciled =
+  | { readonly kind: 'found'; readonly requestId: string; readonly submittedAt: string; readonly message: string }
+  | { readonly kind: 'notFound'; readonly message: string }
+  | { readonly kind: 'unknown'; readonly message: string };
+
+export interface CallDeps {
+  readonly connection: Connection;
+  readonly credits: CreditsService;
+  readonly jobs: JobService;
+  readonly log: Log;
+  readonly state: vscode.Memento;
+  readonly questions: PriceQuestions;
+  /** The match count of the same query inside its refresh period, which makes its price exact. */
+  readonly knownMatches?: (ep: Endpoint, body: QueryBody) => Promise<number | undefined>;
+  /** Looks an ambiguous submit up in the request history, for a bounded time. */
+  readonly reconcile: (ep: Endpoint, input: Record<string, unknown>, sentAt: number, progress: (message: string) => void) => Promise<Reconciled>;
+}
+
+/** Keeps only what a caller may say (see RunArgs); anything else, such as `yes`, is dropped. */
+export function runArgsFrom(raw: unknown): RunArgs {
+  if (!raw || typeof raw !== 'object') return {};
+  const r = raw as Record<string, unknown>;
+  const inputs = r.inputs && typeof r.inputs === 'object' && !Array.isArray(r.inputs) ? (r.inputs as Record<string, unknown>) : undefined;
+  const pages = r.pages === 'all' || (typeof r.pages === 'number' && Number.isInteger(r.pages) && r.pages > 0) ? (r.pages as number | 'all') : undefined;
+  const bool = (k: string): boolean | undefined => (typeof r[k] === 'boolean' ? (r[k] as boolean) : undefined);
+  return { inputs, pages, notify: bool('notify'), wait: bool('wait'), open: bool('open') };
+}
+
+const RECENT_MAX = 5;
+const RECENT_MAX_LIST = 10_000;
+
+function recentKey(ep: Endpoint): string {
+  return `walletAnalytics.recent.${ep.id}`;
+}
+
+const MAY_CHARGE_AGAIN = 'Run Again (May Charge Again)';
+
+export class CallService {
+  private readonly ambiguous: AmbiguousCalls;
+
+  constructor(private readonly deps: CallDeps) {
+    this.ambiguous = new AmbiguousCalls(deps.state);
+  }
+
+  /** The whole flow of one call. `raw` are command arguments from any caller: see RunArgs. */
+  async run(ep: Endpoint, raw?: unknown): Promise<RunOutcome> {
+    const args = runArgsFrom(raw);
+    const { connection, log } = this.deps;
+    if (!(await connection.canCall())) {
+      const a = await vscode.window.showWarningMessage(
+        'No API key is set. Set the key issued with your API plan, or try every feature in the built-in sandbox (no key, no credits, no network).',
+        'Set API Key',
+        'Try the Sandbox',
+      );
+      if (a === 'Set API Key') await vscode.commands.executeCommand('walletAnalytics.setApiKey');
+      else if (a === 'Try the Sandbox') await vscode.commands.executeCommand('walletAnalytics.startSandbox');
+      if (!(await connection.canCall())) return { status: 'cancelled' };
+    }
+
+    // 1. Inputs: given or asked, and validated before anything is sent.
+    let input: Record<string, unknown>;
+    const paged = ep.paged === true && ep.price.kind === 'perPage';
+    const extra = ep.price.kind === 'free' ? 0 : 1 + (paged ? 1 : 0);
+    if (args.inputs) {
+      const v = validateInput(ep, args.inputs);
+      if (!v.ok) return this.invalid(ep, v.errors);
+      input = v.input;
+    } else {
+      const asked = await collectInputs(ep, {
+        recent: this.deps.state.get<Record<string, unknown>[]>(recentKey(ep), []),
+        doneJobs: () => this.deps.jobs.store.all().filter((j) => j.state === 'done'),
+        columns: (chain) => connection.api().columns(chain),
+      }, extra);
+      if (!asked) return { status: 'cancelled' };
+      input = asked;
+    }
+    // The same checks the send makes (a query's fields against the server's list), before the price.
+    try {
+      input = await connection.api().preflight(ep.id, input);
+    } catch (e) {
+      if (e instanceof BadInputError && e.source === 'client') return this.invalid(ep, e.problems);
+      throw e;
+    }
+    await this.remember(ep, input);
+
+    // 2. Pages to read, for cursor-paged endpoints (each page is billed).
+    let pages = 1;
+    if (paged) {
+      const budget = readSettings().activityPageBudget;
+      const want = args.pages ?? (await askPages(ep, promptedFields(ep).length + 1, promptedFields(ep).length + extra, budget));
+      if (want === undefined) return { status: 'cancelled' };
+      pages = want === 'all' ? budget : Math.min(want, budget);
+    }
+
+    // 3. A paid call that may already have been charged asks before it can charge again.
+    const baseUrl = connection.baseUrl();
+    if (isPaid(ep)) {
+      const at = this.ambiguous.lastAt(baseUrl, ep.id, input);
+      if (at !== undefined && !(await this.confirmChargeAgain(ep, at))) return { status: 'cancelled' };
+    }
+
+    // 4. The price, shown before anything is sent.
+    const ctx: QuoteContext | undefined = paged ? { pages } : await this.quoteContext(ep, input);
+    const decision: PriceDecision = await approvePrice(ep, input, this.deps, {
+      step: promptedFields(ep).length + extra,
+      total: promptedFields(ep).length + extra,
+      ctx,
+    });
+    if (decision.kind === 'refused') return { status: 'refused', message: decision.message };
+    if (decision.kind === 'cancelled') return { status: 'cancelled' };
+    if (decision.credits > 0) log.info(`${ep.id}: price shown before sending: ${decision.shown}`);
+
+    // 5. Send.
+    const sentAt = Date.now();
+    try {
+      let out: RunOutcome;
+      if (ep.family === 'queued') out = await this.submitJob(ep, input, decision.shown, args);
+      else if (paged) out = await this.readPages(ep, input, pages, decision.shown, args);
+      else out = await this.callDirect(ep, input, decision.shown, args);
+      if (isPaid(ep)) await this.ambiguous.forget(baseUrl, ep.id, input);
+      return out;
+    } catch (e) {
+      return this.failed(ep, input, e, sentAt, args);
+    }
+  }
+
+  private invalid(ep: Endpoint, errors: readonly string[]): RunOutcome {
+    void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${errors.join(' ')} Nothing was sent; nothing was charged.`);
+    return { status: 'invalid', errors };
+  }
+
+  /** The match count of the same query inside its refresh period, for an exact Wallet Database price. */
+  private async quoteContext(ep: Endpoint, input: Record<string, unknown>): Promise<QuoteContext | undefined> {
+    if (ep.price.kind !== 'perMatch' || !this.deps.knownMatches) return undefined;
+    const body = input.query as QueryBody | undefined;
+    if (!body) return undefined;
+    const knownMatches = await this.deps.knownMatches(ep, body);
+    return knownMatches === undefined ? undefined : { knownMatches };
+  }
+
+  private async confirmChargeAgain(ep: Endpoint, at: number): Promise<boolean> {
+    const when = new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    return this.deps.questions.ask({
+      kind: 'modal',
+      why: 'mayChargeAgain',
+      endpointId: ep.id,
+      message: `${shortTitle(ep)} with these inputs may already have been charged: at ${when} it ended without a clear answer.`,
+      detail: `Running it again may charge again. Check your credits and Request History (both free) first if you are not sure. The price is shown next.`,
+      yes: MAY_CHARGE_AGAIN,
+    });
+  }
+
+  private async remember(ep: Endpoint, input: Record<string, unknown>): Promise<void> {
+    // Huge lists are not kept: globalState is not a file store, and the result sidecar has them.
+    if (Object.values(input).some((v) => Array.isArray(v) && v.length > RECENT_MAX_LIST)) return;
+    const state = this.deps.state;
+    const old = state.get<Record<string, unknown>[]>(recentKey(ep), []);
+    const same = JSON.stringify(input);
+    await state.update(recentKey(ep), [input, ...old.filter((o) => JSON.stringify(o) !== same)].slice(0, RECENT_MAX));
+  }
+
+  /** A failed send: a proven refusal says so; an unknown outcome is reconciled or remembered, never guessed. */
+  private async failed(ep: Endpoint, input: Record<string, unknown>, e: unknown, sentAt: number, args: RunArgs): Promise<RunOutcome> {
+    if (e instanceof BadInputError && e.source === 'client') return this.invalid(ep, e.problems);
+    const charged = isWalletApiError(e) ? e.charged : 'unknown';
+    const message = e instanceof Error ? e.message : String(e);
+    const paid = isPaid(ep);
+    if (paid) void this.deps.credits.refresh().catch(() => undefined);
+    if (!paid || charged === 'no') {
+      void showApiError(e, `${shortTitle(ep)}: `);
+      return { status: 'failed', message, charged };
+    }
+    const baseUrl = this.deps.connection.baseUrl();
+    if (ep.family === 'queued') {
+      const settled = await this.reconcile(ep, input, sentAt, message, args);
+      if (settled) return settled;
+    } else {
+      void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${message}`);
+    }
+    await this.ambiguous.remember(baseUrl, ep.id, input);
+    return { status: 'failed', message, charged: 'unknown' };
+  }
+
+  /** Looks an ambiguous submit up in the free history: follows it when found; offers Retry only when not. */
+  private async reconcile(ep: Endpoint, input: Record<string, unknown>, sentAt: number, message: string, args: RunArgs): Promise<RunOutcome | undefined> {
+    const title = shortTitle(ep);
+    this.deps.log.warn(`${ep.id}: outcome unknown (${message}); looking it up in the request history.`);
+    const r = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `${title}: no clear answer; it may have been charged. Looking for it in your request history (free)…` },
+      (progress) => this.deps.reconcile(ep, input, sentAt, (m) => progress.report({ message: m })),
+    );
+    this.deps.log.info(`${ep.id}: ${r.message}`);
+    if (r.kind === 'found') {
+      const credits = quote(ep, input).credits;
+      await this.deps.credits.record(ep.id, credits);
+      void vscode.window.showInformationMessage(`${title}: ${r.message}`);
+      const job: JobRecord = {
+        requestId: r.requestId, endpointId: ep.id, inputs: input, cost: credits,
+        baseUrl: this.deps.connection.baseUrl(), submittedAt: r.submittedAt, state: 'pending',
+      };
+      const settled = await this.deps.jobs.track(job, { notify: args.notify !== false, wait: args.wait !== false });
+      return { status: 'queued', requestId: r.requestId, credits, shown: r.message, job: settled, reconciled: true };
+    }
+    if (r.kind === 'notFound') {
+      const retry = 'Retry…';
+      void vscode.window.showWarningMessage(`${title}: ${r.message}`, retry).then((a) => {
+        // Retry runs the whole flow again: the price is shown again before anything is sent.
+        if (a === retry) void this.run(ep, { inputs: input });
+      });
+      return { status: 'failed', message: `${message} ${r.message}`, charged: 'unknown' };
+    }
+    void vscode.window.showErrorMessage(`${title}: ${message} ${r.message}`);
+    return undefined;
+  }
+
+  private async submitJob(ep: Endpoint, input: Record<string, unknown>, shown: string, args: RunArgs): Promise<RunOutcome> {
+    const api = this.deps.connection.api();
+    const submittedAt = new Date().toISOString();
+    const ack = await api.submit(ep.id, input);
+    // Queued endpoints are priced exactly from their inputs (flat or per item).
+    const credits = quote(ep, input).credits;
+    await this.deps.credits.record(ep.id, credits);
+    const job: JobRecord = {
+      requestId: ack.requestId,
+      endpointId: ep.id,
+      inputs: input,
+      cost: credits,
+      baseUrl: this.deps.connection.baseUrl(),
+      submittedAt,
+      state: 'pending',
+    };
+    this.deps.log.info(`${ep.id}: accepted as ${ack.requestId}, ${fmtCredits(credits)} charged.`);
+    const settled = await this.deps.jobs.track(job, { notify: args.notify !== false, wait: args.wait !== false });
+    void this.deps.credits.refresh().catch(() => undefined);
+    return { status: 'queued', requestId: ack.requestId, credits, shown, job: settled };
+  }
+
+  private async saveJson(ep: Endpoint, value: unknown): Promise<string> {
+    const dir = this.deps.jobs.folder();
+    await fs.mkdir(dir, { recursive: true });
+    const file = path.join(dir, `${ep.id}-${stamp(new Date().toISOString())}.json`);
+    await writeAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+    return file;
+  }
+
+  private async callDirect(ep: Endpoint, input: Record<string, unknown>, shown: string, args: RunArgs): Promise<RunOutcome> {
+    const api = this.deps.connection.api();
+    const result = await api.call(ep.id, input);
+    await this.deps.credits.record(ep.id, result.charged);
+    const title = shortTitle(ep);
+    if (ep.id === 'credits') {
+      const balance = await this.deps.credits.refresh();
+      const reset = this.deps.credits.nextReset();
+      void vscode.window.showInformationMessage(
+        `Credits: ${balance.toLocaleString('en-US')} left${reset ? `; next reset ${reset.date.toISOString().slice(0, 10)}${reset.estimated ? ' (estimated)' : ''}` : ''}. (Checking credits is free.)`,
+      );
+      return { status: 'done', credits: 0, shown, value: balance };
+    }
+    if (ep.id === 'reset_ip') {
+      void vscode.window.showInformationMessage('The saved IP address was reset; the next call binds the key to this machine’s address. (Free.)');
+      return { status: 'done', credits: 0, shown, value: null };
+    }
+    const file = await this.saveJson(ep, result.value);
+    if (result.charged > 0) void this.deps.credits.refresh().catch(() => undefined);
+    if (args.open !== false) await openResult(file);
+    const total = (result.value as { total?: unknown }).total;
+    void offerResult(
+      `${title}: done${typeof total === 'number' ? `, ${total.toLocaleString('en-US')} matches` : ''}${result.charged > 0 ? `, ${fmtCredits(result.charged)} charged` : ''}.`,
+      file,
+    );
+    return { status: 'done', credits: result.charged, shown, value: result.value, resultPath: file };
+  }
+
+  private async readPages(ep: Endpoint, input: Record<string, unknown>, pages: number, shown: string, args: RunArgs): Promise<RunOutcome> {
+    const api = this.deps.connection.api();
+    const chain = ep.chain;
+    const address = String(input.address);
+    const swaps: unknown[] = [];
+    let cursor = typeof input.cursor === 'string' ? input.cursor : undefined;
+    let read = 0;
+    let last: ActivityPage | undefined;
+    const title = shortTitle(ep);
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      async (progress, token) => {
+        while (read < pages && !token.isCancellationRequested) {
+          last = await api.activityPage(chain, address, cursor);
+          read++;
+          await this.deps.credits.record(ep.id, 1);
+          swaps.push(...last.swaps);
+          progress.report({ message: `page ${read} of up to ${pages}: ${swaps.length.toLocaleString('en-US')} swaps, ${fmtCredits(read)} so far`, increment: 100 / pages });
+          if (!last.nextCursor) break;
+          cursor = last.nextCursor;
+        }
+      },
+    );
+    const value = { address, pages: read, swaps, nextCursor: last?.nextCursor ?? null };
+    const file = await this.saveJson(ep, value);
+    if (args.open !== false) await openResult(file);
+    const more = last?.nextCursor ? ` More pages remain (stopped at ${read}).` : '';
+    void offerResult(`${title}: ${swaps.length.toLocaleString('en-US')} swaps in ${read} page${read === 1 ? '' : 's'}, ${fmtCredits(read)} charged.${more}`, file);
+    void this.deps.credits.refresh().catch(() => undefined);
+    return { status: 'done', credits: read, shown, value, resultPath: file };
+  }
+}
+
+async function askPages(ep: Endpoint, step: number, total: number, budget: number): Promise<number | 'all' | undefined> {
+  const items = [1, 5, 10].filter((n) => n < budget).map((n) => ({ label: `${n} page${n === 1 ? '' : 's'}`, description: `up to ${n * 100} swaps · ${fmtCredits(n)}`, value: n as number | 'all' }));
+  items.push({ label: `All pages, up to the budget of ${budget}`, description: `at most ${fmtCredits(budget)} · stops early on the last page`, value: 'all' });
+  const pick = await pickStep({ title: shortTitle(ep), step, total }, items, {
+    placeholder: 'How many pages of 100 swaps? Each page costs 1 credit. (Budget: walletAnalytics.activityPageBudget)',
+  });
+  return pick?.[0];
+}

@@ -1,0 +1,112 @@
+/**
+ * The price step every paid call passes before it is sent, and the one place that asks the
+ * person about money. Its answer is a typed decision (approved, refused or cancelled), never
+ * display text searched for a phrase.
+ *
+ * Only the person's own click approves a price: nothing a caller passes (command arguments,
+ * another extension, a `command:` link) can answer these questions. The questions go to
+ * `PriceQuestions`, which shows them in the window; under VS Code's test runner the integration
+ * suite may stand in for the person's click through ExtensionApi.testing (never set for an
+ * installed extension).
+ */
+import * as vscode from 'vscode';
+import { shortTitle, type Endpoint } from '../../core/catalog';
+import { quote, type QuoteContext } from '../../core/pricing';
+import { priceGate } from '../../core/quota';
+import type { CreditsService } from '../credits';
+import { readSettings } from '../config';
+import { pickStep } from '../flows/multiStep';
+
+export type PriceDecision =
+  | { readonly kind: 'approved'; readonly credits: number; readonly shown: string; readonly ceilingLifted: boolean }
+  | { readonly kind: 'refused'; readonly message: string }
+  | { readonly kind: 'cancelled' };
+
+/** A question put to the person; `yes` is the button that spends. */
+export type PriceQuestion =
+  /** The last step of the flow: the price, Enter runs. */
+  | { readonly kind: 'step'; readonly endpointId: string; readonly title: string; readonly step: number; readonly total: number; readonly label: string; readonly detail: string; readonly placeholder: string }
+  /** A modal: above the threshold, a bill with no bound ("just this once"), or a call that may already have been charged. */
+  | { readonly kind: 'modal'; readonly why: 'confirm' | 'unbounded' | 'mayChargeAgain'; readonly endpointId: string; readonly message: string; readonly detail: string; readonly yes: string };
+
+/** Someone who answers price questions: the window, or the test suite standing in for a click. */
+export type PriceAnswerer = (q: PriceQuestion) => Promise<boolean> | boolean;
+
+/** Asks price questions in the window; keeps the ones asked, for the log and the tests. */
+export class PriceQuestions {
+  private answerer: PriceAnswerer | undefined;
+  readonly asked: PriceQuestion[] = [];
+
+  /** Test runner only (reached through ExtensionApi.testing): answer as a person would click. */
+  answerForTests(a: PriceAnswerer | undefined): void {
+    this.answerer = a;
+  }
+
+  async ask(q: PriceQuestion): Promise<boolean> {
+    this.asked.push(q);
+    if (this.asked.length > 100) this.asked.shift();
+    if (this.answerer) return this.answerer(q);
+    if (q.kind === 'modal') return (await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail }, q.yes)) === q.yes;
+    const pick = await pickStep({ title: q.title, step: q.step, total: q.total }, [
+      { label: q.label, detail: q.detail, value: true },
+      { label: '$(close) Cancel', detail: 'Nothing is sent.', value: false },
+    ], { placeholder: q.placeholder });
+    return pick?.[0] === true;
+  }
+}
+
+export const RUN_WITHOUT_CEILING = 'Run Without a Ceiling, Just This Once';
+
+/**
+ * Shows the price of a call before it is sent and asks as the settings say: the last step of
+ * the flow below `confirmAbove`, a modal above it, a refusal above `maxCreditsPerCall` or the
+ * balance. A bill with no known bound (a query whose match count is unknown) is refused unless
+ * the person lifts the ceiling for this one call.
+ */
+export async function approvePrice(
+  ep: Endpoint,
+  input: Record<string, unknown>,
+  deps: { credits: CreditsService; questions: PriceQuestions },
+  opts: { step: number; total: number; ctx?: QuoteContext },
+): Promise<PriceDecision> {
+  const q = quote(ep, input, opts.ctx);
+  if (q.credits === 0 && q.exact) return { kind: 'approved', shown: 'Free', credits: 0, ceilingLifted: false };
+  let balance: number | undefined;
+  try {
+    balance = await deps.credits.get(60_000);
+  } catch {
+    balance = deps.credits.peek()?.value;
+  }
+  const reset = deps.credits.nextReset();
+  const gate = priceGate(q, readSettings(), balance, reset?.date);
+  const title = shortTitle(ep);
+  const estimated = reset?.estimated ? ' (reset date estimated)' : '';
+  switch (gate.kind) {
+    case 'free':
+      return { kind: 'approved', shown: 'Free', credits: 0, ceilingLifted: false };
+    case 'refuse':
+      void vscode.window.showErrorMessage(gate.message, 'Open Settings').then((a) => {
+        if (a) void vscode.commands.executeCommand('workbench.action.openSettings', 'walletAnalytics.maxCreditsPerCall');
+      });
+      return { kind: 'refused', message: gate.message };
+    case 'unbounded': {
+      const ok = await deps.questions.ask({ kind: 'modal', why: 'unbounded', endpointId: ep.id, message: gate.message, detail: `${gate.detail}${estimated}`, yes: RUN_WITHOUT_CEILING });
+      if (ok) return { kind: 'approved', shown: `${gate.message} ${gate.detail} (ceiling lifted for this call)`, credits: q.credits, ceilingLifted: true };
+      void vscode.window.showWarningMessage(gate.refusal);
+      return { kind: 'refused', message: gate.refusal };
+    }
+    case 'modal': {
+      const detail = `${gate.detail}${estimated}`;
+      const ok = await deps.questions.ask({ kind: 'modal', why: 'confirm', endpointId: ep.id, message: gate.message, detail, yes: 'Run' });
+      return ok ? { kind: 'approved', shown: `${gate.message} ${detail}`, credits: q.credits, ceilingLifted: false } : { kind: 'cancelled' };
+    }
+    case 'step': {
+      const detail = `${gate.detail}${estimated}`;
+      const ok = await deps.questions.ask({
+        kind: 'step', endpointId: ep.id, title, step: opts.step, total: opts.total, label: gate.label, detail,
+        placeholder: `${title}: ${q.text}. Press Enter to run.`,
+      });
+      return ok ? { kind: 'approved', shown: `${gate.label} ${detail}`, credits: q.credits, ceilingLifted: false } : { kind: 'cancelled' };
+    }
+  }
+}
