@@ -136,7 +136,7 @@ export class WalletAnalyticsApi {
   async call(endpointId: string, rawInput: unknown = {}, signal?: AbortSignal): Promise<CallResult> {
     const ep = endpoint(endpointId);
     const paid = isPaid(ep);
-    const ctx: CallContext = { endpointId: ep.id, paid, what: `${ep.method} ${ep.path}` };
+    const ctx: CallContext = { endpointId: ep.id, paid, family: ep.family, what: `${ep.method} ${ep.path}` };
     const v = validateInput(ep, rawInput);
     if (!v.ok) throw new BadInputError({ ...ctx, source: 'client', problems: v.errors });
     const input = v.input;
@@ -150,6 +150,7 @@ export class WalletAnalyticsApi {
       query: wire.query,
       body: wire.body,
       paid,
+      family: ep.family,
       quoted: quote(ep, input).credits,
       knownBalance: this.lastBalance,
       chargeOf: (json) => chargedFor(ep, input, json),

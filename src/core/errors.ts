@@ -4,7 +4,13 @@
  *
  *   'no'       the server refused it, or it never left this machine (§7.1, §7.2).
  *   'unknown'  the request may have reached the server and been accepted (a drop after
- *              sending, a 5xx on a paid call): check Request History before trying again.
+ *              sending, no answer before this machine's own timer, a 5xx on a paid call).
+ *              The message says "may have been charged": a queued job is looked up in the
+ *              free request history (jobs/reconcile.ts) before any retry; a direct call has
+ *              no history, so running it again may charge again.
+ *
+ * Only the server's own timeout answer (504 ack_timeout, §7.1) proves that nothing was
+ * queued: this machine's timer firing proves nothing about what the server did.
  *
  * Server answers are mapped to these classes once, in http.ts (`errorFromResponse`), from
  * the HTTP status and the ErrorBody code of wire.ts. Messages are redacted there too.
@@ -22,6 +28,7 @@ export type ErrorKind =
   | 'malformed'
   | 'network'
   | 'ackTimeout'
+  | 'noAnswer'
   | 'notFound'
   | 'insecureUrl'
   | 'cancelled'
@@ -34,15 +41,33 @@ export const NOTHING_CHARGED = 'Nothing was charged.';
 const NOT_SENT = 'Nothing was sent. Nothing was charged.';
 export const SET_KEY_COMMAND = 'Wallet Analytics: Set API Key';
 export const RESET_IP_COMMAND = 'Wallet Analytics: Reset Saved IP Address';
-const CHECK_HISTORY =
-  'It may have been accepted and charged: check Request History and your credits before trying again.';
 
 /** Where a call failed: which endpoint, and whether it costs credits (the message depends on it). */
 export interface CallContext {
   readonly endpointId?: string;
   readonly paid?: boolean;
+  /** The endpoint's family: what "may have been charged" advises depends on it. */
+  readonly family?: 'queued' | 'direct' | 'account';
   /** "GET /credits", for messages. */
   readonly what?: string;
+}
+
+/**
+ * What a paid call that may have been accepted says, by family. A queued job can be looked
+ * up in the free request history; a direct call leaves no record, so only the balance tells.
+ */
+export const MAY_HAVE_BEEN_CHARGED = {
+  queued: 'It may have been charged: the server may have accepted it. Do not submit it again before checking Request History (free).',
+  direct:
+    'It may have been charged: the server may have accepted it. Running it again may charge again; check your credits before you do.',
+  unknownFamily:
+    'It may have been charged: the server may have accepted it. Check Request History and your credits before running it again.',
+} as const;
+
+function mayHaveBeenCharged(ctx: CallContext): string {
+  if (ctx.family === 'queued') return MAY_HAVE_BEEN_CHARGED.queued;
+  if (ctx.family === 'direct') return MAY_HAVE_BEEN_CHARGED.direct;
+  return MAY_HAVE_BEEN_CHARGED.unknownFamily;
 }
 
 interface Init extends CallContext {
@@ -188,7 +213,7 @@ export class ServerError extends WalletApiError {
   constructor(ctx: CallContext & { status?: number; serverMessage?: string } = {}) {
     const paid = ctx.paid === true;
     super(
-      `The server failed (HTTP ${ctx.status ?? 500}).${said(ctx.serverMessage)} ${paid ? CHECK_HISTORY : 'Try again in a moment.'}`,
+      `The server failed (HTTP ${ctx.status ?? 500}).${said(ctx.serverMessage)} ${paid ? mayHaveBeenCharged(ctx) : 'Try again in a moment.'}`,
       { ...ctx, charged: paid ? 'unknown' : 'no' },
     );
   }
@@ -202,7 +227,7 @@ export class MalformedResponseError extends WalletApiError {
   constructor(ctx: CallContext & { status?: number; problem: string }) {
     const paid = ctx.paid === true;
     super(
-      `The server’s answer${ctx.what ? ` to ${ctx.what}` : ''} was not understood: ${dot(ctx.problem)}${paid ? ` ${CHECK_HISTORY}` : ''}`,
+      `The server’s answer${ctx.what ? ` to ${ctx.what}` : ''} was not understood: ${dot(ctx.problem)}${paid ? ` ${mayHaveBeenCharged(ctx)}` : ''}`,
       { ...ctx, charged: paid ? 'unknown' : 'no' },
     );
     this.problem = ctx.problem;
@@ -218,7 +243,7 @@ export class NetworkError extends WalletApiError {
   constructor(ctx: CallContext & { sent: boolean; code?: string; detail: string; origin?: string; cause?: unknown }) {
     const where = ctx.origin ? ` ${ctx.origin}` : '';
     const text = ctx.sent
-      ? `The connection to${where || ' the server'} failed after the request was sent (${ctx.detail}).${ctx.paid ? ` ${CHECK_HISTORY}` : ' Try again in a moment.'}`
+      ? `The connection to${where || ' the server'} failed after the request was sent (${ctx.detail}).${ctx.paid ? ` ${mayHaveBeenCharged(ctx)}` : ' Try again in a moment.'}`
       : `Could not reach${where || ' the server'} (${ctx.detail}). ${NOT_SENT} Check the base URL setting and the network.`;
     super(text, { ...ctx, charged: ctx.sent && ctx.paid ? 'unknown' : 'no' });
     this.sent = ctx.sent;
@@ -226,7 +251,11 @@ export class NetworkError extends WalletApiError {
   }
 }
 
-/** §7.1: not acknowledged within the limit, so not queued and not charged. */
+/**
+ * §7.1: the server's own answer (504 ack_timeout) that it could not acknowledge the request
+ * in time, so it was not queued and not charged. Only that answer proves it: this machine's
+ * timer firing is a NoAnswerError.
+ */
 export class AckTimeoutError extends WalletApiError {
   readonly kind = 'ackTimeout' as const;
   constructor(ctx: CallContext & { status?: number; serverMessage?: string; timeoutMs?: number } = {}) {
@@ -235,6 +264,23 @@ export class AckTimeoutError extends WalletApiError {
       `The server did not acknowledge the request within ${secs} s, so it was not queued, not charged (§7.1). ${NOTHING_CHARGED} Try again later.`,
       { ...ctx, charged: 'no' },
     );
+  }
+}
+
+/**
+ * A paid call got no answer before this machine's own timer fired. The request was sent, and
+ * the server may have accepted and charged it inside its own window, so nothing is proven.
+ */
+export class NoAnswerError extends WalletApiError {
+  readonly kind = 'noAnswer' as const;
+  readonly timeoutMs: number;
+  constructor(ctx: CallContext & { timeoutMs: number }) {
+    const secs = Math.round(ctx.timeoutMs / 100) / 10;
+    super(`No answer from the server within ${secs} s; this machine stopped waiting, but the request was sent. ${mayHaveBeenCharged(ctx)}`, {
+      ...ctx,
+      charged: 'unknown',
+    });
+    this.timeoutMs = ctx.timeoutMs;
   }
 }
 
@@ -259,7 +305,7 @@ export class CancelledError extends WalletApiError {
   readonly kind = 'cancelled' as const;
   constructor(ctx: CallContext & { mayHaveBeenSent?: boolean } = {}) {
     const unknown = ctx.paid === true && ctx.mayHaveBeenSent !== false;
-    super(unknown ? `Cancelled. ${CHECK_HISTORY}` : 'Cancelled.', { ...ctx, charged: unknown ? 'unknown' : 'no' });
+    super(unknown ? `Cancelled. ${mayHaveBeenCharged(ctx)}` : 'Cancelled.', { ...ctx, charged: unknown ? 'unknown' : 'no' });
   }
 }
 
@@ -290,4 +336,9 @@ export class UnzipError extends WalletApiError {
 /** Narrowing helper: is e one of this layer's errors? */
 export function isWalletApiError(e: unknown): e is WalletApiError {
   return e instanceof WalletApiError;
+}
+
+/** True when a call may have been charged without this machine knowing: reconcile before any retry. */
+export function isAmbiguous(e: unknown): e is WalletApiError {
+  return e instanceof WalletApiError && e.charged === 'unknown';
 }

@@ -10,9 +10,12 @@
  * - Retries: a free GET is retried on network errors, 5xx and 429 (exponential backoff with
  *   jitter, Retry-After honoured). Anything else (a POST, a paid GET) is retried only when the
  *   failure proves the server did not accept it: a refused connection before any byte was
- *   sent, or a 429 refusal. A 5xx or a dropped connection after sending is reported with
- *   charged 'unknown' and never retried, so nothing can be charged twice.
- * - Paid calls wait at most `ackTimeoutMs` (100 s, §7.1) for the server's answer.
+ *   sent, or a 429 refusal. A 5xx, a dropped connection after sending, or no answer before
+ *   this machine's own timer is reported with charged 'unknown' and never retried, so nothing
+ *   can be charged twice.
+ * - Paid calls wait at most `ackTimeoutMs` (100 s, §7.1) for the server's answer. When that
+ *   timer fires the outcome is unknown (NoAnswerError): the server may have accepted the call
+ *   inside its own window. Only its 504 ack_timeout answer proves nothing was queued.
  */
 import { request, type Dispatcher } from 'undici';
 import { redact } from './apiKey';
@@ -28,6 +31,7 @@ import {
   MalformedResponseError,
   MissingKeyError,
   NetworkError,
+  NoAnswerError,
   NotFoundError,
   RateLimitedError,
   ServerError,
@@ -93,6 +97,8 @@ export interface HttpCall {
   readonly body?: unknown;
   /** Whether the endpoint costs credits: decides retries, timeouts and what errors say. */
   readonly paid: boolean;
+  /** The endpoint's family, for what an ambiguous failure advises (queued: check the history). */
+  readonly family?: CallContext['family'];
   readonly quoted?: number;
   /** Credits the answer shows were charged (per match, per returned), for the log. */
   readonly chargeOf?: (json: unknown) => number | undefined;
@@ -330,7 +336,7 @@ export class HttpTransport {
 
   /** Sends one call, retrying only what cannot charge twice; resolves with a 2xx answer or throws a WalletApiError. */
   async send(call: HttpCall): Promise<HttpAnswer> {
-    const ctx: CallContext = { endpointId: call.endpointId, paid: call.paid, what: `${call.method} ${call.path}` };
+    const ctx: CallContext = { endpointId: call.endpointId, paid: call.paid, family: call.family, what: `${call.method} ${call.path}` };
     let key: string | undefined;
     try {
       if (call.signal?.aborted) throw new CancelledError({ ...ctx, mayHaveBeenSent: false });
@@ -413,8 +419,9 @@ export class HttpTransport {
       } catch (e) {
         if (call.signal?.aborted) throw new CancelledError(ctx);
         if (timedOut) {
+          // Our own timer proves nothing about the server: a paid call may have been accepted.
           throw call.paid
-            ? new AckTimeoutError({ ...ctx, timeoutMs: limit })
+            ? new NoAnswerError({ ...ctx, timeoutMs: limit })
             : new NetworkError({ ...ctx, sent: true, detail: `no answer within ${limit / 1000} s`, origin: this.base.origin });
         }
         const code = codeOf(e);

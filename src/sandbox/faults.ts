@@ -11,6 +11,8 @@ export const NO_FAULTS: Required<Faults> = {
   corruptZip: false,
   rateLimit: 0,
   jobFailRate: 0,
+  dropAfterChargeRate: 0,
+  answerDelayAfterChargeMs: 0,
 };
 
 export class FaultSwitches {

@@ -3,7 +3,8 @@
  *   record → fault dice (drop, latency, 500) → result files → route (404) → key (401)
  *   → IP binding (403; not for /reset_ip) → rate limit (429) → body and validation (400)
  *   → family: queued submit (slow ack / 504, 402, accept + charge), account, direct.
- * Every refusal happens before anything is queued or charged (§7.1, §7.2).
+ * Every refusal happens before anything is queued or charged (§7.1, §7.2). After a paid call
+ * is charged, two faults can still withhold its answer (drop, or answer after the caller's timer).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +12,7 @@ import { ENDPOINTS, decodeRequest, routeRequest, validateInput, type Endpoint } 
 import { fmtCredits, quote } from '../core/pricing';
 import { ERROR_CODES } from '../core/wire';
 import type { Accounts } from './billing';
-import type { Direct } from './direct';
+import type { Direct, DirectCall } from './direct';
 import type { FaultSwitches } from './faults';
 import { sendFile, type FileStore } from './files';
 import { ApiError, readJsonBody, remoteOf, sendError, sendJson, sleep } from './http';
@@ -145,7 +146,7 @@ export class Pipeline {
         sendJson(res, 200, this.account(key, ep, input));
         return;
       case 'direct':
-        sendJson(res, 200, this.d.direct.handle({ ep, input, pay }));
+        await this.direct(req, res, { ep, input, pay });
         return;
     }
   }
@@ -179,7 +180,39 @@ export class Pipeline {
     const requestId = newRequestId();
     this.pay(key, ep, cost, requestId);
     const job = this.d.jobs.submit(key, ep, input, cost, requestId);
+    if (await this.noAnswerAfterCharge(req)) return;
     sendJson(res, 200, { requestId: job.requestId, status: job.status, cost, url: '' });
+  }
+
+  /** Answers a direct call; a charged one meets the "charged, then no answer" faults as a submit does. */
+  private async direct(req: IncomingMessage, res: ServerResponse, call: DirectCall): Promise<void> {
+    let charged = false;
+    const value = this.d.direct.handle({
+      ...call,
+      pay: (credits) => {
+        call.pay(credits);
+        charged = credits > 0;
+      },
+    });
+    if (charged && (await this.noAnswerAfterCharge(req))) return;
+    sendJson(res, 200, value);
+  }
+
+  /**
+   * The faults of a paid call that was accepted and charged: the connection is dropped, or the
+   * answer waits past the caller's timer. True when no answer is to be sent (the charge stays).
+   */
+  private async noAnswerAfterCharge(req: IncomingMessage): Promise<boolean> {
+    const f = this.d.faults.get();
+    if (this.d.faults.roll(f.dropAfterChargeRate)) {
+      req.socket.destroy();
+      return true;
+    }
+    if (f.answerDelayAfterChargeMs > 0) {
+      await sleep(f.answerDelayAfterChargeMs, this.closing.signal);
+      if (req.socket.destroyed) return true;
+    }
+    return false;
   }
 
   private account(key: string, ep: Endpoint, input: Record<string, unknown>): unknown {

@@ -20,6 +20,18 @@ export interface Faults {
   rateLimit: number;
   /** Additive: 0..1, probability an accepted job ends `failed` (it was accepted, so it stays charged, §7.3). */
   jobFailRate?: number;
+  /**
+   * Additive: 0..1, probability that a paid call (a queued submit, a charged direct call) is
+   * accepted and charged, and then its connection is destroyed with no answer. The job exists
+   * and can be found in GET /requests; the caller cannot know it was charged.
+   */
+  dropAfterChargeRate?: number;
+  /**
+   * Additive: >0, a paid call (a queued submit, a charged direct call) is accepted and charged
+   * at once, and answered only this many ms later. Above a client's own timer, the client gives
+   * up while the job exists and was charged (the server's answer then goes nowhere).
+   */
+  answerDelayAfterChargeMs?: number;
 }
 
 export interface SandboxOptions {

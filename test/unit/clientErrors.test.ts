@@ -16,13 +16,14 @@ import {
   MalformedResponseError,
   MissingKeyError,
   NetworkError,
+  NoAnswerError,
   NotFoundError,
   RateLimitedError,
   ServerError,
   type WalletApiError,
 } from '../../src/core/errors';
 import { sampleInput } from '../../src/core/samples';
-import { closedPort, errorBody, json, fixtureServer, type Fixture } from './fixtures/httpFixture';
+import { closedPort, drop, errorBody, json, fixtureServer, type Fixture } from './fixtures/httpFixture';
 
 const KEY = 'wa_test_KEY_0123456789abcdef';
 const trending = sampleInput(endpoint('trending'));
@@ -130,7 +131,8 @@ describe('client errors: each refusal and failure is typed, actionable, and says
     assert.equal(e.status, 500);
     assert.equal(e.charged, 'unknown');
     assert.match(e.message, /HTTP 500/u);
-    assert.match(e.message, /check Request History/u);
+    assert.match(e.message, /may have been charged/u);
+    assert.match(e.message, /Request History/u);
   });
 
   it('server error (5xx) on a free call → charged no', async () => {
@@ -174,19 +176,43 @@ describe('client errors: each refusal and failure is typed, actionable, and says
     assert.match(e.message, /Nothing was sent\. Nothing was charged\./u);
   });
 
-  it('ack timeout: no answer within ackTimeoutMs → “not queued, not charged”', async () => {
+  it('no answer within the client’s own ackTimeoutMs on a paid submit → charged unknown, never “not charged”', async () => {
+    // The server may have accepted (and charged) it inside its own 100 s window: only its 504 proves otherwise.
     const f = await serve(() => undefined); // never answers
-    const e = await failure(client(f, { ackTimeoutMs: 200 }).submit('pnl', sampleInput(endpoint('pnl'))), AckTimeoutError);
-    assert.equal(e.charged, 'no');
-    assert.match(e.message, /not queued, not charged/u);
-    assert.match(e.message, /Nothing was charged\./u);
+    const e = await failure(client(f, { ackTimeoutMs: 200 }).submit('pnl', sampleInput(endpoint('pnl'))), NoAnswerError);
+    assert.equal(e.kind, 'noAnswer');
+    assert.equal(e.charged, 'unknown');
+    assert.match(e.message, /may have been charged/u);
+    assert.match(e.message, /Request History/u);
+    assert.doesNotMatch(e.message, /not charged|Nothing was charged/u);
     assert.equal(f.hits.length, 1);
   });
 
-  it('ack timeout refused by the server (504 ack_timeout) → the same typed error', async () => {
+  it('no answer within the client’s own timer on a paid direct call → “may have been charged”, running it again may charge again', async () => {
+    const f = await serve(() => undefined);
+    const creator = sampleInput(endpoint('token_creator')).address as string;
+    const e = await failure(client(f, { ackTimeoutMs: 200 }).creator(creator), NoAnswerError);
+    assert.equal(e.charged, 'unknown');
+    assert.match(e.message, /may have been charged/u);
+    assert.match(e.message, /may charge again/u);
+    assert.doesNotMatch(e.message, /not charged|Nothing was charged/u);
+  });
+
+  it('a connection lost after a paid direct call was sent → “may have been charged”', async () => {
+    const f = await serve((_h, res) => drop(res));
+    const e = await failure(client(f).altPnl(sampleInput(endpoint('altchain_pnl')).wallet as string), NetworkError);
+    assert.equal(e.sent, true);
+    assert.equal(e.charged, 'unknown');
+    assert.match(e.message, /may have been charged/u);
+    assert.match(e.message, /may charge again/u);
+  });
+
+  it('ack timeout refused by the server (504 ack_timeout) → AckTimeoutError: not queued, not charged', async () => {
     const f = await serve((_h, res) => json(res, 504, errorBody('ack_timeout', 'not acknowledged within 100 s')));
     const e = await failure(client(f).submit('trending', trending), AckTimeoutError);
+    assert.equal(e.charged, 'no');
     assert.match(e.message, /within 100 s.*not queued, not charged/u);
+    assert.match(e.message, /Nothing was charged\./u);
   });
 
   it('not found (404) → NotFoundError naming the request', async () => {

@@ -55,8 +55,20 @@ describe('retries of paid calls and POSTs: never a second charge', () => {
     assert.ok(e instanceof NetworkError);
     assert.equal(e.sent, true);
     assert.equal(e.charged, 'unknown');
-    assert.match(e.message, /may have been accepted and charged/u);
+    assert.match(e.message, /may have been charged/u);
     assert.equal(f.hits.length, 1);
+  });
+
+  it('a paid call whose own timer fires is not retried: the server may have accepted it', async () => {
+    const f = await serve((_h, res, _r, n) => (n === 1 ? undefined : json(res, 200, { requestId: 'second' })));
+    const logs: CallLog[] = [];
+    const e = await rejects(client(f.url, { ackTimeoutMs: 150, onLog: (l) => logs.push(l) }).submit('pnl', pnl));
+    assert.equal(e.charged, 'unknown');
+    assert.equal(f.hits.length, 1, 'sent once');
+    assert.deepEqual(
+      logs.map((l) => [l.attempt, l.charged, l.willRetry]),
+      [[1, undefined, false]],
+    );
   });
 
   it('a paid GET submit that drops or gets a 5xx is not retried either', async () => {

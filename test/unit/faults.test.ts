@@ -28,7 +28,17 @@ import { extractZip } from '../../src/core/unzip';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox';
 
 const OPTS: SandboxOptions = { seed: 11, wallets: 2_000, altWallets: 500, delayScale: 0.001, separateFileOrigin: true };
-const NO_FAULTS = { latencyMs: 0, errorRate: 0, dropRate: 0, slowAckMs: 0, truncateDownloads: false, corruptZip: false, rateLimit: 0 };
+const NO_FAULTS = {
+  latencyMs: 0,
+  errorRate: 0,
+  dropRate: 0,
+  slowAckMs: 0,
+  truncateDownloads: false,
+  corruptZip: false,
+  rateLimit: 0,
+  dropAfterChargeRate: 0,
+  answerDelayAfterChargeMs: 0,
+};
 const RETRY = { attempts: 8, baseDelayMs: 2, maxDelayMs: 20 };
 
 let sb: Sandbox;
@@ -150,14 +160,44 @@ describe('faults: no submit is duplicated', () => {
     assert.equal(slow.ledger().length, 0);
   });
 
-  it('the client’s own ack timeout gives up; the server queues and charges nothing', async () => {
+  it('the client’s own ack timeout gives up; it cannot know the outcome, so it says charged unknown', async () => {
     const before = sb.ledger().length;
     sb.setFaults({ slowAckMs: 400 });
     const e = await outcome(client(sb, { ackTimeoutMs: 150 }).submit('pnl', pnl));
-    assert.ok('err' in e && e.err instanceof AckTimeoutError);
-    assert.equal(e.err.charged, 'no');
+    assert.ok('err' in e && !(e.err instanceof AckTimeoutError), 'only the server’s 504 is an AckTimeoutError');
+    assert.equal(e.err.charged, 'unknown');
+    assert.match(e.err.message, /may have been charged/u);
     await new Promise((r) => setTimeout(r, 400));
-    assert.equal(sb.ledger().length, before);
+    assert.equal(sb.ledger().length, before, 'this time the server gave up too (the socket was gone)');
+  });
+
+  it('charged, then the answer came after the client’s timer: the client never says “not charged”', async () => {
+    const before = sb.ledger().length;
+    sb.setFaults({ answerDelayAfterChargeMs: 400 });
+    const e = await outcome(client(sb, { ackTimeoutMs: 150 }).submit('pnl', pnl));
+    assert.ok('err' in e, 'the client gave up');
+    assert.equal(sb.ledger().length, before + 1, 'the server accepted and charged it');
+    assert.equal(e.err.charged, 'unknown');
+    assert.doesNotMatch(e.err.message, /not charged|Nothing was charged/u);
+  });
+
+  it('charged, then the connection dropped: charged unknown, for a submit and for a direct paid call', async () => {
+    const before = sb.ledger().length;
+    sb.setFaults({ dropAfterChargeRate: 1 });
+    const api = client();
+    const sub = await outcome(api.submit('trending', trending));
+    const direct = await outcome(api.altPnl(sb.addresses('altWallet', 1)[0] ?? ''));
+    sb.setFaults(NO_FAULTS);
+    const charges = sb.ledger().slice(before);
+    assert.deepEqual(charges.map((c) => c.endpoint), ['trending', 'altchain_pnl'], 'both were charged');
+    for (const r of [sub, direct]) {
+      assert.ok('err' in r && r.err.kind === 'network', JSON.stringify(r));
+      assert.equal(r.err.charged, 'unknown');
+      assert.match(r.err.message, /may have been charged/u);
+    }
+    assert.ok('err' in direct && /may charge again/u.test(direct.err.message), 'a direct call has no history to check');
+    const id = charges[0]?.requestId ?? '';
+    assert.ok((await api.requests()).some((r) => r.requestId === id), 'the charged job exists and can be followed');
   });
 });
 
