@@ -8,12 +8,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { sampleAddress } from '../../src/core/samples';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import type { PriceQuestion } from '../../src/vscode/calls/priceStep';
 import { CommandIds } from '../../src/vscode/commands/ids';
 import type { QueryRunResult } from '../../src/vscode/language/runner';
-import { answerPrices, note } from './support';
+import { answerPrices, api as getApi, note, waitFor } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -125,4 +126,48 @@ describe('credits: only the person approves, and the ceiling holds for every que
     assert.equal(paid(from, '/wallet_database'), 0, 'nothing was sent');
     assert.deepEqual(asked, [], 'refused before the price was even asked');
   });
+
+  it('a queued submit charged but never answered is found in the request history and followed: charged once, never lost', async () => {
+    const from = sb.ledger().length;
+    sb.setFaults({ dropAfterChargeRate: 1 });
+    let out: RunOutcome;
+    try {
+      out = (await asking(true, () => run('lookuptablestats', { inputs: { hours: 7 }, notify: false, wait: false }))).out;
+    } finally {
+      sb.setFaults({ dropAfterChargeRate: 0 });
+    }
+    assert.equal(out.status, 'queued', JSON.stringify(out));
+    assert.ok(out.status === 'queued' && out.reconciled === true, 'found after all, not guessed');
+    assert.match(out.shown, /accepted after all; following it/u);
+    const charges = sb.ledger().slice(from);
+    assert.deepEqual(charges.map((c) => [c.endpoint, c.requestId]), [['lookuptablestats', out.requestId]], 'one charge, and it is the job followed');
+    const api = await getApi();
+    await waitFor('the found job done', () => api.services.jobs.store.get(out.status === 'queued' ? out.requestId : '')?.state === 'done', 20_000);
+    note(`charged, connection dropped: reconciled to ${out.requestId} and downloaded`);
+  });
+
+  it('a direct paid call that ends ambiguously says it may have been charged, and running it again asks "may charge again" first', async () => {
+    const balance = sb.balance();
+    sb.setFaults({ dropAfterChargeRate: 1 });
+    let first: RunOutcome;
+    try {
+      first = (await asking(true, () => run('altchain_pnl', { inputs: { wallet: sampleAddress('alt', 2) }, open: false }))).out;
+    } finally {
+      sb.setFaults({ dropAfterChargeRate: 0 });
+    }
+    assert.equal(first.status, 'failed', JSON.stringify(first));
+    assert.ok(first.status === 'failed' && first.charged === 'unknown');
+    assert.match(first.message, /may have been charged/u);
+    assert.doesNotMatch(first.message, /not charged/iu);
+    assert.equal(sb.balance(), balance - 5, 'the sandbox did charge it');
+    const from = sb.received().length;
+    const again = await asking((q) => !(q.kind === 'modal' && q.why === 'mayChargeAgain'), () => run('altchain_pnl', { inputs: { wallet: sampleAddress('alt', 2) }, open: false }));
+    assert.equal(again.out.status, 'cancelled');
+    assert.deepEqual(again.asked.map(whyOf), ['mayChargeAgain'], 'asked before the price, before anything is sent');
+    assert.equal(sb.received().slice(from).filter((r) => r.path === '/altchain_pnl').length, 0);
+    const confirmed = await asking(true, () => run('altchain_pnl', { inputs: { wallet: sampleAddress('alt', 2) }, open: false }));
+    assert.equal(confirmed.out.status, 'done');
+    assert.deepEqual(confirmed.asked.map(whyOf), ['mayChargeAgain', 'step']);
+  });
 });
+

@@ -14,6 +14,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { shortTitle, validateInput, type Endpoint } from '../../core/catalog';
 import { BadInputError, isWalletApiError } from '../../core/errors';
+import { RECONCILE_MESSAGES } from '../../core/jobs/reconcile';
 import type { JobRecord } from '../../core/jobs/job';
 import { stamp } from '../../core/jobs/results';
 import { fmtCredits, isPaid, quote, type QuoteContext } from '../../core/pricing';
@@ -243,7 +244,7 @@ export class CallService {
     const title = shortTitle(ep);
     this.deps.log.warn(`${ep.id}: outcome unknown (${message}); looking it up in the request history.`);
     const r = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `${title}: no clear answer; it may have been charged. Looking for it in your request history (free)…` },
+      { location: vscode.ProgressLocation.Notification, title: `${title}: ${RECONCILE_MESSAGES.looking}` },
       (progress) => this.deps.reconcile(ep, input, sentAt, (m) => progress.report({ message: m })),
     );
     this.deps.log.info(`${ep.id}: ${r.message}`);
