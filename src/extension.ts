@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { CallLog } from './core/api';
+import { registerPagesCommands } from './vscode/calls/pages';
 import { registerApiKeyCommands } from './vscode/commands/apiKey';
 import { ContextKeys } from './vscode/commands/ids';
 import { registerEndpointCommands } from './vscode/commands/endpoints';
@@ -62,6 +63,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   registerApiKeyCommands(context, services);
   registerResultScheme(context);
   registerEndpointCommands(context, { connection, credits, jobs, log, state: context.globalState });
+  registerPagesCommands(context, { connection, credits, jobs, log });
   registerSandboxAndResultCommands(context, { connection, jobs, showLog: () => log.channel.show(true) });
   registerQueryLanguage(context, services);
   const table = registerTableEditor(context, { log, resultsFolder: () => jobs.folder() });

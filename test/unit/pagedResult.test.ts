@@ -4,13 +4,13 @@
  * and the sandbox's ledger and GET /credits show each page paid exactly once.
  */
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { WalletAnalyticsApi } from '../../src/core/api';
 import { endpoint } from '../../src/core/catalog';
-import { isComplete, loadPaged, newPagedFile, remainingPages, resumePaged, startPaged, type PageCall } from '../../src/core/pages/pagedResult';
+import { isComplete, listResumable, loadPaged, newPagedFile, remainingPages, resumePaged, startPaged, type PageCall } from '../../src/core/pages/pagedResult';
 import { openJsonFile } from '../../src/core/table/jsonSource';
 import { ActivityPage, CreatorsPage } from '../../src/core/wire';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index';
@@ -71,7 +71,7 @@ describe('paged results: paid pages kept on disk', () => {
     const balance0 = await api.credits();
 
     const first = failingAt(4);
-    const out = await startPaged(file, ep, { address: busy }, { call: first.call, maxPages: 20 });
+    const out = await startPaged(file, ep, { address: busy }, { call: first.call, maxPages: 20, baseUrl: sb.baseUrl });
     assert.equal(out.end, 'failed');
     assert.match(String(out.error), /500|server/iu);
     assert.deepEqual([out.pages, out.credits], [3, 3], 'this run paid for three pages');
@@ -81,6 +81,7 @@ describe('paged results: paid pages kept on disk', () => {
     const disk = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
     assert.equal(disk.endpointId, 'wallet_activity');
     assert.equal(disk.address, busy);
+    assert.equal(disk.baseUrl, sb.baseUrl, 'the server the cursor belongs to');
     assert.deepEqual([disk.pages, disk.credits, disk.complete], [3, 3, false]);
     assert.equal((disk.swaps as unknown[]).length, 300);
     assert.equal(typeof disk.nextCursor, 'string');
@@ -99,6 +100,7 @@ describe('paged results: paid pages kept on disk', () => {
     assert.equal(resumed.pages, pages - 3, 'resume read only the pages not yet paid');
     const done = await loadPaged(file);
     assert.ok(isComplete(done));
+    assert.equal(done.baseUrl, sb.baseUrl);
     assert.deepEqual([done.pages, done.credits, done.rows.length], [pages, pages, total]);
     assert.equal(new Set(done.rows.map((s) => s.signature)).size, total, 'every swap once');
     assert.equal(done.stopped, undefined, 'the note of the failure is gone once the read is complete');
@@ -195,6 +197,23 @@ describe('paged results: paid pages kept on disk', () => {
     const t2 = await openJsonFile(creators);
     assert.equal(t2.rowCount, 10);
     assert.ok(t2.columns.includes('address'));
+  });
+
+  it('lists the results that can be resumed, newest first, and nothing else', async () => {
+    const own = await mkdtemp(join(dir, 'list-'));
+    const ep = endpoint('wallet_activity');
+    const call: PageCall = (id, input) => api.call(id, input);
+    const t = (s: number) => () => new Date(Date.UTC(2025, 0, 1, 0, 0, s));
+    const older = await newPagedFile(own, ep.id, t(1)());
+    await startPaged(older, ep, { address: busy }, { call, maxPages: 1, now: t(1) });
+    const newer = await newPagedFile(own, 'token_creators', t(2)());
+    await startPaged(newer, endpoint('token_creators'), { sort: 'rug_count', order: 'asc', page: 1, page_size: 3 }, { call, maxPages: 1, now: t(2) });
+    const complete = await newPagedFile(own, ep.id, t(3)());
+    await startPaged(complete, ep, { address: busy }, { call, maxPages: 100, now: t(3) });
+    await writeFile(join(own, 'wallet_activity-20240101-000000.json'), JSON.stringify({ address: busy, pages: 1, swaps: [], nextCursor: 'x' }));
+    await writeFile(join(own, 'trending-20240101-000000.json'), '{}');
+    assert.deepEqual((await listResumable(own)).map((r) => r.file), [newer, older]);
+    assert.deepEqual(await listResumable(join(own, 'missing')), []);
   });
 
   it('never reuses a file name, and refuses a file that is not a paged result', async () => {

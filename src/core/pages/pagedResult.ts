@@ -13,11 +13,11 @@
  *   if (out.end === 'failed') … out.result?.pages are on disk; later:
  *   await resumePaged(file, { call, maxPages: remainingPages(saved) });
  */
-import { access, readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Chain } from '../addresses';
-import { endpoint, type Endpoint } from '../catalog';
+import { ENDPOINTS, endpoint, type Endpoint } from '../catalog';
 import { stamp } from '../jobs/results';
 import { writeJsonAtomic } from '../query/diskJson';
 import { ActivityPage, CreatorsPage } from '../wire';
@@ -37,6 +37,8 @@ export const PAGED_FORMAT = 'wallet-analytics/pages@1';
 export interface PagedResult {
   readonly endpointId: string;
   readonly chain: Chain;
+  /** The API the pages came from: a cursor means nothing to another server (nor the sandbox's to the real one). */
+  readonly baseUrl?: string;
   /** The validated input of the read, without its position (activity: address; creators: sort, order, columns, page_size). */
   readonly input: Readonly<Record<string, unknown>>;
   /** Pages read and paid for so far, over every run. */
@@ -146,6 +148,7 @@ const Stored = z.looseObject({
   format: z.literal(PAGED_FORMAT),
   endpointId: z.string(),
   chain: z.enum(['main', 'alt']),
+  baseUrl: z.string().optional(),
   input: z.record(z.string(), z.unknown()),
   pages: z.number().int().nonnegative(),
   credits: z.number().nonnegative(),
@@ -166,6 +169,7 @@ function toDisk(r: PagedResult): Record<string, unknown> {
     format: PAGED_FORMAT,
     endpointId: r.endpointId,
     chain: r.chain,
+    ...(r.baseUrl !== undefined ? { baseUrl: r.baseUrl } : {}),
     // Activity files have always led with the wallet: kept for readers of the older shape.
     ...(typeof r.input.address === 'string' ? { address: r.input.address } : {}),
     input: r.input,
@@ -206,6 +210,7 @@ export async function loadPaged(file: string): Promise<PagedResult> {
   return {
     endpointId: d.endpointId,
     chain: d.chain,
+    ...(d.baseUrl !== undefined ? { baseUrl: d.baseUrl } : {}),
     input: d.input,
     pages: d.pages,
     credits: d.credits,
@@ -251,11 +256,11 @@ export interface ReadOutcome {
 }
 
 /** Reads up to opts.maxPages pages of ep from the start (input's own cursor or page) into a new file. */
-export async function startPaged(file: string, ep: Endpoint, input: Record<string, unknown>, opts: ReadOptions): Promise<ReadOutcome> {
+export async function startPaged(file: string, ep: Endpoint, input: Record<string, unknown>, opts: ReadOptions & { readonly baseUrl?: string }): Promise<ReadOutcome> {
   const p = mustPage(ep);
   const { [p.field]: at, ...rest } = input;
   const first: Position | undefined = typeof at === 'string' || typeof at === 'number' ? at : undefined;
-  return readInto(file, ep, { base: rest, at: first, kept: undefined, asked: opts.maxPages }, opts);
+  return readInto(file, ep, { base: rest, at: first, kept: undefined, asked: opts.maxPages, baseUrl: opts.baseUrl }, opts);
 }
 
 /** Continues the read saved in file from its saved position, appending; a page already kept is never read again. */
@@ -263,7 +268,7 @@ export async function resumePaged(file: string, opts: ReadOptions): Promise<Read
   const saved = await loadPaged(file);
   if (saved.next === null) return { end: 'last', file, result: saved, pages: 0, credits: 0 };
   const ep = endpoint(saved.endpointId);
-  return readInto(file, ep, { base: saved.input, at: saved.next, kept: saved, asked: saved.pages + opts.maxPages }, opts);
+  return readInto(file, ep, { base: saved.input, at: saved.next, kept: saved, asked: saved.pages + opts.maxPages, baseUrl: saved.baseUrl }, opts);
 }
 
 interface Start {
@@ -271,6 +276,7 @@ interface Start {
   readonly at: Position | undefined;
   readonly kept: PagedResult | undefined;
   readonly asked: number;
+  readonly baseUrl: string | undefined;
 }
 
 async function readInto(file: string, ep: Endpoint, start: Start, opts: ReadOptions): Promise<ReadOutcome> {
@@ -317,6 +323,7 @@ async function readInto(file: string, ep: Endpoint, start: Start, opts: ReadOpti
     const next: PagedResult = {
       endpointId: ep.id,
       chain: ep.chain,
+      ...(start.baseUrl !== undefined ? { baseUrl: start.baseUrl } : {}),
       input: start.base,
       pages: (kept?.pages ?? 0) + 1,
       credits: (kept?.credits ?? 0) + charged,
@@ -339,4 +346,28 @@ async function readInto(file: string, ep: Endpoint, start: Start, opts: ReadOpti
     at = page.next;
   }
   return stop('budget');
+}
+
+// ---- finding what can be resumed ----
+
+/** Paged results in dir that can be resumed (more pages remain), newest first; other files are skipped. */
+export async function listResumable(dir: string): Promise<{ readonly file: string; readonly result: PagedResult }[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const prefixes = ENDPOINTS.filter(isPagedEndpoint).map((e) => `${e.id}-`);
+  const out: { file: string; result: PagedResult }[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.json') || name.endsWith('.meta.json') || !prefixes.some((p) => name.startsWith(p))) continue;
+    try {
+      const result = await loadPaged(join(dir, name));
+      if (!isComplete(result)) out.push({ file: join(dir, name), result });
+    } catch {
+      // not a paged result (an older activity file, a half-written copy): nothing to resume
+    }
+  }
+  return out.sort((a, b) => b.result.updatedAt.localeCompare(a.result.updatedAt));
 }

@@ -6,14 +6,13 @@ import { isWalletApiError } from '../../core/errors';
 import type { JobRecord } from '../../core/jobs/job';
 import { stamp } from '../../core/jobs/results';
 import { describeRule, fmtCredits, quote } from '../../core/pricing';
-import type { ActivityPage } from '../../core/wire';
 import type { Connection } from '../connection';
 import type { CreditsService } from '../credits';
 import { readSettings } from '../config';
 import { showApiError } from '../errors';
 import { collectInputs, promptedFields } from '../flows/inputFlow';
-import { pickStep } from '../flows/multiStep';
 import { approvePrice } from '../flows/price';
+import { askPages, readPages } from '../calls/pages';
 import { CommandIds } from './ids';
 import type { JobService } from '../jobs/jobService';
 import { writeAtomic } from '../jobs/downloader';
@@ -116,7 +115,7 @@ export async function runEndpoint(ep: Endpoint, deps: EndpointDeps, args: RunArg
 
   // 1. Inputs: given or asked, and validated before anything is sent.
   let input: Record<string, unknown>;
-  const paged = ep.paged && ep.price.kind === 'perPage';
+  const paged = ep.paged === true;
   const extra = ep.price.kind === 'free' ? 0 : 1 + (paged ? 1 : 0);
   if (args.inputs) {
     const v = validateInput(ep, args.inputs);
@@ -141,7 +140,7 @@ export async function runEndpoint(ep: Endpoint, deps: EndpointDeps, args: RunArg
   let pages = 1;
   if (paged) {
     const budget = readSettings().activityPageBudget;
-    const want = args.pages ?? (await askPages(ep, promptedFields(ep).length + 1, promptedFields(ep).length + extra, budget));
+    const want = args.pages ?? (await askPages(ep, input, promptedFields(ep).length + 1, promptedFields(ep).length + extra, budget));
     if (want === undefined) return { status: 'cancelled' };
     pages = want === 'all' ? budget : Math.min(want, budget);
   }
@@ -170,15 +169,6 @@ export async function runEndpoint(ep: Endpoint, deps: EndpointDeps, args: RunArg
     if (isWalletApiError(e) && ep.price.kind !== 'free') void deps.credits.refresh().catch(() => undefined);
     return { status: 'failed', message: e instanceof Error ? e.message : String(e), charged };
   }
-}
-
-async function askPages(ep: Endpoint, step: number, total: number, budget: number): Promise<number | 'all' | undefined> {
-  const items = [1, 5, 10].filter((n) => n < budget).map((n) => ({ label: `${n} page${n === 1 ? '' : 's'}`, description: `up to ${n * 100} swaps · ${fmtCredits(n)}`, value: n as number | 'all' }));
-  items.push({ label: `All pages, up to the budget of ${budget}`, description: `at most ${fmtCredits(budget)} · stops early on the last page`, value: 'all' });
-  const pick = await pickStep({ title: ep.title.replace(/…$/u, ''), step, total }, items, {
-    placeholder: 'How many pages of 100 swaps? Each page costs 1 credit. (Budget: walletAnalytics.activityPageBudget)',
-  });
-  return pick?.[0];
 }
 
 async function submitJob(ep: Endpoint, input: Record<string, unknown>, deps: EndpointDeps, shown: string, args: RunArgs): Promise<RunOutcome> {
@@ -236,36 +226,4 @@ async function callDirect(ep: Endpoint, input: Record<string, unknown>, deps: En
     file,
   );
   return { status: 'done', credits: result.charged, shown, value: result.value, resultPath: file };
-}
-
-async function readPages(ep: Endpoint, input: Record<string, unknown>, pages: number, deps: EndpointDeps, shown: string, args: RunArgs): Promise<RunOutcome> {
-  const api = deps.connection.api();
-  const chain = ep.chain;
-  const address = String(input.address);
-  const swaps: unknown[] = [];
-  let cursor = typeof input.cursor === 'string' ? input.cursor : undefined;
-  let read = 0;
-  let last: ActivityPage | undefined;
-  const title = ep.title.replace(/…$/u, '');
-  await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-    async (progress, token) => {
-      while (read < pages && !token.isCancellationRequested) {
-        last = await api.activityPage(chain, address, cursor);
-        read++;
-        await deps.credits.record(ep.id, 1);
-        swaps.push(...last.swaps);
-        progress.report({ message: `page ${read} of up to ${pages}: ${swaps.length.toLocaleString('en-US')} swaps, ${fmtCredits(read)} so far`, increment: 100 / pages });
-        if (!last.nextCursor) break;
-        cursor = last.nextCursor;
-      }
-    },
-  );
-  const value = { address, pages: read, swaps, nextCursor: last?.nextCursor ?? null };
-  const file = await saveJson(ep, deps, value);
-  if (args.open !== false) await openResult(file);
-  const more = last?.nextCursor ? ` More pages remain (stopped at ${read}).` : '';
-  void offerResult(`${title}: ${swaps.length.toLocaleString('en-US')} swaps in ${read} page${read === 1 ? '' : 's'}, ${fmtCredits(read)} charged.${more}`, file);
-  void deps.credits.refresh().catch(() => undefined);
-  return { status: 'done', credits: read, shown, value, resultPath: file };
 }
