@@ -4,6 +4,7 @@ import type { CallLog } from './core/api';
 import { QueryRunCache } from './core/query/runCache';
 import { CallService } from './vscode/calls/callService';
 import { PriceQuestions } from './vscode/calls/priceStep';
+import { registerPagesCommands } from './vscode/calls/pages';
 import { reconcileInHistory } from './vscode/calls/reconcile';
 import { registerApiKeyCommands } from './vscode/commands/apiKey';
 import { ContextKeys } from './vscode/commands/ids';
@@ -85,6 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     reconcile: (ep, input, sentAt, progress) => reconcileInHistory(connection, jobs, { ep, input, sentAt, progress }),
   });
   registerEndpointCommands(context, calls);
+  registerPagesCommands(context, { connection, credits, jobs, log, questions: prices });
   registerSandboxAndResultCommands(context, { connection, jobs, showLog: () => log.channel.show(true) });
   registerQueryLanguage(context, services, calls, queryRuns);
   const table = registerTableEditor(context, { log, resultsFolder: () => jobs.folder() });

@@ -6,7 +6,10 @@
 import type { Endpoint } from './catalog';
 
 export interface Quote {
-  /** The credits this call costs. For per-match and per-returned rules without a known count, the minimum. */
+  /**
+   * The credits this call costs. Per match without a known count: the minimum. Per creator returned
+   * and per page without a known count: the most (`atMost`), since reading may stop early.
+   */
   readonly credits: number;
   /** True when `credits` is exactly what will be charged. */
   readonly exact: boolean;
@@ -19,7 +22,7 @@ export interface Quote {
 export interface QuoteContext {
   /** Wallet Database: the match count of an identical query inside the refresh window (§8.5). */
   readonly knownMatches?: number;
-  /** Activity: how many pages will be read. */
+  /** Activity and token creators: the most pages the call will read (it stops early at the last page). */
   readonly pages?: number;
   /** Token creators: how many creators the page returned (for charging after the fact). */
   readonly returned?: number;
@@ -69,18 +72,30 @@ export function quote(ep: Endpoint, input: Record<string, unknown>, ctx: QuoteCo
         const credits = ctx.returned * rule.credits;
         return { credits, exact: true, text: `${fmtCredits(credits)} (${ctx.returned} returned × ${rule.credits})` };
       }
-      const atMost = size * rule.credits;
+      // A page may hold fewer creators than its size, and reading stops at a short page: "up to".
+      const pages = Math.max(1, ctx.pages ?? 1);
+      const atMost = pages * size * rule.credits;
       return {
         credits: atMost,
         exact: false,
         atMost,
-        text: `up to ${fmtCredits(atMost)} (${rule.credits} per creator returned, ${size} per page)`,
+        text:
+          pages === 1
+            ? `up to ${fmtCredits(atMost)} (${rule.credits} per creator returned, ${size} per page)`
+            : `up to ${fmtCredits(atMost)} (${pages} pages × ${size} creators × ${rule.credits}, ${rule.credits} per creator returned; stops early at the last page)`,
       };
     }
     case 'perPage': {
-      const pages = ctx.pages ?? 1;
+      const pages = Math.max(1, ctx.pages ?? 1);
       const credits = pages * rule.credits;
-      return { credits, exact: true, text: `${fmtCredits(credits)} (${pages} page${pages === 1 ? '' : 's'} × ${rule.credits})` };
+      // One page is one page; more stop early at the last page, so their count is a ceiling.
+      if (pages === 1) return { credits, exact: true, text: `${fmtCredits(credits)} (1 page × ${rule.credits})` };
+      return {
+        credits,
+        exact: false,
+        atMost: credits,
+        text: `up to ${fmtCredits(credits)} (${pages} pages × ${rule.credits}; stops early at the last page)`,
+      };
     }
   }
 }

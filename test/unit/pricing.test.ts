@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ENDPOINTS, endpoint, type Endpoint } from '../../src/core/catalog';
+import { chargedFor } from '../../src/core/api';
 import { matchCharge, quote } from '../../src/core/pricing';
 import { sampleAddress, sampleInput } from '../../src/core/samples';
 
@@ -65,6 +66,35 @@ describe('pricing rules', () => {
     const known = quote(endpoint('wallet_database'), {}, { knownMatches: 12 });
     assert.equal(known.exact, true);
     assert.equal(known.credits, 1_200);
+  });
+
+  it('quotes reading up to N activity pages as "up to N credits": reading stops early at the last page', () => {
+    for (const id of ['wallet_activity', 'altchain_wallet_activity']) {
+      const up = quote(endpoint(id), {}, { pages: 20 });
+      assert.deepEqual([up.credits, up.exact, up.atMost], [20, false, 20], id);
+      assert.match(up.text, /^up to 20 credits \(20 pages × 1; stops early at the last page\)$/u);
+    }
+    // A known count stays exact: one page is one credit (the charge of each page read).
+    const one = quote(endpoint('wallet_activity'), {}, { pages: 1 });
+    assert.deepEqual([one.credits, one.exact, one.atMost, one.text], [1, true, undefined, '1 credit (1 page × 1)']);
+    assert.deepEqual(quote(endpoint('wallet_activity'), {}), one);
+  });
+
+  it('charges a full read of 2,000 swaps (20 pages) 20 credits: one exact credit per page read (§8.4)', () => {
+    const ep = endpoint('wallet_activity');
+    let charged = 0;
+    for (let page = 0; page < 20; page++) charged += chargedFor(ep, { address: sampleAddress('main', 1) }, { swaps: [], nextCursor: page < 19 ? `c${page}` : null });
+    assert.equal(charged, 20);
+  });
+
+  it('quotes several pages of token creators as "up to pages × page_size × 100"; a returned count is exact', () => {
+    const five = quote(endpoint('token_creators'), { page_size: 50 }, { pages: 5 });
+    assert.deepEqual([five.credits, five.exact, five.atMost], [25_000, false, 25_000]);
+    assert.match(five.text, /^up to 25,000 credits \(5 pages × 50 creators × 100/u);
+    const one = quote(endpoint('token_creators'), { page_size: 50 });
+    assert.deepEqual([one.credits, one.exact, one.atMost], [5_000, false, 5_000]);
+    const got = quote(endpoint('token_creators'), { page_size: 50 }, { pages: 5, returned: 73 });
+    assert.deepEqual([got.credits, got.exact], [7_300, true]);
   });
 
   it('shows a per-item price with its arithmetic', () => {

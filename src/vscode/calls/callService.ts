@@ -19,18 +19,17 @@ import type { JobRecord } from '../../core/jobs/job';
 import { stamp } from '../../core/jobs/results';
 import { fmtCredits, isPaid, quote, type QuoteContext } from '../../core/pricing';
 import type { QueryBody } from '../../core/query/model';
-import type { ActivityPage } from '../../core/wire';
 import type { Connection } from '../connection';
 import type { CreditsService } from '../credits';
 import { readSettings } from '../config';
 import { showApiError } from '../errors';
 import { collectInputs, promptedFields } from '../flows/inputFlow';
-import { pickStep } from '../flows/multiStep';
 import type { JobService } from '../jobs/jobService';
 import { writeAtomic } from '../jobs/downloader';
 import type { Log } from '../log';
 import { offerResult, openResult } from '../results/open';
 import { AmbiguousCalls } from './ambiguousCalls';
+import { askPages, readPages } from './pages';
 import { approvePrice, type PriceDecision, type PriceQuestions } from './priceStep';
 
 /**
@@ -39,6 +38,7 @@ import { approvePrice, type PriceDecision, type PriceQuestions } from './priceSt
  */
 export interface RunArgs {
   readonly inputs?: Record<string, unknown>;
+  /** Paged reads (activity, token creators): how many pages, instead of asking. */
   readonly pages?: number | 'all';
   /** false: wait silently and return the settled job. */
   readonly notify?: boolean;
@@ -117,7 +117,7 @@ export class CallService {
 
     // 1. Inputs: given or asked, and validated before anything is sent.
     let input: Record<string, unknown>;
-    const paged = ep.paged === true && ep.price.kind === 'perPage';
+    const paged = ep.paged === true;
     const extra = ep.price.kind === 'free' ? 0 : 1 + (paged ? 1 : 0);
     if (args.inputs) {
       const v = validateInput(ep, args.inputs);
@@ -145,7 +145,7 @@ export class CallService {
     let pages = 1;
     if (paged) {
       const budget = readSettings().activityPageBudget;
-      const want = args.pages ?? (await askPages(ep, promptedFields(ep).length + 1, promptedFields(ep).length + extra, budget));
+      const want = args.pages ?? (await askPages(ep, input, promptedFields(ep).length + 1, promptedFields(ep).length + extra, budget));
       if (want === undefined) return { status: 'cancelled' };
       pages = want === 'all' ? budget : Math.min(want, budget);
     }
@@ -173,7 +173,7 @@ export class CallService {
     try {
       let out: RunOutcome;
       if (ep.family === 'queued') out = await this.submitJob(ep, input, decision.shown, args);
-      else if (paged) out = await this.readPages(ep, input, pages, decision.shown, args);
+      else if (paged) out = await readPages(ep, input, pages, this.deps, decision.shown, args);
       else out = await this.callDirect(ep, input, decision.shown, args);
       if (isPaid(ep)) await this.ambiguous.forget(baseUrl, ep.id, input);
       return out;
@@ -328,45 +328,4 @@ export class CallService {
     );
     return { status: 'done', credits: result.charged, shown, value: result.value, resultPath: file };
   }
-
-  private async readPages(ep: Endpoint, input: Record<string, unknown>, pages: number, shown: string, args: RunArgs): Promise<RunOutcome> {
-    const api = this.deps.connection.api();
-    const chain = ep.chain;
-    const address = String(input.address);
-    const swaps: unknown[] = [];
-    let cursor = typeof input.cursor === 'string' ? input.cursor : undefined;
-    let read = 0;
-    let last: ActivityPage | undefined;
-    const title = shortTitle(ep);
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-      async (progress, token) => {
-        while (read < pages && !token.isCancellationRequested) {
-          last = await api.activityPage(chain, address, cursor);
-          read++;
-          await this.deps.credits.record(ep.id, 1);
-          swaps.push(...last.swaps);
-          progress.report({ message: `page ${read} of up to ${pages}: ${swaps.length.toLocaleString('en-US')} swaps, ${fmtCredits(read)} so far`, increment: 100 / pages });
-          if (!last.nextCursor) break;
-          cursor = last.nextCursor;
-        }
-      },
-    );
-    const value = { address, pages: read, swaps, nextCursor: last?.nextCursor ?? null };
-    const file = await this.saveJson(ep, value);
-    if (args.open !== false) await openResult(file);
-    const more = last?.nextCursor ? ` More pages remain (stopped at ${read}).` : '';
-    void offerResult(`${title}: ${swaps.length.toLocaleString('en-US')} swaps in ${read} page${read === 1 ? '' : 's'}, ${fmtCredits(read)} charged.${more}`, file);
-    void this.deps.credits.refresh().catch(() => undefined);
-    return { status: 'done', credits: read, shown, value, resultPath: file };
-  }
-}
-
-async function askPages(ep: Endpoint, step: number, total: number, budget: number): Promise<number | 'all' | undefined> {
-  const items = [1, 5, 10].filter((n) => n < budget).map((n) => ({ label: `${n} page${n === 1 ? '' : 's'}`, description: `up to ${n * 100} swaps · ${fmtCredits(n)}`, value: n as number | 'all' }));
-  items.push({ label: `All pages, up to the budget of ${budget}`, description: `at most ${fmtCredits(budget)} · stops early on the last page`, value: 'all' });
-  const pick = await pickStep({ title: shortTitle(ep), step, total }, items, {
-    placeholder: 'How many pages of 100 swaps? Each page costs 1 credit. (Budget: walletAnalytics.activityPageBudget)',
-  });
-  return pick?.[0];
 }

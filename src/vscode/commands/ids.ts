@@ -12,6 +12,8 @@ export const CommandIds = {
   openInTable: 'walletAnalytics.openInTable',
   /** A QuickPick of every endpoint, with its bot command and price. */
   runEndpoint: 'walletAnalytics.runEndpoint',
+  /** Continues a partial page read (activity, token creators): the argument (a path or Uri), or a picked file. */
+  resumePages: 'walletAnalytics.resumePages',
   /** From a notification or a view only (hidden from the palette). */
   retryDownload: 'walletAnalytics.retryDownload',
   /** From a notification or a view only (hidden from the palette). */

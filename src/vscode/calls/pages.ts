@@ -1,0 +1,274 @@
+/**
+ * Reading paid pages in VS Code: wallet activity (1 credit a page) and token creators (100 per
+ * creator). Every page is paid as it arrives, so each is kept on disk at once
+ * (src/core/pages/pagedResult.ts); the progress shows the running cost and can be cancelled;
+ * a failure or a cancel says what was kept and what it cost, and offers "Resume", which shows
+ * the price of the remaining pages again and continues from the saved position.
+ * "Resume Reading Pages…" does the same for any partial result file.
+ */
+import * as vscode from 'vscode';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { endpoint, type Endpoint } from '../../core/catalog';
+import { isWalletApiError } from '../../core/errors';
+import {
+  listResumable,
+  loadPaged,
+  newPagedFile,
+  remainingPages,
+  resumePaged,
+  rowNoun,
+  startPaged,
+  type PagedResult,
+  type ReadOutcome,
+} from '../../core/pages/pagedResult';
+import { fmtCredits, quote } from '../../core/pricing';
+import { CommandIds } from '../commands/ids';
+import type { Connection } from '../connection';
+import type { CreditsService } from '../credits';
+import { readSettings } from '../config';
+import { showApiError } from '../errors';
+import { pickStep } from '../flows/multiStep';
+import { approvePrice, type PriceQuestions } from './priceStep';
+import type { Log } from '../log';
+import { offerResult, openResult } from '../results/open';
+
+/** What reading pages needs of the extension's services (EndpointDeps and Services both have it). */
+export interface PagesDeps {
+  readonly connection: Connection;
+  readonly credits: CreditsService;
+  readonly jobs: { folder(): string };
+  readonly log: Log;
+  readonly questions: PriceQuestions;
+}
+
+
+export interface PagesArgs {
+  /** Open the result in the table when the read ends (default true). */
+  readonly open?: boolean;
+  /** Resume: how many more pages, instead of asking ('all': up to the budget). */
+  readonly pages?: number | 'all';
+  /** Told after each page is on disk (tests use it to fail a chosen page). */
+  readonly onPage?: (saved: PagedResult) => void | Promise<void>;
+}
+
+/** The same shapes as the call flow's RunOutcome, with the pages and the file. */
+export type PagesOutcome =
+  | { readonly status: 'cancelled' }
+  | { readonly status: 'refused'; readonly message: string }
+  | {
+      readonly status: 'done';
+      /** Credits this run charged (the file's `credits` holds every run's). */
+      readonly credits: number;
+      readonly shown: string;
+      readonly value: PagedResult | undefined;
+      readonly resultPath: string;
+      readonly end: 'last' | 'budget' | 'cancelled';
+    }
+  | {
+      readonly status: 'failed';
+      readonly message: string;
+      /** Whether the page that failed was charged (pages kept before it were, and are in `credits`). */
+      readonly charged: 'no' | 'unknown';
+      readonly credits: number;
+      readonly value: PagedResult | undefined;
+      readonly resultPath?: string;
+    };
+
+const titleOf = (ep: Endpoint) => ep.title.replace(/…$/u, '');
+const plural = (n: number, noun: string) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+
+/** Asks how many pages to read, each choice with its "up to" price; undefined when dismissed. */
+export async function askPages(ep: Endpoint, input: Record<string, unknown>, step: number, total: number, budget: number): Promise<number | 'all' | undefined> {
+  const creators = rowNoun(ep) === 'creator';
+  const choices = (creators ? [1, 2, 5] : [1, 5, 10]).filter((n) => n < budget);
+  const price = (n: number) => quote(ep, input, { pages: n }).text.replace(/ \(.*$/u, '');
+  const rows = (n: number) => (creators ? `up to ${plural(n * Number(input.page_size), 'creator')}` : `up to ${plural(n * 100, 'swap')}`);
+  const items = choices.map((n) => ({ label: plural(n, 'page'), description: `${rows(n)} · ${price(n)}`, value: n as number | 'all' }));
+  items.push({ label: `All pages, up to the budget of ${budget}`, description: `${price(budget)} · stops early at the last page`, value: 'all' });
+  const each = creators ? `${Number(input.page_size)} creators a page, 100 credits each` : '100 swaps a page, 1 credit each';
+  const pick = await pickStep({ title: titleOf(ep), step, total }, items, {
+    placeholder: `How many pages? ${each}. Paid pages are kept even if reading stops. (Budget: walletAnalytics.activityPageBudget)`,
+  });
+  return pick?.[0];
+}
+
+/** Reads up to `pages` pages of an approved call into a new result file, keeping each as it arrives. */
+export async function readPages(ep: Endpoint, input: Record<string, unknown>, pages: number, deps: PagesDeps, shown: string, args: PagesArgs = {}): Promise<PagesOutcome> {
+  const dir = deps.jobs.folder();
+  await fs.mkdir(dir, { recursive: true });
+  const file = await newPagedFile(dir, ep.id);
+  const baseUrl = deps.connection.baseUrl();
+  return withPages(ep, deps, shown, args, undefined, pages, (opts) => startPaged(file, ep, input, { ...opts, baseUrl }));
+}
+
+/**
+ * Continues a partial result: from the argument (a path or Uri), or one picked among the partial
+ * files of the results folder. The price of the remaining pages is shown again before any is read.
+ */
+export async function resumePages(target: unknown, deps: PagesDeps, args: PagesArgs = {}): Promise<PagesOutcome> {
+  const file = target instanceof vscode.Uri ? target.fsPath : typeof target === 'string' && target !== '' ? target : await pickPartial(deps);
+  if (!file) return { status: 'cancelled' };
+  const key = path.resolve(file);
+  if (resuming.has(key)) {
+    // A second "Resume" on the same file would read (and pay for) the same pages twice.
+    void vscode.window.showInformationMessage(`${path.basename(file)} is being read already; its progress is in the notification.`);
+    return { status: 'cancelled' };
+  }
+  resuming.add(key);
+  try {
+    return await resumeFile(file, deps, args);
+  } finally {
+    resuming.delete(key);
+  }
+}
+
+/** Files a resume is reading now, in this window. */
+const resuming = new Set<string>();
+
+async function resumeFile(file: string, deps: PagesDeps, args: PagesArgs): Promise<PagesOutcome> {
+  let saved: PagedResult;
+  try {
+    saved = await loadPaged(file);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    void vscode.window.showErrorMessage(`Resume Reading Pages: ${message}`);
+    return { status: 'failed', message, charged: 'no', credits: 0, value: undefined };
+  }
+  const ep = endpoint(saved.endpointId);
+  const title = titleOf(ep);
+  if (saved.next === null) {
+    void offerResult(`${title}: every page is already read (${describeKept(ep, saved)}). Nothing to resume; nothing charged.`, file);
+    return { status: 'done', credits: 0, shown: 'Free', value: saved, resultPath: file, end: 'last' };
+  }
+  const now = deps.connection.baseUrl();
+  if (saved.baseUrl !== undefined && saved.baseUrl !== now) {
+    // Its cursor belongs to the other server: continuing here would mix two data sets (or pay real credits after the sandbox's).
+    const message = `${path.basename(file)} was read from ${saved.baseUrl}, and calls now go to ${now}. Nothing was sent; nothing was charged. Switch back (Start/Stop Sandbox, or walletAnalytics.baseUrl) to resume it.`;
+    void vscode.window.showErrorMessage(`${title}: ${message}`);
+    return { status: 'failed', message, charged: 'no', credits: 0, value: saved, resultPath: file };
+  }
+  const budget = readSettings().activityPageBudget;
+  // The pages asked for and not yet read; when none remain (the read stopped at its count), ask.
+  const remaining = remainingPages(saved);
+  const asking = args.pages === undefined && remaining === 0;
+  const want = args.pages ?? (asking ? await askPages(ep, saved.input, 1, 2, budget) : remaining);
+  if (want === undefined) return { status: 'cancelled' };
+  const more = Math.max(1, want === 'all' ? budget : Math.min(want, budget));
+  const decision = await approvePrice(ep, saved.input, deps, { step: asking ? 2 : 1, total: asking ? 2 : 1, ctx: { pages: more } });
+  if (decision.kind === 'refused') return { status: 'refused', message: decision.message };
+  if (decision.kind === 'cancelled') return { status: 'cancelled' };
+  deps.log.info(`${ep.id}: resuming ${path.basename(file)} at page ${saved.pages + 1}; price shown before sending: ${decision.shown}`);
+  return withPages(ep, deps, decision.shown, args, saved, more, (opts) => resumePaged(file, opts));
+}
+
+/** Registers "Resume Reading Pages…" (argument: a partial result's path or Uri; else a pick). */
+export function registerPagesCommands(context: vscode.ExtensionContext, deps: PagesDeps): void {
+  context.subscriptions.push(vscode.commands.registerCommand(CommandIds.resumePages, (target?: unknown) => resumePages(target, deps)));
+}
+
+async function pickPartial(deps: PagesDeps): Promise<string | undefined> {
+  const folder = deps.jobs.folder();
+  const partial = await listResumable(folder);
+  if (partial.length === 0) {
+    void vscode.window.showInformationMessage(`No partial page reads to resume in ${folder}.`);
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(
+    partial.map(({ file, result }) => {
+      const ep = endpoint(result.endpointId);
+      return {
+        label: `${titleOf(ep)}: ${whatRead(result)}`,
+        description: `${describeKept(ep, result)}${result.stopped ? ` · stopped: ${result.stopped}` : ''}`,
+        detail: `${path.basename(file)} · continues at page ${result.pages + 1}`,
+        file,
+      };
+    }),
+    { title: 'Wallet Analytics: Resume Reading Pages', placeHolder: 'A partial result: its paid pages are kept, and reading continues after them', matchOnDescription: true, matchOnDetail: true },
+  );
+  return pick?.file;
+}
+
+function whatRead(r: PagedResult): string {
+  if (typeof r.input.address === 'string') return r.input.address;
+  return `${String(r.input.sort)} ${String(r.input.order)}, ${String(r.input.page_size)} a page`;
+}
+
+/** "3 pages, 300 swaps, 3 credits charged" */
+function describeKept(ep: Endpoint, r: { pages: number; rows: readonly unknown[]; credits: number }): string {
+  return `${plural(r.pages, 'page')}, ${plural(r.rows.length, rowNoun(ep))}, ${fmtCredits(r.credits)} charged`;
+}
+
+/** Runs one read with a cancellable progress, the running cost, and a notification for how it ended. */
+async function withPages(
+  ep: Endpoint,
+  deps: PagesDeps,
+  shown: string,
+  args: PagesArgs,
+  before: PagedResult | undefined,
+  maxPages: number,
+  read: (opts: Parameters<typeof startPaged>[3]) => Promise<ReadOutcome>,
+): Promise<PagesOutcome> {
+  const title = titleOf(ep);
+  const noun = rowNoun(ep);
+  const api = deps.connection.api();
+  const out = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) =>
+    read({
+      // Recorded as soon as it is paid, saved or not: the local ledger follows the server's.
+      call: async (id, input) => {
+        const r = await api.call(id, input);
+        await deps.credits.record(ep.id, r.charged);
+        return r;
+      },
+      maxPages,
+      cancelled: () => token.isCancellationRequested,
+      onPage: async (saved) => {
+        const thisRun = before ? ` (${fmtCredits(saved.credits - before.credits)} this time)` : '';
+        progress.report({
+          message: `page ${saved.pages} of up to ${saved.asked}: ${plural(saved.rows.length, noun)}, ${fmtCredits(saved.credits)} so far${thisRun}`,
+          increment: 100 / maxPages,
+        });
+        await args.onPage?.(saved);
+      },
+    }),
+  );
+  void deps.credits.refresh().catch(() => undefined);
+  const kept = out.result;
+  const thisRun = before ? ` (this time: ${plural(out.pages, 'page')}, ${fmtCredits(out.credits)})` : '';
+  deps.log.info(`${ep.id}: ${out.end} after ${plural(out.pages, 'page')} this run, ${fmtCredits(out.credits)} charged; ${kept ? `${path.basename(out.file)} holds ${describeKept(ep, kept)}` : 'nothing kept'}.`);
+
+  if (out.end === 'failed') {
+    const error = out.error;
+    const message = error instanceof Error ? error.message : String(error);
+    const charged = isWalletApiError(error) ? (error.charged === 'no' ? 'no' : 'unknown') : out.unsaved ? 'unknown' : 'no';
+    if (!kept) {
+      // Not one page paid in this file: the error alone (with the action that fixes it, if any).
+      void showApiError(error, `${title}: `);
+      return { status: 'failed', message, charged, credits: out.credits, value: undefined };
+    }
+    const failedPage = kept.pages + 1;
+    const what = out.unsaved
+      ? `page ${failedPage} was read and charged but could not be saved (${message}).`
+      : `page ${failedPage} failed: ${message}`;
+    const text = `${title}: ${what} Kept in ${path.basename(out.file)}: ${describeKept(ep, kept)}${thisRun}. Resume continues from page ${failedPage}.`;
+    void vscode.window.showErrorMessage(text, 'Resume', 'Open').then((a) => followUp(a, out.file));
+    return { status: 'failed', message: text, charged, credits: out.credits, value: kept, resultPath: out.file };
+  }
+
+  if (!kept) return { status: 'cancelled' };
+  if (args.open !== false) await openResult(out.file);
+  const done = describeKept(ep, kept);
+  if (out.end === 'last') {
+    void offerResult(`${title}: every page read: ${done}${thisRun}.`, out.file);
+  } else {
+    const why = out.end === 'cancelled' ? 'Cancelled' : `Stopped after the ${plural(kept.asked, 'page')} asked for; more remain`;
+    const text = `${title}: ${why}. Kept in ${path.basename(out.file)}: ${done}${thisRun}. Resume continues from page ${kept.pages + 1}.`;
+    void vscode.window.showInformationMessage(text, 'Resume', 'Open').then((a) => followUp(a, out.file));
+  }
+  return { status: 'done', credits: out.credits, shown, value: kept, resultPath: out.file, end: out.end };
+}
+
+function followUp(action: string | undefined, file: string): void {
+  if (action === 'Resume') void vscode.commands.executeCommand(CommandIds.resumePages, file);
+  else if (action === 'Open') void openResult(file);
+}
