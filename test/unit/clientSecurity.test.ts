@@ -115,13 +115,11 @@ describe('the key is redacted from every error and log line', () => {
       api.http.send({ method: 'POST', path: '/wxyz', paid: true, body: { k: 1 } }),
       api.http.send({ method: 'GET', path: '/abcde', paid: false }),
     ];
-    for (const p of attempts) {
-      try {
-        await p;
-      } catch (e) {
-        assert.ok(e instanceof WalletApiError, String(e));
-        errors.push(e);
-      }
+    // Settled together: a rejection that comes before an earlier promise resolves is not left unhandled.
+    for (const r of await Promise.allSettled(attempts)) {
+      if (r.status === 'fulfilled') continue;
+      assert.ok(r.reason instanceof WalletApiError, String(r.reason));
+      errors.push(r.reason);
     }
     assert.equal(errors.length, 6);
     assert.deepEqual(new Set(errors.map((e) => e.kind)), new Set(['badInput', 'keyRefused', 'ipMismatch', 'server', 'notFound']));
@@ -155,7 +153,8 @@ describe('the log hook', () => {
     assert.equal(page.creators.length, 2);
     await api.credits();
     await assert.rejects(api.call('findaddress', { fragment: 'abcd' }));
-    const [w, c, cr, fa] = logs;
+    // The field list a query is checked against (free) is read first; this test is about the calls themselves.
+    const [w, c, cr, fa] = logs.filter((l) => !l.path.endsWith('/columns'));
     assert.deepEqual([w?.method, w?.path, w?.status, w?.quoted, w?.charged], ['POST', '/wallet_database', 200, 100, 300]);
     assert.deepEqual([c?.path, c?.quoted, c?.charged], ['/token_creators', 5000, 200]);
     assert.deepEqual([cr?.path, cr?.quoted, cr?.charged], ['/credits', 0, 0]);
