@@ -7,13 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { ENDPOINTS, type Endpoint } from '../core/catalog';
 import { quote } from '../core/pricing';
 import { sampleInput } from '../core/samples';
+import { refreshPeriodStart } from '../core/refresh';
 import type { RequestRecord, RequestStatus } from '../core/wire';
 import type { World } from './data';
 import type { FaultSwitches } from './faults';
 import type { FileStore } from './files';
 import { resultContent } from './results';
 import { Rng, hash32 } from './rng';
-import { HOUR_MS } from './wallets';
 
 export interface Job {
   readonly requestId: string;
@@ -81,7 +81,7 @@ export class Jobs {
 
   private add(key: string, ep: Endpoint, input: Record<string, unknown>, cost: number, requestId: string, createdAt: number): Job {
     const fileId = newId('', 12);
-    const hourStart = Math.floor(createdAt / HOUR_MS) * HOUR_MS;
+    const hourStart = refreshPeriodStart(createdAt);
     // The file is produced from the inputs and the hour of acceptance: the same job gives the same bytes.
     this.deps.files.register(fileId, `${ep.id}-${requestId}`, new Date(hourStart), () => resultContent({ world: this.deps.world, hourStart }, ep.id, input));
     const job: Job = { requestId, key, endpoint: ep.id, status: 'queued', createdAt, cost, inputs: summarise(input), url: '', fileId };
