@@ -21,6 +21,7 @@ import {
   type FieldSpec,
 } from './fields';
 import { QueryBody } from './query/model';
+import { REQUEST_ID_MAX, requestIdRule, requestIdSchema } from './wire';
 
 export type Family = 'queued' | 'direct' | 'account';
 export type HttpMethod = 'GET' | 'POST';
@@ -359,10 +360,11 @@ export const ENDPOINTS: readonly Endpoint[] = [
   e({
     id: 'request', title: 'Check a Request…', summary: 'Status of one request; carries the file url when done.',
     family: 'account', chain: 'main', method: 'GET', path: '/request/{requestId}', results: ['json'],
+    // The requestId is the server's, taken as opaque: the one rule of src/core/wire.ts, which the submit acknowledgement obeys too.
     fields: [
       customField({
-        key: 'requestId', label: 'Request id', kind: 'text', description: 'The requestId a submit returned.', min: 1, max: 128,
-        rule: 'Request id must be 1 to 128 letters, digits, _ or -.', schema: z.string().min(1).max(128).regex(/^[A-Za-z0-9_-]+$/u),
+        key: 'requestId', label: 'Request id', kind: 'text', description: 'The requestId a submit returned.', min: 1, max: REQUEST_ID_MAX,
+        rule: requestIdRule('Request id'), schema: requestIdSchema('Request id'),
       }),
     ],
     price: FREE,

@@ -38,6 +38,8 @@ export interface JobDeps {
   readonly fileBaseUrl: () => string;
   /** The delay before a job is picked up, in ms. */
   readonly delay: () => number;
+  /** Makes request ids (SandboxOptions.requestIds); default newRequestId. */
+  readonly requestId?: () => string;
 }
 
 /** Lists above this length are summarised in the record (a 100,000-wallet pnl would make /requests megabytes long). */
@@ -53,7 +55,7 @@ function summarise(input: Record<string, unknown>): Record<string, unknown> {
 
 const newId = (prefix: string, bytes: number) => `${prefix}${randomBytes(bytes).toString('hex')}`;
 
-/** A fresh request id (unguessable; matches the catalog's requestId pattern). */
+/** A fresh request id (unguessable). The client takes any id as opaque (requestIdSchema in src/core/wire.ts). */
 export function newRequestId(): string {
   return newId('req_', 10);
 }
@@ -67,8 +69,13 @@ export class Jobs {
 
   constructor(private readonly deps: JobDeps) {}
 
+  /** The id for the next accepted job. */
+  newRequestId(): string {
+    return this.deps.requestId?.() ?? newRequestId();
+  }
+
   /** Queues an accepted, already charged job and schedules its completion. */
-  submit(key: string, ep: Endpoint, input: Record<string, unknown>, cost: number, requestId = newId('req_', 10)): Job {
+  submit(key: string, ep: Endpoint, input: Record<string, unknown>, cost: number, requestId = this.newRequestId()): Job {
     const now = this.deps.now();
     const job = this.add(key, ep, input, cost, requestId, now);
     const timer = setTimeout(() => {

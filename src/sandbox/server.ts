@@ -15,7 +15,7 @@ import type { Direct } from './direct';
 import type { FaultSwitches } from './faults';
 import { sendFile, type FileStore } from './files';
 import { ApiError, readJsonBody, remoteOf, sendError, sendJson, sleep } from './http';
-import { newRequestId, type Jobs } from './jobs';
+import type { Jobs } from './jobs';
 import type { ReceivedRequest } from './types';
 
 export interface ServerDeps {
@@ -176,7 +176,7 @@ export class Pipeline {
         throw new ApiError(504, ERROR_CODES.ackTimeout, `The request could not be acknowledged within ${this.d.ackTimeoutMs / 1000} s. Nothing was queued and nothing was charged (§7.1).`);
       }
     }
-    const requestId = newRequestId();
+    const requestId = this.d.jobs.newRequestId();
     this.pay(key, ep, cost, requestId);
     const job = this.d.jobs.submit(key, ep, input, cost, requestId);
     sendJson(res, 200, { requestId: job.requestId, status: job.status, cost, url: '' });
