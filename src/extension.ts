@@ -82,7 +82,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     log,
     state: context.globalState,
     questions: prices,
-    knownMatches: async (ep, body) => (await queryRuns.lookup(connection.baseUrl(), ep.chain, body))?.total,
+    knownMatches: (ep, body) => queryRuns.lookup(connection.baseUrl(), ep.chain, body),
     reconcile: (ep, input, sentAt, progress) => reconcileInHistory(connection, jobs, { ep, input, sentAt, progress }),
   });
   registerEndpointCommands(context, calls);

@@ -32,26 +32,35 @@ export function normaliseAddress(value: string, chain: Chain): string {
   return chain === 'alt' ? value.toLowerCase() : value;
 }
 
-/** A zod schema for one address of the chain. */
-export function addressSchema(chain: Chain): z.ZodType<string> {
+/** What an address of the chain is, to end a sentence: "… must be a base58 address of 32 to 44 characters (no 0, O, I or l)". */
+export function addressRule(chain: Chain): string {
+  return chain === 'alt' ? 'a second-chain address: 0x and 40 hex digits' : 'a base58 address of 32 to 44 characters (no 0, O, I or l)';
+}
+
+/**
+ * A zod schema for one address of the chain. With `rule` (the field's rule sentence), a value
+ * of the wrong type reads the rule and a bad address the rule and why; without it (an item
+ * of a list), the message names the item and why.
+ */
+export function addressSchema(chain: Chain, rule?: string): z.ZodType<string> {
   return z
-    .string()
+    .string(rule === undefined ? undefined : { error: rule })
     .trim()
     .superRefine((v, ctx) => {
       const p = addressProblem(v, chain);
-      if (p) ctx.addIssue({ code: 'custom', message: `“${short(v)}” is not a valid address: ${p}.` });
+      if (p) ctx.addIssue({ code: 'custom', message: rule === undefined ? `“${short(v)}” is not a valid address: ${p}.` : `${rule} “${short(v)}”: ${p}.` });
     })
     .transform((v) => normaliseAddress(v, chain));
 }
 
-/** A zod schema for a non-empty list of addresses, at most max, duplicates removed. */
-export function addressListSchema(chain: Chain, max: number, what: string): z.ZodType<string[], unknown> {
+/** A zod schema for a non-empty list of addresses, at most max, duplicates removed; `rule` is the field's rule sentence. */
+export function addressListSchema(chain: Chain, max: number, rule: string): z.ZodType<string[], unknown> {
   return z
-    .array(addressSchema(chain))
-    .min(1, `The list of ${what} is empty: give at least one address.`)
+    .array(addressSchema(chain), { error: rule })
+    .min(1, { error: `${rule} This list is empty.` })
     .transform((list) => [...new Set(list)])
     .refine((list) => list.length <= max, {
-      message: `Too many ${what}: at most ${max.toLocaleString('en-US')} per request.`,
+      error: (iss) => `${rule} This list has ${Array.isArray(iss.input) ? iss.input.length.toLocaleString('en-US') : 'more'} distinct addresses.`,
     });
 }
 

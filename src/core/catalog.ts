@@ -7,7 +7,7 @@
  * (by default equal to the field key) are ours, and this file is the only place they live.
  */
 import { z } from 'zod';
-import type { Chain } from './addresses';
+import { addressRule, addressSchema, type Chain } from './addresses';
 import {
   addressField,
   addressListField,
@@ -17,9 +17,11 @@ import {
   numberField,
   textField,
   timestampField,
+  unixSecondsSchema,
   type FieldSpec,
 } from './fields';
 import { QueryBody } from './query/model';
+import { REQUEST_ID_MAX, requestIdRule, requestIdSchema } from './wire';
 
 export type Family = 'queued' | 'direct' | 'account';
 export type HttpMethod = 'GET' | 'POST';
@@ -117,6 +119,43 @@ export const CREATOR_COLUMNS = [
 
 // ---- field helpers shared by several entries ----
 
+const COLUMNS_RULE = `Columns must be a list of 1 to ${CREATOR_COLUMNS.length} of: ${CREATOR_COLUMNS.join(', ')}.`;
+
+const TOKEN_WINDOWS_RULE =
+  'Tokens and windows must be a list of 2 to 20 items {"token", "from", "to"}: a token address and the window of its buy, from and to in Unix seconds between 2010 and 2100.';
+
+/**
+ * tokensoverlap's list of {token, from, to}. Each window's ends are checked with the same
+ * Unix-seconds schema as every timestamp field (so a negative or millisecond time is refused
+ * here too), and each message names the token by its place in the list.
+ */
+function tokenWindowsSchema(): z.ZodType {
+  // The three keys are checked below (a missing one too), so each message can name its token.
+  const item = z.strictObject({ token: z.unknown().optional(), from: z.unknown().optional(), to: z.unknown().optional() }, { error: TOKEN_WINDOWS_RULE });
+  return z
+    .array(item, { error: TOKEN_WINDOWS_RULE })
+    .min(2, { error: `${TOKEN_WINDOWS_RULE} Give at least two tokens to overlap.` })
+    .max(20, { error: `${TOKEN_WINDOWS_RULE} At most 20 tokens per overlap.` })
+    .superRefine((list, ctx) => {
+      const seen = new Set<string>();
+      list.forEach((t, i) => {
+        const n = i + 1;
+        const token = addressSchema('main', `Token ${n} must be ${addressRule('main')}.`).safeParse(t.token);
+        const from = unixSecondsSchema(`Token ${n}: the window start (from)`).safeParse(t.from);
+        const to = unixSecondsSchema(`Token ${n}: the window end (to)`).safeParse(t.to);
+        for (const [r, key] of [[token, 'token'], [from, 'from'], [to, 'to']] as const) {
+          if (!r.success) ctx.addIssue({ code: 'custom', path: [i, key], message: r.error.issues[0]?.message ?? TOKEN_WINDOWS_RULE });
+        }
+        if (from.success && to.success && from.data >= to.data) ctx.addIssue({ code: 'custom', path: [i], message: `Token ${n}: the window ends before it starts.` });
+        if (token.success) {
+          if (seen.has(token.data)) ctx.addIssue({ code: 'custom', path: [i, 'token'], message: `Token ${n} is listed twice.` });
+          seen.add(token.data);
+        }
+      });
+    })
+    .transform((list) => list.map((t) => ({ token: String(t.token).trim(), from: t.from as number, to: t.to as number })));
+}
+
 const tokens = (what = 'tokens', max: number = LIMITS.tokensPerRequest): FieldSpec =>
   addressListField({ key: 'tokens', label: 'Tokens', description: `Token mint addresses (${what}).`, chain: 'main', max, what: 'tokens' });
 const token = (): FieldSpec => addressField({ key: 'token', label: 'Token', description: 'The token’s mint address.', chain: 'main' });
@@ -136,6 +175,7 @@ const queryBody = (chain: Chain): FieldSpec =>
     kind: 'query',
     chain,
     description: 'A Wallet Database query: AND/OR groups of conditions on the metrics, and a limit.',
+    rule: 'Query must be a Wallet Database query: an object with "where" (AND/OR groups of conditions) and "limit".',
     schema: QueryBody,
   });
 
@@ -295,25 +335,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
       customField({
         key: 'tokens', label: 'Tokens and windows', kind: 'tokenWindows', chain: 'main', min: 2, max: 20,
         description: 'Two to twenty tokens, each with the time window (Unix seconds) in which its buy counts.',
-        schema: z
-          .array(
-            z.strictObject({
-              token: z.string(),
-              from: z.number().int(),
-              to: z.number().int(),
-            }),
-          )
-          .min(2, 'Give at least two tokens to overlap.')
-          .max(20, 'At most 20 tokens per overlap.')
-          .superRefine((list, ctx) => {
-            const seen = new Set<string>();
-            list.forEach((t, i) => {
-              if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/u.test(t.token)) ctx.addIssue({ code: 'custom', path: [i, 'token'], message: `Token ${i + 1} is not a valid address.` });
-              if (t.from >= t.to) ctx.addIssue({ code: 'custom', path: [i], message: `Token ${i + 1}: the window ends before it starts.` });
-              if (seen.has(t.token)) ctx.addIssue({ code: 'custom', path: [i, 'token'], message: `Token ${i + 1} is listed twice.` });
-              seen.add(t.token);
-            });
-          }),
+        rule: TOKEN_WINDOWS_RULE,
+        schema: tokenWindowsSchema(),
       }),
     ],
     price: flat(100),
@@ -325,8 +348,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
     fields: [
       textField({
         key: 'fragment', label: 'Fragment', description: 'Part of an address: a prefix, a suffix, or prefix...suffix (base58 characters).',
-        min: 3, max: 44, pattern: /^[1-9A-HJ-NP-Za-km-z]*(\.\.\.)?[1-9A-HJ-NP-Za-km-z]*$/u,
-        patternMessage: 'The fragment holds base58 characters only (no 0, O, I or l), optionally as prefix...suffix.',
+        // Base58 only, optionally as prefix...suffix, and at least 3 base58 characters in all (the
+        // lookahead): "..." or "a..." match nearly every address, and would be charged 500 for it.
+        min: 3, max: 44, pattern: /^(?=(?:[^1-9A-HJ-NP-Za-km-z]*[1-9A-HJ-NP-Za-km-z]){3})[1-9A-HJ-NP-Za-km-z]*(?:\.\.\.)?[1-9A-HJ-NP-Za-km-z]*$/u,
+        rule: 'Fragment must hold at least 3 base58 characters (no 0, O, I or l): a prefix, a suffix, or prefix...suffix.',
       }),
     ],
     price: flat(500),
@@ -335,7 +360,13 @@ export const ENDPOINTS: readonly Endpoint[] = [
   e({
     id: 'request', title: 'Check a Request…', summary: 'Status of one request; carries the file url when done.',
     family: 'account', chain: 'main', method: 'GET', path: '/request/{requestId}', results: ['json'],
-    fields: [textField({ key: 'requestId', label: 'Request id', description: 'The requestId a submit returned.', min: 1, max: 128, pattern: /^[A-Za-z0-9_-]+$/u })],
+    // The requestId is the server's, taken as opaque: the one rule of src/core/wire.ts, which the submit acknowledgement obeys too.
+    fields: [
+      customField({
+        key: 'requestId', label: 'Request id', kind: 'text', description: 'The requestId a submit returned.', min: 1, max: REQUEST_ID_MAX,
+        rule: requestIdRule('Request id'), schema: requestIdSchema('Request id'),
+      }),
+    ],
     price: FREE,
   }),
   e({ id: 'requests', title: 'Request History', summary: 'The caller’s past requests, with their files.', family: 'account', chain: 'main', method: 'GET', path: '/requests', results: ['json'], price: FREE }),
@@ -357,7 +388,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
       customField({
         key: 'columns', label: 'Columns', kind: 'textList', min: 1, max: CREATOR_COLUMNS.length, optional: true, options: CREATOR_COLUMNS,
         description: `Columns to return (all when left out): ${CREATOR_COLUMNS.join(', ')}.`,
-        schema: z.array(z.enum(CREATOR_COLUMNS)).min(1).max(CREATOR_COLUMNS.length),
+        rule: COLUMNS_RULE,
+        schema: z.array(z.enum(CREATOR_COLUMNS, { error: COLUMNS_RULE }), { error: COLUMNS_RULE }).min(1, { error: COLUMNS_RULE }).max(CREATOR_COLUMNS.length, { error: COLUMNS_RULE }),
       }),
       integerField({ key: 'page', label: 'Page', description: 'Which page, from 1.', min: 1, max: 1_000_000, default: 1 }),
       integerField({ key: 'page_size', label: 'Creators per page', description: 'How many creators a page holds (100 credits each).', min: 1, max: LIMITS.creatorsPageSize, default: 50 }),
@@ -440,19 +472,41 @@ export function inputSchema(ep: Endpoint): z.ZodType<Record<string, unknown>> {
 
 export type Validated = { ok: true; input: Record<string, unknown> } | { ok: false; errors: string[] };
 
-/** Validates raw input against an endpoint, with messages a person can act on. */
+/**
+ * Validates raw input against an endpoint, with messages a person can act on: "X is required."
+ * only when X is missing (absent or undefined); any other wrong value gets the field's own rule
+ * (zod 4 issues carry no input, so "missing" is read from the raw input, not from the issue).
+ */
 export function validateInput(ep: Endpoint, raw: unknown): Validated {
   const r = inputSchema(ep).safeParse(raw);
   if (r.success) return { ok: true, input: r.data };
-  return {
-    ok: false,
-    errors: r.error.issues.map((i) => {
-      const field = ep.fields.find((f) => f.key === i.path[0]);
-      if (i.code === 'unrecognized_keys') return `${ep.title.replace(/…$/u, '')} takes no input named ${i.keys.map((k) => `“${k}”`).join(', ')}.`;
-      if (field && i.code === 'invalid_type' && i.input === undefined) return `${field.label} is required.`;
-      return field && !i.message.includes(field.label) ? `${field.label}: ${i.message}` : i.message;
-    }),
-  };
+  const given = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+  const title = ep.title.replace(/…$/u, '');
+  const names = (keys: readonly string[]) => keys.map((k) => `“${k}”`).join(', ');
+  // Cross-field rules (ranges in order) are said once every field is valid on its own: "the
+  // window ends before it starts" says nothing useful about a "from" given in milliseconds.
+  const fieldIssue = r.error.issues.some((i) => i.path.length > 0);
+  const issues = r.error.issues.filter((i) => !(fieldIssue && i.path.length === 0 && i.code === 'custom'));
+  const errors = issues.map((i) => {
+    if (i.path.length === 0) {
+      if (i.code === 'unrecognized_keys') return `${title} takes no input named ${names(i.keys)}.`;
+      if (i.code === 'invalid_type') return `${title} takes its inputs as an object of named fields.`;
+      return i.message;
+    }
+    const field = ep.fields.find((f) => f.key === i.path[0]);
+    if (!field) return i.message;
+    if (given?.[field.key] === undefined) return `${field.label} is required.`;
+    const inner = i.path.slice(1);
+    if (i.code === 'unrecognized_keys') {
+      const at = typeof inner[0] === 'number' ? ` item ${inner[0] + 1}` : inner.length ? ` ${inner.join('.')}` : '';
+      return `${field.label}:${at} takes no field named ${names(i.keys)}.`;
+    }
+    // A value of the wrong type: the field's rule. Inside a query, where the path says more, that path and zod's words.
+    if (i.code === 'invalid_type' && field.kind !== 'query') return field.rule;
+    if (field.kind === 'query' && inner.length > 0 && !i.message.includes(field.label)) return `${field.label}: ${inner.join('.')}: ${i.message}`;
+    return i.message.includes(field.label) ? i.message : `${field.label}: ${i.message}`;
+  });
+  return { ok: false, errors: [...new Set(errors)] };
 }
 
 /** A request ready for the transport: method, path with placeholders filled, query and body by wire name. */

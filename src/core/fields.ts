@@ -3,9 +3,14 @@
  * (label, description, kind, limits, options). `key` is our name for the field, used by the
  * rest of the code; `wire` is its name in the query string, JSON body or path. The spec does
  * not show the wire names, so they are ours and live only in the catalog.
+ *
+ * Every field states its whole rule in one sentence (`rule`), e.g. "Hours must be a whole number
+ * from 1 to 24.": it is the message for any wrong value, whatever is wrong with it (a string, a
+ * fraction, a number out of range). "X is required." is said only when X is missing
+ * (validateInput in ./catalog).
  */
 import { z } from 'zod';
-import { addressListSchema, addressSchema, type Chain } from './addresses';
+import { addressListSchema, addressRule, addressSchema, type Chain } from './addresses';
 
 export type FieldKind =
   | 'address'
@@ -33,6 +38,8 @@ export interface FieldSpec {
   /** Bounds: of the value for numbers, of the length for lists and text. */
   readonly min?: number;
   readonly max?: number;
+  /** The field's whole rule in one sentence, naming the field: the message for a wrong value. */
+  readonly rule: string;
   /** Validates one value of this field (not undefined: optionality is applied by the endpoint). */
   readonly schema: z.ZodType;
 }
@@ -43,67 +50,89 @@ function spec(b: Base, rest: Omit<FieldSpec, 'key' | 'wire' | 'label' | 'descrip
   return { key: b.key, wire: b.wire ?? b.key, label: b.label, description: b.description, optional: b.optional ?? false, ...rest };
 }
 
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
 export function addressField(b: Base & { chain: Chain }): FieldSpec {
-  return spec(b, { kind: 'address', chain: b.chain, schema: addressSchema(b.chain) });
+  const rule = `${b.label} must be ${addressRule(b.chain)}.`;
+  return spec(b, { kind: 'address', chain: b.chain, rule, schema: addressSchema(b.chain, rule) });
 }
 
 export function addressListField(b: Base & { chain: Chain; max: number; what: string; min?: number }): FieldSpec {
-  let schema = addressListSchema(b.chain, b.max, b.what);
-  if (b.min && b.min > 1) {
-    const min = b.min;
-    schema = schema.refine((l) => l.length >= min, { message: `Give at least ${min} distinct ${b.what}.` });
-  }
-  return spec(b, { kind: 'addressList', chain: b.chain, min: b.min ?? 1, max: b.max, schema });
+  const min = b.min ?? 1;
+  const kind = b.chain === 'alt' ? 'second-chain (0x)' : 'base58';
+  const rule = `${b.label} must be a list of ${fmt(min)} to ${fmt(b.max)} ${kind} addresses.`;
+  let schema = addressListSchema(b.chain, b.max, rule);
+  if (min > 1) schema = schema.refine((l) => l.length >= min, { error: (iss) => `${rule} This list has ${listLength(iss.input)} distinct ${b.what}.` });
+  return spec(b, { kind: 'addressList', chain: b.chain, min, max: b.max, rule, schema });
+}
+
+function listLength(v: unknown): string {
+  return Array.isArray(v) ? fmt(v.length) : '0';
 }
 
 export function integerField(b: Base & { min: number; max: number; default?: number }): FieldSpec {
-  const schema = z
-    .number({ error: `${b.label} must be a whole number.` })
-    .int(`${b.label} must be a whole number.`)
-    .min(b.min, `${b.label} must be at least ${b.min.toLocaleString('en-US')}.`)
-    .max(b.max, `${b.label} must be at most ${b.max.toLocaleString('en-US')}.`);
-  return spec(b, { kind: 'integer', min: b.min, max: b.max, default: b.default, schema });
+  const rule = `${b.label} must be a whole number from ${fmt(b.min)} to ${fmt(b.max)}.`;
+  const schema = z.number({ error: rule }).int({ error: rule }).min(b.min, { error: rule }).max(b.max, { error: rule });
+  return spec(b, { kind: 'integer', min: b.min, max: b.max, default: b.default, rule, schema });
 }
 
 export function numberField(b: Base & { min?: number; max?: number }): FieldSpec {
-  let schema = z.number({ error: `${b.label} must be a number.` }).finite(`${b.label} must be a finite number.`);
-  if (b.min !== undefined) schema = schema.min(b.min, `${b.label} must be at least ${b.min}.`);
-  if (b.max !== undefined) schema = schema.max(b.max, `${b.label} must be at most ${b.max}.`);
-  return spec(b, { kind: 'number', min: b.min, max: b.max, schema });
+  const range =
+    b.min !== undefined && b.max !== undefined ? ` from ${fmt(b.min)} to ${fmt(b.max)}`
+    : b.min !== undefined ? ` of at least ${fmt(b.min)}`
+    : b.max !== undefined ? ` of at most ${fmt(b.max)}`
+    : '';
+  const rule = `${b.label} must be a number${range}.`;
+  let schema = z.number({ error: rule });
+  if (b.min !== undefined) schema = schema.min(b.min, { error: rule });
+  if (b.max !== undefined) schema = schema.max(b.max, { error: rule });
+  return spec(b, { kind: 'number', min: b.min, max: b.max, rule, schema });
 }
 
-/** Unix time in seconds. Prompts accept ISO dates too and convert. */
+/** Unix seconds accepted for a time: 2010-01-01 to 2100-01-01 (UTC). A millisecond time is far above. */
+const UNIX_MIN = 1_262_304_000;
+const UNIX_MAX = 4_102_444_800;
+
+/**
+ * A Unix time in seconds, named `label` in its messages: the one schema for every time input
+ * (timestamp fields, and each window of tokensoverlap). Prompts accept ISO dates too and convert.
+ */
+export function unixSecondsSchema(label: string): z.ZodType<number> {
+  const rule = `${label} must be a Unix time in seconds between 2010 and 2100`;
+  const message = (iss: { input?: unknown }): string => {
+    const v = iss.input;
+    const ms = typeof v === 'number' && Number.isFinite(v) && v / 1000 >= UNIX_MIN && v / 1000 <= UNIX_MAX;
+    return ms ? `${rule}; ${v} looks like milliseconds.` : `${rule}.`;
+  };
+  return z.number({ error: message }).int({ error: message }).min(UNIX_MIN, { error: message }).max(UNIX_MAX, { error: message });
+}
+
 export function timestampField(b: Base): FieldSpec {
-  const schema = z
-    .number({ error: `${b.label} must be a Unix time in seconds.` })
-    .int(`${b.label} must be a whole number of seconds.`)
-    .min(1_262_304_000, `${b.label} is before 2010: give Unix seconds, not milliseconds or a year.`)
-    .max(4_102_444_800, `${b.label} is after 2100: give Unix seconds, not milliseconds.`);
-  return spec(b, { kind: 'timestamp', schema });
+  return spec(b, { kind: 'timestamp', rule: `${b.label} must be a Unix time in seconds between 2010 and 2100.`, schema: unixSecondsSchema(b.label) });
 }
 
 export function enumField(b: Base & { options: readonly [string, ...string[]]; default?: string }): FieldSpec {
-  const schema = z.enum(b.options, { error: `${b.label} must be one of: ${b.options.join(', ')}.` });
-  return spec(b, { kind: 'enum', options: b.options, default: b.default, schema });
+  const rule = `${b.label} must be one of: ${b.options.join(', ')}.`;
+  return spec(b, { kind: 'enum', options: b.options, default: b.default, rule, schema: z.enum(b.options, { error: rule }) });
 }
 
-export function textField(b: Base & { min: number; max: number; pattern?: RegExp; patternMessage?: string }): FieldSpec {
-  let schema = z
-    .string()
-    .trim()
-    .min(b.min, `${b.label} needs at least ${b.min} characters.`)
-    .max(b.max, `${b.label} takes at most ${b.max} characters.`);
-  if (b.pattern) schema = schema.regex(b.pattern, b.patternMessage ?? `${b.label} has characters that are not allowed.`);
-  return spec(b, { kind: 'text', min: b.min, max: b.max, schema });
+/** `rule` replaces the default "X must be MIN to MAX characters." when the text has a form (a pattern). */
+export function textField(b: Base & { min: number; max: number; pattern?: RegExp; rule?: string }): FieldSpec {
+  const rule = b.rule ?? `${b.label} must be ${fmt(b.min)} to ${fmt(b.max)} characters.`;
+  let schema = z.string({ error: rule }).trim().min(b.min, { error: rule }).max(b.max, { error: rule });
+  if (b.pattern) schema = schema.regex(b.pattern, { error: rule });
+  return spec(b, { kind: 'text', min: b.min, max: b.max, rule, schema });
 }
 
 export function textListField(b: Base & { min: number; max: number }): FieldSpec {
-  const schema = z.array(z.string().min(1)).min(b.min).max(b.max);
-  return spec(b, { kind: 'textList', min: b.min, max: b.max, schema });
+  const rule = `${b.label} must be a list of ${fmt(b.min)} to ${fmt(b.max)} non-empty texts.`;
+  const schema = z.array(z.string({ error: rule }).min(1, { error: rule }), { error: rule }).min(b.min, { error: rule }).max(b.max, { error: rule });
+  return spec(b, { kind: 'textList', min: b.min, max: b.max, rule, schema });
 }
 
+/** A field with its own schema; `rule` is its whole rule in one sentence, said for a value of the wrong type. */
 export function customField(
-  b: Base & { kind: FieldKind; schema: z.ZodType; min?: number; max?: number; chain?: Chain; options?: readonly string[] },
+  b: Base & { kind: FieldKind; schema: z.ZodType; rule: string; min?: number; max?: number; chain?: Chain; options?: readonly string[] },
 ): FieldSpec {
-  return spec(b, { kind: b.kind, schema: b.schema, min: b.min, max: b.max, chain: b.chain, options: b.options });
+  return spec(b, { kind: b.kind, schema: b.schema, rule: b.rule, min: b.min, max: b.max, chain: b.chain, options: b.options });
 }

@@ -4,6 +4,7 @@
  * the per-call ceiling, and the sandbox's charging, so they cannot disagree.
  */
 import type { Endpoint } from './catalog';
+import { fmtRefreshTime, nextRefresh, sameRefreshPeriod } from './refresh';
 
 export interface Quote {
   /**
@@ -20,8 +21,16 @@ export interface Quote {
 }
 
 export interface QuoteContext {
-  /** Wallet Database: the match count of an identical query inside the refresh window (§8.5). */
+  /**
+   * Wallet Database: a known match count. Alone, it is the count of this very call (charging after
+   * the answer). With `matchesAt`, it is the count of an earlier identical run at that time (ms),
+   * and the price is exact only while `now` is in the same refresh period (src/core/refresh.ts).
+   */
   readonly knownMatches?: number;
+  /** When the run that gave `knownMatches` was sent (ms). */
+  readonly matchesAt?: number;
+  /** The time the quote is for (ms); default Date.now(). Read only with `matchesAt`. */
+  readonly now?: number;
   /** Activity and token creators: the most pages the call will read (it stops early at the last page). */
   readonly pages?: number;
   /** Token creators: how many creators the page returned (for charging after the fact). */
@@ -52,18 +61,26 @@ export function quote(ep: Endpoint, input: Record<string, unknown>, ctx: QuoteCo
       };
     }
     case 'perMatch': {
-      if (ctx.knownMatches !== undefined) {
-        const credits = matchCharge(ctx.knownMatches, rule.credits, rule.minimum);
+      const unknown = `${rule.credits} credits per matching wallet, at least ${fmtCredits(rule.minimum)}: the bill follows the number of matches, not the limit`;
+      if (ctx.knownMatches === undefined) return { credits: rule.minimum, exact: false, text: unknown };
+      const matches = ctx.knownMatches.toLocaleString('en-US');
+      const credits = matchCharge(ctx.knownMatches, rule.credits, rule.minimum);
+      if (ctx.matchesAt === undefined) {
+        return { credits, exact: true, text: `${fmtCredits(credits)} (${matches} matching wallets × ${rule.credits})` };
+      }
+      const now = ctx.now ?? Date.now();
+      // An earlier run's count is this call's count only until the next hourly refresh.
+      if (now >= ctx.matchesAt && sameRefreshPeriod(ctx.matchesAt, now)) {
         return {
           credits,
           exact: true,
-          text: `${fmtCredits(credits)} (${ctx.knownMatches.toLocaleString('en-US')} matching wallets × ${rule.credits}, from the same query within the hour)`,
+          text: `${fmtCredits(credits)} (${matches} matching wallets × ${rule.credits}, from the same query at ${fmtRefreshTime(ctx.matchesAt)}; exact until the refresh at ${fmtRefreshTime(nextRefresh(ctx.matchesAt))})`,
         };
       }
       return {
         credits: rule.minimum,
         exact: false,
-        text: `${rule.credits} credits per matching wallet, at least ${fmtCredits(rule.minimum)}: the bill follows the number of matches, not the limit`,
+        text: `${unknown} (the last run's ${matches} matches are from before the refresh at ${fmtRefreshTime(nextRefresh(ctx.matchesAt))})`,
       };
     }
     case 'perReturned': {

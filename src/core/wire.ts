@@ -10,8 +10,42 @@ import { z } from 'zod';
 export const REQUEST_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 
+/** The longest requestId taken (our bound: the spec shows only that it is a string, §2.1). */
+export const REQUEST_ID_MAX = 512;
+
+/** Whether a string holds a control character (C0, DEL or C1): never part of an id we can put in a URL or a log line. */
+function hasControl(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c < 0xa0)) return true;
+  }
+  return false;
+}
+
+/** The requestId rule in one sentence, naming it as `label` does. */
+export function requestIdRule(label: string): string {
+  return `${label} must be 1 to ${REQUEST_ID_MAX} characters, with no control characters, and not “.” or “..”.`;
+}
+
+/**
+ * The one rule for a requestId, for the submit acknowledgement and for `GET /request/{requestId}`
+ * alike, so an id the client accepted (and was charged for) can always be polled. The id is the
+ * server's and opaque: any characters (`+`, `/`, `=`, spaces…) are taken and URL-encoded where
+ * used (encodeRequest); result file names use a sanitised copy (src/core/jobs/results.ts). Only
+ * what no URL path can carry is refused: control characters, and "." or "..", which a URL reads as
+ * the folder itself or its parent even when percent-encoded.
+ */
+export function requestIdSchema(label: string): z.ZodType<string> {
+  const rule = requestIdRule(label);
+  return z
+    .string({ error: rule })
+    .min(1, { error: rule })
+    .max(REQUEST_ID_MAX, { error: rule })
+    .refine((v) => !hasControl(v) && v !== '.' && v !== '..', { error: rule });
+}
+
 /** What a queued submit answers. */
-export const SubmitAck = z.looseObject({ requestId: z.string().min(1) });
+export const SubmitAck = z.looseObject({ requestId: requestIdSchema('The requestId') });
 export type SubmitAck = z.infer<typeof SubmitAck>;
 
 /** A queued request record (`GET /request/{id}`, items of `GET /requests`). */

@@ -5,7 +5,8 @@
 import type { Chain } from '../core/addresses';
 import { buildMarket, type Market } from './market';
 import { TraderBook } from './traders';
-import { HOUR_MS, HourView, generateWallets, walletAddresses, type WalletSet } from './wallets';
+import { refreshPeriodIndex } from '../core/refresh';
+import { HourView, generateWallets, walletAddresses, type WalletSet } from './wallets';
 
 export class World {
   readonly market: Market;
@@ -32,7 +33,7 @@ export class World {
 
   /** The chain's wallets as they read during the hour holding time `now` (ms). Only the latest hour is kept. */
   view(chain: Chain, now: number): HourView {
-    const hour = Math.floor(now / HOUR_MS);
+    const hour = refreshPeriodIndex(now);
     const v = this.views.get(chain);
     if (v && v.hour === hour) return v;
     const fresh = new HourView(this.sets[chain], hour);

@@ -7,6 +7,7 @@ import type { Chain } from '../core/addresses';
 import { CREATOR_COLUMNS, type Endpoint } from '../core/catalog';
 import { canonicalQuery, type QueryBody } from '../core/query/model';
 import { quote } from '../core/pricing';
+import { REFRESH_PERIOD_MS, refreshPeriodIndex, refreshPeriodStart } from '../core/refresh';
 import { ERROR_CODES } from '../core/wire';
 import { PAGE_SIZE, decodeCursor, encodeCursor, swapCount, swaps } from './activity';
 import { columnInfos } from './columns';
@@ -14,7 +15,7 @@ import type { World } from './data';
 import { ApiError } from './http';
 import { creatorRecord, tokenRecord } from './market';
 import { projection, queryProblem, runQuery, walletRows, type QueryHits } from './query';
-import { HOUR_MS, metricsRecord } from './wallets';
+import { metricsRecord } from './wallets';
 
 export interface DirectCall {
   readonly ep: Endpoint;
@@ -128,7 +129,7 @@ export class Direct {
 
   private activity({ ep, input, pay }: DirectCall, chain: Chain): unknown {
     const address = String(input.address);
-    let hour = Math.floor(this.now() / HOUR_MS);
+    let hour = refreshPeriodIndex(this.now());
     let offset = 0;
     if (typeof input.cursor === 'string') {
       const c = decodeCursor(input.cursor, address);
@@ -137,7 +138,7 @@ export class Direct {
       offset = c.offset;
     }
     const total = swapCount(this.world.seed, chain, address);
-    const page = swaps(this.world.seed, this.world.market, chain, address, hour * HOUR_MS, offset, PAGE_SIZE);
+    const page = swaps(this.world.seed, this.world.market, chain, address, hour * REFRESH_PERIOD_MS, offset, PAGE_SIZE);
     // One credit per page read, even an empty one (§7.3).
     const cost = quote(ep, input, { pages: 1 }).credits;
     pay(cost);
@@ -147,7 +148,7 @@ export class Direct {
 
   private altPnl({ ep, input, pay }: DirectCall): unknown {
     const wallet = String(input.wallet);
-    const hour = Math.floor(this.now() / HOUR_MS);
+    const hour = refreshPeriodIndex(this.now());
     // Any address has metrics (they derive from the address), and a known one reads as in the database.
     const view = this.world.viewOf('alt', [wallet], hour);
     const i = 0;
@@ -166,6 +167,6 @@ export class Direct {
   }
 
   private hourStart(): number {
-    return Math.floor(this.now() / HOUR_MS) * HOUR_MS;
+    return refreshPeriodStart(this.now());
   }
 }

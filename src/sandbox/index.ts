@@ -57,7 +57,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const accounts = new Accounts([demoKey, ...(opts.extraKeys ?? [])], startBalance, opts.periodMs ?? DEFAULTS.periodMs, now);
   const delays = new Rng(hash32(seed, 'job-delays'));
   let fileBaseUrl = '';
-  const jobs = new Jobs({ world, files, faults, now, fileBaseUrl: () => fileBaseUrl, delay: () => (lo + delays.next() * (hi - lo)) * scale });
+  const jobs = new Jobs({ world, files, faults, now, fileBaseUrl: () => fileBaseUrl, delay: () => (lo + delays.next() * (hi - lo)) * scale, requestId: opts.requestIds });
   const separate = opts.separateFileOrigin ?? false;
   const pipeline = new Pipeline({
     accounts,

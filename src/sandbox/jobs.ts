@@ -7,13 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { ENDPOINTS, type Endpoint } from '../core/catalog';
 import { quote } from '../core/pricing';
 import { sampleInput } from '../core/samples';
+import { refreshPeriodStart } from '../core/refresh';
 import type { RequestRecord, RequestStatus } from '../core/wire';
 import type { World } from './data';
 import type { FaultSwitches } from './faults';
 import type { FileStore } from './files';
 import { resultContent } from './results';
 import { Rng, hash32 } from './rng';
-import { HOUR_MS } from './wallets';
 
 export interface Job {
   readonly requestId: string;
@@ -38,6 +38,8 @@ export interface JobDeps {
   readonly fileBaseUrl: () => string;
   /** The delay before a job is picked up, in ms. */
   readonly delay: () => number;
+  /** Makes request ids (SandboxOptions.requestIds); default newRequestId. */
+  readonly requestId?: () => string;
 }
 
 /** Lists above this length are summarised in the record (a 100,000-wallet pnl would make /requests megabytes long). */
@@ -53,7 +55,7 @@ function summarise(input: Record<string, unknown>): Record<string, unknown> {
 
 const newId = (prefix: string, bytes: number) => `${prefix}${randomBytes(bytes).toString('hex')}`;
 
-/** A fresh request id (unguessable; matches the catalog's requestId pattern). */
+/** A fresh request id (unguessable). The client takes any id as opaque (requestIdSchema in src/core/wire.ts). */
 export function newRequestId(): string {
   return newId('req_', 10);
 }
@@ -67,8 +69,13 @@ export class Jobs {
 
   constructor(private readonly deps: JobDeps) {}
 
+  /** The id for the next accepted job. */
+  newRequestId(): string {
+    return this.deps.requestId?.() ?? newRequestId();
+  }
+
   /** Queues an accepted, already charged job and schedules its completion. */
-  submit(key: string, ep: Endpoint, input: Record<string, unknown>, cost: number, requestId = newId('req_', 10)): Job {
+  submit(key: string, ep: Endpoint, input: Record<string, unknown>, cost: number, requestId = this.newRequestId()): Job {
     const now = this.deps.now();
     const job = this.add(key, ep, input, cost, requestId, now);
     const timer = setTimeout(() => {
@@ -81,7 +88,7 @@ export class Jobs {
 
   private add(key: string, ep: Endpoint, input: Record<string, unknown>, cost: number, requestId: string, createdAt: number): Job {
     const fileId = newId('', 12);
-    const hourStart = Math.floor(createdAt / HOUR_MS) * HOUR_MS;
+    const hourStart = refreshPeriodStart(createdAt);
     // The file is produced from the inputs and the hour of acceptance: the same job gives the same bytes.
     this.deps.files.register(fileId, `${ep.id}-${requestId}`, new Date(hourStart), () => resultContent({ world: this.deps.world, hourStart }, ep.id, input));
     const job: Job = { requestId, key, endpoint: ep.id, status: 'queued', createdAt, cost, inputs: summarise(input), url: '', fileId };

@@ -7,6 +7,7 @@
  */
 import type { Chain } from '../core/addresses';
 import { ALT_DEXES, MAIN_DEXES, TRADING_BOTS } from '../core/catalog';
+import { refreshPeriodIndex } from '../core/refresh';
 import { swaps } from './activity';
 import { ALL_METRIC_COLUMNS, categories } from './columns';
 import type { World } from './data';
@@ -297,7 +298,7 @@ class Producer {
 
   private *pnl(chain: Chain, wallets: readonly string[]): Generator<string> {
     yield csvLine(pnlHeader());
-    const hour = Math.floor(this.hourStart / 3_600_000);
+    const hour = refreshPeriodIndex(this.hourStart);
     const columns = ALL_METRIC_COLUMNS.length;
     // Chunks keep memory flat on 100,000 wallets: each chunk is generated, written, dropped.
     for (let from = 0; from < wallets.length; from += 2_000) {

@@ -16,7 +16,7 @@ import type { Direct, DirectCall } from './direct';
 import type { FaultSwitches } from './faults';
 import { sendFile, type FileStore } from './files';
 import { ApiError, readJsonBody, remoteOf, sendError, sendJson, sleep } from './http';
-import { newRequestId, type Jobs } from './jobs';
+import type { Jobs } from './jobs';
 import type { ReceivedRequest } from './types';
 
 export interface ServerDeps {
@@ -177,7 +177,7 @@ export class Pipeline {
         throw new ApiError(504, ERROR_CODES.ackTimeout, `The request could not be acknowledged within ${this.d.ackTimeoutMs / 1000} s. Nothing was queued and nothing was charged (§7.1).`);
       }
     }
-    const requestId = newRequestId();
+    const requestId = this.d.jobs.newRequestId();
     this.pay(key, ep, cost, requestId);
     const job = this.d.jobs.submit(key, ep, input, cost, requestId);
     if (await this.noAnswerAfterCharge(req)) return;

@@ -66,6 +66,8 @@ export interface SandboxOptions {
   diskBudgetBytes?: number;
   /** Clock, for tests of the monthly reset and the hourly refresh. */
   now?: () => number;
+  /** Additive: makes the requestId of each accepted job (default `req_` + 20 hex digits); tests give ids with `+`, `/`, `=`. */
+  requestIds?: () => string;
 }
 
 export interface LedgerEntry {

@@ -12,10 +12,12 @@
  * column is computed column-major when a query needs it (about 1 ms per 100,000 values) and
  * cached for the hour. Holding all 632 columns would take 253 MB as Float32 — and Float32
  * could not hold the served decimals exactly, which the query comparisons rely on.
- * The hourly refresh (§1.4, §8.5) is a per-wallet, per-hour jitter applied to every value.
+ * The hourly refresh (§1.4, §8.5) is a per-wallet, per-hour jitter applied to every value; the hours
+ * are the client's refresh periods (src/core/refresh.ts), so both sides agree on when it falls.
  */
 import type { Chain } from '../core/addresses';
 import { IDENTITY_COLUMNS, TIMEFRAMES } from '../core/metrics';
+import { REFRESH_PERIOD_MS } from '../core/refresh';
 import { ALL_METRIC_COLUMNS, categories, metricOnChain } from './columns';
 import { NATIVE_PRICE, RECIPES, finishColumn, type Magnitude, type Trait } from './recipes';
 import { Rng, base58Address, hash32, hexAddress } from './rng';
@@ -28,7 +30,6 @@ const TF_DAYS = [1, 7, 30, Infinity] as const;
 const DAY_S = 86_400;
 /** How much a value may move from one hour to the next, per timeframe (1d moves most). */
 const JITTER = [0.15, 0.05, 0.02, 0.005] as const;
-export const HOUR_MS = 3_600_000;
 /** Metric columns of a view kept computed at once (Float64, 0.8 MB each at 100,000 wallets). */
 const COLUMN_CACHE = 24;
 
@@ -216,7 +217,7 @@ export class HourView {
     readonly set: WalletSet,
     readonly hour: number,
   ) {
-    this.hourStart = hour * HOUR_MS;
+    this.hourStart = hour * REFRESH_PERIOD_MS;
     this.jitter = hourJitter(set, hour);
   }
 

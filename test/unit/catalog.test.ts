@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseAddressList } from '../../src/core/addresses';
+import { WalletAnalyticsApi } from '../../src/core/api';
 import {
   ALT_DEXES,
   ENDPOINTS,
@@ -9,7 +10,19 @@ import {
   endpoint,
   routeRequest,
   validateInput,
+  type Endpoint,
 } from '../../src/core/catalog';
+import { BadInputError } from '../../src/core/errors';
+import {
+  addressField,
+  addressListField,
+  enumField,
+  integerField,
+  numberField,
+  textField,
+  timestampField,
+  type FieldSpec,
+} from '../../src/core/fields';
 import { sampleAddress, sampleInput } from '../../src/core/samples';
 
 const count = (pred: (e: (typeof ENDPOINTS)[number]) => boolean) => ENDPOINTS.filter(pred).length;
@@ -112,7 +125,7 @@ describe('input validation', () => {
     const pnlplus = endpoint('altchain_pnlplus');
     const many = Array.from({ length: 100_001 }, (_, i) => sampleAddress('alt', i));
     const v = validateInput(pnlplus, { wallets: many });
-    assert.match(v.ok ? '' : v.errors.join(), /at most 100,000/u);
+    assert.match(v.ok ? '' : v.errors.join(), /Wallets must be a list of 1 to 100,000 second-chain \(0x\) addresses. This list has 100,001 distinct addresses./u);
     assert.ok(validateInput(pnlplus, { wallets: many.slice(0, 100_000) }).ok);
   });
 
@@ -161,5 +174,151 @@ describe('defaults', () => {
     assert.equal(v.input.output, 'zip');
     const t = validateInput(endpoint('trending'), {});
     assert.ok(t.ok && t.input.hours === 1);
+  });
+});
+
+describe('every field kind says its own rule; "required" only when the field is missing', () => {
+  const errorsOf = (ep: Endpoint, input: unknown): string[] => {
+    const v = validateInput(ep, input);
+    return v.ok ? [] : v.errors;
+  };
+  /** An endpoint holding just this field, required. */
+  const only = (field: FieldSpec): Endpoint => ({
+    id: 'probe', title: 'Probe…', summary: '', family: 'queued', chain: 'main', method: 'POST', path: '/probe', results: ['txt'], fields: [field], rules: [], price: { kind: 'flat', credits: 1 },
+  });
+  const main = sampleAddress('main', 1);
+  const kinds: { field: FieldSpec; good: unknown; wrongType: unknown[]; outOfRange: unknown[]; rule: string }[] = [
+    {
+      field: integerField({ key: 'hours', label: 'Hours', description: '', min: 1, max: 24 }),
+      good: 24, wrongType: ['abc', '5', true, null, {}, [5]], outOfRange: [0, 25, 1.5, -3],
+      rule: 'Hours must be a whole number from 1 to 24.',
+    },
+    {
+      field: numberField({ key: 'usd', label: 'Market cap (USD)', description: '', min: 1 }),
+      good: 10.5, wrongType: ['10', false, null, [1]], outOfRange: [0, -1, 0.5],
+      rule: 'Market cap (USD) must be a number of at least 1.',
+    },
+    {
+      field: timestampField({ key: 'from', label: 'From', description: '' }),
+      good: 1_700_000_000, wrongType: ['1700000000', '2026-11-21', true, null], outOfRange: [-5, 0, 2026, 1_700_000_000.5, 1_700_000_000_000],
+      rule: 'From must be a Unix time in seconds between 2010 and 2100',
+    },
+    {
+      field: enumField({ key: 'side', label: 'Side', description: '', options: ['buy', 'sell', 'any'] }),
+      good: 'sell', wrongType: [1, true, null, ['buy']], outOfRange: ['BUY', 'both', ''],
+      rule: 'Side must be one of: buy, sell, any.',
+    },
+    {
+      field: addressField({ key: 'token', label: 'Token', description: '', chain: 'main' }),
+      good: main, wrongType: [42, true, null, [main]], outOfRange: ['abc', `${main.slice(0, -1)}0`, 'x'.repeat(45)],
+      rule: 'Token must be a base58 address of 32 to 44 characters (no 0, O, I or l).',
+    },
+    {
+      field: addressField({ key: 'wallet', label: 'Wallet', description: '', chain: 'alt' }),
+      good: sampleAddress('alt', 1), wrongType: [1, false, null], outOfRange: ['0x12', main, `0x${'g'.repeat(40)}`],
+      rule: 'Wallet must be a second-chain address: 0x and 40 hex digits.',
+    },
+    {
+      field: addressListField({ key: 'wallets', label: 'Wallets', description: '', chain: 'main', max: 2, what: 'wallets' }),
+      good: [main], wrongType: [main, 5, null, { 0: main }], outOfRange: [[], [main, sampleAddress('main', 2), sampleAddress('main', 3)]],
+      rule: 'Wallets must be a list of 1 to 2 base58 addresses.',
+    },
+    {
+      field: textField({ key: 'cursor', label: 'Cursor', description: '', min: 1, max: 512 }),
+      good: 'c/1', wrongType: [5, true, null, ['c']], outOfRange: ['', '   ', 'x'.repeat(513)],
+      rule: 'Cursor must be 1 to 512 characters.',
+    },
+  ];
+
+  for (const k of kinds) {
+    it(`${k.field.kind} (${k.field.label}): missing → required; wrong type or out of range → “${k.rule}…”`, () => {
+      const ep = only(k.field);
+      const key = k.field.key;
+      assert.deepEqual(errorsOf(ep, { [key]: k.good }), [], 'a good value passes');
+      assert.deepEqual(errorsOf(ep, {}), [`${k.field.label} is required.`], 'absent');
+      assert.deepEqual(errorsOf(ep, { [key]: undefined }), [`${k.field.label} is required.`], 'undefined');
+      for (const bad of [...k.wrongType, ...k.outOfRange]) {
+        const errors = errorsOf(ep, { [key]: bad });
+        assert.equal(errors.length, 1, `${JSON.stringify(bad)}: ${errors.join(' | ')}`);
+        assert.ok(errors[0]?.startsWith(k.rule), `${JSON.stringify(bad)} → “${errors[0] ?? ''}” states the rule`);
+        assert.doesNotMatch(errors[0] ?? '', /required/u, `${JSON.stringify(bad)} is given, so not “required”`);
+      }
+    });
+  }
+
+  it('says the rule for wrong-type values on real endpoints: Hours of /trending and /altchain_dexwallets', () => {
+    for (const hours of ['abc', true, 1.5, 0, 25, null]) {
+      assert.deepEqual(errorsOf(endpoint('trending'), { hours }), ['Hours must be a whole number from 1 to 24.'], JSON.stringify(hours));
+    }
+    assert.deepEqual(errorsOf(endpoint('altchain_dexwallets'), { dex: 'curve', hours: '3' }), ['Hours must be a whole number from 1 to 12.']);
+    assert.deepEqual(errorsOf(endpoint('mcap'), { token: main, min_mcap_usd: 'lots', max_mcap_usd: 10 }), ['Minimum market cap (USD) must be a number of at least 0.']);
+    assert.deepEqual(errorsOf(endpoint('pnl'), {}), ['Wallets is required.']);
+  });
+
+  it('a millisecond time gets the rule and the hint', () => {
+    assert.deepEqual(errorsOf(endpoint('timestamp'), { token: main, from: 1_700_000_000_000, to: 1_700_000_100 }), [
+      'From must be a Unix time in seconds between 2010 and 2100; 1700000000000 looks like milliseconds.',
+    ]);
+  });
+});
+
+describe('findaddress: a fragment needs at least 3 base58 characters', () => {
+  const fragment = endpoint('findaddress');
+  const RULE = 'Fragment must hold at least 3 base58 characters (no 0, O, I or l): a prefix, a suffix, or prefix...suffix.';
+
+  it('refuses a fragment of dots, or of fewer than 3 base58 characters, with the rule', () => {
+    for (const f of ['...', 'a...', '1...', '...z', 'a...b', '....', 'ab', 'a.b', 'abc.', '0OIl']) {
+      const v = validateInput(fragment, { fragment: f });
+      assert.equal(v.ok, false, JSON.stringify(f));
+      assert.deepEqual(v.ok ? [] : v.errors, [RULE], JSON.stringify(f));
+    }
+  });
+
+  it('takes a prefix, a suffix, or prefix...suffix with 3 base58 characters in all', () => {
+    for (const f of ['abc', 'a...bc', 'ab...c', '...abc', 'abc...', 'So11...1112']) assert.ok(validateInput(fragment, { fragment: f }).ok, f);
+  });
+
+  it('is refused by the client before anything is sent, so nothing is charged', async () => {
+    let keyRead = 0;
+    const api = new WalletAnalyticsApi({ baseUrl: 'http://127.0.0.1:9', apiKey: () => ((keyRead++), Promise.resolve('k')) });
+    await assert.rejects(api.submit('findaddress', { fragment: '...' }), (e: unknown) => e instanceof BadInputError && e.source === 'client' && e.message.includes(RULE));
+    assert.equal(keyRead, 0, 'refused before the key was even read: nothing went out');
+  });
+});
+
+describe('tokensoverlap: each window is checked like every other timestamp', () => {
+  const overlap = endpoint('tokensoverlap');
+  const a = sampleAddress('main', 1);
+  const b = sampleAddress('main', 2);
+  const ok = { token: a, from: 1_700_000_000, to: 1_700_003_600 };
+  const errorsOf = (second: Record<string, unknown>): string[] => {
+    const v = validateInput(overlap, { tokens: [ok, { token: b, ...second }] });
+    return v.ok ? [] : v.errors;
+  };
+
+  it('refuses a negative, zero, fractional or millisecond window end, naming the token', () => {
+    const start = /^Tokens and windows: Token 2: the window start \(from\) must be a Unix time in seconds between 2010 and 2100/u;
+    const end = /^Tokens and windows: Token 2: the window end \(to\) must be a Unix time in seconds between 2010 and 2100/u;
+    for (const from of [-3600, 0, 1.5, 1_700_000_000_000, '1700000000', null]) {
+      const errors = errorsOf({ from, to: 1_700_003_600 });
+      assert.equal(errors.length, 1, `${JSON.stringify(from)}: ${errors.join(' | ')}`);
+      assert.match(errors[0] ?? '', start, JSON.stringify(from));
+    }
+    const ms = errorsOf({ from: 1_700_000_000_000, to: 1_700_000_360_000 });
+    assert.match(ms.join('\n'), /Token 2: the window start \(from\).*looks like milliseconds/u);
+    assert.match(ms.join('\n'), /Token 2: the window end \(to\).*looks like milliseconds/u);
+    assert.match(errorsOf({ from: 1_700_000_000, to: -1 }).join(), end);
+    assert.match(errorsOf({ from: 1_700_000_000 }).join(), end, 'a missing end');
+  });
+
+  it('uses the timestamp fields’ very rule (the same schema), and still checks order and the token', () => {
+    const field = validateInput(endpoint('timestamp'), { token: a, from: -1, to: 1_700_000_000 });
+    const window = errorsOf({ from: -1, to: 1_700_000_000 });
+    const tail = (m: string) => m.slice(m.indexOf(' must be '));
+    assert.equal(tail(window[0] ?? ''), tail(field.ok ? '' : (field.errors[0] ?? '')));
+    assert.match(errorsOf({ from: 1_700_003_600, to: 1_700_000_000 }).join(), /Token 2: the window ends before it starts/u);
+    assert.match(errorsOf({ token: a, from: 1, to: 2 }).join(), /Token 2 is listed twice|Token 2: the window start/u);
+    assert.match(validateInput(overlap, { tokens: [ok, { token: 'nope', from: 1_700_000_000, to: 1_700_000_001 }] }).ok ? '' : 'refused', /refused/u);
+    assert.ok(validateInput(overlap, { tokens: [ok, { token: b, from: 1_700_000_000, to: 1_700_000_001 }] }).ok);
   });
 });

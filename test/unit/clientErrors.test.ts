@@ -103,7 +103,7 @@ describe('client errors: each refusal and failure is typed, actionable, and says
     const f = await serve((_h, res) => json(res, 200, { requestId: 'r1' }));
     const e = await failure(client(f).submit('trending', { hours: 99 }), BadInputError);
     assert.equal(e.source, 'client');
-    assert.match(e.message, /Hours must be at most 24/u);
+    assert.match(e.message, /Hours must be a whole number from 1 to 24\./u);
     assert.match(e.message, /Nothing was sent\. Nothing was charged\./u);
     assert.equal(f.hits.length, 0);
   });

@@ -186,7 +186,9 @@ describe('jobs: store and shared poller', () => {
 
 describe('jobs: names and summaries', () => {
   it('names a result <endpoint>-<yyyymmdd-hhmmss>-<requestId>.<ext>', () => {
-    assert.equal(resultFileName({ endpointId: 'toptraders', submittedAt: '2026-11-21T09:08:07.000Z', requestId: 'abc/../x' }, 'zip'), 'toptraders-20261121-090807-abc____x.zip');
+    assert.equal(resultFileName({ endpointId: 'toptraders', submittedAt: '2026-11-21T09:08:07.000Z', requestId: 'req_0a1B' }, 'zip'), 'toptraders-20261121-090807-req_0a1B.zip');
+    // An id with characters a file name cannot hold is sanitised and tagged with a hash of the real id.
+    assert.match(resultFileName({ endpointId: 'toptraders', submittedAt: '2026-11-21T09:08:07.000Z', requestId: 'abc/../x' }, 'zip'), /^toptraders-20261121-090807-abc____x-[0-9a-f]{8}\.zip$/u);
   });
   it('summarises inputs in a few words', () => {
     assert.equal(summariseInputs({ tokens: ['a', 'b', 'c'] }), '3 tokens');

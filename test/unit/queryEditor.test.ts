@@ -7,7 +7,7 @@ import { completionContextAt } from '../../src/core/query/completion';
 import { FieldCache } from '../../src/core/query/fieldCache';
 import { FieldIndex, fieldDetail, fieldHoverMarkdown } from '../../src/core/query/fields';
 import { fieldAt, outlineQuery } from '../../src/core/query/outline';
-import { QueryRunCache, REFRESH_WINDOW_MS, runKey } from '../../src/core/query/runCache';
+import { QueryRunCache, runKey } from '../../src/core/query/runCache';
 import { SANDBOX_COLUMNS } from './querySupport';
 
 /** The text with a | where the cursor is, and the offset of that cursor. */
@@ -84,9 +84,9 @@ describe('query hovers and completion details', () => {
 describe('query caches on disk', () => {
   const body = { where: { and: [{ field: 'winrate_30d', op: '>' as const, value: 0.5 }] }, limit: 5 };
 
-  it('keeps a run for the hour, keyed by query, chain and base URL, then forgets it', async () => {
+  it('keeps a run until the top of the hour, keyed by query, chain and base URL, then forgets it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wa-qrun-'));
-    let now = 1_000_000;
+    let now = Date.UTC(2026, 10, 21, 14, 5);
     const cache = new QueryRunCache(dir, () => now);
     await cache.record({ baseUrl: 'http://127.0.0.1:1', chain: 'main', at: now, total: 42, charged: 4200, resultPath: '/nowhere.json', body, answer: { total: 42, wallets: [] } });
     const reordered = { limit: 5, where: { and: [{ value: 0.5, op: '>' as const, field: 'winrate_30d' }] } };
@@ -96,10 +96,10 @@ describe('query caches on disk', () => {
     assert.equal(await cache.lookup('http://127.0.0.1:1', 'alt', body), undefined, 'another chain');
     assert.equal(await cache.lookup('http://127.0.0.1:2', 'main', body), undefined, 'another base URL');
     assert.equal(await cache.lookup('http://127.0.0.1:1', 'main', { ...body, limit: 6 }), undefined, 'another query');
-    now += REFRESH_WINDOW_MS - 1;
-    assert.ok(await cache.lookup('http://127.0.0.1:1', 'main', body), 'still inside the hour');
+    now = Date.UTC(2026, 10, 21, 14, 59, 59, 999);
+    assert.ok(await cache.lookup('http://127.0.0.1:1', 'main', body), 'still the same UTC hour');
     now += 1;
-    assert.equal(await cache.lookup('http://127.0.0.1:1', 'main', body), undefined, 'an hour later');
+    assert.equal(await cache.lookup('http://127.0.0.1:1', 'main', body), undefined, 'the hourly refresh fell at 15:00');
     await cache.prune();
     assert.deepEqual(readdirSync(dir), [], 'the run and its answer removed');
   });

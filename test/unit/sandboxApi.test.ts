@@ -153,7 +153,7 @@ describe('sandbox API: charging', () => {
     assert.equal(r.status, 400);
     assert.equal(errorCode(r), 'bad_input');
     const e = ErrorBody.parse(r.body).error;
-    assert.match(typeof e === 'object' ? (e.message ?? '') : '', /Hours must be at most 24/u);
+    assert.match(typeof e === 'object' ? (e.message ?? '') : '', /Hours must be a whole number from 1 to 24\./u);
     assert.equal((await call(sb, 'POST', '/pnl', { wallets: ['not-an-address'] })).status, 400);
     assert.equal((await call(sb, 'POST', '/pnl', { wallets: [sampleAddress('main', 1)], extra: 1 })).status, 400);
     assert.equal(sb.ledger().length, since);

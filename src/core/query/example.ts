@@ -4,8 +4,8 @@ export const EXAMPLE_QUERY = `// A Wallet Database query. This file is exactly t
 // starting with "$", which stay in the file: "$chain" picks the database ("main" or "alt").
 //
 // Cost: 100 credits per matching wallet, whatever "limit" says (100 when nothing matches).
-// Run it from the "▶ Run" line above the query. The same query run again within the hour
-// opens its last answer for free (the data refreshes hourly).
+// Run it from the "▶ Run" line above the query. The same query run again before the next
+// hourly refresh (the top of each UTC hour) opens its last answer for free.
 //
 // "where" holds one group: {"and": [...]} (every item must hold) or {"or": [...]} (at least
 // one must). A group holds conditions and more groups, nested as deep as needed.

@@ -1,21 +1,20 @@
 /**
  * Answers of Wallet Database queries, kept on disk with when they ran, the total and the credits
- * charged. The same query (canonicalQuery + chain + base URL) inside the refresh window returns
- * the same wallets (§8.5: metrics refresh hourly), so its answer is opened again for free and its
- * match count makes the price of running it again exact.
+ * charged. The same query (canonicalQuery + chain + base URL) run again before the next hourly
+ * refresh returns the same wallets (§8.5), so its answer is opened again for free and its match
+ * count makes the price of running it again exact.
  *
- * The window is one hour from the run (our reading of "for up to an hour"; the spec does not say
- * whether refreshes fall on the hour). REFRESH_WINDOW_MS is the one place it lives.
+ * A run is current only while the clock is in the same UTC hour as the run: the refresh falls on
+ * the top of the hour (src/core/refresh.ts, the rule the sandbox follows too), not an hour after
+ * the run. A run at 14:50 is stale at 15:00.
  */
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Chain } from '../addresses';
+import { sameRefreshPeriod } from '../refresh';
 import { hashKey, readJson, writeJsonAtomic } from './diskJson';
 import { canonicalQuery, type QueryBody } from './model';
-
-/** §8.5: the same query returns the same wallets for up to an hour. */
-export const REFRESH_WINDOW_MS = 60 * 60 * 1000;
 
 const Entry = z.object({
   key: z.string(),
@@ -37,9 +36,9 @@ export function runKey(baseUrl: string, chain: Chain, body: QueryBody): string {
   return hashKey(`${baseUrl}\n${chain}\n${canonicalQuery(body)}`);
 }
 
-/** Whether a run is still inside the refresh window at `now`. */
+/** Whether a run's answer is still what the service returns at `now`: no hourly refresh has fallen since. */
 export function isFresh(run: QueryRun, now: number): boolean {
-  return now >= run.at && now - run.at < REFRESH_WINDOW_MS;
+  return now >= run.at && sameRefreshPeriod(run.at, now);
 }
 
 /** "just now", "1 minute ago", "42 minutes ago". */
@@ -62,7 +61,7 @@ export class QueryRunCache {
     return join(this.dir, `run-${key}.answer.json`);
   }
 
-  /** The run of this query inside the refresh window, or undefined. */
+  /** The run of this query in the current refresh period, or undefined. */
   async lookup(baseUrl: string, chain: Chain, body: QueryBody): Promise<QueryRun | undefined> {
     const key = runKey(baseUrl, chain, body);
     const r = Entry.safeParse(await readJson(this.metaFile(key)));
@@ -81,7 +80,7 @@ export class QueryRunCache {
     return entry;
   }
 
-  /** Removes runs past the window (their answers are no longer what the service would return). */
+  /** Removes runs from past refresh periods (their answers are no longer what the service would return). */
   async prune(): Promise<void> {
     const names = (await readdir(this.dir).catch(() => [] as string[])).filter((n) => /^run-[0-9a-f]+\.json$/u.test(n));
     for (const n of names) {

@@ -68,8 +68,8 @@ export interface CallDeps {
   readonly log: Log;
   readonly state: vscode.Memento;
   readonly questions: PriceQuestions;
-  /** The match count of the same query inside its refresh period, which makes its price exact. */
-  readonly knownMatches?: (ep: Endpoint, body: QueryBody) => Promise<number | undefined>;
+  /** The match count of the same query in the current refresh period and when that run was sent: its price is exact. */
+  readonly knownMatches?: (ep: Endpoint, body: QueryBody) => Promise<{ readonly total: number; readonly at: number } | undefined>;
   /** Looks an ambiguous submit up in the request history, for a bounded time. */
   readonly reconcile: (ep: Endpoint, input: Record<string, unknown>, sentAt: number, progress: (message: string) => void) => Promise<Reconciled>;
 }
@@ -192,8 +192,9 @@ export class CallService {
     if (ep.price.kind !== 'perMatch' || !this.deps.knownMatches) return undefined;
     const body = input.query as QueryBody | undefined;
     if (!body) return undefined;
-    const knownMatches = await this.deps.knownMatches(ep, body);
-    return knownMatches === undefined ? undefined : { knownMatches };
+    const known = await this.deps.knownMatches(ep, body);
+    // Exact only while the clock is in the same refresh period as that run (src/core/refresh.ts).
+    return known === undefined ? undefined : { knownMatches: known.total, matchesAt: known.at, now: Date.now() };
   }
 
   private async confirmChargeAgain(ep: Endpoint, at: number): Promise<boolean> {

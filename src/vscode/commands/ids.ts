@@ -44,7 +44,7 @@ export const CommandIds = {
   /** The query file's CodeLens "▶ Run" (also the editor title's play button). */
   runQuery: 'walletAnalytics.runQuery',
   runQueryOnSecondChain: 'walletAnalytics.runQueryOnSecondChain',
-  /** The exact price of running a query again, from its run within the hour. */
+  /** The exact price of running a query again, from its run since the last hourly refresh. */
   estimateQuery: 'walletAnalytics.estimateQuery',
 } as const;
 

@@ -8,6 +8,7 @@ import { CHAIN_LABEL } from '../../core/query/fields';
 import { parseQueryFile } from '../../core/query/file';
 import { outlineQuery } from '../../core/query/outline';
 import { ago } from '../../core/query/runCache';
+import { fmtRefreshTime, nextRefresh } from '../../core/refresh';
 import { CommandIds } from '../commands/ids';
 import type { QueryFieldService } from './fieldService';
 import { queryEndpoint, type QueryRunner } from './runner';
@@ -20,7 +21,7 @@ export function perMatchText(chain: Chain): string {
 
 /**
  * Above the query: "▶ Run — 100 credits per matching wallet (≥ 100)", "▶ Run on Second Chain"
- * where every field exists there, "Estimate from Last Run" when the same query ran within the hour.
+ * where every field exists there, "Estimate from Last Run" when the same query ran since the last hourly refresh.
  * A file that cannot be sent shows its problem count instead of Run.
  */
 export class QueryCodeLenses implements vscode.CodeLensProvider, vscode.Disposable {
@@ -34,7 +35,7 @@ export class QueryCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
     private readonly runner: QueryRunner,
   ) {
     this.subs.push(fields.onDidChange(() => this.changed.fire()), runner.onDidRun(() => this.changed.fire()));
-    // "12 minutes ago" and the end of the refresh window move with the clock.
+    // "12 minutes ago" moves with the clock, and a last run expires at the top of the hour.
     this.timer = setInterval(() => {
       if (vscode.window.visibleTextEditors.some((e) => e.document.languageId === 'waquery')) this.changed.fire();
     }, 60_000);
@@ -77,13 +78,15 @@ export class QueryCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
     for (const c of chain === 'main' ? (['main', 'alt'] as const) : (['alt'] as const)) {
       const last = await this.runner.lastRun(doc, c);
       if (!last) continue;
-      const q = quote(queryEndpoint(c), {}, { knownMatches: last.total });
+      const now = Date.now();
+      const q = quote(queryEndpoint(c), {}, { knownMatches: last.total, matchesAt: last.at, now });
+      if (!q.exact) continue;
       lenses.push(
         lens(
-          `$(history) Estimate from Last Run${c === 'alt' && chain === 'main' ? ` (${CHAIN_LABEL.alt})` : ''}: ${q.credits.toLocaleString('en-US')} credits (${last.total.toLocaleString('en-US')} matches, ${ago(last.at, Date.now())})`,
+          `$(history) Estimate from Last Run${c === 'alt' && chain === 'main' ? ` (${CHAIN_LABEL.alt})` : ''}: ${q.credits.toLocaleString('en-US')} credits (${last.total.toLocaleString('en-US')} matches, ${ago(last.at, now)})`,
           CommandIds.estimateQuery,
           [doc.uri, { chain: c }],
-          'The same query within the hour returns the same wallets, so this price is exact.',
+          `The same query returns the same wallets until the hourly refresh at ${fmtRefreshTime(nextRefresh(last.at))}, so this price is exact until then.`,
         ),
       );
     }

@@ -7,7 +7,8 @@ import { analyzeQuery } from '../../core/query/analyze';
 import { CHAIN_LABEL } from '../../core/query/fields';
 import { parseQueryFile } from '../../core/query/file';
 import type { QueryBody } from '../../core/query/model';
-import { REFRESH_WINDOW_MS, ago, type QueryRun, type QueryRunCache } from '../../core/query/runCache';
+import { ago, type QueryRun, type QueryRunCache } from '../../core/query/runCache';
+import { fmtRefreshTime, nextRefresh } from '../../core/refresh';
 import type { CallService, RunOutcome } from '../calls/callService';
 import type { Connection } from '../connection';
 import { CommandIds } from '../commands/ids';
@@ -19,7 +20,7 @@ import type { QueryFieldService } from './fieldService';
 export interface RunQueryArgs {
   /** The chain to run on; by default the file's `$chain` ("main" when absent). */
   readonly chain?: Chain;
-  /** Run even when the same query's answer is inside the refresh window ("Run Anyway"). */
+  /** Run even when the same query's answer is from the current refresh period ("Run Anyway"). */
   readonly fresh?: boolean;
   /** false: do not open the result. */
   readonly open?: boolean;
@@ -37,7 +38,7 @@ export function queryEndpoint(chain: Chain): Endpoint {
   return endpoint(chain === 'alt' ? 'altchain_wallet_database' : 'wallet_database');
 }
 
-/** Runs `.waquery.json` files through the price flow, and opens a cached answer for free within the hour. */
+/** Runs `.waquery.json` files through the price flow, and opens a cached answer for free until the next hourly refresh. */
 export class QueryRunner {
   private readonly ran = new vscode.EventEmitter<QueryRun>();
   /** A query ran and its answer was cached. */
@@ -63,7 +64,7 @@ export class QueryRunner {
     return { body: parsed.body, chain };
   }
 
-  /** The answer of this query on this chain inside the refresh window, if any. */
+  /** The answer of this query on this chain from the current refresh period, if any. */
   async lastRun(doc: vscode.TextDocument, chain: Chain): Promise<QueryRun | undefined> {
     const parsed = parseQueryFile(doc.getText());
     if (!parsed.ok) return undefined;
@@ -87,12 +88,15 @@ export class QueryRunner {
       const run = await this.cache.lookup(baseUrl, chain, body);
       if (run) return this.openCached(doc, run, args);
     }
+    // The run is dated when it is sent, not answered: an answer that arrives after the top of the
+    // hour may have been computed before the refresh, and a run dated too early only expires sooner.
+    const sentAt = Date.now();
     // The one call flow: the price (and the ceiling) is shown and decided there, whoever asked.
     const outcome = await this.calls.run(queryEndpoint(chain), { inputs: { query: body }, open: args.open });
     if (outcome.status !== 'done') return { status: 'ran', outcome };
     const total = (outcome.value as { total?: unknown }).total;
     if (typeof total !== 'number') return { status: 'ran', outcome };
-    const run = await this.cache.record({ baseUrl, chain, at: Date.now(), total, charged: outcome.credits, resultPath: outcome.resultPath, body, answer: outcome.value });
+    const run = await this.cache.record({ baseUrl, chain, at: sentAt, total, charged: outcome.credits, resultPath: outcome.resultPath, body, answer: outcome.value });
     this.ran.fire(run);
     return { status: 'ran', outcome, run };
   }
@@ -101,17 +105,18 @@ export class QueryRunner {
     const file = run.resultPath && existsSync(run.resultPath) ? run.resultPath : run.answerPath;
     if (args.open !== false) await openResult(file);
     const chain = run.chain === 'alt' ? ` on the ${CHAIN_LABEL.alt}` : '';
+    const now = Date.now();
     const message =
-      `Opened the answer of this query${chain} from ${ago(run.at, Date.now())}: ${run.total.toLocaleString('en-US')} matching wallets. ` +
-      `Free: nothing was sent and no credits were spent (that run cost ${fmtCredits(run.charged)}; the same query returns the same wallets within the hour).`;
-    const again = `Run Anyway (${quote(queryEndpoint(run.chain), {}, { knownMatches: run.total }).credits.toLocaleString('en-US')} credits)`;
+      `Opened the answer of this query${chain} from ${ago(run.at, now)}: ${run.total.toLocaleString('en-US')} matching wallets. ` +
+      `Free: nothing was sent and no credits were spent (that run cost ${fmtCredits(run.charged)}; the same query returns the same wallets until the hourly refresh at ${fmtRefreshTime(nextRefresh(run.at))}).`;
+    const again = `Run Anyway (${quote(queryEndpoint(run.chain), {}, { knownMatches: run.total, matchesAt: run.at, now }).credits.toLocaleString('en-US')} credits)`;
     void vscode.window.showInformationMessage(message, again).then((a) => {
       if (a === again) void this.run(doc.uri, { ...args, fresh: true });
     });
     return { status: 'cached', run, opened: file, message };
   }
 
-  /** The exact price of running the query again, from the match count of its run within the hour. */
+  /** The exact price of running the query again, from the match count of its run in the current refresh period. */
   async estimate(arg: unknown, args: { chain?: Chain } = {}): Promise<EstimateResult> {
     const doc = await queryDocument(arg);
     if (!doc) return { status: 'none' };
@@ -124,15 +129,16 @@ export class QueryRunner {
     const ep = queryEndpoint(chain);
     const run = await this.cache.lookup(this.connection.baseUrl(), chain, parsed.body);
     if (!run) {
-      void vscode.window.showInformationMessage(`This exact query has not run within the hour, so its match count is not known: ${quote(ep, {}).text}.`);
+      void vscode.window.showInformationMessage(`This exact query has not run since the last hourly refresh, so its match count is not known: ${quote(ep, {}).text}.`);
       return { status: 'none' };
     }
-    const q = quote(ep, { query: parsed.body }, { knownMatches: run.total });
-    const until = new Date(run.at + REFRESH_WINDOW_MS).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    const now = Date.now();
+    const q = quote(ep, { query: parsed.body }, { knownMatches: run.total, matchesAt: run.at, now });
+    const until = fmtRefreshTime(nextRefresh(run.at));
     const open = 'Open Last Answer (Free)';
     const again = 'Run Anyway';
     void vscode.window
-      .showInformationMessage(`Running this query again costs ${q.text}. It ran ${ago(run.at, Date.now())}; its answer opens free until ${until}.`, open, again)
+      .showInformationMessage(`Running this query again costs ${q.text}. It ran ${ago(run.at, now)}; its answer opens free until ${until}.`, open, again)
       .then((a) => {
         if (a === open) void this.run(doc.uri, { chain });
         else if (a === again) void this.run(doc.uri, { chain, fresh: true });
