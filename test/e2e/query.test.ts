@@ -53,7 +53,7 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
     assert.equal(await wb.quickInputField.inputValue(), 'wallets.waquery.json');
     await wb.page.keyboard.press('Enter');
     await wb.page.locator('.tabs-container .tab', { hasText: 'wallets.waquery.json' }).waitFor({ timeout: 15_000 });
-    await lens(/^▶ Run — 100 credits per matching wallet \(≥ 100\)$/u, 60_000);
+    await lens(/^▶ Run — 100 credits per matching wallet \(≥ 100\) · ceiling 1,000,000 credits per call$/u, 60_000);
     const text = (await editor.locator('.view-lines').innerText()).replace(/\u00a0/gu, ' ');
     assert.match(text, /\/\/ A Wallet Database query\. This file is exactly the JSON body that is sent/u);
     // The JSON grammar colours keys, strings, numbers and comments differently.
@@ -109,7 +109,7 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
     await wb.page.keyboard.press('Enter');
     await editor.locator('.squiggly-error').first().waitFor({ state: 'detached', timeout: 15_000 });
     await wb.page.keyboard.press('Control+s');
-    await lens(/^▶ Run — 100 credits per matching wallet \(≥ 100\)$/u);
+    await lens(/^▶ Run — 100 credits per matching wallet \(≥ 100\) · ceiling 1,000,000 credits per call$/u);
     await wb.page.mouse.move(0, 0);
     await wb.screenshot('fixed');
   });
@@ -139,14 +139,15 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
     await wb.page.keyboard.press('Control+s');
   });
 
-  it('runs it from the CodeLens: the price is asked first, then the result opens with its matches and credits', async () => {
+  it('runs it from the CodeLens: with the match count unknown the ceiling is named and lifted only by the person, then the result opens with its matches and credits', async () => {
     await (await lens(/^▶ Run — 100 credits per matching wallet/u)).click();
     const dialog = wb.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
     const ask = await dialog.innerText();
     await wb.screenshot('price');
-    assert.match(ask, /Run this query\? It costs 100 credits per matching wallet, at least 100 credits/u);
-    await dialog.locator('.monaco-button', { hasText: /^Run$/u }).click();
+    assert.match(ask, /match count is not known, so its bill cannot be held under your ceiling of 1,000,000 credits per call/u);
+    assert.match(ask, /It costs 100 credits per matching wallet, at least 100 credits.*Run it without a ceiling, just this once\? The bill follows the matches/su);
+    await dialog.locator('.monaco-button', { hasText: /^Run Without a Ceiling, Just This Once$/u }).click();
     const msg = await wb.waitForNotification(/Query the Wallet Database: done/u, 60_000);
     assert.match(msg, /done, [\d,]+ matches, [\d,]+ credits charged/u);
     const tab = wb.page.locator('.tabs-container .tab', { hasText: /wallet_database-\d{8}-\d{6}\.json/u }).first();
