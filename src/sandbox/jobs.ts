@@ -53,7 +53,7 @@ function summarise(input: Record<string, unknown>): Record<string, unknown> {
 
 const newId = (prefix: string, bytes: number) => `${prefix}${randomBytes(bytes).toString('hex')}`;
 
-/** A fresh request id (unguessable; clients take it as an opaque string). */
+/** A fresh request id (unguessable; matches the catalog's requestId pattern). */
 export function newRequestId(): string {
   return newId('req_', 10);
 }

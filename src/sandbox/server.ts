@@ -3,8 +3,7 @@
  *   record → fault dice (drop, latency, 500) → result files → route (404) → key (401)
  *   → IP binding (403; not for /reset_ip) → rate limit (429) → body and validation (400)
  *   → family: queued submit (slow ack / 504, 402, accept + charge), account, direct.
- * Every refusal happens before anything is queued or charged (§7.1, §7.2). Routes, input rules
- * and prices are the sandbox's own (./routes.ts, ./inputs.ts, ./prices.ts), never the client's.
+ * Every refusal happens before anything is queued or charged (§7.1, §7.2).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -110,6 +109,7 @@ export class Pipeline {
     }
   }
 
+  /** Routes, checks and prices with the sandbox's own tables (./routes.ts, ./inputs.ts, ./prices.ts), never the client's. */
   private async api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET';
     let route: Routed;
