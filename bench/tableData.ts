@@ -1,13 +1,13 @@
 /**
  * Synthetic wallet-metrics CSV for the table benchmark: the shape of a `/pnl` result
- * (IDENTITY_COLUMNS, then 158 metrics × 4 timeframes), deterministic from a seed, so two
+ * (IDENTITY_COLUMNS, then the main chain's 158 metrics × 4 timeframes), deterministic from a seed, so two
  * runs measure the same bytes. Values look like the real thing: base58 addresses, decimals,
  * a few empty cells, and quoted labels with commas and doubled quotes.
  */
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { IDENTITY_COLUMNS, METRICS, TIMEFRAMES, metricColumns, type MetricKind } from '../src/core/metrics';
+import { IDENTITY_COLUMNS, TIMEFRAMES, metricColumns, metricsOn, type MetricKind } from '../src/core/metrics';
 
 /** A small, fast, seeded PRNG (mulberry32); returns floats in [0, 1). */
 export function seededRandom(seed: number): () => number {
@@ -37,7 +37,7 @@ const BOTS = ['', 'Photon', 'BullX', 'Trojan', 'GMGN', 'Axiom'];
 
 /** The header of the synthetic file: the real column names of a `/pnl` result. */
 export function walletColumns(): string[] {
-  return [...IDENTITY_COLUMNS, ...metricColumns()];
+  return [...IDENTITY_COLUMNS, ...metricColumns('main')];
 }
 
 function csvQuote(s: string): string {
@@ -90,7 +90,7 @@ export function walletRow(rand: () => number, kinds: readonly MetricKind[]): str
 
 /** The metric kind of each metric column, in header order. */
 export function metricKinds(): MetricKind[] {
-  return METRICS.flatMap((m) => TIMEFRAMES.map(() => m.kind));
+  return metricsOn('main').flatMap((m) => TIMEFRAMES.map(() => m.kind));
 }
 
 /**

@@ -521,8 +521,15 @@ function placeholders(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/gu)].map((m) => m[1] ?? '');
 }
 
+/** A number as plain decimal digits: String(1e21) is "1e+21", which a strict server refuses. */
+export function decimalText(n: number): string {
+  const s = String(n);
+  return /e/iu.test(s) ? n.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }) : s;
+}
+
 function queryString(v: unknown): string {
-  return Array.isArray(v) ? v.map(String).join(',') : String(v);
+  const one = (x: unknown): string => (typeof x === 'number' ? decimalText(x) : String(x));
+  return Array.isArray(v) ? v.map(one).join(',') : one(v);
 }
 
 /** Turns validated input into the wire request: GET inputs as query parameters, POST inputs as a JSON body (§4.1). */

@@ -1,9 +1,17 @@
 /**
- * The 158 wallet metrics, each in four timeframes (§2.4, §1.4). The spec does not show
- * their names, so these are ours: the sandbox serves them from `/wallet_database/columns`,
+ * The wallet metrics, each in four timeframes (§2.4, §1.4): 158 on each chain. The spec does
+ * not show their names, so these are ours: the sandbox serves them from `/wallet_database/columns`,
  * the query language completes them, and the table groups its columns by them.
  * A column name is `<metric>_<timeframe>`, e.g. `realized_pnl_usd_7d`.
+ *
+ * CHAIN-ONLY METRICS (ours; the spec says only "158 metrics" for either chain): 154 metrics
+ * exist on both chains, and four on one chain only (`only` below):
+ *   main only  launchpad_token_share, migrated_token_share, pre_migration_buy_share,
+ *              post_migration_buy_share: launchpads and their migration are a main-chain stage.
+ *   alt only   private_tx_share, token_approval_count, unlimited_approval_share,
+ *              avg_gas_price_gwei: private relays, token approvals and gas prices are EVM things.
  */
+import type { Chain } from './addresses';
 
 export const TIMEFRAMES = ['1d', '7d', '30d', 'all'] as const;
 export type Timeframe = (typeof TIMEFRAMES)[number];
@@ -22,6 +30,8 @@ export interface Metric {
   readonly group: MetricGroup;
   readonly kind: MetricKind;
   readonly description: string;
+  /** The one chain the metric exists on; absent when it exists on both. */
+  readonly only?: Chain;
 }
 
 export const METRIC_GROUPS = [
@@ -39,7 +49,7 @@ export const METRIC_GROUPS = [
 ] as const;
 export type MetricGroup = (typeof METRIC_GROUPS)[number];
 
-type Row = readonly [name: string, kind: MetricKind, description: string];
+type Row = readonly [name: string, kind: MetricKind, description: string, only?: Chain];
 
 const money = (base: string, what: string): Row[] => [
   [`${base}_usd`, 'usd', `${what}, in USD`],
@@ -150,8 +160,8 @@ const GROUP_ROWS: Record<MetricGroup, Row[]> = {
     ['median_seconds_after_launch', 'seconds', 'Median time from token launch to first buy'],
     ['first_block_buy_count', 'count', 'Buys in the launch block of a token'],
     ['early_buy_share', 'ratio', 'Share of buys within five minutes of launch'],
-    ['pre_migration_buy_share', 'ratio', 'Share of buys before the launchpad migration'],
-    ['post_migration_buy_share', 'ratio', 'Share of buys after the launchpad migration'],
+    ['pre_migration_buy_share', 'ratio', 'Share of buys before the launchpad migration', 'main'],
+    ['post_migration_buy_share', 'ratio', 'Share of buys after the launchpad migration', 'main'],
     ['sell_near_ath_share', 'ratio', 'Share of sells within 10% of the token’s high'],
     ['buy_near_bottom_share', 'ratio', 'Share of buys within 10% of the token’s low'],
     ['avg_exit_vs_ath', 'ratio', 'Average exit price as a share of the token’s high'],
@@ -167,8 +177,8 @@ const GROUP_ROWS: Record<MetricGroup, Row[]> = {
     ['tokens_unprofitable', 'count', 'Distinct tokens closed with a loss'],
     ['tokens_rugged', 'count', 'Tokens held when their liquidity was pulled'],
     ['rug_exposure_share', 'ratio', 'Share of invested lost to pulled liquidity'],
-    ['launchpad_token_share', 'ratio', 'Share of tokens bought on a launchpad'],
-    ['migrated_token_share', 'ratio', 'Share of tokens bought after migration'],
+    ['launchpad_token_share', 'ratio', 'Share of tokens bought on a launchpad', 'main'],
+    ['migrated_token_share', 'ratio', 'Share of tokens bought after migration', 'main'],
     ['avg_tokens_per_day', 'number', 'Distinct tokens traded per active day'],
     ['top_token_pnl_share', 'ratio', 'Share of profit from the single best token'],
     ['top3_token_pnl_share', 'ratio', 'Share of profit from the three best tokens'],
@@ -204,13 +214,23 @@ const GROUP_ROWS: Record<MetricGroup, Row[]> = {
     ['followers_estimate', 'count', 'Wallets estimated to copy this one'],
     ['native_balance', 'native', 'Native coin balance at the end of the timeframe'],
     ['portfolio_value_usd', 'usd', 'Value of held tokens at the end of the timeframe, in USD'],
+    // Last, so that adding them moved no other metric's column index.
+    ['private_tx_share', 'ratio', 'Share of swaps sent through a private relay instead of the public mempool', 'alt'],
+    ['token_approval_count', 'count', 'Token spending approvals granted', 'alt'],
+    ['unlimited_approval_share', 'ratio', 'Share of token approvals granted for an unlimited amount', 'alt'],
+    ['avg_gas_price_gwei', 'number', 'Average gas price paid per swap, in gwei', 'alt'],
   ],
 };
 
-/** Every metric, in a stable order (group, then the order above). */
+/** Every metric of either chain, in a stable order (group, then the order above). */
 export const METRICS: readonly Metric[] = METRIC_GROUPS.flatMap((group) =>
-  GROUP_ROWS[group].map(([name, kind, description]) => ({ name, group, kind, description })),
+  GROUP_ROWS[group].map(([name, kind, description, only]) => ({ name, group, kind, description, ...(only ? { only } : {}) })),
 );
+
+/** The 158 metrics of a chain, in METRICS order. */
+export function metricsOn(chain: Chain): Metric[] {
+  return METRICS.filter((m) => m.only === undefined || m.only === chain);
+}
 
 /** Columns that identify a wallet in tabular results, before its metric columns. */
 export const IDENTITY_COLUMNS = ['address', 'label', 'first_seen', 'last_active', 'main_dex', 'main_bot', 'chain', 'refreshed_at'] as const;
@@ -220,9 +240,9 @@ export function metricColumn(metric: string, tf: Timeframe): string {
   return `${metric}_${tf}`;
 }
 
-/** All 632 metric columns, metric-major (every timeframe of a metric together). */
-export function metricColumns(): string[] {
-  return METRICS.flatMap((m) => TIMEFRAMES.map((tf) => metricColumn(m.name, tf)));
+/** The metric columns of a chain (632), or of both chains without one, metric-major (every timeframe of a metric together). */
+export function metricColumns(chain?: Chain): string[] {
+  return (chain ? metricsOn(chain) : METRICS).flatMap((m) => TIMEFRAMES.map((tf) => metricColumn(m.name, tf)));
 }
 
 const BY_NAME = new Map(METRICS.map((m) => [m.name, m]));

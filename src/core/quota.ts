@@ -75,7 +75,7 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
       kind: 'unbounded',
       ceiling: s.maxCreditsPerCall,
       message: `This query’s match count is not known, so its bill cannot be held under your ceiling of ${fmtCredits(s.maxCreditsPerCall)} per call.`,
-      detail: `It costs ${q.text}. Run it without a ceiling, just this once? The bill follows the matches and may be any amount up to your balance. ${detail}`,
+      detail: `It costs ${q.text}. Run it without a ceiling, just this once? It may cost any amount up to your balance.\n\n${detail}`,
       refusal: `Not sent, nothing charged: this query’s match count is not known, so its bill could pass your ceiling of ${fmtCredits(s.maxCreditsPerCall)} per call. To run it, choose “Run Without a Ceiling, Just This Once”; after one run, the same query has an exact price until the next hourly refresh.`,
     };
   }

@@ -2,50 +2,39 @@
  * Which Wallet Database fields exist on which chain, and the ColumnInfo list each chain's
  * `/…wallet_database/columns` serves.
  *
- * CHAIN-ONLY FIELDS (the one place they are decided; our design, the spec does not say):
- *   main only  launchpad_token_share_*, migrated_token_share_*, pre_migration_buy_share_*,
- *              post_migration_buy_share_*  — launchpads and their migrations are a main-chain
- *              thing; the second chain has no launchpad stage.
- *   alt only   mev_victim_count_*  — sandwich detection needs a public mempool, which only the
- *              second chain has.
- * Every other metric exists on both chains. These fields are absent from the other chain's
- * column list and Wallet Database (querying them there is a 400 that names the chain that has
- * them), left out of its WalletMetrics, and left empty in its pnl CSV, which keeps the full
- * 632-column header on both chains so one reader handles both files.
+ * CHAIN-ONLY FIELDS: every wallet has 158 metrics on either chain (§2.4, §4.3); 154 exist on
+ * both and four on one chain only. Which four is decided by `only` in src/core/metrics.ts
+ * (launchpad metrics on the main chain; private relays, approvals and gas on the second).
+ * A chain-only field is absent from the other chain's column list, Wallet Database (querying
+ * it there is a 400 that names the chain that has it), WalletMetrics and pnl file: each chain
+ * serves exactly its own 158 × 4 = 632 metric columns.
  */
 import type { Chain } from '../core/addresses';
 import { ALT_DEXES, MAIN_DEXES, TRADING_BOTS } from '../core/catalog';
 import { METRICS, TIMEFRAMES, TIMEFRAME_LABEL, metricColumn, type Metric, type Timeframe } from '../core/metrics';
 import type { ColumnInfo } from '../core/wire';
 
-export const MAIN_ONLY_METRICS: ReadonlySet<string> = new Set([
-  'launchpad_token_share',
-  'migrated_token_share',
-  'pre_migration_buy_share',
-  'post_migration_buy_share',
-]);
-export const ALT_ONLY_METRICS: ReadonlySet<string> = new Set(['mev_victim_count']);
+const ONLY = new Map(METRICS.flatMap((m) => (m.only ? [[m.name, m.only] as const] : [])));
 
 /** Trading bots of the second chain (ours; the catalog's list is the main chain's). */
 export const ALT_BOTS = ['maestro', 'banana_gun', 'sigma', 'unibot', 'bloom', 'photon'] as const;
 
 /** Whether a metric (by name, without timeframe) exists on the chain. */
 export function metricOnChain(metric: string, chain: Chain): boolean {
-  return chain === 'main' ? !ALT_ONLY_METRICS.has(metric) : !MAIN_ONLY_METRICS.has(metric);
+  const only = ONLY.get(metric);
+  return only === undefined || only === chain;
 }
 
 /** The chain a metric exists on only, or undefined when it exists on both. */
 export function onlyChainOf(metric: string): Chain | undefined {
-  if (MAIN_ONLY_METRICS.has(metric)) return 'main';
-  if (ALT_ONLY_METRICS.has(metric)) return 'alt';
-  return undefined;
+  return ONLY.get(metric);
 }
 
 /** A metric column: where its value comes from in the wallet store. */
 export interface MetricColumn {
   readonly kind: 'metric';
   readonly name: string;
-  /** Index among all 632 metric columns (metric-major, as metricColumns()). */
+  /** Index among the metric columns of both chains (metric-major, as metricColumns() without a chain). */
   readonly index: number;
   readonly metric: Metric;
   readonly timeframe: Timeframe;
@@ -61,7 +50,7 @@ export interface CategoryColumn {
 
 export type QueryColumn = MetricColumn | CategoryColumn;
 
-/** All 632 metric columns, in metricColumns() order. */
+/** The metric columns of both chains, in metricColumns() order: a column's index keys its values, whatever its chain. */
 export const ALL_METRIC_COLUMNS: readonly MetricColumn[] = METRICS.flatMap((metric, m) =>
   TIMEFRAMES.map((timeframe, tf) => ({ kind: 'metric' as const, name: metricColumn(metric.name, timeframe), index: m * TIMEFRAMES.length + tf, metric, timeframe, tf })),
 );
@@ -69,6 +58,14 @@ export const ALL_METRIC_COLUMNS: readonly MetricColumn[] = METRICS.flatMap((metr
 /** The dex and bot names of a chain; index 0 of bots is "none" (''). */
 export function categories(chain: Chain): { dexes: readonly string[]; bots: readonly string[] } {
   return chain === 'main' ? { dexes: MAIN_DEXES, bots: ['', ...TRADING_BOTS] } : { dexes: ALT_DEXES, bots: ['', ...ALT_BOTS] };
+}
+
+const MAIN_COLUMNS = ALL_METRIC_COLUMNS.filter((c) => metricOnChain(c.metric.name, 'main'));
+const ALT_COLUMNS = ALL_METRIC_COLUMNS.filter((c) => metricOnChain(c.metric.name, 'alt'));
+
+/** The metric columns of a chain (158 × 4), in ALL_METRIC_COLUMNS order: what its pnl file and WalletMetrics hold. */
+export function chainMetricColumns(chain: Chain): readonly MetricColumn[] {
+  return chain === 'main' ? MAIN_COLUMNS : ALT_COLUMNS;
 }
 
 const QUERY_COLUMNS = new Map<Chain, ReadonlyMap<string, QueryColumn>>();
@@ -82,7 +79,7 @@ export function queryColumns(chain: Chain): ReadonlyMap<string, QueryColumn> {
   const { dexes, bots } = categories(chain);
   map.set('main_dex', { kind: 'category', name: 'main_dex', values: dexes });
   map.set('main_bot', { kind: 'category', name: 'main_bot', values: bots });
-  for (const c of ALL_METRIC_COLUMNS) if (metricOnChain(c.metric.name, chain)) map.set(c.name, c);
+  for (const c of chainMetricColumns(chain)) map.set(c.name, c);
   return map;
 }
 

@@ -1,12 +1,11 @@
 /**
  * The direct family (§4.2, §4.3): JSON in the same response. Each handler computes its
  * answer, then pays through `pay` (which refuses with 402 before anything is charged when
- * the balance is short), then answers. Prices come from src/core/pricing.ts.
+ * the balance is short), then answers. Prices come from the sandbox's own table (./prices.ts).
  */
 import type { Chain } from '../core/addresses';
-import { CREATOR_COLUMNS, type Endpoint } from '../core/catalog';
+import { CREATOR_COLUMNS } from '../core/catalog';
 import { canonicalQuery, type QueryBody } from '../core/query/model';
-import { quote } from '../core/pricing';
 import { REFRESH_PERIOD_MS, refreshPeriodIndex, refreshPeriodStart } from '../core/refresh';
 import { ERROR_CODES } from '../core/wire';
 import { PAGE_SIZE, decodeCursor, encodeCursor, swapCount, swaps } from './activity';
@@ -14,7 +13,9 @@ import { columnInfos } from './columns';
 import type { World } from './data';
 import { ApiError } from './http';
 import { creatorRecord, tokenRecord } from './market';
+import { chargeFor } from './prices';
 import { projection, queryProblem, runQuery, walletRows, type QueryHits } from './query';
+import type { Endpoint } from './routes';
 import { metricsRecord } from './wallets';
 
 export interface DirectCall {
@@ -77,7 +78,7 @@ export class Direct {
       this.cache.set(key, hits);
     }
     // The bill follows the matches, not the limit; a flat minimum when nothing matches (§4.2).
-    const cost = quote(ep, input, { knownMatches: hits.total }).credits;
+    const cost = chargeFor(ep.id, input, { matches: hits.total });
     pay(cost);
     const fields = projection(body);
     return {
@@ -107,7 +108,7 @@ export class Direct {
     // The address always comes along: a creator row without it cannot be followed up.
     const keep = ['address', ...cols.filter((c) => c !== 'address')] as (typeof CREATOR_COLUMNS)[number][];
     const creators = slice.map((c) => Object.fromEntries(keep.map((k) => [k, c[k]])));
-    const cost = quote(ep, input, { returned: creators.length }).credits;
+    const cost = chargeFor(ep.id, input, { returned: creators.length });
     pay(cost);
     return { creators, page, page_size: size, total: all.length, sort, order: dir === 1 ? 'asc' : 'desc', cost };
   }
@@ -120,7 +121,7 @@ export class Direct {
     if (idx === undefined) throw new ApiError(404, ERROR_CODES.notFound, `No token creator with address ${address}.`);
     const c = m.creators[idx]!;
     const hourStart = this.hourStart();
-    pay(quote(ep, input).credits);
+    pay(chargeFor(ep.id, input));
     return {
       ...creatorRecord(m, c, hourStart),
       tokens: c.tokens.map((t) => tokenRecord(m.tokens[t]!, hourStart)).sort((a, b) => String(b.created_at).localeCompare(String(a.created_at))),
@@ -140,7 +141,7 @@ export class Direct {
     const total = swapCount(this.world.seed, chain, address);
     const page = swaps(this.world.seed, this.world.market, chain, address, hour * REFRESH_PERIOD_MS, offset, PAGE_SIZE);
     // One credit per page read, even an empty one (§7.3).
-    const cost = quote(ep, input, { pages: 1 }).credits;
+    const cost = chargeFor(ep.id, input, { pages: 1 });
     pay(cost);
     const next = offset + PAGE_SIZE < total ? encodeCursor(hour, offset + PAGE_SIZE, address) : null;
     return { address, swaps: page, nextCursor: next, total, cost };
@@ -152,7 +153,7 @@ export class Direct {
     // Any address has metrics (they derive from the address), and a known one reads as in the database.
     const view = this.world.viewOf('alt', [wallet], hour);
     const i = 0;
-    pay(quote(ep, input).credits);
+    pay(chargeFor(ep.id, input));
     const [, label, firstSeen, lastActive, mainDex, mainBot] = view.identity(i);
     return {
       address: wallet,

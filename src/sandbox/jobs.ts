@@ -4,16 +4,16 @@
  * (REQUEST_STATUSES in src/core/wire.ts); `url` being set is what the spec promises.
  */
 import { randomBytes } from 'node:crypto';
-import { ENDPOINTS, type Endpoint } from '../core/catalog';
-import { quote } from '../core/pricing';
-import { sampleInput } from '../core/samples';
 import { refreshPeriodStart } from '../core/refresh';
 import type { RequestRecord, RequestStatus } from '../core/wire';
 import type { World } from './data';
 import type { FaultSwitches } from './faults';
 import type { FileStore } from './files';
+import { exampleInput } from './inputs';
+import { chargeFor } from './prices';
 import { resultContent } from './results';
 import { Rng, hash32 } from './rng';
+import { ROUTES, type Endpoint } from './routes';
 
 export interface Job {
   readonly requestId: string;
@@ -154,7 +154,7 @@ export class Jobs {
 
   /** Adds n past jobs over the last days: mostly done (files made on first download), some failed. Not charged: they are history. */
   seedHistory(n: number, key: string): void {
-    const queued = ENDPOINTS.filter((e) => e.family === 'queued');
+    const queued = ROUTES.filter((e) => e.family === 'queued');
     const now = this.deps.now();
     const rng = new Rng(hash32('history', key, n, this.byId.size));
     const errors = [
@@ -164,9 +164,9 @@ export class Jobs {
     ];
     for (let k = 0; k < n; k++) {
       const ep = queued[k % queued.length]!;
-      const input = sampleInput(ep);
+      const input = exampleInput(ep);
       const createdAt = Math.round(now - (k + 1) * rng.range(0.3, 1) * (7 * 86_400_000) / Math.max(n, 7));
-      const job = this.add(key, ep, input, quote(ep, input).credits, newId('req_', 10), createdAt);
+      const job = this.add(key, ep, input, chargeFor(ep.id, input), newId('req_', 10), createdAt);
       if (rng.chance(0.15)) {
         job.status = 'failed';
         job.error = rng.pick(errors);

@@ -1,5 +1,5 @@
 /**
- * How each of the 158 metrics is synthesised. Every value is
+ * How each metric (158 per chain) is synthesised. Every value is
  *     base = F[i] * (gw * G[i] + lo + span * u) * scale
  * where F is a per-wallet, per-timeframe magnitude (trades, volume, position size…), G a
  * per-wallet trait (skill, botness, how early it buys…) and u a fresh uniform draw. Reading a
@@ -170,6 +170,11 @@ const RULES: readonly [RegExp, ReturnType<typeof r>][] = [
   [/^followers_estimate/u, r('one', 'skill', 300, 0, 40, { idleNull: false })],
   [/^native_balance/u, r('size', 'zero', 0, 0.5, 12, { idleNull: false })],
   [/^portfolio_value_usd/u, r('size', 'zero', 0, 0, 25, { idleNull: false })],
+  // second chain only: bots use private relays and pay more gas; careless wallets approve without limit
+  [/^private_tx_share/u, r('one', 'bot', 0.4, 0.05, 0.3)],
+  [/^token_approval_count/u, r('count', 'zero', 0, 0.1, 0.1)],
+  [/^unlimited_approval_share/u, r('one', 'unskill', 0.3, 0.3, 0.4)],
+  [/^avg_gas_price_gwei/u, r('one', 'bot', 10, 2, 20)],
 ];
 
 const POST_OF_KIND: Record<Metric['kind'], Post> = {

@@ -9,7 +9,7 @@ import type { Chain } from '../core/addresses';
 import { ALT_DEXES, MAIN_DEXES, TRADING_BOTS } from '../core/catalog';
 import { refreshPeriodIndex } from '../core/refresh';
 import { swaps } from './activity';
-import { ALL_METRIC_COLUMNS, categories } from './columns';
+import { categories, chainMetricColumns } from './columns';
 import type { World } from './data';
 import { iso, type Token } from './market';
 import { Rng, hash32, unit, base58String } from './rng';
@@ -297,17 +297,17 @@ class Producer {
   }
 
   private *pnl(chain: Chain, wallets: readonly string[]): Generator<string> {
-    yield csvLine(pnlHeader());
+    yield csvLine(pnlHeader(chain));
     const hour = refreshPeriodIndex(this.hourStart);
-    const columns = ALL_METRIC_COLUMNS.length;
+    const columns = chainMetricColumns(chain).map((c) => c.index);
     // Chunks keep memory flat on 100,000 wallets: each chunk is generated, written, dropped.
     for (let from = 0; from < wallets.length; from += 2_000) {
       const view = this.world.viewOf(chain, wallets.slice(from, from + 2_000), hour);
-      const cols = Array.from({ length: columns }, (_, c) => view.column(c, false));
+      const cols = columns.map((c) => view.column(c, false));
       for (let i = 0; i < view.set.n; i++) {
         let line = csvLine(view.identity(i));
-        for (let c = 0; c < columns; c++) {
-          const v = cols[c]![i]!;
+        for (const col of cols) {
+          const v = col[i]!;
           line += v === v ? `,${v}` : ',';
         }
         yield line;

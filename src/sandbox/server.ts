@@ -8,15 +8,16 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ENDPOINTS, decodeRequest, routeRequest, validateInput, type Endpoint } from '../core/catalog';
-import { fmtCredits, quote } from '../core/pricing';
 import { ERROR_CODES } from '../core/wire';
 import type { Accounts } from './billing';
 import type { Direct, DirectCall } from './direct';
 import type { FaultSwitches } from './faults';
 import { sendFile, type FileStore } from './files';
 import { ApiError, readJsonBody, remoteOf, sendError, sendJson, sleep } from './http';
+import { readInput } from './inputs';
 import type { Jobs } from './jobs';
+import { chargeFor } from './prices';
+import { routeOf, type Endpoint, type Routed } from './routes';
 import type { ReceivedRequest } from './types';
 
 export interface ServerDeps {
@@ -33,6 +34,9 @@ export interface ServerDeps {
 }
 
 type Listener = 'api' | 'files';
+
+/** 1,000,000 credits (the server's own wording, not the client's formatter). */
+const fmtCredits = (n: number): string => `${n.toLocaleString('en-US')} credit${n === 1 ? '' : 's'}`;
 
 export class Pipeline {
   readonly log: ReceivedRequest[] = [];
@@ -106,18 +110,18 @@ export class Pipeline {
     }
   }
 
+  /** Routes, checks and prices with the sandbox's own tables (./routes.ts, ./inputs.ts, ./prices.ts), never the client's. */
   private async api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET';
-    let route: ReturnType<typeof routeRequest>;
+    let route: Routed;
     try {
-      route = routeRequest(method, url.pathname);
+      route = routeOf(method, url.pathname);
     } catch {
-      // routeRequest decodes path parameters: a malformed %-escape lands here.
+      // routeOf decodes path parameters: a malformed %-escape lands here.
       throw new ApiError(400, ERROR_CODES.badInput, `The path ${url.pathname} is not valid URL encoding.`);
     }
-    if (!route) {
-      const other = ENDPOINTS.find((e) => routeRequest(e.method, url.pathname)?.ep === e);
-      throw new ApiError(404, ERROR_CODES.notFound, other ? `${url.pathname} takes ${other.method}, not ${method}.` : `No endpoint ${method} ${url.pathname}.`);
+    if (route.kind !== 'found') {
+      throw new ApiError(404, ERROR_CODES.notFound, route.kind === 'wrongMethod' ? `${url.pathname} takes ${route.ep.method}, not ${method}.` : `No endpoint ${method} ${url.pathname}.`);
     }
     const { ep, params } = route;
     const header = req.headers.api_key;
@@ -134,7 +138,8 @@ export class Pipeline {
     const wait = this.d.accounts.rateLimited(key, this.d.faults.get().rateLimit, performance.now());
     if (wait !== undefined) throw new ApiError(429, ERROR_CODES.rateLimited, `Too many requests: at most ${this.d.faults.get().rateLimit} per second per key.`, { 'Retry-After': String(wait) });
     const body = method === 'POST' ? await readJsonBody(req) : undefined;
-    const checked = validateInput(ep, decodeRequest(ep, { params, query: url.searchParams, body }));
+    // The sandbox's own input rules (./inputs.ts), not the client's: a client bug is a 400 here.
+    const checked = readInput(ep, { params, query: url.searchParams, body });
     if (!checked.ok) throw new ApiError(400, ERROR_CODES.badInput, checked.errors.join(' '), {}, { errors: checked.errors });
     const input = checked.input;
     const pay = (credits: number, requestId?: string) => this.pay(key, ep, credits, requestId);
@@ -167,7 +172,7 @@ export class Pipeline {
   }
 
   private async submit(req: IncomingMessage, res: ServerResponse, key: string, ep: Endpoint, input: Record<string, unknown>): Promise<void> {
-    const cost = quote(ep, input).credits;
+    const cost = chargeFor(ep.id, input);
     const slow = this.d.faults.get().slowAckMs;
     if (slow > 0) {
       await sleep(Math.min(slow, this.d.ackTimeoutMs), this.closing.signal);

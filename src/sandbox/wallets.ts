@@ -1,5 +1,5 @@
 /**
- * Synthetic wallets with all 158 metrics × 4 timeframes.
+ * Synthetic wallets with all 158 metrics × 4 timeframes of their chain.
  *
  * A value is a pure function of (seed, chain, address, column, hour): each wallet draws its
  * traits (activity, position size, skill, botness…) from its own PRNG stream seeded by its
@@ -18,7 +18,7 @@
 import type { Chain } from '../core/addresses';
 import { IDENTITY_COLUMNS, TIMEFRAMES } from '../core/metrics';
 import { REFRESH_PERIOD_MS } from '../core/refresh';
-import { ALL_METRIC_COLUMNS, categories, metricOnChain } from './columns';
+import { ALL_METRIC_COLUMNS, categories, chainMetricColumns, metricOnChain } from './columns';
 import { NATIVE_PRICE, RECIPES, finishColumn, type Magnitude, type Trait } from './recipes';
 import { Rng, base58Address, hash32, hexAddress } from './rng';
 
@@ -172,7 +172,7 @@ function hashDraw(key: number, col: number): number {
   return h >>> 0;
 }
 
-/** Computes metric column col (0..631) of every wallet as served, jittered by jit (or not), into out. */
+/** Computes metric column col (an ALL_METRIC_COLUMNS index) of every wallet as served, jittered by jit (or not), into out; all null off its chain. */
 export function computeColumn(set: WalletSet, col: number, jit: Float32Array | undefined, out: Float64Array): void {
   const c = ALL_METRIC_COLUMNS[col];
   if (!c || !metricOnChain(c.metric.name, set.chain)) {
@@ -221,7 +221,7 @@ export class HourView {
     this.jitter = hourJitter(set, hour);
   }
 
-  /** Every wallet's served value of a metric column (0..631); NaN is null. Cached for the hour unless cache is false. */
+  /** Every wallet's served value of a metric column (an ALL_METRIC_COLUMNS index); NaN is null. Cached for the hour unless cache is false. */
   column(col: number, cache = true): Float64Array {
     const hit = this.columns.get(col);
     if (hit) {
@@ -270,16 +270,15 @@ export class HourView {
   }
 }
 
-/** The CSV header of a pnl file: the identity columns, then all 632 metric columns (both chains). */
-export function pnlHeader(): string[] {
-  return [...IDENTITY_COLUMNS, ...ALL_METRIC_COLUMNS.map((c) => c.name)];
+/** The CSV header of a chain's pnl file: the identity columns, then the chain's 632 metric columns. */
+export function pnlHeader(chain: Chain): string[] {
+  return [...IDENTITY_COLUMNS, ...chainMetricColumns(chain).map((c) => c.name)];
 }
 
 /** Every metric of wallet i that exists on its chain, by column name (WalletMetrics). */
 export function metricsRecord(view: HourView, i: number): Record<string, number | null> {
   const out: Record<string, number | null> = {};
-  for (const c of ALL_METRIC_COLUMNS) {
-    if (!metricOnChain(c.metric.name, view.set.chain)) continue;
+  for (const c of chainMetricColumns(view.set.chain)) {
     const v = view.value(c.index, i);
     out[c.name] = v === v ? v : null;
   }

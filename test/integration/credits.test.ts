@@ -72,7 +72,7 @@ describe('credits: only the person approves, and the ceiling holds for every que
     const q = refused.asked[0];
     assert.ok(q?.kind === 'modal');
     assert.match(q.message, /ceiling of 1,000,000 credits per call/u, 'the dialog names the ceiling');
-    assert.match(q.detail, /bill follows the matches/u, 'and says the bill follows the matches');
+    assert.match(q.detail, /bill follows the number of matches/u, 'and says the bill follows the matches');
     assert.equal(q.yes, 'Run Without a Ceiling, Just This Once');
     assert.equal(paid(from, '/wallet_database'), 0, 'nothing was sent');
     assert.equal(sb.balance(), balance);

@@ -5,6 +5,7 @@ import { WalletAnalyticsApi } from '../../src/core/api';
 import {
   ALT_DEXES,
   ENDPOINTS,
+  decimalText,
   decodeRequest,
   encodeRequest,
   endpoint,
@@ -320,5 +321,15 @@ describe('tokensoverlap: each window is checked like every other timestamp', () 
     assert.match(errorsOf({ token: a, from: 1, to: 2 }).join(), /Token 2 is listed twice|Token 2: the window start/u);
     assert.match(validateInput(overlap, { tokens: [ok, { token: 'nope', from: 1_700_000_000, to: 1_700_000_001 }] }).ok ? '' : 'refused', /refused/u);
     assert.ok(validateInput(overlap, { tokens: [ok, { token: b, from: 1_700_000_000, to: 1_700_000_001 }] }).ok);
+  });
+});
+
+describe('query strings carry plain decimal numbers', () => {
+  it('never writes an exponent (String(1e21) is "1e+21", which a strict server refuses)', () => {
+    assert.equal(decimalText(1e21), '1000000000000000000000');
+    assert.equal(decimalText(5e-7), '0.0000005');
+    assert.equal(decimalText(1234.5), '1234.5');
+    const wire = encodeRequest(endpoint('mcaptokens'), { mcap_usd: 2e21, days: 3 });
+    assert.equal(wire.query.mcap_usd, '2000000000000000000000');
   });
 });

@@ -36,7 +36,7 @@ describe('query diagnostics: each at the right range', () => {
     const by = (needle: string) => analyzeQuery(text, SANDBOX_COLUMNS).find((d) => text.slice(d.offset, d.offset + d.length).includes(needle));
     assert.match(by('"winrate_30"')?.message ?? '', /Unknown field "winrate_30"\. Did you mean "winrate_30d"\?/u);
     assert.match(by('"winrate"')?.message ?? '', /needs a timeframe: "winrate_1d", "winrate_7d", "winrate_30d", "winrate_all"/u);
-    assert.match(by('"mev_victim_count_30d"')?.message ?? '', /exists only on the second chain; this query runs on the main chain\. Set "\$chain": "alt"/u);
+    assert.match(by('"private_tx_share_30d"')?.message ?? '', /exists only on the second chain; this query runs on the main chain\. Set "\$chain": "alt"/u);
     assert.match(by('"high"')?.message ?? '', /"winrate_30d" holds numbers \(ratio\): "high" is a string/u);
     assert.match(by('"raydium_amn"')?.message ?? '', /Did you mean "raydium_amm"\?/u);
     assert.match(by('[500, 20]')?.message ?? '', /500 is above 20, so no wallet can match/u);
@@ -114,7 +114,7 @@ describe('query quick fixes', () => {
     const d = diags.find((x) => x.code === 'other-chain-field');
     assert.match(d?.fixes?.[0]?.title ?? '', /second chain \("\$chain": "alt"\)/u);
     const t = applyEdits(text, [...(d?.fixes?.[0]?.edits ?? [])]);
-    assert.ok(!analyzeQuery(t, SANDBOX_COLUMNS).some((x) => x.code === 'other-chain-field' && t.slice(x.offset, x.offset + x.length) === '"mev_victim_count_30d"'));
+    assert.ok(!analyzeQuery(t, SANDBOX_COLUMNS).some((x) => x.code === 'other-chain-field' && t.slice(x.offset, x.offset + x.length) === '"private_tx_share_30d"'));
   });
 });
 

@@ -111,7 +111,7 @@ describe('sandbox data: wallets', () => {
 });
 
 describe('sandbox data: columns and chains', () => {
-  it('serves ColumnInfo for every metric column on its chain, with the chain-only fields apart', () => {
+  it('serves ColumnInfo for every metric column on its chain (158 × 4 each), with the chain-only fields apart', () => {
     const main = columnInfos('main');
     const alt = columnInfos('alt');
     for (const c of [...main, ...alt]) ColumnInfo.parse(c);
@@ -119,10 +119,13 @@ describe('sandbox data: columns and chains', () => {
     assert.ok(names(main).has('launchpad_token_share_30d'));
     assert.ok(!names(alt).has('launchpad_token_share_30d'));
     assert.ok(!names(alt).has('pre_migration_buy_share_7d'));
-    assert.ok(names(alt).has('mev_victim_count_all'));
-    assert.ok(!names(main).has('mev_victim_count_all'));
-    assert.equal(main.filter((c) => c.metric).length, 632 - 4);
-    assert.equal(alt.filter((c) => c.metric).length, 632 - 16);
+    assert.ok(names(alt).has('private_tx_share_all'));
+    assert.ok(!names(main).has('private_tx_share_all'));
+    assert.ok(names(main).has('mev_victim_count_all') && names(alt).has('mev_victim_count_all'));
+    assert.equal(main.filter((c) => c.metric).length, 632);
+    assert.equal(alt.filter((c) => c.metric).length, 632);
+    assert.deepEqual(main.filter((c) => c.metric).map((c) => c.name), metricColumns('main'));
+    assert.deepEqual(alt.filter((c) => c.metric).map((c) => c.name), metricColumns('alt'));
     const winrate = main.find((c) => c.name === 'winrate_30d');
     assert.deepEqual(
       { type: winrate?.type, metric: winrate?.metric, timeframe: winrate?.timeframe, group: winrate?.group, kind: winrate?.kind },
@@ -132,11 +135,14 @@ describe('sandbox data: columns and chains', () => {
     assert.equal(queryColumns('main').get('main_dex')?.kind, 'category');
   });
 
-  it('writes pnl files with the identity columns then all 632 metric columns, on both chains', () => {
-    const h = pnlHeader();
-    assert.equal(h[0], 'address');
-    assert.equal(h.length, 8 + 632);
-    assert.deepEqual(h.slice(8), metricColumns());
+  it('writes pnl files with the identity columns then the chain’s 632 metric columns', () => {
+    for (const chain of ['main', 'alt'] as const) {
+      const h = pnlHeader(chain);
+      assert.equal(h[0], 'address');
+      assert.equal(h.length, 8 + 632);
+      assert.deepEqual(h.slice(8), metricColumns(chain));
+    }
+    assert.notDeepEqual(pnlHeader('main'), pnlHeader('alt'));
   });
 });
 

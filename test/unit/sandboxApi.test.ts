@@ -147,13 +147,13 @@ describe('sandbox API: charging', () => {
     assert.equal(sb.ledger().length, since);
   });
 
-  it('charges nothing for bad input (400, with the catalog message)', async () => {
+  it('charges nothing for bad input (400, with the sandbox’s own message)', async () => {
     const since = sb.ledger().length;
     const r = await call(sb, 'GET', '/trending?hours=99');
     assert.equal(r.status, 400);
     assert.equal(errorCode(r), 'bad_input');
     const e = ErrorBody.parse(r.body).error;
-    assert.match(typeof e === 'object' ? (e.message ?? '') : '', /Hours must be a whole number from 1 to 24\./u);
+    assert.match(typeof e === 'object' ? (e.message ?? '') : '', /Hours \(“hours”\) must be a whole number from 1 to 24/u);
     assert.equal((await call(sb, 'POST', '/pnl', { wallets: ['not-an-address'] })).status, 400);
     assert.equal((await call(sb, 'POST', '/pnl', { wallets: [sampleAddress('main', 1)], extra: 1 })).status, 400);
     assert.equal(sb.ledger().length, since);

@@ -155,8 +155,8 @@ describe('sandbox Wallet Database', () => {
 
   it('runs the second chain’s database over its own wallets and columns', async () => {
     const cols = ColumnList.parse((await get(sb, '/altchain_wallet_database/columns')).body);
-    assert.ok(cols.some((c) => c.name === 'mev_victim_count_7d'));
-    const r = await post(sb, '/altchain_wallet_database', { where: { and: [{ field: 'mev_victim_count_all', op: '>=', value: 0 }] }, limit: 3 });
+    assert.ok(cols.some((c) => c.name === 'token_approval_count_7d'));
+    const r = await post(sb, '/altchain_wallet_database', { where: { and: [{ field: 'token_approval_count_all', op: '>=', value: 0 }] }, limit: 3 });
     assert.equal(r.status, 200);
     const res = WalletDatabaseResult.parse(r.body);
     assert.ok(res.total > 0 && res.total <= 500);
@@ -291,9 +291,9 @@ describe('sandbox second-chain pnl', () => {
       const m = WalletMetrics.parse(r.body);
       assert.equal(m.address, a);
       const names = Object.keys(m.metrics);
-      assert.equal(names.length, 632 - 16);
-      assert.ok(names.includes('mev_victim_count_30d') && !names.includes('launchpad_token_share_30d'));
-      assert.ok(names.every((n) => metricColumns().includes(n)));
+      assert.equal(names.length, 632);
+      assert.ok(names.includes('private_tx_share_30d') && !names.includes('launchpad_token_share_30d'));
+      assert.deepEqual(names, metricColumns('alt'));
       assert.deepEqual(sb.ledger().map((e) => [e.endpoint, e.credits]), [['altchain_pnl', 5]]);
       // The database and the direct call agree on a wallet's numbers.
       const db = WalletDatabaseResult.parse((await post(sb, '/altchain_wallet_database', { where: { and: [] }, limit: 1, columns: ['winrate_30d', 'volume_usd_7d'] })).body);
@@ -301,6 +301,36 @@ describe('sandbox second-chain pnl', () => {
       const again = WalletMetrics.parse((await get(sb, `/altchain_pnl?wallet=${String(first.address)}`)).body);
       assert.equal(again.metrics.winrate_30d, first.winrate_30d);
       assert.equal(again.metrics.volume_usd_7d, first.volume_usd_7d);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('sandbox metrics per chain (§2.4, §4.3: every wallet has 158 metrics)', () => {
+  it('serves 158 metrics × 4 timeframes on each chain’s column list, its pnl answer and its pnl file', async () => {
+    const sb = await startSandbox({ wallets: 200, altWallets: 200, delayScale: 0.001 });
+    try {
+      const perChain: Record<string, Set<string>> = {};
+      for (const [chain, path] of [['main', '/wallet_database/columns'], ['alt', '/altchain_wallet_database/columns']] as const) {
+        const r = await get(sb, path);
+        assert.equal(r.status, 200);
+        const metricCols = ColumnList.parse(r.body).filter((c) => c.metric !== undefined);
+        const metrics = new Set(metricCols.map((c) => c.metric ?? ''));
+        assert.equal(metrics.size, 158, `${chain}: ${metrics.size} metrics`);
+        assert.equal(metricCols.length, 158 * 4, `${chain}: ${metricCols.length} metric columns`);
+        for (const m of metrics) {
+          assert.deepEqual(metricCols.filter((c) => c.metric === m).map((c) => c.timeframe).sort(), ['1d', '30d', '7d', 'all'], m);
+        }
+        perChain[chain] = metrics;
+      }
+      const [a] = sb.addresses('altWallet', 1);
+      const pnl = WalletMetrics.parse((await get(sb, `/altchain_pnl?wallet=${a ?? ''}`)).body);
+      assert.equal(Object.keys(pnl.metrics).length, 158 * 4);
+      // The chain-only metrics (named in the README's table of silent choices) differ in both directions.
+      const only = (x: string, y: string) => [...(perChain[x] ?? [])].filter((m) => !perChain[y]?.has(m)).sort();
+      assert.deepEqual(only('main', 'alt'), ['launchpad_token_share', 'migrated_token_share', 'post_migration_buy_share', 'pre_migration_buy_share']);
+      assert.deepEqual(only('alt', 'main'), ['avg_gas_price_gwei', 'private_tx_share', 'token_approval_count', 'unlimited_approval_share']);
     } finally {
       await sb.close();
     }

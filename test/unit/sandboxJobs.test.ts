@@ -108,7 +108,7 @@ function checkFile(ep: Endpoint, input: Record<string, unknown>, res: Response, 
   const rows = csvRows(text);
   const header = rows[0] ?? [];
   if (ep.id === 'pnl' || ep.id === 'altchain_pnlplus') {
-    assert.deepEqual(header, [...IDENTITY_COLUMNS, ...metricColumns()]);
+    assert.deepEqual(header, [...IDENTITY_COLUMNS, ...metricColumns(ep.chain)]);
     assert.equal(rows.length - 1, (input.wallets as string[]).length, 'one row per wallet');
   }
   assert.ok(header.length >= 3);

@@ -105,7 +105,7 @@ describe('cell cache', () => {
   });
 });
 
-const wallets: ColumnInfo[] = [...IDENTITY_COLUMNS, ...metricColumns()].map((name, i) =>
+const wallets: ColumnInfo[] = [...IDENTITY_COLUMNS, ...metricColumns('main')].map((name, i) =>
   i === 0 ? { name, numeric: false, address: 'main' } : columnInfo([name], [])[0] ?? { name, numeric: false },
 );
 
