@@ -14,6 +14,7 @@ import { WalletAnalyticsApi } from '../../src/core/api';
 import { endpoint, validateInput } from '../../src/core/catalog';
 import { WalletApiError } from '../../src/core/errors';
 import { reconcileSubmit, sameInputs, type ReconcileOptions } from '../../src/core/jobs/reconcile';
+import { NO_FAULTS } from '../../src/sandbox/faults';
 import { startSandbox, type Faults, type Sandbox } from '../../src/sandbox';
 
 /** The server's acknowledgement window (§7.1's 100 s, scaled). */
@@ -25,18 +26,6 @@ const RECONCILE: ReconcileOptions = { maxWaitMs: 150, intervalMs: 40, ackWindowM
 /** A person gives up after this many tries of one job; never reached here. */
 const MAX_TRIES = 8;
 
-const NONE: Required<Faults> = {
-  latencyMs: 0,
-  errorRate: 0,
-  dropRate: 0,
-  slowAckMs: 0,
-  truncateDownloads: false,
-  corruptZip: false,
-  rateLimit: 0,
-  jobFailRate: 0,
-  dropAfterChargeRate: 0,
-  answerDelayAfterChargeMs: 0,
-};
 
 interface Scenario {
   readonly name: string;
@@ -101,13 +90,13 @@ function jobInputs(i: number, wallets: readonly string[]): { endpointId: string;
 async function wantJob(api: WalletAnalyticsApi, job: Job, k: number, s: Scenario, known: Set<string>): Promise<void> {
   while (job.tries < MAX_TRIES) {
     job.tries++;
-    sb.setFaults({ ...NONE, ...s.always, ...(faultyTry(k, job.tries) ? s.onTry : {}) });
+    sb.setFaults({ ...NO_FAULTS, ...s.always, ...(faultyTry(k, job.tries) ? s.onTry : {}) });
     const sentAt = Date.now();
     try {
       job.requestId = (await api.submit(job.endpointId, job.inputs)).requestId;
       return;
     } catch (e) {
-      sb.setFaults({ ...NONE, ...s.always });
+      sb.setFaults({ ...NO_FAULTS, ...s.always });
       assert.ok(e instanceof WalletApiError, `an untyped error escaped: ${String(e)}`);
       if (e.charged === 'no') {
         // The refusal is proven (the server's 504, a refused connection): trying again cannot charge twice.
@@ -150,7 +139,7 @@ describe('ambiguous submits are reconciled, never guessed', () => {
       }
       took.set(s.name, Date.now() - t0);
     }
-    sb.setFaults(NONE);
+    sb.setFaults(NO_FAULTS);
     // Let answers the client gave up on finish, so nothing is still being charged.
     await new Promise((r) => setTimeout(r, 500));
 

@@ -25,20 +25,10 @@ import {
 } from '../../src/core/errors';
 import { sampleInput } from '../../src/core/samples';
 import { extractZip } from '../../src/core/unzip';
+import { NO_FAULTS } from '../../src/sandbox/faults';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox';
 
 const OPTS: SandboxOptions = { seed: 11, wallets: 2_000, altWallets: 500, delayScale: 0.001, separateFileOrigin: true };
-const NO_FAULTS = {
-  latencyMs: 0,
-  errorRate: 0,
-  dropRate: 0,
-  slowAckMs: 0,
-  truncateDownloads: false,
-  corruptZip: false,
-  rateLimit: 0,
-  dropAfterChargeRate: 0,
-  answerDelayAfterChargeMs: 0,
-};
 const RETRY = { attempts: 8, baseDelayMs: 2, maxDelayMs: 20 };
 
 let sb: Sandbox;
