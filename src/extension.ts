@@ -23,6 +23,7 @@ import { registerTableEditor, type TableTestHooks } from './vscode/table/tableEd
 import type { Services } from './vscode/services';
 import { SandboxStatus } from './vscode/views/sandboxStatus';
 import { HistoryService } from './vscode/views/history';
+import { WorkspaceSettingsGuard } from './vscode/workspaceSettings';
 import { registerSidebar, type Sidebar } from './vscode/views/sidebar';
 
 /** What activate() returns: a small surface for the integration tests. */
@@ -41,6 +42,8 @@ export interface ExtensionApi {
     readonly table?: TableTestHooks;
     /** The price questions asked, and a stand-in for the person's click (answerForTests). */
     readonly prices: PriceQuestions;
+    /** Finds a workspace's attempts to set user-only settings, and tells the person once. */
+    readonly workspaceSettings: WorkspaceSettingsGuard;
   };
 }
 
@@ -97,9 +100,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   // Built once the key and the sandbox are known, so the views open on the right content.
   const sidebar = registerSidebar(context, services, history);
   jobs.start();
+  // A workspace cannot choose where the key goes or how much may be spent; say so when one tries.
+  const workspaceSettings = new WorkspaceSettingsGuard(context.globalState);
+  context.subscriptions.push(workspaceSettings);
+  void workspaceSettings.check().catch((e: unknown) => log.warn(`Workspace settings not checked: ${String(e)}`));
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
-  const testing = context.extensionMode === vscode.ExtensionMode.Test ? { context, table, prices } : undefined;
+  const testing = context.extensionMode === vscode.ExtensionMode.Test ? { context, table, prices, workspaceSettings } : undefined;
   return { services, activationMs, testing, sidebar };
 }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { SETTINGS_SECTION, USER_ONLY_KEYS, type UserOnlyKey } from '../core/userOnlySettings';
 
 /** Every setting the extension reads, typed, with its default in one place (package.json mirrors them). */
 export interface Settings {
@@ -27,16 +28,34 @@ export const DEFAULTS: Settings = {
   sandboxAutoStart: false,
 };
 
+/**
+ * A user-only setting (core/userOnlySettings.ts): the user's own value or the default, never a
+ * workspace's or a folder's, whatever VS Code would merge.
+ */
+function userValue<K extends UserOnlyKey>(c: vscode.WorkspaceConfiguration, k: K): Settings[K] {
+  const v = c.inspect<Settings[K]>(k)?.globalValue;
+  return typeof v === typeof DEFAULTS[k] ? (v as Settings[K]) : DEFAULTS[k];
+}
+
+/** The user-only settings a workspace or folder tries to set (VS Code reports them; they are ignored). */
+export function workspaceUserOnlyValues(): UserOnlyKey[] {
+  const c = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  return USER_ONLY_KEYS.filter((k) => {
+    const i = c.inspect(k);
+    return i?.workspaceValue !== undefined || i?.workspaceFolderValue !== undefined;
+  });
+}
+
 export function readSettings(): Settings {
-  const c = vscode.workspace.getConfiguration('walletAnalytics');
+  const c = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   const get = <K extends Exclude<keyof Settings, 'sandboxAutoStart'>>(k: K): Settings[K] => c.get<Settings[K]>(k, DEFAULTS[k]);
   return {
-    baseUrl: get('baseUrl'),
-    confirmAbove: get('confirmAbove'),
-    maxCreditsPerCall: get('maxCreditsPerCall'),
+    baseUrl: userValue(c, 'baseUrl'),
+    confirmAbove: userValue(c, 'confirmAbove'),
+    maxCreditsPerCall: userValue(c, 'maxCreditsPerCall'),
     resultsFolder: get('resultsFolder'),
-    activityPageBudget: get('activityPageBudget'),
-    maxDownloadMB: get('maxDownloadMB'),
+    activityPageBudget: userValue(c, 'activityPageBudget'),
+    maxDownloadMB: userValue(c, 'maxDownloadMB'),
     quotaPeriodStart: get('quotaPeriodStart'),
     openResultOnCompletion: get('openResultOnCompletion'),
     pollIntervalSeconds: get('pollIntervalSeconds'),

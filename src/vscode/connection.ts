@@ -9,10 +9,17 @@ import type { ContextKeySetter } from './contextKeys';
 
 export type Mode = 'configured' | 'sandbox';
 
+/** Why calls with the key are held back in a folder that is not trusted (Restricted Mode). */
+export const RESTRICTED_MODE =
+  'This folder is in Restricted Mode: Wallet Analytics sends no request with your API key until you trust it. Result tables and query files work meanwhile.';
+
 /**
  * Which service the window talks to: the configured base URL with the key from SecretStorage,
  * or the built-in sandbox (in-process, loopback, its own demo key). The real key is never
  * touched by the sandbox, and the sandbox's key is never stored.
+ *
+ * In a folder that is not trusted the key is withheld here, in the one place every client gets it
+ * from: whatever path asks, no request carries it until the folder is trusted.
  */
 export class Connection implements vscode.Disposable {
   private sandbox: Sandbox | undefined;
@@ -35,6 +42,7 @@ export class Connection implements vscode.Disposable {
           this.changed.fire(this.mode);
         }
       }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire(this.mode)),
     );
   }
 
@@ -52,9 +60,14 @@ export class Connection implements vscode.Disposable {
     return this.sandbox;
   }
 
-  /** Whether calls can be made now: a key is stored, or the sandbox runs. */
+  /** True while the folder is not trusted and calls would carry the user's key (the sandbox's own key is not withheld). */
+  keyWithheld(): boolean {
+    return !vscode.workspace.isTrusted && this.sandbox === undefined;
+  }
+
+  /** Whether calls can be made now: a key is stored (and the folder trusted), or the sandbox runs. */
   async canCall(): Promise<boolean> {
-    return this.sandbox !== undefined || (await this.keys.get()) !== undefined;
+    return this.sandbox !== undefined || (!this.keyWithheld() && (await this.keys.get()) !== undefined);
   }
 
   /** The client for the current base URL. */
@@ -75,7 +88,7 @@ export class Connection implements vscode.Disposable {
     const sandbox = this.sandbox && baseUrl === this.sandbox.baseUrl ? this.sandbox : undefined;
     const api = new WalletAnalyticsApi({
       baseUrl,
-      apiKey: sandbox ? () => Promise.resolve(sandbox.demoKey) : () => this.keys.get(),
+      apiKey: sandbox ? () => Promise.resolve(sandbox.demoKey) : () => (vscode.workspace.isTrusted ? this.keys.get() : Promise.resolve(undefined)),
       onLog: this.onCall,
     });
     this.apis.set(baseUrl, api);

@@ -19,7 +19,7 @@ import type { JobRecord } from '../../core/jobs/job';
 import { stamp } from '../../core/jobs/results';
 import { fmtCredits, isPaid, quote, type QuoteContext } from '../../core/pricing';
 import type { QueryBody } from '../../core/query/model';
-import type { Connection } from '../connection';
+import { RESTRICTED_MODE, type Connection } from '../connection';
 import type { CreditsService } from '../credits';
 import { readSettings } from '../config';
 import { showApiError } from '../errors';
@@ -104,6 +104,13 @@ export class CallService {
   async run(ep: Endpoint, raw?: unknown): Promise<RunOutcome> {
     const args = runArgsFrom(raw);
     const { connection, log } = this.deps;
+    if (connection.keyWithheld()) {
+      const manage = 'Manage Workspace Trust';
+      void vscode.window.showWarningMessage(`${shortTitle(ep)}: ${RESTRICTED_MODE}`, manage).then((a) => {
+        if (a === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+      });
+      return { status: 'refused', message: RESTRICTED_MODE };
+    }
     if (!(await connection.canCall())) {
       const a = await vscode.window.showWarningMessage(
         'No API key is set. Set the key issued with your API plan, or try every feature in the built-in sandbox (no key, no credits, no network).',

@@ -68,7 +68,7 @@ export class QueryFieldService implements vscode.Disposable {
       return disk;
     }
     if (!(await this.connection.canCall())) {
-      this.failures.set(baseUrl, 'no API key is set and the sandbox is not running');
+      this.failures.set(baseUrl, this.connection.keyWithheld() ? 'the folder is in Restricted Mode (trust it to read the fields)' : 'no API key is set and the sandbox is not running');
       this.changed.fire();
       return undefined;
     }

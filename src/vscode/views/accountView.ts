@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { compactCredits, exactCredits, fullTime } from '../../core/history/format';
 import { CommandIds } from '../commands/ids';
-import type { Connection } from '../connection';
+import { RESTRICTED_MODE, type Connection } from '../connection';
 import type { CreditsService } from '../credits';
 import type { ApiKeyStore } from '../secrets';
 import { accountFacts, isoDay, type AccountFacts, type SpendLine } from './account';
@@ -163,15 +163,21 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
           ok: 'OK',
           offline: 'unreachable',
           refused: 'key refused',
+          untrusted: 'held back: Restricted Mode',
         };
         const err = this.status.error?.message;
         const item = t(
           'Connection',
           `${words[s] ?? s}${err ? `: ${err}` : ''}`,
           s === 'checking' ? icon('loading~spin') : s === 'offline' || s === 'refused' ? icon('error', 'errorForeground') : icon('info'),
-          err ?? (s === 'noBaseUrl' ? 'walletAnalytics.baseUrl is the placeholder: set the API’s address, or try the sandbox.' : undefined),
+          err ??
+            (s === 'noBaseUrl'
+              ? 'walletAnalytics.baseUrl is the placeholder: set the API’s address, or try the sandbox.'
+              : s === 'untrusted'
+                ? RESTRICTED_MODE
+                : undefined),
         );
-        item.command = { command: CommandIds.refreshAccount, title: 'Retry' };
+        item.command = s === 'untrusted' ? { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' } : { command: CommandIds.refreshAccount, title: 'Retry' };
         return item;
       }
       case 'balance': {

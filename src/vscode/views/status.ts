@@ -14,9 +14,10 @@ import type { ApiKeyStore } from '../secrets';
  * - checking: a first answer is awaited;
  * - ok: the last call answered;
  * - offline: the last call got no usable answer (network, server error, …): "Retry" and the error;
- * - refused: the key was refused or is bound to another IP: "Set API Key", "Reset IP".
+ * - refused: the key was refused or is bound to another IP: "Set API Key", "Reset IP";
+ * - untrusted: the folder is in Restricted Mode, so nothing is sent with the key: "Manage Workspace Trust".
  */
-export type SidebarState = 'noKey' | 'noBaseUrl' | 'checking' | 'ok' | 'offline' | 'refused';
+export type SidebarState = 'noKey' | 'noBaseUrl' | 'checking' | 'ok' | 'offline' | 'refused' | 'untrusted';
 
 export interface StatusError {
   /** WalletApiError kind (network, server, keyRefused, ipMismatch, …), or `other`. */
@@ -70,6 +71,7 @@ export class ConnectionStatus implements vscode.Disposable {
 
   /** noKey or noBaseUrl when that is plain without asking anyone; else undefined (a check is needed). */
   private quickState(): SidebarState | undefined {
+    if (this.connection.keyWithheld()) return 'untrusted';
     if (this.connection.mode !== 'sandbox' && !this.keys.peek()) return 'noKey';
     if (this.connection.mode === 'configured' && isPlaceholderUrl(this.connection.baseUrl())) return 'noBaseUrl';
     return undefined;
@@ -85,7 +87,7 @@ export class ConnectionStatus implements vscode.Disposable {
 
   /** Whether the extension may call the service on its own (a key or the sandbox, and a real base URL). */
   get canPoll(): boolean {
-    return this.current !== 'noKey' && this.current !== 'noBaseUrl';
+    return this.current !== 'noKey' && this.current !== 'noBaseUrl' && this.current !== 'untrusted';
   }
 
   /**
@@ -95,6 +97,7 @@ export class ConnectionStatus implements vscode.Disposable {
   async recheck(): Promise<SidebarState> {
     const gen = ++this.generation;
     const base = this.connection.baseUrl();
+    if (this.connection.keyWithheld()) return this.set('untrusted', undefined, gen);
     if (!(await this.connection.canCall())) return this.set('noKey', undefined, gen);
     if (this.connection.mode === 'configured' && isPlaceholderUrl(base)) return this.set('noBaseUrl', undefined, gen);
     if (this.current !== 'ok') await this.set('checking', undefined, gen);

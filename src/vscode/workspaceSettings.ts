@@ -1,0 +1,97 @@
+/**
+ * Tells the person, once per file, when a workspace tries to set a user-only setting (where the
+ * key goes, how much a call may spend: core/userOnlySettings.ts). The value is ignored by
+ * config.ts whatever this says; this is only so nobody wonders why a repository's
+ * `.vscode/settings.json` "does not work". Files are read as text (folders on disk and the
+ * `.code-workspace` file); VS Code's own report of workspace values is taken too.
+ */
+import * as vscode from 'vscode';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { SETTINGS_SECTION, userOnlyKeysIn, type UserOnlyKey } from '../core/userOnlySettings';
+import { workspaceUserOnlyValues } from './config';
+
+const SHOWN_KEY = 'walletAnalytics.ignoredWorkspaceSettings';
+
+export interface IgnoredSettings {
+  /** The settings file (absolute path), or "workspace settings" when only VS Code reports them. */
+  readonly file: string;
+  readonly keys: readonly UserOnlyKey[];
+}
+
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The user-only settings each workspace settings file sets. */
+export async function findIgnoredSettings(): Promise<IgnoredSettings[]> {
+  const out: IgnoredSettings[] = [];
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    if (folder.uri.scheme !== 'file') continue;
+    const file = path.join(folder.uri.fsPath, '.vscode', 'settings.json');
+    const text = await readText(file);
+    const keys = text === undefined ? [] : userOnlyKeysIn(text);
+    if (keys.length > 0) out.push({ file, keys });
+  }
+  const ws = vscode.workspace.workspaceFile;
+  if (ws?.scheme === 'file') {
+    const text = await readText(ws.fsPath);
+    const keys = text === undefined ? [] : userOnlyKeysIn(text, { workspaceFile: true });
+    if (keys.length > 0) out.push({ file: ws.fsPath, keys });
+  }
+  const reported = workspaceUserOnlyValues().filter((k) => !out.some((o) => o.keys.includes(k)));
+  if (reported.length > 0) out.push({ file: 'workspace settings', keys: reported });
+  return out;
+}
+
+/** The notice for one file: names the file and the settings, says they are ignored and why. */
+export function ignoredNotice(i: IgnoredSettings): string {
+  const where = path.isAbsolute(i.file) ? vscode.workspace.asRelativePath(i.file, true) : i.file;
+  const names = i.keys.map((k) => `${SETTINGS_SECTION}.${k}`).join(', ');
+  return `${where} sets ${names}. ${i.keys.length === 1 ? 'It is' : 'They are'} ignored: where your API key goes and how much a call may spend are set in your user settings only, never by a workspace.`;
+}
+
+/** Checks the workspace's settings files and shows each new finding once. Returns the notices shown. */
+export class WorkspaceSettingsGuard implements vscode.Disposable {
+  private readonly subs: vscode.Disposable[] = [];
+  /** Every notice shown in this window, oldest first. */
+  readonly shown: string[] = [];
+
+  constructor(private readonly state: vscode.Memento) {
+    this.subs.push(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.check()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(SETTINGS_SECTION)) void this.check();
+      }),
+    );
+  }
+
+  async check(): Promise<string[]> {
+    const shown = new Set(this.state.get<string[]>(SHOWN_KEY, []));
+    const notices: string[] = [];
+    for (const i of await findIgnoredSettings()) {
+      const id = `${i.file}|${i.keys.join(',')}`;
+      if (shown.has(id)) continue;
+      shown.add(id);
+      const text = ignoredNotice(i);
+      notices.push(text);
+      this.shown.push(text);
+      const open = 'Open the File';
+      const user = 'Open User Settings';
+      void vscode.window.showWarningMessage(text, ...(path.isAbsolute(i.file) ? [open] : []), user).then((a) => {
+        if (a === open) void vscode.window.showTextDocument(vscode.Uri.file(i.file));
+        else if (a === user) void vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS_SECTION);
+      });
+    }
+    if (notices.length > 0) await this.state.update(SHOWN_KEY, [...shown].slice(-200));
+    return notices;
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+  }
+}
