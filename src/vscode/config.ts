@@ -12,6 +12,8 @@ export interface Settings {
   readonly openResultOnCompletion: boolean;
   readonly pollIntervalSeconds: number;
   readonly sandboxAutoStart: boolean;
+  /** `walletAnalytics.jobs.stalledAfterHours`: a job pending longer is stalled and polled no more. */
+  readonly jobsStalledAfterHours: number;
 }
 
 export const DEFAULTS: Settings = {
@@ -25,6 +27,7 @@ export const DEFAULTS: Settings = {
   openResultOnCompletion: false,
   pollIntervalSeconds: 5,
   sandboxAutoStart: false,
+  jobsStalledAfterHours: 24,
 };
 
 export function readSettings(): Settings {
@@ -41,5 +44,6 @@ export function readSettings(): Settings {
     openResultOnCompletion: get('openResultOnCompletion'),
     pollIntervalSeconds: get('pollIntervalSeconds'),
     sandboxAutoStart: c.get<boolean>('sandbox.autoStart', DEFAULTS.sandboxAutoStart),
+    jobsStalledAfterHours: c.get<number>('jobs.stalledAfterHours', DEFAULTS.jobsStalledAfterHours),
   };
 }

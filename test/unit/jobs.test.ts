@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JobRecord } from '../../src/core/jobs/job';
-import { summariseInputs } from '../../src/core/jobs/job';
+import { pendingForText, summariseInputs } from '../../src/core/jobs/job';
 import { NotFoundError } from '../../src/core/errors';
 import { Poller, UNKNOWN_JOB_ERROR, type PollApi } from '../../src/core/jobs/poller';
 import { resultFileName } from '../../src/core/jobs/results';
@@ -369,6 +369,14 @@ describe('jobs: names and summaries', () => {
     assert.equal(resultFileName({ endpointId: 'toptraders', submittedAt: '2026-11-21T09:08:07.000Z', requestId: 'req_0a1B' }, 'zip'), 'toptraders-20261121-090807-req_0a1B.zip');
     // An id with characters a file name cannot hold is sanitised and tagged with a hash of the real id.
     assert.match(resultFileName({ endpointId: 'toptraders', submittedAt: '2026-11-21T09:08:07.000Z', requestId: 'abc/../x' }, 'zip'), /^toptraders-20261121-090807-abc____x-[0-9a-f]{8}\.zip$/u);
+  });
+  it('says how long a stalled job has been pending', () => {
+    const h = 3_600_000;
+    assert.equal(pendingForText(24 * h + 59 * 60_000), '24 hours');
+    assert.equal(pendingForText(1 * h), '1 hour');
+    assert.equal(pendingForText(-5 * h), '1 hour');
+    assert.equal(pendingForText(74 * h), '3 days 2 hours');
+    assert.equal(pendingForText(72 * h), '3 days');
   });
   it('summarises inputs in a few words', () => {
     assert.equal(summariseInputs({ tokens: ['a', 'b', 'c'] }), '3 tokens');

@@ -62,3 +62,13 @@ export function summariseInputs(inputs: Record<string, unknown>): string {
   }
   return parts.join(', ') || 'no inputs';
 }
+
+/** How long a job has been pending, in words: "26 hours", "3 days 2 hours" (whole hours, at least "1 hour"). */
+export function pendingForText(ms: number): string {
+  const hours = Math.max(1, Math.floor(ms / 3_600_000));
+  const plural = (n: number, unit: string): string => `${n.toLocaleString('en-US')} ${unit}${n === 1 ? '' : 's'}`;
+  if (hours < 48) return plural(hours, 'hour');
+  const days = Math.floor(hours / 24);
+  const rest = hours % 24;
+  return rest === 0 ? plural(days, 'day') : `${plural(days, 'day')} ${plural(rest, 'hour')}`;
+}
