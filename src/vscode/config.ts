@@ -13,6 +13,8 @@ export interface Settings {
   readonly openResultOnCompletion: boolean;
   readonly pollIntervalSeconds: number;
   readonly sandboxAutoStart: boolean;
+  /** `walletAnalytics.jobs.stalledAfterHours`: a job pending longer is stalled and polled no more. */
+  readonly jobsStalledAfterHours: number;
 }
 
 export const DEFAULTS: Settings = {
@@ -26,6 +28,7 @@ export const DEFAULTS: Settings = {
   openResultOnCompletion: false,
   pollIntervalSeconds: 5,
   sandboxAutoStart: false,
+  jobsStalledAfterHours: 24,
 };
 
 /**
@@ -60,5 +63,6 @@ export function readSettings(): Settings {
     openResultOnCompletion: get('openResultOnCompletion'),
     pollIntervalSeconds: get('pollIntervalSeconds'),
     sandboxAutoStart: c.get<boolean>('sandbox.autoStart', DEFAULTS.sandboxAutoStart),
+    jobsStalledAfterHours: c.get<number>('jobs.stalledAfterHours', DEFAULTS.jobsStalledAfterHours),
   };
 }

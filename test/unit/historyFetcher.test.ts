@@ -61,6 +61,37 @@ describe('history fetcher: one GET /requests per interval, shared by everyone', 
     assert.equal(f.sent.get(BASE), 3);
   });
 
+  it('a clock set back an hour does not freeze the history: the next interval reads again', async () => {
+    let now = 10_000_000;
+    const srv = fakeServer(() => []);
+    const f = new HistoryFetcher({ fetch: srv.fetch, minIntervalMs: () => 5_000, now: () => now });
+    await f.get(BASE);
+    now -= 3_600_000; // the system clock is set back an hour
+    now += 5_000;
+    assert.equal(f.due(BASE), true, 'a negative age is stale, not fresh');
+    await f.get(BASE);
+    assert.equal(srv.calls, 2, 'read again at the next interval, not an hour later');
+    // And the interval still holds after the jump.
+    now += 1_000;
+    await f.get(BASE);
+    assert.equal(srv.calls, 2);
+  });
+
+  it('measures ages on a monotonic clock by default (a wall-clock jump cannot reach it)', async () => {
+    const srv = fakeServer(() => []);
+    const f = new HistoryFetcher({ fetch: srv.fetch, minIntervalMs: () => 20 });
+    const realNow = Date.now;
+    await f.get(BASE);
+    try {
+      Date.now = () => realNow() - 3_600_000;
+      await new Promise((r) => setTimeout(r, 30));
+      await f.get(BASE);
+    } finally {
+      Date.now = realNow;
+    }
+    assert.equal(srv.calls, 2);
+  });
+
   it('hands an error to every caller inside the interval, and tells listeners once', async () => {
     let now = 0;
     const srv = fakeServer(() => []);

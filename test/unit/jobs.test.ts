@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JobRecord } from '../../src/core/jobs/job';
-import { summariseInputs } from '../../src/core/jobs/job';
-import { Poller, type PollApi } from '../../src/core/jobs/poller';
+import { pendingForText, summariseInputs } from '../../src/core/jobs/job';
+import { NotFoundError } from '../../src/core/errors';
+import { Poller, UNKNOWN_JOB_ERROR, type PollApi } from '../../src/core/jobs/poller';
 import { resultFileName } from '../../src/core/jobs/results';
 import { JobStore, MemoryPersistence } from '../../src/core/jobs/store';
 import type { RequestRecord } from '../../src/core/wire';
@@ -184,11 +185,198 @@ describe('jobs: store and shared poller', () => {
   });
 });
 
+describe('jobs fail alone, and finish or stop', () => {
+  it('a 404 for one job marks that job failed; the job whose file is ready still downloads', { timeout: 5_000 }, async () => {
+    const store = new JobStore(new MemoryPersistence());
+    await store.put(job('gone', '2026-11-21T10:00:00.000Z'));
+    await store.put(job('ok', '2026-11-21T10:00:01.000Z'));
+    const api = new FakeApi(() => ['ok']);
+    api.done.add('ok');
+    const orig = api.request.bind(api);
+    api.request = (id: string) => (id === 'gone' ? Promise.reject(new NotFoundError({ what: `GET /request/${id}`, status: 404 })) : orig(id));
+    const downloads: string[] = [];
+    const poller = new Poller(store, {
+      apiFor: () => api,
+      download: async (j) => {
+        downloads.push(j.requestId);
+        return { resultPath: `/tmp/${j.requestId}` };
+      },
+      intervalMs: 10,
+    });
+    poller.start();
+    const [gone, ok] = await Promise.all([poller.whenSettled('gone'), poller.whenSettled('ok')]);
+    assert.equal(ok.state, 'done');
+    assert.deepEqual(downloads, ['ok']);
+    assert.equal(gone.state, 'failed');
+    assert.equal(gone.error, UNKNOWN_JOB_ERROR);
+    assert.match(gone.error ?? '', /unknown to the service/iu);
+    // Nothing is polled any more: the unknown job is not asked for forever.
+    const calls = api.calls.length;
+    await new Promise((r) => setTimeout(r, 60));
+    assert.equal(api.calls.length, calls);
+    poller.dispose();
+  });
+
+  it('a lone job the service answers 404 for becomes failed, and is not polled again (across a reload too)', { timeout: 5_000 }, async () => {
+    const persistence = new MemoryPersistence();
+    const store = new JobStore(persistence);
+    await store.put(job('gone'));
+    let asked = 0;
+    const api: PollApi = {
+      request: async (id) => {
+        asked++;
+        throw new NotFoundError({ what: `GET /request/${id}`, status: 404 });
+      },
+      requests: async () => [],
+    };
+    const poller = new Poller(store, { apiFor: () => api, download: async () => ({ resultPath: '' }), intervalMs: 10 });
+    poller.start();
+    assert.equal((await poller.whenSettled('gone')).state, 'failed');
+    poller.dispose();
+    const again = new Poller(new JobStore(persistence), { apiFor: () => api, download: async () => ({ resultPath: '' }), intervalMs: 10 });
+    again.start();
+    await new Promise((r) => setTimeout(r, 50));
+    again.dispose();
+    assert.equal(asked, 1);
+  });
+
+  it('a job pending past the bound becomes stalled, is polled no more, and Keep Waiting / Stop Tracking decide', async () => {
+    const HOUR = 3_600_000;
+    const submitted = Date.parse('2026-11-21T10:00:00.000Z');
+    let now = submitted + 25 * HOUR;
+    const store = new JobStore(new MemoryPersistence());
+    await store.put(job('slow'));
+    const api = new FakeApi(() => ['slow']);
+    const stalled: string[] = [];
+    const poller = new Poller(store, {
+      apiFor: () => api,
+      download: async () => ({ resultPath: '/tmp/slow' }),
+      intervalMs: 1e9,
+      now: () => now,
+      stalledAfterMs: () => 24 * HOUR,
+      onStalled: (j) => stalled.push(j.requestId),
+    });
+    await poller.pollNow();
+    assert.equal(store.get('slow')?.state, 'stalled');
+    assert.deepEqual(stalled, ['slow']);
+    assert.deepEqual(api.calls, [], 'a stalled job is not asked for');
+    await poller.pollNow();
+    assert.deepEqual(api.calls, []);
+    assert.equal((await poller.whenSettled('slow')).state, 'stalled');
+
+    // Keep Waiting: pending again, the bound counts from now.
+    await poller.keepWaiting('slow');
+    assert.equal(store.get('slow')?.state, 'pending');
+    await poller.pollNow();
+    assert.deepEqual(api.calls, ['request slow']);
+    now += 23 * HOUR;
+    await poller.pollNow();
+    assert.equal(store.get('slow')?.state, 'pending');
+    now += 2 * HOUR;
+    await poller.pollNow();
+    assert.equal(store.get('slow')?.state, 'stalled');
+    assert.equal(api.calls.length, 2);
+
+    // Stop Tracking: never polled again, but kept (the history still lists it).
+    await poller.stopTracking('slow');
+    assert.equal(store.get('slow')?.state, 'untracked');
+    await poller.keepWaiting('slow');
+    assert.equal(store.get('slow')?.state, 'untracked', 'Keep Waiting applies to a stalled job only');
+    await poller.pollNow();
+    assert.equal(api.calls.length, 2);
+    poller.dispose();
+  });
+
+  it('a clock set back restarts the stall bound instead of stalling or freezing the job', async () => {
+    const HOUR = 3_600_000;
+    const submitted = Date.parse('2026-11-21T10:00:00.000Z');
+    let now = submitted - HOUR; // the clock went back after the submit
+    const store = new JobStore(new MemoryPersistence());
+    await store.put(job('j'));
+    const api = new FakeApi(() => ['j']);
+    const poller = new Poller(store, { apiFor: () => api, download: async () => ({ resultPath: '/tmp/j' }), intervalMs: 1e9, now: () => now, stalledAfterMs: () => 24 * HOUR });
+    await poller.pollNow();
+    assert.equal(store.get('j')?.state, 'pending');
+    assert.equal(store.get('j')?.pendingSince, new Date(now).toISOString());
+    assert.deepEqual(api.calls, ['request j'], 'still polled');
+    now += 24 * HOUR + 1;
+    await poller.pollNow();
+    assert.equal(store.get('j')?.state, 'stalled');
+    poller.dispose();
+  });
+
+  it('500 pending jobs and a history of 100: at most 1 + cap requests a tick, and every job is reached round robin', async () => {
+    const ids = Array.from({ length: 500 }, (_, i) => `j${String(i).padStart(3, '0')}`);
+    const store = new JobStore(new MemoryPersistence());
+    for (const [i, id] of ids.entries()) await store.put(job(id, new Date(Date.parse('2026-11-21T10:00:00.000Z') + i * 1000).toISOString()));
+    const listed = ids.slice(0, 100);
+    let calls = 0;
+    const askedById = new Set<string>();
+    const api: PollApi = {
+      requests: async () => {
+        calls++;
+        return listed.map((id) => ({ requestId: id, url: '', status: 'queued' }));
+      },
+      request: async (id) => {
+        calls++;
+        askedById.add(id);
+        return { requestId: id, url: '', status: 'queued' };
+      },
+    };
+    const cap = 10;
+    const poller = new Poller(store, { apiFor: () => api, download: async () => ({ resultPath: '' }), intervalMs: 1e9, unlistedPerTick: cap });
+    const perTick: number[] = [];
+    for (let t = 0; t < 45; t++) {
+      const before = calls;
+      await poller.pollNow();
+      perTick.push(calls - before);
+    }
+    poller.dispose();
+    assert.ok(Math.max(...perTick) <= 1 + cap, `requests per tick: ${Math.max(...perTick)}`);
+    assert.equal(askedById.size, 400, 'every unlisted job was asked for within 40 ticks');
+    assert.ok(listed.every((id) => !askedById.has(id)), 'a listed job is not asked for again');
+  });
+});
+
+describe('many windows, one truth: the saved job list', () => {
+  it('a save merges by requestId: a job another window added is never dropped', async () => {
+    const shared = new MemoryPersistence();
+    const w1 = new JobStore(shared);
+    const w2 = new JobStore(shared);
+    await w1.put(job('from-1'));
+    await w2.put(job('from-2'));
+    assert.deepEqual(shared.saved.map((j) => j.requestId).sort(), ['from-1', 'from-2']);
+    const heard: string[] = [];
+    w1.onDidChange((ids) => heard.push(...ids));
+    await w2.update('from-2', { state: 'failed', error: 'x' });
+    await w1.sync();
+    // Window 1 adopts what window 2 saved, and hears of it.
+    assert.equal(w1.get('from-2')?.state, 'failed');
+    assert.deepEqual(heard, ['from-2']);
+    await w1.sync();
+    assert.deepEqual(heard, ['from-2'], 'nothing new: no news');
+    await w1.update('from-1', { state: 'failed', error: 'y' });
+    assert.deepEqual(shared.saved.map((j) => `${j.requestId}:${j.state}`).sort(), ['from-1:failed', 'from-2:failed']);
+    // A removal in one window is a removal, not resurrected by the other's next save.
+    await w1.remove('from-1');
+    await w2.put(job('third'));
+    assert.deepEqual(shared.saved.map((j) => j.requestId).sort(), ['from-2', 'third']);
+  });
+});
+
 describe('jobs: names and summaries', () => {
   it('names a result <endpoint>-<yyyymmdd-hhmmss>-<requestId>.<ext>', () => {
     assert.equal(resultFileName({ endpointId: 'toptraders', submittedAt: '2026-11-21T09:08:07.000Z', requestId: 'req_0a1B' }, 'zip'), 'toptraders-20261121-090807-req_0a1B.zip');
     // An id with characters a file name cannot hold is sanitised and tagged with a hash of the real id.
     assert.match(resultFileName({ endpointId: 'toptraders', submittedAt: '2026-11-21T09:08:07.000Z', requestId: 'abc/../x' }, 'zip'), /^toptraders-20261121-090807-abc____x-[0-9a-f]{8}\.zip$/u);
+  });
+  it('says how long a stalled job has been pending', () => {
+    const h = 3_600_000;
+    assert.equal(pendingForText(24 * h + 59 * 60_000), '24 hours');
+    assert.equal(pendingForText(1 * h), '1 hour');
+    assert.equal(pendingForText(-5 * h), '1 hour');
+    assert.equal(pendingForText(74 * h), '3 days 2 hours');
+    assert.equal(pendingForText(72 * h), '3 days');
   });
   it('summarises inputs in a few words', () => {
     assert.equal(summariseInputs({ tokens: ['a', 'b', 'c'] }), '3 tokens');

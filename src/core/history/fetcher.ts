@@ -5,6 +5,9 @@
  * - callers during a fetch share it (single flight);
  * - `force` (a Refresh button) may cut the interval short, but never below `minForceMs`.
  * A caller's AbortSignal only detaches that caller; the shared fetch runs on for the others.
+ * Ages are measured on a monotonic clock (performance.now), so setting the system clock back
+ * cannot make an old answer look fresh; an injected clock that goes back anyway (a negative age)
+ * counts as stale, never as fresh.
  * Pure: the transport, the interval and the clock are injected.
  */
 import type { RequestRecord } from '../wire';
@@ -13,7 +16,7 @@ import { abortable } from '../abort';
 export interface HistorySnapshot {
   readonly baseUrl: string;
   readonly records: readonly RequestRecord[];
-  /** When the answer arrived (ms). */
+  /** When the answer arrived (ms, on the fetcher's monotonic clock: compare only with other `at`s). */
   readonly at: number;
 }
 
@@ -24,6 +27,7 @@ export interface HistoryFetcherOptions {
   minIntervalMs(): number;
   /** The shortest gap a forced refresh may leave (default 1 s). */
   minForceMs?: number;
+  /** A monotonic clock in ms (default performance.now). */
   now?: () => number;
 }
 
@@ -47,7 +51,13 @@ export class HistoryFetcher {
   constructor(private readonly opts: HistoryFetcherOptions) {}
 
   private now(): number {
-    return (this.opts.now ?? Date.now)();
+    return this.opts.now ? this.opts.now() : performance.now();
+  }
+
+  /** Whether a slot started at `startedAt` is younger than gap; a negative age (a clock set back) is stale. */
+  private fresh(startedAt: number, gap: number): boolean {
+    const age = this.now() - startedAt;
+    return age >= 0 && age < gap;
   }
 
   /** Subscribes to every completed fetch (success or failure); returns the unsubscribe function. */
@@ -64,7 +74,7 @@ export class HistoryFetcher {
   /** Whether a call now would reach the server (the interval has passed and nothing is in flight). */
   due(baseUrl: string): boolean {
     const s = this.slots.get(baseUrl);
-    return !s || (!s.inFlight && this.now() - s.startedAt >= this.opts.minIntervalMs());
+    return !s || (!s.inFlight && !this.fresh(s.startedAt, this.opts.minIntervalMs()));
   }
 
   /** The history of baseUrl: the last answer while it is younger than the interval, else one shared fetch. */
@@ -72,9 +82,8 @@ export class HistoryFetcher {
     let slot = this.slots.get(baseUrl);
     const now = this.now();
     if (!slot?.inFlight) {
-      const age = slot ? now - slot.startedAt : Infinity;
       const gap = o.force ? (this.opts.minForceMs ?? 1_000) : this.opts.minIntervalMs();
-      if (slot && age < gap) {
+      if (slot && this.fresh(slot.startedAt, gap)) {
         if (slot.error !== undefined) return Promise.reject(slot.error);
         if (slot.snapshot) return Promise.resolve(slot.snapshot.records);
       } else {

@@ -45,7 +45,10 @@ function statusOfServer(r: RequestRecord): ItemStatus {
 
 function statusOfLocal(j: JobRecord): ItemStatus {
   switch (j.state) {
+    // A stalled or untracked job is not done on the server as far as anyone knows.
     case 'pending':
+    case 'stalled':
+    case 'untracked':
       return 'running';
     case 'failed':
       return 'failed';

@@ -7,8 +7,15 @@ export type JobState =
   | 'downloading'
   /** The result is on disk at `resultPath`. */
   | 'done'
-  /** The server reported the job failed. */
+  /** The server reported the job failed, or no longer knows it (a 404 for its id). */
   | 'failed'
+  /**
+   * Pending for longer than `walletAnalytics.jobs.stalledAfterHours`: no longer polled until the
+   * person chooses Keep Waiting (back to pending, the bound restarts) or Stop Tracking.
+   */
+  | 'stalled'
+  /** The person stopped tracking a stalled job: never polled again; the server's history still lists it. */
+  | 'untracked'
   /** The file could not be written; the job is kept so the download can be retried. */
   | 'downloadFailed';
 
@@ -27,11 +34,21 @@ export interface JobRecord {
   /** The downloaded file, or the folder a .zip was extracted into. */
   readonly resultPath?: string;
   readonly error?: string;
+  /**
+   * Wall-clock time (ISO) the stall bound counts from: submittedAt, or the last Keep Waiting.
+   * Wall clock because it must survive restarts; a clock set back restarts the bound (see poller).
+   */
+  readonly pendingSince?: string;
 }
 
-/** Jobs whose file is still to come. */
+/** Jobs whose file is still to come and that are polled (a stalled job waits for the person's choice). */
 export function isOpen(j: JobRecord): boolean {
   return j.state === 'pending' || j.state === 'downloading';
+}
+
+/** Jobs that may still bring a file: the open ones and the stalled ones (never trimmed from the store). */
+export function isLive(j: JobRecord): boolean {
+  return isOpen(j) || j.state === 'stalled';
 }
 
 /** A short summary of the inputs, e.g. "3 tokens" or "5,000 wallets". */
@@ -44,4 +61,14 @@ export function summariseInputs(inputs: Record<string, unknown>): string {
     else if (v !== undefined) parts.push(`${k} ${String(v)}`);
   }
   return parts.join(', ') || 'no inputs';
+}
+
+/** How long a job has been pending, in words: "26 hours", "3 days 2 hours" (whole hours, at least "1 hour"). */
+export function pendingForText(ms: number): string {
+  const hours = Math.max(1, Math.floor(ms / 3_600_000));
+  const plural = (n: number, unit: string): string => `${n.toLocaleString('en-US')} ${unit}${n === 1 ? '' : 's'}`;
+  if (hours < 48) return plural(hours, 'hour');
+  const days = Math.floor(hours / 24);
+  const rest = hours % 24;
+  return rest === 0 ? plural(days, 'day') : `${plural(days, 'day')} ${plural(rest, 'hour')}`;
 }

@@ -2,8 +2,13 @@
  * The jobs the extension is tracking, persisted through a small interface (globalState in
  * VS Code, memory in tests) so a pending job survives a window reload. Emits a change event
  * with the ids that changed, so views refresh only those.
+ *
+ * Several windows share one persisted list, so a save MERGES by requestId: it writes only the
+ * jobs this window changed over what is saved now, and adopts everything else (another window's
+ * new job, its progress). Overwriting the list would drop a job another window had just submitted
+ * (charged, and then no longer followed).
  */
-import { isOpen, type JobRecord } from './job';
+import { isLive, type JobRecord } from './job';
 
 export interface JobPersistence {
   load(): readonly JobRecord[];
@@ -19,6 +24,8 @@ export class JobStore {
   private readonly jobs = new Map<string, JobRecord>();
   private readonly listeners = new Set<JobsListener>();
   private saving: Promise<void> = Promise.resolve();
+  /** Ids changed (or removed) here and not saved yet: in a merge, these are ours to write. */
+  private readonly dirty = new Set<string>();
 
   constructor(private readonly persistence: JobPersistence) {
     for (const j of persistence.load()) this.jobs.set(j.requestId, j);
@@ -39,15 +46,21 @@ export class JobStore {
     return [...this.jobs.values()].sort((a, b) => b.submittedAt.localeCompare(a.submittedAt));
   }
 
-  /** Jobs still waiting for their file. */
+  /** Jobs still waiting for their file (and polled for it). */
   open(): JobRecord[] {
-    return this.all().filter(isOpen);
+    return this.all().filter((j) => j.state === 'pending' || j.state === 'downloading');
   }
 
   /** Adds or replaces a job and persists. */
   async put(job: JobRecord): Promise<void> {
     this.jobs.set(job.requestId, job);
+    this.dirty.add(job.requestId);
     await this.persist([job.requestId]);
+  }
+
+  /** Adopts what other windows saved since (new jobs, their progress); saves nothing of its own unless a change is waiting. */
+  async sync(): Promise<void> {
+    await this.persist([]);
   }
 
   /** Applies a change to one job if it exists; returns the new record. */
@@ -56,6 +69,7 @@ export class JobStore {
     if (!old) return undefined;
     const next: JobRecord = { ...old, ...change, requestId };
     this.jobs.set(requestId, next);
+    this.dirty.add(requestId);
     await this.persist([requestId]);
     return next;
   }
@@ -71,23 +85,68 @@ export class JobStore {
   }
 
   async remove(requestId: string): Promise<void> {
-    if (this.jobs.delete(requestId)) await this.persist([requestId]);
+    if (!this.jobs.delete(requestId)) return;
+    this.dirty.add(requestId);
+    await this.persist([requestId]);
   }
 
   private async persist(changed: readonly string[]): Promise<void> {
-    this.trim();
-    const snapshot = [...this.jobs.values()];
     // Saves are serialised so an older snapshot never overwrites a newer one, and listeners
     // hear of a change only once it is saved: a reload right after "done" must not see "downloading".
-    this.saving = this.saving.then(() => this.persistence.save(snapshot)).catch(() => undefined);
+    let adopted: string[] = [];
+    this.saving = this.saving
+      .then(async () => {
+        adopted = await this.mergeAndSave();
+      })
+      .catch(() => undefined);
     await this.saving;
-    for (const l of this.listeners) l(changed);
+    const all = new Set([...changed, ...adopted]);
+    if (all.size === 0) return;
+    for (const l of this.listeners) l([...all]);
   }
 
-  private trim(): void {
-    const finished = this.all().filter((j) => !isOpen(j));
-    for (const j of finished.slice(KEEP_FINISHED)) this.jobs.delete(j.requestId);
+  /** Merges this window's changes over the saved list and saves it; returns the ids another window had changed. */
+  private async mergeAndSave(): Promise<string[]> {
+    const mine = [...this.dirty];
+    this.dirty.clear();
+    const merged = new Map<string, JobRecord>();
+    for (const j of this.persistence.load()) merged.set(j.requestId, j);
+    for (const id of mine) {
+      const j = this.jobs.get(id);
+      if (j) merged.set(id, j);
+      else merged.delete(id);
+    }
+    const trimmed = trim(merged);
+    try {
+      if (mine.length > 0 || trimmed) await this.persistence.save([...merged.values()]);
+    } catch (e) {
+      for (const id of mine) this.dirty.add(id);
+      throw e;
+    }
+    // The memory becomes the saved list, except for changes made here while this save ran (still dirty).
+    const adopted: string[] = [];
+    for (const [id, j] of merged) {
+      if (this.dirty.has(id)) continue;
+      const had = this.jobs.get(id);
+      // A saved copy equal to ours is no news (storage hands back copies, not our objects).
+      if (had && (had === j || JSON.stringify(had) === JSON.stringify(j))) continue;
+      adopted.push(id);
+      this.jobs.set(id, j);
+    }
+    for (const id of [...this.jobs.keys()]) {
+      if (merged.has(id) || this.dirty.has(id)) continue;
+      this.jobs.delete(id);
+      adopted.push(id);
+    }
+    return adopted.filter((id) => !mine.includes(id));
   }
+}
+
+/** Drops the oldest finished jobs beyond KEEP_FINISHED; whether it dropped any. */
+function trim(jobs: Map<string, JobRecord>): boolean {
+  const finished = [...jobs.values()].filter((j) => !isLive(j)).sort((a, b) => b.submittedAt.localeCompare(a.submittedAt));
+  for (const j of finished.slice(KEEP_FINISHED)) jobs.delete(j.requestId);
+  return finished.length > KEEP_FINISHED;
 }
 
 /** In-memory persistence, for tests and for windows without storage. */

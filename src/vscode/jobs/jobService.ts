@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { endpoint } from '../../core/catalog';
 import { fmtCredits } from '../../core/pricing';
-import type { JobRecord } from '../../core/jobs/job';
+import { pendingForText, type JobRecord } from '../../core/jobs/job';
 import { Poller, type PollApi } from '../../core/jobs/poller';
 import { JobStore } from '../../core/jobs/store';
 import type { Connection } from '../connection';
@@ -42,6 +42,11 @@ export class JobService implements vscode.Disposable {
       download: makeDownloader(this.connection, () => this.folder()),
       log: (line) => this.log.warn(line),
       intervalMs: () => (shared ? shared.intervalMs() : readSettings().pollIntervalSeconds * 1000),
+      stalledAfterMs: () => {
+        const h = readSettings().jobsStalledAfterHours;
+        return Number.isFinite(h) && h > 0 ? h * 3_600_000 : undefined;
+      },
+      onStalled: (j) => void this.announceStalled(j),
     });
     return [store, poller];
   }
@@ -51,9 +56,33 @@ export class JobService implements vscode.Disposable {
     return resultsFolder(this.context.globalStorageUri);
   }
 
-  /** Resumes polling the jobs a previous window left pending. */
+  /** Resumes polling the jobs a previous window left pending, and asks again about stalled ones. */
   start(): void {
     this.poller.start();
+    for (const j of this.store.all()) if (j.state === 'stalled') void this.announceStalled(j);
+  }
+
+  /** Stalled jobs this window has asked about (once each: the answer, or a dismissal, is enough). */
+  private readonly askedStalled = new Set<string>();
+
+  /** The notification for a stalled job: how long it has been pending, Keep Waiting or Stop Tracking. */
+  async announceStalled(j: JobRecord): Promise<void> {
+    if (this.askedStalled.has(j.requestId)) return;
+    this.askedStalled.add(j.requestId);
+    const title = endpoint(j.endpointId).title.replace(/…$/u, '');
+    const since = Date.parse(j.pendingSince ?? j.submittedAt);
+    const pendingFor = pendingForText(Number.isNaN(since) ? 0 : Date.now() - since);
+    const a = await vscode.window.showWarningMessage(
+      `${title} (job ${j.requestId}) has been pending for ${pendingFor}, so it is no longer checked. Keep waiting for it, or stop tracking it? The Requests view lists it either way.`,
+      'Keep Waiting',
+      'Stop Tracking',
+    );
+    if (a === 'Keep Waiting') {
+      this.askedStalled.delete(j.requestId);
+      await this.poller.keepWaiting(j.requestId);
+    } else if (a === 'Stop Tracking') {
+      await this.poller.stopTracking(j.requestId);
+    }
   }
 
   /**
@@ -111,6 +140,8 @@ export class JobService implements vscode.Disposable {
       if (a) await vscode.commands.executeCommand('walletAnalytics.retryDownload', j.requestId);
     } else if (j.state === 'failed') {
       void vscode.window.showErrorMessage(`${title} failed on the server: ${j.error ?? 'no reason given'}`);
+    } else if (j.state === 'stalled') {
+      await this.announceStalled(j);
     }
   }
 

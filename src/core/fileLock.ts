@@ -1,0 +1,158 @@
+/**
+ * An exclusive claim on a piece of work shared by several VS Code windows (each its own process):
+ * a lock file created with `open(…, 'wx')`, which exactly one process can create. Its owner
+ * touches it while it works (a heartbeat), so a lock nobody touched for `staleMs`, or whose owner
+ * process on this machine is gone, is known to be abandoned and can be taken over.
+ *
+ * Also the one "never replace" move: a rename that refuses to overwrite a file another window put there.
+ */
+import { randomBytes } from 'node:crypto';
+import { link, open, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { CancelledError } from './errors';
+
+export interface LockOptions {
+  /** A lock untouched for this long is abandoned (default 3 minutes). */
+  readonly staleMs?: number;
+  /** How often the owner touches its lock (default a quarter of staleMs). */
+  readonly heartbeatMs?: number;
+  /** Wall clock for the staleness check (default Date.now). */
+  readonly now?: () => number;
+}
+
+export interface HeldLock {
+  readonly path: string;
+  /** Stops the heartbeat and deletes the lock file (only if it is still ours). */
+  release(): Promise<void>;
+}
+
+interface Owner {
+  pid: number;
+  host: string;
+  token: string;
+}
+
+const code = (e: unknown): unknown => (e as { code?: unknown }).code;
+
+/** Whether the process that wrote a lock is gone (only knowable for this machine). */
+function ownerGone(owner: Owner | undefined): boolean {
+  if (!owner || owner.host !== hostname() || owner.pid === process.pid) return false;
+  try {
+    process.kill(owner.pid, 0);
+    return false;
+  } catch (e) {
+    // EPERM: it exists but belongs to someone else.
+    return code(e) === 'ESRCH';
+  }
+}
+
+async function readOwner(path: string): Promise<Owner | undefined> {
+  try {
+    const o = JSON.parse(await readFile(path, 'utf8')) as Partial<Owner>;
+    return typeof o.pid === 'number' && typeof o.host === 'string' && typeof o.token === 'string' ? { pid: o.pid, host: o.host, token: o.token } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Takes the lock if it is free or abandoned; undefined while another live owner holds it.
+ * A clock set back (a negative age) does not make a lock stale: its owner's next heartbeat fixes the age.
+ */
+export async function tryLock(path: string, opts: LockOptions = {}): Promise<HeldLock | undefined> {
+  const staleMs = opts.staleMs ?? 180_000;
+  const now = opts.now ?? Date.now;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const token = randomBytes(8).toString('hex');
+    try {
+      const fh = await open(path, 'wx');
+      try {
+        await fh.writeFile(JSON.stringify({ pid: process.pid, host: hostname(), token } satisfies Owner));
+      } finally {
+        await fh.close();
+      }
+      return held(path, token, opts.heartbeatMs ?? Math.max(10, Math.floor(staleMs / 4)));
+    } catch (e) {
+      if (code(e) !== 'EEXIST') throw e;
+    }
+    const info = await stat(path).catch(() => undefined);
+    if (!info) continue; // released meanwhile: try again
+    const owner = await readOwner(path);
+    const age = now() - info.mtimeMs;
+    if (!(age > staleMs) && !ownerGone(owner)) return undefined;
+    // Abandoned: move it aside (only one taker's rename succeeds), unless it changed hands meanwhile.
+    const again = await readOwner(path);
+    if (owner && again?.token !== owner.token) continue;
+    const aside = `${path}.stale-${randomBytes(4).toString('hex')}`;
+    try {
+      await rename(path, aside);
+    } catch (e) {
+      if (code(e) === 'ENOENT') continue;
+      throw e;
+    }
+    await unlink(aside).catch(() => undefined);
+  }
+  return undefined;
+}
+
+function held(path: string, token: string, heartbeatMs: number): HeldLock {
+  const beat = setInterval(() => {
+    const t = new Date();
+    void utimes(path, t, t).catch(() => undefined);
+  }, heartbeatMs);
+  beat.unref();
+  let released = false;
+  return {
+    path,
+    async release(): Promise<void> {
+      if (released) return;
+      released = true;
+      clearInterval(beat);
+      // A lock taken over after we were judged gone is someone else's now: leave it.
+      if ((await readOwner(path))?.token === token) await unlink(path).catch(() => undefined);
+    },
+  };
+}
+
+/** Waits ms, or throws CancelledError when signal aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new CancelledError());
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(t);
+      reject(new CancelledError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Moves a finished file to its final name, never replacing a file already there: a hard link
+ * (which fails with EEXIST when the name is taken) and an unlink of the source. Where hard links
+ * are not supported, a check and a rename, which callers run under their lock.
+ * Resolves true when placed, false when the name was taken (the source is left as it was).
+ */
+export async function renameNoReplace(from: string, to: string): Promise<boolean> {
+  try {
+    await link(from, to);
+  } catch (e) {
+    if (code(e) === 'EEXIST') return false;
+    if (code(e) !== 'EPERM' && code(e) !== 'ENOTSUP' && code(e) !== 'EXDEV' && code(e) !== 'ENOSYS') throw e;
+    if (await stat(to).then(() => true, () => false)) return false;
+    await rename(from, to);
+    return true;
+  }
+  await unlink(from);
+  return true;
+}
+
+/** Writes text to a file atomically: a temp file beside it, then a rename. */
+export async function writeAtomic(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(tmp, text, 'utf8');
+  await rename(tmp, file);
+}
