@@ -12,6 +12,8 @@ export interface Settings {
   readonly openResultOnCompletion: boolean;
   readonly pollIntervalSeconds: number;
   readonly sandboxAutoStart: boolean;
+  /** `table.neutralizeFormulas`: a `'` before cells a spreadsheet would run, in every export and copy. */
+  readonly tableNeutralizeFormulas: boolean;
 }
 
 export const DEFAULTS: Settings = {
@@ -25,6 +27,7 @@ export const DEFAULTS: Settings = {
   openResultOnCompletion: false,
   pollIntervalSeconds: 5,
   sandboxAutoStart: false,
+  tableNeutralizeFormulas: true,
 };
 
 export function readSettings(): Settings {
@@ -41,5 +44,6 @@ export function readSettings(): Settings {
     openResultOnCompletion: get('openResultOnCompletion'),
     pollIntervalSeconds: get('pollIntervalSeconds'),
     sandboxAutoStart: c.get<boolean>('sandbox.autoStart', DEFAULTS.sandboxAutoStart),
+    tableNeutralizeFormulas: c.get<boolean>('table.neutralizeFormulas', DEFAULTS.tableNeutralizeFormulas),
   };
 }
