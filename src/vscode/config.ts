@@ -15,6 +15,8 @@ export interface Settings {
   readonly sandboxAutoStart: boolean;
   /** `walletAnalytics.jobs.stalledAfterHours`: a job pending longer is stalled and polled no more. */
   readonly jobsStalledAfterHours: number;
+  /** `table.neutralizeFormulas`: a `'` before cells a spreadsheet would run, in every export and copy. */
+  readonly tableNeutralizeFormulas: boolean;
 }
 
 export const DEFAULTS: Settings = {
@@ -29,6 +31,7 @@ export const DEFAULTS: Settings = {
   pollIntervalSeconds: 5,
   sandboxAutoStart: false,
   jobsStalledAfterHours: 24,
+  tableNeutralizeFormulas: true,
 };
 
 /**
@@ -64,5 +67,6 @@ export function readSettings(): Settings {
     pollIntervalSeconds: get('pollIntervalSeconds'),
     sandboxAutoStart: c.get<boolean>('sandbox.autoStart', DEFAULTS.sandboxAutoStart),
     jobsStalledAfterHours: c.get<number>('jobs.stalledAfterHours', DEFAULTS.jobsStalledAfterHours),
+    tableNeutralizeFormulas: c.get<boolean>('table.neutralizeFormulas', DEFAULTS.tableNeutralizeFormulas),
   };
 }

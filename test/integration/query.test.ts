@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { escapeMarkdown } from '../../src/core/markdown';
 import { matchCharge } from '../../src/core/pricing';
 import type { FieldCacheEntry } from '../../src/core/query/fieldCache';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
@@ -179,7 +180,7 @@ describe('query language: .waquery.json files against a sandbox', function () {
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, positionOf(doc, 'winrate_30d', 3));
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
     const col = columnInfos('main').find((c) => c.name === 'winrate_30d');
-    assert.ok(col?.description && text.includes(col.description), text);
+    assert.ok(col?.description && text.includes(escapeMarkdown(col.description)), text);
     assert.match(text, /Timeframe: last 30 days/u);
     assert.match(text, /Value type: number \(ratio\)/u);
   });

@@ -68,7 +68,7 @@ function numericOrder(values: string[], descending: boolean): string[] {
 }
 
 function neutralise(cell: string): string {
-  return /^[=+\-@]/u.test(cell) && !/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/u.test(cell) ? `'${cell}` : cell;
+  return /^[=+\-@\t\r]/u.test(cell) && !/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/u.test(cell) ? `'${cell}` : cell;
 }
 
 describe('table: the Wallet Analytics Table through its real message path', function () {
@@ -262,6 +262,30 @@ describe('table: the Wallet Analytics Table through its real message path', func
     assert.equal(text, ['label\trealized_pnl_usd_7d', ...data.slice(10, 13).map((r) => `${r[1]}\t${r[2]}`)].join('\n') + '\n');
     await reply(t, { type: 'copyText', requestId: id(), text: data[0]?.[0] ?? '', what: 'address' }, 'done');
     assert.equal(await vscode.env.clipboard.readText(), data[0]?.[0]);
+  });
+
+  it('neutralises formulas in a single cell copy, and copies raw values when the setting is off', async () => {
+    const config = vscode.workspace.getConfiguration('walletAnalytics');
+    const copyCell = async (text: string): Promise<string> => {
+      await reply(t, { type: 'copyText', requestId: id(), text, what: 'the cell' }, 'done');
+      return vscode.env.clipboard.readText();
+    };
+    const formulaRow = data.findIndex((r) => r[4] === '=1+1');
+    assert.ok(formulaRow >= 0);
+    await query(t, {});
+    try {
+      for (const cell of ['=1+1', '@SUM(A1)', '+cmd', '-2+3', '\t=1+1', '\r@x']) assert.equal(await copyCell(cell), `'${cell}`, JSON.stringify(cell));
+      for (const cell of ['-12.5', '+3', 'wallet 1']) assert.equal(await copyCell(cell), cell);
+      await reply(t, { type: 'copy', requestId: id(), first: formulaRow, last: formulaRow + 1, columns: [4], format: 'tsv', header: false }, 'done');
+      assert.equal(await vscode.env.clipboard.readText(), "'=1+1\n");
+
+      await config.update('table.neutralizeFormulas', false, vscode.ConfigurationTarget.Global);
+      for (const cell of ['=1+1', '\t=1+1', '\r@x']) assert.equal(await copyCell(cell), cell, JSON.stringify(cell));
+      await reply(t, { type: 'copy', requestId: id(), first: formulaRow, last: formulaRow + 1, columns: [4], format: 'tsv', header: false }, 'done');
+      assert.equal(await vscode.env.clipboard.readText(), '=1+1\n');
+    } finally {
+      await config.update('table.neutralizeFormulas', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('cancels a request by id, and ignores malformed messages', async () => {

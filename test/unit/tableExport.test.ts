@@ -35,6 +35,21 @@ describe('table: formula neutralisation', () => {
     ];
     for (const [cell, expected] of cases) assert.equal(neutraliseFormula(cell), expected, cell);
   });
+
+  it('prefixes a cell that starts with TAB or CR too (OWASP), whatever follows', () => {
+    // A spreadsheet drops a leading TAB or CR and runs what follows; "\t-5" is not a number.
+    const cases: [string, string][] = [
+      ['\t=1+2', "'\t=1+2"],
+      ['\r=1+2', "'\r=1+2"],
+      ['\tcmd', "'\tcmd"],
+      ['\r', "'\r"],
+      ['\t-5', "'\t-5"],
+      ['\r\n@x', "'\r\n@x"],
+      ['a\t=b', 'a\t=b'],
+      [' =1', ' =1'],
+    ];
+    for (const [cell, expected] of cases) assert.equal(neutraliseFormula(cell), expected, JSON.stringify(cell));
+  });
 });
 
 describe('table: export', () => {
@@ -56,6 +71,16 @@ describe('table: export', () => {
       ['a,b', 'B2'],
     ]);
     await source.close();
+  });
+
+  it('neutralises cells and headers that start with TAB or CR in the exported file, and not when off', async () => {
+    const view = new TableView(jsonRowsSource([{ '\tcol': '\t=HYPERLINK("http://x")', b: '\r+1', c: '-5' }]));
+    const on = join(dir, 'tabcr-on.csv');
+    await exportView(view, on, { lineEnding: '\n' });
+    assert.deepEqual(papaRows(await readFile(on, 'utf8'), '\n'), [["'\tcol", 'b', 'c'], ["'\t=HYPERLINK(\"http://x\")", "'\r+1", '-5']]);
+    const off = join(dir, 'tabcr-off.csv');
+    await exportView(view, off, { lineEnding: '\n', neutraliseFormulas: false });
+    assert.deepEqual(papaRows(await readFile(off, 'utf8'), '\n'), [['\tcol', 'b', 'c'], ['\t=HYPERLINK("http://x")', '\r+1', '-5']]);
   });
 
   it('writes cells exactly as read when neutralisation is off', async () => {
@@ -120,6 +145,13 @@ describe('table: copy', () => {
     assert.equal(await copySelection(view, 0, 2, [2, 0], { format: 'tsv' }), `c\ta\n'=2\t"x\ty"\n"two\nlines"\t"say ""hi"""\n`);
     assert.equal(await copySelection(view, 1, 3, [1], { format: 'csv', header: false }), '2\n3\n');
     assert.equal(await copySelection(view, 0, 1, [2], { format: 'csv', header: false, neutraliseFormulas: false }), '=2\n');
+  });
+
+  it('neutralises a leading TAB or CR in a copy and in its header, and keeps them raw when off', async () => {
+    const view = new TableView(jsonRowsSource([{ '\tname': '\t=cmd', n: '\r@x' }]));
+    assert.equal(await copySelection(view, 0, 1, [0, 1], { format: 'tsv' }), `"'\tname"\tn\n"'\t=cmd"\t"'\r@x"\n`);
+    assert.equal(await copySelection(view, 0, 1, [0, 1], { format: 'csv' }), `'\tname,n\n'\t=cmd,"'\r@x"\n`);
+    assert.equal(await copySelection(view, 0, 1, [0, 1], { format: 'tsv', neutraliseFormulas: false }), `"\tname"\tn\n"\t=cmd"\t"\r@x"\n`);
   });
 
   it('refuses a selection too big for the clipboard', async () => {

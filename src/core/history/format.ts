@@ -1,5 +1,7 @@
-/** How the sidebar writes credits, times and inputs. Pure, and cheap enough for 5,000 rows. */
+/** How the sidebar writes credits, times, inputs and tooltips. Pure, and cheap enough for 5,000 rows. */
 import { findEndpoint } from '../catalog';
+import { escapeMarkdown, markdownCode, markdownCodeBlock } from '../markdown';
+import type { HistoryItem } from './merge';
 
 /**
  * Credits in a few characters: 999,950,000 → "999.95M", 12,500 → "12.5K", 950 → "950".
@@ -114,4 +116,55 @@ export function inputsForTooltip(inputs: Record<string, unknown>, maxItems = 20)
     } else view[k] = v;
   }
   return JSON.stringify(view, null, 2);
+}
+
+/**
+ * A Requests row's tooltip, as Markdown: what ran, its state (`statusWords`, ours), cost, times,
+ * requestId, result and every input. The requestId, error, result path, an unknown endpoint id and
+ * the inputs come from the server's `GET /requests`: each is written as literal text or code.
+ */
+export function requestTooltipMarkdown(it: HistoryItem, statusWords: string): string {
+  let md = `**${escapeMarkdown(endpointTitle(it.endpointId))}** — ${statusWords}\n\n`;
+  md += `requestId: ${markdownCode(it.requestId)}  \n`;
+  if (it.cost !== undefined) md += `cost: ${exactCredits(it.cost)}${it.status === 'failed' ? ' (charged at acceptance)' : ''}  \n`;
+  md += `accepted: ${fullTime(it.createdAt)}  \n`;
+  if (it.completedAt) md += `${it.status === 'failed' ? 'failed' : 'done'}: ${fullTime(it.completedAt)} (after ${duration(it.completedAt - it.createdAt)})  \n`;
+  if (it.resultPath) md += `result: ${markdownCode(it.resultPath)}  \n`;
+  if (it.error) md += `error: ${escapeMarkdown(it.error)}  \n`;
+  md += '\ninputs:\n\n';
+  md += markdownCodeBlock(inputsForTooltip(it.inputs), 'json');
+  return md;
+}
+
+/** What the credits tooltip shows (the Account view's facts, as far as it needs them). */
+export interface CreditsTooltipFacts {
+  readonly keyState: string;
+  readonly baseUrl: string;
+  readonly balance?: { readonly value: number; readonly at: number };
+  readonly used?: number;
+  readonly quota: number;
+  readonly reset?: { readonly date: Date; readonly estimated: boolean };
+  readonly spendTotal: number;
+}
+
+/**
+ * The credits status bar item's tooltip, as Markdown. The last error's message (it may quote
+ * the server) and the base URL are written as literal text.
+ */
+export function creditsTooltipMarkdown(f: CreditsTooltipFacts, error: string | undefined, warnBelow: number, criticalBelow: number): string {
+  const lines = ['**Wallet Analytics credits**', ''];
+  if (f.balance) {
+    lines.push(`Balance: **${exactCredits(f.balance.value)}** (read ${fullTime(f.balance.at)})`);
+    if (f.used !== undefined) lines.push(`Used this period: ${exactCredits(f.used)} of ${f.quota.toLocaleString('en-US')}`);
+  } else {
+    lines.push(`Balance: unknown${error ? ` — ${escapeMarkdown(error)}` : ''}`);
+  }
+  lines.push(`Quota: ${f.quota.toLocaleString('en-US')} credits every 30 days`);
+  if (f.reset) lines.push(`Next reset: ${f.reset.date.toISOString().slice(0, 10)}${f.reset.estimated ? ' (estimated)' : ''}`);
+  if (f.spendTotal > 0) lines.push(`Spent by this extension this period: ${exactCredits(f.spendTotal)}`);
+  lines.push(`Warns below ${compactCredits(warnBelow)}, critical below ${compactCredits(criticalBelow)} (walletAnalytics.credits.*)`);
+  lines.push(`Service: ${escapeMarkdown(f.baseUrl)}${f.keyState === 'sandbox' ? ' (sandbox: synthetic data, no real credits)' : ''}`);
+  lines.push('', 'Click to open the Account view.');
+  // Two trailing spaces: a line break in Markdown.
+  return lines.join('  \n');
 }

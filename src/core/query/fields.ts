@@ -4,6 +4,7 @@
  * and the words a person reads in completions and hovers.
  */
 import type { Chain } from '../addresses';
+import { escapeMarkdown, markdownCode } from '../markdown';
 import { TIMEFRAME_LABEL, type Timeframe } from '../metrics';
 import type { ColumnInfo } from '../wire';
 
@@ -76,15 +77,18 @@ export function fieldDetail(c: ColumnInfo): string {
   return [c.timeframe ?? (c.kind === 'category' ? 'no timeframe' : undefined), type].filter(Boolean).join(' · ');
 }
 
-/** Markdown for a hover on a field: its description, timeframe and value type. */
+/**
+ * Markdown for a hover on a field: its description, timeframe and value type. Every string here
+ * comes from the server's field list, so each is written as literal text (escapeMarkdown).
+ */
 export function fieldHoverMarkdown(c: ColumnInfo, chain: Chain): string {
-  const lines = [`**${c.name}** — ${CHAIN_LABEL[chain]} Wallet Database field`, ''];
-  if (c.description) lines.push(c.description, '');
+  const lines = [`**${escapeMarkdown(c.name)}** — ${CHAIN_LABEL[chain]} Wallet Database field`, ''];
+  if (c.description) lines.push(escapeMarkdown(c.description), '');
   const tf = timeframeLabel(c);
-  lines.push(`- Timeframe: ${tf ? `${tf} (\`${c.timeframe}\`)` : 'none (not a windowed metric)'}`);
-  lines.push(`- Value type: ${c.type}${c.kind && c.kind !== c.type ? ` (${c.kind})` : ''}`);
-  if (c.group) lines.push(`- Group: ${c.group}`);
+  lines.push(`- Timeframe: ${tf ? `${escapeMarkdown(tf)} (${markdownCode(c.timeframe ?? '')})` : 'none (not a windowed metric)'}`);
+  lines.push(`- Value type: ${escapeMarkdown(c.type)}${c.kind && c.kind !== c.type ? ` (${escapeMarkdown(c.kind)})` : ''}`);
+  if (c.group) lines.push(`- Group: ${escapeMarkdown(c.group)}`);
   const values = allowedValues(c);
-  if (values) lines.push(`- Values: ${values.map((v) => `\`${JSON.stringify(v)}\``).join(', ')}`);
+  if (values) lines.push(`- Values: ${values.map((v) => markdownCode(JSON.stringify(v))).join(', ')}`);
   return lines.join('\n');
 }

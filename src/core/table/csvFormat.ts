@@ -1,11 +1,16 @@
 /** Writing cells as CSV or TSV text, with spreadsheet formula neutralisation. */
 import { isNumberText } from './numbers';
 
-const FORMULA_START = /^[=+\-@]/u;
+/**
+ * OWASP's list of characters that make a spreadsheet read a cell as a formula: `= + - @`, and TAB
+ * and CR, which a spreadsheet drops before running what follows ("\t=cmd|...").
+ */
+const FORMULA_START = /^[=+\-@\t\r]/u;
 
 /**
- * A cell a spreadsheet would run as a formula (it starts with `=`, `+`, `-` or `@` and is not a
- * number) gets a leading `'`, which spreadsheets show as text. `-12.5` stays as it is.
+ * A cell a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, TAB or CR and
+ * is not a plain number) gets a leading `'`, which spreadsheets show as text. `-12.5` and `+3`
+ * stay as they are; "\t-5" is not a number and is prefixed. The one rule for every export and copy.
  */
 export function neutraliseFormula(cell: string): string {
   return FORMULA_START.test(cell) && !isNumberText(cell) ? `'${cell}` : cell;

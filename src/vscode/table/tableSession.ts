@@ -8,9 +8,10 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { ENDPOINTS } from '../../core/catalog';
 import { METRIC_GROUPS, TIMEFRAMES } from '../../core/metrics';
-import { COPY_MAX_CELLS, copySelection, exportView, openTable, TableView, type TableSource } from '../../core/table';
+import { COPY_MAX_CELLS, copySelection, exportView, neutraliseFormula, openTable, TableView, type TableSource } from '../../core/table';
 import type { ViewState } from '../../shared/tableProtocol';
 import { FIRST_WINDOW, parseUiRequest, type ColumnInfo, type ProbeState, type TableLayout, type UiMessage, type UiRequest } from '../../shared/tableUiProtocol';
+import { readSettings } from '../config';
 import type { Log } from '../log';
 import { collectAddresses, columnInfo, likelyShown } from './columnInfo';
 import type { TablePrompts } from './prompts';
@@ -281,7 +282,8 @@ export class TableSession implements vscode.Disposable {
           this.post({ type: 'failed', requestId: req.requestId, message: `That is ${fmt(rows * req.columns.length)} cells; copy at most ${fmt(COPY_MAX_CELLS)}, or export the view to CSV.` });
           return;
         }
-        const text = await copySelection(o.view, req.first, req.last, req.columns, { format: req.format, header: req.header });
+        const neutraliseFormulas = readSettings().tableNeutralizeFormulas;
+        const text = await copySelection(o.view, req.first, req.last, req.columns, { format: req.format, header: req.header, neutraliseFormulas });
         await vscode.env.clipboard.writeText(text);
         const what = `${fmt(rows)} row${rows === 1 ? '' : 's'} × ${fmt(req.columns.length)} column${req.columns.length === 1 ? '' : 's'}`;
         this.post({ type: 'done', requestId: req.requestId, message: `Copied ${what}${req.header ? ' with headers' : ''}.` });
@@ -290,10 +292,14 @@ export class TableSession implements vscode.Disposable {
       case 'export':
         await this.export(o, req.requestId, req.columns, prompts);
         return;
-      case 'copyText':
-        await vscode.env.clipboard.writeText(req.text);
-        this.post({ type: 'done', requestId: req.requestId, message: `Copied ${req.what}.` });
+      case 'copyText': {
+        // A single cell (or an address) pasted into a spreadsheet runs as a formula as readily as a selection.
+        const text = readSettings().tableNeutralizeFormulas ? neutraliseFormula(req.text) : req.text;
+        await vscode.env.clipboard.writeText(text);
+        const note = text === req.text ? '' : ` with a ' first, so a spreadsheet shows it as text (walletAnalytics.table.neutralizeFormulas)`;
+        this.post({ type: 'done', requestId: req.requestId, message: `Copied ${req.what}${note}.` });
         return;
+      }
       case 'walletActivity':
         // Not awaited: the command asks for pages and shows the price; this reply only says it started.
         prompts.runCommand(activityCommand(req.chain), { inputs: { address: req.address } }).then(undefined, (e: unknown) => {
@@ -353,6 +359,7 @@ export class TableSession implements vscode.Disposable {
     }
     const signal = this.controller(requestId);
     const rows = o.view.length;
+    const neutraliseFormulas = readSettings().tableNeutralizeFormulas;
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Exporting ${fmt(rows)} rows to ${path.basename(target)}`, cancellable: true },
       (progress, token) => {
@@ -361,6 +368,7 @@ export class TableSession implements vscode.Disposable {
         let last = 0;
         return exportView(o.view, target, {
           columns,
+          neutraliseFormulas,
           signal,
           onProgress: (p) => {
             this.post({ type: 'progress', requestId, progress: p });
@@ -374,7 +382,7 @@ export class TableSession implements vscode.Disposable {
     this.post({
       type: 'done',
       requestId,
-      message: `Exported ${fmt(result.rows)} rows × ${fmt(columns?.length ?? o.source.columns.length)} columns to ${target} (formulas neutralised).`,
+      message: `Exported ${fmt(result.rows)} rows × ${fmt(columns?.length ?? o.source.columns.length)} columns to ${target}${neutraliseFormulas ? ' (formulas neutralised)' : ''}.`,
     });
     void vscode.window.showInformationMessage(`Exported ${fmt(result.rows)} rows to ${path.basename(target)}.`, 'Open in Table', 'Reveal').then((pick) => {
       if (pick === 'Open in Table') void vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(target), 'walletAnalytics.table');

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { compactCredits, exactCredits, fullTime } from '../../core/history/format';
+import { compactCredits, creditsTooltipMarkdown, exactCredits } from '../../core/history/format';
 import { CommandIds } from '../commands/ids';
 import type { Connection } from '../connection';
 import type { CreditsService } from '../credits';
@@ -147,21 +147,7 @@ export class CreditsStatus implements vscode.Disposable {
   }
 
   private tooltip(f: AccountFacts, warnBelow: number, criticalBelow: number): vscode.MarkdownString {
-    const lines = ['**Wallet Analytics credits**', ''];
-    if (f.balance) {
-      lines.push(`Balance: **${exactCredits(f.balance.value)}** (read ${fullTime(f.balance.at)})`);
-      if (f.used !== undefined) lines.push(`Used this period: ${exactCredits(f.used)} of ${f.quota.toLocaleString('en-US')}`);
-    } else {
-      lines.push(`Balance: unknown${this.status.error ? ` — ${this.status.error.message}` : ''}`);
-    }
-    lines.push(`Quota: ${f.quota.toLocaleString('en-US')} credits every 30 days`);
-    if (f.reset) lines.push(`Next reset: ${isoDay(f.reset.date)}${f.reset.estimated ? ' (estimated)' : ''}`);
-    if (f.spendTotal > 0) lines.push(`Spent by this extension this period: ${exactCredits(f.spendTotal)}`);
-    lines.push(`Warns below ${compactCredits(warnBelow)}, critical below ${compactCredits(criticalBelow)} (walletAnalytics.credits.*)`);
-    lines.push(`Service: ${f.baseUrl}${f.keyState === 'sandbox' ? ' (sandbox: synthetic data, no real credits)' : ''}`);
-    lines.push('', 'Click to open the Account view.');
-    // Two trailing spaces: a line break in Markdown.
-    return new vscode.MarkdownString(lines.join('  \n'));
+    return new vscode.MarkdownString(creditsTooltipMarkdown(f, this.status.error?.message, warnBelow, criticalBelow));
   }
 
   /** One notification per base URL, period and level, across windows and reloads. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { exactCredits, duration, endpointTitle, fullTime, inputsForTooltip } from '../../core/history/format';
+import { requestTooltipMarkdown } from '../../core/history/format';
 import { mergeHistory, type HistoryItem } from '../../core/history/merge';
 import { GROUPS, HistoryModel, contextValueOf, isZipItem, rowIcon, rowText, type GroupId, type ModelChange, type RowIcon } from '../../core/history/model';
 import { CommandIds } from '../commands/ids';
@@ -254,21 +254,8 @@ export class RequestsProvider implements vscode.TreeDataProvider<RequestsElement
   }
 }
 
-/** A row's tooltip: what ran, its state, cost, times, requestId and every input. */
+/** A row's tooltip: what ran, its state, cost, times, requestId and every input (server strings as literal text). */
 export function tooltipOf(it: HistoryItem): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escape(endpointTitle(it.endpointId))}** — ${STATUS_WORDS[rowIcon(it)]}\n\n`);
-  md.appendMarkdown(`requestId: \`${it.requestId}\`  \n`);
-  if (it.cost !== undefined) md.appendMarkdown(`cost: ${exactCredits(it.cost)}${it.status === 'failed' ? ' (charged at acceptance)' : ''}  \n`);
-  md.appendMarkdown(`accepted: ${fullTime(it.createdAt)}  \n`);
-  if (it.completedAt) md.appendMarkdown(`${it.status === 'failed' ? 'failed' : 'done'}: ${fullTime(it.completedAt)} (after ${duration(it.completedAt - it.createdAt)})  \n`);
-  if (it.resultPath) md.appendMarkdown(`result: \`${it.resultPath}\`  \n`);
-  if (it.error) md.appendMarkdown(`error: ${escape(it.error)}  \n`);
-  md.appendMarkdown('\ninputs:\n');
-  md.appendCodeblock(inputsForTooltip(it.inputs), 'json');
-  return md;
-}
-
-function escape(s: string): string {
-  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/gu, '\\$&');
+  // Not trusted, no HTML, no theme icons: the text holds the server's strings.
+  return new vscode.MarkdownString(requestTooltipMarkdown(it, STATUS_WORDS[rowIcon(it)]));
 }
