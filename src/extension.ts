@@ -15,6 +15,7 @@ import { Connection } from './vscode/connection';
 import { ContextKeySetter } from './vscode/contextKeys';
 import { CreditsService } from './vscode/credits';
 import { JobService } from './vscode/jobs/jobService';
+import { sweepResultsFolderInBackground } from './vscode/jobs/resultsFolder';
 import { registerQueryLanguage } from './vscode/language';
 import { Log } from './vscode/log';
 import { registerResultScheme } from './vscode/results/open';
@@ -97,6 +98,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   // Built once the key and the sandbox are known, so the views open on the right content.
   const sidebar = registerSidebar(context, services, history);
   jobs.start();
+  // A crash's .part files and extraction folders; fire-and-forget, so activation never waits on the disk.
+  sweepResultsFolderInBackground(() => jobs.folder(), log);
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
   const testing = context.extensionMode === vscode.ExtensionMode.Test ? { context, table, prices } : undefined;

@@ -20,6 +20,8 @@ import { CancelledError, DownloadError, WalletApiError } from './errors';
 import { checkUrl } from './http';
 
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3;
+/** Temporary download files are `<prefix><hex>.part` in the destination folder (swept at start-up: src/core/sweep.ts). */
+export const DOWNLOAD_TEMP_PREFIX = '.wa-download-';
 const MAX_REDIRECTS = 5;
 
 export interface DownloadOptions {
@@ -215,7 +217,7 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
   }
 
   await mkdir(opts.destDir, { recursive: true });
-  const temp = join(opts.destDir, `.wa-download-${randomBytes(6).toString('hex')}.part`);
+  const temp = join(opts.destDir, `${DOWNLOAD_TEMP_PREFIX}${randomBytes(6).toString('hex')}.part`);
   // wx+: never an existing file; readable, so the end of a close-delimited body can be checked.
   const fh = await open(temp, 'wx+');
   let bytes = 0;

@@ -68,6 +68,9 @@ export interface UnzipResult {
   readonly bytes: number;
 }
 
+/** Extraction folders are `<prefix>XXXXXX` beside the target (swept at start-up: src/core/sweep.ts). */
+export const UNZIP_TEMP_PREFIX = '.wa-unzip-';
+
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 
@@ -239,7 +242,7 @@ export async function extractZip(zipPath: string, opts: UnzipOptions = {}): Prom
 
   // Pass 2: extraction into a temporary folder, renamed into place when every entry is out.
   await mkdir(parent, { recursive: true });
-  const temp = await mkdtemp(join(parent, '.wa-unzip-'));
+  const temp = await mkdtemp(join(parent, UNZIP_TEMP_PREFIX));
   const root = resolve(temp);
   const files: string[] = [];
   let actualTotal = 0;
