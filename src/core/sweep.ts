@@ -20,8 +20,8 @@ export const LEFTOVER_AGE_MS = 10 * 60_000;
 
 const PART_FILE = new RegExp(`^${DOWNLOAD_TEMP_PREFIX.replace(/\./gu, '\\.')}[0-9a-f]+\\.part$`, 'u');
 const UNZIP_DIR = new RegExp(`^${UNZIP_TEMP_PREFIX.replace(/\./gu, '\\.')}[A-Za-z0-9]{6}$`, 'u');
-/** The sidecar's atomic write (src/vscode/jobs/downloader.ts writeAtomic): `<file>.<pid>.<ms>.tmp`. */
-const SIDECAR_TEMP = /\.meta\.json\.\d+\.\d+\.tmp$/u;
+/** A sidecar or a direct answer being written atomically (writeAtomic, src/core/jobs/results.ts): `<name>.json.<pid>.<ms>.tmp`. */
+const SIDECAR_TEMP = /\.json\.\d+\.\d+\.tmp$/u;
 
 export interface SweepOptions {
   /** Default LEFTOVER_AGE_MS. */

@@ -41,6 +41,7 @@ describe('sweepLeftovers', () => {
     await file(join(dir, '.wa-unzip-AbC123'), 'a.csv', 30 * MIN);
     await age(join(dir, '.wa-unzip-AbC123'), 30 * MIN);
     await file(dir, 'toptraders-20260115-110000-r1.csv.meta.json.4242.1768474800000.tmp', 20 * MIN);
+    await file(dir, 'creators-20260115-110000.json.4242.1768474800001.tmp', 20 * MIN);
     // Results and their sidecars, however old, are never touched; nor is anything not ours.
     await file(dir, 'toptraders-20260115-110000-r1.csv', 24 * 60 * MIN);
     await file(dir, 'toptraders-20260115-110000-r1.csv.meta.json', 24 * 60 * MIN);
@@ -50,7 +51,7 @@ describe('sweepLeftovers', () => {
     await age(join(dir, 'trending-20260101-000000-r2'), 24 * 60 * MIN);
 
     const r = await sweepLeftovers(dir, { now: NOW });
-    assert.deepEqual([...r.removed].sort(), ['.wa-download-0123456789ab.part', '.wa-unzip-AbC123', 'toptraders-20260115-110000-r1.csv.meta.json.4242.1768474800000.tmp']);
+    assert.deepEqual([...r.removed].sort(), ['.wa-download-0123456789ab.part', '.wa-unzip-AbC123', 'creators-20260115-110000.json.4242.1768474800001.tmp', 'toptraders-20260115-110000-r1.csv.meta.json.4242.1768474800000.tmp']);
     assert.deepEqual(r.recent, ['.wa-download-ba9876543210.part']);
     assert.deepEqual(r.failed, []);
     assert.deepEqual((await readdir(dir)).sort(), [
