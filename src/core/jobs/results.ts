@@ -1,4 +1,7 @@
-/** Where and under what name a result is written, and its sidecar. */
+/** Where and under what name a result is written, and its sidecar; saving a finished job's file. */
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { ResultKind } from '../catalog';
 import type { JobRecord } from './job';
 
 /** `yyyymmdd-hhmmss` in UTC, for file names that sort by time. */
@@ -58,4 +61,49 @@ export function resultMeta(job: JobRecord, file: string): ResultMeta {
     baseUrl: job.baseUrl,
     file,
   };
+}
+
+const exists = (p: string) => fs.stat(p).then(() => true, () => false);
+
+/** Writes text to a file atomically: a temp file beside it, then a rename. */
+export async function writeAtomic(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  await fs.writeFile(tmp, text, 'utf8');
+  await fs.rename(tmp, file);
+}
+
+/** What saveResult needs from the window: where, and how to fetch and extract. */
+export interface SaveResultDeps {
+  /** The results folder (made if missing). */
+  readonly dir: string;
+  /** The extension the file is expected to have (from the endpoint and the URL). */
+  readonly ext: string;
+  /** Downloads the job's file into dir under fileName (or a free variant of it). */
+  readonly download: (fileName: string) => Promise<{ readonly path: string; readonly bytes: number; readonly kind: ResultKind }>;
+  /** Extracts a zip into targetDir. */
+  readonly extract: (zipPath: string, targetDir: string) => Promise<{ readonly dir: string }>;
+}
+
+/**
+ * Saves a finished job's file into the results folder under its readable name, extracts a .zip
+ * into a folder of its own, and writes the `<name>.meta.json` sidecar last. A file whose sidecar
+ * is already there (a previous window finished it) is not fetched again.
+ */
+export async function saveResult(job: JobRecord, deps: SaveResultDeps): Promise<{ resultPath: string }> {
+  const { dir, ext } = deps;
+  await fs.mkdir(dir, { recursive: true });
+  const name = resultFileName(job, ext);
+  const file = path.join(dir, name);
+  const zipDir = file.replace(/\.zip$/u, '');
+  const metaFile = `${file}.meta.json`;
+  if ((await exists(metaFile)) && (await exists(ext === 'zip' ? zipDir : file))) return { resultPath: ext === 'zip' ? zipDir : file };
+  const got = await deps.download(name);
+  let resultPath = got.path;
+  if (got.kind === 'zip' || ext === 'zip') {
+    if (await exists(zipDir)) await fs.rm(zipDir, { recursive: true, force: true });
+    resultPath = (await deps.extract(got.path, zipDir)).dir;
+  }
+  const meta = { ...resultMeta({ ...job, completedAt: job.completedAt ?? new Date().toISOString() }, path.basename(got.path)), bytes: got.bytes };
+  await writeAtomic(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+  return { resultPath };
 }

@@ -1,22 +1,18 @@
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
+/**
+ * The window side of saving a finished job: which connection fetches it (the job's own base URL),
+ * the size limit from the settings, and retries, since fetching a finished file is free.
+ */
 import { endpoint } from '../../core/catalog';
 import { resultKindOf } from '../../core/download';
 import type { JobRecord } from '../../core/jobs/job';
-import { resultFileName, resultMeta } from '../../core/jobs/results';
+import { saveResult } from '../../core/jobs/results';
 import { extractZip } from '../../core/unzip';
 import { DownloadError, isWalletApiError } from '../../core/errors';
 import type { Connection } from '../connection';
 import { readSettings } from '../config';
 
-const exists = (p: string) => fs.stat(p).then(() => true, () => false);
-
-/** Writes text to a file atomically: a temp file beside it, then a rename. */
-export async function writeAtomic(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await fs.writeFile(tmp, text, 'utf8');
-  await fs.rename(tmp, file);
-}
+/** Kept here too for the callers that import it from the downloader. */
+export { writeAtomic } from '../../core/jobs/results';
 
 /** Downloading a finished file is free and idempotent: transient failures are tried again a few times. */
 async function withRetries<T>(f: () => Promise<T>, signal: AbortSignal, attempts = 4): Promise<T> {
@@ -33,34 +29,24 @@ async function withRetries<T>(f: () => Promise<T>, signal: AbortSignal, attempts
 }
 
 /**
- * The poller's downloader: streams the file into the results folder under a readable name,
- * extracts a .zip into a folder of its own, and writes the `<name>.meta.json` sidecar last.
- * A file whose sidecar is already there (a previous window finished it) is not fetched again.
+ * The poller's downloader: the window's connection and settings around saveResult
+ * (src/core/jobs/results.ts), which names, fetches, extracts and writes the sidecar.
  */
 export function makeDownloader(connection: Connection, folder: () => string) {
   return async (job: JobRecord, signal: AbortSignal): Promise<{ resultPath: string }> => {
     const api = connection.apiFor(job.baseUrl);
     if (!api) throw new Error('The service that ran this job is not available in this window (was it the sandbox, now stopped?).');
     if (!job.url) throw new Error('The job has no file address yet.');
-    const dir = folder();
-    await fs.mkdir(dir, { recursive: true });
     const ep = endpoint(job.endpointId);
     const guessed = resultKindOf(job.url);
     const ext = guessed === 'json' || !ep.results.includes(guessed) ? (ep.results[0] ?? 'txt') : guessed;
-    const name = resultFileName(job, ext);
-    const file = path.join(dir, name);
-    const zipDir = file.replace(/\.zip$/u, '');
-    const metaFile = `${file}.meta.json`;
-    if ((await exists(metaFile)) && (await exists(ext === 'zip' ? zipDir : file))) return { resultPath: ext === 'zip' ? zipDir : file };
     const url = job.url;
-    const got = await withRetries(() => api.download(url, dir, { fileName: name, maxBytes: readSettings().maxDownloadMB * 1024 * 1024, signal }), signal);
-    let resultPath = got.path;
-    if (got.kind === 'zip' || ext === 'zip') {
-      if (await exists(zipDir)) await fs.rm(zipDir, { recursive: true, force: true });
-      resultPath = (await extractZip(got.path, { targetDir: zipDir, signal })).dir;
-    }
-    const meta = { ...resultMeta({ ...job, completedAt: job.completedAt ?? new Date().toISOString() }, path.basename(got.path)), bytes: got.bytes };
-    await writeAtomic(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
-    return { resultPath };
+    const dir = folder();
+    return saveResult(job, {
+      dir,
+      ext,
+      download: (fileName) => withRetries(() => api.download(url, dir, { fileName, maxBytes: readSettings().maxDownloadMB * 1024 * 1024, signal }), signal),
+      extract: (zipPath, targetDir) => extractZip(zipPath, { targetDir, signal }),
+    });
   };
 }
