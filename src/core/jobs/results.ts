@@ -84,10 +84,27 @@ export interface SaveResultDeps {
   readonly extract: (zipPath: string, targetDir: string) => Promise<{ readonly dir: string }>;
 }
 
+/** A zip's first four bytes (a local file header). */
+async function isZipFile(file: string): Promise<boolean> {
+  const fh = await fs.open(file, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await fh.read(head, 0, 4, 0);
+    return bytesRead === 4 && head.readUInt32LE(0) === 0x04034b50;
+  } finally {
+    await fh.close();
+  }
+}
+
 /**
  * Saves a finished job's file into the results folder under its readable name, extracts a .zip
  * into a folder of its own, and writes the `<name>.meta.json` sidecar last. A file whose sidecar
  * is already there (a previous window finished it) is not fetched again.
+ *
+ * A window can die between the three steps. Each step's result appears only when complete (the
+ * download and the extraction are both renamed into place when done), so what is found under the
+ * job's own name (which holds its requestId) is that job's finished file or folder: the resume
+ * takes it and does the steps still missing, rather than fetching a copy that would be named "-1".
  */
 export async function saveResult(job: JobRecord, deps: SaveResultDeps): Promise<{ resultPath: string }> {
   const { dir, ext } = deps;
@@ -97,11 +114,13 @@ export async function saveResult(job: JobRecord, deps: SaveResultDeps): Promise<
   const zipDir = file.replace(/\.zip$/u, '');
   const metaFile = `${file}.meta.json`;
   if ((await exists(metaFile)) && (await exists(ext === 'zip' ? zipDir : file))) return { resultPath: ext === 'zip' ? zipDir : file };
-  const got = await deps.download(name);
+  const got = (await exists(file))
+    ? { path: file, bytes: (await fs.stat(file)).size, kind: ext === 'zip' || (await isZipFile(file)) ? ('zip' as const) : ext }
+    : await deps.download(name);
   let resultPath = got.path;
   if (got.kind === 'zip' || ext === 'zip') {
-    if (await exists(zipDir)) await fs.rm(zipDir, { recursive: true, force: true });
-    resultPath = (await deps.extract(got.path, zipDir)).dir;
+    // Only a finished extraction is renamed to zipDir (extractZip), so one found there is kept, never replaced.
+    resultPath = (await exists(zipDir)) ? zipDir : (await deps.extract(got.path, zipDir)).dir;
   }
   const meta = { ...resultMeta({ ...job, completedAt: job.completedAt ?? new Date().toISOString() }, path.basename(got.path)), bytes: got.bytes };
   await writeAtomic(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
