@@ -103,7 +103,8 @@ function baseArgs(o) {
     o.extensionsDir ?? path.join(o.stateDir, 'extensions'),
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    // Trust is off unless a test is about Restricted Mode (o.workspaceTrust).
+    ...(o.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
   ];
 }

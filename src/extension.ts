@@ -15,6 +15,7 @@ import { Connection } from './vscode/connection';
 import { ContextKeySetter } from './vscode/contextKeys';
 import { CreditsService } from './vscode/credits';
 import { JobService } from './vscode/jobs/jobService';
+import { sweepResultsFolderInBackground } from './vscode/jobs/resultsFolder';
 import { registerQueryLanguage } from './vscode/language';
 import { Log } from './vscode/log';
 import { registerResultScheme } from './vscode/results/open';
@@ -104,6 +105,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   const workspaceSettings = new WorkspaceSettingsGuard(context.globalState);
   context.subscriptions.push(workspaceSettings);
   void workspaceSettings.check().catch((e: unknown) => log.warn(`Workspace settings not checked: ${String(e)}`));
+  // A crash's .part files and extraction folders; fire-and-forget, so activation never waits on the disk.
+  sweepResultsFolderInBackground(() => jobs.folder(), log);
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
   const testing = context.extensionMode === vscode.ExtensionMode.Test ? { context, table, prices, workspaceSettings } : undefined;

@@ -210,8 +210,9 @@ export class WalletAnalyticsApi {
   private check(ep: Endpoint, answer: HttpAnswer, schema: z.ZodType, ctx: CallContext): unknown {
     let body: unknown = answer.json;
     if (!answer.isJson) {
-      // /credits may arrive as bare text; /reset_ip's answer is not shown, so an empty body is fine.
-      if (ep.id === 'credits' && answer.text.trim() !== '') body = answer.text;
+      // /credits may arrive as bare text (one line ending dropped: it ends the line, it is not part of
+      // the number); /reset_ip's answer is not shown, so an empty body is fine.
+      if (ep.id === 'credits' && answer.text.trim() !== '') body = answer.text.replace(/\r?\n$/u, '');
       else if (ep.id === 'reset_ip') body = undefined;
       else {
         throw new MalformedResponseError({

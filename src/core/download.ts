@@ -5,6 +5,11 @@
  *
  * Which headers to send is the caller's decision per URL (`headersFor`), asked again on every
  * redirect hop, so a key given for the base origin is not carried to another host.
+ *
+ * A body with neither Content-Length nor chunked framing ends when the connection closes, so an
+ * early close looks exactly like the end: undici ends such a body without error even on a reset
+ * (it treats ECONNRESET after the headers as the end of a close-delimited message). Only the file
+ * itself can then say it is whole, so such a file is checked by its kind (closeDelimitedProblem).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
@@ -15,6 +20,8 @@ import { CancelledError, DownloadError, WalletApiError } from './errors';
 import { checkUrl } from './http';
 
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3;
+/** Temporary download files are `<prefix><hex>.part` in the destination folder (swept at start-up: src/core/sweep.ts). */
+export const DOWNLOAD_TEMP_PREFIX = '.wa-download-';
 const MAX_REDIRECTS = 5;
 
 export interface DownloadOptions {
@@ -111,6 +118,38 @@ async function freeName(dir: string, name: string): Promise<string> {
   }
 }
 
+/** The most a zip's end-of-central-directory record can sit from the end: 22 bytes plus a comment of up to 65,535. */
+const EOCD_REACH = 22 + 0xffff;
+
+/**
+ * Why a file that came with no length and no chunked framing may be cut off, or undefined when it
+ * ends as a whole file of its kind does. The rule, by kind:
+ * - zip: its end-of-central-directory record must close the file (the last thing a zip writer
+ *   writes, and what every reader looks for first, so a cut zip could not be opened anyway);
+ * - csv and txt: the file must end with a line break. Every result file ends its last line (the
+ *   sandbox's and the service's alike), and a cut almost always falls inside a line. A cut that
+ *   falls exactly after a line break cannot be told from the end by anyone; that is the residual
+ *   risk of a server that sends no length, and the reason the server should send one;
+ * - json: it must end with `}` or `]` (trailing white space allowed);
+ * - an empty body is refused for every kind: no result file is empty, and a connection that closes
+ *   right after the headers is the most common cut of all.
+ * `tail` is the end of the file (for a zip, at least its last EOCD_REACH bytes when it is that long).
+ */
+export function closeDelimitedProblem(kind: ResultKind, tail: Buffer, bytes: number): string | undefined {
+  if (bytes === 0) return 'before any byte of the file arrived';
+  if (kind === 'zip') {
+    for (let i = tail.length - 22; i >= 0; i--) {
+      if (tail.readUInt32LE(i) === 0x06054b50 && i + 22 + tail.readUInt16LE(i + 20) === tail.length) return undefined;
+    }
+    return 'before the end of the archive (its closing record is missing)';
+  }
+  if (kind === 'json') {
+    const text = tail.toString('latin1').trimEnd();
+    return text.endsWith('}') || text.endsWith(']') ? undefined : 'before the end of the JSON';
+  }
+  return tail.at(-1) === 0x0a ? undefined : 'in the middle of a line';
+}
+
 function header(h: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const v = h[name];
   return Array.isArray(v) ? v[0] : v;
@@ -170,14 +209,17 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
   const disposition = header(res.headers, 'content-disposition');
   const clRaw = header(res.headers, 'content-length');
   const total = clRaw !== undefined && /^\d+$/u.test(clRaw) ? Number(clRaw) : undefined;
+  // Chunked framing has its own end marker, and undici raises when it is missing.
+  const closeDelimited = total === undefined && !/chunked/iu.test(header(res.headers, 'transfer-encoding') ?? '');
   if (total !== undefined && total > max) {
     discard(res.body);
     throw new DownloadError('tooLarge', `The result file is ${mib(total)}, more than the ${mib(max)} allowed. Raise the size limit to download it.`);
   }
 
   await mkdir(opts.destDir, { recursive: true });
-  const temp = join(opts.destDir, `.wa-download-${randomBytes(6).toString('hex')}.part`);
-  const fh = await open(temp, 'wx');
+  const temp = join(opts.destDir, `${DOWNLOAD_TEMP_PREFIX}${randomBytes(6).toString('hex')}.part`);
+  // wx+: never an existing file; readable, so the end of a close-delimited body can be checked.
+  const fh = await open(temp, 'wx+');
   let bytes = 0;
   let head: Buffer | undefined;
   let closed = false;
@@ -199,11 +241,22 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
     if (total !== undefined && bytes !== total) {
       throw new DownloadError('truncated', `The download ended after ${bytes} of ${total} bytes; nothing was kept. Try the download again (it is free).`);
     }
+    const zipMagic = head !== undefined && head.length === 4 && head.readUInt32LE(0) === 0x04034b50;
+    const kind: ResultKind = zipMagic ? 'zip' : resultKindOf(finalUrl.href, contentType, disposition);
+    if (closeDelimited) {
+      const tail = Buffer.alloc(Math.min(bytes, EOCD_REACH));
+      await fh.read(tail, 0, tail.length, bytes - tail.length);
+      const problem = closeDelimitedProblem(kind, tail, bytes);
+      if (problem) {
+        throw new DownloadError(
+          'truncated',
+          `The server sent the result file without a length, and the connection closed ${problem}: it was cut off. Nothing was kept. Try the download again (it is free).`,
+        );
+      }
+    }
     await fh.sync();
     await fh.close();
     closed = true;
-    const zipMagic = head !== undefined && head.length === 4 && head.readUInt32LE(0) === 0x04034b50;
-    const kind: ResultKind = zipMagic ? 'zip' : resultKindOf(finalUrl.href, contentType, disposition);
     const wanted = opts.fileName ?? dispositionName(disposition) ?? urlName(finalUrl.href);
     const dest = await freeName(opts.destDir, safeFileName(wanted, kind));
     await rename(temp, dest);

@@ -321,7 +321,7 @@ export class DownloadError extends WalletApiError {
   }
 }
 
-export type UnzipProblem = 'zipSlip' | 'symlink' | 'tooManyEntries' | 'tooLarge' | 'ratio' | 'corrupt' | 'io';
+export type UnzipProblem = 'zipSlip' | 'badName' | 'symlink' | 'tooManyEntries' | 'tooLarge' | 'ratio' | 'corrupt' | 'io';
 
 /** A result archive was refused or could not be extracted; nothing was left behind. */
 export class UnzipError extends WalletApiError {

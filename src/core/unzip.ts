@@ -3,10 +3,14 @@
  * hidden temporary folder next to the target, which is renamed to the target only when every
  * entry is out and checked. Any refusal or failure removes the temporary folder.
  *
+ * The whole central directory is judged before a byte is written, so a refusal costs no disk.
  * Refused: names that could escape the folder (absolute, `..`, drive letters, backslashes),
- * symlink entries, duplicate names, and zip bombs: too many entries, too many bytes in all,
- * or a compression ratio no result file has. Sizes are checked as declared AND as actually
- * inflated, since a crafted archive can lie in its headers.
+ * names that could mislead (control characters, bidi overrides that make `txt.exe` read as
+ * `exe.txt`, a leading dot that hides a file), symlink entries, duplicate names, and zip bombs:
+ * too many entries, too many bytes in all, an entry with a compression ratio no result file has,
+ * or an archive whose entries together inflate far beyond its own size (many small entries each
+ * under the per-entry check). Sizes are checked as declared AND as actually inflated, since a
+ * crafted archive can lie in its headers.
  */
 import { mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
@@ -24,13 +28,30 @@ export interface UnzipLimits {
   readonly maxRatio: number;
   /** Entries smaller than this are not ratio-checked (tiny files can compress very well). */
   readonly ratioFloorBytes: number;
+  /** All entries' uncompressed bytes / the archive's size on disk. */
+  readonly maxArchiveRatio: number;
+  /** An archive inflating to no more than this is not checked for its overall ratio. */
+  readonly archiveRatioFloorBytes: number;
 }
 
+/**
+ * The whole archive's ratio, with the entry count, bounds what many small entries can do: each one
+ * under the per-entry floor passed alone, so 400 entries of 1 MiB zeros came from 452 KB. Result
+ * CSVs (base58 addresses and numbers) compress 2–20×; 100× in all is far beyond any, while 64 MiB
+ * of anything is too little to harm a disk, so small archives are never refused for their ratio.
+ */
+export const MAX_ARCHIVE_RATIO = 100;
+export const ARCHIVE_RATIO_FLOOR_BYTES = 64 * 1024 ** 2;
+/** Far more than one file per token of the largest token list (1,000); a directory of 10,000 entries is read in milliseconds. */
+export const MAX_ENTRIES = 10_000;
+
 export const DEFAULT_UNZIP_LIMITS: UnzipLimits = {
-  maxEntries: 10_000,
+  maxEntries: MAX_ENTRIES,
   maxTotalBytes: 8 * 1024 ** 3,
   maxRatio: 200,
   ratioFloorBytes: 1024 ** 2,
+  maxArchiveRatio: MAX_ARCHIVE_RATIO,
+  archiveRatioFloorBytes: ARCHIVE_RATIO_FLOOR_BYTES,
 };
 
 export interface UnzipOptions {
@@ -47,6 +68,9 @@ export interface UnzipResult {
   readonly bytes: number;
 }
 
+/** Extraction folders are `<prefix>XXXXXX` beside the target (swept at start-up: src/core/sweep.ts). */
+export const UNZIP_TEMP_PREFIX = '.wa-unzip-';
+
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 
@@ -61,12 +85,52 @@ export function unsafeEntryName(name: string): string | undefined {
   return undefined;
 }
 
+/** U+XXXX, for a character a message must show without letting it act. */
+function codePoint(c: number): string {
+  return `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+function isControl(c: number): boolean {
+  return c < 0x20 || (c >= 0x7f && c < 0xa0);
+}
+
+/** Embeddings and overrides (U+202A–U+202E), isolates (U+2066–U+2069) and the invisible direction marks. */
+function isBidi(c: number): boolean {
+  return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c === 0x200e || c === 0x200f || c === 0x061c;
+}
+
+/** An entry name as a message may show it: control and bidi characters written as [U+XXXX], so the name reads as it is. */
+export function shownEntryName(name: string): string {
+  let out = '';
+  for (const ch of name) {
+    const c = ch.codePointAt(0) ?? 0;
+    out += isControl(c) || isBidi(c) ? `[${codePoint(c)}]` : ch;
+  }
+  return out;
+}
+
+/**
+ * Why an entry name would mislead, or undefined. Such names are refused, not renamed: a result
+ * archive never holds them, and a renamed file would no longer match what the archive says.
+ * A bidi override shows `report‮vsc.exe` as `reportexe.csv`; a control character can break a
+ * terminal or a log line; a leading dot hides a file or folder from a listing.
+ */
+export function misleadingEntryName(name: string): string | undefined {
+  for (const ch of name) {
+    const c = ch.codePointAt(0) ?? 0;
+    if (isControl(c)) return `a control character (${codePoint(c)}) in the name`;
+    if (isBidi(c)) return `a text-direction control (${codePoint(c)}) in the name, which can make it read as another name`;
+  }
+  if (name.split('/').some((segment) => segment.startsWith('.'))) return 'a leading dot in the name, which hides the file or folder';
+  return undefined;
+}
+
 /** yauzl refuses unsafe names itself; its messages are translated into ours. */
 function fromYauzl(e: unknown): WalletApiError {
   if (e instanceof WalletApiError) return e;
   const msg = e instanceof Error ? e.message : String(e);
   const m = /^(absolute path|invalid relative path|invalid characters in fileName): (.*)$/su.exec(msg);
-  if (m) return new UnzipError('zipSlip', `The archive was refused: entry “${m[2] ?? ''}” has ${m[1] === 'absolute path' ? 'an absolute path' : m[1] === 'invalid relative path' ? 'a “..” segment' : 'a backslash in the name'} and could write outside its folder. Nothing was extracted.`, e);
+  if (m) return new UnzipError('zipSlip', `The archive was refused: entry “${shownEntryName(m[2] ?? '')}” has ${m[1] === 'absolute path' ? 'an absolute path' : m[1] === 'invalid relative path' ? 'a “..” segment' : 'a backslash in the name'} and could write outside its folder. Nothing was extracted.`, e);
   return new UnzipError('corrupt', `The archive could not be read: ${msg}. Nothing was extracted.`, e);
 }
 
@@ -115,6 +179,10 @@ class ByteGuard extends Transform {
   }
 }
 
+function mibOf(n: number): string {
+  return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+}
+
 /** Extracts zipPath into a new folder of its own, or throws an UnzipError and leaves nothing behind. */
 export async function extractZip(zipPath: string, opts: UnzipOptions = {}): Promise<UnzipResult> {
   const limits: UnzipLimits = { ...DEFAULT_UNZIP_LIMITS, ...opts.limits };
@@ -131,42 +199,73 @@ export async function extractZip(zipPath: string, opts: UnzipOptions = {}): Prom
     zip.close();
     throw new UnzipError('tooManyEntries', `The archive was refused: it holds ${zip.entryCount} entries, more than the ${limits.maxEntries} allowed. Nothing was extracted.`);
   }
-  await mkdir(parent, { recursive: true });
-  const temp = await mkdtemp(join(parent, '.wa-unzip-'));
-  const root = resolve(temp);
-  const files: string[] = [];
+
+  // Pass 1, the central directory alone: every name, size and ratio is judged before anything is written.
+  const entries: yauzl.Entry[] = [];
   let declaredTotal = 0;
-  let actualTotal = 0;
   try {
     for await (const entry of zip.eachEntry()) {
       if (opts.signal?.aborted) throw new CancelledError();
       const name = entry.fileName;
+      const shown = shownEntryName(name);
       const bad = unsafeEntryName(name);
-      if (bad) throw new UnzipError('zipSlip', `The archive was refused: entry “${name}” has ${bad} and could write outside its folder. Nothing was extracted.`);
-      const out = resolve(root, name);
-      if (out !== root && !out.startsWith(root + sep)) {
-        throw new UnzipError('zipSlip', `The archive was refused: entry “${name}” would land outside its folder. Nothing was extracted.`);
-      }
-      if (isSymlink(entry)) throw new UnzipError('symlink', `The archive was refused: entry “${name}” is a symbolic link, which a result file never holds. Nothing was extracted.`);
-      if (isDirectory(entry)) {
-        await mkdir(out, { recursive: true });
-        continue;
-      }
-      if (entry.isEncrypted()) throw new UnzipError('corrupt', `The archive was refused: entry “${name}” is encrypted. Nothing was extracted.`);
+      if (bad) throw new UnzipError('zipSlip', `The archive was refused: entry “${shown}” has ${bad} and could write outside its folder. Nothing was extracted.`);
+      const misleading = misleadingEntryName(name);
+      if (misleading) throw new UnzipError('badName', `The archive was refused: entry “${shown}” has ${misleading}. A result file never does. Nothing was extracted.`);
+      if (isSymlink(entry)) throw new UnzipError('symlink', `The archive was refused: entry “${shown}” is a symbolic link, which a result file never holds. Nothing was extracted.`);
+      entries.push(entry);
+      if (isDirectory(entry)) continue;
+      if (entry.isEncrypted()) throw new UnzipError('corrupt', `The archive was refused: entry “${shown}” is encrypted. Nothing was extracted.`);
       declaredTotal += entry.uncompressedSize;
       if (declaredTotal > limits.maxTotalBytes) {
         throw new UnzipError('tooLarge', `The archive was refused: it would inflate to more than ${limits.maxTotalBytes} bytes. Nothing was extracted.`);
       }
-      const ratioOf = (n: number): number => n / Math.max(1, entry.compressedSize);
-      if (entry.uncompressedSize > limits.ratioFloorBytes && ratioOf(entry.uncompressedSize) > limits.maxRatio) {
-        throw new UnzipError('ratio', `The archive was refused: entry “${name}” is compressed ${Math.round(ratioOf(entry.uncompressedSize))}:1, beyond the ${limits.maxRatio}:1 allowed (a zip bomb). Nothing was extracted.`);
+      const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
+      if (entry.uncompressedSize > limits.ratioFloorBytes && ratio > limits.maxRatio) {
+        throw new UnzipError('ratio', `The archive was refused: entry “${shown}” is compressed ${Math.round(ratio)}:1, beyond the ${limits.maxRatio}:1 allowed (a zip bomb). Nothing was extracted.`);
       }
+    }
+    // Declared sizes are enough here: while inflating, no entry may pass its declared size (ByteGuard).
+    const archiveRatio = declaredTotal / Math.max(1, zip.fileSize);
+    if (declaredTotal > limits.archiveRatioFloorBytes && archiveRatio > limits.maxArchiveRatio) {
+      const files = entries.filter((e) => !isDirectory(e)).length;
+      throw new UnzipError(
+        'ratio',
+        `The archive was refused: its ${files} files would inflate to ${mibOf(declaredTotal)} from ${mibOf(zip.fileSize)}, ${Math.round(archiveRatio)}:1 in all, beyond the ${limits.maxArchiveRatio}:1 allowed above ${mibOf(limits.archiveRatioFloorBytes)} (a zip bomb). Nothing was extracted.`,
+      );
+    }
+  } catch (e) {
+    zip.close();
+    if (opts.signal?.aborted) throw new CancelledError();
+    throw fromYauzl(e);
+  }
+
+  // Pass 2: extraction into a temporary folder, renamed into place when every entry is out.
+  await mkdir(parent, { recursive: true });
+  const temp = await mkdtemp(join(parent, UNZIP_TEMP_PREFIX));
+  const root = resolve(temp);
+  const files: string[] = [];
+  let actualTotal = 0;
+  try {
+    for (const entry of entries) {
+      if (opts.signal?.aborted) throw new CancelledError();
+      const name = entry.fileName;
+      const shown = shownEntryName(name);
+      const out = resolve(root, name);
+      if (out !== root && !out.startsWith(root + sep)) {
+        throw new UnzipError('zipSlip', `The archive was refused: entry “${shown}” would land outside its folder. Nothing was extracted.`);
+      }
+      if (isDirectory(entry)) {
+        await mkdir(out, { recursive: true });
+        continue;
+      }
+      const ratioOf = (n: number): number => n / Math.max(1, entry.compressedSize);
       await mkdir(dirname(out), { recursive: true });
       const guard = new ByteGuard(entry, (n, delta) => {
         actualTotal += delta;
         if (actualTotal > limits.maxTotalBytes) return new UnzipError('tooLarge', `The archive was refused: it inflates to more than ${limits.maxTotalBytes} bytes. Nothing was extracted.`);
         if (n > limits.ratioFloorBytes && ratioOf(n) > limits.maxRatio) {
-          return new UnzipError('ratio', `The archive was refused: entry “${name}” inflates beyond ${limits.maxRatio}:1 (a zip bomb). Nothing was extracted.`);
+          return new UnzipError('ratio', `The archive was refused: entry “${shown}” inflates beyond ${limits.maxRatio}:1 (a zip bomb). Nothing was extracted.`);
         }
         return undefined;
       });
@@ -174,7 +273,7 @@ export async function extractZip(zipPath: string, opts: UnzipOptions = {}): Prom
       // 'wx': a second entry with the same name is refused rather than overwriting the first.
       await pipeline(stream, guard, createWriteStream(out, { flags: 'wx' }), opts.signal ? { signal: opts.signal } : {});
       if (guard.count !== entry.uncompressedSize) {
-        throw new UnzipError('corrupt', `The archive is damaged: entry “${name}” holds ${guard.count} of its ${entry.uncompressedSize} bytes. Nothing was extracted.`);
+        throw new UnzipError('corrupt', `The archive is damaged: entry “${shown}” holds ${guard.count} of its ${entry.uncompressedSize} bytes. Nothing was extracted.`);
       }
       files.push(name);
     }

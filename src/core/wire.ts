@@ -69,14 +69,20 @@ export const RequestList = z.union([
   z.looseObject({ requests: z.array(RequestRecord) }).transform((o) => o.requests),
 ]);
 
-/** `GET /credits` carries a number in a string (§2.3); a bare number is accepted too. */
+/**
+ * `GET /credits` carries a number in a string (§2.3); a bare JSON number is accepted too. Only
+ * decimal digits are a balance: `Number()` would also read "0x10" as 16, "0b11" as 3, "1e3" as
+ * 1000, " 5" as 5 and "" as 0, and "-5" is no balance at all. "1,234" is refused too, since a
+ * separator reads differently per locale (1.234 in German). A balance steers spending, so a value
+ * we are not sure of is an error the user sees, never a guess.
+ */
 export const Credits = z
   .union([z.string(), z.number(), z.looseObject({ credits: z.union([z.string(), z.number()]) })])
   .transform((v, ctx) => {
     const raw = typeof v === 'object' ? v.credits : v;
-    const n = typeof raw === 'number' ? raw : Number(String(raw).trim().replace(/[_,]/gu, ''));
-    if (!Number.isFinite(n) || String(raw).trim() === '') {
-      ctx.addIssue({ code: 'custom', message: `credits is not a number: ${JSON.stringify(raw)}` });
+    const n = typeof raw === 'number' ? raw : /^[0-9]+$/u.test(raw) ? Number(raw) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < 0) {
+      ctx.addIssue({ code: 'custom', message: `credits is not a whole number of decimal digits: ${JSON.stringify(raw)}` });
       return z.NEVER;
     }
     return n;

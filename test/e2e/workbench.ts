@@ -41,6 +41,8 @@ export interface OpenOptions {
   files?: Record<string, string>;
   /** Extra environment for code-server and the extension host. */
   env?: Record<string, string>;
+  /** Keep VS Code's workspace trust on (the folder opens in Restricted Mode); off by default. */
+  workspaceTrust?: boolean;
   viewport?: { width: number; height: number };
 }
 
@@ -70,7 +72,7 @@ export class Workbench {
       writeFileSync(join(workspace, rel), text);
     }
     writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...o.settings }, null, 2));
-    const dirs = { stateDir, userDataDir, extensionsDir, env: o.env };
+    const dirs = { stateDir, userDataDir, extensionsDir, env: o.env, workspaceTrust: o.workspaceTrust === true };
     const vsix = o.vsix === undefined ? packagedVsix : o.vsix;
     if (vsix) cs.installVsix({ ...dirs, vsix });
 

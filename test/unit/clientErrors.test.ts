@@ -256,7 +256,7 @@ describe('client errors: each refusal and failure is typed, actionable, and says
 
 describe('client answers: tolerant of extra fields and the documented quirks', () => {
   it('/credits: a number in a string, a bare number, an object, or plain text', async () => {
-    const bodies = ['"1000000000"', '999', '{"credits":"1,234"}', '777'];
+    const bodies = ['"1000000000"', '999', '{"credits":"1234"}', '777\n'];
     const f = await serve((_h, res, _r, n) => {
       res.writeHead(200, { 'content-type': n === 4 ? 'text/plain' : 'application/json' });
       res.end(bodies[n - 1]);

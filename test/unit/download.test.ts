@@ -8,17 +8,47 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CancelledError, DownloadError } from '../../src/core/errors';
-import { dispositionName, downloadFile, resultKindOf, safeFileName } from '../../src/core/download';
+import { closeDelimitedProblem, dispositionName, downloadFile, resultKindOf, safeFileName } from '../../src/core/download';
+import * as yazl from 'yazl';
 import { startFixture, type Fixture } from './fixtures/httpFixture';
 
 const BODY = Buffer.from('address\n'.concat('x'.repeat(200_000), '\n'));
 let f: Fixture;
+let ZIP: Buffer;
+
+/** A small real archive, built with yazl as the sandbox builds its own. */
+function smallZip(): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  zip.addBuffer(Buffer.from('wallet,pnl\n'.concat('a,1\n'.repeat(5000))), 'So111.csv');
+  zip.end({ comment: 'made by a test', forceZip64Format: false });
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    zip.outputStream.on('error', reject);
+  });
+}
 let root: string;
 
 before(async () => {
   root = await mkdtemp(join(tmpdir(), 'wa-dl-'));
+  ZIP = await smallZip();
   f = await startFixture((h, res) => {
-    const path = h.path.split('?')[0];
+    const path = h.path.split('?')[0] ?? '';
+    if (path.startsWith('/close/')) {
+      // Close-delimited: no Content-Length and no chunked framing, so the body ends when the connection does.
+      res.useChunkedEncodingByDefault = false;
+      const [, , how, name = ''] = path.split('/');
+      const whole = name.endsWith('.zip') ? ZIP : Buffer.from(name.endsWith('.json') ? '{"rows":[1,2,3]}\n' : 'address\n'.concat('So111,12\n'.repeat(2000)));
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      if (how === 'whole') return res.end(whole);
+      if (how === 'empty') return res.end();
+      const half = whole.subarray(0, Math.floor(whole.length / 2) + 3); // +3: mid-line, not after a line break
+      if (how === 'midline') return res.end(half);
+      res.write(half);
+      // destroy: a FIN after the half; reset: a TCP RST, as when the server process dies.
+      return void setTimeout(() => (how === 'reset' ? res.socket?.resetAndDestroy() : res.socket?.destroy()), 20);
+    }
     switch (path) {
       case '/ok/r1.csv':
         res.writeHead(200, { 'content-type': 'text/csv', 'content-length': BODY.length });
@@ -147,6 +177,48 @@ describe('download: streamed, atomic, checked', () => {
     const dir = await freshDir();
     const r = await downloadFile(`${f.url}/nameless`, { destDir: dir, fileName: 'job 42' });
     assert.equal(r.path, join(dir, 'job 42.csv'));
+  });
+});
+
+describe('download: a body with no length and no chunked framing (close-delimited, issue 12)', () => {
+  for (const how of ['destroy', 'reset', 'midline']) {
+    for (const name of ['r.csv', 'r.txt', 'r.zip', 'r.json']) {
+      it(`half a ${name} then ${how === 'midline' ? 'a clean close' : `the socket ${how === 'reset' ? 'reset' : 'destroyed'}`} is refused as truncated; nothing is kept`, async () => {
+        const dir = await freshDir();
+        await assert.rejects(downloadFile(`${f.url}/close/${how}/${name}`, { destDir: dir }), (e: unknown) => {
+          assert.ok(e instanceof DownloadError, String(e));
+          assert.equal(e.problem, 'truncated');
+          assert.match(e.message, /without a length, and the connection closed .*: it was cut off\. Nothing was kept\./u);
+          return true;
+        });
+        assert.deepEqual(await readdir(dir), []);
+      });
+    }
+  }
+
+  it('an empty close-delimited body is refused: no result file is empty', async () => {
+    const dir = await freshDir();
+    await assert.rejects(downloadFile(`${f.url}/close/empty/r.csv`, { destDir: dir }), (e: unknown) => e instanceof DownloadError && /before any byte/u.test(e.message));
+    assert.deepEqual(await readdir(dir), []);
+  });
+
+  for (const name of ['r.csv', 'r.txt', 'r.zip', 'r.json']) {
+    it(`a whole ${name} sent close-delimited is kept`, async () => {
+      const dir = await freshDir();
+      const r = await downloadFile(`${f.url}/close/whole/${name}`, { destDir: dir });
+      assert.equal(r.path, join(dir, name));
+      assert.deepEqual(await readdir(dir), [name]);
+    });
+  }
+
+  it('closeDelimitedProblem: the rule per kind', () => {
+    assert.equal(closeDelimitedProblem('csv', Buffer.from('a\n1\n'), 4), undefined);
+    assert.match(closeDelimitedProblem('csv', Buffer.from('a\n1'), 3) ?? '', /middle of a line/u);
+    assert.match(closeDelimitedProblem('txt', Buffer.from('So1'), 3) ?? '', /middle of a line/u);
+    assert.equal(closeDelimitedProblem('json', Buffer.from('[1]\r\n'), 5), undefined);
+    assert.match(closeDelimitedProblem('json', Buffer.from('[1,'), 3) ?? '', /JSON/u);
+    assert.match(closeDelimitedProblem('zip', Buffer.from('PK\x03\x04abc'), 7) ?? '', /closing record/u);
+    assert.match(closeDelimitedProblem('csv', Buffer.alloc(0), 0) ?? '', /before any byte/u);
   });
 });
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as yazl from 'yazl';
 import { UnzipError, type UnzipProblem } from '../../src/core/errors';
-import { extractZip, unsafeEntryName } from '../../src/core/unzip';
+import { ARCHIVE_RATIO_FLOOR_BYTES, MAX_ARCHIVE_RATIO, extractZip, misleadingEntryName, shownEntryName, unsafeEntryName } from '../../src/core/unzip';
 
 type Item = { name: string; data: Buffer | string; mode?: number; compress?: boolean };
 
@@ -194,5 +194,68 @@ describe('unzip: zip bombs are refused', () => {
 
   it('a file that is not a zip', async () => {
     await refused(await place(randomBytes(2000)), 'corrupt');
+  });
+});
+
+describe('unzip: many small entries are bounded together (issue 12)', () => {
+  it('the limits are named and sane: 100:1 in all, above 64 MiB', () => {
+    assert.equal(MAX_ARCHIVE_RATIO, 100);
+    assert.equal(ARCHIVE_RATIO_FLOOR_BYTES, 64 * 1024 ** 2);
+  });
+
+  it('entries each under the per-entry floor, far beyond the archive’s size in all, are refused before anything is written', async () => {
+    // 40 entries of 64 KiB zeros: each under the 1 MiB per-entry floor, 2.5 MiB from a few KB in all.
+    const zeros = Buffer.alloc(64 * 1024);
+    const zip = await buildZip(Array.from({ length: 40 }, (_, i) => ({ name: `t${i}.csv`, data: zeros })));
+    const e = await refused(await place(zip), 'ratio', { limits: { archiveRatioFloorBytes: 1024 ** 2 } });
+    assert.match(e.message, /its 40 files would inflate to 2\.5 MiB from 0\.0 MiB, \d+:1 in all, beyond the 100:1 allowed above 1\.0 MiB \(a zip bomb\)/u);
+  });
+
+  it('the same archive under the floor is extracted: small archives are never refused for their ratio', async () => {
+    const zeros = Buffer.alloc(64 * 1024);
+    const zip = await buildZip(Array.from({ length: 40 }, (_, i) => ({ name: `t${i}.csv`, data: zeros })));
+    const r = await extractZip(await place(zip));
+    assert.equal(r.files.length, 40);
+  });
+
+  it('an ordinary archive well over the floor passes: incompressible CSV at a low ratio', async () => {
+    const rows = randomBytes(3 * 1024 ** 2).toString('base64');
+    const zip = await buildZip([{ name: 'a.csv', data: rows }, { name: 'b.csv', data: rows.slice(0, 1000) }]);
+    const r = await extractZip(await place(zip), { limits: { archiveRatioFloorBytes: 1024 ** 2 } });
+    assert.equal(r.files.length, 2);
+  });
+});
+
+describe('unzip: names that mislead are refused, and the message shows them escaped (issue 12)', () => {
+  const cases: [string, RegExp, string][] = [
+    ['report\u202Evsc.exe', /text-direction control \(U\+202E\)/u, 'report[U+202E]vsc.exe'],
+    ['a\u202Ab.csv', /U\+202A/u, 'a[U+202A]b.csv'],
+    ['\u2066x\u2069.csv', /U\+2066/u, '[U+2066]x[U+2069].csv'],
+    ['bell\u0007.csv', /control character \(U\+0007\)/u, 'bell[U+0007].csv'],
+    ['line\nbreak.csv', /control character \(U\+000A\)/u, 'line[U+000A]break.csv'],
+    ['c1\u0085.csv', /control character \(U\+0085\)/u, 'c1[U+0085].csv'],
+    ['.hidden.csv', /leading dot/u, '.hidden.csv'],
+    ['tokens/.git/config', /leading dot/u, 'tokens/.git/config'],
+    ['.config/x.csv', /leading dot/u, '.config/x.csv'],
+  ];
+  for (const [name, why, shown] of cases) {
+    it(`refuses the entry ${shown} and names it so`, async () => {
+      const zip = await buildZip([
+        { name: 'ok.csv', data: 'a\n' },
+        { name, data: 'x\n' },
+      ]);
+      const e = await refused(await place(zip), 'badName');
+      assert.match(e.message, why);
+      assert.ok(e.message.includes(`“${shown}”`), e.message);
+      assert.ok(![...e.message].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || /[\u202A-\u202E\u2066-\u2069]/u.test(ch)), 'the message itself holds no control character');
+    });
+  }
+
+  it('misleadingEntryName and shownEntryName agree on what is ordinary', () => {
+    assert.equal(misleadingEntryName('tokens/So111.csv'), undefined);
+    assert.equal(misleadingEntryName('résumé 2024 (1).csv'), undefined);
+    assert.equal(misleadingEntryName('a.b.csv'), undefined);
+    assert.equal(shownEntryName('tokens/So111.csv'), 'tokens/So111.csv');
+    assert.equal(shownEntryName('\u200Fx'), '[U+200F]x');
   });
 });

@@ -163,7 +163,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
           ok: 'OK',
           offline: 'unreachable',
           refused: 'key refused',
-          untrusted: 'held back: Restricted Mode',
+          untrusted: 'Restricted Mode',
         };
         const err = this.status.error?.message;
         const item = t(
