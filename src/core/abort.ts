@@ -25,6 +25,22 @@ function abortReason(signal: AbortSignal): Error {
   return reason instanceof Error ? reason : new DOMException('The operation was aborted', 'AbortError');
 }
 
+/** Waits ms; if `signal` aborts first, the timer is cleared and the wait rejects with `cancelled()` (the caller's own error). */
+export function sleep(ms: number, signal: AbortSignal | undefined, cancelled: () => Error): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled());
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(t);
+      reject(cancelled());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 /** Yields to the event loop, so a long synchronous loop lets the extension host breathe. */
 export function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, open, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { sleep as abortableSleep } from './abort';
 import { CancelledError } from './errors';
 
 export interface LockOptions {
@@ -116,18 +117,7 @@ function held(path: string, token: string, heartbeatMs: number): HeldLock {
 
 /** Waits ms, or throws CancelledError when signal aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new CancelledError());
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(new CancelledError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return abortableSleep(ms, signal, () => new CancelledError());
 }
 
 /**

@@ -18,6 +18,7 @@
  *   inside its own window. Only its 504 ack_timeout answer proves nothing was queued.
  */
 import { request, type Dispatcher } from 'undici';
+import { sleep } from './abort';
 import { redact } from './apiKey';
 import { ErrorBody, ERROR_CODES } from './wire';
 import {
@@ -268,20 +269,6 @@ function describeNetwork(e: unknown, code: string | undefined): string {
 
 // ---- the transport ----
 
-function sleep(ms: number, signal: AbortSignal | undefined, ctx: CallContext): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new CancelledError({ ...ctx, mayHaveBeenSent: false }));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(new CancelledError({ ...ctx, mayHaveBeenSent: false }));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 async function readCapped(body: AsyncIterable<Buffer>, max: number): Promise<string> {
   const chunks: Buffer[] = [];
@@ -359,7 +346,7 @@ export class HttpTransport {
             willRetry: wait !== undefined,
           });
           if (wait === undefined) throw err;
-          await sleep(wait, call.signal, ctx);
+          await sleep(wait, call.signal, () => new CancelledError({ ...ctx, mayHaveBeenSent: false }));
         }
       }
     } catch (e) {
