@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CancelledError, DownloadError } from '../../src/core/errors';
 import { closeDelimitedProblem, dispositionName, downloadFile, resultKindOf, safeFileName } from '../../src/core/download';
-import * as yazl from 'yazl';
+import { buildZip } from './fixtures/zips';
 import { startFixture, type Fixture } from './fixtures/httpFixture';
 
 const BODY = Buffer.from('address\n'.concat('x'.repeat(200_000), '\n'));
@@ -18,15 +18,7 @@ let ZIP: Buffer;
 
 /** A small real archive, built with yazl as the sandbox builds its own. */
 function smallZip(): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  zip.addBuffer(Buffer.from('wallet,pnl\n'.concat('a,1\n'.repeat(5000))), 'So111.csv');
-  zip.end({ comment: 'made by a test', forceZip64Format: false });
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on('error', reject);
-  });
+  return buildZip([{ name: 'So111.csv', data: 'wallet,pnl\n'.concat('a,1\n'.repeat(5000)) }], { comment: 'made by a test' });
 }
 let root: string;
 

@@ -10,27 +10,10 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import * as yazl from 'yazl';
 import { UnzipError, type UnzipProblem } from '../../src/core/errors';
+import { buildZip } from './fixtures/zips';
 import { ARCHIVE_RATIO_FLOOR_BYTES, MAX_ARCHIVE_RATIO, extractZip, misleadingEntryName, shownEntryName, unsafeEntryName } from '../../src/core/unzip';
 
-type Item = { name: string; data: Buffer | string; mode?: number; compress?: boolean };
-
-function buildZip(items: readonly Item[]): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const it of items) {
-    const opts: { compress: boolean; mode?: number } = { compress: it.compress ?? true };
-    if (it.mode !== undefined) opts.mode = it.mode;
-    zip.addBuffer(Buffer.isBuffer(it.data) ? it.data : Buffer.from(it.data), it.name, opts);
-  }
-  zip.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on('error', reject);
-  });
-}
 
 /** Replaces every occurrence of a name with another of the same length (local header and central directory). */
 function rename(zip: Buffer, from: string, to: string): Buffer {
