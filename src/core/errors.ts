@@ -147,13 +147,19 @@ export class KeyRefusedError extends WalletApiError {
   }
 }
 
-/** 403 ip_mismatch: the key is bound to another IP address (§5.3); POST /reset_ip is free. */
+/**
+ * 403 ip_mismatch: the key is bound to one IP address (§5.3); POST /reset_ip is free. In a remote
+ * window (SSH, WSL, Codespaces) the extension runs on the remote machine, so its calls leave from
+ * there: the message names that case, since "this machine" is not the one in front of the person.
+ */
 export class IpMismatchError extends WalletApiError {
   readonly kind = 'ipMismatch' as const;
   constructor(ctx: CallContext & { status?: number; serverMessage?: string } = {}) {
     super(
       refusal(
-        `The key is bound to another IP address than this machine’s.${said(ctx.serverMessage)} Run “${RESET_IP_COMMAND}” (free) to bind it to this address, then try again.`,
+        `The key is bound to one IP address, and this call came from a machine whose address differs.${said(ctx.serverMessage)} ` +
+          'In a remote window (SSH, WSL, Codespaces), calls leave from the remote machine, not from this computer. ' +
+          `“${RESET_IP_COMMAND}” (free) binds the key to the machine that makes the next call; then try again.`,
         ctx,
       ),
       { ...ctx, charged: 'no' },

@@ -72,6 +72,19 @@ describe('client errors: each refusal and failure is typed, actionable, and says
     assert.match(e.message, /Nothing was charged\./u);
   });
 
+  it('request from another IP (403 ip_mismatch) → says the call came from a machine whose address differs, and why a remote window does that', async () => {
+    const f = await serve((_h, res) => json(res, 403, errorBody('ip_mismatch', 'Key is bound to 10.0.0.1')));
+    const e = await failure(client(f).submit('trending', trending), IpMismatchError);
+    // §5.3: the key is bound to one IP address; the person must learn which machine sent the call.
+    assert.match(e.message, /bound to one IP address/u);
+    assert.match(e.message, /came from a machine whose address differs/u);
+    // In a Remote (SSH, WSL, Codespaces) window calls leave from the remote machine, not the desk.
+    assert.match(e.message, /remote window \(SSH, WSL, Codespaces\)/u);
+    assert.match(e.message, /calls leave from the remote machine/u);
+    assert.match(e.message, /“Wallet Analytics: Reset Saved IP Address” \(free\) binds the key to the machine that makes the next call/u);
+    assert.match(e.message, /The server said: “Key is bound to 10\.0\.0\.1”\./u);
+  });
+
   it('not enough credits (402) → the price, the balance and “Nothing was charged.”', async () => {
     const f = await serve((_h, res) => json(res, 402, { error: { code: 'insufficient_credits', message: 'Balance too low', balance: 40 } }));
     const e = await failure(client(f).submit('trending', trending), InsufficientCreditsError);
