@@ -10,6 +10,7 @@ import { registerApiKeyCommands } from './vscode/commands/apiKey';
 import { ContextKeys } from './vscode/commands/ids';
 import { registerEndpointCommands } from './vscode/commands/endpoints';
 import { registerSandboxAndResultCommands } from './vscode/commands/sandbox';
+import { registerGetStartedCommand } from './vscode/commands/walkthrough';
 import { readSettings } from './vscode/config';
 import { Connection } from './vscode/connection';
 import { ContextKeySetter } from './vscode/contextKeys';
@@ -75,6 +76,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   const services: Services = { contextKeys, keys, log, connection, credits, jobs };
 
   registerApiKeyCommands(context, services);
+  registerGetStartedCommand(context);
   registerResultScheme(context);
   // One call flow for every way a call starts; only the person's answers to `prices` spend.
   const prices = new PriceQuestions();

@@ -86,7 +86,12 @@ export type UiRequest =
  * first rows of the likely shown columns right after `init`, so they paint without a round trip.
  */
 export const FIRST_WINDOW = 0;
-export type UiMessage = TableMessage | { readonly type: 'meta'; readonly meta: TableMeta } | { readonly type: 'probe'; readonly requestId: number };
+export type UiMessage =
+  | TableMessage
+  | { readonly type: 'meta'; readonly meta: TableMeta }
+  | { readonly type: 'probe'; readonly requestId: number }
+  /** The Export Table command (its keybinding): export as the toolbar's Export… does, since only the webview knows the shown columns. */
+  | { readonly type: 'exportShown' };
 
 const MAX_TEXT = 1_000_000;
 const MAX_LIST = 100_000;

@@ -157,6 +157,9 @@ export class App implements GridHost {
       case 'probe':
         if (this.meta?.test) this.host.post({ type: 'probeState', requestId: m.requestId, state: this.probeState() });
         return;
+      case 'exportShown':
+        if (this.meta) this.export();
+        return;
       default:
         return;
     }

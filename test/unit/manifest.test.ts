@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { endpointCommands } from '../../src/core/manifest';
 // ids.ts is a plain const map (no vscode import), so a node test may read it.
 // eslint-disable-next-line no-restricted-imports
-import { CommandIds } from '../../src/vscode/commands/ids';
+import { CommandIds, WALKTHROUGH_ID } from '../../src/vscode/commands/ids';
 
 /** The repository root: the nearest folder up from this file holding package.json. */
 function repoRoot(): string {
@@ -20,10 +20,26 @@ interface Command {
   title: string;
   category?: string;
 }
+interface WalkthroughStep {
+  id: string;
+  title: string;
+  description: string;
+  media: { markdown?: string; image?: string | Record<string, string>; altText?: string };
+  completionEvents?: string[];
+}
 interface Manifest {
   main: string;
+  icon?: string;
+  galleryBanner?: { color?: string; theme?: string };
+  extensionKind?: string[];
   activationEvents?: string[];
-  contributes: { commands: Command[] };
+  contributes: {
+    commands: Command[];
+    keybindings?: { command: string; key: string; mac?: string; when?: string }[];
+    walkthroughs?: { id: string; title: string; description: string; steps: WalkthroughStep[] }[];
+    customEditors?: { viewType: string }[];
+    languages?: { id: string; extensions?: string[] }[];
+  };
 }
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
 const declared = manifest.contributes.commands;
@@ -102,8 +118,120 @@ describe('package.json manifest', () => {
       [],
       'files in the .vsix that should not ship (see .vscodeignore)',
     );
-    for (const must of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', manifest.main.replace(/^\.\//, '')]) {
+    const media = [manifest.icon ?? 'media/icon.png', ...walkthroughMedia()];
+    for (const must of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', manifest.main.replace(/^\.\//, ''), ...media]) {
       assert.ok(files.includes(must), `${must} is missing from the .vsix`);
     }
+  });
+});
+
+/** Every file a walkthrough step shows (its markdown or image), as package-relative paths. */
+function walkthroughMedia(): string[] {
+  return (manifest.contributes.walkthroughs ?? []).flatMap((w) =>
+    w.steps.flatMap((s) => {
+      const m = s.media;
+      const images = typeof m.image === 'string' ? [m.image] : m.image ? Object.values(m.image) : [];
+      return [...(m.markdown ? [m.markdown] : []), ...images];
+    }),
+  );
+}
+
+/** Width, height, bit depth and colour type from a PNG's IHDR chunk (the first one, right after the signature). */
+function pngHeader(file: string): { width: number; height: number; depth: number; colorType: number } {
+  const b = readFileSync(file);
+  assert.deepEqual([...b.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${file} is not a PNG`);
+  assert.equal(b.toString('latin1', 12, 16), 'IHDR', `${file}: the first chunk is not IHDR`);
+  return { width: b.readUInt32BE(16), height: b.readUInt32BE(20), depth: b.readUInt8(24), colorType: b.readUInt8(25) };
+}
+
+const declaredIds = new Set([...declared.map((c) => c.command)]);
+/** The command of each `[label](command:id…)` link in a text. */
+const commandLinks = (text: string): string[] => [...text.matchAll(/\]\(command:([\w.]+)/gu)].map((m) => m[1] ?? '');
+
+describe('package.json conventions: walkthrough, keybindings, icon, remote', () => {
+  const walkthrough = manifest.contributes.walkthroughs?.find((w) => w.id === WALKTHROUGH_ID);
+
+  it('has a Getting Started walkthrough with the four steps, in order, under the id the Get Started command opens', () => {
+    assert.ok(walkthrough, `no walkthrough with id ${WALKTHROUGH_ID}`);
+    assert.deepEqual(
+      walkthrough.steps.map((s) => s.title),
+      [
+        'Set your API key, or start the sandbox',
+        'Make a first call and see its price first',
+        'Open the result table',
+        'Write a query file (.waquery.json)',
+      ],
+    );
+    assert.ok(declaredIds.has(CommandIds.getStarted), 'the Get Started command is declared');
+  });
+
+  it('gives every step a button that runs a declared command, and completion events that tick it off', () => {
+    for (const s of walkthrough?.steps ?? []) {
+      const links = commandLinks(s.description);
+      assert.ok(links.length > 0, `${s.id}: no command link (button) in its description`);
+      for (const id of links) assert.ok(declaredIds.has(id), `${s.id}: its button runs ${id}, which package.json does not declare`);
+      const events = s.completionEvents ?? [];
+      assert.ok(events.length > 0, `${s.id}: no completionEvents, so it never ticks off`);
+      for (const e of events) {
+        assert.match(e, /^(onCommand|onContext|onView|onSettingChanged|onLink|onEvent|extensionInstalled):./u, `${s.id}: ${e}`);
+        if (e.startsWith('onCommand:')) assert.ok(declaredIds.has(e.slice('onCommand:'.length)), `${s.id}: ${e} names an undeclared command`);
+      }
+      // The step's button must itself tick the step, or a person clicks it and nothing changes.
+      assert.ok(
+        links.some((id) => events.includes(`onCommand:${id}`)),
+        `${s.id}: none of its buttons (${links.join(', ')}) is among its completion events`,
+      );
+    }
+  });
+
+  it('says the sandbox costs nothing and never uses the key, in the first step', () => {
+    const first = walkthrough?.steps[0];
+    assert.match(first?.description ?? '', /sandbox/iu);
+    assert.match(first?.description ?? '', /costs nothing/u);
+    assert.match(first?.description ?? '', /never uses your key/u);
+    assert.ok(first && commandLinks(first.description).includes(CommandIds.startSandbox), 'the first step starts the sandbox');
+    assert.ok(first && commandLinks(first.description).includes(CommandIds.setApiKey), 'the first step sets the key');
+  });
+
+  it('ships every walkthrough media file, and .vscodeignore keeps them', () => {
+    const media = walkthroughMedia();
+    assert.equal(media.length, walkthrough?.steps.length, 'one media file per step');
+    for (const m of media) {
+      assert.ok(existsSync(join(root, m)), `${m} does not exist`);
+      assert.match(m, /^media\//u, `${m} is outside media/, which .vscodeignore ships`);
+      if (m.endsWith('.md')) assert.match(readFileSync(join(root, m), 'utf8'), /^# \S/u, `${m} opens with a heading`);
+    }
+  });
+
+  it('binds Ctrl/Cmd+Enter to Run Query in a query file, and Ctrl/Cmd+Alt+E to Export in the table', () => {
+    const kb = manifest.contributes.keybindings ?? [];
+    for (const k of kb) assert.ok(declaredIds.has(k.command), `keybinding ${k.key} runs ${k.command}, which is not declared`);
+    const language = manifest.contributes.languages?.find((l) => l.extensions?.includes('.waquery.json'));
+    assert.ok(language, 'the .waquery.json language');
+    const run = kb.find((k) => k.command === CommandIds.runQuery);
+    assert.equal(run?.key, 'ctrl+enter');
+    assert.equal(run?.mac, 'cmd+enter');
+    assert.match(run?.when ?? '', new RegExp(`\\beditorLangId == ${language.id}\\b`, 'u'));
+    const viewType = manifest.contributes.customEditors?.[0]?.viewType;
+    assert.ok(viewType, 'the table custom editor');
+    const exp = kb.find((k) => k.command === CommandIds.exportTable);
+    assert.equal(exp?.key, 'ctrl+alt+e');
+    assert.equal(exp?.mac, 'cmd+alt+e');
+    assert.equal(exp?.when, `activeCustomEditorId == ${viewType}`);
+  });
+
+  it('has a 128×128 PNG icon and a gallery banner', () => {
+    assert.equal(manifest.icon, 'media/icon.png');
+    const h = pngHeader(join(root, manifest.icon));
+    assert.deepEqual([h.width, h.height], [128, 128]);
+    assert.equal(h.colorType, 6, 'RGBA, so the rounded corners are transparent');
+    assert.match(manifest.galleryBanner?.color ?? '', /^#[0-9a-f]{6}$/iu);
+    assert.ok(['dark', 'light'].includes(manifest.galleryBanner?.theme ?? ''), `galleryBanner.theme: ${manifest.galleryBanner?.theme}`);
+  });
+
+  it('runs where the workspace is (extensionKind workspace), so in a remote window calls leave from the remote machine', () => {
+    // The key is bound to one IP (§5.3), results are written beside the workspace's files, and
+    // the sandbox serves that extension host: all three want the machine that holds the files.
+    assert.deepEqual(manifest.extensionKind, ['workspace']);
   });
 });

@@ -46,6 +46,12 @@ export const CommandIds = {
   runQueryOnSecondChain: 'walletAnalytics.runQueryOnSecondChain',
   /** The exact price of running a query again, from its run since the last hourly refresh. */
   estimateQuery: 'walletAnalytics.estimateQuery',
+  // ---- the table (src/vscode/table/) ----
+  /** Exports the active table's shown rows and columns to a CSV file (the toolbar's Export…; Ctrl/Cmd+Alt+E). */
+  exportTable: 'walletAnalytics.exportTable',
+  // ---- the Getting Started walkthrough (package.json contributes.walkthroughs) ----
+  /** Opens the walkthrough: key or sandbox, a first call with its price, the table, a query file. */
+  getStarted: 'walletAnalytics.getStarted',
 } as const;
 
 /** Commands that need an argument from a view or notification, hidden from the palette. */
@@ -75,3 +81,6 @@ export const ContextKeys = {
   /** The Requests view has a filter or search in force. */
   requestsFiltered: 'walletAnalytics.requestsFiltered',
 } as const;
+
+/** The id of the Getting Started walkthrough in package.json (contributes.walkthroughs); a test checks they agree. */
+export const WALKTHROUGH_ID = 'gettingStarted';

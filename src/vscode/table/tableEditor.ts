@@ -2,7 +2,7 @@
  * "Wallet Analytics Table": a read-only custom editor for `*.csv` (priority `option`, so "Reopen
  * Editor With…" offers it) and for the `.txt` address lists and `.json` direct results this
  * extension saves; openResult() opens every downloaded result with it. Also the "Open in Table"
- * command, and, under the test runner only, hooks to drive a table through its message path.
+ * and "Export Table" commands (the latter for its keybinding, which reaches the active table), and, under the test runner only, hooks to drive a table through its message path.
  */
 import * as vscode from 'vscode';
 import type { ProbeState, UiMessage, UiRequest } from '../../shared/tableUiProtocol';
@@ -123,6 +123,15 @@ export function registerTableEditor(context: vscode.ExtensionContext, deps: Tabl
       // The webview reloads when shown again (state kept by the host and vscode.setState): no hidden DOM held.
       webviewOptions: { retainContextWhenHidden: false },
       supportsMultipleEditorsPerDocument: true,
+    }),
+    vscode.commands.registerCommand(CommandIds.exportTable, () => {
+      const entry = [...provider.sessions].find((e) => e.session.panel.active);
+      if (!entry) {
+        void vscode.window.showInformationMessage('Open a result in the Wallet Analytics Table first: Export saves the rows and columns it shows.');
+        return false;
+      }
+      entry.session.exportShown();
+      return true;
     }),
     vscode.commands.registerCommand(CommandIds.openInTable, async (target?: unknown) => {
       let p = target instanceof vscode.Uri ? target.fsPath : typeof target === 'string' ? target : undefined;

@@ -142,6 +142,11 @@ export class TableSession implements vscode.Disposable {
 
   // ------------------------------------------------------------------------------------------
 
+  /** Asks the webview to export what it shows (the Export Table command); it alone knows the shown columns. */
+  exportShown(): void {
+    this.post({ type: 'exportShown' });
+  }
+
   private post(m: UiMessage): void {
     if (this.disposed) return;
     for (const t of this.taps) t(m);
