@@ -157,9 +157,9 @@ describe('package.json conventions: walkthrough, keybindings, icon, remote', () 
       walkthrough.steps.map((s) => s.title),
       [
         'Set your API key, or start the sandbox',
-        'Make a first call and see its price first',
+        'Make a first call, price first',
         'Open the result table',
-        'Write a query file (.waquery.json)',
+        'Write a .waquery.json query',
       ],
     );
     assert.ok(declaredIds.has(CommandIds.getStarted), 'the Get Started command is declared');

@@ -1,0 +1,117 @@
+// A newcomer opens the Getting Started walkthrough from the palette, starts the sandbox from its
+// first step's button and sees the step ticked, then opens a query file and runs it with
+// Ctrl+Enter: the price is asked first, and the result table and query steps tick off too.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import type { Locator } from 'playwright-core';
+import { Workbench, packagedVsix } from './workbench';
+
+const FILE = 'winners.waquery.json';
+const QUERY = `{
+  "where": { "and": [{ "field": "winrate_30d", "op": ">=", "value": 0.6 }] },
+  "limit": 20
+}
+`;
+
+describe('the Getting Started walkthrough, from the palette to a query run with Ctrl+Enter', { timeout: 300_000 }, () => {
+  let wb: Workbench;
+
+  /** The walkthrough's step whose title is `title`. */
+  const step = (title: string): Locator => wb.page.locator('.getting-started-step', { has: wb.page.locator('.step-title', { hasText: title }) }).first();
+  /** Whether VS Code shows the step as done (its checkbox ticked). */
+  const ticked = async (title: string): Promise<boolean> =>
+    (await step(title).locator('.codicon-getting-started-step-checked, .codicon-pass-filled').count()) > 0 ||
+    (await step(title).evaluate((el) => el.classList.contains('complete')));
+  const waitTicked = async (title: string, timeoutMs = 20_000): Promise<void> => {
+    for (const deadline = Date.now() + timeoutMs; !(await ticked(title)); await wb.page.waitForTimeout(200)) {
+      if (Date.now() > deadline) throw new Error(`The step "${title}" is not ticked after ${timeoutMs} ms.`);
+    }
+  };
+
+  before(async () => {
+    assert.ok(existsSync(packagedVsix), `${packagedVsix} is missing: run \`npm run package\` first`);
+    wb = await Workbench.open({
+      name: 'walkthrough',
+      files: { [FILE]: QUERY },
+      settings: { 'editor.minimap.enabled': false, 'workbench.colorTheme': 'Default Dark Modern' },
+      viewport: { width: 1400, height: 860 },
+    });
+  });
+
+  after(async () => {
+    await wb?.close();
+  });
+
+  it('opens from the palette ("Wallet Analytics: Get Started") with its four steps, none done yet', async () => {
+    await wb.runCommand('Wallet Analytics: Get Started');
+    const page = wb.page.locator('.gettingStartedContainer');
+    await page.locator('h2, .category-title', { hasText: 'Get Started with Wallet Analytics' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const titles = (await page.locator('.getting-started-step .step-title').allInnerTexts()).map((t) => t.trim());
+    assert.deepEqual(titles, [
+      'Set your API key, or start the sandbox',
+      'Make a first call, price first',
+      'Open the result table',
+      'Write a .waquery.json query',
+    ]);
+    for (const t of titles) assert.equal(await ticked(t), false, `"${t}" is not done before anything happened`);
+    // The first step is open: its text says what the sandbox costs, and its two buttons show.
+    const first = step('Set your API key, or start the sandbox');
+    const text = await first.innerText();
+    assert.match(text, /It costs nothing and never uses your key\./u);
+    await first.locator('.monaco-button', { hasText: 'Set API Key' }).waitFor({ state: 'visible' });
+    await first.locator('.monaco-button', { hasText: 'Start the Sandbox' }).waitFor({ state: 'visible' });
+    // The markdown beside it has rendered (it is in a webview of its own).
+    await wb.page.waitForTimeout(1500);
+    await wb.screenshot('opened');
+  });
+
+  it('starts the sandbox from the first step’s button, and the step is ticked', async () => {
+    await step('Set your API key, or start the sandbox').locator('.monaco-button', { hasText: 'Start the Sandbox' }).click();
+    await wb.waitForNotification(/Sandbox running at http:\/\/127\.0\.0\.1:\d+/u, 30_000);
+    await waitTicked('Set your API key, or start the sandbox');
+    await wb.page.locator('.part.statusbar', { hasText: 'WA Sandbox' }).waitFor({ state: 'visible', timeout: 15_000 });
+    await wb.screenshot('sandbox-ticked');
+    await wb.clearNotifications();
+  });
+
+  it('runs the query file with Ctrl+Enter: the price is asked first, nothing typed into the file', async () => {
+    await wb.page.keyboard.press('Control+p');
+    await wb.quickInputField.waitFor({ state: 'visible' });
+    await wb.page.keyboard.type(FILE, { delay: 10 });
+    await wb.quickInput.locator('.monaco-list-row', { hasText: FILE }).first().waitFor();
+    await wb.page.keyboard.press('Enter');
+    const editor = wb.page.locator('.editor-instance .monaco-editor').first();
+    await editor.locator('.view-lines').click();
+    // The language service has the file (its Run lens shows) before the key is pressed.
+    await wb.page.locator('.monaco-editor .codelens-decoration a', { hasText: /^▶ Run — / }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    const lines = await editor.locator('.view-line').count();
+    await wb.page.keyboard.press('Control+Enter');
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    const ask = await dialog.innerText();
+    await wb.screenshot('ctrl-enter-price');
+    assert.match(ask, /It costs 100 credits per matching wallet, at least 100 credits/u);
+    // Ctrl+Enter ran the query instead of inserting a line below (VS Code's default in an editor).
+    assert.equal(await editor.locator('.view-line').count(), lines, 'no line was inserted');
+    await dialog.locator('.monaco-button', { hasText: /^Run Without a Ceiling, Just This Once$/u }).click();
+    const msg = await wb.waitForNotification(/Query the Wallet Database: done/u, 60_000);
+    assert.match(msg, /done, [\d,]+ matches, [\d,]+ credits charged/u);
+    await wb.page.locator('.tabs-container .tab', { hasText: /wallet_database-\d{8}-\d{6}\.json/u }).first().waitFor({ timeout: 30_000 });
+    await wb.page.waitForTimeout(1500);
+    await wb.screenshot('result-table');
+  });
+
+  it('shows the table and query steps ticked in the walkthrough', async () => {
+    await wb.clearNotifications();
+    await wb.page.locator('.tabs-container .tab', { hasText: 'Walkthrough: Wallet Analytics' }).first().click();
+    await waitTicked('Open the result table');
+    await waitTicked('Write a .waquery.json query');
+    assert.equal(await ticked('Set your API key, or start the sandbox'), true);
+    assert.equal(await ticked('Make a first call, price first'), false, 'no endpoint command was run');
+    // The last step is below the fold at this size: bring the list into view for the picture.
+    await step('Write a .waquery.json query').scrollIntoViewIfNeeded();
+    await wb.page.waitForTimeout(1000);
+    await wb.screenshot('three-of-four');
+  });
+});
