@@ -143,10 +143,14 @@ function planSystemDeps(facts) {
 
   const lines = ['system packages: missing, and this script cannot install them:', ...whyLines];
   let line = '';
-  if (viaApt.length > 0) {
+  if (viaApt.length > 0 && !facts.apt) {
+    lines.push(
+      "apt-get is not on this system: install these with your distribution's package manager (the names above are Debian's),",
+      'then run the same npm command again.',
+    );
+  } else if (viaApt.length > 0) {
     line = `sudo apt-get update && sudo ${aptLine}`;
-    const why = !facts.apt ? 'apt-get/dpkg is not on this system (package names above are Debian\'s; use your distribution\'s)' : 'not root, and sudo asks for a password (or is not installed)';
-    lines.push(`Run this once (${why}), then the same npm command again:`, '', `  ${line}`, '');
+    lines.push('This is not root, and sudo asks for a password (or is not installed). Run this once, then the same npm command again:', '', `  ${line}`, '');
   }
   if (noApt.length) lines.push(ubuntuChromium);
   return { action: 'fail', packages: missing.map((p) => p.name), line, message: lines.join('\n') };

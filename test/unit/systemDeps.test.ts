@@ -53,6 +53,7 @@ describe('system packages: the plan', () => {
     assert.equal(plan.line, 'sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium ripgrep');
     assert.ok(plan.message.includes(`\n  ${plan.line}\n`), plan.message);
     assert.match(plan.message, /not root, and sudo asks for a password/);
+    assert.match(plan.message, /Run this once, then the same npm command again/);
     assert.match(plan.message, /chromium +the headless browser/);
   });
 
@@ -76,10 +77,14 @@ describe('system packages: the plan', () => {
   });
 
   it('without apt-get/dpkg, names what is missing and fails instead of running apt', () => {
-    const plan = planSystemDeps(facts({ apt: false, present: without('python3') }));
-    assert.equal(plan.action, 'fail');
-    assert.match(plan.message, /apt-get\/dpkg is not on this system/);
-    assert.match(plan.message, /python3 +node-gyp/);
+    for (const uid of [0, 1000]) {
+      const plan = planSystemDeps(facts({ uid, apt: false, present: without('python3') }));
+      assert.equal(plan.action, 'fail');
+      if (plan.action !== 'fail') return;
+      assert.equal(plan.line, '', 'no apt-get line where there is no apt-get');
+      assert.match(plan.message, /apt-get is not on this system: install these with your distribution's package manager/);
+      assert.match(plan.message, /python3 +node-gyp/);
+    }
   });
 
   it('on macOS or Windows runs nothing and says what the run needs, without failing', () => {
