@@ -25,7 +25,7 @@ const fs = require('node:fs');
  * fontconfig dependency brings a font already; Liberation is what --no-install-recommends skips).
  */
 const PACKAGES = [
-  { name: 'chromium', purpose: 'browser', why: 'the headless browser that drives code-server for the e2e tests and the code-server launcher of the integration tests' },
+  { name: 'chromium', purpose: 'browser', why: "the headless browser that drives code-server's workbench (e2e, the integration tier's code-server launcher, npm run dev --smoke)" },
   { name: 'fonts-liberation', purpose: 'browser', why: "Chromium's fonts (a Recommends that --no-install-recommends skips), so screenshots show legible text" },
   { name: 'ripgrep', purpose: 'server', why: "code-server's search (the system rg is linked in; the npm package would download it from GitHub)" },
   { name: 'build-essential', purpose: 'build', why: "make and g++, to compile code-server's native modules (node-pty, spdlog, kerberos, argon2)" },
