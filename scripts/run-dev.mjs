@@ -11,6 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import cs from './code-server.js';
+import systemDeps from './system-deps.js';
 
 const root = cs.repoRoot;
 const smoke = process.argv.includes('--smoke');
@@ -69,6 +70,9 @@ if (desktop) {
   });
   code.on('exit', () => console.log('run-dev: VS Code was started; esbuild keeps watching (Ctrl+C to stop).'));
 } else {
+  // code-server's system packages (and Chromium for --smoke): apt-get as root or with passwordless
+  // sudo, else the one line to run.
+  if (!systemDeps.ensureSystemDeps([smoke ? 'dev-smoke' : 'dev'])) fail('system packages are missing: run the line above, then `npm run dev` again.');
   try {
     cs.assertCodeServerInstalled();
   } catch {

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import cs from './code-server.js';
+import systemDeps from './system-deps.js';
 
 const root = cs.repoRoot;
 const TIERS = ['checks', 'unit', 'integration', 'e2e'];
@@ -141,8 +142,24 @@ if (want.has('checks')) {
   await check('lint', 'npm', ['run', '--silent', 'lint'], 5 * min);
 }
 
+// System packages (Chromium, ripgrep, code-server's compilers) only for the tiers that need them
+// (e2e; integration when its launcher is code-server): installed by apt-get as root or with
+// passwordless sudo, else the one line to run is printed and nothing more is run.
+const sysTasks = [...want].filter((t) => t === 'integration' || t === 'e2e');
+const sysNeed = systemDeps.gatherFacts(sysTasks).need;
+if (sysNeed.codeServer || sysNeed.browser) {
+  const r = await run('system packages', process.execPath, ['scripts/system-deps.js', `--for=${sysTasks.join(',')}`], 25 * min);
+  if (r.code !== 0) {
+    const line = /^ {2}(sudo apt-get .*)$/m.exec(r.output)?.[1];
+    console.error(`\ntest-all: stopped before the ${sysTasks.join(' and ')} tier${sysTasks.length > 1 ? 's' : ''}: system packages are missing.`);
+    console.error(line ? `Run this, then npm test again:\n\n  ${line}\n` : 'What to install is listed above.');
+    process.exit(1);
+  }
+  checks.push({ name: 'system packages', ok: true, note: `${r.seconds.toFixed(0)} s` });
+}
+
 let codeServer = true;
-if (want.has('integration') || want.has('e2e')) {
+if (sysNeed.codeServer) {
   codeServer = await check('code-server', process.execPath, ['scripts/install-code-server.mjs'], 20 * min);
 }
 

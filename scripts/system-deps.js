@@ -1,0 +1,261 @@
+// The system packages `npm test` and `npm run dev` need, installed the way `playwright install
+// --with-deps` does it, so the README's two commands are the whole set-up on a fresh Debian/Ubuntu
+// machine: missing packages are installed with apt-get as root or with passwordless sudo (saying
+// what each is for); otherwise the one line to run is printed and the caller stops.
+// planSystemDeps() is pure (facts in, plan out) so the unit tests can drive every case;
+// gatherFacts() and ensureSystemDeps() read the machine and run apt-get.
+// Plain CommonJS so node scripts use it without a build; types are in system-deps.d.ts.
+//   node scripts/system-deps.js [--for=integration,e2e,dev,dev-smoke] [--dry-run]
+//   WA_SETUP_PRETEND_MISSING=ripgrep,…  treat these packages as missing (to try the install path on a
+//                                       machine that has everything; apt-get install of an installed
+//                                       package changes nothing)
+'use strict';
+
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+
+/**
+ * What needs each package, by purpose:
+ *   build   only to install code-server (its native modules are compiled: node-pty, spdlog,
+ *           kerberos, argon2, @parcel/watcher); not needed once .vscode-test/code-server is built
+ *   server  to run code-server
+ *   browser headless Chromium, which drives code-server's workbench
+ * Not here, on purpose: git (no git dependency in package-lock.json or code-server's shrinkwraps),
+ * ca-certificates (npm and node-gyp use Node's own CA store), fonts-dejavu-core (Chromium's
+ * fontconfig dependency brings a font already; Liberation is what --no-install-recommends skips).
+ */
+const PACKAGES = [
+  { name: 'chromium', purpose: 'browser', why: "the headless browser that drives code-server's workbench (e2e, the integration tier's code-server launcher, npm run dev --smoke)" },
+  { name: 'fonts-liberation', purpose: 'browser', why: "Chromium's fonts (a Recommends that --no-install-recommends skips), so screenshots show legible text" },
+  { name: 'ripgrep', purpose: 'server', why: "code-server's search (the system rg is linked in; the npm package would download it from GitHub)" },
+  { name: 'build-essential', purpose: 'build', why: "make and g++, to compile code-server's native modules (node-pty, spdlog, kerberos, argon2)" },
+  { name: 'python3', purpose: 'build', why: 'node-gyp, which compiles those native modules, runs on Python' },
+  { name: 'libkrb5-dev', purpose: 'build', why: "the Kerberos headers code-server's kerberos module is compiled against" },
+];
+
+/**
+ * What a task needs from the system:
+ *   codeServer  code-server is started (so it must be installed, and run)
+ *   browser     headless Chromium is started
+ * integration: only its code-server launcher needs anything; the electron launcher downloads
+ * desktop VS Code. The choice mirrors scripts/test-integration.mjs: CI=true → code-server;
+ * otherwise WA_VSCODE_LAUNCHER (default auto: electron, which on Linux needs a DISPLAY).
+ * dev: nothing with a desktop `code` on PATH; otherwise code-server, and Chromium only for --smoke
+ * (the developer opens the printed URL in their own browser).
+ */
+function needsFor(tasks, { ci, launcher, platform, display, desktopCode, devBrowser }) {
+  const need = { codeServer: false, browser: false, why: [] };
+  const add = (task, reason, browser) => {
+    need.codeServer = true;
+    if (browser) need.browser = true;
+    need.why.push(`${task}: ${reason}`);
+  };
+  for (const task of tasks) {
+    if (task === 'e2e') add('e2e', 'the .vsix is tested in code-server, driven from Chromium', true);
+    else if (task === 'integration') {
+      const wanted = launcher || 'auto';
+      const electronUnusable = platform === 'linux' && !display;
+      if (ci) add('integration', 'CI=true runs it in code-server, in Chromium', true);
+      else if (wanted === 'code-server') add('integration', 'WA_VSCODE_LAUNCHER=code-server, in Chromium', true);
+      else if (wanted === 'auto' && electronUnusable) add('integration', 'no DISPLAY for desktop VS Code, so code-server, in Chromium', true);
+    } else if (task === 'dev' || task === 'dev-smoke') {
+      const smoke = task === 'dev-smoke';
+      if (smoke || devBrowser || !desktopCode) add(task, smoke ? 'code-server, checked in headless Chromium' : 'no desktop `code` on PATH, so code-server', smoke);
+    } else if (task !== 'unit' && task !== 'checks') {
+      throw new Error(`system-deps: unknown task "${task}"`);
+    }
+  }
+  return need;
+}
+
+const q = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * The plan, from facts only:
+ *   facts.platform          process.platform
+ *   facts.distro            { id, idLike } from /etc/os-release (Linux), or undefined
+ *   facts.need              from needsFor()
+ *   facts.codeServerInstalled  the build packages are needed only before code-server is built
+ *   facts.present           names from PACKAGES that are installed (dpkg, or found on the system)
+ *   facts.uid, facts.sudo   root, or `sudo -n true` succeeds
+ *   facts.apt               apt-get and dpkg-query are there
+ * Returns one of
+ *   { action: 'none', message }
+ *   { action: 'install', packages, commands: [argv…], message }   run commands in order
+ *   { action: 'fail', packages, line, message }                   print message (holds line), stop
+ *   { action: 'advise', message }   not Linux: nothing can be checked here; say what is needed
+ */
+function planSystemDeps(facts) {
+  const { need } = facts;
+  if (!need.codeServer && !need.browser) return { action: 'none', packages: [], message: 'system packages: none needed for this run.' };
+
+  const purposes = new Set();
+  if (need.browser) purposes.add('browser');
+  if (need.codeServer) {
+    purposes.add('server');
+    if (!facts.codeServerInstalled) purposes.add('build');
+  }
+  const wanted = PACKAGES.filter((p) => purposes.has(p.purpose));
+
+  if (facts.platform !== 'linux') {
+    const lines = [
+      `system packages: apt-get is for Debian/Ubuntu, and this is ${facts.platform}; nothing is installed for you. This run needs:`,
+      ...need.why.map((w) => `  - ${w}`),
+    ];
+    if (need.browser) lines.push('  - Chromium or Google Chrome, with CHROMIUM_PATH set to its executable;');
+    if (need.codeServer) {
+      lines.push('  - ripgrep (`rg` on PATH: brew install ripgrep / winget install BurntSushi.ripgrep.MSVC);');
+      if (!facts.codeServerInstalled) lines.push('  - a C++ toolchain and Python 3 for code-server\'s native modules (xcode-select --install on macOS).');
+    }
+    lines.push('  With a desktop VS Code the integration tier needs none of this (its electron launcher); see the README, Requirements.');
+    return { action: 'advise', packages: wanted.map((p) => p.name), message: lines.join('\n') };
+  }
+
+  const present = new Set(facts.present);
+  const ubuntu = facts.distro && [facts.distro.id, ...String(facts.distro.idLike || '').split(/\s+/)].includes('ubuntu');
+  const missing = wanted.filter((p) => !present.has(p.name));
+  if (missing.length === 0) {
+    return { action: 'none', packages: [], message: `system packages: all present (${wanted.map((p) => p.name).join(' ')}).` };
+  }
+
+  // Ubuntu has no chromium .deb (chromium-browser installs a snap, which cannot run here headless
+  // under a test runner); Playwright's own Chromium build works there.
+  const noApt = ubuntu ? missing.filter((p) => p.name === 'chromium') : [];
+  const viaApt = missing.filter((p) => !noApt.includes(p));
+  const whyLines = missing.map((p) => `  ${p.name.padEnd(17)} ${p.why}`);
+  const ubuntuChromium =
+    'Chromium: Ubuntu packages it as a snap only. Run `npx playwright-core install chromium`, then set ' +
+    'CHROMIUM_PATH to the chrome it installed (under ~/.cache/ms-playwright/), or point CHROMIUM_PATH at any Chromium or Chrome.';
+
+  const aptLine = `apt-get install -y --no-install-recommends ${viaApt.map((p) => q(p.name)).join(' ')}`;
+  const root = facts.uid === 0;
+  if (viaApt.length > 0 && facts.apt && (root || facts.sudo)) {
+    const pre = root ? [] : ['sudo', '-n'];
+    const env = ['env', 'DEBIAN_FRONTEND=noninteractive'];
+    const commands = [
+      [...pre, ...env, 'apt-get', 'update', '-q'],
+      [...pre, ...env, 'apt-get', 'install', '-y', '-q', '--no-install-recommends', ...viaApt.map((p) => p.name)],
+    ];
+    const message = [`system packages: installing ${viaApt.length} with apt-get${root ? '' : ' (sudo)'}:`, ...viaApt.map((p) => `  ${p.name.padEnd(17)} ${p.why}`)];
+    if (noApt.length) message.push(`and one apt cannot install: ${ubuntuChromium}`);
+    return { action: 'install', packages: viaApt.map((p) => p.name), commands, manual: noApt.map((p) => p.name), message: message.join('\n') };
+  }
+
+  const lines = ['system packages: missing, and this script cannot install them:', ...whyLines];
+  let line = '';
+  if (viaApt.length > 0 && !facts.apt) {
+    lines.push(
+      "apt-get is not on this system: install these with your distribution's package manager (the names above are Debian's),",
+      'then run the same npm command again.',
+    );
+  } else if (viaApt.length > 0) {
+    line = `sudo apt-get update && sudo ${aptLine}`;
+    lines.push('This is not root, and sudo asks for a password (or is not installed). Run this once, then the same npm command again:', '', `  ${line}`, '');
+  }
+  if (noApt.length) lines.push(ubuntuChromium);
+  return { action: 'fail', packages: missing.map((p) => p.name), line, message: lines.join('\n') };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the machine.
+
+function has(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+function readDistro() {
+  try {
+    const text = fs.readFileSync('/etc/os-release', 'utf8');
+    const get = (k) => new RegExp(`^${k}="?([^"\\n]*)"?$`, 'm').exec(text)?.[1];
+    return { id: get('ID') ?? '', idLike: get('ID_LIKE') ?? '' };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Installed per dpkg; or, where the package is not from dpkg, found where the scripts look for it. */
+function presentPackages(chromiumPath, dpkg) {
+  const probes = {
+    chromium: () => fs.existsSync(chromiumPath),
+    ripgrep: () => has('rg'),
+    python3: () => has('python3'),
+    'build-essential': () => has('make') && has('g++'),
+    'libkrb5-dev': () => fs.existsSync('/usr/include/krb5.h') || fs.existsSync('/usr/include/gssapi/gssapi.h'),
+    'fonts-liberation': () => ['/usr/share/fonts/truetype/liberation', '/usr/share/fonts/liberation-sans'].some((d) => fs.existsSync(d)),
+  };
+  const installed = new Set();
+  if (dpkg) {
+    const r = spawnSync('dpkg-query', ['-W', '-f=${Package} ${db:Status-Status}\\n', ...PACKAGES.map((p) => p.name)], { encoding: 'utf8' });
+    for (const l of (r.stdout || '').split('\n')) {
+      const [name, status] = l.split(' ');
+      if (status === 'installed') installed.add(name);
+    }
+  }
+  return PACKAGES.map((p) => p.name).filter((n) => installed.has(n) || probes[n]());
+}
+
+/** Everything planSystemDeps() needs, read from this machine, for these tasks. */
+function gatherFacts(tasks, env = process.env) {
+  const cs = require('./code-server.js');
+  const linux = process.platform === 'linux';
+  const apt = linux && has('apt-get') && has('dpkg-query');
+  const uid = typeof process.getuid === 'function' ? process.getuid() : -1;
+  const need = needsFor(tasks, {
+    ci: env.CI === 'true',
+    launcher: env.WA_VSCODE_LAUNCHER,
+    platform: process.platform,
+    display: Boolean(env.DISPLAY || env.WAYLAND_DISPLAY),
+    desktopCode: has('code'),
+    devBrowser: env.WA_DEV_BROWSER === '1',
+  });
+  const pretend = new Set((env.WA_SETUP_PRETEND_MISSING || '').split(',').map((s) => s.trim()).filter(Boolean));
+  const present = linux ? presentPackages(cs.chromiumPath, has('dpkg-query')).filter((n) => !pretend.has(n)) : [];
+  return {
+    platform: process.platform,
+    distro: linux ? readDistro() : undefined,
+    need,
+    codeServerInstalled: cs.isCodeServerInstalled(),
+    present,
+    uid,
+    sudo: uid !== 0 && linux && has('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0,
+    apt,
+  };
+}
+
+/**
+ * Reads the machine, prints the plan and carries it out. Returns true when the run can go on
+ * (nothing missing, installed now, or not Linux: advice only); false after printing what to run.
+ */
+function ensureSystemDeps(tasks, { dryRun = false, log = console.log, env = process.env } = {}) {
+  const plan = planSystemDeps(gatherFacts(tasks, env));
+  if (plan.action === 'none' || plan.action === 'advise') {
+    log(plan.message);
+    return true;
+  }
+  if (plan.action === 'fail') {
+    log(plan.message);
+    return false;
+  }
+  log(plan.message);
+  for (const argv of plan.commands) {
+    log(`  $ ${argv.map(q).join(' ')}`);
+    if (dryRun) continue;
+    const r = spawnSync(argv[0], argv.slice(1), { stdio: 'inherit', timeout: 20 * 60_000 });
+    if (r.status !== 0) {
+      log(`system packages: \`${argv.join(' ')}\` failed (${r.error ? r.error.message : `exit ${r.status ?? r.signal}`}).`);
+      return false;
+    }
+  }
+  if (plan.manual && plan.manual.length) return false;
+  if (!dryRun) log(`system packages: installed ${plan.packages.join(' ')}.`);
+  return true;
+}
+
+module.exports = { PACKAGES, needsFor, planSystemDeps, gatherFacts, ensureSystemDeps };
+
+if (require.main === module) {
+  const forArg = process.argv.find((a) => a.startsWith('--for='));
+  const tasks = forArg ? forArg.slice('--for='.length).split(',').filter(Boolean) : ['integration', 'e2e'];
+  const ok = ensureSystemDeps(tasks, { dryRun: process.argv.includes('--dry-run') });
+  process.exit(ok ? 0 : 1);
+}
