@@ -6,11 +6,13 @@
  *   2. else the environment: HTTPS_PROXY / HTTP_PROXY and NO_PROXY (lower case first, as undici does).
  * The settings win per setting: a non-empty `http.noProxy` replaces NO_PROXY, it is not merged.
  *
- * Why it is safe for the key: every target, https and http alike, is reached through a CONNECT
- * tunnel (undici's ProxyAgent with proxyTunnel), so the proxy sees `CONNECT host:port` and
- * nothing else: not the path, not the `api_key` header, not the body. (Without the tunnel, an
- * http target would be sent to the proxy in clear, key included.) Loopback targets (the sandbox
- * on 127.0.0.1) never go through a proxy: their traffic never leaves the machine.
+ * Why it is safe for the key: every target is reached through a CONNECT tunnel (undici's
+ * ProxyAgent with proxyTunnel), so the proxy's HTTP side sees `CONNECT host:port` and nothing
+ * else; for https the bytes in the tunnel are TLS, so not the path, not the `api_key` header, not
+ * the body. http targets are tunnelled too (without it undici sends them to the proxy as plain
+ * proxy requests, key header included), but their bytes still cross the proxy unencrypted: that
+ * is one more reason plain http is allowed only for loopback, and loopback targets (the sandbox
+ * on 127.0.0.1) never go through a proxy at all.
  *
  * undici does the work (EnvHttpProxyAgent for the host matching, ProxyAgent for the tunnel);
  * this module only feeds them explicit values, so nothing is read from process.env behind our back,
@@ -54,11 +56,10 @@ export interface ProxyChoice {
   readonly summary: string;
 }
 
-/** A proxy URL as it may be shown: the password (and a token-like user name's value) hidden. */
+/** A proxy URL as it may be shown: scheme, user name and host, the password replaced by ***. */
 export function showProxyUrl(raw: string): string {
   try {
     const u = new URL(withScheme(raw));
-    if (u.password) u.password = '***';
     return `${u.protocol}//${u.username ? `${u.username}${u.password ? ':***' : ''}@` : ''}${u.host}`;
   } catch {
     // Not a URL: show nothing of it past what looks like credentials.
@@ -107,7 +108,7 @@ export class ProxyDispatcher extends Dispatcher {
     return this.proxyUrl ? showProxyUrl(this.proxyUrl.href) : undefined;
   }
 
-  /** The password and Proxy-Authorization value are never to be shown: the Log can redact them too. */
+  /** The proxy's host and port, to tell a failure to reach it from a failure further on. */
   get proxyHostPort(): { host: string; port: number } | undefined {
     const u = this.proxyUrl;
     if (!u) return undefined;
