@@ -18,6 +18,7 @@ import { request, type Dispatcher } from 'undici';
 import type { ResultKind } from './catalog';
 import { CancelledError, DownloadError, WalletApiError } from './errors';
 import { checkUrl } from './http';
+import { proxyFailure } from './proxy';
 
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3;
 /** Temporary download files are `<prefix><hex>.part` in the destination folder (swept at start-up: src/core/sweep.ts). */
@@ -181,7 +182,9 @@ async function openFollowingRedirects(url: string, opts: DownloadOptions): Promi
       });
     } catch (e) {
       if (opts.signal?.aborted) throw new CancelledError();
-      throw new DownloadError('io', `Could not download the result file from ${current.origin}: ${e instanceof Error ? e.message : String(e)}.`, { cause: e });
+      // A proxy that refused the tunnel is named, so the person knows what to fix.
+      const detail = proxyFailure(e, opts.dispatcher, current)?.detail ?? (e instanceof Error ? e.message : String(e));
+      throw new DownloadError('io', `Could not download the result file from ${current.origin}: ${detail}.`, { cause: e });
     }
     const location = header(res.headers, 'location');
     if (res.statusCode >= 300 && res.statusCode < 400 && location) {

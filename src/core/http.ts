@@ -20,6 +20,7 @@
 import { request, type Dispatcher } from 'undici';
 import { sleep } from './abort';
 import { redact } from './apiKey';
+import { proxyCertificateHint, proxyFailure } from './proxy';
 import { ErrorBody, ERROR_CODES } from './wire';
 import {
   AckTimeoutError,
@@ -363,6 +364,8 @@ export class HttpTransport {
   private retryDelay(call: HttpCall, err: WalletApiError, attempt: number): number | undefined {
     if (attempt >= this.retry.attempts || call.signal?.aborted) return undefined;
     const idempotent = call.method === 'GET' && !call.paid;
+    // A proxy that asks for credentials (407/403) will ask again: another attempt only waits.
+    if (err instanceof NetworkError && err.code === 'PROXY_AUTH') return undefined;
     const provenRefused = err.kind === 'rateLimited' || (err instanceof NetworkError && !err.sent);
     const transient = err.kind === 'network' || err.kind === 'server' || err.kind === 'rateLimited';
     if (!(idempotent ? transient : provenRefused)) return undefined;
@@ -411,8 +414,7 @@ export class HttpTransport {
             ? new NoAnswerError({ ...ctx, timeoutMs: limit })
             : new NetworkError({ ...ctx, sent: true, detail: `no answer within ${limit / 1000} s`, origin: this.base.origin });
         }
-        const code = codeOf(e);
-        throw new NetworkError({ ...ctx, sent: !provesNotSent(code), code, detail: describeNetwork(e, code), origin: this.base.origin, cause: e });
+        throw this.networkError(e, ctx, url);
       }
       // The answer has begun: the acknowledgement deadline is met.
       clearTimeout(timer);
@@ -443,6 +445,19 @@ export class HttpTransport {
       clearTimeout(timer);
       call.signal?.removeEventListener('abort', onCancel);
     }
+  }
+
+  /**
+   * A failure before any answer. A proxy that refused the tunnel, or could not be reached, is
+   * named as the cause: the request was never written, so nothing was sent or charged.
+   */
+  private networkError(e: unknown, ctx: CallContext, url: URL): NetworkError {
+    const viaProxy = proxyFailure(e, this.opts.dispatcher, url);
+    if (viaProxy) return new NetworkError({ ...ctx, sent: false, code: viaProxy.code, detail: viaProxy.detail, origin: this.base.origin, cause: e });
+    const code = codeOf(e);
+    const hint = code && (code.startsWith('ERR_TLS') || code.includes('CERT')) ? proxyCertificateHint(this.opts.dispatcher) : undefined;
+    const detail = describeNetwork(e, code) + (hint ? `; ${hint}` : '');
+    return new NetworkError({ ...ctx, sent: !provesNotSent(code), code, detail, origin: this.base.origin, cause: e });
   }
 
   private unexpected(e: unknown, ctx: CallContext): WalletApiError {

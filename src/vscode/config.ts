@@ -70,3 +70,34 @@ export function readSettings(): Settings {
     tableNeutralizeFormulas: c.get<boolean>('table.neutralizeFormulas', DEFAULTS.tableNeutralizeFormulas),
   };
 }
+
+/** VS Code's own proxy settings (section `http`), as src/core/proxy.ts takes them. */
+export interface ProxySettings {
+  readonly proxy: string | undefined;
+  readonly strictSSL: boolean;
+  readonly noProxy: string[];
+  readonly proxyAuthorization: string | undefined;
+}
+
+/** The `http.*` settings that decide the proxy: a change to any of them rebuilds the clients. */
+export const PROXY_SETTING_KEYS = ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy', 'http.proxyAuthorization'] as const;
+
+/**
+ * The proxy settings from the user's own values only (globalValue), like the user-only
+ * walletAnalytics settings: a workspace that could set http.proxy could route the key through a
+ * proxy of its choosing, or turn off certificate checks, so its values are never read.
+ */
+export function readProxySettings(): ProxySettings {
+  const c = vscode.workspace.getConfiguration('http');
+  const user = <T>(k: string): unknown => c.inspect<T>(k)?.globalValue;
+  const proxy = user<string>('proxy');
+  const strict = user<boolean>('proxyStrictSSL');
+  const noProxy = user<string[]>('noProxy');
+  const auth = user<string>('proxyAuthorization');
+  return {
+    proxy: typeof proxy === 'string' && proxy.trim() !== '' ? proxy.trim() : undefined,
+    strictSSL: typeof strict === 'boolean' ? strict : true,
+    noProxy: Array.isArray(noProxy) ? noProxy.filter((h): h is string => typeof h === 'string') : [],
+    proxyAuthorization: typeof auth === 'string' && auth.trim() !== '' ? auth : undefined,
+  };
+}

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
+import type { Dispatcher } from 'undici';
 import { WalletAnalyticsApi, type CallLog } from '../core/api';
+import { proxyDispatcherFor } from '../core/proxy';
 import type { Sandbox } from '../sandbox';
-import { readSettings } from './config';
+import { PROXY_SETTING_KEYS, readProxySettings, readSettings } from './config';
 import type { Log } from './log';
 import type { ApiKeyStore } from './secrets';
 import { ContextKeys } from './commands/ids';
@@ -25,6 +27,10 @@ export class Connection implements vscode.Disposable {
   private sandbox: Sandbox | undefined;
   private starting: Promise<Sandbox> | undefined;
   private apis = new Map<string, WalletAnalyticsApi>();
+  /** The one dispatcher (proxy or direct) every client shares; rebuilt when an http.* proxy setting changes. */
+  private proxied: Dispatcher | undefined;
+  /** A proxy setting that cannot be used: kept, so it is logged once, not on every call. */
+  private proxyProblem: unknown;
   private readonly changed = new vscode.EventEmitter<Mode>();
   readonly onDidChange = this.changed.event;
   private readonly subs: vscode.Disposable[] = [];
@@ -38,6 +44,14 @@ export class Connection implements vscode.Disposable {
     this.subs.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('walletAnalytics.baseUrl')) {
+          this.apis.clear();
+          this.changed.fire(this.mode);
+        }
+        if (PROXY_SETTING_KEYS.some((k) => e.affectsConfiguration(k))) {
+          // New clients get the new dispatcher. The old one is dropped, not closed: a download or
+          // poll still holding an old client finishes on it, and its idle sockets time out alone.
+          this.proxied = undefined;
+          this.proxyProblem = undefined;
           this.apis.clear();
           this.changed.fire(this.mode);
         }
@@ -90,9 +104,29 @@ export class Connection implements vscode.Disposable {
       baseUrl,
       apiKey: sandbox ? () => Promise.resolve(sandbox.demoKey) : () => (vscode.workspace.isTrusted ? this.keys.get() : Promise.resolve(undefined)),
       onLog: this.onCall,
+      dispatcher: this.dispatcher(),
     });
     this.apis.set(baseUrl, api);
     return api;
+  }
+
+  /**
+   * The dispatcher for every request: http.proxy (user value) or HTTPS_PROXY/NO_PROXY, loopback
+   * always direct. Throws a BadInputError (nothing sent) for a proxy URL it cannot use.
+   */
+  dispatcher(): Dispatcher {
+    if (this.proxied) return this.proxied;
+    if (this.proxyProblem !== undefined) throw this.proxyProblem;
+    try {
+      const choice = proxyDispatcherFor({ ...readProxySettings(), env: process.env });
+      this.log.info(choice.summary);
+      this.proxied = choice.dispatcher;
+      return choice.dispatcher;
+    } catch (e) {
+      this.log.error(e instanceof Error ? e.message : String(e));
+      this.proxyProblem = e;
+      throw e;
+    }
   }
 
   /** Starts the in-process sandbox on a free loopback port and points this window at it. */
@@ -128,6 +162,7 @@ export class Connection implements vscode.Disposable {
   dispose(): void {
     for (const d of this.subs) d.dispose();
     void this.stopSandbox();
+    void this.proxied?.close();
     this.changed.dispose();
   }
 }

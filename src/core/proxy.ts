@@ -1,0 +1,287 @@
+/**
+ * Which way a request with the key leaves this machine: through a forward proxy or directly.
+ * One dispatcher for every call and download, chosen from (in this order):
+ *   1. VS Code's `http.proxy` (the user's own value: a workspace must never route the key),
+ *      with `http.noProxy`, `http.proxyStrictSSL` and `http.proxyAuthorization`;
+ *   2. else the environment: HTTPS_PROXY / HTTP_PROXY and NO_PROXY (lower case first, as undici does).
+ * The settings win per setting: a non-empty `http.noProxy` replaces NO_PROXY, it is not merged.
+ *
+ * Why it is safe for the key: every target is reached through a CONNECT tunnel (undici's
+ * ProxyAgent with proxyTunnel), so the proxy's HTTP side sees `CONNECT host:port` and nothing
+ * else; for https the bytes in the tunnel are TLS, so not the path, not the `api_key` header, not
+ * the body. http targets are tunnelled too (without it undici sends them to the proxy as plain
+ * proxy requests, key header included), but their bytes still cross the proxy unencrypted: that
+ * is one more reason plain http is allowed only for loopback, and loopback targets (the sandbox
+ * on 127.0.0.1) never go through a proxy at all.
+ *
+ * undici does the work (EnvHttpProxyAgent for the host matching, ProxyAgent for the tunnel);
+ * this module only feeds them explicit values, so nothing is read from process.env behind our back,
+ * and it turns proxy failures into messages that say it was the proxy.
+ *
+ * Pure core: no vscode import; src/vscode/connection.ts reads the settings and passes them here.
+ */
+import { isIP } from 'node:net';
+import { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { BadInputError } from './errors';
+import { isLoopbackHost } from './http';
+
+/** The environment variables that matter here (a copy of process.env will do). */
+export type ProxyEnv = Readonly<Record<string, string | undefined>>;
+
+export interface ProxyOptions {
+  /** `http.proxy` (user value); empty or undefined: the environment decides. */
+  readonly proxy?: string;
+  /** `http.proxyStrictSSL` (user value, default true): false accepts any certificate on proxied connections. */
+  readonly strictSSL: boolean;
+  /** `http.noProxy` (user value): hosts reached directly; empty: NO_PROXY from the environment. */
+  readonly noProxy: readonly string[];
+  /** `http.proxyAuthorization` (user value): sent as Proxy-Authorization on CONNECT; wins over credentials in the URL. */
+  readonly proxyAuthorization?: string;
+  readonly env: ProxyEnv;
+  /** Extra trusted certificate authorities (PEM), for proxied and direct TLS alike. */
+  readonly ca?: string | Buffer | readonly (string | Buffer)[];
+  /**
+   * Send loopback targets through the proxy too. Only the tests set it, to run the sandbox and a
+   * loopback https server through a loopback proxy; the extension never does.
+   */
+  readonly proxyLoopback?: boolean;
+}
+
+/** What was chosen, for the log: the proxy URL has no password in it. */
+export interface ProxyChoice {
+  readonly dispatcher: ProxyDispatcher;
+  /** 'settings' (http.proxy), 'env' (HTTPS_PROXY/HTTP_PROXY) or 'none'. */
+  readonly source: 'settings' | 'env' | 'none';
+  /** One line for the log, passwords hidden. */
+  readonly summary: string;
+}
+
+/** A proxy URL as it may be shown: scheme, user name and host, the password replaced by ***. */
+export function showProxyUrl(raw: string): string {
+  try {
+    const u = new URL(withScheme(raw));
+    return `${u.protocol}//${u.username ? `${u.username}${u.password ? ':***' : ''}@` : ''}${u.host}`;
+  } catch {
+    // Not a URL: show nothing of it past what looks like credentials.
+    return raw.replace(/\/\/[^@/]*@/u, '//***@');
+  }
+}
+
+/** `proxy:3128` (a common form in HTTPS_PROXY) means `http://proxy:3128`. */
+function withScheme(raw: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//iu.test(raw) ? raw : `http://${raw}`;
+}
+
+function parseProxy(raw: string, from: string): URL {
+  let u: URL;
+  try {
+    u = new URL(withScheme(raw.trim()));
+  } catch {
+    throw new BadInputError({ source: 'client', problems: [`The proxy in ${from} (“${showProxyUrl(raw)}”) is not a valid URL: use http://host:port`] });
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new BadInputError({
+      source: 'client',
+      problems: [`The proxy in ${from} (“${showProxyUrl(raw)}”) must start with http:// or https:// (${u.protocol} proxies are not supported)`],
+    });
+  }
+  return u;
+}
+
+/**
+ * Routes loopback targets to a direct agent and everything else to undici's EnvHttpProxyAgent
+ * (which itself sends no-proxy hosts directly). Also knows its proxy, so failures can name it.
+ */
+export class ProxyDispatcher extends Dispatcher {
+  constructor(
+    private readonly loopback: Dispatcher,
+    private readonly rest: Dispatcher,
+    /** The proxy URL (with credentials, never shown) or undefined when none is configured. */
+    private readonly proxyUrl: URL | undefined,
+    private readonly proxyLoopback: boolean,
+  ) {
+    super();
+  }
+
+  /** The proxy as it may be shown (no password), or undefined when none is configured. */
+  get shownProxy(): string | undefined {
+    return this.proxyUrl ? showProxyUrl(this.proxyUrl.href) : undefined;
+  }
+
+  /** The proxy's host and port, to tell a failure to reach it from a failure further on. */
+  get proxyHostPort(): { host: string; port: number } | undefined {
+    const u = this.proxyUrl;
+    if (!u) return undefined;
+    return { host: u.hostname.replace(/^\[|\]$/gu, ''), port: Number(u.port) || (u.protocol === 'https:' ? 443 : 80) };
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const origin = options.origin === undefined ? undefined : new URL(String(options.origin));
+    const direct = !this.proxyLoopback && origin !== undefined && isLoopbackHost(origin.hostname);
+    return (direct ? this.loopback : this.rest).dispatch(options, handler);
+  }
+
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    const p = Promise.all([this.loopback.close(), this.rest.close()]).then(() => undefined);
+    if (!callback) return p;
+    void p.then(callback, callback);
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(err: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(err: Error | null, callback: () => void): void;
+  override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
+    const err = typeof a === 'function' ? null : (a ?? null);
+    const callback = typeof a === 'function' ? a : b;
+    const p = Promise.all([this.loopback.destroy(err), this.rest.destroy(err)]).then(() => undefined);
+    if (!callback) return p;
+    void p.then(callback, callback);
+  }
+}
+
+/**
+ * The dispatcher for every request of the extension, from the user's http.* settings and the
+ * environment. Throws a BadInputError (nothing sent, nothing charged) for a proxy URL that is
+ * not http(s)://host:port, rather than silently going direct.
+ */
+export function proxyDispatcherFor(o: ProxyOptions): ProxyChoice {
+  const e = o.env;
+  const fromSettings = o.proxy?.trim() ? o.proxy.trim() : undefined;
+  const envHttp = e.http_proxy ?? e.HTTP_PROXY ?? '';
+  // As undici: https targets use HTTPS_PROXY, or HTTP_PROXY when only that one is set.
+  const envHttps = e.https_proxy ?? e.HTTPS_PROXY ?? '';
+  const noProxyList = o.noProxy.map((h) => h.trim()).filter((h) => h !== '');
+  const noProxy = noProxyList.length > 0 ? noProxyList.join(',') : (e.no_proxy ?? e.NO_PROXY ?? '');
+
+  let httpProxy = '';
+  let httpsProxy = '';
+  let source: ProxyChoice['source'] = 'none';
+  if (fromSettings) {
+    httpProxy = httpsProxy = parseProxy(fromSettings, 'http.proxy').href;
+    source = 'settings';
+  } else if (envHttp || envHttps) {
+    if (envHttp) httpProxy = parseProxy(envHttp, e.http_proxy !== undefined ? 'http_proxy' : 'HTTP_PROXY').href;
+    httpsProxy = envHttps ? parseProxy(envHttps, e.https_proxy !== undefined ? 'https_proxy' : 'HTTPS_PROXY').href : httpProxy;
+    source = 'env';
+  }
+
+  const ca = o.ca as string | Buffer | (string | Buffer)[] | undefined;
+  const directTls = ca === undefined ? {} : { ca };
+  const proxiedTls = { ...directTls, rejectUnauthorized: o.strictSSL };
+  const loopback = new Agent({ connect: directTls });
+  // Every undici option below is explicit (httpProxy/httpsProxy/noProxy as strings, '' for none),
+  // so EnvHttpProxyAgent never falls back to process.env by itself.
+  const rest =
+    source === 'none'
+      ? new Agent({ connect: directTls })
+      : new EnvHttpProxyAgent({
+          httpProxy,
+          httpsProxy,
+          noProxy,
+          connect: directTls,
+          // Tunnel http targets too, so the proxy never sees a path or a header of ours.
+          proxyTunnel: true,
+          requestTls: proxiedTls,
+          proxyTls: proxiedTls,
+          ...(o.proxyAuthorization?.trim() ? { token: o.proxyAuthorization.trim() } : {}),
+        });
+  const proxyUrl = httpsProxy ? new URL(httpsProxy) : httpProxy ? new URL(httpProxy) : undefined;
+  const dispatcher = new ProxyDispatcher(loopback, rest, proxyUrl, o.proxyLoopback === true);
+
+  let summary: string;
+  if (source === 'none') {
+    summary = 'No proxy (http.proxy is not set, nor HTTPS_PROXY/HTTP_PROXY): requests go directly.';
+  } else {
+    const shown = [...new Set([httpsProxy, httpProxy].filter((p) => p !== '').map(showProxyUrl))].join(' (https), ');
+    const from = source === 'settings' ? 'http.proxy' : 'the environment (HTTPS_PROXY/HTTP_PROXY)';
+    summary =
+      `Proxy ${shown} from ${from}, as a CONNECT tunnel (the proxy sees host and port only, never the key). ` +
+      `Direct: loopback${noProxy ? `, ${noProxy}` : ''}.` +
+      (o.strictSSL ? '' : ' http.proxyStrictSSL is off: certificates are not checked through the proxy, so an intercepting proxy could read the key.');
+  }
+  return { dispatcher, source, summary };
+}
+
+// ---- failures that were the proxy's ----
+
+/** What a failure through the proxy means, or undefined when it was not the proxy's. */
+export interface ProxyFailure {
+  /** For the error message: says it was the proxy, and what to check. */
+  readonly detail: string;
+  /** 'PROXY_AUTH' (407/403: retrying will not help), 'PROXY_TUNNEL' (other refusals), or the network code. */
+  readonly code: string;
+  /** Always false: the request (and the key) never left, because the tunnel was never opened. */
+  readonly sent: false;
+}
+
+function errorCode(e: unknown): string | undefined {
+  if (!e || typeof e !== 'object') return undefined;
+  const c = (e as { code?: unknown }).code;
+  return typeof c === 'string' ? c : undefined;
+}
+
+/** Every error in a cause / AggregateError chain, outermost first. */
+function chain(e: unknown): unknown[] {
+  const out: unknown[] = [];
+  const todo: unknown[] = [e];
+  while (todo.length > 0 && out.length < 10) {
+    const x = todo.shift();
+    if (!x || typeof x !== 'object' || out.includes(x)) continue;
+    out.push(x);
+    const { cause, errors } = x as { cause?: unknown; errors?: unknown };
+    if (cause) todo.push(cause);
+    if (Array.isArray(errors)) todo.push(...(errors as unknown[]));
+  }
+  return out;
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  403: 'Forbidden',
+  407: 'Proxy Authentication Required',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/**
+ * Recognises a failure that happened at the proxy, before the tunnel to the API was open: the
+ * proxy refused CONNECT (undici: "Proxy response (407) !== 200 when HTTP Tunneling"), or the
+ * proxy itself could not be reached. In both cases the request was never written, so it was
+ * not sent and not charged. `target` is the API's origin the request was for.
+ */
+export function proxyFailure(e: unknown, dispatcher: Dispatcher | undefined, target: URL): ProxyFailure | undefined {
+  if (!(dispatcher instanceof ProxyDispatcher)) return undefined;
+  const shown = dispatcher.shownProxy;
+  const hp = dispatcher.proxyHostPort;
+  if (shown === undefined || hp === undefined) return undefined;
+  for (const x of chain(e)) {
+    const msg = x instanceof Error ? x.message : '';
+    const refused = /Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/u.exec(msg);
+    if (refused?.[1]) {
+      const status = Number(refused[1]);
+      const auth = status === 407 || status === 403;
+      const what = `HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
+      const advice = auth
+        ? 'check the proxy user name and password (in the proxy URL of http.proxy or HTTPS_PROXY, or http.proxyAuthorization), or ask whoever runs the proxy to allow this host'
+        : 'the proxy could not reach the API; check the base URL, or try again in a moment';
+      return { code: auth ? 'PROXY_AUTH' : 'PROXY_TUNNEL', sent: false, detail: `the proxy ${shown} refused to open a tunnel to ${target.host} (${what}): ${advice}` };
+    }
+    const code = errorCode(x);
+    const info = x as { address?: unknown; hostname?: unknown; port?: unknown };
+    const atProxy =
+      info.hostname === hp.host || info.address === hp.host || (Number(info.port) === hp.port && (isIP(hp.host) === 0 || info.address === undefined));
+    if (code && atProxy && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ETIMEDOUT)$/u.test(code)) {
+      return { code, sent: false, detail: `could not reach the proxy ${shown} (${code}); check http.proxy or HTTPS_PROXY` };
+    }
+  }
+  return undefined;
+}
+
+/** A hint for a certificate failure when a proxy is configured (a TLS-inspecting proxy presents its own certificate). */
+export function proxyCertificateHint(dispatcher: Dispatcher | undefined): string | undefined {
+  if (!(dispatcher instanceof ProxyDispatcher) || dispatcher.shownProxy === undefined) return undefined;
+  return `requests go through the proxy ${dispatcher.shownProxy}; if it inspects TLS with its own certificate, add its CA to NODE_EXTRA_CA_CERTS, or (less safe: the proxy can then read the key) turn off http.proxyStrictSSL`;
+}
