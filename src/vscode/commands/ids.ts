@@ -46,6 +46,8 @@ export const CommandIds = {
   runQueryOnSecondChain: 'walletAnalytics.runQueryOnSecondChain',
   /** The exact price of running a query again, from its run since the last hourly refresh. */
   estimateQuery: 'walletAnalytics.estimateQuery',
+  /** A call as curl, Python, TypeScript or PowerShell, to the clipboard: from a Requests item, a query file, the price step or the palette. */
+  copyAsCode: 'walletAnalytics.copyAsCode',
 } as const;
 
 /** Commands that need an argument from a view or notification, hidden from the palette. */
