@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { CallLog } from './core/api';
 import { QueryRunCache } from './core/query/runCache';
 import { CallService } from './vscode/calls/callService';
+import { CodeCopier, registerCopyAsCode } from './vscode/calls/copyAsCode';
 import { PriceQuestions } from './vscode/calls/priceStep';
 import { registerPagesCommands } from './vscode/calls/pages';
 import { reconcileInHistory } from './vscode/calls/reconcile';
@@ -46,6 +47,8 @@ export interface ExtensionApi {
     readonly prices: PriceQuestions;
     /** Finds a workspace's attempts to set user-only settings, and tells the person once. */
     readonly workspaceSettings: WorkspaceSettingsGuard;
+    /** Copy as Code: its languageForTests stands in for the person's pick. */
+    readonly copier: CodeCopier;
   };
 }
 
@@ -81,6 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   // One call flow for every way a call starts; only the person's answers to `prices` spend.
   const prices = new PriceQuestions();
   const queryRuns = new QueryRunCache(path.join(context.globalStorageUri.fsPath, 'query-runs'));
+  const copier = new CodeCopier(connection, context.globalState);
   const calls = new CallService({
     connection,
     credits,
@@ -90,11 +94,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     questions: prices,
     knownMatches: (ep, body) => queryRuns.lookup(connection.baseUrl(), ep.chain, body),
     reconcile: (ep, input, sentAt, progress) => reconcileInHistory(connection, jobs, { ep, input, sentAt, progress }),
+    copyAsCode: (ep, input, ctx) => copier.copy(ep, input, { ctx }),
   });
   registerEndpointCommands(context, calls);
   registerPagesCommands(context, { connection, credits, jobs, log, questions: prices });
   registerSandboxAndResultCommands(context, { connection, jobs, showLog: () => log.channel.show(true) });
-  registerQueryLanguage(context, services, calls, queryRuns);
+  const queryLanguage = registerQueryLanguage(context, services, calls, queryRuns);
   const table = registerTableEditor(context, { log, resultsFolder: () => jobs.folder() });
 
   await keys.refresh();
@@ -102,6 +107,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   if (readSettings().sandboxAutoStart || process.env.WALLET_ANALYTICS_SANDBOX === '1') await connection.startSandbox();
   // Built once the key and the sandbox are known, so the views open on the right content.
   const sidebar = registerSidebar(context, services, history);
+  registerCopyAsCode(context, copier, {
+    connection, jobs, state: context.globalState, queries: queryLanguage.runner,
+    historyItem: (id) => sidebar.requests.provider.model.get(id),
+  });
   jobs.start();
   // A workspace cannot choose where the key goes or how much may be spent; say so when one tries.
   const workspaceSettings = new WorkspaceSettingsGuard(context.globalState);
@@ -111,7 +120,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   sweepResultsFolderInBackground(() => jobs.folder(), log);
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
-  const testing = context.extensionMode === vscode.ExtensionMode.Test ? { context, table, prices, workspaceSettings } : undefined;
+  const testing = context.extensionMode === vscode.ExtensionMode.Test ? { context, table, prices, workspaceSettings, copier } : undefined;
   return { services, activationMs, testing, sidebar };
 }
 

@@ -282,6 +282,31 @@ async function readCapped(body: AsyncIterable<Buffer>, max: number): Promise<str
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * The full URL of a catalog path and query under a base URL. With callHeaders and callBody, the
+ * one description of what goes on the wire: the transport sends it and "Copy as Code"
+ * (src/core/snippets.ts) writes it out, so a snippet cannot differ from what the extension sends.
+ */
+export function callUrl(base: URL, path: string, query: Readonly<Record<string, string>> = {}): URL {
+  if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`Not a path: ${path}`);
+  const u = new URL(base.origin);
+  u.pathname = base.pathname.replace(/\/+$/u, '') + path;
+  for (const [k, v] of Object.entries(query)) u.searchParams.set(k, v);
+  return u;
+}
+
+/** The headers of every call: the key only in `api_key` (§5.1), JSON asked for, no compression. */
+export function callHeaders(key: string, hasBody: boolean): Record<string, string> {
+  const headers: Record<string, string> = { api_key: key, accept: 'application/json', 'accept-encoding': 'identity' };
+  if (hasBody) headers['content-type'] = 'application/json';
+  return headers;
+}
+
+/** The body text of a POST: its JSON, exactly as sent. */
+export function callBody(body: unknown): string {
+  return JSON.stringify(body);
+}
+
 /** Sends calls to the base URL with the key, retries what is safe to retry, and maps failures to typed errors. */
 export class HttpTransport {
   readonly base: URL;
@@ -314,10 +339,7 @@ export class HttpTransport {
 
   /** The full URL of a catalog path and query under the base URL. */
   urlFor(path: string, query: Readonly<Record<string, string>> = {}): URL {
-    if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`Not a path: ${path}`);
-    const u = new URL(this.base.origin);
-    u.pathname = this.base.pathname.replace(/\/+$/u, '') + path;
-    for (const [k, v] of Object.entries(query)) u.searchParams.set(k, v);
+    const u = callUrl(this.base, path, query);
     if (!this.isBaseOrigin(u)) throw new Error(`Path left the base origin: ${path}`);
     return u;
   }
@@ -388,12 +410,8 @@ export class HttpTransport {
     }, limit);
     const onCancel = (): void => ac.abort(new Error('cancelled'));
     call.signal?.addEventListener('abort', onCancel, { once: true });
-    const headers: Record<string, string> = { api_key: key, accept: 'application/json', 'accept-encoding': 'identity' };
-    let body: string | undefined;
-    if (call.body !== undefined) {
-      body = JSON.stringify(call.body);
-      headers['content-type'] = 'application/json';
-    }
+    const body = call.body === undefined ? undefined : callBody(call.body);
+    const headers = callHeaders(key, body !== undefined);
     try {
       let res: Dispatcher.ResponseData;
       try {

@@ -30,7 +30,7 @@ import type { Log } from '../log';
 import { offerResult, openResult } from '../results/open';
 import { AmbiguousCalls } from './ambiguousCalls';
 import { askPages, readPages } from './pages';
-import { approvePrice, type PriceDecision, type PriceQuestions } from './priceStep';
+import { approvePrice, type CopyAsCode, type PriceDecision, type PriceQuestions } from './priceStep';
 
 /**
  * What a caller may pass: inputs (validated exactly as typed ones), pages for paged reads, and
@@ -72,6 +72,8 @@ export interface CallDeps {
   readonly knownMatches?: (ep: Endpoint, body: QueryBody) => Promise<{ readonly total: number; readonly at: number } | undefined>;
   /** Looks an ambiguous submit up in the request history, for a bounded time. */
   readonly reconcile: (ep: Endpoint, input: Record<string, unknown>, sentAt: number, progress: (message: string) => void) => Promise<Reconciled>;
+  /** Offers "Copy as Code…" at the price step; choosing it ends the flow as cancelled (nothing sent). */
+  readonly copyAsCode?: CopyAsCode;
 }
 
 /** Keeps only what a caller may say (see RunArgs); anything else, such as `yes`, is dropped. */

@@ -8,6 +8,10 @@
  * `PriceQuestions`, which shows them in the window; under VS Code's test runner the integration
  * suite may stand in for the person's click through ExtensionApi.testing (never set for an
  * installed extension).
+ *
+ * "Copy as Code…" sits beside the spending choice: it copies the call and ends the flow as
+ * cancelled, so nothing is sent and nothing is approved. It does not return to the price step:
+ * a person who came to copy could press Enter on Run by habit when the step came back.
  */
 import * as vscode from 'vscode';
 import { shortTitle, type Endpoint } from '../../core/catalog';
@@ -25,12 +29,18 @@ export type PriceDecision =
 /** A question put to the person; `yes` is the button that spends. */
 export type PriceQuestion =
   /** The last step of the flow: the price, Enter runs. */
-  | { readonly kind: 'step'; readonly endpointId: string; readonly title: string; readonly step: number; readonly total: number; readonly label: string; readonly detail: string; readonly placeholder: string }
+  | { readonly kind: 'step'; readonly endpointId: string; readonly title: string; readonly step: number; readonly total: number; readonly label: string; readonly detail: string; readonly placeholder: string; readonly copy?: boolean }
   /** A modal: above the threshold, a bill with no bound ("just this once"), or a call that may already have been charged. */
-  | { readonly kind: 'modal'; readonly why: 'confirm' | 'unbounded' | 'mayChargeAgain'; readonly endpointId: string; readonly message: string; readonly detail: string; readonly yes: string };
+  | { readonly kind: 'modal'; readonly why: 'confirm' | 'unbounded' | 'mayChargeAgain'; readonly endpointId: string; readonly message: string; readonly detail: string; readonly yes: string; readonly copy?: boolean };
+
+/** An answer: true spends, false cancels, 'copyAsCode' copies the call and spends nothing (only where the question offers it). */
+export type PriceAnswer = boolean | 'copyAsCode';
 
 /** Someone who answers price questions: the window, or the test suite standing in for a click. */
-export type PriceAnswerer = (q: PriceQuestion) => Promise<boolean> | boolean;
+export type PriceAnswerer = (q: PriceQuestion) => Promise<PriceAnswer> | PriceAnswer;
+
+/** The price step's and the dialogs' extra choice. */
+export const COPY_AS_CODE = 'Copy as Code…';
 
 /** Asks price questions in the window; keeps the ones asked, for the log and the tests. */
 export class PriceQuestions {
@@ -42,18 +52,36 @@ export class PriceQuestions {
     this.answerer = a;
   }
 
+  /** True only for the spending choice itself: a copy, a cancel or a dismissal is never approval. */
   async ask(q: PriceQuestion): Promise<boolean> {
+    return (await this.choose(q)) === true;
+  }
+
+  /** The person's answer; 'copyAsCode' only when the question offers it. */
+  async choose(q: PriceQuestion): Promise<PriceAnswer> {
     this.asked.push(q);
     if (this.asked.length > 100) this.asked.shift();
-    if (this.answerer) return this.answerer(q);
-    if (q.kind === 'modal') return (await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail }, q.yes)) === q.yes;
-    const pick = await pickStep({ title: q.title, step: q.step, total: q.total }, [
+    if (this.answerer) {
+      const a = await this.answerer(q);
+      return a === true ? true : a === 'copyAsCode' && q.copy === true ? 'copyAsCode' : false;
+    }
+    const copyItems = q.copy ? [COPY_AS_CODE] : [];
+    if (q.kind === 'modal') {
+      const a = await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail }, q.yes, ...copyItems);
+      return a === q.yes ? true : a === COPY_AS_CODE ? 'copyAsCode' : false;
+    }
+    const pick = await pickStep<PriceAnswer>({ title: q.title, step: q.step, total: q.total }, [
       { label: q.label, detail: q.detail, value: true },
+      ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: 'curl, Python, TypeScript or PowerShell, to the clipboard. Nothing is sent; nothing is charged.', value: 'copyAsCode' as const }] : []),
       { label: '$(close) Cancel', detail: 'Nothing is sent.', value: false },
     ], { placeholder: q.placeholder });
-    return pick?.[0] === true;
+    const v = pick?.[0];
+    return v === true ? true : v === 'copyAsCode' ? 'copyAsCode' : false;
   }
 }
+
+/** Copies a call as code (src/vscode/calls/copyAsCode.ts); it sends nothing. */
+export type CopyAsCode = (ep: Endpoint, input: Record<string, unknown>, ctx?: QuoteContext) => Promise<unknown>;
 
 export const RUN_WITHOUT_CEILING = 'Run Without a Ceiling, Just This Once';
 
@@ -66,9 +94,15 @@ export const RUN_WITHOUT_CEILING = 'Run Without a Ceiling, Just This Once';
 export async function approvePrice(
   ep: Endpoint,
   input: Record<string, unknown>,
-  deps: { credits: CreditsService; questions: PriceQuestions },
+  deps: { credits: CreditsService; questions: PriceQuestions; copyAsCode?: CopyAsCode },
   opts: { step: number; total: number; ctx?: QuoteContext },
 ): Promise<PriceDecision> {
+  const copy = deps.copyAsCode !== undefined;
+  /** Copies the call; the decision is 'cancelled', so the caller sends nothing. */
+  const copied = async (): Promise<PriceDecision> => {
+    await deps.copyAsCode?.(ep, input, opts.ctx);
+    return { kind: 'cancelled' };
+  };
   const q = quote(ep, input, opts.ctx);
   if (q.credits === 0 && q.exact) return { kind: 'approved', shown: 'Free', credits: 0, ceilingLifted: false };
   let balance: number | undefined;
@@ -90,22 +124,25 @@ export async function approvePrice(
       });
       return { kind: 'refused', message: gate.message };
     case 'unbounded': {
-      const ok = await deps.questions.ask({ kind: 'modal', why: 'unbounded', endpointId: ep.id, message: gate.message, detail: `${gate.detail}${estimated}`, yes: RUN_WITHOUT_CEILING });
+      const ok = await deps.questions.choose({ kind: 'modal', why: 'unbounded', endpointId: ep.id, message: gate.message, detail: `${gate.detail}${estimated}`, yes: RUN_WITHOUT_CEILING, copy });
+      if (ok === 'copyAsCode') return copied();
       if (ok) return { kind: 'approved', shown: `${gate.message} ${gate.detail} (ceiling lifted for this call)`, credits: q.credits, ceilingLifted: true };
       void vscode.window.showWarningMessage(gate.refusal);
       return { kind: 'refused', message: gate.refusal };
     }
     case 'modal': {
       const detail = `${gate.detail}${estimated}`;
-      const ok = await deps.questions.ask({ kind: 'modal', why: 'confirm', endpointId: ep.id, message: gate.message, detail, yes: 'Run' });
+      const ok = await deps.questions.choose({ kind: 'modal', why: 'confirm', endpointId: ep.id, message: gate.message, detail, yes: 'Run', copy });
+      if (ok === 'copyAsCode') return copied();
       return ok ? { kind: 'approved', shown: `${gate.message} ${detail}`, credits: q.credits, ceilingLifted: false } : { kind: 'cancelled' };
     }
     case 'step': {
       const detail = `${gate.detail}${estimated}`;
-      const ok = await deps.questions.ask({
+      const ok = await deps.questions.choose({
         kind: 'step', endpointId: ep.id, title, step: opts.step, total: opts.total, label: gate.label, detail,
-        placeholder: `${title}: ${q.text}. Press Enter to run.`,
+        placeholder: `${title}: ${q.text}. Press Enter to run.`, copy,
       });
+      if (ok === 'copyAsCode') return copied();
       return ok ? { kind: 'approved', shown: `${gate.label} ${detail}`, credits: q.credits, ceilingLifted: false } : { kind: 'cancelled' };
     }
   }

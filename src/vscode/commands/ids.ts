@@ -46,6 +46,8 @@ export const CommandIds = {
   runQueryOnSecondChain: 'walletAnalytics.runQueryOnSecondChain',
   /** The exact price of running a query again, from its run since the last hourly refresh. */
   estimateQuery: 'walletAnalytics.estimateQuery',
+  /** A call as curl, Python, TypeScript or PowerShell, to the clipboard: from a Requests item, a query file, the price step or the palette. */
+  copyAsCode: 'walletAnalytics.copyAsCode',
   // ---- the table (src/vscode/table/) ----
   /** Exports the active table's shown rows and columns to a CSV file (the toolbar's Export…; Ctrl/Cmd+Alt+E). */
   exportTable: 'walletAnalytics.exportTable',

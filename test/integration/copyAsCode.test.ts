@@ -1,0 +1,128 @@
+// Copy as Code in the window: from a Requests item, from a query file (its CodeLens), and from the
+// price step, the clipboard holds exactly the snippet of that call under the active base URL, never
+// the stored key, and nothing is sent or charged.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { endpoint } from '../../src/core/catalog';
+import { hasShortenedList } from '../../src/core/history/format';
+import { parseQueryFile } from '../../src/core/query/file';
+import { SAMPLE_QUERY } from '../../src/core/samples';
+import { describeCall, snippet, type SnippetLanguage } from '../../src/core/snippets';
+import type { ExtensionApi } from '../../src/extension';
+import { startSandbox, type Sandbox } from '../../src/sandbox';
+import type { RunOutcome } from '../../src/vscode/calls/callService';
+import type { CopyOutcome } from '../../src/vscode/calls/copyAsCode';
+import { CommandIds } from '../../src/vscode/commands/ids';
+import { answerPrices, api as getApi, note, waitFor } from './support';
+
+const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
+const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
+
+describe('Copy as Code: the clipboard holds the call, never the key; nothing is sent', function () {
+  this.timeout(120_000);
+  let api: ExtensionApi;
+  let sb: Sandbox;
+  let dir: string;
+
+  const expected = (id: string, input: Record<string, unknown>, lang: SnippetLanguage): string => {
+    const d = describeCall(endpoint(id), input, sb.baseUrl);
+    assert.ok(d.ok, d.ok ? '' : d.errors.join(' '));
+    return snippet(lang, d.call);
+  };
+  /** The calls the sandbox got other than the free history and balance reads the views make on their own. */
+  const paidOrSubmitted = () => sb.received().filter((r) => !['/requests', '/credits'].includes(r.path) && !r.path.startsWith('/request/') && !r.path.endsWith('/columns'));
+
+  before(async () => {
+    await answerPrices(true);
+    api = await getApi();
+    sb = await startSandbox({ port: 0, wallets: 2_000, altWallets: 500 });
+    sb.seedHistory(12);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wa-copy-'));
+    await set('baseUrl', sb.baseUrl);
+    await set('resultsFolder', path.join(dir, 'results'));
+    assert.equal(await vscode.commands.executeCommand(CommandIds.setApiKey, sb.demoKey), true);
+    await vscode.commands.executeCommand(CommandIds.refreshRequests);
+    await waitFor('the seeded history in the Requests view', () => api.sidebar.requests.provider.model.size >= 12, 15_000);
+  });
+
+  after(async () => {
+    await answerPrices(undefined);
+    if (api.testing) api.testing.copier.languageForTests = undefined;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const k of ['baseUrl', 'resultsFolder']) await set(k, undefined);
+    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    await sb.close();
+  });
+
+  it('from a Requests item: its endpoint and inputs, as curl', async () => {
+    const model = api.sidebar.requests.provider.model;
+    const item = model.all().find((i) => endpoint(i.endpointId).family === 'queued' && Object.keys(i.inputs).length > 0 && !hasShortenedList(i.inputs));
+    assert.ok(item, 'a queued request with its inputs in the history');
+    const sent = paidOrSubmitted().length;
+    const ledger = sb.ledger().length;
+    const out = await vscode.commands.executeCommand<CopyOutcome>(CommandIds.copyAsCode, api.sidebar.requests.provider.node(item.requestId), { language: 'curl' });
+    assert.equal(out.status, 'copied', JSON.stringify(out));
+    const clip = await vscode.env.clipboard.readText();
+    assert.equal(clip, expected(item.endpointId, item.inputs, 'curl'));
+    assert.ok(clip.includes(sb.baseUrl), 'the active base URL');
+    assert.ok(clip.includes('$WA_API_KEY'));
+    assert.ok(!clip.includes(sb.demoKey), 'the stored key is not in the snippet');
+    assert.ok(out.status === 'copied' && out.message.includes('WA_API_KEY') && out.message.includes('curl (bash)'), out.status === 'copied' ? out.message : '');
+    assert.equal(paidOrSubmitted().length, sent, 'nothing was sent');
+    assert.equal(sb.ledger().length, ledger, 'nothing was charged');
+    note(`copied ${item.endpointId} ${JSON.stringify(item.inputs).slice(0, 50)}… as curl (${clip.split('\n').length} lines)`);
+  });
+
+  it('from a query file: its CodeLens, and the body as Python', async () => {
+    const text = JSON.stringify(SAMPLE_QUERY, null, 2);
+    const file = path.join(dir, 'copy.waquery.json');
+    fs.writeFileSync(file, text);
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    const lens = await waitFor('the Copy as Code lens', async () => {
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+      return lenses.find((l) => l.command?.command === CommandIds.copyAsCode);
+    }, 15_000);
+    assert.equal(lens.command?.title, '$(code) Copy as Code');
+    const parsed = parseQueryFile(text);
+    assert.ok(parsed.ok);
+    const ledger = sb.ledger().length;
+    const sent = paidOrSubmitted().length;
+    const args = (lens.command?.arguments ?? []) as [vscode.Uri, { chain: string }];
+    const out = await vscode.commands.executeCommand<CopyOutcome>(CommandIds.copyAsCode, args[0], { ...args[1], language: 'python' });
+    assert.equal(out.status, 'copied', JSON.stringify(out));
+    const clip = await vscode.env.clipboard.readText();
+    assert.equal(clip, expected('wallet_database', { query: parsed.body }, 'python'));
+    assert.ok(clip.includes('os.environ["WA_API_KEY"]') && !clip.includes(sb.demoKey));
+    assert.equal(paidOrSubmitted().length, sent, 'nothing was sent');
+    assert.equal(sb.ledger().length, ledger, 'nothing was charged');
+  });
+
+  it('from the price step: copied, the flow ends cancelled, nothing sent or approved', async () => {
+    const t = api.testing;
+    assert.ok(t);
+    t.copier.languageForTests = 'typescript';
+    const asked = await answerPrices(() => 'copyAsCode');
+    const n = asked.length;
+    const sent = paidOrSubmitted().length;
+    const ledger = sb.ledger().length;
+    const input = { tokens: sb.addresses('token', 2) };
+    const out = await vscode.commands.executeCommand<RunOutcome>('walletAnalytics.endpoint.toptraders', { inputs: input, notify: false, wait: false });
+    assert.deepEqual(out, { status: 'cancelled' });
+    const q = asked.slice(n);
+    assert.equal(q.length, 1);
+    assert.equal(q[0]?.copy, true, 'the price question offered Copy as Code');
+    const clip = await vscode.env.clipboard.readText();
+    const want = describeCall(endpoint('toptraders'), input, sb.baseUrl);
+    assert.ok(want.ok);
+    assert.equal(clip, snippet('typescript', want.call));
+    assert.ok(clip.includes('process.env.WA_API_KEY') && !clip.includes(sb.demoKey));
+    assert.equal(paidOrSubmitted().length, sent, 'nothing was sent');
+    assert.equal(sb.ledger().length, ledger, 'nothing was charged');
+    await answerPrices(true);
+    t.copier.languageForTests = undefined;
+  });
+});
