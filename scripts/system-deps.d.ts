@@ -1,7 +1,7 @@
 // Types for system-deps.js (plain CommonJS so node scripts run it without a build).
 
 export type Task = 'unit' | 'checks' | 'integration' | 'e2e' | 'dev' | 'dev-smoke';
-export type Purpose = 'build' | 'server' | 'browser';
+export type Purpose = 'build' | 'server' | 'browser' | 'snippets';
 
 export interface SystemPackage {
   name: string;
@@ -13,6 +13,8 @@ export const PACKAGES: readonly SystemPackage[];
 export interface Need {
   codeServer: boolean;
   browser: boolean;
+  /** The unit tier's Copy as Code tests: curl, jq, Python requests. */
+  snippets: boolean;
   /** One line per task that needs something, saying why. */
   why: string[];
 }

@@ -20,6 +20,8 @@ const fs = require('node:fs');
  *           kerberos, argon2, @parcel/watcher); not needed once .vscode-test/code-server is built
  *   server  to run code-server
  *   browser headless Chromium, which drives code-server's workbench
+ *   snippets the tools the Copy as Code tests run each snippet with, against the sandbox
+ *           (test/unit/snippetsSandbox.test.ts): without them those tests could only skip
  * Not here, on purpose: git (no git dependency in package-lock.json or code-server's shrinkwraps),
  * ca-certificates (npm and node-gyp use Node's own CA store), fonts-dejavu-core (Chromium's
  * fontconfig dependency brings a font already; Liberation is what --no-install-recommends skips).
@@ -31,6 +33,9 @@ const PACKAGES = [
   { name: 'build-essential', purpose: 'build', why: "make and g++, to compile code-server's native modules (node-pty, spdlog, kerberos, argon2)" },
   { name: 'python3', purpose: 'build', why: 'node-gyp, which compiles those native modules, runs on Python' },
   { name: 'libkrb5-dev', purpose: 'build', why: "the Kerberos headers code-server's kerberos module is compiled against" },
+  { name: 'curl', purpose: 'snippets', why: 'the unit tier runs the bash/curl Copy as Code snippets against the sandbox' },
+  { name: 'jq', purpose: 'snippets', why: "a queued call's curl snippet reads the request id and url with jq" },
+  { name: 'python3-requests', purpose: 'snippets', why: 'the unit tier runs the Python (requests) Copy as Code snippets against the sandbox' },
 ];
 
 /**
@@ -44,7 +49,7 @@ const PACKAGES = [
  * (the developer opens the printed URL in their own browser).
  */
 function needsFor(tasks, { ci, launcher, platform, display, desktopCode, devBrowser }) {
-  const need = { codeServer: false, browser: false, why: [] };
+  const need = { codeServer: false, browser: false, snippets: false, why: [] };
   const add = (task, reason, browser) => {
     need.codeServer = true;
     if (browser) need.browser = true;
@@ -61,7 +66,10 @@ function needsFor(tasks, { ci, launcher, platform, display, desktopCode, devBrow
     } else if (task === 'dev' || task === 'dev-smoke') {
       const smoke = task === 'dev-smoke';
       if (smoke || devBrowser || !desktopCode) add(task, smoke ? 'code-server, checked in headless Chromium' : 'no desktop `code` on PATH, so code-server', smoke);
-    } else if (task !== 'unit' && task !== 'checks') {
+    } else if (task === 'unit') {
+      need.snippets = true;
+      need.why.push('unit: the Copy as Code tests run each snippet with curl, jq and Python requests');
+    } else if (task !== 'checks') {
       throw new Error(`system-deps: unknown task "${task}"`);
     }
   }
@@ -87,10 +95,11 @@ const q = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}
  */
 function planSystemDeps(facts) {
   const { need } = facts;
-  if (!need.codeServer && !need.browser) return { action: 'none', packages: [], message: 'system packages: none needed for this run.' };
+  if (!need.codeServer && !need.browser && !need.snippets) return { action: 'none', packages: [], message: 'system packages: none needed for this run.' };
 
   const purposes = new Set();
   if (need.browser) purposes.add('browser');
+  if (need.snippets) purposes.add('snippets');
   if (need.codeServer) {
     purposes.add('server');
     if (!facts.codeServerInstalled) purposes.add('build');
@@ -103,6 +112,7 @@ function planSystemDeps(facts) {
       ...need.why.map((w) => `  - ${w}`),
     ];
     if (need.browser) lines.push('  - Chromium or Google Chrome, with CHROMIUM_PATH set to its executable;');
+    if (need.snippets) lines.push('  - curl, jq and Python 3 with requests, for the Copy as Code tests (without them those tests skip);');
     if (need.codeServer) {
       lines.push('  - ripgrep (`rg` on PATH: brew install ripgrep / winget install BurntSushi.ripgrep.MSVC);');
       if (!facts.codeServerInstalled) lines.push('  - a C++ toolchain and Python 3 for code-server\'s native modules (xcode-select --install on macOS).');
@@ -181,6 +191,9 @@ function presentPackages(chromiumPath, dpkg) {
     python3: () => has('python3'),
     'build-essential': () => has('make') && has('g++'),
     'libkrb5-dev': () => fs.existsSync('/usr/include/krb5.h') || fs.existsSync('/usr/include/gssapi/gssapi.h'),
+    curl: () => has('curl'),
+    jq: () => has('jq'),
+    'python3-requests': () => spawnSync('python3', ['-c', 'import requests'], { stdio: 'ignore' }).status === 0,
     'fonts-liberation': () => ['/usr/share/fonts/truetype/liberation', '/usr/share/fonts/liberation-sans'].some((d) => fs.existsSync(d)),
   };
   const installed = new Set();

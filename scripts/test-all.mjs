@@ -142,12 +142,13 @@ if (want.has('checks')) {
   await check('lint', 'npm', ['run', '--silent', 'lint'], 5 * min);
 }
 
-// System packages (Chromium, ripgrep, code-server's compilers) only for the tiers that need them
-// (e2e; integration when its launcher is code-server): installed by apt-get as root or with
+// System packages (Chromium, ripgrep, code-server's compilers; curl, jq and Python requests for the
+// unit tier's Copy as Code runs) only for the tiers that need them (e2e; integration when its
+// launcher is code-server; unit): installed by apt-get as root or with
 // passwordless sudo, else the one line to run is printed and nothing more is run.
-const sysTasks = [...want].filter((t) => t === 'integration' || t === 'e2e');
+const sysTasks = [...want].filter((t) => t === 'unit' || t === 'integration' || t === 'e2e');
 const sysNeed = systemDeps.gatherFacts(sysTasks).need;
-if (sysNeed.codeServer || sysNeed.browser) {
+if (sysNeed.codeServer || sysNeed.browser || sysNeed.snippets) {
   const r = await run('system packages', process.execPath, ['scripts/system-deps.js', `--for=${sysTasks.join(',')}`], 25 * min);
   if (r.code !== 0) {
     const line = /^ {2}(sudo apt-get .*)$/m.exec(r.output)?.[1];

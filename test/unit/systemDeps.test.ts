@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { PACKAGES, gatherFacts, needsFor, planSystemDeps, type Facts, type Need } from '../../scripts/system-deps.js';
 
 const all = PACKAGES.map((p) => p.name);
-const both: Need = { codeServer: true, browser: true, why: ['e2e: the .vsix is tested in code-server, driven from Chromium'] };
+const both: Need = { codeServer: true, browser: true, snippets: false, why: ['e2e: the .vsix is tested in code-server, driven from Chromium'] };
 
 function facts(over: Partial<Facts>): Facts {
   return {
@@ -63,10 +63,17 @@ describe('system packages: the plan', () => {
     assert.match(plan.message, /all present/);
   });
 
-  it('needs nothing at all for the unit tier, even with every package missing', () => {
-    const need = needsFor(['checks', 'unit'], { ci: true, platform: 'linux', display: false, desktopCode: false, devBrowser: false });
-    const plan = planSystemDeps(facts({ need, present: [], uid: 1000 }));
-    assert.equal(plan.action, 'none');
+  it('needs nothing for the checks, and for the unit tier only the tools the Copy as Code snippets run with', () => {
+    const opts = { ci: true, platform: 'linux', display: false, desktopCode: false, devBrowser: false };
+    assert.equal(planSystemDeps(facts({ need: needsFor(['checks'], opts), present: [], uid: 1000 })).action, 'none');
+    const need = needsFor(['checks', 'unit'], opts);
+    assert.equal(need.codeServer, false);
+    assert.equal(need.browser, false);
+    const plan = planSystemDeps(facts({ need, present: without('curl', 'jq', 'python3-requests') }));
+    assert.equal(plan.action, 'install');
+    assert.deepEqual(plan.packages, ['curl', 'jq', 'python3-requests'], 'no Chromium, code-server or compilers for the unit tier');
+    assert.match(plan.message, /python3-requests\s+the unit tier runs the Python \(requests\) Copy as Code snippets/);
+    assert.equal(planSystemDeps(facts({ need, present: all })).action, 'none');
   });
 
   it('asks for the build packages only until code-server is built', () => {
