@@ -10,7 +10,7 @@
  * rewrite: that is the migration. Other profiles append `#profile=<id>`, which no base URL has
  * (`checkProfileBaseUrl` refuses a fragment).
  */
-import { checkUrl } from './http';
+import { checkUrl, isLoopbackHost } from './http';
 
 export interface Profile {
   readonly id: string;
@@ -62,11 +62,21 @@ export function normalizeBaseUrl(raw: string): string {
 export function checkProfileBaseUrl(raw: string): string | undefined {
   const v = normalizeBaseUrl(raw);
   if (v === '') return 'Enter the API’s base URL, e.g. https://api.example.com';
+  let u: URL;
   try {
-    const u = checkUrl(v, 'base URL');
-    if (u.search || u.hash || v.includes('#') || v.includes('?')) return 'The base URL must not hold a query (?…) or a fragment (#…).';
+    u = new URL(v);
+  } catch {
+    return `“${v}” is not a valid URL: enter one such as https://api.example.com`;
+  }
+  // The same rules as the client's checkUrl (core/http.ts), said in this step's own words.
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return 'The base URL must start with https://';
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) return `Plain http:// is allowed only for loopback hosts (127.0.0.1, localhost, [::1]): use https://${u.host}`;
+  if (u.username || u.password) return 'The base URL must not hold a user name or password.';
+  if (v.includes('?') || v.includes('#')) return 'The base URL must not hold a query (?…) or a fragment (#…).';
+  try {
+    checkUrl(v, 'base URL');
   } catch (e) {
-    return e instanceof Error ? e.message.replace(/^./u, (c) => c.toUpperCase()) : String(e);
+    return e instanceof Error ? e.message : String(e);
   }
   return undefined;
 }

@@ -39,6 +39,7 @@ describe('profiles: the list and its checks', () => {
     assert.match(checkProfileBaseUrl('http://api.example.com') ?? '', /loopback/u);
     assert.match(checkProfileBaseUrl('ftp://api.example.com') ?? '', /https/u);
     assert.match(checkProfileBaseUrl('https://user:pw@api.example.com') ?? '', /user name or password/u);
+    assert.doesNotMatch(checkProfileBaseUrl('http://api.example.com') ?? '', /Nothing was sent/u, 'nothing is being sent at this step');
     assert.match(checkProfileBaseUrl('https://api.example.com/#profile=x') ?? '', /fragment/u);
     assert.match(checkProfileBaseUrl('https://api.example.com/?a=1') ?? '', /query/u);
     assert.match(checkProfileBaseUrl('not a url') ?? '', /not a valid URL/u);
