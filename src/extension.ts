@@ -8,6 +8,7 @@ import { PriceQuestions } from './vscode/calls/priceStep';
 import { registerPagesCommands } from './vscode/calls/pages';
 import { reconcileInHistory } from './vscode/calls/reconcile';
 import { registerApiKeyCommands } from './vscode/commands/apiKey';
+import { registerProfileCommands } from './vscode/commands/profiles';
 import { ContextKeys } from './vscode/commands/ids';
 import { registerEndpointCommands } from './vscode/commands/endpoints';
 import { registerSandboxAndResultCommands } from './vscode/commands/sandbox';
@@ -22,9 +23,11 @@ import { registerQueryLanguage } from './vscode/language';
 import { Log } from './vscode/log';
 import { registerResultScheme } from './vscode/results/open';
 import { ApiKeyStore } from './vscode/secrets';
+import { ProfileService } from './vscode/profiles';
 import { registerTableEditor, type TableTestHooks } from './vscode/table/tableEditor';
 import type { Services } from './vscode/services';
 import { SandboxStatus } from './vscode/views/sandboxStatus';
+import { ProfileStatus } from './vscode/views/profileStatus';
 import { HistoryService } from './vscode/views/history';
 import { WorkspaceSettingsGuard } from './vscode/workspaceSettings';
 import { registerSidebar, type Sidebar } from './vscode/views/sidebar';
@@ -63,23 +66,26 @@ function logCall(log: Log, e: CallLog): void {
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
   const started = performance.now();
   const contextKeys = new ContextKeySetter();
-  const keys = new ApiKeyStore(context.secrets, contextKeys);
-  const log = new Log(() => [keys.peek()]);
-  const connection = new Connection(keys, contextKeys, log, (e) => logCall(log, e));
+  // Profiles (src/vscode/profiles.ts): each its base URL and key; the keys store acts on the one in use.
+  const profiles = new ProfileService(context.globalState);
+  const keys = new ApiKeyStore(context.secrets, contextKeys, () => profiles.keyProfileId());
+  const log = new Log(() => keys.peekAll());
+  const connection = new Connection(keys, contextKeys, log, (e) => logCall(log, e), profiles);
   const credits = new CreditsService(
     context.globalState,
     () => connection.api().credits(),
-    () => connection.baseUrl(),
+    () => connection.scope(),
     () => readSettings().quotaPeriodStart,
   );
   // One history reader and one pace for the window: the poller and every view share them.
   const history = new HistoryService(connection);
   const jobs = new JobService(context, connection, log, history);
-  context.subscriptions.push(keys, log, connection, credits, jobs, history, new SandboxStatus(connection));
+  context.subscriptions.push(profiles, keys, log, connection, credits, jobs, history, new SandboxStatus(connection), new ProfileStatus(connection));
   const services: Services = { contextKeys, keys, log, connection, credits, jobs };
 
   registerApiKeyCommands(context, services);
   registerGetStartedCommand(context);
+  registerProfileCommands(context, services);
   registerResultScheme(context);
   // One call flow for every way a call starts; only the person's answers to `prices` spend.
   const prices = new PriceQuestions();
@@ -92,7 +98,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     log,
     state: context.globalState,
     questions: prices,
-    knownMatches: (ep, body) => queryRuns.lookup(connection.baseUrl(), ep.chain, body),
+    knownMatches: (ep, body) => queryRuns.lookup(connection.scope(), ep.chain, body),
     reconcile: (ep, input, sentAt, progress) => reconcileInHistory(connection, jobs, { ep, input, sentAt, progress }),
     copyAsCode: (ep, input, ctx) => copier.copy(ep, input, { ctx }),
   });

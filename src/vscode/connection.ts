@@ -3,9 +3,11 @@ import type { Dispatcher } from 'undici';
 import { WalletAnalyticsApi, type CallLog } from '../core/api';
 import { proxyDispatcherFor } from '../core/proxy';
 import type { Sandbox } from '../sandbox';
-import { PROXY_SETTING_KEYS, readProxySettings, readSettings } from './config';
+import { PROXY_SETTING_KEYS, readProxySettings } from './config';
 import type { Log } from './log';
 import type { ApiKeyStore } from './secrets';
+import { DEFAULT_PROFILE_ID, parseScope, SANDBOX_PROFILE_ID, SANDBOX_PROFILE_NAME, scopeKey } from '../core/profiles';
+import type { ProfileService } from './profiles';
 import { ContextKeys } from './commands/ids';
 import type { ContextKeySetter } from './contextKeys';
 
@@ -16,9 +18,14 @@ export const RESTRICTED_MODE =
   'This folder is in Restricted Mode: Wallet Analytics sends no request with your API key until you trust it. Result tables and query files work meanwhile.';
 
 /**
- * Which service the window talks to: the configured base URL with the key from SecretStorage,
- * or the built-in sandbox (in-process, loopback, its own demo key). The real key is never
- * touched by the sandbox, and the sandbox's key is never stored.
+ * Which service the window talks to: the active profile (src/vscode/profiles.ts) with its base URL
+ * and its own key from SecretStorage, or the built-in sandbox (in-process, loopback, its own demo
+ * key). The real key is never touched by the sandbox, and the sandbox's key is never stored.
+ *
+ * Clients are per scope (core/profiles.ts: a profile and its base URL), not per base URL: a job is
+ * polled with the client of the scope it was submitted under, whatever profile is active now, and a
+ * profile's key goes to that profile's base URL only (apiFor refuses a scope whose base URL is not
+ * the profile's now). A removed profile has no client: its jobs are never polled with another key.
  *
  * In a folder that is not trusted the key is withheld here, in the one place every client gets it
  * from: whatever path asks, no request carries it until the folder is trusted.
@@ -40,6 +47,7 @@ export class Connection implements vscode.Disposable {
     private readonly contextKeys: ContextKeySetter,
     private readonly log: Log,
     private readonly onCall: (e: CallLog) => void,
+    readonly profiles: ProfileService,
   ) {
     this.subs.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -57,16 +65,51 @@ export class Connection implements vscode.Disposable {
         }
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire(this.mode)),
+      // A switched, renamed or removed profile: clients of removed profiles go, the views follow.
+      profiles.onDidChange(() => {
+        for (const scope of [...this.apis.keys()]) if (!this.scopeAlive(scope)) this.apis.delete(scope);
+        void this.keys.refresh();
+        this.changed.fire(this.mode);
+      }),
     );
   }
 
   get mode(): Mode {
-    return this.sandbox ? 'sandbox' : 'configured';
+    return this.sandbox && this.profiles.activeId() === SANDBOX_PROFILE_ID ? 'sandbox' : 'configured';
+  }
+
+  /** The active profile: id and name (the sandbox's while it is in use). */
+  activeProfile(): { id: string; name: string } {
+    if (this.mode === 'sandbox') return { id: SANDBOX_PROFILE_ID, name: SANDBOX_PROFILE_NAME };
+    const id = this.profiles.activeId();
+    const p = this.profiles.get(id === SANDBOX_PROFILE_ID ? this.profiles.returnId() : id) ?? this.profiles.defaultProfile();
+    return { id: p.id, name: p.name };
   }
 
   /** The base URL calls go to now. */
   baseUrl(): string {
-    return this.sandbox?.baseUrl ?? readSettings().baseUrl.replace(/\/+$/u, '');
+    if (this.mode === 'sandbox' && this.sandbox) return this.sandbox.baseUrl;
+    return (this.profiles.get(this.activeProfile().id) ?? this.profiles.defaultProfile()).baseUrl;
+  }
+
+  /** What this window's per-profile records (history, ledger, caches) are keyed by now: core/profiles.ts scopeKey. */
+  scope(): string {
+    return scopeKey(this.activeProfile().id, this.baseUrl());
+  }
+
+  /** The profile and base URL a job submitted now is recorded under (and later polled under). */
+  target(): { profileId: string; baseUrl: string } {
+    return { profileId: this.activeProfile().id, baseUrl: this.baseUrl() };
+  }
+
+  /** Makes a profile active in this window; the Sandbox profile starts the sandbox. Running jobs keep their own profile. */
+  async switchProfile(id: string): Promise<void> {
+    if (id === SANDBOX_PROFILE_ID) {
+      await this.startSandbox();
+      return;
+    }
+    await this.profiles.setActive(id);
+    await this.contextKeys.set(ContextKeys.sandbox, this.mode === 'sandbox');
   }
 
   /** The running sandbox, if any (tests read its ledger). */
@@ -76,37 +119,52 @@ export class Connection implements vscode.Disposable {
 
   /** True while the folder is not trusted and calls would carry the user's key (the sandbox's own key is not withheld). */
   keyWithheld(): boolean {
-    return !vscode.workspace.isTrusted && this.sandbox === undefined;
+    return !vscode.workspace.isTrusted && this.mode !== 'sandbox';
   }
 
-  /** Whether calls can be made now: a key is stored (and the folder trusted), or the sandbox runs. */
+  /** Whether calls can be made now: a key is stored for the active profile (and the folder trusted), or the sandbox is in use. */
   async canCall(): Promise<boolean> {
-    return this.sandbox !== undefined || (!this.keyWithheld() && (await this.keys.get()) !== undefined);
+    return this.mode === 'sandbox' || (!this.keyWithheld() && (await this.keys.get()) !== undefined);
   }
 
-  /** The client for the current base URL. */
+  /** The client of the active profile. */
   api(): WalletAnalyticsApi {
-    return this.apiFor(this.baseUrl()) ?? this.make(this.baseUrl());
+    const scope = this.scope();
+    return this.apiFor(scope) ?? this.make(scope);
   }
 
-  /** The client for a base URL a job was submitted to, or undefined when that service is gone (a stopped sandbox). */
-  apiFor(baseUrl: string): WalletAnalyticsApi | undefined {
-    const cached = this.apis.get(baseUrl);
+  /** Whether a scope still names a service with a key here: a profile that exists with that base URL, or the running sandbox. */
+  private scopeAlive(scope: string): boolean {
+    const { profileId, baseUrl } = parseScope(scope);
+    if (this.sandbox && baseUrl === this.sandbox.baseUrl && (profileId === SANDBOX_PROFILE_ID || profileId === DEFAULT_PROFILE_ID)) return true;
+    if (profileId === SANDBOX_PROFILE_ID) return false;
+    return this.profiles.get(profileId)?.baseUrl === baseUrl;
+  }
+
+  /**
+   * The client for the scope a job was submitted under (jobScope; a bare base URL is the Default
+   * profile's, or the running sandbox's), or undefined when that service is gone: a stopped sandbox,
+   * a removed profile, or a profile whose base URL is no longer the job's (its key never goes elsewhere).
+   */
+  apiFor(scope: string): WalletAnalyticsApi | undefined {
+    const cached = this.apis.get(scope);
     if (cached) return cached;
-    const configured = readSettings().baseUrl.replace(/\/+$/u, '');
-    if (baseUrl !== configured && baseUrl !== this.sandbox?.baseUrl) return undefined;
-    return this.make(baseUrl);
+    if (!this.scopeAlive(scope)) return undefined;
+    return this.make(scope);
   }
 
-  private make(baseUrl: string): WalletAnalyticsApi {
-    const sandbox = this.sandbox && baseUrl === this.sandbox.baseUrl ? this.sandbox : undefined;
+  private make(scope: string): WalletAnalyticsApi {
+    const { profileId, baseUrl } = parseScope(scope);
+    const sandbox = this.sandbox && baseUrl === this.sandbox.baseUrl && (profileId === SANDBOX_PROFILE_ID || profileId === DEFAULT_PROFILE_ID) ? this.sandbox : undefined;
     const api = new WalletAnalyticsApi({
       baseUrl,
-      apiKey: sandbox ? () => Promise.resolve(sandbox.demoKey) : () => (vscode.workspace.isTrusted ? this.keys.get() : Promise.resolve(undefined)),
+      apiKey: sandbox
+        ? () => Promise.resolve(sandbox.demoKey)
+        : () => (vscode.workspace.isTrusted && profileId !== SANDBOX_PROFILE_ID ? this.keys.getFor(profileId) : Promise.resolve(undefined)),
       onLog: this.onCall,
       dispatcher: this.dispatcher(),
     });
-    this.apis.set(baseUrl, api);
+    this.apis.set(scope, api);
     return api;
   }
 
@@ -129,17 +187,19 @@ export class Connection implements vscode.Disposable {
     }
   }
 
-  /** Starts the in-process sandbox on a free loopback port and points this window at it. */
+  /** Starts the in-process sandbox on a free loopback port and makes the Sandbox profile active in this window. */
   async startSandbox(opts: { delayScale?: number } = {}): Promise<Sandbox> {
-    if (this.sandbox) return this.sandbox;
+    if (this.sandbox) {
+      if (this.mode !== 'sandbox') await this.useSandbox();
+      return this.sandbox;
+    }
     this.starting ??= (async () => {
       // Loaded on demand: the synthetic data costs nothing until someone asks for it.
       const { startSandbox } = await import('../sandbox');
       const s = await startSandbox({ port: 0, delayScale: opts.delayScale });
       this.sandbox = s;
       this.log.info(`Sandbox started at ${s.baseUrl} (synthetic data; no key, no credits, no network).`);
-      await this.contextKeys.set(ContextKeys.sandbox, true);
-      this.changed.fire('sandbox');
+      await this.useSandbox();
       return s;
     })().finally(() => {
       this.starting = undefined;
@@ -147,16 +207,25 @@ export class Connection implements vscode.Disposable {
     return this.starting;
   }
 
-  /** Stops the sandbox and returns to the configured base URL. */
+  private async useSandbox(): Promise<void> {
+    await this.contextKeys.set(ContextKeys.sandbox, true);
+    // Fires onDidChange through the profile service (and once more below if it was active already).
+    const was = this.profiles.activeId();
+    await this.profiles.setActive(SANDBOX_PROFILE_ID);
+    if (was === SANDBOX_PROFILE_ID) this.changed.fire('sandbox');
+  }
+
+  /** Stops the sandbox and returns to the profile used before it. */
   async stopSandbox(): Promise<void> {
     const s = this.sandbox;
     if (!s) return;
     this.sandbox = undefined;
-    this.apis.delete(s.baseUrl);
+    for (const scope of [...this.apis.keys()]) if (parseScope(scope).baseUrl === s.baseUrl) this.apis.delete(scope);
     await s.close();
-    this.log.info('Sandbox stopped; calls go to the configured base URL again.');
+    this.log.info('Sandbox stopped; calls go to the active profile again.');
     await this.contextKeys.set(ContextKeys.sandbox, false);
-    this.changed.fire('configured');
+    if (this.profiles.activeId() === SANDBOX_PROFILE_ID) await this.profiles.setActive(this.profiles.returnId());
+    else this.changed.fire('configured');
   }
 
   dispose(): void {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { parseScope } from '../core/profiles';
 import { nextReset } from '../core/quota';
 
 /** One paid call the extension made, for the per-endpoint spend breakdown. */
@@ -7,6 +8,8 @@ export interface SpendEntry {
   readonly credits: number;
   readonly at: number;
   readonly baseUrl: string;
+  /** The profile scope it was spent under (core/profiles.ts); absent on entries saved before profiles: the Default profile's. */
+  readonly scope?: string;
 }
 
 const LEDGER_KEY = 'walletAnalytics.ledger';
@@ -15,7 +18,8 @@ const MAX_LEDGER = 5_000;
 
 /**
  * The credits balance (fetched from the free `GET /credits`, cached for a minute), the local
- * ledger of what this extension spent, and the anchor from which 30-day resets are counted.
+ * ledger of what this extension spent, and the anchor from which 30-day resets are counted; all
+ * per profile scope (Connection.scope: a bare base URL for the Default profile, as before profiles).
  */
 export class CreditsService implements vscode.Disposable {
   private balance: { value: number; at: number; baseUrl: string } | undefined;
@@ -62,10 +66,11 @@ export class CreditsService implements vscode.Disposable {
   /** Records a charge in the local ledger and lowers the cached balance until the next refresh. */
   async record(endpointId: string, credits: number): Promise<void> {
     if (credits <= 0) return;
-    const entry: SpendEntry = { endpointId, credits, at: Date.now(), baseUrl: this.baseUrl() };
+    const scope = this.baseUrl();
+    const entry: SpendEntry = { endpointId, credits, at: Date.now(), baseUrl: parseScope(scope).baseUrl, scope };
     const ledger = [...this.ledger(), entry].slice(-MAX_LEDGER);
     await this.state.update(LEDGER_KEY, ledger);
-    if (this.balance && this.balance.baseUrl === entry.baseUrl) this.balance = { ...this.balance, value: this.balance.value - credits };
+    if (this.balance && this.balance.baseUrl === scope) this.balance = { ...this.balance, value: this.balance.value - credits };
     this.changed.fire();
   }
 

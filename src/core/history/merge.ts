@@ -7,7 +7,7 @@
  * - The local record brings what the server does not know: the file on disk, the full inputs
  *   (the server may shorten long lists), a download that failed.
  */
-import type { JobRecord, JobState } from '../jobs/job';
+import { jobScope, type JobRecord, type JobState } from '../jobs/job';
 import type { RequestRecord } from '../wire';
 
 export type ItemStatus = 'running' | 'done' | 'failed';
@@ -118,12 +118,13 @@ export function compareItems(a: HistoryItem, b: HistoryItem): number {
 }
 
 /**
- * Merges the server's history of baseUrl (undefined when not fetched yet) with the local jobs
- * submitted to baseUrl (jobs of other base URLs are left out): no duplicates, newest first.
+ * Merges the server's history of a scope (a profile and its base URL, core/profiles.ts; a bare
+ * base URL for the Default profile; undefined when not fetched yet) with the local jobs submitted
+ * under that scope (jobs of other profiles or base URLs are left out): no duplicates, newest first.
  */
-export function mergeHistory(server: readonly RequestRecord[] | undefined, local: readonly JobRecord[], baseUrl: string): HistoryItem[] {
+export function mergeHistory(server: readonly RequestRecord[] | undefined, local: readonly JobRecord[], scope: string): HistoryItem[] {
   const jobs = new Map<string, JobRecord>();
-  for (const j of local) if (j.baseUrl === baseUrl) jobs.set(j.requestId, j);
+  for (const j of local) if (jobScope(j) === scope) jobs.set(j.requestId, j);
   const out: HistoryItem[] = [];
   const seen = new Set<string>();
   for (const r of server ?? []) {

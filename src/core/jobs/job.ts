@@ -1,4 +1,5 @@
 /** A queued job as the extension tracks it, from submit to a file on disk. */
+import { DEFAULT_PROFILE_ID, scopeKey } from '../profiles';
 
 export type JobState =
   /** Accepted by the server; waiting for `url`. */
@@ -27,6 +28,11 @@ export interface JobRecord {
   readonly cost: number;
   /** Base URL the job was submitted to (the sandbox and the real service keep separate jobs). */
   readonly baseUrl: string;
+  /**
+   * The profile it was submitted under (core/profiles.ts): it is polled and downloaded with that
+   * profile's key only, whichever profile is active. Absent on jobs saved before profiles: Default's.
+   */
+  readonly profileId?: string;
   readonly submittedAt: string;
   readonly state: JobState;
   readonly url?: string;
@@ -39,6 +45,11 @@ export interface JobRecord {
    * Wall clock because it must survive restarts; a clock set back restarts the bound (see poller).
    */
   readonly pendingSince?: string;
+}
+
+/** What the job is polled and downloaded under: its profile and base URL (core/profiles.ts scopeKey). */
+export function jobScope(j: Pick<JobRecord, 'baseUrl' | 'profileId'>): string {
+  return scopeKey(j.profileId ?? DEFAULT_PROFILE_ID, j.baseUrl);
 }
 
 /** Jobs whose file is still to come and that are polled (a stalled job waits for the person's choice). */

@@ -17,7 +17,7 @@
  */
 import { isWalletApiError } from '../errors';
 import type { RequestRecord } from '../wire';
-import type { JobRecord } from './job';
+import { jobScope, type JobRecord } from './job';
 import type { JobStore } from './store';
 
 export interface PollApi {
@@ -29,8 +29,11 @@ export interface PollApi {
 export type Downloader = (job: JobRecord, signal: AbortSignal) => Promise<{ resultPath: string }>;
 
 export interface PollerOptions {
-  /** The API for a base URL, or undefined while it cannot be reached (e.g. no key for it now). */
-  apiFor(baseUrl: string): PollApi | undefined;
+  /**
+   * The API for a job's scope (its profile and base URL, `jobScope`; a bare base URL for jobs of the
+   * Default profile), or undefined while it cannot be reached (no key for it now, a removed profile).
+   */
+  apiFor(scope: string): PollApi | undefined;
   download: Downloader;
   /** A number, or a function read at every tick so a changed setting applies at once. */
   intervalMs?: number | (() => number);
@@ -182,7 +185,8 @@ export class Poller {
     const pending: JobRecord[] = [];
     for (const j of this.store.open()) if (j.state === 'pending' && !(await this.stalled(j))) pending.push(j);
     const byBase = new Map<string, JobRecord[]>();
-    for (const j of pending) byBase.set(j.baseUrl, [...(byBase.get(j.baseUrl) ?? []), j]);
+    // Grouped by scope, not base URL: two profiles on one base URL are two accounts with two keys.
+    for (const j of pending) byBase.set(jobScope(j), [...(byBase.get(jobScope(j)) ?? []), j]);
 
     let failed = false;
     this.retryAfterMs = undefined;
@@ -213,7 +217,7 @@ export class Poller {
         }
         // A stalled job's file, when the history shows it, costs nothing more to fetch.
         for (const job of this.store.all()) {
-          const rec = job.state === 'stalled' && job.baseUrl === baseUrl ? listed.get(job.requestId) : undefined;
+          const rec = job.state === 'stalled' && jobScope(job) === baseUrl ? listed.get(job.requestId) : undefined;
           if (rec?.url) await this.apply(job, rec, 'stalled');
         }
         byId = this.unlistedToAsk(jobs.filter((j) => !listed.has(j.requestId)));

@@ -21,7 +21,7 @@ import { resultKindOf, type DownloadOptions, type DownloadResult } from '../down
 import { DownloadError, isWalletApiError } from '../errors';
 import { renameNoReplace, sleep, tryLock, writeAtomic, type LockOptions } from '../fileLock';
 import { extractZip } from '../unzip';
-import type { JobRecord } from './job';
+import { jobScope, type JobRecord } from './job';
 import type { Downloader } from './poller';
 import { resultFileName, resultMeta } from './results';
 
@@ -30,8 +30,8 @@ export interface ResultFileApi {
 }
 
 export interface ResultWriterOptions {
-  /** The API that ran a job's base URL, or undefined when it is not available in this window. */
-  apiFor(baseUrl: string): ResultFileApi | undefined;
+  /** The API of a job's scope (`jobScope`: its profile and base URL), or undefined when it is not available in this window. */
+  apiFor(scope: string): ResultFileApi | undefined;
   /** The results folder now. */
   folder(): string;
   /** The size ceiling of one file now. */
@@ -61,7 +61,7 @@ async function withRetries<T>(f: () => Promise<T>, signal: AbortSignal, firstDel
 
 export function makeResultWriter(opts: ResultWriterOptions): Downloader {
   return async (job: JobRecord, signal: AbortSignal): Promise<{ resultPath: string }> => {
-    const api = opts.apiFor(job.baseUrl);
+    const api = opts.apiFor(jobScope(job));
     if (!api) throw new Error('The service that ran this job is not available in this window (was it the sandbox, now stopped?).');
     if (!job.url) throw new Error('The job has no file address yet.');
     const url = job.url;

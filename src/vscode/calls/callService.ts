@@ -160,7 +160,7 @@ export class CallService {
     }
 
     // 3. A paid call that may already have been charged asks before it can charge again.
-    const baseUrl = connection.baseUrl();
+    const baseUrl = connection.scope();
     if (isPaid(ep)) {
       const at = this.ambiguous.lastAt(baseUrl, ep.id, input);
       if (at !== undefined && !(await this.confirmChargeAgain(ep, at))) return { status: 'cancelled' };
@@ -238,7 +238,7 @@ export class CallService {
       void showApiError(e, `${shortTitle(ep)}: `);
       return { status: 'failed', message, charged };
     }
-    const baseUrl = this.deps.connection.baseUrl();
+    const baseUrl = this.deps.connection.scope();
     if (ep.family === 'queued') {
       const settled = await this.reconcile(ep, input, sentAt, message, args);
       if (settled) return settled;
@@ -252,6 +252,7 @@ export class CallService {
   /** Looks an ambiguous submit up in the free history: follows it when found; offers Retry only when not. */
   private async reconcile(ep: Endpoint, input: Record<string, unknown>, sentAt: number, message: string, args: RunArgs): Promise<RunOutcome | undefined> {
     const title = shortTitle(ep);
+    const target = this.deps.connection.target();
     this.deps.log.warn(`${ep.id}: outcome unknown (${message}); looking it up in the request history.`);
     const r = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `${title}: ${RECONCILE_MESSAGES.looking}` },
@@ -264,7 +265,7 @@ export class CallService {
       void vscode.window.showInformationMessage(`${title}: ${r.message}`);
       const job: JobRecord = {
         requestId: r.requestId, endpointId: ep.id, inputs: input, cost: credits,
-        baseUrl: this.deps.connection.baseUrl(), submittedAt: r.submittedAt, state: 'pending',
+        ...target, submittedAt: r.submittedAt, state: 'pending',
       };
       const settled = await this.deps.jobs.track(job, { notify: args.notify !== false, wait: args.wait !== false });
       return { status: 'queued', requestId: r.requestId, credits, shown: r.message, job: settled, reconciled: true };
@@ -282,6 +283,8 @@ export class CallService {
   }
 
   private async submitJob(ep: Endpoint, input: Record<string, unknown>, shown: string, args: RunArgs): Promise<RunOutcome> {
+    // The profile is fixed here: the job is polled under it even if another profile is active by then.
+    const target = this.deps.connection.target();
     const api = this.deps.connection.api();
     const submittedAt = new Date().toISOString();
     const ack = await api.submit(ep.id, input);
@@ -293,7 +296,7 @@ export class CallService {
       endpointId: ep.id,
       inputs: input,
       cost: credits,
-      baseUrl: this.deps.connection.baseUrl(),
+      ...target,
       submittedAt,
       state: 'pending',
     };

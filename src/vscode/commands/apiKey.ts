@@ -1,9 +1,16 @@
 import * as vscode from 'vscode';
 import { checkApiKey } from '../../core/apiKey';
+import { DEFAULT_PROFILE_ID } from '../../core/profiles';
 import type { Services } from '../services';
 import { CommandIds } from './ids';
 
-/** "Set API Key" and "Clear API Key". */
+/** " (profile Work)" when the key acted on is an added profile's; nothing for Default, as before profiles. */
+function profileNote(s: Services): string {
+  const id = s.connection.profiles.keyProfileId();
+  return id === DEFAULT_PROFILE_ID ? '' : ` (profile “${s.connection.profiles.get(id)?.name ?? id}”)`;
+}
+
+/** "Set API Key" and "Clear API Key": they act on the key of the profile in use (src/vscode/profiles.ts). */
 export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Services): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(CommandIds.setApiKey, async (preset?: unknown) => {
@@ -12,7 +19,7 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Serv
         typeof preset === 'string'
           ? preset
           : await vscode.window.showInputBox({
-              title: 'Wallet Analytics: Set API Key',
+              title: `Wallet Analytics: Set API Key${profileNote(s)}`,
               prompt: 'Paste the API key issued with your API plan. It is kept in VS Code’s SecretStorage only.',
               password: true,
               ignoreFocusOut: true,
@@ -28,17 +35,17 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Serv
         return false;
       }
       await s.keys.set(c.key);
-      s.log.info('API key stored in SecretStorage.');
+      s.log.info(`API key stored in SecretStorage${profileNote(s)}.`);
       // Checking the key costs nothing (§5.4), so the one action offered is that check.
-      void vscode.window.showInformationMessage('API key saved.', 'Check It (Free)').then((a) => {
+      void vscode.window.showInformationMessage(`API key saved${profileNote(s)}.`, 'Check It (Free)').then((a) => {
         if (a) void vscode.commands.executeCommand('walletAnalytics.endpoint.credits');
       });
       return true;
     }),
     vscode.commands.registerCommand(CommandIds.clearApiKey, async () => {
       await s.keys.clear();
-      s.log.info('API key removed from SecretStorage.');
-      void vscode.window.showInformationMessage('API key cleared.');
+      s.log.info(`API key removed from SecretStorage${profileNote(s)}.`);
+      void vscode.window.showInformationMessage(`API key cleared${profileNote(s)}.`);
       return true;
     }),
   );

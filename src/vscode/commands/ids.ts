@@ -5,6 +5,12 @@
 export const CommandIds = {
   setApiKey: 'walletAnalytics.setApiKey',
   clearApiKey: 'walletAnalytics.clearApiKey',
+  // ---- profiles (src/vscode/commands/profiles.ts) ----
+  addProfile: 'walletAnalytics.addProfile',
+  /** Also the profile status bar item's click and the Account view's profile row. */
+  switchProfile: 'walletAnalytics.switchProfile',
+  renameProfile: 'walletAnalytics.renameProfile',
+  removeProfile: 'walletAnalytics.removeProfile',
   startSandbox: 'walletAnalytics.startSandbox',
   stopSandbox: 'walletAnalytics.stopSandbox',
   showLog: 'walletAnalytics.showLog',

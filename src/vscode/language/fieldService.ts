@@ -8,7 +8,7 @@ import type { Log } from '../log';
 
 /**
  * The queryable fields of the service this window talks to: from memory, else the disk cache
- * (per base URL), else `GET /wallet_database/columns` and its second-chain twin (both free).
+ * (per profile scope, Connection.scope: a profile and its base URL), else `GET /wallet_database/columns` and its second-chain twin (both free).
  * Fires onDidChange when the lists of the current base URL change or the base URL does.
  */
 export class QueryFieldService implements vscode.Disposable {
@@ -35,7 +35,7 @@ export class QueryFieldService implements vscode.Disposable {
 
   /** The lists known now for the current base URL; starts loading them when none are. */
   peek(): ChainColumns | undefined {
-    const baseUrl = this.connection.baseUrl();
+    const baseUrl = this.connection.scope();
     const entry = this.known.get(baseUrl);
     // After a failure, wait for a new key, base URL or an explicit refresh rather than retry on every keystroke.
     if (!entry && !this.failures.has(baseUrl)) void this.ensure();
@@ -44,12 +44,12 @@ export class QueryFieldService implements vscode.Disposable {
 
   /** Why the lists could not be read, when the last attempt failed. */
   problem(): string | undefined {
-    return this.known.has(this.connection.baseUrl()) ? undefined : this.failures.get(this.connection.baseUrl());
+    return this.known.has(this.connection.scope()) ? undefined : this.failures.get(this.connection.scope());
   }
 
   /** The lists of the current base URL: memory, disk, or the server. */
   async ensure(): Promise<ChainColumns | undefined> {
-    const baseUrl = this.connection.baseUrl();
+    const baseUrl = this.connection.scope();
     const mem = this.known.get(baseUrl);
     if (mem) return mem;
     let p = this.loading.get(baseUrl);
@@ -81,13 +81,13 @@ export class QueryFieldService implements vscode.Disposable {
 
   /** Reads both chains' lists from the server (free), keeps them on disk and in memory. */
   async refresh(): Promise<FieldCacheEntry> {
-    const baseUrl = this.connection.baseUrl();
+    const baseUrl = this.connection.scope();
     const api = this.connection.api();
     const read = async (chain: Chain): Promise<ColumnInfo[] | undefined> => {
       try {
         return await api.columns(chain);
       } catch (e) {
-        this.log.warn(`Query fields (${chain} chain) could not be read from ${baseUrl}: ${e instanceof Error ? e.message : String(e)}`);
+        this.log.warn(`Query fields (${chain} chain) could not be read from ${this.connection.baseUrl()}: ${e instanceof Error ? e.message : String(e)}`);
         if (chain === 'main') throw e;
         return undefined;
       }
@@ -98,7 +98,7 @@ export class QueryFieldService implements vscode.Disposable {
       await this.cache.write(entry).catch((e: unknown) => this.log.warn(`Query fields not cached on disk: ${String(e)}`));
       this.failures.delete(baseUrl);
       this.remember(entry);
-      this.log.info(`Query fields read from ${baseUrl}: ${main?.length ?? 0} on the main chain, ${alt?.length ?? 'none'} on the second chain (free).`);
+      this.log.info(`Query fields read from ${this.connection.baseUrl()}: ${main?.length ?? 0} on the main chain, ${alt?.length ?? 'none'} on the second chain (free).`);
       return entry;
     } catch (e) {
       this.failures.set(baseUrl, e instanceof Error ? e.message : String(e));

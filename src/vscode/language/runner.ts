@@ -68,7 +68,7 @@ export class QueryRunner {
   async lastRun(doc: vscode.TextDocument, chain: Chain): Promise<QueryRun | undefined> {
     const parsed = parseQueryFile(doc.getText());
     if (!parsed.ok) return undefined;
-    return this.cache.lookup(this.connection.baseUrl(), chain, parsed.body);
+    return this.cache.lookup(this.connection.scope(), chain, parsed.body);
   }
 
   async run(arg: unknown, args: RunQueryArgs = {}): Promise<QueryRunResult> {
@@ -83,7 +83,7 @@ export class QueryRunner {
       return { status: 'invalid', problems: ready.problems };
     }
     const { body, chain } = ready;
-    const baseUrl = this.connection.baseUrl();
+    const baseUrl = this.connection.scope();
     if (!args.fresh) {
       const run = await this.cache.lookup(baseUrl, chain, body);
       if (run) return this.openCached(doc, run, args);
@@ -127,7 +127,7 @@ export class QueryRunner {
     }
     const chain = args.chain ?? parsed.chain ?? 'main';
     const ep = queryEndpoint(chain);
-    const run = await this.cache.lookup(this.connection.baseUrl(), chain, parsed.body);
+    const run = await this.cache.lookup(this.connection.scope(), chain, parsed.body);
     if (!run) {
       void vscode.window.showInformationMessage(`This exact query has not run since the last hourly refresh, so its match count is not known: ${quote(ep, {}).text}.`);
       return { status: 'none' };

@@ -17,6 +17,10 @@ export interface SpendLine {
 export interface AccountFacts {
   readonly keyState: KeyState;
   readonly baseUrl: string;
+  /** The active profile's name, and what its records are keyed by (Connection.scope). */
+  readonly profileId: string;
+  readonly profileName: string;
+  readonly scope: string;
   readonly balance?: { readonly value: number; readonly at: number };
   /** Quota minus balance: what the account used this period, by anyone. */
   readonly used?: number;
@@ -29,11 +33,15 @@ export interface AccountFacts {
   readonly spendTotal: number;
 }
 
-/** Sums a ledger by endpoint, for entries of baseUrl since `since` (all when undefined). */
-export function spendByEndpoint(ledger: readonly SpendEntry[], baseUrl: string, since: number | undefined): SpendLine[] {
+/**
+ * Sums a ledger by endpoint, for the entries of a scope (a profile and its base URL; entries saved
+ * before profiles have no scope and are the Default profile's, whose scope is the bare base URL)
+ * since `since` (all when undefined).
+ */
+export function spendByEndpoint(ledger: readonly SpendEntry[], scope: string, since: number | undefined): SpendLine[] {
   const by = new Map<string, { credits: number; calls: number }>();
   for (const e of ledger) {
-    if (e.baseUrl !== baseUrl || (since !== undefined && e.at < since)) continue;
+    if ((e.scope ?? e.baseUrl) !== scope || (since !== undefined && e.at < since)) continue;
     const s = by.get(e.endpointId) ?? { credits: 0, calls: 0 };
     s.credits += e.credits;
     s.calls += 1;
@@ -46,14 +54,18 @@ export function spendByEndpoint(ledger: readonly SpendEntry[], baseUrl: string, 
 
 export function accountFacts(connection: Connection, keys: ApiKeyStore, credits: CreditsService): AccountFacts {
   const baseUrl = connection.baseUrl();
+  const scope = connection.scope();
   const keyState: KeyState = connection.mode === 'sandbox' ? 'sandbox' : keys.peek() ? 'set' : 'notSet';
   const balance = credits.peek();
   const reset = credits.nextReset();
   const periodStart = reset ? reset.date.getTime() - PERIOD_MS : undefined;
-  const spend = spendByEndpoint(credits.ledger(), baseUrl, periodStart);
+  const spend = spendByEndpoint(credits.ledger(), scope, periodStart);
   return {
     keyState,
     baseUrl,
+    profileId: connection.activeProfile().id,
+    profileName: connection.activeProfile().name,
+    scope,
     balance,
     used: balance ? Math.max(0, QUOTA - balance.value) : undefined,
     quota: QUOTA,

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { compactCredits, exactCredits, fullTime } from '../../core/history/format';
+import { DEFAULT_PROFILE_ID } from '../../core/profiles';
 import { CommandIds } from '../commands/ids';
 import { RESTRICTED_MODE, type Connection } from '../connection';
 import type { CreditsService } from '../credits';
@@ -11,7 +12,7 @@ import type { ConnectionStatus } from './status';
 
 export const ACCOUNT_VIEW = 'walletAnalyticsAccount';
 
-type RowId = 'key' | 'baseUrl' | 'connection' | 'balance' | 'used' | 'quota' | 'reset' | 'spend';
+type RowId = 'profile' | 'key' | 'baseUrl' | 'connection' | 'balance' | 'used' | 'quota' | 'reset' | 'spend';
 
 /** A row of the Account view. Rows are kept (same object), so a change refreshes only them. */
 export class AccountNode {
@@ -74,8 +75,9 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
     const f = this.facts;
     const s = this.status;
     const m = new Map<RowId, string>([
-      ['key', f.keyState],
-      ['baseUrl', `${f.baseUrl}|${f.keyState}`],
+      ['profile', `${f.profileName}|${f.baseUrl}`],
+      ['key', `${f.keyState}|${f.profileName}`],
+      ['baseUrl', `${f.baseUrl}|${f.keyState}|${f.profileId}`],
       ['connection', `${s.state}|${s.error?.message ?? ''}`],
       ['balance', `${f.balance?.value ?? ''}|${f.balance?.at ?? ''}|${JSON.stringify(readSidebarSettings())}`],
       ['used', `${f.used ?? ''}|${f.spendTotal}`],
@@ -102,7 +104,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
   getChildren(element?: AccountNode): AccountNode[] {
     if (!element) {
       this.last = this.snapshot();
-      const ids: RowId[] = ['key', 'baseUrl'];
+      const ids: RowId[] = ['profile', 'key', 'baseUrl'];
       // The connection row only when something is wrong or pending: "OK" says nothing, and "no key" is the key row's.
       if (this.status.state !== 'ok' && this.status.state !== 'noKey') ids.push('connection');
       ids.push('balance', 'used', 'quota', 'reset', 'spend');
@@ -135,6 +137,12 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
     };
     const icon = (id: string, color?: string) => new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
     switch (n.row) {
+      case 'profile': {
+        const item = t('Profile', f.profileName, icon(f.keyState === 'sandbox' ? 'beaker' : 'account'), `The connection in use in this window: ${f.profileName} (${f.baseUrl}). Click to switch; jobs already sent stay with the profile they were sent under.`);
+        item.contextValue = 'account.profile';
+        item.command = { command: CommandIds.switchProfile, title: 'Switch Profile…' };
+        return item;
+      }
       case 'key': {
         const desc = f.keyState === 'set' ? 'set (in SecretStorage)' : f.keyState === 'sandbox' ? 'sandbox (demo key)' : 'not set';
         const tips: Record<string, string> = {
@@ -142,16 +150,27 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
           sandbox: 'The sandbox uses its own demo key; your key (if any) is untouched and used again when the sandbox stops.',
           notSet: 'No key is stored. Set the key issued with your API plan, or try the sandbox.',
         };
-        const item = t('API key', desc, icon('key'), tips[f.keyState]);
+        const item = t('API key', desc, icon('key'), f.keyState === 'sandbox' ? tips[f.keyState] : `${tips[f.keyState] ?? ''} It is the key of the profile “${f.profileName}”, sent only to ${f.baseUrl}.`);
         item.contextValue = `account.key.${f.keyState}`;
         if (f.keyState === 'notSet') item.command = { command: CommandIds.setApiKey, title: 'Set API Key' };
         return item;
       }
       case 'baseUrl': {
         const sandbox = f.keyState === 'sandbox';
-        const item = t('Base URL', f.baseUrl, icon(sandbox ? 'beaker' : 'globe'), sandbox ? 'The built-in sandbox (loopback, synthetic data). Stop it to return to walletAnalytics.baseUrl.' : 'walletAnalytics.baseUrl: click to change it.');
+        // Only the Default profile's base URL is a setting; an added profile's is fixed (its key was given for it).
+        const setting = !sandbox && f.profileId === DEFAULT_PROFILE_ID;
+        const item = t(
+          'Base URL',
+          f.baseUrl,
+          icon(sandbox ? 'beaker' : 'globe'),
+          sandbox
+            ? 'The built-in sandbox (loopback, synthetic data). Stop it to return to the profile used before.'
+            : setting
+              ? 'walletAnalytics.baseUrl: click to change it.'
+              : `The base URL of the profile “${f.profileName}”: its key is sent here only. For another address, add another profile.`,
+        );
         item.contextValue = sandbox ? 'account.baseUrl.sandbox' : 'account.baseUrl.configured';
-        if (!sandbox) item.command = { command: 'workbench.action.openSettings', title: 'Open Settings', arguments: ['walletAnalytics.baseUrl'] };
+        if (setting) item.command = { command: 'workbench.action.openSettings', title: 'Open Settings', arguments: ['walletAnalytics.baseUrl'] };
         return item;
       }
       case 'connection': {

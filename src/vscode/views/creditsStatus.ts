@@ -91,7 +91,7 @@ export class CreditsStatus implements vscode.Disposable {
   /** Reads the balance now (free) and reports the outcome to the connection status. */
   async refresh(): Promise<void> {
     if (!this.status.canPoll) return;
-    const base = this.connection.baseUrl();
+    const base = this.connection.scope();
     try {
       await this.credits.refresh();
       await this.status.report(base);
@@ -153,7 +153,7 @@ export class CreditsStatus implements vscode.Disposable {
   /** One notification per base URL, period and level, across windows and reloads. */
   private async notifyOnce(f: AccountFacts, level: 'warn' | 'critical', threshold: number): Promise<void> {
     const period = f.periodStart !== undefined ? new Date(f.periodStart).toISOString().slice(0, 10) : 'unknown';
-    const key = `${f.baseUrl}|${period}|${level}`;
+    const key = `${f.scope}|${period}|${level}`;
     const warned = this.state.get<Record<string, number>>(WARNED_KEY, {});
     if (warned[key] !== undefined || this.notified.includes(key)) return;
     this.notified.push(key);

@@ -40,15 +40,15 @@ export class RequestsView implements vscode.Disposable {
   constructor(private readonly d: RequestsViewDeps) {
     this.files = new ResultFiles(d.jobs);
     this.provider = new RequestsProvider({
-      baseUrl: () => d.connection.baseUrl(),
+      baseUrl: () => d.connection.scope(),
       server: (base) => d.history.fetcher.peek(base)?.records,
       local: () => this.jobStore().all(),
       showing: () => d.status.state === 'ok' || d.status.state === 'checking',
-      ensureOnDisk: (item) => this.files.ensure(item, d.connection.baseUrl()),
+      ensureOnDisk: (item) => this.files.ensure(item, d.connection.scope()),
     });
     this.treeView = vscode.window.createTreeView(REQUESTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
     const unFetch = d.history.fetcher.onDidFetch((e) => {
-      if (e.baseUrl !== d.connection.baseUrl()) return;
+      if (e.baseUrl !== d.connection.scope()) return;
       // One failed poll is not "offline" (the view would flash its welcome): the second in a row is.
       // A refused key is said at once.
       this.failures = e.error === undefined ? 0 : this.failures + 1;
@@ -73,7 +73,7 @@ export class RequestsView implements vscode.Disposable {
         void this.refresh();
       }),
       this.treeView.onDidChangeVisibility((e) => {
-        if (e.visible && d.history.fetcher.due(d.connection.baseUrl())) void this.refresh();
+        if (e.visible && d.history.fetcher.due(d.connection.scope())) void this.refresh();
         this.schedule();
       }),
       d.history.onDidChangeFocus(() => this.schedule()),
@@ -117,7 +117,7 @@ export class RequestsView implements vscode.Disposable {
       return;
     }
     try {
-      await this.d.history.fetcher.get(this.d.connection.baseUrl(), { force });
+      await this.d.history.fetcher.get(this.d.connection.scope(), { force });
     } catch {
       // Reported through onDidFetch to the status (and so to the welcome view).
     }

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import type { HistoryItem } from '../../core/history/merge';
 import type { JobRecord } from '../../core/jobs/job';
+import { parseScope } from '../../core/profiles';
 import type { JobService } from '../jobs/jobService';
 
 const exists = (p: string) => fs.stat(p).then(() => true, () => false);
@@ -50,15 +51,16 @@ export class ResultFiles {
 
   constructor(private readonly jobs: JobService) {}
 
-  ensure(item: HistoryItem, baseUrl: string, o: { again?: boolean } = {}): Promise<string> {
+  /** `scope`: the profile and base URL the item belongs to (Connection.scope), so its file is fetched with that profile's client. */
+  ensure(item: HistoryItem, scope: string, o: { again?: boolean } = {}): Promise<string> {
     const busy = this.running.get(item.requestId);
     if (busy) return busy;
-    const p = this.fetch(item, baseUrl, o).finally(() => this.running.delete(item.requestId));
+    const p = this.fetch(item, scope, o).finally(() => this.running.delete(item.requestId));
     this.running.set(item.requestId, p);
     return p;
   }
 
-  private async fetch(item: HistoryItem, baseUrl: string, o: { again?: boolean }): Promise<string> {
+  private async fetch(item: HistoryItem, scope: string, o: { again?: boolean }): Promise<string> {
     const { store, poller } = this.jobs;
     let j = store.get(item.requestId);
     if (!o.again && j?.state === 'done' && j.resultPath && (await exists(j.resultPath))) return j.resultPath;
@@ -72,7 +74,7 @@ export class ResultFiles {
         endpointId: item.endpointId,
         inputs: item.inputs,
         cost: item.cost ?? 0,
-        baseUrl,
+        ...parseScope(scope),
         submittedAt: new Date(item.createdAt).toISOString(),
         completedAt: item.completedAt !== undefined ? new Date(item.completedAt).toISOString() : undefined,
         state: 'downloading',

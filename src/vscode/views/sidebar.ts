@@ -40,12 +40,12 @@ export function registerSidebar(context: vscode.ExtensionContext, s: Services, h
   // Another key may be another account: its history is read afresh, never shown from the last key's answer.
   context.subscriptions.push(
     s.keys.onDidChange(() => {
-      history.fetcher.forget(s.connection.baseUrl());
+      history.fetcher.forget(s.connection.scope());
       requests.rebuild();
     }),
   );
 
-  registerRequestActions(context, requests, () => s.connection.baseUrl());
+  registerRequestActions(context, requests, () => s.connection.scope());
   context.subscriptions.push(
     vscode.commands.registerCommand(CommandIds.showAccount, async () => {
       await vscode.commands.executeCommand(`${ACCOUNT_VIEW}.focus`);

@@ -96,7 +96,7 @@ export class ConnectionStatus implements vscode.Disposable {
    */
   async recheck(): Promise<SidebarState> {
     const gen = ++this.generation;
-    const base = this.connection.baseUrl();
+    const base = this.connection.scope();
     if (this.connection.keyWithheld()) return this.set('untrusted', undefined, gen);
     if (!(await this.connection.canCall())) return this.set('noKey', undefined, gen);
     if (this.connection.mode === 'configured' && isPlaceholderUrl(base)) return this.set('noBaseUrl', undefined, gen);
@@ -110,9 +110,9 @@ export class ConnectionStatus implements vscode.Disposable {
     }
   }
 
-  /** Records the outcome of a call against baseUrl (a history fetch, a credits refresh). */
+  /** Records the outcome of a call against a scope (Connection.scope: a history fetch, a credits refresh). */
   async report(baseUrl: string, e?: unknown): Promise<void> {
-    if (baseUrl !== this.connection.baseUrl() || !this.canPoll) return;
+    if (baseUrl !== this.connection.scope() || !this.canPoll) return;
     if (e === undefined) await this.set('ok', undefined, this.generation, baseUrl);
     else {
       const s = stateOfError(e);
@@ -122,7 +122,7 @@ export class ConnectionStatus implements vscode.Disposable {
 
   private async set(state: SidebarState, error: StatusError | undefined, gen: number, baseUrl?: string): Promise<SidebarState> {
     // An answer that arrives after a newer check started, or for a base URL no longer in use, is old news.
-    if (gen !== this.generation || (baseUrl !== undefined && baseUrl !== this.connection.baseUrl())) return this.current;
+    if (gen !== this.generation || (baseUrl !== undefined && baseUrl !== this.connection.scope())) return this.current;
     const same = this.published && state === this.current && error?.message === this.err?.message;
     this.published = true;
     this.current = state;

@@ -1,0 +1,172 @@
+import * as vscode from 'vscode';
+import { checkApiKey } from '../../core/apiKey';
+import { isLive } from '../../core/jobs/job';
+import { checkProfileBaseUrl, checkProfileName, DEFAULT_PROFILE_ID, SANDBOX_PROFILE_ID, SANDBOX_PROFILE_NAME } from '../../core/profiles';
+import type { Services } from '../services';
+import { CommandIds } from './ids';
+
+/** Arguments tests (and other commands) may pass instead of the prompts. */
+interface AddArgs {
+  readonly name?: string;
+  readonly baseUrl?: string;
+  readonly key?: string;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/**
+ * Add, Switch, Rename and Remove Profile (src/vscode/profiles.ts keeps them). Set/Clear API Key act
+ * on the active profile's key. A profile with jobs still waiting for their file cannot be removed:
+ * its key is what polls and downloads them, and no other key may.
+ */
+export function registerProfileCommands(context: vscode.ExtensionContext, s: Services): void {
+  const profiles = s.connection.profiles;
+  /** Jobs still waiting for their file under a profile. */
+  const liveJobs = (id: string): number => s.jobs.store.all().filter((j) => isLive(j) && (j.profileId ?? DEFAULT_PROFILE_ID) === id).length;
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand(CommandIds.addProfile, async (preset?: AddArgs): Promise<string | undefined> => {
+      const title = (n: number) => `Wallet Analytics: Add Profile (${n}/3)`;
+      const name =
+        str(preset?.name) ??
+        (await vscode.window.showInputBox({
+          title: title(1),
+          prompt: 'A name for this connection, e.g. “Work account”.',
+          ignoreFocusOut: true,
+          validateInput: (v) => checkProfileName(v, profiles.added()),
+        }));
+      if (name === undefined) return undefined;
+      const baseUrl =
+        str(preset?.baseUrl) ??
+        (await vscode.window.showInputBox({
+          title: title(2),
+          prompt: 'The API’s base URL: https:// (http:// only for this machine). This profile’s key is sent there and nowhere else.',
+          placeHolder: 'https://api.example.com',
+          ignoreFocusOut: true,
+          validateInput: (v) => checkProfileBaseUrl(v),
+        }));
+      if (baseUrl === undefined) return undefined;
+      const key =
+        str(preset?.key) ??
+        (await vscode.window.showInputBox({
+          title: title(3),
+          prompt: `The API key for “${name.trim()}”. It is kept in VS Code’s SecretStorage only and sent only to ${baseUrl.trim()}.`,
+          password: true,
+          ignoreFocusOut: true,
+          validateInput: (v) => {
+            const c = checkApiKey(v);
+            return c.ok ? undefined : c.message;
+          },
+        }));
+      if (key === undefined) return undefined;
+      const c = checkApiKey(key);
+      if (!c.ok) {
+        void vscode.window.showErrorMessage(c.message);
+        return undefined;
+      }
+      let id: string;
+      try {
+        id = (await profiles.add({ name, baseUrl })).id;
+      } catch (e) {
+        void vscode.window.showErrorMessage(`Add Profile: ${e instanceof Error ? e.message : String(e)}`);
+        return undefined;
+      }
+      await s.keys.setFor(id, c.key);
+      await s.connection.switchProfile(id);
+      s.log.info(`Profile “${name.trim()}” added (${s.connection.baseUrl()}); its key is in SecretStorage. It is active in this window.`);
+      void vscode.window.showInformationMessage(`Profile “${name.trim()}” added and in use. Calls go to ${s.connection.baseUrl()}.`, 'Check Its Key (Free)').then((a) => {
+        if (a) void vscode.commands.executeCommand('walletAnalytics.endpoint.credits');
+      });
+      return id;
+    }),
+
+    vscode.commands.registerCommand(CommandIds.switchProfile, async (preset?: unknown): Promise<string | undefined> => {
+      let id = str(preset);
+      if (id === undefined) {
+        const active = s.connection.activeProfile().id;
+        type Item = vscode.QuickPickItem & { id: string };
+        const items: Item[] = [
+          ...profiles.keyed().map((p) => ({ id: p.id, label: p.name, description: p.baseUrl, detail: p.id === active ? 'In use in this window' : undefined })),
+          { id: SANDBOX_PROFILE_ID, label: SANDBOX_PROFILE_NAME, description: 'built in: synthetic data, no key, no credits', detail: active === SANDBOX_PROFILE_ID ? 'In use in this window' : undefined },
+          { id: '', label: '$(add) Add Profile…', alwaysShow: true },
+        ];
+        const picked = await vscode.window.showQuickPick(items, {
+          title: 'Wallet Analytics: Switch Profile',
+          placeHolder: `In use: ${s.connection.activeProfile().name}. Jobs already sent stay with the profile they were sent under.`,
+        });
+        if (!picked) return undefined;
+        if (picked.id === '') return vscode.commands.executeCommand<string | undefined>(CommandIds.addProfile);
+        id = picked.id;
+      }
+      if (id !== SANDBOX_PROFILE_ID && !profiles.get(id)) {
+        void vscode.window.showErrorMessage('Switch Profile: that profile no longer exists.');
+        return undefined;
+      }
+      await s.connection.switchProfile(id);
+      s.log.info(`Profile “${s.connection.activeProfile().name}” in use in this window (${s.connection.baseUrl()}).`);
+      return id;
+    }),
+
+    vscode.commands.registerCommand(CommandIds.renameProfile, async (presetId?: unknown, presetName?: unknown): Promise<boolean> => {
+      const id = str(presetId) ?? (await pickAdded(s, 'Rename Profile'));
+      if (id === undefined) return false;
+      const p = profiles.get(id);
+      if (!p || id === DEFAULT_PROFILE_ID) return false;
+      const name =
+        str(presetName) ??
+        (await vscode.window.showInputBox({ title: `Wallet Analytics: Rename “${p.name}”`, value: p.name, validateInput: (v) => checkProfileName(v, profiles.added(), id) }));
+      if (name === undefined) return false;
+      try {
+        await profiles.rename(id, name);
+      } catch (e) {
+        void vscode.window.showErrorMessage(`Rename Profile: ${e instanceof Error ? e.message : String(e)}`);
+        return false;
+      }
+      return true;
+    }),
+
+    vscode.commands.registerCommand(CommandIds.removeProfile, async (presetId?: unknown, opts?: { confirmed?: boolean }): Promise<boolean> => {
+      const id = str(presetId) ?? (await pickAdded(s, 'Remove Profile'));
+      if (id === undefined) return false;
+      const p = profiles.get(id);
+      if (!p || id === DEFAULT_PROFILE_ID) {
+        void vscode.window.showErrorMessage('Remove Profile: only a profile you added can be removed (Default is walletAnalytics.baseUrl; clear its key with Clear API Key).');
+        return false;
+      }
+      const waiting = liveJobs(id);
+      if (waiting > 0) {
+        // Its key is the only one that may poll and download them; removing it would strand paid jobs.
+        void vscode.window.showErrorMessage(
+          `“${p.name}” has ${waiting} job${waiting === 1 ? '' : 's'} still waiting for ${waiting === 1 ? 'its file' : 'their files'}, polled with this profile’s key. Remove it once they are done (or stopped tracking); nothing was removed.`,
+        );
+        return false;
+      }
+      if (opts?.confirmed !== true) {
+        const a = await vscode.window.showWarningMessage(
+          `Remove the profile “${p.name}” (${p.baseUrl}) and delete its API key from SecretStorage?`,
+          { modal: true, detail: 'Its past requests stay on the server; this window forgets its history, ledger and caches.' },
+          'Remove',
+        );
+        if (a !== 'Remove') return false;
+      }
+      await s.keys.deleteFor(id);
+      await profiles.remove(id);
+      s.log.info(`Profile “${p.name}” removed; its key was deleted from SecretStorage.`);
+      void vscode.window.showInformationMessage(`Profile “${p.name}” removed and its key deleted. In use now: ${s.connection.activeProfile().name}.`);
+      return true;
+    }),
+  );
+}
+
+async function pickAdded(s: Services, what: string): Promise<string | undefined> {
+  const added = s.connection.profiles.added();
+  if (added.length === 0) {
+    void vscode.window.showInformationMessage(`${what}: there are no added profiles (Default and Sandbox are built in). Add one with Add Profile….`);
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    added.map((p) => ({ id: p.id, label: p.name, description: p.baseUrl })),
+    { title: `Wallet Analytics: ${what}` },
+  );
+  return picked?.id;
+}

@@ -1,0 +1,45 @@
+import * as vscode from 'vscode';
+import { SANDBOX_PROFILE_ID } from '../../core/profiles';
+import { CommandIds } from '../commands/ids';
+import type { Connection } from '../connection';
+
+/**
+ * The active profile's name in the status bar; a click switches profiles. Shown always, so the
+ * person sees which key (which account) a call would use before making it.
+ */
+export class ProfileStatus implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('walletAnalytics.profile', vscode.StatusBarAlignment.Left, 101);
+  private readonly sub: vscode.Disposable;
+
+  constructor(private readonly connection: Connection) {
+    this.item.name = 'Wallet Analytics Profile';
+    this.item.command = CommandIds.switchProfile;
+    this.sub = connection.onDidChange(() => this.update());
+    this.update();
+    this.item.show();
+  }
+
+  /** What the item shows now (for tests). */
+  get shown(): { text: string; tooltip: string } {
+    const t = this.item.tooltip;
+    return { text: this.item.text, tooltip: typeof t === 'string' ? t : (t?.value ?? '') };
+  }
+
+  private update(): void {
+    const p = this.connection.activeProfile();
+    const sandbox = p.id === SANDBOX_PROFILE_ID;
+    this.item.text = `$(${sandbox ? 'beaker' : 'account'}) ${p.name}`;
+    const md = new vscode.MarkdownString(
+      `**Wallet Analytics profile: ${p.name}**\n\nCalls go to ${this.connection.baseUrl()}${sandbox ? ' (synthetic data, demo key, no credits)' : ' with this profile’s key'}.\n\nClick to switch profiles. Jobs already sent stay with the profile they were sent under.`,
+    );
+    md.isTrusted = false;
+    md.supportHtml = false;
+    this.item.tooltip = md;
+    this.item.accessibilityInformation = { label: `Wallet Analytics profile ${p.name}: click to switch` };
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.item.dispose();
+  }
+}
