@@ -167,14 +167,8 @@ if (want.has('e2e')) {
   else if (files.length === 0) tierNotRun('e2e', 'no out/test/e2e/**/*.test.js');
   else {
     rmSync(join(root, 'test-results', 'e2e'), { recursive: true, force: true }); // no stale screenshots
-    // One workbench at a time: each file starts its own code-server and Chromium.
-    await tier(
-      'e2e',
-      process.execPath,
-      ['--test', '--test-reporter=spec', '--test-concurrency=1', '--test-timeout=300000', ...files],
-      20 * min,
-      nodeTestCounts,
-    );
+    // One code-server for the tier (scripts/test-e2e.mjs); the files run one at a time on it.
+    await tier('e2e', process.execPath, ['scripts/test-e2e.mjs', ...files], 20 * min, nodeTestCounts);
   }
 }
 
