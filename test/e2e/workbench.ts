@@ -1,7 +1,10 @@
 // A real VS Code workbench (code-server) in headless Chromium, driven as a person would:
 // the command palette, input boxes, notifications, screenshots. Each e2e file opens one with
 // Workbench.open() and closes it in after(); see apiKey.test.ts for the pattern.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, copyFileSync, readdirSync } from 'node:fs';
+// Under scripts/test-e2e.mjs every window opens on the tier's one code-server (WA_E2E_CODE_SERVER),
+// which saves a server start and a .vsix install per file; run alone, a file starts its own.
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync, copyFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
@@ -46,53 +49,210 @@ export interface OpenOptions {
   viewport?: { width: number; height: number };
 }
 
+/** The tier's one code-server, as scripts/test-e2e.mjs describes it in WA_E2E_CODE_SERVER. */
+interface SharedServer {
+  readonly url: string;
+  readonly pid: number;
+  readonly logPath: string;
+  readonly vsix: string;
+  readonly userDataDir: string;
+  readonly extensionsDir: string;
+}
+
+function sharedServer(): SharedServer | undefined {
+  const raw = process.env.WA_E2E_CODE_SERVER;
+  if (!raw) return undefined;
+  const v = JSON.parse(raw) as Partial<Record<keyof SharedServer, unknown>>;
+  const { url, pid, logPath, vsix, userDataDir, extensionsDir } = v;
+  if (typeof url !== 'string' || typeof pid !== 'number' || typeof logPath !== 'string' || typeof vsix !== 'string' || typeof userDataDir !== 'string' || typeof extensionsDir !== 'string') {
+    throw new Error(`WA_E2E_CODE_SERVER is not what scripts/test-e2e.mjs writes: ${raw}`);
+  }
+  return { url, pid, logPath, vsix, userDataDir, extensionsDir };
+}
+
+/**
+ * The pids of the extension hosts code-server (pid) runs: one per window. A window closed without
+ * saying goodbye leaves its host waiting for a reconnection for hours, so close() ends its own.
+ */
+function extensionHosts(serverPid: number): Set<number> {
+  const r = spawnSync('ps', ['-A', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' });
+  const procs = (r.stdout ?? '')
+    .split('\n')
+    .map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/u.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] ?? '' }));
+  const under = new Set([serverPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs) {
+      if (!under.has(p.pid) && under.has(p.ppid)) {
+        under.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  return new Set(procs.filter((p) => under.has(p.pid) && /--type=extensionHost/u.test(p.args)).map((p) => p.pid));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGTERM, then SIGKILL for those still running after 5 s. */
+async function endProcesses(pids: readonly number[]): Promise<void> {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  for (const deadline = Date.now() + 5000; pids.some(alive) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+  for (const pid of pids.filter(alive)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+/** The bytes a log gained since offset. */
+function logSince(file: string, offset: number): Buffer {
+  const size = statSync(file).size;
+  const buf = Buffer.alloc(Math.max(0, size - offset));
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, buf, 0, buf.length, offset);
+  } finally {
+    closeSync(fd);
+  }
+  return buf;
+}
+
 export class Workbench {
   private shots = 0;
 
   private constructor(
     readonly page: Page,
     private readonly browser: Browser,
-    private readonly server: cs.RunningCodeServer,
-    private readonly stateDir: string,
+    /** Stops or releases the server, keeps its log as <name>-code-server.log, removes the temporary folders. */
+    private readonly release: () => Promise<void>,
     readonly workspace: string,
     readonly extensionsDir: string,
     private readonly name: string,
   ) {}
 
-  /** Starts code-server on a free loopback port with a fresh user-data-dir and opens the workbench. */
+  /**
+   * Opens the workbench on a fresh workspace folder: on the tier's shared code-server when there is
+   * one and these options allow it, otherwise on its own code-server (free loopback port, fresh
+   * user-data-dir, the .vsix installed into a fresh extensions dir).
+   */
   static async open(o: OpenOptions): Promise<Workbench> {
     const stateDir = mkdtempSync(join(tmpdir(), `wa-e2e-${o.name}-`));
-    const userDataDir = join(stateDir, 'user-data');
-    const extensionsDir = join(stateDir, 'extensions');
     const workspace = join(stateDir, 'workspace');
-    mkdirSync(join(userDataDir, 'User'), { recursive: true });
     mkdirSync(workspace);
     for (const [rel, text] of Object.entries(o.files ?? {})) {
       mkdirSync(join(workspace, rel, '..'), { recursive: true });
       writeFileSync(join(workspace, rel), text);
     }
-    writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...o.settings }, null, 2));
-    const dirs = { stateDir, userDataDir, extensionsDir, env: o.env, workspaceTrust: o.workspaceTrust === true };
+    // Without o.workspaceTrust, trust is off: by --disable-workspace-trust on an own server, by this
+    // setting on the shared one (started with trust on, for Restricted Mode).
+    const settings = { ...QUIET_SETTINGS, ...o.settings, ...(o.workspaceTrust === true ? {} : { 'security.workspace.trust.enabled': false }) };
     const vsix = o.vsix === undefined ? packagedVsix : o.vsix;
+    const shared = sharedServer();
+    // The shared server has the packaged .vsix and its own environment: a window wanting another
+    // extension, a development path or extra environment variables needs its own server.
+    if (shared && o.env === undefined && o.extensionDevelopmentPath === undefined && vsix === shared.vsix) {
+      return Workbench.openShared(o, shared, stateDir, workspace, settings);
+    }
+
+    const userDataDir = join(stateDir, 'user-data');
+    const extensionsDir = join(stateDir, 'extensions');
+    mkdirSync(join(userDataDir, 'User'), { recursive: true });
+    writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+    const dirs = { stateDir, userDataDir, extensionsDir, env: o.env, workspaceTrust: o.workspaceTrust === true };
     if (vsix) cs.installVsix({ ...dirs, vsix });
 
     const server = await cs.startCodeServer({ ...dirs, folder: workspace });
+    const release = async (): Promise<void> => {
+      await server.stop();
+      mkdirSync(screenshotsDir, { recursive: true });
+      copyFileSync(server.logPath, join(screenshotsDir, `${o.name}-code-server.log`));
+      rmSync(stateDir, { recursive: true, force: true });
+    };
+    try {
+      const { browser, page } = await Workbench.load(o, server.url, workspace);
+      return new Workbench(page, browser, release, workspace, extensionsDir, o.name);
+    } catch (e) {
+      const said = server.output().slice(-3000);
+      await release();
+      throw new Error(`The workbench did not open: ${e instanceof Error ? e.message : String(e)}\ncode-server said:\n${said}`, { cause: e });
+    }
+  }
+
+  /**
+   * A window on the shared server. The files run one at a time, so this window's user settings go
+   * into the shared user-data-dir before it loads; what the last window left that a fresh
+   * user-data-dir would not have (the extension's global storage: results, caches) is removed.
+   * globalState, SecretStorage and workspace trust decisions live in the browser's storage, and
+   * each window has a fresh Chromium profile; each window gets its own extension host.
+   */
+  private static async openShared(
+    o: OpenOptions,
+    shared: SharedServer,
+    stateDir: string,
+    workspace: string,
+    settings: Record<string, unknown>,
+  ): Promise<Workbench> {
+    const user = join(shared.userDataDir, 'User');
+    mkdirSync(user, { recursive: true });
+    rmSync(join(user, 'globalStorage'), { recursive: true, force: true });
+    writeFileSync(join(user, 'settings.json'), JSON.stringify(settings, null, 2));
+    const logFrom = statSync(shared.logPath).size;
+    // Windows open one at a time, so an extension host running now belongs to a window that is
+    // gone (a file that stopped before its close()): end it, so nothing of it reaches this window.
+    const left = [...extensionHosts(shared.pid)];
+    if (left.length > 0) console.log(`# workbench: ended ${left.length} extension host(s) a closed window left running`);
+    await endProcesses(left);
+    const release = async (): Promise<void> => {
+      // The window is closed: its extension host must end before the next window opens, so no
+      // timer, sandbox or write of this window's can reach the next one.
+      await endProcesses([...extensionHosts(shared.pid)]);
+      mkdirSync(screenshotsDir, { recursive: true });
+      writeFileSync(join(screenshotsDir, `${o.name}-code-server.log`), logSince(shared.logPath, logFrom));
+      rmSync(stateDir, { recursive: true, force: true });
+    };
+    try {
+      const { browser, page } = await Workbench.load(o, shared.url, workspace);
+      return new Workbench(page, browser, release, workspace, shared.extensionsDir, o.name);
+    } catch (e) {
+      await release();
+      const said = logSince(shared.logPath, logFrom).toString('utf8').slice(-3000);
+      throw new Error(`The workbench did not open: ${e instanceof Error ? e.message : String(e)}\ncode-server said:\n${said}`, { cause: e });
+    }
+  }
+
+  /** Chromium on the workbench URL for folder, once the workbench has drawn its parts. */
+  private static async load(o: OpenOptions, serverUrl: string, folder: string): Promise<{ browser: Browser; page: Page }> {
     let browser: Browser | undefined;
     try {
       browser = await chromium.launch({ executablePath: cs.chromiumPath, args: [...cs.chromiumArgs], headless: true, timeout: 60_000 });
       const page = await browser.newPage({ viewport: o.viewport ?? { width: 1280, height: 800 } });
-      const url = cs.workbenchUrl(server.url, { folder: workspace, extensionDevelopmentPath: o.extensionDevelopmentPath });
+      const url = cs.workbenchUrl(serverUrl, { folder, extensionDevelopmentPath: o.extensionDevelopmentPath });
       await page.goto(url, { timeout: 60_000 });
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       // The status bar is drawn once the workbench has restored its parts.
       await page.locator('.part.statusbar').waitFor({ timeout: 60_000 });
-      return new Workbench(page, browser, server, stateDir, workspace, extensionsDir, o.name);
+      return { browser, page };
     } catch (e) {
       await browser?.close().catch(() => undefined);
-      await server.stop();
-      throw new Error(`The workbench did not open: ${e instanceof Error ? e.message : String(e)}\ncode-server said:\n${server.output().slice(-3000)}`, {
-        cause: e,
-      });
+      throw e;
     }
   }
 
@@ -210,13 +370,10 @@ export class Workbench {
     return file;
   }
 
-  /** Closes Chromium and code-server and removes the temporary folders (code-server's log is kept). */
+  /** Closes Chromium, then stops (or, when shared, releases) code-server and removes the temporary folders; code-server's log is kept. */
   async close(): Promise<void> {
     await this.browser.close().catch(() => undefined);
-    await this.server.stop();
-    mkdirSync(screenshotsDir, { recursive: true });
-    copyFileSync(this.server.logPath, join(screenshotsDir, `${this.name}-code-server.log`));
-    rmSync(this.stateDir, { recursive: true, force: true });
+    await this.release();
   }
 }
 

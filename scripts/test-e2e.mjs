@@ -1,0 +1,172 @@
+// The e2e tier on shared code-servers (issue 13: each file starting its own code-server, with its
+// own `--install-extension`, cost seconds a file, and one file at a time left the 2 cores idle
+// while the workbench waited on timers and the sandbox). It starts WA_E2E_JOBS code-servers
+// (default 2), each with the packaged .vsix installed once, and runs the files on them, one file
+// at a time per server, longest first (by the last run's times). Each file's output is printed
+// whole when it ends, so two files never interleave; the last lines are node:test's summary over
+// all files (`ℹ pass N`, …), as test-all.mjs reads them. The servers are stopped at the end, on
+// failure, and on SIGINT/SIGTERM/SIGHUP (code-server.js kills them on exit).
+// The files find their server through WA_E2E_CODE_SERVER (test/e2e/workbench.ts); a file run
+// alone, without it, starts its own server as before.
+//   node scripts/test-e2e.mjs [out/test/e2e/x.test.js ...]   default: every out/test/e2e/**/*.test.js
+// WA_E2E_JOBS=1 runs the files one after another on one server. After a failure, the servers' logs
+// (extension hosts, language servers) are copied to test-results/e2e/code-server-N-logs/;
+// WA_E2E_KEEP_STATE=1 keeps their whole state folder in the temp dir.
+// Needs `node esbuild.mjs --tests` and `npm run package` first (npm test does both).
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, relative } from 'node:path';
+import cs from './code-server.js';
+
+const root = cs.repoRoot;
+const vsix = join(root, 'wallet-analytics.vsix');
+/** Each file's last duration, so the longest start first and the servers finish together. */
+const durationsFile = join(root, 'test-results', 'e2e-durations.json');
+
+function testFiles(dir) {
+  const walk = (d) =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.test.js') ? [relative(root, join(d, e.name))] : [],
+    );
+  return existsSync(dir) ? walk(dir).sort() : [];
+}
+
+const files = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+if (files.length === 0) files.push(...testFiles(join(root, 'out', 'test', 'e2e')));
+if (files.length === 0) {
+  console.error('test-e2e: no out/test/e2e/**/*.test.js: run `node esbuild.mjs --tests` first.');
+  process.exit(1);
+}
+if (!existsSync(vsix)) {
+  console.error(`test-e2e: ${relative(root, vsix)} is missing: run \`npm run package\` first.`);
+  process.exit(1);
+}
+const jobs = Math.max(1, Math.min(files.length, Number(process.env.WA_E2E_JOBS ?? 2) || 1));
+
+let lastDurations = {};
+try {
+  lastDurations = JSON.parse(readFileSync(durationsFile, 'utf8'));
+} catch {
+  // first run: the source size stands in for the time
+}
+const expected = (f) => lastDurations[basename(f)] ?? statSync(join(root, f)).size / 2000;
+const queue = [...files].sort((a, b) => expected(b) - expected(a));
+
+const stateDir = mkdtempSync(join(tmpdir(), 'wa-e2e-shared-'));
+const servers = [];
+const running = new Set(); // the node --test children
+// Synchronous, so it also runs when a signal ends the process (code-server.js kills the servers then).
+process.on('exit', () => process.env.WA_E2E_KEEP_STATE || rmSync(stateDir, { recursive: true, force: true }));
+// The test runners are in our process group (test-all stops the group); they are told here too in
+// case only this process was signalled.
+for (const [sig, n] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  process.prependListener(sig, () => {
+    for (const c of running) {
+      try {
+        c.kill(sig);
+      } catch {
+        // already gone
+      }
+    }
+    process.exit(n);
+  });
+}
+
+/** One server: its own user-data-dir (each window's settings) and extensions dir. */
+function serverDirs(i) {
+  const dir = join(stateDir, `server-${i + 1}`);
+  return { stateDir: dir, userDataDir: join(dir, 'user-data'), extensionsDir: join(dir, 'extensions') };
+}
+
+/** Runs one file with node:test on a server; resolves with its output and counts. */
+function runFile(file, shared) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', '--test-timeout=300000', file], {
+      cwd: root,
+      env: { ...process.env, WA_E2E_CODE_SERVER: JSON.stringify(shared) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.add(child);
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const done = (code, error) => {
+      running.delete(child);
+      resolve({ file, code, output: error ? `${output}\ntest-e2e: ${error}\n` : output, seconds: (Date.now() - started) / 1000 });
+    };
+    child.on('error', (e) => done(1, e.message));
+    child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
+  });
+}
+
+const SUMMARY = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
+const totals = Object.fromEntries(SUMMARY.map((k) => [k, 0]));
+const durations = { ...lastDurations };
+let failedFiles = 0;
+
+let code = 1;
+try {
+  const t0 = Date.now();
+  // Install and start one server while the next installs (installVsix is synchronous).
+  const starting = [];
+  for (let i = 0; i < jobs; i++) {
+    const dirs = serverDirs(i);
+    mkdirSync(dirs.stateDir, { recursive: true });
+    cs.installVsix({ ...dirs, vsix });
+    // Trust stays on for the server (no --disable-workspace-trust): Restricted Mode needs it, and
+    // every other window turns it off in its user settings (workbench.ts), as the flag did.
+    starting.push(cs.startCodeServer({ ...dirs, workspaceTrust: true }).then((s) => (servers[i] = { server: s, dirs })));
+  }
+  await Promise.all(starting);
+  console.log(
+    `test-e2e: ${files.length} files on ${jobs} code-server ${cs.CODE_SERVER_VERSION} (${servers.map((s) => `${s.server.url} pid ${s.server.pid}`).join(', ')}), ` +
+      `one file at a time on each, the .vsix installed once per server, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
+  const worker = async ({ server, dirs }) => {
+    const shared = { url: server.url, pid: server.pid, logPath: server.logPath, vsix, ...dirs };
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      const r = await runFile(file, shared);
+      const counts = {};
+      // Each file's own summary is folded into the tier's, printed last.
+      const body = r.output
+        .split('\n')
+        .filter((l) => {
+          const m = /^ℹ (\w+) ([\d.]+)$/u.exec(l);
+          if (m) counts[m[1]] = Number(m[2]);
+          return !m;
+        })
+        .join('\n')
+        .trimEnd();
+      const ran = SUMMARY.every((k) => Number.isFinite(counts[k]));
+      for (const k of SUMMARY) totals[k] += counts[k] ?? 0;
+      if (r.code !== 0 || !ran) {
+        failedFiles++;
+        // A file that died before its summary counts as a failure, never as nothing.
+        if (!ran || counts.fail + counts.cancelled === 0) totals.fail++;
+      }
+      durations[basename(file)] = Math.round(r.seconds);
+      console.log(`\n━ ${file} (${r.seconds.toFixed(1)} s on ${server.url}, exit ${r.code})\n${body}`);
+    }
+  };
+  await Promise.all(servers.map(worker));
+  mkdirSync(join(root, 'test-results'), { recursive: true });
+  writeFileSync(durationsFile, `${JSON.stringify(durations, null, 2)}\n`);
+  console.log(`\ntest-e2e: ${files.length} files in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${failedFiles} failed`);
+  for (const k of SUMMARY) console.log(`ℹ ${k} ${totals[k]}`);
+  console.log(`ℹ duration_ms ${Date.now() - t0}`);
+  if (failedFiles > 0) {
+    for (const [i, s] of servers.entries()) {
+      const logs = join(s.dirs.userDataDir, 'logs');
+      if (existsSync(logs)) cpSync(logs, join(root, 'test-results', 'e2e', `code-server-${i + 1}-logs`), { recursive: true });
+    }
+  }
+  code = failedFiles > 0 ? 1 : 0;
+} catch (e) {
+  console.error(`test-e2e: ${e instanceof Error ? e.message : String(e)}`);
+  code = 1;
+} finally {
+  await Promise.all(servers.map((s) => s?.server.stop()));
+}
+process.exit(code);
