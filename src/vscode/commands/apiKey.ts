@@ -10,31 +10,44 @@ function profileNote(s: Services): string {
   return id === DEFAULT_PROFILE_ID ? '' : ` (profile “${s.connection.profiles.get(id)?.name ?? id}”)`;
 }
 
+/**
+ * The key, from the caller (tests, Add Profile's preset) or a password box that checks it as it is
+ * typed; undefined when cancelled or refused (the refusal is shown). One place for Set API Key and
+ * Add Profile, so both ask and check a key the same way.
+ */
+export async function askApiKey(preset: unknown, box: { title: string; prompt: string }): Promise<string | undefined> {
+  const input =
+    typeof preset === 'string'
+      ? preset
+      : await vscode.window.showInputBox({
+          ...box,
+          password: true,
+          ignoreFocusOut: true,
+          validateInput: (v) => {
+            const c = checkApiKey(v);
+            return c.ok ? undefined : c.message;
+          },
+        });
+  if (input === undefined) return undefined;
+  const c = checkApiKey(input);
+  if (!c.ok) {
+    void vscode.window.showErrorMessage(c.message);
+    return undefined;
+  }
+  return c.key;
+}
+
 /** "Set API Key" and "Clear API Key": they act on the key of the profile in use (src/vscode/profiles.ts). */
 export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Services): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(CommandIds.setApiKey, async (preset?: unknown) => {
       // Tests and other commands may pass the key directly; a person is asked with a password box.
-      const input =
-        typeof preset === 'string'
-          ? preset
-          : await vscode.window.showInputBox({
-              title: `Wallet Analytics: Set API Key${profileNote(s)}`,
-              prompt: 'Paste the API key issued with your API plan. It is kept in VS Code’s SecretStorage only.',
-              password: true,
-              ignoreFocusOut: true,
-              validateInput: (v) => {
-                const c = checkApiKey(v);
-                return c.ok ? undefined : c.message;
-              },
-            });
-      if (input === undefined) return false;
-      const c = checkApiKey(input);
-      if (!c.ok) {
-        void vscode.window.showErrorMessage(c.message);
-        return false;
-      }
-      await s.keys.set(c.key);
+      const key = await askApiKey(preset, {
+        title: `Wallet Analytics: Set API Key${profileNote(s)}`,
+        prompt: 'Paste the API key issued with your API plan. It is kept in VS Code’s SecretStorage only.',
+      });
+      if (key === undefined) return false;
+      await s.keys.set(key);
       s.log.info(`API key stored in SecretStorage${profileNote(s)}.`);
       // Checking the key costs nothing (§5.4), so the one action offered is that check.
       void vscode.window.showInformationMessage(`API key saved${profileNote(s)}.`, 'Check It (Free)').then((a) => {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { checkApiKey } from '../../core/apiKey';
+import { askApiKey } from './apiKey';
 import { isLive } from '../../core/jobs/job';
 import { checkProfileBaseUrl, checkProfileName, DEFAULT_PROFILE_ID, SANDBOX_PROFILE_ID, SANDBOX_PROFILE_NAME } from '../../core/profiles';
 import type { Services } from '../services';
@@ -46,24 +46,11 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
           validateInput: (v) => checkProfileBaseUrl(v),
         }));
       if (baseUrl === undefined) return undefined;
-      const key =
-        str(preset?.key) ??
-        (await vscode.window.showInputBox({
-          title: title(3),
-          prompt: `The API key for “${name.trim()}”. It is kept in VS Code’s SecretStorage only and sent only to ${baseUrl.trim()}.`,
-          password: true,
-          ignoreFocusOut: true,
-          validateInput: (v) => {
-            const c = checkApiKey(v);
-            return c.ok ? undefined : c.message;
-          },
-        }));
+      const key = await askApiKey(str(preset?.key), {
+        title: title(3),
+        prompt: `The API key for “${name.trim()}”. It is kept in VS Code’s SecretStorage only and sent only to ${baseUrl.trim()}.`,
+      });
       if (key === undefined) return undefined;
-      const c = checkApiKey(key);
-      if (!c.ok) {
-        void vscode.window.showErrorMessage(c.message);
-        return undefined;
-      }
       let id: string;
       try {
         id = (await profiles.add({ name, baseUrl })).id;
@@ -71,7 +58,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
         void vscode.window.showErrorMessage(`Add Profile: ${e instanceof Error ? e.message : String(e)}`);
         return undefined;
       }
-      await s.keys.setFor(id, c.key);
+      await s.keys.setFor(id, key);
       await s.connection.switchProfile(id);
       s.log.info(`Profile “${name.trim()}” added (${s.connection.baseUrl()}); its key is in SecretStorage. It is active in this window.`);
       void vscode.window.showInformationMessage(`Profile “${name.trim()}” added and in use. Calls go to ${s.connection.baseUrl()}.`, 'Check Its Key (Free)').then((a) => {
