@@ -15,10 +15,26 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
   let wb: Workbench;
   let editor: Locator;
 
-  /** Waits for a CodeLens whose text matches, and returns it. */
+  /**
+   * Waits for a CodeLens whose text matches, and returns it. The lenses sit above the query's first
+   * line: when typing or a fix has scrolled the editor down they are out of view (Monaco keeps
+   * them in the DOM, hidden), so the editor is scrolled to its top first, as a person would.
+   */
   const lens = async (text: RegExp, timeout = 30_000): Promise<Locator> => {
     const l = wb.page.locator('.monaco-editor .codelens-decoration a', { hasText: text }).first();
-    await l.waitFor({ state: 'visible', timeout });
+    for (const deadline = Date.now() + timeout; ; ) {
+      const box = await editor.boundingBox();
+      if (box) {
+        // Over the line numbers (no hover there), scrolled, then away again for the screenshots.
+        await wb.page.mouse.move(box.x + 8, box.y + box.height / 2);
+        await wb.page.mouse.wheel(0, -10_000);
+        await wb.page.mouse.move(0, 0);
+      }
+      if (await l.isVisible()) return l;
+      if (Date.now() > deadline) break;
+      await wb.page.waitForTimeout(250);
+    }
+    await l.waitFor({ state: 'visible', timeout: 1000 });
     return l;
   };
 

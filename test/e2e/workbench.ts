@@ -29,6 +29,9 @@ const QUIET_SETTINGS: Record<string, unknown> = {
   'update.mode': 'none',
   'security.workspace.trust.enabled': false,
   'window.commandCenter': false,
+  // The sticky scroll header sits over the editor's top lines and takes the clicks meant for them
+  // (seen: a click on a squiggled word retried for 30 s under the header).
+  'editor.stickyScroll.enabled': false,
 };
 
 export interface OpenOptions {
