@@ -15,6 +15,7 @@ import { quote } from '../../src/core/pricing';
 import { ActivityPage, CreatorsPage } from '../../src/core/wire';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { readPages, resumePages, type PagesDeps, type PagesOutcome } from '../../src/vscode/calls/pages';
+import { DEFAULT_PROFILE_ID } from '../../src/core/profiles';
 import { CommandIds } from '../../src/vscode/commands/ids';
 import { answerPrices, api as getApi, extension, note } from './support';
 
@@ -105,6 +106,36 @@ describe('paid pages: kept as they arrive, resumed from the saved cursor (agains
     const answered = sb.received().slice(received0).filter((r) => r.path.includes('/activity') && r.status === 200 && r.path.includes(busy));
     assert.equal(new Set(answered.map((r) => r.query)).size, answered.length, 'no page asked for twice');
     note(`resumed from page 4: ${pages} pages in all, ${pages} credits charged`);
+  });
+
+  it('refuses to resume, under another profile on the same base URL, pages another account began: nothing sent, nothing charged', async () => {
+    const ep = endpoint('wallet_activity');
+    const out = await readPages(ep, { address: busy }, 1, deps, 'up to 1 credit (approved by the test)', { open: false });
+    assert.equal(out.status, 'done', JSON.stringify(out).slice(0, 300));
+    const file = out.status === 'done' ? (out.resultPath ?? '') : '';
+    const disk = JSON.parse(fs.readFileSync(file, 'utf8')) as { profileId?: string; nextCursor: string | null };
+    assert.equal(disk.profileId, DEFAULT_PROFILE_ID, 'the file names the profile it was read under');
+    assert.equal(typeof disk.nextCursor, 'string', 'pages remain');
+    // A second account on the same service: same base URL, its own key.
+    const other = await vscode.commands.executeCommand<string | undefined>(CommandIds.addProfile, { name: 'Second account', baseUrl: sb.baseUrl, key: sb.demoKey });
+    assert.ok(other, 'the profile was added (and is now in use)');
+    try {
+      const received0 = sb.received().length;
+      const ledger0 = sb.ledger().length;
+      const asked = (await answerPrices(true)).length;
+      const resumed = await resumePages(vscode.Uri.file(file), deps, { open: false });
+      assert.equal(resumed.status, 'failed', JSON.stringify(resumed).slice(0, 300));
+      assert.ok(resumed.status === 'failed');
+      assert.match(resumed.message, /was read under the profile “Default”, and this window uses “Second account”\. Nothing was sent; nothing was charged\./u);
+      assert.equal(resumed.charged, 'no');
+      assert.equal((await answerPrices(true)).length, asked, 'no price was even asked');
+      assert.equal(sb.received().length, received0, 'nothing was sent');
+      assert.equal(charged(ledger0), 0);
+      note(resumed.message);
+    } finally {
+      await vscode.commands.executeCommand(CommandIds.switchProfile, DEFAULT_PROFILE_ID);
+      await vscode.commands.executeCommand(CommandIds.removeProfile, other, { confirmed: true });
+    }
   });
 
   it('reads token creators in several pages with the "up to" price, stopping at the short last page', async () => {

@@ -39,6 +39,8 @@ export interface PagedResult {
   readonly chain: Chain;
   /** The API the pages came from: a cursor means nothing to another server (nor the sandbox's to the real one). */
   readonly baseUrl?: string;
+  /** The profile (and so the key and the account) the pages were read under: another profile on the same base URL is another account. */
+  readonly profileId?: string;
   /** The validated input of the read, without its position (activity: address; creators: sort, order, columns, page_size). */
   readonly input: Readonly<Record<string, unknown>>;
   /** Pages read and paid for so far, over every run. */
@@ -149,6 +151,7 @@ const Stored = z.looseObject({
   endpointId: z.string(),
   chain: z.enum(['main', 'alt']),
   baseUrl: z.string().optional(),
+  profileId: z.string().optional(),
   input: z.record(z.string(), z.unknown()),
   pages: z.number().int().nonnegative(),
   credits: z.number().nonnegative(),
@@ -170,6 +173,7 @@ function toDisk(r: PagedResult): Record<string, unknown> {
     endpointId: r.endpointId,
     chain: r.chain,
     ...(r.baseUrl !== undefined ? { baseUrl: r.baseUrl } : {}),
+    ...(r.profileId !== undefined ? { profileId: r.profileId } : {}),
     // Activity files have always led with the wallet: kept for readers of the older shape.
     ...(typeof r.input.address === 'string' ? { address: r.input.address } : {}),
     input: r.input,
@@ -211,6 +215,7 @@ export async function loadPaged(file: string): Promise<PagedResult> {
     endpointId: d.endpointId,
     chain: d.chain,
     ...(d.baseUrl !== undefined ? { baseUrl: d.baseUrl } : {}),
+    ...(d.profileId !== undefined ? { profileId: d.profileId } : {}),
     input: d.input,
     pages: d.pages,
     credits: d.credits,
@@ -256,11 +261,11 @@ export interface ReadOutcome {
 }
 
 /** Reads up to opts.maxPages pages of ep from the start (input's own cursor or page) into a new file. */
-export async function startPaged(file: string, ep: Endpoint, input: Record<string, unknown>, opts: ReadOptions & { readonly baseUrl?: string }): Promise<ReadOutcome> {
+export async function startPaged(file: string, ep: Endpoint, input: Record<string, unknown>, opts: ReadOptions & { readonly baseUrl?: string; readonly profileId?: string }): Promise<ReadOutcome> {
   const p = mustPage(ep);
   const { [p.field]: at, ...rest } = input;
   const first: Position | undefined = typeof at === 'string' || typeof at === 'number' ? at : undefined;
-  return readInto(file, ep, { base: rest, at: first, kept: undefined, asked: opts.maxPages, baseUrl: opts.baseUrl }, opts);
+  return readInto(file, ep, { base: rest, at: first, kept: undefined, asked: opts.maxPages, baseUrl: opts.baseUrl, profileId: opts.profileId }, opts);
 }
 
 /** Continues the read saved in file from its saved position, appending; a page already kept is never read again. */
@@ -268,7 +273,7 @@ export async function resumePaged(file: string, opts: ReadOptions): Promise<Read
   const saved = await loadPaged(file);
   if (saved.next === null) return { end: 'last', file, result: saved, pages: 0, credits: 0 };
   const ep = endpoint(saved.endpointId);
-  return readInto(file, ep, { base: saved.input, at: saved.next, kept: saved, asked: saved.pages + opts.maxPages, baseUrl: saved.baseUrl }, opts);
+  return readInto(file, ep, { base: saved.input, at: saved.next, kept: saved, asked: saved.pages + opts.maxPages, baseUrl: saved.baseUrl, profileId: saved.profileId }, opts);
 }
 
 interface Start {
@@ -277,6 +282,7 @@ interface Start {
   readonly kept: PagedResult | undefined;
   readonly asked: number;
   readonly baseUrl: string | undefined;
+  readonly profileId: string | undefined;
 }
 
 async function readInto(file: string, ep: Endpoint, start: Start, opts: ReadOptions): Promise<ReadOutcome> {
@@ -324,6 +330,7 @@ async function readInto(file: string, ep: Endpoint, start: Start, opts: ReadOpti
       endpointId: ep.id,
       chain: ep.chain,
       ...(start.baseUrl !== undefined ? { baseUrl: start.baseUrl } : {}),
+      ...(start.profileId !== undefined ? { profileId: start.profileId } : {}),
       input: start.base,
       pages: (kept?.pages ?? 0) + 1,
       credits: (kept?.credits ?? 0) + charged,

@@ -98,8 +98,8 @@ export async function readPages(ep: Endpoint, input: Record<string, unknown>, pa
   const dir = deps.jobs.folder();
   await fs.mkdir(dir, { recursive: true });
   const file = await newPagedFile(dir, ep.id);
-  const baseUrl = deps.connection.baseUrl();
-  return withPages(ep, deps, shown, args, undefined, pages, (opts) => startPaged(file, ep, input, { ...opts, baseUrl }));
+  const { baseUrl, profileId } = deps.connection.target();
+  return withPages(ep, deps, shown, args, undefined, pages, (opts) => startPaged(file, ep, input, { ...opts, baseUrl, profileId }));
 }
 
 /**
@@ -145,6 +145,14 @@ async function resumeFile(file: string, deps: PagesDeps, args: PagesArgs): Promi
   if (saved.baseUrl !== undefined && saved.baseUrl !== now) {
     // Its cursor belongs to the other server: continuing here would mix two data sets (or pay real credits after the sandbox's).
     const message = `${path.basename(file)} was read from ${saved.baseUrl}, and calls now go to ${now}. Nothing was sent; nothing was charged. Switch back (Start/Stop Sandbox, or walletAnalytics.baseUrl) to resume it.`;
+    void vscode.window.showErrorMessage(`${title}: ${message}`);
+    return { status: 'failed', message, charged: 'no', credits: 0, value: saved, resultPath: file };
+  }
+  const profile = deps.connection.activeProfile();
+  if (saved.profileId !== undefined && saved.profileId !== profile.id) {
+    // Same server, another account: its key would pay for the rest of a read another account began.
+    const was = deps.connection.profiles.get(saved.profileId)?.name ?? saved.profileId;
+    const message = `${path.basename(file)} was read under the profile “${was}”, and this window uses “${profile.name}”. Nothing was sent; nothing was charged. Switch Profile… to “${was}” to resume it.`;
     void vscode.window.showErrorMessage(`${title}: ${message}`);
     return { status: 'failed', message, charged: 'no', credits: 0, value: saved, resultPath: file };
   }
