@@ -53,8 +53,10 @@ describe('profiles: add one, switch from the status bar and the Account view', {
   it('adds a profile: name, an https (or loopback) base URL, then its key in a password box', async () => {
     await wb.runCommand(ADD);
     await wb.typeIntoQuickInput(WORK, { submit: true });
+    // The base URL step, not the name box still closing: typed too early, the URL went nowhere.
+    await wb.quickInput.locator('.quick-input-box input[placeholder="https://api.example.com"]').waitFor({ timeout: 15_000 });
     await wb.typeIntoQuickInput('http://api.example.com');
-    await wb.quickInput.locator('.quick-input-message', { hasText: 'loopback' }).waitFor({ timeout: 10_000 });
+    await wb.quickInput.locator('.quick-input-message', { hasText: 'loopback' }).waitFor({ timeout: 20_000 });
     await wb.screenshot('refused-url');
     await wb.typeIntoQuickInput(work.baseUrl, { submit: true });
     await wb.quickInputField.waitFor({ state: 'visible' });
