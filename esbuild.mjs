@@ -66,7 +66,7 @@ if (tests) {
   builds.push({ ...testCommon, entryPoints: walk('test/unit', (n) => n.endsWith('.test.ts')) });
   // index.ts (the entry VS Code calls) and one bundle per suite file, which index.ts loads with mocha.
   builds.push({ ...testCommon, entryPoints: walk('test/integration', (n) => n === 'index.ts' || n.endsWith('.test.ts')) });
-  builds.push({ ...testCommon, entryPoints: walk('test/e2e', (n) => n.endsWith('.test.ts')) });
+  builds.push({ ...testCommon, entryPoints: walk('test/e2e', (n) => n.endsWith('.test.ts') || n === 'bigTable.ts') });
   builds.push({ ...testCommon, entryPoints: walk('bench', (n) => n.endsWith('.ts')) });
   builds.push({ ...testCommon, entryPoints: ['src/sandbox/cli.ts'].filter((f) => existsSync(f)) });
 }

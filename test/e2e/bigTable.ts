@@ -1,0 +1,67 @@
+// The e2e tier's one big file: the bench generator's 100,000 × 640 /pnl result (722 MB), written
+// once to a temp folder and reused. `npm test` starts this script (node out/test/e2e/bigTable.js)
+// while the unit and integration tiers run, which mostly wait, so the table file finds the file
+// ready instead of spending 20–50 s writing it on the e2e tier's critical path (issue 13).
+// Rows are read back from the file itself (fileRows), never regenerated from the seed: that cost
+// 10–25 s of CPU for a row in the middle.
+import { closeSync, openSync, readSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateWalletCsv } from '../../bench/tableData';
+
+export const BIG_ROWS = 100_000;
+export const BIG_TITLE = `wallets-${BIG_ROWS}-seed1.csv`;
+export const BIG_FILE = join(tmpdir(), 'wa-table-e2e', BIG_TITLE);
+
+/** Writes the file unless it is there (the generator writes `.partial`, then renames). */
+export async function ensureBigTable(): Promise<{ bytes: number; reused: boolean; seconds: number }> {
+  const t0 = Date.now();
+  const r = await generateWalletCsv(BIG_FILE, BIG_ROWS, 1);
+  return { ...r, seconds: (Date.now() - t0) / 1000 };
+}
+
+/**
+ * The cells of the given data rows (0-based, the header is not a row) as the file holds them,
+ * found by counting line feeds (the generated rows hold no quoted line breaks or commas in their
+ * first cell). A scan of the file in the page cache: a few hundred ms for the middle row.
+ */
+export function fileRows(file: string, indexes: readonly number[]): Map<number, string[]> {
+  const want = new Set(indexes.map((i) => i + 1)); // line numbers: line 0 is the header
+  const last = Math.max(...want);
+  const out = new Map<number, string[]>();
+  const fd = openSync(file, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(8 << 20);
+    let line = 0;
+    let pending: Buffer[] = []; // the bytes of the current line, when it is wanted
+    for (let pos = 0; line <= last; ) {
+      const n = readSync(fd, chunk, 0, chunk.length, pos);
+      if (n === 0) break;
+      pos += n;
+      let from = 0;
+      for (let nl = chunk.indexOf(10, from); from < n; nl = chunk.indexOf(10, from)) {
+        const end = nl === -1 || nl >= n ? n : nl;
+        if (want.has(line)) pending.push(Buffer.from(chunk.subarray(from, end)));
+        if (end === n) break; // the line goes on in the next chunk
+        if (want.has(line)) out.set(line - 1, Buffer.concat(pending).toString('utf8').replace(/\r$/u, '').split(','));
+        pending = [];
+        line++;
+        from = end + 1;
+        if (line > last) break;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return out;
+}
+
+if (require.main === module) {
+  ensureBigTable().then(
+    (r) => console.log(`# ${BIG_FILE}: ${(r.bytes / 1e6).toFixed(0)} MB, ${r.reused ? 'reused' : `generated in ${r.seconds.toFixed(1)} s`}`),
+    (e: unknown) => {
+      console.error(`bigTable: ${e instanceof Error ? e.message : String(e)}`);
+      process.exitCode = 1;
+    },
+  );
+}
