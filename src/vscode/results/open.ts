@@ -60,11 +60,13 @@ export async function openResultRaw(p: string): Promise<void> {
   await vscode.window.showTextDocument(doc, { preview: false });
 }
 
-/** The actions a finished result offers. */
+/**
+ * The actions a finished result offers: two, so a toast shows them and its source whole (four
+ * squeezed the source to "S…", three to "Source: Wallet A…"). The raw file is the table's Raw File
+ * button away, the path a right-click in the Explorer.
+ */
 export async function offerResult(message: string, p: string): Promise<void> {
-  const pick = await vscode.window.showInformationMessage(message, 'Open', 'Open Raw File', 'Reveal in Explorer', 'Copy Path');
+  const pick = await vscode.window.showInformationMessage(message, 'Open', 'Reveal in Explorer');
   if (pick === 'Open') await openResult(p);
-  else if (pick === 'Open Raw File') await openResultRaw(p);
   else if (pick === 'Reveal in Explorer') await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(p));
-  else if (pick === 'Copy Path') await vscode.env.clipboard.writeText(p);
 }
