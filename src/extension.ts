@@ -26,7 +26,6 @@ import { ApiKeyStore } from './vscode/secrets';
 import { ProfileService } from './vscode/profiles';
 import { registerTableEditor, type TableTestHooks } from './vscode/table/tableEditor';
 import type { Services } from './vscode/services';
-import { SandboxStatus } from './vscode/views/sandboxStatus';
 import { ProfileStatus } from './vscode/views/profileStatus';
 import { HistoryService } from './vscode/views/history';
 import { WorkspaceSettingsGuard } from './vscode/workspaceSettings';
@@ -80,7 +79,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   // One history reader and one pace for the window: the poller and every view share them.
   const history = new HistoryService(connection);
   const jobs = new JobService(context, connection, log, history);
-  context.subscriptions.push(profiles, keys, log, connection, credits, jobs, history, new SandboxStatus(connection), new ProfileStatus(connection));
+  context.subscriptions.push(profiles, keys, log, connection, credits, jobs, history, new ProfileStatus(connection));
   const services: Services = { contextKeys, keys, log, connection, credits, jobs };
 
   registerApiKeyCommands(context, services);

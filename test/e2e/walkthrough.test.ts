@@ -71,6 +71,9 @@ describe('the Getting Started walkthrough, from the palette to a query run with 
     await wb.waitForNotification(/Sandbox running at http:\/\/127\.0\.0\.1:\d+/u, 30_000);
     await waitTicked('Set your API key, or start the sandbox');
     await wb.page.locator('.part.statusbar', { hasText: 'WA Sandbox' }).waitFor({ state: 'visible', timeout: 15_000 });
+    // One item says so (the profile item became "WA Sandbox"), not "Sandbox" and "WA Sandbox" side by side.
+    const sandboxItems = await wb.page.locator('.part.statusbar .statusbar-item', { hasText: /Sandbox/u }).allInnerTexts();
+    assert.deepEqual(sandboxItems.map((t) => t.trim()), ['WA Sandbox'], 'the status bar names the sandbox once');
     await wb.screenshot('sandbox-ticked');
     await wb.clearNotifications();
   });

@@ -5,7 +5,8 @@ import type { Connection } from '../connection';
 
 /**
  * The active profile's name in the status bar; a click switches profiles. Shown always, so the
- * person sees which key (which account) a call would use before making it.
+ * person sees which key (which account) a call would use before making it. While the sandbox is
+ * in use it reads "WA Sandbox" on the warning colour: one item says it, not two side by side.
  */
 export class ProfileStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('walletAnalytics.profile', vscode.StatusBarAlignment.Left, 101);
@@ -20,22 +21,25 @@ export class ProfileStatus implements vscode.Disposable {
   }
 
   /** What the item shows now (for tests). */
-  get shown(): { text: string; tooltip: string } {
+  get shown(): { text: string; tooltip: string; background: string | undefined } {
     const t = this.item.tooltip;
-    return { text: this.item.text, tooltip: typeof t === 'string' ? t : (t?.value ?? '') };
+    return { text: this.item.text, tooltip: typeof t === 'string' ? t : (t?.value ?? ''), background: this.item.backgroundColor?.id };
   }
 
   private update(): void {
     const p = this.connection.activeProfile();
-    const sandbox = p.id === SANDBOX_PROFILE_ID;
-    this.item.text = `$(${sandbox ? 'beaker' : 'account'}) ${p.name}`;
+    const sandbox = p.id === SANDBOX_PROFILE_ID || this.connection.mode === 'sandbox';
+    this.item.text = sandbox ? '$(beaker) WA Sandbox' : `$(account) ${p.name}`;
+    this.item.backgroundColor = sandbox ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const md = new vscode.MarkdownString(
-      `**Wallet Analytics profile: ${p.name}**\n\nCalls go to ${this.connection.baseUrl()}${sandbox ? ' (synthetic data, demo key, no credits)' : ' with this profile’s key'}.\n\nClick to switch profiles. Jobs already sent stay with the profile they were sent under.`,
+      sandbox
+        ? `**Wallet Analytics: sandbox in use**\n\nCalls go to ${this.connection.baseUrl()} (synthetic data, demo key, no credits); your key is never used.\n\nClick to switch profiles; **Stop Sandbox** returns to the profile you used before.`
+        : `**Wallet Analytics profile: ${p.name}**\n\nCalls go to ${this.connection.baseUrl()} with this profile’s key.\n\nClick to switch profiles. Jobs already sent stay with the profile they were sent under.`,
     );
     md.isTrusted = false;
     md.supportHtml = false;
     this.item.tooltip = md;
-    this.item.accessibilityInformation = { label: `Wallet Analytics profile ${p.name}: click to switch` };
+    this.item.accessibilityInformation = { label: sandbox ? 'Wallet Analytics sandbox in use: click to switch profiles' : `Wallet Analytics profile ${p.name}: click to switch` };
   }
 
   dispose(): void {
