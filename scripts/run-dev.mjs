@@ -25,7 +25,13 @@ const workspace = join(devDir, 'workspace');
  * port, a demo key, no credits), so every command works without a key or a network.
  */
 function devConfig() {
-  const settings = { 'walletAnalytics.sandbox.autoStart': true };
+  const settings = {
+    'walletAnalytics.sandbox.autoStart': true,
+    // The demo workspace sits inside this repository: no "open the parent git repository?" toast,
+    // and no editor's own welcome page over the demo's README.
+    'git.openRepositoryInParentFolders': 'never',
+    'workbench.startupEditor': 'readme',
+  };
   const env = {};
   return { settings, env };
 }
@@ -51,7 +57,11 @@ mkdirSync(join(workspace, '.vscode'), { recursive: true });
 writeFileSync(join(workspace, '.vscode', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
 writeFileSync(
   join(workspace, 'README.md'),
-  '# Wallet Analytics demo workspace\n\nOpen the command palette (F1) and type "Wallet Analytics". The built-in sandbox starts with the\nextension (see "WA Sandbox" in the status bar): every command works on synthetic data, with no key and no credits.\n',
+  '# Wallet Analytics demo workspace\n\nOpen the Wallet Analytics view in the activity bar, or the command palette (F1) and type\n"Wallet Analytics" ("Wallet Analytics: Get Started" walks through it). The built-in sandbox starts with\nthe extension (see "WA Sandbox" in the status bar): every command works on synthetic data, with no key\nand no credits. `winners.waquery.json` is a Wallet Database query: open it and press Ctrl+Enter.\n',
+);
+writeFileSync(
+  join(workspace, 'winners.waquery.json'),
+  `${JSON.stringify({ where: { and: [{ field: 'winrate_30d', op: '>=', value: 0.6 }] }, limit: 20 }, null, 2)}\n`,
 );
 
 // Rebuild on change (esbuild --watch), for both kinds of VS Code. code-server, once started, is
