@@ -202,6 +202,24 @@ describe('table worker: cancellation and close', () => {
     }
   });
 
+  it('an open cancelled while the worker starts rejects at once with an AbortError', async () => {
+    const c = new AbortController();
+    const opening = RemoteTable.open(big, { workerFile, signal: c.signal });
+    c.abort();
+    await assert.rejects(opening, { name: 'AbortError' });
+  });
+
+  it('a sort reports the worker pass progress to the host', async () => {
+    const table = await openRemote(big);
+    try {
+      const seen: string[] = [];
+      await table.apply({ sort: [{ column: 9 }] }, { onProgress: (p) => seen.push(p.task) });
+      assert.ok(seen.includes('columns'), `progress seen: ${seen.join(', ')}`);
+    } finally {
+      await table.close();
+    }
+  });
+
   it('an open cancelled before it starts never starts a worker; close ends the worker and fails later calls', async () => {
     const c = new AbortController();
     c.abort();
