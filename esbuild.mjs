@@ -1,4 +1,4 @@
-// Builds the two bundles (extension host and webview) and, with --tests, the test entries.
+// Builds the three bundles (extension host, its table worker, and webview) and, with --tests, the test entries.
 //   node esbuild.mjs                 development build with source maps
 //   node esbuild.mjs --production    minified
 //   node esbuild.mjs --watch         rebuild on change
@@ -28,7 +28,8 @@ const common = { bundle: true, sourcemap: true, minify: production, logLevel: 'w
 const builds = [
   {
     ...common,
-    entryPoints: { extension: 'src/extension.ts' },
+    // The table worker is its own entry: the host starts it by file (src/core/table/remoteTable.ts).
+    entryPoints: { extension: 'src/extension.ts', tableWorker: 'src/core/table/tableWorker.ts' },
     outdir: 'dist',
     platform: 'node',
     format: 'cjs',

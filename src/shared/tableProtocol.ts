@@ -9,6 +9,7 @@
  * (query applied, or more rows indexed), `progress` during long passes, `notices` when a file
  * problem is found. A window whose `version` differs from the latest `view.version` is stale.
  */
+import { isInt, isIntList, isQuery, isRecord } from '../core/table/queryGuards';
 import type { ColumnFilter, Progress, SortKey, TableNotice, TableWindow, ViewQuery } from '../core/table/types';
 
 export type { ColumnFilter, Progress, SortKey, TableNotice, TableWindow, ViewQuery };
@@ -60,33 +61,6 @@ export type TableMessage =
   | { readonly type: 'notices'; readonly notices: readonly TableNotice[] }
   | { readonly type: 'done'; readonly requestId: number; readonly message?: string }
   | { readonly type: 'failed'; readonly requestId?: number; readonly message: string; readonly cancelled?: boolean };
-
-const isInt = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
-const isIntList = (v: unknown): v is number[] => Array.isArray(v) && v.every(isInt);
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isOptionalNumber = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isFinite(v));
-
-function isFilter(v: unknown): v is ColumnFilter {
-  if (!isRecord(v) || !isInt(v.column)) return false;
-  switch (v.kind) {
-    case 'range':
-      return isOptionalNumber(v.min) && isOptionalNumber(v.max);
-    case 'contains':
-      return typeof v.text === 'string';
-    case 'empty':
-    case 'nonEmpty':
-      return true;
-    default:
-      return false;
-  }
-}
-
-function isQuery(v: unknown): v is ViewQuery {
-  if (!isRecord(v)) return false;
-  const sortOk = v.sort === undefined || (Array.isArray(v.sort) && v.sort.every((k) => isRecord(k) && isInt(k.column) && (k.descending === undefined || typeof k.descending === 'boolean')));
-  const filtersOk = v.filters === undefined || (Array.isArray(v.filters) && v.filters.every(isFilter));
-  return sortOk && filtersOk && (v.search === undefined || typeof v.search === 'string');
-}
 
 /** The request a webview message holds, or undefined when it is not a well-formed one (the host ignores those). */
 export function parseTableRequest(message: unknown): TableRequest | undefined {

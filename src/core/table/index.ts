@@ -42,6 +42,15 @@
  *   copySelection(view, first, last, columns, {format: 'tsv' | 'csv', header = true})
  *   neutraliseFormula(cell): starts with `=`, `+`, `-`, `@`, TAB or CR and is not a number → `'` first.
  *
+ * Off the main thread (the extension host uses this; the calls above run inside the worker)
+ *   RemoteTable.open(path, {signal?, workerFile?})  starts a worker thread (dist/tableWorker.js,
+ *     tableWorker.ts → workerTable.ts) and opens the file in it; the host keeps a mirror of
+ *     columns, notices and the view's counts (`view`: a ViewSnapshot) that the worker's pushes
+ *     refresh. window, apply (sort, filters, search), export, copy, columnText, close: async,
+ *     cancelled by AbortSignal; onDidChange and `indexed` as on a TableSource. Errors come back
+ *     typed: AbortError, RangeError, else TableWorkerError {remoteName, code}.
+ *   Messages: workerProtocol.ts, one union each way, validated on entry on both sides.
+ *
  * Measured costs on a 722 MB, 100,000 × 640 file: bench/RESULTS-table.md (npm run bench:table).
  */
 export { abortable } from '../abort';
@@ -54,4 +63,6 @@ export { isNumberText, parseNumberText } from './numbers';
 export { openTable } from './openTable';
 export { compareText, sortRows } from './sortRows';
 export { TableView } from './tableView';
+export { defaultWorkerFile, fromWireError, RemoteTable, TableWorkerError, type RemoteOpenOptions } from './remoteTable';
+export type { ViewSnapshot } from './workerProtocol';
 export * from './types';

@@ -1,6 +1,7 @@
 /**
- * One table webview and the data behind it: the source (CSV, address list, JSON rows) and its
- * view, the message loop (ready handshake, then one reply per request id), background indexing
+ * One table webview and the data behind it: the table (CSV, address list, JSON rows) with its
+ * view, kept in a worker thread (RemoteTable) so no pass over the file runs on the extension
+ * host's main thread; the message loop (ready handshake, then one reply per request id), background indexing
  * forwarded as progress, file notices, and the cell and column actions.
  */
 import * as vscode from 'vscode';
@@ -8,7 +9,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { ENDPOINTS } from '../../core/catalog';
 import { METRIC_GROUPS, TIMEFRAMES } from '../../core/metrics';
-import { COPY_MAX_CELLS, copySelection, exportView, neutraliseFormula, openTable, TableView, type TableSource } from '../../core/table';
+import { COPY_MAX_CELLS, neutraliseFormula, RemoteTable } from '../../core/table';
 import type { ViewState } from '../../shared/tableProtocol';
 import { FIRST_WINDOW, parseUiRequest, type ColumnInfo, type ProbeState, type TableLayout, type UiMessage, type UiRequest } from '../../shared/tableUiProtocol';
 import { readSettings } from '../config';
@@ -41,8 +42,8 @@ const isAbort = (e: unknown): boolean => e instanceof Error && (e.name === 'Abor
 
 interface Opened {
   readonly file: string;
-  readonly source: TableSource;
-  readonly view: TableView;
+  /** The source and its view, in their worker. */
+  readonly table: RemoteTable;
   readonly columns: readonly ColumnInfo[];
   readonly endpoint?: string;
   readonly files: readonly string[];
@@ -53,6 +54,8 @@ interface Opened {
 export class TableSession implements vscode.Disposable {
   private opened: Promise<Opened>;
   private current: Opened | undefined;
+  /** The table the webview has had init and meta for: changes of it are pushed. */
+  private shown: Opened | undefined;
   private readonly controllers = new Map<number, AbortController>();
   private readonly taps = new Set<(m: UiMessage) => void>();
   private readonly probes = new Map<number, (s: ProbeState) => void>();
@@ -134,7 +137,7 @@ export class TableSession implements vscode.Disposable {
     void this.opened.then(
       (o) => {
         o.unsubscribe();
-        return o.source.close();
+        return o.table.close();
       },
       () => undefined,
     );
@@ -160,26 +163,31 @@ export class TableSession implements vscode.Disposable {
   }
 
   private viewState(o: Opened): ViewState {
-    const v = o.view;
-    return { version: v.version, length: v.length, total: v.total, complete: o.source.complete, countLabel: v.countLabel(), query: v.query };
+    return o.table.view;
   }
 
   private async open(file: string): Promise<Opened> {
     const signal = this.closing.signal;
-    const [source, info] = await Promise.all([openTable(file, { signal }), resultInfo(file)]);
-    const view = new TableView(source);
-    const sampleRows = Math.min(source.rowCount, SAMPLE_ROWS);
-    const all = source.columns.map((_, i) => i);
-    const sample = sampleRows > 0 ? (await view.window(0, sampleRows, all, signal)).cells : [];
-    const columns = columnInfo(source.columns, sample);
-    const layoutKey = LAYOUT_KEY + (info.endpoint ?? `columns:${createHash('sha1').update(source.columns.join('\n')).digest('hex').slice(0, 16)}`);
+    const [table, info] = await Promise.all([RemoteTable.open(file, { signal }), resultInfo(file)]);
+    let sample: readonly (readonly string[])[];
+    try {
+      const sampleRows = Math.min(table.rowCount, SAMPLE_ROWS);
+      sample = sampleRows > 0 ? (await table.window(0, sampleRows, table.columns.map((_, i) => i), signal)).cells : [];
+    } catch (e) {
+      await table.close();
+      throw e;
+    }
+    const columns = columnInfo(table.columns, sample);
+    const layoutKey = LAYOUT_KEY + (info.endpoint ?? `columns:${createHash('sha1').update(table.columns.join('\n')).digest('hex').slice(0, 16)}`);
     let latest: { bytesDone: number; bytesTotal: number } | undefined;
-    const unsubscribe = source.onDidChange((change) => {
-      if (change.type === 'notices') this.post({ type: 'notices', notices: source.notices });
-      else if (change.type === 'complete') {
+    const unsubscribe = table.onDidChange((change) => {
+      // Nothing is pushed before the webview has init and meta (sendInit catches up then): it could not use it yet.
+      if (change.type === 'notices') {
+        if (this.shown?.table === table) this.post({ type: 'notices', notices: table.notices });
+      } else if (change.type === 'complete') {
         clearTimeout(this.progressTimer);
         this.progressTimer = undefined;
-        if (this.current?.source === source) {
+        if (this.shown?.table === table && this.current?.table === table) {
           this.post({ type: 'view', view: this.viewState(this.current) });
           this.post({ type: 'progress', progress: { task: 'index', done: 1, total: 1 } });
         }
@@ -188,16 +196,16 @@ export class TableSession implements vscode.Disposable {
         latest = change;
         this.progressTimer ??= setTimeout(() => {
           this.progressTimer = undefined;
-          if (this.current?.source !== source || source.complete || !latest) return;
+          if (this.shown?.table !== table || this.current?.table !== table || table.complete || !latest) return;
           this.post({ type: 'view', view: this.viewState(this.current) });
           this.post({ type: 'progress', progress: { task: 'index', done: latest.bytesDone, total: latest.bytesTotal } });
         }, PROGRESS_MS);
       }
     });
-    source.indexed.catch((e: unknown) => {
+    table.indexed.catch((e: unknown) => {
       if (!isAbort(e) && !this.disposed) this.post({ type: 'failed', message: `Reading ${path.basename(file)} stopped: ${message(e)}` });
     });
-    const opened: Opened = { file, source, view, columns, endpoint: info.endpoint, files: info.files, layoutKey, unsubscribe };
+    const opened: Opened = { file, table, columns, endpoint: info.endpoint, files: info.files, layoutKey, unsubscribe };
     this.current = opened;
     return opened;
   }
@@ -207,11 +215,13 @@ export class TableSession implements vscode.Disposable {
     const title = path.basename(o.file);
     const layout = this.deps.state.get<TableLayout>(o.layoutKey);
     this.panel.title = title;
-    this.post({ type: 'init', title, kind: o.source.kind, columns: o.source.columns, view: this.viewState(o), notices: o.source.notices });
+    this.shown = undefined;
+    const noticesAtInit = o.table.notices;
+    this.post({ type: 'init', title, kind: o.table.kind, columns: o.table.columns, view: this.viewState(o), notices: o.table.notices });
     // The first rows of the columns it will show, before it asks: they paint without a round trip.
-    const rows = Math.min(o.view.length, FIRST_ROWS);
+    const rows = Math.min(o.table.view.length, FIRST_ROWS);
     if (rows > 0 && o.columns.length > 0) {
-      const window = await o.view.window(0, rows, likelyShown(o.columns, layout).slice(0, FIRST_COLUMNS), this.closing.signal);
+      const window = await o.table.window(0, rows, likelyShown(o.columns, layout).slice(0, FIRST_COLUMNS), this.closing.signal);
       this.post({ type: 'window', requestId: FIRST_WINDOW, window });
     }
     this.post({
@@ -228,7 +238,11 @@ export class TableSession implements vscode.Disposable {
         test: this.deps.test,
       },
     });
-    if (o.source.complete) this.post({ type: 'progress', progress: { task: 'index', done: 1, total: 1 } });
+    // From here on changes are pushed as they come; catch up with those since init.
+    this.shown = o;
+    this.post({ type: 'view', view: this.viewState(o) });
+    if (o.table.notices !== noticesAtInit) this.post({ type: 'notices', notices: o.table.notices });
+    if (o.table.complete) this.post({ type: 'progress', progress: { task: 'index', done: 1, total: 1 } });
   }
 
   private async handle(req: UiRequest): Promise<void> {
@@ -258,8 +272,8 @@ export class TableSession implements vscode.Disposable {
     switch (req.type) {
       case 'getWindow': {
         const signal = this.controller(req.requestId);
-        const last = Math.min(req.last, o.view.length);
-        const window = await o.view.window(Math.min(req.first, last), last, req.columns, signal);
+        const last = Math.min(req.last, o.table.view.length);
+        const window = await o.table.window(Math.min(req.first, last), last, req.columns, signal);
         this.post({ type: 'window', requestId: req.requestId, window });
         if (!this.firstWindowLogged) {
           this.firstWindowLogged = true;
@@ -270,25 +284,24 @@ export class TableSession implements vscode.Disposable {
       case 'setQuery': {
         const signal = this.controller(req.requestId);
         const t0 = performance.now();
-        await o.view.apply(req.query, {
+        const state = await o.table.apply(req.query, {
           signal,
           onProgress: (progress) => this.post({ type: 'progress', requestId: req.requestId, progress }),
         });
-        const state = this.viewState(o);
         this.post({ type: 'queryApplied', requestId: req.requestId, view: state });
         // Pushed too, so a webview that did not ask (another request path, a test) shows the new rows.
         this.post({ type: 'view', view: state });
-        this.deps.log.info(`Table: query applied in ${Math.round(performance.now() - t0)} ms: ${o.view.countLabel()}.`);
+        this.deps.log.info(`Table: query applied in ${Math.round(performance.now() - t0)} ms: ${state.countLabel}.`);
         return;
       }
       case 'copy': {
-        const rows = Math.max(0, Math.min(req.last, o.view.length) - req.first);
+        const rows = Math.max(0, Math.min(req.last, o.table.view.length) - req.first);
         if (rows * req.columns.length > COPY_MAX_CELLS) {
           this.post({ type: 'failed', requestId: req.requestId, message: `That is ${fmt(rows * req.columns.length)} cells; copy at most ${fmt(COPY_MAX_CELLS)}, or export the view to CSV.` });
           return;
         }
         const neutraliseFormulas = readSettings().tableNeutralizeFormulas;
-        const text = await copySelection(o.view, req.first, req.last, req.columns, { format: req.format, header: req.header, neutraliseFormulas });
+        const text = await o.table.copy(req.first, req.last, req.columns, { format: req.format, header: req.header, neutraliseFormulas }, this.controller(req.requestId));
         await vscode.env.clipboard.writeText(text);
         const what = `${fmt(rows)} row${rows === 1 ? '' : 's'} × ${fmt(req.columns.length)} column${req.columns.length === 1 ? '' : 's'}`;
         this.post({ type: 'done', requestId: req.requestId, message: `Copied ${what}${req.header ? ' with headers' : ''}.` });
@@ -329,7 +342,7 @@ export class TableSession implements vscode.Disposable {
         if (target !== o.file) {
           o.unsubscribe();
           for (const c of this.controllers.values()) c.abort();
-          void o.source.close();
+          void o.table.close();
           this.opened = this.open(target);
           await this.sendInit(await this.opened);
         }
@@ -363,7 +376,7 @@ export class TableSession implements vscode.Disposable {
       return;
     }
     const signal = this.controller(requestId);
-    const rows = o.view.length;
+    const rows = o.table.view.length;
     const neutraliseFormulas = readSettings().tableNeutralizeFormulas;
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Exporting ${fmt(rows)} rows to ${path.basename(target)}`, cancellable: true },
@@ -371,7 +384,7 @@ export class TableSession implements vscode.Disposable {
         const c = this.controllers.get(requestId);
         token.onCancellationRequested(() => c?.abort());
         let last = 0;
-        return exportView(o.view, target, {
+        return o.table.export(target, {
           columns,
           neutraliseFormulas,
           signal,
@@ -387,7 +400,7 @@ export class TableSession implements vscode.Disposable {
     this.post({
       type: 'done',
       requestId,
-      message: `Exported ${fmt(result.rows)} rows × ${fmt(columns?.length ?? o.source.columns.length)} columns to ${target}${neutraliseFormulas ? ' (formulas neutralised)' : ''}.`,
+      message: `Exported ${fmt(result.rows)} rows × ${fmt(columns?.length ?? o.table.columns.length)} columns to ${target}${neutraliseFormulas ? ' (formulas neutralised)' : ''}.`,
     });
     void vscode.window.showInformationMessage(`Exported ${fmt(result.rows)} rows to ${path.basename(target)}.`, 'Open in Table', 'Reveal').then((pick) => {
       if (pick === 'Open in Table') void vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(target), 'walletAnalytics.table');
@@ -399,18 +412,13 @@ export class TableSession implements vscode.Disposable {
     const info = o.columns[column];
     if (!info) throw new RangeError(`There is no column ${column}.`);
     const signal = this.controller(requestId);
-    // One pass for the whole column (cached), then the view's rows in its order.
-    const [typed] = await vscode.window.withProgress(
+    // One pass for the whole column in the worker (cached there); its cells come back in view order.
+    const text = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: `Reading the addresses of ${info.name}` },
-      () => o.source.typedColumns([{ column, text: true }], { signal, onProgress: (progress) => this.post({ type: 'progress', requestId, progress }) }),
+      () => o.table.columnText(column, { signal, onProgress: (progress) => this.post({ type: 'progress', requestId, progress }) }),
     );
-    const text = typed?.fullText ?? [];
-    const ids = o.view.rowIds();
-    const cells = (function* () {
-      for (const id of ids) yield text[id] ?? '';
-    })();
     const chain = info.address ?? 'main';
-    const { addresses, skipped } = collectAddresses(cells, chain);
+    const { addresses, skipped } = collectAddresses(text, chain);
     const msg = await useAsInput(addresses, chain, { column: info.name, skipped }, prompts);
     this.post({ type: 'done', requestId, message: msg });
   }

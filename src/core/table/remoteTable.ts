@@ -1,0 +1,293 @@
+/**
+ * The host's handle on a table that lives in a worker thread (tableWorker.ts): the same async
+ * calls the table session needs (open, window, apply, export, copy, column text, close), progress
+ * and change events, cancellation by AbortSignal, with every heavy pass on the worker's thread.
+ * The host keeps only a mirror of what it must answer at once (columns, notices, the view's
+ * counts), refreshed by the worker's pushes; errors come back typed (see fromWireError).
+ */
+import { join } from 'node:path';
+import { threadId as mainThreadId, Worker } from 'node:worker_threads';
+import { Listeners } from './listeners';
+import type { CopyOptions, ExportOptions, ExportResult } from './exportView';
+import type { Progress, SourceChange, TableNotice, TableWindow, TaskOptions, ViewQuery } from './types';
+import {
+  parseWorkerMessage,
+  type OpenedTable,
+  type ViewSnapshot,
+  type WireError,
+  type WorkerMessage,
+  type WorkerReply,
+  type WorkerRequest,
+} from './workerProtocol';
+
+/** An error the table worker raised (or the worker's own failure), with its original name and code. */
+export class TableWorkerError extends Error {
+  constructor(
+    message: string,
+    /** The error's name inside the worker (Error, TypeError, …; WorkerExit when the worker itself stopped). */
+    readonly remoteName: string,
+    /** The Node error code (ENOENT, …) when there was one. */
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'TableWorkerError';
+  }
+}
+
+/** The error a worker reported, rebuilt on this side: an AbortError stays one, a RangeError too; the rest are TableWorkerErrors. */
+export function fromWireError(e: WireError): Error {
+  if (e.name === 'AbortError') return new DOMException(e.message, 'AbortError');
+  if (e.name === 'RangeError') return new RangeError(e.message);
+  return new TableWorkerError(e.message, e.name, e.code);
+}
+
+export interface RemoteOpenOptions {
+  /** Cancels the open (the worker stops); a later abort does nothing (close() ends the table). */
+  readonly signal?: AbortSignal;
+  /** The worker bundle (default: tableWorker.js beside this bundle, i.e. dist/). */
+  readonly workerFile?: string;
+  /** As for openCsvFile (default true). */
+  readonly prepareColumns?: boolean;
+}
+
+/** Where the worker bundle is when this code runs from dist/extension.js. */
+export function defaultWorkerFile(): string {
+  return join(__dirname, 'tableWorker.js');
+}
+
+type Op = WorkerReply['op'];
+type Values = { [R in WorkerReply as R['op']]: R['value'] };
+type ValueOf<K extends Op> = Values[K];
+type RequestBody = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+interface Pending {
+  readonly op: Op;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+  readonly onProgress?: (p: Progress) => void;
+}
+
+const aborted = (signal: AbortSignal): Error => {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new DOMException('The operation was aborted', 'AbortError');
+};
+
+export class RemoteTable {
+  readonly kind: OpenedTable['kind'];
+  readonly columns: readonly string[];
+  /** The thread the table lives on (never this one). */
+  readonly threadId: number;
+  /** Resolves when every row is indexed; rejects if indexing failed, the table closed first, or the worker stopped. */
+  readonly indexed: Promise<void>;
+  private state: ViewSnapshot;
+  private noticeList: readonly TableNotice[];
+  private readonly changes = new Listeners<SourceChange>();
+  private settle: (error?: Error) => void = () => undefined;
+  private closed: Promise<void> | undefined;
+
+  private constructor(
+    private readonly channel: Channel,
+    opened: OpenedTable,
+  ) {
+    this.kind = opened.kind;
+    this.columns = opened.columns;
+    this.threadId = opened.threadId;
+    this.state = opened.view;
+    this.noticeList = opened.notices;
+    this.indexed = new Promise<void>((resolve, reject) => {
+      this.settle = (error) => (error ? reject(error) : resolve());
+    });
+    this.indexed.catch(() => undefined); // a rejection nobody awaits is not a crash
+    channel.onEvent = (m) => this.event(m);
+    channel.onExit = (error) => this.settle(error);
+  }
+
+  /** Starts a worker and opens `file` in it (by extension, as openTable); resolves with the header and first rows known. */
+  static async open(file: string, options: RemoteOpenOptions = {}): Promise<RemoteTable> {
+    options.signal?.throwIfAborted();
+    const channel = new Channel(new Worker(options.workerFile ?? defaultWorkerFile()));
+    const early: WorkerMessage[] = [];
+    channel.onEvent = (m) => early.push(m); // changes that race the reply; replayed below
+    try {
+      const opened = await channel.request({ type: 'open', file, prepareColumns: options.prepareColumns }, 'open', { signal: options.signal });
+      if (opened.threadId === mainThreadId) throw new TableWorkerError('The table opened on the main thread.', 'Error');
+      const table = new RemoteTable(channel, opened);
+      for (const m of early) table.event(m);
+      return table;
+    } catch (e) {
+      await channel.stop();
+      throw e;
+    }
+  }
+
+  /** The view's counts and query, as of the worker's latest message. */
+  get view(): ViewSnapshot {
+    return this.state;
+  }
+
+  get rowCount(): number {
+    return this.state.total;
+  }
+
+  get complete(): boolean {
+    return this.state.complete;
+  }
+
+  get notices(): readonly TableNotice[] {
+    return this.noticeList;
+  }
+
+  /** Subscribes to the source's changes (indexing progress, notices, completion); returns the unsubscribe function. */
+  onDidChange(listener: (change: SourceChange) => void): () => void {
+    return this.changes.add(listener);
+  }
+
+  /** Cells of view rows [first, last) × `columns` (clamped to the view). */
+  window(first: number, last: number, columns: readonly number[], signal?: AbortSignal): Promise<TableWindow> {
+    return this.channel.request({ type: 'window', first, last, columns }, 'window', { signal });
+  }
+
+  /** Sorts, filters and searches in the worker; a later call cancels an earlier one still running (AbortError). */
+  async apply(query: ViewQuery, options: TaskOptions = {}): Promise<ViewSnapshot> {
+    const view = await this.channel.request({ type: 'apply', query }, 'apply', options);
+    if (view.version >= this.state.version) this.state = view;
+    return view;
+  }
+
+  /** Writes the view to `target` as CSV (see exportView); the worker writes the file. */
+  export(target: string, options: ExportOptions = {}): Promise<ExportResult> {
+    const { signal, onProgress, columns, neutraliseFormulas = true, header = true, lineEnding = '\r\n' } = options;
+    return this.channel.request({ type: 'export', target, options: { columns, neutraliseFormulas, header, lineEnding } }, 'export', { signal, onProgress });
+  }
+
+  /** View rows [first, last) × `columns` as TSV or CSV text (see copySelection); a RangeError past COPY_MAX_CELLS. */
+  copy(first: number, last: number, columns: readonly number[], options: CopyOptions, signal?: AbortSignal): Promise<string> {
+    const { format, header = true, neutraliseFormulas = true } = options;
+    return this.channel.request({ type: 'copy', first, last, columns, format, header, neutraliseFormulas }, 'copy', { signal });
+  }
+
+  /** Every cell of `column`, in view order (one typed pass in the worker, cached there). */
+  async columnText(column: number, options: TaskOptions = {}): Promise<readonly string[]> {
+    return this.channel.request({ type: 'columnText', column }, 'columnText', options);
+  }
+
+  /** Stops the table's work, releases the file and ends the worker. Safe to call twice. */
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      try {
+        await this.channel.request({ type: 'close' }, 'close', {});
+      } catch {
+        // The worker is stopped below either way.
+      }
+      await this.channel.stop();
+      this.settle(new DOMException('The table was closed.', 'AbortError'));
+    })();
+    return this.closed;
+  }
+
+  private event(m: WorkerMessage): void {
+    switch (m.type) {
+      case 'changed':
+        if (m.view.version >= this.state.version) this.state = m.view;
+        this.noticeList = m.notices;
+        this.changes.fire(m.change);
+        return;
+      case 'indexed':
+        this.settle();
+        return;
+      case 'indexFailed':
+        this.settle(fromWireError(m.error));
+        return;
+      default:
+        return;
+    }
+  }
+}
+
+/** Requests to one worker matched with their replies by id; events and the worker's end handed on. */
+class Channel {
+  onEvent: (m: WorkerMessage) => void = () => undefined;
+  onExit: (error: Error) => void = () => undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private stopping = false;
+
+  constructor(private readonly worker: Worker) {
+    worker.on('message', (raw: unknown) => this.message(raw));
+    worker.on('error', (e: Error) => this.fail(new TableWorkerError(`The table worker failed: ${e.message}`, e.name, 'WORKER_FAILED')));
+    worker.on('exit', (code) => {
+      if (!this.stopping) this.fail(new TableWorkerError(`The table worker stopped (exit code ${code}).`, 'WorkerExit', 'WORKER_EXITED'));
+    });
+  }
+
+  request<K extends Op>(body: RequestBody & { type: K }, op: K, options: TaskOptions): Promise<ValueOf<K>> {
+    const { signal, onProgress } = options;
+    if (signal?.aborted) return Promise.reject(aborted(signal));
+    if (this.stopping) return Promise.reject(new TableWorkerError('The table is closed.', 'Error', 'TABLE_CLOSED'));
+    const id = this.nextId++;
+    return new Promise<ValueOf<K>>((resolve, reject) => {
+      const onAbort = (): void => {
+        if (!this.pending.delete(id)) return;
+        this.worker.postMessage({ type: 'cancel', id } satisfies WorkerRequest);
+        reject(aborted(signal as AbortSignal));
+      };
+      const done = (): void => signal?.removeEventListener('abort', onAbort);
+      this.pending.set(id, {
+        op,
+        resolve: (v) => {
+          done();
+          resolve(v as ValueOf<K>);
+        },
+        reject: (e) => {
+          done();
+          reject(e);
+        },
+        onProgress,
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.worker.postMessage({ ...body, id } as WorkerRequest);
+    });
+  }
+
+  /** Ends the worker; requests still waiting reject. */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.fail(new DOMException('The table was closed.', 'AbortError'));
+    await this.worker.terminate();
+  }
+
+  private message(raw: unknown): void {
+    const m = parseWorkerMessage(raw);
+    if (!m) {
+      const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
+      const p = typeof id === 'number' ? this.pending.get(id) : undefined;
+      if (p && typeof id === 'number') {
+        this.pending.delete(id);
+        p.reject(new TableWorkerError('The table worker sent a malformed reply.', 'TypeError', 'MALFORMED_REPLY'));
+      }
+      return;
+    }
+    if (m.type === 'reply' || m.type === 'failed' || m.type === 'progress') {
+      const p = this.pending.get(m.id);
+      if (!p) return; // cancelled here already
+      if (m.type === 'progress') {
+        p.onProgress?.(m.progress);
+        return;
+      }
+      this.pending.delete(m.id);
+      if (m.type === 'failed') p.reject(fromWireError(m.error));
+      else if (m.op === p.op) p.resolve(m.value);
+      else p.reject(new TableWorkerError(`The table worker answered ${p.op} with ${m.op}.`, 'TypeError', 'MALFORMED_REPLY'));
+      return;
+    }
+    this.onEvent(m);
+  }
+
+  private fail(error: Error): void {
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of waiting) p.reject(error);
+    this.onExit(error);
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Entry of the table worker (bundled alone as dist/tableWorker.js): one table per worker, so the
+ * extension host's main thread never indexes, types, sorts, filters, searches or exports. Every
+ * message from the host goes to WorkerTable; every answer goes back through parentPort.
+ */
+import { setPriority } from 'node:os';
+import { parentPort } from 'node:worker_threads';
+import { WorkerTable } from './workerTable';
+
+/**
+ * The worker's own niceness. On Linux a thread's priority is its own (setpriority on pid 0 is the
+ * calling thread), so on a busy machine the host's main thread is scheduled first and a long pass
+ * takes the spare CPU instead. Elsewhere the call would lower the whole extension host: not done.
+ */
+const NICE = 5;
+
+const port = parentPort;
+if (!port) throw new Error('tableWorker.js runs as a worker thread (see remoteTable.ts), not on its own.');
+if (process.platform === 'linux') {
+  try {
+    setPriority(0, NICE);
+  } catch {
+    // Best effort: a sandbox may refuse it, and the table works the same.
+  }
+}
+const table = new WorkerTable((message) => port.postMessage(message));
+port.on('message', (m: unknown) => table.receive(m));

@@ -1,0 +1,220 @@
+/**
+ * Messages between the extension host and the table worker (tableWorker.ts), one union each way,
+ * so every heavy pass (index, typing, sort, filter, search, export) runs off the host's main
+ * thread and the host only posts requests and reads replies. Plain data (structured clone).
+ *
+ * Flow: the host starts one worker per open table and posts `open`; the worker answers `opened`
+ * (header, first rows known, the worker's threadId), then pushes `changed` as indexing goes on
+ * (throttled; `complete` and `notices` at once) and `indexed` or `indexFailed` at the end. Every
+ * other request carries an `id`; its answer is one `reply` (by `op`) or one `failed` with the error
+ * as data, and `progress` may come before it. `cancel` aborts a request; `close` ends the table.
+ * Both sides validate what they receive (parseWorkerRequest, parseWorkerMessage).
+ */
+import type { ExportResult } from './exportView';
+import { isInt, isIntList, isQuery, isRecord } from './queryGuards';
+import type { Progress, SourceChange, TableNotice, TableWindow, ViewQuery } from './types';
+
+/** The view as the host needs it, without cells (the shape of the webview's ViewState). */
+export interface ViewSnapshot {
+  readonly version: number;
+  /** Rows in the view. */
+  readonly length: number;
+  /** Rows in the source (so far, while `complete` is false). */
+  readonly total: number;
+  readonly complete: boolean;
+  /** "12,345 of 100,000 rows". */
+  readonly countLabel: string;
+  readonly query: ViewQuery;
+}
+
+/** An error as data: what crosses the thread boundary, rebuilt as a typed error on the host. */
+export interface WireError {
+  readonly name: string;
+  readonly message: string;
+  /** A Node error code (ENOENT, EACCES, …) when the error had one. */
+  readonly code?: string;
+}
+
+export interface ExportRequestOptions {
+  readonly columns?: readonly number[];
+  readonly neutraliseFormulas: boolean;
+  readonly header: boolean;
+  readonly lineEnding: '\n' | '\r\n';
+}
+
+/** Host → worker. */
+export type WorkerRequest =
+  | { readonly type: 'open'; readonly id: number; readonly file: string; readonly prepareColumns?: boolean }
+  | { readonly type: 'window'; readonly id: number; readonly first: number; readonly last: number; readonly columns: readonly number[] }
+  | { readonly type: 'apply'; readonly id: number; readonly query: ViewQuery }
+  | { readonly type: 'export'; readonly id: number; readonly target: string; readonly options: ExportRequestOptions }
+  | {
+      readonly type: 'copy';
+      readonly id: number;
+      readonly first: number;
+      readonly last: number;
+      readonly columns: readonly number[];
+      readonly format: 'tsv' | 'csv';
+      readonly header: boolean;
+      readonly neutraliseFormulas: boolean;
+    }
+  | { readonly type: 'columnText'; readonly id: number; readonly column: number }
+  | { readonly type: 'cancel'; readonly id: number }
+  | { readonly type: 'close'; readonly id: number };
+
+/** What the worker says once a table is open. */
+export interface OpenedTable {
+  readonly kind: 'csv' | 'txt' | 'json';
+  readonly columns: readonly string[];
+  readonly notices: readonly TableNotice[];
+  readonly view: ViewSnapshot;
+  /** The worker's thread id: never the host's. */
+  readonly threadId: number;
+}
+
+/** A successful answer, by the request it answers. */
+export type WorkerReply =
+  | { readonly op: 'open'; readonly value: OpenedTable }
+  | { readonly op: 'window'; readonly value: TableWindow }
+  | { readonly op: 'apply'; readonly value: ViewSnapshot }
+  | { readonly op: 'export'; readonly value: ExportResult }
+  | { readonly op: 'copy'; readonly value: string }
+  /** The column's text in view order (for "use as input"). */
+  | { readonly op: 'columnText'; readonly value: readonly string[] }
+  | { readonly op: 'close'; readonly value: null };
+
+/** Worker → host. */
+export type WorkerMessage =
+  | ({ readonly type: 'reply'; readonly id: number } & WorkerReply)
+  | { readonly type: 'failed'; readonly id: number; readonly error: WireError }
+  | { readonly type: 'progress'; readonly id: number; readonly progress: Progress }
+  | { readonly type: 'changed'; readonly change: SourceChange; readonly view: ViewSnapshot; readonly notices: readonly TableNotice[] }
+  | { readonly type: 'indexed' }
+  | { readonly type: 'indexFailed'; readonly error: WireError };
+
+/** The error as data; anything thrown (not only Errors) becomes one. */
+export function toWireError(e: unknown): WireError {
+  if (e instanceof Error) {
+    const code = (e as { code?: unknown }).code;
+    return { name: e.name, message: e.message, ...(typeof code === 'string' ? { code } : {}) };
+  }
+  return { name: 'Error', message: String(e) };
+}
+
+const isText = (v: unknown): v is string => typeof v === 'string';
+const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
+
+function isExportOptions(v: unknown): v is ExportRequestOptions {
+  return (
+    isRecord(v) &&
+    (v.columns === undefined || isIntList(v.columns)) &&
+    isBool(v.neutraliseFormulas) &&
+    isBool(v.header) &&
+    (v.lineEnding === '\n' || v.lineEnding === '\r\n')
+  );
+}
+
+/** The request a message holds, or undefined when it is not a well-formed one (the worker answers those with `failed`). */
+export function parseWorkerRequest(message: unknown): WorkerRequest | undefined {
+  if (!isRecord(message) || !isInt(message.id)) return undefined;
+  const m = message;
+  switch (m.type) {
+    case 'open':
+      return isText(m.file) && m.file !== '' && (m.prepareColumns === undefined || isBool(m.prepareColumns)) ? (m as WorkerRequest) : undefined;
+    case 'window':
+      return isInt(m.first) && isInt(m.last) && isIntList(m.columns) ? (m as WorkerRequest) : undefined;
+    case 'apply':
+      return isQuery(m.query) ? (m as WorkerRequest) : undefined;
+    case 'export':
+      return isText(m.target) && m.target !== '' && isExportOptions(m.options) ? (m as WorkerRequest) : undefined;
+    case 'copy':
+      return isInt(m.first) && isInt(m.last) && isIntList(m.columns) && (m.format === 'tsv' || m.format === 'csv') && isBool(m.header) && isBool(m.neutraliseFormulas)
+        ? (m as WorkerRequest)
+        : undefined;
+    case 'columnText':
+      return isInt(m.column) ? (m as WorkerRequest) : undefined;
+    case 'cancel':
+    case 'close':
+      return m as WorkerRequest;
+    default:
+      return undefined;
+  }
+}
+
+const isWireError = (v: unknown): v is WireError => isRecord(v) && isText(v.name) && isText(v.message) && (v.code === undefined || isText(v.code));
+const isTexts = (v: unknown): v is string[] => Array.isArray(v) && v.every(isText);
+
+function isSnapshot(v: unknown): v is ViewSnapshot {
+  return isRecord(v) && isInt(v.version) && isInt(v.length) && isInt(v.total) && isBool(v.complete) && isText(v.countLabel) && isQuery(v.query);
+}
+
+function isNotices(v: unknown): v is TableNotice[] {
+  return Array.isArray(v) && v.every((n) => isRecord(n) && isText(n.code) && isText(n.severity) && isText(n.message));
+}
+
+function isChange(v: unknown): v is SourceChange {
+  if (!isRecord(v)) return false;
+  switch (v.type) {
+    case 'progress':
+      return isInt(v.rowCount) && isInt(v.bytesDone) && isInt(v.bytesTotal);
+    case 'notices':
+      return true;
+    case 'complete':
+      return isInt(v.rowCount);
+    default:
+      return false;
+  }
+}
+
+function isWindow(v: unknown): v is TableWindow {
+  return isRecord(v) && isInt(v.version) && isInt(v.start) && isIntList(v.rowIds) && isIntList(v.columns) && Array.isArray(v.cells) && v.cells.every(isTexts);
+}
+
+function isReplyValue(op: unknown, v: unknown): boolean {
+  switch (op) {
+    case 'open':
+      return isRecord(v) && (v.kind === 'csv' || v.kind === 'txt' || v.kind === 'json') && isTexts(v.columns) && isNotices(v.notices) && isSnapshot(v.view) && isInt(v.threadId);
+    case 'window':
+      return isWindow(v);
+    case 'apply':
+      return isSnapshot(v);
+    case 'export':
+      return isRecord(v) && isInt(v.rows) && isInt(v.bytes);
+    case 'copy':
+      return isText(v);
+    case 'columnText':
+      return isTexts(v);
+    case 'close':
+      return v === null;
+    default:
+      return false;
+  }
+}
+
+/** The message the worker sent, or undefined when it is not a well-formed one. */
+export function parseWorkerMessage(message: unknown): WorkerMessage | undefined {
+  if (!isRecord(message)) return undefined;
+  const m = message;
+  switch (m.type) {
+    case 'reply':
+      return isInt(m.id) && isReplyValue(m.op, m.value) ? (m as WorkerMessage) : undefined;
+    case 'failed':
+      return isInt(m.id) && isWireError(m.error) ? (m as WorkerMessage) : undefined;
+    case 'progress':
+      return isInt(m.id) &&
+        isRecord(m.progress) &&
+        (m.progress.task === 'index' || m.progress.task === 'columns' || m.progress.task === 'search' || m.progress.task === 'export') &&
+        typeof m.progress.done === 'number' &&
+        typeof m.progress.total === 'number'
+        ? (m as WorkerMessage)
+        : undefined;
+    case 'changed':
+      return isChange(m.change) && isSnapshot(m.view) && isNotices(m.notices) ? (m as WorkerMessage) : undefined;
+    case 'indexed':
+      return { type: 'indexed' };
+    case 'indexFailed':
+      return isWireError(m.error) ? (m as WorkerMessage) : undefined;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The table worker's side of workerProtocol.ts: one source and its view, the requests answered by
+ * id, cancellation by id, and the source's changes pushed to the host (progress throttled, so a
+ * 1.8 GB index costs the host a message every PUSH_MS, not one per chunk). Runs inside the worker
+ * (tableWorker.ts wires it to parentPort); `post` is the only way out, so it is tested as is.
+ */
+import { threadId } from 'node:worker_threads';
+import { copySelection, exportView } from './exportView';
+import { openTable } from './openTable';
+import { TableView } from './tableView';
+import type { Progress, SourceChange, TableSource } from './types';
+import { parseWorkerRequest, toWireError, type OpenedTable, type ViewSnapshot, type WorkerMessage, type WorkerReply, type WorkerRequest } from './workerProtocol';
+
+/** Least time between two progress messages of one kind. */
+const PUSH_MS = 50;
+
+type Post = (message: WorkerMessage) => void;
+
+export class WorkerTable {
+  private source: TableSource | undefined;
+  private view: TableView | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private readonly controllers = new Map<number, AbortController>();
+  private readonly lifetime = new AbortController();
+  private pushTimer: NodeJS.Timeout | undefined;
+  private pendingChange: SourceChange | undefined;
+  private lastPush = 0;
+
+  constructor(private readonly post: Post) {}
+
+  /** Handles one message from the host; never throws (a failure is answered with `failed`). */
+  receive(raw: unknown): void {
+    const req = parseWorkerRequest(raw);
+    if (!req) {
+      const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
+      if (typeof id === 'number') this.post({ type: 'failed', id, error: { name: 'TypeError', message: 'The table worker received a malformed request.' } });
+      return;
+    }
+    if (req.type === 'cancel') {
+      this.controllers.get(req.id)?.abort();
+      return;
+    }
+    const own = new AbortController();
+    this.controllers.set(req.id, own);
+    const signal = AbortSignal.any([own.signal, this.lifetime.signal]);
+    this.answer(req, signal).then(
+      (reply) => this.post({ type: 'reply', id: req.id, ...reply }),
+      (e: unknown) => this.post({ type: 'failed', id: req.id, error: toWireError(e) }),
+    ).finally(() => this.controllers.delete(req.id));
+  }
+
+  private async answer(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: AbortSignal): Promise<WorkerReply> {
+    if (req.type === 'open') return { op: 'open', value: await this.open(req.file, req.prepareColumns, signal) };
+    if (req.type === 'close') return { op: 'close', value: await this.close() };
+    const view = this.view;
+    if (!view) throw new Error('No table is open in this worker.');
+    const onProgress = this.progress(req.id);
+    switch (req.type) {
+      case 'window': {
+        const last = Math.min(req.last, view.length);
+        return { op: 'window', value: await view.window(Math.min(req.first, last), last, req.columns, signal) };
+      }
+      case 'apply':
+        await view.apply(req.query, { signal, onProgress });
+        return { op: 'apply', value: this.snapshot() };
+      case 'export':
+        return { op: 'export', value: await exportView(view, req.target, { ...req.options, signal, onProgress }) };
+      case 'copy':
+        return { op: 'copy', value: await copySelection(view, req.first, req.last, req.columns, req) };
+      case 'columnText': {
+        if (req.column >= view.source.columns.length) throw new RangeError(`There is no column ${req.column}.`);
+        const [typed] = await view.source.typedColumns([{ column: req.column, text: true }], { signal, onProgress });
+        const text = typed?.fullText ?? [];
+        return { op: 'columnText', value: Array.from(view.rowIds(), (id) => text[id] ?? '') };
+      }
+    }
+  }
+
+  private async open(file: string, prepareColumns: boolean | undefined, signal: AbortSignal): Promise<OpenedTable> {
+    if (this.source) throw new Error('A table is already open in this worker.');
+    const source = await openTable(file, { signal, prepareColumns });
+    if (signal.aborted) {
+      await source.close();
+      signal.throwIfAborted();
+    }
+    this.source = source;
+    this.view = new TableView(source);
+    this.unsubscribe = source.onDidChange((change) => this.changed(change));
+    source.indexed.then(
+      () => {
+        this.flush();
+        this.post({ type: 'indexed' });
+      },
+      (e: unknown) => this.post({ type: 'indexFailed', error: toWireError(e) }),
+    );
+    return { kind: source.kind, columns: source.columns, notices: source.notices, view: this.snapshot(), threadId };
+  }
+
+  private async close(): Promise<null> {
+    this.lifetime.abort();
+    clearTimeout(this.pushTimer);
+    this.pendingChange = undefined;
+    this.unsubscribe?.();
+    await this.source?.close();
+    return null;
+  }
+
+  private snapshot(): ViewSnapshot {
+    const view = this.view;
+    if (!view) return { version: 0, length: 0, total: 0, complete: false, countLabel: '', query: {} };
+    return { version: view.version, length: view.length, total: view.total, complete: view.source.complete, countLabel: view.countLabel(), query: view.query };
+  }
+
+  /** Notices and completion go out at once; row progress at most every PUSH_MS, the latest one. */
+  private changed(change: SourceChange): void {
+    if (change.type !== 'progress') {
+      this.flush();
+      this.push(change);
+      return;
+    }
+    this.pendingChange = change;
+    const wait = this.lastPush + PUSH_MS - performance.now();
+    if (wait <= 0) this.flush();
+    else this.pushTimer ??= setTimeout(() => this.flush(), wait);
+  }
+
+  private flush(): void {
+    clearTimeout(this.pushTimer);
+    this.pushTimer = undefined;
+    const change = this.pendingChange;
+    this.pendingChange = undefined;
+    if (change) this.push(change);
+  }
+
+  private push(change: SourceChange): void {
+    this.lastPush = performance.now();
+    this.post({ type: 'changed', change, view: this.snapshot(), notices: this.source?.notices ?? [] });
+  }
+
+  /** A request's progress, throttled to one message every PUSH_MS (and always its last step). */
+  private progress(id: number): (p: Progress) => void {
+    let last = 0;
+    return (progress) => {
+      const now = performance.now();
+      if (now - last < PUSH_MS && progress.done < progress.total) return;
+      last = now;
+      this.post({ type: 'progress', id, progress });
+    };
+  }
+}
