@@ -15,7 +15,7 @@ import type { RequestRecord } from '../../src/core/wire';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { ExtensionApi } from '../../src/extension';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
-import { CommandIds, ContextKeys } from '../../src/vscode/commands/ids';
+import { CommandIds, ContextKeys } from '../../src/vscode/base/ids';
 // Types only: the extension's bundle has its own copies of these classes, so `instanceof` cannot see them; `kind` can.
 import type { FileNode, GroupNode, RequestNode, RequestsElement } from '../../src/vscode/views/requestsTree';
 import { api as getApi, note, waitFor, answerPrices } from './support';

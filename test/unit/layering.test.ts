@@ -104,3 +104,54 @@ describe('layering: pure code never imports vscode', () => {
     }
   });
 });
+
+/** The relative imports of each .ts file under dir, resolved: [importing file, imported file]. */
+function relativeImports(dir: string): [string, string][] {
+  return tsFiles(dir).flatMap((f) =>
+    specifiers(f).flatMap((s): [string, string][] => {
+      const to = s.startsWith('.') ? resolveRelative(f, s) : undefined;
+      return to ? [[f, to]] : [];
+    }),
+  );
+}
+
+const inside = (file: string, folder: string): boolean => !relative(folder, file).startsWith('..');
+
+/** Imports from a file under `dir` to a file under none of `allowed`, as "from → to" relative to base. */
+function importsLeaving(dir: string, allowed: readonly string[], base: string): string[] {
+  return relativeImports(dir)
+    .filter(([, to]) => !allowed.some((a) => inside(to, a)))
+    .map(([from, to]) => `${relative(base, from)} → ${relative(base, to)}`);
+}
+
+describe('layering: the floor of src/vscode', () => {
+  const vscodeDir = join(root, 'src/vscode');
+
+  it('src/vscode/base (ids, settings, connection, keys, history, status, …) imports only base/, core/ and the sandbox', () => {
+    const allowed = ['src/vscode/base', 'src/core', 'src/sandbox'].map((d) => join(root, d));
+    assert.deepEqual(importsLeaving(join(vscodeDir, 'base'), allowed, root), [], 'base/ is the floor every feature stands on: move what it needs down into base/, or the code up into a feature');
+  });
+
+  it('nothing outside src/vscode/commands imports from it (commands are leaves that activate() registers)', () => {
+    const commands = join(vscodeDir, 'commands');
+    const offenders = relativeImports(vscodeDir)
+      .filter(([from, to]) => inside(to, commands) && !inside(from, commands))
+      .map(([from, to]) => `${relative(root, from)} → ${relative(root, to)}`);
+    assert.deepEqual(offenders, []);
+  });
+
+  it('the check itself catches an import leaving a folder', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'wa-floor-'));
+    try {
+      mkdirSync(join(tmp, 'base'));
+      mkdirSync(join(tmp, 'views'));
+      writeFileSync(join(tmp, 'base', 'ids.ts'), 'export const id = 1;\n');
+      writeFileSync(join(tmp, 'base', 'up.ts'), "import type { V } from '../views/panel';\nexport type U = V;\n");
+      writeFileSync(join(tmp, 'views', 'panel.ts'), "import { id } from '../base/ids';\nimport { b } from './b';\nexport type V = number;\nexport const p = id + b;\n");
+      writeFileSync(join(tmp, 'views', 'b.ts'), "import type { V } from './panel';\nexport const b: V = 1;\n");
+      assert.deepEqual(importsLeaving(join(tmp, 'base'), [join(tmp, 'base')], tmp), ['base/up.ts → views/panel.ts']);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});

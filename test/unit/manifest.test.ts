@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { endpointCommands } from '../../src/core/manifest';
 // ids.ts is a plain const map (no vscode import), so a node test may read it.
 // eslint-disable-next-line no-restricted-imports
-import { CommandIds, WALKTHROUGH_ID } from '../../src/vscode/commands/ids';
+import { CommandIds, WALKTHROUGH_ID } from '../../src/vscode/base/ids';
 
 /** The repository root: the nearest folder up from this file holding package.json. */
 function repoRoot(): string {
@@ -69,7 +69,7 @@ describe('package.json manifest', () => {
     assert.deepEqual(
       ids.filter((id) => !expected.includes(id)),
       [],
-      'in package.json but neither in CommandIds (src/vscode/commands/ids.ts) nor generated',
+      'in package.json but neither in CommandIds (src/vscode/base/ids.ts) nor generated',
     );
   });
 

@@ -23,14 +23,14 @@ import {
   type ReadOutcome,
 } from '../../core/pages/pagedResult';
 import { fmtCredits, quote } from '../../core/pricing';
-import { CommandIds } from '../commands/ids';
-import type { Connection } from '../connection';
-import type { CreditsService } from '../credits';
-import { readSettings } from '../config';
-import { showApiError } from '../errors';
+import { CommandIds } from '../base/ids';
+import type { Connection } from '../base/connection';
+import type { CreditsService } from '../base/credits';
+import { readSettings } from '../base/settings';
+import { showApiError } from '../base/errors';
 import { pickStep } from '../flows/multiStep';
 import { approvePrice, type PriceQuestions } from './priceStep';
-import type { Log } from '../log';
+import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
 
 /** What reading pages needs of the extension's services (EndpointDeps and Services both have it). */

@@ -3,7 +3,7 @@ import { askApiKey } from './apiKey';
 import { isLive } from '../../core/jobs/job';
 import { checkProfileBaseUrl, checkProfileName, DEFAULT_PROFILE_ID, SANDBOX_PROFILE_ID, SANDBOX_PROFILE_NAME } from '../../core/profiles';
 import type { Services } from '../services';
-import { CommandIds } from './ids';
+import { CommandIds } from '../base/ids';
 
 /** Arguments tests (and other commands) may pass instead of the prompts. */
 interface AddArgs {
@@ -15,7 +15,7 @@ interface AddArgs {
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /**
- * Add, Switch, Rename and Remove Profile (src/vscode/profiles.ts keeps them). Set/Clear API Key act
+ * Add, Switch, Rename and Remove Profile (src/vscode/base/profiles.ts keeps them). Set/Clear API Key act
  * on the active profile's key. A profile with jobs still waiting for their file cannot be removed:
  * its key is what polls and downloads them, and no other key may.
  */

@@ -5,10 +5,10 @@ import { fmtCredits } from '../../core/pricing';
 import { pendingForText, type JobRecord } from '../../core/jobs/job';
 import { Poller, type PollApi } from '../../core/jobs/poller';
 import { JobStore } from '../../core/jobs/store';
-import type { Connection } from '../connection';
-import type { Log } from '../log';
+import type { Connection } from '../base/connection';
+import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
-import { readSettings } from '../config';
+import { pollIntervalMs, readSettings } from '../base/settings';
 import { makeDownloader } from './downloader';
 import { GlobalStatePersistence } from './persistence';
 import { resultsFolder } from './resultsFolder';
@@ -26,7 +26,7 @@ export class JobService implements vscode.Disposable {
     private readonly connection: Connection,
     private readonly log: Log,
     /**
-     * The window's shared pace (src/vscode/views/history.ts): the poller's `GET /requests` goes
+     * The window's shared pace (src/vscode/base/history.ts): the poller's `GET /requests` goes
      * through the one history fetcher every view uses, and its interval slows while unfocused.
      */
     private readonly shared?: { pollApiFor(baseUrl: string): PollApi | undefined; intervalMs(): number },
@@ -41,7 +41,7 @@ export class JobService implements vscode.Disposable {
       apiFor: (baseUrl) => (shared ? shared.pollApiFor(baseUrl) : this.connection.apiFor(baseUrl)),
       download: makeDownloader(this.connection, () => this.folder()),
       log: (line) => this.log.warn(line),
-      intervalMs: () => (shared ? shared.intervalMs() : readSettings().pollIntervalSeconds * 1000),
+      intervalMs: () => (shared ? shared.intervalMs() : pollIntervalMs()),
       stalledAfterMs: () => {
         const h = readSettings().jobsStalledAfterHours;
         return Number.isFinite(h) && h > 0 ? h * 3_600_000 : undefined;
@@ -132,8 +132,7 @@ export class JobService implements vscode.Disposable {
   async announce(j: JobRecord): Promise<void> {
     const title = endpoint(j.endpointId).title.replace(/…$/u, '');
     if (j.state === 'done' && j.resultPath) {
-      const settings = vscode.workspace.getConfiguration('walletAnalytics');
-      if (settings.get<boolean>('openResultOnCompletion', false)) await openResult(j.resultPath);
+      if (readSettings().openResultOnCompletion) await openResult(j.resultPath);
       void offerResult(`${title} is ready: ${path.basename(j.resultPath)}`, j.resultPath);
     } else if (j.state === 'downloadFailed') {
       const a = await vscode.window.showErrorMessage(`${title}: the job is done but its file could not be saved: ${j.error ?? 'unknown error'}`, 'Retry Download');

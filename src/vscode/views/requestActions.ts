@@ -9,7 +9,7 @@ import type { GroupId } from '../../core/history/model';
 import { addressesInFiles, type ListWant } from '../../core/history/resultAddresses';
 import { describeRule } from '../../core/pricing';
 import type { RunArgs, RunOutcome } from '../calls/callService';
-import { CommandIds } from '../commands/ids';
+import { CommandIds } from '../base/ids';
 import { openResult } from '../results/open';
 import { FileNode, RequestNode } from './requestsTree';
 import type { RequestsView } from './requestsView';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Connection } from '../connection';
+import type { Connection } from '../base/connection';
 
 /** A status bar item that says, while it is true, that this window talks to the sandbox. */
 export class SandboxStatus implements vscode.Disposable {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { IpMismatchError, KeyRefusedError, MissingKeyError, isWalletApiError } from '../core/errors';
+import { IpMismatchError, KeyRefusedError, MissingKeyError, isWalletApiError } from '../../core/errors';
 
 /** Shows an error with the action that fixes it, when there is one. */
 export async function showApiError(e: unknown, prefix = ''): Promise<void> {
