@@ -22,10 +22,11 @@ import {
 } from './fields';
 import { QueryBody } from './query/model';
 import { REQUEST_ID_MAX, requestIdRule, requestIdSchema } from './wire';
+import type { ResultKind } from './results/kinds';
 
 export type Family = 'queued' | 'direct' | 'account';
 export type HttpMethod = 'GET' | 'POST';
-export type ResultKind = 'txt' | 'csv' | 'zip' | 'json';
+export type { ResultKind };
 
 /** How an endpoint is billed (§8.2, §4.2, §4.3 rule 5). Fields are named by key. */
 export type PriceRule =

@@ -16,7 +16,7 @@ import { shortTitle, validateInput, type Endpoint } from '../../core/catalog';
 import { BadInputError, isWalletApiError } from '../../core/errors';
 import { RECONCILE_MESSAGES } from '../../core/jobs/reconcile';
 import type { JobRecord } from '../../core/jobs/job';
-import { stamp } from '../../core/jobs/results';
+import { directResultStem } from '../../core/results/names';
 import { fmtCredits, isPaid, quote, type QuoteContext } from '../../core/pricing';
 import type { QueryBody } from '../../core/query/model';
 import { RESTRICTED_MODE, type Connection } from '../base/connection';
@@ -309,7 +309,7 @@ export class CallService {
   private async saveJson(ep: Endpoint, value: unknown): Promise<string> {
     const dir = this.deps.jobs.folder();
     await fs.mkdir(dir, { recursive: true });
-    const file = path.join(dir, `${ep.id}-${stamp(new Date().toISOString())}.json`);
+    const file = path.join(dir, `${directResultStem(ep.id)}.json`);
     await writeAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
     return file;
   }

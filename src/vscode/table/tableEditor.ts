@@ -9,7 +9,7 @@ import type { ProbeState, UiMessage, UiRequest } from '../../shared/tableUiProto
 import { CommandIds } from '../base/ids';
 import type { Log } from '../base/log';
 import { windowPrompts, type TablePrompts } from './prompts';
-import { tableFileOf } from './resultInfo';
+import { tableFileOf } from '../../core/results/files';
 import { tableHtml, tableResourceRoots } from './tableHtml';
 import { TableSession } from './tableSession';
 

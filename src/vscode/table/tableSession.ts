@@ -15,7 +15,7 @@ import { readSettings } from '../base/settings';
 import type { Log } from '../base/log';
 import { collectAddresses, columnInfo, likelyShown } from './columnInfo';
 import type { TablePrompts } from './prompts';
-import { resultInfo } from './resultInfo';
+import { resultInfo } from '../../core/results/files';
 import { activityCommand, addToList, useAsInput } from './tableActions';
 
 export interface TableSessionDeps {

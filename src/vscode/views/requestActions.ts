@@ -8,6 +8,7 @@ import type { HistoryItem } from '../../core/history/merge';
 import type { GroupId } from '../../core/history/model';
 import { addressesInFiles, type ListWant } from '../../core/history/resultAddresses';
 import { describeRule } from '../../core/pricing';
+import { addressFilesOf, exists } from '../../core/results/files';
 import type { RunArgs, RunOutcome } from '../calls/callService';
 import { CommandIds } from '../base/ids';
 import { openResult } from '../results/open';
@@ -39,7 +40,6 @@ export function listTargets(): { ep: Endpoint; field: FieldSpec }[] {
   });
 }
 
-const exists = (p: string) => fs.stat(p).then(() => true, () => false);
 
 /** The commands on the Requests view's rows and title bar. */
 export function registerRequestActions(context: vscode.ExtensionContext, view: RequestsView, baseUrl: () => string): void {
@@ -104,8 +104,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
       chosen = pick.t;
     }
     const p = await onDisk(item);
-    const st = await fs.stat(p);
-    const names = st.isDirectory() ? (await fs.readdir(p)).filter((n) => /\.(csv|txt)$/iu.test(n)).sort().map((n) => path.join(p, n)) : [p];
+    const names = await addressFilesOf(p);
     const texts = await Promise.all(names.map(async (f) => ({ name: f, text: await fs.readFile(f, 'utf8') })));
     const want: ListWant = chosen.field.key === 'tokens' ? 'tokens' : 'wallets';
     let list = addressesInFiles(texts, chosen.field.chain ?? 'main', want);
