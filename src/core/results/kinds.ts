@@ -4,9 +4,9 @@
  * is a .zip (a folder of files once extracted).
  */
 import { basename, extname } from 'node:path';
+import { findEndpoint, resultKindFor, type ResultKind } from '../catalog';
 
-/** What a result file is: an address list, a table, a zip of tables, or a JSON answer. */
-export type ResultKind = 'txt' | 'csv' | 'zip' | 'json';
+export type { ResultKind };
 
 const CONTENT_TYPES: readonly [RegExp, ResultKind][] = [
   [/zip/u, 'zip'],
@@ -58,5 +58,6 @@ export function resultKindOf(url: string, contentType?: string, disposition?: st
 export function isZipItem(item: { readonly status: string; readonly url?: string; readonly endpointId: string; readonly inputs: Readonly<Record<string, unknown>> }): boolean {
   if (item.status !== 'done') return false;
   if (item.url) return /\.zip(?:$|[?#])/iu.test(item.url);
-  return item.endpointId === 'earlybuyers' || item.endpointId === 'alltraders' || (item.endpointId === 'toptraders' && item.inputs.output !== 'txt');
+  const ep = findEndpoint(item.endpointId);
+  return ep !== undefined && resultKindFor(ep, item.inputs) === 'zip';
 }

@@ -319,7 +319,7 @@ export class CallService {
     const result = await api.call(ep.id, input);
     await this.deps.credits.record(ep.id, result.charged);
     const title = shortTitle(ep);
-    if (ep.id === 'credits') {
+    if (ep.accountCall === 'balance') {
       const balance = await this.deps.credits.refresh();
       const reset = this.deps.credits.nextReset();
       void vscode.window.showInformationMessage(
@@ -327,7 +327,7 @@ export class CallService {
       );
       return { status: 'done', credits: 0, shown, value: balance };
     }
-    if (ep.id === 'reset_ip') {
+    if (ep.accountCall === 'resetIp') {
       void vscode.window.showInformationMessage('The saved IP address was reset; the next call binds the key to this machine’s address. (Free.)');
       return { status: 'done', credits: 0, shown, value: null };
     }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { addressProblem, parseAddressList } from '../../core/addresses';
-import { validateInput, type Endpoint } from '../../core/catalog';
+import { shortTitle, validateInput, type Endpoint } from '../../core/catalog';
 import type { FieldSpec } from '../../core/fields';
 import type { JobRecord } from '../../core/jobs/job';
 import { parseNumber, parseTimestamp } from '../../core/parseInput';
@@ -29,7 +29,7 @@ export async function collectInputs(ep: Endpoint, deps: InputFlowDeps, extraStep
   const fields = promptedFields(ep);
   const total = fields.length + extraSteps;
   const input: Record<string, unknown> = {};
-  const title = ep.title.replace(/…$/u, '');
+  const title = shortTitle(ep);
   let i = 0;
   while (i < fields.length) {
     const f = fields[i];

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { endpoint } from '../../core/catalog';
+import { endpoint, shortTitle } from '../../core/catalog';
 import { fmtCredits } from '../../core/pricing';
 import { pendingForText, type JobRecord } from '../../core/jobs/job';
 import { Poller, type PollApi } from '../../core/jobs/poller';
@@ -69,7 +69,7 @@ export class JobService implements vscode.Disposable {
   async announceStalled(j: JobRecord): Promise<void> {
     if (this.askedStalled.has(j.requestId)) return;
     this.askedStalled.add(j.requestId);
-    const title = endpoint(j.endpointId).title.replace(/…$/u, '');
+    const title = shortTitle(endpoint(j.endpointId));
     const since = Date.parse(j.pendingSince ?? j.submittedAt);
     const pendingFor = pendingForText(Number.isNaN(since) ? 0 : Date.now() - since);
     const a = await vscode.window.showWarningMessage(
@@ -101,7 +101,7 @@ export class JobService implements vscode.Disposable {
     void this.poller.pollNow();
     if (!opts.wait) return undefined;
     if (!opts.notify) return this.poller.whenSettled(job.requestId);
-    const title = endpoint(job.endpointId).title.replace(/…$/u, '');
+    const title = shortTitle(endpoint(job.endpointId));
     const settled = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `${title}: queued (${fmtCredits(job.cost)} charged)`, cancellable: true },
       (progress, token) =>
@@ -130,7 +130,7 @@ export class JobService implements vscode.Disposable {
 
   /** The notification for a settled job: Open / Reveal / Copy Path, or Retry Download. */
   async announce(j: JobRecord): Promise<void> {
-    const title = endpoint(j.endpointId).title.replace(/…$/u, '');
+    const title = shortTitle(endpoint(j.endpointId));
     if (j.state === 'done' && j.resultPath) {
       if (readSettings().openResultOnCompletion) await openResult(j.resultPath);
       void offerResult(`${title} is ready: ${path.basename(j.resultPath)}`, j.resultPath);

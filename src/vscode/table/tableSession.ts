@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import { ENDPOINTS } from '../../core/catalog';
+import { ENDPOINTS, shortTitle } from '../../core/catalog';
 import { METRIC_GROUPS, TIMEFRAMES } from '../../core/metrics';
 import { COPY_MAX_CELLS, copySelection, exportView, neutraliseFormula, openTable, TableView, type TableSource } from '../../core/table';
 import type { ViewState } from '../../shared/tableProtocol';
@@ -220,7 +220,7 @@ export class TableSession implements vscode.Disposable {
         file: title,
         files: o.files.map((f) => path.relative(path.dirname(o.files[0] ?? f), f)),
         endpoint: o.endpoint,
-        endpointTitle: ep?.title.replace(/…$/u, ''),
+        endpointTitle: ep ? shortTitle(ep) : undefined,
         columns: o.columns,
         layout,
         metricGroups: METRIC_GROUPS,

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { ENDPOINTS, commandIdOf, findEndpoint, type Endpoint } from '../../core/catalog';
+import { ENDPOINTS, commandIdOf, findEndpoint, shortTitle, type Endpoint } from '../../core/catalog';
 import type { FieldSpec } from '../../core/fields';
 import { endpointTitle, hasShortenedList } from '../../core/history/format';
 import type { HistoryItem } from '../../core/history/merge';
@@ -108,7 +108,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
     const texts = await Promise.all(names.map(async (f) => ({ name: f, text: await fs.readFile(f, 'utf8') })));
     const want: ListWant = chosen.field.key === 'tokens' ? 'tokens' : 'wallets';
     let list = addressesInFiles(texts, chosen.field.chain ?? 'main', want);
-    if (list.length === 0) throw new Error(`The result of ${endpointTitle(item.endpointId)} holds no ${chosen.field.chain === 'alt' ? 'second-chain ' : ''}addresses for ${chosen.ep.title.replace(/…$/u, '')}.`);
+    if (list.length === 0) throw new Error(`The result of ${endpointTitle(item.endpointId)} holds no ${chosen.field.chain === 'alt' ? 'second-chain ' : ''}addresses for ${shortTitle(chosen.ep)}.`);
     const max = chosen.field.max ?? list.length;
     if (list.length > max) {
       void vscode.window.showWarningMessage(`The result holds ${list.length.toLocaleString('en-US')} addresses; the first ${max.toLocaleString('en-US')} (the most per request) are used.`);
