@@ -23,6 +23,7 @@ import { RESTRICTED_MODE, type Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import { readSettings } from '../base/settings';
 import { showApiError } from '../base/errors';
+import { CommandIds } from '../base/ids';
 import { collectInputs, promptedFields } from '../flows/inputFlow';
 import type { JobService } from '../jobs/jobService';
 import { writeAtomic } from '../jobs/downloader';
@@ -119,8 +120,8 @@ export class CallService {
         'Set API Key',
         'Try the Sandbox',
       );
-      if (a === 'Set API Key') await vscode.commands.executeCommand('walletAnalytics.setApiKey');
-      else if (a === 'Try the Sandbox') await vscode.commands.executeCommand('walletAnalytics.startSandbox');
+      if (a === 'Set API Key') await vscode.commands.executeCommand(CommandIds.setApiKey);
+      else if (a === 'Try the Sandbox') await vscode.commands.executeCommand(CommandIds.startSandbox);
       if (!(await connection.canCall())) return { status: 'cancelled' };
     }
 

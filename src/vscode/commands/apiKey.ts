@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { checkApiKey } from '../../core/apiKey';
+import { commandIdOf, endpoint } from '../../core/catalog';
 import { DEFAULT_PROFILE_ID } from '../../core/profiles';
 import type { Services } from '../services';
 import { CommandIds } from '../base/ids';
@@ -51,7 +52,7 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Serv
       s.log.info(`API key stored in SecretStorage${profileNote(s)}.`);
       // Checking the key costs nothing (§5.4), so the one action offered is that check.
       void vscode.window.showInformationMessage(`API key saved${profileNote(s)}.`, 'Check It (Free)').then((a) => {
-        if (a) void vscode.commands.executeCommand('walletAnalytics.endpoint.credits');
+        if (a) void vscode.commands.executeCommand(commandIdOf(endpoint('credits')));
       });
       return true;
     }),

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { askApiKey } from './apiKey';
+import { commandIdOf, endpoint } from '../../core/catalog';
 import { isLive } from '../../core/jobs/job';
 import { checkProfileBaseUrl, checkProfileName, DEFAULT_PROFILE_ID, SANDBOX_PROFILE_ID, SANDBOX_PROFILE_NAME } from '../../core/profiles';
 import type { Services } from '../services';
@@ -62,7 +63,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       await s.connection.switchProfile(id);
       s.log.info(`Profile “${name.trim()}” added (${s.connection.baseUrl()}); its key is in SecretStorage. It is active in this window.`);
       void vscode.window.showInformationMessage(`Profile “${name.trim()}” added and in use. Calls go to ${s.connection.baseUrl()}.`, 'Check Its Key (Free)').then((a) => {
-        if (a) void vscode.commands.executeCommand('walletAnalytics.endpoint.credits');
+        if (a) void vscode.commands.executeCommand(commandIdOf(endpoint('credits')));
       });
       return id;
     }),

@@ -12,6 +12,7 @@ import { pollIntervalMs, readSettings } from '../base/settings';
 import { makeDownloader } from './downloader';
 import { GlobalStatePersistence } from './persistence';
 import { resultsFolder } from './resultsFolder';
+import { CommandIds } from '../base/ids';
 
 /**
  * The jobs of this window: the persisted store, the one shared poller, and the notifications
@@ -136,7 +137,7 @@ export class JobService implements vscode.Disposable {
       void offerResult(`${title} is ready: ${path.basename(j.resultPath)}`, j.resultPath);
     } else if (j.state === 'downloadFailed') {
       const a = await vscode.window.showErrorMessage(`${title}: the job is done but its file could not be saved: ${j.error ?? 'unknown error'}`, 'Retry Download');
-      if (a) await vscode.commands.executeCommand('walletAnalytics.retryDownload', j.requestId);
+      if (a) await vscode.commands.executeCommand(CommandIds.retryDownload, j.requestId);
     } else if (j.state === 'failed') {
       void vscode.window.showErrorMessage(`${title} failed on the server: ${j.error ?? 'no reason given'}`);
     } else if (j.state === 'stalled') {

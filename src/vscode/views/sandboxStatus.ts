@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Connection } from '../base/connection';
+import { CommandIds } from '../base/ids';
 
 /** A status bar item that says, while it is true, that this window talks to the sandbox. */
 export class SandboxStatus implements vscode.Disposable {
@@ -9,7 +10,7 @@ export class SandboxStatus implements vscode.Disposable {
   constructor(private readonly connection: Connection) {
     this.item.name = 'Wallet Analytics Sandbox';
     this.item.text = '$(beaker) WA Sandbox';
-    this.item.command = 'walletAnalytics.stopSandbox';
+    this.item.command = CommandIds.stopSandbox;
     this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.sub = connection.onDidChange(() => this.update());
     this.update();
