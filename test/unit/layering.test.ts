@@ -124,6 +124,44 @@ function importsLeaving(dir: string, allowed: readonly string[], base: string): 
     .map(([from, to]) => `${relative(base, from)} → ${relative(base, to)}`);
 }
 
+/** Import cycles among the files under dir (type-only imports count), each as its files sorted, relative to base. */
+function importCycles(dir: string, base: string): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const [from, to] of relativeImports(dir)) {
+    if (inside(to, dir)) edges.set(from, [...(edges.get(from) ?? []), to]);
+  }
+  // Tarjan's strongly connected components: a component of two or more files (or a file importing itself) is a cycle.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v) ?? 0);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0));
+      }
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const scc: string[] = [];
+    for (let w = stack.pop(); w !== undefined; w = stack.pop()) {
+      onStack.delete(w);
+      scc.push(w);
+      if (w === v) break;
+    }
+    if (scc.length > 1 || (edges.get(v) ?? []).includes(v)) cycles.push(scc.map((f) => relative(base, f)).sort());
+  };
+  for (const f of tsFiles(dir)) if (!index.has(f)) visit(f);
+  return cycles;
+}
+
 describe('layering: the floor of src/vscode', () => {
   const vscodeDir = join(root, 'src/vscode');
 
@@ -140,7 +178,11 @@ describe('layering: the floor of src/vscode', () => {
     assert.deepEqual(offenders, []);
   });
 
-  it('the check itself catches an import leaving a folder', () => {
+  it('src/vscode has no import cycles', () => {
+    assert.deepEqual(importCycles(vscodeDir, root), []);
+  });
+
+  it('the checks themselves catch an import leaving a folder and a two-file cycle', () => {
     const tmp = mkdtempSync(join(tmpdir(), 'wa-floor-'));
     try {
       mkdirSync(join(tmp, 'base'));
@@ -150,6 +192,7 @@ describe('layering: the floor of src/vscode', () => {
       writeFileSync(join(tmp, 'views', 'panel.ts'), "import { id } from '../base/ids';\nimport { b } from './b';\nexport type V = number;\nexport const p = id + b;\n");
       writeFileSync(join(tmp, 'views', 'b.ts'), "import type { V } from './panel';\nexport const b: V = 1;\n");
       assert.deepEqual(importsLeaving(join(tmp, 'base'), [join(tmp, 'base')], tmp), ['base/up.ts → views/panel.ts']);
+      assert.deepEqual(importCycles(tmp, tmp), [['views/b.ts', 'views/panel.ts']]);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

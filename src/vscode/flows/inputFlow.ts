@@ -6,14 +6,13 @@ import type { JobRecord } from '../../core/jobs/job';
 import { parseNumber, parseTimestamp } from '../../core/parseInput';
 import { readListSource, type ListSource } from './listSources';
 import { BackSignal, inputStep, pickStep, type PickItem, type StepTitle } from './multiStep';
-import { pickQuery } from './queryInput';
+import { pickQuery, type QueryInputDeps } from './queryInput';
 
-export interface InputFlowDeps {
+/** What the input steps need from the caller; `columns` is for the query step (queryInput.ts). */
+export interface InputFlowDeps extends QueryInputDeps {
   /** Past inputs of this command, newest first. */
   readonly recent: readonly Record<string, unknown>[];
   readonly doneJobs: () => readonly JobRecord[];
-  /** Queryable fields, for the one-condition Wallet Database builder. */
-  readonly columns: (chain: 'main' | 'alt') => Promise<readonly { name: string; type: string; description?: string }[]>;
 }
 
 /** Fields a person is asked for (cursors are driven by the paging flow, not asked). */
