@@ -70,6 +70,20 @@ function vscodeChains(dir: string, base: string): string[] {
   });
 }
 
+/** Writes files (path → text) into a fresh temporary folder, runs check on it, then removes it. */
+function withTree(files: Record<string, string>, check: (dir: string) => void): void {
+  const tmp = mkdtempSync(join(tmpdir(), 'wa-layering-'));
+  try {
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(tmp, name)), { recursive: true });
+      writeFileSync(join(tmp, name), text);
+    }
+    check(tmp);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 describe('layering: pure code never imports vscode', () => {
   for (const layer of ['src/core', 'src/sandbox']) {
     it(`no file under ${layer} reaches the vscode module`, (t) => {
@@ -83,25 +97,24 @@ describe('layering: pure code never imports vscode', () => {
   }
 
   it('the check itself catches a direct, a type-only and a transitive vscode import', () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'wa-layering-'));
-    try {
-      mkdirSync(join(tmp, 'core'));
-      mkdirSync(join(tmp, 'ui'));
-      writeFileSync(join(tmp, 'ui', 'panel.ts'), "import * as vscode from 'vscode';\nexport const show = () => vscode.window.showInformationMessage('x');\n");
-      writeFileSync(join(tmp, 'core', 'direct.ts'), "import { window } from 'vscode';\nexport const w = window;\n");
-      writeFileSync(join(tmp, 'core', 'typeOnly.ts'), "import type { Uri } from 'vscode';\nexport type U = Uri;\n");
-      writeFileSync(join(tmp, 'core', 'transitive.ts'), "import { show } from '../ui/panel';\nexport const s = show;\n");
-      writeFileSync(join(tmp, 'core', 'clean.ts'), "// import * as vscode from 'vscode';\nexport const s = \"require('vscode')\";\n");
-      writeFileSync(join(tmp, 'core', 'cycleA.ts'), "import { b } from './cycleB';\nexport const a = b;\n");
-      writeFileSync(join(tmp, 'core', 'cycleB.ts'), "export { a } from './cycleA';\nexport const b = 1;\n");
-      assert.deepEqual(vscodeChains(join(tmp, 'core'), tmp).sort(), [
-        'core/direct.ts → vscode',
-        'core/transitive.ts → ui/panel.ts → vscode',
-        'core/typeOnly.ts → vscode',
-      ]);
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
+    withTree(
+      {
+        'ui/panel.ts': "import * as vscode from 'vscode';\nexport const show = () => vscode.window.showInformationMessage('x');\n",
+        'core/direct.ts': "import { window } from 'vscode';\nexport const w = window;\n",
+        'core/typeOnly.ts': "import type { Uri } from 'vscode';\nexport type U = Uri;\n",
+        'core/transitive.ts': "import { show } from '../ui/panel';\nexport const s = show;\n",
+        'core/clean.ts': "// import * as vscode from 'vscode';\nexport const s = \"require('vscode')\";\n",
+        'core/cycleA.ts': "import { b } from './cycleB';\nexport const a = b;\n",
+        'core/cycleB.ts': "export { a } from './cycleA';\nexport const b = 1;\n",
+      },
+      (tmp) => {
+        assert.deepEqual(vscodeChains(join(tmp, 'core'), tmp).sort(), [
+          'core/direct.ts → vscode',
+          'core/transitive.ts → ui/panel.ts → vscode',
+          'core/typeOnly.ts → vscode',
+        ]);
+      },
+    );
   });
 });
 
@@ -183,18 +196,17 @@ describe('layering: the floor of src/vscode', () => {
   });
 
   it('the checks themselves catch an import leaving a folder and a two-file cycle', () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'wa-floor-'));
-    try {
-      mkdirSync(join(tmp, 'base'));
-      mkdirSync(join(tmp, 'views'));
-      writeFileSync(join(tmp, 'base', 'ids.ts'), 'export const id = 1;\n');
-      writeFileSync(join(tmp, 'base', 'up.ts'), "import type { V } from '../views/panel';\nexport type U = V;\n");
-      writeFileSync(join(tmp, 'views', 'panel.ts'), "import { id } from '../base/ids';\nimport { b } from './b';\nexport type V = number;\nexport const p = id + b;\n");
-      writeFileSync(join(tmp, 'views', 'b.ts'), "import type { V } from './panel';\nexport const b: V = 1;\n");
-      assert.deepEqual(importsLeaving(join(tmp, 'base'), [join(tmp, 'base')], tmp), ['base/up.ts → views/panel.ts']);
-      assert.deepEqual(importCycles(tmp, tmp), [['views/b.ts', 'views/panel.ts']]);
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
+    withTree(
+      {
+        'base/ids.ts': 'export const id = 1;\n',
+        'base/up.ts': "import type { V } from '../views/panel';\nexport type U = V;\n",
+        'views/panel.ts': "import { id } from '../base/ids';\nimport { b } from './b';\nexport type V = number;\nexport const p = id + b;\n",
+        'views/b.ts': "import type { V } from './panel';\nexport const b: V = 1;\n",
+      },
+      (tmp) => {
+        assert.deepEqual(importsLeaving(join(tmp, 'base'), [join(tmp, 'base')], tmp), ['base/up.ts → views/panel.ts']);
+        assert.deepEqual(importCycles(tmp, tmp), [['views/b.ts', 'views/panel.ts']]);
+      },
+    );
   });
 });
