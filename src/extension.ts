@@ -9,26 +9,26 @@ import { registerPagesCommands } from './vscode/calls/pages';
 import { reconcileInHistory } from './vscode/calls/reconcile';
 import { registerApiKeyCommands } from './vscode/commands/apiKey';
 import { registerProfileCommands } from './vscode/commands/profiles';
-import { ContextKeys } from './vscode/commands/ids';
+import { ContextKeys } from './vscode/base/ids';
 import { registerEndpointCommands } from './vscode/commands/endpoints';
 import { registerSandboxAndResultCommands } from './vscode/commands/sandbox';
 import { registerGetStartedCommand } from './vscode/commands/walkthrough';
-import { readSettings } from './vscode/config';
-import { Connection } from './vscode/connection';
-import { ContextKeySetter } from './vscode/contextKeys';
-import { CreditsService } from './vscode/credits';
+import { readSettings } from './vscode/base/settings';
+import { Connection } from './vscode/base/connection';
+import { ContextKeySetter } from './vscode/base/contextKeys';
+import { CreditsService } from './vscode/base/credits';
 import { JobService } from './vscode/jobs/jobService';
 import { sweepResultsFolderInBackground } from './vscode/jobs/resultsFolder';
 import { registerQueryLanguage } from './vscode/language';
-import { Log } from './vscode/log';
+import { Log } from './vscode/base/log';
 import { registerResultScheme } from './vscode/results/open';
-import { ApiKeyStore } from './vscode/secrets';
-import { ProfileService } from './vscode/profiles';
+import { ApiKeyStore } from './vscode/base/secrets';
+import { ProfileService } from './vscode/base/profiles';
 import { registerTableEditor, type TableTestHooks } from './vscode/table/tableEditor';
 import type { Services } from './vscode/services';
 import { ProfileStatus } from './vscode/views/profileStatus';
-import { HistoryService } from './vscode/views/history';
-import { WorkspaceSettingsGuard } from './vscode/workspaceSettings';
+import { HistoryService } from './vscode/base/history';
+import { WorkspaceSettingsGuard } from './vscode/base/workspaceSettings';
 import { registerSidebar, type Sidebar } from './vscode/views/sidebar';
 
 /** What activate() returns: a small surface for the integration tests. */
@@ -65,7 +65,7 @@ function logCall(log: Log, e: CallLog): void {
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
   const started = performance.now();
   const contextKeys = new ContextKeySetter();
-  // Profiles (src/vscode/profiles.ts): each its base URL and key; the keys store acts on the one in use.
+  // Profiles (src/vscode/base/profiles.ts): each its base URL and key; the keys store acts on the one in use.
   const profiles = new ProfileService(context.globalState);
   const keys = new ApiKeyStore(context.secrets, contextKeys, () => profiles.keyProfileId());
   const log = new Log(() => keys.peekAll());

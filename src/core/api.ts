@@ -31,7 +31,6 @@ import {
   Credits,
   RequestList,
   RequestRecord,
-  ResetIp,
   SubmitAck,
   WalletDatabaseResult,
   WalletMetrics,
@@ -64,31 +63,6 @@ export interface CallResult {
   readonly endpoint: Endpoint;
   readonly value: unknown;
   readonly charged: number;
-}
-
-/** The wire.ts schema of each endpoint's answer. Queued submits answer a SubmitAck. */
-const ANSWERS: Readonly<Record<string, z.ZodType>> = {
-  request: RequestRecord,
-  requests: RequestList,
-  credits: Credits,
-  reset_ip: ResetIp,
-  wallet_database: WalletDatabaseResult,
-  altchain_wallet_database: WalletDatabaseResult,
-  wallet_database_columns: ColumnList,
-  altchain_wallet_database_columns: ColumnList,
-  token_creators: CreatorsPage,
-  token_creator: CreatorRecord,
-  wallet_activity: ActivityPage,
-  altchain_wallet_activity: ActivityPage,
-  altchain_pnl: WalletMetrics,
-};
-
-/** The schema an endpoint's answer must match. */
-export function answerSchemaOf(ep: Endpoint): z.ZodType {
-  if (ep.family === 'queued') return SubmitAck;
-  const s = ANSWERS[ep.id];
-  if (!s) throw new Error(`No answer schema for endpoint ${ep.id}`);
-  return s;
 }
 
 /** Credits a successful call cost, from its input and (for per-match and per-returned rules) its answer. */
@@ -142,7 +116,7 @@ export class WalletAnalyticsApi {
     const input = v.input;
     await this.checkQueries(ep, input, ctx, signal);
     const wire = encodeRequest(ep, input);
-    const schema = answerSchemaOf(ep);
+    const schema = ep.answer;
     const answer = await this.http.send({
       endpointId: ep.id,
       method: wire.method,
@@ -157,7 +131,7 @@ export class WalletAnalyticsApi {
       signal,
     });
     const value = this.check(ep, answer, schema, { ...ctx, what: `${wire.method} ${wire.path}` });
-    if (ep.id === 'credits' && typeof value === 'number') this.lastBalance = value;
+    if (ep.accountCall === 'balance' && typeof value === 'number') this.lastBalance = value;
     return { endpoint: ep, value, charged: paid ? chargedFor(ep, input, value) : 0 };
   }
 
@@ -212,8 +186,8 @@ export class WalletAnalyticsApi {
     if (!answer.isJson) {
       // /credits may arrive as bare text (one line ending dropped: it ends the line, it is not part of
       // the number); /reset_ip's answer is not shown, so an empty body is fine.
-      if (ep.id === 'credits' && answer.text.trim() !== '') body = answer.text.replace(/\r?\n$/u, '');
-      else if (ep.id === 'reset_ip') body = undefined;
+      if (ep.accountCall === 'balance' && answer.text.trim() !== '') body = answer.text.replace(/\r?\n$/u, '');
+      else if (ep.accountCall === 'resetIp') body = undefined;
       else {
         throw new MalformedResponseError({
           ...ctx,

@@ -21,10 +21,26 @@ import {
   type FieldSpec,
 } from './fields';
 import { QueryBody } from './query/model';
-import { REQUEST_ID_MAX, requestIdRule, requestIdSchema } from './wire';
+import {
+  ActivityPage,
+  ColumnList,
+  CreatorRecord,
+  CreatorsPage,
+  Credits,
+  REQUEST_ID_MAX,
+  RequestList,
+  RequestRecord,
+  requestIdRule,
+  requestIdSchema,
+  ResetIp,
+  SubmitAck,
+  WalletDatabaseResult,
+  WalletMetrics,
+} from './wire';
 
 export type Family = 'queued' | 'direct' | 'account';
 export type HttpMethod = 'GET' | 'POST';
+/** What a result file is: an address list, a table, a zip of tables, or a JSON answer. */
 export type ResultKind = 'txt' | 'csv' | 'zip' | 'json';
 
 /** How an endpoint is billed (§8.2, §4.2, §4.3 rule 5). Fields are named by key. */
@@ -57,6 +73,14 @@ export interface Endpoint {
   readonly price: PriceRule;
   /** Direct endpoints read by cursor pages. */
   readonly paged?: boolean;
+  /** The wire.ts schema its answer must match (loose: extra fields are kept). Queued submits answer a SubmitAck. */
+  readonly answer: z.ZodType;
+  /**
+   * The account calls whose answer is not a result to save: `balance` (GET /credits: the answer is
+   * the balance, may come as bare text, and is shown), `resetIp` (POST /reset_ip: an empty answer
+   * is fine, and none is shown).
+   */
+  readonly accountCall?: 'balance' | 'resetIp';
 }
 
 /** Limits the spec leaves open (§8.6) are our choice, kept here; a refused call costs nothing anyway. */
@@ -190,8 +214,12 @@ const before = (from: string, to: string) => (i: Record<string, unknown>) => {
   return typeof a === 'number' && typeof b === 'number' && a >= b ? 'The time window ends before it starts: “from” must be earlier than “to”.' : undefined;
 };
 
-type Entry = Omit<Endpoint, 'rules' | 'fields'> & { fields?: FieldSpec[]; rules?: Endpoint['rules'] };
-const e = (x: Entry): Endpoint => ({ ...x, fields: x.fields ?? [], rules: x.rules ?? [] });
+type Entry = Omit<Endpoint, 'rules' | 'fields' | 'answer'> & { fields?: FieldSpec[]; rules?: Endpoint['rules']; answer?: z.ZodType };
+const e = (x: Entry): Endpoint => {
+  const answer = x.answer ?? (x.family === 'queued' ? SubmitAck : undefined);
+  if (!answer) throw new Error(`No answer schema for endpoint ${x.id}`);
+  return { ...x, fields: x.fields ?? [], rules: x.rules ?? [], answer };
+};
 const flat = (credits: number): PriceRule => ({ kind: 'flat', credits });
 const FREE: PriceRule = { kind: 'free' };
 
@@ -359,7 +387,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   // ---- §4.1 account (free) ----
   e({
     id: 'request', title: 'Check a Request…', summary: 'Status of one request; carries the file url when done.',
-    family: 'account', chain: 'main', method: 'GET', path: '/request/{requestId}', results: ['json'],
+    family: 'account', chain: 'main', method: 'GET', path: '/request/{requestId}', results: ['json'], answer: RequestRecord,
     // The requestId is the server's, taken as opaque: the one rule of src/core/wire.ts, which the submit acknowledgement obeys too.
     fields: [
       customField({
@@ -369,19 +397,19 @@ export const ENDPOINTS: readonly Endpoint[] = [
     ],
     price: FREE,
   }),
-  e({ id: 'requests', title: 'Request History', summary: 'The caller’s past requests, with their files.', family: 'account', chain: 'main', method: 'GET', path: '/requests', results: ['json'], price: FREE }),
-  e({ id: 'credits', title: 'Show Credits', summary: 'Remaining credits (a number carried in a string).', family: 'account', chain: 'main', method: 'GET', path: '/credits', results: ['json'], price: FREE }),
-  e({ id: 'reset_ip', title: 'Reset Saved IP Address', summary: 'Resets the IP address saved for the key.', family: 'account', chain: 'main', method: 'POST', path: '/reset_ip', results: ['json'], price: FREE }),
+  e({ id: 'requests', title: 'Request History', summary: 'The caller’s past requests, with their files.', family: 'account', chain: 'main', method: 'GET', path: '/requests', results: ['json'], answer: RequestList, price: FREE }),
+  e({ id: 'credits', title: 'Show Credits', summary: 'Remaining credits (a number carried in a string).', family: 'account', chain: 'main', method: 'GET', path: '/credits', results: ['json'], accountCall: 'balance', answer: Credits, price: FREE }),
+  e({ id: 'reset_ip', title: 'Reset Saved IP Address', summary: 'Resets the IP address saved for the key.', family: 'account', chain: 'main', method: 'POST', path: '/reset_ip', results: ['json'], accountCall: 'resetIp', answer: ResetIp, price: FREE }),
   // ---- §4.2 direct ----
   e({
     id: 'wallet_database', title: 'Query the Wallet Database…', summary: 'Matching wallets and the total number matched.',
-    family: 'direct', chain: 'main', method: 'POST', path: '/wallet_database', results: ['json'],
+    family: 'direct', chain: 'main', method: 'POST', path: '/wallet_database', results: ['json'], answer: WalletDatabaseResult,
     fields: [queryBody('main')], price: { kind: 'perMatch', credits: 100, minimum: 100 },
   }),
-  e({ id: 'wallet_database_columns', title: 'Wallet Database Fields', summary: 'The fields that can be queried.', family: 'direct', chain: 'main', method: 'GET', path: '/wallet_database/columns', results: ['json'], price: FREE }),
+  e({ id: 'wallet_database_columns', title: 'Wallet Database Fields', summary: 'The fields that can be queried.', family: 'direct', chain: 'main', method: 'GET', path: '/wallet_database/columns', results: ['json'], answer: ColumnList, price: FREE }),
   e({
     id: 'token_creators', title: 'Token Creators…', summary: 'A page of creators, sorted as asked, with the asked columns.',
-    family: 'direct', chain: 'main', method: 'POST', path: '/token_creators', results: ['json'], paged: true,
+    family: 'direct', chain: 'main', method: 'POST', path: '/token_creators', results: ['json'], answer: CreatorsPage, paged: true,
     fields: [
       enumField({ key: 'sort', label: 'Sort by', description: 'The column to sort creators by.', options: CREATOR_COLUMNS.filter((c) => c !== 'address') as unknown as readonly [string, ...string[]], default: 'tokens_migrated' }),
       enumField({ key: 'order', label: 'Order', description: 'Highest first (desc) or lowest first (asc).', options: ['desc', 'asc'], default: 'desc' }),
@@ -398,12 +426,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
   }),
   e({
     id: 'token_creator', title: 'Token Creator’s Record…', summary: 'One creator’s track record and every token created.',
-    family: 'direct', chain: 'main', method: 'GET', path: '/token_creators/{address}', results: ['json'],
+    family: 'direct', chain: 'main', method: 'GET', path: '/token_creators/{address}', results: ['json'], answer: CreatorRecord,
     fields: [pathAddress('main', 'Creator')], price: flat(100),
   }),
   e({
     id: 'wallet_activity', title: 'Wallet Activity (Swaps)…', summary: 'Swaps of one wallet, paged by cursor, up to 100 per page.',
-    family: 'direct', chain: 'main', method: 'GET', path: '/wallets/{address}/activity', results: ['json'], paged: true,
+    family: 'direct', chain: 'main', method: 'GET', path: '/wallets/{address}/activity', results: ['json'], answer: ActivityPage, paged: true,
     fields: [pathAddress('main', 'Wallet'), cursor()], price: { kind: 'perPage', credits: 1 },
   }),
   // ---- §4.3 second chain ----
@@ -424,20 +452,20 @@ export const ENDPOINTS: readonly Endpoint[] = [
   }),
   e({
     id: 'altchain_pnl', title: 'Second Chain: PnL of One Wallet…', summary: 'All metrics for one wallet, answered immediately.',
-    family: 'direct', chain: 'alt', method: 'GET', path: '/altchain_pnl', results: ['json'],
+    family: 'direct', chain: 'alt', method: 'GET', path: '/altchain_pnl', results: ['json'], answer: WalletMetrics,
     fields: [addressField({ key: 'wallet', label: 'Wallet', description: 'A second-chain wallet address (0x…).', chain: 'alt' })],
     // §4.3 rule 5: priced as the first chain's pnl for one wallet.
     price: flat(5),
   }),
   e({
     id: 'altchain_wallet_database', title: 'Second Chain: Query the Wallet Database…', summary: 'Wallets matching a query, with the same AND/OR model.',
-    family: 'direct', chain: 'alt', method: 'POST', path: '/altchain_wallet_database', results: ['json'],
+    family: 'direct', chain: 'alt', method: 'POST', path: '/altchain_wallet_database', results: ['json'], answer: WalletDatabaseResult,
     fields: [queryBody('alt')], price: { kind: 'perMatch', credits: 100, minimum: 100 },
   }),
-  e({ id: 'altchain_wallet_database_columns', title: 'Second Chain: Wallet Database Fields', summary: 'The fields that can be queried on the second chain.', family: 'direct', chain: 'alt', method: 'GET', path: '/altchain_wallet_database/columns', results: ['json'], price: FREE }),
+  e({ id: 'altchain_wallet_database_columns', title: 'Second Chain: Wallet Database Fields', summary: 'The fields that can be queried on the second chain.', family: 'direct', chain: 'alt', method: 'GET', path: '/altchain_wallet_database/columns', results: ['json'], answer: ColumnList, price: FREE }),
   e({
     id: 'altchain_wallet_activity', title: 'Second Chain: Wallet Activity (Swaps)…', summary: 'Every swap of one second-chain wallet, by cursor pages.',
-    family: 'direct', chain: 'alt', method: 'GET', path: '/altchain_wallets/{address}/activity', results: ['json'], paged: true,
+    family: 'direct', chain: 'alt', method: 'GET', path: '/altchain_wallets/{address}/activity', results: ['json'], answer: ActivityPage, paged: true,
     fields: [pathAddress('alt', 'Wallet'), cursor()], price: { kind: 'perPage', credits: 1 },
   }),
 ];
@@ -481,7 +509,7 @@ export function validateInput(ep: Endpoint, raw: unknown): Validated {
   const r = inputSchema(ep).safeParse(raw);
   if (r.success) return { ok: true, input: r.data };
   const given = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
-  const title = ep.title.replace(/…$/u, '');
+  const title = shortTitle(ep);
   const names = (keys: readonly string[]) => keys.map((k) => `“${k}”`).join(', ');
   // Cross-field rules (ranges in order) are said once every field is valid on its own: "the
   // window ends before it starts" says nothing useful about a "from" given in milliseconds.
@@ -606,6 +634,16 @@ export function decodeRequest(
 /** The command id a catalog endpoint gets in the palette. */
 export function commandIdOf(ep: Endpoint): string {
   return `walletAnalytics.endpoint.${ep.id}`;
+}
+
+/**
+ * The kind of file a call of ep with these inputs answers with: the kind its `output` field
+ * chooses (toptraders: a zip of CSVs or one address list), else its first result kind.
+ */
+export function resultKindFor(ep: Endpoint, inputs: Readonly<Record<string, unknown>>): ResultKind {
+  const chooser = ep.fields.find((f) => f.key === 'output' && f.kind === 'enum');
+  const chosen = chooser ? (inputs[chooser.key] ?? chooser.default) : undefined;
+  return ep.results.find((k) => k === chosen) ?? ep.results[0] ?? 'txt';
 }
 
 /** The title without its trailing "…", for messages and progress titles. */

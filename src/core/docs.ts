@@ -1,5 +1,5 @@
 /** Generates the README's endpoint table from the catalog (a unit test keeps the README current). */
-import { ENDPOINTS, type Endpoint } from './catalog';
+import { ENDPOINTS, shortTitle, type Endpoint } from './catalog';
 import { describeRule } from './pricing';
 
 export const ENDPOINT_TABLE_START = '<!-- endpoints:start (generated from src/core/catalog.ts by `npm run sync`) -->';
@@ -21,7 +21,7 @@ function params(ep: Endpoint): string {
 export function endpointTable(): string {
   const rows = ENDPOINTS.map(
     (ep) =>
-      `| ${ep.title.replace(/…$/u, '')} | ${ep.family}${ep.chain === 'alt' ? ' (2nd chain)' : ''} | \`${ep.method} ${ep.path}\` | ${ep.bot ? `\`${ep.bot}\`` : '—'} | ${params(ep)} | ${ep.results.map((r) => `.${r}`).join(' / ')} | ${describeRule(ep)} |`,
+      `| ${shortTitle(ep)} | ${ep.family}${ep.chain === 'alt' ? ' (2nd chain)' : ''} | \`${ep.method} ${ep.path}\` | ${ep.bot ? `\`${ep.bot}\`` : '—'} | ${params(ep)} | ${ep.results.map((r) => `.${r}`).join(' / ')} | ${describeRule(ep)} |`,
   );
   return [
     ENDPOINT_TABLE_START,

@@ -12,10 +12,13 @@
  * itself can then say it is whole, so such a file is checked by its kind (closeDelimitedProblem).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { request, type Dispatcher } from 'undici';
 import type { ResultKind } from './catalog';
+import { freeName } from './results/files';
+import { dispositionName, resultKindOf, urlName } from './results/kinds';
+import { safeFileName } from './results/names';
 import { CancelledError, DownloadError, WalletApiError } from './errors';
 import { checkUrl } from './http';
 import { proxyFailure } from './proxy';
@@ -45,78 +48,6 @@ export interface DownloadResult {
   readonly bytes: number;
   readonly kind: ResultKind;
   readonly contentType: string | undefined;
-}
-
-const CONTENT_TYPES: readonly [RegExp, ResultKind][] = [
-  [/zip/u, 'zip'],
-  [/csv/u, 'csv'],
-  [/json/u, 'json'],
-  [/^text\/plain/u, 'txt'],
-];
-
-function kindOfName(name: string): ResultKind | undefined {
-  const ext = extname(name).toLowerCase().slice(1);
-  return ext === 'txt' || ext === 'csv' || ext === 'zip' || ext === 'json' ? ext : undefined;
-}
-
-/** The file name a Content-Disposition header gives, if any (filename* preferred). */
-export function dispositionName(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)?''([^;]+)/u.exec(header);
-  if (star?.[1]) {
-    try {
-      return decodeURIComponent(star[1].trim());
-    } catch {
-      // fall through to the plain parameter
-    }
-  }
-  const plain = /filename\s*=\s*(?:"([^"]*)"|([^;]+))/u.exec(header);
-  return (plain?.[1] ?? plain?.[2])?.trim() || undefined;
-}
-
-function urlName(url: string): string {
-  try {
-    return decodeURIComponent(basename(new URL(url).pathname));
-  } catch {
-    return '';
-  }
-}
-
-/** The kind of a result file, from its name (Content-Disposition, then URL path), then its Content-Type; 'txt' when nothing says. */
-export function resultKindOf(url: string, contentType?: string, disposition?: string): ResultKind {
-  const byName = kindOfName(dispositionName(disposition) ?? '') ?? kindOfName(urlName(url));
-  if (byName) return byName;
-  const ct = (contentType ?? '').toLowerCase();
-  for (const [re, kind] of CONTENT_TYPES) if (re.test(ct)) return kind;
-  return 'txt';
-}
-
-/** A safe file name: no folders, no leading dots, only ordinary characters, ending in .kind. */
-export function safeFileName(candidate: string, kind: ResultKind): string {
-  let stem = basename(candidate.replace(/\\/gu, '/'))
-    .replace(/[^A-Za-z0-9._() -]/gu, '_')
-    .replace(/^[.\s]+/u, '')
-    .slice(0, 120);
-  if (kindOfName(stem) === kind) stem = stem.slice(0, -(kind.length + 1));
-  stem = stem.replace(/[.\s]+$/u, '');
-  return `${stem || 'result'}.${kind}`;
-}
-
-async function exists(p: string): Promise<boolean> {
-  return stat(p).then(
-    () => true,
-    () => false,
-  );
-}
-
-/** name, or name-1, name-2… when a file of that name is already there (a result never overwrites). */
-async function freeName(dir: string, name: string): Promise<string> {
-  const ext = extname(name);
-  const stem = name.slice(0, name.length - ext.length);
-  for (let i = 0; ; i++) {
-    const p = join(dir, i === 0 ? name : `${stem}-${i}${ext}`);
-    if (!(await exists(p))) return p;
-  }
 }
 
 /** The most a zip's end-of-central-directory record can sit from the end: 22 bytes plus a comment of up to 65,535. */

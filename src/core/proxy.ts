@@ -18,7 +18,7 @@
  * this module only feeds them explicit values, so nothing is read from process.env behind our back,
  * and it turns proxy failures into messages that say it was the proxy.
  *
- * Pure core: no vscode import; src/vscode/connection.ts reads the settings and passes them here.
+ * Pure core: no vscode import; src/vscode/base/connection.ts reads the settings and passes them here.
  */
 import { isIP } from 'node:net';
 import { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';

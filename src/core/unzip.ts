@@ -12,13 +12,14 @@
  * under the per-entry check). Sizes are checked as declared AND as actually inflated, since a
  * crafted archive can lie in its headers.
  */
-import { mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import * as yauzl from 'yauzl';
 import { CancelledError, UnzipError, WalletApiError } from './errors';
+import { exists } from './results/files';
 
 export interface UnzipLimits {
   readonly maxEntries: number;
@@ -145,11 +146,7 @@ function isSymlink(entry: yauzl.Entry): boolean {
 async function freeDir(p: string): Promise<string> {
   for (let i = 0; ; i++) {
     const candidate = i === 0 ? p : `${p}-${i}`;
-    const taken = await stat(candidate).then(
-      () => true,
-      () => false,
-    );
-    if (!taken) return candidate;
+    if (!(await exists(candidate))) return candidate;
   }
 }
 

@@ -31,7 +31,7 @@ export function requestIdRule(label: string): string {
  * The one rule for a requestId, for the submit acknowledgement and for `GET /request/{requestId}`
  * alike, so an id the client accepted (and was charged for) can always be polled. The id is the
  * server's and opaque: any characters (`+`, `/`, `=`, spaces…) are taken and URL-encoded where
- * used (encodeRequest); result file names use a sanitised copy (src/core/jobs/results.ts). Only
+ * used (encodeRequest); result file names use a sanitised copy (src/core/results/names.ts). Only
  * what no URL path can carry is refused: control characters, and "." or "..", which a URL reads as
  * the folder itself or its parent even when percent-encoded.
  */

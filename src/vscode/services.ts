@@ -1,9 +1,9 @@
-import type { Connection } from './connection';
-import type { ContextKeySetter } from './contextKeys';
-import type { CreditsService } from './credits';
+import type { Connection } from './base/connection';
+import type { ContextKeySetter } from './base/contextKeys';
+import type { CreditsService } from './base/credits';
 import type { JobService } from './jobs/jobService';
-import type { Log } from './log';
-import type { ApiKeyStore } from './secrets';
+import type { Log } from './base/log';
+import type { ApiKeyStore } from './base/secrets';
 
 /** The long-lived services activate() builds once and hands to every feature. */
 export interface Services {

@@ -4,8 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
-import { CommandIds, ContextKeys } from '../../src/vscode/commands/ids';
-import { API_KEY_SECRET } from '../../src/vscode/secrets';
+import { CommandIds, ContextKeys } from '../../src/vscode/base/ids';
+import { API_KEY_SECRET } from '../../src/vscode/base/secrets';
 import { api as getApi, filesUnder, testingContext, waitFor } from './support';
 
 /** A fresh key per test, so a hit in a file can only come from that test. */

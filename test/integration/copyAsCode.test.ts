@@ -15,7 +15,7 @@ import type { ExtensionApi } from '../../src/extension';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import type { CopyOutcome } from '../../src/vscode/calls/copyAsCode';
-import { CommandIds } from '../../src/vscode/commands/ids';
+import { CommandIds } from '../../src/vscode/base/ids';
 import { answerPrices, api as getApi, note, waitFor } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');

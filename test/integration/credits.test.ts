@@ -12,7 +12,7 @@ import { sampleAddress } from '../../src/core/samples';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import type { PriceQuestion } from '../../src/vscode/calls/priceStep';
-import { CommandIds } from '../../src/vscode/commands/ids';
+import { CommandIds } from '../../src/vscode/base/ids';
 import type { QueryRunResult } from '../../src/vscode/language/runner';
 import { answerPrices, api as getApi, note, waitFor } from './support';
 

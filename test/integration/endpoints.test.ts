@@ -8,7 +8,7 @@ import { sampleAddress } from '../../src/core/samples';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { ExtensionApi } from '../../src/extension';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
-import { CommandIds } from '../../src/vscode/commands/ids';
+import { CommandIds } from '../../src/vscode/base/ids';
 import { api as getApi, extension, note, waitFor, answerPrices } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');

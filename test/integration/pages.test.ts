@@ -16,7 +16,7 @@ import { ActivityPage, CreatorsPage } from '../../src/core/wire';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { readPages, resumePages, type PagesDeps, type PagesOutcome } from '../../src/vscode/calls/pages';
 import { DEFAULT_PROFILE_ID } from '../../src/core/profiles';
-import { CommandIds } from '../../src/vscode/commands/ids';
+import { CommandIds } from '../../src/vscode/base/ids';
 import { answerPrices, api as getApi, extension, note } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');

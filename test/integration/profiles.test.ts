@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { scopeKey, secretNameFor, DEFAULT_PROFILE_ID } from '../../src/core/profiles';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
-import { CommandIds } from '../../src/vscode/commands/ids';
+import { CommandIds } from '../../src/vscode/base/ids';
 import { spendByEndpoint } from '../../src/vscode/views/account';
 import { answerPrices, api as getApi, note, testingContext, waitFor } from './support';
 

@@ -8,7 +8,7 @@ import { matchCharge } from '../../src/core/pricing';
 import type { FieldCacheEntry } from '../../src/core/query/fieldCache';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { columnInfos } from '../../src/sandbox/columns';
-import { CommandIds } from '../../src/vscode/commands/ids';
+import { CommandIds } from '../../src/vscode/base/ids';
 import type { EstimateResult, QueryRunResult } from '../../src/vscode/language/runner';
 import { DIAGNOSTIC_SOURCE } from '../../src/vscode/language/diagnostics';
 import { api as getApi, extension, note, waitFor, answerPrices } from './support';

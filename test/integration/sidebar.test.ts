@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { WalletAnalyticsApi } from '../../src/core/api';
 import { compactCredits, endpointTitle } from '../../src/core/history/format';
-import { GROUPS, groupOf, isZipItem } from '../../src/core/history/model';
+import { GROUPS, groupOf } from '../../src/core/history/model';
+import { isZipItem } from '../../src/core/results/kinds';
 import type { HistoryItem } from '../../src/core/history/merge';
 import { addressesInFiles } from '../../src/core/history/resultAddresses';
 import { quote } from '../../src/core/pricing';
@@ -15,7 +16,7 @@ import type { RequestRecord } from '../../src/core/wire';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { ExtensionApi } from '../../src/extension';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
-import { CommandIds, ContextKeys } from '../../src/vscode/commands/ids';
+import { CommandIds, ContextKeys } from '../../src/vscode/base/ids';
 // Types only: the extension's bundle has its own copies of these classes, so `instanceof` cannot see them; `kind` can.
 import type { FileNode, GroupNode, RequestNode, RequestsElement } from '../../src/vscode/views/requestsTree';
 import { api as getApi, note, waitFor, answerPrices } from './support';

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import Papa from 'papaparse';
 import * as vscode from 'vscode';
 import { sampleAddress } from '../../src/core/samples';
-import { CommandIds } from '../../src/vscode/commands/ids';
+import { CommandIds } from '../../src/vscode/base/ids';
 import type { TableHandle, TableTestHooks } from '../../src/vscode/table/tableEditor';
 import type { TablePrompts } from '../../src/vscode/table/prompts';
 import type { UiMessage, UiRequest } from '../../src/shared/tableUiProtocol';

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readSettings } from '../../src/vscode/config';
+import { readSettings } from '../../src/vscode/base/settings';
 import { api as getApi, note, waitFor } from './support';
 
 describe('workspace settings cannot choose where the key goes or how much is spent', function () {

@@ -9,7 +9,9 @@ import {
   decodeRequest,
   encodeRequest,
   endpoint,
+  resultKindFor,
   routeRequest,
+  shortTitle,
   validateInput,
   type Endpoint,
 } from '../../src/core/catalog';
@@ -25,6 +27,7 @@ import {
   type FieldSpec,
 } from '../../src/core/fields';
 import { sampleAddress, sampleInput } from '../../src/core/samples';
+import { SubmitAck } from '../../src/core/wire';
 
 const count = (pred: (e: (typeof ENDPOINTS)[number]) => boolean) => ENDPOINTS.filter(pred).length;
 
@@ -185,7 +188,7 @@ describe('every field kind says its own rule; "required" only when the field is 
   };
   /** An endpoint holding just this field, required. */
   const only = (field: FieldSpec): Endpoint => ({
-    id: 'probe', title: 'Probe…', summary: '', family: 'queued', chain: 'main', method: 'POST', path: '/probe', results: ['txt'], fields: [field], rules: [], price: { kind: 'flat', credits: 1 },
+    id: 'probe', title: 'Probe…', summary: '', family: 'queued', chain: 'main', method: 'POST', path: '/probe', results: ['txt'], fields: [field], rules: [], price: { kind: 'flat', credits: 1 }, answer: SubmitAck,
   });
   const main = sampleAddress('main', 1);
   const kinds: { field: FieldSpec; good: unknown; wrongType: unknown[]; outOfRange: unknown[]; rule: string }[] = [
@@ -331,5 +334,36 @@ describe('query strings carry plain decimal numbers', () => {
     assert.equal(decimalText(1234.5), '1234.5');
     const wire = encodeRequest(endpoint('mcaptokens'), { mcap_usd: 2e21, days: 3 });
     assert.equal(wire.query.mcap_usd, '2000000000000000000000');
+  });
+});
+
+describe('the catalog answers what other modules used to special-case', () => {
+  it('names the answer schema of every endpoint: a SubmitAck for queued ones, its own for the rest', () => {
+    for (const ep of ENDPOINTS) {
+      if (ep.family === 'queued') assert.equal(ep.answer, SubmitAck, ep.id);
+      else assert.notEqual(ep.answer, SubmitAck, ep.id);
+    }
+    assert.equal(endpoint('credits').answer.safeParse('1200').success, true);
+  });
+
+  it('flags the two account calls whose answer is not a result: the balance and the IP reset', () => {
+    assert.deepEqual(
+      ENDPOINTS.filter((ep) => ep.accountCall !== undefined).map((ep) => [ep.id, ep.accountCall]),
+      [['credits', 'balance'], ['reset_ip', 'resetIp']],
+    );
+  });
+
+  it('says which kind of file a call answers with, from its output choice or its first kind', () => {
+    assert.equal(resultKindFor(endpoint('toptraders'), {}), 'zip');
+    assert.equal(resultKindFor(endpoint('toptraders'), { output: 'txt' }), 'txt');
+    assert.equal(resultKindFor(endpoint('toptraders'), { output: 'csv' }), 'zip');
+    assert.equal(resultKindFor(endpoint('earlybuyers'), { output: 'txt' }), 'zip');
+    assert.equal(resultKindFor(endpoint('pnl'), {}), 'csv');
+    assert.equal(resultKindFor(endpoint('wallet_database'), {}), 'json');
+  });
+
+  it('gives a short title without the trailing ellipsis', () => {
+    assert.equal(shortTitle({ ...endpoint('pnl'), title: 'PnL…' }), 'PnL');
+    assert.equal(shortTitle(endpoint('credits')), 'Show Credits');
   });
 });

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CancelledError, DownloadError } from '../../src/core/errors';
-import { closeDelimitedProblem, dispositionName, downloadFile, resultKindOf, safeFileName } from '../../src/core/download';
+import { closeDelimitedProblem, downloadFile } from '../../src/core/download';
+import { dispositionName, resultKindOf } from '../../src/core/results/kinds';
+import { safeFileName } from '../../src/core/results/names';
 import { buildZip } from './fixtures/zips';
 import { startFixture, type Fixture } from './fixtures/httpFixture';
 

@@ -4,7 +4,7 @@ import type { JobRecord } from '../../src/core/jobs/job';
 import { pendingForText, summariseInputs } from '../../src/core/jobs/job';
 import { NotFoundError } from '../../src/core/errors';
 import { Poller, UNKNOWN_JOB_ERROR, type PollApi } from '../../src/core/jobs/poller';
-import { resultFileName } from '../../src/core/jobs/results';
+import { resultFileName } from '../../src/core/results/names';
 import { JobStore, MemoryPersistence } from '../../src/core/jobs/store';
 import type { RequestRecord } from '../../src/core/wire';
 

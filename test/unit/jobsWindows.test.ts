@@ -14,7 +14,7 @@ import { endpoint } from '../../src/core/catalog';
 import { tryLock } from '../../src/core/fileLock';
 import type { JobRecord } from '../../src/core/jobs/job';
 import { Poller } from '../../src/core/jobs/poller';
-import { resultFileName } from '../../src/core/jobs/results';
+import { resultFileName } from '../../src/core/results/names';
 import { makeResultWriter } from '../../src/core/jobs/resultWriter';
 import { JobStore, MemoryPersistence } from '../../src/core/jobs/store';
 import { sampleInput } from '../../src/core/samples';

@@ -70,6 +70,20 @@ function vscodeChains(dir: string, base: string): string[] {
   });
 }
 
+/** Writes files (path → text) into a fresh temporary folder, runs check on it, then removes it. */
+function withTree(files: Record<string, string>, check: (dir: string) => void): void {
+  const tmp = mkdtempSync(join(tmpdir(), 'wa-layering-'));
+  try {
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(tmp, name)), { recursive: true });
+      writeFileSync(join(tmp, name), text);
+    }
+    check(tmp);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 describe('layering: pure code never imports vscode', () => {
   for (const layer of ['src/core', 'src/sandbox']) {
     it(`no file under ${layer} reaches the vscode module`, (t) => {
@@ -83,24 +97,116 @@ describe('layering: pure code never imports vscode', () => {
   }
 
   it('the check itself catches a direct, a type-only and a transitive vscode import', () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'wa-layering-'));
-    try {
-      mkdirSync(join(tmp, 'core'));
-      mkdirSync(join(tmp, 'ui'));
-      writeFileSync(join(tmp, 'ui', 'panel.ts'), "import * as vscode from 'vscode';\nexport const show = () => vscode.window.showInformationMessage('x');\n");
-      writeFileSync(join(tmp, 'core', 'direct.ts'), "import { window } from 'vscode';\nexport const w = window;\n");
-      writeFileSync(join(tmp, 'core', 'typeOnly.ts'), "import type { Uri } from 'vscode';\nexport type U = Uri;\n");
-      writeFileSync(join(tmp, 'core', 'transitive.ts'), "import { show } from '../ui/panel';\nexport const s = show;\n");
-      writeFileSync(join(tmp, 'core', 'clean.ts'), "// import * as vscode from 'vscode';\nexport const s = \"require('vscode')\";\n");
-      writeFileSync(join(tmp, 'core', 'cycleA.ts'), "import { b } from './cycleB';\nexport const a = b;\n");
-      writeFileSync(join(tmp, 'core', 'cycleB.ts'), "export { a } from './cycleA';\nexport const b = 1;\n");
-      assert.deepEqual(vscodeChains(join(tmp, 'core'), tmp).sort(), [
-        'core/direct.ts → vscode',
-        'core/transitive.ts → ui/panel.ts → vscode',
-        'core/typeOnly.ts → vscode',
-      ]);
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
+    withTree(
+      {
+        'ui/panel.ts': "import * as vscode from 'vscode';\nexport const show = () => vscode.window.showInformationMessage('x');\n",
+        'core/direct.ts': "import { window } from 'vscode';\nexport const w = window;\n",
+        'core/typeOnly.ts': "import type { Uri } from 'vscode';\nexport type U = Uri;\n",
+        'core/transitive.ts': "import { show } from '../ui/panel';\nexport const s = show;\n",
+        'core/clean.ts': "// import * as vscode from 'vscode';\nexport const s = \"require('vscode')\";\n",
+        'core/cycleA.ts': "import { b } from './cycleB';\nexport const a = b;\n",
+        'core/cycleB.ts': "export { a } from './cycleA';\nexport const b = 1;\n",
+      },
+      (tmp) => {
+        assert.deepEqual(vscodeChains(join(tmp, 'core'), tmp).sort(), [
+          'core/direct.ts → vscode',
+          'core/transitive.ts → ui/panel.ts → vscode',
+          'core/typeOnly.ts → vscode',
+        ]);
+      },
+    );
+  });
+});
+
+/** The relative imports of each .ts file under dir, resolved: [importing file, imported file]. */
+function relativeImports(dir: string): [string, string][] {
+  return tsFiles(dir).flatMap((f) =>
+    specifiers(f).flatMap((s): [string, string][] => {
+      const to = s.startsWith('.') ? resolveRelative(f, s) : undefined;
+      return to ? [[f, to]] : [];
+    }),
+  );
+}
+
+const inside = (file: string, folder: string): boolean => !relative(folder, file).startsWith('..');
+
+/** Imports from a file under `dir` to a file under none of `allowed`, as "from → to" relative to base. */
+function importsLeaving(dir: string, allowed: readonly string[], base: string): string[] {
+  return relativeImports(dir)
+    .filter(([, to]) => !allowed.some((a) => inside(to, a)))
+    .map(([from, to]) => `${relative(base, from)} → ${relative(base, to)}`);
+}
+
+/** Import cycles among the files under dir (type-only imports count), each as its files sorted, relative to base. */
+function importCycles(dir: string, base: string): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const [from, to] of relativeImports(dir)) {
+    if (inside(to, dir)) edges.set(from, [...(edges.get(from) ?? []), to]);
+  }
+  // Tarjan's strongly connected components: a component of two or more files (or a file importing itself) is a cycle.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v) ?? 0);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0));
+      }
     }
+    if (low.get(v) !== index.get(v)) return;
+    const scc: string[] = [];
+    for (let w = stack.pop(); w !== undefined; w = stack.pop()) {
+      onStack.delete(w);
+      scc.push(w);
+      if (w === v) break;
+    }
+    if (scc.length > 1 || (edges.get(v) ?? []).includes(v)) cycles.push(scc.map((f) => relative(base, f)).sort());
+  };
+  for (const f of tsFiles(dir)) if (!index.has(f)) visit(f);
+  return cycles;
+}
+
+describe('layering: the floor of src/vscode', () => {
+  const vscodeDir = join(root, 'src/vscode');
+
+  it('src/vscode/base (ids, settings, connection, keys, history, status, …) imports only base/, core/ and the sandbox', () => {
+    const allowed = ['src/vscode/base', 'src/core', 'src/sandbox'].map((d) => join(root, d));
+    assert.deepEqual(importsLeaving(join(vscodeDir, 'base'), allowed, root), [], 'base/ is the floor every feature stands on: move what it needs down into base/, or the code up into a feature');
+  });
+
+  it('nothing outside src/vscode/commands imports from it (commands are leaves that activate() registers)', () => {
+    const commands = join(vscodeDir, 'commands');
+    const offenders = relativeImports(vscodeDir)
+      .filter(([from, to]) => inside(to, commands) && !inside(from, commands))
+      .map(([from, to]) => `${relative(root, from)} → ${relative(root, to)}`);
+    assert.deepEqual(offenders, []);
+  });
+
+  it('src/vscode has no import cycles', () => {
+    assert.deepEqual(importCycles(vscodeDir, root), []);
+  });
+
+  it('the checks themselves catch an import leaving a folder and a two-file cycle', () => {
+    withTree(
+      {
+        'base/ids.ts': 'export const id = 1;\n',
+        'base/up.ts': "import type { V } from '../views/panel';\nexport type U = V;\n",
+        'views/panel.ts': "import { id } from '../base/ids';\nimport { b } from './b';\nexport type V = number;\nexport const p = id + b;\n",
+        'views/b.ts': "import type { V } from './panel';\nexport const b: V = 1;\n",
+      },
+      (tmp) => {
+        assert.deepEqual(importsLeaving(join(tmp, 'base'), [join(tmp, 'base')], tmp), ['base/up.ts → views/panel.ts']);
+        assert.deepEqual(importCycles(tmp, tmp), [['views/b.ts', 'views/panel.ts']]);
+      },
+    );
   });
 });

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
+import ts from 'typescript';
 import { endpointCommands } from '../../src/core/manifest';
 // ids.ts is a plain const map (no vscode import), so a node test may read it.
 // eslint-disable-next-line no-restricted-imports
-import { CommandIds, WALKTHROUGH_ID } from '../../src/vscode/commands/ids';
+import { CommandIds, WALKTHROUGH_ID } from '../../src/vscode/base/ids';
 
 /** The repository root: the nearest folder up from this file holding package.json. */
 function repoRoot(): string {
@@ -69,7 +71,7 @@ describe('package.json manifest', () => {
     assert.deepEqual(
       ids.filter((id) => !expected.includes(id)),
       [],
-      'in package.json but neither in CommandIds (src/vscode/commands/ids.ts) nor generated',
+      'in package.json but neither in CommandIds (src/vscode/base/ids.ts) nor generated',
     );
   });
 
@@ -234,5 +236,40 @@ describe('package.json conventions: walkthrough, keybindings, icon, remote', () 
     // The key is bound to one IP (§5.3), results are written beside the workspace's files, and
     // the sandbox serves that extension host: all three want the machine that holds the files.
     assert.deepEqual(manifest.extensionKind, ['workspace']);
+  });
+});
+
+/** Every string literal in the .ts files under dir (a TypeScript scan: comments do not count), as [file, text]. */
+function stringLiterals(dir: string): [string, string][] {
+  const files = (d: string): string[] =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(d, e.name)) : e.name.endsWith('.ts') ? [join(d, e.name)] : []));
+  return files(dir).flatMap((f) => {
+    const out: [string, string][] = [];
+    const visit = (n: ts.Node): void => {
+      if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) out.push([relative(root, f), n.text]);
+      ts.forEachChild(n, visit);
+    };
+    visit(ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true));
+    return out;
+  });
+}
+
+describe('command ids are written once', () => {
+  /** A command id spelt out: one of CommandIds, or a catalog endpoint's command. */
+  const spelt = (text: string): boolean => (Object.values(CommandIds) as string[]).includes(text) || /^walletAnalytics\.endpoint\.\w+$/u.test(text);
+
+  it('src names a command through CommandIds or commandIdOf, never as a string literal (base/ids.ts excepted)', () => {
+    const literals = stringLiterals(join(root, 'src')).filter(([f, text]) => f !== join('src', 'vscode', 'base', 'ids.ts') && spelt(text));
+    assert.deepEqual(literals, []);
+  });
+
+  it('the check itself sees a literal id and passes over comments and other strings', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wa-ids-'));
+    try {
+      writeFileSync(join(dir, 'a.ts'), "// run 'walletAnalytics.setApiKey'\nexport const a = ['walletAnalytics.setApiKey', `walletAnalytics.endpoint.credits`, 'walletAnalytics.jobs'];\n");
+      assert.deepEqual(stringLiterals(dir).filter(([, t]) => spelt(t)).map(([, t]) => t), ['walletAnalytics.setApiKey', 'walletAnalytics.endpoint.credits']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

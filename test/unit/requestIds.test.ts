@@ -13,7 +13,7 @@ import { WalletAnalyticsApi } from '../../src/core/api';
 import { encodeRequest, endpoint, routeRequest, validateInput } from '../../src/core/catalog';
 import type { JobRecord } from '../../src/core/jobs/job';
 import { Poller } from '../../src/core/jobs/poller';
-import { fileSafeRequestId, resultFileName } from '../../src/core/jobs/results';
+import { fileSafeRequestId, resultFileName } from '../../src/core/results/names';
 import { JobStore, MemoryPersistence } from '../../src/core/jobs/store';
 import { SubmitAck } from '../../src/core/wire';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index';

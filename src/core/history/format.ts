@@ -1,5 +1,5 @@
 /** How the sidebar writes credits, times, inputs and tooltips. Pure, and cheap enough for 5,000 rows. */
-import { findEndpoint } from '../catalog';
+import { findEndpoint, shortTitle } from '../catalog';
 import { escapeMarkdown, markdownCode, markdownCodeBlock } from '../markdown';
 import type { HistoryItem } from './merge';
 
@@ -38,7 +38,8 @@ export function exactCredits(n: number): string {
 
 /** The endpoint's title as a row label (the palette's trailing "…" dropped); the id when unknown. */
 export function endpointTitle(endpointId: string): string {
-  return findEndpoint(endpointId)?.title.replace(/…$/u, '') ?? endpointId;
+  const ep = findEndpoint(endpointId);
+  return ep ? shortTitle(ep) : endpointId;
 }
 
 /**

@@ -7,6 +7,7 @@
 import { findEndpoint } from '../catalog';
 import { clock, dayAndClock, endpointTitle, exactCredits, hasShortenedList, inputSummary } from './format';
 import type { HistoryItem } from './merge';
+import { isZipItem } from '../results/kinds';
 
 export type GroupId = 'running' | 'today' | 'yesterday' | 'earlier';
 
@@ -82,13 +83,6 @@ export function rowIcon(item: HistoryItem): RowIcon {
   if (item.local === 'downloading') return 'downloading';
   if (item.local === 'downloadFailed') return 'downloadFailed';
   return item.resultPath ? 'onDisk' : 'onServer';
-}
-
-/** Whether a done item's result is (or will be) a folder of files: an extracted .zip. */
-export function isZipItem(item: HistoryItem): boolean {
-  if (item.status !== 'done') return false;
-  if (item.url) return /\.zip(?:$|[?#])/iu.test(item.url);
-  return item.endpointId === 'earlybuyers' || item.endpointId === 'alltraders' || (item.endpointId === 'toptraders' && item.inputs.output !== 'txt');
 }
 
 /** A row's context value, `request running|done|failed [zip] [disk] [url] [rerun]`, for `viewItem =~ /\bdone\b/` in menus. */

@@ -28,6 +28,9 @@ export interface PollApi {
 /** Writes a finished job's file; resolves to where it is (a file, or a folder for a .zip). */
 export type Downloader = (job: JobRecord, signal: AbortSignal) => Promise<{ resultPath: string }>;
 
+/** How often pending jobs are read when nothing says otherwise (the default of `walletAnalytics.pollIntervalSeconds`). */
+export const DEFAULT_POLL_INTERVAL_MS = 5_000;
+
 export interface PollerOptions {
   /**
    * The API for a job's scope (its profile and base URL, `jobScope`; a bare base URL for jobs of the
@@ -91,7 +94,7 @@ export class Poller {
 
   get intervalMs(): number {
     const i = this.opts.intervalMs;
-    return typeof i === 'function' ? i() : (i ?? 5_000);
+    return typeof i === 'function' ? i() : (i ?? DEFAULT_POLL_INTERVAL_MS);
   }
 
   /** Starts polling if any job is open; called at activation to resume jobs from the last session. */

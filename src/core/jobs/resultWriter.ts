@@ -14,16 +14,19 @@
  * Pure Node: the API, the folder and the limits are injected.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { endpoint } from '../catalog';
-import { resultKindOf, type DownloadOptions, type DownloadResult } from '../download';
+import type { DownloadOptions, DownloadResult } from '../download';
 import { DownloadError, isWalletApiError } from '../errors';
 import { renameNoReplace, sleep, tryLock, writeAtomic, type LockOptions } from '../fileLock';
 import { extractZip } from '../unzip';
 import { jobScope, type JobRecord } from './job';
 import type { Downloader } from './poller';
-import { resultFileName, resultMeta } from './results';
+import { exists } from '../results/files';
+import { resultKindOf } from '../results/kinds';
+import { resultMeta } from '../results/meta';
+import { resultFileName, sidecarOf, zipFolderOf } from '../results/names';
 
 export interface ResultFileApi {
   download(url: string, destDir: string, opts: Omit<DownloadOptions, 'destDir' | 'headersFor' | 'dispatcher'>): Promise<DownloadResult>;
@@ -42,8 +45,6 @@ export interface ResultWriterOptions {
   /** First pause between download attempts (default 500 ms, doubling). */
   retryDelayMs?: number;
 }
-
-const exists = (p: string): Promise<boolean> => stat(p).then(() => true, () => false);
 
 /** Downloading a finished file is free and idempotent: transient failures are tried again a few times. */
 async function withRetries<T>(f: () => Promise<T>, signal: AbortSignal, firstDelayMs: number, attempts = 4): Promise<T> {
@@ -73,8 +74,8 @@ export function makeResultWriter(opts: ResultWriterOptions): Downloader {
     const ext = guessed === 'json' || !ep.results.includes(guessed) ? (ep.results[0] ?? 'txt') : guessed;
     const name = resultFileName(job, ext);
     const file = join(dir, name);
-    const zipDir = file.replace(/\.zip$/u, '');
-    const metaFile = `${file}.meta.json`;
+    const zipDir = zipFolderOf(file);
+    const metaFile = sidecarOf(file);
     const placed = ext === 'zip' ? zipDir : file;
     const sidecar = async (fileName: string, bytes: number | undefined): Promise<void> => {
       const meta = { ...resultMeta({ ...job, completedAt: job.completedAt ?? new Date().toISOString() }, fileName), ...(bytes !== undefined ? { bytes } : {}) };
@@ -97,7 +98,7 @@ export function makeResultWriter(opts: ResultWriterOptions): Downloader {
         const finalFile = join(dir, basename(got.path));
         let resultPath = finalFile;
         if (got.kind === 'zip' || ext === 'zip') {
-          const target = finalFile.replace(/\.zip$/u, '');
+          const target = zipFolderOf(finalFile);
           const extracted = await extractZip(got.path, { targetDir: join(work, 'extracted'), signal });
           // Never over another window's folder: a folder already there is adopted, ours dropped with the claim folder.
           if (!(await exists(target))) {

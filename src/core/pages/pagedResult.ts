@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Chain } from '../addresses';
 import { ENDPOINTS, endpoint, type Endpoint } from '../catalog';
-import { stamp } from '../jobs/results';
+import { directResultStem, isSidecar } from '../results/names';
 import { writeJsonAtomic } from '../query/diskJson';
 import { ActivityPage, CreatorsPage } from '../wire';
 
@@ -133,7 +133,7 @@ function mustPage(ep: Endpoint): Paging {
 
 /** A new result file name in dir for ep, `<endpoint>-<yyyymmdd-hhmmss>.json`, never one that exists. */
 export async function newPagedFile(dir: string, endpointId: string, now: Date = new Date()): Promise<string> {
-  const base = `${endpointId}-${stamp(now.toISOString())}`;
+  const base = directResultStem(endpointId, now);
   for (let i = 1; ; i++) {
     const file = join(dir, i === 1 ? `${base}.json` : `${base}-${i}.json`);
     try {
@@ -368,7 +368,7 @@ export async function listResumable(dir: string): Promise<{ readonly file: strin
   const prefixes = ENDPOINTS.filter(isPagedEndpoint).map((e) => `${e.id}-`);
   const out: { file: string; result: PagedResult }[] = [];
   for (const name of names) {
-    if (!name.endsWith('.json') || name.endsWith('.meta.json') || !prefixes.some((p) => name.startsWith(p))) continue;
+    if (!name.endsWith('.json') || isSidecar(name) || !prefixes.some((p) => name.startsWith(p))) continue;
     try {
       const result = await loadPaged(join(dir, name));
       if (!isComplete(result)) out.push({ file: join(dir, name), result });

@@ -16,17 +16,18 @@ import { shortTitle, validateInput, type Endpoint } from '../../core/catalog';
 import { BadInputError, isWalletApiError } from '../../core/errors';
 import { RECONCILE_MESSAGES } from '../../core/jobs/reconcile';
 import type { JobRecord } from '../../core/jobs/job';
-import { stamp } from '../../core/jobs/results';
+import { directResultStem } from '../../core/results/names';
 import { fmtCredits, isPaid, quote, type QuoteContext } from '../../core/pricing';
 import type { QueryBody } from '../../core/query/model';
-import { RESTRICTED_MODE, type Connection } from '../connection';
-import type { CreditsService } from '../credits';
-import { readSettings } from '../config';
-import { showApiError } from '../errors';
+import { RESTRICTED_MODE, type Connection } from '../base/connection';
+import type { CreditsService } from '../base/credits';
+import { readSettings } from '../base/settings';
+import { showApiError } from '../base/errors';
+import { CommandIds } from '../base/ids';
 import { collectInputs, promptedFields } from '../flows/inputFlow';
 import type { JobService } from '../jobs/jobService';
 import { writeAtomic } from '../jobs/downloader';
-import type { Log } from '../log';
+import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
 import { AmbiguousCalls } from './ambiguousCalls';
 import { askPages, readPages } from './pages';
@@ -119,8 +120,8 @@ export class CallService {
         'Set API Key',
         'Try the Sandbox',
       );
-      if (a === 'Set API Key') await vscode.commands.executeCommand('walletAnalytics.setApiKey');
-      else if (a === 'Try the Sandbox') await vscode.commands.executeCommand('walletAnalytics.startSandbox');
+      if (a === 'Set API Key') await vscode.commands.executeCommand(CommandIds.setApiKey);
+      else if (a === 'Try the Sandbox') await vscode.commands.executeCommand(CommandIds.startSandbox);
       if (!(await connection.canCall())) return { status: 'cancelled' };
     }
 
@@ -309,7 +310,7 @@ export class CallService {
   private async saveJson(ep: Endpoint, value: unknown): Promise<string> {
     const dir = this.deps.jobs.folder();
     await fs.mkdir(dir, { recursive: true });
-    const file = path.join(dir, `${ep.id}-${stamp(new Date().toISOString())}.json`);
+    const file = path.join(dir, `${directResultStem(ep.id)}.json`);
     await writeAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
     return file;
   }
@@ -319,7 +320,7 @@ export class CallService {
     const result = await api.call(ep.id, input);
     await this.deps.credits.record(ep.id, result.charged);
     const title = shortTitle(ep);
-    if (ep.id === 'credits') {
+    if (ep.accountCall === 'balance') {
       const balance = await this.deps.credits.refresh();
       const reset = this.deps.credits.nextReset();
       void vscode.window.showInformationMessage(
@@ -327,7 +328,7 @@ export class CallService {
       );
       return { status: 'done', credits: 0, shown, value: balance };
     }
-    if (ep.id === 'reset_ip') {
+    if (ep.accountCall === 'resetIp') {
       void vscode.window.showInformationMessage('The saved IP address was reset; the next call binds the key to this machine’s address. (Free.)');
       return { status: 'done', credits: 0, shown, value: null };
     }

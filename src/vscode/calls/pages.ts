@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { endpoint, type Endpoint } from '../../core/catalog';
+import { endpoint, shortTitle, type Endpoint } from '../../core/catalog';
 import { isWalletApiError } from '../../core/errors';
 import {
   listResumable,
@@ -23,14 +23,14 @@ import {
   type ReadOutcome,
 } from '../../core/pages/pagedResult';
 import { fmtCredits, quote } from '../../core/pricing';
-import { CommandIds } from '../commands/ids';
-import type { Connection } from '../connection';
-import type { CreditsService } from '../credits';
-import { readSettings } from '../config';
-import { showApiError } from '../errors';
+import { CommandIds } from '../base/ids';
+import type { Connection } from '../base/connection';
+import type { CreditsService } from '../base/credits';
+import { readSettings } from '../base/settings';
+import { showApiError } from '../base/errors';
 import { pickStep } from '../flows/multiStep';
 import { approvePrice, type PriceQuestions } from './priceStep';
-import type { Log } from '../log';
+import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
 
 /** What reading pages needs of the extension's services (EndpointDeps and Services both have it). */
@@ -75,7 +75,6 @@ export type PagesOutcome =
       readonly resultPath?: string;
     };
 
-const titleOf = (ep: Endpoint) => ep.title.replace(/…$/u, '');
 const plural = (n: number, noun: string) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 
 /** Asks how many pages to read, each choice with its "up to" price; undefined when dismissed. */
@@ -87,7 +86,7 @@ export async function askPages(ep: Endpoint, input: Record<string, unknown>, ste
   const items = choices.map((n) => ({ label: plural(n, 'page'), description: `${rows(n)} · ${price(n)}`, value: n as number | 'all' }));
   items.push({ label: `All pages, up to the budget of ${budget}`, description: `${price(budget)} · stops early at the last page`, value: 'all' });
   const each = creators ? `${Number(input.page_size)} creators a page, 100 credits each` : '100 swaps a page, 1 credit each';
-  const pick = await pickStep({ title: titleOf(ep), step, total }, items, {
+  const pick = await pickStep({ title: shortTitle(ep), step, total }, items, {
     placeholder: `How many pages? ${each}. Paid pages are kept even if reading stops. (Budget: walletAnalytics.activityPageBudget)`,
   });
   return pick?.[0];
@@ -136,7 +135,7 @@ async function resumeFile(file: string, deps: PagesDeps, args: PagesArgs): Promi
     return { status: 'failed', message, charged: 'no', credits: 0, value: undefined };
   }
   const ep = endpoint(saved.endpointId);
-  const title = titleOf(ep);
+  const title = shortTitle(ep);
   if (saved.next === null) {
     void offerResult(`${title}: every page is already read (${describeKept(ep, saved)}). Nothing to resume; nothing charged.`, file);
     return { status: 'done', credits: 0, shown: 'Free', value: saved, resultPath: file, end: 'last' };
@@ -186,7 +185,7 @@ async function pickPartial(deps: PagesDeps): Promise<string | undefined> {
     partial.map(({ file, result }) => {
       const ep = endpoint(result.endpointId);
       return {
-        label: `${titleOf(ep)}: ${whatRead(result)}`,
+        label: `${shortTitle(ep)}: ${whatRead(result)}`,
         description: `${describeKept(ep, result)}${result.stopped ? ` · stopped: ${result.stopped}` : ''}`,
         detail: `${path.basename(file)} · continues at page ${result.pages + 1}`,
         file,
@@ -217,7 +216,7 @@ async function withPages(
   maxPages: number,
   read: (opts: Parameters<typeof startPaged>[3]) => Promise<ReadOutcome>,
 ): Promise<PagesOutcome> {
-  const title = titleOf(ep);
+  const title = shortTitle(ep);
   const noun = rowNoun(ep);
   const api = deps.connection.api();
   const out = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) =>

@@ -17,8 +17,8 @@ import * as vscode from 'vscode';
 import { shortTitle, type Endpoint } from '../../core/catalog';
 import { quote, type QuoteContext } from '../../core/pricing';
 import { priceGate } from '../../core/quota';
-import type { CreditsService } from '../credits';
-import { readSettings } from '../config';
+import type { CreditsService } from '../base/credits';
+import { readSettings } from '../base/settings';
 import { pickStep } from '../flows/multiStep';
 
 export type PriceDecision =

@@ -4,7 +4,7 @@
  */
 import type { Endpoint } from '../../core/catalog';
 import { reconcileMessage, reconcileSubmit } from '../../core/jobs/reconcile';
-import type { Connection } from '../connection';
+import type { Connection } from '../base/connection';
 import type { JobService } from '../jobs/jobService';
 import type { Reconciled } from './callService';
 

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { checkApiKey } from '../../core/apiKey';
+import { commandIdOf, endpoint } from '../../core/catalog';
 import { DEFAULT_PROFILE_ID } from '../../core/profiles';
 import type { Services } from '../services';
-import { CommandIds } from './ids';
+import { CommandIds } from '../base/ids';
 
 /** " (profile Work)" when the key acted on is an added profile's; nothing for Default, as before profiles. */
 function profileNote(s: Services): string {
@@ -37,7 +38,7 @@ export async function askApiKey(preset: unknown, box: { title: string; prompt: s
   return c.key;
 }
 
-/** "Set API Key" and "Clear API Key": they act on the key of the profile in use (src/vscode/profiles.ts). */
+/** "Set API Key" and "Clear API Key": they act on the key of the profile in use (src/vscode/base/profiles.ts). */
 export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Services): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(CommandIds.setApiKey, async (preset?: unknown) => {
@@ -51,7 +52,7 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Serv
       s.log.info(`API key stored in SecretStorage${profileNote(s)}.`);
       // Checking the key costs nothing (§5.4), so the one action offered is that check.
       void vscode.window.showInformationMessage(`API key saved${profileNote(s)}.`, 'Check It (Free)').then((a) => {
-        if (a) void vscode.commands.executeCommand('walletAnalytics.endpoint.credits');
+        if (a) void vscode.commands.executeCommand(commandIdOf(endpoint('credits')));
       });
       return true;
     }),

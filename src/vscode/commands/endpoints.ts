@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { ENDPOINTS, commandIdOf, type Endpoint } from '../../core/catalog';
 import { describeRule } from '../../core/pricing';
 import type { CallService } from '../calls/callService';
-import { CommandIds } from './ids';
+import { CommandIds } from '../base/ids';
 
 const FAMILY_LABEL: Record<string, string> = { queued: 'Queued jobs (a file)', direct: 'Direct (JSON now)', account: 'Account (free)' };
 

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import { askApiKey } from './apiKey';
+import { commandIdOf, endpoint } from '../../core/catalog';
 import { isLive } from '../../core/jobs/job';
 import { checkProfileBaseUrl, checkProfileName, DEFAULT_PROFILE_ID, SANDBOX_PROFILE_ID, SANDBOX_PROFILE_NAME } from '../../core/profiles';
 import type { Services } from '../services';
-import { CommandIds } from './ids';
+import { CommandIds } from '../base/ids';
 
 /** Arguments tests (and other commands) may pass instead of the prompts. */
 interface AddArgs {
@@ -15,7 +16,7 @@ interface AddArgs {
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /**
- * Add, Switch, Rename and Remove Profile (src/vscode/profiles.ts keeps them). Set/Clear API Key act
+ * Add, Switch, Rename and Remove Profile (src/vscode/base/profiles.ts keeps them). Set/Clear API Key act
  * on the active profile's key. A profile with jobs still waiting for their file cannot be removed:
  * its key is what polls and downloads them, and no other key may.
  */
@@ -62,7 +63,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       await s.connection.switchProfile(id);
       s.log.info(`Profile “${name.trim()}” added (${s.connection.baseUrl()}); its key is in SecretStorage. It is active in this window.`);
       void vscode.window.showInformationMessage(`Profile “${name.trim()}” added and in use. Calls go to ${s.connection.baseUrl()}.`, 'Check Its Key (Free)').then((a) => {
-        if (a) void vscode.commands.executeCommand('walletAnalytics.endpoint.credits');
+        if (a) void vscode.commands.executeCommand(commandIdOf(endpoint('credits')));
       });
       return id;
     }),

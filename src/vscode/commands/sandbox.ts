@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { Connection } from '../connection';
+import type { Connection } from '../base/connection';
 import type { JobService } from '../jobs/jobService';
 import { openResult } from '../results/open';
-import { CommandIds } from './ids';
+import { CommandIds } from '../base/ids';
 
 /** Start/Stop Sandbox, Show Log, and the result commands views and notifications call. */
 export function registerSandboxAndResultCommands(

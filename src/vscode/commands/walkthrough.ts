@@ -4,7 +4,7 @@
  * themselves, through their completion events; nothing here tracks them.
  */
 import * as vscode from 'vscode';
-import { CommandIds, WALKTHROUGH_ID } from './ids';
+import { CommandIds, WALKTHROUGH_ID } from '../base/ids';
 
 export function registerGetStartedCommand(context: vscode.ExtensionContext): void {
   context.subscriptions.push(

@@ -1,19 +1,18 @@
 import * as vscode from 'vscode';
 import { addressProblem, parseAddressList } from '../../core/addresses';
-import { validateInput, type Endpoint } from '../../core/catalog';
+import { shortTitle, validateInput, type Endpoint } from '../../core/catalog';
 import type { FieldSpec } from '../../core/fields';
 import type { JobRecord } from '../../core/jobs/job';
 import { parseNumber, parseTimestamp } from '../../core/parseInput';
 import { readListSource, type ListSource } from './listSources';
 import { BackSignal, inputStep, pickStep, type PickItem, type StepTitle } from './multiStep';
-import { pickQuery } from './queryInput';
+import { pickQuery, type QueryInputDeps } from './queryInput';
 
-export interface InputFlowDeps {
+/** What the input steps need from the caller; `columns` is for the query step (queryInput.ts). */
+export interface InputFlowDeps extends QueryInputDeps {
   /** Past inputs of this command, newest first. */
   readonly recent: readonly Record<string, unknown>[];
   readonly doneJobs: () => readonly JobRecord[];
-  /** Queryable fields, for the one-condition Wallet Database builder. */
-  readonly columns: (chain: 'main' | 'alt') => Promise<readonly { name: string; type: string; description?: string }[]>;
 }
 
 /** Fields a person is asked for (cursors are driven by the paging flow, not asked). */
@@ -29,7 +28,7 @@ export async function collectInputs(ep: Endpoint, deps: InputFlowDeps, extraStep
   const fields = promptedFields(ep);
   const total = fields.length + extraSteps;
   const input: Record<string, unknown> = {};
-  const title = ep.title.replace(/…$/u, '');
+  const title = shortTitle(ep);
   let i = 0;
   while (i < fields.length) {
     const f = fields[i];

@@ -2,11 +2,16 @@ import * as vscode from 'vscode';
 import { parseNumber } from '../../core/parseInput';
 import { parseQueryFile } from '../../core/query/file';
 import { MAX_QUERY_LIMIT, OPERATORS, type Operator, type QueryBody } from '../../core/query/model';
-import type { InputFlowDeps } from './inputFlow';
 import { inputStep, pickStep, type StepTitle } from './multiStep';
 
+/** What the query step needs from its caller (inputFlow.ts's InputFlowDeps has it). */
+export interface QueryInputDeps {
+  /** Queryable fields, for the one-condition Wallet Database builder. */
+  readonly columns: (chain: 'main' | 'alt') => Promise<readonly { name: string; type: string; description?: string }[]>;
+}
+
 /** The query step of a Wallet Database call: a saved file, the active editor, or a one-condition builder. */
-export async function pickQuery(chain: 'main' | 'alt', t: StepTitle, deps: InputFlowDeps): Promise<QueryBody | undefined> {
+export async function pickQuery(chain: 'main' | 'alt', t: StepTitle, deps: QueryInputDeps): Promise<QueryBody | undefined> {
   const active = vscode.window.activeTextEditor?.document;
   type Src = 'active' | 'file' | 'builder';
   const items: { label: string; detail?: string; value: Src }[] = [];
@@ -31,7 +36,7 @@ export async function pickQuery(chain: 'main' | 'alt', t: StepTitle, deps: Input
   return parsed.body;
 }
 
-async function buildOneCondition(chain: 'main' | 'alt', t: StepTitle, deps: InputFlowDeps): Promise<QueryBody | undefined> {
+async function buildOneCondition(chain: 'main' | 'alt', t: StepTitle, deps: QueryInputDeps): Promise<QueryBody | undefined> {
   const cols = await deps.columns(chain);
   const field = (await pickStep(t, cols.map((c) => ({ label: c.name, description: c.type, detail: c.description, value: c })), { placeholder: 'Field' }))?.[0];
   if (!field) return undefined;

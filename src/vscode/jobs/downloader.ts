@@ -1,7 +1,7 @@
 import { makeResultWriter } from '../../core/jobs/resultWriter';
 import type { Downloader } from '../../core/jobs/poller';
-import type { Connection } from '../connection';
-import { readSettings } from '../config';
+import type { Connection } from '../base/connection';
+import { readSettings } from '../base/settings';
 
 /** Kept here for the modules that write a JSON file beside a result (callService). */
 export { writeAtomic } from '../../core/fileLock';

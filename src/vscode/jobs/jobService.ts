@@ -1,17 +1,18 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { endpoint } from '../../core/catalog';
+import { endpoint, shortTitle } from '../../core/catalog';
 import { fmtCredits } from '../../core/pricing';
 import { pendingForText, type JobRecord } from '../../core/jobs/job';
 import { Poller, type PollApi } from '../../core/jobs/poller';
 import { JobStore } from '../../core/jobs/store';
-import type { Connection } from '../connection';
-import type { Log } from '../log';
+import type { Connection } from '../base/connection';
+import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
-import { readSettings } from '../config';
+import { pollIntervalMs, readSettings } from '../base/settings';
 import { makeDownloader } from './downloader';
 import { GlobalStatePersistence } from './persistence';
 import { resultsFolder } from './resultsFolder';
+import { CommandIds } from '../base/ids';
 
 /**
  * The jobs of this window: the persisted store, the one shared poller, and the notifications
@@ -26,7 +27,7 @@ export class JobService implements vscode.Disposable {
     private readonly connection: Connection,
     private readonly log: Log,
     /**
-     * The window's shared pace (src/vscode/views/history.ts): the poller's `GET /requests` goes
+     * The window's shared pace (src/vscode/base/history.ts): the poller's `GET /requests` goes
      * through the one history fetcher every view uses, and its interval slows while unfocused.
      */
     private readonly shared?: { pollApiFor(baseUrl: string): PollApi | undefined; intervalMs(): number },
@@ -41,7 +42,7 @@ export class JobService implements vscode.Disposable {
       apiFor: (baseUrl) => (shared ? shared.pollApiFor(baseUrl) : this.connection.apiFor(baseUrl)),
       download: makeDownloader(this.connection, () => this.folder()),
       log: (line) => this.log.warn(line),
-      intervalMs: () => (shared ? shared.intervalMs() : readSettings().pollIntervalSeconds * 1000),
+      intervalMs: () => (shared ? shared.intervalMs() : pollIntervalMs()),
       stalledAfterMs: () => {
         const h = readSettings().jobsStalledAfterHours;
         return Number.isFinite(h) && h > 0 ? h * 3_600_000 : undefined;
@@ -69,7 +70,7 @@ export class JobService implements vscode.Disposable {
   async announceStalled(j: JobRecord): Promise<void> {
     if (this.askedStalled.has(j.requestId)) return;
     this.askedStalled.add(j.requestId);
-    const title = endpoint(j.endpointId).title.replace(/…$/u, '');
+    const title = shortTitle(endpoint(j.endpointId));
     const since = Date.parse(j.pendingSince ?? j.submittedAt);
     const pendingFor = pendingForText(Number.isNaN(since) ? 0 : Date.now() - since);
     const a = await vscode.window.showWarningMessage(
@@ -101,7 +102,7 @@ export class JobService implements vscode.Disposable {
     void this.poller.pollNow();
     if (!opts.wait) return undefined;
     if (!opts.notify) return this.poller.whenSettled(job.requestId);
-    const title = endpoint(job.endpointId).title.replace(/…$/u, '');
+    const title = shortTitle(endpoint(job.endpointId));
     const settled = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `${title}: queued (${fmtCredits(job.cost)} charged)`, cancellable: true },
       (progress, token) =>
@@ -130,14 +131,13 @@ export class JobService implements vscode.Disposable {
 
   /** The notification for a settled job: Open / Reveal / Copy Path, or Retry Download. */
   async announce(j: JobRecord): Promise<void> {
-    const title = endpoint(j.endpointId).title.replace(/…$/u, '');
+    const title = shortTitle(endpoint(j.endpointId));
     if (j.state === 'done' && j.resultPath) {
-      const settings = vscode.workspace.getConfiguration('walletAnalytics');
-      if (settings.get<boolean>('openResultOnCompletion', false)) await openResult(j.resultPath);
+      if (readSettings().openResultOnCompletion) await openResult(j.resultPath);
       void offerResult(`${title} is ready: ${path.basename(j.resultPath)}`, j.resultPath);
     } else if (j.state === 'downloadFailed') {
       const a = await vscode.window.showErrorMessage(`${title}: the job is done but its file could not be saved: ${j.error ?? 'unknown error'}`, 'Retry Download');
-      if (a) await vscode.commands.executeCommand('walletAnalytics.retryDownload', j.requestId);
+      if (a) await vscode.commands.executeCommand(CommandIds.retryDownload, j.requestId);
     } else if (j.state === 'failed') {
       void vscode.window.showErrorMessage(`${title} failed on the server: ${j.error ?? 'no reason given'}`);
     } else if (j.state === 'stalled') {

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { sweepLeftovers } from '../../core/sweep';
-import { readSettings } from '../config';
-import type { Log } from '../log';
+import { readSettings } from '../base/settings';
+import type { Log } from '../base/log';
 
 /**
  * Where results are written: `walletAnalytics.resultsFolder` if set (absolute, or relative to the

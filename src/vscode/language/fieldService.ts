@@ -3,8 +3,8 @@ import type { Chain } from '../../core/addresses';
 import { FIELD_LIST_MAX_AGE_MS, type FieldCache, type FieldCacheEntry } from '../../core/query/fieldCache';
 import type { ChainColumns } from '../../core/query/fields';
 import type { ColumnInfo } from '../../core/wire';
-import type { Connection } from '../connection';
-import type { Log } from '../log';
+import type { Connection } from '../base/connection';
+import type { Log } from '../base/log';
 
 /**
  * The queryable fields of the service this window talks to: from memory, else the disk cache

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { FieldCache } from '../../core/query/fieldCache';
 import type { QueryRunCache } from '../../core/query/runCache';
 import type { CallService } from '../calls/callService';
-import { CommandIds } from '../commands/ids';
+import { CommandIds } from '../base/ids';
 import type { Services } from '../services';
 import { QueryCodeLenses } from './codeLens';
 import { QueryDiagnostics } from './diagnostics';

@@ -3,7 +3,7 @@ import { analyzeQuery, type QueryFix } from '../../core/query/analyze';
 import { completionContextAt } from '../../core/query/completion';
 import { FieldIndex, allowedValues, fieldDetail, fieldHoverMarkdown, CHAIN_LABEL, otherChain } from '../../core/query/fields';
 import { outlineQuery, type Span } from '../../core/query/outline';
-import { CommandIds } from '../commands/ids';
+import { CommandIds } from '../base/ids';
 import { rangeOf } from './documents';
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
 import type { QueryFieldService } from './fieldService';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { openInTable } from '../table/tableEditor';
-import { tableFilesIn } from '../table/resultInfo';
+import { tableFilesIn } from '../../core/results/files';
 
 /** The read-only scheme for a result's raw text, so a result is never edited by accident. */
 export const RESULT_SCHEME = 'wallet-analytics-result';

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { ENDPOINTS, commandIdOf, validateInput, type Endpoint } from '../../core/catalog';
+import { ENDPOINTS, commandIdOf, shortTitle, validateInput, type Endpoint } from '../../core/catalog';
 import type { FieldSpec } from '../../core/fields';
 import type { TablePrompts } from './prompts';
 
@@ -103,7 +103,7 @@ export async function useAsInput(
   if (addresses.length === 0) return `Column “${about.column}” holds no ${chain === 'alt' ? 'second-chain ' : ''}addresses in the rows shown.`;
   const { fits, tooMany } = inputTargets(addresses, chain);
   if (fits.length === 0) {
-    return `No endpoint takes ${fmt(addresses.length)} addresses at once${tooMany.length ? ` (${tooMany.map((t) => `${t.ep.title.replace(/…$/u, '')}: at most ${fmt(t.field.max ?? 0)}`).join('; ')})` : ''}. Filter the table to fewer rows first.`;
+    return `No endpoint takes ${fmt(addresses.length)} addresses at once${tooMany.length ? ` (${tooMany.map((t) => `${shortTitle(t.ep)}: at most ${fmt(t.field.max ?? 0)}`).join('; ')})` : ''}. Filter the table to fewer rows first.`;
   }
   type Item = vscode.QuickPickItem & { target: Target };
   const items: Item[] = fits.map((t) => ({
@@ -123,7 +123,7 @@ export async function useAsInput(
   if (!pick) return undefined;
   const { ep, field } = pick.target;
   prompts.runCommand(commandIdOf(ep), { inputs: { [field.key]: [...addresses] } }).then(undefined, (e: unknown) => {
-    void vscode.window.showErrorMessage(`${ep.title.replace(/…$/u, '')}: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${e instanceof Error ? e.message : String(e)}`);
   });
-  return `${ep.title.replace(/…$/u, '')}: ${fmt(addresses.length)} addresses given as ${field.label}; the price shows next.`;
+  return `${shortTitle(ep)}: ${fmt(addresses.length)} addresses given as ${field.label}; the price shows next.`;
 }

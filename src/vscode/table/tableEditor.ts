@@ -6,10 +6,10 @@
  */
 import * as vscode from 'vscode';
 import type { ProbeState, UiMessage, UiRequest } from '../../shared/tableUiProtocol';
-import { CommandIds } from '../commands/ids';
-import type { Log } from '../log';
+import { CommandIds } from '../base/ids';
+import type { Log } from '../base/log';
 import { windowPrompts, type TablePrompts } from './prompts';
-import { tableFileOf } from './resultInfo';
+import { tableFileOf } from '../../core/results/files';
 import { tableHtml, tableResourceRoots } from './tableHtml';
 import { TableSession } from './tableSession';
 

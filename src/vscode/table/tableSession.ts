@@ -7,16 +7,16 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import { ENDPOINTS } from '../../core/catalog';
+import { ENDPOINTS, shortTitle } from '../../core/catalog';
 import { METRIC_GROUPS, TIMEFRAMES } from '../../core/metrics';
 import { COPY_MAX_CELLS, neutraliseFormula, RemoteTable } from '../../core/table';
 import type { ViewState } from '../../shared/tableProtocol';
 import { FIRST_WINDOW, parseUiRequest, type ColumnInfo, type ProbeState, type TableLayout, type UiMessage, type UiRequest } from '../../shared/tableUiProtocol';
-import { readSettings } from '../config';
-import type { Log } from '../log';
+import { readSettings } from '../base/settings';
+import type { Log } from '../base/log';
 import { collectAddresses, columnInfo, likelyShown } from './columnInfo';
 import type { TablePrompts } from './prompts';
-import { resultInfo } from './resultInfo';
+import { resultInfo } from '../../core/results/files';
 import { activityCommand, addToList, useAsInput } from './tableActions';
 
 export interface TableSessionDeps {
@@ -230,7 +230,7 @@ export class TableSession implements vscode.Disposable {
         file: title,
         files: o.files.map((f) => path.relative(path.dirname(o.files[0] ?? f), f)),
         endpoint: o.endpoint,
-        endpointTitle: ep?.title.replace(/…$/u, ''),
+        endpointTitle: ep ? shortTitle(ep) : undefined,
         columns: o.columns,
         layout,
         metricGroups: METRIC_GROUPS,

@@ -1,9 +1,9 @@
 /** What the Account view and the credits status bar item both show, computed once. */
 import { endpointTitle } from '../../core/history/format';
 import { PERIOD_MS, QUOTA } from '../../core/quota';
-import type { Connection } from '../connection';
-import type { CreditsService, SpendEntry } from '../credits';
-import type { ApiKeyStore } from '../secrets';
+import type { Connection } from '../base/connection';
+import type { CreditsService, SpendEntry } from '../base/credits';
+import type { ApiKeyStore } from '../base/secrets';
 
 export type KeyState = 'set' | 'notSet' | 'sandbox';
 

@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
 import { compactCredits, exactCredits, fullTime } from '../../core/history/format';
 import { DEFAULT_PROFILE_ID } from '../../core/profiles';
-import { CommandIds } from '../commands/ids';
-import { RESTRICTED_MODE, type Connection } from '../connection';
-import type { CreditsService } from '../credits';
-import type { ApiKeyStore } from '../secrets';
+import { CommandIds } from '../base/ids';
+import { RESTRICTED_MODE, type Connection } from '../base/connection';
+import type { CreditsService } from '../base/credits';
+import type { ApiKeyStore } from '../base/secrets';
 import { accountFacts, isoDay, type AccountFacts, type SpendLine } from './account';
 import { levelOf } from './creditsStatus';
-import { readSidebarSettings } from './settings';
-import type { ConnectionStatus } from './status';
+import { onDidChangeSettings, readSidebarSettings } from '../base/settings';
+import type { ConnectionStatus } from '../base/status';
 
 export const ACCOUNT_VIEW = 'walletAnalyticsAccount';
 
@@ -58,9 +58,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
       keys.onDidChange(() => this.refresh()),
       connection.onDidChange(() => this.refresh()),
       status.onDidChange(() => this.refresh()),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('walletAnalytics')) this.refresh();
-      }),
+      onDidChangeSettings(() => this.refresh()),
     );
   }
 

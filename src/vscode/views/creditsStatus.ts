@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import { compactCredits, creditsTooltipMarkdown, exactCredits } from '../../core/history/format';
-import { CommandIds } from '../commands/ids';
-import type { Connection } from '../connection';
-import type { CreditsService } from '../credits';
-import type { ApiKeyStore } from '../secrets';
+import { CommandIds } from '../base/ids';
+import type { Connection } from '../base/connection';
+import type { CreditsService } from '../base/credits';
+import type { ApiKeyStore } from '../base/secrets';
 import { accountFacts, isoDay, type AccountFacts } from './account';
-import type { HistoryService } from './history';
-import { readSidebarSettings } from './settings';
-import type { ConnectionStatus } from './status';
+import type { HistoryService } from '../base/history';
+import { onDidChangeSettings, readSidebarSettings } from '../base/settings';
+import type { ConnectionStatus } from '../base/status';
 
 export type CreditsLevel = 'ok' | 'warn' | 'critical';
 
@@ -55,12 +55,10 @@ export class CreditsStatus implements vscode.Disposable {
         if (focused && this.stale()) void this.refresh();
         this.schedule();
       }),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('walletAnalytics.credits')) {
-          this.update();
-          this.schedule();
-        }
-      }),
+      onDidChangeSettings(() => {
+        this.update();
+        this.schedule();
+      }, 'credits'),
     );
     this.update();
     this.schedule();

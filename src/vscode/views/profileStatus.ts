@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { SANDBOX_PROFILE_ID } from '../../core/profiles';
-import { CommandIds } from '../commands/ids';
-import type { Connection } from '../connection';
+import { CommandIds } from '../base/ids';
+import type { Connection } from '../base/connection';
 
 /**
  * The active profile's name in the status bar; a click switches profiles. Shown always, so the

@@ -1,15 +1,16 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { ENDPOINTS, commandIdOf, findEndpoint, type Endpoint } from '../../core/catalog';
+import { ENDPOINTS, commandIdOf, findEndpoint, shortTitle, type Endpoint } from '../../core/catalog';
 import type { FieldSpec } from '../../core/fields';
 import { endpointTitle, hasShortenedList } from '../../core/history/format';
 import type { HistoryItem } from '../../core/history/merge';
 import type { GroupId } from '../../core/history/model';
 import { addressesInFiles, type ListWant } from '../../core/history/resultAddresses';
 import { describeRule } from '../../core/pricing';
+import { addressFilesOf, exists } from '../../core/results/files';
 import type { RunArgs, RunOutcome } from '../calls/callService';
-import { CommandIds } from '../commands/ids';
+import { CommandIds } from '../base/ids';
 import { openResult } from '../results/open';
 import { FileNode, RequestNode } from './requestsTree';
 import type { RequestsView } from './requestsView';
@@ -39,7 +40,6 @@ export function listTargets(): { ep: Endpoint; field: FieldSpec }[] {
   });
 }
 
-const exists = (p: string) => fs.stat(p).then(() => true, () => false);
 
 /** The commands on the Requests view's rows and title bar. */
 export function registerRequestActions(context: vscode.ExtensionContext, view: RequestsView, baseUrl: () => string): void {
@@ -104,12 +104,11 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
       chosen = pick.t;
     }
     const p = await onDisk(item);
-    const st = await fs.stat(p);
-    const names = st.isDirectory() ? (await fs.readdir(p)).filter((n) => /\.(csv|txt)$/iu.test(n)).sort().map((n) => path.join(p, n)) : [p];
+    const names = await addressFilesOf(p);
     const texts = await Promise.all(names.map(async (f) => ({ name: f, text: await fs.readFile(f, 'utf8') })));
     const want: ListWant = chosen.field.key === 'tokens' ? 'tokens' : 'wallets';
     let list = addressesInFiles(texts, chosen.field.chain ?? 'main', want);
-    if (list.length === 0) throw new Error(`The result of ${endpointTitle(item.endpointId)} holds no ${chosen.field.chain === 'alt' ? 'second-chain ' : ''}addresses for ${chosen.ep.title.replace(/…$/u, '')}.`);
+    if (list.length === 0) throw new Error(`The result of ${endpointTitle(item.endpointId)} holds no ${chosen.field.chain === 'alt' ? 'second-chain ' : ''}addresses for ${shortTitle(chosen.ep)}.`);
     const max = chosen.field.max ?? list.length;
     if (list.length > max) {
       void vscode.window.showWarningMessage(`The result holds ${list.length.toLocaleString('en-US')} addresses; the first ${max.toLocaleString('en-US')} (the most per request) are used.`);

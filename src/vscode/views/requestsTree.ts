@@ -3,8 +3,9 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { requestTooltipMarkdown } from '../../core/history/format';
 import { mergeHistory, type HistoryItem } from '../../core/history/merge';
-import { GROUPS, HistoryModel, contextValueOf, isZipItem, rowIcon, rowText, type GroupId, type ModelChange, type RowIcon } from '../../core/history/model';
-import { CommandIds } from '../commands/ids';
+import { GROUPS, HistoryModel, contextValueOf, rowIcon, rowText, type GroupId, type ModelChange, type RowIcon } from '../../core/history/model';
+import { isZipItem } from '../../core/results/kinds';
+import { CommandIds } from '../base/ids';
 
 export const REQUESTS_VIEW = 'walletAnalyticsRequests';
 

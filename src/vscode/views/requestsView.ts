@@ -2,15 +2,15 @@ import * as vscode from 'vscode';
 import { endpointTitle } from '../../core/history/format';
 import type { HistoryFilter } from '../../core/history/model';
 import type { JobStore } from '../../core/jobs/store';
-import { ContextKeys } from '../commands/ids';
-import type { Connection } from '../connection';
-import type { ContextKeySetter } from '../contextKeys';
+import { ContextKeys } from '../base/ids';
+import type { Connection } from '../base/connection';
+import type { ContextKeySetter } from '../base/contextKeys';
 import type { JobService } from '../jobs/jobService';
-import type { HistoryService } from './history';
+import type { HistoryService } from '../base/history';
 import { REQUESTS_VIEW, RequestsProvider, type RequestsElement } from './requestsTree';
 import { ResultFiles } from './resultFiles';
-import { readSidebarSettings } from './settings';
-import { stateOfError, type ConnectionStatus } from './status';
+import { onDidChangeSettings, readSidebarSettings } from '../base/settings';
+import { stateOfError, type ConnectionStatus } from '../base/status';
 
 export interface RequestsViewDeps {
   readonly connection: Connection;
@@ -77,9 +77,7 @@ export class RequestsView implements vscode.Disposable {
         this.schedule();
       }),
       d.history.onDidChangeFocus(() => this.schedule()),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('walletAnalytics')) this.schedule();
-      }),
+      onDidChangeSettings(() => this.schedule()),
     );
     this.rebuild();
     this.describe();

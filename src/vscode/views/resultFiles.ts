@@ -1,43 +1,8 @@
-import * as fs from 'node:fs/promises';
 import type { HistoryItem } from '../../core/history/merge';
 import type { JobRecord } from '../../core/jobs/job';
 import { parseScope } from '../../core/profiles';
+import { exists, setAside } from '../../core/results/files';
 import type { JobService } from '../jobs/jobService';
-
-const exists = (p: string) => fs.stat(p).then(() => true, () => false);
-
-/**
- * What a result is made of on disk: the file and its `<file>.meta.json`, or for a .zip the
- * extracted folder, the `<folder>.zip` and `<folder>.zip.meta.json`.
- */
-function partsOf(resultPath: string): string[] {
-  return [resultPath, `${resultPath}.meta.json`, `${resultPath}.zip`, `${resultPath}.zip.meta.json`];
-}
-
-/**
- * Moves a result aside so a new download lands on the same names (the downloader never
- * overwrites a file, it would write `name-1.txt` beside it); returns how to put it back or drop it.
- */
-async function setAside(resultPath: string): Promise<{ restore(): Promise<void>; drop(): Promise<void> }> {
-  const moved: [string, string][] = [];
-  for (const p of partsOf(resultPath)) {
-    if (!(await exists(p))) continue;
-    const aside = `${p}.previous-${Date.now()}`;
-    await fs.rename(p, aside);
-    moved.push([p, aside]);
-  }
-  return {
-    restore: async () => {
-      for (const [p, aside] of moved) {
-        await fs.rm(p, { recursive: true, force: true });
-        await fs.rename(aside, p);
-      }
-    },
-    drop: async () => {
-      for (const [, aside] of moved) await fs.rm(aside, { recursive: true, force: true });
-    },
-  };
-}
 
 /**
  * Gets a done request's result onto disk through the job store and the shared poller's

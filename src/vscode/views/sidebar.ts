@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { CommandIds } from '../commands/ids';
+import { CommandIds } from '../base/ids';
 import type { Services } from '../services';
 import { ACCOUNT_VIEW, AccountProvider } from './accountView';
 import { CreditsStatus } from './creditsStatus';
-import type { HistoryService } from './history';
+import type { HistoryService } from '../base/history';
 import { registerRequestActions } from './requestActions';
 import { RequestsView } from './requestsView';
-import { ConnectionStatus, type SidebarState } from './status';
+import { ConnectionStatus, type SidebarState } from '../base/status';
 
 /** The sidebar's parts, returned to activate() (and, through ExtensionApi, to the tests). */
 export interface Sidebar {

@@ -1,15 +1,15 @@
 /**
  * Tells the person, once per file, when a workspace tries to set a user-only setting (where the
  * key goes, how much a call may spend: core/userOnlySettings.ts). The value is ignored by
- * config.ts whatever this says; this is only so nobody wonders why a repository's
+ * settings.ts whatever this says; this is only so nobody wonders why a repository's
  * `.vscode/settings.json` "does not work". Files are read as text (folders on disk and the
  * `.code-workspace` file); VS Code's own report of workspace values is taken too.
  */
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { SETTINGS_SECTION, userOnlyKeysIn, type UserOnlyKey } from '../core/userOnlySettings';
-import { workspaceUserOnlyValues } from './config';
+import { SETTINGS_SECTION, userOnlyKeysIn, type UserOnlyKey } from '../../core/userOnlySettings';
+import { onDidChangeSettings, workspaceUserOnlyValues } from './settings';
 
 const SHOWN_KEY = 'walletAnalytics.ignoredWorkspaceSettings';
 
@@ -64,9 +64,7 @@ export class WorkspaceSettingsGuard implements vscode.Disposable {
   constructor(private readonly state: vscode.Memento) {
     this.subs.push(
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.check()),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(SETTINGS_SECTION)) void this.check();
-      }),
+      onDidChangeSettings(() => void this.check()),
     );
   }
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ContextKeys } from './commands/ids';
+import type { ContextKeys } from './ids';
 
 export type ContextKey = (typeof ContextKeys)[keyof typeof ContextKeys];
 

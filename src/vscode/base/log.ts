@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { redact } from '../core/apiKey';
+import { redact } from '../../core/apiKey';
 
 /**
  * The "Wallet Analytics" log channel. Every line passes through redact() with the

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import { HistoryFetcher } from '../../core/history/fetcher';
 import type { PollApi } from '../../core/jobs/poller';
-import { readSettings } from '../config';
-import type { Connection } from '../connection';
-import { readSidebarSettings } from './settings';
+import type { Connection } from './connection';
+import { pollIntervalMs, readSidebarSettings } from './settings';
 
 /**
  * The window's pace and its one history reader. Every `GET /requests` of this window (the
@@ -48,7 +47,7 @@ export class HistoryService implements vscode.Disposable {
 
   /** The poll interval now: the setting, slowed while the window is unfocused. */
   intervalMs(): number {
-    return this.paced(readSettings().pollIntervalSeconds * 1000);
+    return this.paced(pollIntervalMs());
   }
 
   /** The API the poller uses: its `requests` is the shared fetcher, `request` goes straight through. */

@@ -1,14 +1,15 @@
 import * as vscode from 'vscode';
 import type { Dispatcher } from 'undici';
-import { WalletAnalyticsApi, type CallLog } from '../core/api';
-import { proxyDispatcherFor } from '../core/proxy';
-import type { Sandbox } from '../sandbox';
-import { PROXY_SETTING_KEYS, readProxySettings } from './config';
+import { WalletAnalyticsApi, type CallLog } from '../../core/api';
+import { proxyDispatcherFor } from '../../core/proxy';
+import type { Sandbox } from '../../sandbox';
+import { SETTINGS_SECTION } from '../../core/userOnlySettings';
+import { PROXY_SETTING_KEYS, readProxySettings } from './settings';
 import type { Log } from './log';
 import type { ApiKeyStore } from './secrets';
-import { DEFAULT_PROFILE_ID, parseScope, SANDBOX_PROFILE_ID, SANDBOX_PROFILE_NAME, scopeKey } from '../core/profiles';
+import { DEFAULT_PROFILE_ID, parseScope, SANDBOX_PROFILE_ID, SANDBOX_PROFILE_NAME, scopeKey } from '../../core/profiles';
 import type { ProfileService } from './profiles';
-import { ContextKeys } from './commands/ids';
+import { ContextKeys } from './ids';
 import type { ContextKeySetter } from './contextKeys';
 
 export type Mode = 'configured' | 'sandbox';
@@ -18,7 +19,7 @@ export const RESTRICTED_MODE =
   'This folder is in Restricted Mode: Wallet Analytics sends no request with your API key until you trust it. Result tables and query files work meanwhile.';
 
 /**
- * Which service the window talks to: the active profile (src/vscode/profiles.ts) with its base URL
+ * Which service the window talks to: the active profile (src/vscode/base/profiles.ts) with its base URL
  * and its own key from SecretStorage, or the built-in sandbox (in-process, loopback, its own demo
  * key). The real key is never touched by the sandbox, and the sandbox's key is never stored.
  *
@@ -51,7 +52,7 @@ export class Connection implements vscode.Disposable {
   ) {
     this.subs.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('walletAnalytics.baseUrl')) {
+        if (e.affectsConfiguration(`${SETTINGS_SECTION}.baseUrl`)) {
           this.apis.clear();
           this.changed.fire(this.mode);
         }
@@ -195,7 +196,7 @@ export class Connection implements vscode.Disposable {
     }
     this.starting ??= (async () => {
       // Loaded on demand: the synthetic data costs nothing until someone asks for it.
-      const { startSandbox } = await import('../sandbox');
+      const { startSandbox } = await import('../../sandbox');
       const s = await startSandbox({ port: 0, delayScale: opts.delayScale });
       this.sandbox = s;
       this.log.info(`Sandbox started at ${s.baseUrl} (synthetic data; no key, no credits, no network).`);

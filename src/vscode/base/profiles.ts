@@ -25,8 +25,8 @@ import {
   renameProfile,
   SANDBOX_PROFILE_ID,
   type Profile,
-} from '../core/profiles';
-import { readSettings } from './config';
+} from '../../core/profiles';
+import { readSettings } from './settings';
 
 const LIST_KEY = 'walletAnalytics.profiles';
 const ACTIVE_KEY = 'walletAnalytics.activeProfile';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { DEFAULT_PROFILE_ID, secretNameFor } from '../core/profiles';
-import { ContextKeys } from './commands/ids';
+import { DEFAULT_PROFILE_ID, secretNameFor } from '../../core/profiles';
+import { ContextKeys } from './ids';
 import type { ContextKeySetter } from './contextKeys';
 
 /** The SecretStorage entry holding the Default profile's key (the name it had before profiles). */

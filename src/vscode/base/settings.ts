@@ -1,7 +1,13 @@
+/**
+ * The one settings module: every read of a setting (walletAnalytics.*, and VS Code's own http.*
+ * proxy settings) is here, typed, with its default in one place (package.json mirrors them).
+ * The rest of the extension asks these readers and never calls getConfiguration itself.
+ */
 import * as vscode from 'vscode';
-import { SETTINGS_SECTION, USER_ONLY_KEYS, type UserOnlyKey } from '../core/userOnlySettings';
+import { DEFAULT_POLL_INTERVAL_MS } from '../../core/jobs/poller';
+import { SETTINGS_SECTION, USER_ONLY_KEYS, type UserOnlyKey } from '../../core/userOnlySettings';
 
-/** Every setting the extension reads, typed, with its default in one place (package.json mirrors them). */
+/** The walletAnalytics settings the calls, jobs and table read. */
 export interface Settings {
   readonly baseUrl: string;
   readonly confirmAbove: number;
@@ -28,7 +34,7 @@ export const DEFAULTS: Settings = {
   maxDownloadMB: 4_096,
   quotaPeriodStart: '',
   openResultOnCompletion: false,
-  pollIntervalSeconds: 5,
+  pollIntervalSeconds: DEFAULT_POLL_INTERVAL_MS / 1000,
   sandboxAutoStart: false,
   jobsStalledAfterHours: 24,
   tableNeutralizeFormulas: true,
@@ -68,6 +74,54 @@ export function readSettings(): Settings {
     sandboxAutoStart: c.get<boolean>('sandbox.autoStart', DEFAULTS.sandboxAutoStart),
     jobsStalledAfterHours: c.get<number>('jobs.stalledAfterHours', DEFAULTS.jobsStalledAfterHours),
     tableNeutralizeFormulas: c.get<boolean>('table.neutralizeFormulas', DEFAULTS.tableNeutralizeFormulas),
+  };
+}
+
+/** Calls listener when a walletAnalytics setting changes: any, or only those under `key` (e.g. `credits`). */
+export function onDidChangeSettings(listener: () => void, key?: string): vscode.Disposable {
+  const section = key === undefined ? SETTINGS_SECTION : `${SETTINGS_SECTION}.${key}`;
+  return vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(section)) listener();
+  });
+}
+
+/** `walletAnalytics.pollIntervalSeconds` in milliseconds: how often pending jobs and the history are read. */
+export function pollIntervalMs(): number {
+  return readSettings().pollIntervalSeconds * 1000;
+}
+
+/** The sidebar's settings (package.json declares them with their descriptions). */
+export interface SidebarSettings {
+  /** Below this balance the status bar item turns the warning colour, and one notification per period says so. */
+  readonly warnBelow: number;
+  /** Below this, the error colour and a second notification. */
+  readonly criticalBelow: number;
+  /** How often the balance is read (GET /credits, free) when nothing else asked for it. */
+  readonly creditsRefreshMs: number;
+  /** How often the visible Requests view reads the history while nothing runs. */
+  readonly idleRefreshMs: number;
+  /** Polling and refreshes wait this many times longer while the window is unfocused. */
+  readonly unfocusedSlowdown: number;
+}
+
+export const SIDEBAR_DEFAULTS = {
+  warnBelow: 100_000_000,
+  criticalBelow: 10_000_000,
+  refreshMinutes: 5,
+  idleRefreshSeconds: 30,
+  unfocusedSlowdown: 4,
+} as const;
+
+const positive = (v: unknown, d: number): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : d);
+
+export function readSidebarSettings(): SidebarSettings {
+  const c = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  return {
+    warnBelow: positive(c.get('credits.warnBelow'), SIDEBAR_DEFAULTS.warnBelow),
+    criticalBelow: positive(c.get('credits.criticalBelow'), SIDEBAR_DEFAULTS.criticalBelow),
+    creditsRefreshMs: Math.max(1, positive(c.get('credits.refreshMinutes'), SIDEBAR_DEFAULTS.refreshMinutes)) * 60_000,
+    idleRefreshMs: Math.max(pollIntervalMs(), positive(c.get('history.idleRefreshSeconds'), SIDEBAR_DEFAULTS.idleRefreshSeconds) * 1000),
+    unfocusedSlowdown: Math.max(1, positive(c.get('unfocusedSlowdown'), SIDEBAR_DEFAULTS.unfocusedSlowdown)),
   };
 }
 

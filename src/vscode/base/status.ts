@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { isWalletApiError } from '../../core/errors';
-import { ContextKeys } from '../commands/ids';
-import type { Connection } from '../connection';
-import type { ContextKeySetter } from '../contextKeys';
-import type { CreditsService } from '../credits';
-import type { ApiKeyStore } from '../secrets';
+import { ContextKeys } from './ids';
+import type { Connection } from './connection';
+import type { ContextKeySetter } from './contextKeys';
+import type { CreditsService } from './credits';
+import type { ApiKeyStore } from './secrets';
 
 /**
  * What the sidebar can say about the connection, and which welcome view shows:

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { parseScope } from '../core/profiles';
-import { nextReset } from '../core/quota';
+import { parseScope } from '../../core/profiles';
+import { nextReset } from '../../core/quota';
 
 /** One paid call the extension made, for the per-endpoint spend breakdown. */
 export interface SpendEntry {

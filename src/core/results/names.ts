@@ -1,0 +1,106 @@
+/**
+ * What results are called on disk: the name a queued job's file is written under
+ * (`<endpoint>-<yyyymmdd-hhmmss>-<requestId>.<ext>`), the name a direct or paged JSON result is
+ * saved under (`<endpoint>-<yyyymmdd-hhmmss>.json`), the sidecar beside each (`<file>.meta.json`),
+ * the folder a `.zip` is extracted to (its name without `.zip`), and the safe name a downloaded
+ * file gets from its server. Pure: no file system.
+ */
+import { basename, extname } from 'node:path';
+import { ENDPOINTS } from '../catalog';
+import type { JobRecord } from '../jobs/job';
+import { kindOfName, type ResultKind } from './kinds';
+
+/** `yyyymmdd-hhmmss` in UTC, for file names that sort by time. */
+export function stamp(iso: string): string {
+  const d = new Date(iso);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}`;
+}
+
+/** FNV-1a, 32 bits, as 8 hex digits: a short, stable tag of a string. */
+function tag(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+/**
+ * The request id as it may stand in a file name. The id is the server's and opaque (it may hold
+ * `/`, `+`, `=`, dots…): only letters, digits, `_` and `-` are kept, so no id can leave the results
+ * folder or make an invalid name. When that changed or shortened the id, a tag of the real id is
+ * added, so two ids that read alike (`a+b`, `a/b`) never share a file. The real id stays in the
+ * job record and the sidecar.
+ */
+export function fileSafeRequestId(requestId: string): string {
+  const safe = requestId.replace(/[^A-Za-z0-9_-]/gu, '_').slice(0, 80);
+  return safe === requestId ? safe : `${safe}-${tag(requestId)}`;
+}
+
+/** `<endpoint>-<yyyymmdd-hhmmss>-<requestId>.<ext>`, with the request id made safe for a file name. */
+export function resultFileName(job: Pick<JobRecord, 'endpointId' | 'submittedAt' | 'requestId'>, ext: string): string {
+  return `${job.endpointId}-${stamp(job.submittedAt)}-${fileSafeRequestId(job.requestId)}.${ext}`;
+}
+
+/** `<endpoint>-<yyyymmdd-hhmmss>`: the stem of a direct or paged result's `.json` file. */
+export function directResultStem(endpointId: string, now: Date = new Date()): string {
+  return `${endpointId}-${stamp(now.toISOString())}`;
+}
+
+/** The endpoint id a result file name starts with (`pnl-20261121-101500-….csv`), longest id first. */
+export function endpointFromName(file: string): string | undefined {
+  const base = basename(file);
+  const ids = ENDPOINTS.map((e) => e.id).sort((a, b) => b.length - a.length);
+  return ids.find((id) => base.startsWith(`${id}-`) && /^\d{8}-\d{6}/u.test(base.slice(id.length + 1)));
+}
+
+/** Files the table opens. */
+export const TABLE_FILE = /\.(csv|txt|json)$/iu;
+const SIDECAR = /\.meta\.json$/iu;
+
+/** The sidecar of a result file (or of a `.zip`): `<file>.meta.json`. */
+export function sidecarOf(file: string): string {
+  return `${file}.meta.json`;
+}
+
+/** Whether a name is a sidecar (`….meta.json`), not a result. */
+export function isSidecar(name: string): boolean {
+  return SIDECAR.test(name);
+}
+
+/** Whether a name is a file the table opens (a .csv, .txt or .json that is not a sidecar). */
+export function isTableFile(name: string): boolean {
+  return TABLE_FILE.test(name) && !isSidecar(name);
+}
+
+/** The folder a `.zip` result is extracted to: its path without `.zip`. */
+export function zipFolderOf(zipFile: string): string {
+  return zipFile.replace(/\.zip$/u, '');
+}
+
+/**
+ * What a result is made of on disk: the file and its `<file>.meta.json`, or for a .zip the
+ * extracted folder, the `<folder>.zip` and `<folder>.zip.meta.json`.
+ */
+export function partsOf(resultPath: string): string[] {
+  return [resultPath, sidecarOf(resultPath), `${resultPath}.zip`, sidecarOf(`${resultPath}.zip`)];
+}
+
+/** A safe file name: no folders, no leading dots, only ordinary characters, ending in .kind. */
+export function safeFileName(candidate: string, kind: ResultKind): string {
+  let stem = basename(candidate.replace(/\\/gu, '/'))
+    .replace(/[^A-Za-z0-9._() -]/gu, '_')
+    .replace(/^[.\s]+/u, '')
+    .slice(0, 120);
+  if (kindOfName(stem) === kind) stem = stem.slice(0, -(kind.length + 1));
+  stem = stem.replace(/[.\s]+$/u, '');
+  return `${stem || 'result'}.${kind}`;
+}
+
+/** `name`, or `name-1`, `name-2`… for the i-th try at a name not taken yet (a result never overwrites). */
+export function numberedName(name: string, i: number): string {
+  const ext = extname(name);
+  return i === 0 ? name : `${name.slice(0, name.length - ext.length)}-${i}${ext}`;
+}

@@ -1,0 +1,77 @@
+/**
+ * The results room (src/core/results/): what a result is called on disk, which parts it has,
+ * which endpoint made a table file and which files share its extracted .zip, and setting a
+ * result aside while it is downloaded again.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { addressFilesOf, exists, freeName, resultInfo, setAside, tableFileOf, tableFilesIn } from '../../src/core/results/files';
+import { isZipItem } from '../../src/core/results/kinds';
+import { directResultStem, endpointFromName, isTableFile, partsOf, sidecarOf, zipFolderOf } from '../../src/core/results/names';
+
+describe('results: names', () => {
+  it('names a direct result, a sidecar, a zip folder and every part of a result', () => {
+    assert.equal(directResultStem('pnl', new Date('2026-11-21T10:15:00Z')), 'pnl-20261121-101500');
+    assert.equal(sidecarOf('/r/a.csv'), '/r/a.csv.meta.json');
+    assert.equal(zipFolderOf('/r/t-1.zip'), '/r/t-1');
+    assert.deepEqual(partsOf('/r/t-1'), ['/r/t-1', '/r/t-1.meta.json', '/r/t-1.zip', '/r/t-1.zip.meta.json']);
+  });
+
+  it('tells table files from sidecars, and the endpoint from a result name (longest id first)', () => {
+    assert.equal(isTableFile('a.csv'), true);
+    assert.equal(isTableFile('a.csv.meta.json'), false);
+    assert.equal(isTableFile('a.zip'), false);
+    assert.equal(endpointFromName('/r/pnl-20261121-101500.json'), 'pnl');
+    assert.equal(endpointFromName('/r/pnl-notastamp.json'), undefined);
+  });
+
+  it('knows a zip result by its URL, or by its endpoint and inputs before there is one', () => {
+    assert.equal(isZipItem({ status: 'done', url: 'https://x/f.zip?sig=1', endpointId: 'pnl', inputs: {} }), true);
+    assert.equal(isZipItem({ status: 'done', endpointId: 'toptraders', inputs: { output: 'txt' } }), false);
+    assert.equal(isZipItem({ status: 'done', endpointId: 'toptraders', inputs: {} }), true);
+    assert.equal(isZipItem({ status: 'running', endpointId: 'earlybuyers', inputs: {} }), false);
+  });
+});
+
+describe('results: on disk', () => {
+  let dir = '';
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'wa-results-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('lists a zip folder CSV first, finds its endpoint in the zip sidecar, and its address files', async () => {
+    const zipDir = join(dir, 'toptraders-20261121-101500-r1');
+    await mkdir(join(zipDir, 'sub'), { recursive: true });
+    await writeFile(`${zipDir}.zip`, '');
+    await writeFile(`${zipDir}.zip.meta.json`, JSON.stringify({ endpoint: 'earlybuyers' }));
+    for (const f of ['b.txt', 'a.json', 'c.csv', 'x.csv.meta.json', 'sub/d.csv']) await writeFile(join(zipDir, f), 'x\n');
+    assert.deepEqual(await tableFilesIn(zipDir), ['c.csv', 'sub/d.csv', 'b.txt', 'a.json'].map((f) => join(zipDir, f)));
+    const info = await resultInfo(join(zipDir, 'b.txt'));
+    assert.equal(info.endpoint, 'earlybuyers');
+    assert.equal(info.files.length, 4);
+    assert.equal(await tableFileOf(zipDir), join(zipDir, 'c.csv'));
+    assert.deepEqual(await addressFilesOf(zipDir), ['b.txt', 'c.csv'].map((f) => join(zipDir, f)));
+    assert.equal(await freeName(dir, 'toptraders-20261121-101500-r1.zip'), join(dir, 'toptraders-20261121-101500-r1-1.zip'));
+  });
+
+  it('sets every part of a result aside, then puts it back or drops it', async () => {
+    const file = join(dir, 'pnl-20261121-101500-r2.csv');
+    await writeFile(file, 'old\n');
+    await writeFile(sidecarOf(file), '{}');
+    const kept = await setAside(file);
+    assert.equal(await exists(file), false);
+    await writeFile(file, 'half\n');
+    await kept.restore();
+    assert.equal(await readFile(file, 'utf8'), 'old\n');
+    assert.equal(await exists(sidecarOf(file)), true);
+    const dropped = await setAside(file);
+    await dropped.drop();
+    assert.deepEqual((await readdir(dir)).filter((n) => n.startsWith('pnl-')), []);
+  });
+});
