@@ -9,6 +9,7 @@
  * (query applied, or more rows indexed), `progress` during long passes, `notices` when a file
  * problem is found. A window whose `version` differs from the latest `view.version` is stale.
  */
+import { isInt, isRecord } from './guards';
 import type { ColumnFilter, Progress, SortKey, TableNotice, TableWindow, ViewQuery } from '../core/table/types';
 
 export type { ColumnFilter, Progress, SortKey, TableNotice, TableWindow, ViewQuery };
@@ -61,9 +62,7 @@ export type TableMessage =
   | { readonly type: 'done'; readonly requestId: number; readonly message?: string }
   | { readonly type: 'failed'; readonly requestId?: number; readonly message: string; readonly cancelled?: boolean };
 
-const isInt = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
 const isIntList = (v: unknown): v is number[] => Array.isArray(v) && v.every(isInt);
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isOptionalNumber = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isFinite(v));
 
 function isFilter(v: unknown): v is ColumnFilter {

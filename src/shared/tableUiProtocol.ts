@@ -4,6 +4,7 @@
  * remembered layouts, cell and column actions, the file switcher, a test probe). Still one union
  * each way, imported by both bundles; parseUiRequest validates everything the webview sends.
  */
+import { isInt, isRecord } from './guards';
 import { parseTableRequest, type TableMessage, type TableRequest } from './tableProtocol';
 
 /** How numbers are shown. `auto`: the table's default for the column (thousands, or % for ratios). */
@@ -96,8 +97,6 @@ export type UiMessage =
 const MAX_TEXT = 1_000_000;
 const MAX_LIST = 100_000;
 
-const isInt = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isText = (v: unknown, max = MAX_TEXT): v is string => typeof v === 'string' && v.length <= max;
 const isNames = (v: unknown): v is string[] => Array.isArray(v) && v.length <= MAX_LIST && v.every((s) => isText(s, 10_000));
 
