@@ -5,7 +5,6 @@
  */
 import type { ColumnFilter, SortKey, TableNotice, ViewQuery, ViewState } from '../shared/tableProtocol';
 import type { ColumnInfo, NumberFormat, ProbeState, TableMeta, UiMessage } from '../shared/tableUiProtocol';
-import { BLOCK, CellCache, type WindowAsk } from './cellCache';
 import { showColumnChooser } from './columnChooser';
 import { ColumnModel } from './columns';
 import { button, el, select } from './dom';
@@ -14,6 +13,7 @@ import { effectiveFormat, FORMAT_LABELS, formatCell, formatCount, SHORT_FORMAT_L
 import { Grid, type GridHost, type HeaderView } from './grid';
 import type { Host, Reply } from './host';
 import { closeMenu, showMenu, type MenuItem } from './menu';
+import { WindowFeed } from './windowFeed';
 
 interface Init {
   readonly title: string;
@@ -73,15 +73,11 @@ export class App implements GridHost {
   private view: ViewState | undefined;
   private model: ColumnModel | undefined;
   private grid: Grid | undefined;
-  private readonly cache = new CellCache();
-  private readonly inflight = new Map<number, { ask: WindowAsk; epoch: number }>();
-  /** Grows whenever the cache is cleared, so late windows of an older view are dropped. */
-  private epoch = 0;
+  private readonly feed: WindowFeed;
   private pendingQuery: { id: number; query: ViewQuery } | undefined;
   private searchTimer = 0;
   private saveTimer = 0;
   private stateTimer = 0;
-  private painted = false;
   private dismissed = new Set<string>();
   private notices: readonly TableNotice[] = [];
   private metrics = measure();
@@ -107,6 +103,12 @@ export class App implements GridHost {
     private readonly root: HTMLElement,
     private readonly host: Host,
   ) {
+    this.feed = new WindowFeed(host, {
+      version: () => this.view?.version,
+      hasGrid: () => this.grid !== undefined,
+      redraw: () => this.grid?.schedule(),
+      failed: (message) => this.showError(message),
+    });
     this.progress.append(this.progressBar, this.progressLabel);
     root.textContent = ''; // the page's own "Opening…" line, shown until this script ran
     root.append(this.toolbar, this.chips, this.noticeBox, this.progress, this.gridBox, el('div', { className: 'status' }, [this.statusPos, this.statusMsg]));
@@ -126,15 +128,10 @@ export class App implements GridHost {
         this.view = m.view;
         this.notices = m.notices;
         this.meta = undefined;
-        this.clearData();
+        this.feed.clear();
         return;
       case 'window':
-        // The first rows, sent unasked with init.
-        if (m.window.version === this.view?.version) {
-          this.cache.put(m.window.start, m.window.columns, m.window.cells, true);
-          this.grid?.schedule();
-          this.markPainted();
-        }
+        this.feed.first(m.window);
         return;
       case 'meta':
         performance.mark('wa:meta');
@@ -172,7 +169,7 @@ export class App implements GridHost {
   }
 
   cell(row: number, column: number): string | undefined {
-    return this.cache.get(row, column);
+    return this.feed.get(row, column);
   }
 
   display(column: number, text: string): string {
@@ -212,19 +209,7 @@ export class App implements GridHost {
   }
 
   ensure(first: number, last: number, columns: readonly number[]): void {
-    const view = this.view;
-    if (!view) return;
-    for (const ask of this.cache.plan(first, last, columns, view.length)) {
-      const epoch = this.epoch;
-      const p = this.host.ask({ type: 'getWindow', first: ask.first, last: ask.last, columns: ask.columns });
-      this.inflight.set(p.id, { ask, epoch });
-      void p.reply.then((r) => this.onWindow(p.id, r, ask, epoch));
-    }
-    // Windows far from what shows now are no longer worth reading.
-    for (const [id, f] of this.inflight) {
-      if (f.ask.last < first - 2 * BLOCK || f.ask.first > last + 2 * BLOCK) this.host.cancel(id);
-    }
-    this.cache.evict(first, last);
+    if (this.view) this.feed.ensure(first, last, columns, this.view.length);
   }
 
   sortClick(column: number, add: boolean): void {
@@ -246,7 +231,7 @@ export class App implements GridHost {
     const model = this.model;
     if (!grid || !model) return;
     const info = model.info[column];
-    const raw = this.cache.get(row, column);
+    const raw = this.feed.get(row, column);
     const sel = grid.selection;
     const cells = (sel.rows[1] - sel.rows[0] + 1) * (sel.cols[1] - sel.cols[0] + 1);
     const items: MenuItem[] = [
@@ -340,7 +325,7 @@ export class App implements GridHost {
     if (!init || !meta) return;
     closeMenu();
     closeFilterEditor();
-    this.painted = false;
+    this.feed.resetPainted();
     this.metrics = measure();
     const { digit, ui } = this.metrics;
     const info: ColumnInfo[] = init.columns.map((name, i) => meta.columns[i] ?? { name, numeric: false });
@@ -373,7 +358,7 @@ export class App implements GridHost {
     this.activeChanged();
     this.grid.scroller.focus({ preventScroll: true });
     performance.mark('wa:built');
-    if (this.cache.size > 0) this.markPainted();
+    if (this.feed.size > 0) this.feed.markPainted();
   }
 
   private buildToolbar(init: Init, meta: TableMeta, model: ColumnModel): void {
@@ -545,7 +530,7 @@ export class App implements GridHost {
       if (r.type === 'queryApplied' && r.view.version === this.view?.version) {
         this.say(`${r.view.countLabel} (${Math.round(performance.now() - started)} ms).`);
       } else if (r.type === 'queryApplied') {
-        this.clearData();
+        this.feed.clear();
         this.onView(r.view, true);
         this.grid?.scrollToRow(0);
         if (this.grid) this.grid.active = { row: Math.min(0, r.view.length - 1), col: this.grid.active.col };
@@ -559,13 +544,6 @@ export class App implements GridHost {
     });
   }
 
-  private clearData(): void {
-    this.cache.clear();
-    this.epoch++;
-    for (const id of this.inflight.keys()) this.host.cancel(id);
-    this.inflight.clear();
-  }
-
   /**
    * A view state: from init or the reply to our own query (`replace`), or pushed by the host: more
    * rows indexed (same version), or a query applied that this page did not ask for (a newer version:
@@ -576,7 +554,7 @@ export class App implements GridHost {
     if (!replace && current && v.version !== current.version) {
       if (v.version < current.version) return;
       this.view = v;
-      this.clearData();
+      this.feed.clear();
       this.grid?.reset();
       this.grid?.scrollToRow(0);
       if (this.searchBox && document.activeElement !== this.searchBox) this.searchBox.value = v.query.search ?? '';
@@ -589,38 +567,10 @@ export class App implements GridHost {
     this.grid?.schedule();
   }
 
-  private onWindow(id: number, r: Reply, ask: WindowAsk, epoch: number): void {
-    this.inflight.delete(id);
-    if (epoch !== this.epoch) return;
-    if (r.type === 'window' && r.window.version === this.view?.version) {
-      this.cache.put(r.window.start, r.window.columns, r.window.cells);
-      this.grid?.schedule();
-      this.markPainted();
-      return;
-    }
-    this.cache.forget(ask);
-    if (r.type === 'failed' && !r.cancelled) this.showError(r.message);
-    else if (r.type === 'window') this.grid?.schedule(); // stale: ask again for the current view
-  }
-
-  /** Notes when the first rows reach the screen (after the frame that draws them). */
-  private markPainted(): void {
-    if (this.painted || !this.grid) return;
-    this.painted = true;
-    // Two frames: the second callback runs once the frame holding the rows has been produced.
-    requestAnimationFrame(() =>
-      requestAnimationFrame(() => {
-        performance.mark('wa:painted');
-        document.body.dataset.firstPaintMs = String(Math.round(performance.now()));
-        this.host.post({ type: 'log', level: 'info', message: `first rows painted ${document.body.dataset.firstPaintMs} ms after the page started` });
-      }),
-    );
-  }
-
   // ---- copy, export, actions -----------------------------------------------------------------
 
   private copyCell(row: number, column: number): void {
-    const raw = this.cache.get(row, column);
+    const raw = this.feed.get(row, column);
     const name = this.model?.info[column]?.name ?? '';
     if (raw !== undefined) this.act({ type: 'copyText', text: raw, what: `the cell ${name} of row ${formatCount(row + 1)}` });
     else this.copyRange(row, row + 1, [column], false, 'cell');
