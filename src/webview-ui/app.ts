@@ -13,6 +13,7 @@ import { effectiveFormat, FORMAT_LABELS, formatCell, formatCount, SHORT_FORMAT_L
 import { Grid, type GridHost, type HeaderView } from './grid';
 import type { Host, Reply } from './host';
 import { closeMenu, showMenu, type MenuItem } from './menu';
+import { NoticeList, ProgressBar, StatusLine } from './notices';
 import { WindowFeed } from './windowFeed';
 
 interface Init {
@@ -78,26 +79,19 @@ export class App implements GridHost {
   private searchTimer = 0;
   private saveTimer = 0;
   private stateTimer = 0;
-  private dismissed = new Set<string>();
-  private notices: readonly TableNotice[] = [];
   private metrics = measure();
   // Page parts.
   private readonly toolbar = el('div', { className: 'toolbar', role: 'toolbar', attrs: { 'aria-label': 'Table tools' } });
   private readonly chips = el('div', { className: 'chips', attrs: { 'aria-label': 'Sort and filters' } });
-  private readonly noticeBox = el('div', { className: 'notices' });
-  private readonly progress = el('div', { className: 'progress', role: 'progressbar', attrs: { 'aria-label': 'Progress', 'aria-valuemin': '0', 'aria-valuemax': '100' } });
-  private readonly progressBar = el('div', { className: 'progress-bar' });
-  private readonly progressLabel = el('span', { className: 'progress-label' });
+  private readonly notices = new NoticeList((row) => this.goToRow(row));
+  private readonly progress = new ProgressBar();
   private readonly gridBox = el('div', { className: 'grid-box' });
-  private readonly statusPos = el('span', { className: 'status-pos' });
-  private readonly statusMsg = el('span', { className: 'status-msg', role: 'status', attrs: { 'aria-live': 'polite' } });
+  private readonly status = new StatusLine();
   private readonly count = el('span', { className: 'count', attrs: { 'aria-live': 'polite' } });
   private searchBox: HTMLInputElement | undefined;
   private columnsButton: HTMLButtonElement | undefined;
   private exportButton: HTMLButtonElement | undefined;
   private exporting = false;
-  private indexing: { pct: number; label: string } | undefined;
-  private busy: string | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -109,12 +103,10 @@ export class App implements GridHost {
       redraw: () => this.grid?.schedule(),
       failed: (message) => this.showError(message),
     });
-    this.progress.append(this.progressBar, this.progressLabel);
     root.textContent = ''; // the page's own "Opening…" line, shown until this script ran
-    root.append(this.toolbar, this.chips, this.noticeBox, this.progress, this.gridBox, el('div', { className: 'status' }, [this.statusPos, this.statusMsg]));
+    root.append(this.toolbar, this.chips, this.notices.el, this.progress.el, this.gridBox, this.status.el);
     this.gridBox.appendChild(el('div', { className: 'placeholder', text: 'Opening…' }));
     this.chips.hidden = true;
-    this.progress.hidden = true;
   }
 
   // ---- messages from the host --------------------------------------------------------------
@@ -126,7 +118,7 @@ export class App implements GridHost {
         performance.mark('wa:init');
         this.init = m;
         this.view = m.view;
-        this.notices = m.notices;
+        this.notices.set(m.notices);
         this.meta = undefined;
         this.feed.clear();
         return;
@@ -142,11 +134,11 @@ export class App implements GridHost {
         this.onView(m.view);
         return;
       case 'progress':
-        if (m.progress.task === 'index') this.showIndexProgress(m.progress.done, m.progress.total);
+        if (m.progress.task === 'index') this.progress.index(m.progress.done, m.progress.total, this.view?.total ?? 0);
         return;
       case 'notices':
-        this.notices = m.notices;
-        this.renderNotices();
+        this.notices.set(m.notices);
+        this.notices.render();
         return;
       case 'failed':
         this.showError(m.message);
@@ -313,7 +305,7 @@ export class App implements GridHost {
     const rows = sel.rows[1] - sel.rows[0] + 1;
     const cols = sel.cols[1] - sel.cols[0] + 1;
     const where = row < 0 ? `Header · ${name}` : `Row ${formatCount(row + 1)} of ${formatCount(this.rowCount)} · ${name}`;
-    this.statusPos.textContent = rows * cols > 1 && row >= 0 ? `${where} · ${formatCount(rows)} × ${formatCount(cols)} selected` : where;
+    this.status.position(rows * cols > 1 && row >= 0 ? `${where} · ${formatCount(rows)} × ${formatCount(cols)} selected` : where);
     this.saveStateSoon();
   }
 
@@ -336,7 +328,7 @@ export class App implements GridHost {
     });
     if (meta.layout) model.applyLayout(meta.layout);
     this.model = model;
-    this.dismissed = new Set();
+    this.notices.resetDismissed();
     this.buildToolbar(init, meta, model);
     this.gridBox.textContent = '';
     const rh = this.metrics.rowHeight;
@@ -344,7 +336,7 @@ export class App implements GridHost {
     this.grid.scroller.setAttribute('aria-label', `${init.title}: ${init.view.countLabel}`);
     this.grid.scroller.addEventListener('scroll', () => this.saveStateSoon(), { passive: true });
     this.onView(init.view, true);
-    this.renderNotices();
+    this.notices.render();
     this.renderChips();
     const saved = this.host.getState<SavedState>();
     this.grid.render();
@@ -370,7 +362,7 @@ export class App implements GridHost {
           meta.files.map((f) => ({ value: f, label: f })),
           current,
           (file) => {
-            this.setBusy('Opening…');
+            this.progress.setBusy('Opening…');
             void this.host.ask({ type: 'switchFile', file }).reply.then((r) => this.afterAction(r));
           },
           { className: 'dropdown file-switch', title: 'Files of this result', attrs: { 'aria-label': 'File of this result' } },
@@ -492,8 +484,8 @@ export class App implements GridHost {
         hint: 'price first',
         disabled: n === 0,
         run: () => {
-          this.setBusy(`Reading the addresses of ${info.name}…`);
-          const p = this.host.ask({ type: 'useAsInput', column }, (pr) => this.showTaskProgress(`Reading ${info.name}`, pr.done, pr.total));
+          this.progress.setBusy(`Reading the addresses of ${info.name}…`);
+          const p = this.host.ask({ type: 'useAsInput', column }, (pr) => this.progress.task(`Reading ${info.name}`, pr.done, pr.total));
           void p.reply.then((r) => this.afterAction(r));
         },
       });
@@ -517,18 +509,18 @@ export class App implements GridHost {
     if (this.pendingQuery) this.host.cancel(this.pendingQuery.id);
     const sorting = (query.sort ?? []).length > 0;
     const words = [sorting ? 'Sorting' : '', (query.filters ?? []).length ? 'filtering' : '', query.search ? 'searching' : ''].filter(Boolean).join(', ');
-    const p = this.host.ask({ type: 'setQuery', query }, (pr) => this.showTaskProgress(pr.task === 'search' ? 'Searching every cell' : 'Reading column values', pr.done, pr.total));
+    const p = this.host.ask({ type: 'setQuery', query }, (pr) => this.progress.task(pr.task === 'search' ? 'Searching every cell' : 'Reading column values', pr.done, pr.total));
     this.pendingQuery = { id: p.id, query };
-    this.setBusy(`${words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Showing every row'}…`);
+    this.progress.setBusy(`${words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Showing every row'}…`);
     this.renderChips();
     this.grid?.render();
     const started = performance.now();
     void p.reply.then((r) => {
       if (this.pendingQuery?.id !== p.id) return; // a later query replaced it
       this.pendingQuery = undefined;
-      this.setBusy(undefined);
+      this.progress.setBusy(undefined);
       if (r.type === 'queryApplied' && r.view.version === this.view?.version) {
-        this.say(`${r.view.countLabel} (${Math.round(performance.now() - started)} ms).`);
+        this.status.say(`${r.view.countLabel} (${Math.round(performance.now() - started)} ms).`);
       } else if (r.type === 'queryApplied') {
         this.feed.clear();
         this.onView(r.view, true);
@@ -537,7 +529,7 @@ export class App implements GridHost {
         if (this.grid) this.grid.anchor = this.grid.active;
         this.grid?.reset();
         this.activeChanged();
-        this.say(`${r.view.countLabel} (${Math.round(performance.now() - started)} ms).`);
+        this.status.say(`${r.view.countLabel} (${Math.round(performance.now() - started)} ms).`);
       } else if (r.type === 'failed' && !r.cancelled) this.showError(r.message);
       this.renderChips();
       this.grid?.render();
@@ -577,7 +569,7 @@ export class App implements GridHost {
   }
 
   private copyRange(first: number, last: number, columns: readonly number[], header: boolean, what: string): void {
-    this.setBusy(`Copying the ${what}…`);
+    this.progress.setBusy(`Copying the ${what}…`);
     const p = this.host.ask({ type: 'copy', first, last, columns, format: 'tsv', header });
     void p.reply.then((r) => this.afterAction(r));
   }
@@ -589,8 +581,8 @@ export class App implements GridHost {
     if (this.exportButton) this.exportButton.disabled = true;
     // The focus goes back to the grid, not the button, when the save dialog closes.
     this.grid?.scroller.focus({ preventScroll: true });
-    this.setBusy('Exporting…');
-    const p = this.host.ask({ type: 'export', columns }, (pr) => this.showTaskProgress('Exporting', pr.done, pr.total));
+    this.progress.setBusy('Exporting…');
+    const p = this.host.ask({ type: 'export', columns }, (pr) => this.progress.task('Exporting', pr.done, pr.total));
     void p.reply.then((r) => {
       this.exporting = false;
       if (this.exportButton) this.exportButton.disabled = false;
@@ -603,12 +595,12 @@ export class App implements GridHost {
   }
 
   private afterAction(r: Reply): void {
-    this.setBusy(undefined);
-    this.hideTaskProgress();
+    this.progress.setBusy(undefined);
+    this.progress.hideTask();
     if (r.type === 'done') {
-      if (r.message) this.say(r.message);
+      if (r.message) this.status.say(r.message);
     } else if (r.type === 'failed') {
-      if (r.cancelled) this.say(r.message);
+      if (r.cancelled) this.status.say(r.message);
       else this.showError(r.message);
     }
   }
@@ -657,85 +649,18 @@ export class App implements GridHost {
     this.setQuery({ ...this.query(), search: '' });
   }
 
-  private renderNotices(): void {
-    this.noticeBox.textContent = '';
-    for (const n of this.notices) {
-      const key = `${n.code}:${n.message}`;
-      if (this.dismissed.has(key)) continue;
-      const icon = n.severity === 'error' ? '⛔' : n.severity === 'warning' ? '⚠' : 'ⓘ';
-      const parts: Node[] = [el('span', { className: 'notice-icon', text: icon, attrs: { 'aria-hidden': 'true' } }), el('span', { className: 'notice-text', text: n.message })];
-      const row = n.row;
-      if (row !== undefined && row > 0) {
-        parts.push(
-          button(`Go to row ${formatCount(row)}`, () => {
-            if ((this.query().sort ?? []).length || (this.query().filters ?? []).length || this.query().search) {
-              this.say('Clear the sort, filters and search to go to a row of the file.');
-              return;
-            }
-            this.grid?.moveTo(row - 1, this.grid.active.col);
-            this.grid?.scroller.focus();
-          }, { className: 'link' }),
-        );
-      }
-      parts.push(
-        button('✕', () => {
-          this.dismissed.add(key);
-          this.renderNotices();
-        }, { className: 'chip-x', title: 'Dismiss', attrs: { 'aria-label': 'Dismiss this notice' } }),
-      );
-      this.noticeBox.appendChild(el('div', { className: `notice ${n.severity}`, role: n.severity === 'info' ? 'note' : 'alert' }, parts));
-    }
-  }
-
-  private showIndexProgress(done: number, total: number): void {
-    if (total > 0 && done >= total) {
-      this.indexing = undefined;
-      this.hideTaskProgress();
+  /** A notice's "Go to row": row (1-based) of the file, which is the view's row only while nothing sorts, filters or searches. */
+  private goToRow(row: number): void {
+    if ((this.query().sort ?? []).length || (this.query().filters ?? []).length || this.query().search) {
+      this.status.say('Clear the sort, filters and search to go to a row of the file.');
       return;
     }
-    const pct = total > 0 ? Math.floor((100 * done) / total) : 0;
-    this.indexing = { pct, label: `Indexing rows… ${pct}% · ${formatCount(this.view?.total ?? 0)} rows so far (sorting and filtering wait for it)` };
-    if (!this.busy) this.showBar(this.indexing.pct, this.indexing.label);
-  }
-
-  private showTaskProgress(label: string, done: number, total: number): void {
-    const pct = total > 0 ? Math.min(100, Math.floor((100 * done) / total)) : 0;
-    this.showBar(pct, `${label}… ${pct}%`);
-  }
-
-  private showBar(pct: number, label: string): void {
-    this.progress.hidden = false;
-    this.progress.classList.remove('indeterminate');
-    this.progress.setAttribute('aria-valuenow', String(pct));
-    this.progressBar.style.width = `${pct}%`;
-    this.progressLabel.textContent = label;
-  }
-
-  private hideTaskProgress(): void {
-    if (this.busy) return;
-    if (this.indexing) this.showBar(this.indexing.pct, this.indexing.label);
-    else this.progress.hidden = true;
-  }
-
-  private setBusy(label: string | undefined): void {
-    this.busy = label;
-    if (label) {
-      this.progress.hidden = false;
-      this.progress.classList.add('indeterminate');
-      this.progress.removeAttribute('aria-valuenow');
-      this.progressBar.style.width = '';
-      this.progressLabel.textContent = label;
-    } else this.hideTaskProgress();
-  }
-
-  private say(text: string): void {
-    this.statusMsg.classList.remove('error');
-    this.statusMsg.textContent = text;
+    this.grid?.moveTo(row - 1, this.grid.active.col);
+    this.grid?.scroller.focus();
   }
 
   private showError(text: string): void {
-    this.statusMsg.classList.add('error');
-    this.statusMsg.textContent = text;
+    this.status.error(text);
     if (!this.grid) {
       this.gridBox.textContent = '';
       this.gridBox.appendChild(el('div', { className: 'placeholder error', role: 'alert', text }));
@@ -762,7 +687,7 @@ export class App implements GridHost {
       rows: rendered.rows,
       firstRow: rendered.first,
       cellCount: grid?.cellCount() ?? 0,
-      notices: [...this.noticeBox.querySelectorAll('.notice-text')].map((n) => n.textContent ?? ''),
+      notices: this.notices.texts(),
     };
   }
 }
