@@ -6,6 +6,7 @@
 import type { ColumnFilter, SortKey, TableNotice, ViewQuery, ViewState } from '../shared/tableProtocol';
 import type { ColumnInfo, NumberFormat, ProbeState, TableMeta, UiMessage } from '../shared/tableUiProtocol';
 import { showColumnChooser } from './columnChooser';
+import { FilterChips } from './chips';
 import { ColumnModel } from './columns';
 import { button, el, select } from './dom';
 import { closeFilterEditor, showFilterEditor } from './filterEditor';
@@ -34,20 +35,6 @@ interface SavedState {
 
 const SEARCH_DELAY_MS = 300;
 const TABLE_FORMATS: NumberFormat[] = ['auto', 'raw', 'thousands', 'fixed2', 'compact'];
-
-function describeFilter(f: ColumnFilter, name: string): string {
-  switch (f.kind) {
-    case 'range':
-      if (f.min !== undefined && f.max !== undefined) return `${f.min} ≤ ${name} ≤ ${f.max}`;
-      return f.min !== undefined ? `${name} ≥ ${f.min}` : `${name} ≤ ${f.max ?? ''}`;
-    case 'contains':
-      return `${name} contains “${f.text}”`;
-    case 'empty':
-      return `${name} is empty`;
-    case 'nonEmpty':
-      return `${name} is not empty`;
-  }
-}
 
 /** Font metrics of the page, measured once. */
 function measure(): { digit: number; ui: number; rowHeight: number } {
@@ -82,7 +69,17 @@ export class App implements GridHost {
   private metrics = measure();
   // Page parts.
   private readonly toolbar = el('div', { className: 'toolbar', role: 'toolbar', attrs: { 'aria-label': 'Table tools' } });
-  private readonly chips = el('div', { className: 'chips', attrs: { 'aria-label': 'Sort and filters' } });
+  private readonly chips = new FilterChips({
+    query: () => this.query(),
+    setQuery: (q) => this.setQuery(q),
+    setFilter: (column, f) => this.setFilter(column, f),
+    clearSearch: () => this.clearSearch(),
+    clearAll: () => {
+      if (this.searchBox) this.searchBox.value = '';
+      this.setQuery({});
+    },
+    columnName: (c) => this.model?.info[c]?.name ?? String(c),
+  });
   private readonly notices = new NoticeList((row) => this.goToRow(row));
   private readonly progress = new ProgressBar();
   private readonly gridBox = el('div', { className: 'grid-box' });
@@ -104,9 +101,8 @@ export class App implements GridHost {
       failed: (message) => this.showError(message),
     });
     root.textContent = ''; // the page's own "Opening…" line, shown until this script ran
-    root.append(this.toolbar, this.chips, this.notices.el, this.progress.el, this.gridBox, this.status.el);
+    root.append(this.toolbar, this.chips.el, this.notices.el, this.progress.el, this.gridBox, this.status.el);
     this.gridBox.appendChild(el('div', { className: 'placeholder', text: 'Opening…' }));
-    this.chips.hidden = true;
   }
 
   // ---- messages from the host --------------------------------------------------------------
@@ -337,7 +333,7 @@ export class App implements GridHost {
     this.grid.scroller.addEventListener('scroll', () => this.saveStateSoon(), { passive: true });
     this.onView(init.view, true);
     this.notices.render();
-    this.renderChips();
+    this.chips.render();
     const saved = this.host.getState<SavedState>();
     this.grid.render();
     if (saved && saved.file === meta.file) {
@@ -512,7 +508,7 @@ export class App implements GridHost {
     const p = this.host.ask({ type: 'setQuery', query }, (pr) => this.progress.task(pr.task === 'search' ? 'Searching every cell' : 'Reading column values', pr.done, pr.total));
     this.pendingQuery = { id: p.id, query };
     this.progress.setBusy(`${words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Showing every row'}…`);
-    this.renderChips();
+    this.chips.render();
     this.grid?.render();
     const started = performance.now();
     void p.reply.then((r) => {
@@ -531,7 +527,7 @@ export class App implements GridHost {
         this.activeChanged();
         this.status.say(`${r.view.countLabel} (${Math.round(performance.now() - started)} ms).`);
       } else if (r.type === 'failed' && !r.cancelled) this.showError(r.message);
-      this.renderChips();
+      this.chips.render();
       this.grid?.render();
     });
   }
@@ -550,7 +546,7 @@ export class App implements GridHost {
       this.grid?.reset();
       this.grid?.scrollToRow(0);
       if (this.searchBox && document.activeElement !== this.searchBox) this.searchBox.value = v.query.search ?? '';
-      this.renderChips();
+      this.chips.render();
     }
     this.view = v;
     this.count.textContent = v.countLabel;
@@ -605,44 +601,7 @@ export class App implements GridHost {
     }
   }
 
-  // ---- chips, notices, progress, status ---------------------------------------------------
-
-  private renderChips(): void {
-    const q = this.query();
-    const name = (c: number): string => this.model?.info[c]?.name ?? String(c);
-    this.chips.textContent = '';
-    const chip = (text: string, remove: () => void, label: string): HTMLElement => {
-      const x = button('✕', remove, { className: 'chip-x', title: `Remove: ${label}`, attrs: { 'aria-label': `Remove ${label}` } });
-      return el('span', { className: 'chip' }, [el('span', { text }), x]);
-    };
-    const sort = q.sort ?? [];
-    if (sort.length > 0) {
-      this.chips.appendChild(el('span', { className: 'dim', text: 'Sorted by' }));
-      sort.forEach((k, i) => {
-        const label = `${name(k.column)} ${k.descending ? '▼' : '▲'}`;
-        this.chips.appendChild(chip(`${sort.length > 1 ? `${i + 1}. ` : ''}${label}`, () => this.setQuery({ ...this.query(), sort: sort.filter((s) => s !== k) }), `sort by ${name(k.column)}`));
-      });
-    }
-    const filters = q.filters ?? [];
-    if (filters.length > 0) {
-      this.chips.appendChild(el('span', { className: 'dim', text: 'Filters' }));
-      for (const f of filters) {
-        const text = describeFilter(f, name(f.column));
-        this.chips.appendChild(chip(text, () => this.setFilter(f.column, undefined), text));
-      }
-    }
-    if (q.search) this.chips.appendChild(chip(`Search “${q.search}”`, () => this.clearSearch(), 'the search'));
-    const any = sort.length > 0 || filters.length > 0 || Boolean(q.search);
-    if (any) {
-      this.chips.appendChild(
-        button('Clear All', () => {
-          if (this.searchBox) this.searchBox.value = '';
-          this.setQuery({});
-        }, { className: 'link' }),
-      );
-    }
-    this.chips.hidden = !any;
-  }
+  // ---- search, notices, errors, saved state -------------------------------------------------
 
   private clearSearch(): void {
     if (this.searchBox) this.searchBox.value = '';
