@@ -8,13 +8,14 @@ import type { ColumnInfo, NumberFormat, ProbeState, TableMeta, UiMessage } from 
 import { showColumnChooser } from './columnChooser';
 import { FilterChips } from './chips';
 import { ColumnModel } from './columns';
-import { button, el, select } from './dom';
+import { el } from './dom';
 import { closeFilterEditor, showFilterEditor } from './filterEditor';
-import { effectiveFormat, FORMAT_LABELS, formatCell, formatCount, SHORT_FORMAT_LABELS } from './format';
+import { effectiveFormat, FORMAT_LABELS, formatCell, formatCount } from './format';
 import { Grid, type GridHost, type HeaderView } from './grid';
 import type { Host, Reply } from './host';
 import { closeMenu, showMenu, type MenuItem } from './menu';
 import { NoticeList, ProgressBar, StatusLine } from './notices';
+import { Toolbar } from './toolbar';
 import { WindowFeed } from './windowFeed';
 
 interface Init {
@@ -33,8 +34,6 @@ interface SavedState {
   readonly col: number;
 }
 
-const SEARCH_DELAY_MS = 300;
-const TABLE_FORMATS: NumberFormat[] = ['auto', 'raw', 'thousands', 'fixed2', 'compact'];
 
 /** Font metrics of the page, measured once. */
 function measure(): { digit: number; ui: number; rowHeight: number } {
@@ -63,19 +62,29 @@ export class App implements GridHost {
   private grid: Grid | undefined;
   private readonly feed: WindowFeed;
   private pendingQuery: { id: number; query: ViewQuery } | undefined;
-  private searchTimer = 0;
   private saveTimer = 0;
   private stateTimer = 0;
   private metrics = measure();
   // Page parts.
-  private readonly toolbar = el('div', { className: 'toolbar', role: 'toolbar', attrs: { 'aria-label': 'Table tools' } });
+  private readonly toolbar = new Toolbar({
+    search: (text) => this.setQuery({ ...this.query(), search: text }),
+    focusGrid: () => this.grid?.scroller.focus(),
+    switchFile: (file) => {
+      this.progress.setBusy('Opening…');
+      void this.host.ask({ type: 'switchFile', file }).reply.then((r) => this.afterAction(r));
+    },
+    openChooser: () => this.openChooser(),
+    formatChanged: () => this.layoutChanged(),
+    export: () => this.export(),
+    openRaw: () => this.host.post({ type: 'openRaw' }),
+  });
   private readonly chips = new FilterChips({
     query: () => this.query(),
     setQuery: (q) => this.setQuery(q),
     setFilter: (column, f) => this.setFilter(column, f),
     clearSearch: () => this.clearSearch(),
     clearAll: () => {
-      if (this.searchBox) this.searchBox.value = '';
+      this.toolbar.clearSearch();
       this.setQuery({});
     },
     columnName: (c) => this.model?.info[c]?.name ?? String(c),
@@ -84,10 +93,6 @@ export class App implements GridHost {
   private readonly progress = new ProgressBar();
   private readonly gridBox = el('div', { className: 'grid-box' });
   private readonly status = new StatusLine();
-  private readonly count = el('span', { className: 'count', attrs: { 'aria-live': 'polite' } });
-  private searchBox: HTMLInputElement | undefined;
-  private columnsButton: HTMLButtonElement | undefined;
-  private exportButton: HTMLButtonElement | undefined;
   private exporting = false;
 
   constructor(
@@ -101,7 +106,7 @@ export class App implements GridHost {
       failed: (message) => this.showError(message),
     });
     root.textContent = ''; // the page's own "Opening…" line, shown until this script ran
-    root.append(this.toolbar, this.chips.el, this.notices.el, this.progress.el, this.gridBox, this.status.el);
+    root.append(this.toolbar.el, this.chips.el, this.notices.el, this.progress.el, this.gridBox, this.status.el);
     this.gridBox.appendChild(el('div', { className: 'placeholder', text: 'Opening…' }));
   }
 
@@ -325,7 +330,7 @@ export class App implements GridHost {
     if (meta.layout) model.applyLayout(meta.layout);
     this.model = model;
     this.notices.resetDismissed();
-    this.buildToolbar(init, meta, model);
+    this.toolbar.build(meta, model, this.query().search ?? '', this.exporting);
     this.gridBox.textContent = '';
     const rh = this.metrics.rowHeight;
     this.grid = new Grid(this.gridBox, model, this, rh, rh + 6, digit);
@@ -349,76 +354,17 @@ export class App implements GridHost {
     if (this.feed.size > 0) this.feed.markPainted();
   }
 
-  private buildToolbar(init: Init, meta: TableMeta, model: ColumnModel): void {
-    this.toolbar.textContent = '';
-    if (meta.files.length > 1) {
-      const current = meta.files.find((f) => f === meta.file || f.endsWith(`/${meta.file}`)) ?? meta.file;
-      this.toolbar.appendChild(
-        select(
-          meta.files.map((f) => ({ value: f, label: f })),
-          current,
-          (file) => {
-            this.progress.setBusy('Opening…');
-            void this.host.ask({ type: 'switchFile', file }).reply.then((r) => this.afterAction(r));
-          },
-          { className: 'dropdown file-switch', title: 'Files of this result', attrs: { 'aria-label': 'File of this result' } },
-        ),
-      );
-    }
-    const search = el('input', {
-      className: 'input search',
-      attrs: { type: 'search', placeholder: 'Search all cells', 'aria-label': 'Search all cells (rows where any cell contains the text)' },
-    });
-    search.value = this.query().search ?? '';
-    search.addEventListener('input', () => {
-      clearTimeout(this.searchTimer);
-      this.searchTimer = window.setTimeout(() => this.setQuery({ ...this.query(), search: search.value }), SEARCH_DELAY_MS);
-    });
-    search.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') {
-        clearTimeout(this.searchTimer);
-        this.setQuery({ ...this.query(), search: search.value });
-      } else if (e.key === 'Escape' && search.value !== '') {
-        search.value = '';
-        this.setQuery({ ...this.query(), search: '' });
-      } else if (e.key === 'ArrowDown') this.grid?.scroller.focus();
-    });
-    this.searchBox = search;
-    this.columnsButton = button('', () => this.openChooser(), { className: 'secondary', title: 'Show, hide and pin columns; presets by timeframe and metric group' });
-    this.updateColumnsButton();
-    const format = select(
-      TABLE_FORMATS.map((f) => ({ value: f, label: SHORT_FORMAT_LABELS[f] })),
-      model.defaultFormat,
-      (v) => {
-        model.defaultFormat = v as NumberFormat;
-        this.layoutChanged();
-      },
-      { className: 'dropdown', title: 'How numbers are shown (copy and export keep the file’s text)', attrs: { 'aria-label': 'Number format' } },
-    );
-    const exportButton = button('Export…', () => this.export(), { className: 'secondary', title: 'Save the rows shown (filtered and sorted) and the shown columns to a CSV file' });
-    exportButton.disabled = this.exporting;
-    this.exportButton = exportButton;
-    const raw = button('Raw File', () => this.host.post({ type: 'openRaw' }), { className: 'secondary', title: 'Open the file as text' });
-    const source = meta.endpointTitle ? el('span', { className: 'dim source', text: meta.endpointTitle, title: `Result of ${meta.endpoint ?? ''}` }) : undefined;
-    this.toolbar.append(search, this.count, ...(source ? [source] : []), el('span', { className: 'spacer' }), this.columnsButton, format, exportButton, raw);
-  }
-
-  private updateColumnsButton(): void {
-    const m = this.model;
-    if (!this.columnsButton || !m) return;
-    this.columnsButton.textContent = m.shownCount === m.count ? `Columns (${formatCount(m.count)})` : `Columns (${formatCount(m.shownCount)} of ${formatCount(m.count)})`;
-  }
-
   private openChooser(): void {
     const model = this.model;
     const meta = this.meta;
-    if (!model || !meta || !this.columnsButton) return;
-    showColumnChooser({ model, timeframes: meta.timeframes, groups: meta.metricGroups, returnFocus: this.grid?.scroller ?? this.columnsButton, changed: () => this.layoutChanged() });
+    const button = this.toolbar.columnsButton;
+    if (!model || !meta || !button) return;
+    showColumnChooser({ model, timeframes: meta.timeframes, groups: meta.metricGroups, returnFocus: this.grid?.scroller ?? button, changed: () => this.layoutChanged() });
   }
 
   /** Columns changed (shown, pinned, widths, formats): redraw and remember for this endpoint. */
   private layoutChanged(): void {
-    this.updateColumnsButton();
+    if (this.model) this.toolbar.updateColumns(this.model);
     this.grid?.reset();
     clearTimeout(this.saveTimer);
     this.saveTimer = window.setTimeout(() => {
@@ -545,11 +491,11 @@ export class App implements GridHost {
       this.feed.clear();
       this.grid?.reset();
       this.grid?.scrollToRow(0);
-      if (this.searchBox && document.activeElement !== this.searchBox) this.searchBox.value = v.query.search ?? '';
+      this.toolbar.showSearch(v.query.search ?? '');
       this.chips.render();
     }
     this.view = v;
-    this.count.textContent = v.countLabel;
+    this.toolbar.countLabel = v.countLabel;
     this.activeChanged();
     this.grid?.scroller.setAttribute('aria-label', `${this.init?.title ?? 'Table'}: ${v.countLabel}`);
     this.grid?.schedule();
@@ -574,14 +520,14 @@ export class App implements GridHost {
     if (this.exporting) return; // one at a time; the save dialog's Enter must not start another
     const columns = this.model?.displayed ?? [];
     this.exporting = true;
-    if (this.exportButton) this.exportButton.disabled = true;
+    this.toolbar.setExporting(true);
     // The focus goes back to the grid, not the button, when the save dialog closes.
     this.grid?.scroller.focus({ preventScroll: true });
     this.progress.setBusy('Exporting…');
     const p = this.host.ask({ type: 'export', columns }, (pr) => this.progress.task('Exporting', pr.done, pr.total));
     void p.reply.then((r) => {
       this.exporting = false;
-      if (this.exportButton) this.exportButton.disabled = false;
+      this.toolbar.setExporting(false);
       this.afterAction(r);
     });
   }
@@ -604,7 +550,7 @@ export class App implements GridHost {
   // ---- search, notices, errors, saved state -------------------------------------------------
 
   private clearSearch(): void {
-    if (this.searchBox) this.searchBox.value = '';
+    this.toolbar.clearSearch();
     this.setQuery({ ...this.query(), search: '' });
   }
 
@@ -641,7 +587,7 @@ export class App implements GridHost {
     const grid = this.grid;
     const rendered = grid?.renderedRows() ?? { first: 0, rows: [] };
     return {
-      countLabel: this.count.textContent ?? '',
+      countLabel: this.toolbar.countLabel,
       headers: grid?.renderedHeaders() ?? [],
       rows: rendered.rows,
       firstRow: rendered.first,
