@@ -4,16 +4,18 @@
  * host sent, the cells it asked for (CellCache), and turns the person's actions into requests.
  */
 import type { ColumnFilter, SortKey, TableNotice, ViewQuery, ViewState } from '../shared/tableProtocol';
-import type { ColumnInfo, NumberFormat, ProbeState, TableMeta, UiMessage } from '../shared/tableUiProtocol';
-import { showColumnChooser } from './columnChooser';
+import type { ColumnInfo, ProbeState, TableMeta, UiMessage } from '../shared/tableUiProtocol';
+import { TableActions } from './actions';
 import { FilterChips } from './chips';
+import { showColumnChooser } from './columnChooser';
+import { ColumnMenus } from './columnMenus';
 import { ColumnModel } from './columns';
 import { el } from './dom';
-import { closeFilterEditor, showFilterEditor } from './filterEditor';
-import { effectiveFormat, FORMAT_LABELS, formatCell, formatCount } from './format';
+import { closeFilterEditor } from './filterEditor';
+import { effectiveFormat, formatCell, formatCount } from './format';
 import { Grid, type GridHost, type HeaderView } from './grid';
-import type { Host, Reply } from './host';
-import { closeMenu, showMenu, type MenuItem } from './menu';
+import type { Host } from './host';
+import { closeMenu } from './menu';
 import { NoticeList, ProgressBar, StatusLine } from './notices';
 import { Toolbar } from './toolbar';
 import { WindowFeed } from './windowFeed';
@@ -69,13 +71,10 @@ export class App implements GridHost {
   private readonly toolbar = new Toolbar({
     search: (text) => this.setQuery({ ...this.query(), search: text }),
     focusGrid: () => this.grid?.scroller.focus(),
-    switchFile: (file) => {
-      this.progress.setBusy('Opening…');
-      void this.host.ask({ type: 'switchFile', file }).reply.then((r) => this.afterAction(r));
-    },
+    switchFile: (file) => this.actions.switchFile(file),
     openChooser: () => this.openChooser(),
     formatChanged: () => this.layoutChanged(),
-    export: () => this.export(),
+    export: () => this.actions.export(),
     openRaw: () => this.host.post({ type: 'openRaw' }),
   });
   private readonly chips = new FilterChips({
@@ -93,7 +92,8 @@ export class App implements GridHost {
   private readonly progress = new ProgressBar();
   private readonly gridBox = el('div', { className: 'grid-box' });
   private readonly status = new StatusLine();
-  private exporting = false;
+  private readonly actions: TableActions;
+  private readonly menus: ColumnMenus;
 
   constructor(
     private readonly root: HTMLElement,
@@ -105,6 +105,28 @@ export class App implements GridHost {
       redraw: () => this.grid?.schedule(),
       failed: (message) => this.showError(message),
     });
+    this.actions = new TableActions(this.host, this.progress, this.status, {
+      raw: (row, column) => this.feed.get(row, column),
+      columnName: (column) => this.model?.info[column]?.name,
+      shownColumns: () => this.model?.displayed ?? [],
+      focusGrid: () => this.grid?.scroller.focus({ preventScroll: true }),
+      exportingChanged: (on) => this.toolbar.setExporting(on),
+      showError: (text) => this.showError(text),
+    });
+    this.menus = new ColumnMenus(
+      {
+        grid: () => this.grid,
+        model: () => this.model,
+        rowCount: () => this.rowCount,
+        raw: (row, column) => this.feed.get(row, column),
+        query: () => this.query(),
+        setQuery: (q) => this.setQuery(q),
+        setFilter: (column, f) => this.setFilter(column, f),
+        layoutChanged: () => this.layoutChanged(),
+        openChooser: () => this.openChooser(),
+      },
+      this.actions,
+    );
     root.textContent = ''; // the page's own "Opening…" line, shown until this script ran
     root.append(this.toolbar.el, this.chips.el, this.notices.el, this.progress.el, this.gridBox, this.status.el);
     this.gridBox.appendChild(el('div', { className: 'placeholder', text: 'Opening…' }));
@@ -148,7 +170,7 @@ export class App implements GridHost {
         if (this.meta?.test) this.host.post({ type: 'probeState', requestId: m.requestId, state: this.probeState() });
         return;
       case 'exportShown':
-        if (this.meta) this.export();
+        if (this.meta) this.actions.export();
         return;
       default:
         return;
@@ -220,73 +242,15 @@ export class App implements GridHost {
   }
 
   cellMenu(row: number, column: number, x: number, y: number): void {
-    const grid = this.grid;
-    const model = this.model;
-    if (!grid || !model) return;
-    const info = model.info[column];
-    const raw = this.feed.get(row, column);
-    const sel = grid.selection;
-    const cells = (sel.rows[1] - sel.rows[0] + 1) * (sel.cols[1] - sel.cols[0] + 1);
-    const items: MenuItem[] = [
-      { label: 'Copy Cell', hint: cells === 1 ? 'Ctrl+C' : '', run: () => this.copyCell(row, column) },
-      ...(cells > 1 ? [{ label: `Copy Selection with Headers (${formatCount(cells)} cells)`, hint: 'Ctrl+C', run: () => this.copy() }] : []),
-      { label: 'Copy Row with Headers', run: () => this.copyRange(row, row + 1, model.displayed, true, 'row') },
-      { label: 'Copy Column with Header', run: () => this.copyRange(0, this.rowCount, [column], true, 'column') },
-    ];
-    if (info?.address && raw && raw.trim() !== '') {
-      const address = raw.trim();
-      const chain = info.address;
-      items.push(
-        'separator',
-        { label: 'Copy Address', run: () => this.act({ type: 'copyText', text: address, what: `address ${address}` }) },
-        { label: 'Open Wallet Activity…', hint: 'price first', run: () => this.act({ type: 'walletActivity', address, chain }) },
-        { label: 'Add to an Address List…', run: () => this.act({ type: 'addToList', addresses: [address] }) },
-      );
-    }
-    items.push('separator', ...this.columnItems(column, x, y));
-    showMenu(items, x, y, `Actions for ${info?.name ?? 'cell'} in row ${formatCount(row + 1)}`, grid.scroller);
+    this.menus.cell(row, column, x, y);
   }
 
   headerMenu(column: number, x: number, y: number): void {
-    const grid = this.grid;
-    const model = this.model;
-    if (!grid || !model) return;
-    const keys = this.query().sort ?? [];
-    const key = keys.find((k) => k.column === column);
-    const name = model.info[column]?.name ?? '';
-    const items: MenuItem[] = [
-      { label: 'Sort Ascending', checked: key !== undefined && !key.descending && keys.length === 1, run: () => this.setQuery({ ...this.query(), sort: [{ column }] }) },
-      { label: 'Sort Descending', checked: key?.descending === true && keys.length === 1, run: () => this.setQuery({ ...this.query(), sort: [{ column, descending: true }] }) },
-    ];
-    if (keys.length > 0 && !key) items.push({ label: 'Add to Sort (then by this)', hint: 'Shift+click', run: () => this.setQuery({ ...this.query(), sort: [...keys, { column }] }) });
-    if (key) items.push({ label: 'Remove from Sort', run: () => this.setQuery({ ...this.query(), sort: keys.filter((k) => k.column !== column) }) });
-    items.push('separator', ...this.columnItems(column, x, y, true));
-    const own = model.formats.get(column) ?? 'auto';
-    items.push(
-      'separator',
-      ...(['auto', 'raw', 'thousands', 'fixed2', 'compact', 'percent'] as NumberFormat[]).map((f) => ({
-        label: `Format: ${FORMAT_LABELS[f]}`,
-        checked: own === f,
-        run: () => {
-          if (f === 'auto') model.formats.delete(column);
-          else model.formats.set(column, f);
-          this.layoutChanged();
-        },
-      })),
-      'separator',
-      { label: 'Copy Column with Header', run: () => this.copyRange(0, this.rowCount, [column], true, 'column') },
-    );
-    showMenu(items, x, y, `Actions for column ${name}`, grid.scroller);
+    this.menus.header(column, x, y);
   }
 
   copy(): void {
-    const grid = this.grid;
-    if (!grid) return;
-    const sel = grid.selection;
-    const columns = grid.displayed.slice(sel.cols[0], sel.cols[1] + 1);
-    if (grid.active.row < 0) this.copyRange(0, this.rowCount, columns, true, 'column'); // on a header: its column
-    else if (sel.rows[0] === sel.rows[1] && columns.length === 1) this.copyCell(sel.rows[0], columns[0] ?? 0);
-    else this.copyRange(sel.rows[0], sel.rows[1] + 1, columns, true, 'selection');
+    if (this.grid) this.actions.copySelection(this.grid, this.rowCount);
   }
 
   resized(column: number, width: number, done: boolean): void {
@@ -330,7 +294,7 @@ export class App implements GridHost {
     if (meta.layout) model.applyLayout(meta.layout);
     this.model = model;
     this.notices.resetDismissed();
-    this.toolbar.build(meta, model, this.query().search ?? '', this.exporting);
+    this.toolbar.build(meta, model, this.query().search ?? '', this.actions.exporting);
     this.gridBox.textContent = '';
     const rh = this.metrics.rowHeight;
     this.grid = new Grid(this.gridBox, model, this, rh, rh + 6, digit);
@@ -370,69 +334,6 @@ export class App implements GridHost {
     this.saveTimer = window.setTimeout(() => {
       if (this.model) this.host.post({ type: 'saveLayout', layout: this.model.toLayout() });
     }, 400);
-  }
-
-  private columnItems(column: number, x: number, y: number, header = false): MenuItem[] {
-    const model = this.model;
-    const grid = this.grid;
-    if (!model || !grid) return [];
-    const info = model.info[column];
-    const filter = (this.query().filters ?? []).find((f) => f.column === column);
-    const items: MenuItem[] = [
-      {
-        label: filter ? 'Edit Filter…' : 'Filter…',
-        run: () =>
-          showFilterEditor({
-            column,
-            name: info?.name ?? '',
-            numeric: info?.numeric ?? false,
-            current: filter,
-            x,
-            y,
-            returnFocus: grid.scroller,
-            apply: (f) => this.setFilter(column, f),
-          }),
-      },
-    ];
-    if (filter) items.push({ label: 'Remove Filter', run: () => this.setFilter(column, undefined) });
-    if (!header) {
-      items.push(
-        { label: 'Sort Ascending', run: () => this.setQuery({ ...this.query(), sort: [{ column }] }) },
-        { label: 'Sort Descending', run: () => this.setQuery({ ...this.query(), sort: [{ column, descending: true }] }) },
-      );
-    }
-    items.push(
-      {
-        label: model.isPinned(column) ? 'Unpin Column' : 'Pin Column',
-        run: () => {
-          model.togglePin(column);
-          this.layoutChanged();
-        },
-      },
-      {
-        label: 'Hide Column',
-        disabled: model.shownCount <= 1,
-        run: () => {
-          model.setHidden(column, true);
-          this.layoutChanged();
-        },
-      },
-      { label: 'Choose Columns…', run: () => this.openChooser() },
-    );
-    if (info?.address) {
-      const n = this.rowCount;
-      items.push('separator', {
-        label: `Use These ${formatCount(n)} Addresses as Input to…`,
-        hint: 'price first',
-        disabled: n === 0,
-        run: () => {
-          this.progress.setBusy(`Reading the addresses of ${info.name}…`);
-          const p = this.host.ask({ type: 'useAsInput', column }, (pr) => this.progress.task(`Reading ${info.name}`, pr.done, pr.total));
-          void p.reply.then((r) => this.afterAction(r));
-        },
-      });
-    }
-    return items;
   }
 
   // ---- queries -----------------------------------------------------------------------------
@@ -499,52 +400,6 @@ export class App implements GridHost {
     this.activeChanged();
     this.grid?.scroller.setAttribute('aria-label', `${this.init?.title ?? 'Table'}: ${v.countLabel}`);
     this.grid?.schedule();
-  }
-
-  // ---- copy, export, actions -----------------------------------------------------------------
-
-  private copyCell(row: number, column: number): void {
-    const raw = this.feed.get(row, column);
-    const name = this.model?.info[column]?.name ?? '';
-    if (raw !== undefined) this.act({ type: 'copyText', text: raw, what: `the cell ${name} of row ${formatCount(row + 1)}` });
-    else this.copyRange(row, row + 1, [column], false, 'cell');
-  }
-
-  private copyRange(first: number, last: number, columns: readonly number[], header: boolean, what: string): void {
-    this.progress.setBusy(`Copying the ${what}…`);
-    const p = this.host.ask({ type: 'copy', first, last, columns, format: 'tsv', header });
-    void p.reply.then((r) => this.afterAction(r));
-  }
-
-  private export(): void {
-    if (this.exporting) return; // one at a time; the save dialog's Enter must not start another
-    const columns = this.model?.displayed ?? [];
-    this.exporting = true;
-    this.toolbar.setExporting(true);
-    // The focus goes back to the grid, not the button, when the save dialog closes.
-    this.grid?.scroller.focus({ preventScroll: true });
-    this.progress.setBusy('Exporting…');
-    const p = this.host.ask({ type: 'export', columns }, (pr) => this.progress.task('Exporting', pr.done, pr.total));
-    void p.reply.then((r) => {
-      this.exporting = false;
-      this.toolbar.setExporting(false);
-      this.afterAction(r);
-    });
-  }
-
-  private act(request: Parameters<Host['ask']>[0]): void {
-    void this.host.ask(request).reply.then((r) => this.afterAction(r));
-  }
-
-  private afterAction(r: Reply): void {
-    this.progress.setBusy(undefined);
-    this.progress.hideTask();
-    if (r.type === 'done') {
-      if (r.message) this.status.say(r.message);
-    } else if (r.type === 'failed') {
-      if (r.cancelled) this.status.say(r.message);
-      else this.showError(r.message);
-    }
   }
 
   // ---- search, notices, errors, saved state -------------------------------------------------
