@@ -3,7 +3,7 @@
  * sort/filter chips, file notices, progress, the grid and a status line. Holds the view state the
  * host sent, the cells it asked for (CellCache), and turns the person's actions into requests.
  */
-import type { ColumnFilter, SortKey, TableNotice, ViewQuery, ViewState } from '../shared/tableProtocol';
+import type { ColumnFilter, TableNotice, ViewQuery, ViewState } from '../shared/tableProtocol';
 import type { ColumnInfo, ProbeState, TableMeta, UiMessage } from '../shared/tableUiProtocol';
 import { TableActions } from './actions';
 import { FilterChips } from './chips';
@@ -12,11 +12,13 @@ import { ColumnMenus } from './columnMenus';
 import { ColumnModel } from './columns';
 import { el } from './dom';
 import { closeFilterEditor } from './filterEditor';
-import { effectiveFormat, formatCell, formatCount } from './format';
+import { effectiveFormat, formatCell } from './format';
 import { Grid, type GridHost, type HeaderView } from './grid';
 import type { Host } from './host';
 import { closeMenu } from './menu';
 import { NoticeList, ProgressBar, StatusLine } from './notices';
+import { PlaceMemory, positionText } from './position';
+import { busyLabel, headerView, nextSort, shapesRows, withFilter } from './tableQuery';
 import { Toolbar } from './toolbar';
 import { WindowFeed } from './windowFeed';
 
@@ -27,15 +29,6 @@ interface Init {
   readonly view: ViewState;
   readonly notices: readonly TableNotice[];
 }
-
-interface SavedState {
-  readonly file: string;
-  readonly scrollTop: number;
-  readonly scrollLeft: number;
-  readonly row: number;
-  readonly col: number;
-}
-
 
 /** Font metrics of the page, measured once. */
 function measure(): { digit: number; ui: number; rowHeight: number } {
@@ -65,7 +58,7 @@ export class App implements GridHost {
   private readonly feed: WindowFeed;
   private pendingQuery: { id: number; query: ViewQuery } | undefined;
   private saveTimer = 0;
-  private stateTimer = 0;
+  private readonly place: PlaceMemory;
   private metrics = measure();
   // Page parts.
   private readonly toolbar = new Toolbar({
@@ -105,6 +98,7 @@ export class App implements GridHost {
       redraw: () => this.grid?.schedule(),
       failed: (message) => this.showError(message),
     });
+    this.place = new PlaceMemory(host, () => (this.grid && this.meta ? { grid: this.grid, file: this.meta.file } : undefined));
     this.actions = new TableActions(this.host, this.progress, this.status, {
       raw: (row, column) => this.feed.get(row, column),
       columnName: (column) => this.model?.info[column]?.name,
@@ -198,29 +192,7 @@ export class App implements GridHost {
   }
 
   header(column: number): HeaderView {
-    const info = this.model?.info[column];
-    const q = this.query();
-    const keys = q.sort ?? [];
-    const i = keys.findIndex((k) => k.column === column);
-    const key = keys[i];
-    const filtered = (q.filters ?? []).some((f) => f.column === column);
-    const name = info?.name ?? String(column);
-    const title = [
-      name,
-      info?.description,
-      info?.kind ? `(${info.kind}${info.timeframe ? `, ${info.timeframe}` : ''})` : '',
-      filtered ? 'Filtered (●).' : '',
-      'Click to sort, Shift+click to add a sort key, right-click or Enter for more.',
-    ]
-      .filter(Boolean)
-      .join('\n');
-    return {
-      name,
-      title,
-      sort: key ? `${key.descending ? '▼' : '▲'}${keys.length > 1 ? i + 1 : ''}` : undefined,
-      sortDirection: key ? (key.descending ? 'descending' : 'ascending') : undefined,
-      filtered,
-    };
+    return headerView(this.model?.info[column], column, this.query());
   }
 
   ensure(first: number, last: number, columns: readonly number[]): void {
@@ -228,17 +200,7 @@ export class App implements GridHost {
   }
 
   sortClick(column: number, add: boolean): void {
-    const keys: SortKey[] = [...(this.query().sort ?? [])];
-    const i = keys.findIndex((k) => k.column === column);
-    const key = keys[i];
-    let next: SortKey[];
-    if (add) {
-      if (!key) next = [...keys, { column }];
-      else if (!key.descending) next = keys.map((k) => (k.column === column ? { column, descending: true } : k));
-      else next = keys.filter((k) => k.column !== column);
-    } else if (keys.length === 1 && key) next = key.descending ? [] : [{ column, descending: true }];
-    else next = [{ column }];
-    this.setQuery({ ...this.query(), sort: next });
+    this.setQuery({ ...this.query(), sort: nextSort(this.query().sort ?? [], column, add) });
   }
 
   cellMenu(row: number, column: number, x: number, y: number): void {
@@ -263,15 +225,9 @@ export class App implements GridHost {
     const grid = this.grid;
     const model = this.model;
     if (!grid || !model) return;
-    const { row, col } = grid.active;
-    const c = grid.columnAt(col);
-    const name = c === undefined ? '' : (model.info[c]?.name ?? '');
-    const sel = grid.selection;
-    const rows = sel.rows[1] - sel.rows[0] + 1;
-    const cols = sel.cols[1] - sel.cols[0] + 1;
-    const where = row < 0 ? `Header · ${name}` : `Row ${formatCount(row + 1)} of ${formatCount(this.rowCount)} · ${name}`;
-    this.status.position(rows * cols > 1 && row >= 0 ? `${where} · ${formatCount(rows)} × ${formatCount(cols)} selected` : where);
-    this.saveStateSoon();
+    const c = grid.columnAt(grid.active.col);
+    this.status.position(positionText(grid, c === undefined ? '' : (model.info[c]?.name ?? ''), this.rowCount));
+    this.place.saveSoon();
   }
 
   // ---- building the page -------------------------------------------------------------------
@@ -299,18 +255,12 @@ export class App implements GridHost {
     const rh = this.metrics.rowHeight;
     this.grid = new Grid(this.gridBox, model, this, rh, rh + 6, digit);
     this.grid.scroller.setAttribute('aria-label', `${init.title}: ${init.view.countLabel}`);
-    this.grid.scroller.addEventListener('scroll', () => this.saveStateSoon(), { passive: true });
+    this.grid.scroller.addEventListener('scroll', () => this.place.saveSoon(), { passive: true });
     this.onView(init.view, true);
     this.notices.render();
     this.chips.render();
-    const saved = this.host.getState<SavedState>();
     this.grid.render();
-    if (saved && saved.file === meta.file) {
-      this.grid.scroller.scrollTop = saved.scrollTop;
-      this.grid.scroller.scrollLeft = saved.scrollLeft;
-      this.grid.active = { row: saved.row, col: saved.col };
-      this.grid.anchor = this.grid.active;
-    }
+    this.place.restore(this.grid, meta.file);
     this.grid.schedule();
     this.activeChanged();
     this.grid.scroller.focus({ preventScroll: true });
@@ -344,17 +294,14 @@ export class App implements GridHost {
   }
 
   private setFilter(column: number, f: ColumnFilter | undefined): void {
-    const rest = (this.query().filters ?? []).filter((x) => x.column !== column);
-    this.setQuery({ ...this.query(), filters: f ? [...rest, f] : rest });
+    this.setQuery(withFilter(this.query(), column, f));
   }
 
   private setQuery(query: ViewQuery): void {
     if (this.pendingQuery) this.host.cancel(this.pendingQuery.id);
-    const sorting = (query.sort ?? []).length > 0;
-    const words = [sorting ? 'Sorting' : '', (query.filters ?? []).length ? 'filtering' : '', query.search ? 'searching' : ''].filter(Boolean).join(', ');
     const p = this.host.ask({ type: 'setQuery', query }, (pr) => this.progress.task(pr.task === 'search' ? 'Searching every cell' : 'Reading column values', pr.done, pr.total));
     this.pendingQuery = { id: p.id, query };
-    this.progress.setBusy(`${words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Showing every row'}…`);
+    this.progress.setBusy(busyLabel(query));
     this.chips.render();
     this.grid?.render();
     const started = performance.now();
@@ -411,7 +358,7 @@ export class App implements GridHost {
 
   /** A notice's "Go to row": row (1-based) of the file, which is the view's row only while nothing sorts, filters or searches. */
   private goToRow(row: number): void {
-    if ((this.query().sort ?? []).length || (this.query().filters ?? []).length || this.query().search) {
+    if (shapesRows(this.query())) {
       this.status.say('Clear the sort, filters and search to go to a row of the file.');
       return;
     }
@@ -425,17 +372,6 @@ export class App implements GridHost {
       this.gridBox.textContent = '';
       this.gridBox.appendChild(el('div', { className: 'placeholder error', role: 'alert', text }));
     }
-  }
-
-  private saveStateSoon(): void {
-    clearTimeout(this.stateTimer);
-    this.stateTimer = window.setTimeout(() => {
-      const grid = this.grid;
-      const meta = this.meta;
-      if (!grid || !meta) return;
-      const s: SavedState = { file: meta.file, scrollTop: grid.scroller.scrollTop, scrollLeft: grid.scroller.scrollLeft, row: grid.active.row, col: grid.active.col };
-      this.host.setState(s);
-    }, 300);
   }
 
   private probeState(): ProbeState {

@@ -13,15 +13,9 @@
 import type { ColumnModel } from './columns';
 import { ColumnAxis, RowAxis } from './layout';
 import { formatCount } from './format';
+import type { HeaderView } from './tableQuery';
 
-export interface HeaderView {
-  readonly name: string;
-  readonly title: string;
-  /** ▲ / ▼ and the key's rank when several keys sort. */
-  readonly sort?: string;
-  readonly sortDirection?: 'ascending' | 'descending';
-  readonly filtered: boolean;
-}
+export type { HeaderView };
 
 /** What the grid reads and tells; the app implements it. */
 export interface GridHost {
