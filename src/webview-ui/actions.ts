@@ -4,20 +4,14 @@
  * column's addresses as input, and switching files. Each one shows a busy line while it runs and
  * ends in a status message or an error.
  */
-import type { Grid } from './grid';
 import type { Ask, Host, Reply } from './host';
 import { formatCount } from './format';
 import type { ProgressBar, StatusLine } from './notices';
+import type { TableState } from './state';
+import type { WindowFeed } from './windowFeed';
 
-/** What the actions read and tell. */
+/** What the actions tell the page. */
 export interface ActionsOwner {
-  /** The raw text of a cell, if held. */
-  raw(row: number, column: number): string | undefined;
-  columnName(column: number): string | undefined;
-  /** The columns shown, in display order (what an export writes). */
-  shownColumns(): readonly number[];
-  /** Puts the focus on the grid (without scrolling). */
-  focusGrid(): void;
   exportingChanged(exporting: boolean): void;
   showError(text: string): void;
 }
@@ -27,6 +21,8 @@ export class TableActions {
 
   constructor(
     private readonly host: Host,
+    private readonly state: TableState,
+    private readonly feed: WindowFeed,
     private readonly progress: ProgressBar,
     private readonly status: StatusLine,
     private readonly owner: ActionsOwner,
@@ -38,7 +34,10 @@ export class TableActions {
   }
 
   /** Ctrl+C: the selection (or, on a header, its whole column). */
-  copySelection(grid: Grid, rowCount: number): void {
+  copySelection(): void {
+    const grid = this.state.grid;
+    if (!grid) return;
+    const rowCount = this.state.rowCount;
     const sel = grid.selection;
     const columns = grid.displayed.slice(sel.cols[0], sel.cols[1] + 1);
     if (grid.active.row < 0) this.copyRange(0, rowCount, columns, true, 'column'); // on a header: its column
@@ -47,8 +46,8 @@ export class TableActions {
   }
 
   copyCell(row: number, column: number): void {
-    const raw = this.owner.raw(row, column);
-    const name = this.owner.columnName(column) ?? '';
+    const raw = this.feed.get(row, column);
+    const name = this.state.columnName(column) ?? '';
     if (raw !== undefined) this.act({ type: 'copyText', text: raw, what: `the cell ${name} of row ${formatCount(row + 1)}` });
     else this.copyRange(row, row + 1, [column], false, 'cell');
   }
@@ -61,11 +60,11 @@ export class TableActions {
 
   export(): void {
     if (this.exportRunning) return; // one at a time; the save dialog's Enter must not start another
-    const columns = this.owner.shownColumns();
+    const columns = this.state.model?.displayed ?? [];
     this.exportRunning = true;
     this.owner.exportingChanged(true);
     // The focus goes back to the grid, not the button, when the save dialog closes.
-    this.owner.focusGrid();
+    this.state.grid?.scroller.focus({ preventScroll: true });
     this.progress.setBusy('Exporting…');
     const p = this.host.ask({ type: 'export', columns }, (pr) => this.progress.task('Exporting', pr.done, pr.total));
     void p.reply.then((r) => {

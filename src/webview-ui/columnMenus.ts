@@ -2,56 +2,41 @@
  * The context menus of the grid: a cell's (copy the cell, the selection, its row or column; the
  * address actions when the column holds addresses) and a column header's (sort, filter, pin, hide,
  * number format, copy), with the column items both share. The menus only offer; what an item does
- * goes through the owner (the query) and TableActions (copy and the host's actions).
+ * goes through PageControl (the query, the columns) and TableActions (copy and the host's actions).
  */
-import type { ColumnFilter, ViewQuery } from '../shared/tableProtocol';
 import type { NumberFormat } from '../shared/tableUiProtocol';
 import type { TableActions } from './actions';
-import type { ColumnModel } from './columns';
 import { showFilterEditor } from './filterEditor';
 import { FORMAT_LABELS, formatCount } from './format';
-import type { Grid } from './grid';
 import { showMenu, type MenuItem } from './menu';
+import type { PageControl, TableState } from './state';
+import type { WindowFeed } from './windowFeed';
 
 const MENU_FORMATS: NumberFormat[] = ['auto', 'raw', 'thousands', 'fixed2', 'compact', 'percent'];
 
-/** What the menus read and change. */
-export interface MenusOwner {
-  grid(): Grid | undefined;
-  model(): ColumnModel | undefined;
-  rowCount(): number;
-  /** The raw text of a cell, if held. */
-  raw(row: number, column: number): string | undefined;
-  /** The query in force, or the one being applied. */
-  query(): ViewQuery;
-  setQuery(query: ViewQuery): void;
-  setFilter(column: number, filter: ColumnFilter | undefined): void;
-  /** Columns changed (shown, pinned, formats). */
-  layoutChanged(): void;
-  openChooser(): void;
-}
-
 export class ColumnMenus {
   constructor(
-    private readonly owner: MenusOwner,
+    private readonly state: TableState,
+    private readonly feed: WindowFeed,
+    private readonly control: PageControl,
     private readonly actions: TableActions,
   ) {}
 
   /** The actions of a cell (view row, source column), at (x, y). */
   cell(row: number, column: number, x: number, y: number): void {
-    const grid = this.owner.grid();
-    const model = this.owner.model();
+    const grid = this.state.grid;
+    const model = this.state.model;
     if (!grid || !model) return;
     const actions = this.actions;
     const info = model.info[column];
-    const raw = this.owner.raw(row, column);
+    const raw = this.feed.get(row, column);
     const sel = grid.selection;
     const cells = (sel.rows[1] - sel.rows[0] + 1) * (sel.cols[1] - sel.cols[0] + 1);
     const items: MenuItem[] = [
       { label: 'Copy Cell', hint: cells === 1 ? 'Ctrl+C' : '', run: () => actions.copyCell(row, column) },
-      ...(cells > 1 ? [{ label: `Copy Selection with Headers (${formatCount(cells)} cells)`, hint: 'Ctrl+C', run: () => this.copySelection() }] : []),
+      ...(cells > 1 ? [{ label: `Copy Selection with Headers (${formatCount(cells)} cells)`, hint: 'Ctrl+C', run: () => actions.copySelection() }] : []),
       { label: 'Copy Row with Headers', run: () => actions.copyRange(row, row + 1, model.displayed, true, 'row') },
-      { label: 'Copy Column with Header', run: () => actions.copyRange(0, this.owner.rowCount(), [column], true, 'column') },
+      { label: 'Copy Column with Header', run: () => actions.copyRange(0, this.state.rowCount, [column], true, 'column') },
     ];
     if (info?.address && raw && raw.trim() !== '') {
       const address = raw.trim();
@@ -69,19 +54,19 @@ export class ColumnMenus {
 
   /** The actions of a column header (source column), at (x, y). */
   header(column: number, x: number, y: number): void {
-    const owner = this.owner;
-    const grid = owner.grid();
-    const model = owner.model();
+    const { state, control } = this;
+    const grid = state.grid;
+    const model = state.model;
     if (!grid || !model) return;
-    const keys = owner.query().sort ?? [];
+    const keys = state.query().sort ?? [];
     const key = keys.find((k) => k.column === column);
     const name = model.info[column]?.name ?? '';
     const items: MenuItem[] = [
-      { label: 'Sort Ascending', checked: key !== undefined && !key.descending && keys.length === 1, run: () => owner.setQuery({ ...owner.query(), sort: [{ column }] }) },
-      { label: 'Sort Descending', checked: key?.descending === true && keys.length === 1, run: () => owner.setQuery({ ...owner.query(), sort: [{ column, descending: true }] }) },
+      { label: 'Sort Ascending', checked: key !== undefined && !key.descending && keys.length === 1, run: () => control.setQuery({ ...state.query(), sort: [{ column }] }) },
+      { label: 'Sort Descending', checked: key?.descending === true && keys.length === 1, run: () => control.setQuery({ ...state.query(), sort: [{ column, descending: true }] }) },
     ];
-    if (keys.length > 0 && !key) items.push({ label: 'Add to Sort (then by this)', hint: 'Shift+click', run: () => owner.setQuery({ ...owner.query(), sort: [...keys, { column }] }) });
-    if (key) items.push({ label: 'Remove from Sort', run: () => owner.setQuery({ ...owner.query(), sort: keys.filter((k) => k.column !== column) }) });
+    if (keys.length > 0 && !key) items.push({ label: 'Add to Sort (then by this)', hint: 'Shift+click', run: () => control.setQuery({ ...state.query(), sort: [...keys, { column }] }) });
+    if (key) items.push({ label: 'Remove from Sort', run: () => control.setQuery({ ...state.query(), sort: keys.filter((k) => k.column !== column) }) });
     items.push('separator', ...this.columnItems(column, x, y, true));
     const own = model.formats.get(column) ?? 'auto';
     items.push(
@@ -92,28 +77,23 @@ export class ColumnMenus {
         run: () => {
           if (f === 'auto') model.formats.delete(column);
           else model.formats.set(column, f);
-          owner.layoutChanged();
+          control.layoutChanged();
         },
       })),
       'separator',
-      { label: 'Copy Column with Header', run: () => this.actions.copyRange(0, owner.rowCount(), [column], true, 'column') },
+      { label: 'Copy Column with Header', run: () => this.actions.copyRange(0, state.rowCount, [column], true, 'column') },
     );
     showMenu(items, x, y, `Actions for column ${name}`, grid.scroller);
   }
 
-  private copySelection(): void {
-    const grid = this.owner.grid();
-    if (grid) this.actions.copySelection(grid, this.owner.rowCount());
-  }
-
   /** Filter, sort (cells only), pin, hide, choose; and for an address column, use as input. */
   private columnItems(column: number, x: number, y: number, header = false): MenuItem[] {
-    const owner = this.owner;
-    const model = owner.model();
-    const grid = owner.grid();
+    const { state, control } = this;
+    const model = state.model;
+    const grid = state.grid;
     if (!model || !grid) return [];
     const info = model.info[column];
-    const filter = (owner.query().filters ?? []).find((f) => f.column === column);
+    const filter = (state.query().filters ?? []).find((f) => f.column === column);
     const items: MenuItem[] = [
       {
         label: filter ? 'Edit Filter…' : 'Filter…',
@@ -126,15 +106,15 @@ export class ColumnMenus {
             x,
             y,
             returnFocus: grid.scroller,
-            apply: (f) => owner.setFilter(column, f),
+            apply: (f) => control.setFilter(column, f),
           }),
       },
     ];
-    if (filter) items.push({ label: 'Remove Filter', run: () => owner.setFilter(column, undefined) });
+    if (filter) items.push({ label: 'Remove Filter', run: () => control.setFilter(column, undefined) });
     if (!header) {
       items.push(
-        { label: 'Sort Ascending', run: () => owner.setQuery({ ...owner.query(), sort: [{ column }] }) },
-        { label: 'Sort Descending', run: () => owner.setQuery({ ...owner.query(), sort: [{ column, descending: true }] }) },
+        { label: 'Sort Ascending', run: () => control.setQuery({ ...state.query(), sort: [{ column }] }) },
+        { label: 'Sort Descending', run: () => control.setQuery({ ...state.query(), sort: [{ column, descending: true }] }) },
       );
     }
     items.push(
@@ -142,7 +122,7 @@ export class ColumnMenus {
         label: model.isPinned(column) ? 'Unpin Column' : 'Pin Column',
         run: () => {
           model.togglePin(column);
-          owner.layoutChanged();
+          control.layoutChanged();
         },
       },
       {
@@ -150,13 +130,13 @@ export class ColumnMenus {
         disabled: model.shownCount <= 1,
         run: () => {
           model.setHidden(column, true);
-          owner.layoutChanged();
+          control.layoutChanged();
         },
       },
-      { label: 'Choose Columns…', run: () => owner.openChooser() },
+      { label: 'Choose Columns…', run: () => control.openChooser() },
     );
     if (info?.address) {
-      const n = owner.rowCount();
+      const n = state.rowCount;
       items.push('separator', {
         label: `Use These ${formatCount(n)} Addresses as Input to…`,
         hint: 'price first',

@@ -15,8 +15,6 @@ import { ColumnAxis, RowAxis } from './layout';
 import { formatCount } from './format';
 import type { HeaderView } from './tableQuery';
 
-export type { HeaderView };
-
 /** What the grid reads and tells; the app implements it. */
 export interface GridHost {
   readonly rowCount: number;
