@@ -1,570 +1,223 @@
 /**
- * The table page: toolbar (file switcher, search, row count, columns, number format, export),
- * sort/filter chips, file notices, progress, the grid and a status line. Holds the view state the
- * host sent, the cells it asked for (CellCache), and turns the person's actions into requests.
+ * The table page's wiring and dispatcher: lays out its parts (toolbar, chips, notices, progress,
+ * the grid and the status line), routes the host's messages to them, builds the column model and
+ * grid once init and meta are in, and applies the queries the parts ask for. The parts hold their
+ * own work: the window feed the cells, the menus and actions what a person does with them, the
+ * state (state.ts) what they all read.
  */
-import type { ColumnFilter, SortKey, TableNotice, ViewQuery, ViewState } from '../shared/tableProtocol';
-import type { ColumnInfo, NumberFormat, ProbeState, TableMeta, UiMessage } from '../shared/tableUiProtocol';
-import { BLOCK, CellCache, type WindowAsk } from './cellCache';
+import type { ColumnFilter, ViewQuery, ViewState } from '../shared/tableProtocol';
+import type { ColumnInfo, ProbeState, UiMessage } from '../shared/tableUiProtocol';
+import { TableActions } from './actions';
+import { FilterChips } from './chips';
 import { showColumnChooser } from './columnChooser';
-import { ColumnModel } from './columns';
-import { button, el, select } from './dom';
-import { closeFilterEditor, showFilterEditor } from './filterEditor';
-import { effectiveFormat, FORMAT_LABELS, formatCell, formatCount, SHORT_FORMAT_LABELS } from './format';
-import { Grid, type GridHost, type HeaderView } from './grid';
-import type { Host, Reply } from './host';
-import { closeMenu, showMenu, type MenuItem } from './menu';
+import { ColumnMenus } from './columnMenus';
+import { ColumnModel, naturalWidth } from './columns';
+import { el, measureFont } from './dom';
+import { closeFilterEditor } from './filterEditor';
+import { Grid } from './grid';
+import { TableGridHost } from './gridHost';
+import type { Host } from './host';
+import { closeMenu } from './menu';
+import { NoticeList, ProgressBar, StatusLine } from './notices';
+import { PlaceMemory } from './position';
+import { TableState, type PageControl } from './state';
+import { busyLabel, shapesRows, withFilter } from './tableQuery';
+import { Toolbar } from './toolbar';
+import { WindowFeed } from './windowFeed';
 
-interface Init {
-  readonly title: string;
-  readonly kind: 'csv' | 'txt' | 'json';
-  readonly columns: readonly string[];
-  readonly view: ViewState;
-  readonly notices: readonly TableNotice[];
-}
+const LAYOUT_SAVE_DELAY_MS = 400;
 
-interface SavedState {
-  readonly file: string;
-  readonly scrollTop: number;
-  readonly scrollLeft: number;
-  readonly row: number;
-  readonly col: number;
-}
-
-const SEARCH_DELAY_MS = 300;
-const TABLE_FORMATS: NumberFormat[] = ['auto', 'raw', 'thousands', 'fixed2', 'compact'];
-
-function describeFilter(f: ColumnFilter, name: string): string {
-  switch (f.kind) {
-    case 'range':
-      if (f.min !== undefined && f.max !== undefined) return `${f.min} ≤ ${name} ≤ ${f.max}`;
-      return f.min !== undefined ? `${name} ≥ ${f.min}` : `${name} ≤ ${f.max ?? ''}`;
-    case 'contains':
-      return `${name} contains “${f.text}”`;
-    case 'empty':
-      return `${name} is empty`;
-    case 'nonEmpty':
-      return `${name} is not empty`;
-  }
-}
-
-/** Font metrics of the page, measured once. */
-function measure(): { digit: number; ui: number; rowHeight: number } {
-  const probe = (className: string, text: string): number => {
-    const s = el('span', { className, text });
-    s.style.position = 'absolute';
-    s.style.visibility = 'hidden';
-    s.style.whiteSpace = 'pre';
-    document.body.appendChild(s);
-    const w = s.getBoundingClientRect().width;
-    const h = s.getBoundingClientRect().height;
-    s.remove();
-    return w / text.length || (h > 0 ? h * 0.6 : 8);
-  };
-  const digit = probe('measure-cell', '0123456789');
-  const ui = probe('measure-ui', 'abcdefghijklmnopqrstuvwxyz_0123456789');
-  const size = parseFloat(getComputedStyle(document.body).getPropertyValue('--vscode-editor-font-size')) || 13;
-  return { digit, ui, rowHeight: Math.max(20, Math.round(size * 1.25) + 6) };
-}
-
-export class App implements GridHost {
-  private init: Init | undefined;
-  private meta: TableMeta | undefined;
-  private view: ViewState | undefined;
-  private model: ColumnModel | undefined;
-  private grid: Grid | undefined;
-  private readonly cache = new CellCache();
-  private readonly inflight = new Map<number, { ask: WindowAsk; epoch: number }>();
-  /** Grows whenever the cache is cleared, so late windows of an older view are dropped. */
-  private epoch = 0;
-  private pendingQuery: { id: number; query: ViewQuery } | undefined;
-  private searchTimer = 0;
+export class App implements PageControl {
+  private readonly state = new TableState();
+  private readonly feed: WindowFeed;
+  private readonly place: PlaceMemory;
+  private readonly actions: TableActions;
+  private readonly gridHost: TableGridHost;
   private saveTimer = 0;
-  private stateTimer = 0;
-  private painted = false;
-  private dismissed = new Set<string>();
-  private notices: readonly TableNotice[] = [];
-  private metrics = measure();
-  // Page parts.
-  private readonly toolbar = el('div', { className: 'toolbar', role: 'toolbar', attrs: { 'aria-label': 'Table tools' } });
-  private readonly chips = el('div', { className: 'chips', attrs: { 'aria-label': 'Sort and filters' } });
-  private readonly noticeBox = el('div', { className: 'notices' });
-  private readonly progress = el('div', { className: 'progress', role: 'progressbar', attrs: { 'aria-label': 'Progress', 'aria-valuemin': '0', 'aria-valuemax': '100' } });
-  private readonly progressBar = el('div', { className: 'progress-bar' });
-  private readonly progressLabel = el('span', { className: 'progress-label' });
+  // Page parts, top to bottom.
+  private readonly toolbar: Toolbar;
+  private readonly chips: FilterChips;
+  private readonly notices = new NoticeList((row) => this.goToRow(row));
+  private readonly progress = new ProgressBar();
   private readonly gridBox = el('div', { className: 'grid-box' });
-  private readonly statusPos = el('span', { className: 'status-pos' });
-  private readonly statusMsg = el('span', { className: 'status-msg', role: 'status', attrs: { 'aria-live': 'polite' } });
-  private readonly count = el('span', { className: 'count', attrs: { 'aria-live': 'polite' } });
-  private searchBox: HTMLInputElement | undefined;
-  private columnsButton: HTMLButtonElement | undefined;
-  private exportButton: HTMLButtonElement | undefined;
-  private exporting = false;
-  private indexing: { pct: number; label: string } | undefined;
-  private busy: string | undefined;
+  private readonly status = new StatusLine();
 
   constructor(
-    private readonly root: HTMLElement,
+    root: HTMLElement,
     private readonly host: Host,
   ) {
-    this.progress.append(this.progressBar, this.progressLabel);
+    const state = this.state;
+    this.feed = new WindowFeed(host, {
+      version: () => state.view?.version,
+      hasGrid: () => state.grid !== undefined,
+      redraw: () => state.grid?.schedule(),
+      failed: (message) => this.showError(message),
+    });
+    this.place = new PlaceMemory(host, () => (state.grid && state.meta ? { grid: state.grid, file: state.meta.file } : undefined));
+    this.actions = new TableActions(host, state, this.feed, this.progress, this.status, {
+      exportingChanged: (on) => this.toolbar.setExporting(on),
+      showError: (text) => this.showError(text),
+    });
+    const menus = new ColumnMenus(state, this.feed, this, this.actions);
+    this.gridHost = new TableGridHost(state, this.feed, this, { menus, actions: this.actions, status: this.status, place: this.place });
+    this.toolbar = new Toolbar({
+      search: (text) => this.setQuery({ ...state.query(), search: text }),
+      focusGrid: () => state.grid?.scroller.focus(),
+      switchFile: (file) => this.actions.switchFile(file),
+      openChooser: () => this.openChooser(),
+      formatChanged: () => this.layoutChanged(),
+      export: () => this.actions.export(),
+      openRaw: () => host.post({ type: 'openRaw' }),
+    });
+    this.chips = new FilterChips(state, this);
     root.textContent = ''; // the page's own "Opening…" line, shown until this script ran
-    root.append(this.toolbar, this.chips, this.noticeBox, this.progress, this.gridBox, el('div', { className: 'status' }, [this.statusPos, this.statusMsg]));
+    root.append(this.toolbar.el, this.chips.el, this.notices.el, this.progress.el, this.gridBox, this.status.el);
     this.gridBox.appendChild(el('div', { className: 'placeholder', text: 'Opening…' }));
-    this.chips.hidden = true;
-    this.progress.hidden = true;
   }
 
   // ---- messages from the host --------------------------------------------------------------
 
   receive(m: UiMessage): void {
     if (this.host.route(m)) return;
+    const state = this.state;
     switch (m.type) {
       case 'init':
         performance.mark('wa:init');
-        this.init = m;
-        this.view = m.view;
-        this.notices = m.notices;
-        this.meta = undefined;
-        this.clearData();
+        state.init = m;
+        state.view = m.view;
+        this.notices.set(m.notices);
+        state.meta = undefined;
+        this.feed.clear();
         return;
       case 'window':
-        // The first rows, sent unasked with init.
-        if (m.window.version === this.view?.version) {
-          this.cache.put(m.window.start, m.window.columns, m.window.cells, true);
-          this.grid?.schedule();
-          this.markPainted();
-        }
+        this.feed.first(m.window);
         return;
       case 'meta':
         performance.mark('wa:meta');
-        this.meta = m.meta;
+        state.meta = m.meta;
         this.build();
         return;
       case 'view':
         this.onView(m.view);
         return;
       case 'progress':
-        if (m.progress.task === 'index') this.showIndexProgress(m.progress.done, m.progress.total);
+        if (m.progress.task === 'index') this.progress.index(m.progress.done, m.progress.total, state.view?.total ?? 0);
         return;
       case 'notices':
-        this.notices = m.notices;
-        this.renderNotices();
+        this.notices.set(m.notices);
+        this.notices.render();
         return;
       case 'failed':
         this.showError(m.message);
         return;
       case 'probe':
-        if (this.meta?.test) this.host.post({ type: 'probeState', requestId: m.requestId, state: this.probeState() });
+        if (state.meta?.test) this.host.post({ type: 'probeState', requestId: m.requestId, state: this.probeState() });
         return;
       case 'exportShown':
-        if (this.meta) this.export();
+        if (state.meta) this.actions.export();
         return;
       default:
         return;
     }
   }
 
-  // ---- GridHost ----------------------------------------------------------------------------
-
-  get rowCount(): number {
-    return this.view?.length ?? 0;
-  }
-
-  cell(row: number, column: number): string | undefined {
-    return this.cache.get(row, column);
-  }
-
-  display(column: number, text: string): string {
-    const m = this.model;
-    if (!m) return text;
-    return formatCell(text, effectiveFormat(m.info[column], m.formats.get(column), m.defaultFormat));
-  }
-
-  numeric(column: number): boolean {
-    return this.model?.info[column]?.numeric ?? false;
-  }
-
-  header(column: number): HeaderView {
-    const info = this.model?.info[column];
-    const q = this.query();
-    const keys = q.sort ?? [];
-    const i = keys.findIndex((k) => k.column === column);
-    const key = keys[i];
-    const filtered = (q.filters ?? []).some((f) => f.column === column);
-    const name = info?.name ?? String(column);
-    const title = [
-      name,
-      info?.description,
-      info?.kind ? `(${info.kind}${info.timeframe ? `, ${info.timeframe}` : ''})` : '',
-      filtered ? 'Filtered (●).' : '',
-      'Click to sort, Shift+click to add a sort key, right-click or Enter for more.',
-    ]
-      .filter(Boolean)
-      .join('\n');
-    return {
-      name,
-      title,
-      sort: key ? `${key.descending ? '▼' : '▲'}${keys.length > 1 ? i + 1 : ''}` : undefined,
-      sortDirection: key ? (key.descending ? 'descending' : 'ascending') : undefined,
-      filtered,
-    };
-  }
-
-  ensure(first: number, last: number, columns: readonly number[]): void {
-    const view = this.view;
-    if (!view) return;
-    for (const ask of this.cache.plan(first, last, columns, view.length)) {
-      const epoch = this.epoch;
-      const p = this.host.ask({ type: 'getWindow', first: ask.first, last: ask.last, columns: ask.columns });
-      this.inflight.set(p.id, { ask, epoch });
-      void p.reply.then((r) => this.onWindow(p.id, r, ask, epoch));
-    }
-    // Windows far from what shows now are no longer worth reading.
-    for (const [id, f] of this.inflight) {
-      if (f.ask.last < first - 2 * BLOCK || f.ask.first > last + 2 * BLOCK) this.host.cancel(id);
-    }
-    this.cache.evict(first, last);
-  }
-
-  sortClick(column: number, add: boolean): void {
-    const keys: SortKey[] = [...(this.query().sort ?? [])];
-    const i = keys.findIndex((k) => k.column === column);
-    const key = keys[i];
-    let next: SortKey[];
-    if (add) {
-      if (!key) next = [...keys, { column }];
-      else if (!key.descending) next = keys.map((k) => (k.column === column ? { column, descending: true } : k));
-      else next = keys.filter((k) => k.column !== column);
-    } else if (keys.length === 1 && key) next = key.descending ? [] : [{ column, descending: true }];
-    else next = [{ column }];
-    this.setQuery({ ...this.query(), sort: next });
-  }
-
-  cellMenu(row: number, column: number, x: number, y: number): void {
-    const grid = this.grid;
-    const model = this.model;
-    if (!grid || !model) return;
-    const info = model.info[column];
-    const raw = this.cache.get(row, column);
-    const sel = grid.selection;
-    const cells = (sel.rows[1] - sel.rows[0] + 1) * (sel.cols[1] - sel.cols[0] + 1);
-    const items: MenuItem[] = [
-      { label: 'Copy Cell', hint: cells === 1 ? 'Ctrl+C' : '', run: () => this.copyCell(row, column) },
-      ...(cells > 1 ? [{ label: `Copy Selection with Headers (${formatCount(cells)} cells)`, hint: 'Ctrl+C', run: () => this.copy() }] : []),
-      { label: 'Copy Row with Headers', run: () => this.copyRange(row, row + 1, model.displayed, true, 'row') },
-      { label: 'Copy Column with Header', run: () => this.copyRange(0, this.rowCount, [column], true, 'column') },
-    ];
-    if (info?.address && raw && raw.trim() !== '') {
-      const address = raw.trim();
-      const chain = info.address;
-      items.push(
-        'separator',
-        { label: 'Copy Address', run: () => this.act({ type: 'copyText', text: address, what: `address ${address}` }) },
-        { label: 'Open Wallet Activity…', hint: 'price first', run: () => this.act({ type: 'walletActivity', address, chain }) },
-        { label: 'Add to an Address List…', run: () => this.act({ type: 'addToList', addresses: [address] }) },
-      );
-    }
-    items.push('separator', ...this.columnItems(column, x, y));
-    showMenu(items, x, y, `Actions for ${info?.name ?? 'cell'} in row ${formatCount(row + 1)}`, grid.scroller);
-  }
-
-  headerMenu(column: number, x: number, y: number): void {
-    const grid = this.grid;
-    const model = this.model;
-    if (!grid || !model) return;
-    const keys = this.query().sort ?? [];
-    const key = keys.find((k) => k.column === column);
-    const name = model.info[column]?.name ?? '';
-    const items: MenuItem[] = [
-      { label: 'Sort Ascending', checked: key !== undefined && !key.descending && keys.length === 1, run: () => this.setQuery({ ...this.query(), sort: [{ column }] }) },
-      { label: 'Sort Descending', checked: key?.descending === true && keys.length === 1, run: () => this.setQuery({ ...this.query(), sort: [{ column, descending: true }] }) },
-    ];
-    if (keys.length > 0 && !key) items.push({ label: 'Add to Sort (then by this)', hint: 'Shift+click', run: () => this.setQuery({ ...this.query(), sort: [...keys, { column }] }) });
-    if (key) items.push({ label: 'Remove from Sort', run: () => this.setQuery({ ...this.query(), sort: keys.filter((k) => k.column !== column) }) });
-    items.push('separator', ...this.columnItems(column, x, y, true));
-    const own = model.formats.get(column) ?? 'auto';
-    items.push(
-      'separator',
-      ...(['auto', 'raw', 'thousands', 'fixed2', 'compact', 'percent'] as NumberFormat[]).map((f) => ({
-        label: `Format: ${FORMAT_LABELS[f]}`,
-        checked: own === f,
-        run: () => {
-          if (f === 'auto') model.formats.delete(column);
-          else model.formats.set(column, f);
-          this.layoutChanged();
-        },
-      })),
-      'separator',
-      { label: 'Copy Column with Header', run: () => this.copyRange(0, this.rowCount, [column], true, 'column') },
-    );
-    showMenu(items, x, y, `Actions for column ${name}`, grid.scroller);
-  }
-
-  copy(): void {
-    const grid = this.grid;
-    if (!grid) return;
-    const sel = grid.selection;
-    const columns = grid.displayed.slice(sel.cols[0], sel.cols[1] + 1);
-    if (grid.active.row < 0) this.copyRange(0, this.rowCount, columns, true, 'column'); // on a header: its column
-    else if (sel.rows[0] === sel.rows[1] && columns.length === 1) this.copyCell(sel.rows[0], columns[0] ?? 0);
-    else this.copyRange(sel.rows[0], sel.rows[1] + 1, columns, true, 'selection');
-  }
-
-  resized(column: number, width: number, done: boolean): void {
-    this.model?.setWidth(column, width);
-    this.grid?.schedule();
-    if (done) this.layoutChanged();
-  }
-
-  activeChanged(): void {
-    const grid = this.grid;
-    const model = this.model;
-    if (!grid || !model) return;
-    const { row, col } = grid.active;
-    const c = grid.columnAt(col);
-    const name = c === undefined ? '' : (model.info[c]?.name ?? '');
-    const sel = grid.selection;
-    const rows = sel.rows[1] - sel.rows[0] + 1;
-    const cols = sel.cols[1] - sel.cols[0] + 1;
-    const where = row < 0 ? `Header · ${name}` : `Row ${formatCount(row + 1)} of ${formatCount(this.rowCount)} · ${name}`;
-    this.statusPos.textContent = rows * cols > 1 && row >= 0 ? `${where} · ${formatCount(rows)} × ${formatCount(cols)} selected` : where;
-    this.saveStateSoon();
-  }
-
   // ---- building the page -------------------------------------------------------------------
 
   private build(): void {
-    const init = this.init;
-    const meta = this.meta;
+    const { init, meta } = this.state;
     if (!init || !meta) return;
     closeMenu();
     closeFilterEditor();
-    this.painted = false;
-    this.metrics = measure();
-    const { digit, ui } = this.metrics;
+    this.feed.resetPainted();
+    const { digit, ui, rowHeight } = measureFont();
     const info: ColumnInfo[] = init.columns.map((name, i) => meta.columns[i] ?? { name, numeric: false });
-    const model = new ColumnModel(info, (c) => {
-      const nameW = c.name.length * ui + 44;
-      const chars = c.address ? (c.address === 'alt' ? 42 : 44) : c.numeric ? 15 : Math.max(6, c.chars ?? 20);
-      return Math.round(Math.min(440, Math.max(72, nameW, chars * digit + 20)));
-    });
+    const model = new ColumnModel(info, naturalWidth(digit, ui));
     if (meta.layout) model.applyLayout(meta.layout);
-    this.model = model;
-    this.dismissed = new Set();
-    this.buildToolbar(init, meta, model);
+    this.state.model = model;
+    this.notices.resetDismissed();
+    this.toolbar.build(meta, model, this.state.query().search ?? '', this.actions.exporting);
     this.gridBox.textContent = '';
-    const rh = this.metrics.rowHeight;
-    this.grid = new Grid(this.gridBox, model, this, rh, rh + 6, digit);
-    this.grid.scroller.setAttribute('aria-label', `${init.title}: ${init.view.countLabel}`);
-    this.grid.scroller.addEventListener('scroll', () => this.saveStateSoon(), { passive: true });
+    const grid = new Grid(this.gridBox, model, this.gridHost, rowHeight, rowHeight + 6, digit);
+    this.state.grid = grid;
+    grid.scroller.setAttribute('aria-label', `${init.title}: ${init.view.countLabel}`);
+    grid.scroller.addEventListener('scroll', () => this.place.saveSoon(), { passive: true });
     this.onView(init.view, true);
-    this.renderNotices();
-    this.renderChips();
-    const saved = this.host.getState<SavedState>();
-    this.grid.render();
-    if (saved && saved.file === meta.file) {
-      this.grid.scroller.scrollTop = saved.scrollTop;
-      this.grid.scroller.scrollLeft = saved.scrollLeft;
-      this.grid.active = { row: saved.row, col: saved.col };
-      this.grid.anchor = this.grid.active;
-    }
-    this.grid.schedule();
-    this.activeChanged();
-    this.grid.scroller.focus({ preventScroll: true });
+    this.notices.render();
+    this.chips.render();
+    grid.render();
+    this.place.restore(grid, meta.file);
+    grid.schedule();
+    this.gridHost.activeChanged();
+    grid.scroller.focus({ preventScroll: true });
     performance.mark('wa:built');
-    if (this.cache.size > 0) this.markPainted();
+    if (this.feed.size > 0) this.feed.markPainted();
   }
 
-  private buildToolbar(init: Init, meta: TableMeta, model: ColumnModel): void {
-    this.toolbar.textContent = '';
-    if (meta.files.length > 1) {
-      const current = meta.files.find((f) => f === meta.file || f.endsWith(`/${meta.file}`)) ?? meta.file;
-      this.toolbar.appendChild(
-        select(
-          meta.files.map((f) => ({ value: f, label: f })),
-          current,
-          (file) => {
-            this.setBusy('Opening…');
-            void this.host.ask({ type: 'switchFile', file }).reply.then((r) => this.afterAction(r));
-          },
-          { className: 'dropdown file-switch', title: 'Files of this result', attrs: { 'aria-label': 'File of this result' } },
-        ),
-      );
-    }
-    const search = el('input', {
-      className: 'input search',
-      attrs: { type: 'search', placeholder: 'Search all cells', 'aria-label': 'Search all cells (rows where any cell contains the text)' },
-    });
-    search.value = this.query().search ?? '';
-    search.addEventListener('input', () => {
-      clearTimeout(this.searchTimer);
-      this.searchTimer = window.setTimeout(() => this.setQuery({ ...this.query(), search: search.value }), SEARCH_DELAY_MS);
-    });
-    search.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') {
-        clearTimeout(this.searchTimer);
-        this.setQuery({ ...this.query(), search: search.value });
-      } else if (e.key === 'Escape' && search.value !== '') {
-        search.value = '';
-        this.setQuery({ ...this.query(), search: '' });
-      } else if (e.key === 'ArrowDown') this.grid?.scroller.focus();
-    });
-    this.searchBox = search;
-    this.columnsButton = button('', () => this.openChooser(), { className: 'secondary', title: 'Show, hide and pin columns; presets by timeframe and metric group' });
-    this.updateColumnsButton();
-    const format = select(
-      TABLE_FORMATS.map((f) => ({ value: f, label: SHORT_FORMAT_LABELS[f] })),
-      model.defaultFormat,
-      (v) => {
-        model.defaultFormat = v as NumberFormat;
-        this.layoutChanged();
-      },
-      { className: 'dropdown', title: 'How numbers are shown (copy and export keep the file’s text)', attrs: { 'aria-label': 'Number format' } },
-    );
-    const exportButton = button('Export…', () => this.export(), { className: 'secondary', title: 'Save the rows shown (filtered and sorted) and the shown columns to a CSV file' });
-    exportButton.disabled = this.exporting;
-    this.exportButton = exportButton;
-    const raw = button('Raw File', () => this.host.post({ type: 'openRaw' }), { className: 'secondary', title: 'Open the file as text' });
-    const source = meta.endpointTitle ? el('span', { className: 'dim source', text: meta.endpointTitle, title: `Result of ${meta.endpoint ?? ''}` }) : undefined;
-    this.toolbar.append(search, this.count, ...(source ? [source] : []), el('span', { className: 'spacer' }), this.columnsButton, format, exportButton, raw);
-  }
+  // ---- PageControl: what the parts ask of the page -----------------------------------------
 
-  private updateColumnsButton(): void {
-    const m = this.model;
-    if (!this.columnsButton || !m) return;
-    this.columnsButton.textContent = m.shownCount === m.count ? `Columns (${formatCount(m.count)})` : `Columns (${formatCount(m.shownCount)} of ${formatCount(m.count)})`;
-  }
-
-  private openChooser(): void {
-    const model = this.model;
-    const meta = this.meta;
-    if (!model || !meta || !this.columnsButton) return;
-    showColumnChooser({ model, timeframes: meta.timeframes, groups: meta.metricGroups, returnFocus: this.grid?.scroller ?? this.columnsButton, changed: () => this.layoutChanged() });
+  openChooser(): void {
+    const { model, meta, grid } = this.state;
+    const button = this.toolbar.columnsButton;
+    if (!model || !meta || !button) return;
+    showColumnChooser({ model, timeframes: meta.timeframes, groups: meta.metricGroups, returnFocus: grid?.scroller ?? button, changed: () => this.layoutChanged() });
   }
 
   /** Columns changed (shown, pinned, widths, formats): redraw and remember for this endpoint. */
-  private layoutChanged(): void {
-    this.updateColumnsButton();
-    this.grid?.reset();
+  layoutChanged(): void {
+    if (this.state.model) this.toolbar.updateColumns(this.state.model);
+    this.state.grid?.reset();
     clearTimeout(this.saveTimer);
     this.saveTimer = window.setTimeout(() => {
-      if (this.model) this.host.post({ type: 'saveLayout', layout: this.model.toLayout() });
-    }, 400);
+      if (this.state.model) this.host.post({ type: 'saveLayout', layout: this.state.model.toLayout() });
+    }, LAYOUT_SAVE_DELAY_MS);
   }
 
-  private columnItems(column: number, x: number, y: number, header = false): MenuItem[] {
-    const model = this.model;
-    const grid = this.grid;
-    if (!model || !grid) return [];
-    const info = model.info[column];
-    const filter = (this.query().filters ?? []).find((f) => f.column === column);
-    const items: MenuItem[] = [
-      {
-        label: filter ? 'Edit Filter…' : 'Filter…',
-        run: () =>
-          showFilterEditor({
-            column,
-            name: info?.name ?? '',
-            numeric: info?.numeric ?? false,
-            current: filter,
-            x,
-            y,
-            returnFocus: grid.scroller,
-            apply: (f) => this.setFilter(column, f),
-          }),
-      },
-    ];
-    if (filter) items.push({ label: 'Remove Filter', run: () => this.setFilter(column, undefined) });
-    if (!header) {
-      items.push(
-        { label: 'Sort Ascending', run: () => this.setQuery({ ...this.query(), sort: [{ column }] }) },
-        { label: 'Sort Descending', run: () => this.setQuery({ ...this.query(), sort: [{ column, descending: true }] }) },
-      );
-    }
-    items.push(
-      {
-        label: model.isPinned(column) ? 'Unpin Column' : 'Pin Column',
-        run: () => {
-          model.togglePin(column);
-          this.layoutChanged();
-        },
-      },
-      {
-        label: 'Hide Column',
-        disabled: model.shownCount <= 1,
-        run: () => {
-          model.setHidden(column, true);
-          this.layoutChanged();
-        },
-      },
-      { label: 'Choose Columns…', run: () => this.openChooser() },
-    );
-    if (info?.address) {
-      const n = this.rowCount;
-      items.push('separator', {
-        label: `Use These ${formatCount(n)} Addresses as Input to…`,
-        hint: 'price first',
-        disabled: n === 0,
-        run: () => {
-          this.setBusy(`Reading the addresses of ${info.name}…`);
-          const p = this.host.ask({ type: 'useAsInput', column }, (pr) => this.showTaskProgress(`Reading ${info.name}`, pr.done, pr.total));
-          void p.reply.then((r) => this.afterAction(r));
-        },
-      });
-    }
-    return items;
+  setFilter(column: number, f: ColumnFilter | undefined): void {
+    this.setQuery(withFilter(this.state.query(), column, f));
   }
 
-  // ---- queries -----------------------------------------------------------------------------
-
-  /** The query in force, or the one being applied. */
-  private query(): ViewQuery {
-    return this.pendingQuery?.query ?? this.view?.query ?? {};
+  clearSearch(): void {
+    this.toolbar.clearSearch();
+    this.setQuery({ ...this.state.query(), search: '' });
   }
 
-  private setFilter(column: number, f: ColumnFilter | undefined): void {
-    const rest = (this.query().filters ?? []).filter((x) => x.column !== column);
-    this.setQuery({ ...this.query(), filters: f ? [...rest, f] : rest });
+  clearAll(): void {
+    this.toolbar.clearSearch();
+    this.setQuery({});
   }
 
-  private setQuery(query: ViewQuery): void {
-    if (this.pendingQuery) this.host.cancel(this.pendingQuery.id);
-    const sorting = (query.sort ?? []).length > 0;
-    const words = [sorting ? 'Sorting' : '', (query.filters ?? []).length ? 'filtering' : '', query.search ? 'searching' : ''].filter(Boolean).join(', ');
-    const p = this.host.ask({ type: 'setQuery', query }, (pr) => this.showTaskProgress(pr.task === 'search' ? 'Searching every cell' : 'Reading column values', pr.done, pr.total));
-    this.pendingQuery = { id: p.id, query };
-    this.setBusy(`${words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Showing every row'}…`);
-    this.renderChips();
-    this.grid?.render();
+  setQuery(query: ViewQuery): void {
+    const state = this.state;
+    if (state.pendingQuery) this.host.cancel(state.pendingQuery.id);
+    const p = this.host.ask({ type: 'setQuery', query }, (pr) => this.progress.task(pr.task === 'search' ? 'Searching every cell' : 'Reading column values', pr.done, pr.total));
+    state.pendingQuery = { id: p.id, query };
+    this.progress.setBusy(busyLabel(query));
+    this.chips.render();
+    state.grid?.render();
     const started = performance.now();
     void p.reply.then((r) => {
-      if (this.pendingQuery?.id !== p.id) return; // a later query replaced it
-      this.pendingQuery = undefined;
-      this.setBusy(undefined);
-      if (r.type === 'queryApplied' && r.view.version === this.view?.version) {
-        this.say(`${r.view.countLabel} (${Math.round(performance.now() - started)} ms).`);
+      if (state.pendingQuery?.id !== p.id) return; // a later query replaced it
+      state.pendingQuery = undefined;
+      this.progress.setBusy(undefined);
+      if (r.type === 'queryApplied' && r.view.version === state.view?.version) {
+        this.status.say(`${r.view.countLabel} (${Math.round(performance.now() - started)} ms).`);
       } else if (r.type === 'queryApplied') {
-        this.clearData();
+        this.feed.clear();
         this.onView(r.view, true);
-        this.grid?.scrollToRow(0);
-        if (this.grid) this.grid.active = { row: Math.min(0, r.view.length - 1), col: this.grid.active.col };
-        if (this.grid) this.grid.anchor = this.grid.active;
-        this.grid?.reset();
-        this.activeChanged();
-        this.say(`${r.view.countLabel} (${Math.round(performance.now() - started)} ms).`);
+        const grid = state.grid;
+        grid?.scrollToRow(0);
+        if (grid) grid.active = { row: Math.min(0, r.view.length - 1), col: grid.active.col };
+        if (grid) grid.anchor = grid.active;
+        grid?.reset();
+        this.gridHost.activeChanged();
+        this.status.say(`${r.view.countLabel} (${Math.round(performance.now() - started)} ms).`);
       } else if (r.type === 'failed' && !r.cancelled) this.showError(r.message);
-      this.renderChips();
-      this.grid?.render();
+      this.chips.render();
+      state.grid?.render();
     });
   }
 
-  private clearData(): void {
-    this.cache.clear();
-    this.epoch++;
-    for (const id of this.inflight.keys()) this.host.cancel(id);
-    this.inflight.clear();
-  }
+  // ---- views, notices, errors --------------------------------------------------------------
 
   /**
    * A view state: from init or the reply to our own query (`replace`), or pushed by the host: more
@@ -572,247 +225,53 @@ export class App implements GridHost {
    * the rows mean something else now, so the cells held are dropped).
    */
   private onView(v: ViewState, replace = false): void {
-    const current = this.view;
+    const state = this.state;
+    const current = state.view;
     if (!replace && current && v.version !== current.version) {
       if (v.version < current.version) return;
-      this.view = v;
-      this.clearData();
-      this.grid?.reset();
-      this.grid?.scrollToRow(0);
-      if (this.searchBox && document.activeElement !== this.searchBox) this.searchBox.value = v.query.search ?? '';
-      this.renderChips();
+      state.view = v;
+      this.feed.clear();
+      state.grid?.reset();
+      state.grid?.scrollToRow(0);
+      this.toolbar.showSearch(v.query.search ?? '');
+      this.chips.render();
     }
-    this.view = v;
-    this.count.textContent = v.countLabel;
-    this.activeChanged();
-    this.grid?.scroller.setAttribute('aria-label', `${this.init?.title ?? 'Table'}: ${v.countLabel}`);
-    this.grid?.schedule();
+    state.view = v;
+    this.toolbar.countLabel = v.countLabel;
+    this.gridHost.activeChanged();
+    state.grid?.scroller.setAttribute('aria-label', `${state.init?.title ?? 'Table'}: ${v.countLabel}`);
+    state.grid?.schedule();
   }
 
-  private onWindow(id: number, r: Reply, ask: WindowAsk, epoch: number): void {
-    this.inflight.delete(id);
-    if (epoch !== this.epoch) return;
-    if (r.type === 'window' && r.window.version === this.view?.version) {
-      this.cache.put(r.window.start, r.window.columns, r.window.cells);
-      this.grid?.schedule();
-      this.markPainted();
+  /** A notice's "Go to row": row (1-based) of the file, which is the view's row only while nothing sorts, filters or searches. */
+  private goToRow(row: number): void {
+    if (shapesRows(this.state.query())) {
+      this.status.say('Clear the sort, filters and search to go to a row of the file.');
       return;
     }
-    this.cache.forget(ask);
-    if (r.type === 'failed' && !r.cancelled) this.showError(r.message);
-    else if (r.type === 'window') this.grid?.schedule(); // stale: ask again for the current view
-  }
-
-  /** Notes when the first rows reach the screen (after the frame that draws them). */
-  private markPainted(): void {
-    if (this.painted || !this.grid) return;
-    this.painted = true;
-    // Two frames: the second callback runs once the frame holding the rows has been produced.
-    requestAnimationFrame(() =>
-      requestAnimationFrame(() => {
-        performance.mark('wa:painted');
-        document.body.dataset.firstPaintMs = String(Math.round(performance.now()));
-        this.host.post({ type: 'log', level: 'info', message: `first rows painted ${document.body.dataset.firstPaintMs} ms after the page started` });
-      }),
-    );
-  }
-
-  // ---- copy, export, actions -----------------------------------------------------------------
-
-  private copyCell(row: number, column: number): void {
-    const raw = this.cache.get(row, column);
-    const name = this.model?.info[column]?.name ?? '';
-    if (raw !== undefined) this.act({ type: 'copyText', text: raw, what: `the cell ${name} of row ${formatCount(row + 1)}` });
-    else this.copyRange(row, row + 1, [column], false, 'cell');
-  }
-
-  private copyRange(first: number, last: number, columns: readonly number[], header: boolean, what: string): void {
-    this.setBusy(`Copying the ${what}…`);
-    const p = this.host.ask({ type: 'copy', first, last, columns, format: 'tsv', header });
-    void p.reply.then((r) => this.afterAction(r));
-  }
-
-  private export(): void {
-    if (this.exporting) return; // one at a time; the save dialog's Enter must not start another
-    const columns = this.model?.displayed ?? [];
-    this.exporting = true;
-    if (this.exportButton) this.exportButton.disabled = true;
-    // The focus goes back to the grid, not the button, when the save dialog closes.
-    this.grid?.scroller.focus({ preventScroll: true });
-    this.setBusy('Exporting…');
-    const p = this.host.ask({ type: 'export', columns }, (pr) => this.showTaskProgress('Exporting', pr.done, pr.total));
-    void p.reply.then((r) => {
-      this.exporting = false;
-      if (this.exportButton) this.exportButton.disabled = false;
-      this.afterAction(r);
-    });
-  }
-
-  private act(request: Parameters<Host['ask']>[0]): void {
-    void this.host.ask(request).reply.then((r) => this.afterAction(r));
-  }
-
-  private afterAction(r: Reply): void {
-    this.setBusy(undefined);
-    this.hideTaskProgress();
-    if (r.type === 'done') {
-      if (r.message) this.say(r.message);
-    } else if (r.type === 'failed') {
-      if (r.cancelled) this.say(r.message);
-      else this.showError(r.message);
-    }
-  }
-
-  // ---- chips, notices, progress, status ---------------------------------------------------
-
-  private renderChips(): void {
-    const q = this.query();
-    const name = (c: number): string => this.model?.info[c]?.name ?? String(c);
-    this.chips.textContent = '';
-    const chip = (text: string, remove: () => void, label: string): HTMLElement => {
-      const x = button('✕', remove, { className: 'chip-x', title: `Remove: ${label}`, attrs: { 'aria-label': `Remove ${label}` } });
-      return el('span', { className: 'chip' }, [el('span', { text }), x]);
-    };
-    const sort = q.sort ?? [];
-    if (sort.length > 0) {
-      this.chips.appendChild(el('span', { className: 'dim', text: 'Sorted by' }));
-      sort.forEach((k, i) => {
-        const label = `${name(k.column)} ${k.descending ? '▼' : '▲'}`;
-        this.chips.appendChild(chip(`${sort.length > 1 ? `${i + 1}. ` : ''}${label}`, () => this.setQuery({ ...this.query(), sort: sort.filter((s) => s !== k) }), `sort by ${name(k.column)}`));
-      });
-    }
-    const filters = q.filters ?? [];
-    if (filters.length > 0) {
-      this.chips.appendChild(el('span', { className: 'dim', text: 'Filters' }));
-      for (const f of filters) {
-        const text = describeFilter(f, name(f.column));
-        this.chips.appendChild(chip(text, () => this.setFilter(f.column, undefined), text));
-      }
-    }
-    if (q.search) this.chips.appendChild(chip(`Search “${q.search}”`, () => this.clearSearch(), 'the search'));
-    const any = sort.length > 0 || filters.length > 0 || Boolean(q.search);
-    if (any) {
-      this.chips.appendChild(
-        button('Clear All', () => {
-          if (this.searchBox) this.searchBox.value = '';
-          this.setQuery({});
-        }, { className: 'link' }),
-      );
-    }
-    this.chips.hidden = !any;
-  }
-
-  private clearSearch(): void {
-    if (this.searchBox) this.searchBox.value = '';
-    this.setQuery({ ...this.query(), search: '' });
-  }
-
-  private renderNotices(): void {
-    this.noticeBox.textContent = '';
-    for (const n of this.notices) {
-      const key = `${n.code}:${n.message}`;
-      if (this.dismissed.has(key)) continue;
-      const icon = n.severity === 'error' ? '⛔' : n.severity === 'warning' ? '⚠' : 'ⓘ';
-      const parts: Node[] = [el('span', { className: 'notice-icon', text: icon, attrs: { 'aria-hidden': 'true' } }), el('span', { className: 'notice-text', text: n.message })];
-      const row = n.row;
-      if (row !== undefined && row > 0) {
-        parts.push(
-          button(`Go to row ${formatCount(row)}`, () => {
-            if ((this.query().sort ?? []).length || (this.query().filters ?? []).length || this.query().search) {
-              this.say('Clear the sort, filters and search to go to a row of the file.');
-              return;
-            }
-            this.grid?.moveTo(row - 1, this.grid.active.col);
-            this.grid?.scroller.focus();
-          }, { className: 'link' }),
-        );
-      }
-      parts.push(
-        button('✕', () => {
-          this.dismissed.add(key);
-          this.renderNotices();
-        }, { className: 'chip-x', title: 'Dismiss', attrs: { 'aria-label': 'Dismiss this notice' } }),
-      );
-      this.noticeBox.appendChild(el('div', { className: `notice ${n.severity}`, role: n.severity === 'info' ? 'note' : 'alert' }, parts));
-    }
-  }
-
-  private showIndexProgress(done: number, total: number): void {
-    if (total > 0 && done >= total) {
-      this.indexing = undefined;
-      this.hideTaskProgress();
-      return;
-    }
-    const pct = total > 0 ? Math.floor((100 * done) / total) : 0;
-    this.indexing = { pct, label: `Indexing rows… ${pct}% · ${formatCount(this.view?.total ?? 0)} rows so far (sorting and filtering wait for it)` };
-    if (!this.busy) this.showBar(this.indexing.pct, this.indexing.label);
-  }
-
-  private showTaskProgress(label: string, done: number, total: number): void {
-    const pct = total > 0 ? Math.min(100, Math.floor((100 * done) / total)) : 0;
-    this.showBar(pct, `${label}… ${pct}%`);
-  }
-
-  private showBar(pct: number, label: string): void {
-    this.progress.hidden = false;
-    this.progress.classList.remove('indeterminate');
-    this.progress.setAttribute('aria-valuenow', String(pct));
-    this.progressBar.style.width = `${pct}%`;
-    this.progressLabel.textContent = label;
-  }
-
-  private hideTaskProgress(): void {
-    if (this.busy) return;
-    if (this.indexing) this.showBar(this.indexing.pct, this.indexing.label);
-    else this.progress.hidden = true;
-  }
-
-  private setBusy(label: string | undefined): void {
-    this.busy = label;
-    if (label) {
-      this.progress.hidden = false;
-      this.progress.classList.add('indeterminate');
-      this.progress.removeAttribute('aria-valuenow');
-      this.progressBar.style.width = '';
-      this.progressLabel.textContent = label;
-    } else this.hideTaskProgress();
-  }
-
-  private say(text: string): void {
-    this.statusMsg.classList.remove('error');
-    this.statusMsg.textContent = text;
+    const grid = this.state.grid;
+    grid?.moveTo(row - 1, grid.active.col);
+    grid?.scroller.focus();
   }
 
   private showError(text: string): void {
-    this.statusMsg.classList.add('error');
-    this.statusMsg.textContent = text;
-    if (!this.grid) {
+    this.status.error(text);
+    if (!this.state.grid) {
       this.gridBox.textContent = '';
       this.gridBox.appendChild(el('div', { className: 'placeholder error', role: 'alert', text }));
     }
   }
 
-  private saveStateSoon(): void {
-    clearTimeout(this.stateTimer);
-    this.stateTimer = window.setTimeout(() => {
-      const grid = this.grid;
-      const meta = this.meta;
-      if (!grid || !meta) return;
-      const s: SavedState = { file: meta.file, scrollTop: grid.scroller.scrollTop, scrollLeft: grid.scroller.scrollLeft, row: grid.active.row, col: grid.active.col };
-      this.host.setState(s);
-    }, 300);
-  }
-
   private probeState(): ProbeState {
-    const grid = this.grid;
+    const grid = this.state.grid;
     const rendered = grid?.renderedRows() ?? { first: 0, rows: [] };
     return {
-      countLabel: this.count.textContent ?? '',
+      countLabel: this.toolbar.countLabel,
       headers: grid?.renderedHeaders() ?? [],
       rows: rendered.rows,
       firstRow: rendered.first,
       cellCount: grid?.cellCount() ?? 0,
-      notices: [...this.noticeBox.querySelectorAll('.notice-text')].map((n) => n.textContent ?? ''),
+      notices: this.notices.texts(),
     };
   }
 }

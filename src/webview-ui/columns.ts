@@ -14,6 +14,18 @@ export interface Preset {
 export const MIN_WIDTH = 48;
 export const MAX_WIDTH = 1200;
 
+/**
+ * The width a column gets before anyone resizes it: room for its name (`ui`: a UI character's
+ * width) and for a typical cell (`digit`: a digit's width): an address, a number, or its usual text.
+ */
+export function naturalWidth(digit: number, ui: number): (c: ColumnInfo) => number {
+  return (c) => {
+    const nameW = c.name.length * ui + 44;
+    const chars = c.address ? (c.address === 'alt' ? 42 : 44) : c.numeric ? 15 : Math.max(6, c.chars ?? 20);
+    return Math.round(Math.min(440, Math.max(72, nameW, chars * digit + 20)));
+  };
+}
+
 export class ColumnModel {
   readonly hidden = new Set<number>();
   /** Pinned columns in the order they were pinned. */

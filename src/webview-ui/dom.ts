@@ -1,6 +1,6 @@
 /**
  * Small DOM helpers. Text always goes in through textContent (or a property such as `title` or
- * `value`), never as markup: the webview never parses HTML from data.
+ * `value`), never as markup: the webview never parses HTML from data. Also the page's font metrics.
  */
 
 export interface ElOptions {
@@ -46,4 +46,30 @@ export function placePopup(popup: HTMLElement, x: number, y: number): void {
   const maxY = window.innerHeight - r.height - 4;
   popup.style.left = `${Math.max(4, Math.min(x, maxX))}px`;
   popup.style.top = `${Math.max(4, y > maxY ? Math.min(maxY, y - r.height) : y)}px`;
+}
+
+/** The page's font metrics: a digit's and a UI character's width, and the row height. */
+export interface FontMetrics {
+  readonly digit: number;
+  readonly ui: number;
+  readonly rowHeight: number;
+}
+
+/** Measures the page's fonts (hidden probes, removed at once). */
+export function measureFont(): FontMetrics {
+  const probe = (className: string, text: string): number => {
+    const s = el('span', { className, text });
+    s.style.position = 'absolute';
+    s.style.visibility = 'hidden';
+    s.style.whiteSpace = 'pre';
+    document.body.appendChild(s);
+    const w = s.getBoundingClientRect().width;
+    const h = s.getBoundingClientRect().height;
+    s.remove();
+    return w / text.length || (h > 0 ? h * 0.6 : 8);
+  };
+  const digit = probe('measure-cell', '0123456789');
+  const ui = probe('measure-ui', 'abcdefghijklmnopqrstuvwxyz_0123456789');
+  const size = parseFloat(getComputedStyle(document.body).getPropertyValue('--vscode-editor-font-size')) || 13;
+  return { digit, ui, rowHeight: Math.max(20, Math.round(size * 1.25) + 6) };
 }

@@ -4,24 +4,13 @@
  * and the pinned columns (with the row numbers) stick to the left, both by CSS `position: sticky`,
  * so the compositor keeps them in place while scrolling. Elements are recycled: a scroll moves rows
  * and rewrites the text of cells whose content changed, nothing more. Cells are written with
- * textContent only.
- *
- * Keyboard (the grid holds the focus; the active cell is its aria-activedescendant): arrows, Page
- * Up/Down, Home/End, Ctrl+Home/End, Shift+… to select, Ctrl+A, Ctrl+C, Shift+Space (row),
- * Ctrl+Space (column), Escape, and Enter, F2, Shift+F10 or the menu key for the cell's actions.
+ * textContent only. The keyboard and the mouse are handled in gridInput.ts.
  */
 import type { ColumnModel } from './columns';
 import { ColumnAxis, RowAxis } from './layout';
 import { formatCount } from './format';
-
-export interface HeaderView {
-  readonly name: string;
-  readonly title: string;
-  /** ▲ / ▼ and the key's rank when several keys sort. */
-  readonly sort?: string;
-  readonly sortDirection?: 'ascending' | 'descending';
-  readonly filtered: boolean;
-}
+import { GridInput } from './gridInput';
+import type { HeaderView } from './tableQuery';
 
 /** What the grid reads and tells; the app implements it. */
 export interface GridHost {
@@ -115,7 +104,6 @@ export class Grid {
   private sizerKey = '';
   active: CellPos = { row: 0, col: 0 };
   anchor: CellPos = { row: 0, col: 0 };
-  private dragging = false;
 
   constructor(
     parent: HTMLElement,
@@ -158,15 +146,7 @@ export class Grid {
 
     this.scroller.addEventListener('scroll', () => this.schedule(), { passive: true });
     new ResizeObserver(() => this.schedule()).observe(this.scroller);
-    this.scroller.addEventListener('keydown', (e) => this.onKey(e));
-    this.sizer.addEventListener('mousedown', (e) => this.onMouseDown(e));
-    this.sizer.addEventListener('mouseover', (e) => this.onDragOver(e));
-    document.addEventListener('mouseup', () => (this.dragging = false));
-    this.sizer.addEventListener('contextmenu', (e) => this.onContextMenu(e));
-    this.sizer.addEventListener('dblclick', (e) => {
-      const pos = this.posOf(e.target);
-      if (pos && pos.row >= 0) this.openMenuAt(pos, e.clientX, e.clientY);
-    });
+    new GridInput(this, this.sizer, model, host);
   }
 
   /** Redraws on the next frame (coalesced). */
@@ -501,177 +481,5 @@ export class Grid {
     const clamp = (p: CellPos): CellPos => ({ row: Math.max(-1, Math.min(n - 1, p.row)), col: Math.max(0, Math.min(d - 1, p.col)) });
     this.active = clamp(this.active);
     this.anchor = clamp(this.anchor);
-  }
-
-  /** The cell (view row, display index) an event target belongs to; row -1 for a header. */
-  private posOf(target: EventTarget | null): CellPos | undefined {
-    const t = target as HTMLElement | null;
-    const header = t?.closest<HTMLElement>('.hcell');
-    if (header && !header.classList.contains('corner')) return { row: -1, col: Number(header.dataset.d) };
-    const cell = t?.closest<HTMLElement>('[role=gridcell]');
-    const rowEl = t?.closest<HTMLElement>('.row');
-    if (!cell || !rowEl) return undefined;
-    const rowIndex = Number(rowEl.getAttribute('aria-rowindex')) - 2;
-    return { row: rowIndex, col: Number(cell.dataset.d) };
-  }
-
-  private onMouseDown(e: MouseEvent): void {
-    const t = e.target as HTMLElement;
-    this.scroller.focus({ preventScroll: true });
-    if (e.button !== 0) return;
-    if (t.classList.contains('rsz')) {
-      this.startResize(e, t);
-      return;
-    }
-    if (t.closest('.corner')) {
-      e.preventDefault();
-      this.selectRect([0, Math.max(0, this.host.rowCount - 1)], [0, Math.max(0, this.model.shownCount - 1)]);
-      return;
-    }
-    const gutter = t.closest<HTMLElement>('.row .gutter');
-    if (gutter) {
-      e.preventDefault();
-      const r = Number(gutter.closest('.row')?.getAttribute('aria-rowindex')) - 2;
-      const from = e.shiftKey ? this.anchor.row : r;
-      this.anchor = { row: from, col: 0 };
-      this.active = { row: r, col: Math.max(0, this.model.shownCount - 1) };
-      this.render();
-      this.host.activeChanged();
-      return;
-    }
-    const pos = this.posOf(t);
-    if (!pos) return;
-    e.preventDefault();
-    if (pos.row < 0) {
-      const c = this.columnAt(pos.col);
-      this.active = pos;
-      this.render();
-      if (c === undefined) return;
-      if (t.classList.contains('hmenu')) {
-        const r = t.getBoundingClientRect();
-        this.host.headerMenu(c, r.left, r.bottom);
-      } else this.host.sortClick(c, e.shiftKey);
-      return;
-    }
-    this.moveTo(pos.row, pos.col, e.shiftKey);
-    this.dragging = true;
-  }
-
-  private onDragOver(e: MouseEvent): void {
-    if (!this.dragging || (e.buttons & 1) === 0) {
-      this.dragging = false;
-      return;
-    }
-    const pos = this.posOf(e.target);
-    if (pos && pos.row >= 0 && (pos.row !== this.active.row || pos.col !== this.active.col)) this.moveTo(pos.row, pos.col, true);
-  }
-
-  private onContextMenu(e: MouseEvent): void {
-    const pos = this.posOf(e.target);
-    if (!pos) return;
-    e.preventDefault();
-    if (pos.row >= 0) {
-      const s = this.selection;
-      const inside = pos.row >= s.rows[0] && pos.row <= s.rows[1] && pos.col >= s.cols[0] && pos.col <= s.cols[1];
-      if (!inside) this.moveTo(pos.row, pos.col);
-    } else {
-      this.active = pos;
-      this.render();
-    }
-    this.openMenuAt(pos, e.clientX, e.clientY);
-  }
-
-  private openMenuAt(pos: CellPos, x: number, y: number): void {
-    const c = this.columnAt(pos.col);
-    if (c === undefined) return;
-    if (pos.row < 0) this.host.headerMenu(c, x, y);
-    else this.host.cellMenu(pos.row, c, x, y);
-  }
-
-  /** Opens the actions of the active cell (or header) beside it. */
-  openActiveMenu(): void {
-    this.reveal(this.active);
-    this.render();
-    const r = this.cellRect(this.active);
-    this.openMenuAt(this.active, r ? r.left + 8 : 40, r ? r.bottom : 40);
-  }
-
-  private startResize(e: MouseEvent, handle: HTMLElement): void {
-    e.preventDefault();
-    e.stopPropagation();
-    const d = Number(handle.closest<HTMLElement>('.hcell')?.dataset.d);
-    const c = this.columnAt(d);
-    if (c === undefined) return;
-    const startX = e.clientX;
-    const startW = this.model.width(c);
-    const move = (ev: MouseEvent): void => this.host.resized(c, startW + ev.clientX - startX, false);
-    const up = (ev: MouseEvent): void => {
-      document.removeEventListener('mousemove', move);
-      document.removeEventListener('mouseup', up);
-      this.host.resized(c, startW + ev.clientX - startX, true);
-    };
-    document.addEventListener('mousemove', move);
-    document.addEventListener('mouseup', up);
-  }
-
-  private onKey(e: KeyboardEvent): void {
-    const ctrl = e.ctrlKey || e.metaKey;
-    const { row, col } = this.active;
-    const n = this.host.rowCount;
-    const d = this.model.shownCount;
-    const page = Math.max(1, this.visibleRowCount - 1);
-    switch (e.key) {
-      case 'ArrowUp':
-        this.moveTo(ctrl ? 0 : row - 1, col, e.shiftKey);
-        break;
-      case 'ArrowDown':
-        this.moveTo(ctrl ? n - 1 : row + 1, col, e.shiftKey);
-        break;
-      case 'ArrowLeft':
-        this.moveTo(row, ctrl ? 0 : col - 1, e.shiftKey);
-        break;
-      case 'ArrowRight':
-        this.moveTo(row, ctrl ? d - 1 : col + 1, e.shiftKey);
-        break;
-      case 'PageUp':
-        this.moveTo(Math.max(row < 0 ? -1 : 0, row - page), col, e.shiftKey);
-        break;
-      case 'PageDown':
-        this.moveTo(row + page, col, e.shiftKey);
-        break;
-      case 'Home':
-        // The first column may be pinned (always in view): show the start of the scrolling ones too.
-        this.scroller.scrollLeft = 0;
-        this.moveTo(ctrl ? 0 : row, 0, e.shiftKey);
-        break;
-      case 'End':
-        this.moveTo(ctrl ? n - 1 : row, d - 1, e.shiftKey);
-        break;
-      case 'Enter':
-      case 'F2':
-      case 'ContextMenu':
-        this.openActiveMenu();
-        break;
-      case 'F10':
-        if (!e.shiftKey) return;
-        this.openActiveMenu();
-        break;
-      case 'Escape':
-        this.anchor = this.active;
-        this.render();
-        this.host.activeChanged();
-        break;
-      case ' ':
-        if (e.shiftKey && row >= 0) this.selectRect([row, row], [0, d - 1]);
-        else if (ctrl) this.selectRect([0, n - 1], [col, col]);
-        else return;
-        break;
-      default:
-        if (ctrl && (e.key === 'a' || e.key === 'A')) this.selectRect([0, n - 1], [0, d - 1]);
-        else if (ctrl && (e.key === 'c' || e.key === 'C')) this.host.copy();
-        else return;
-    }
-    e.preventDefault();
-    e.stopPropagation();
   }
 }

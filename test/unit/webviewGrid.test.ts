@@ -1,6 +1,7 @@
 // The table webview's pure parts, without a DOM: the grid geometry (rows, columns, the compressed
 // scroll range of very long tables), the cell cache's fetch plan, column choices and presets,
-// number formats, the host's column information, and the UI message validator.
+// number formats, the query as headers and chips change it, the host's column information, and
+// the UI message validator.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { IDENTITY_COLUMNS, metricColumns } from '../../src/core/metrics';
@@ -9,6 +10,7 @@ import { BLOCK, CellCache } from '../../src/webview-ui/cellCache';
 import { ColumnModel } from '../../src/webview-ui/columns';
 import { effectiveFormat, formatCell } from '../../src/webview-ui/format';
 import { ColumnAxis, MAX_SCROLL_HEIGHT, RowAxis } from '../../src/webview-ui/layout';
+import { busyLabel, headerView, nextSort, shapesRows, withFilter } from '../../src/webview-ui/tableQuery';
 // columnInfo.ts holds no vscode import, so a node test may read it.
 // eslint-disable-next-line no-restricted-imports
 import { collectAddresses, columnInfo, likelyShown } from '../../src/vscode/table/columnInfo';
@@ -230,5 +232,41 @@ describe('UI messages', () => {
       assert.equal(parseUiRequest(bad), undefined, JSON.stringify(bad));
     }
     assert.equal(FIRST_WINDOW, 0, 'the unasked first window uses an id no request gets');
+  });
+});
+
+describe('the query from the page', () => {
+  it('cycles a header click through ascending, descending and none; Shift+click adds, flips, removes', () => {
+    assert.deepEqual(nextSort([], 2, false), [{ column: 2 }]);
+    assert.deepEqual(nextSort([{ column: 2 }], 2, false), [{ column: 2, descending: true }]);
+    assert.deepEqual(nextSort([{ column: 2, descending: true }], 2, false), []);
+    assert.deepEqual(nextSort([{ column: 1 }, { column: 2 }], 2, false), [{ column: 2 }], 'a plain click with several keys sorts by the column alone');
+    assert.deepEqual(nextSort([{ column: 1 }], 2, true), [{ column: 1 }, { column: 2 }]);
+    assert.deepEqual(nextSort([{ column: 1 }, { column: 2 }], 2, true), [{ column: 1 }, { column: 2, descending: true }]);
+    assert.deepEqual(nextSort([{ column: 1 }, { column: 2, descending: true }], 2, true), [{ column: 1 }]);
+  });
+
+  it('marks a header with its sort rank and filter, and says what shapes the rows', () => {
+    const q = { sort: [{ column: 0 }, { column: 3, descending: true }], filters: [{ column: 3, kind: 'nonEmpty' as const }] };
+    const h = headerView({ name: 'volume_7d', numeric: true, kind: 'volume', timeframe: '7d' }, 3, q);
+    assert.equal(h.name, 'volume_7d');
+    assert.equal(h.sort, '▼2');
+    assert.equal(h.sortDirection, 'descending');
+    assert.equal(h.filtered, true);
+    assert.match(h.title, /^volume_7d\n\(volume, 7d\)\nFiltered \(●\)\.\nClick to sort/u);
+    const plain = headerView(undefined, 5, { sort: [{ column: 5 }] });
+    assert.deepEqual([plain.name, plain.sort, plain.sortDirection, plain.filtered], ['5', '▲', 'ascending', false]);
+    assert.equal(headerView(undefined, 1, q).sort, undefined);
+    const f = withFilter(q, 3, { column: 3, kind: 'empty' });
+    assert.deepEqual(f.filters, [{ column: 3, kind: 'empty' }], 'a column has one filter at most');
+    assert.deepEqual(withFilter(f, 3, undefined).filters, []);
+    assert.deepEqual(f.sort, q.sort);
+    assert.equal(busyLabel(q), 'Sorting, filtering…');
+    assert.equal(busyLabel({ search: 'x' }), 'Searching…');
+    assert.equal(busyLabel({}), 'Showing every row…');
+    assert.equal(shapesRows({}), false);
+    assert.equal(shapesRows({ sort: [], filters: [], search: '' }), false);
+    assert.equal(shapesRows({ search: 'x' }), true);
+    assert.equal(shapesRows({ filters: [{ column: 0, kind: 'empty' }] }), true);
   });
 });

@@ -1,0 +1,64 @@
+/**
+ * The chips above the grid that say what shapes the rows: the sort keys in order, each filter
+ * and the search, each with a ✕ that removes it, and a Clear All. Hidden while nothing applies.
+ */
+import type { ColumnFilter } from '../shared/tableProtocol';
+import { button, el } from './dom';
+import type { PageControl, TableState } from './state';
+
+/** A filter in words, e.g. `1 ≤ volume ≤ 5` or `name contains “x”`. */
+export function describeFilter(f: ColumnFilter, name: string): string {
+  switch (f.kind) {
+    case 'range':
+      if (f.min !== undefined && f.max !== undefined) return `${f.min} ≤ ${name} ≤ ${f.max}`;
+      return f.min !== undefined ? `${name} ≥ ${f.min}` : `${name} ≤ ${f.max ?? ''}`;
+    case 'contains':
+      return `${name} contains “${f.text}”`;
+    case 'empty':
+      return `${name} is empty`;
+    case 'nonEmpty':
+      return `${name} is not empty`;
+  }
+}
+
+export class FilterChips {
+  readonly el = el('div', { className: 'chips', attrs: { 'aria-label': 'Sort and filters' } });
+
+  constructor(
+    private readonly state: TableState,
+    private readonly control: PageControl,
+  ) {
+    this.el.hidden = true;
+  }
+
+  render(): void {
+    const { state, control } = this;
+    const q = state.query();
+    const name = (c: number): string => state.columnName(c) ?? String(c);
+    this.el.textContent = '';
+    const chip = (text: string, remove: () => void, label: string): HTMLElement => {
+      const x = button('✕', remove, { className: 'chip-x', title: `Remove: ${label}`, attrs: { 'aria-label': `Remove ${label}` } });
+      return el('span', { className: 'chip' }, [el('span', { text }), x]);
+    };
+    const sort = q.sort ?? [];
+    if (sort.length > 0) {
+      this.el.appendChild(el('span', { className: 'dim', text: 'Sorted by' }));
+      sort.forEach((k, i) => {
+        const label = `${name(k.column)} ${k.descending ? '▼' : '▲'}`;
+        this.el.appendChild(chip(`${sort.length > 1 ? `${i + 1}. ` : ''}${label}`, () => control.setQuery({ ...state.query(), sort: sort.filter((s) => s !== k) }), `sort by ${name(k.column)}`));
+      });
+    }
+    const filters = q.filters ?? [];
+    if (filters.length > 0) {
+      this.el.appendChild(el('span', { className: 'dim', text: 'Filters' }));
+      for (const f of filters) {
+        const text = describeFilter(f, name(f.column));
+        this.el.appendChild(chip(text, () => control.setFilter(f.column, undefined), text));
+      }
+    }
+    if (q.search) this.el.appendChild(chip(`Search “${q.search}”`, () => control.clearSearch(), 'the search'));
+    const any = sort.length > 0 || filters.length > 0 || Boolean(q.search);
+    if (any) this.el.appendChild(button('Clear All', () => control.clearAll(), { className: 'link' }));
+    this.el.hidden = !any;
+  }
+}

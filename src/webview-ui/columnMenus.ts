@@ -1,0 +1,149 @@
+/**
+ * The context menus of the grid: a cell's (copy the cell, the selection, its row or column; the
+ * address actions when the column holds addresses) and a column header's (sort, filter, pin, hide,
+ * number format, copy), with the column items both share. The menus only offer; what an item does
+ * goes through PageControl (the query, the columns) and TableActions (copy and the host's actions).
+ */
+import type { NumberFormat } from '../shared/tableUiProtocol';
+import type { TableActions } from './actions';
+import { showFilterEditor } from './filterEditor';
+import { FORMAT_LABELS, formatCount } from './format';
+import { showMenu, type MenuItem } from './menu';
+import type { PageControl, TableState } from './state';
+import type { WindowFeed } from './windowFeed';
+
+const MENU_FORMATS: NumberFormat[] = ['auto', 'raw', 'thousands', 'fixed2', 'compact', 'percent'];
+
+export class ColumnMenus {
+  constructor(
+    private readonly state: TableState,
+    private readonly feed: WindowFeed,
+    private readonly control: PageControl,
+    private readonly actions: TableActions,
+  ) {}
+
+  /** The actions of a cell (view row, source column), at (x, y). */
+  cell(row: number, column: number, x: number, y: number): void {
+    const grid = this.state.grid;
+    const model = this.state.model;
+    if (!grid || !model) return;
+    const actions = this.actions;
+    const info = model.info[column];
+    const raw = this.feed.get(row, column);
+    const sel = grid.selection;
+    const cells = (sel.rows[1] - sel.rows[0] + 1) * (sel.cols[1] - sel.cols[0] + 1);
+    const items: MenuItem[] = [
+      { label: 'Copy Cell', hint: cells === 1 ? 'Ctrl+C' : '', run: () => actions.copyCell(row, column) },
+      ...(cells > 1 ? [{ label: `Copy Selection with Headers (${formatCount(cells)} cells)`, hint: 'Ctrl+C', run: () => actions.copySelection() }] : []),
+      { label: 'Copy Row with Headers', run: () => actions.copyRange(row, row + 1, model.displayed, true, 'row') },
+      { label: 'Copy Column with Header', run: () => actions.copyRange(0, this.state.rowCount, [column], true, 'column') },
+    ];
+    if (info?.address && raw && raw.trim() !== '') {
+      const address = raw.trim();
+      const chain = info.address;
+      items.push(
+        'separator',
+        { label: 'Copy Address', run: () => actions.act({ type: 'copyText', text: address, what: `address ${address}` }) },
+        { label: 'Open Wallet Activity…', hint: 'price first', run: () => actions.act({ type: 'walletActivity', address, chain }) },
+        { label: 'Add to an Address List…', run: () => actions.act({ type: 'addToList', addresses: [address] }) },
+      );
+    }
+    items.push('separator', ...this.columnItems(column, x, y));
+    showMenu(items, x, y, `Actions for ${info?.name ?? 'cell'} in row ${formatCount(row + 1)}`, grid.scroller);
+  }
+
+  /** The actions of a column header (source column), at (x, y). */
+  header(column: number, x: number, y: number): void {
+    const { state, control } = this;
+    const grid = state.grid;
+    const model = state.model;
+    if (!grid || !model) return;
+    const keys = state.query().sort ?? [];
+    const key = keys.find((k) => k.column === column);
+    const name = model.info[column]?.name ?? '';
+    const items: MenuItem[] = [
+      { label: 'Sort Ascending', checked: key !== undefined && !key.descending && keys.length === 1, run: () => control.setQuery({ ...state.query(), sort: [{ column }] }) },
+      { label: 'Sort Descending', checked: key?.descending === true && keys.length === 1, run: () => control.setQuery({ ...state.query(), sort: [{ column, descending: true }] }) },
+    ];
+    if (keys.length > 0 && !key) items.push({ label: 'Add to Sort (then by this)', hint: 'Shift+click', run: () => control.setQuery({ ...state.query(), sort: [...keys, { column }] }) });
+    if (key) items.push({ label: 'Remove from Sort', run: () => control.setQuery({ ...state.query(), sort: keys.filter((k) => k.column !== column) }) });
+    items.push('separator', ...this.columnItems(column, x, y, true));
+    const own = model.formats.get(column) ?? 'auto';
+    items.push(
+      'separator',
+      ...MENU_FORMATS.map((f) => ({
+        label: `Format: ${FORMAT_LABELS[f]}`,
+        checked: own === f,
+        run: () => {
+          if (f === 'auto') model.formats.delete(column);
+          else model.formats.set(column, f);
+          control.layoutChanged();
+        },
+      })),
+      'separator',
+      { label: 'Copy Column with Header', run: () => this.actions.copyRange(0, state.rowCount, [column], true, 'column') },
+    );
+    showMenu(items, x, y, `Actions for column ${name}`, grid.scroller);
+  }
+
+  /** Filter, sort (cells only), pin, hide, choose; and for an address column, use as input. */
+  private columnItems(column: number, x: number, y: number, header = false): MenuItem[] {
+    const { state, control } = this;
+    const model = state.model;
+    const grid = state.grid;
+    if (!model || !grid) return [];
+    const info = model.info[column];
+    const filter = (state.query().filters ?? []).find((f) => f.column === column);
+    const items: MenuItem[] = [
+      {
+        label: filter ? 'Edit Filter…' : 'Filter…',
+        run: () =>
+          showFilterEditor({
+            column,
+            name: info?.name ?? '',
+            numeric: info?.numeric ?? false,
+            current: filter,
+            x,
+            y,
+            returnFocus: grid.scroller,
+            apply: (f) => control.setFilter(column, f),
+          }),
+      },
+    ];
+    if (filter) items.push({ label: 'Remove Filter', run: () => control.setFilter(column, undefined) });
+    if (!header) {
+      items.push(
+        { label: 'Sort Ascending', run: () => control.setQuery({ ...state.query(), sort: [{ column }] }) },
+        { label: 'Sort Descending', run: () => control.setQuery({ ...state.query(), sort: [{ column, descending: true }] }) },
+      );
+    }
+    items.push(
+      {
+        label: model.isPinned(column) ? 'Unpin Column' : 'Pin Column',
+        run: () => {
+          model.togglePin(column);
+          control.layoutChanged();
+        },
+      },
+      {
+        label: 'Hide Column',
+        disabled: model.shownCount <= 1,
+        run: () => {
+          model.setHidden(column, true);
+          control.layoutChanged();
+        },
+      },
+      { label: 'Choose Columns…', run: () => control.openChooser() },
+    );
+    if (info?.address) {
+      const n = state.rowCount;
+      items.push('separator', {
+        label: `Use These ${formatCount(n)} Addresses as Input to…`,
+        hint: 'price first',
+        disabled: n === 0,
+        run: () => this.actions.useAsInput(column, info.name),
+      });
+    }
+    return items;
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Where the person is in the table: the status line's "Row 12 of 3,400 · volume · 3 × 2 selected",
+ * and the scroll position and active cell kept in the webview's state, so a hidden and shown-again
+ * tab (or a reloaded window) opens the same file where it was left.
+ */
+import { formatCount } from './format';
+import type { Grid } from './grid';
+import type { Host } from './host';
+
+interface SavedState {
+  readonly file: string;
+  readonly scrollTop: number;
+  readonly scrollLeft: number;
+  readonly row: number;
+  readonly col: number;
+}
+
+const SAVE_DELAY_MS = 300;
+
+/** The status line's position text for the active cell and selection; `name` is the active column's. */
+export function positionText(grid: Grid, name: string, rowCount: number): string {
+  const { row } = grid.active;
+  const sel = grid.selection;
+  const rows = sel.rows[1] - sel.rows[0] + 1;
+  const cols = sel.cols[1] - sel.cols[0] + 1;
+  const where = row < 0 ? `Header · ${name}` : `Row ${formatCount(row + 1)} of ${formatCount(rowCount)} · ${name}`;
+  return rows * cols > 1 && row >= 0 ? `${where} · ${formatCount(rows)} × ${formatCount(cols)} selected` : where;
+}
+
+/** Keeps the grid's place in the webview state, a moment after it last moved. */
+export class PlaceMemory {
+  private timer = 0;
+
+  /** `current` gives the grid and its file when there is one (read when the save happens). */
+  constructor(
+    private readonly host: Host,
+    private readonly current: () => { grid: Grid; file: string } | undefined,
+  ) {}
+
+  saveSoon(): void {
+    clearTimeout(this.timer);
+    this.timer = window.setTimeout(() => {
+      const c = this.current();
+      if (!c) return;
+      const { grid, file } = c;
+      const s: SavedState = { file, scrollTop: grid.scroller.scrollTop, scrollLeft: grid.scroller.scrollLeft, row: grid.active.row, col: grid.active.col };
+      this.host.setState(s);
+    }, SAVE_DELAY_MS);
+  }
+
+  /** Puts a new grid back where it was, if its file is the one saved. */
+  restore(grid: Grid, file: string): void {
+    const saved = this.host.getState<SavedState>();
+    if (!saved || saved.file !== file) return;
+    grid.scroller.scrollTop = saved.scrollTop;
+    grid.scroller.scrollLeft = saved.scrollLeft;
+    grid.active = { row: saved.row, col: saved.col };
+    grid.anchor = grid.active;
+  }
+}

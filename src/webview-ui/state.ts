@@ -1,0 +1,55 @@
+/**
+ * The page's state, in one place the page's parts read: what init and meta said, the view in force,
+ * the column model and grid once built, and the query being applied. Plus PageControl, the verbs
+ * those parts may ask of the page (the App carries them out). No DOM of its own.
+ */
+import type { ColumnFilter, TableNotice, ViewQuery, ViewState } from '../shared/tableProtocol';
+import type { TableMeta } from '../shared/tableUiProtocol';
+import type { ColumnModel } from './columns';
+import type { Grid } from './grid';
+
+/** The host's init message, as kept. */
+export interface Init {
+  readonly title: string;
+  readonly kind: 'csv' | 'txt' | 'json';
+  readonly columns: readonly string[];
+  readonly view: ViewState;
+  readonly notices: readonly TableNotice[];
+}
+
+export class TableState {
+  init: Init | undefined;
+  meta: TableMeta | undefined;
+  /** The view in force (the rows shown), as the host last said. */
+  view: ViewState | undefined;
+  model: ColumnModel | undefined;
+  grid: Grid | undefined;
+  /** A query asked for and not yet applied. */
+  pendingQuery: { id: number; query: ViewQuery } | undefined;
+
+  get rowCount(): number {
+    return this.view?.length ?? 0;
+  }
+
+  /** The query in force, or the one being applied. */
+  query(): ViewQuery {
+    return this.pendingQuery?.query ?? this.view?.query ?? {};
+  }
+
+  columnName(column: number): string | undefined {
+    return this.model?.info[column]?.name;
+  }
+}
+
+/** What the page's parts (chips, menus, the grid's host) may ask of the page. */
+export interface PageControl {
+  setQuery(query: ViewQuery): void;
+  setFilter(column: number, filter: ColumnFilter | undefined): void;
+  /** Ends the search (and empties the search box). */
+  clearSearch(): void;
+  /** Ends the sort, filters and search. */
+  clearAll(): void;
+  /** Columns changed (shown, pinned, widths, formats): redraw and remember. */
+  layoutChanged(): void;
+  openChooser(): void;
+}
