@@ -1,0 +1,76 @@
+/**
+ * Analysis on a result (issue 15): what the table's side panel asks of the host and gets back. The
+ * host answers from the table's worker, over every row of the current view (filters applied),
+ * never from a sample. Plain data (structured clone): the scatter's points travel as Float32Arrays.
+ *
+ * The webview sends these as UiRequests (tableUiProtocol.ts) with a requestId; the host replies
+ * with the matching message below and the same requestId, or `failed` (tableProtocol.ts).
+ *   { type: 'profile',   requestId, column }                  → { type: 'profile', requestId, profile }
+ *   { type: 'histogram', requestId, column, bins?, log? }     → { type: 'histogram', requestId, histogram }
+ *   { type: 'scatter',   requestId, x, y }                    → { type: 'scatter', requestId, scatter }
+ *   { type: 'savePng',   requestId, name, dataUrl }           → { type: 'done', requestId, message }
+ * A brush on a chart becomes range filters on the table (setQuery); "Use these N addresses as input
+ * to…" is then the table's own useAsInput on the filtered view, price first as everywhere.
+ */
+
+/** How a column's cells read: numbers, addresses, other text, or nothing at all. */
+export type ProfileType = 'number' | 'address' | 'text' | 'empty';
+
+/** One value and how many rows of the view hold it. */
+export interface ValueCount {
+  readonly value: string;
+  readonly count: number;
+}
+
+/** Equal-width bins over [min, max] of a numeric column (or of log10 of its positive values). */
+export interface Histogram {
+  readonly column: number;
+  /** Bin edges, `counts.length + 1` of them, ascending; in log10 units when `log`. */
+  readonly edges: readonly number[];
+  readonly counts: readonly number[];
+  readonly log: boolean;
+  /** Numbers counted (cells that are numbers; with `log`, only the positive ones). */
+  readonly counted: number;
+  /** Rows of the view left out: empty, not a number, or (with `log`) ≤ 0. */
+  readonly left: number;
+}
+
+/** A column over every row of the current view. */
+export interface ColumnProfile {
+  readonly column: number;
+  readonly name: string;
+  readonly type: ProfileType;
+  /** Rows in the view. */
+  readonly count: number;
+  readonly empty: number;
+  readonly distinct: number;
+  /** Numbers only (undefined otherwise): over the cells that are numbers. */
+  readonly min?: number;
+  readonly max?: number;
+  readonly mean?: number;
+  readonly median?: number;
+  readonly p5?: number;
+  readonly p95?: number;
+  /** The 10 most frequent non-empty values, most frequent first (ties: first seen first). */
+  readonly top: readonly ValueCount[];
+  /** Numbers only: 30 bins. */
+  readonly histogram?: Histogram;
+  /** Milliseconds the host spent (shown in the panel, reported by the bench). */
+  readonly ms: number;
+}
+
+/** Every row of the view where both cells are numbers: the points of a scatter. */
+export interface ScatterData {
+  readonly x: number;
+  readonly y: number;
+  /** Point i is view row rowIndex[i] at (xs[i], ys[i]). */
+  readonly xs: Float32Array;
+  readonly ys: Float32Array;
+  readonly rowIndex: Uint32Array;
+  /** Rows of the view left out (a cell empty or not a number). */
+  readonly left: number;
+  readonly ms: number;
+}
+
+export const HISTOGRAM_BINS = 30;
+export const MAX_HISTOGRAM_BINS = 200;
