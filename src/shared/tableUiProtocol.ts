@@ -5,6 +5,7 @@
  * each way, imported by both bundles; parseUiRequest validates everything the webview sends.
  */
 import { isInt, isRecord } from '../core/table/queryGuards';
+import { HISTOGRAM_BINS, MAX_HISTOGRAM_BINS, type ColumnProfile, type Histogram, type ScatterData } from './analysisProtocol';
 import { parseTableRequest, type TableMessage, type TableRequest } from './tableProtocol';
 
 /** How numbers are shown. `auto`: the table's default for the column (thousands, or % for ratios). */
@@ -80,7 +81,12 @@ export type UiRequest =
   | { readonly type: 'switchFile'; readonly requestId: number; readonly file: string }
   | { readonly type: 'openRaw' }
   | { readonly type: 'log'; readonly level: 'info' | 'warn' | 'error'; readonly message: string }
-  | { readonly type: 'probeState'; readonly requestId: number; readonly state: ProbeState };
+  | { readonly type: 'probeState'; readonly requestId: number; readonly state: ProbeState }
+  /** The analysis panel (analysisProtocol.ts): a column's profile, a histogram, a scatter's points, a chart saved as PNG. */
+  | { readonly type: 'profile'; readonly requestId: number; readonly column: number }
+  | { readonly type: 'histogram'; readonly requestId: number; readonly column: number; readonly bins: number; readonly log: boolean }
+  | { readonly type: 'scatter'; readonly requestId: number; readonly x: number; readonly y: number }
+  | { readonly type: 'savePng'; readonly requestId: number; readonly name: string; readonly dataUrl: string };
 
 /**
  * Host → webview. A `window` with requestId FIRST_WINDOW was not asked for: the host sends the
@@ -92,9 +98,14 @@ export type UiMessage =
   | { readonly type: 'meta'; readonly meta: TableMeta }
   | { readonly type: 'probe'; readonly requestId: number }
   /** The Export Table command (its keybinding): export as the toolbar's Export… does, since only the webview knows the shown columns. */
-  | { readonly type: 'exportShown' };
+  | { readonly type: 'exportShown' }
+  | { readonly type: 'profile'; readonly requestId: number; readonly profile: ColumnProfile }
+  | { readonly type: 'histogram'; readonly requestId: number; readonly histogram: Histogram }
+  | { readonly type: 'scatter'; readonly requestId: number; readonly scatter: ScatterData };
 
 const MAX_TEXT = 1_000_000;
+/** A PNG of a chart as a data: URL (a 4K canvas compresses well below this). */
+const MAX_PNG_URL = 40_000_000;
 const MAX_LIST = 100_000;
 
 const isText = (v: unknown, max = MAX_TEXT): v is string => typeof v === 'string' && v.length <= max;
@@ -145,6 +156,19 @@ export function parseUiRequest(message: unknown): UiRequest | undefined {
       return (m.level === 'info' || m.level === 'warn' || m.level === 'error') && isText(m.message, 10_000) ? (m as UiRequest) : undefined;
     case 'probeState':
       return isInt(m.requestId) && isProbe(m.state) ? (m as UiRequest) : undefined;
+    case 'profile':
+      return isInt(m.requestId) && isInt(m.column) ? { type: 'profile', requestId: m.requestId, column: m.column } : undefined;
+    case 'histogram': {
+      const bins = m.bins === undefined ? HISTOGRAM_BINS : m.bins;
+      const ok = isInt(m.requestId) && isInt(m.column) && isInt(bins) && bins >= 1 && bins <= MAX_HISTOGRAM_BINS && (m.log === undefined || typeof m.log === 'boolean');
+      return ok ? { type: 'histogram', requestId: m.requestId as number, column: m.column as number, bins: bins as number, log: m.log === true } : undefined;
+    }
+    case 'scatter':
+      return isInt(m.requestId) && isInt(m.x) && isInt(m.y) ? { type: 'scatter', requestId: m.requestId, x: m.x, y: m.y } : undefined;
+    case 'savePng':
+      return isInt(m.requestId) && isText(m.name, 200) && isText(m.dataUrl, MAX_PNG_URL) && m.dataUrl.startsWith('data:image/png;base64,')
+        ? { type: 'savePng', requestId: m.requestId, name: m.name, dataUrl: m.dataUrl }
+        : undefined;
     default:
       return undefined;
   }

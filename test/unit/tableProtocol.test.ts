@@ -1,7 +1,9 @@
 /** The host accepts only well-formed requests from the table webview. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { HISTOGRAM_BINS, MAX_HISTOGRAM_BINS } from '../../src/shared/analysisProtocol';
 import { parseTableRequest } from '../../src/shared/tableProtocol';
+import { parseUiRequest } from '../../src/shared/tableUiProtocol';
 
 describe('table: webview protocol', () => {
   it('accepts well-formed requests as they are', () => {
@@ -30,5 +32,30 @@ describe('table: webview protocol', () => {
       { type: 'copy', requestId: 4, first: 0, last: 2, columns: [1], format: 'xlsx', header: true },
     ];
     for (const m of bad) assert.equal(parseTableRequest(m), undefined, JSON.stringify(m));
+  });
+});
+
+describe('table: the analysis panel’s requests (issue 15)', () => {
+  it('accepts a profile, a histogram (30 bins unless asked), a scatter and a PNG to save, keeping only their own fields', () => {
+    assert.deepEqual(parseUiRequest({ type: 'profile', requestId: 1, column: 3, extra: 'x' }), { type: 'profile', requestId: 1, column: 3 });
+    assert.deepEqual(parseUiRequest({ type: 'histogram', requestId: 2, column: 3 }), { type: 'histogram', requestId: 2, column: 3, bins: HISTOGRAM_BINS, log: false });
+    assert.deepEqual(parseUiRequest({ type: 'histogram', requestId: 2, column: 3, bins: 50, log: true }), { type: 'histogram', requestId: 2, column: 3, bins: 50, log: true });
+    assert.deepEqual(parseUiRequest({ type: 'scatter', requestId: 3, x: 1, y: 2 }), { type: 'scatter', requestId: 3, x: 1, y: 2 });
+    const png = 'data:image/png;base64,iVBORw0KGgo=';
+    assert.deepEqual(parseUiRequest({ type: 'savePng', requestId: 4, name: 'scatter', dataUrl: png }), { type: 'savePng', requestId: 4, name: 'scatter', dataUrl: png });
+  });
+
+  it('refuses malformed ones', () => {
+    const bad: unknown[] = [
+      { type: 'profile', requestId: 1 },
+      { type: 'profile', requestId: 1, column: -1 },
+      { type: 'histogram', requestId: 2, column: 3, bins: 0 },
+      { type: 'histogram', requestId: 2, column: 3, bins: MAX_HISTOGRAM_BINS + 1 },
+      { type: 'histogram', requestId: 2, column: 3, log: 'yes' },
+      { type: 'scatter', requestId: 3, x: 1 },
+      { type: 'savePng', requestId: 4, name: 'x', dataUrl: 'data:text/html;base64,PHNjcmlwdD4=' },
+      { type: 'savePng', requestId: 4, name: 'x', dataUrl: 'javascript:alert(1)' },
+    ];
+    for (const m of bad) assert.equal(parseUiRequest(m), undefined, JSON.stringify(m));
   });
 });
