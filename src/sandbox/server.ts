@@ -13,7 +13,7 @@ import type { Accounts } from './billing';
 import type { Direct, DirectCall } from './direct';
 import type { FaultSwitches } from './faults';
 import { sendFile, type FileStore } from './files';
-import { ApiError, readJsonBody, remoteOf, sendError, sendJson, sleep } from './http';
+import { ApiError, JsonBytes, readJsonBody, remoteOf, sendError, sendJson, sleep } from './http';
 import { readInput } from './inputs';
 import type { Jobs } from './jobs';
 import { chargeFor } from './prices';
@@ -225,10 +225,10 @@ export class Pipeline {
       case 'request': {
         const job = this.d.jobs.get(key, String(input.requestId));
         if (!job) throw new ApiError(404, ERROR_CODES.notFound, `No request ${String(input.requestId)} for this key.`);
-        return this.d.jobs.record(job);
+        return new JsonBytes(this.d.jobs.recordJson(job));
       }
       case 'requests':
-        return this.d.jobs.list(key).map((j) => this.d.jobs.record(j));
+        return new JsonBytes(this.d.jobs.listJson(key));
       case 'credits':
         // §2.3: a number carried in a string.
         return String(this.d.accounts.balance(key));

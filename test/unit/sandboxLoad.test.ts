@@ -1,0 +1,86 @@
+/**
+ * The sandbox under many polls (issue 14, part 4): a job's record is serialised once per state,
+ * not once per `GET /request/{id}`, and what the polls read still follows the job as it moves.
+ * bench/sandbox.ts measures the budget itself (a Wallet Database query ≤ 200 ms with 1,000
+ * polls in flight); these tests pin the behaviour that budget rests on.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { RequestList, RequestRecord } from '../../src/core/wire';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index';
+
+/** Counts the JSON texts of at least minChars made while fn runs (in this process: client and server). */
+async function bigStringifies(minChars: number, fn: () => Promise<void>): Promise<number> {
+  const original = JSON.stringify;
+  let count = 0;
+  JSON.stringify = ((...args: Parameters<typeof JSON.stringify>) => {
+    const text = original(...args);
+    if (typeof text === 'string' && text.length >= minChars) count++;
+    return text;
+  }) as typeof JSON.stringify;
+  try {
+    await fn();
+  } finally {
+    JSON.stringify = original;
+  }
+  return count;
+}
+
+describe('sandbox: polls of a big record', () => {
+  let sb: Sandbox;
+  let jobId = '';
+  before(async () => {
+    // Jobs are done after 2 s: the polls below run while the job is still queued.
+    sb = await startSandbox({ wallets: 2_000, altWallets: 200, jobDelayMs: [2_000, 2_000], extraKeys: ['another-key'] });
+    const r = await fetch(`${sb.baseUrl}/pnl`, {
+      method: 'POST',
+      headers: { api_key: sb.demoKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ wallets: sb.addresses('wallet', 1_000) }),
+    });
+    assert.equal(r.status, 200);
+    jobId = ((await r.json()) as { requestId: string }).requestId;
+  });
+  after(() => sb.close());
+
+  const poll = async (): Promise<{ text: string; length: string | null }> => {
+    const r = await fetch(`${sb.baseUrl}/request/${jobId}`, { headers: { api_key: sb.demoKey } });
+    assert.equal(r.status, 200);
+    return { text: await r.text(), length: r.headers.get('content-length') };
+  };
+
+  it('serialises a queued job’s record once, however often it is polled', async () => {
+    const texts: string[] = [];
+    const made = await bigStringifies(40_000, async () => {
+      for (let i = 0; i < 20; i++) texts.push((await poll()).text);
+    });
+    // Before: every poll serialised the 46 KB record again (20 times here).
+    assert.ok(made <= 1, `the record was serialised ${made} times for 20 polls`);
+    const rec = RequestRecord.parse(JSON.parse(texts[0]!));
+    assert.equal(rec.status, 'queued');
+    assert.equal((rec.inputs as { wallets: string[] }).wallets.length, 1_000, 'a list of 1,000 is shown in full');
+    assert.ok(texts.every((t) => t === texts[0]));
+  });
+
+  it('answers the job’s new state once it moves, with a Content-Length that matches', async () => {
+    let last = await poll();
+    for (let i = 0; i < 500 && RequestRecord.parse(JSON.parse(last.text)).url === ''; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      last = await poll();
+    }
+    const rec = RequestRecord.parse(JSON.parse(last.text));
+    assert.equal(rec.status, 'done');
+    assert.ok(rec.url.startsWith(`${sb.fileBaseUrl}/files/`));
+    assert.ok(rec.completedAt);
+    assert.equal(last.length, String(Buffer.byteLength(last.text)));
+    // GET /requests reads the same record, byte for byte.
+    const r = await fetch(`${sb.baseUrl}/requests`, { headers: { api_key: sb.demoKey } });
+    const text = await r.text();
+    assert.equal(r.headers.get('content-length'), String(Buffer.byteLength(text)));
+    const list = RequestList.parse(JSON.parse(text));
+    assert.equal(list.length, 1);
+    assert.deepEqual(list[0], rec);
+    assert.equal(text, `[${last.text}]`);
+    const none = await fetch(`${sb.baseUrl}/requests`, { headers: { api_key: 'another-key' } });
+    assert.equal(await none.text(), '[]');
+  });
+});
