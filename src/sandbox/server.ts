@@ -31,6 +31,8 @@ export interface ServerDeps {
   readonly startBalance: number;
   /** Whether the API listener also serves /files/ (false with a separate file origin). */
   readonly apiServesFiles: () => boolean;
+  /** The log keeps the latest this many requests at least, and never twice as many (SandboxOptions.receivedLimit). */
+  readonly logLimit: number;
 }
 
 type Listener = 'api' | 'files';
@@ -67,6 +69,8 @@ export class Pipeline {
       status: 0,
     };
     this.log.push(entry);
+    // Dropped in batches, so the cost per request stays constant (the array is the one received() hands out).
+    if (this.log.length > 2 * this.d.logLimit) this.log.splice(0, this.log.length - this.d.logLimit);
     res.on('finish', () => {
       entry.status = res.statusCode;
     });

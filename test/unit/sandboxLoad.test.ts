@@ -84,3 +84,29 @@ describe('sandbox: polls of a big record', () => {
     assert.equal(await none.text(), '[]');
   });
 });
+
+describe('sandbox: the request log under many requests', () => {
+  it('keeps the latest receivedLimit requests at least and never twice as many, oldest first', async () => {
+    const sb = await startSandbox({ wallets: 500, altWallets: 100, receivedLimit: 10 });
+    try {
+      const log = sb.received();
+      for (let i = 0; i < 45; i++) {
+        const r = await fetch(`${sb.baseUrl}/request/req_${i}`, { headers: { api_key: sb.demoKey } });
+        assert.equal(r.status, 404);
+        await r.arrayBuffer();
+        // Before: the log grew by every request (45 here), as it would by 10,000 a second under 1,000 polls.
+        assert.ok(sb.received().length <= 20, `${sb.received().length} requests kept`);
+      }
+      const kept = sb.received();
+      assert.equal(kept, log, 'the same array, still the live log');
+      assert.ok(kept.length >= 10);
+      assert.deepEqual(
+        kept.map((e) => e.path),
+        Array.from({ length: kept.length }, (_, k) => `/request/req_${45 - kept.length + k}`),
+      );
+      assert.ok(kept.every((e) => e.status === 404));
+    } finally {
+      await sb.close();
+    }
+  });
+});
