@@ -3,6 +3,8 @@
  *   record → fault dice (drop, latency, 500) → result files → route (404) → key (401)
  *   → IP binding (403; not for /reset_ip) → rate limit (429) → body and validation (400)
  *   → family: queued submit (slow ack / 504, 402, accept + charge), account, direct.
+ * Poll answers (GET /request/{id}) go out in batches after the other requests of the same
+ * turn of the event loop (PollQueue), so a flood of polls does not hold up a query.
  * Every refusal happens before anything is queued or charged (§7.1, §7.2). After a paid call
  * is charged, two faults can still withhold its answer (drop, or answer after the caller's timer).
  */
@@ -37,6 +39,45 @@ export interface ServerDeps {
 
 type Listener = 'api' | 'files';
 
+/** How many poll answers go out per turn of the event loop (see PollQueue). */
+export const POLL_BATCH = 64;
+
+/**
+ * Poll answers (`GET /request/{id}`) wait here and go out at most `batch` per turn of the
+ * event loop, in the order they came. With 1,000 polls in flight, each turn finds hundreds of
+ * them ready; answered as each was read, they held any other request read in the same turn (a
+ * Wallet Database query, a submit) until all of them were written. Deferred, a turn only reads
+ * them: other requests are answered as they are read, and the sockets are looked at again
+ * between two batches. A poll waits a few milliseconds more; the client polls every 5 s (§3).
+ */
+export class PollQueue {
+  private readonly waiting: (() => void)[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly batch = POLL_BATCH,
+    private readonly schedule: (run: () => void) => void = (run) => setImmediate(run),
+  ) {}
+
+  /** Resolves when this poll's turn comes. */
+  turn(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.next();
+    });
+  }
+
+  private next(): void {
+    if (this.scheduled || this.waiting.length === 0) return;
+    this.scheduled = true;
+    this.schedule(() => {
+      this.scheduled = false;
+      for (const resolve of this.waiting.splice(0, this.batch)) resolve();
+      this.next();
+    });
+  }
+}
+
 /** 1,000,000 credits (the server's own wording, not the client's formatter). */
 const fmtCredits = (n: number): string => `${n.toLocaleString('en-US')} credit${n === 1 ? '' : 's'}`;
 
@@ -44,6 +85,7 @@ export class Pipeline {
   readonly log: ReceivedRequest[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private readonly closing = new AbortController();
+  private readonly polls = new PollQueue();
 
   constructor(private readonly d: ServerDeps) {}
 
@@ -152,6 +194,11 @@ export class Pipeline {
         await this.submit(req, res, key, ep, input);
         return;
       case 'account':
+        if (ep.id === 'request') {
+          await this.polls.turn();
+          // A poller that gave up meanwhile gets nothing.
+          if (req.socket.destroyed) return;
+        }
         sendJson(res, 200, this.account(key, ep, input));
         return;
       case 'direct':

@@ -5,9 +5,11 @@
  * polls in flight); these tests pin the behaviour that budget rests on.
  */
 import assert from 'node:assert/strict';
+import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { RequestList, RequestRecord } from '../../src/core/wire';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index';
+import { POLL_BATCH, PollQueue } from '../../src/sandbox/server';
 
 /** Counts the JSON texts of at least minChars made while fn runs (in this process: client and server). */
 async function bigStringifies(minChars: number, fn: () => Promise<void>): Promise<number> {
@@ -106,6 +108,73 @@ describe('sandbox: the request log under many requests', () => {
       );
       assert.ok(kept.every((e) => e.status === 404));
     } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('sandbox: polls wait behind other requests', () => {
+  it('PollQueue lets polls go in order, at most a batch per turn', async () => {
+    const turns: (() => void)[] = [];
+    const q = new PollQueue(3, (run) => turns.push(run));
+    const done: number[] = [];
+    for (let i = 0; i < 7; i++) void q.turn().then(() => done.push(i));
+    const flush = () => new Promise<void>((r) => setImmediate(r));
+    assert.equal(turns.length, 1, 'one turn scheduled, whatever the number of polls');
+    await flush();
+    assert.equal(done.length, 0, 'no poll goes before its turn');
+    for (const expected of [[0, 1, 2], [0, 1, 2, 3, 4, 5], [0, 1, 2, 3, 4, 5, 6]]) {
+      turns.shift()?.();
+      await flush();
+      assert.deepEqual(done, expected);
+    }
+    assert.equal(turns.length, 0, 'nothing left scheduled');
+    void q.turn().then(() => done.push(7));
+    assert.equal(turns.length, 1, 'a later poll schedules a turn again');
+  });
+
+  it('answers a Wallet Database query read in the same turn as 300 polls before the polls', async () => {
+    const sb = await startSandbox({ wallets: 2_000, altWallets: 200, jobDelayMs: [3_600_000, 3_600_000] });
+    const sockets: Socket[] = [];
+    try {
+      const headers = { api_key: sb.demoKey, 'content-type': 'application/json' };
+      const sub = await fetch(`${sb.baseUrl}/trending?hours=1`, { headers });
+      const { requestId } = (await sub.json()) as { requestId: string };
+      const { hostname, port } = new URL(sb.baseUrl);
+      const open = () =>
+        new Promise<Socket>((resolve, reject) => {
+          const s = connect(Number(port), hostname, () => resolve(s));
+          s.once('error', reject);
+          sockets.push(s);
+        });
+      const polls = await Promise.all(Array.from({ length: 300 }, open));
+      const query = await open();
+      // Let the server accept every connection before anything is sent.
+      await new Promise((r) => setTimeout(r, 200));
+      const order: string[] = [];
+      const answered = (s: Socket, name: string) =>
+        new Promise<string>((resolve) => {
+          let text = '';
+          s.on('data', (d: Buffer) => {
+            if (text === '') order.push(name);
+            text += d.toString('utf8');
+            if (/\r\n\r\n/u.test(text) && text.endsWith('}')) resolve(text);
+          });
+        });
+      const waits = polls.map((s, i) => answered(s, `poll${i}`));
+      const queryWait = answered(query, 'query');
+      // All in one synchronous run: the server reads them in one turn, the query last.
+      for (const s of polls) s.write(`GET /request/${requestId} HTTP/1.1\r\nHost: x\r\napi_key: ${sb.demoKey}\r\n\r\n`);
+      const body = JSON.stringify({ where: { and: [{ field: 'winrate_30d', op: '>=', value: 0.5 }] }, limit: 10 });
+      query.write(`POST /wallet_database HTTP/1.1\r\nHost: x\r\napi_key: ${sb.demoKey}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      const [answers, queryAnswer] = await Promise.all([Promise.all(waits), queryWait]);
+      assert.ok(answers.every((a) => a.startsWith('HTTP/1.1 200')));
+      assert.ok(queryAnswer.startsWith('HTTP/1.1 200'), queryAnswer.slice(-300));
+      // Before: every poll of the turn was answered before the query was read (it came 301st).
+      const before = order.indexOf('query');
+      assert.ok(before >= 0 && before <= POLL_BATCH, `${before} polls were answered before the query`);
+    } finally {
+      for (const s of sockets) s.destroy();
       await sb.close();
     }
   });
