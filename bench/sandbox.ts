@@ -459,6 +459,8 @@ function main(): void {
     'How: the sandbox keeps per-wallet traits (about 30 Float32Arrays) and computes a metric column',
     'column-major when a query needs it (a hash of wallet and column, no stored matrix), caching',
     'the columns of the current hour; conditions are evaluated column-wise into a byte mask.',
+    'Under polls, a job\'s record is serialised once per state of the job, and poll answers go out',
+    '64 per turn of the event loop after the other requests read in that turn (src/sandbox/README.md).',
     '',
   ];
   const text = lines.join('\n');
