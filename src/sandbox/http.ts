@@ -17,16 +17,24 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A JSON answer serialised beforehand: a job record that every poll reads is turned into
+ * bytes once per state of the job (Jobs.recordJson), not once per poll.
+ */
+export class JsonBytes {
+  constructor(readonly bytes: Buffer) {}
+}
+
 /** Writes a JSON answer with its length. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  const data = body instanceof JsonBytes ? body.bytes : JSON.stringify(body);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': String(Buffer.byteLength(text)),
+    'Content-Length': String(typeof data === 'string' ? Buffer.byteLength(data) : data.length),
     'Cache-Control': 'no-store',
     ...headers,
   });
-  res.end(text);
+  res.end(data);
 }
 
 export function sendError(res: ServerResponse, e: ApiError): void {

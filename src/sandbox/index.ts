@@ -27,6 +27,7 @@ export const DEFAULTS = {
   demoKey: 'sandbox-demo-key',
   startBalance: 1_000_000_000,
   periodMs: 30 * 86_400_000,
+  receivedLimit: 100_000,
 } as const;
 
 function closeServer(s: Server): Promise<void> {
@@ -69,6 +70,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     ackTimeoutMs: opts.ackTimeoutMs ?? DEFAULTS.ackTimeoutMs,
     startBalance,
     apiServesFiles: () => !separate,
+    logLimit: Math.max(1, opts.receivedLimit ?? DEFAULTS.receivedLimit),
   });
   const api = pipeline.server('api');
   const fileServer = separate ? pipeline.server('files') : undefined;

@@ -60,11 +60,16 @@ export function newRequestId(): string {
   return newId('req_', 10);
 }
 const iso = (ms: number) => new Date(ms).toISOString();
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
 
 export class Jobs {
   private readonly byKey = new Map<string, Job[]>();
   private readonly byId = new Map<string, Job>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Each job's record as bytes, with the state it was made in (see recordJson). */
+  private readonly wire = new WeakMap<Job, { readonly state: string; readonly bytes: Buffer }>();
   private closed = false;
 
   constructor(private readonly deps: JobDeps) {}
@@ -150,6 +155,32 @@ export class Jobs {
       inputs: j.inputs,
       ...(j.error ? { error: j.error } : {}),
     };
+  }
+
+  /**
+   * The record as JSON bytes, made once per state of the job: a queued job is polled many
+   * times over (§3: about every 5 s, by every client), and its record can carry a list of 1,000
+   * addresses (46 KB), which serialising on every poll made the slowest part of the server.
+   * The state is every field that changes after acceptance, so a record never goes stale.
+   */
+  recordJson(j: Job): Buffer {
+    const state = `${j.status}\n${j.url}\n${j.completedAt ?? ''}\n${j.error ?? ''}`;
+    const hit = this.wire.get(j);
+    if (hit?.state === state) return hit.bytes;
+    const bytes = Buffer.from(JSON.stringify(this.record(j)));
+    this.wire.set(j, { state, bytes });
+    return bytes;
+  }
+
+  /** The key's records, newest first, as one JSON array (GET /requests), from each job's bytes. */
+  listJson(key: string): Buffer {
+    const parts: Buffer[] = [OPEN];
+    for (const j of this.list(key)) {
+      if (parts.length > 1) parts.push(COMMA);
+      parts.push(this.recordJson(j));
+    }
+    parts.push(CLOSE);
+    return Buffer.concat(parts);
   }
 
   /** Adds n past jobs over the last days: mostly done (files made on first download), some failed. Not charged: they are history. */

@@ -3,6 +3,8 @@
  *   record → fault dice (drop, latency, 500) → result files → route (404) → key (401)
  *   → IP binding (403; not for /reset_ip) → rate limit (429) → body and validation (400)
  *   → family: queued submit (slow ack / 504, 402, accept + charge), account, direct.
+ * Poll answers (GET /request/{id}) go out in batches after the other requests of the same
+ * turn of the event loop (PollQueue), so a flood of polls does not hold up a query.
  * Every refusal happens before anything is queued or charged (§7.1, §7.2). After a paid call
  * is charged, two faults can still withhold its answer (drop, or answer after the caller's timer).
  */
@@ -13,7 +15,7 @@ import type { Accounts } from './billing';
 import type { Direct, DirectCall } from './direct';
 import type { FaultSwitches } from './faults';
 import { sendFile, type FileStore } from './files';
-import { ApiError, readJsonBody, remoteOf, sendError, sendJson, sleep } from './http';
+import { ApiError, JsonBytes, readJsonBody, remoteOf, sendError, sendJson, sleep } from './http';
 import { readInput } from './inputs';
 import type { Jobs } from './jobs';
 import { chargeFor } from './prices';
@@ -31,9 +33,50 @@ export interface ServerDeps {
   readonly startBalance: number;
   /** Whether the API listener also serves /files/ (false with a separate file origin). */
   readonly apiServesFiles: () => boolean;
+  /** The log keeps the latest this many requests at least, and never twice as many (SandboxOptions.receivedLimit). */
+  readonly logLimit: number;
 }
 
 type Listener = 'api' | 'files';
+
+/** How many poll answers go out per turn of the event loop (see PollQueue). */
+export const POLL_BATCH = 64;
+
+/**
+ * Poll answers (`GET /request/{id}`) wait here and go out at most `batch` per turn of the
+ * event loop, in the order they came. With 1,000 polls in flight, each turn finds hundreds of
+ * them ready; answered as each was read, they held any other request read in the same turn (a
+ * Wallet Database query, a submit) until all of them were written. Deferred, a turn only reads
+ * them: other requests are answered as they are read, and the sockets are looked at again
+ * between two batches. A poll waits a few milliseconds more; the client polls every 5 s (§3).
+ */
+export class PollQueue {
+  private readonly waiting: (() => void)[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly batch = POLL_BATCH,
+    private readonly schedule: (run: () => void) => void = (run) => setImmediate(run),
+  ) {}
+
+  /** Resolves when this poll's turn comes. */
+  turn(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.next();
+    });
+  }
+
+  private next(): void {
+    if (this.scheduled || this.waiting.length === 0) return;
+    this.scheduled = true;
+    this.schedule(() => {
+      this.scheduled = false;
+      for (const resolve of this.waiting.splice(0, this.batch)) resolve();
+      this.next();
+    });
+  }
+}
 
 /** 1,000,000 credits (the server's own wording, not the client's formatter). */
 const fmtCredits = (n: number): string => `${n.toLocaleString('en-US')} credit${n === 1 ? '' : 's'}`;
@@ -42,6 +85,7 @@ export class Pipeline {
   readonly log: ReceivedRequest[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private readonly closing = new AbortController();
+  private readonly polls = new PollQueue();
 
   constructor(private readonly d: ServerDeps) {}
 
@@ -67,6 +111,8 @@ export class Pipeline {
       status: 0,
     };
     this.log.push(entry);
+    // Dropped in batches, so the cost per request stays constant (the array is the one received() hands out).
+    if (this.log.length > 2 * this.d.logLimit) this.log.splice(0, this.log.length - this.d.logLimit);
     res.on('finish', () => {
       entry.status = res.statusCode;
     });
@@ -148,6 +194,11 @@ export class Pipeline {
         await this.submit(req, res, key, ep, input);
         return;
       case 'account':
+        if (ep.id === 'request') {
+          await this.polls.turn();
+          // A poller that gave up meanwhile gets nothing.
+          if (req.socket.destroyed) return;
+        }
         sendJson(res, 200, this.account(key, ep, input));
         return;
       case 'direct':
@@ -225,10 +276,10 @@ export class Pipeline {
       case 'request': {
         const job = this.d.jobs.get(key, String(input.requestId));
         if (!job) throw new ApiError(404, ERROR_CODES.notFound, `No request ${String(input.requestId)} for this key.`);
-        return this.d.jobs.record(job);
+        return new JsonBytes(this.d.jobs.recordJson(job));
       }
       case 'requests':
-        return this.d.jobs.list(key).map((j) => this.d.jobs.record(j));
+        return new JsonBytes(this.d.jobs.listJson(key));
       case 'credits':
         // §2.3: a number carried in a string.
         return String(this.d.accounts.balance(key));

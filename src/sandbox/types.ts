@@ -66,6 +66,13 @@ export interface SandboxOptions {
   diskBudgetBytes?: number;
   /** Clock, for tests of the monthly reset and the hourly refresh. */
   now?: () => number;
+  /**
+   * Additive: how many of the latest requests `received()` keeps at least (default 100,000).
+   * Beyond twice this, the oldest are dropped down to it: a sandbox answering 1,000 polls in
+   * flight receives about 10,000 requests a second, and a log of every one would grow by
+   * about 1.5 MB a second, until its garbage collection stalls the server.
+   */
+  receivedLimit?: number;
   /** Additive: makes the requestId of each accepted job (default `req_` + 20 hex digits); tests give ids with `+`, `/`, `=`. */
   requestIds?: () => string;
 }
@@ -104,7 +111,7 @@ export interface Sandbox {
   ledger(): readonly LedgerEntry[];
   /** Default: demo key. */
   balance(key?: string): number;
-  /** Every request that reached either listener. */
+  /** Every request that reached either listener, oldest first (the latest `receivedLimit` of them at least, see SandboxOptions). */
   received(): readonly ReceivedRequest[];
   /** Adds n past requests (various endpoints, done, some failed, over the last days) to GET /requests, for UI tests. */
   seedHistory(n: number, key?: string): void;
