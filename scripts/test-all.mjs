@@ -1,9 +1,9 @@
 // `npm test`: build, typecheck, lint, then the three tiers: unit (node:test), integration (mocha in
 // a real VS Code extension host), e2e (the packaged .vsix in code-server, driven from Chromium).
-// Typecheck, lint and unit run beside the integration tier (see below); e2e runs alone.
+// Each step starts as soon as what it needs is done (the graph is below).
 //   node scripts/test-all.mjs                 everything
 //   node scripts/test-all.mjs unit            build + one tier (unit | integration | e2e | checks), or several
-// Every runner's output is shown as it runs (one running beside another: whole, when it ends); at
+// A runner's output is shown whole when it ends (e2e: each file's, as each file ends); at
 // the end come each runner's own summary lines, one line per tier, and last a line
 // `N passed, N failed` over all tiers. Exit 1 if anything failed.
 import { spawn } from 'node:child_process';
@@ -142,46 +142,57 @@ async function tier(name, cmd, args, timeoutMs, parse, env, quiet = false) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Each step starts as soon as what it needs is done (issue 13: a fresh machine spent ~45 s
+// installing before any test ran, and the tiers mostly wait on extension hosts, workbenches and
+// sandboxes; the whole run is about 260 CPU-seconds on 2 cores):
+//
+//   build ─┬─ package ──────────────────────────────────┬─ integration
+//          ├─ system packages ─┬─ code-server ───────────┤
+//          │                   └─ unit ──────────────────┼─ e2e (after unit, the checks and the
+//          ├─ typecheck → lint ──────────────────────────┤       722 MB table file too)
+//          └─ the e2e table file's 722 MB input ─────────┘
+//
+// e2e waits for the unit tier and the checks: run beside them (4 unit files at a time, tsc,
+// eslint), the timing tests of both tiers failed on a loaded machine; beside the integration tier
+// alone (about a third of a core) they do not. `package` (the production bundles in dist/, then
+// the .vsix) runs first, beside the system packages only: the unit and integration tiers load
+// dist/, which it rewrites. Every step but the build, the system packages and e2e prints its
+// output whole when it ends, so two never mix; e2e prints each file's output whole as it ends.
 
 const built = await check('build', process.execPath, ['esbuild.mjs', '--tests'], 5 * min);
 
 // System packages (Chromium, ripgrep, code-server's compilers; curl, jq and Python requests for the
 // unit tier's Copy as Code runs) only for the tiers that need them (e2e; integration when its
-// launcher is code-server; unit): installed by apt-get as root or with
-// passwordless sudo, else the one line to run is printed and nothing more is run.
+// launcher is code-server; unit): installed by apt-get as root or with passwordless sudo, else the
+// one line to run is printed and nothing more is run.
 const sysTasks = [...want].filter((t) => t === 'unit' || t === 'integration' || t === 'e2e');
 const sysNeed = systemDeps.gatherFacts(sysTasks).need;
-if (sysNeed.codeServer || sysNeed.browser || sysNeed.snippets) {
+const systemPackages = (async () => {
+  if (!(sysNeed.codeServer || sysNeed.browser || sysNeed.snippets)) return;
   const r = await run('system packages', process.execPath, ['scripts/system-deps.js', `--for=${sysTasks.join(',')}`], 25 * min);
   if (r.code !== 0) {
     const line = /^ {2}(sudo apt-get .*)$/m.exec(r.output)?.[1];
     console.error(`\ntest-all: stopped before the ${sysTasks.join(' and ')} tier${sysTasks.length > 1 ? 's' : ''}: system packages are missing.`);
     console.error(line ? `Run this, then npm test again:\n\n  ${line}\n` : 'What to install is listed above.');
+    for (const child of active) stopGroup(child, 'SIGTERM');
     process.exit(1);
   }
   checks.push({ name: 'system packages', ok: true, note: `${r.seconds.toFixed(0)} s` });
-}
+})();
 
-// The e2e table file's 722 MB input (test/e2e/bigTable.ts) is written now, beside the tiers that
-// mostly wait, instead of on the e2e tier's longest lane (20–50 s measured there).
+const packaged = built && want.has('e2e') ? check('package', 'npm', ['run', '--silent', 'package'], 5 * min, true) : Promise.resolve(false);
+// A failure here is not fatal: the table file writes its input itself, and says so.
 const bigTable = built && want.has('e2e') ? run('e2e data (the 722 MB table file)', process.execPath, ['out/test/e2e/bigTable.js'], 10 * min, {}, true) : undefined;
+const codeServer = systemPackages.then(() => (sysNeed.codeServer ? check('code-server', process.execPath, ['scripts/install-code-server.mjs'], 20 * min, true) : true));
 
-let codeServer = true;
-if (sysNeed.codeServer) {
-  codeServer = await check('code-server', process.execPath, ['scripts/install-code-server.mjs'], 20 * min);
-}
-
-// On 2 cores, measured (issue 13): the integration tier mostly waits on its extension host (32 s of
-// CPU in 87 s), so the unit tier and the checks run beside it; their output is printed whole when
-// each ends, not mixed into the integration report. The unit files run four at a time: many wait
-// on timers, sandboxes and child processes (the Copy as Code snippets poll every 5 s).
-const beside = want.has('integration');
-const side = [];
+const steps = [systemPackages, packaged, bigTable, codeServer];
+/** The steps e2e runs after (besides what it needs): the CPU-heavy ones. */
+const before2e = [];
 if (want.has('checks')) {
-  side.push(
+  before2e.push(
     (async () => {
-      await check('typecheck', 'npm', ['run', '--silent', 'typecheck'], 5 * min, beside || want.has('unit'));
-      await check('lint', 'npm', ['run', '--silent', 'lint'], 5 * min, beside || want.has('unit'));
+      await check('typecheck', 'npm', ['run', '--silent', 'typecheck'], 5 * min, true);
+      await check('lint', 'npm', ['run', '--silent', 'lint'], 5 * min, true);
     })(),
   );
 }
@@ -191,32 +202,41 @@ if (want.has('unit')) {
   if (!built) tierNotRun('unit', 'the build failed');
   else if (files.length === 0) tierNotRun('unit', 'no out/test/unit/**/*.test.js');
   else {
+    // Four files at a time: many wait on timers, sandboxes and child processes (the Copy as Code
+    // snippets poll every 5 s). After `package`, which rewrites the dist/ the worker tests load.
     const args = ['--test', '--test-reporter=spec', '--test-concurrency=4', '--test-timeout=120000', ...files];
-    side.push(tier('unit', process.execPath, args, 10 * min, nodeTestCounts, {}, beside));
+    before2e.push(Promise.all([systemPackages, packaged]).then(() => tier('unit', process.execPath, args, 10 * min, nodeTestCounts, {}, true)));
   }
 }
 
 if (want.has('integration')) {
   if (!built) tierNotRun('integration', 'the build failed');
-  else await tier('integration', process.execPath, ['scripts/test-integration.mjs'], 15 * min, mochaCounts);
-}
-await Promise.all(side);
-
-if (want.has('e2e')) {
-  // A failure here is not fatal: the table file writes its input itself, and says so.
-  await bigTable;
-  const packaged = built && (await check('package', 'npm', ['run', '--silent', 'package'], 5 * min));
-  const files = testFiles('out/test/e2e');
-  if (!built) tierNotRun('e2e', 'the build failed');
-  else if (!packaged) tierNotRun('e2e', '`npm run package` failed');
-  else if (!codeServer) tierNotRun('e2e', 'code-server is not installed');
-  else if (files.length === 0) tierNotRun('e2e', 'no out/test/e2e/**/*.test.js');
   else {
-    rmSync(join(root, 'test-results', 'e2e'), { recursive: true, force: true }); // no stale screenshots
-    // Shared code-servers (scripts/test-e2e.mjs): one file at a time on each.
-    await tier('e2e', process.execPath, ['scripts/test-e2e.mjs', ...files], 20 * min, nodeTestCounts);
+    steps.push(
+      Promise.all([codeServer, packaged]).then(([installed]) =>
+        installed ? tier('integration', process.execPath, ['scripts/test-integration.mjs'], 15 * min, mochaCounts, {}, true) : tierNotRun('integration', 'code-server is not installed'),
+      ),
+    );
   }
 }
+
+if (want.has('e2e')) {
+  steps.push(
+    Promise.all([codeServer, packaged, bigTable, ...before2e]).then(async ([installed, pk]) => {
+      const files = testFiles('out/test/e2e');
+      if (!built) tierNotRun('e2e', 'the build failed');
+      else if (!pk) tierNotRun('e2e', '`npm run package` failed');
+      else if (!installed) tierNotRun('e2e', 'code-server is not installed');
+      else if (files.length === 0) tierNotRun('e2e', 'no out/test/e2e/**/*.test.js');
+      else {
+        rmSync(join(root, 'test-results', 'e2e'), { recursive: true, force: true }); // no stale screenshots
+        // Shared code-servers (scripts/test-e2e.mjs): one file at a time on each.
+        await tier('e2e', process.execPath, ['scripts/test-e2e.mjs', ...files], 20 * min, nodeTestCounts);
+      }
+    }),
+  );
+}
+await Promise.all([...steps, ...before2e]);
 
 // ---------------------------------------------------------------------------------------------
 
