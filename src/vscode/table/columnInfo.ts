@@ -6,10 +6,9 @@
 import { addressProblem } from '../../core/addresses';
 import { parseMetricColumn } from '../../core/metrics';
 import { isNumberText } from '../../core/table';
+import { addressChain, AGREE, agreedChain } from '../../core/table/columnType';
 import type { ColumnInfo, TableLayout } from '../../shared/tableUiProtocol';
 
-/** Share of the non-empty sample cells that must agree before a column is called numeric or an address column. */
-const AGREE = 0.9;
 /** Longer cells are cut with an ellipsis (the whole text is in copies and exports). */
 const MAX_CHARS = 48;
 
@@ -27,12 +26,15 @@ export function columnInfo(names: readonly string[], sample: readonly (readonly 
       chars = Math.max(chars, v.length);
       filled++;
       if (isNumberText(v)) numbers++;
-      else if (addressProblem(v, 'main') === undefined) main++;
-      else if (addressProblem(v, 'alt') === undefined) alt++;
+      else {
+        const chain = addressChain(v);
+        if (chain === 'main') main++;
+        else if (chain === 'alt') alt++;
+      }
     }
     const metric = parseMetricColumn(name);
     const numeric = metric !== undefined || (filled > 0 && numbers >= AGREE * filled);
-    const address = filled > 0 && main >= AGREE * filled ? 'main' : filled > 0 && alt >= AGREE * filled ? 'alt' : undefined;
+    const address = agreedChain(filled, main, alt);
     return {
       name,
       numeric,

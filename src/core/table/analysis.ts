@@ -1,0 +1,268 @@
+/**
+ * The analysis panel's statistics (issue 15), pure and exact: a column's profile, a histogram
+ * and a scatter's points over given view rows (TableView.rowIds(): filters applied, every row,
+ * never a sample), read from the typed column the engine already built (numbers in a
+ * Float64Array, kinds, the text of text cells). Order statistics come from one typed-array sort
+ * of the view's numbers, distinct numbers from the runs of that sort, distinct texts from a Map.
+ * The worker (workerTable.ts) calls these; the unit tests check them on hand-made columns.
+ */
+import type { ColumnProfile, Histogram, ProfileType, ScatterData, ValueCount } from '../../shared/analysisProtocol';
+import { HISTOGRAM_BINS } from '../../shared/analysisProtocol';
+import { agreedChain, addressChain } from './columnType';
+import { formatCount } from './notices';
+import { CellKind, type TypedColumn } from './types';
+
+/** How many values `top` lists. */
+export const TOP_VALUES = 10;
+
+/** "these 12 rows", "this 1 row": how the failures name the view. */
+export function rowsPhrase(n: number): string {
+  return n === 1 ? 'this 1 row' : `these ${formatCount(n)} rows`;
+}
+
+/**
+ * The p-quantile of ascending `sorted[0..n)`, by linear interpolation between closest ranks
+ * (Hyndman & Fan type 7, numpy's and Excel PERCENTILE.INC's default): h = (n − 1)·p, the value
+ * at floor(h) plus (h − floor(h)) of the step to the next. So p = 0.5 is the median (the middle
+ * value, or the mean of the two middle values when n is even), p = 0 the min, p = 1 the max.
+ * NaN when n is 0.
+ */
+export function quantile(sorted: ArrayLike<number>, p: number, n = sorted.length): number {
+  if (n <= 0) return NaN;
+  const h = (n - 1) * p;
+  const lo = Math.floor(h);
+  const a = sorted[lo] ?? NaN;
+  if (lo >= n - 1) return sorted[n - 1] ?? NaN;
+  const b = sorted[lo + 1] ?? NaN;
+  return h === lo ? a : a + (h - lo) * (b - a);
+}
+
+/** Σ values (Neumaier's compensated sum, so a long column's mean does not drift). */
+function sum(values: Float64Array): number {
+  let s = 0;
+  let c = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] ?? 0;
+    const t = s + v;
+    c += Math.abs(s) >= Math.abs(v) ? s - t + v : v - t + s;
+    s = t;
+  }
+  return s + c;
+}
+
+/**
+ * Equal-width bins over [min, max] of `values` (any order; a single value gets a bin of width 1
+ * around it). A value on an inner edge goes to the bin above it; max goes to the last bin.
+ */
+export function binValues(values: ArrayLike<number>, bins: number, min: number, max: number): { edges: number[]; counts: number[] } {
+  const b = Math.max(1, Math.floor(bins));
+  const lo = min === max ? min - 0.5 : min;
+  const hi = min === max ? max + 0.5 : max;
+  const width = (hi - lo) / b;
+  const edges = Array.from({ length: b + 1 }, (_, i) => (i === b ? hi : lo + i * width));
+  const counts = new Array<number>(b).fill(0);
+  const scale = b / (hi - lo);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] ?? 0;
+    let k = Math.floor((v - lo) * scale);
+    if (k >= b) k = b - 1;
+    else if (k < 0) k = 0;
+    // Floating point may put a value one bin off its edges: the edges decide.
+    if (k + 1 < b && v >= (edges[k + 1] ?? Infinity)) k++;
+    else if (k > 0 && v < (edges[k] ?? -Infinity)) k--;
+    counts[k] = (counts[k] ?? 0) + 1;
+  }
+  return { edges, counts };
+}
+
+/** The numbers of `rows` in `col`, in view order, and how many of the rows are not numbers. */
+function viewNumbers(col: TypedColumn, rows: ArrayLike<number>): { values: Float64Array; left: number } {
+  const { kinds, numbers } = col;
+  const values = new Float64Array(rows.length);
+  let k = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] ?? 0;
+    if (kinds[r] === CellKind.Number) values[k++] = numbers[r] ?? NaN;
+  }
+  return { values: values.subarray(0, k), left: rows.length - k };
+}
+
+/**
+ * A histogram of column `col` (named `name`) over view `rows`: `bins` equal-width bins over its
+ * numbers, or with `log` over log10 of its positive numbers (zero, negative, empty and text
+ * cells are then `left`). Throws when no cell counts, with a sentence that says so.
+ */
+export function columnHistogram(col: TypedColumn, rows: ArrayLike<number>, name: string, bins: number, log: boolean): Histogram {
+  const { values: all, left: notNumbers } = viewNumbers(col, rows);
+  let values = all;
+  if (log) {
+    values = new Float64Array(all.length);
+    let k = 0;
+    for (let i = 0; i < all.length; i++) {
+      const v = all[i] ?? 0;
+      if (v > 0) values[k++] = Math.log10(v);
+    }
+    values = values.subarray(0, k);
+  }
+  if (values.length === 0) {
+    const what = log ? (all.length > 0 ? 'no positive numbers (a log scale needs them)' : 'no numbers') : 'no numbers';
+    throw new Error(`${name} has ${what} in ${rowsPhrase(rows.length)}.`);
+  }
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] ?? 0;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const { edges, counts } = binValues(values, bins, min, max);
+  return { column: col.column, edges, counts, log, counted: values.length, left: notNumbers + (all.length - values.length) };
+}
+
+/** A candidate for the top values: its count and the view position it was first seen at. */
+interface Candidate {
+  readonly value: string;
+  readonly count: number;
+  first: number;
+}
+
+/**
+ * The profile of column `col` (named `name`) over view `rows`. Type: `empty` when every cell
+ * is empty; `number` when most (more than half) of the non-empty cells are numbers; `address`
+ * when the non-empty cells are addresses of one chain as the table's columns decide
+ * (columnType.ts); else `text`. Numbers are told apart by value ("1.0" and "1" are one value,
+ * listed as 1). `ms` is left 0 for the caller to fill.
+ */
+export function profileColumn(col: TypedColumn, rows: ArrayLike<number>, name: string): ColumnProfile {
+  const { kinds, numbers } = col;
+  const texts = col.texts ?? col.fullText ?? [];
+  const n = rows.length;
+  const nums = new Float64Array(n);
+  let k = 0;
+  let empty = 0;
+  const textCounts = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const r = rows[i] ?? 0;
+    const kind = kinds[r];
+    if (kind === CellKind.Number) nums[k++] = numbers[r] ?? NaN;
+    else if (kind === CellKind.Text) {
+      const t = texts[r] ?? '';
+      textCounts.set(t, (textCounts.get(t) ?? 0) + 1);
+    } else empty++;
+  }
+  const sorted = nums.subarray(0, k).sort();
+  // Runs of equal numbers in the sorted values: the distinct numbers and how often each occurs.
+  const runValues = new Float64Array(k);
+  const runCounts = new Uint32Array(k);
+  let runs = 0;
+  for (let i = 0; i < k; ) {
+    const v = sorted[i] ?? 0;
+    let j = i + 1;
+    while (j < k && sorted[j] === v) j++;
+    runValues[runs] = v;
+    runCounts[runs] = j - i;
+    runs++;
+    i = j;
+  }
+  const filled = n - empty;
+  const type = profileType(filled, k, textCounts);
+  const top = topValues(col, rows, runValues.subarray(0, runs), runCounts.subarray(0, runs), textCounts);
+  const base = { column: col.column, name, type, count: n, empty, distinct: runs + textCounts.size, top, ms: 0 };
+  if (type !== 'number') return base;
+  const min = sorted[0] ?? NaN;
+  const max = sorted[k - 1] ?? NaN;
+  const { edges, counts } = binValues(sorted, HISTOGRAM_BINS, min, max);
+  return {
+    ...base,
+    min,
+    max,
+    mean: sum(sorted) / k,
+    median: quantile(sorted, 0.5),
+    p5: quantile(sorted, 0.05),
+    p95: quantile(sorted, 0.95),
+    histogram: { column: col.column, edges, counts, log: false, counted: k, left: n - k },
+  };
+}
+
+function profileType(filled: number, numberCells: number, textCounts: ReadonlyMap<string, number>): ProfileType {
+  if (filled === 0) return 'empty';
+  if (numberCells * 2 > filled) return 'number';
+  let main = 0;
+  let alt = 0;
+  for (const [value, count] of textCounts) {
+    const chain = addressChain(value);
+    if (chain === 'main') main += count;
+    else if (chain === 'alt') alt += count;
+  }
+  return agreedChain(filled, main, alt) ? 'address' : 'text';
+}
+
+/**
+ * The TOP_VALUES most frequent values, most frequent first, ties in the order first seen in the
+ * view. Only values as frequent as the TOP_VALUES-th count can make it, so only those are
+ * looked for in one pass over the view (which stops once each was seen).
+ */
+function topValues(col: TypedColumn, rows: ArrayLike<number>, runValues: Float64Array, runCounts: Uint32Array, textCounts: ReadonlyMap<string, number>): ValueCount[] {
+  const total = runCounts.length + textCounts.size;
+  if (total === 0) return [];
+  const all = new Uint32Array(total);
+  all.set(runCounts);
+  let i = runCounts.length;
+  for (const c of textCounts.values()) all[i++] = c;
+  all.sort();
+  const threshold = all[Math.max(0, total - TOP_VALUES)] ?? 1;
+  const byNumber = new Map<number, Candidate>();
+  const byText = new Map<string, Candidate>();
+  for (let r = 0; r < runValues.length; r++) {
+    const count = runCounts[r] ?? 0;
+    // -0 and 0 are one run (=== equal) and one key (Map uses SameValueZero).
+    if (count >= threshold) byNumber.set(runValues[r] ?? 0, { value: String(runValues[r]), count, first: Infinity });
+  }
+  for (const [value, count] of textCounts) if (count >= threshold) byText.set(value, { value, count, first: Infinity });
+  let unseen = byNumber.size + byText.size;
+  const { kinds, numbers } = col;
+  const texts = col.texts ?? col.fullText ?? [];
+  for (let v = 0; v < rows.length && unseen > 0; v++) {
+    const r = rows[v] ?? 0;
+    const kind = kinds[r];
+    const c = kind === CellKind.Number ? byNumber.get(numbers[r] ?? NaN) : kind === CellKind.Text ? byText.get(texts[r] ?? '') : undefined;
+    if (c && c.first === Infinity) {
+      c.first = v;
+      unseen--;
+    }
+  }
+  return [...byNumber.values(), ...byText.values()]
+    .sort((a, b) => b.count - a.count || a.first - b.first)
+    .slice(0, TOP_VALUES)
+    .map(({ value, count }) => ({ value, count }));
+}
+
+/**
+ * Every view row where both cells are numbers, as points: xs, ys (Float32, what a canvas draws)
+ * and the view row index of each; `left` counts the other rows. Throws when no row has both.
+ */
+export function scatterPoints(x: TypedColumn, y: TypedColumn, rows: ArrayLike<number>, xName: string, yName: string): ScatterData {
+  const n = rows.length;
+  const xs = new Float32Array(n);
+  const ys = new Float32Array(n);
+  const rowIndex = new Uint32Array(n);
+  const xk = x.kinds;
+  const yk = y.kinds;
+  const xv = x.numbers;
+  const yv = y.numbers;
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const r = rows[i] ?? 0;
+    if (xk[r] !== CellKind.Number || yk[r] !== CellKind.Number) continue;
+    xs[k] = xv[r] ?? NaN;
+    ys[k] = yv[r] ?? NaN;
+    rowIndex[k] = i;
+    k++;
+  }
+  if (k === 0) {
+    const which = x.column === y.column ? `${xName} has no numbers` : `${xName} and ${yName} have no row where both are numbers`;
+    throw new Error(`${which} in ${rowsPhrase(n)}.`);
+  }
+  // Copies of the filled part (slice, not subarray), so what is posted is only the points.
+  return { x: x.column, y: y.column, xs: xs.slice(0, k), ys: ys.slice(0, k), rowIndex: rowIndex.slice(0, k), left: n - k, ms: 0 };
+}
