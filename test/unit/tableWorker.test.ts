@@ -21,6 +21,7 @@ import {
   type SourceChange,
   type ViewQuery,
 } from '../../src/core/table';
+import { columnHistogram, profileColumn, scatterPoints } from '../../src/core/table/analysis';
 import { parseWorkerMessage, parseWorkerRequest } from '../../src/core/table/workerProtocol';
 import { papaRows, randomCell, rng, tempDir, toCsv, writeTemp } from './tableFixtures';
 
@@ -233,6 +234,73 @@ describe('table worker: cancellation and close', () => {
   });
 });
 
+describe('table worker: analysis (profile, histogram, scatter)', () => {
+  it('answers over the current view as the statistics in this thread do, typed arrays arriving as typed arrays', async () => {
+    const query: ViewQuery = { filters: [{ kind: 'range', column: 1, min: -100, max: 1e9 }], sort: [{ column: 2, descending: true }] };
+    const table = await openRemote(big);
+    const local = await inProcess(big, query);
+    try {
+      await table.apply(query);
+      assert.ok(local.length > 0 && local.length < BIG_ROWS, 'the filter hides rows');
+      const rows = local.rowIds();
+      const [c3, c4] = await local.source.typedColumns([{ column: 3 }, { column: 4 }]);
+      if (!c3 || !c4) throw new Error('no typed columns');
+
+      const profile = await table.profile(3);
+      assert.ok(profile.ms >= 0);
+      assert.deepEqual({ ...profile, ms: 0 }, profileColumn(c3, rows, 'c3'));
+      assert.equal(profile.count, local.length);
+      assert.equal(profile.type, 'number');
+
+      const histogram = await table.histogram(4, 12, true);
+      assert.deepEqual(histogram, columnHistogram(c4, rows, 'c4', 12, true));
+      assert.equal(histogram.counted + histogram.left, local.length);
+
+      const scatter = await table.scatter(3, 4);
+      const here = scatterPoints(c3, c4, rows, 'c3', 'c4');
+      assert.ok(scatter.xs instanceof Float32Array && scatter.ys instanceof Float32Array && scatter.rowIndex instanceof Uint32Array);
+      assert.deepEqual(scatter.xs, here.xs);
+      assert.deepEqual(scatter.ys, here.ys);
+      assert.deepEqual(scatter.rowIndex, here.rowIndex);
+      assert.equal(scatter.xs.length + scatter.left, local.length);
+    } finally {
+      await local.source.close();
+      await table.close();
+    }
+  });
+
+  it('says why a chart cannot be drawn, refuses an unknown column, and cancels', async () => {
+    const file = await writeTemp(dir, 'name,pnl\nA,\nB,n/a\nC,5\n');
+    const table = await openRemote(file);
+    try {
+      await table.apply({ filters: [{ kind: 'contains', column: 0, text: 'a' }, { kind: 'nonEmpty', column: 0 }] });
+      await assert.rejects(table.histogram(1), (e: unknown) => {
+        assert.ok(e instanceof TableWorkerError, String(e));
+        assert.equal(e.message, 'pnl has no numbers in this 1 row.');
+        return true;
+      });
+      await assert.rejects(table.profile(9), RangeError);
+      await assert.rejects(table.scatter(0, 9), RangeError);
+      const profile = await table.profile(1);
+      assert.equal(profile.count, 1);
+      assert.equal(profile.empty, 1);
+      assert.equal(profile.type, 'empty');
+    } finally {
+      await table.close();
+    }
+    const bigTable = await openRemote(big);
+    try {
+      const c = new AbortController();
+      const profiling = bigTable.profile(7, { signal: c.signal });
+      c.abort();
+      await assert.rejects(profiling, { name: 'AbortError' });
+      assert.equal((await bigTable.profile(7)).count, BIG_ROWS, 'the table still answers');
+    } finally {
+      await bigTable.close();
+    }
+  });
+});
+
 describe('table worker: errors cross the thread boundary typed', () => {
   it('a missing file: TableWorkerError with the fs code', async () => {
     await assert.rejects(RemoteTable.open(join(dir, 'nope.csv'), { workerFile }), (e: unknown) => {
@@ -270,6 +338,9 @@ describe('table worker: protocol validation', () => {
     assert.ok(parseWorkerRequest({ type: 'open', id: 1, file: '/x.csv' }));
     assert.ok(parseWorkerRequest({ type: 'apply', id: 2, query: { sort: [{ column: 1, descending: true }] } }));
     assert.ok(parseWorkerRequest({ type: 'export', id: 3, target: '/t.csv', options: { neutraliseFormulas: true, header: true, lineEnding: '\r\n' } }));
+    assert.ok(parseWorkerRequest({ type: 'profile', id: 4, column: 2 }));
+    assert.ok(parseWorkerRequest({ type: 'histogram', id: 5, column: 2, bins: 30, log: true }));
+    assert.ok(parseWorkerRequest({ type: 'scatter', id: 6, x: 2, y: 3 }));
     for (const bad of [
       null,
       { type: 'open', file: '/x.csv' },
@@ -279,6 +350,11 @@ describe('table worker: protocol validation', () => {
       { type: 'apply', id: 1, query: { filters: [{ kind: 'regex', column: 0 }] } },
       { type: 'export', id: 1, target: '/t.csv', options: { neutraliseFormulas: true, header: true, lineEnding: '\r' } },
       { type: 'copy', id: 1, first: 0, last: 2, columns: [0], format: 'xls', header: true, neutraliseFormulas: true },
+      { type: 'profile', id: 1, column: -1 },
+      { type: 'histogram', id: 1, column: 0, bins: 0, log: false },
+      { type: 'histogram', id: 1, column: 0, bins: 201, log: false },
+      { type: 'histogram', id: 1, column: 0, bins: 30 },
+      { type: 'scatter', id: 1, x: 0 },
       { type: 'drop', id: 1 },
     ]) {
       assert.equal(parseWorkerRequest(bad), undefined, JSON.stringify(bad));
@@ -290,7 +366,18 @@ describe('table worker: protocol validation', () => {
     assert.ok(parseWorkerMessage({ type: 'reply', id: 1, op: 'apply', value: view }));
     assert.ok(parseWorkerMessage({ type: 'changed', change: { type: 'complete', rowCount: 2 }, view, notices: [] }));
     assert.ok(parseWorkerMessage({ type: 'failed', id: 1, error: { name: 'Error', message: 'x', code: 'ENOENT' } }));
+    const histogram = { column: 1, edges: [0, 1, 2], counts: [3, 4], log: false, counted: 7, left: 0 };
+    const profile = { column: 1, name: 'pnl', type: 'number', count: 7, empty: 0, distinct: 2, min: 0, max: 2, mean: 1, median: 1, p5: 0, p95: 2, top: [{ value: '1', count: 4 }], histogram, ms: 3 };
+    const scatter = { x: 1, y: 2, xs: Float32Array.of(1, 2), ys: Float32Array.of(3, 4), rowIndex: Uint32Array.of(0, 5), left: 1, ms: 2 };
+    assert.ok(parseWorkerMessage({ type: 'reply', id: 1, op: 'profile', value: profile }));
+    assert.ok(parseWorkerMessage({ type: 'reply', id: 1, op: 'histogram', value: histogram }));
+    assert.ok(parseWorkerMessage({ type: 'reply', id: 1, op: 'scatter', value: scatter }));
     for (const bad of [
+      { type: 'reply', id: 1, op: 'profile', value: { ...profile, type: 'date' } },
+      { type: 'reply', id: 1, op: 'profile', value: { ...profile, top: [{ value: 1, count: 4 }] } },
+      { type: 'reply', id: 1, op: 'histogram', value: { ...histogram, edges: [0, 1] } },
+      { type: 'reply', id: 1, op: 'scatter', value: { ...scatter, xs: [1, 2] } },
+      { type: 'reply', id: 1, op: 'scatter', value: { ...scatter, rowIndex: Uint32Array.of(0) } },
       { type: 'reply', id: 1, op: 'apply', value: { ...view, countLabel: 3 } },
       { type: 'reply', id: 1, op: 'copy', value: 3 },
       { type: 'reply', id: 1, op: 'window', value: { version: 0, start: 0, rowIds: [0], columns: [0], cells: [[1]] } },

@@ -46,7 +46,8 @@
  *   RemoteTable.open(path, {signal?, workerFile?})  starts a worker thread (dist/tableWorker.js,
  *     tableWorker.ts → workerTable.ts) and opens the file in it; the host keeps a mirror of
  *     columns, notices and the view's counts (`view`: a ViewSnapshot) that the worker's pushes
- *     refresh. window, apply (sort, filters, search), export, copy, columnText, close: async,
+ *     refresh. window, apply (sort, filters, search), export, copy, columnText, profile, histogram,
+ *     scatter (analysis.ts: exact statistics over the view's rows, for the analysis panel), close: async,
  *     cancelled by AbortSignal; onDidChange and `indexed` as on a TableSource. Errors come back
  *     typed: AbortError, RangeError, else TableWorkerError {remoteName, code}.
  *   Messages: workerProtocol.ts, one union each way, validated on entry on both sides.
@@ -54,6 +55,7 @@
  * Measured costs on a 722 MB, 100,000 × 640 file: bench/RESULTS-table.md (npm run bench:table).
  */
 export { abortable } from '../abort';
+export { columnHistogram, profileColumn, quantile, scatterPoints } from './analysis';
 export { formatLine, neutraliseFormula, quoteCell } from './csvFormat';
 export { CsvSource, openAddressList, openCsvFile, type OpenCsvOptions } from './csvSource';
 export { COPY_MAX_CELLS, copySelection, exportView, type CopyOptions, type ExportOptions, type ExportResult } from './exportView';

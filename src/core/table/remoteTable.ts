@@ -1,12 +1,15 @@
 /**
  * The host's handle on a table that lives in a worker thread (tableWorker.ts): the same async
- * calls the table session needs (open, window, apply, export, copy, column text, close), progress
+ * calls the table session needs (open, window, apply, export, copy, column text, the analysis
+ * panel's profile, histogram and scatter, close), progress
  * and change events, cancellation by AbortSignal, with every heavy pass on the worker's thread.
  * The host keeps only a mirror of what it must answer at once (columns, notices, the view's
  * counts), refreshed by the worker's pushes; errors come back typed (see fromWireError).
  */
 import { join } from 'node:path';
 import { threadId as mainThreadId, Worker } from 'node:worker_threads';
+import type { ColumnProfile, Histogram, ScatterData } from '../../shared/analysisProtocol';
+import { HISTOGRAM_BINS } from '../../shared/analysisProtocol';
 import { Listeners } from './listeners';
 import type { CopyOptions, ExportOptions, ExportResult } from './exportView';
 import type { Progress, SourceChange, TableNotice, TableWindow, TaskOptions, ViewQuery } from './types';
@@ -169,6 +172,21 @@ export class RemoteTable {
   /** Every cell of `column`, in view order (one typed pass in the worker, cached there). */
   async columnText(column: number, options: TaskOptions = {}): Promise<readonly string[]> {
     return this.channel.request({ type: 'columnText', column }, 'columnText', options);
+  }
+
+  /** The profile of `column` over every row of the current view (analysis.ts): type, counts, order statistics, top values, histogram. */
+  profile(column: number, options: TaskOptions = {}): Promise<ColumnProfile> {
+    return this.channel.request({ type: 'profile', column }, 'profile', options);
+  }
+
+  /** A histogram of `column` over the current view, `bins` equal-width bins (of log10 of the positive numbers with `log`). */
+  histogram(column: number, bins = HISTOGRAM_BINS, log = false, options: TaskOptions = {}): Promise<Histogram> {
+    return this.channel.request({ type: 'histogram', column, bins, log }, 'histogram', options);
+  }
+
+  /** The points of a scatter of `x` against `y`: every view row where both are numbers, as typed arrays. */
+  scatter(x: number, y: number, options: TaskOptions = {}): Promise<ScatterData> {
+    return this.channel.request({ type: 'scatter', x, y }, 'scatter', options);
   }
 
   /** Stops the table's work, releases the file and ends the worker. Safe to call twice. */

@@ -10,6 +10,7 @@
  * as data, and `progress` may come before it. `cancel` aborts a request; `close` ends the table.
  * Both sides validate what they receive (parseWorkerRequest, parseWorkerMessage).
  */
+import { MAX_HISTOGRAM_BINS, type ColumnProfile, type Histogram, type ScatterData } from '../../shared/analysisProtocol';
 import type { ExportResult } from './exportView';
 import { isInt, isIntList, isQuery, isRecord } from './queryGuards';
 import type { Progress, SourceChange, TableNotice, TableWindow, ViewQuery } from './types';
@@ -59,6 +60,10 @@ export type WorkerRequest =
       readonly neutraliseFormulas: boolean;
     }
   | { readonly type: 'columnText'; readonly id: number; readonly column: number }
+  /** The analysis panel (analysis.ts), over every row of the current view. */
+  | { readonly type: 'profile'; readonly id: number; readonly column: number }
+  | { readonly type: 'histogram'; readonly id: number; readonly column: number; readonly bins: number; readonly log: boolean }
+  | { readonly type: 'scatter'; readonly id: number; readonly x: number; readonly y: number }
   | { readonly type: 'cancel'; readonly id: number }
   | { readonly type: 'close'; readonly id: number };
 
@@ -81,6 +86,10 @@ export type WorkerReply =
   | { readonly op: 'copy'; readonly value: string }
   /** The column's text in view order (for "use as input"). */
   | { readonly op: 'columnText'; readonly value: readonly string[] }
+  | { readonly op: 'profile'; readonly value: ColumnProfile }
+  | { readonly op: 'histogram'; readonly value: Histogram }
+  /** Typed arrays survive the structured clone as typed arrays. */
+  | { readonly op: 'scatter'; readonly value: ScatterData }
   | { readonly op: 'close'; readonly value: null };
 
 /** Worker → host. */
@@ -132,7 +141,12 @@ export function parseWorkerRequest(message: unknown): WorkerRequest | undefined 
         ? (m as WorkerRequest)
         : undefined;
     case 'columnText':
+    case 'profile':
       return isInt(m.column) ? (m as WorkerRequest) : undefined;
+    case 'histogram':
+      return isInt(m.column) && isInt(m.bins) && m.bins >= 1 && m.bins <= MAX_HISTOGRAM_BINS && isBool(m.log) ? (m as WorkerRequest) : undefined;
+    case 'scatter':
+      return isInt(m.x) && isInt(m.y) ? (m as WorkerRequest) : undefined;
     case 'cancel':
     case 'close':
       return m as WorkerRequest;
@@ -170,6 +184,55 @@ function isWindow(v: unknown): v is TableWindow {
   return isRecord(v) && isInt(v.version) && isInt(v.start) && isIntList(v.rowIds) && isIntList(v.columns) && Array.isArray(v.cells) && v.cells.every(isTexts);
 }
 
+const isNumber = (v: unknown): v is number => typeof v === 'number';
+const isNumbers = (v: unknown): v is number[] => Array.isArray(v) && v.every(isNumber);
+const isOptionalNumber = (v: unknown): boolean => v === undefined || isNumber(v);
+
+function isHistogram(v: unknown): v is Histogram {
+  return (
+    isRecord(v) &&
+    isInt(v.column) &&
+    isNumbers(v.edges) &&
+    isIntList(v.counts) &&
+    v.edges.length === v.counts.length + 1 &&
+    isBool(v.log) &&
+    isInt(v.counted) &&
+    isInt(v.left)
+  );
+}
+
+function isProfile(v: unknown): v is ColumnProfile {
+  return (
+    isRecord(v) &&
+    isInt(v.column) &&
+    isText(v.name) &&
+    (v.type === 'number' || v.type === 'address' || v.type === 'text' || v.type === 'empty') &&
+    isInt(v.count) &&
+    isInt(v.empty) &&
+    isInt(v.distinct) &&
+    [v.min, v.max, v.mean, v.median, v.p5, v.p95].every(isOptionalNumber) &&
+    Array.isArray(v.top) &&
+    v.top.every((t) => isRecord(t) && isText(t.value) && isInt(t.count)) &&
+    (v.histogram === undefined || isHistogram(v.histogram)) &&
+    isNumber(v.ms)
+  );
+}
+
+function isScatter(v: unknown): v is ScatterData {
+  return (
+    isRecord(v) &&
+    isInt(v.x) &&
+    isInt(v.y) &&
+    v.xs instanceof Float32Array &&
+    v.ys instanceof Float32Array &&
+    v.rowIndex instanceof Uint32Array &&
+    v.xs.length === v.ys.length &&
+    v.xs.length === v.rowIndex.length &&
+    isInt(v.left) &&
+    isNumber(v.ms)
+  );
+}
+
 function isReplyValue(op: unknown, v: unknown): boolean {
   switch (op) {
     case 'open':
@@ -184,6 +247,12 @@ function isReplyValue(op: unknown, v: unknown): boolean {
       return isText(v);
     case 'columnText':
       return isTexts(v);
+    case 'profile':
+      return isProfile(v);
+    case 'histogram':
+      return isHistogram(v);
+    case 'scatter':
+      return isScatter(v);
     case 'close':
       return v === null;
     default:

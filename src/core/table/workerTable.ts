@@ -5,10 +5,12 @@
  * (tableWorker.ts wires it to parentPort); `post` is the only way out, so it is tested as is.
  */
 import { threadId } from 'node:worker_threads';
+import { abortable } from '../abort';
+import { columnHistogram, profileColumn, scatterPoints } from './analysis';
 import { copySelection, exportView } from './exportView';
 import { openTable } from './openTable';
 import { TableView } from './tableView';
-import type { Progress, SourceChange, TableSource } from './types';
+import type { Progress, SourceChange, TableSource, TaskOptions, TypedColumn } from './types';
 import { parseWorkerRequest, toWireError, type OpenedTable, type ViewSnapshot, type WorkerMessage, type WorkerReply, type WorkerRequest } from './workerProtocol';
 
 /** Least time between two progress messages of one kind. */
@@ -73,7 +75,36 @@ export class WorkerTable {
         const text = typed?.fullText ?? [];
         return { op: 'columnText', value: Array.from(view.rowIds(), (id) => text[id] ?? '') };
       }
+      case 'profile': {
+        const t0 = performance.now();
+        const [col] = await this.typed(view, [req.column], { signal, onProgress });
+        const profile = profileColumn(col as TypedColumn, view.rowIds(), view.source.columns[req.column] ?? '');
+        return { op: 'profile', value: { ...profile, ms: performance.now() - t0 } };
+      }
+      case 'histogram': {
+        const [col] = await this.typed(view, [req.column], { signal, onProgress });
+        return { op: 'histogram', value: columnHistogram(col as TypedColumn, view.rowIds(), view.source.columns[req.column] ?? '', req.bins, req.log) };
+      }
+      case 'scatter': {
+        const t0 = performance.now();
+        const [x, y] = await this.typed(view, [req.x, req.y], { signal, onProgress });
+        const names = view.source.columns;
+        const points = scatterPoints(x as TypedColumn, y as TypedColumn, view.rowIds(), names[req.x] ?? '', names[req.y] ?? '');
+        return { op: 'scatter', value: { ...points, ms: performance.now() - t0 } };
+      }
     }
+  }
+
+  /** Typed columns over every row (the index finished first, so nothing is a partial count). */
+  private async typed(view: TableView, columns: readonly number[], options: TaskOptions & { signal: AbortSignal }): Promise<TypedColumn[]> {
+    for (const c of columns) if (c >= view.source.columns.length) throw new RangeError(`There is no column ${c}.`);
+    await abortable(view.source.indexed, options.signal);
+    const typed = await view.source.typedColumns(
+      columns.map((column) => ({ column })),
+      options,
+    );
+    options.signal.throwIfAborted();
+    return typed;
   }
 
   private async open(file: string, prepareColumns: boolean | undefined, signal: AbortSignal): Promise<OpenedTable> {
