@@ -140,9 +140,14 @@ export async function renameNoReplace(from: string, to: string): Promise<boolean
   return true;
 }
 
-/** Writes text to a file atomically: a temp file beside it, then a rename. */
-export async function writeAtomic(file: string, text: string): Promise<void> {
+/** Writes text (UTF-8) or bytes to a file atomically: a temp file beside it, then a rename; no temp file is left on failure. */
+export async function writeAtomic(file: string, data: string | Uint8Array): Promise<void> {
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(tmp, text, 'utf8');
-  await rename(tmp, file);
+  try {
+    await writeFile(tmp, data, typeof data === 'string' ? 'utf8' : undefined);
+    await rename(tmp, file);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
 }

@@ -82,10 +82,14 @@ describe('table: the Wallet Analytics Table through its real message path', func
   const ran: { id: string; args: unknown }[] = [];
   let picks: ((items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined)[] = [];
   let savePath: string | undefined;
+  let saveDefaults: string[] = [];
   let inputs: string[] = [];
 
   const prompts: TablePrompts = {
-    savePath: () => Promise.resolve(savePath),
+    savePath: (defaultPath) => {
+      saveDefaults.push(defaultPath);
+      return Promise.resolve(savePath);
+    },
     pick: <T extends vscode.QuickPickItem>(items: readonly T[]) => Promise.resolve(picks.shift()?.(items) as T | undefined),
     input: () => Promise.resolve(inputs.shift()),
     runCommand: (cmd, args) => {
@@ -286,6 +290,69 @@ describe('table: the Wallet Analytics Table through its real message path', func
     } finally {
       await config.update('table.neutralizeFormulas', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it('profiles a column, draws a histogram and a scatter over the filtered view, and saves a chart as PNG', async () => {
+    const view = await query(t, { filters: [{ kind: 'range', column: 3, min: 0.5 }], sort: [{ column: 2, descending: true }] });
+    const rows = data.filter((r) => Number(r[3]) >= 0.5);
+    assert.equal(view.length, rows.length);
+    // The reference: papaparse's cells of the rows the filter keeps, sorted here.
+    const nums = rows.map((r) => r[2] ?? '').filter((c) => c !== '').map(Number).sort((a, b) => a - b);
+    const at = (p: number): number => {
+      const h = (nums.length - 1) * p;
+      const lo = Math.floor(h);
+      return (nums[lo] ?? NaN) + (h - lo) * ((nums[Math.min(lo + 1, nums.length - 1)] ?? NaN) - (nums[lo] ?? NaN));
+    };
+    const profile = (await reply(t, { type: 'profile', requestId: id(), column: 2 }, 'profile')).profile;
+    assert.equal(profile.name, 'realized_pnl_usd_7d');
+    assert.equal(profile.type, 'number');
+    assert.equal(profile.count, rows.length);
+    assert.equal(profile.empty, rows.length - nums.length);
+    assert.equal(profile.distinct, new Set(nums).size);
+    assert.equal(profile.min, nums[0]);
+    assert.equal(profile.max, nums.at(-1));
+    assert.ok(Math.abs((profile.mean ?? NaN) - nums.reduce((a, b) => a + b, 0) / nums.length) < 1e-9);
+    assert.equal(profile.median, at(0.5));
+    assert.equal(profile.p5, at(0.05));
+    assert.equal(profile.p95, at(0.95));
+    assert.equal(profile.histogram?.counts.reduce((a, b) => a + b, 0), nums.length);
+    assert.equal(profile.top.length, 10);
+    assert.equal((await reply(t, { type: 'profile', requestId: id(), column: 0 }, 'profile')).profile.type, 'address');
+    assert.equal((await reply(t, { type: 'profile', requestId: id(), column: 1 }, 'profile')).profile.type, 'text');
+
+    const histogram = (await reply(t, { type: 'histogram', requestId: id(), column: 2, bins: 10, log: true }, 'histogram')).histogram;
+    assert.equal(histogram.counted, nums.filter((v) => v > 0).length);
+    assert.equal(histogram.left, rows.length - histogram.counted);
+    assert.equal(histogram.edges.length, 11);
+    assert.ok(Math.abs((histogram.edges[10] ?? NaN) - Math.log10(nums.at(-1) ?? NaN)) < 1e-9);
+
+    const scatter = (await reply(t, { type: 'scatter', requestId: id(), x: 3, y: 2 }, 'scatter')).scatter;
+    assert.ok(scatter.xs instanceof Float32Array && scatter.rowIndex instanceof Uint32Array);
+    assert.equal(scatter.xs.length, nums.length);
+    assert.equal(scatter.left, rows.length - nums.length);
+    const w = await windowOf(t, 0, view.length, [3, 2]);
+    for (const i of [0, 1, Math.floor(scatter.xs.length / 2), scatter.xs.length - 1]) {
+      const cells = w.cells[scatter.rowIndex[i] ?? -1];
+      assert.deepEqual([scatter.xs[i], scatter.ys[i]], [Math.fround(Number(cells?.[0])), Math.fround(Number(cells?.[1]))], `point ${i} is its view row`);
+    }
+
+    const none = await query(t, { filters: [{ kind: 'empty', column: 2 }] });
+    const failed = await reply(t, { type: 'histogram', requestId: id(), column: 2, bins: 30, log: false }, 'failed');
+    assert.equal(failed.message, `realized_pnl_usd_7d has no numbers in these ${none.length} rows.`);
+
+    // A 1 × 1 PNG, as a canvas's toDataURL gives it.
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    savePath = path.join(dir, 'chart.png');
+    saveDefaults = [];
+    const saved = await reply(t, { type: 'savePng', requestId: id(), name: 'histogram', dataUrl: `data:image/png;base64,${png}` }, 'done');
+    assert.equal(saved.message, `Saved ${savePath}.`);
+    assert.deepEqual(saveDefaults, [path.join(dir, 'pnl-20261121-101500-req_1-histogram.png')]);
+    assert.deepEqual(fs.readFileSync(savePath), Buffer.from(png, 'base64'));
+    savePath = undefined;
+    const cancelled = await reply(t, { type: 'savePng', requestId: id(), name: 'scatter', dataUrl: `data:image/png;base64,${png}` }, 'failed');
+    assert.equal(cancelled.cancelled, true);
+    note(`profile of ${profile.count} rows in ${Math.round(profile.ms)} ms; scatter of ${scatter.xs.length} points; PNG saved`);
+    await query(t, {});
   });
 
   it('cancels a request by id, and ignores malformed messages', async () => {

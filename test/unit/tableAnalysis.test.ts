@@ -2,13 +2,17 @@
  * The analysis panel's statistics (core/table/analysis.ts), exact values on small hand-made
  * columns: empty and text cells, ties among the top values, even and odd medians, p5/p95 by
  * their stated definition, log histograms with zeros and negatives, scatter points, and a
- * filtered view whose hidden rows must not count.
+ * filtered view whose hidden rows must not count; and a chart's PNG checked, named and written.
  */
 import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openCsvFile, TableView } from '../../src/core/table';
 import { binValues, columnHistogram, profileColumn, quantile, scatterPoints } from '../../src/core/table/analysis';
 import { TypedColumnBuilder } from '../../src/core/table/typedColumn';
+import { writeAtomic } from '../../src/core/fileLock';
+import { chartPngPath, pngFromDataUrl } from '../../src/core/table/chartPng';
 import type { TypedColumn } from '../../src/core/table/types';
 import { tempDir, writeTemp } from './tableFixtures';
 
@@ -195,5 +199,31 @@ describe('analysis: scatter', () => {
     assert.throws(() => scatterPoints(column(['1', '']), column(['', '2'], 1), all(2), 'a', 'b'), {
       message: 'a and b have no row where both are numbers in these 2 rows.',
     });
+  });
+});
+
+describe('analysis: a chart saved as PNG', () => {
+  // The 8-byte PNG signature and an IHDR chunk's start: enough to be told apart from other bytes.
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+
+  it('decodes a PNG data URL and refuses anything else', () => {
+    assert.deepEqual(pngFromDataUrl(`data:image/png;base64,${png.toString('base64')}`), png);
+    assert.throws(() => pngFromDataUrl(`data:image/jpeg;base64,${png.toString('base64')}`), /not arrive as a PNG/u);
+    assert.throws(() => pngFromDataUrl('data:image/png;base64,@@@'), /not valid base64/u);
+    assert.throws(() => pngFromDataUrl(`data:image/png;base64,${Buffer.from('GIF89a, not a png').toString('base64')}`), /not a PNG image/u);
+  });
+
+  it('proposes <result>-<chart>.png beside the result, the chart name safe for a file name', () => {
+    assert.equal(chartPngPath('/r/pnl-20261121-101500-req_1.csv', 'scatter winrate_30d × realized_pnl_usd_30d'), '/r/pnl-20261121-101500-req_1-scatter winrate_30d × realized_pnl_usd_30d.png');
+    assert.equal(chartPngPath('/r/a.json', 'x/y: "z"?'), '/r/a-x-y- -z.png');
+    assert.equal(chartPngPath('/r/a.csv', '../..'), '/r/a-chart.png');
+  });
+
+  it('writes the bytes atomically: the file whole, no temp file left', async () => {
+    const target = join(dir, 'chart.png');
+    await writeAtomic(target, png);
+    assert.deepEqual(await readFile(target), png);
+    assert.deepEqual((await readdir(dir)).filter((f) => f.startsWith('chart.png')), ['chart.png']);
+    await assert.rejects(writeAtomic(join(dir, 'missing', 'chart.png'), png), { code: 'ENOENT' });
   });
 });

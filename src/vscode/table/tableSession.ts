@@ -2,18 +2,21 @@
  * One table webview and the data behind it: the table (CSV, address list, JSON rows) with its
  * view, kept in a worker thread (RemoteTable) so no pass over the file runs on the extension
  * host's main thread; the message loop (ready handshake, then one reply per request id), background indexing
- * forwarded as progress, file notices, and the cell and column actions.
+ * forwarded as progress, file notices, the cell and column actions, and the analysis panel's
+ * profile, histogram and scatter (computed in the worker) and charts saved as PNG.
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { ENDPOINTS, shortTitle } from '../../core/catalog';
 import { METRIC_GROUPS, TIMEFRAMES } from '../../core/metrics';
-import { COPY_MAX_CELLS, neutraliseFormula, RemoteTable } from '../../core/table';
+import { COPY_MAX_CELLS, neutraliseFormula, RemoteTable, type Progress } from '../../core/table';
 import type { ViewState } from '../../shared/tableProtocol';
 import { FIRST_WINDOW, parseUiRequest, type ColumnInfo, type ProbeState, type TableLayout, type UiMessage, type UiRequest } from '../../shared/tableUiProtocol';
 import { readSettings } from '../base/settings';
 import type { Log } from '../base/log';
+import { writeAtomic } from '../../core/fileLock';
+import { chartPngPath, pngFromDataUrl } from '../../core/table/chartPng';
 import { collectAddresses, columnInfo, likelyShown } from './columnInfo';
 import type { TablePrompts } from './prompts';
 import { resultInfo } from '../../core/results/files';
@@ -352,7 +355,46 @@ export class TableSession implements vscode.Disposable {
       case 'openRaw':
         await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(o.file), 'default', { preview: false });
         return;
+      case 'profile': {
+        const profile = await o.table.profile(req.column, this.analysisOptions(req.requestId));
+        this.post({ type: 'profile', requestId: req.requestId, profile });
+        this.deps.log.info(`Table: profile of ${profile.name} over ${fmt(profile.count)} rows in ${Math.round(profile.ms)} ms.`);
+        return;
+      }
+      case 'histogram': {
+        const histogram = await o.table.histogram(req.column, req.bins, req.log, this.analysisOptions(req.requestId));
+        this.post({ type: 'histogram', requestId: req.requestId, histogram });
+        return;
+      }
+      case 'scatter': {
+        const t0 = performance.now();
+        const scatter = await o.table.scatter(req.x, req.y, this.analysisOptions(req.requestId));
+        // The typed arrays go to the webview as binary (VS Code serialises ArrayBuffers apart from the JSON).
+        this.post({ type: 'scatter', requestId: req.requestId, scatter });
+        this.deps.log.info(`Table: scatter of ${fmt(scatter.xs.length)} points sent ${Math.round(performance.now() - t0)} ms after the request (worker ${Math.round(scatter.ms)} ms).`);
+        return;
+      }
+      case 'savePng':
+        await this.savePng(o, req.requestId, req.name, req.dataUrl, prompts);
+        return;
     }
+  }
+
+  /** Cancellation by the webview (cancel) or the session's end, and the worker's progress forwarded. */
+  private analysisOptions(requestId: number): { signal: AbortSignal; onProgress: (p: Progress) => void } {
+    return { signal: this.controller(requestId), onProgress: (progress) => this.post({ type: 'progress', requestId, progress }) };
+  }
+
+  /** Writes a chart's PNG where the person says (default: `<result>-<chart>.png` beside the result), atomically. */
+  private async savePng(o: Opened, requestId: number, name: string, dataUrl: string, prompts: TablePrompts): Promise<void> {
+    const png = pngFromDataUrl(dataUrl);
+    const target = await prompts.savePath(chartPngPath(o.file, name), { filters: { 'PNG images': ['png'] }, title: `Save the chart “${name}” as PNG`, saveLabel: 'Save' });
+    if (!target) {
+      this.post({ type: 'failed', requestId, message: 'Saving the chart was cancelled.', cancelled: true });
+      return;
+    }
+    await writeAtomic(target, png);
+    this.post({ type: 'done', requestId, message: `Saved ${target}.` });
   }
 
   private async export(o: Opened, requestId: number, columns: readonly number[] | undefined, prompts: TablePrompts): Promise<void> {
