@@ -119,13 +119,6 @@ export function columnHistogram(col: TypedColumn, rows: ArrayLike<number>, name:
   return { column: col.column, edges, counts, log, counted: values.length, left: notNumbers + (all.length - values.length) };
 }
 
-/** A candidate for the top values: its count and the view position it was first seen at. */
-interface Candidate {
-  readonly value: string;
-  readonly count: number;
-  first: number;
-}
-
 /**
  * The profile of column `col` (named `name`) over view `rows`. Type: `empty` when every cell
  * is empty; `number` when most (more than half) of the non-empty cells are numbers; `address`
@@ -197,10 +190,23 @@ function profileType(filled: number, numberCells: number, textCounts: ReadonlyMa
   return agreedChain(filled, main, alt) ? 'address' : 'text';
 }
 
+/** The index of `v` in ascending `values` (it is there). */
+function indexOf(values: Float64Array, v: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((values[mid] ?? 0) < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * The TOP_VALUES most frequent values, most frequent first, ties in the order first seen in the
- * view. Only values as frequent as the TOP_VALUES-th count can make it, so only those are
- * looked for in one pass over the view (which stops once each was seen).
+ * view. With T the TOP_VALUES-th largest count, every value seen more than T times is in, and
+ * the rest are the first values seen exactly T times; one pass over the view in order finds
+ * them (a number's count by binary search in the sorted runs) and stops once all are found.
  */
 function topValues(col: TypedColumn, rows: ArrayLike<number>, runValues: Float64Array, runCounts: Uint32Array, textCounts: ReadonlyMap<string, number>): ValueCount[] {
   const total = runCounts.length + textCounts.size;
@@ -211,29 +217,41 @@ function topValues(col: TypedColumn, rows: ArrayLike<number>, runValues: Float64
   for (const c of textCounts.values()) all[i++] = c;
   all.sort();
   const threshold = all[Math.max(0, total - TOP_VALUES)] ?? 1;
-  const byNumber = new Map<number, Candidate>();
-  const byText = new Map<string, Candidate>();
-  for (let r = 0; r < runValues.length; r++) {
-    const count = runCounts[r] ?? 0;
-    // -0 and 0 are one run (=== equal) and one key (Map uses SameValueZero).
-    if (count >= threshold) byNumber.set(runValues[r] ?? 0, { value: String(runValues[r]), count, first: Infinity });
+  let above = 0;
+  let at = 0;
+  for (let j = 0; j < total; j++) {
+    const c = all[j] ?? 0;
+    if (c > threshold) above++;
+    else if (c === threshold) at++;
   }
-  for (const [value, count] of textCounts) if (count >= threshold) byText.set(value, { value, count, first: Infinity });
-  let unseen = byNumber.size + byText.size;
+  const ties = Math.min(at, TOP_VALUES - above);
+  const wanted = above + ties;
+  // Keyed by the number or the text: a Map tells 1 from "1" (and -0 from 0 it does not, as the runs).
+  const chosen = new Map<number | string, { value: string; count: number; first: number }>();
+  let tiesTaken = 0;
   const { kinds, numbers } = col;
   const texts = col.texts ?? col.fullText ?? [];
-  for (let v = 0; v < rows.length && unseen > 0; v++) {
+  for (let v = 0; v < rows.length && chosen.size < wanted; v++) {
     const r = rows[v] ?? 0;
     const kind = kinds[r];
-    const c = kind === CellKind.Number ? byNumber.get(numbers[r] ?? NaN) : kind === CellKind.Text ? byText.get(texts[r] ?? '') : undefined;
-    if (c && c.first === Infinity) {
-      c.first = v;
-      unseen--;
+    let key: number | string;
+    let count: number;
+    if (kind === CellKind.Number) {
+      key = numbers[r] ?? 0;
+      count = runCounts[indexOf(runValues, key)] ?? 0;
+    } else if (kind === CellKind.Text) {
+      key = texts[r] ?? '';
+      count = textCounts.get(key) ?? 0;
+    } else continue;
+    if (count < threshold || chosen.has(key)) continue;
+    if (count === threshold) {
+      if (tiesTaken === ties) continue;
+      tiesTaken++;
     }
+    chosen.set(key, { value: typeof key === 'number' ? String(key) : key, count, first: v });
   }
-  return [...byNumber.values(), ...byText.values()]
+  return [...chosen.values()]
     .sort((a, b) => b.count - a.count || a.first - b.first)
-    .slice(0, TOP_VALUES)
     .map(({ value, count }) => ({ value, count }));
 }
 

@@ -42,7 +42,7 @@ export interface TableTestHooks {
   setPrompts(prompts: TablePrompts | undefined): void;
 }
 
-const REPLIES = new Set(['window', 'queryApplied', 'done', 'failed']);
+const REPLIES = new Set(['window', 'queryApplied', 'done', 'failed', 'profile', 'histogram', 'scatter']);
 
 class TableEditorProvider implements vscode.CustomReadonlyEditorProvider {
   readonly sessions = new Set<{ session: TableSession; posted: UiMessage[] }>();
