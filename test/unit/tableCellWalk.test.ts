@@ -1,4 +1,4 @@
-/** The WebAssembly cell walk finds exactly the cells the JS walker (cells.ts) finds. */
+/** The WebAssembly cell walk (cellWalk.wat, compiled at build time) finds exactly the cells the JS walker (cells.ts) finds. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CellMap } from '../../src/core/table/cellMap';

@@ -26,7 +26,7 @@ export class CellMap {
   record(r: number, buf: Buffer, start: number, end: number, walker?: CellWalker): number {
     const base = r * this.slots;
     if (walker?.holds(buf) && this.slots <= walker.maxSlots) {
-      const cells = walker.walk(buf, start, end, this.slots);
+      const cells = walker.walk(buf, start, end, this.slots, STRIDE_SHIFT);
       this.marks.set(walker.marks.subarray(0, this.slots), base);
       this.cellCounts[r] = cells;
       return cells;

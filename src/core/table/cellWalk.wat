@@ -1,0 +1,127 @@
+;; The cell walk (CellMap.record) as WebAssembly: the one pass that looks at every byte of the
+;; file. Compiled to bytes at build time (esbuild.mjs, with wabt's wat2wasm) and instantiated by
+;; cellWalkWasm.ts. It follows cells.ts to the letter: a quote opens a quoted cell only at the
+;; cell's start; inside it `""` is a quote; a quote, optional spaces or tabs, then a comma or the
+;; row's end closes it; any other quote is a character. A property test runs both walkers on
+;; random rows (test/unit/tableCellWalk.test.ts).
+;;
+;; Memory (imported, owned by cellWalkWasm.ts): [marks, 64 KiB][read buffer A][read buffer B][16
+;; bytes of slack for the last SIMD load]. Both functions take a row [start, end) as memory
+;; offsets and write marks as i32 at marks[k] = start of cell (k << shift) − start, or
+;; 0xFFFFFFFF for slots past the row's last cell; they return the row's cell count.
+;; shift 5 marks every 32nd cell (wide files); shift 0 marks every cell (files of few columns).
+(module
+  (import "env" "memory" (memory 1))
+
+  ;; Any row: a byte loop, with the quote rules.
+  (func (export "walk") (param $start i32) (param $end i32) (param $slots i32) (param $shift i32) (result i32)
+    (local $p i32) (local $cell i32) (local $i i32) (local $j i32) (local $b i32) (local $k i32) (local $mask i32)
+    (local.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $shift)) (i32.const 1)))
+    (local.set $p (local.get $start))
+    (block $row
+      (loop $next_cell
+        ;; Mark the cell when its index is a multiple of 1 << shift and its slot is wanted.
+        (if (i32.eqz (i32.and (local.get $cell) (local.get $mask)))
+          (then
+            (local.set $k (i32.shr_u (local.get $cell) (local.get $shift)))
+            (if (i32.lt_u (local.get $k) (local.get $slots))
+              (then (i32.store (i32.shl (local.get $k) (i32.const 2)) (i32.sub (local.get $p) (local.get $start)))))))
+        ;; Leave $delimiter with $p at the comma after the cell, or at $end.
+        (block $delimiter
+          (if (i32.lt_u (local.get $p) (local.get $end))
+            (then
+              (if (i32.eq (i32.load8_u (local.get $p)) (i32.const 34)) ;; a quoted cell
+                (then
+                  (local.set $i (i32.add (local.get $p) (i32.const 1)))
+                  (loop $quoted
+                    ;; The next quote at or after $i; none before $end: the rest of the row is the cell.
+                    (block $found
+                      (loop $scan
+                        (if (i32.ge_u (local.get $i) (local.get $end))
+                          (then (local.set $p (local.get $end)) (br $delimiter)))
+                        (br_if $found (i32.eq (i32.load8_u (local.get $i)) (i32.const 34)))
+                        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                        (br $scan)))
+                    ;; "" is a quote inside the cell.
+                    (local.set $j (i32.add (local.get $i) (i32.const 1)))
+                    (if (i32.lt_u (local.get $j) (local.get $end))
+                      (then
+                        (if (i32.eq (i32.load8_u (local.get $j)) (i32.const 34))
+                          (then (local.set $i (i32.add (local.get $j) (i32.const 1))) (br $quoted)))))
+                    ;; Spaces or tabs, then a comma or the row's end: the cell is closed.
+                    (block $spaces
+                      (loop $space
+                        (br_if $spaces (i32.ge_u (local.get $j) (local.get $end)))
+                        (local.set $b (i32.load8_u (local.get $j)))
+                        (br_if $spaces (i32.eqz (i32.or (i32.eq (local.get $b) (i32.const 32)) (i32.eq (local.get $b) (i32.const 9)))))
+                        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                        (br $space)))
+                    (if (i32.ge_u (local.get $j) (local.get $end))
+                      (then (local.set $p (local.get $end)) (br $delimiter)))
+                    (if (i32.eq (i32.load8_u (local.get $j)) (i32.const 44))
+                      (then (local.set $p (local.get $j)) (br $delimiter)))
+                    ;; Any other quote is a character: search on after it.
+                    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                    (br $quoted))))))
+          ;; An unquoted cell runs to the next comma.
+          (block $plain
+            (loop $byte
+              (br_if $plain (i32.ge_u (local.get $p) (local.get $end)))
+              (br_if $plain (i32.eq (i32.load8_u (local.get $p)) (i32.const 44)))
+              (local.set $p (i32.add (local.get $p) (i32.const 1)))
+              (br $byte))))
+        (br_if $row (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (local.set $cell (i32.add (local.get $cell) (i32.const 1)))
+        (br $next_cell)))
+    (call $fill (i32.add (i32.shr_u (local.get $cell) (local.get $shift)) (i32.const 1)) (local.get $slots))
+    (i32.add (local.get $cell) (i32.const 1)))
+
+  ;; A row with no quote in it: the commas of 16 bytes at once (SIMD), so there is no branch per
+  ;; byte or per cell to mispredict; commas are gone through one by one only in a block where a mark falls.
+  (func (export "walkPlain") (param $start i32) (param $end i32) (param $slots i32) (param $shift i32) (result i32)
+    (local $bits i32) (local $n i32) (local $next i32) (local $p i32) (local $commas i32) (local $k i32) (local $step i32)
+    (local.set $step (i32.shl (i32.const 1) (local.get $shift)))
+    (if (local.get $slots) (then (i32.store (i32.const 0) (i32.const 0)))) ;; cell 0 starts at the start
+    (local.set $p (local.get $start))
+    (local.set $next (local.get $step)) ;; the comma count at which the next mark falls
+    (block $row
+      (loop $block16
+        (br_if $row (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $bits (i8x16.bitmask (i8x16.eq (v128.load (local.get $p)) (i8x16.splat (i32.const 44)))))
+        ;; The last block of the row: drop the bits past its end.
+        (if (i32.lt_u (i32.sub (local.get $end) (local.get $p)) (i32.const 16))
+          (then
+            (local.set $bits (i32.and (local.get $bits)
+              (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $end) (local.get $p))) (i32.const 1))))))
+        (local.set $n (i32.popcnt (local.get $bits)))
+        (if (i32.ge_u (i32.add (local.get $commas) (local.get $n)) (local.get $next))
+          (then
+            (block $bits_done
+              (loop $each_comma
+                (br_if $bits_done (i32.eqz (local.get $bits)))
+                (local.set $commas (i32.add (local.get $commas) (i32.const 1)))
+                (if (i32.eq (local.get $commas) (local.get $next))
+                  (then
+                    (local.set $k (i32.shr_u (local.get $commas) (local.get $shift)))
+                    (if (i32.lt_u (local.get $k) (local.get $slots))
+                      (then
+                        (i32.store (i32.shl (local.get $k) (i32.const 2))
+                          (i32.sub (i32.add (i32.add (local.get $p) (i32.ctz (local.get $bits))) (i32.const 1)) (local.get $start)))))
+                    (local.set $next (i32.add (local.get $next) (local.get $step)))))
+                (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
+                (br $each_comma))))
+          (else (local.set $commas (i32.add (local.get $commas) (local.get $n)))))
+        (local.set $p (i32.add (local.get $p) (i32.const 16)))
+        (br $block16)))
+    (call $fill (i32.add (i32.shr_u (local.get $commas) (local.get $shift)) (i32.const 1)) (local.get $slots))
+    (i32.add (local.get $commas) (i32.const 1)))
+
+  ;; Slots [from, slots): past the row's last cell.
+  (func $fill (param $k i32) (param $slots i32)
+    (block $done
+      (loop $slot
+        (br_if $done (i32.ge_u (local.get $k) (local.get $slots)))
+        (i32.store (i32.shl (local.get $k) (i32.const 2)) (i32.const -1))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $slot)))))
