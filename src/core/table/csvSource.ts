@@ -180,6 +180,11 @@ export class CsvSource implements TableSource, CsvFile {
     });
   }
 
+  rowBytes(row: number): number {
+    const p = row + this.header;
+    return p < this.offsets.length ? this.offsets.limit(p) - this.offsets.start(p) : 0;
+  }
+
   async typedColumns(needs: readonly ColumnNeed[], options: TaskOptions = {}): Promise<TypedColumn[]> {
     this.checkColumns(needs.map((n) => n.column));
     await abortable(this.indexed, options.signal);
