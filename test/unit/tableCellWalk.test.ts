@@ -1,12 +1,15 @@
 /**
  * The WebAssembly cell walk (cellWalk.wat) finds exactly the cells the JS walker (cells.ts)
  * finds, and every CellMap layout (marks, per-cell offsets, per-cell deltas) places every cell
- * where a walk from the row's first cell finds it, quoted multi-line cells included.
+ * where a walk from the row's first cell finds it, quoted multi-line cells included. The row
+ * scan kernel finds the rows and quote problems the JS scanner finds.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CellMap, type CellMapLayout } from '../../src/core/table/cellMap';
 import { cellStart } from '../../src/core/table/cells';
+import { RowOffsets } from '../../src/core/table/rowOffsets';
+import { RowScanner } from '../../src/core/table/rowScanner';
 import { CellWalker } from '../../src/core/table/cellWalkWasm';
 import { rng } from './tableFixtures';
 
@@ -95,5 +98,44 @@ describe('table: cell walk kernel', () => {
     assert.equal(cells, 100);
     const text = row.toString();
     assert.deepEqual(marks, [0, text.indexOf(',32,') + 1, text.indexOf(',64,') + 1, text.indexOf(',96,') + 1]);
+  });
+});
+
+describe('table: row scan kernel', () => {
+  /** Rows, lines and problems the scanner finds in `text` fed in chunks cut at `cuts`, with or without the kernel. */
+  function scanAll(text: Buffer, cuts: number[], walker?: CellWalker): unknown {
+    const offsets = new RowOffsets();
+    const scanner = new RowScanner(offsets, true, 0);
+    let from = 0;
+    for (const to of [...cuts, text.length]) {
+      let chunk = text.subarray(from, to);
+      if (walker) {
+        const buf = walker.buffers[1].subarray(7, 7 + chunk.length);
+        chunk.copy(buf);
+        chunk = buf;
+      }
+      scanner.feed(chunk, from, walker);
+      from = to;
+    }
+    scanner.finish(text.length);
+    const rows = Array.from({ length: offsets.length }, (_, r) => [offsets.start(r), offsets.limit(r), offsets.line(r)]);
+    return { rows, malformed: scanner.malformedQuotes, first: scanner.firstMalformedQuote, open: scanner.unterminatedQuote };
+  }
+
+  it('finds the rows, lines and quote problems the JS scanner finds, chunks cut anywhere', () => {
+    const walker = new CellWalker(1 << 16);
+    const rand = rng(77);
+    const bits = ['a', 'bc', ',', ',', '"', '""', '\n', '\n', '\r\n', '\r', ' ', '\t', '"x,y"', '"a""b"', '"l1\nl2"', '" "x', 'é', '0123456789abcdef0123'];
+    for (let i = 0; i < 3000; i++) {
+      const text = Buffer.from(Array.from({ length: Math.floor(rand() * 120) }, () => bits[Math.floor(rand() * bits.length)] ?? '').join(''));
+      const cuts = Array.from({ length: Math.floor(rand() * 4) }, () => Math.floor(rand() * (text.length + 1))).sort((a, b) => a - b);
+      assert.deepEqual(scanAll(text, cuts, walker), scanAll(text, cuts), `text ${i}: ${JSON.stringify(text.toString())}, cuts ${cuts.join(',')}`);
+    }
+  });
+
+  it('stops at 8,184 row ends a call and goes on', () => {
+    const walker = new CellWalker(1 << 17);
+    const text = Buffer.from('"a\nb",1\n'.repeat(10_000));
+    assert.deepEqual(scanAll(text, [], walker), scanAll(text, []));
   });
 });

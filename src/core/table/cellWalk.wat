@@ -5,11 +5,12 @@
 ;; row's end closes it; any other quote is a character. A property test runs both walkers on
 ;; random rows (test/unit/tableCellWalk.test.ts).
 ;;
-;; Memory (imported, owned by cellWalkWasm.ts): [marks, 64 KiB][read buffer A][read buffer B][16
-;; bytes of slack for the last SIMD load]. Both functions take a row [start, end) as memory
-;; offsets and write marks as i32 at marks[k] = start of cell (k << shift) − start, or
-;; 0xFFFFFFFF for slots past the row's last cell; they return the row's cell count.
-;; shift 5 marks every 32nd cell (wide files); shift 0 marks every cell (files of few columns).
+;; Memory (imported, owned by cellWalkWasm.ts): [marks, 64 KiB][scan state and row ends, 64 KiB]
+;; [read buffer A][read buffer B][16 bytes of slack for the last SIMD load].
+;; The walk functions take a row [start, end) as memory offsets and write marks as i32 at
+;; marks[k] = start of cell (k << shift) − start, or 0xFFFFFFFF for slots past the row's last
+;; cell; they return the row's cell count. shift 5 marks every 32nd cell (wide files); shift 0
+;; marks every cell (files of few columns). `scan` finds where rows end (rowScanner.ts).
 (module
   (import "env" "memory" (memory 1))
 
@@ -124,4 +125,127 @@
         (br_if $done (i32.ge_u (local.get $k) (local.get $slots)))
         (i32.store (i32.shl (local.get $k) (i32.const 2)) (i32.const -1))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
-        (br $slot)))))
+        (br $slot))))
+
+  ;; ---------------------------------------------------------------------------------------------
+  ;; scan: the row scanner's state machine (rowScanner.ts, papaparse's quote rules) over bytes
+  ;; [start, end), 16 bytes at a time where nothing happens. States: 0 outside a quoted cell,
+  ;; 1 inside one, 2 just after a quote inside one, 3 after such a quote and spaces, 4 after such
+  ;; a quote (and spaces) and a CR. Outside quoted cells a line feed ends a row, and a quote opens
+  ;; a quoted cell only at a cell's start (after a line feed or a comma; `prev` is the byte before
+  ;; `start`). Results at 65536 (i32 each): +0 state, +4 line feeds seen, +8 row ends written,
+  ;; +12 malformed quotes, +16 the first one's place (or -1), +20 the last quote that opened a
+  ;; cell (or -1). Row ends from 65600, 8 bytes each: the line feed's place, and the line feeds
+  ;; seen before it. Returns where it stopped: at `end`, once 8,184 row ends are written, or just
+  ;; after the first malformed quote when `stop_on_malformed` (the caller places it in its row).
+
+  (func $malformed (param $at i32)
+    (if (i32.eqz (i32.load (i32.const 65548)))
+      (then (i32.store (i32.const 65552) (local.get $at))))
+    (i32.store (i32.const 65548) (i32.add (i32.load (i32.const 65548)) (i32.const 1))))
+
+  (func (export "scan") (param $start i32) (param $end i32) (param $state i32) (param $prev i32) (param $stop_on_malformed i32) (result i32)
+    (local $p i32) (local $b i32) (local $nl i32) (local $rows i32) (local $v v128) (local $quotes i32) (local $lfs i32) (local $q i32)
+    (i32.store (i32.const 65548) (i32.const 0))
+    (i32.store (i32.const 65552) (i32.const -1))
+    (i32.store (i32.const 65556) (i32.const -1))
+    (local.set $p (local.get $start))
+    (block $done
+      (loop $main
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        (if (i32.eq (local.get $state) (i32.const 1))
+          (then
+            ;; Inside a quoted cell: on to the next quote, counting line feeds on the way.
+            (block $found
+              (loop $block16
+                (br_if $found (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))
+                (local.set $v (v128.load (local.get $p)))
+                (local.set $quotes (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 34)))))
+                (local.set $lfs (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 10)))))
+                (if (i32.eqz (local.get $quotes))
+                  (then
+                    (local.set $nl (i32.add (local.get $nl) (i32.popcnt (local.get $lfs))))
+                    (local.set $p (i32.add (local.get $p) (i32.const 16)))
+                    (br $block16)))
+                (local.set $q (i32.ctz (local.get $quotes)))
+                (local.set $nl (i32.add (local.get $nl)
+                  (i32.popcnt (i32.and (local.get $lfs) (i32.sub (i32.shl (i32.const 1) (local.get $q)) (i32.const 1))))))
+                (local.set $p (i32.add (local.get $p) (local.get $q)))))
+            (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+            (local.set $b (i32.load8_u (local.get $p)))
+            (if (i32.eq (local.get $b) (i32.const 34)) (then (local.set $state (i32.const 2))))
+            (if (i32.eq (local.get $b) (i32.const 10)) (then (local.set $nl (i32.add (local.get $nl) (i32.const 1)))))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $main)))
+        (if (i32.eqz (local.get $state))
+          (then
+            ;; Outside: on to the next quote or line feed.
+            (block $found
+              (loop $block16
+                (br_if $found (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))
+                (local.set $v (v128.load (local.get $p)))
+                (local.set $q (i8x16.bitmask (v128.or
+                  (i8x16.eq (local.get $v) (i8x16.splat (i32.const 34)))
+                  (i8x16.eq (local.get $v) (i8x16.splat (i32.const 10))))))
+                (if (i32.eqz (local.get $q))
+                  (then (local.set $p (i32.add (local.get $p) (i32.const 16))) (br $block16)))
+                (local.set $p (i32.add (local.get $p) (i32.ctz (local.get $q))))))
+            (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+            (local.set $b (i32.load8_u (local.get $p)))
+            (if (i32.eq (local.get $b) (i32.const 10))
+              (then
+                ;; A row ends here.
+                (i32.store (i32.add (i32.const 65600) (i32.shl (local.get $rows) (i32.const 3))) (local.get $p))
+                (i32.store (i32.add (i32.const 65604) (i32.shl (local.get $rows) (i32.const 3))) (local.get $nl))
+                (local.set $rows (i32.add (local.get $rows) (i32.const 1)))
+                (local.set $nl (i32.add (local.get $nl) (i32.const 1)))
+                (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                (br_if $done (i32.ge_u (local.get $rows) (i32.const 8184)))
+                (br $main)))
+            (if (i32.eq (local.get $b) (i32.const 34))
+              (then
+                (local.set $q (local.get $prev))
+                (if (i32.gt_u (local.get $p) (local.get $start))
+                  (then (local.set $q (i32.load8_u (i32.sub (local.get $p) (i32.const 1))))))
+                (if (i32.or (i32.eq (local.get $q) (i32.const 10)) (i32.eq (local.get $q) (i32.const 44)))
+                  (then
+                    (local.set $state (i32.const 1))
+                    (i32.store (i32.const 65556) (local.get $p))))))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $main)))
+        ;; States 2, 3 and 4: the bytes after a quote inside a quoted cell decide what it was.
+        (local.set $b (i32.load8_u (local.get $p)))
+        (block $decided
+          (if (i32.eq (local.get $state) (i32.const 4))
+            (then
+              ;; A line feed: the row ends (state 0 takes it); else the CR was text: state 1 takes the byte.
+              (if (i32.eq (local.get $b) (i32.const 10))
+                (then (local.set $state (i32.const 0)))
+                (else (call $malformed (local.get $p)) (local.set $state (i32.const 1))))
+              (br $decided)))
+          (if (i32.eq (local.get $b) (i32.const 34))
+            (then
+              ;; "" is a quote; a quote after spaces is a new candidate (and the first was malformed).
+              (if (i32.eq (local.get $state) (i32.const 2))
+                (then (local.set $state (i32.const 1)))
+                (else (call $malformed (local.get $p)) (local.set $state (i32.const 2))))
+              (local.set $p (i32.add (local.get $p) (i32.const 1)))
+              (br $decided)))
+          (if (i32.eq (local.get $b) (i32.const 44))
+            (then (local.set $state (i32.const 0)) (local.set $p (i32.add (local.get $p) (i32.const 1))) (br $decided)))
+          (if (i32.eq (local.get $b) (i32.const 10))
+            (then (local.set $state (i32.const 0)) (br $decided)))
+          (if (i32.eq (local.get $b) (i32.const 13))
+            (then (local.set $state (i32.const 4)) (local.set $p (i32.add (local.get $p) (i32.const 1))) (br $decided)))
+          (if (i32.or (i32.eq (local.get $b) (i32.const 32)) (i32.eq (local.get $b) (i32.const 9)))
+            (then (local.set $state (i32.const 3)) (local.set $p (i32.add (local.get $p) (i32.const 1))) (br $decided)))
+          (call $malformed (local.get $p))
+          (local.set $state (i32.const 1))
+          (local.set $p (i32.add (local.get $p) (i32.const 1))))
+        (br_if $done (i32.and (local.get $stop_on_malformed) (i32.ne (i32.load (i32.const 65548)) (i32.const 0))))
+        (br $main)))
+    (i32.store (i32.const 65536) (local.get $state))
+    (i32.store (i32.const 65540) (local.get $nl))
+    (i32.store (i32.const 65544) (local.get $rows))
+    (local.get $p)))
+

@@ -7,13 +7,18 @@
  * Rows without a quote (most rows) take a SIMD kernel that finds the commas of 16 bytes at once
  * and so has no branch per byte or per cell to mispredict; rows with a quote take a scalar one.
  *
- * Memory: [marks scratch, 64 KiB][read buffer A][read buffer B][16 bytes of slack for the last
- * SIMD load]. Passes read the file straight into the two buffers, so the kernel walks the bytes
+ * The same module scans for row ends while indexing (`scan`, the row scanner's state machine),
+ * 16 bytes at a time where there is no quote or line feed.
+ *
+ * Memory: [marks scratch, 64 KiB][scan results, 64 KiB][read buffer A][read buffer B][16 bytes
+ * of slack for the last SIMD load]. Passes read the file straight into the two buffers, so the kernel walks the bytes
  * where they landed, with no copy.
  */
 import kernelBytes from './cellWalk.wat';
 
-const SCRATCH = 64 << 10;
+const SCRATCH = 128 << 10; // marks (64 KiB), then the row scan's state and row ends (64 KiB)
+const SCAN_STATE = 64 << 10;
+const SCAN_ROWS = SCAN_STATE + 64;
 const SLACK = 16;
 const PAGE = 64 << 10;
 const QUOTE = 34;
@@ -34,6 +39,11 @@ export class CellWalker {
   private readonly memory: ArrayBuffer;
   private readonly walkQuoted: Kernel;
   private readonly walkPlain: Kernel | undefined;
+  private readonly scanKernel: ScanKernel;
+  /** What the last scan() left: state, line feeds, row ends, malformed quotes, first malformed, last opening quote. */
+  readonly scanState: Int32Array;
+  /** Row ends of the last scan(): (line feed's place, line feeds before it) pairs. */
+  readonly scanRows: Uint32Array;
   // Where the next quote is in the chunk being walked (rows come in order): one search per quote.
   private quoteChunk: Buffer | undefined;
   private quoteFrom = 0;
@@ -47,8 +57,11 @@ export class CellWalker {
     const exports = new wasm.Instance(new wasm.Module(kernelBytes), { env: { memory } }).exports;
     this.walkQuoted = exports.walk as Kernel;
     this.walkPlain = plain ? (exports.walkPlain as Kernel) : undefined;
+    this.scanKernel = exports.scan as ScanKernel;
     this.memory = memory.buffer;
-    this.marks = new Uint32Array(this.memory, 0, SCRATCH / 4);
+    this.marks = new Uint32Array(this.memory, 0, SCAN_STATE / 4);
+    this.scanState = new Int32Array(this.memory, SCAN_STATE, 6);
+    this.scanRows = new Uint32Array(this.memory, SCAN_ROWS, (SCRATCH - SCAN_ROWS) / 4);
     this.buffers = [Buffer.from(this.memory, SCRATCH, bufferBytes), Buffer.from(this.memory, SCRATCH + bufferBytes, bufferBytes)];
   }
 
@@ -72,6 +85,22 @@ export class CellWalker {
     return (plain && this.walkPlain ? this.walkPlain : this.walkQuoted)(at + start, at + end, slots, shift) >>> 0;
   }
 
+  /**
+   * Scans buf[from, to) (buf held by this walker) from scanner state `state`, `prev` being the
+   * byte before `from`; returns where it stopped (a buf position). Results in scanState and
+   * scanRows, places as buf positions.
+   */
+  scan(buf: Buffer, from: number, to: number, state: number, prev: number, stopOnMalformed: boolean): number {
+    const at = buf.byteOffset;
+    const stop = this.scanKernel(at + from, at + to, state, prev, stopOnMalformed ? 1 : 0) - at;
+    const s = this.scanState;
+    if ((s[4] ?? -1) !== -1) s[4] = (s[4] ?? 0) - at;
+    if ((s[5] ?? -1) !== -1) s[5] = (s[5] ?? 0) - at;
+    const rows = this.scanRows;
+    for (let i = 0, n = s[2] ?? 0; i < n; i++) rows[2 * i] = (rows[2 * i] ?? 0) - at;
+    return stop;
+  }
+
   private hasQuote(buf: Buffer, start: number, end: number): boolean {
     if (buf !== this.quoteChunk || start < this.quoteFrom || (this.quoteAt !== -1 && this.quoteAt < start)) {
       this.quoteChunk = buf;
@@ -83,3 +112,4 @@ export class CellWalker {
 }
 
 type Kernel = (start: number, end: number, slots: number, shift: number) => number;
+type ScanKernel = (start: number, end: number, state: number, prev: number, stopOnMalformed: number) => number;

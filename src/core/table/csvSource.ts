@@ -227,7 +227,7 @@ export class CsvSource implements TableSource, CsvFile {
           this.changes.fire({ type: 'progress', rowCount: this.rowCount, bytesDone: done, bytesTotal: this.size });
           options.onProgress?.({ task: 'index', done, total: this.size });
           this.settleWaiters();
-        });
+        }, this.cellWalker());
       }
       const places = new Places(this.offsets, this.header);
       for (const n of scanNotices(this.indexer.problems, this.offsets, places, this.delimited, this.size)) this.board.set(n);
