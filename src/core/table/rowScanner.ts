@@ -57,9 +57,12 @@ export class RowScanner {
     this.rowStart = firstByte;
   }
 
-  /** Scans `chunk`, whose first byte is at file offset `base`; with the kernel when `walker` holds the chunk. */
-  feed(chunk: Buffer, base: number, walker?: CellWalker): void {
-    if (walker?.holds(chunk) && this.quoted) {
+  /**
+   * Scans `chunk`, whose first byte is at file offset `base`; with the kernel when `walker` holds
+   * the chunk and its quotes are dense (`kernel: 'always'`: whenever it holds it; tests).
+   */
+  feed(chunk: Buffer, base: number, walker?: CellWalker, kernel: 'auto' | 'always' = 'auto'): void {
+    if (walker?.holds(chunk) && this.quoted && (kernel === 'always' || quoteDense(chunk))) {
       this.feedKernel(chunk, base, walker);
       return;
     }
@@ -179,6 +182,21 @@ export class RowScanner {
   private malformed(offset: number): void {
     if (this.malformedQuotes++ === 0) this.firstMalformedQuote = { row: this.rows.length, offset };
   }
+}
+
+/** Sample of a chunk looked at to choose the scan: the kernel where quotes are dense, indexOf jumps where they are rare. */
+const SAMPLE_BYTES = 64 << 10;
+const DENSE_QUOTES = 64;
+
+/** True when the chunk's first 64 KiB hold 64 quotes or more (one every KiB: indexOf jumps would cost more than the kernel). */
+function quoteDense(chunk: Buffer): boolean {
+  const limit = Math.min(chunk.length, SAMPLE_BYTES);
+  let at = -1;
+  for (let n = 0; n < DENSE_QUOTES; n++) {
+    at = chunk.indexOf(QUOTE, at + 1);
+    if (at === -1 || at >= limit) return false;
+  }
+  return true;
 }
 
 function find(chunk: Buffer, byte: number, from: number): number {
