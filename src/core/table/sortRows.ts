@@ -86,23 +86,30 @@ export function rankValues(key: Float64Array): Ranks {
   let m = 0;
   for (let r = 0; r < n; r++) if (key[r] === key[r]) m++;
   let ids: Uint32Array = new Uint32Array(m);
-  const lo = new Uint32Array(n);
-  const hi = new Uint32Array(n);
-  const bits = new Uint32Array(key.buffer, key.byteOffset, n * 2); // little-endian: [low, high] per value
   m = 0;
-  for (let r = 0; r < n; r++) {
-    if (key[r] !== key[r]) continue;
-    const l = bits[2 * r] ?? 0;
-    const h = bits[2 * r + 1] ?? 0;
-    // Order-preserving: negative numbers flip every bit, others flip the sign bit.
-    const negative = h >>> 31 === 1;
-    lo[r] = negative ? ~l >>> 0 : l;
-    hi[r] = negative ? ~h >>> 0 : (h | 0x80000000) >>> 0;
-    ids[m++] = r;
+  for (let r = 0; r < n; r++) if (key[r] === key[r]) ids[m++] = r;
+  // Four passes of 16 bits over the values' bits (little-endian: [low, high] words per value),
+  // read in place: negative numbers flip every bit, others flip the sign bit.
+  const bits = new Uint32Array(key.buffer, key.byteOffset, n * 2);
+  let spare: Uint32Array = new Uint32Array(m);
+  for (let pass = 0; pass < 4; pass++) {
+    const word = pass >> 1;
+    const shift = (pass & 1) * 16;
+    counts.fill(0);
+    for (let i = 0; i < m; i++) {
+      const bucket = floatDigit(bits, ids[i] ?? 0, word, shift) + 1;
+      counts[bucket] = (counts[bucket] ?? 0) + 1;
+    }
+    for (let b = 1; b < 65537; b++) counts[b] = (counts[b] ?? 0) + (counts[b - 1] ?? 0);
+    for (let i = 0; i < m; i++) {
+      const id = ids[i] ?? 0;
+      const bucket = floatDigit(bits, id, word, shift);
+      const at = counts[bucket] ?? 0;
+      counts[bucket] = at + 1;
+      spare[at] = id;
+    }
+    [ids, spare] = [spare, ids];
   }
-  const spare = new Uint32Array(m);
-  ids = radixSort(ids, lo, EMPTY, spare);
-  ids = radixSort(ids, hi, EMPTY, ids === spare ? lo.subarray(0, m) : spare);
   let rank = -1;
   let prev = NaN;
   for (let i = 0; i < m; i++) {
@@ -115,29 +122,42 @@ export function rankValues(key: Float64Array): Ranks {
   return { ranks, count: rank + 1 };
 }
 
+/** 16 bits of the order-preserving form of value `id`: word 0 low, 1 high; shift 0 or 16. */
+function floatDigit(bits: Uint32Array, id: number, word: number, shift: number): number {
+  const high = bits[2 * id + 1] ?? 0;
+  let w = word === 0 ? (bits[2 * id] ?? 0) : high;
+  if (high >>> 31 === 1) w = ~w;
+  else if (word === 1) w = w | 0x80000000;
+  return (w >>> shift) & 0xffff;
+}
+
 const counts = new Uint32Array(65537);
 
 /**
- * Stable LSD radix sort of `ids` by `key[id]` (every key ≤ maxKey), 16 bits a pass: one pass
- * when every key is below 65,536, else two. `spare` (as long as ids) is scratch; returns
- * whichever of the two holds the sorted ids.
+ * Stable LSD radix sort of row `ids` by their rank (empty cells after every rank; ranks reversed
+ * when descending), 16 bits a pass: one pass when there are fewer than 65,536 ranks, else two.
+ * `spare` (as long as ids) is scratch; returns whichever of the two holds the sorted ids.
  */
-function radixSort(ids: Uint32Array, key: Uint32Array, maxKey: number, spare: Uint32Array): Uint32Array {
+function radixSort(ids: Uint32Array, { ranks, count }: Ranks, descending: boolean, spare: Uint32Array): Uint32Array {
   const n = ids.length;
   let src = ids;
   let dst = spare;
-  const passes = maxKey < 65536 ? 1 : 2;
+  const passes = count < 65536 ? 1 : 2;
+  const keyOf = (id: number): number => {
+    const rank = ranks[id] ?? EMPTY;
+    return rank === EMPTY ? count : descending ? count - 1 - rank : rank;
+  };
   for (let pass = 0; pass < passes; pass++) {
     const shift = pass * 16;
     counts.fill(0);
     for (let i = 0; i < n; i++) {
-      const bucket = (((key[src[i] ?? 0] ?? 0) >>> shift) & 0xffff) + 1;
+      const bucket = ((keyOf(src[i] ?? 0) >>> shift) & 0xffff) + 1;
       counts[bucket] = (counts[bucket] ?? 0) + 1;
     }
     for (let b = 1; b < 65537; b++) counts[b] = (counts[b] ?? 0) + (counts[b - 1] ?? 0);
     for (let i = 0; i < n; i++) {
       const id = src[i] ?? 0;
-      const bucket = ((key[id] ?? 0) >>> shift) & 0xffff;
+      const bucket = (keyOf(id) >>> shift) & 0xffff;
       const at = counts[bucket] ?? 0;
       counts[bucket] = at + 1;
       dst[at] = id;
@@ -162,15 +182,7 @@ export function sortRows(rows: Uint32Array, keys: readonly SortKey[], columns: r
   for (let k = keys.length - 1; k >= 0; k--) {
     const col = columns[k];
     if (!col) continue;
-    const { ranks, count } = columnRanks(col);
-    const descending = keys[k]?.descending === true;
-    // Empty cells get `count`, after every rank, in both directions.
-    const sortKey = new Uint32Array(ranks.length);
-    for (let r = 0; r < ranks.length; r++) {
-      const rank = ranks[r] ?? EMPTY;
-      sortKey[r] = rank === EMPTY ? count : descending ? count - 1 - rank : rank;
-    }
-    const sorted = radixSort(ids, sortKey, count, spare);
+    const sorted = radixSort(ids, columnRanks(col), keys[k]?.descending === true, spare);
     spare = sorted === ids ? spare : ids;
     ids = sorted;
   }
