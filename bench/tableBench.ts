@@ -88,7 +88,7 @@ const SHAPES: Record<string, Shape> = {
     sortColumn: 'amount',
     filter: { column: 'score', min: 0.5, max: 0.8 },
     search: 'sniper',
-    passColumns: ['id', 'amount', 'trades'],
+    passColumns: ['id', 'pnl_usd', 'trades'],
   },
 };
 
