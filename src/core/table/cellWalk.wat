@@ -147,6 +147,9 @@
   (func (export "scan") (param $start i32) (param $end i32) (param $state i32) (param $prev i32) (param $stop_on_malformed i32) (result i32)
     (local $p i32) (local $b i32) (local $nl i32) (local $rows i32) (local $v v128) (local $quotes i32) (local $lfs i32) (local $q i32)
     (local $dense i32) (local $from i32)
+    (local $v16 v128) (local $before v128) (local $after v128) (local $after2 v128)
+    (local $quotes16 i32) (local $lfs16 i32) (local $inside i32) (local $opens i32) (local $closes i32)
+    (local $sep_before i32) (local $quote_before i32) (local $ok_after i32) (local $ends i32) (local $bit i32)
     (local.set $dense (i32.const 1))
     (i32.store (i32.const 65548) (i32.const 0))
     (i32.store (i32.const 65552) (i32.const -1))
@@ -155,19 +158,76 @@
     (block $done
       (loop $main
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        ;; The fast path: 16 bytes at once by quote parity, when the block is plain RFC 4180.
-        ;; Only tried in dense text ($dense: the last skip to a quote or line feed was short).
-        (if (i32.and (i32.and (local.get $dense) (i32.le_u (local.get $state) (i32.const 1)))
-              (i32.le_u (i32.add (local.get $p) (i32.const 18)) (local.get $end)))
-          (then
-            (if (call $block16 (local.get $p) (local.get $start) (local.get $state) (local.get $prev) (local.get $rows) (local.get $nl))
-              (then
-                (local.set $state (i32.load (i32.const 65560)))
-                (local.set $rows (i32.load (i32.const 65564)))
-                (local.set $nl (i32.load (i32.const 65568)))
-                (local.set $p (i32.add (local.get $p) (i32.const 16)))
-                (br_if $done (i32.gt_u (local.get $rows) (i32.const 8168)))
-                (br $main)))))
+        ;; The fast path, only tried in dense text ($dense: the last skip to a quote or line feed was
+        ;; short): 16 bytes at once by quote parity (the simdcsv idea). The quotes seen so far, odd
+        ;; or even, say whether a byte is inside a quoted cell, with no branch per byte. That holds
+        ;; only where the rules agree with parity, so the block is checked first: every quote that
+        ;; opens a cell follows a comma, a line feed or a closing quote (an escaped ""), and every
+        ;; quote that closes one is followed by a comma, a line feed, CR LF or a quote; the last byte
+        ;; is no closing quote (the state machine decides after it). A block that fails the check
+        ;; goes to the state machine below. Needs bytes up to $p + 18 and state 0 or 1.
+        (block $slow
+          (br_if $slow (i32.eqz (i32.and (i32.and (local.get $dense) (i32.le_u (local.get $state) (i32.const 1)))
+            (i32.le_u (i32.add (local.get $p) (i32.const 18)) (local.get $end)))))
+          (local.set $v16 (v128.load (local.get $p)))
+          (local.set $before (v128.load (i32.sub (local.get $p) (i32.const 1))))
+          (local.set $after (v128.load (i32.add (local.get $p) (i32.const 1))))
+          (local.set $after2 (v128.load (i32.add (local.get $p) (i32.const 2))))
+          (local.set $quotes16 (i8x16.bitmask (i8x16.eq (local.get $v16) (i8x16.splat (i32.const 34)))))
+          (local.set $lfs16 (i8x16.bitmask (i8x16.eq (local.get $v16) (i8x16.splat (i32.const 10)))))
+          ;; Inside after each byte (a quote counts itself): prefix xor of the quote bits.
+          (local.set $inside (local.get $quotes16))
+          (local.set $inside (i32.xor (local.get $inside) (i32.shl (local.get $inside) (i32.const 1))))
+          (local.set $inside (i32.xor (local.get $inside) (i32.shl (local.get $inside) (i32.const 2))))
+          (local.set $inside (i32.xor (local.get $inside) (i32.shl (local.get $inside) (i32.const 4))))
+          (local.set $inside (i32.xor (local.get $inside) (i32.shl (local.get $inside) (i32.const 8))))
+          (local.set $inside (i32.and (i32.xor (local.get $inside) (i32.mul (local.get $state) (i32.const 0xffff))) (i32.const 0xffff)))
+          ;; A quote opens where the parity before it was even, and closes where it was odd.
+          (local.set $opens (i32.and (local.get $quotes16) (local.get $inside)))
+          (local.set $closes (i32.and (local.get $quotes16) (i32.xor (local.get $inside) (i32.const 0xffff))))
+          (local.set $sep_before (i8x16.bitmask (v128.or
+            (i8x16.eq (local.get $before) (i8x16.splat (i32.const 44)))
+            (i8x16.eq (local.get $before) (i8x16.splat (i32.const 10))))))
+          (local.set $quote_before (i32.and (i8x16.bitmask (i8x16.eq (local.get $before) (i8x16.splat (i32.const 34)))) (i32.const 0xfffe)))
+          (if (i32.eq (local.get $p) (local.get $start))
+            (then
+              ;; The byte before the block is not in this call's range: `prev` stands for it.
+              (local.set $sep_before (i32.and (local.get $sep_before) (i32.const 0xfffe)))
+              (if (i32.or (i32.eq (local.get $prev) (i32.const 44)) (i32.eq (local.get $prev) (i32.const 10)))
+                (then (local.set $sep_before (i32.or (local.get $sep_before) (i32.const 1)))))))
+          (local.set $ok_after (i8x16.bitmask (v128.or (v128.or
+            (i8x16.eq (local.get $after) (i8x16.splat (i32.const 44)))
+            (i8x16.eq (local.get $after) (i8x16.splat (i32.const 10))))
+            (v128.or
+              (i8x16.eq (local.get $after) (i8x16.splat (i32.const 34)))
+              (v128.and
+                (i8x16.eq (local.get $after) (i8x16.splat (i32.const 13)))
+                (i8x16.eq (local.get $after2) (i8x16.splat (i32.const 10))))))))
+          (br_if $slow (i32.or (i32.or
+            (i32.and (local.get $opens) (i32.xor (i32.or (local.get $sep_before) (local.get $quote_before)) (i32.const 0xffff)))
+            (i32.and (local.get $closes) (i32.xor (local.get $ok_after) (i32.const 0xffff))))
+            (i32.and (local.get $closes) (i32.const 0x8000))))
+          ;; Row ends: line feeds outside quoted cells, each with the line feeds before it.
+          (local.set $ends (i32.and (local.get $lfs16) (i32.xor (local.get $inside) (i32.const 0xffff))))
+          (block $no_more
+            (loop $each_end
+              (br_if $no_more (i32.eqz (local.get $ends)))
+              (local.set $bit (i32.ctz (local.get $ends)))
+              (i32.store (i32.add (i32.const 65600) (i32.shl (local.get $rows) (i32.const 3))) (i32.add (local.get $p) (local.get $bit)))
+              (i32.store (i32.add (i32.const 65604) (i32.shl (local.get $rows) (i32.const 3)))
+                (i32.add (local.get $nl) (i32.popcnt (i32.and (local.get $lfs16) (i32.sub (i32.shl (i32.const 1) (local.get $bit)) (i32.const 1))))))
+              (local.set $rows (i32.add (local.get $rows) (i32.const 1)))
+              (local.set $ends (i32.and (local.get $ends) (i32.sub (local.get $ends) (i32.const 1))))
+              (br $each_end)))
+          ;; The last quote that opened a cell (not the second quote of an escaped "").
+          (local.set $opens (i32.and (local.get $opens) (local.get $sep_before)))
+          (if (local.get $opens)
+            (then (i32.store (i32.const 65556) (i32.add (local.get $p) (i32.sub (i32.const 31) (i32.clz (local.get $opens)))))))
+          (local.set $state (i32.shr_u (local.get $inside) (i32.const 15)))
+          (local.set $nl (i32.add (local.get $nl) (i32.popcnt (local.get $lfs16))))
+          (local.set $p (i32.add (local.get $p) (i32.const 16)))
+          (br_if $done (i32.gt_u (local.get $rows) (i32.const 8168)))
+          (br $main))
         (if (i32.eq (local.get $state) (i32.const 1))
           (then
             ;; Inside a quoted cell: on to the next quote, counting line feeds on the way.
@@ -267,77 +327,4 @@
     (i32.store (i32.const 65540) (local.get $nl))
     (i32.store (i32.const 65544) (local.get $rows))
     (local.get $p))
-
-  ;; One block of 16 bytes at $p by quote parity (the simdcsv idea): the quotes seen so far, odd or
-  ;; even, say whether a byte is inside a quoted cell, with no branch per byte. It holds only where
-  ;; the rules agree with parity, so the block is checked: every quote that opens a cell follows a
-  ;; comma, a line feed or a closing quote (an escaped ""), and every quote that closes one is
-  ;; followed by a comma, a line feed, CR LF or a quote; the last byte is no closing quote (the
-  ;; state machine decides after it). Returns 0, having done nothing, when the check fails; else
-  ;; writes the row ends and leaves state, row ends and line feeds at 65560, 65564 and 65568.
-  ;; Needs bytes up to $p + 18 and $state 0 or 1.
-  (func $block16 (param $p i32) (param $start i32) (param $state i32) (param $prev i32) (param $rows i32) (param $nl i32) (result i32)
-    (local $v v128) (local $before v128) (local $after v128) (local $after2 v128)
-    (local $quotes i32) (local $lfs i32) (local $inside i32) (local $opens i32) (local $closes i32)
-    (local $sep_before i32) (local $quote_before i32) (local $ok_after i32) (local $ends i32) (local $b i32)
-    (local.set $v (v128.load (local.get $p)))
-    (local.set $before (v128.load (i32.sub (local.get $p) (i32.const 1))))
-    (local.set $after (v128.load (i32.add (local.get $p) (i32.const 1))))
-    (local.set $after2 (v128.load (i32.add (local.get $p) (i32.const 2))))
-    (local.set $quotes (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 34)))))
-    (local.set $lfs (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 10)))))
-    ;; Inside after each byte (a quote counts itself): prefix xor of the quote bits.
-    (local.set $inside (local.get $quotes))
-    (local.set $inside (i32.xor (local.get $inside) (i32.shl (local.get $inside) (i32.const 1))))
-    (local.set $inside (i32.xor (local.get $inside) (i32.shl (local.get $inside) (i32.const 2))))
-    (local.set $inside (i32.xor (local.get $inside) (i32.shl (local.get $inside) (i32.const 4))))
-    (local.set $inside (i32.xor (local.get $inside) (i32.shl (local.get $inside) (i32.const 8))))
-    (if (local.get $state) (then (local.set $inside (i32.xor (local.get $inside) (i32.const 0xffff)))))
-    (local.set $inside (i32.and (local.get $inside) (i32.const 0xffff)))
-    ;; A quote opens where the parity before it was even, and closes where it was odd.
-    (local.set $opens (i32.and (local.get $quotes) (local.get $inside)))
-    (local.set $closes (i32.and (local.get $quotes) (i32.xor (local.get $inside) (i32.const 0xffff))))
-    (local.set $sep_before (i8x16.bitmask (v128.or
-      (i8x16.eq (local.get $before) (i8x16.splat (i32.const 44)))
-      (i8x16.eq (local.get $before) (i8x16.splat (i32.const 10))))))
-    (local.set $quote_before (i32.and (i8x16.bitmask (i8x16.eq (local.get $before) (i8x16.splat (i32.const 34)))) (i32.const 0xfffe)))
-    (if (i32.eq (local.get $p) (local.get $start))
-      (then
-        ;; The byte before the block is not in this call's range: `prev` stands for it.
-        (local.set $sep_before (i32.and (local.get $sep_before) (i32.const 0xfffe)))
-        (if (i32.or (i32.eq (local.get $prev) (i32.const 44)) (i32.eq (local.get $prev) (i32.const 10)))
-          (then (local.set $sep_before (i32.or (local.get $sep_before) (i32.const 1)))))))
-    (local.set $ok_after (i8x16.bitmask (v128.or (v128.or
-      (i8x16.eq (local.get $after) (i8x16.splat (i32.const 44)))
-      (i8x16.eq (local.get $after) (i8x16.splat (i32.const 10))))
-      (v128.or
-        (i8x16.eq (local.get $after) (i8x16.splat (i32.const 34)))
-        (v128.and
-          (i8x16.eq (local.get $after) (i8x16.splat (i32.const 13)))
-          (i8x16.eq (local.get $after2) (i8x16.splat (i32.const 10))))))))
-    (if (i32.or (i32.or
-          (i32.and (local.get $opens) (i32.xor (i32.or (local.get $sep_before) (local.get $quote_before)) (i32.const 0xffff)))
-          (i32.and (local.get $closes) (i32.xor (local.get $ok_after) (i32.const 0xffff))))
-          (i32.and (local.get $closes) (i32.const 0x8000)))
-      (then (return (i32.const 0))))
-    ;; Row ends: line feeds outside quoted cells, each with the line feeds before it.
-    (local.set $ends (i32.and (local.get $lfs) (i32.xor (local.get $inside) (i32.const 0xffff))))
-    (block $no_more
-      (loop $each_end
-        (br_if $no_more (i32.eqz (local.get $ends)))
-        (local.set $b (i32.ctz (local.get $ends)))
-        (i32.store (i32.add (i32.const 65600) (i32.shl (local.get $rows) (i32.const 3))) (i32.add (local.get $p) (local.get $b)))
-        (i32.store (i32.add (i32.const 65604) (i32.shl (local.get $rows) (i32.const 3)))
-          (i32.add (local.get $nl) (i32.popcnt (i32.and (local.get $lfs) (i32.sub (i32.shl (i32.const 1) (local.get $b)) (i32.const 1))))))
-        (local.set $rows (i32.add (local.get $rows) (i32.const 1)))
-        (local.set $ends (i32.and (local.get $ends) (i32.sub (local.get $ends) (i32.const 1))))
-        (br $each_end)))
-    ;; The last quote that opened a cell (not the second quote of an escaped "").
-    (local.set $opens (i32.and (local.get $opens) (local.get $sep_before)))
-    (if (local.get $opens)
-      (then (i32.store (i32.const 65556) (i32.add (local.get $p) (i32.sub (i32.const 31) (i32.clz (local.get $opens)))))))
-    (i32.store (i32.const 65560) (i32.shr_u (local.get $inside) (i32.const 15)))
-    (i32.store (i32.const 65564) (local.get $rows))
-    (i32.store (i32.const 65568) (i32.add (local.get $nl) (i32.popcnt (local.get $lfs))))
-    (i32.const 1))
 )
