@@ -40,6 +40,14 @@
                       (loop $scan
                         (if (i32.ge_u (local.get $i) (local.get $end))
                           (then (local.set $p (local.get $end)) (br $delimiter)))
+                        ;; 16 bytes at a time while a whole block is left (long quoted cells).
+                        (if (i32.le_u (i32.add (local.get $i) (i32.const 16)) (local.get $end))
+                          (then
+                            (local.set $b (i8x16.bitmask (i8x16.eq (v128.load (local.get $i)) (i8x16.splat (i32.const 34)))))
+                            (if (i32.eqz (local.get $b))
+                              (then (local.set $i (i32.add (local.get $i) (i32.const 16))) (br $scan)))
+                            (local.set $i (i32.add (local.get $i) (i32.ctz (local.get $b))))
+                            (br $found)))
                         (br_if $found (i32.eq (i32.load8_u (local.get $i)) (i32.const 34)))
                         (local.set $i (i32.add (local.get $i) (i32.const 1)))
                         (br $scan)))
