@@ -171,8 +171,8 @@
         ;; or even, say whether a byte is inside a quoted cell, with no branch per byte. That holds
         ;; only where the rules agree with parity, so the block is checked first: every quote that
         ;; opens a cell follows a comma, a line feed or a closing quote (an escaped ""), and every
-        ;; quote that closes one is followed by a comma, a line feed, CR LF or a quote; the last byte
-        ;; is no closing quote (the state machine decides after it). A block that fails the check
+        ;; quote that closes one is followed by a comma, a line feed, CR LF or a quote (not across the
+        ;; block's end: the state machine takes an escaped "" there). A block that fails the check
         ;; goes to the state machine below. Needs bytes up to $p + 18 and state 0 or 1.
         (block $slow
           (br_if $slow (i32.eqz (i32.and (i32.and (local.get $dense) (i32.le_u (local.get $state) (i32.const 1)))
@@ -214,7 +214,9 @@
           (br_if $slow (i32.or (i32.or
             (i32.and (local.get $opens) (i32.xor (i32.or (local.get $sep_before) (local.get $quote_before)) (i32.const 0xffff)))
             (i32.and (local.get $closes) (i32.xor (local.get $ok_after) (i32.const 0xffff))))
-            (i32.and (local.get $closes) (i32.const 0x8000))))
+            ;; A closing quote last, before a quote: an escaped "" across blocks, for the state machine.
+            (i32.and (i32.and (local.get $closes) (i32.const 0x8000))
+              (i8x16.bitmask (i8x16.eq (local.get $after) (i8x16.splat (i32.const 34)))))))
           ;; Row ends: line feeds outside quoted cells, each with the line feeds before it.
           (local.set $ends (i32.and (local.get $lfs16) (i32.xor (local.get $inside) (i32.const 0xffff))))
           (block $no_more
