@@ -23,7 +23,29 @@ function walk(dir, keep) {
   return out;
 }
 
-const common = { bundle: true, sourcemap: true, minify: production, logLevel: 'warning', legalComments: 'none' };
+/**
+ * `.wat` (WebAssembly text) imports become their module's bytes, compiled here by wabt's
+ * wat2wasm: the kernels are reviewed as readable source, and no binary is checked in.
+ */
+const watPlugin = {
+  name: 'wat',
+  setup(build) {
+    build.onLoad({ filter: /\.wat$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const wabt = await (await import('wabt')).default();
+      const module = wabt.parseWat(args.path, await readFile(args.path, 'utf8'), { simd: true });
+      try {
+        module.validate();
+        const { buffer } = module.toBinary({});
+        return { contents: `export default new Uint8Array([${Array.from(buffer).join(',')}]);`, loader: 'js' };
+      } finally {
+        module.destroy();
+      }
+    });
+  },
+};
+
+const common = { bundle: true, plugins: [watPlugin], sourcemap: true, minify: production, logLevel: 'warning', legalComments: 'none' };
 
 const builds = [
   {
@@ -51,6 +73,7 @@ const builds = [
 if (tests) {
   const testCommon = {
     bundle: true,
+    plugins: [watPlugin],
     sourcemap: 'inline',
     platform: 'node',
     format: 'cjs',

@@ -120,3 +120,119 @@ export async function generateWalletCsv(path: string, rows: number, seed: number
   await rename(tmp, path);
   return { bytes: (await stat(path)).size, reused: false };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Two more shapes, where the wide numeric file flatters the engine: many short rows of quoted
+// text, and few columns with one very long quoted cell. Text comes from a seeded pool of words
+// with commas, quotes and line breaks, sliced at random places (cheap, and still deterministic).
+
+const WORDS = [
+  'wallet', 'swap', 'buy', 'sell', 'the', 'a', 'of', 'and', 'sniper', 'whale', 'bot', 'early,', 'late,',
+  '"rug"', 'said', '"hi"', 'ñandú', 'café', 'pump', 'dump', 'LP', 'fee', 'airdrop', 'mint', 'burn,',
+  'holder', 'dev', 'insider', 'copy', 'trader', 'x', 'to', 'in', 'on', 'for', '"moon"', 'ok.\n', 'gm\n',
+];
+
+/** A pool of raw (unquoted) text: words, spaces, commas, quotes and line feeds. */
+function textPool(rand: () => number, chars: number): string {
+  const parts: string[] = [];
+  let n = 0;
+  while (n < chars) {
+    const w = WORDS[Math.floor(rand() * WORDS.length)] ?? 'x';
+    parts.push(w);
+    n += w.length + 1;
+  }
+  return parts.join(' ');
+}
+
+/** A quoted CSV cell of `raw` text: always quoted, quotes doubled. */
+function quoted(raw: string): string {
+  return `"${raw.replace(/"/gu, '""')}"`;
+}
+
+/** A slice of the pool between `min` and `max` characters long, at a random place. */
+function poolSlice(pool: string, rand: () => number, min: number, max: number): string {
+  const len = min + Math.floor(rand() * (max - min + 1));
+  const at = Math.floor(rand() * (pool.length - len));
+  return pool.slice(at, at + len);
+}
+
+/** Columns of the quoted-text shape: every cell quoted, as "quote all" exports write them. */
+export const QUOTED_COLUMNS = ['id', 'wallet', 'name', 'note', 'amount', 'pnl_usd', 'opened_at', 'tag', 'city', 'score', 'memo', 'status'];
+const STATUSES = ['open', 'closed', 'closed, partly', 'the "best" one', ''];
+const CITIES = ['Lisboa', 'Zürich', 'São Paulo', 'New York, NY', 'Kyiv', ''];
+
+/** One row of the quoted-text shape (~200 bytes, 12 cells, all quoted; text with commas, quotes and line feeds). */
+export function quotedRow(r: number, rand: () => number, pool: string): string {
+  const cells = [
+    String(r + 1),
+    address(rand),
+    poolSlice(pool, rand, 6, 22),
+    poolSlice(pool, rand, 10, 40),
+    rand() < 0.03 ? '' : ((rand() - 0.3) * 10 ** Math.floor(rand() * 6)).toFixed(6),
+    rand() < 0.03 ? '' : ((rand() - 0.5) * 1e5).toFixed(2),
+    isoTime(rand),
+    poolSlice(pool, rand, 3, 10),
+    CITIES[Math.floor(rand() * CITIES.length)] ?? '',
+    rand() < 0.02 ? '' : rand().toFixed(4),
+    poolSlice(pool, rand, 0, 20),
+    STATUSES[Math.floor(rand() * STATUSES.length)] ?? '',
+  ];
+  return cells.map(quoted).join(',');
+}
+
+/** Columns of the long-cell shape: a few short cells, one 5–20 KB quoted text, then numbers. */
+export const LONG_CELL_COLUMNS = ['id', 'wallet', 'opened_at', 'notes', 'amount', 'pnl_usd', 'score', 'trades'];
+
+/** One row of the long-cell shape (~14 KB, the `notes` cell 5–20 KB of quoted text). */
+export function longCellRow(r: number, rand: () => number, pool: string): string {
+  return [
+    String(r + 1),
+    address(rand),
+    isoTime(rand),
+    quoted(poolSlice(pool, rand, 5 << 10, 20 << 10)),
+    rand() < 0.03 ? '' : ((rand() - 0.3) * 10 ** Math.floor(rand() * 6)).toFixed(6),
+    rand() < 0.03 ? '' : ((rand() - 0.5) * 1e5).toFixed(2),
+    rand() < 0.02 ? '' : rand().toFixed(4),
+    String(Math.floor(rand() * 5000)),
+  ].join(',');
+}
+
+/** Writes a CSV of `rows` rows made by `row` under `header` (same caching and temp-file rules as generateWalletCsv). */
+async function generateCsv(path: string, header: readonly string[], rows: number, row: (r: number) => string): Promise<{ bytes: number; reused: boolean }> {
+  const existing = await stat(path).catch(() => undefined);
+  if (existing) return { bytes: existing.size, reused: true };
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.partial`;
+  const out = createWriteStream(tmp);
+  out.write(header.join(',') + '\n');
+  const batch: string[] = [];
+  let batchChars = 0;
+  for (let r = 0; r < rows; r++) {
+    const line = row(r);
+    batch.push(line);
+    batchChars += line.length;
+    if (batchChars >= 1 << 20 || r === rows - 1) {
+      const text = batch.join('\n') + '\n';
+      batch.length = 0;
+      batchChars = 0;
+      if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', resolve));
+    }
+  }
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  await rename(tmp, path);
+  return { bytes: (await stat(path)).size, reused: false };
+}
+
+/** The quoted-text shape: 1,000,000 rows × 12 quoted cells is ~201 MB. */
+export function generateQuotedCsv(path: string, rows: number, seed: number): Promise<{ bytes: number; reused: boolean }> {
+  const rand = seededRandom(seed);
+  const pool = textPool(rand, 1 << 20);
+  return generateCsv(path, QUOTED_COLUMNS, rows, (r) => quotedRow(r, rand, pool));
+}
+
+/** The long-cell shape: 100,000 rows with a 5–20 KB quoted cell is ~1.37 GB. */
+export function generateLongCellCsv(path: string, rows: number, seed: number): Promise<{ bytes: number; reused: boolean }> {
+  const rand = seededRandom(seed);
+  const pool = textPool(rand, 4 << 20);
+  return generateCsv(path, LONG_CELL_COLUMNS, rows, (r) => longCellRow(r, rand, pool));
+}

@@ -1,13 +1,21 @@
-/** The WebAssembly cell walk finds exactly the cells the JS walker (cells.ts) finds. */
+/**
+ * The WebAssembly cell walk (cellWalk.wat) finds exactly the cells the JS walker (cells.ts)
+ * finds, and every CellMap layout (marks, per-cell offsets, per-cell deltas) places every cell
+ * where a walk from the row's first cell finds it, quoted multi-line cells included. The row
+ * scan kernel finds the rows and quote problems the JS scanner finds.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CellMap } from '../../src/core/table/cellMap';
+import { CellMap, type CellMapLayout } from '../../src/core/table/cellMap';
+import { cellStart } from '../../src/core/table/cells';
+import { RowOffsets } from '../../src/core/table/rowOffsets';
+import { RowScanner } from '../../src/core/table/rowScanner';
 import { CellWalker } from '../../src/core/table/cellWalkWasm';
 import { rng } from './tableFixtures';
 
 /** Marks and cell count of one row, walked by JS (plain buffer) or by the kernel (walker buffer). */
-function walk(row: Buffer, columns: number, walker?: CellWalker): { cells: number; marks: number[] } {
-  const map = new CellMap(1, columns);
+function walk(row: Buffer, columns: number, walker?: CellWalker, layout?: CellMapLayout): { cells: number; marks: number[] } {
+  const map = new CellMap(1, columns, { layout, maxRowBytes: row.length + 1 });
   let buf = row;
   if (walker) {
     buf = walker.buffers[1].subarray(0, row.length); // the second buffer: offsets inside memory are not 0
@@ -21,6 +29,49 @@ function walk(row: Buffer, columns: number, walker?: CellWalker): { cells: numbe
   }
   return { cells, marks };
 }
+
+/** Where each cell of the row starts, walking from its first cell (-1 past the row's end). */
+function starts(row: Buffer, columns: number): number[] {
+  return Array.from({ length: columns }, (_, c) => cellStart(row, row.length, c, 0, 0));
+}
+
+/** Where a map of `layout` places each cell, walking the row with `walker` (or in JS). */
+function located(row: Buffer, columns: number, layout: CellMapLayout, walker?: CellWalker): number[] {
+  let buf = row;
+  if (walker) {
+    buf = walker.buffers[0].subarray(100, 100 + row.length); // not at offset 0 of the buffer either
+    row.copy(buf);
+  }
+  const map = new CellMap(3, columns, { layout, maxRowBytes: row.length + 1 });
+  map.record(1, buf, 0, row.length, walker);
+  return Array.from({ length: columns }, (_, c) => map.locate(1, buf, 0, row.length, c));
+}
+
+describe('table: cell map layouts', () => {
+  it('places every cell where a walk from the first cell finds it, in every layout, JS and kernel', () => {
+    const walker = new CellWalker(1 << 16);
+    const rand = rng(4321);
+    const long = 'x'.repeat(300);
+    const bits = ['a', '12.5', ',', ',', ' ', '"', '""', '\n', '"x,y"', '"a""b"', '"multi\nline, ""q"""', `"${long}"`, long, 'é'];
+    for (let i = 0; i < 3000; i++) {
+      const row = Buffer.from(Array.from({ length: Math.floor(rand() * 40) }, () => bits[Math.floor(rand() * bits.length)] ?? '').join(''));
+      const columns = 1 + Math.floor(rand() * 64);
+      const expected = starts(row, columns);
+      for (const layout of ['marks', 'cells', 'deltas'] as const) {
+        const what = `row ${i}: ${JSON.stringify(row.toString())}, ${columns} columns, ${layout}`;
+        assert.deepEqual(located(row, columns, layout), expected, `JS, ${what}`);
+        assert.deepEqual(located(row, columns, layout, walker), expected, `kernel, ${what}`);
+      }
+    }
+  });
+
+  it('gives every cell its own place in a file of few columns, the marks layout to a wide one', () => {
+    assert.equal(new CellMap(10, 12, { maxRowBytes: 200, fileBytes: 2000 }).layout, 'cells');
+    assert.equal(new CellMap(1_000_000, 12, { maxRowBytes: 400, fileBytes: 200e6 }).layout, 'deltas');
+    assert.equal(new CellMap(100_000, 8, { maxRowBytes: 21_000, fileBytes: 1.3e9 }).layout, 'cells');
+    assert.equal(new CellMap(100_000, 640, { maxRowBytes: 8000, fileBytes: 700e6 }).layout, 'marks');
+  });
+});
 
 describe('table: cell walk kernel', () => {
   it('agrees with the JS walker on random rows, with and without quotes, both kernels', () => {
@@ -47,5 +98,64 @@ describe('table: cell walk kernel', () => {
     assert.equal(cells, 100);
     const text = row.toString();
     assert.deepEqual(marks, [0, text.indexOf(',32,') + 1, text.indexOf(',64,') + 1, text.indexOf(',96,') + 1]);
+  });
+});
+
+describe('table: row scan kernel', () => {
+  /** Rows, lines and problems the scanner finds in `text` fed in chunks cut at `cuts`, with or without the kernel. */
+  function scanAll(text: Buffer, cuts: number[], walker?: CellWalker): unknown {
+    const offsets = new RowOffsets();
+    const scanner = new RowScanner(offsets, true, 0);
+    let from = 0;
+    for (const to of [...cuts, text.length]) {
+      let chunk = text.subarray(from, to);
+      if (walker) {
+        const buf = walker.buffers[1].subarray(7, 7 + chunk.length);
+        chunk.copy(buf);
+        chunk = buf;
+      }
+      scanner.feed(chunk, from, walker, 'always');
+      from = to;
+    }
+    scanner.finish(text.length);
+    const rows = Array.from({ length: offsets.length }, (_, r) => [offsets.start(r), offsets.limit(r), offsets.line(r)]);
+    return { rows, malformed: scanner.malformedQuotes, first: scanner.firstMalformedQuote, open: scanner.unterminatedQuote };
+  }
+
+  it('finds the rows, lines and quote problems the JS scanner finds, chunks cut anywhere', () => {
+    const walker = new CellWalker(1 << 16);
+    const rand = rng(77);
+    const bits = ['a', 'bc', ',', ',', '"', '""', '\n', '\n', '\r\n', '\r', ' ', '\t', '"x,y"', '"a""b"', '"l1\nl2"', '" "x', 'é', '0123456789abcdef0123'];
+    for (let i = 0; i < 3000; i++) {
+      const text = Buffer.from(Array.from({ length: Math.floor(rand() * 120) }, () => bits[Math.floor(rand() * bits.length)] ?? '').join(''));
+      const cuts = Array.from({ length: Math.floor(rand() * 4) }, () => Math.floor(rand() * (text.length + 1))).sort((a, b) => a - b);
+      assert.deepEqual(scanAll(text, cuts, walker), scanAll(text, cuts), `text ${i}: ${JSON.stringify(text.toString())}, cuts ${cuts.join(',')}`);
+    }
+  });
+
+  it('agrees on long, mostly well-formed quoted text (the 16-byte parity path), chunks cut anywhere', () => {
+    const walker = new CellWalker(1 << 16);
+    const rand = rng(78);
+    const inner = ['a', 'bc d', ',', '""', '\n', '\r\n', 'é', '0123456789abcdef', ' '];
+    const cell = (): string => {
+      const x = rand();
+      if (x < 0.3) return ['12', 'abc', '', 'x y'][Math.floor(rand() * 4)] ?? '';
+      const body = Array.from({ length: Math.floor(rand() * 12) }, () => inner[Math.floor(rand() * inner.length)] ?? '').join('');
+      // Now and then a flaw: a stray quote, text after the closing quote, spaces before the comma, no closing quote.
+      const flaw = rand() < 0.04 ? ['"', 'x', ' ', ''][Math.floor(rand() * 4)] ?? '' : '';
+      return `"${body}"${flaw}`;
+    };
+    for (let i = 0; i < 400; i++) {
+      const rows = Array.from({ length: 1 + Math.floor(rand() * 30) }, () => Array.from({ length: 1 + Math.floor(rand() * 6) }, cell).join(','));
+      const text = Buffer.from(rows.join(rand() < 0.5 ? '\n' : '\r\n') + (rand() < 0.5 ? '\n' : ''));
+      const cuts = Array.from({ length: Math.floor(rand() * 4) }, () => Math.floor(rand() * (text.length + 1))).sort((a, b) => a - b);
+      assert.deepEqual(scanAll(text, cuts, walker), scanAll(text, cuts), `text ${i}: ${JSON.stringify(text.toString())}, cuts ${cuts.join(',')}`);
+    }
+  });
+
+  it('stops at 8,184 row ends a call and goes on', () => {
+    const walker = new CellWalker(1 << 17);
+    const text = Buffer.from('"a\nb",1\n'.repeat(10_000));
+    assert.deepEqual(scanAll(text, [], walker), scanAll(text, []));
   });
 });

@@ -1,65 +1,160 @@
 /**
- * Where every 32nd cell of every row starts, so a column can be read without walking each row
+ * Where cells start, so a pass over a column can start at the cell instead of walking each row
  * from its first cell. Built by one walk over the whole file (the only pass that looks at every
- * byte); afterwards any column is at most 31 cells from a mark. 4 bytes × rows × columns / 32:
- * 8 MB for 100,000 × 640. The walk also counts each row's cells, which finds ragged rows.
+ * byte); the walk also counts each row's cells, which finds ragged rows. Three layouts:
+ *
+ * - marks (more than 64 columns): where every 32nd cell starts, 4 bytes each (8 MB for
+ *   100,000 × 640); any column is then at most 31 cells from a mark.
+ * - cells (64 columns or fewer): where every cell starts, as offsets from the row's start in the
+ *   narrowest type that holds the longest row (1, 2 or 4 bytes). A column after a 20 KB cell is
+ *   read as fast as the first one.
+ * - deltas (64 columns or fewer, when the cells layout would cost more than 1/16 of the file,
+ *   i.e. many short rows): one byte a cell, the distance from the cell before; 255 means "walk
+ *   this one cell" (a cell of 254 bytes or more), 0 "past the row's end".
  */
 import { cellStart, skipCell } from './cells';
 import type { CellWalker } from './cellWalkWasm';
 
 const STRIDE_SHIFT = 5;
 const NONE = 0xffffffff;
+/** At most this many columns get a place for every cell. */
+export const PER_CELL_MAX_COLUMNS = 64;
+
+export type CellMapLayout = 'marks' | 'cells' | 'deltas';
+
+export interface CellMapSizes {
+  /** Bytes of the longest row (decides the offset type of the cells layout). */
+  readonly maxRowBytes?: number;
+  /** Bytes of the file (bounds the memory of the cells layout). */
+  readonly fileBytes?: number;
+  /** Forces a layout (tests). */
+  readonly layout?: CellMapLayout;
+}
+
+type Offsets = Uint8Array | Uint16Array | Uint32Array;
 
 export class CellMap {
+  readonly layout: CellMapLayout;
+  private readonly columns: number;
+  /** Entries a row: marks, or cells 1..columns-1 (cell 0 starts at the row's start). */
   private readonly slots: number;
-  private readonly marks: Uint32Array;
-  /** Cells in each data row. */
-  readonly cellCounts: Uint32Array;
+  private readonly data: Offsets;
+  /** The value meaning "past the row's end" in `data` (cells layout). */
+  private readonly none: number;
+  /** Cells in each data row (marks layout only; the others know a row's end from `data`). */
+  private readonly cellCounts: Uint32Array | undefined;
+  private scratch: Uint32Array;
 
-  constructor(rows: number, columns: number) {
-    this.slots = Math.max(1, Math.ceil(columns / (1 << STRIDE_SHIFT)));
-    this.marks = new Uint32Array(rows * this.slots);
-    this.cellCounts = new Uint32Array(rows);
+  constructor(rows: number, columns: number, sizes: CellMapSizes = {}) {
+    this.columns = Math.max(1, columns);
+    const maxRow = sizes.maxRowBytes ?? Infinity;
+    const perCell = this.columns <= PER_CELL_MAX_COLUMNS;
+    const cellBytes = maxRow < 0xff ? 1 : maxRow < 0xffff ? 2 : 4;
+    const roomy = rows * (this.columns - 1) * cellBytes <= (sizes.fileBytes ?? Infinity) / 16;
+    this.layout = sizes.layout ?? (!perCell ? 'marks' : roomy || cellBytes === 1 ? 'cells' : 'deltas');
+    this.slots = this.layout === 'marks' ? Math.ceil(this.columns / (1 << STRIDE_SHIFT)) : this.columns - 1;
+    const size = rows * this.slots;
+    if (this.layout === 'marks') this.data = new Uint32Array(size);
+    else if (this.layout === 'deltas') this.data = new Uint8Array(size);
+    else this.data = cellBytes === 1 ? new Uint8Array(size) : cellBytes === 2 ? new Uint16Array(size) : new Uint32Array(size);
+    this.none = this.layout === 'cells' ? (cellBytes === 1 ? 0xff : cellBytes === 2 ? 0xffff : NONE) : NONE;
+    this.cellCounts = this.layout === 'marks' ? new Uint32Array(rows) : undefined;
+    this.scratch = new Uint32Array(this.columns);
   }
 
-  /** Walks data row r, held in buf[start, end), recording its marks; returns its cell count. Uses `walker` when it holds buf. */
+  /** Walks data row r, held in buf[start, end), recording where its cells start; returns its cell count. Uses `walker` when it holds buf. */
   record(r: number, buf: Buffer, start: number, end: number, walker?: CellWalker): number {
-    const base = r * this.slots;
-    if (walker?.holds(buf) && this.slots <= walker.maxSlots) {
-      const cells = walker.walk(buf, start, end, this.slots);
-      this.marks.set(walker.marks.subarray(0, this.slots), base);
-      this.cellCounts[r] = cells;
-      return cells;
+    const marks = this.layout === 'marks';
+    const wanted = marks ? this.slots : this.columns;
+    const shift = marks ? STRIDE_SHIFT : 0;
+    let cells: number;
+    let starts: Uint32Array;
+    if (walker?.holds(buf) && wanted <= walker.maxSlots) {
+      cells = walker.walk(buf, start, end, wanted, shift);
+      starts = walker.marks;
+    } else {
+      cells = this.walk(buf, start, end, wanted, shift);
+      starts = this.scratch;
     }
-    const slots = this.slots;
-    const marks = this.marks;
+    if (this.cellCounts) this.cellCounts[r] = cells;
+    const base = r * this.slots;
+    if (marks) this.data.set(starts.subarray(0, this.slots), base);
+    else if (this.layout === 'cells') {
+      for (let c = 1; c < this.columns; c++) this.data[base + c - 1] = Math.min(starts[c] ?? NONE, this.none);
+    } else {
+      for (let c = 1; c < this.columns; c++) {
+        const at = starts[c] ?? NONE;
+        const d = at === NONE ? 0 : at - (starts[c - 1] ?? 0);
+        this.data[base + c - 1] = d >= 255 ? 255 : d;
+      }
+    }
+    return cells;
+  }
+
+  /** The JS walk: starts of every (1 << shift)th cell into the scratch array, as the kernel does. */
+  private walk(buf: Buffer, start: number, end: number, wanted: number, shift: number): number {
+    if (this.scratch.length < wanted) this.scratch = new Uint32Array(wanted);
+    const out = this.scratch;
+    const mask = (1 << shift) - 1;
     let p = start;
     let c = 0;
     for (;;) {
-      if ((c & 31) === 0 && c >>> STRIDE_SHIFT < slots) marks[base + (c >>> STRIDE_SHIFT)] = p - start;
+      if ((c & mask) === 0 && c >>> shift < wanted) out[c >>> shift] = p - start;
       p = skipCell(buf, p, end);
       if (p >= end) break;
       p++;
       c++;
     }
-    for (let s = (c >>> STRIDE_SHIFT) + 1; s < slots; s++) marks[base + s] = NONE;
-    this.cellCounts[r] = c + 1;
+    for (let s = (c >>> shift) + 1; s < wanted; s++) out[s] = NONE;
     return c + 1;
   }
 
-  /** The last marked cell at or before `column` in data row r, and its offset from the row's start; undefined past the row. */
+  /** A cell at or before `column` in data row r whose place is known, and its offset from the row's start; undefined past the row. */
   markBefore(r: number, column: number): { cell: number; offset: number } | undefined {
-    const slot = Math.min(column >>> STRIDE_SHIFT, this.slots - 1);
-    const mark = this.marks[r * this.slots + slot] ?? NONE;
-    return mark === NONE ? undefined : { cell: slot << STRIDE_SHIFT, offset: mark };
+    if (this.layout === 'marks') {
+      const slot = Math.min(column >>> STRIDE_SHIFT, this.slots - 1);
+      const mark = this.data[r * this.slots + slot] ?? NONE;
+      return mark === NONE ? undefined : { cell: slot << STRIDE_SHIFT, offset: mark };
+    }
+    const base = r * this.slots;
+    if (this.layout === 'cells') {
+      const at = column === 0 ? 0 : (this.data[base + column - 1] ?? this.none);
+      return at === this.none ? undefined : { cell: column, offset: at };
+    }
+    let offset = 0;
+    for (let c = 1; c <= column; c++) {
+      const d = this.data[base + c - 1] ?? 0;
+      if (d === 0 || d === 255) return { cell: c - 1, offset };
+      offset += d;
+    }
+    return { cell: column, offset };
   }
 
   /** Start of cell `column` of data row r held in buf[start, end), or -1 when the row is shorter. */
   locate(r: number, buf: Buffer, start: number, end: number, column: number): number {
-    if (column >= (this.cellCounts[r] ?? 0)) return -1;
-    const slot = column >>> STRIDE_SHIFT;
-    const mark = this.marks[r * this.slots + slot] ?? NONE;
-    if (mark === NONE) return -1;
-    return cellStart(buf, end, column, slot << STRIDE_SHIFT, start + mark);
+    if (this.layout === 'marks') {
+      if (column >= (this.cellCounts?.[r] ?? 0)) return -1;
+      const slot = column >>> STRIDE_SHIFT;
+      const mark = this.data[r * this.slots + slot] ?? NONE;
+      if (mark === NONE) return -1;
+      return cellStart(buf, end, column, slot << STRIDE_SHIFT, start + mark);
+    }
+    if (column === 0) return start;
+    const base = r * this.slots;
+    if (this.layout === 'cells') {
+      const at = this.data[base + column - 1] ?? this.none;
+      return at === this.none ? -1 : start + at;
+    }
+    let p = start;
+    for (let c = 1; c <= column; c++) {
+      const d = this.data[base + c - 1] ?? 0;
+      if (d === 0) return -1;
+      if (d === 255) {
+        p = skipCell(buf, p, end);
+        if (p >= end) return -1;
+        p++;
+      } else p += d;
+    }
+    return p;
   }
 }

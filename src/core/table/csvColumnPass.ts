@@ -1,7 +1,7 @@
 /**
  * One sequential pass over a CSV file that types the wanted columns. The first pass also walks
- * every cell of every row to build the CellMap (and count cells per row); later passes jump to a
- * mark and walk at most 31 cells. Numbers are parsed straight from bytes; text is decoded only
+ * every cell of every row to build the CellMap (and count cells per row); later passes start at
+ * the cell (few columns) or jump to a mark and walk at most 31 cells (many). Numbers are parsed straight from bytes; text is decoded only
  * for text cells, or for every cell when `fullText` was asked.
  */
 import { CellMap } from './cellMap';
@@ -26,6 +26,14 @@ export interface ColumnPassResult {
   readonly ragged: RaggedRows | undefined;
 }
 
+/** Bytes of the longest data row (line ending included). */
+function longestRow(file: CsvFile): number {
+  let max = 0;
+  const offsets = file.offsets;
+  for (let p = file.headerRows; p < file.headerRows + file.rowCount; p++) max = Math.max(max, offsets.limit(p) - offsets.start(p));
+  return max;
+}
+
 /** Types `needs` in one pass; builds the cell map when `map` is undefined (delimited files only). */
 export async function columnPass(
   file: CsvFile,
@@ -36,7 +44,7 @@ export async function columnPass(
   const { signal, onProgress } = options;
   const rows = file.rowCount;
   const builders = needs.map((n) => new TypedColumnBuilder(n.column, rows, n.text === true));
-  const map = existingMap ?? (file.delimited ? new CellMap(rows, file.columnCount) : undefined);
+  const map = existingMap ?? (file.delimited ? new CellMap(rows, file.columnCount, { maxRowBytes: longestRow(file), fileBytes: file.size }) : undefined);
   const walking = map !== existingMap;
   const ragged: RaggedRows = { count: 0, firstRow: 0, firstCells: 0 };
   const span = new CellSpan();

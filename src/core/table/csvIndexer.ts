@@ -5,6 +5,7 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import { hasBom } from './bytes';
+import type { CellWalker } from './cellWalkWasm';
 import { MAX_ROW_BYTES } from './rowChunks';
 import { RowOffsets } from './rowOffsets';
 import { RowScanner, type ScanPlace } from './rowScanner';
@@ -72,8 +73,8 @@ export class CsvIndexer {
     if (got >= this.size) this.finish(got);
   }
 
-  /** Reads and scans the rest of the file into `buffers` by turns; `onChunk(bytesDone)` after each chunk. */
-  async readRest(buffers: readonly [Buffer, Buffer], signal: AbortSignal, onChunk: (bytesDone: number) => void): Promise<void> {
+  /** Reads and scans the rest of the file into `buffers` by turns (with `walker`'s kernel when they are its own); `onChunk(bytesDone)` after each chunk. */
+  async readRest(buffers: readonly [Buffer, Buffer], signal: AbortSignal, onChunk: (bytesDone: number) => void, walker?: CellWalker): Promise<void> {
     let which = 0;
     let pos = this.head.length;
     const read = (at: number): Promise<Buffer> => {
@@ -90,14 +91,14 @@ export class CsvIndexer {
       const at = pos;
       pos += chunk.length;
       next = chunk.length > 0 && pos < this.size ? read(pos) : undefined;
-      this.scan(chunk, at);
+      this.scan(chunk, at, walker);
       onChunk(pos);
     }
     this.finish(pos); // pos < size only if the file shrank while being read
   }
 
-  private scan(chunk: Buffer, base: number): void {
-    this.scanner.feed(chunk, base);
+  private scan(chunk: Buffer, base: number, walker?: CellWalker): void {
+    this.scanner.feed(chunk, base, walker);
     this.utf8.feed(chunk, base);
   }
 

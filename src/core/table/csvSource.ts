@@ -180,6 +180,11 @@ export class CsvSource implements TableSource, CsvFile {
     });
   }
 
+  rowBytes(row: number): number {
+    const p = row + this.header;
+    return p < this.offsets.length ? this.offsets.limit(p) - this.offsets.start(p) : 0;
+  }
+
   async typedColumns(needs: readonly ColumnNeed[], options: TaskOptions = {}): Promise<TypedColumn[]> {
     this.checkColumns(needs.map((n) => n.column));
     await abortable(this.indexed, options.signal);
@@ -222,7 +227,7 @@ export class CsvSource implements TableSource, CsvFile {
           this.changes.fire({ type: 'progress', rowCount: this.rowCount, bytesDone: done, bytesTotal: this.size });
           options.onProgress?.({ task: 'index', done, total: this.size });
           this.settleWaiters();
-        });
+        }, this.cellWalker());
       }
       const places = new Places(this.offsets, this.header);
       for (const n of scanNotices(this.indexer.problems, this.offsets, places, this.delimited, this.size)) this.board.set(n);

@@ -28,8 +28,10 @@ export interface ExportResult {
   readonly bytes: number;
 }
 
-/** Cells per batch: bounds memory whatever the column count (≈300 rows of 640 columns). */
-const BATCH_CELLS = 200_000;
+/** Cells per batch: bounds memory whatever the column count (≈20 rows of 640 columns; bigger batches only raise the peak heap)… */
+const BATCH_CELLS = 12_000;
+/** …and row bytes per batch, whatever the row length. */
+const BATCH_BYTES = 1 << 20;
 
 /** Writes the view to `target` as CSV; resolves when the file is in place. */
 export async function exportView(view: TableView, target: string, options: ExportOptions = {}): Promise<ExportResult> {
@@ -53,14 +55,20 @@ export async function exportView(view: TableView, target: string, options: Expor
     if (options.header ?? true) {
       await write(formatLine(columns.map((c) => view.source.columns[c] ?? ''), ',', neutralise) + eol);
     }
-    for (let first = 0; first < ids.length; first += batchRows) {
+    for (let first = 0; first < ids.length; ) {
       signal?.throwIfAborted();
-      const batch = ids.subarray(first, Math.min(ids.length, first + batchRows));
+      let last = first + 1;
+      for (let bytes = view.source.rowBytes?.(ids[first] ?? 0) ?? 0; last < ids.length && last - first < batchRows; last++) {
+        bytes += view.source.rowBytes?.(ids[last] ?? 0) ?? 0;
+        if (bytes > BATCH_BYTES) break;
+      }
+      const batch = ids.subarray(first, last);
+      first = last;
       const cells = await view.source.readCells(batch, columns, signal);
       let text = '';
       for (const row of cells) text += formatLine(row, ',', neutralise) + eol;
       await write(text);
-      onProgress?.({ task: 'export', done: first + batch.length, total: ids.length });
+      onProgress?.({ task: 'export', done: first, total: ids.length });
     }
     signal?.throwIfAborted(); // cancelled after the last batch: still no file
     await fh.close();

@@ -33,18 +33,20 @@ export function rowTest(f: ColumnFilter, col: TypedColumn): (r: number) => boole
  */
 export function filterRows(rowCount: number, filters: readonly ColumnFilter[], columns: readonly TypedColumn[], mask?: Uint8Array): Uint32Array {
   const tests = filters.map((f, i) => rowTest(f, columns[i] as TypedColumn));
-  const out = new Uint32Array(rowCount);
+  const passes = (r: number): boolean => {
+    if (mask && mask[r] !== 1) return false;
+    for (const t of tests) if (!t(r)) return false;
+    return true;
+  };
+  // Counted first, so the result is allocated once at its size (not rowCount, then a copy).
   let n = 0;
-  for (let r = 0; r < rowCount; r++) {
-    if (mask && mask[r] !== 1) continue;
-    let pass = true;
-    for (const t of tests) {
-      if (!t(r)) {
-        pass = false;
-        break;
-      }
-    }
-    if (pass) out[n++] = r;
+  for (let r = 0; r < rowCount; r++) if (passes(r)) n++;
+  const out = new Uint32Array(n);
+  if (n === rowCount) {
+    for (let r = 0; r < rowCount; r++) out[r] = r;
+    return out;
   }
-  return out.slice(0, n);
+  let i = 0;
+  for (let r = 0; r < rowCount && i < n; r++) if (passes(r)) out[i++] = r;
+  return out;
 }

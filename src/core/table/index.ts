@@ -17,15 +17,17 @@
  *
  * TableSource: columns, rowCount (grows while indexing), complete, indexed (promise),
  *   notices (what was wrong with the file, where: row and line), onDidChange(listener),
- *   readCells(rowIds, columns), typedColumns(needs), searchRows(text), close().
+ *   readCells(rowIds, columns), typedColumns(needs), searchRows(text), rowBytes?(rowId), close().
  *   A row id is a 0-based data row in file order (the header is not a row); a column is its
- *   index in `columns`. Never the whole file in memory: 8 bytes a row for the index, 4 bytes a
- *   row per 32 columns for the cell map, typed columns only once sorted or filtered on.
+ *   index in `columns`. Never the whole file in memory: about 4 bytes a row for the index; for
+ *   the cell map, 4 bytes a row per 32 columns (wide files) or a place for every cell (64 columns
+ *   or fewer: 1, 2 or 4 bytes a cell, see cellMap.ts); typed columns only once sorted or filtered on.
+ *   The index scan and the cell walk run as WebAssembly (cellWalk.wat, compiled at build time).
  *
  * TableView (tableView.ts): new TableView(source)
  *   apply({sort?, filters?, search?}, {signal?, onProgress?})      (ViewQuery, types.ts)
  *     sort: SortKey[] — numbers by value, then text in natural order, empty cells last in
- *       both directions, ties in file order;
+ *       both directions, ties in file order (a radix sort of cached dense ranks, no comparator);
  *     filters: ColumnFilter[] — range {min?, max?} (inclusive) | contains {text} (any case) |
  *       empty | nonEmpty; all must hold;
  *     search: rows where any cell contains the text, any case (one streamed pass, cached).
@@ -52,7 +54,8 @@
  *     typed: AbortError, RangeError, else TableWorkerError {remoteName, code}.
  *   Messages: workerProtocol.ts, one union each way, validated on entry on both sides.
  *
- * Measured costs on a 722 MB, 100,000 × 640 file: bench/RESULTS-table.md (npm run bench:table).
+ * Measured costs on three shapes (100,000 × 640 numbers, 723 MB; 1,000,000 × 12 quoted text,
+ * 206 MB; 100,000 rows with a 5–20 KB cell, 1.35 GB): bench/RESULTS-table.md (npm run bench:table).
  */
 export { abortable } from '../abort';
 export { columnHistogram, profileColumn, quantile, scatterPoints } from './analysis';

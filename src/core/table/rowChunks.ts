@@ -6,8 +6,8 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { RowOffsets } from './rowOffsets';
 
-/** 8 MiB: big enough that reads run at disk or page-cache speed, small enough to yield often. */
-export const CHUNK_BYTES = 8 << 20;
+/** 4 MiB: big enough that reads run at disk or page-cache speed, small enough to yield often. */
+export const CHUNK_BYTES = 4 << 20;
 /** A longer row is read only this far (a file ending inside an open quote is one such row). */
 export const MAX_ROW_BYTES = 64 << 20;
 

@@ -6,7 +6,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { MAX_ROW_BYTES } from './rowChunks';
 import type { RowOffsets } from './rowOffsets';
 
-/** Row reads closer than this are merged into one read… */
+/** Row reads closer than this are merged into one read (if the gap is no bigger than the rows read so far)… */
 const MERGE_GAP = 64 << 10;
 /** …as long as the merged read stays below this. */
 const MERGE_MAX = 4 << 20;
@@ -20,15 +20,19 @@ export interface RowBytes {
 /** Reads the given physical rows; the map gives, for each row, the bytes that hold it. */
 export async function readRowBytes(fh: FileHandle, offsets: RowOffsets, rows: readonly number[], signal?: AbortSignal): Promise<Map<number, RowBytes>> {
   const sorted = [...new Set(rows)].sort((a, b) => a - b);
-  const runs: { start: number; end: number; rows: number[] }[] = [];
+  const runs: { start: number; end: number; used: number; rows: number[] }[] = [];
   for (const p of sorted) {
     const start = offsets.start(p);
     const end = Math.min(offsets.limit(p), start + MAX_ROW_BYTES);
     const run = runs[runs.length - 1];
-    if (run && start - run.end <= MERGE_GAP && end - run.start <= MERGE_MAX) {
+    // Bytes read between wanted rows stay below the wanted bytes: rows scattered over a file of
+    // short rows (an export of a sorted view) must not read the whole file.
+    const gap = start - (run?.end ?? 0);
+    if (run && gap <= MERGE_GAP && gap <= run.used + end - start && end - run.start <= MERGE_MAX) {
       run.end = Math.max(run.end, end);
+      run.used += end - start;
       run.rows.push(p);
-    } else runs.push({ start, end, rows: [p] });
+    } else runs.push({ start, end, used: end - start, rows: [p] });
   }
   const out = new Map<number, RowBytes>();
   await Promise.all(

@@ -96,6 +96,8 @@ export interface TableSource {
   onDidChange(listener: (change: SourceChange) => void): () => void;
   /** Cells of `rows` (row ids) × `columns`, row-major; waits for rows not indexed yet. */
   readCells(rows: ArrayLike<number>, columns: readonly number[], signal?: AbortSignal): Promise<string[][]>;
+  /** Bytes of row `row` in the file, where a source reads rows from one (exports batch reads by it). */
+  rowBytes?(row: number): number;
   /** Typed columns, built on first use (one pass for all missing ones) and cached. */
   typedColumns(needs: readonly ColumnNeed[], options?: TaskOptions): Promise<TypedColumn[]>;
   /** A mask by row id: 1 where some cell contains `text`, case-insensitive. */

@@ -1,0 +1,340 @@
+;; The cell walk (CellMap.record) as WebAssembly: the one pass that looks at every byte of the
+;; file. Compiled to bytes at build time (esbuild.mjs, with wabt's wat2wasm) and instantiated by
+;; cellWalkWasm.ts. It follows cells.ts to the letter: a quote opens a quoted cell only at the
+;; cell's start; inside it `""` is a quote; a quote, optional spaces or tabs, then a comma or the
+;; row's end closes it; any other quote is a character. A property test runs both walkers on
+;; random rows (test/unit/tableCellWalk.test.ts).
+;;
+;; Memory (imported, owned by cellWalkWasm.ts): [marks, 64 KiB][scan state and row ends, 64 KiB]
+;; [read buffer A][read buffer B][16 bytes of slack for the last SIMD load].
+;; The walk functions take a row [start, end) as memory offsets and write marks as i32 at
+;; marks[k] = start of cell (k << shift) − start, or 0xFFFFFFFF for slots past the row's last
+;; cell; they return the row's cell count. shift 5 marks every 32nd cell (wide files); shift 0
+;; marks every cell (files of few columns). `scan` finds where rows end (rowScanner.ts).
+(module
+  (import "env" "memory" (memory 1))
+
+  ;; Any row: a byte loop, with the quote rules.
+  (func (export "walk") (param $start i32) (param $end i32) (param $slots i32) (param $shift i32) (result i32)
+    (local $p i32) (local $cell i32) (local $i i32) (local $j i32) (local $b i32) (local $k i32) (local $mask i32)
+    (local.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $shift)) (i32.const 1)))
+    (local.set $p (local.get $start))
+    (block $row
+      (loop $next_cell
+        ;; Mark the cell when its index is a multiple of 1 << shift and its slot is wanted.
+        (if (i32.eqz (i32.and (local.get $cell) (local.get $mask)))
+          (then
+            (local.set $k (i32.shr_u (local.get $cell) (local.get $shift)))
+            (if (i32.lt_u (local.get $k) (local.get $slots))
+              (then (i32.store (i32.shl (local.get $k) (i32.const 2)) (i32.sub (local.get $p) (local.get $start)))))))
+        ;; Leave $delimiter with $p at the comma after the cell, or at $end.
+        (block $delimiter
+          (if (i32.lt_u (local.get $p) (local.get $end))
+            (then
+              (if (i32.eq (i32.load8_u (local.get $p)) (i32.const 34)) ;; a quoted cell
+                (then
+                  (local.set $i (i32.add (local.get $p) (i32.const 1)))
+                  (loop $quoted
+                    ;; The next quote at or after $i; none before $end: the rest of the row is the cell.
+                    (block $found
+                      (loop $scan
+                        (if (i32.ge_u (local.get $i) (local.get $end))
+                          (then (local.set $p (local.get $end)) (br $delimiter)))
+                        ;; 16 bytes at a time while a whole block is left (long quoted cells).
+                        (if (i32.le_u (i32.add (local.get $i) (i32.const 16)) (local.get $end))
+                          (then
+                            (local.set $b (i8x16.bitmask (i8x16.eq (v128.load (local.get $i)) (i8x16.splat (i32.const 34)))))
+                            (if (i32.eqz (local.get $b))
+                              (then (local.set $i (i32.add (local.get $i) (i32.const 16))) (br $scan)))
+                            (local.set $i (i32.add (local.get $i) (i32.ctz (local.get $b))))
+                            (br $found)))
+                        (br_if $found (i32.eq (i32.load8_u (local.get $i)) (i32.const 34)))
+                        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                        (br $scan)))
+                    ;; "" is a quote inside the cell.
+                    (local.set $j (i32.add (local.get $i) (i32.const 1)))
+                    (if (i32.lt_u (local.get $j) (local.get $end))
+                      (then
+                        (if (i32.eq (i32.load8_u (local.get $j)) (i32.const 34))
+                          (then (local.set $i (i32.add (local.get $j) (i32.const 1))) (br $quoted)))))
+                    ;; Spaces or tabs, then a comma or the row's end: the cell is closed.
+                    (block $spaces
+                      (loop $space
+                        (br_if $spaces (i32.ge_u (local.get $j) (local.get $end)))
+                        (local.set $b (i32.load8_u (local.get $j)))
+                        (br_if $spaces (i32.eqz (i32.or (i32.eq (local.get $b) (i32.const 32)) (i32.eq (local.get $b) (i32.const 9)))))
+                        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                        (br $space)))
+                    (if (i32.ge_u (local.get $j) (local.get $end))
+                      (then (local.set $p (local.get $end)) (br $delimiter)))
+                    (if (i32.eq (i32.load8_u (local.get $j)) (i32.const 44))
+                      (then (local.set $p (local.get $j)) (br $delimiter)))
+                    ;; Any other quote is a character: search on after it.
+                    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                    (br $quoted))))))
+          ;; An unquoted cell runs to the next comma.
+          (block $plain
+            (loop $byte
+              (br_if $plain (i32.ge_u (local.get $p) (local.get $end)))
+              (br_if $plain (i32.eq (i32.load8_u (local.get $p)) (i32.const 44)))
+              (local.set $p (i32.add (local.get $p) (i32.const 1)))
+              (br $byte))))
+        (br_if $row (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (local.set $cell (i32.add (local.get $cell) (i32.const 1)))
+        (br $next_cell)))
+    (call $fill (i32.add (i32.shr_u (local.get $cell) (local.get $shift)) (i32.const 1)) (local.get $slots))
+    (i32.add (local.get $cell) (i32.const 1)))
+
+  ;; A row with no quote in it: the commas of 16 bytes at once (SIMD), so there is no branch per
+  ;; byte or per cell to mispredict; commas are gone through one by one only in a block where a mark falls.
+  (func (export "walkPlain") (param $start i32) (param $end i32) (param $slots i32) (param $shift i32) (result i32)
+    (local $bits i32) (local $n i32) (local $next i32) (local $p i32) (local $commas i32) (local $k i32) (local $step i32)
+    (local.set $step (i32.shl (i32.const 1) (local.get $shift)))
+    (if (local.get $slots) (then (i32.store (i32.const 0) (i32.const 0)))) ;; cell 0 starts at the start
+    (local.set $p (local.get $start))
+    (local.set $next (local.get $step)) ;; the comma count at which the next mark falls
+    (block $row
+      (loop $block16
+        (br_if $row (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $bits (i8x16.bitmask (i8x16.eq (v128.load (local.get $p)) (i8x16.splat (i32.const 44)))))
+        ;; The last block of the row: drop the bits past its end.
+        (if (i32.lt_u (i32.sub (local.get $end) (local.get $p)) (i32.const 16))
+          (then
+            (local.set $bits (i32.and (local.get $bits)
+              (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $end) (local.get $p))) (i32.const 1))))))
+        (local.set $n (i32.popcnt (local.get $bits)))
+        (if (i32.ge_u (i32.add (local.get $commas) (local.get $n)) (local.get $next))
+          (then
+            (block $bits_done
+              (loop $each_comma
+                (br_if $bits_done (i32.eqz (local.get $bits)))
+                (local.set $commas (i32.add (local.get $commas) (i32.const 1)))
+                (if (i32.eq (local.get $commas) (local.get $next))
+                  (then
+                    (local.set $k (i32.shr_u (local.get $commas) (local.get $shift)))
+                    (if (i32.lt_u (local.get $k) (local.get $slots))
+                      (then
+                        (i32.store (i32.shl (local.get $k) (i32.const 2))
+                          (i32.sub (i32.add (i32.add (local.get $p) (i32.ctz (local.get $bits))) (i32.const 1)) (local.get $start)))))
+                    (local.set $next (i32.add (local.get $next) (local.get $step)))))
+                (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
+                (br $each_comma))))
+          (else (local.set $commas (i32.add (local.get $commas) (local.get $n)))))
+        (local.set $p (i32.add (local.get $p) (i32.const 16)))
+        (br $block16)))
+    (call $fill (i32.add (i32.shr_u (local.get $commas) (local.get $shift)) (i32.const 1)) (local.get $slots))
+    (i32.add (local.get $commas) (i32.const 1)))
+
+  ;; Slots [from, slots): past the row's last cell.
+  (func $fill (param $k i32) (param $slots i32)
+    (block $done
+      (loop $slot
+        (br_if $done (i32.ge_u (local.get $k) (local.get $slots)))
+        (i32.store (i32.shl (local.get $k) (i32.const 2)) (i32.const -1))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $slot))))
+
+  ;; ---------------------------------------------------------------------------------------------
+  ;; scan: the row scanner's state machine (rowScanner.ts, papaparse's quote rules) over bytes
+  ;; [start, end), 16 bytes at a time where nothing happens. States: 0 outside a quoted cell,
+  ;; 1 inside one, 2 just after a quote inside one, 3 after such a quote and spaces, 4 after such
+  ;; a quote (and spaces) and a CR. Outside quoted cells a line feed ends a row, and a quote opens
+  ;; a quoted cell only at a cell's start (after a line feed or a comma; `prev` is the byte before
+  ;; `start`). Results at 65536 (i32 each): +0 state, +4 line feeds seen, +8 row ends written,
+  ;; +12 malformed quotes, +16 the first one's place (or -1), +20 the last quote that opened a
+  ;; cell (or -1). Row ends from 65600, 8 bytes each: the line feed's place, and the line feeds
+  ;; seen before it. Returns where it stopped: at `end`, past 8,168 row ends written, or just
+  ;; after the first malformed quote when `stop_on_malformed` (the caller places it in its row).
+
+  (func $malformed (param $at i32)
+    (if (i32.eqz (i32.load (i32.const 65548)))
+      (then (i32.store (i32.const 65552) (local.get $at))))
+    (i32.store (i32.const 65548) (i32.add (i32.load (i32.const 65548)) (i32.const 1))))
+
+  (func (export "scan") (param $start i32) (param $end i32) (param $state i32) (param $prev i32) (param $stop_on_malformed i32) (result i32)
+    (local $p i32) (local $b i32) (local $nl i32) (local $rows i32) (local $v v128) (local $quotes i32) (local $lfs i32) (local $q i32)
+    (local $dense i32) (local $from i32)
+    (local $v16 v128) (local $before v128) (local $after v128) (local $after2 v128)
+    (local $quotes16 i32) (local $lfs16 i32) (local $inside i32) (local $opens i32) (local $closes i32)
+    (local $sep_before i32) (local $quote_before i32) (local $ok_after i32) (local $ends i32) (local $bit i32)
+    (local.set $dense (i32.const 1))
+    (i32.store (i32.const 65548) (i32.const 0))
+    (i32.store (i32.const 65552) (i32.const -1))
+    (i32.store (i32.const 65556) (i32.const -1))
+    (local.set $p (local.get $start))
+    (block $done
+      (loop $main
+        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+        ;; The fast path, only tried in dense text ($dense: the last skip to a quote or line feed was
+        ;; short): 16 bytes at once by quote parity (the simdcsv idea). The quotes seen so far, odd
+        ;; or even, say whether a byte is inside a quoted cell, with no branch per byte. That holds
+        ;; only where the rules agree with parity, so the block is checked first: every quote that
+        ;; opens a cell follows a comma, a line feed or a closing quote (an escaped ""), and every
+        ;; quote that closes one is followed by a comma, a line feed, CR LF or a quote (not across the
+        ;; block's end: the state machine takes an escaped "" there). A block that fails the check
+        ;; goes to the state machine below. Needs bytes up to $p + 18 and state 0 or 1.
+        (block $slow
+          (br_if $slow (i32.eqz (i32.and (i32.and (local.get $dense) (i32.le_u (local.get $state) (i32.const 1)))
+            (i32.le_u (i32.add (local.get $p) (i32.const 18)) (local.get $end)))))
+          (local.set $v16 (v128.load (local.get $p)))
+          (local.set $before (v128.load (i32.sub (local.get $p) (i32.const 1))))
+          (local.set $after (v128.load (i32.add (local.get $p) (i32.const 1))))
+          (local.set $after2 (v128.load (i32.add (local.get $p) (i32.const 2))))
+          (local.set $quotes16 (i8x16.bitmask (i8x16.eq (local.get $v16) (i8x16.splat (i32.const 34)))))
+          (local.set $lfs16 (i8x16.bitmask (i8x16.eq (local.get $v16) (i8x16.splat (i32.const 10)))))
+          ;; Inside after each byte (a quote counts itself): prefix xor of the quote bits.
+          (local.set $inside (local.get $quotes16))
+          (local.set $inside (i32.xor (local.get $inside) (i32.shl (local.get $inside) (i32.const 1))))
+          (local.set $inside (i32.xor (local.get $inside) (i32.shl (local.get $inside) (i32.const 2))))
+          (local.set $inside (i32.xor (local.get $inside) (i32.shl (local.get $inside) (i32.const 4))))
+          (local.set $inside (i32.xor (local.get $inside) (i32.shl (local.get $inside) (i32.const 8))))
+          (local.set $inside (i32.and (i32.xor (local.get $inside) (i32.mul (local.get $state) (i32.const 0xffff))) (i32.const 0xffff)))
+          ;; A quote opens where the parity before it was even, and closes where it was odd.
+          (local.set $opens (i32.and (local.get $quotes16) (local.get $inside)))
+          (local.set $closes (i32.and (local.get $quotes16) (i32.xor (local.get $inside) (i32.const 0xffff))))
+          (local.set $sep_before (i8x16.bitmask (v128.or
+            (i8x16.eq (local.get $before) (i8x16.splat (i32.const 44)))
+            (i8x16.eq (local.get $before) (i8x16.splat (i32.const 10))))))
+          (local.set $quote_before (i32.and (i8x16.bitmask (i8x16.eq (local.get $before) (i8x16.splat (i32.const 34)))) (i32.const 0xfffe)))
+          (if (i32.eq (local.get $p) (local.get $start))
+            (then
+              ;; The byte before the block is not in this call's range: `prev` stands for it.
+              (local.set $sep_before (i32.and (local.get $sep_before) (i32.const 0xfffe)))
+              (if (i32.or (i32.eq (local.get $prev) (i32.const 44)) (i32.eq (local.get $prev) (i32.const 10)))
+                (then (local.set $sep_before (i32.or (local.get $sep_before) (i32.const 1)))))))
+          (local.set $ok_after (i8x16.bitmask (v128.or (v128.or
+            (i8x16.eq (local.get $after) (i8x16.splat (i32.const 44)))
+            (i8x16.eq (local.get $after) (i8x16.splat (i32.const 10))))
+            (v128.or
+              (i8x16.eq (local.get $after) (i8x16.splat (i32.const 34)))
+              (v128.and
+                (i8x16.eq (local.get $after) (i8x16.splat (i32.const 13)))
+                (i8x16.eq (local.get $after2) (i8x16.splat (i32.const 10))))))))
+          (br_if $slow (i32.or (i32.or
+            (i32.and (local.get $opens) (i32.xor (i32.or (local.get $sep_before) (local.get $quote_before)) (i32.const 0xffff)))
+            (i32.and (local.get $closes) (i32.xor (local.get $ok_after) (i32.const 0xffff))))
+            ;; A closing quote last, before a quote: an escaped "" across blocks, for the state machine.
+            (i32.and (i32.and (local.get $closes) (i32.const 0x8000))
+              (i8x16.bitmask (i8x16.eq (local.get $after) (i8x16.splat (i32.const 34)))))))
+          ;; Row ends: line feeds outside quoted cells, each with the line feeds before it.
+          (local.set $ends (i32.and (local.get $lfs16) (i32.xor (local.get $inside) (i32.const 0xffff))))
+          (block $no_more
+            (loop $each_end
+              (br_if $no_more (i32.eqz (local.get $ends)))
+              (local.set $bit (i32.ctz (local.get $ends)))
+              (i32.store (i32.add (i32.const 65600) (i32.shl (local.get $rows) (i32.const 3))) (i32.add (local.get $p) (local.get $bit)))
+              (i32.store (i32.add (i32.const 65604) (i32.shl (local.get $rows) (i32.const 3)))
+                (i32.add (local.get $nl) (i32.popcnt (i32.and (local.get $lfs16) (i32.sub (i32.shl (i32.const 1) (local.get $bit)) (i32.const 1))))))
+              (local.set $rows (i32.add (local.get $rows) (i32.const 1)))
+              (local.set $ends (i32.and (local.get $ends) (i32.sub (local.get $ends) (i32.const 1))))
+              (br $each_end)))
+          ;; The last quote that opened a cell (not the second quote of an escaped "").
+          (local.set $opens (i32.and (local.get $opens) (local.get $sep_before)))
+          (if (local.get $opens)
+            (then (i32.store (i32.const 65556) (i32.add (local.get $p) (i32.sub (i32.const 31) (i32.clz (local.get $opens)))))))
+          (local.set $state (i32.shr_u (local.get $inside) (i32.const 15)))
+          (local.set $nl (i32.add (local.get $nl) (i32.popcnt (local.get $lfs16))))
+          (local.set $p (i32.add (local.get $p) (i32.const 16)))
+          (br_if $done (i32.gt_u (local.get $rows) (i32.const 8168)))
+          (br $main))
+        (if (i32.eq (local.get $state) (i32.const 1))
+          (then
+            ;; Inside a quoted cell: on to the next quote, counting line feeds on the way.
+            (local.set $from (local.get $p))
+            (block $found
+              (loop $block16
+                (br_if $found (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))
+                (local.set $v (v128.load (local.get $p)))
+                (local.set $quotes (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 34)))))
+                (local.set $lfs (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 10)))))
+                (if (i32.eqz (local.get $quotes))
+                  (then
+                    (local.set $nl (i32.add (local.get $nl) (i32.popcnt (local.get $lfs))))
+                    (local.set $p (i32.add (local.get $p) (i32.const 16)))
+                    (br $block16)))
+                (local.set $q (i32.ctz (local.get $quotes)))
+                (local.set $nl (i32.add (local.get $nl)
+                  (i32.popcnt (i32.and (local.get $lfs) (i32.sub (i32.shl (i32.const 1) (local.get $q)) (i32.const 1))))))
+                (local.set $p (i32.add (local.get $p) (local.get $q)))))
+            (local.set $dense (i32.lt_u (i32.sub (local.get $p) (local.get $from)) (i32.const 32)))
+            (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+            (local.set $b (i32.load8_u (local.get $p)))
+            (if (i32.eq (local.get $b) (i32.const 34)) (then (local.set $state (i32.const 2))))
+            (if (i32.eq (local.get $b) (i32.const 10)) (then (local.set $nl (i32.add (local.get $nl) (i32.const 1)))))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $main)))
+        (if (i32.eqz (local.get $state))
+          (then
+            ;; Outside: on to the next quote or line feed.
+            (local.set $from (local.get $p))
+            (block $found
+              (loop $block16
+                (br_if $found (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))
+                (local.set $v (v128.load (local.get $p)))
+                (local.set $q (i8x16.bitmask (v128.or
+                  (i8x16.eq (local.get $v) (i8x16.splat (i32.const 34)))
+                  (i8x16.eq (local.get $v) (i8x16.splat (i32.const 10))))))
+                (if (i32.eqz (local.get $q))
+                  (then (local.set $p (i32.add (local.get $p) (i32.const 16))) (br $block16)))
+                (local.set $p (i32.add (local.get $p) (i32.ctz (local.get $q))))))
+            (local.set $dense (i32.lt_u (i32.sub (local.get $p) (local.get $from)) (i32.const 32)))
+            (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+            (local.set $b (i32.load8_u (local.get $p)))
+            (if (i32.eq (local.get $b) (i32.const 10))
+              (then
+                ;; A row ends here.
+                (i32.store (i32.add (i32.const 65600) (i32.shl (local.get $rows) (i32.const 3))) (local.get $p))
+                (i32.store (i32.add (i32.const 65604) (i32.shl (local.get $rows) (i32.const 3))) (local.get $nl))
+                (local.set $rows (i32.add (local.get $rows) (i32.const 1)))
+                (local.set $nl (i32.add (local.get $nl) (i32.const 1)))
+                (local.set $p (i32.add (local.get $p) (i32.const 1)))
+                (br_if $done (i32.gt_u (local.get $rows) (i32.const 8168)))
+                (br $main)))
+            (if (i32.eq (local.get $b) (i32.const 34))
+              (then
+                (local.set $q (local.get $prev))
+                (if (i32.gt_u (local.get $p) (local.get $start))
+                  (then (local.set $q (i32.load8_u (i32.sub (local.get $p) (i32.const 1))))))
+                (if (i32.or (i32.eq (local.get $q) (i32.const 10)) (i32.eq (local.get $q) (i32.const 44)))
+                  (then
+                    (local.set $state (i32.const 1))
+                    (i32.store (i32.const 65556) (local.get $p))))))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $main)))
+        ;; States 2, 3 and 4: the bytes after a quote inside a quoted cell decide what it was.
+        (local.set $b (i32.load8_u (local.get $p)))
+        (block $decided
+          (if (i32.eq (local.get $state) (i32.const 4))
+            (then
+              ;; A line feed: the row ends (state 0 takes it); else the CR was text: state 1 takes the byte.
+              (if (i32.eq (local.get $b) (i32.const 10))
+                (then (local.set $state (i32.const 0)))
+                (else (call $malformed (local.get $p)) (local.set $state (i32.const 1))))
+              (br $decided)))
+          (if (i32.eq (local.get $b) (i32.const 34))
+            (then
+              ;; "" is a quote; a quote after spaces is a new candidate (and the first was malformed).
+              (if (i32.eq (local.get $state) (i32.const 2))
+                (then (local.set $state (i32.const 1)))
+                (else (call $malformed (local.get $p)) (local.set $state (i32.const 2))))
+              (local.set $p (i32.add (local.get $p) (i32.const 1)))
+              (br $decided)))
+          (if (i32.eq (local.get $b) (i32.const 44))
+            (then (local.set $state (i32.const 0)) (local.set $p (i32.add (local.get $p) (i32.const 1))) (br $decided)))
+          (if (i32.eq (local.get $b) (i32.const 10))
+            (then (local.set $state (i32.const 0)) (br $decided)))
+          (if (i32.eq (local.get $b) (i32.const 13))
+            (then (local.set $state (i32.const 4)) (local.set $p (i32.add (local.get $p) (i32.const 1))) (br $decided)))
+          (if (i32.or (i32.eq (local.get $b) (i32.const 32)) (i32.eq (local.get $b) (i32.const 9)))
+            (then (local.set $state (i32.const 3)) (local.set $p (i32.add (local.get $p) (i32.const 1))) (br $decided)))
+          (call $malformed (local.get $p))
+          (local.set $state (i32.const 1))
+          (local.set $p (i32.add (local.get $p) (i32.const 1))))
+        (br_if $done (i32.and (local.get $stop_on_malformed) (i32.ne (i32.load (i32.const 65548)) (i32.const 0))))
+        (br $main)))
+    (i32.store (i32.const 65536) (local.get $state))
+    (i32.store (i32.const 65540) (local.get $nl))
+    (i32.store (i32.const 65544) (local.get $rows))
+    (local.get $p))
+)

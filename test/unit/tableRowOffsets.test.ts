@@ -1,0 +1,78 @@
+/**
+ * The compact row index (rowOffsets.ts): starts past 4 GiB, line numbers from checkpoints and
+ * one byte a row (big steps included), against plain arrays; and row reads that do not read the
+ * whole file to fetch rows scattered over it.
+ */
+import assert from 'node:assert/strict';
+import { open } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+import { RowOffsets } from '../../src/core/table/rowOffsets';
+import { readRowBytes } from '../../src/core/table/rowReads';
+import { rng, tempDir, writeTemp } from './tableFixtures';
+
+let dir = '';
+let cleanup: () => Promise<void> = () => Promise.resolve();
+before(async () => ({ dir, cleanup } = await tempDir()));
+after(() => cleanup());
+
+describe('table: row index', () => {
+  it('gives back every start, limit and line, with rows of many line breaks and starts past 4 GiB', () => {
+    const rand = rng(5);
+    const offsets = new RowOffsets();
+    const starts: number[] = [];
+    const lines: number[] = [];
+    let at = 0;
+    let newlines = 0;
+    for (let r = 0; r < 5000; r++) {
+      const x = rand();
+      // Mostly plain rows; some with line breaks in quoted cells or blank lines after them; a few huge jumps.
+      newlines += x < 0.6 ? 0 : x < 0.95 ? Math.floor(rand() * 5) : x < 0.99 ? 200 + Math.floor(rand() * 400) : 0;
+      at += x > 0.995 ? 3 * 2 ** 31 : 1 + Math.floor(rand() * 500);
+      starts.push(at);
+      lines.push(newlines + 1);
+      offsets.push(at, at + 1, newlines);
+      newlines++;
+    }
+    offsets.trim();
+    assert.equal(offsets.length, starts.length);
+    for (let r = 0; r < starts.length; r++) {
+      assert.equal(offsets.start(r), starts[r], `start of row ${r}`);
+      assert.equal(offsets.line(r), lines[r], `line of row ${r}`);
+      if (r + 1 < starts.length) assert.equal(offsets.limit(r), starts[r + 1]);
+    }
+    const last = starts[starts.length - 1] ?? 0;
+    assert.equal(offsets.rowAt(last + 10), starts.length - 1);
+    assert.equal(offsets.rowAt((starts[1234] ?? 0) + 0.5), 1234);
+  });
+});
+
+describe('table: row reads', () => {
+  it('reads rows scattered over a file of short rows without reading the gaps between them', async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => `${i},${'x'.repeat(40)}\n`);
+    const path = await writeTemp(dir, rows.join(''));
+    const offsets = new RowOffsets();
+    let at = 0;
+    rows.forEach((row, i) => {
+      offsets.push(at, at + row.length, i);
+      at += row.length;
+    });
+    offsets.trim();
+    const wanted = Array.from({ length: 200 }, (_, i) => i * 97);
+    const fh = await open(path, 'r');
+    try {
+      const got = await readRowBytes(fh, offsets, wanted);
+      const buffers = new Set([...got.values()].map((b) => b.buf));
+      const read = [...buffers].reduce((n, b) => n + b.length, 0);
+      const useful = wanted.reduce((n, p) => n + offsets.limit(p) - offsets.start(p), 0);
+      assert.ok(read <= 2 * useful, `read ${read} bytes for ${useful} wanted`);
+      for (const p of wanted) {
+        const b = got.get(p);
+        assert.ok(b);
+        const s = offsets.start(p) - b.base;
+        assert.equal(b.buf.toString('utf8', s, offsets.limit(p) - b.base), rows[p]);
+      }
+    } finally {
+      await fh.close();
+    }
+  });
+});
