@@ -29,6 +29,8 @@ describe('the sidebar without a key: the welcome view', { timeout: 240_000 }, ()
     const buttons = (await welcome.locator('.monaco-button').allInnerTexts()).map((t) => t.trim());
     assert.deepEqual(buttons, ['Set API Key', 'Try the Sandbox (no key, no credits)']);
     assert.match(await welcome.innerText(), /No API key is set/u);
+    // The Account view fills its rows a moment after the welcome view shows: read it once they are there.
+    await pane('Account').locator('.monaco-list-row', { hasText: 'API key' }).waitFor({ timeout: 30_000 });
     const account = await pane('Account').innerText();
     assert.match(account, /API key\s*not set/u);
     assert.doesNotMatch(account, /Connection/u, 'no key: nothing to check, no connection row');
