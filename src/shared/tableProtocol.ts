@@ -10,22 +10,12 @@
  * problem is found. A window whose `version` differs from the latest `view.version` is stale.
  */
 import { isInt, isIntList, isQuery, isRecord } from '../core/table/queryGuards';
-import type { ColumnFilter, Progress, SortKey, TableNotice, TableWindow, ViewQuery } from '../core/table/types';
+import type { ColumnFilter, Progress, SortKey, TableNotice, TableWindow, ViewQuery, ViewSnapshot } from '../core/table/types';
 
 export type { ColumnFilter, Progress, SortKey, TableNotice, TableWindow, ViewQuery };
 
-/** The view as the grid needs it, without any cells. */
-export interface ViewState {
-  readonly version: number;
-  /** Rows in the view. */
-  readonly length: number;
-  /** Rows in the source (so far, while `complete` is false). */
-  readonly total: number;
-  readonly complete: boolean;
-  /** "12,345 of 100,000 rows". */
-  readonly countLabel: string;
-  readonly query: ViewQuery;
-}
+/** The view as the grid needs it, without any cells: the same snapshot the table's worker sends the host. */
+export type ViewState = ViewSnapshot;
 
 /** Webview → host. */
 export type TableRequest =

@@ -146,3 +146,16 @@ export interface TableWindow {
   readonly columns: readonly number[];
   readonly cells: readonly (readonly string[])[];
 }
+
+/** The view without its cells, as the host and the webview's grid need it (the worker sends it). */
+export interface ViewSnapshot {
+  readonly version: number;
+  /** Rows in the view. */
+  readonly length: number;
+  /** Rows in the source (so far, while `complete` is false). */
+  readonly total: number;
+  readonly complete: boolean;
+  /** "12,345 of 100,000 rows". */
+  readonly countLabel: string;
+  readonly query: ViewQuery;
+}

@@ -13,20 +13,10 @@
 import { MAX_HISTOGRAM_BINS, type ColumnProfile, type Histogram, type ScatterData } from '../../shared/analysisProtocol';
 import type { ExportResult } from './exportView';
 import { isInt, isIntList, isQuery, isRecord } from './queryGuards';
-import type { Progress, SourceChange, TableNotice, TableWindow, ViewQuery } from './types';
+import type { Progress, SourceChange, TableNotice, TableWindow, ViewQuery, ViewSnapshot } from './types';
 
-/** The view as the host needs it, without cells (the shape of the webview's ViewState). */
-export interface ViewSnapshot {
-  readonly version: number;
-  /** Rows in the view. */
-  readonly length: number;
-  /** Rows in the source (so far, while `complete` is false). */
-  readonly total: number;
-  readonly complete: boolean;
-  /** "12,345 of 100,000 rows". */
-  readonly countLabel: string;
-  readonly query: ViewQuery;
-}
+export type { ViewSnapshot };
+
 
 /** An error as data: what crosses the thread boundary, rebuilt as a typed error on the host. */
 export interface WireError {
