@@ -5,7 +5,7 @@
  * log axes included), and the rows of each chart's table equivalent. The drawing (charts.ts) only
  * puts these on a canvas.
  */
-import type { Histogram } from '../shared/analysisProtocol';
+import type { ColumnProfile, Histogram } from '../shared/analysisProtocol';
 import type { ColumnFilter } from '../shared/tableProtocol';
 
 export type ScaleKind = 'linear' | 'log';
@@ -202,12 +202,24 @@ function roundEdge(v: number): number {
   return Number(v.toPrecision(12));
 }
 
+/**
+ * The value at pixel p, rounded to the power of ten below what one pixel spans there: a brush
+ * cannot be more precise than a pixel, and `0.4895 ≤ winrate` reads better than 0.489468886782.
+ */
+export function pixelRound(s: Scale, p: number): number {
+  const v = s.fromPx(p);
+  const perPx = Math.abs(s.fromPx(p + 0.5) - s.fromPx(p - 0.5));
+  if (!(perPx > 0) || !Number.isFinite(perPx)) return roundEdge(v);
+  const step = 10 ** Math.floor(Math.log10(perPx));
+  return roundEdge(Math.round(v / step) * step);
+}
+
 /** A brush on the scatter: a pixel rectangle as range filters on both columns, in data units (min ≤ max whatever the drag direction or log axes). */
 export function brushFilters(rect: { x0: number; y0: number; x1: number; y1: number }, x: Scale, y: Scale, xColumn: number, yColumn: number): ColumnFilter[] {
   const range = (s: Scale, p0: number, p1: number, column: number): ColumnFilter => {
-    const a = s.fromPx(p0);
-    const b = s.fromPx(p1);
-    return { kind: 'range', column, min: roundEdge(Math.min(a, b)), max: roundEdge(Math.max(a, b)) };
+    const a = pixelRound(s, p0);
+    const b = pixelRound(s, p1);
+    return { kind: 'range', column, min: Math.min(a, b), max: Math.max(a, b) };
   };
   const fx = range(x, rect.x0, rect.x1, xColumn);
   const fy = range(y, rect.y0, rect.y1, yColumn);
@@ -371,4 +383,46 @@ export function numberText(v: number | undefined): string {
   const a = Math.abs(v);
   if (a !== 0 && (a < 1e-4 || a >= 1e15)) return v.toExponential(3);
   return plain.format(v);
+}
+
+// ---- the panel's words -----------------------------------------------------------------------
+
+/** A column profile as label/value rows (numbers only where the column has them). */
+export function profileRows(p: ColumnProfile): [string, string][] {
+  const count = (n: number): string => n.toLocaleString('en-US');
+  const rows: [string, string][] = [
+    ['Type', p.type],
+    ['Count', count(p.count)],
+    ['Empty', count(p.empty)],
+    ['Distinct', count(p.distinct)],
+  ];
+  const stats: [string, number | undefined][] = [
+    ['Min', p.min],
+    ['Max', p.max],
+    ['Mean', p.mean],
+    ['Median', p.median],
+    ['p5', p.p5],
+    ['p95', p.p95],
+  ];
+  for (const [label, v] of stats) if (v !== undefined) rows.push([label, numberText(v)]);
+  return rows;
+}
+
+/**
+ * The range filters typed into the brush fields (x, and y for a scatter): a blank bound is open;
+ * undefined when nothing is typed; an error text when a bound is not a number or min > max.
+ */
+export function typedFilters(fields: readonly { column: number; min: string; max: string }[]): ColumnFilter[] | string | undefined {
+  const out: ColumnFilter[] = [];
+  for (const f of fields) {
+    const a = f.min.trim();
+    const b = f.max.trim();
+    if (a === '' && b === '') continue;
+    const min = a === '' ? undefined : Number(a);
+    const max = b === '' ? undefined : Number(b);
+    if ((min !== undefined && !Number.isFinite(min)) || (max !== undefined && !Number.isFinite(max))) return 'The bounds must be numbers.';
+    if (min !== undefined && max !== undefined && min > max) return 'The minimum is above the maximum.';
+    out.push({ kind: 'range', column: f.column, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) });
+  }
+  return out.length > 0 ? out : undefined;
 }
