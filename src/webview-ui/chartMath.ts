@@ -190,11 +190,24 @@ export function brushBins(h: Histogram, x: Scale, a: number, b: number): [number
 
 /** The range filter of bins [first, last] (data units) and the rows they count. */
 export function binsFilter(h: Histogram, first: number, last: number): { filter: ColumnFilter; rows: number } {
-  const min = binRange(h, first)[0];
-  const max = binRange(h, last)[1];
+  const [a0, a1] = binRange(h, first);
+  const [b0, b1] = binRange(h, last);
   let rows = 0;
   for (let i = first; i <= last; i++) rows += h.counts[i] ?? 0;
-  return { filter: { kind: 'range', column: h.column, min: roundEdge(min), max: roundEdge(max) }, rows };
+  // Edges widened outwards by less than a hundredth of a bin, so a chip reads 141.5 rather than 141.531672153.
+  const min = roundOut(a0, (a1 - a0) / 1000, 'down');
+  const max = roundOut(b1, (b1 - b0) / 1000, 'up');
+  return { filter: { kind: 'range', column: h.column, min, max }, rows };
+}
+
+/** v rounded down or up to the power of ten at or below `fine`. */
+export function roundOut(v: number, fine: number, dir: 'down' | 'up'): number {
+  if (!(fine > 0) || !Number.isFinite(fine)) return roundEdge(v);
+  const step = 10 ** Math.floor(Math.log10(fine));
+  const k = v / step;
+  // A value already on the step (within float noise) stays put.
+  const n = Math.abs(k - Math.round(k)) < 1e-6 ? Math.round(k) : dir === 'down' ? Math.floor(k) : Math.ceil(k);
+  return roundEdge(n * step);
 }
 
 /** A bound to 12 significant digits (no 0.30000000000000004 in a chip), outward-safe at that precision. */

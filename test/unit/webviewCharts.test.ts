@@ -18,10 +18,12 @@ import {
   numberText,
   padDomain,
   pixelRound,
+  profileRows,
   parseColor,
   Scale,
   scatterRows,
   tickLabel,
+  typedFilters,
 } from '../../src/webview-ui/chartMath';
 
 const close = (a: number, b: number, eps = 1e-9): boolean => Math.abs(a - b) <= eps * Math.max(1, Math.abs(a), Math.abs(b));
@@ -145,6 +147,8 @@ describe('histogram geometry and brush', () => {
     const lx = new Scale('log', 1, 1000, 0, 300);
     const bins = brushBins(logHist, lx, 150, 160);
     assert.deepEqual(bins, [1, 1]);
+    const odd: Histogram = { column: 2, edges: [141.531672153, 500.25, 12762.7079926], counts: [3, 4], log: false, counted: 7, left: 0 };
+    assert.deepEqual(binsFilter(odd, 0, 1).filter, { kind: 'range', column: 2, min: 141.5, max: 12770 }, 'widened outwards by at most a hundredth of a bin');
     assert.deepEqual(binsFilter(logHist, 1, 2), { filter: { kind: 'range', column: 2, min: 10, max: 1000 }, rows: 50 }, 'log bins filter in data units');
   });
 });
@@ -253,6 +257,37 @@ describe('chart table equivalents', () => {
     assert.equal(logRows[0]?.points, 4, 'a log x axis leaves out 0 and -4');
     assert.deepEqual(scatterRows(new Float32Array([2, 2]), new Float32Array([1, 3]), 'linear', 'linear', 5), [{ from: '2', to: '2', points: 2, yMin: '1', yMax: '3', yMean: '2' }]);
     assert.deepEqual(scatterRows(new Float32Array(0), new Float32Array(0), 'linear', 'linear'), []);
+  });
+
+  it('lists a profile’s figures, the numeric ones only for numbers', () => {
+    const base = { column: 1, name: 'winrate_30d', count: 100_000, empty: 2_000, distinct: 3_671, top: [], ms: 12 };
+    assert.deepEqual(profileRows({ ...base, type: 'number', min: 0, max: 1, mean: 0.501354, median: 0.503, p5: 0.2524, p95: 0.7517 }), [
+      ['Type', 'number'],
+      ['Count', '100,000'],
+      ['Empty', '2,000'],
+      ['Distinct', '3,671'],
+      ['Min', '0'],
+      ['Max', '1'],
+      ['Mean', '0.501354'],
+      ['Median', '0.503'],
+      ['p5', '0.2524'],
+      ['p95', '0.7517'],
+    ]);
+    assert.equal(profileRows({ ...base, type: 'address' }).length, 4);
+  });
+
+  it('reads the brush typed into the fields: blank bounds open, errors in words', () => {
+    assert.deepEqual(
+      typedFilters([
+        { column: 1, min: ' 0.4 ', max: '' },
+        { column: 2, min: '', max: '' },
+      ]),
+      [{ kind: 'range', column: 1, min: 0.4 }],
+    );
+    assert.deepEqual(typedFilters([{ column: 3, min: '-1e3', max: '5' }]), [{ kind: 'range', column: 3, min: -1000, max: 5 }]);
+    assert.equal(typedFilters([{ column: 1, min: '', max: '' }]), undefined);
+    assert.equal(typedFilters([{ column: 1, min: 'abc', max: '' }]), 'The bounds must be numbers.');
+    assert.equal(typedFilters([{ column: 1, min: '5', max: '1' }]), 'The minimum is above the maximum.');
   });
 
   it('writes numbers for people', () => {
