@@ -79,7 +79,7 @@ export class AnalysisPanel {
       if (e.key === 'Escape') {
         e.preventDefault();
         e.stopPropagation();
-        this.close();
+        this.close(true);
       }
     });
     this.wireSplitter();
@@ -106,11 +106,18 @@ export class AnalysisPanel {
 
   /** The toolbar's Analyse button: open on the grid's column, or close. */
   toggle(column: number, returnFocus: HTMLElement): void {
-    if (this.isOpen) this.close();
+    if (this.isOpen) this.close(true);
     else this.open(column, 'profile', returnFocus);
   }
 
-  close(): void {
+  /** A new file or table: the panel's columns meant the old one, so it closes without moving the focus. */
+  reset(): void {
+    if (!this.isOpen) return;
+    this.returnFocus = undefined;
+    this.close(false);
+  }
+
+  close(refocus = true): void {
     if (!this.isOpen) return;
     if (this.pending) this.host.cancel(this.pending.id);
     this.pending = undefined;
@@ -118,6 +125,7 @@ export class AnalysisPanel {
     this.el.hidden = true;
     const back = this.returnFocus;
     this.returnFocus = undefined;
+    if (!refocus) return;
     if (back?.isConnected) back.focus();
     else this.state.grid?.scroller.focus();
   }
@@ -217,7 +225,7 @@ export class AnalysisPanel {
     const active = document.activeElement;
     const focusKey = active instanceof HTMLElement && b.contains(active) ? active.dataset.key : undefined;
     b.textContent = '';
-    const close = button('✕', () => this.close(), { className: 'chip-x', title: 'Close (Escape)', attrs: { 'aria-label': 'Close the analysis panel', 'data-key': 'close' } });
+    const close = button('✕', () => this.close(true), { className: 'chip-x', title: 'Close (Escape)', attrs: { 'aria-label': 'Close the analysis panel', 'data-key': 'close' } });
     b.append(el('div', { className: 'analysis-head' }, [this.heading, close]));
     const columnSelect = select(
       info.map((c, i) => ({ value: String(i), label: c.name })),
@@ -463,9 +471,9 @@ export class AnalysisPanel {
     // The offer, once the view holds the brushed rows.
     const active = columns.some((c) => filters.some((f) => f.column === c));
     const address = this.addressColumn();
-    if (active && this.brush && !this.brushApplied && !this.state.pendingQuery) {
+    if (active && !this.brushApplied && !this.state.pendingQuery) {
       const n = this.state.rowCount;
-      const said = el('div', { className: 'analysis-row' }, [el('span', { text: `${formatCount(n)} rows in the brush.` })]);
+      const said = el('div', { className: 'analysis-row' }, [el('span', { text: `${formatCount(n)} rows in the ${this.brush ? 'brush' : 'filters'}.` })]);
       if (address !== undefined) {
         const use = button(`Use these ${formatCount(n)} addresses as input to…`, () => this.actions.useAsInput(address, this.name(address)), {
           className: 'primary',

@@ -133,6 +133,7 @@ export class App implements PageControl {
     if (!init || !meta) return;
     closeMenu();
     closeFilterEditor();
+    this.panel.reset();
     this.feed.resetPainted();
     const { digit, ui, rowHeight } = measureFont();
     const info: ColumnInfo[] = init.columns.map((name, i) => meta.columns[i] ?? { name, numeric: false });
