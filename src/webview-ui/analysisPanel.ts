@@ -47,8 +47,9 @@ export class AnalysisPanel {
   private profile: ColumnProfile | undefined;
   private histogram: Histogram | undefined;
   private scatter: ScatterData | undefined;
-  /** The view version the data was computed on. */
+  /** The view version the data was computed on, and its row count in words. */
   private computedOn = -1;
+  private computedLabel: string | undefined;
   private brush: Brush | undefined;
   /** The brush's filters were applied: the next view tells how many rows they keep. */
   private brushApplied = false;
@@ -158,6 +159,7 @@ export class AnalysisPanel {
     this.scatter = undefined;
     this.brush = undefined;
     this.computedOn = this.state.view?.version ?? -1;
+    this.computedLabel = this.state.view?.countLabel;
     this.chart.clear();
     performance.mark('wa:chart-request');
     const started = performance.now();
@@ -257,7 +259,7 @@ export class AnalysisPanel {
     const ms = this.profile?.ms ?? this.scatter?.ms;
     const parts: string[] = [];
     if (this.pending) return;
-    if (view) parts.push(`Over ${view.countLabel}`);
+    if (this.computedLabel) parts.push(`Over ${this.computedLabel}`);
     if (ms !== undefined) parts.push(`computed in ${formatCount(Math.round(ms))} ms`);
     this.info.textContent = parts.join(', ');
     if (view && view.version !== this.computedOn && !this.brushApplied) {
