@@ -295,13 +295,16 @@ export interface Rgb {
   readonly b: number;
 }
 
-/** Blends the points into an RGBA image (the plot as already drawn): a lone point at 55 % opacity, dense pixels up to opaque. */
-export function blendDensity(counts: Uint32Array, max: number, pixels: Uint8ClampedArray, color: Rgb): void {
+/**
+ * Blends the points into an RGBA image (the plot as already drawn): a lone point at `floor`
+ * opacity (55 %; high-contrast themes pass 1, every point opaque), dense pixels up to opaque.
+ */
+export function blendDensity(counts: Uint32Array, max: number, pixels: Uint8ClampedArray, color: Rgb, floor = 0.55): void {
   const logMax = Math.log(max + 1);
   for (let k = 0; k < counts.length; k++) {
     const n = counts[k] ?? 0;
     if (n === 0) continue;
-    const alpha = max <= 1 ? 0.55 : 0.55 + 0.45 * (Math.log(n + 1) - Math.LN2) / Math.max(1e-9, logMax - Math.LN2);
+    const alpha = max <= 1 ? floor : floor + (1 - floor) * ((Math.log(n + 1) - Math.LN2) / Math.max(1e-9, logMax - Math.LN2));
     const o = k * 4;
     pixels[o] = (pixels[o] ?? 0) * (1 - alpha) + color.r * alpha;
     pixels[o + 1] = (pixels[o + 1] ?? 0) * (1 - alpha) + color.g * alpha;

@@ -53,6 +53,8 @@ interface Theme {
   readonly accentRgb: Rgb;
   readonly brush: string;
   readonly font: string;
+  /** VS Code's high-contrast themes (a body class): every point opaque, for contrast. */
+  readonly highContrast: boolean;
 }
 
 const HEIGHT = 260;
@@ -74,6 +76,7 @@ function readTheme(): Theme {
     accentRgb: parseColor(accent) ?? { r: 55, g: 148, b: 255 },
     brush: cssVar('--vscode-charts-orange', '#d18616'),
     font: `${Math.max(10, (parseFloat(body.fontSize) || 13) - 2)}px ${body.fontFamily}`,
+    highContrast: document.body.classList.contains('vscode-high-contrast'),
   };
 }
 
@@ -180,7 +183,7 @@ export class ChartView {
     const dy = new Scale(spec.yScale, y0, y1, ph, 0);
     const grid = densityGrid(xs, ys, dx, dy, pw, ph, dpr >= 1.5 ? 2 : 1);
     const image = ctx.getImageData(px, py, pw, ph);
-    blendDensity(grid.counts, grid.max, image.data, theme.accentRgb);
+    blendDensity(grid.counts, grid.max, image.data, theme.accentRgb, theme.highContrast ? 1 : 0.55);
     ctx.putImageData(image, px, py);
     this.skipped = grid.skipped;
     drawAxes(ctx, x, y, plot, theme, spec.xName, spec.yName);

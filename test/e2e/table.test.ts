@@ -390,7 +390,11 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
 
     await panel.locator('button', { hasText: /^Show as Table$/u }).click();
     assert.equal(await panel.locator('#analysis-table tbody tr').count(), 10, 'the scatter as 10 ranges of x');
-    await panel.locator('#analysis-table').scrollIntoViewIfNeeded();
+    await panel.locator('.analysis-body').evaluate((e) => {
+      (e as unknown as { scrollTop: number; scrollHeight: number }).scrollTop = (e as unknown as { scrollHeight: number }).scrollHeight;
+    });
+    const tableBox = await panel.locator('#analysis-table table').boundingBox();
+    assert.ok(tableBox && tableBox.height > 100, `the table shows whole: ${JSON.stringify(tableBox)}`);
     await wb.screenshot('analysis-table');
     await panel.locator('button', { hasText: /^Hide Table$/u }).focus();
     await wb.page.keyboard.press('Escape');

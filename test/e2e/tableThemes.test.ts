@@ -190,6 +190,8 @@ for (const { theme, name } of THEMES) {
       await until('the histogram drawn', async () => (await panel.locator('.analysis-caption').innerText()).includes('Drawn in'), 30_000);
       await panel.locator('button', { hasText: /^Show as Table$/u }).click();
       assert.equal(await panel.locator('#analysis-table tbody tr').count(), 30, 'a row per bin');
+      const tableBox = await panel.locator('#analysis-table table').boundingBox();
+      assert.ok(tableBox && tableBox.height > 300, `the table shows whole, the panel scrolling: ${JSON.stringify(tableBox)}`);
       await wb.screenshot('analysis-histogram');
       await wb.page.keyboard.press('Escape');
       await panel.waitFor({ state: 'hidden' });

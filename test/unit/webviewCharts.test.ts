@@ -224,6 +224,9 @@ describe('scatter brush, density and colours', () => {
     assert.deepEqual([...px.slice(0, 4)], [0, 0, 0, 0], 'no point: untouched');
     assert.deepEqual([...px.slice(4, 8)], [110, 55, 0, 255]);
     assert.deepEqual([...px.slice(8, 12)], [200, 100, 0, 255]);
+    const hc = new Uint8ClampedArray(12).fill(0);
+    blendDensity(counts, 9, hc, { r: 200, g: 100, b: 0 }, 1);
+    assert.deepEqual([...hc.slice(4, 8)], [200, 100, 0, 255], 'high contrast: a lone point opaque');
   });
 
   it('reads the colours VS Code themes define', () => {
