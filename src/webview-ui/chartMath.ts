@@ -378,12 +378,12 @@ export function scatterRows(xs: ArrayLike<number>, ys: ArrayLike<number>, xKind:
   for (let k = 0; k < bins; k++) {
     const c = n[k] ?? 0;
     rows.push({
-      from: numberText(s.fromPx(k)),
-      to: numberText(s.fromPx(k + 1)),
+      from: numberText(s.fromPx(k), true),
+      to: numberText(s.fromPx(k + 1), true),
       points: c,
-      yMin: c > 0 ? numberText(lo[k] ?? NaN) : '',
-      yMax: c > 0 ? numberText(hi[k] ?? NaN) : '',
-      yMean: c > 0 ? numberText((sum[k] ?? 0) / c) : '',
+      yMin: c > 0 ? numberText(lo[k] ?? NaN, true) : '',
+      yMax: c > 0 ? numberText(hi[k] ?? NaN, true) : '',
+      yMean: c > 0 ? numberText((sum[k] ?? 0) / c, true) : '',
     });
     if (ex.max === ex.min) break; // one value: one row
   }
@@ -391,14 +391,15 @@ export function scatterRows(xs: ArrayLike<number>, ys: ArrayLike<number>, xKind:
 }
 
 const plain = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 6 });
+const short = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 });
 
-/** A number for a table or the profile: 6 significant digits with separators, exponents when tiny or huge. */
-export function numberText(v: number | undefined): string {
+/** A number for a table or the profile: 6 significant digits (4 when `brief`, for the narrow chart tables) with separators, exponents when tiny or huge. */
+export function numberText(v: number | undefined, brief = false): string {
   if (v === undefined || Number.isNaN(v)) return '';
   if (!Number.isFinite(v)) return String(v);
   const a = Math.abs(v);
-  if (a !== 0 && (a < 1e-4 || a >= 1e15)) return v.toExponential(3);
-  return plain.format(v);
+  if (a !== 0 && (a < 1e-4 || a >= 1e15)) return v.toExponential(brief ? 2 : 3);
+  return (brief ? short : plain).format(v);
 }
 
 // ---- the panel's words -----------------------------------------------------------------------

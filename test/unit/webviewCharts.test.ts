@@ -298,5 +298,7 @@ describe('chart table equivalents', () => {
     assert.equal(numberText(0.5), '0.5');
     assert.equal(numberText(0.00001234), '1.234e-5');
     assert.equal(numberText(undefined), '');
+    assert.equal(numberText(0.434997221, true), '0.435', 'brief, for the chart tables');
+    assert.equal(numberText(-199969.5, true), '-200,000');
   });
 });
