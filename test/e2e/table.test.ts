@@ -381,7 +381,9 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     const brushed = await until('the brush applied', async () => {
       const v = await shown(frame);
       const chips = await frame.locator('.chips').innerText();
-      return / of 100,000 rows$/u.test(v.count) && chips.includes('realized_pnl_usd_7d') && chips.includes('winrate_7d') ? { count: v.count, chips } : undefined;
+      const address = v.headers.indexOf('address');
+      const painted = address >= 0 && v.rows.length > 5 && v.rows.every((r) => (r[address] ?? '') !== '');
+      return / of 100,000 rows$/u.test(v.count) && chips.includes('realized_pnl_usd_7d') && chips.includes('winrate_7d') && painted ? { count: v.count, chips } : undefined;
     }, 30_000);
     const use = panel.locator('button', { hasText: /^Use these [\d,]+ addresses as input to…$/u });
     await use.waitFor({ timeout: 10_000 });
