@@ -1,13 +1,14 @@
 /**
  * The table page's wiring and dispatcher: lays out its parts (toolbar, chips, notices, progress,
  * the grid and the status line), routes the host's messages to them, builds the column model and
- * grid once init and meta are in, and applies the queries the parts ask for. The parts hold their
+ * grid once init and meta are in, opens the analysis panel beside the grid, and applies the queries the parts ask for. The parts hold their
  * own work: the window feed the cells, the menus and actions what a person does with them, the
  * state (state.ts) what they all read.
  */
 import type { ColumnFilter, ViewQuery, ViewState } from '../shared/tableProtocol';
 import type { ColumnInfo, ProbeState, UiMessage } from '../shared/tableUiProtocol';
 import { TableActions } from './actions';
+import { AnalysisPanel, type PanelMode } from './analysisPanel';
 import { FilterChips } from './chips';
 import { showColumnChooser } from './columnChooser';
 import { ColumnMenus } from './columnMenus';
@@ -40,6 +41,7 @@ export class App implements PageControl {
   private readonly notices = new NoticeList((row) => this.goToRow(row));
   private readonly progress = new ProgressBar();
   private readonly gridBox = el('div', { className: 'grid-box' });
+  private readonly panel: AnalysisPanel;
   private readonly status = new StatusLine();
 
   constructor(
@@ -68,10 +70,13 @@ export class App implements PageControl {
       formatChanged: () => this.layoutChanged(),
       export: () => this.actions.export(),
       openRaw: () => host.post({ type: 'openRaw' }),
+      analyse: () => this.toggleAnalysis(),
     });
+    this.panel = new AnalysisPanel(host, state, this, this.actions, this.status);
     this.chips = new FilterChips(state, this);
     root.textContent = ''; // the page's own "Opening…" line, shown until this script ran
-    root.append(this.toolbar.el, this.chips.el, this.notices.el, this.progress.el, this.gridBox, this.status.el);
+    const main = el('div', { className: 'main-row' }, [this.gridBox, this.panel.el]);
+    root.append(this.toolbar.el, this.chips.el, this.notices.el, this.progress.el, main, this.status.el);
     this.gridBox.appendChild(el('div', { className: 'placeholder', text: 'Opening…' }));
   }
 
@@ -128,6 +133,7 @@ export class App implements PageControl {
     if (!init || !meta) return;
     closeMenu();
     closeFilterEditor();
+    this.panel.reset();
     this.feed.resetPainted();
     const { digit, ui, rowHeight } = measureFont();
     const info: ColumnInfo[] = init.columns.map((name, i) => meta.columns[i] ?? { name, numeric: false });
@@ -160,6 +166,19 @@ export class App implements PageControl {
     const button = this.toolbar.columnsButton;
     if (!model || !meta || !button) return;
     showColumnChooser({ model, timeframes: meta.timeframes, groups: meta.metricGroups, returnFocus: grid?.scroller ?? button, changed: () => this.layoutChanged() });
+  }
+
+  analyse(column: number, mode: PanelMode): void {
+    this.panel.open(column, mode, this.state.grid?.scroller);
+  }
+
+  /** The toolbar's Analyse: the panel on the grid's current column, or closed. */
+  private toggleAnalysis(): void {
+    const grid = this.state.grid;
+    const model = this.state.model;
+    if (!grid || !model) return;
+    const column = model.displayed[Math.max(0, grid.active.col)] ?? model.displayed[0] ?? 0;
+    this.panel.toggle(column, this.toolbar.analyseButton ?? grid.scroller);
   }
 
   /** Columns changed (shown, pinned, widths, formats): redraw and remember for this endpoint. */
@@ -214,6 +233,7 @@ export class App implements PageControl {
       } else if (r.type === 'failed' && !r.cancelled) this.showError(r.message);
       this.chips.render();
       state.grid?.render();
+      if (state.view) this.panel.viewChanged(state.view);
     });
   }
 
@@ -241,6 +261,7 @@ export class App implements PageControl {
     this.gridHost.activeChanged();
     state.grid?.scroller.setAttribute('aria-label', `${state.init?.title ?? 'Table'}: ${v.countLabel}`);
     state.grid?.schedule();
+    if (!replace) this.panel.viewChanged(v);
   }
 
   /** A notice's "Go to row": row (1-based) of the file, which is the view's row only while nothing sorts, filters or searches. */

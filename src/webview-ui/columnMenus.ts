@@ -1,7 +1,7 @@
 /**
  * The context menus of the grid: a cell's (copy the cell, the selection, its row or column; the
  * address actions when the column holds addresses) and a column header's (sort, filter, pin, hide,
- * number format, copy), with the column items both share. The menus only offer; what an item does
+ * number format, copy, and the analysis panel: profile, histogram, scatter), with the column items both share. The menus only offer; what an item does
  * goes through PageControl (the query, the columns) and TableActions (copy and the host's actions).
  */
 import type { NumberFormat } from '../shared/tableUiProtocol';
@@ -68,6 +68,13 @@ export class ColumnMenus {
     if (keys.length > 0 && !key) items.push({ label: 'Add to Sort (then by this)', hint: 'Shift+click', run: () => control.setQuery({ ...state.query(), sort: [...keys, { column }] }) });
     if (key) items.push({ label: 'Remove from Sort', run: () => control.setQuery({ ...state.query(), sort: keys.filter((k) => k.column !== column) }) });
     items.push('separator', ...this.columnItems(column, x, y, true));
+    const numeric = model.info[column]?.numeric ?? false;
+    items.push(
+      'separator',
+      { label: 'Profile Column', run: () => control.analyse(column, 'profile') },
+      { label: 'Histogram', disabled: !numeric, run: () => control.analyse(column, 'histogram') },
+      { label: 'Scatter Against…', disabled: !numeric, run: () => control.analyse(column, 'scatter') },
+    );
     const own = model.formats.get(column) ?? 'auto';
     items.push(
       'separator',

@@ -1,6 +1,6 @@
 /**
  * The webview's side of the message protocol: posts requests with fresh ids and matches each reply
- * (window, queryApplied, done, failed) to its request; progress with a request id goes to that
+ * (window, queryApplied, done, failed, and the analysis panel's profile, histogram and scatter) to its request; progress with a request id goes to that
  * request's listener. One reply per id.
  */
 import type { Progress } from '../shared/tableProtocol';
@@ -14,7 +14,10 @@ interface VsCodeApi {
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
-export type Reply = Extract<UiMessage, { type: 'window' | 'queryApplied' | 'done' | 'failed' }>;
+const REPLY_TYPES = new Set(['window', 'queryApplied', 'done', 'failed', 'profile', 'histogram', 'scatter']);
+export type Reply = Extract<UiMessage, { type: 'window' | 'queryApplied' | 'done' | 'failed' | 'profile' | 'histogram' | 'scatter' }>;
+
+const isReply = (m: UiMessage): m is Reply => REPLY_TYPES.has(m.type);
 type WithoutId<T> = T extends { requestId: number } ? Omit<T, 'requestId'> : never;
 export type Ask = WithoutId<Extract<UiRequest, { requestId: number }>>;
 
@@ -53,7 +56,7 @@ export class Host {
       return true;
     }
     if (m.type === 'window' && m.requestId === FIRST_WINDOW) return false; // unasked: for the app
-    if ((m.type === 'window' || m.type === 'queryApplied' || m.type === 'done' || m.type === 'failed') && m.requestId !== undefined) {
+    if (isReply(m) && m.requestId !== undefined) {
       const w = this.waiting.get(m.requestId);
       if (!w) return m.type !== 'failed';
       this.waiting.delete(m.requestId);

@@ -5,6 +5,7 @@
  */
 import type { ColumnFilter, TableNotice, ViewQuery, ViewState } from '../shared/tableProtocol';
 import type { TableMeta } from '../shared/tableUiProtocol';
+import type { PanelMode } from './analysisPanel';
 import type { ColumnModel } from './columns';
 import type { Grid } from './grid';
 
@@ -52,4 +53,6 @@ export interface PageControl {
   /** Columns changed (shown, pinned, widths, formats): redraw and remember. */
   layoutChanged(): void;
   openChooser(): void;
+  /** Opens the analysis panel on a column: its profile, its histogram, or a scatter against another column. */
+  analyse(column: number, mode: PanelMode): void;
 }

@@ -1,7 +1,7 @@
 /**
  * The toolbar above the table: the file switcher (a result of several files), the search box
  * (applied after a pause in typing, or at once on Enter), the row count, the result's endpoint, and
- * the Columns, number format, Export… and Raw File controls. It holds its controls and tells its
+ * the Columns, number format, Analyse (the analysis panel), Export… and Raw File controls. It holds its controls and tells its
  * owner what the person asked for.
  */
 import type { NumberFormat, TableMeta } from '../shared/tableUiProtocol';
@@ -23,6 +23,8 @@ export interface ToolbarOwner {
   formatChanged(): void;
   export(): void;
   openRaw(): void;
+  /** Opens or closes the analysis panel (on the grid's current column). */
+  analyse(): void;
 }
 
 export class Toolbar {
@@ -31,6 +33,8 @@ export class Toolbar {
   private searchBox: HTMLInputElement | undefined;
   private columns: HTMLButtonElement | undefined;
   private exportButton: HTMLButtonElement | undefined;
+  /** The Analyse button (the panel's focus goes back to it when opened from there). */
+  analyseButton: HTMLButtonElement | undefined;
   private searchTimer = 0;
 
   constructor(private readonly owner: ToolbarOwner) {}
@@ -83,9 +87,11 @@ export class Toolbar {
     const exportButton = button('Export…', () => owner.export(), { className: 'secondary', title: 'Save the rows shown (filtered and sorted) and the shown columns to a CSV file' });
     exportButton.disabled = exporting;
     this.exportButton = exportButton;
+    const analyse = button('Analyse', () => owner.analyse(), { className: 'secondary analyse', title: 'Profile the current column, chart it (histogram, scatter), brush to filter' });
+    this.analyseButton = analyse;
     const raw = button('Raw File', () => owner.openRaw(), { className: 'secondary', title: 'Open the file as text' });
     const source = meta.endpointTitle ? el('span', { className: 'dim source', text: meta.endpointTitle, title: `Result of ${meta.endpoint ?? ''}` }) : undefined;
-    this.el.append(box, this.count, ...(source ? [source] : []), el('span', { className: 'spacer' }), this.columns, format, exportButton, raw);
+    this.el.append(box, this.count, ...(source ? [source] : []), el('span', { className: 'spacer' }), this.columns, format, analyse, exportButton, raw);
   }
 
   /** The Columns button, once built (the chooser's focus goes back to it without a grid). */

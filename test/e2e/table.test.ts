@@ -325,6 +325,85 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     assert.ok(s.max < MAX_CELLS);
   });
 
+  it('profiles a column and draws a scatter of 100,000 points in the side panel; a brush filters the table (issue 15)', async () => {
+    // Every row again: the panel works over the view, and the scatter holds every row with both numbers.
+    await frame.locator('.chips button', { hasText: /^Clear All$/u }).click();
+    await until('every row', async () => ((await shown(frame)).count === '100,000 rows' ? true : undefined), 30_000);
+    const marks = (): Promise<{ request: number; drawn: number }> =>
+      frame.evaluate(() => {
+        const perf = (globalThis as unknown as { performance: { getEntriesByName(n: string): { startTime: number }[] } }).performance;
+        const last = (n: string): number => perf.getEntriesByName(n).at(-1)?.startTime ?? -1;
+        return { request: last('wa:chart-request'), drawn: last('wa:chart-drawn') };
+      });
+    const header = frame.locator('.hrow [role=columnheader]', { has: frame.locator('.hname', { hasText: /^realized_pnl_usd_7d$/u }) });
+    await wb.clearNotifications();
+    await header.click({ button: 'right' });
+    await frame.locator('.menu [role=menuitem]', { hasText: /^Profile Column$/u }).click();
+    const panel = frame.locator('aside.analysis');
+    await panel.locator('.profile-stats').waitFor({ timeout: 30_000 });
+    const stats = await panel.locator('.profile-stats').innerText();
+    assert.match(stats, /Count\s+100,000/u, stats);
+    for (const k of ['Type', 'Empty', 'Distinct', 'Min', 'Max', 'Mean', 'Median', 'p5', 'p95']) assert.ok(stats.includes(k), `${k} in ${stats}`);
+    assert.equal(await panel.locator('table.analysis-grid tbody tr').count(), 10, 'the top 10 values');
+    await until('the histogram drawn', async () => {
+      const m = await marks();
+      return m.drawn > m.request ? m : undefined;
+    }, 10_000);
+    figures.push(`profile of realized_pnl_usd_7d: ${(await panel.locator('.analysis-info').innerText()).replace(/\s+/gu, ' ')}`);
+    await wb.screenshot('analysis-profile');
+
+    await panel.locator('button', { hasText: /^Scatter$/u }).click();
+    await panel.locator('.y-select').selectOption({ label: 'winrate_7d' });
+    const drawn = async (what: string): Promise<number> => {
+      const r = await until(what, async () => {
+        const x = await marks();
+        return x.drawn > x.request && (await panel.locator('.analysis-caption').innerText()).includes('Drawn in') ? x : undefined;
+      }, 30_000);
+      return Math.round(r.drawn - r.request);
+    };
+    // The first scatter of a column waits for the worker to read it as numbers; the budget is for the chart itself, asked again.
+    const cold = await drawn('the scatter drawn');
+    await wb.screenshot('analysis-scatter');
+    await panel.locator('button', { hasText: /^Scatter$/u }).click();
+    const warm = await drawn('the scatter drawn again');
+    const caption = await panel.locator('.analysis-caption').innerText();
+    figures.push(`scatter realized_pnl_usd_7d × winrate_7d: ${warm} ms from the request to the drawn chart (budget 500 ms; ${cold} ms the first time, the worker reading winrate_7d as numbers); ${caption}`);
+    assert.match(caption, /^[\d,]+ points/u, caption);
+    assert.ok(warm <= 500, `${warm} ms from the request to the drawn scatter`);
+
+    // A brush across the middle of the plot: two range filters, the chips show them, then the offer.
+    const box = await panel.locator('canvas.chart').boundingBox();
+    assert.ok(box);
+    await wb.page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.25);
+    await wb.page.mouse.down();
+    await wb.page.mouse.move(box.x + box.width * 0.97, box.y + box.height * 0.7, { steps: 6 });
+    await wb.page.mouse.up();
+    const brushed = await until('the brush applied', async () => {
+      const v = await shown(frame);
+      const chips = await frame.locator('.chips').innerText();
+      const address = v.headers.indexOf('address');
+      const painted = address >= 0 && v.rows.length > 5 && v.rows.every((r) => (r[address] ?? '') !== '');
+      return / of 100,000 rows$/u.test(v.count) && chips.includes('realized_pnl_usd_7d') && chips.includes('winrate_7d') && painted ? { count: v.count, chips } : undefined;
+    }, 30_000);
+    const use = panel.locator('button', { hasText: /^Use these [\d,]+ addresses as input to…$/u });
+    await use.waitFor({ timeout: 10_000 });
+    figures.push(`brush: ${brushed.chips.replace(/\s+/gu, ' ')} → ${brushed.count}`);
+    await wb.screenshot('analysis-brush');
+
+    await panel.locator('button', { hasText: /^Show as Table$/u }).click();
+    assert.equal(await panel.locator('#analysis-table tbody tr').count(), 10, 'the scatter as 10 ranges of x');
+    await panel.locator('.analysis-body').evaluate((e) => {
+      (e as unknown as { scrollTop: number; scrollHeight: number }).scrollTop = (e as unknown as { scrollHeight: number }).scrollHeight;
+    });
+    const tableBox = await panel.locator('#analysis-table table').boundingBox();
+    assert.ok(tableBox && tableBox.height > 100, `the table shows whole: ${JSON.stringify(tableBox)}`);
+    await wb.screenshot('analysis-table');
+    await panel.locator('button', { hasText: /^Hide Table$/u }).focus();
+    await wb.page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'hidden', timeout: 5000 });
+    assert.ok(await frame.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className.includes('scroller')), 'the focus is back on the grid');
+  });
+
   it('shows a cell holding <img src=x onerror=alert(1)> as text, never as an element', async () => {
     await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'markup.csv' }).click();
     await wb.page.locator('.tabs-container .tab', { hasText: 'markup.csv' }).first().waitFor();

@@ -1,6 +1,6 @@
 // The results table as a person sees it in a dark and a high-contrast theme: opened from the
 // explorer's context menu and through "Reopen Editor With…", a notice for a ragged row, a sort, a
-// filter, a selection, the cell menu and the column chooser; an extracted .zip result with its file
+// filter, a selection, the cell menu and the column chooser, the analysis panel's charts; an extracted .zip result with its file
 // switcher. Every colour comes from the theme; the screenshots are for looking at.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -154,6 +154,47 @@ for (const { theme, name } of THEMES) {
       await wb.screenshot('chooser');
       await wb.page.keyboard.press('Escape');
       await frame.locator('.chooser').waitFor({ state: 'detached' });
+    });
+
+    step('draws the analysis panel’s scatter and histogram in the theme’s chart colours', async () => {
+      await frame.locator('.toolbar button', { hasText: /^Analyse$/u }).click();
+      const panel = frame.locator('aside.analysis');
+      await panel.waitFor();
+      await panel.getByLabel('Column', { exact: true }).selectOption({ label: 'realized_pnl_usd_7d' });
+      await panel.locator('button', { hasText: /^Scatter$/u }).click();
+      await panel.locator('.y-select').selectOption({ label: 'winrate_7d' });
+      await until('the scatter drawn', async () => (await panel.locator('.analysis-caption').innerText()).includes('Drawn in'), 30_000);
+      // The points are the theme's --vscode-charts-blue, blended over the background (the canvas's corner):
+      // pixels on the way from the background to that blue, at least 30 % of it.
+      const found = await panel.locator('canvas.chart').evaluate((el) => {
+        const c = el as unknown as { width: number; height: number; ownerDocument: { body: unknown; defaultView: { getComputedStyle(e: unknown): { getPropertyValue(n: string): string } } | null }; getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } | null };
+        const blue = c.ownerDocument.defaultView?.getComputedStyle(c.ownerDocument.body).getPropertyValue('--vscode-charts-blue').trim() ?? '';
+        const n = parseInt(blue.slice(1, 7), 16);
+        const d = c.getContext('2d')?.getImageData(0, 0, c.width, c.height).data ?? [];
+        const bg = [d[0] ?? 0, d[1] ?? 0, d[2] ?? 0];
+        const v = [((n >> 16) & 255) - (bg[0] ?? 0), ((n >> 8) & 255) - (bg[1] ?? 0), (n & 255) - (bg[2] ?? 0)];
+        const vv = v.reduce((a, x) => a + x * x, 0);
+        let near = 0;
+        for (let i = 0; i < d.length; i += 4) {
+          const p = [(d[i] ?? 0) - (bg[0] ?? 0), (d[i + 1] ?? 0) - (bg[1] ?? 0), (d[i + 2] ?? 0) - (bg[2] ?? 0)];
+          const t = p.reduce((a, x, k) => a + x * (v[k] ?? 0), 0) / vv;
+          const off = Math.hypot(...p.map((x, k) => x - t * (v[k] ?? 0)));
+          if (t > 0.3 && off < 16) near++;
+        }
+        return { blue, near };
+      });
+      assert.match(found.blue, /^#[0-9a-f]{6}/iu, 'the theme defines --vscode-charts-blue');
+      assert.ok(found.near > 20, `pixels in ${found.blue}: ${found.near}`);
+      await wb.screenshot('analysis-scatter');
+      await panel.locator('button', { hasText: /^Histogram$/u }).click();
+      await until('the histogram drawn', async () => (await panel.locator('.analysis-caption').innerText()).includes('Drawn in'), 30_000);
+      await panel.locator('button', { hasText: /^Show as Table$/u }).click();
+      assert.equal(await panel.locator('#analysis-table tbody tr').count(), 30, 'a row per bin');
+      const tableBox = await panel.locator('#analysis-table table').boundingBox();
+      assert.ok(tableBox && tableBox.height > 300, `the table shows whole, the panel scrolling: ${JSON.stringify(tableBox)}`);
+      await wb.screenshot('analysis-histogram');
+      await wb.page.keyboard.press('Escape');
+      await panel.waitFor({ state: 'hidden' });
     });
 
     step('opens an extracted .zip result with a switcher among its files', async () => {

@@ -1,0 +1,575 @@
+/**
+ * The table's analysis side panel (issue 15): a column's profile (type, count, empty, distinct,
+ * min, max, mean, median, p5, p95, the top 10 values) with its histogram, a histogram alone (linear
+ * or log), or a scatter of two numeric columns, all computed by the host over every row of the
+ * current view. A brush on a chart, or bounds typed into its fields, becomes range filters on the
+ * table (the chips show them), then offers "Use these N addresses as input to…" (the host shows
+ * the price first). Every chart has a table equivalent and can be saved as a PNG. Keyboard: Tab
+ * reaches everything, Escape closes and gives the focus back; the splitter takes arrow keys.
+ */
+import type { ColumnProfile, Histogram, ScatterData } from '../shared/analysisProtocol';
+import type { ColumnFilter, ViewState } from '../shared/tableProtocol';
+import type { TableActions } from './actions';
+import { histogramRows, profileRows, scatterRows, typedFilters, type ScaleKind } from './chartMath';
+import { ChartView, type Brush, type ChartSpec, type DataBrush } from './charts';
+import { button, el, select } from './dom';
+import { formatCount } from './format';
+import type { Host, Pending } from './host';
+import type { StatusLine } from './notices';
+import type { PageControl, TableState } from './state';
+import { withFilter } from './tableQuery';
+
+export type PanelMode = 'profile' | 'histogram' | 'scatter';
+
+const MIN_WIDTH = 280;
+const DEFAULT_WIDTH = 400;
+
+export class AnalysisPanel {
+  readonly el = el('aside', { className: 'analysis', attrs: { 'aria-label': 'Analysis' } });
+  private readonly splitter = el('div', {
+    className: 'analysis-splitter',
+    role: 'separator',
+    attrs: { tabindex: '0', 'aria-orientation': 'vertical', 'aria-label': 'Resize the analysis panel (Left and Right arrows)' },
+  });
+  private readonly body = el('div', { className: 'analysis-body' });
+  private readonly chart = new ChartView((b) => this.brushed(b));
+  private mode: PanelMode = 'profile';
+  private column = -1;
+  private yColumn = -1;
+  private xScale: ScaleKind = 'linear';
+  private yScale: ScaleKind = 'linear';
+  private showTable = false;
+  private width = DEFAULT_WIDTH;
+  private returnFocus: HTMLElement | undefined;
+  /** The request being answered, and a counter so a late reply of an older one is dropped. */
+  private pending: Pending | undefined;
+  private token = 0;
+  private profile: ColumnProfile | undefined;
+  private histogram: Histogram | undefined;
+  private scatter: ScatterData | undefined;
+  /** The view version the data was computed on, and its row count in words. */
+  private computedOn = -1;
+  private computedLabel: string | undefined;
+  private brush: Brush | undefined;
+  /** The brush's filters were applied: the next view tells how many rows they keep. */
+  private brushApplied = false;
+  /** Counts the charts asked to draw: a frame drawing an older one gives way. */
+  private drawGeneration = 0;
+  // Parts rebuilt by render().
+  private readonly heading = el('h2', { className: 'analysis-title', text: 'Analysis', attrs: { id: 'analysis-title', tabindex: '-1', 'data-key': 'title' } });
+  private readonly info = el('div', { className: 'analysis-info dim', attrs: { 'aria-live': 'polite' } });
+  private readonly stats = el('div', { className: 'analysis-stats' });
+  private readonly chartControls = el('div', { className: 'analysis-row' });
+  private readonly caption = el('div', { className: 'analysis-caption dim' });
+  private readonly brushBox = el('div', { className: 'analysis-brush' });
+  private readonly tableBox = el('div', { className: 'analysis-table' });
+  private readonly chartTools = el('div', { className: 'analysis-row' });
+
+  constructor(
+    private readonly host: Host,
+    private readonly state: TableState,
+    private readonly control: PageControl,
+    private readonly actions: TableActions,
+    private readonly status: StatusLine,
+  ) {
+    this.el.hidden = true;
+    this.el.setAttribute('aria-labelledby', 'analysis-title');
+    this.el.append(this.splitter, this.body);
+    this.el.style.width = `${this.width}px`;
+    this.el.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopPropagation();
+        this.close(true);
+      }
+    });
+    this.wireSplitter();
+  }
+
+  get isOpen(): boolean {
+    return !this.el.hidden;
+  }
+
+  /** Opens (or switches) the panel on a column; the focus goes back to `returnFocus` on close. */
+  open(column: number, mode: PanelMode, returnFocus?: HTMLElement): void {
+    const info = this.state.model?.info;
+    if (!info || column < 0 || column >= info.length) return;
+    if (!this.isOpen) this.returnFocus = returnFocus ?? (document.activeElement instanceof HTMLElement ? document.activeElement : undefined);
+    this.el.hidden = false;
+    this.mode = mode;
+    if (column !== this.column) this.xScale = 'linear';
+    this.column = column;
+    if (mode === 'scatter' && (this.yColumn < 0 || this.yColumn === column || !info[this.yColumn]?.numeric)) this.yColumn = this.defaultY(column);
+    this.load();
+    this.render();
+    (mode === 'scatter' ? this.body.querySelector<HTMLElement>('.y-select') : this.heading)?.focus();
+  }
+
+  /** The toolbar's Analyse button: open on the grid's column, or close. */
+  toggle(column: number, returnFocus: HTMLElement): void {
+    if (this.isOpen) this.close(true);
+    else this.open(column, 'profile', returnFocus);
+  }
+
+  /** A new file or table: the panel's columns meant the old one, so it closes without moving the focus. */
+  reset(): void {
+    if (!this.isOpen) return;
+    this.returnFocus = undefined;
+    this.close(false);
+  }
+
+  close(refocus = true): void {
+    if (!this.isOpen) return;
+    if (this.pending) this.host.cancel(this.pending.id);
+    this.pending = undefined;
+    this.token++;
+    this.el.hidden = true;
+    const back = this.returnFocus;
+    this.returnFocus = undefined;
+    if (!refocus) return;
+    if (back?.isConnected) back.focus();
+    else this.state.grid?.scroller.focus();
+  }
+
+  /** A view arrived (a query applied, rows indexed): the brush's row count, or a note that the panel's numbers are older. */
+  viewChanged(view: ViewState): void {
+    if (!this.isOpen) return;
+    const filters = view.query.filters ?? [];
+    if (this.brush && !this.brush.filters.every((b) => filters.some((f) => f.column === b.column))) {
+      // A chip cleared the brush's filter: the brush goes too.
+      this.brush = undefined;
+      this.brushApplied = false;
+      this.chart.showBrush(undefined);
+      this.renderBrush();
+    }
+    if (this.brushApplied) {
+      this.brushApplied = false;
+      this.renderBrush();
+    }
+    this.renderInfo(view);
+  }
+
+  // ---- asking the host -----------------------------------------------------------------------
+
+  private load(): void {
+    if (this.pending) this.host.cancel(this.pending.id);
+    const token = ++this.token;
+    this.profile = undefined;
+    this.histogram = undefined;
+    this.scatter = undefined;
+    this.brush = undefined;
+    this.computedOn = this.state.view?.version ?? -1;
+    this.computedLabel = this.state.view?.countLabel;
+    this.chart.clear();
+    performance.mark('wa:chart-request');
+    const started = performance.now();
+    const p =
+      this.mode === 'profile'
+        ? this.host.ask({ type: 'profile', column: this.column })
+        : this.mode === 'histogram'
+          ? this.host.ask({ type: 'histogram', column: this.column, bins: 30, log: this.xScale === 'log' })
+          : this.yColumn >= 0
+            ? this.host.ask({ type: 'scatter', x: this.column, y: this.yColumn })
+            : undefined;
+    if (!p) {
+      this.info.textContent = 'A scatter needs a second numeric column; this table has none.';
+      return;
+    }
+    this.pending = p;
+    this.info.textContent = this.mode === 'scatter' ? 'Reading the points of every row…' : 'Reading every row of the view…';
+    void p.reply.then((r) => {
+      if (token !== this.token) return;
+      this.pending = undefined;
+      if (r.type === 'profile') {
+        this.profile = r.profile;
+        this.histogram = r.profile.histogram;
+      } else if (r.type === 'histogram') this.histogram = r.histogram;
+      else if (r.type === 'scatter') this.scatter = r.scatter;
+      else if (r.type === 'failed') {
+        this.info.textContent = r.cancelled ? 'Stopped.' : `Could not compute: ${r.message}`;
+        return;
+      }
+      this.render();
+      const total = performance.now() - started;
+      this.status.say(`${this.modeTitle()} of ${this.name(this.column)} in ${Math.round(total)} ms.`);
+    });
+  }
+
+  /** The histogram again, with the other x scale (the host bins log10 of the positive values). */
+  private rebin(): void {
+    if (this.mode === 'profile' && this.xScale === 'linear' && this.profile?.histogram) {
+      this.histogram = this.profile.histogram;
+      this.render();
+      return;
+    }
+    if (this.pending) this.host.cancel(this.pending.id);
+    const token = ++this.token;
+    const p = this.host.ask({ type: 'histogram', column: this.column, bins: 30, log: this.xScale === 'log' });
+    this.pending = p;
+    performance.mark('wa:chart-request');
+    void p.reply.then((r) => {
+      if (token !== this.token) return;
+      this.pending = undefined;
+      if (r.type === 'histogram') {
+        this.histogram = r.histogram;
+        this.brush = undefined;
+        this.render();
+      } else if (r.type === 'failed' && !r.cancelled) this.info.textContent = `Could not compute: ${r.message}`;
+    });
+  }
+
+  // ---- drawing the panel ---------------------------------------------------------------------
+
+  private render(): void {
+    const info = this.state.model?.info ?? [];
+    const b = this.body;
+    // The panel is rebuilt when data arrives: the focus stays on the same control.
+    const active = document.activeElement;
+    const focusKey = active instanceof HTMLElement && b.contains(active) ? active.dataset.key : undefined;
+    b.textContent = '';
+    const close = button('✕', () => this.close(true), { className: 'chip-x', title: 'Close (Escape)', attrs: { 'aria-label': 'Close the analysis panel', 'data-key': 'close' } });
+    b.append(el('div', { className: 'analysis-head' }, [this.heading, close]));
+    const columnSelect = select(
+      info.map((c, i) => ({ value: String(i), label: c.name })),
+      String(this.column),
+      (v) => this.open(Number(v), this.mode),
+      { className: 'dropdown', attrs: { 'aria-label': 'Column', 'data-key': 'column' } },
+    );
+    const modes = el('div', { className: 'analysis-modes', role: 'group', attrs: { 'aria-label': 'What to show' } });
+    const numeric = info[this.column]?.numeric ?? false;
+    for (const [mode, label] of [
+      ['profile', 'Profile'],
+      ['histogram', 'Histogram'],
+      ['scatter', 'Scatter'],
+    ] as const) {
+      const m = button(label, () => this.open(this.column, mode), { className: mode === this.mode ? 'mode on' : 'mode', attrs: { 'aria-pressed': String(mode === this.mode), 'data-key': `mode-${mode}` } });
+      m.disabled = mode !== 'profile' && !numeric;
+      modes.appendChild(m);
+    }
+    b.append(el('label', { className: 'analysis-row' }, [el('span', { className: 'dim', text: 'Column' }), columnSelect]), modes, this.info);
+    this.renderInfo(this.state.view);
+    this.renderStats();
+    b.append(this.stats);
+    this.renderChart();
+    b.append(this.chartControls, this.chart.el, this.caption, this.brushBox, this.chartTools, this.tableBox);
+    if (focusKey) b.querySelector<HTMLElement>(`[data-key="${focusKey}"]`)?.focus();
+  }
+
+  private renderInfo(view: ViewState | undefined): void {
+    const ms = this.profile?.ms ?? this.scatter?.ms;
+    const parts: string[] = [];
+    if (this.pending) return;
+    if (this.computedLabel) parts.push(`Over ${this.computedLabel}`);
+    if (ms !== undefined) parts.push(`computed in ${formatCount(Math.round(ms))} ms`);
+    this.info.textContent = parts.join(', ');
+    if (view && view.version !== this.computedOn && !this.brushApplied) {
+      this.info.append(' · The rows changed since: ', button('Refresh', () => this.open(this.column, this.mode), { className: 'link' }));
+    }
+  }
+
+  private renderStats(): void {
+    const s = this.stats;
+    s.textContent = '';
+    const p = this.profile;
+    if (this.mode !== 'profile' || !p) return;
+    const dl = el('dl', { className: 'profile-stats' });
+    for (const [k, v] of profileRows(p)) dl.append(el('dt', { text: k }), el('dd', { text: v }));
+    s.appendChild(dl);
+    if (p.top.length > 0) {
+      const table = el('table', { className: 'analysis-grid', attrs: { 'aria-label': `Top ${p.top.length} values of ${p.name}` } });
+      table.appendChild(el('caption', { text: `Top ${p.top.length} values` }));
+      table.appendChild(el('thead', {}, [el('tr', {}, [el('th', { text: 'Value', attrs: { scope: 'col' } }), el('th', { text: 'Rows', attrs: { scope: 'col' } })])]));
+      const tbody = el('tbody');
+      for (const t of p.top) tbody.appendChild(el('tr', {}, [el('td', { className: 'value', text: t.value, title: t.value }), el('td', { className: 'num', text: formatCount(t.count) })]));
+      table.appendChild(tbody);
+      s.appendChild(table);
+    }
+  }
+
+  private renderChart(): void {
+    const controls = this.chartControls;
+    controls.textContent = '';
+    this.caption.textContent = '';
+    this.chartTools.textContent = '';
+    this.tableBox.textContent = '';
+    const info = this.state.model?.info ?? [];
+    const scaleSelect = (value: ScaleKind, label: string, set: (k: ScaleKind) => void): HTMLSelectElement =>
+      select(
+        [
+          { value: 'linear', label: `${label}: linear` },
+          { value: 'log', label: `${label}: log` },
+        ],
+        value,
+        (v) => set(v === 'log' ? 'log' : 'linear'),
+        { className: 'dropdown', attrs: { 'aria-label': `${label} scale`, 'data-key': `scale-${label}` } },
+      );
+    if (this.mode === 'scatter') {
+      const numeric = info.map((c, i) => ({ c, i })).filter(({ c, i }) => c.numeric && i !== this.column);
+      const y = select(
+        numeric.map(({ c, i }) => ({ value: String(i), label: c.name })),
+        String(this.yColumn),
+        (v) => {
+          this.yColumn = Number(v);
+          this.load();
+          this.render();
+          this.body.querySelector<HTMLElement>('.y-select')?.focus();
+        },
+        { className: 'dropdown y-select', attrs: { 'aria-label': 'Against (y axis)', 'data-key': 'y' } },
+      );
+      controls.append(el('span', { className: 'dim', text: 'Against' }), y);
+    }
+    const spec = this.chartSpec();
+    if (this.mode === 'scatter' || this.histogram) {
+      controls.append(
+        scaleSelect(this.xScale, 'X', (k) => {
+          this.xScale = k;
+          if (this.mode === 'scatter') this.redraw();
+          else this.rebin();
+        }),
+      );
+    }
+    if (this.mode === 'scatter') {
+      controls.append(
+        scaleSelect(this.yScale, 'Y', (k) => {
+          this.yScale = k;
+          this.redraw();
+        }),
+      );
+    }
+    if (!spec) {
+      this.chart.clear();
+      this.brushBox.textContent = '';
+      if (this.mode === 'profile' && this.profile && !this.profile.histogram) this.caption.textContent = 'No histogram: the column holds no numbers.';
+      return;
+    }
+    // Drawn once the panel is laid out (the chart takes the panel's width).
+    const generation = ++this.drawGeneration;
+    requestAnimationFrame(() => {
+      if (generation !== this.drawGeneration || !this.isOpen) return;
+      const ms = this.chart.draw(spec);
+      this.chart.showBrush(this.queryBrush(spec));
+      this.caption.textContent = this.captionText(ms);
+    });
+    this.caption.textContent = this.captionText(undefined);
+    this.renderBrush();
+    const save = button('Save as PNG…', () => this.savePng(), { className: 'secondary', title: 'Save the chart as a PNG file', attrs: { 'data-key': 'png' } });
+    const tableToggle = button(this.showTable ? 'Hide Table' : 'Show as Table', () => {
+      this.showTable = !this.showTable;
+      this.renderChart();
+      this.chartTools.querySelector<HTMLElement>('.table-toggle')?.focus();
+    }, { className: 'secondary table-toggle', attrs: { 'aria-pressed': String(this.showTable), 'aria-controls': 'analysis-table', 'data-key': 'table' } });
+    this.chartTools.append(save, tableToggle);
+    this.tableBox.id = 'analysis-table';
+    if (this.showTable) this.tableBox.appendChild(this.tableEquivalent());
+  }
+
+  /** The range filters in force on the chart's columns, as a brush. */
+  private queryBrush(spec: ChartSpec): DataBrush | undefined {
+    const filters = this.state.query().filters ?? [];
+    const range = (column: number): { min?: number; max?: number } | undefined => {
+      const f = filters.find((x) => x.column === column);
+      return f?.kind === 'range' ? f : undefined;
+    };
+    const x = range(spec.kind === 'scatter' ? spec.scatter.x : spec.histogram.column);
+    const y = spec.kind === 'scatter' ? range(spec.scatter.y) : undefined;
+    if (!x && !y) return undefined;
+    return { xmin: x?.min, xmax: x?.max, ymin: y?.min, ymax: y?.max };
+  }
+
+  private redraw(): void {
+    this.brush = undefined;
+    this.renderChart();
+  }
+
+  private chartSpec(): ChartSpec | undefined {
+    if (this.mode === 'scatter') {
+      return this.scatter ? { kind: 'scatter', scatter: this.scatter, xName: this.name(this.scatter.x), yName: this.name(this.scatter.y), xScale: this.xScale, yScale: this.yScale } : undefined;
+    }
+    return this.histogram ? { kind: 'histogram', histogram: this.histogram, xName: this.name(this.histogram.column) } : undefined;
+  }
+
+  private captionText(ms: number | undefined): string {
+    const drawn = ms === undefined ? '' : ` Drawn in ${Math.round(ms)} ms.`;
+    if (this.mode === 'scatter' && this.scatter) {
+      const s = this.scatter;
+      const skipped = this.chart.skipped;
+      const log = skipped > 0 ? ` ${formatCount(skipped)} not drawn: ≤ 0 on a log axis.` : '';
+      return `${formatCount(s.xs.length)} points; ${formatCount(s.left)} rows left out (a cell empty or not a number).${log}${drawn}`;
+    }
+    const h = this.histogram;
+    if (!h) return '';
+    const left = h.left > 0 ? ` ${formatCount(h.left)} rows left out (${h.log ? 'empty, not a number or ≤ 0' : 'empty or not a number'}).` : '';
+    return `${formatCount(h.counted)} numbers in ${h.counts.length} bins${h.log ? ' of log10' : ''}.${left}${drawn}`;
+  }
+
+  // ---- the brush -----------------------------------------------------------------------------
+
+  private brushed(b: Brush | undefined): void {
+    this.brush = b;
+    this.renderBrush();
+    if (b) this.applyFilters(b.filters);
+  }
+
+  private applyFilters(filters: readonly ColumnFilter[]): void {
+    let q = this.state.query();
+    for (const f of filters) q = withFilter(q, f.column, f);
+    this.brushApplied = true;
+    this.control.setQuery(q);
+    this.renderBrush();
+  }
+
+  /** The min/max fields (the keyboard's brush), Apply and Clear, and the "Use these N addresses" offer. */
+  private renderBrush(): void {
+    const box = this.brushBox;
+    box.textContent = '';
+    const spec = this.chartSpec();
+    if (!spec) return;
+    const columns = spec.kind === 'scatter' ? [spec.scatter.x, spec.scatter.y] : [spec.histogram.column];
+    const filters = this.state.query().filters ?? [];
+    const fields = columns.map((column) => {
+      const f = filters.find((x) => x.column === column && x.kind === 'range');
+      const range = f?.kind === 'range' ? f : undefined;
+      const input = (which: 'min' | 'max'): HTMLInputElement => {
+        const i = el('input', { className: 'input bound', attrs: { type: 'text', inputmode: 'decimal', 'aria-label': `${this.name(column)} ${which === 'min' ? 'minimum' : 'maximum'}`, placeholder: which, 'data-key': `${which}-${column}` } });
+        const v = range?.[which];
+        i.value = v === undefined ? '' : String(v);
+        i.addEventListener('keydown', (e) => {
+          if (e.key === 'Enter') apply();
+        });
+        return i;
+      };
+      return { column, min: input('min'), max: input('max') };
+    });
+    const error = el('div', { className: 'error-text', attrs: { 'aria-live': 'assertive' } });
+    const apply = (): void => {
+      const typed = typedFilters(fields.map((f) => ({ column: f.column, min: f.min.value, max: f.max.value })));
+      if (typeof typed === 'string') {
+        error.textContent = typed;
+        return;
+      }
+      const cleared = fields.filter((f) => !(typed ?? []).some((t) => t.column === f.column)).map((f) => f.column);
+      let q = this.state.query();
+      for (const c of cleared) q = withFilter(q, c, undefined);
+      for (const f of typed ?? []) q = withFilter(q, f.column, f);
+      this.brush = typed ? { filters: typed, count: -1 } : undefined;
+      const x = typed?.find((f) => f.column === columns[0]);
+      const y = typed?.find((f) => f.column === columns[1]);
+      this.chart.showBrush(typed ? { ...(x?.kind === 'range' ? { xmin: x.min, xmax: x.max } : {}), ...(y?.kind === 'range' ? { ymin: y.min, ymax: y.max } : {}) } : undefined);
+      this.brushApplied = true;
+      this.control.setQuery(q);
+    };
+    const clear = (): void => {
+      let q = this.state.query();
+      for (const c of columns) q = withFilter(q, c, undefined);
+      this.brush = undefined;
+      this.chart.showBrush(undefined);
+      this.control.setQuery(q);
+    };
+    const fieldset = el('fieldset', { className: 'analysis-fields' }, [el('legend', { className: 'dim', text: spec.kind === 'scatter' ? 'Brush: drag a rectangle, or type the bounds' : 'Brush: drag across bars, or type the bounds' })]);
+    for (const f of fields) fieldset.appendChild(el('div', { className: 'analysis-row' }, [el('span', { className: 'bound-name', text: this.name(f.column), title: this.name(f.column) }), f.min, el('span', { text: '–' }), f.max]));
+    fieldset.appendChild(el('div', { className: 'analysis-row' }, [button('Apply', apply, { className: 'secondary' }), button('Clear', clear, { className: 'secondary' })]));
+    fieldset.appendChild(error);
+    box.appendChild(fieldset);
+    // The offer, once the view holds the brushed rows.
+    const active = columns.some((c) => filters.some((f) => f.column === c));
+    const address = this.addressColumn();
+    if (active && !this.brushApplied && !this.state.pendingQuery) {
+      const n = this.state.rowCount;
+      const said = el('div', { className: 'analysis-row' }, [el('span', { text: `${formatCount(n)} rows in the ${this.brush ? 'brush' : 'filters'}.` })]);
+      if (address !== undefined) {
+        const use = button(`Use these ${formatCount(n)} addresses as input to…`, () => this.actions.useAsInput(address, this.name(address)), {
+          className: 'primary',
+          title: `The ${this.name(address)} column of the ${formatCount(n)} rows (the price shows first)`,
+        });
+        use.disabled = n === 0;
+        said.appendChild(use);
+      }
+      box.appendChild(said);
+    } else if (this.brush && this.brushApplied) box.appendChild(el('div', { className: 'dim', text: this.brush.count >= 0 ? `${formatCount(this.brush.count)} in the brush; filtering the table…` : 'Filtering the table…' }));
+  }
+
+  private savePng(): void {
+    const name = `${this.modeTitle().toLowerCase()}-${this.mode === 'scatter' ? `${this.name(this.column)}-vs-${this.name(this.yColumn)}` : this.name(this.column)}`.replace(/[^\w.-]+/gu, '_');
+    void this.host.ask({ type: 'savePng', name, dataUrl: this.chart.png() }).reply.then((r) => {
+      if (r.type === 'done') this.status.say(r.message ?? 'Chart saved.');
+      else if (r.type === 'failed') (r.cancelled ? this.status.say.bind(this.status) : this.status.error.bind(this.status))(r.message);
+    });
+  }
+
+  // ---- the table equivalent ------------------------------------------------------------------
+
+  private tableEquivalent(): HTMLElement {
+    const spec = this.chartSpec();
+    const table = el('table', { className: 'analysis-grid' });
+    const head = (names: string[]): HTMLElement => el('thead', {}, [el('tr', {}, names.map((n) => el('th', { text: n, attrs: { scope: 'col' } })))]);
+    const tbody = el('tbody');
+    if (spec?.kind === 'histogram') {
+      table.setAttribute('aria-label', `Histogram of ${spec.xName} as a table`);
+      table.append(el('caption', { text: `${spec.xName}: rows per bin` }), head(['From', 'To', 'Rows']));
+      for (const r of histogramRows(spec.histogram)) tbody.appendChild(el('tr', {}, [el('td', { className: 'num', text: r.from }), el('td', { className: 'num', text: r.to }), el('td', { className: 'num', text: formatCount(r.count) })]));
+    } else if (spec?.kind === 'scatter') {
+      table.setAttribute('aria-label', `Scatter of ${spec.yName} against ${spec.xName} as a table`);
+      table.append(el('caption', { text: `x: ${spec.xName} in 10 ranges; y: ${spec.yName} of the points in each` }), head(['x from', 'x to', 'Points', 'y min', 'y max', 'y mean']));
+      for (const r of scatterRows(spec.scatter.xs, spec.scatter.ys, spec.xScale, spec.yScale, 10)) {
+        tbody.appendChild(el('tr', {}, [r.from, r.to, formatCount(r.points), r.yMin, r.yMax, r.yMean].map((t) => el('td', { className: 'num', text: t }))));
+      }
+    }
+    table.appendChild(tbody);
+    return table;
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  private name(column: number): string {
+    return this.state.columnName(column) ?? `column ${column + 1}`;
+  }
+
+  private modeTitle(): string {
+    return this.mode === 'profile' ? 'Profile' : this.mode === 'histogram' ? 'Histogram' : 'Scatter';
+  }
+
+  private defaultY(x: number): number {
+    const info = this.state.model?.info ?? [];
+    const displayed = this.state.model?.displayed ?? [];
+    return displayed.find((c) => c !== x && info[c]?.numeric) ?? info.findIndex((c, i) => i !== x && c.numeric);
+  }
+
+  /** The column whose addresses a brush hands on: the wallets (main chain) first. */
+  private addressColumn(): number | undefined {
+    const info = this.state.model?.info ?? [];
+    const main = info.findIndex((c) => c.address === 'main');
+    const any = info.findIndex((c) => c.address !== undefined);
+    const i = main >= 0 ? main : any;
+    return i >= 0 ? i : undefined;
+  }
+
+  private wireSplitter(): void {
+    const s = this.splitter;
+    const setWidth = (w: number): void => {
+      const max = Math.max(MIN_WIDTH, window.innerWidth - 200);
+      this.width = Math.round(Math.max(MIN_WIDTH, Math.min(max, w)));
+      this.el.style.width = `${this.width}px`;
+      s.setAttribute('aria-valuenow', String(this.width));
+    };
+    s.setAttribute('aria-valuemin', String(MIN_WIDTH));
+    s.setAttribute('aria-valuenow', String(this.width));
+    s.addEventListener('keydown', (e) => {
+      if (e.key === 'ArrowLeft') setWidth(this.width + 20);
+      else if (e.key === 'ArrowRight') setWidth(this.width - 20);
+      else return;
+      e.preventDefault();
+    });
+    s.addEventListener('pointerdown', (e) => {
+      s.setPointerCapture(e.pointerId);
+      const startX = e.clientX;
+      const startW = this.width;
+      const move = (m: PointerEvent): void => setWidth(startW + (startX - m.clientX));
+      const up = (): void => {
+        s.removeEventListener('pointermove', move);
+        s.removeEventListener('pointerup', up);
+      };
+      s.addEventListener('pointermove', move);
+      s.addEventListener('pointerup', up);
+    });
+  }
+}
