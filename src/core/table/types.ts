@@ -54,7 +54,8 @@ export type NoticeCode =
   | 'unterminatedQuote'
   | 'invalidUtf8'
   | 'longRow'
-  | 'notTabular';
+  | 'notTabular'
+  | 'compared';
 
 /**
  * Something about the file a person should know: what was wrong, where (1-based data row and

@@ -1,0 +1,169 @@
+/**
+ * Address sets: the addresses of two or more results intersected, joined or subtracted, written
+ * as a list file (`.txt`, one address per line: what every list endpoint takes, see
+ * resultAddresses.ts). Each result's set is read once through the table engine (its address
+ * column, as the table finds it) and cached, so the counts of every operation can be shown live
+ * while a person picks. Main-chain addresses are base58 and compared as they are (case matters);
+ * second-chain ones ignore case and are lower-cased.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { addressProblem, type Chain } from './addresses';
+import { addressKey, findAddressColumn } from './compare/addressColumn';
+import { openTable, type TableSource } from './table';
+
+export type SetOperation = 'intersect' | 'union' | 'subtract';
+
+/** The distinct addresses of one result. */
+export interface AddressSet {
+  readonly file: string;
+  readonly chain: Chain;
+  /** The column they were read from ('address' for a list). */
+  readonly column: string;
+  /** Distinct, normalised, in first-seen order. */
+  readonly addresses: readonly string[];
+  readonly set: ReadonlySet<string>;
+  /** Non-empty cells that were not addresses of the chain. */
+  readonly skipped: number;
+}
+
+/** The distinct addresses of some cells, normalised, in first-seen order, and how many cells were not addresses of `chain`. */
+export function addressSetOf(file: string, column: string, chain: Chain, cells: Iterable<string>): AddressSet {
+  const set = new Set<string>();
+  let skipped = 0;
+  for (const raw of cells) {
+    const v = raw.trim();
+    if (v === '') continue;
+    if (addressProblem(v, chain) !== undefined) {
+      skipped++;
+      continue;
+    }
+    set.add(addressKey(v, chain));
+  }
+  return { file, chain, column, addresses: [...set], set, skipped };
+}
+
+/** The addresses of a result's address column, read through the table engine (no full cell walk). */
+export async function readAddressSet(file: string, signal?: AbortSignal): Promise<AddressSet> {
+  const files = await tableFiles(file);
+  const parts: AddressSet[] = [];
+  for (const f of files) {
+    const source: TableSource = await openTable(f, { signal, prepareColumns: false });
+    try {
+      await source.indexed;
+      const col = await findAddressColumn(source, signal);
+      if (!col) continue;
+      const [typed] = await source.typedColumns([{ column: col.column, text: true }], { signal });
+      parts.push(addressSetOf(f, col.name, col.chain, typed?.fullText ?? []));
+    } finally {
+      await source.close();
+    }
+  }
+  const first = parts[0];
+  if (!first) throw new Error(`${basename(file)} has no address column.`);
+  if (parts.length === 1) return first;
+  // A result folder (an extracted .zip): its files' addresses of the first file's chain, merged.
+  const same = parts.filter((p) => p.chain === first.chain);
+  const all = same.flatMap((p) => p.addresses);
+  return { ...addressSetOf(file, first.column, first.chain, all), skipped: same.reduce((n, p) => n + p.skipped, 0) };
+}
+
+/** A file, or the .csv and .txt files of a result folder. */
+async function tableFiles(p: string): Promise<string[]> {
+  if (!(await stat(p)).isDirectory()) return [p];
+  const names = (await readdir(p)).filter((n) => /\.(csv|txt)$/iu.test(n)).sort();
+  if (names.length === 0) throw new Error(`${basename(p)} holds no .csv or .txt file.`);
+  return names.map((n) => join(p, n));
+}
+
+/** Each result's set, read once (a result file does not change once written). */
+export class AddressSetCache {
+  private readonly sets = new Map<string, Promise<AddressSet>>();
+
+  constructor(private readonly read: (file: string) => Promise<AddressSet> = (f) => readAddressSet(f)) {}
+
+  get(file: string): Promise<AddressSet> {
+    let p = this.sets.get(file);
+    if (!p) {
+      p = this.read(file);
+      this.sets.set(file, p);
+      // A failure may be retried (the file may be written later).
+      p.catch(() => this.sets.delete(file));
+    }
+    return p;
+  }
+
+  /** The set of `file` if already read, else undefined (for counts shown without waiting). */
+  has(file: string): boolean {
+    return this.sets.has(file);
+  }
+}
+
+/** Sets must be of one chain to be combined; the message says which ones differ. */
+export function checkChains(sets: readonly AddressSet[]): string | undefined {
+  const chains = new Set(sets.map((s) => s.chain));
+  if (chains.size <= 1) return undefined;
+  const names = (c: Chain): string => sets.filter((s) => s.chain === c).map((s) => basename(s.file)).join(', ');
+  return `These results hold addresses of two chains (main: ${names('main')}; second chain: ${names('alt')}); combine results of one chain.`;
+}
+
+/**
+ * The addresses of an operation, in first-seen order: intersect (in every set), union (in any)
+ * or subtract (in the first and in none of the others). Sets are taken in the order given.
+ */
+export function combine(op: SetOperation, sets: readonly Pick<AddressSet, 'addresses' | 'set'>[]): string[] {
+  const [first, ...rest] = sets;
+  if (!first) return [];
+  switch (op) {
+    case 'union': {
+      const out = new Set<string>(first.addresses);
+      for (const s of rest) for (const a of s.addresses) out.add(a);
+      return [...out];
+    }
+    case 'intersect':
+      return first.addresses.filter((a) => rest.every((s) => s.set.has(a)));
+    case 'subtract':
+      return first.addresses.filter((a) => !rest.some((s) => s.set.has(a)));
+  }
+}
+
+/** How many addresses an operation gives, without building the list (cheap enough to run on every pick). */
+export function countOf(op: SetOperation, sets: readonly Pick<AddressSet, 'addresses' | 'set'>[]): number {
+  const [first, ...rest] = sets;
+  if (!first) return 0;
+  if (op === 'union') {
+    let n = first.set.size;
+    const seen = new Set<string>();
+    rest.forEach((s, i) => {
+      for (const a of s.addresses) {
+        if (first.set.has(a) || seen.has(a)) continue;
+        // Seen in an earlier one of the rest is caught by `seen`; only the later sets need it.
+        if (i < rest.length - 1) seen.add(a);
+        n++;
+      }
+    });
+    return n;
+  }
+  if (op === 'intersect') {
+    // Walk the smallest set: the count does not depend on order.
+    const smallest = sets.reduce((m, s) => (s.set.size < m.set.size ? s : m));
+    let n = 0;
+    for (const a of smallest.addresses) if (sets.every((s) => s === smallest || s.set.has(a))) n++;
+    return n;
+  }
+  let n = 0;
+  for (const a of first.addresses) if (!rest.some((s) => s.set.has(a))) n++;
+  return n;
+}
+
+/** A list file's text: one address per line, ending with a newline ('' for no address). */
+export function listText(addresses: readonly string[]): string {
+  return addresses.length === 0 ? '' : `${addresses.join('\n')}\n`;
+}
+
+/** A short name for an operation over some files, for a list file: "intersect a + b.txt", "subtract a - b - c.txt". */
+export function listFileName(op: SetOperation, files: readonly string[]): string {
+  const stems = files.map((f) => basename(f).replace(/\.(csv|txt|json)$/iu, '').replace(/[^\w .@+-]+/gu, '_').slice(0, 40));
+  const joined = stems.join(op === 'subtract' ? ' - ' : op === 'union' ? ' + ' : ' & ').slice(0, 160);
+  return `${op} ${joined}.txt`;
+}
