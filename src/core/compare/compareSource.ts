@@ -13,7 +13,7 @@ import type { Chain } from '../addresses';
 import { parseMetricColumn } from '../metrics';
 import { isNumberText, parseNumberText } from '../table/numbers';
 import { CellKind, type ColumnNeed, type SourceChange, type TableNotice, type TableSource, type TaskOptions, type TypedColumn } from '../table/types';
-import { addressKey, findAddressColumn, SAMPLE_ROWS, type AddressColumn } from './addressColumn';
+import { addressKey, pickAddressColumn, SAMPLE_ROWS, type AddressColumn } from './addressColumn';
 
 /** The words of the status column. */
 export const STATUS = { onlyA: 'only in A', onlyB: 'only in B', both: 'in both' } as const;
@@ -46,7 +46,10 @@ export async function compareSources(a: TableSource, b: TableSource, options: Co
   const { signal } = options;
   await Promise.all([a.indexed, b.indexed]);
   signal?.throwIfAborted();
-  const [addrA, addrB] = await Promise.all([findAddressColumn(a, signal), findAddressColumn(b, signal)]);
+  // One sample of each side's first rows serves both questions: which column holds addresses, which are numbers.
+  const [sampleA, sampleB] = await Promise.all([firstRows(a, signal), firstRows(b, signal)]);
+  const addrA = pickAddressColumn(a.columns, sampleA);
+  const addrB = pickAddressColumn(b.columns, sampleB);
   const labels = options.labels ?? { a: 'A', b: 'B' };
   if (!addrA) throw new Error(`${labels.a} has no address column to compare by.`);
   if (!addrB) throw new Error(`${labels.b} has no address column to compare by.`);
@@ -56,7 +59,8 @@ export async function compareSources(a: TableSource, b: TableSource, options: Co
     b.typedColumns([{ column: addrB.column, text: true }], options),
   ]);
   signal?.throwIfAborted();
-  const [numericA, numericB] = await Promise.all([numericColumns(a, signal), numericColumns(b, signal)]);
+  const numericA = numericColumns(a.columns, sampleA);
+  const numericB = numericColumns(b.columns, sampleB);
   const pairs = pairRows(textA?.fullText ?? [], textB?.fullText ?? [], addrA.chain);
   return new CompareSource(a, b, { addrA, addrB, numericA, numericB, ...pairs, labels, owns: options.ownsSources === true });
 }
@@ -65,13 +69,17 @@ function chainWords(chain: Chain): string {
   return chain === 'alt' ? 'second-chain' : 'main-chain';
 }
 
-/** Columns whose first rows are numbers (or that are named as a known metric, when their first cells are empty). */
-async function numericColumns(source: TableSource, signal?: AbortSignal): Promise<Set<number>> {
+/** Every cell of the first SAMPLE_ROWS rows. */
+async function firstRows(source: TableSource, signal?: AbortSignal): Promise<string[][]> {
   const rows = Math.min(source.rowCount, SAMPLE_ROWS);
-  const all = source.columns.map((_, i) => i);
-  const sample = rows > 0 ? await source.readCells(Array.from({ length: rows }, (_, i) => i), all, signal) : [];
+  if (rows === 0) return [];
+  return source.readCells(Array.from({ length: rows }, (_, i) => i), source.columns.map((_, i) => i), signal);
+}
+
+/** Columns whose first rows are numbers (or that are named as a known metric, when their first cells are empty). */
+function numericColumns(names: readonly string[], sample: readonly (readonly string[])[]): Set<number> {
   const out = new Set<number>();
-  for (const c of all) {
+  for (let c = 0; c < names.length; c++) {
     let filled = 0;
     let numbers = 0;
     for (const row of sample) {
@@ -80,7 +88,7 @@ async function numericColumns(source: TableSource, signal?: AbortSignal): Promis
       filled++;
       if (isNumberText(v)) numbers++;
     }
-    if (filled > 0 ? numbers >= 0.9 * filled : parseMetricColumn(source.columns[c] ?? '') !== undefined) out.add(c);
+    if (filled > 0 ? numbers >= 0.9 * filled : parseMetricColumn(names[c] ?? '') !== undefined) out.add(c);
   }
   return out;
 }

@@ -1,0 +1,188 @@
+/**
+ * Compare and address-set benchmark (issue 15: two 722 MB, 100,000 × 640 results compared in
+ * ≤ 5 s, memory growth ≤ 0.5× one file). A is the table benchmark's file (seed 1); B is written
+ * from another seed with 90% of A's addresses in a shuffled order and 10% new ones, so the
+ * comparison has rows in both, only in A and only in B.
+ *
+ *   npm run bench:compare                          # 100,000 rows (generates both files once)
+ *   node out/bench/compareBench.js --rows 20000    # smaller files, for a quick look
+ *
+ * Each measure runs in a fresh process (memory is the process's peak RSS minus its RSS before
+ * opening). One line per figure, PASS or FAIL against its budget; the rest are for reading.
+ */
+import { spawnSync } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { rename, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AddressSetCache, combine, countOf, readAddressSet, type SetOperation } from '../src/core/addressSets';
+import { compareSources } from '../src/core/compare/compareSource';
+import { openCsvFile, TableView } from '../src/core/table';
+import { generateWalletCsv, metricKinds, seededRandom, walletColumns, walletRow } from './tableData';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: string): string => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
+};
+const rows = Number(arg('rows', '100000'));
+const part = arg('part', 'main');
+const SHARED = 0.9;
+const dataDir = join(__dirname, '..', '..', 'bench', 'data');
+const fileA = arg('a', join(dataDir, `wallets-${rows}-seed1.csv`));
+const fileB = arg('b', join(dataDir, `wallets-${rows}-seed2-shared90.csv`));
+
+type Figures = Record<string, number>;
+
+const ms = (from: number): number => performance.now() - from;
+const peakRss = (): number => process.resourceUsage().maxRSS * 1024;
+
+/** B: another seed's rows; the first 90% carry A's addresses in a shuffled order. */
+async function generateB(): Promise<void> {
+  if (await stat(fileB).catch(() => undefined)) return;
+  const a = await openCsvFile(fileA, { prepareColumns: false });
+  await a.indexed;
+  const [typed] = await a.typedColumns([{ column: 0, text: true }]);
+  await a.close();
+  const addresses = typed?.fullText ?? [];
+  const rand = seededRandom(2);
+  const order = Array.from({ length: addresses.length }, (_, i) => i);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [order[i], order[j]] = [order[j] ?? 0, order[i] ?? 0];
+  }
+  const shared = Math.round(SHARED * rows);
+  const kinds = metricKinds();
+  const tmp = `${fileB}.partial`;
+  const out = createWriteStream(tmp);
+  out.write(walletColumns().join(',') + '\n');
+  const batch: string[] = [];
+  for (let r = 0; r < rows; r++) {
+    const row = walletRow(rand, kinds);
+    // A row starts with its 44-character address.
+    batch.push(r < shared ? (addresses[order[r] ?? 0] ?? '') + row.slice(44) : row);
+    if (batch.length === 500 || r === rows - 1) {
+      if (!out.write(batch.join('\n') + '\n')) await new Promise<void>((resolve) => out.once('drain', resolve));
+      batch.length = 0;
+    }
+  }
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  await rename(tmp, fileB);
+}
+
+/** Both files opened and indexed, then compared; then a sort on a Δ column, a status filter and windows. */
+async function comparePart(): Promise<Figures> {
+  const rss0 = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const [a, b] = await Promise.all([openCsvFile(fileA), openCsvFile(fileB)]);
+  await Promise.all([a.indexed, b.indexed]);
+  const indexMs = ms(t0);
+  const rssIndexed = process.memoryUsage().rss;
+  const t1 = performance.now();
+  const cmp = await compareSources(a, b, { ownsSources: true });
+  const compareMs = ms(t1);
+  const view = new TableView(cmp);
+  const first = await view.window(0, 60, Array.from({ length: 40 }, (_, i) => i));
+  const readyMs = ms(t0);
+  const delta = cmp.columns.indexOf('Δ realized_pnl_usd_30d');
+  const t2 = performance.now();
+  await view.apply({ sort: [{ column: delta, descending: true }] });
+  const sortMs = ms(t2);
+  const t3 = performance.now();
+  await view.apply({ sort: [{ column: delta, descending: true }], filters: [{ kind: 'contains', column: 0, text: 'in both' }] });
+  const filterMs = ms(t3);
+  const times: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const at = Math.floor(((i * 7919) % 97) / 97 * Math.max(1, view.length - 60));
+    const t = performance.now();
+    await view.window(at, at + 60, Array.from({ length: 40 }, (_, k) => 2 + ((i * 40 + k) % (cmp.columns.length - 2))));
+    times.push(ms(t));
+  }
+  times.sort((x, y) => x - y);
+  const peak = peakRss();
+  await cmp.close();
+  return {
+    fileBytes: (await stat(fileA)).size,
+    indexMs,
+    compareMs,
+    readyMs,
+    sortMs,
+    filterMs,
+    windowP95Ms: times[Math.floor(0.95 * times.length)] ?? NaN,
+    firstCells: first.cells.length,
+    both: cmp.counts.both,
+    onlyA: cmp.counts.onlyA,
+    onlyB: cmp.counts.onlyB,
+    columns: cmp.columns.length,
+    deltas: cmp.deltaColumns,
+    rssGrowth: peak - rss0,
+    compareRssGrowth: peak - rssIndexed,
+  };
+}
+
+/** The address sets of both files (each read once), then every operation's count, as a picker asks them. */
+async function setsPart(): Promise<Figures> {
+  const rss0 = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const cache = new AddressSetCache((f) => readAddressSet(f));
+  const sets = await Promise.all([cache.get(fileA), cache.get(fileB)]);
+  const readMs = ms(t0);
+  const ops: SetOperation[] = ['intersect', 'union', 'subtract'];
+  const t1 = performance.now();
+  const counts = ops.map((op) => countOf(op, sets));
+  const countMs = ms(t1);
+  const t2 = performance.now();
+  const list = combine('intersect', sets);
+  const listMs = ms(t2);
+  return {
+    readMs,
+    countMs,
+    listMs,
+    intersect: counts[0] ?? NaN,
+    union: counts[1] ?? NaN,
+    subtract: counts[2] ?? NaN,
+    listed: list.length,
+    rssGrowth: peakRss() - rss0,
+  };
+}
+
+function runPart(name: string): Figures {
+  const r = spawnSync(process.execPath, [__filename, '--part', name, '--a', fileA, '--b', fileB, '--rows', String(rows)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (r.status !== 0) throw new Error(`part ${name} failed:\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as Figures;
+}
+
+const fmtMs = (v: number | undefined): string => (v === undefined || Number.isNaN(v) ? '–' : v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v < 10 ? v.toFixed(1) : v.toFixed(0)} ms`);
+const fmtMb = (v: number | undefined): string => (v === undefined ? '–' : `${(v / 1e6).toFixed(0)} MB`);
+const n = (v: number | undefined): string => (v ?? NaN).toLocaleString('en-US');
+
+async function main(): Promise<void> {
+  const t = performance.now();
+  const genA = await generateWalletCsv(fileA, rows, 1);
+  await generateB();
+  console.error(genA.reused ? `using ${fileA} and ${fileB}` : `generated the files in ${fmtMs(ms(t))}`);
+  const c = runPart('compare');
+  const s = runPart('sets');
+  const size = c.fileBytes ?? 0;
+  const shared = Math.round(SHARED * rows);
+  const line = (ok: boolean, what: string, measured: string, budget: string): string => `${ok ? 'PASS' : 'FAIL'}  ${what}: ${measured} (budget ${budget})`;
+  const lines = [
+    `Compare: A ${fileA} and B ${fileB}, ${n(rows)} rows × ${walletColumns().length} columns each, ${fmtMb(size)} each; node ${process.version}.`,
+    line((c.compareMs ?? Infinity) <= 5000, 'Compare two results after both are indexed', fmtMs(c.compareMs), '≤ 5 s'),
+    line((c.readyMs ?? Infinity) <= 5000, 'Compare including opening and indexing both (to the first 60 × 40 window)', fmtMs(c.readyMs), '≤ 5 s'),
+    line((c.rssGrowth ?? Infinity) <= 0.5 * size, 'Memory growth, both opened, indexed, compared, sorted and filtered (peak RSS − RSS before open)', fmtMb(c.rssGrowth), `≤ ${fmtMb(0.5 * size)}, 0.5 × one file`),
+    line(c.both === shared && c.onlyA === rows - shared && c.onlyB === rows - shared, 'Rows in both / only in A / only in B', `${n(c.both)} / ${n(c.onlyA)} / ${n(c.onlyB)}`, `${n(shared)} / ${n(rows - shared)} / ${n(rows - shared)}`),
+    line((c.sortMs ?? Infinity) <= 3000, 'First sort on a Δ column (types the column in both files)', fmtMs(c.sortMs), '≤ 3 s, as a first sort'),
+    line((c.filterMs ?? Infinity) <= 1000, 'Filter on the status column, keeping the sort', fmtMs(c.filterMs), '≤ 1 s, as a filter'),
+    line((c.windowP95Ms ?? Infinity) <= 16, 'Window of 60 rows × 40 compared columns, p95 of 50', fmtMs(c.windowP95Ms), '≤ 16 ms, as a window'),
+    line((s.readMs ?? Infinity) <= 5000, 'Address sets: read both results’ address columns (open, index, one column)', fmtMs(s.readMs), '≤ 5 s, as a compare'),
+    line((s.countMs ?? Infinity) <= 100, 'Address sets: intersect, union and subtract counts (what the picker shows live)', fmtMs(s.countMs), '≤ 100 ms'),
+    line(s.intersect === shared && s.union === rows + rows - shared && s.subtract === rows - shared && s.listed === shared, 'Address sets: counts', `∩ ${n(s.intersect)}, ∪ ${n(s.union)}, A − B ${n(s.subtract)}`, `${n(shared)}, ${n(2 * rows - shared)}, ${n(rows - shared)}`),
+    `      also: compare-only memory growth (peak − RSS once indexed) ${fmtMb(c.compareRssGrowth)}; open + index both ${fmtMs(c.indexMs)}; ${n(c.columns)} columns (${n(c.deltas)} Δ); intersect list built in ${fmtMs(s.listMs)}; sets memory growth ${fmtMb(s.rssGrowth)}.`,
+  ];
+  console.log(lines.join('\n'));
+  if (lines.some((l) => l.startsWith('FAIL'))) process.exitCode = 1;
+}
+
+if (part === 'compare') void comparePart().then((f) => console.log(JSON.stringify(f)));
+else if (part === 'sets') void setsPart().then((f) => console.log(JSON.stringify(f)));
+else void main();
