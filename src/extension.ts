@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { CallLog } from './core/api';
 import { QueryRunCache } from './core/query/runCache';
 import { CallService } from './vscode/calls/callService';
+import { registerAnalysisCommands } from './vscode/analysis';
 import { CodeCopier, registerCopyAsCode } from './vscode/calls/copyAsCode';
 import { PriceQuestions } from './vscode/calls/priceStep';
 import { registerPagesCommands } from './vscode/calls/pages';
@@ -115,6 +116,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   registerCopyAsCode(context, copier, {
     connection, jobs, state: context.globalState, queries: queryLanguage.runner,
     historyItem: (id) => sidebar.requests.provider.model.get(id),
+  });
+  registerAnalysisCommands(context, {
+    doneJobs: () => jobs.store.all().filter((j) => j.state === 'done'),
+    resultsFolder: () => jobs.folder(),
+    resultOfRequest: (id) => {
+      const item = sidebar.requests.provider.model.get(id);
+      if (!item) return Promise.reject(new Error('That request is no longer in the history.'));
+      return sidebar.requests.files.ensure(item, connection.scope());
+    },
   });
   jobs.start();
   // A workspace cannot choose where the key goes or how much may be spent; say so when one tries.

@@ -57,6 +57,13 @@ export const CommandIds = {
   // ---- the table (src/vscode/table/) ----
   /** Exports the active table's shown rows and columns to a CSV file (the toolbar's Export…; Ctrl/Cmd+Alt+E). */
   exportTable: 'walletAnalytics.exportTable',
+  // ---- analysis on results (src/vscode/analysis/) ----
+  /** Two results compared by address, in the table: the arguments (an Explorer selection, paths), else two picks. */
+  compareResults: 'walletAnalytics.compareResults',
+  /** The same with A given: a Requests item or the table's title bar (hidden from the palette). */
+  compareWith: 'walletAnalytics.compareWith',
+  /** Intersect, union or subtract the addresses of two or more results into a list file. */
+  addressSets: 'walletAnalytics.addressSets',
   // ---- the Getting Started walkthrough (package.json contributes.walkthroughs) ----
   /** Opens the walkthrough: key or sandbox, a first call with its price, the table, a query file. */
   getStarted: 'walletAnalytics.getStarted',
@@ -74,6 +81,7 @@ export const VIEW_ONLY_COMMANDS: readonly CommandId[] = [
   CommandIds.useResultAsInput,
   CommandIds.showMoreRequests,
   CommandIds.openRequestFile,
+  CommandIds.compareWith,
 ];
 
 export type CommandId = (typeof CommandIds)[keyof typeof CommandIds];

@@ -1,0 +1,60 @@
+/**
+ * "Compare Results…" (palette, two files selected in the Explorer) and "Compare with…" (a
+ * Requests item, a table's title bar): two results with an address column, compared by address
+ * and shown in the Wallet Analytics Table. The comparison is saved as a small `.compare.json` in
+ * the results folder's `compares/` and opened like any result, so the table editor, its session
+ * and its worker show it (src/core/compare/), and it can be opened again from the Explorer.
+ */
+import * as vscode from 'vscode';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { compareFileText, comparePath } from '../../core/compare/compareFile';
+import { CommandIds } from '../base/ids';
+import { openInTable } from '../table/tableEditor';
+import { pickOneResult, resultItems, tableFile, targetPaths, type AnalysisDeps } from './resultChoice';
+
+/** Saves the comparison of two results (table files or result folders) and opens it; returns the comparison file. */
+export async function compareResults(deps: AnalysisDeps, a: string, b: string): Promise<string> {
+  const [fa, fb] = await Promise.all([tableFile(a), tableFile(b)]);
+  if (path.resolve(fa) === path.resolve(fb)) throw new Error(`Pick two different results: both are ${path.basename(fa)}.`);
+  const dir = path.join(deps.resultsFolder(), 'compares');
+  await fs.mkdir(dir, { recursive: true });
+  const file = comparePath(dir, fa, fb);
+  await fs.writeFile(file, compareFileText({ a: fa, b: fb }));
+  await openInTable(file);
+  return file;
+}
+
+export function registerCompareCommands(context: vscode.ExtensionContext, deps: AnalysisDeps): void {
+  /** Asks for what is missing of A and B, then compares. */
+  const run = async (given: readonly string[]): Promise<string | undefined> => {
+    let [a, b] = given;
+    if (given.length > 2) {
+      void vscode.window.showInformationMessage(`Compare takes two results; ${given.length} are selected. The first two are compared: ${given.slice(0, 2).map((g) => path.basename(g)).join(' and ')}.`);
+    }
+    if (!a) {
+      a = await pickOneResult(await resultItems(deps), { title: 'Compare Results (1/2): A', placeHolder: 'The first result (A): rows only in A, only in B and in both; Δ = B − A' });
+      if (!a) return undefined;
+    }
+    if (!b) {
+      const first = a;
+      const items = (await resultItems(deps)).filter((i) => i.file !== first);
+      b = await pickOneResult(items, { title: `Compare ${path.basename(first)} (A) with… (B)`, placeHolder: 'The second result (B), for example a later run of the same endpoint' });
+      if (!b) return undefined;
+    }
+    return compareResults(deps, a, b);
+  };
+  const command = async (target?: unknown, selection?: unknown): Promise<string | undefined> => {
+    try {
+      return await run(await targetPaths(deps, target, selection));
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Compare: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+  };
+  context.subscriptions.push(
+    vscode.commands.registerCommand(CommandIds.compareResults, command),
+    // The same flow with A given (a Requests item, a table): only B is asked.
+    vscode.commands.registerCommand(CommandIds.compareWith, command),
+  );
+}
