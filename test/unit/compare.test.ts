@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { compareFileText, comparePath, readCompareFile } from '../../src/core/compare/compareFile';
 import { compareSources, deltaText, pairRows, STATUS, type CompareSource } from '../../src/core/compare/compareSource';
 import { pickAddressColumn } from '../../src/core/compare/addressColumn';
+import { endpointFromName } from '../../src/core/results/names';
 import { jsonRowsSource, openCsvFile, openTable, TableView, type TableSource } from '../../src/core/table';
 import { tempDir, writeTemp } from './tableFixtures';
 
@@ -148,6 +149,9 @@ describe('compare: a saved comparison opens as a table', () => {
     const b = await writeTemp(dir, `${W2}\n${W3}\n`, '.txt');
     const file = comparePath(dir, a, b);
     assert.match(file, / vs .*\.compare\.json$/u);
+    // Named after two results of an endpoint, a comparison must not pass for one (its layout is its own).
+    const named = comparePath(dir, '/r/pnl-20261121-101500-req_1.csv', '/r/pnl-20261122-101500-req_2.csv');
+    assert.equal(endpointFromName(named), undefined, named);
     await writeFile(file, compareFileText({ a, b }));
     assert.deepEqual(await readCompareFile(file), { a, b });
     const source = await openTable(file);

@@ -1,5 +1,5 @@
 /**
- * A comparison saved as a small file (`<A> vs <B>.compare.json`) that names its two results, so
+ * A comparison saved as a small file (`compare <A> vs <B>.compare.json`) that names its two results, so
  * it opens in the table like any result (openTable knows the suffix): the table editor, its
  * session and its worker show it without a path of their own, and it can be opened again later.
  * The file holds paths only; the cells are always read from the two results.
@@ -28,10 +28,14 @@ export function compareFileText(spec: CompareSpec): string {
   return `${JSON.stringify({ [MARK]: 1, a: spec.a, b: spec.b }, null, 2)}\n`;
 }
 
-/** A comparison file's name for two results: "<a> vs <b>.compare.json", safe on every file system. */
+/**
+ * A comparison file's name for two results: "compare <a> vs <b>.compare.json", safe on every file
+ * system. It never starts with an endpoint id and a date (as a result's name does), so the table
+ * keeps its column layout apart from that endpoint's results.
+ */
 export function compareFileName(a: string, b: string): string {
   const stem = (p: string): string => basename(p).replace(/\.(csv|txt|json)$/iu, '').replace(/[^\w .@+-]+/gu, '_').slice(0, 80);
-  return `${stem(a)} vs ${stem(b)}${COMPARE_SUFFIX}`;
+  return `compare ${stem(a)} vs ${stem(b)}${COMPARE_SUFFIX}`;
 }
 
 /** Reads a comparison file's two paths (resolved against its folder). */
@@ -71,7 +75,7 @@ export async function openCompareFile(path: string, open: (file: string) => Prom
   }
 }
 
-/** Where a comparison of `a` and `b` is saved: `<folder>/<a> vs <b>.compare.json`. */
+/** Where a comparison of `a` and `b` is saved: `<folder>/compare <a> vs <b>.compare.json`. */
 export function comparePath(folder: string, a: string, b: string): string {
   return join(folder, compareFileName(a, b));
 }
