@@ -127,32 +127,41 @@ export function combine(op: SetOperation, sets: readonly Pick<AddressSet, 'addre
   }
 }
 
-/** How many addresses an operation gives, without building the list (cheap enough to run on every pick). */
+/** How many addresses an operation gives, without building the list or any set (cheap enough to run on every pick). */
 export function countOf(op: SetOperation, sets: readonly Pick<AddressSet, 'addresses' | 'set'>[]): number {
-  const [first, ...rest] = sets;
+  const first = sets[0];
   if (!first) return 0;
-  if (op === 'union') {
-    let n = first.set.size;
-    const seen = new Set<string>();
-    rest.forEach((s, i) => {
-      for (const a of s.addresses) {
-        if (first.set.has(a) || seen.has(a)) continue;
-        // Seen in an earlier one of the rest is caught by `seen`; only the later sets need it.
-        if (i < rest.length - 1) seen.add(a);
-        n++;
-      }
-    });
-    return n;
-  }
-  if (op === 'intersect') {
-    // Walk the smallest set: the count does not depend on order.
-    const smallest = sets.reduce((m, s) => (s.set.size < m.set.size ? s : m));
-    let n = 0;
-    for (const a of smallest.addresses) if (sets.every((s) => s === smallest || s.set.has(a))) n++;
-    return n;
-  }
   let n = 0;
-  for (const a of first.addresses) if (!rest.some((s) => s.set.has(a))) n++;
+  if (op === 'union') {
+    // Each address counted in the first set that holds it.
+    for (let i = 0; i < sets.length; i++) {
+      const list = (sets[i] as Pick<AddressSet, 'addresses'>).addresses;
+      for (let k = 0; k < list.length; k++) {
+        const a = list[k] as string;
+        let earlier = false;
+        for (let j = 0; j < i && !earlier; j++) earlier = (sets[j] as Pick<AddressSet, 'set'>).set.has(a);
+        if (!earlier) n++;
+      }
+    }
+    return n;
+  }
+  // Intersect walks the smallest set (the count does not depend on order); subtract walks the first.
+  let at = 0;
+  if (op === 'intersect') sets.forEach((s, i) => (at = s.set.size < (sets[at] as Pick<AddressSet, 'set'>).set.size ? i : at));
+  const walk = sets[at] as Pick<AddressSet, 'addresses'>;
+  const others = sets.filter((_, i) => i !== at);
+  const want = op === 'intersect';
+  for (const a of walk.addresses) {
+    let all = true;
+    let any = false;
+    for (let j = 0; j < others.length; j++) {
+      const has = (others[j] as Pick<AddressSet, 'set'>).set.has(a);
+      all &&= has;
+      any ||= has;
+      if (want ? !all : any) break;
+    }
+    if (want ? all : !any) n++;
+  }
   return n;
 }
 

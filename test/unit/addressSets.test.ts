@@ -37,6 +37,10 @@ describe('address sets: operations', () => {
     assert.deepEqual(combine('union', [x, y, z]), [A, B, C, D, a]);
     assert.deepEqual(combine('subtract', [x, y, z]), [A]);
     assert.deepEqual(combine('subtract', [x, set(B), set(A)]), [C, D]);
+    // The same result twice: nothing is only in it.
+    assert.equal(countOf('subtract', [x, x]), 0);
+    assert.equal(countOf('intersect', [x, x, y]), 3);
+    assert.equal(countOf('union', [x, x]), 4);
   });
 
   it('drops duplicates and keeps base58 case apart (A… and a… are two wallets)', () => {
