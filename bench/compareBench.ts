@@ -11,14 +11,14 @@
  * opening). One line per figure, PASS or FAIL against its budget; the rest are for reading.
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
-import { rename, stat, writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { AddressSetCache, combine, countOf, readAddressSet, type SetOperation } from '../src/core/addressSets';
 import { compareSources } from '../src/core/compare/compareSource';
 import { openCsvFile, TableView } from '../src/core/table';
-import { generateWalletCsv, metricKinds, seededRandom, walletColumns, walletRow } from './tableData';
+import { generateSharedCsv } from './compareData';
+import { generateWalletCsv, walletColumns } from './tableData';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: string): string => {
@@ -36,39 +36,6 @@ type Figures = Record<string, number>;
 
 const ms = (from: number): number => performance.now() - from;
 const peakRss = (): number => process.resourceUsage().maxRSS * 1024;
-
-/** B: another seed's rows; the first 90% carry A's addresses in a shuffled order. */
-async function generateB(): Promise<void> {
-  if (await stat(fileB).catch(() => undefined)) return;
-  const a = await openCsvFile(fileA, { prepareColumns: false });
-  await a.indexed;
-  const [typed] = await a.typedColumns([{ column: 0, text: true }]);
-  await a.close();
-  const addresses = typed?.fullText ?? [];
-  const rand = seededRandom(2);
-  const order = Array.from({ length: addresses.length }, (_, i) => i);
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [order[i], order[j]] = [order[j] ?? 0, order[i] ?? 0];
-  }
-  const shared = Math.round(SHARED * rows);
-  const kinds = metricKinds();
-  const tmp = `${fileB}.partial`;
-  const out = createWriteStream(tmp);
-  out.write(walletColumns().join(',') + '\n');
-  const batch: string[] = [];
-  for (let r = 0; r < rows; r++) {
-    const row = walletRow(rand, kinds);
-    // A row starts with its 44-character address.
-    batch.push(r < shared ? (addresses[order[r] ?? 0] ?? '') + row.slice(44) : row);
-    if (batch.length === 500 || r === rows - 1) {
-      if (!out.write(batch.join('\n') + '\n')) await new Promise<void>((resolve) => out.once('drain', resolve));
-      batch.length = 0;
-    }
-  }
-  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
-  await rename(tmp, fileB);
-}
 
 /** Both files opened and indexed, then compared; then a sort on a Δ column, a status filter and windows. */
 async function comparePart(): Promise<Figures> {
@@ -167,7 +134,7 @@ const n = (v: number | undefined): string => (v ?? NaN).toLocaleString('en-US');
 async function main(): Promise<void> {
   const t = performance.now();
   const genA = await generateWalletCsv(fileA, rows, 1);
-  await generateB();
+  await generateSharedCsv(fileA, fileB, rows, 2, SHARED);
   console.error(genA.reused ? `using ${fileA} and ${fileB}` : `generated the files in ${fmtMs(ms(t))}`);
   const c = runPart('compare');
   const s = runPart('sets');
