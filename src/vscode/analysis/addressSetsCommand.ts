@@ -99,7 +99,7 @@ async function writeList(cache: AddressSetCache, choice: Choice, offer: boolean)
 function pickResults(items: readonly ResultItem[], cache: AddressSetCache, preselected: readonly string[]): Promise<string[] | undefined> {
   return new Promise((resolve) => {
     const qp = vscode.window.createQuickPick<ResultItem>();
-    qp.title = `${TITLE} (1/2): results`;
+    qp.title = `${TITLE}: results`;
     qp.step = 1;
     qp.totalSteps = 2;
     qp.canSelectMany = true;
@@ -134,7 +134,7 @@ function pickResults(items: readonly ResultItem[], cache: AddressSetCache, prese
       const sets = await Promise.all(files.map((f) => cache.get(f))).catch(() => undefined);
       if (!sets || chosen().join('\n') !== files.join('\n')) return;
       const mixed = checkChains(sets);
-      qp.placeholder = mixed ?? `${files.length} results: in all ${fmt(countOf('intersect', sets))} · in any ${fmt(countOf('union', sets))} · only in the first ${fmt(countOf('subtract', sets))}. Enter to choose the operation`;
+      qp.placeholder = mixed ?? `${files.length} results: in all ${fmt(countOf('intersect', sets))} · in any ${fmt(countOf('union', sets))} · only in ${path.basename(files[0] ?? '')} ${fmt(countOf('subtract', sets))}`;
     };
     const read = (file: string): void => {
       if (notes.has(file)) return;
@@ -206,7 +206,7 @@ async function pickOperation(cache: AddressSetCache, files: readonly string[]): 
     }),
   ];
   const pick = await vscode.window.showQuickPick(items, {
-    title: `${TITLE} (2/2): operation`,
+    title: `${TITLE}: operation (2/2)`,
     placeHolder: 'The list is written beside the results as a .txt, one address per line; nothing is sent',
     ignoreFocusOut: true,
   });
