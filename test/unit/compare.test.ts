@@ -5,14 +5,15 @@
  * through openTable.
  */
 import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { compareFileText, comparePath, readCompareFile } from '../../src/core/compare/compareFile';
 import { compareSources, deltaText, pairRows, STATUS, type CompareSource } from '../../src/core/compare/compareSource';
 import { pickAddressColumn } from '../../src/core/compare/addressColumn';
 import { endpointFromName } from '../../src/core/results/names';
-import { jsonRowsSource, openCsvFile, openTable, TableView, type TableSource } from '../../src/core/table';
+import { jsonRowsSource, openCsvFile, openTable, RemoteTable, TableView, type TableSource } from '../../src/core/table';
 import { tempDir, writeTemp } from './tableFixtures';
 
 let dir = '';
@@ -162,6 +163,25 @@ describe('compare: a saved comparison opens as a table', () => {
       { status: STATUS.onlyB, address: W3, 'pnl (A)': '' },
     ]);
     await source.close();
+  });
+
+  it('opens in the table worker as the table session opens it (RemoteTable), sorted there', async () => {
+    let root = __dirname;
+    while (!statSync(join(root, 'package.json'), { throwIfNoEntry: false })?.isFile()) root = dirname(root);
+    const a = await writeTemp(dir, `address,pnl\n${W1},1\n${W2},2\n`);
+    const b = await writeTemp(dir, `address,pnl\n${W2},7\n${W1},0.5\n${W3},1\n`);
+    const file = join(dir, 'worker.compare.json');
+    await writeFile(file, compareFileText({ a, b }));
+    const table = await RemoteTable.open(file, { workerFile: join(root, 'dist', 'tableWorker.js') });
+    try {
+      assert.deepEqual(table.columns, ['status', 'address', 'Δ pnl', 'pnl (A)', 'pnl (B)']);
+      assert.match(table.notices[0]?.message ?? '', /2 in both, 0 only in A, 1 only in B/u);
+      await table.apply({ sort: [{ column: 2, descending: true }] });
+      const w = await table.window(0, 3, [1, 2]);
+      assert.deepEqual(w.cells, [[W2, '5'], [W1, '-0.5'], [W3, '']]);
+    } finally {
+      await table.close();
+    }
   });
 
   it('says what is wrong with a file that is not a comparison, or a side that is missing', async () => {
