@@ -282,8 +282,11 @@ export class CompareSource implements TableSource {
         want(needB, c.b);
       } else if (c.type === 'value') want(c.side === 'a' ? needA : needB, c.column);
     }
-    const [cellsA, slotA] = await this.side(this.a, this.rowA, rows, needA, signal);
-    const [cellsB, slotB] = await this.side(this.b, this.rowB, rows, needB, signal);
+    // Both files at once: a window of a sorted comparison reads scattered rows of each.
+    const [[cellsA, slotA], [cellsB, slotB]] = await Promise.all([
+      this.side(this.a, this.rowA, rows, needA, signal),
+      this.side(this.b, this.rowB, rows, needB, signal),
+    ]);
     const out: string[][] = [];
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i] ?? 0;
