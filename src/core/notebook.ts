@@ -38,6 +38,11 @@ export interface NotebookInput {
   readonly date?: Date;
 }
 
+/** The notebook's typing of the table's columns (src/vscode/table/columnInfo.ts): an address column, a numeric one, or text. */
+export function notebookColumns(columns: readonly { readonly name: string; readonly numeric: boolean; readonly address?: string }[]): NotebookColumn[] {
+  return columns.map((c) => ({ name: c.name, kind: c.address !== undefined ? 'address' : c.numeric ? 'number' : 'text' }));
+}
+
 /** A Jupyter notebook as nbformat 4.5 JSON holds it. */
 export interface Notebook {
   readonly nbformat: 4;

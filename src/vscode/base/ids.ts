@@ -57,6 +57,8 @@ export const CommandIds = {
   // ---- the table (src/vscode/table/) ----
   /** Exports the active table's shown rows and columns to a CSV file (the toolbar's Export…; Ctrl/Cmd+Alt+E). */
   exportTable: 'walletAnalytics.exportTable',
+  /** Writes a Jupyter notebook (pandas, DuckDB) of the active table's view beside its result, and opens it. */
+  openInNotebook: 'walletAnalytics.openInNotebook',
   // ---- the Getting Started walkthrough (package.json contributes.walkthroughs) ----
   /** Opens the walkthrough: key or sandbox, a first call with its price, the table, a query file. */
   getStarted: 'walletAnalytics.getStarted',

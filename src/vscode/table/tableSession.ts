@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { ENDPOINTS, shortTitle } from '../../core/catalog';
 import { METRIC_GROUPS, TIMEFRAMES } from '../../core/metrics';
 import { COPY_MAX_CELLS, neutraliseFormula, RemoteTable, type Progress } from '../../core/table';
-import type { ViewState } from '../../shared/tableProtocol';
+import type { ViewQuery, ViewState } from '../../shared/tableProtocol';
 import { FIRST_WINDOW, parseUiRequest, type ColumnInfo, type ProbeState, type TableLayout, type UiMessage, type UiRequest } from '../../shared/tableUiProtocol';
 import { readSettings } from '../base/settings';
 import type { Log } from '../base/log';
@@ -52,6 +52,17 @@ interface Opened {
   readonly files: readonly string[];
   readonly layoutKey: string;
   readonly unsubscribe: () => void;
+}
+
+/** See TableSession.snapshot. */
+export interface TableSnapshot {
+  readonly file: string;
+  readonly endpoint?: string;
+  readonly columns: readonly ColumnInfo[];
+  readonly query: ViewQuery;
+  /** Column indexes shown, in display order. */
+  readonly shown: readonly number[];
+  readonly layout?: TableLayout;
 }
 
 export class TableSession implements vscode.Disposable {
@@ -147,6 +158,16 @@ export class TableSession implements vscode.Disposable {
   }
 
   // ------------------------------------------------------------------------------------------
+
+  /**
+   * What the table shows now, for the commands that take it further (Open in Notebook, saved
+   * views): its file, columns, query and shown columns (the remembered layout, by the webview's rule).
+   */
+  async snapshot(): Promise<TableSnapshot> {
+    const o = await this.opened;
+    const layout = this.deps.state.get<TableLayout>(o.layoutKey);
+    return { file: o.file, endpoint: o.endpoint, columns: o.columns, query: o.table.view.query, shown: likelyShown(o.columns, layout), layout };
+  }
 
   /** Asks the webview to export what it shows (the Export Table command); it alone knows the shown columns. */
   exportShown(): void {
