@@ -30,6 +30,11 @@ describe('table: Open in Notebook', function () {
   });
 
   after(async () => {
+    // Each notebook opened is reverted and closed first: left to closeAllEditors, the next test file's tables did not load (seen in code-server).
+    for (const nb of vscode.workspace.notebookDocuments.filter((d) => d.uri.fsPath.startsWith(dir))) {
+      await vscode.window.showNotebookDocument(nb);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -10,6 +10,7 @@ import { CommandIds } from '../base/ids';
 import type { Log } from '../base/log';
 import { registerOpenInNotebook } from './openInNotebook';
 import { windowPrompts, type TablePrompts } from './prompts';
+import { registerSavedViews } from './savedViewCommands';
 import { tableFileOf } from '../../core/results/files';
 import { tableHtml, tableResourceRoots } from './tableHtml';
 import { TableSession } from './tableSession';
@@ -159,6 +160,7 @@ export function registerTableEditor(context: vscode.ExtensionContext, deps: Tabl
     }),
   );
   registerOpenInNotebook(context, () => provider.active()?.session, deps.log);
+  registerSavedViews(context, { state: context.globalState, log: deps.log, active: () => provider.active()?.session, prompts: () => provider.prompts });
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
     async table(file, timeoutMs = 20_000) {
