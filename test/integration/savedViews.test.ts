@@ -23,6 +23,8 @@ describe('table: saved views', function () {
   let hooks: TableTestHooks;
   let state: vscode.Memento;
   let dir: string;
+  const LAYOUT_KEYS = ['walletAnalytics.table.layout.pnl', 'walletAnalytics.table.layout.toptraders'];
+  let layoutsBefore: unknown[] = [];
   let picks: ((items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined)[] = [];
   const prompts: TablePrompts = {
     savePath: () => Promise.resolve(undefined),
@@ -62,12 +64,15 @@ describe('table: saved views', function () {
     hooks.setPrompts(prompts);
     state = (await testingContext()).globalState;
     await state.update(SAVED_VIEWS_KEY, undefined);
+    layoutsBefore = LAYOUT_KEYS.map((k) => state.get(k));
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wa-views-'));
   });
 
   after(async () => {
     hooks?.setPrompts(undefined);
     await state?.update(SAVED_VIEWS_KEY, undefined);
+    // The column layouts these tests chose are remembered per endpoint: put back what the other test files see.
+    for (const [i, k] of LAYOUT_KEYS.entries()) await state?.update(k, layoutsBefore[i]);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     fs.rmSync(dir, { recursive: true, force: true });
   });
