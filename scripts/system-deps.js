@@ -20,8 +20,10 @@ const fs = require('node:fs');
  *           kerberos, argon2, @parcel/watcher); not needed once .vscode-test/code-server is built
  *   server  to run code-server
  *   browser headless Chromium, which drives code-server's workbench
- *   snippets the tools the Copy as Code tests run each snippet with, against the sandbox
- *           (test/unit/snippetsSandbox.test.ts): without them those tests could only skip
+ *   snippets the tools the unit tier runs generated code with: each Copy as Code snippet, against the
+ *           sandbox (test/unit/snippetsSandbox.test.ts), and an Open in Notebook notebook's pandas
+ *           cell (test/unit/notebook.test.ts): without them those tests could only skip. DuckDB,
+ *           which the notebook's other cell uses, has no Debian package: that test skips without it.
  * Not here, on purpose: git (no git dependency in package-lock.json or code-server's shrinkwraps),
  * ca-certificates (npm and node-gyp use Node's own CA store), fonts-dejavu-core (Chromium's
  * fontconfig dependency brings a font already; Liberation is what --no-install-recommends skips).
@@ -36,6 +38,7 @@ const PACKAGES = [
   { name: 'curl', purpose: 'snippets', why: 'the unit tier runs the bash/curl Copy as Code snippets against the sandbox' },
   { name: 'jq', purpose: 'snippets', why: "a queued call's curl snippet reads the request id and url with jq" },
   { name: 'python3-requests', purpose: 'snippets', why: 'the unit tier runs the Python (requests) Copy as Code snippets against the sandbox' },
+  { name: 'python3-pandas', purpose: 'snippets', why: "the unit tier runs an Open in Notebook notebook's pandas code and compares its rows with the table's" },
 ];
 
 /**
@@ -112,7 +115,7 @@ function planSystemDeps(facts) {
       ...need.why.map((w) => `  - ${w}`),
     ];
     if (need.browser) lines.push('  - Chromium or Google Chrome, with CHROMIUM_PATH set to its executable;');
-    if (need.snippets) lines.push('  - curl, jq and Python 3 with requests, for the Copy as Code tests (without them those tests skip);');
+    if (need.snippets) lines.push('  - curl, jq and Python 3 with requests and pandas, for the Copy as Code and notebook tests (without them those tests skip);');
     if (need.codeServer) {
       lines.push('  - ripgrep (`rg` on PATH: brew install ripgrep / winget install BurntSushi.ripgrep.MSVC);');
       if (!facts.codeServerInstalled) lines.push('  - a C++ toolchain and Python 3 for code-server\'s native modules (xcode-select --install on macOS).');
@@ -194,6 +197,8 @@ function presentPackages(chromiumPath, dpkg) {
     curl: () => has('curl'),
     jq: () => has('jq'),
     'python3-requests': () => spawnSync('python3', ['-c', 'import requests'], { stdio: 'ignore' }).status === 0,
+    // Either python3 on PATH or Debian's: test/unit/notebook.test.ts tries both.
+    'python3-pandas': () => ['python3', '/usr/bin/python3'].some((py) => spawnSync(py, ['-c', 'import pandas'], { stdio: 'ignore' }).status === 0),
     'fonts-liberation': () => ['/usr/share/fonts/truetype/liberation', '/usr/share/fonts/liberation-sans'].some((d) => fs.existsSync(d)),
   };
   const installed = new Set();

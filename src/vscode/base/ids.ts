@@ -64,6 +64,12 @@ export const CommandIds = {
   compareWith: 'walletAnalytics.compareWith',
   /** Intersect, union or subtract the addresses of two or more results into a list file. */
   addressSets: 'walletAnalytics.addressSets',
+  /** Writes a Jupyter notebook (pandas, DuckDB) of the active table's view beside its result, and opens it. */
+  openInNotebook: 'walletAnalytics.openInNotebook',
+  /** Saved views of the active table (its sort, filters, chosen columns and number formats), per endpoint. */
+  saveTableView: 'walletAnalytics.saveTableView',
+  applyTableView: 'walletAnalytics.applyTableView',
+  deleteTableView: 'walletAnalytics.deleteTableView',
   // ---- the Getting Started walkthrough (package.json contributes.walkthroughs) ----
   /** Opens the walkthrough: key or sandbox, a first call with its price, the table, a query file. */
   getStarted: 'walletAnalytics.getStarted',

@@ -8,7 +8,9 @@ import * as vscode from 'vscode';
 import type { ProbeState, UiMessage, UiRequest } from '../../shared/tableUiProtocol';
 import { CommandIds } from '../base/ids';
 import type { Log } from '../base/log';
+import { registerOpenInNotebook } from './openInNotebook';
 import { windowPrompts, type TablePrompts } from './prompts';
+import { registerSavedViews } from './savedViewCommands';
 import { tableFileOf } from '../../core/results/files';
 import { tableHtml, tableResourceRoots } from './tableHtml';
 import { TableSession } from './tableSession';
@@ -75,6 +77,11 @@ class TableEditorProvider implements vscode.CustomReadonlyEditorProvider {
     panel.onDidDispose(() => this.sessions.delete(entry));
   }
 
+  /** The table in the active editor. */
+  active(): { session: TableSession; posted: UiMessage[] } | undefined {
+    return [...this.sessions].find((e) => e.session.panel.active);
+  }
+
   handle(entry: { session: TableSession; posted: UiMessage[] }): TableHandle {
     const { session } = entry;
     return {
@@ -125,7 +132,7 @@ export function registerTableEditor(context: vscode.ExtensionContext, deps: Tabl
       supportsMultipleEditorsPerDocument: true,
     }),
     vscode.commands.registerCommand(CommandIds.exportTable, () => {
-      const entry = [...provider.sessions].find((e) => e.session.panel.active);
+      const entry = provider.active();
       if (!entry) {
         void vscode.window.showInformationMessage('Open a result in the Wallet Analytics Table first: Export saves the rows and columns it shows.');
         return false;
@@ -152,6 +159,8 @@ export function registerTableEditor(context: vscode.ExtensionContext, deps: Tabl
       }
     }),
   );
+  registerOpenInNotebook(context, () => provider.active()?.session, deps.log);
+  registerSavedViews(context, { state: context.globalState, log: deps.log, active: () => provider.active()?.session, prompts: () => provider.prompts });
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
     async table(file, timeoutMs = 20_000) {

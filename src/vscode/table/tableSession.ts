@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { ENDPOINTS, shortTitle } from '../../core/catalog';
 import { METRIC_GROUPS, TIMEFRAMES } from '../../core/metrics';
 import { COPY_MAX_CELLS, neutraliseFormula, RemoteTable, type Progress } from '../../core/table';
-import type { ViewState } from '../../shared/tableProtocol';
+import type { ViewQuery, ViewState } from '../../shared/tableProtocol';
 import { FIRST_WINDOW, parseUiRequest, type ColumnInfo, type ProbeState, type TableLayout, type UiMessage, type UiRequest } from '../../shared/tableUiProtocol';
 import { readSettings } from '../base/settings';
 import type { Log } from '../base/log';
@@ -20,6 +20,7 @@ import { chartPngPath, pngFromDataUrl } from '../../core/table/chartPng';
 import { collectAddresses, columnInfo, likelyShown } from './columnInfo';
 import type { TablePrompts } from './prompts';
 import { resultInfo } from '../../core/results/files';
+import { lastViewFor } from './savedViewStore';
 import { activityCommand, addToList, useAsInput } from './tableActions';
 
 export interface TableSessionDeps {
@@ -54,6 +55,19 @@ interface Opened {
   readonly unsubscribe: () => void;
 }
 
+/** See TableSession.snapshot. */
+export interface TableSnapshot {
+  readonly file: string;
+  readonly endpoint?: string;
+  /** Where its layout and saved views are kept: the endpoint, or a hash of the column names. */
+  readonly scope: string;
+  readonly columns: readonly ColumnInfo[];
+  readonly query: ViewQuery;
+  /** Column indexes shown, in display order. */
+  readonly shown: readonly number[];
+  readonly layout?: TableLayout;
+}
+
 export class TableSession implements vscode.Disposable {
   private opened: Promise<Opened>;
   private current: Opened | undefined;
@@ -71,6 +85,8 @@ export class TableSession implements vscode.Disposable {
   private readonly started = performance.now();
   private firstWindowLogged = false;
   private exporting = false;
+  /** Files for which the last chosen saved view was applied (or something else was chosen). */
+  private readonly lastViewTried = new WeakSet<Opened>();
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -147,6 +163,46 @@ export class TableSession implements vscode.Disposable {
   }
 
   // ------------------------------------------------------------------------------------------
+
+  /**
+   * What the table shows now, for the commands that take it further (Open in Notebook, saved
+   * views): its file, columns, query and shown columns (the remembered layout, by the webview's rule).
+   */
+  async snapshot(): Promise<TableSnapshot> {
+    const o = await this.opened;
+    const layout = this.deps.state.get<TableLayout>(o.layoutKey);
+    return { file: o.file, endpoint: o.endpoint, scope: o.layoutKey.slice(LAYOUT_KEY.length), columns: o.columns, query: o.table.view.query, shown: likelyShown(o.columns, layout), layout };
+  }
+
+  /**
+   * Shows a saved view: its layout (when given) remembered for this endpoint as the column
+   * chooser's is, its query applied, and the page rebuilt with both. Resolves with the count label.
+   */
+  async applyView(query: ViewQuery, layout: TableLayout | undefined): Promise<string> {
+    const o = await this.opened;
+    this.lastViewTried.add(o);
+    if (layout) await this.deps.state.update(o.layoutKey, layout);
+    const state = await o.table.apply(query, { signal: this.closing.signal });
+    await this.sendInit(o);
+    return state.countLabel;
+  }
+
+  /** Once per file opened: a result of an endpoint that has a last chosen saved view opens in it (its query, after the first rows). */
+  private openInLastView(o: Opened): void {
+    if (this.lastViewTried.has(o)) return;
+    this.lastViewTried.add(o);
+    const start = lastViewFor(this.deps.state, o.layoutKey.slice(LAYOUT_KEY.length), o.table.columns);
+    if (!start) return;
+    o.table.apply(start.query, { signal: this.closing.signal }).then(
+      (state) => {
+        if (this.shown === o) this.post({ type: 'view', view: this.viewState(o) });
+        this.deps.log.info(`Table: ${path.basename(o.file)} opened in the saved view "${start.name}": ${state.countLabel}.`);
+      },
+      (e: unknown) => {
+        if (!isAbort(e)) this.deps.log.warn(`Table: the saved view "${start.name}" could not be applied: ${message(e)}`);
+      },
+    );
+  }
 
   /** Asks the webview to export what it shows (the Export Table command); it alone knows the shown columns. */
   exportShown(): void {
@@ -246,6 +302,7 @@ export class TableSession implements vscode.Disposable {
     this.post({ type: 'view', view: this.viewState(o) });
     if (o.table.notices !== noticesAtInit) this.post({ type: 'notices', notices: o.table.notices });
     if (o.table.complete) this.post({ type: 'progress', progress: { task: 'index', done: 1, total: 1 } });
+    this.openInLastView(o);
   }
 
   private async handle(req: UiRequest): Promise<void> {

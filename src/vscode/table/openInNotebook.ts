@@ -1,0 +1,36 @@
+/**
+ * "Open in Notebook": where a person who outgrows the table goes next. Writes a Jupyter notebook
+ * beside the active table's result (src/core/notebook.ts: pandas and DuckDB, typed columns, the
+ * table's filters, search, sort and shown columns as code) under a name never taken, and opens it.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { notebookColumns, writeNotebook } from '../../core/notebook';
+import { CommandIds } from '../base/ids';
+import type { Log } from '../base/log';
+import type { TableSession } from './tableSession';
+
+/** Registers the command; `active` is the table in the active editor, if any. */
+export function registerOpenInNotebook(context: vscode.ExtensionContext, active: () => TableSession | undefined, log: Log): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(CommandIds.openInNotebook, async (): Promise<string | undefined> => {
+      const session = active();
+      if (!session) {
+        void vscode.window.showInformationMessage('Open a result in the Wallet Analytics Table first: Open in Notebook writes a notebook of the view it shows.');
+        return undefined;
+      }
+      try {
+        const snap = await session.snapshot();
+        const target = await writeNotebook({ file: snap.file, columns: notebookColumns(snap.columns), query: snap.query, shown: snap.shown, endpoint: snap.endpoint });
+        log.info(`Table: wrote ${path.basename(target)} beside ${path.basename(snap.file)}.`);
+        const uri = vscode.Uri.file(target);
+        // 'jupyter-notebook' is VS Code's own .ipynb notebook type; a plain open is the fallback.
+        await Promise.resolve(vscode.commands.executeCommand('vscode.openWith', uri, 'jupyter-notebook')).catch(() => vscode.commands.executeCommand('vscode.open', uri));
+        return target;
+      } catch (e) {
+        void vscode.window.showErrorMessage(`Open in Notebook: ${e instanceof Error ? e.message : String(e)}`);
+        return undefined;
+      }
+    }),
+  );
+}

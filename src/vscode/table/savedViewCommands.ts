@@ -1,0 +1,146 @@
+/**
+ * Saved views of the table (src/core/table/savedViews.ts holds the rules): "Save View As…",
+ * "Apply Saved View…" and "Delete Saved View…" for the active table, kept per endpoint in
+ * globalState (savedViewStore.ts).
+ */
+import * as vscode from 'vscode';
+import {
+  captureView,
+  chooseView,
+  cleanViewName,
+  deleteView,
+  lastView,
+  sameName,
+  saveView,
+  viewQuery,
+  viewsOf,
+  type SavedView,
+  type SavedViewsState,
+} from '../../core/table/savedViews';
+import { CommandIds } from '../base/ids';
+import type { Log } from '../base/log';
+import type { TablePrompts } from './prompts';
+import { readSavedViews as read, writeSavedViews } from './savedViewStore';
+import type { TableSession, TableSnapshot } from './tableSession';
+
+/** "results of pnl" or "tables with these columns". */
+function whose(snap: TableSnapshot): string {
+  return snap.endpoint ? `${snap.endpoint} results` : 'tables with these columns';
+}
+
+/** A view in a few words, for a quick pick. */
+function summary(v: SavedView): string {
+  const parts: string[] = [];
+  if (v.sort.length > 0) parts.push(`sorted by ${v.sort.map((k) => `${k.column} ${k.descending ? '↓' : '↑'}`).join(', ')}`);
+  if (v.filters.length > 0) parts.push(`${v.filters.length} filter${v.filters.length === 1 ? '' : 's'}`);
+  if (v.search !== '') parts.push(`search "${v.search}"`);
+  if (v.hidden.length > 0) parts.push(`${v.hidden.length} column${v.hidden.length === 1 ? '' : 's'} hidden`);
+  if (v.defaultFormat !== 'auto' || Object.keys(v.formats).length > 0) parts.push('number formats');
+  return parts.length > 0 ? parts.join(' · ') : 'file order, every column';
+}
+
+interface Deps {
+  readonly state: vscode.Memento;
+  readonly log: Log;
+  /** The table in the active editor, if any. */
+  readonly active: () => TableSession | undefined;
+  readonly prompts: () => TablePrompts;
+}
+
+/** Registers the three commands. Each resolves with the view's name (undefined when nothing was done), for tests. */
+export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps): void {
+  const { state, log } = deps;
+  const write = (s: SavedViewsState): Thenable<void> => writeSavedViews(state, s);
+
+  const activeSnapshot = async (what: string): Promise<{ session: TableSession; snap: TableSnapshot } | undefined> => {
+    const session = deps.active();
+    if (!session) {
+      void vscode.window.showInformationMessage(`Open a result in the Wallet Analytics Table first: ${what}`);
+      return undefined;
+    }
+    return { session, snap: await session.snapshot() };
+  };
+
+  const pickView = async (snap: TableSnapshot, title: string, extra: vscode.QuickPickItem[] = []): Promise<{ view?: SavedView; item: vscode.QuickPickItem } | undefined> => {
+    const all = read(state);
+    const views = viewsOf(all, snap.scope);
+    if (views.length === 0) {
+      void vscode.window.showInformationMessage(`No saved views for ${whose(snap)} yet: sort, filter and choose columns, then run "Save View As…".`);
+      return undefined;
+    }
+    const last = lastView(all, snap.scope)?.name;
+    const items = [...views.map((v) => ({ label: v.name, description: v.name === last ? 'opens new results' : undefined, detail: summary(v), view: v })), ...extra.map((i) => ({ ...i, view: undefined }))];
+    const picked = await deps.prompts().pick(items, { title, placeHolder: `Saved views of ${whose(snap)}`, matchOnDetail: true });
+    return picked ? { view: picked.view, item: picked } : undefined;
+  };
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand(CommandIds.saveTableView, async (given?: unknown): Promise<string | undefined> => {
+      const active = await activeSnapshot('Save View As… names its sort, filters, chosen columns and number formats.');
+      if (!active) return undefined;
+      const { snap } = active;
+      const all = read(state);
+      const existing = viewsOf(all, snap.scope);
+      const raw =
+        typeof given === 'string'
+          ? given
+          : await deps.prompts().input({
+              title: `Save View As (for ${whose(snap)})`,
+              prompt: 'A name for this table\'s sort, filters, chosen columns and number formats. New results open in the view chosen last.',
+              value: lastView(all, snap.scope)?.name ?? '',
+              validateInput: (v) => {
+                const name = cleanViewName(v);
+                if (name === undefined) return 'Type a name.';
+                const same = existing.find((e) => sameName(e.name, name));
+                return same ? { message: `Saving replaces the view "${same.name}".`, severity: vscode.InputBoxValidationSeverity.Warning } : undefined;
+              },
+            });
+      const name = raw === undefined ? undefined : cleanViewName(raw);
+      if (name === undefined) return undefined;
+      const view = captureView(name, snap.query, snap.columns.map((c) => c.name), snap.layout);
+      await write(saveView(read(state), snap.scope, view));
+      log.info(`Table: saved the view "${name}" for ${whose(snap)}.`);
+      void vscode.window.showInformationMessage(`Saved the view "${name}": new ${whose(snap)} open in it.`);
+      return name;
+    }),
+
+    vscode.commands.registerCommand(CommandIds.applyTableView, async (given?: unknown): Promise<string | undefined> => {
+      const active = await activeSnapshot('Apply Saved View… shows one of its saved views.');
+      if (!active) return undefined;
+      const { session, snap } = active;
+      const NONE = { label: 'No saved view', detail: 'File order, no filters; new results open as the file is' };
+      let view: SavedView | undefined;
+      if (typeof given === 'string') {
+        view = viewsOf(read(state), snap.scope).find((v) => sameName(v.name, given));
+        if (!view) throw new Error(`There is no saved view named "${given}" for ${whose(snap)}.`);
+      } else {
+        const picked = await pickView(snap, 'Apply Saved View', [NONE]);
+        if (!picked) return undefined;
+        view = picked.view;
+      }
+      if (!view) {
+        await session.applyView({}, undefined);
+        await write(chooseView(read(state), snap.scope, undefined));
+        return undefined;
+      }
+      const { query, layout, missing } = viewQuery(view, snap.columns.map((c) => c.name), snap.layout);
+      const count = await session.applyView(query, layout);
+      await write(chooseView(read(state), snap.scope, view.name));
+      log.info(`Table: applied the view "${view.name}": ${count}.`);
+      if (missing.length > 0) void vscode.window.showWarningMessage(`The view "${view.name}" names columns this result does not have, left out: ${missing.join(', ')}.`);
+      return view.name;
+    }),
+
+    vscode.commands.registerCommand(CommandIds.deleteTableView, async (given?: unknown): Promise<string | undefined> => {
+      const active = await activeSnapshot('Delete Saved View… removes one of its saved views.');
+      if (!active) return undefined;
+      const { snap } = active;
+      const name = typeof given === 'string' ? viewsOf(read(state), snap.scope).find((v) => sameName(v.name, given))?.name : (await pickView(snap, 'Delete Saved View'))?.view?.name;
+      if (name === undefined) return undefined;
+      await write(deleteView(read(state), snap.scope, name));
+      log.info(`Table: deleted the view "${name}" of ${whose(snap)}.`);
+      void vscode.window.showInformationMessage(`Deleted the view "${name}".`);
+      return name;
+    }),
+  );
+}

@@ -1,0 +1,75 @@
+// "Open in Notebook" in a real extension host: a result open in the table, a query applied through
+// the table's own message path, then the command writes the notebook beside the result (a
+// numbered name the second time, the first left as it was) with that view as code, and opens it.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { sampleAddress } from '../../src/core/samples';
+import { CommandIds } from '../../src/vscode/base/ids';
+import type { TableTestHooks } from '../../src/vscode/table/tableEditor';
+import { api, waitFor } from './support';
+
+describe('table: Open in Notebook', function () {
+  this.timeout(60_000);
+  let hooks: TableTestHooks;
+  let dir: string;
+  let file: string;
+
+  before(async () => {
+    const testing = (await api()).testing;
+    assert.ok(testing?.table, 'the table test hooks exist under the test runner');
+    hooks = testing.table;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wa-notebook-'));
+    file = path.join(dir, 'pnl-20261124-041500-req_9.csv');
+    const lines = ['address,label,realized_pnl_usd_7d'];
+    for (let i = 0; i < 30; i++) lines.push(`${sampleAddress('main', i)},${i % 2 ? 'whale' : 'bot'},${i % 5 === 0 ? '' : (i * 37) % 11}`);
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    fs.writeFileSync(`${file}.meta.json`, JSON.stringify({ endpoint: 'pnl', inputs: {}, requestId: 'req_9', cost: 5, submittedAt: '', baseUrl: '', file: path.basename(file) }));
+  });
+
+  after(async () => {
+    // Each notebook opened is reverted and closed first: left to closeAllEditors, the next test file's tables did not load (seen in code-server).
+    for (const nb of vscode.workspace.notebookDocuments.filter((d) => d.uri.fsPath.startsWith(dir))) {
+      await vscode.window.showNotebookDocument(nb);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says what it needs when no table is active', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    assert.equal(await vscode.commands.executeCommand(CommandIds.openInNotebook), undefined);
+    assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.ipynb')), []);
+  });
+
+  it('writes the view beside the result, never over a notebook, and opens it', async () => {
+    await vscode.commands.executeCommand(CommandIds.openInTable, file);
+    const t = await hooks.table(file);
+    await waitFor('the table is ready', () => t.posted.some((m) => m.type === 'meta'), 20_000);
+    const r = await t.request({ type: 'setQuery', requestId: 77, query: { sort: [{ column: 2, descending: true }], filters: [{ kind: 'contains', column: 1, text: 'Whale' }] } });
+    assert.equal(r.type, 'queryApplied');
+    await waitFor('the table is the active editor', () => t.panel.active);
+
+    const first = await vscode.commands.executeCommand<string | undefined>(CommandIds.openInNotebook);
+    assert.equal(first, path.join(dir, 'pnl-20261124-041500-req_9.ipynb'));
+    const nb = JSON.parse(fs.readFileSync(first, 'utf8')) as { nbformat: number; cells: { cell_type: string; source: string[] }[] };
+    assert.equal(nb.nbformat, 4);
+    const code = nb.cells.map((c) => c.source.join('')).join('\n');
+    assert.match(code, /view\["label"\]\.str\.lower\(\)\.str\.contains\("whale", regex=False\)/u);
+    assert.match(code, /ascending=\[False\], na_position="last", kind="stable"/u);
+    assert.match(code, /"address": "string",\s+# address/u);
+    assert.match(code, /"realized_pnl_usd_7d": "float64",\s+# number/u);
+    assert.match(nb.cells[0]?.source.join('') ?? '', /\(pnl\)/u, 'the first cell names the endpoint');
+    await waitFor('the notebook opens', () => vscode.window.activeNotebookEditor?.notebook.uri.fsPath === first || vscode.window.activeTextEditor?.document.uri.fsPath === first, 20_000);
+
+    const before = fs.readFileSync(first, 'utf8');
+    await vscode.commands.executeCommand(CommandIds.openInTable, file);
+    await waitFor('the table is active again', async () => (await hooks.table(file)).panel.active, 20_000);
+    const second = await vscode.commands.executeCommand<string | undefined>(CommandIds.openInNotebook);
+    assert.equal(second, path.join(dir, 'pnl-20261124-041500-req_9-2.ipynb'));
+    assert.equal(fs.readFileSync(first, 'utf8'), before, 'the first notebook is left as it was');
+  });
+});
