@@ -1,22 +1,33 @@
-// The e2e tier's one big file: the bench generator's 100,000 × 640 /pnl result (722 MB), written
-// once to a temp folder and reused. `npm test` starts this script (node out/test/e2e/bigTable.js)
+// The e2e tier's big files: the bench generator's 100,000 × 640 /pnl result (722 MB), and a second
+// one sharing 90% of its addresses for the compare test, written once to a temp folder and reused. `npm test` starts this script (node out/test/e2e/bigTable.js)
 // while the unit and integration tiers run, which mostly wait, so the table file finds the file
-// ready instead of spending 20–50 s writing it on the e2e tier's critical path (issue 13).
+// ready instead of spending 20–50 s writing each on an e2e lane (issue 13).
 // Rows are read back from the file itself (fileRows), never regenerated from the seed: that cost
 // 10–25 s of CPU for a row in the middle.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generateSharedCsv } from '../../bench/compareData';
 import { generateWalletCsv } from '../../bench/tableData';
 
 export const BIG_ROWS = 100_000;
 export const BIG_TITLE = `wallets-${BIG_ROWS}-seed1.csv`;
 export const BIG_FILE = join(tmpdir(), 'wa-table-e2e', BIG_TITLE);
+/** The compare test's B: another seed, 90% of BIG_FILE's addresses (bench/compareData.ts). */
+export const OTHER_FILE = join(tmpdir(), 'wa-table-e2e', `wallets-${BIG_ROWS}-seed2-shared90.csv`);
 
 /** Writes the file unless it is there (the generator writes `.partial`, then renames). */
 export async function ensureBigTable(): Promise<{ bytes: number; reused: boolean; seconds: number }> {
   const t0 = Date.now();
   const r = await generateWalletCsv(BIG_FILE, BIG_ROWS, 1);
+  return { ...r, seconds: (Date.now() - t0) / 1000 };
+}
+
+/** Writes the compare test's second file (and the first, which it is made from) unless there. */
+export async function ensureOtherTable(): Promise<{ reused: boolean; seconds: number }> {
+  await ensureBigTable();
+  const t0 = Date.now();
+  const r = await generateSharedCsv(BIG_FILE, OTHER_FILE, BIG_ROWS, 2, 0.9);
   return { ...r, seconds: (Date.now() - t0) / 1000 };
 }
 
@@ -57,8 +68,13 @@ export function fileRows(file: string, indexes: readonly number[]): Map<number, 
 }
 
 if (require.main === module) {
-  ensureBigTable().then(
-    (r) => console.log(`# ${BIG_FILE}: ${(r.bytes / 1e6).toFixed(0)} MB, ${r.reused ? 'reused' : `generated in ${r.seconds.toFixed(1)} s`}`),
+  (async () => {
+    const a = await ensureBigTable();
+    console.log(`# ${BIG_FILE}: ${(a.bytes / 1e6).toFixed(0)} MB, ${a.reused ? 'reused' : `generated in ${a.seconds.toFixed(1)} s`}`);
+    const b = await ensureOtherTable();
+    console.log(`# ${OTHER_FILE}: ${b.reused ? 'reused' : `generated in ${b.seconds.toFixed(1)} s`}`);
+  })().then(
+    () => undefined,
     (e: unknown) => {
       console.error(`bigTable: ${e instanceof Error ? e.message : String(e)}`);
       process.exitCode = 1;
