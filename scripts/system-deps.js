@@ -39,6 +39,7 @@ const PACKAGES = [
   { name: 'jq', purpose: 'snippets', why: "a queued call's curl snippet reads the request id and url with jq" },
   { name: 'python3-requests', purpose: 'snippets', why: 'the unit tier runs the Python (requests) Copy as Code snippets against the sandbox' },
   { name: 'python3-pandas', purpose: 'snippets', why: "the unit tier runs an Open in Notebook notebook's pandas code and compares its rows with the table's" },
+  { name: 'python3-nbformat', purpose: 'snippets', why: "the unit tier validates an Open in Notebook file with Jupyter's own nbformat.validate" },
 ];
 
 /**
@@ -199,6 +200,7 @@ function presentPackages(chromiumPath, dpkg) {
     'python3-requests': () => spawnSync('python3', ['-c', 'import requests'], { stdio: 'ignore' }).status === 0,
     // Either python3 on PATH or Debian's: test/unit/notebook.test.ts tries both.
     'python3-pandas': () => ['python3', '/usr/bin/python3'].some((py) => spawnSync(py, ['-c', 'import pandas'], { stdio: 'ignore' }).status === 0),
+    'python3-nbformat': () => ['python3', '/usr/bin/python3'].some((py) => spawnSync(py, ['-c', 'import nbformat'], { stdio: 'ignore' }).status === 0),
     'fonts-liberation': () => ['/usr/share/fonts/truetype/liberation', '/usr/share/fonts/liberation-sans'].some((d) => fs.existsSync(d)),
   };
   const installed = new Set();
