@@ -27,8 +27,12 @@ export interface AddressSet {
   readonly skipped: number;
 }
 
-/** The distinct addresses of some cells, normalised, in first-seen order, and how many cells were not addresses of `chain`. */
-export function addressSetOf(file: string, column: string, chain: Chain, cells: Iterable<string>): AddressSet {
+/**
+ * The distinct addresses among some cells, normalised (addressKey), in first-seen order, and how
+ * many non-empty cells were not addresses of `chain`. The table's "Use these N addresses" reads
+ * a column the same way (src/vscode/table/columnInfo.ts).
+ */
+export function distinctAddresses(cells: Iterable<string>, chain: Chain): { addresses: string[]; skipped: number } {
   const set = new Set<string>();
   let skipped = 0;
   for (const raw of cells) {
@@ -40,7 +44,13 @@ export function addressSetOf(file: string, column: string, chain: Chain, cells: 
     }
     set.add(addressKey(v, chain));
   }
-  return { file, chain, column, addresses: [...set], set, skipped };
+  return { addresses: [...set], skipped };
+}
+
+/** The distinct addresses of some cells as one result's set (see distinctAddresses). */
+export function addressSetOf(file: string, column: string, chain: Chain, cells: Iterable<string>): AddressSet {
+  const { addresses, skipped } = distinctAddresses(cells, chain);
+  return { file, chain, column, addresses, set: new Set(addresses), skipped };
 }
 
 /** The addresses of a result's address column, read through the table engine (no full cell walk). */

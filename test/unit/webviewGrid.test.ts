@@ -11,9 +11,10 @@ import { ColumnModel } from '../../src/webview-ui/columns';
 import { effectiveFormat, formatCell } from '../../src/webview-ui/format';
 import { ColumnAxis, MAX_SCROLL_HEIGHT, RowAxis } from '../../src/webview-ui/layout';
 import { busyLabel, headerView, nextSort, shapesRows, withFilter } from '../../src/webview-ui/tableQuery';
+import { distinctAddresses as collectAddresses } from '../../src/core/addressSets';
 // columnInfo.ts holds no vscode import, so a node test may read it.
 // eslint-disable-next-line no-restricted-imports
-import { collectAddresses, columnInfo, likelyShown } from '../../src/vscode/table/columnInfo';
+import { columnInfo, likelyShown } from '../../src/vscode/table/columnInfo';
 import { sampleAddress } from '../../src/core/samples';
 
 describe('grid geometry', () => {

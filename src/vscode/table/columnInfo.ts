@@ -3,7 +3,6 @@
  * timeframe, kind: src/core/metrics.ts) and from a sample of the first rows (numbers, addresses).
  * Pure: no vscode import, so unit tests can read it.
  */
-import { addressProblem } from '../../core/addresses';
 import { parseMetricColumn } from '../../core/metrics';
 import { isNumberText } from '../../core/table';
 import { addressChain, AGREE, agreedChain } from '../../core/table/columnType';
@@ -45,25 +44,6 @@ export function columnInfo(names: readonly string[], sample: readonly (readonly 
         : {}),
     };
   });
-}
-
-/**
- * The distinct addresses of one column over the given rows, in first-seen order, normalised
- * (lower case on the second chain), with how many non-empty cells were not addresses of `chain`.
- */
-export function collectAddresses(cells: Iterable<string>, chain: 'main' | 'alt'): { addresses: string[]; skipped: number } {
-  const seen = new Set<string>();
-  let skipped = 0;
-  for (const raw of cells) {
-    const v = raw.trim();
-    if (v === '') continue;
-    if (addressProblem(v, chain) !== undefined) {
-      skipped++;
-      continue;
-    }
-    seen.add(chain === 'alt' ? v.toLowerCase() : v);
-  }
-  return { addresses: [...seen], skipped };
 }
 
 /**

@@ -17,7 +17,8 @@ import { readSettings } from '../base/settings';
 import type { Log } from '../base/log';
 import { writeAtomic } from '../../core/fileLock';
 import { chartPngPath, pngFromDataUrl } from '../../core/table/chartPng';
-import { collectAddresses, columnInfo, likelyShown } from './columnInfo';
+import { distinctAddresses } from '../../core/addressSets';
+import { columnInfo, likelyShown } from './columnInfo';
 import type { TablePrompts } from './prompts';
 import { resultInfo } from '../../core/results/files';
 import { lastViewFor } from './savedViewStore';
@@ -517,7 +518,7 @@ export class TableSession implements vscode.Disposable {
       () => o.table.columnText(column, { signal, onProgress: (progress) => this.post({ type: 'progress', requestId, progress }) }),
     );
     const chain = info.address ?? 'main';
-    const { addresses, skipped } = collectAddresses(text, chain);
+    const { addresses, skipped } = distinctAddresses(text, chain);
     const msg = await useAsInput(addresses, chain, { column: info.name, skipped }, prompts);
     this.post({ type: 'done', requestId, message: msg });
   }
