@@ -5,11 +5,11 @@
 // price shows before anything is sent, and the test never approves it.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { sampleAddress } from '../../src/core/samples';
 import { BIG_FILE, BIG_ROWS, OTHER_FILE as OTHER, ensureOtherTable } from './bigTable';
-import { Workbench, packagedVsix } from './workbench';
+import { Workbench, packagedVsix, stepWithShot } from './workbench';
 import { shown, tableFrame, until } from './tableWebview';
 
 const COMPARE_TITLE = `compare wallets-${BIG_ROWS}-seed1 vs wallets-${BIG_ROWS}-seed2-shared90.compare.json`;
@@ -21,17 +21,7 @@ describe('compare two results and combine their addresses, in Chromium', { timeo
   let frame: Frame;
   const figures: string[] = [];
 
-  /** A step that leaves a screenshot of what the workbench showed when it failed. */
-  const step = (title: string, fn: () => Promise<void>): void => {
-    it(title, async () => {
-      try {
-        await fn();
-      } catch (e) {
-        await wb?.screenshot(`failed-${title.slice(0, 24).replace(/\W+/gu, '-')}`).catch(() => undefined);
-        throw e;
-      }
-    });
-  };
+  const step = (title: string, fn: () => Promise<void>): void => stepWithShot(() => wb, title, fn);
 
   before(async () => {
     assert.ok(existsSync(packagedVsix), `${packagedVsix} is missing: run \`npm run package\` first`);

@@ -4,11 +4,11 @@
 // switcher. Every colour comes from the theme; the screenshots are for looking at.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { seededRandom } from '../../bench/tableData';
 import { sampleAddress } from '../../src/core/samples';
-import { Workbench, packagedVsix } from './workbench';
+import { Workbench, packagedVsix, stepWithShot } from './workbench';
 import { cellStats, shown, tableFrame, trackCells, until } from './tableWebview';
 
 const COLUMNS = ['address', 'label', 'realized_pnl_usd_7d', 'winrate_7d', 'roi_7d', 'trade_count_7d', 'main_dex', 'first_seen'];
@@ -61,17 +61,7 @@ for (const { theme, name } of THEMES) {
       });
     });
 
-    /** A test that leaves a screenshot of what the workbench showed when it failed. */
-    const step = (title: string, fn: () => Promise<void>): void => {
-      it(title, async () => {
-        try {
-          await fn();
-        } catch (e) {
-          await wb?.screenshot(`failed-${title.slice(0, 24).replace(/\W+/gu, '-')}`).catch(() => undefined);
-          throw e;
-        }
-      });
-    };
+    const step = (title: string, fn: () => Promise<void>): void => stepWithShot(() => wb, title, fn);
 
     after(async () => {
       await wb?.close();

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync, copyFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { it } from 'node:test';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import * as cs from '../../scripts/code-server.js';
 
@@ -380,6 +381,21 @@ export class Workbench {
     await this.browser.close().catch(() => undefined);
     await this.release();
   }
+}
+
+/**
+ * A test (node:test `it`) that, when it fails, first leaves a screenshot of what the workbench
+ * showed: test-results/e2e/<name>-NN-failed-<title>.png. `wb` is read when the test runs.
+ */
+export function stepWithShot(wb: () => Workbench | undefined, title: string, fn: () => Promise<void>): void {
+  it(title, async () => {
+    try {
+      await fn();
+    } catch (e) {
+      await wb()?.screenshot(`failed-${title.slice(0, 24).replace(/\W+/gu, '-')}`).catch(() => undefined);
+      throw e;
+    }
+  });
 }
 
 function escapeRegExp(s: string): string {
