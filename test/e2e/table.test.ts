@@ -5,13 +5,13 @@
 // first), measure the webview's memory, and count the grid's cells on every frame. Then a CSV cell
 // holding markup shows as text (the XSS proof).
 import assert from 'node:assert/strict';
-import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { BIG_FILE as BIG, BIG_ROWS as ROWS, BIG_TITLE, ensureBigTable, fileRows } from './bigTable';
-import { Workbench, packagedVsix } from './workbench';
+import { Workbench, packagedVsix, stepWithShot } from './workbench';
 import { activeCell, cellStats, firstRowText, frameGaps, percentile, renderTimes, rendererHeapMB, shown, tableFrame, trackCells, until } from './tableWebview';
 
 const XSS = '<img src=x onerror=alert(1)>';
@@ -422,5 +422,30 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     await wb.page.waitForTimeout(500);
     assert.deepEqual(dialogs, [], 'no alert ran');
     await wb.screenshot('markup-as-text');
+  });
+
+  stepWithShot(() => wb, 'opens the big table’s view as a notebook (pandas and DuckDB, its filters and sort as code; issue 15)', async () => {
+    const notebook = BIG.replace(/\.csv$/u, '.ipynb');
+    rmSync(notebook, { force: true });
+    await wb.page.locator('.tabs-container .tab', { hasText: BIG_TITLE }).first().click();
+    await tableFrame(wb.page, BIG_TITLE);
+    // The table's title bar button (the palette's row, over a table's webview, is sometimes never clickable).
+    await wb.page.locator('.editor-actions .action-label[aria-label^="Open in Notebook"]').first().click();
+    // VS Code's own notebook editor shows the cells: the markdown, then the pandas and DuckDB code.
+    await wb.page.locator('.tabs-container .tab', { hasText: 'wallets-100000-seed1.ipynb' }).first().waitFor({ timeout: 30_000 });
+    // VS Code's notebook editor holds its three cells (a markdown cell saying what the view does,
+    // drawn in the notebook's own webview, then the pandas and DuckDB code below the fold).
+    await wb.page.locator('.part.statusbar', { hasText: /Cell \d of 3/u }).waitFor({ timeout: 30_000 });
+    await wb.page.waitForTimeout(2000);
+    await wb.screenshot('notebook-opened');
+    const nb = JSON.parse(readFileSync(notebook, 'utf8')) as { nbformat: number; cells: { cell_type: string; source: string | string[] }[] };
+    const code = nb.cells.map((c) => (Array.isArray(c.source) ? c.source.join('') : c.source)).join('\n');
+    assert.equal(nb.nbformat, 4);
+    assert.match(code, /import pandas/u);
+    assert.match(code, /duckdb/u);
+    // The view as code: the range filters the brush left on realized_pnl_usd_7d and winrate_7d.
+    assert.match(code, /realized_pnl_usd_7d/u);
+    assert.match(code, /winrate_7d/u);
+    rmSync(notebook, { force: true });
   });
 });
