@@ -196,7 +196,11 @@ describe('ambiguous submits are reconciled, never guessed', () => {
     assert.ok(sum((j) => j.provenRefused, by('slow ack, server refuses (504)')) > 0, 'the server’s 504 was retried without a search');
     assert.ok(sum((j) => j.notFound, by('slow ack, client gives up first')) > 0, 'a slow ack the client gave up on was not found');
     const submitted = sb.received().slice(fromReceived).filter((r) => r.path === '/pnl' || r.path === '/trending');
-    assert.equal(submitted.length, submits + submitted.filter((r) => r.status === 429).length, 'only 429s were retried by the client itself');
+    // No submit reached the server beyond the ones counted here and the 429s the client retries
+    // itself (a hidden retry would add one). Fewer may arrive: on a busy machine a submit written
+    // to a keep-alive socket the server had just closed never reaches it (seen once: 65 of 66).
+    const retried429 = submitted.filter((r) => r.status === 429).length;
+    assert.ok(submitted.length <= submits + retried429, `only 429s were retried by the client itself: ${submitted.length} reached the server, ${submits} submits + ${retried429} retried 429s`);
     assert.ok(submitted.some((r) => r.status === 429), 'the rate limit was hit');
   });
 });
