@@ -9,7 +9,7 @@
 // this script prints report.txt as it grows and ends when results.json appears, or fails after
 // WA_INTEGRATION_TIMEOUT_S (default 300) seconds if the extension host never reports.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync, copyFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import cs from './code-server.js';
@@ -180,6 +180,24 @@ async function runWithElectron() {
   }
 }
 
+/**
+ * After a failure, the tail of the extension's own log (its calls, polls and errors): a CI run
+ * keeps only what this script prints, and a failure that shows only on a slower machine is
+ * diagnosed from it. The log is redacted at the source (src/vscode/base/log.ts), so no key.
+ */
+function printExtensionLog() {
+  const found = [];
+  const walk = (dir) => {
+    for (const e of existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name === 'Wallet Analytics.log') found.push(p);
+    }
+  };
+  walk(join(outDir, 'logs'));
+  for (const f of found) console.log(`\n--- last lines of the extension's log (${relative(root, f)}) ---\n${lastLines(f, 80)}`);
+}
+
 // ---------------------------------------------------------------------------------------------
 
 if (!existsSync(testsEntry) || !existsSync(join(root, 'dist', 'extension.js'))) {
@@ -209,6 +227,7 @@ try {
 }
 
 const { results, launcher: used, wallMs } = outcome;
+if (results.failures > 0) printExtensionLog();
 if (results.crash) console.log(`\nThe suite crashed before or while running:\n${results.crash}`);
 console.log(
   `integration (${used}, VS Code ${results.vscodeVersion}): ${results.passes} passing, ${results.failures} failing, ` +

@@ -349,7 +349,12 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     const ids = runs.map((r) => (r.status === 'queued' ? r.requestId : ''));
     // A wait, not a budget (the budget is the count of reads below): on a loaded 2-core machine,
     // with typecheck, lint and the unit tier beside this suite, 30 s was once not enough.
-    await waitFor('the three jobs done', () => ids.every((id) => api.services.jobs.store.get(id)?.state === 'done'), 90_000);
+    const states = (): string =>
+      ids.map((id) => {
+        const j = api.services.jobs.store.get(id);
+        return `${id}: ${j?.state ?? 'unknown'}${j?.error ? ` (${j.error})` : ''}`;
+      }).join('; ');
+    await waitFor(() => `the three jobs done; seen: ${states()}`, () => ids.every((id) => api.services.jobs.store.get(id)?.state === 'done'), 90_000);
     const seconds = (Date.now() - t0) / 1000;
     const history = sb.received().slice(from).filter((r) => r.path === '/requests');
     const interval = sidebar().history.intervalMs() / 1000;

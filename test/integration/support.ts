@@ -25,13 +25,16 @@ export async function testingContext(): Promise<vscode.ExtensionContext> {
   return t.context;
 }
 
-/** Polls until check() returns a value other than undefined/false, or fails after timeoutMs. */
-export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+/**
+ * Polls until check() returns a value other than undefined/false, or fails after timeoutMs.
+ * `what` may be a function: it is read at the timeout, so the error can say what was seen then.
+ */
+export async function waitFor<T>(what: string | (() => string), check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
     if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}.`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
