@@ -45,6 +45,12 @@ export interface JobRecord {
    * Wall clock because it must survive restarts; a clock set back restarts the bound (see poller).
    */
   readonly pendingSince?: string;
+  /**
+   * Bumped by every change the store makes (core/jobs/store.ts). A saved copy replaces the one in
+   * memory only when its revision is higher: a stale read of the saved list never winds a job back.
+   * Absent on records saved before revisions: 0.
+   */
+  readonly rev?: number;
 }
 
 /** What the job is polled and downloaded under: its profile and base URL (core/profiles.ts scopeKey). */

@@ -1,13 +1,14 @@
 /**
  * One shared poller for every pending job (§1.1: poll about every 5 s until `url` is set).
- * - A single tick at a time, so never two requests in flight for one job.
- * - Several pending jobs on one base URL share a single `GET /requests`; a lone job uses `GET /request/{id}`.
+ * - Each scope (a profile and its base URL) is polled by itself, one poll at a time, so never two
+ *   requests in flight for one job, and a service that is down or hangs slows only its own jobs.
+ * - Several pending jobs on one scope share a single `GET /requests`; a lone job uses `GET /request/{id}`.
  *   Jobs that `/requests` does not list are asked for one by one, least recently asked first, at most
  *   `unlistedPerTick` a tick and each at most once every `unlistedEveryTicks` ticks: the requests per
  *   tick stay bounded (1 + the cap) whatever the number pending.
  * - Errors are per job: a 404 for one id marks that job failed ("unknown to the service") and the
- *   others are applied as usual. A failed `/requests` (the whole base URL) backs off exponentially
- *   with jitter, honouring a Retry-After the error carries.
+ *   others are applied as usual. Any other failure backs off that scope's polling exponentially
+ *   with jitter, honouring a Retry-After the error carries; other scopes keep their pace.
  * - A job pending past `stalledAfterMs` becomes 'stalled' and is polled no more, until the person
  *   chooses Keep Waiting (`keepWaiting`) or Stop Tracking (`stopTracking`). Its age is wall-clock time
  *   (it must survive restarts); a clock set back restarts the bound rather than freezing or stalling it.
@@ -65,18 +66,30 @@ export const UNKNOWN_JOB_ERROR = 'Unknown to the service: GET /request/{id} answ
 const isNotFound = (e: unknown): boolean => isWalletApiError(e) && e.kind === 'notFound';
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
+/**
+ * The pace of one scope (a profile and its base URL): its own failures, backoff and tick count.
+ * A scope is polled by itself, so a service that is down, slow or hanging (a stopped sandbox that
+ * still accepts connections, a profile whose server is unreachable) never holds back the jobs of
+ * another scope: its errors back off its own polling only.
+ */
+interface ScopePace {
+  failures: number;
+  retryAfterMs?: number;
+  timer?: ReturnType<typeof setTimeout>;
+  /** The poll of this scope in progress: never two at once, so never two requests in flight for a job. */
+  running?: Promise<void>;
+  /** Polls of this scope so far: the clock of its unlisted jobs' pace. */
+  ticks: number;
+}
+
 export class Poller {
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private ticking: Promise<void> | undefined;
-  private failures = 0;
+  private readonly scopes = new Map<string, ScopePace>();
   private readonly downloads = new Map<string, Promise<void>>();
   private readonly abort = new AbortController();
   private readonly waiters = new Map<string, Set<(j: JobRecord) => void>>();
   private disposed = false;
   private readonly unsubscribe: () => void;
-  /** Ticks run so far: the monotonic clock of the unlisted jobs' pace. */
-  private ticks = 0;
-  /** The tick at which each unlisted job was last asked for by id. */
+  /** The scope poll at which each unlisted job was last asked for by id. */
   private readonly lastAsked = new Map<string, number>();
 
   constructor(
@@ -113,11 +126,20 @@ export class Poller {
     });
   }
 
-  /** Polls now (e.g. after a submit, or from a Refresh button), sharing any tick in progress. */
+  /**
+   * Polls every scope with an open job now (e.g. after a submit, or from a Refresh button): a scope
+   * whose poll is in progress shares it, the others start at once. Resolves when all of them end.
+   */
   async pollNow(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.tick();
+    await this.store.sync();
+    const runs: Promise<void>[] = [];
+    for (const scope of this.openScopes()) {
+      const pace = this.pace(scope);
+      if (pace.timer) clearTimeout(pace.timer);
+      pace.timer = undefined;
+      runs.push(this.pollScope(scope));
+    }
+    await Promise.all(runs);
   }
 
   /** Retries the download of a job whose file failed to arrive. */
@@ -143,76 +165,103 @@ export class Poller {
   dispose(): void {
     this.disposed = true;
     this.abort.abort();
-    if (this.timer) clearTimeout(this.timer);
+    for (const p of this.scopes.values()) if (p.timer) clearTimeout(p.timer);
     this.unsubscribe();
   }
 
+  /** The scopes that have a job to poll or to download. */
+  private openScopes(): Set<string> {
+    return new Set(this.store.open().map((j) => jobScope(j)));
+  }
+
+  private pace(scope: string): ScopePace {
+    let p = this.scopes.get(scope);
+    if (!p) {
+      p = { failures: 0, ticks: 0 };
+      this.scopes.set(scope, p);
+    }
+    return p;
+  }
+
+  /**
+   * Gives every scope with an open job a timer, unless it has one or is being polled (the end of a
+   * poll schedules the next, with any backoff: a store change heard meanwhile must not cut that short).
+   */
   private ensureScheduled(delay = this.intervalMs): void {
-    // During a tick, its end schedules the next one (with any backoff): a store change heard meanwhile must not cut that short.
-    if (this.disposed || this.timer || this.ticking || this.store.open().length === 0) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.tick();
+    if (this.disposed) return;
+    for (const scope of this.openScopes()) {
+      const pace = this.pace(scope);
+      if (pace.timer || pace.running) continue;
+      this.schedule(scope, pace, delay);
+    }
+  }
+
+  private schedule(scope: string, pace: ScopePace, delay: number): void {
+    pace.timer = setTimeout(() => {
+      pace.timer = undefined;
+      void this.pollScope(scope);
     }, delay);
   }
 
-  private tick(): Promise<void> {
-    this.ticking ??= this.runTick().finally(() => {
-      this.ticking = undefined;
-      this.ensureScheduled(this.nextDelay());
+  private pollScope(scope: string): Promise<void> {
+    const pace = this.pace(scope);
+    pace.running ??= this.runScope(scope, pace).finally(() => {
+      pace.running = undefined;
+      if (this.disposed) return;
+      if (pace.timer) return;
+      if (this.openScopes().has(scope)) this.schedule(scope, pace, this.nextDelay(pace));
+      else this.scopes.delete(scope);
     });
-    return this.ticking;
+    return pace.running;
   }
 
-  private nextDelay(): number {
-    if (this.failures === 0) return this.intervalMs;
+  private nextDelay(pace: ScopePace): number {
+    if (pace.failures === 0) return this.intervalMs;
     const max = this.opts.maxBackoffMs ?? 60_000;
-    const base = Math.min(max, this.intervalMs * 2 ** Math.min(this.failures, 8));
+    const base = Math.min(max, this.intervalMs * 2 ** Math.min(pace.failures, 8));
     const jitter = 0.5 + (this.opts.random ?? Math.random)() / 2;
-    return Math.max(this.retryAfterMs ?? 0, Math.round(base * jitter));
+    return Math.max(pace.retryAfterMs ?? 0, Math.round(base * jitter));
   }
-
-  private retryAfterMs: number | undefined;
 
   private wallNow(): number {
     return (this.opts.now ?? Date.now)();
   }
 
-  private async runTick(): Promise<void> {
-    this.ticks++;
+  /** One poll of one scope: its downloads resumed, its stalled jobs set aside, its pending jobs read. */
+  private async runScope(scope: string, pace: ScopePace): Promise<void> {
+    pace.ticks++;
     // Another window may have added a job or finished one since: adopt its saved state first.
     await this.store.sync();
+    const mine = this.store.open().filter((j) => jobScope(j) === scope);
     // Jobs left 'downloading' by a previous window resume their download (it writes atomically).
-    for (const j of this.store.open()) if (j.state === 'downloading' && j.url) void this.startDownload(j.requestId);
+    for (const j of mine) if (j.state === 'downloading' && j.url) void this.startDownload(j.requestId);
 
-    const pending: JobRecord[] = [];
-    for (const j of this.store.open()) if (j.state === 'pending' && !(await this.stalled(j))) pending.push(j);
-    const byBase = new Map<string, JobRecord[]>();
-    // Grouped by scope, not base URL: two profiles on one base URL are two accounts with two keys.
-    for (const j of pending) byBase.set(jobScope(j), [...(byBase.get(jobScope(j)) ?? []), j]);
+    const jobs: JobRecord[] = [];
+    for (const j of mine) if (j.state === 'pending' && !(await this.stalled(j))) jobs.push(j);
+    if (jobs.length === 0) return;
 
     let failed = false;
-    this.retryAfterMs = undefined;
+    pace.retryAfterMs = undefined;
     const failure = (err: unknown, what: string): void => {
       failed = true;
       const ra = (err as { retryAfterMs?: unknown }).retryAfterMs;
-      if (typeof ra === 'number') this.retryAfterMs = Math.max(this.retryAfterMs ?? 0, ra);
+      if (typeof ra === 'number') pace.retryAfterMs = Math.max(pace.retryAfterMs ?? 0, ra);
       this.opts.log?.(`Polling ${what} failed: ${message(err)}`);
     };
-    for (const [baseUrl, jobs] of byBase) {
-      const api = this.opts.apiFor(baseUrl);
-      if (!api) continue;
+    try {
+      const api = this.opts.apiFor(scope);
+      if (!api) return;
       let byId: JobRecord[] = jobs;
       if (jobs.length > 1) {
         let list: RequestRecord[];
         try {
           list = await api.requests(this.abort.signal);
         } catch (err) {
-          failure(err, baseUrl);
+          failure(err, scope);
           this.opts.onError?.(undefined, err);
-          continue;
+          return;
         }
-        this.opts.onHistory?.(baseUrl, list);
+        this.opts.onHistory?.(scope, list);
         const listed = new Map(list.map((r) => [r.requestId, r]));
         for (const job of jobs) {
           const rec = listed.get(job.requestId);
@@ -220,13 +269,13 @@ export class Poller {
         }
         // A stalled job's file, when the history shows it, costs nothing more to fetch.
         for (const job of this.store.all()) {
-          const rec = job.state === 'stalled' && jobScope(job) === baseUrl ? listed.get(job.requestId) : undefined;
+          const rec = job.state === 'stalled' && jobScope(job) === scope ? listed.get(job.requestId) : undefined;
           if (rec?.url) await this.apply(job, rec, 'stalled');
         }
-        byId = this.unlistedToAsk(jobs.filter((j) => !listed.has(j.requestId)));
+        byId = this.unlistedToAsk(jobs.filter((j) => !listed.has(j.requestId)), pace.ticks);
       }
       for (const job of byId) {
-        this.lastAsked.set(job.requestId, this.ticks);
+        this.lastAsked.set(job.requestId, pace.ticks);
         try {
           await this.apply(job, await api.request(job.requestId, this.abort.signal), 'pending');
         } catch (err) {
@@ -234,27 +283,28 @@ export class Poller {
             // This job alone: the service does not know it; the others go on.
             this.lastAsked.delete(job.requestId);
             const j = await this.store.transition(job.requestId, 'pending', { state: 'failed', error: UNKNOWN_JOB_ERROR });
-            this.opts.log?.(`Job ${job.requestId} is unknown to ${baseUrl} (404); marked failed.`);
+            this.opts.log?.(`Job ${job.requestId} is unknown to ${scope} (404); marked failed.`);
             if (j) this.opts.onError?.(j, err);
             continue;
           }
           if (this.disposed) return;
-          failure(err, `${baseUrl} for ${job.requestId}`);
+          failure(err, `${scope} for ${job.requestId}`);
           this.opts.onError?.(job, err);
         }
       }
+    } finally {
+      for (const j of jobs) if (this.store.get(j.requestId)?.state !== 'pending') this.lastAsked.delete(j.requestId);
+      pace.failures = failed ? pace.failures + 1 : 0;
     }
-    for (const id of [...this.lastAsked.keys()]) if (this.store.get(id)?.state !== 'pending') this.lastAsked.delete(id);
-    this.failures = failed ? this.failures + 1 : 0;
   }
 
   /** The unlisted jobs to ask for by id this tick: least recently asked first, each at most once every few ticks, a few a tick. */
-  private unlistedToAsk(unlisted: JobRecord[]): JobRecord[] {
+  private unlistedToAsk(unlisted: JobRecord[], ticks: number): JobRecord[] {
     const every = Math.max(1, this.opts.unlistedEveryTicks ?? 3);
     const cap = Math.max(1, this.opts.unlistedPerTick ?? 5);
     const last = (j: JobRecord): number => this.lastAsked.get(j.requestId) ?? -Infinity;
     return unlisted
-      .filter((j) => this.ticks - last(j) >= every)
+      .filter((j) => ticks - last(j) >= every)
       .sort((a, b) => last(a) - last(b))
       .slice(0, cap);
   }

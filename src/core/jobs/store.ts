@@ -7,6 +7,16 @@
  * jobs this window changed over what is saved now, and adopts everything else (another window's
  * new job, its progress). Overwriting the list would drop a job another window had just submitted
  * (charged, and then no longer followed).
+ *
+ * The saved list may be read stale: VS Code's globalState hands back an older value for a moment
+ * after a save, when the echo of an earlier write arrives late (seen in CI: two of three jobs
+ * submitted in the same millisecond vanished from the store). So a read never takes a job away
+ * or winds it back:
+ * - every change bumps the job's `rev`; a saved copy is adopted only when its `rev` is higher, and
+ *   ours is written back over a lower one;
+ * - a live job (pending, downloading, stalled: charged, its file still to come) the saved list
+ *   lacks is written back. A finished job it lacks may have been trimmed or removed by another
+ *   window: it is not written back, and leaves this window's memory only with a trim.
  */
 import { isLive, type JobRecord } from './job';
 
@@ -53,7 +63,7 @@ export class JobStore {
 
   /** Adds or replaces a job and persists. */
   async put(job: JobRecord): Promise<void> {
-    this.jobs.set(job.requestId, job);
+    this.jobs.set(job.requestId, { ...job, rev: Math.max(rev(job), rev(this.jobs.get(job.requestId))) + 1 });
     this.dirty.add(job.requestId);
     await this.persist([job.requestId]);
   }
@@ -67,7 +77,7 @@ export class JobStore {
   async update(requestId: string, change: Partial<JobRecord>): Promise<JobRecord | undefined> {
     const old = this.jobs.get(requestId);
     if (!old) return undefined;
-    const next: JobRecord = { ...old, ...change, requestId };
+    const next: JobRecord = { ...old, ...change, requestId, rev: rev(old) + 1 };
     this.jobs.set(requestId, next);
     this.dirty.add(requestId);
     await this.persist([requestId]);
@@ -82,12 +92,6 @@ export class JobStore {
     const old = this.jobs.get(requestId);
     if (!old || old.state !== from) return undefined;
     return this.update(requestId, change);
-  }
-
-  async remove(requestId: string): Promise<void> {
-    if (!this.jobs.delete(requestId)) return;
-    this.dirty.add(requestId);
-    await this.persist([requestId]);
   }
 
   private async persist(changed: readonly string[]): Promise<void> {
@@ -109,16 +113,28 @@ export class JobStore {
   private async mergeAndSave(): Promise<string[]> {
     const mine = [...this.dirty];
     this.dirty.clear();
+    const saved = this.persistence.load();
     const merged = new Map<string, JobRecord>();
-    for (const j of this.persistence.load()) merged.set(j.requestId, j);
+    for (const j of saved) merged.set(j.requestId, j);
     for (const id of mine) {
       const j = this.jobs.get(id);
       if (j) merged.set(id, j);
       else merged.delete(id);
     }
+    // A live job the saved list lacks, or any it holds an older revision of, is a stale read, not
+    // news: ours is written back.
+    const full = saved.filter((j) => !isLive(j)).length >= KEEP_FINISHED;
+    let restored = false;
+    for (const [id, j] of this.jobs) {
+      const s = merged.get(id);
+      if (s ? rev(s) < rev(j) : isLive(j)) {
+        merged.set(id, j);
+        restored = true;
+      }
+    }
     const trimmed = trim(merged);
     try {
-      if (mine.length > 0 || trimmed) await this.persistence.save([...merged.values()]);
+      if (mine.length > 0 || trimmed || restored) await this.persistence.save([...merged.values()]);
     } catch (e) {
       for (const id of mine) this.dirty.add(id);
       throw e;
@@ -128,18 +144,24 @@ export class JobStore {
     for (const [id, j] of merged) {
       if (this.dirty.has(id)) continue;
       const had = this.jobs.get(id);
-      // A saved copy equal to ours is no news (storage hands back copies, not our objects).
-      if (had && (had === j || JSON.stringify(had) === JSON.stringify(j))) continue;
+      // Only a later revision is news (storage hands back copies, not our objects).
+      if (had && (had === j || rev(j) <= rev(had))) continue;
       adopted.push(id);
       this.jobs.set(id, j);
     }
     for (const id of [...this.jobs.keys()]) {
-      if (merged.has(id) || this.dirty.has(id)) continue;
+      // A finished job missing from a list that was not trimmed may be a stale read: kept.
+      if (merged.has(id) || this.dirty.has(id) || !(full || trimmed)) continue;
       this.jobs.delete(id);
       adopted.push(id);
     }
     return adopted.filter((id) => !mine.includes(id));
   }
+}
+
+/** A record's revision (0 when saved before revisions). */
+function rev(j: JobRecord | undefined): number {
+  return typeof j?.rev === 'number' && Number.isFinite(j.rev) ? j.rev : 0;
 }
 
 /** Drops the oldest finished jobs beyond KEEP_FINISHED; whether it dropped any. */
