@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { MergedList } from '../../core/mergedList';
 import { parseScope } from '../../core/profiles';
 import { nextReset } from '../../core/quota';
 
@@ -10,7 +11,11 @@ export interface SpendEntry {
   readonly baseUrl: string;
   /** The profile scope it was spent under (core/profiles.ts); absent on entries saved before profiles: the Default profile's. */
   readonly scope?: string;
+  /** Unique per entry, so windows merge their ledgers (core/mergedList.ts); absent on entries saved before: made from the entry. */
+  readonly id?: string;
 }
+
+const entryId = (e: SpendEntry): string => e.id ?? `${e.at}:${e.scope ?? e.baseUrl}:${e.endpointId}:${e.credits}`;
 
 const LEDGER_KEY = 'walletAnalytics.ledger';
 const ANCHOR_KEY = 'walletAnalytics.quotaAnchor';
@@ -26,12 +31,23 @@ export class CreditsService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
+  /** The ledger: a stale read of globalState never loses an entry this window wrote. */
+  private readonly spent: MergedList<SpendEntry>;
+
   constructor(
     private readonly state: vscode.Memento,
     private readonly fetchCredits: () => Promise<number>,
     private readonly baseUrl: () => string,
     private readonly periodStartSetting: () => string,
-  ) {}
+  ) {
+    this.spent = new MergedList<SpendEntry>({
+      read: () => this.state.get<SpendEntry[]>(LEDGER_KEY, []),
+      write: (items) => this.state.update(LEDGER_KEY, items),
+      id: entryId,
+      order: (a, b) => a.at - b.at,
+      max: MAX_LEDGER,
+    });
+  }
 
   /** The last balance known for the current base URL, however old. */
   peek(): { value: number; at: number } | undefined {
@@ -67,15 +83,15 @@ export class CreditsService implements vscode.Disposable {
   async record(endpointId: string, credits: number): Promise<void> {
     if (credits <= 0) return;
     const scope = this.baseUrl();
-    const entry: SpendEntry = { endpointId, credits, at: Date.now(), baseUrl: parseScope(scope).baseUrl, scope };
-    const ledger = [...this.ledger(), entry].slice(-MAX_LEDGER);
-    await this.state.update(LEDGER_KEY, ledger);
+    const at = Date.now();
+    const entry: SpendEntry = { endpointId, credits, at, baseUrl: parseScope(scope).baseUrl, scope, id: `${at.toString(36)}-${Math.random().toString(36).slice(2, 10)}` };
+    await this.spent.put(entry);
     if (this.balance && this.balance.baseUrl === scope) this.balance = { ...this.balance, value: this.balance.value - credits };
     this.changed.fire();
   }
 
   ledger(): readonly SpendEntry[] {
-    return this.state.get<SpendEntry[]>(LEDGER_KEY, []);
+    return this.spent.all();
   }
 
   dispose(): void {

@@ -29,7 +29,7 @@ import type { JobService } from '../jobs/jobService';
 import { writeAtomic } from '../jobs/downloader';
 import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
-import { AmbiguousCalls } from './ambiguousCalls';
+import { AmbiguousCalls } from '../../core/ambiguousCalls';
 import { askPages, readPages } from './pages';
 import { approvePrice, type CopyAsCode, type PriceDecision, type PriceQuestions } from './priceStep';
 

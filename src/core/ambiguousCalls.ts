@@ -4,8 +4,14 @@
  * inputs for a day, in globalState so every window sees them, and running the same call again
  * first asks for an explicit "may charge again".
  */
-import type * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
+import { MergedList } from './mergedList';
+
+/** The part of VS Code's Memento (globalState) this needs: core never imports vscode. */
+export interface KeyValueState {
+  get<T>(key: string, defaultValue: T): T;
+  update(key: string, value: unknown): PromiseLike<void>;
+}
 
 const KEY = 'walletAnalytics.ambiguousCalls';
 /** How long an unsettled call is remembered. */
@@ -32,14 +38,25 @@ function idOf(baseUrl: string, endpointId: string, input: Record<string, unknown
 }
 
 export class AmbiguousCalls {
+  /** A stale read of globalState never forgets an unsettled call this window remembered. */
+  private readonly list: MergedList<Entry>;
+
   constructor(
-    private readonly state: vscode.Memento,
+    private readonly state: KeyValueState,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.list = new MergedList<Entry>({
+      read: () => this.state.get<Entry[]>(KEY, []),
+      write: (items) => this.state.update(KEY, items),
+      id: (e) => e.id,
+      order: (a, b) => a.at - b.at,
+      max: MAX,
+    });
+  }
 
   private entries(): Entry[] {
     const t = this.now();
-    return this.state.get<Entry[]>(KEY, []).filter((e) => t - e.at >= 0 && t - e.at < AMBIGUOUS_MEMORY_MS);
+    return this.list.all().filter((e) => t - e.at >= 0 && t - e.at < AMBIGUOUS_MEMORY_MS);
   }
 
   /** When the same call last ended unsettled, if within the memory. */
@@ -50,12 +67,11 @@ export class AmbiguousCalls {
 
   async remember(baseUrl: string, endpointId: string, input: Record<string, unknown>): Promise<void> {
     const id = idOf(baseUrl, endpointId, input);
-    await this.state.update(KEY, [{ id, at: this.now() }, ...this.entries().filter((e) => e.id !== id)].slice(0, MAX));
+    await this.list.put({ id, at: this.now() });
   }
 
   async forget(baseUrl: string, endpointId: string, input: Record<string, unknown>): Promise<void> {
     const id = idOf(baseUrl, endpointId, input);
-    const all = this.state.get<Entry[]>(KEY, []);
-    if (all.some((e) => e.id === id)) await this.state.update(KEY, all.filter((e) => e.id !== id));
+    if (this.list.all().some((e) => e.id === id)) await this.list.remove(id);
   }
 }
