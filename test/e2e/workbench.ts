@@ -3,6 +3,7 @@
 // Workbench.open() and closes it in after(); see apiKey.test.ts for the pattern.
 // Under scripts/test-e2e.mjs every window opens on the tier's one code-server (WA_E2E_CODE_SERVER),
 // which saves a server start and a .vsix install per file; run alone, a file starts its own.
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync, copyFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -319,6 +320,14 @@ export class Workbench {
     await this.quickInputField.waitFor({ state: 'visible', timeout: 15_000 });
     await this.quickInputField.fill('');
     await this.quickInputField.pressSequentially(text, { delay: 5 });
+    // On a busy machine the quick input can still be turning from the last step (a pick) into this
+    // one while the first keys land, and it clears them: 4 characters of an address were lost once
+    // in a full run. What a person sees before pressing Enter is the whole text: make sure of it.
+    for (let i = 0; i < 3 && (await this.quickInputField.inputValue()) !== text; i++) {
+      await this.page.waitForTimeout(200);
+      await this.quickInputField.fill(text);
+    }
+    assert.equal(await this.quickInputField.inputValue(), text, 'the quick input holds the whole text');
     if (o.submit) await this.page.keyboard.press('Enter');
   }
 
