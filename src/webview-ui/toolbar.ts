@@ -1,16 +1,28 @@
 /**
  * The toolbar above the table: the file switcher (a result of several files), the search box
  * (applied after a pause in typing, or at once on Enter), the row count, the result's endpoint, and
- * the Columns, number format, Analyse (the analysis panel), Export… and Raw File controls. It holds its controls and tells its
- * owner what the person asked for.
+ * the Columns, number format, Analyse (the analysis panel), Export… and Raw File controls, and the
+ * More menu of the extension's commands on this table (Open in Notebook, Save View…, Apply Saved
+ * View…, Compare with…). It holds its controls and tells its owner what the person asked for.
  */
-import type { NumberFormat, TableMeta } from '../shared/tableUiProtocol';
+import type { NumberFormat, TableCommand, TableMeta } from '../shared/tableUiProtocol';
 import type { ColumnModel } from './columns';
 import { button, el, select } from './dom';
 import { formatCount, SHORT_FORMAT_LABELS } from './format';
+import { showMenu, type MenuItem } from './menu';
 
 const SEARCH_DELAY_MS = 300;
 const TABLE_FORMATS: NumberFormat[] = ['auto', 'raw', 'thousands', 'fixed2', 'compact'];
+
+/** The More menu: the commands the editor's title bar and the palette also run, on this table. */
+const MORE_MENU: readonly (readonly [TableCommand, string] | 'separator')[] = [
+  ['openInNotebook', 'Open in Notebook'],
+  'separator',
+  ['saveView', 'Save View…'],
+  ['applyView', 'Apply Saved View…'],
+  'separator',
+  ['compareWith', 'Compare with…'],
+];
 
 /** What the toolbar asks of its owner. */
 export interface ToolbarOwner {
@@ -25,6 +37,8 @@ export interface ToolbarOwner {
   openRaw(): void;
   /** Opens or closes the analysis panel (on the grid's current column). */
   analyse(): void;
+  /** Runs an extension command on this table (the More menu). */
+  tableCommand(command: TableCommand): void;
 }
 
 export class Toolbar {
@@ -90,8 +104,26 @@ export class Toolbar {
     const analyse = button('Analyse', () => owner.analyse(), { className: 'secondary analyse', title: 'Profile the current column, chart it (histogram, scatter), brush to filter' });
     this.analyseButton = analyse;
     const raw = button('Raw File', () => owner.openRaw(), { className: 'secondary', title: 'Open the file as text' });
+    const more = button('More ▾', () => this.openMore(more), {
+      className: 'secondary more',
+      title: 'Open in Notebook, Save View…, Apply Saved View…, Compare with…',
+      attrs: { 'aria-haspopup': 'menu', 'aria-label': 'More: Open in Notebook, saved views, Compare with…' },
+    });
+    more.addEventListener('keydown', (e) => {
+      if (e.key === 'ArrowDown') {
+        e.preventDefault();
+        this.openMore(more);
+      }
+    });
     const source = meta.endpointTitle ? el('span', { className: 'dim source', text: meta.endpointTitle, title: `Result of ${meta.endpoint ?? ''}` }) : undefined;
-    this.el.append(box, this.count, ...(source ? [source] : []), el('span', { className: 'spacer' }), this.columns, format, analyse, exportButton, raw);
+    this.el.append(box, this.count, ...(source ? [source] : []), el('span', { className: 'spacer' }), this.columns, format, analyse, exportButton, raw, more);
+  }
+
+  /** The More menu under its button; Escape gives the focus back to the button. */
+  private openMore(anchor: HTMLButtonElement): void {
+    const items: MenuItem[] = MORE_MENU.map((m) => (m === 'separator' ? m : { label: m[1], run: () => this.owner.tableCommand(m[0]) }));
+    const r = anchor.getBoundingClientRect();
+    showMenu(items, r.left, r.bottom + 2, 'More', anchor);
   }
 
   /** The Columns button, once built (the chooser's focus goes back to it without a grid). */

@@ -408,6 +408,32 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     assert.ok(await frame.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className.includes('scroller')), 'the focus is back on the grid');
   });
 
+  stepWithShot(() => wb, 'saves the view from the table’s own More menu, by keyboard (issue 15)', async () => {
+    const more = frame.locator('.toolbar button.more');
+    await more.focus();
+    await wb.page.keyboard.press('Enter');
+    const menu = frame.locator('.menu[role=menu]');
+    await menu.waitFor({ timeout: 5000 });
+    assert.deepEqual(await menu.locator('[role=menuitem] .menu-label').allInnerTexts(), ['Open in Notebook', 'Save View…', 'Apply Saved View…', 'Compare with…']);
+    // Nothing cut off: the menu lies inside the webview, under its button.
+    const fits = await menu.evaluate((m) => {
+      const r = m.getBoundingClientRect();
+      const w = m.ownerDocument.defaultView;
+      return { r: [r.left, r.top, r.right, r.bottom].map(Math.round), inside: r.left >= 0 && r.top >= 0 && r.right <= (w?.innerWidth ?? 0) && r.bottom <= (w?.innerHeight ?? 0) };
+    });
+    assert.ok(fits.inside, `the menu lies inside the webview: ${JSON.stringify(fits.r)}`);
+    await wb.screenshot('table-more-menu');
+    await wb.page.keyboard.press('ArrowDown');
+    assert.equal(await frame.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document.activeElement?.textContent), 'Save View…');
+    await wb.page.keyboard.press('Enter');
+    // The same command as the palette's: VS Code asks for the name, then says where new results open.
+    await wb.typeIntoQuickInput('brushed wallets', { submit: true });
+    const said = await wb.waitForNotification(/Saved the view "brushed wallets"/u);
+    figures.push(`More menu → Save View…: ${said}`);
+    await wb.screenshot('table-view-saved');
+    await wb.clearNotifications();
+  });
+
   it('shows a cell holding <img src=x onerror=alert(1)> as text, never as an element', async () => {
     await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'markup.csv' }).click();
     await wb.page.locator('.tabs-container .tab', { hasText: 'markup.csv' }).first().waitFor();
