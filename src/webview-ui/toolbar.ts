@@ -1,9 +1,9 @@
 /**
  * The toolbar above the table: the file switcher (a result of several files), the search box
  * (applied after a pause in typing, or at once on Enter), the row count, the result's endpoint, and
- * the Columns, number format, Analyse (the analysis panel), Export… and Raw File controls, and the
- * More menu of the extension's commands on this table (Open in Notebook, Save View…, Apply Saved
- * View…, Compare with…). It holds its controls and tells its owner what the person asked for.
+ * the Columns, number format, Analyse (the analysis panel) and Export… controls, and the More menu
+ * (Open in Notebook, Raw File, Save View…, Apply Saved View…, Compare with…: the extension's
+ * commands on this table). It holds its controls and tells its owner what the person asked for.
  */
 import type { NumberFormat, TableCommand, TableMeta } from '../shared/tableUiProtocol';
 import type { ColumnModel } from './columns';
@@ -13,16 +13,6 @@ import { showMenu, type MenuItem } from './menu';
 
 const SEARCH_DELAY_MS = 300;
 const TABLE_FORMATS: NumberFormat[] = ['auto', 'raw', 'thousands', 'fixed2', 'compact'];
-
-/** The More menu: the commands the editor's title bar and the palette also run, on this table. */
-const MORE_MENU: readonly (readonly [TableCommand, string] | 'separator')[] = [
-  ['openInNotebook', 'Open in Notebook'],
-  'separator',
-  ['saveView', 'Save View…'],
-  ['applyView', 'Apply Saved View…'],
-  'separator',
-  ['compareWith', 'Compare with…'],
-];
 
 /** What the toolbar asks of its owner. */
 export interface ToolbarOwner {
@@ -103,11 +93,11 @@ export class Toolbar {
     this.exportButton = exportButton;
     const analyse = button('Analyse', () => owner.analyse(), { className: 'secondary analyse', title: 'Profile the current column, chart it (histogram, scatter), brush to filter' });
     this.analyseButton = analyse;
-    const raw = button('Raw File', () => owner.openRaw(), { className: 'secondary', title: 'Open the file as text' });
+    // One menu for what takes the table elsewhere: room for the search box on a narrow editor.
     const more = button('More ▾', () => this.openMore(more), {
       className: 'secondary more',
-      title: 'Open in Notebook, Save View…, Apply Saved View…, Compare with…',
-      attrs: { 'aria-haspopup': 'menu', 'aria-label': 'More: Open in Notebook, saved views, Compare with…' },
+      title: 'Open in Notebook, Raw File, Save View…, Apply Saved View…, Compare with…',
+      attrs: { 'aria-haspopup': 'menu', 'aria-label': 'More: Open in Notebook, Raw File, saved views, Compare with…' },
     });
     more.addEventListener('keydown', (e) => {
       if (e.key === 'ArrowDown') {
@@ -116,12 +106,22 @@ export class Toolbar {
       }
     });
     const source = meta.endpointTitle ? el('span', { className: 'dim source', text: meta.endpointTitle, title: `Result of ${meta.endpoint ?? ''}` }) : undefined;
-    this.el.append(box, this.count, ...(source ? [source] : []), el('span', { className: 'spacer' }), this.columns, format, analyse, exportButton, raw, more);
+    this.el.append(box, this.count, ...(source ? [source] : []), el('span', { className: 'spacer' }), this.columns, format, analyse, exportButton, more);
   }
 
   /** The More menu under its button; Escape gives the focus back to the button. */
   private openMore(anchor: HTMLButtonElement): void {
-    const items: MenuItem[] = MORE_MENU.map((m) => (m === 'separator' ? m : { label: m[1], run: () => this.owner.tableCommand(m[0]) }));
+    const run = (command: TableCommand) => () => this.owner.tableCommand(command);
+    // The commands are those of the editor's title bar and the palette, run on this table.
+    const items: MenuItem[] = [
+      { label: 'Open in Notebook', hint: 'pandas, DuckDB', run: run('openInNotebook') },
+      { label: 'Raw File', hint: 'as text', run: () => this.owner.openRaw() },
+      'separator',
+      { label: 'Save View…', run: run('saveView') },
+      { label: 'Apply Saved View…', run: run('applyView') },
+      'separator',
+      { label: 'Compare with…', hint: 'another result', run: run('compareWith') },
+    ];
     const r = anchor.getBoundingClientRect();
     showMenu(items, r.left, r.bottom + 2, 'More', anchor);
   }

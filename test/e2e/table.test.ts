@@ -414,7 +414,7 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     await wb.page.keyboard.press('Enter');
     const menu = frame.locator('.menu[role=menu]');
     await menu.waitFor({ timeout: 5000 });
-    assert.deepEqual(await menu.locator('[role=menuitem] .menu-label').allInnerTexts(), ['Open in Notebook', 'Save View…', 'Apply Saved View…', 'Compare with…']);
+    assert.deepEqual(await menu.locator('[role=menuitem] .menu-label').allInnerTexts(), ['Open in Notebook', 'Raw File', 'Save View…', 'Apply Saved View…', 'Compare with…']);
     // Nothing cut off: the menu lies inside the webview, under its button.
     const fits = await menu.evaluate((m) => {
       const r = m.getBoundingClientRect();
@@ -422,7 +422,11 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
       return { r: [r.left, r.top, r.right, r.bottom].map(Math.round), inside: r.left >= 0 && r.top >= 0 && r.right <= (w?.innerWidth ?? 0) && r.bottom <= (w?.innerHeight ?? 0) };
     });
     assert.ok(fits.inside, `the menu lies inside the webview: ${JSON.stringify(fits.r)}`);
+    // The search box keeps room for its placeholder beside the toolbar's buttons.
+    const searchWidth = await frame.locator('.toolbar input.search').evaluate((i) => i.clientWidth);
+    assert.ok(searchWidth >= 100, `the search box is ${searchWidth} px wide`);
     await wb.screenshot('table-more-menu');
+    await wb.page.keyboard.press('ArrowDown');
     await wb.page.keyboard.press('ArrowDown');
     assert.equal(await frame.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document.activeElement?.textContent), 'Save View…');
     await wb.page.keyboard.press('Enter');
