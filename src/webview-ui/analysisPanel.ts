@@ -4,13 +4,15 @@
  * or log), or a scatter of two numeric columns, all computed by the host over every row of the
  * current view. A brush on a chart, or bounds typed into its fields, becomes range filters on the
  * table (the chips show them), then offers "Use these N addresses as input to…" (the host shows
- * the price first). Every chart has a table equivalent and can be saved as a PNG. Keyboard: Tab
- * reaches everything, Escape closes and gives the focus back; the splitter takes arrow keys.
+ * the price first). Every chart has a table equivalent (the scatter's: x ranges with the y
+ * min, median and max of each; a range's count filters the table to its points) and can be
+ * saved as a PNG. Keyboard: Tab reaches everything, Escape closes and gives the focus back; the
+ * splitter takes arrow keys.
  */
 import type { ColumnProfile, Histogram, ScatterData } from '../shared/analysisProtocol';
 import type { ColumnFilter, ViewState } from '../shared/tableProtocol';
 import type { TableActions } from './actions';
-import { histogramRows, profileRows, scatterRows, typedFilters, type ScaleKind } from './chartMath';
+import { histogramRows, profileRows, scatterBinFilters, scatterRows, typedFilters, type ScaleKind } from './chartMath';
 import { ChartView, type Brush, type ChartSpec, type DataBrush } from './charts';
 import { button, el, select } from './dom';
 import { formatCount } from './format';
@@ -488,6 +490,14 @@ export class AnalysisPanel {
     } else if (this.brush && this.brushApplied) box.appendChild(el('div', { className: 'dim', text: this.brush.count >= 0 ? `${formatCount(this.brush.count)} in the brush; filtering the table…` : 'Filtering the table…' }));
   }
 
+  /** A row of the scatter's table: its points become the table's rows (the brush shows the bin on the chart). */
+  private showBin(filters: ColumnFilter[], points: number): void {
+    const [fx, fy] = filters;
+    this.brush = { filters, count: points };
+    this.chart.showBrush({ ...(fx?.kind === 'range' ? { xmin: fx.min, xmax: fx.max } : {}), ...(fy?.kind === 'range' ? { ymin: fy.min, ymax: fy.max } : {}) });
+    this.applyFilters(filters);
+  }
+
   private savePng(): void {
     const name = `${this.modeTitle().toLowerCase()}-${this.mode === 'scatter' ? `${this.name(this.column)}-vs-${this.name(this.yColumn)}` : this.name(this.column)}`.replace(/[^\w.-]+/gu, '_');
     void this.host.ask({ type: 'savePng', name, dataUrl: this.chart.png() }).reply.then((r) => {
@@ -509,9 +519,24 @@ export class AnalysisPanel {
       for (const r of histogramRows(spec.histogram)) tbody.appendChild(el('tr', {}, [el('td', { className: 'num', text: r.from }), el('td', { className: 'num', text: r.to }), el('td', { className: 'num', text: formatCount(r.count) })]));
     } else if (spec?.kind === 'scatter') {
       table.setAttribute('aria-label', `Scatter of ${spec.yName} against ${spec.xName} as a table`);
-      table.append(el('caption', { text: `x: ${spec.xName} in 10 ranges; y: ${spec.yName} of the points in each` }), head(['x from', 'x to', 'Points', 'y min', 'y max', 'y mean']));
-      for (const r of scatterRows(spec.scatter.xs, spec.scatter.ys, spec.xScale, spec.yScale, 10)) {
-        tbody.appendChild(el('tr', {}, [r.from, r.to, formatCount(r.points), r.yMin, r.yMax, r.yMean].map((t) => el('td', { className: 'num', text: t }))));
+      table.append(
+        el('caption', { text: `x: ${spec.xName} in 10 ranges; y: ${spec.yName} of the points in each. A count shows its rows in the table.` }),
+        head(['x from', 'x to', 'Points', 'y min', 'y median', 'y max']),
+      );
+      const { x, y } = spec.scatter;
+      for (const [i, r] of scatterRows(spec.scatter.xs, spec.scatter.ys, spec.xScale, spec.yScale, 10).entries()) {
+        const count = el('td', { className: 'num' });
+        if (r.points > 0) {
+          // The count is the way to the range's points (a filter on x and y, as a brush of that range would be); the panel stays narrow.
+          const show = button(formatCount(r.points), () => this.showBin(scatterBinFilters(r, x, y), r.points), {
+            className: 'link show-rows',
+            title: `Show these ${formatCount(r.points)} rows in the table`,
+            attrs: { 'aria-label': `${formatCount(r.points)}: show these rows, ${spec.xName} ${r.from} to ${r.to}`, 'data-key': `bin-${i}` },
+          });
+          count.appendChild(show);
+        } else count.textContent = '0';
+        const text = (t: string): HTMLElement => el('td', { className: 'num', text: t });
+        tbody.appendChild(el('tr', {}, [text(r.from), text(r.to), count, text(r.yMin), text(r.yMedian), text(r.yMax)]));
       }
     }
     table.appendChild(tbody);

@@ -402,6 +402,31 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     const tableBox = await panel.locator('#analysis-table table').boundingBox();
     assert.ok(tableBox && tableBox.height > 100, `the table shows whole: ${JSON.stringify(tableBox)}`);
     await wb.screenshot('analysis-table');
+    assert.deepEqual(await panel.locator('#analysis-table thead th').allInnerTexts(), ['x from', 'x to', 'Points', 'y min', 'y median', 'y max']);
+
+    // A keyboard user reaches a range's rows: Tab from Hide Table to the first range's count, Enter filters the table to its points.
+    await panel.locator('button', { hasText: /^Hide Table$/u }).focus();
+    await wb.page.keyboard.press('Tab');
+    const focused = await frame.evaluate(() => {
+      type Node = { className: string; closest(s: string): { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> } | null };
+      const a = (globalThis as unknown as { document: { activeElement: Node | null } }).document.activeElement;
+      return { className: a?.className, cells: Array.from(a?.closest('tr')?.querySelectorAll('td') ?? [], (td) => td.textContent ?? '') };
+    });
+    assert.ok(focused.className?.includes('show-rows'), `Tab reaches the first range's count: ${JSON.stringify(focused)}`);
+    const [binFrom, binTo, pointsText] = focused.cells;
+    const points = Number((pointsText ?? '').replace(/,/gu, ''));
+    assert.ok(points > 0, JSON.stringify(focused));
+    await wb.page.keyboard.press('Enter');
+    const binCount = await until('the range’s rows shown', async () => {
+      const v = await shown(frame);
+      const n = Number(v.count.split(' ')[0]?.replace(/,/gu, ''));
+      return v.count !== brushed.count && / of 100,000 rows$/u.test(v.count) && (await panel.locator('.analysis-info').innerText()).includes('Refresh') ? n : undefined;
+    }, 30_000);
+    // Its points, and at most a few rows more that lie on the edge it shares with the next range.
+    assert.ok(binCount >= points && binCount <= points * 1.02 + 10, `${binCount} rows for a range of ${points} points`);
+    figures.push(`scatter table: the count of x ${binFrom} to ${binTo} (${points} points) → ${binCount} rows; the chart stays as drawn, Refresh offered`);
+    await wb.screenshot('analysis-table-show-rows');
+
     await panel.locator('button', { hasText: /^Hide Table$/u }).focus();
     await wb.page.keyboard.press('Escape');
     await panel.waitFor({ state: 'hidden', timeout: 5000 });
