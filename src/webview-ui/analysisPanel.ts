@@ -6,11 +6,13 @@
  * table (the chips show them), then offers "Use these N addresses as input to…" (the host shows
  * the price first). Every chart has a table equivalent (the scatter's: x ranges with the y
  * min, median and max of each; a range's count filters the table to its points) and can be
- * saved as a PNG. Keyboard: Tab reaches everything, Escape closes and gives the focus back; the
+ * saved as a PNG. The figures follow the table: when its filters or search change elsewhere, the
+ * panel computes again once they settle (its own brush's filters leave the chart as drawn, with a
+ * Refresh offered). Keyboard: Tab reaches everything, Escape closes and gives the focus back; the
  * splitter takes arrow keys.
  */
 import type { ColumnProfile, Histogram, ScatterData } from '../shared/analysisProtocol';
-import type { ColumnFilter, ViewState } from '../shared/tableProtocol';
+import type { ColumnFilter, ViewQuery, ViewState } from '../shared/tableProtocol';
 import type { TableActions } from './actions';
 import { histogramRows, profileRows, scatterBinFilters, scatterRows, typedFilters, type ScaleKind } from './chartMath';
 import { ChartView, type Brush, type ChartSpec, type DataBrush } from './charts';
@@ -19,12 +21,14 @@ import { formatCount } from './format';
 import type { Host, Pending } from './host';
 import type { StatusLine } from './notices';
 import type { PageControl, TableState } from './state';
-import { withFilter } from './tableQuery';
+import { panelFollow, rowsKey, withFilter } from './tableQuery';
 
 export type PanelMode = 'profile' | 'histogram' | 'scatter';
 
 const MIN_WIDTH = 280;
 const DEFAULT_WIDTH = 400;
+/** How long the table's filters stay unchanged before the panel computes again. */
+export const REFRESH_DELAY_MS = 400;
 
 export class AnalysisPanel {
   readonly el = el('aside', { className: 'analysis', attrs: { 'aria-label': 'Analysis' } });
@@ -52,6 +56,11 @@ export class AnalysisPanel {
   /** The view version the data was computed on, and its row count in words. */
   private computedOn = -1;
   private computedLabel: string | undefined;
+  /** The rows the figures were computed over (tableQuery.rowsKey), and those of the query the panel itself last set (its brush). */
+  private computedKey = '';
+  private ownKey: string | undefined;
+  /** A refresh waits for the filters to settle (typing in a filter, several chips cleared). */
+  private refreshTimer = 0;
   private brush: Brush | undefined;
   /** The brush's filters were applied: the next view tells how many rows they keep. */
   private brushApplied = false;
@@ -125,6 +134,8 @@ export class AnalysisPanel {
     if (this.pending) this.host.cancel(this.pending.id);
     this.pending = undefined;
     this.token++;
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = 0;
     this.el.hidden = true;
     const back = this.returnFocus;
     this.returnFocus = undefined;
@@ -148,7 +159,28 @@ export class AnalysisPanel {
       this.brushApplied = false;
       this.renderBrush();
     }
+    const follow = panelFollow(this.computedKey, this.ownKey, view.query);
+    if (follow === 'same') this.computedOn = view.version; // sorted otherwise: the same rows, the same figures
+    else if (follow === 'refresh') this.refreshSoon();
     this.renderInfo(view);
+  }
+
+  /** The table's filters or search changed elsewhere: computes again once they have settled. */
+  private refreshSoon(): void {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = window.setTimeout(() => {
+      this.refreshTimer = 0;
+      const view = this.state.view;
+      if (!this.isOpen || !view || this.state.pendingQuery || panelFollow(this.computedKey, this.ownKey, view.query) !== 'refresh') return;
+      this.load();
+      this.render(); // keeps the focus on the control that had it
+    }, REFRESH_DELAY_MS);
+  }
+
+  /** A query of the panel's own (a brush, typed bounds, a scatter bin's rows): the figures stay as drawn. */
+  private setQuery(q: ViewQuery): void {
+    this.ownKey = rowsKey(q);
+    this.control.setQuery(q);
   }
 
   // ---- asking the host -----------------------------------------------------------------------
@@ -162,6 +194,10 @@ export class AnalysisPanel {
     this.brush = undefined;
     this.computedOn = this.state.view?.version ?? -1;
     this.computedLabel = this.state.view?.countLabel;
+    this.computedKey = rowsKey(this.state.view?.query ?? {});
+    this.ownKey = undefined;
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = 0;
     this.chart.clear();
     performance.mark('wa:chart-request');
     const started = performance.now();
@@ -264,7 +300,8 @@ export class AnalysisPanel {
     if (this.computedLabel) parts.push(`Over ${this.computedLabel}`);
     if (ms !== undefined) parts.push(`computed in ${formatCount(Math.round(ms))} ms`);
     this.info.textContent = parts.join(', ');
-    if (view && view.version !== this.computedOn && !this.brushApplied) {
+    if (this.refreshTimer !== 0) this.info.append(' · The rows changed: computing again…');
+    else if (view && view.version !== this.computedOn && !this.brushApplied) {
       this.info.append(' · The rows changed since: ', button('Refresh', () => this.open(this.column, this.mode), { className: 'link' }));
     }
   }
@@ -416,7 +453,7 @@ export class AnalysisPanel {
     let q = this.state.query();
     for (const f of filters) q = withFilter(q, f.column, f);
     this.brushApplied = true;
-    this.control.setQuery(q);
+    this.setQuery(q);
     this.renderBrush();
   }
 
@@ -458,14 +495,14 @@ export class AnalysisPanel {
       const y = typed?.find((f) => f.column === columns[1]);
       this.chart.showBrush(typed ? { ...(x?.kind === 'range' ? { xmin: x.min, xmax: x.max } : {}), ...(y?.kind === 'range' ? { ymin: y.min, ymax: y.max } : {}) } : undefined);
       this.brushApplied = true;
-      this.control.setQuery(q);
+      this.setQuery(q);
     };
     const clear = (): void => {
       let q = this.state.query();
       for (const c of columns) q = withFilter(q, c, undefined);
       this.brush = undefined;
       this.chart.showBrush(undefined);
-      this.control.setQuery(q);
+      this.setQuery(q);
     };
     const fieldset = el('fieldset', { className: 'analysis-fields' }, [el('legend', { className: 'dim', text: spec.kind === 'scatter' ? 'Brush: drag a rectangle, or type the bounds' : 'Brush: drag across bars, or type the bounds' })]);
     for (const f of fields) fieldset.appendChild(el('div', { className: 'analysis-row' }, [el('span', { className: 'bound-name', text: this.name(f.column), title: this.name(f.column) }), f.min, el('span', { text: '–' }), f.max]));

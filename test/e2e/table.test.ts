@@ -404,6 +404,27 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     await wb.screenshot('analysis-table');
     assert.deepEqual(await panel.locator('#analysis-table thead th').allInnerTexts(), ['x from', 'x to', 'Points', 'y min', 'y median', 'y max']);
 
+    // The panel follows the table: a search typed in the toolbar (not the panel's own brush) computes it again by itself.
+    const searchBox = frame.locator('.toolbar input.search');
+    const follows = async (what: string, searched: boolean): Promise<string> => {
+      const info = await until(what, async () => {
+        const v = await shown(frame);
+        const text = await panel.locator('.analysis-info').innerText();
+        const chips = await frame.locator('.chips').innerText();
+        const rows = searched ? v.count !== brushed.count : v.count === brushed.count;
+        return rows && /sniper/u.test(chips) === searched && text.startsWith(`Over ${v.count},`) && !text.includes('Refresh') ? text : undefined;
+      }, 30_000);
+      await drawn(`${what}: the scatter drawn`);
+      return info;
+    };
+    await searchBox.fill('sniper');
+    await searchBox.press('Enter');
+    figures.push(`panel after a search typed in the toolbar: ${await follows('the panel computed over the searched rows', true)}`);
+    await wb.screenshot('analysis-follows-search');
+    await searchBox.fill('');
+    await searchBox.press('Enter');
+    await follows('the panel computed again without the search', false);
+
     // A keyboard user reaches a range's rows: Tab from Hide Table to the first range's count, Enter filters the table to its points.
     await panel.locator('button', { hasText: /^Hide Table$/u }).focus();
     await wb.page.keyboard.press('Tab');
