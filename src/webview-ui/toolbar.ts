@@ -2,7 +2,7 @@
  * The toolbar above the table: the file switcher (a result of several files), the search box
  * (applied after a pause in typing, or at once on Enter), the row count, the result's endpoint, and
  * the Columns, number format, Analyse (the analysis panel) and Export… controls, and the More menu
- * (Open in Notebook, Raw File, Save View…, Apply Saved View…, Compare with…: the extension's
+ * (Open in Notebook, Raw File, Save View As…, Apply Saved View…, Compare with…: the extension's
  * commands on this table). It holds its controls and tells its owner what the person asked for.
  */
 import type { NumberFormat, TableCommand, TableMeta } from '../shared/tableUiProtocol';
@@ -96,7 +96,7 @@ export class Toolbar {
     // One menu for what takes the table elsewhere: room for the search box on a narrow editor.
     const more = button('More ▾', () => this.openMore(more), {
       className: 'secondary more',
-      title: 'Open in Notebook, Raw File, Save View…, Apply Saved View…, Compare with…',
+      title: 'Open in Notebook, Raw File, Save View As…, Apply Saved View…, Compare with…',
       attrs: { 'aria-haspopup': 'menu', 'aria-label': 'More: Open in Notebook, Raw File, saved views, Compare with…' },
     });
     more.addEventListener('keydown', (e) => {
@@ -117,7 +117,7 @@ export class Toolbar {
       { label: 'Open in Notebook', hint: 'pandas, DuckDB', run: run('openInNotebook') },
       { label: 'Raw File', hint: 'as text', run: () => this.owner.openRaw() },
       'separator',
-      { label: 'Save View…', run: run('saveView') },
+      { label: 'Save View As…', run: run('saveView') },
       { label: 'Apply Saved View…', run: run('applyView') },
       'separator',
       { label: 'Compare with…', hint: 'another result', run: run('compareWith') },

@@ -460,7 +460,7 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     await wb.page.keyboard.press('Enter');
     const menu = frame.locator('.menu[role=menu]');
     await menu.waitFor({ timeout: 5000 });
-    assert.deepEqual(await menu.locator('[role=menuitem] .menu-label').allInnerTexts(), ['Open in Notebook', 'Raw File', 'Save View…', 'Apply Saved View…', 'Compare with…']);
+    assert.deepEqual(await menu.locator('[role=menuitem] .menu-label').allInnerTexts(), ['Open in Notebook', 'Raw File', 'Save View As…', 'Apply Saved View…', 'Compare with…']);
     // Nothing cut off: the menu lies inside the webview, under its button.
     const fits = await menu.evaluate((m) => {
       const r = m.getBoundingClientRect();
@@ -474,12 +474,12 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     await wb.screenshot('table-more-menu');
     await wb.page.keyboard.press('ArrowDown');
     await wb.page.keyboard.press('ArrowDown');
-    assert.equal(await frame.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document.activeElement?.textContent), 'Save View…');
+    assert.equal(await frame.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document.activeElement?.textContent), 'Save View As…');
     await wb.page.keyboard.press('Enter');
     // The same command as the palette's: VS Code asks for the name, then says where new results open.
     await wb.typeIntoQuickInput('brushed wallets', { submit: true });
     const said = await wb.waitForNotification(/Saved the view "brushed wallets"/u);
-    figures.push(`More menu → Save View…: ${said}`);
+    figures.push(`More menu → Save View As…: ${said}`);
     await wb.screenshot('table-view-saved');
     await wb.clearNotifications();
   });

@@ -1,5 +1,5 @@
 /**
- * The table toolbar's More menu (Open in Notebook, Save View…, Apply Saved View…, Compare with…)
+ * The table toolbar's More menu (Open in Notebook, Save View As…, Apply Saved View…, Compare with…)
  * runs the same commands as the editor title bar and the palette, so there is one flow for each.
  * This maps the webview's request to that command and its argument; kept free of `vscode` so a
  * unit test checks the mapping.
@@ -10,7 +10,7 @@ import { CommandIds } from '../base/ids';
 /** What each is called in the menu and in an error message. */
 export const TABLE_COMMAND_TITLES: Readonly<Record<TableCommand, string>> = {
   openInNotebook: 'Open in Notebook',
-  saveView: 'Save View',
+  saveView: 'Save View As',
   applyView: 'Apply Saved View',
   compareWith: 'Compare with',
 };
