@@ -128,6 +128,9 @@ function describeFilter(input: NotebookInput, f: ColumnFilter): string {
   }
 }
 
+/** Chosen columns named in the first cell; the rest are counted. */
+export const NAMED_COLUMNS = 12;
+
 /** What the view does, in words, for the first cell. */
 function describeView(input: NotebookInput): string[] {
   const q = input.query;
@@ -138,7 +141,12 @@ function describeView(input: NotebookInput): string[] {
   const sort = q.sort ?? [];
   if (sort.length > 0) out.push(`Sorted by ${sort.map((k) => `${mdText(columnName(input, k.column))} ${k.descending ? 'descending' : 'ascending'}`).join(', then ')}; empty cells last, ties in file order.`);
   const shown = shownColumns(input);
-  if (shown.length < input.columns.length) out.push(`Columns: ${shown.length} of ${input.columns.length} (${shown.map((c) => mdText(columnName(input, c))).join(', ')}).`);
+  if (shown.length < input.columns.length) {
+    // A wide result shows hundreds: the first few name the choice, the code's list holds them all (and the cell stays above the fold).
+    const named = shown.slice(0, NAMED_COLUMNS).map((c) => mdText(columnName(input, c)));
+    const more = shown.length - named.length;
+    out.push(`Columns: ${shown.length} of ${input.columns.length} (${named.join(', ')}${more > 0 ? `, and ${more} more, listed in the code` : ''}).`);
+  }
   if (out.length === 0) out.push('The whole result, in file order, every column.');
   return out;
 }

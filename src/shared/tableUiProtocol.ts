@@ -1,8 +1,9 @@
 /**
  * The results-table webview's full message set: the data protocol of tableProtocol.ts (windows,
  * queries, copy, export) plus what the table's interface adds on top of it (column information and
- * remembered layouts, cell and column actions, the file switcher, a test probe). Still one union
- * each way, imported by both bundles; parseUiRequest validates everything the webview sends.
+ * remembered layouts, cell and column actions, the file switcher, the toolbar's extension commands,
+ * a test probe). Still one union each way, imported by both bundles; parseUiRequest validates
+ * everything the webview sends.
  */
 import { isInt, isRecord } from '../core/table/queryGuards';
 import { HISTOGRAM_BINS, MAX_HISTOGRAM_BINS, type ColumnProfile, type Histogram, type ScatterData } from './analysisProtocol';
@@ -66,6 +67,10 @@ export interface ProbeState {
   readonly notices: readonly string[];
 }
 
+/** The extension commands the table's own toolbar offers; the host runs each on the table that asked. */
+export type TableCommand = 'openInNotebook' | 'saveView' | 'applyView' | 'compareWith';
+export const TABLE_COMMANDS: readonly TableCommand[] = ['openInNotebook', 'saveView', 'applyView', 'compareWith'];
+
 /** Webview → host. */
 export type UiRequest =
   | TableRequest
@@ -80,6 +85,8 @@ export type UiRequest =
   | { readonly type: 'saveLayout'; readonly layout: TableLayout }
   | { readonly type: 'switchFile'; readonly requestId: number; readonly file: string }
   | { readonly type: 'openRaw' }
+  /** The toolbar's More menu: an extension command run on this table (Open in Notebook, saved views, Compare with…). */
+  | { readonly type: 'tableCommand'; readonly requestId: number; readonly command: TableCommand }
   | { readonly type: 'log'; readonly level: 'info' | 'warn' | 'error'; readonly message: string }
   | { readonly type: 'probeState'; readonly requestId: number; readonly state: ProbeState }
   /** The analysis panel (analysisProtocol.ts): a column's profile, a histogram, a scatter's points, a chart saved as PNG. */
@@ -152,6 +159,8 @@ export function parseUiRequest(message: unknown): UiRequest | undefined {
       return isInt(m.requestId) && isText(m.file, 1000) ? (m as UiRequest) : undefined;
     case 'openRaw':
       return { type: 'openRaw' };
+    case 'tableCommand':
+      return isInt(m.requestId) && TABLE_COMMANDS.includes(m.command as TableCommand) ? { type: 'tableCommand', requestId: m.requestId, command: m.command as TableCommand } : undefined;
     case 'log':
       return (m.level === 'info' || m.level === 'warn' || m.level === 'error') && isText(m.message, 10_000) ? (m as UiRequest) : undefined;
     case 'probeState':

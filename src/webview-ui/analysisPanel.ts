@@ -4,25 +4,31 @@
  * or log), or a scatter of two numeric columns, all computed by the host over every row of the
  * current view. A brush on a chart, or bounds typed into its fields, becomes range filters on the
  * table (the chips show them), then offers "Use these N addresses as input to…" (the host shows
- * the price first). Every chart has a table equivalent and can be saved as a PNG. Keyboard: Tab
- * reaches everything, Escape closes and gives the focus back; the splitter takes arrow keys.
+ * the price first). Every chart has a table equivalent (the scatter's: x ranges with the y
+ * min, median and max of each; a range's count filters the table to its points) and can be
+ * saved as a PNG. The figures follow the table: when its filters or search change elsewhere, the
+ * panel computes again once they settle (its own brush's filters leave the chart as drawn, with a
+ * Refresh offered). Keyboard: Tab reaches everything, Escape closes and gives the focus back; the
+ * splitter takes arrow keys.
  */
 import type { ColumnProfile, Histogram, ScatterData } from '../shared/analysisProtocol';
-import type { ColumnFilter, ViewState } from '../shared/tableProtocol';
+import type { ColumnFilter, ViewQuery, ViewState } from '../shared/tableProtocol';
 import type { TableActions } from './actions';
-import { histogramRows, profileRows, scatterRows, typedFilters, type ScaleKind } from './chartMath';
+import { histogramRows, profileRows, scatterBinFilters, scatterRows, typedFilters, type ScaleKind } from './chartMath';
 import { ChartView, type Brush, type ChartSpec, type DataBrush } from './charts';
 import { button, el, select } from './dom';
 import { formatCount } from './format';
 import type { Host, Pending } from './host';
 import type { StatusLine } from './notices';
 import type { PageControl, TableState } from './state';
-import { withFilter } from './tableQuery';
+import { panelFollow, rowsKey, withFilter } from './tableQuery';
 
 export type PanelMode = 'profile' | 'histogram' | 'scatter';
 
 const MIN_WIDTH = 280;
 const DEFAULT_WIDTH = 400;
+/** How long the table's filters stay unchanged before the panel computes again. */
+export const REFRESH_DELAY_MS = 400;
 
 export class AnalysisPanel {
   readonly el = el('aside', { className: 'analysis', attrs: { 'aria-label': 'Analysis' } });
@@ -50,6 +56,11 @@ export class AnalysisPanel {
   /** The view version the data was computed on, and its row count in words. */
   private computedOn = -1;
   private computedLabel: string | undefined;
+  /** The rows the figures were computed over (tableQuery.rowsKey), and those of the query the panel itself last set (its brush). */
+  private computedKey = '';
+  private ownKey: string | undefined;
+  /** A refresh waits for the filters to settle (typing in a filter, several chips cleared). */
+  private refreshTimer = 0;
   private brush: Brush | undefined;
   /** The brush's filters were applied: the next view tells how many rows they keep. */
   private brushApplied = false;
@@ -123,6 +134,8 @@ export class AnalysisPanel {
     if (this.pending) this.host.cancel(this.pending.id);
     this.pending = undefined;
     this.token++;
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = 0;
     this.el.hidden = true;
     const back = this.returnFocus;
     this.returnFocus = undefined;
@@ -146,7 +159,28 @@ export class AnalysisPanel {
       this.brushApplied = false;
       this.renderBrush();
     }
+    const follow = panelFollow(this.computedKey, this.ownKey, view.query);
+    if (follow === 'same') this.computedOn = view.version; // sorted otherwise: the same rows, the same figures
+    else if (follow === 'refresh') this.refreshSoon();
     this.renderInfo(view);
+  }
+
+  /** The table's filters or search changed elsewhere: computes again once they have settled. */
+  private refreshSoon(): void {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = window.setTimeout(() => {
+      this.refreshTimer = 0;
+      const view = this.state.view;
+      if (!this.isOpen || !view || this.state.pendingQuery || panelFollow(this.computedKey, this.ownKey, view.query) !== 'refresh') return;
+      this.load();
+      this.render(); // keeps the focus on the control that had it
+    }, REFRESH_DELAY_MS);
+  }
+
+  /** A query of the panel's own (a brush, typed bounds, a scatter bin's rows): the figures stay as drawn. */
+  private setQuery(q: ViewQuery): void {
+    this.ownKey = rowsKey(q);
+    this.control.setQuery(q);
   }
 
   // ---- asking the host -----------------------------------------------------------------------
@@ -160,6 +194,10 @@ export class AnalysisPanel {
     this.brush = undefined;
     this.computedOn = this.state.view?.version ?? -1;
     this.computedLabel = this.state.view?.countLabel;
+    this.computedKey = rowsKey(this.state.view?.query ?? {});
+    this.ownKey = undefined;
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = 0;
     this.chart.clear();
     performance.mark('wa:chart-request');
     const started = performance.now();
@@ -262,7 +300,8 @@ export class AnalysisPanel {
     if (this.computedLabel) parts.push(`Over ${this.computedLabel}`);
     if (ms !== undefined) parts.push(`computed in ${formatCount(Math.round(ms))} ms`);
     this.info.textContent = parts.join(', ');
-    if (view && view.version !== this.computedOn && !this.brushApplied) {
+    if (this.refreshTimer !== 0) this.info.append(' · The rows changed: computing again…');
+    else if (view && view.version !== this.computedOn && !this.brushApplied) {
       this.info.append(' · The rows changed since: ', button('Refresh', () => this.open(this.column, this.mode), { className: 'link' }));
     }
   }
@@ -414,7 +453,7 @@ export class AnalysisPanel {
     let q = this.state.query();
     for (const f of filters) q = withFilter(q, f.column, f);
     this.brushApplied = true;
-    this.control.setQuery(q);
+    this.setQuery(q);
     this.renderBrush();
   }
 
@@ -456,14 +495,14 @@ export class AnalysisPanel {
       const y = typed?.find((f) => f.column === columns[1]);
       this.chart.showBrush(typed ? { ...(x?.kind === 'range' ? { xmin: x.min, xmax: x.max } : {}), ...(y?.kind === 'range' ? { ymin: y.min, ymax: y.max } : {}) } : undefined);
       this.brushApplied = true;
-      this.control.setQuery(q);
+      this.setQuery(q);
     };
     const clear = (): void => {
       let q = this.state.query();
       for (const c of columns) q = withFilter(q, c, undefined);
       this.brush = undefined;
       this.chart.showBrush(undefined);
-      this.control.setQuery(q);
+      this.setQuery(q);
     };
     const fieldset = el('fieldset', { className: 'analysis-fields' }, [el('legend', { className: 'dim', text: spec.kind === 'scatter' ? 'Brush: drag a rectangle, or type the bounds' : 'Brush: drag across bars, or type the bounds' })]);
     for (const f of fields) fieldset.appendChild(el('div', { className: 'analysis-row' }, [el('span', { className: 'bound-name', text: this.name(f.column), title: this.name(f.column) }), f.min, el('span', { text: '–' }), f.max]));
@@ -488,6 +527,14 @@ export class AnalysisPanel {
     } else if (this.brush && this.brushApplied) box.appendChild(el('div', { className: 'dim', text: this.brush.count >= 0 ? `${formatCount(this.brush.count)} in the brush; filtering the table…` : 'Filtering the table…' }));
   }
 
+  /** A row of the scatter's table: its points become the table's rows (the brush shows the bin on the chart). */
+  private showBin(filters: ColumnFilter[], points: number): void {
+    const [fx, fy] = filters;
+    this.brush = { filters, count: points };
+    this.chart.showBrush({ ...(fx?.kind === 'range' ? { xmin: fx.min, xmax: fx.max } : {}), ...(fy?.kind === 'range' ? { ymin: fy.min, ymax: fy.max } : {}) });
+    this.applyFilters(filters);
+  }
+
   private savePng(): void {
     const name = `${this.modeTitle().toLowerCase()}-${this.mode === 'scatter' ? `${this.name(this.column)}-vs-${this.name(this.yColumn)}` : this.name(this.column)}`.replace(/[^\w.-]+/gu, '_');
     void this.host.ask({ type: 'savePng', name, dataUrl: this.chart.png() }).reply.then((r) => {
@@ -509,9 +556,24 @@ export class AnalysisPanel {
       for (const r of histogramRows(spec.histogram)) tbody.appendChild(el('tr', {}, [el('td', { className: 'num', text: r.from }), el('td', { className: 'num', text: r.to }), el('td', { className: 'num', text: formatCount(r.count) })]));
     } else if (spec?.kind === 'scatter') {
       table.setAttribute('aria-label', `Scatter of ${spec.yName} against ${spec.xName} as a table`);
-      table.append(el('caption', { text: `x: ${spec.xName} in 10 ranges; y: ${spec.yName} of the points in each` }), head(['x from', 'x to', 'Points', 'y min', 'y max', 'y mean']));
-      for (const r of scatterRows(spec.scatter.xs, spec.scatter.ys, spec.xScale, spec.yScale, 10)) {
-        tbody.appendChild(el('tr', {}, [r.from, r.to, formatCount(r.points), r.yMin, r.yMax, r.yMean].map((t) => el('td', { className: 'num', text: t }))));
+      table.append(
+        el('caption', { text: `x: ${spec.xName} in 10 ranges; y: ${spec.yName} of the points in each. A count shows its rows in the table.` }),
+        head(['x from', 'x to', 'Points', 'y min', 'y median', 'y max']),
+      );
+      const { x, y } = spec.scatter;
+      for (const [i, r] of scatterRows(spec.scatter.xs, spec.scatter.ys, spec.xScale, spec.yScale, 10).entries()) {
+        const count = el('td', { className: 'num' });
+        if (r.points > 0) {
+          // The count is the way to the range's points (a filter on x and y, as a brush of that range would be); the panel stays narrow.
+          const show = button(formatCount(r.points), () => this.showBin(scatterBinFilters(r, x, y), r.points), {
+            className: 'link show-rows',
+            title: `Show these ${formatCount(r.points)} rows in the table`,
+            attrs: { 'aria-label': `${formatCount(r.points)}: show these rows, ${spec.xName} ${r.from} to ${r.to}`, 'data-key': `bin-${i}` },
+          });
+          count.appendChild(show);
+        } else count.textContent = '0';
+        const text = (t: string): HTMLElement => el('td', { className: 'num', text: t });
+        tbody.appendChild(el('tr', {}, [text(r.from), text(r.to), count, text(r.yMin), text(r.yMedian), text(r.yMax)]));
       }
     }
     table.appendChild(tbody);

@@ -71,6 +71,7 @@ export class App implements PageControl {
       export: () => this.actions.export(),
       openRaw: () => host.post({ type: 'openRaw' }),
       analyse: () => this.toggleAnalysis(),
+      tableCommand: (command) => this.actions.act({ type: 'tableCommand', command }),
     });
     this.panel = new AnalysisPanel(host, state, this, this.actions, this.status);
     this.chips = new FilterChips(state, this);

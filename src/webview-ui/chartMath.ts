@@ -347,47 +347,79 @@ export interface ScatterRow {
   readonly to: string;
   readonly points: number;
   readonly yMin: string;
+  readonly yMedian: string;
   readonly yMax: string;
-  readonly yMean: string;
+  /** The bin's x edges and its points' y extent, in data units (y: NaN when the bin is empty). */
+  readonly x0: number;
+  readonly x1: number;
+  readonly y0: number;
+  readonly y1: number;
 }
 
 /**
  * A scatter as a table a screen reader can walk: the x axis cut into `bins` equal parts (equal in
- * log10 on a log axis), and for each the points and their y minimum, maximum and mean. Points an
+ * log10 on a log axis), and for each the points and their y minimum, median and maximum. Points an
  * axis cannot place (log: ≤ 0) are left out, as on the chart.
  */
 export function scatterRows(xs: ArrayLike<number>, ys: ArrayLike<number>, xKind: ScaleKind, yKind: ScaleKind, bins = 10): ScatterRow[] {
   const ex = extent(xs, xKind);
   if (!Number.isFinite(ex.min)) return [];
-  const s = new Scale(xKind, ex.min, ex.max === ex.min ? ex.min : ex.max, 0, bins);
-  const n = new Float64Array(bins);
-  const sum = new Float64Array(bins);
-  const lo = new Float64Array(bins).fill(Infinity);
-  const hi = new Float64Array(bins).fill(-Infinity);
+  const one = ex.max === ex.min;
+  const s = new Scale(xKind, ex.min, one ? ex.min : ex.max, 0, bins);
+  // Each point's bin, then the y values grouped by bin (counting sort), each group sorted for its median.
+  const binOf = new Int32Array(xs.length).fill(-1);
+  const n = new Int32Array(bins);
   for (let i = 0; i < xs.length; i++) {
     const a = xs[i] ?? NaN;
     const b = ys[i] ?? NaN;
     if (!s.accepts(a) || !Number.isFinite(b) || (yKind === 'log' && b <= 0)) continue;
-    const k = Math.min(bins - 1, Math.max(0, Math.floor(ex.max === ex.min ? 0 : s.toPx(a))));
+    const k = Math.min(bins - 1, Math.max(0, Math.floor(one ? 0 : s.toPx(a))));
+    binOf[i] = k;
     n[k] = (n[k] ?? 0) + 1;
-    sum[k] = (sum[k] ?? 0) + b;
-    if (b < (lo[k] ?? Infinity)) lo[k] = b;
-    if (b > (hi[k] ?? -Infinity)) hi[k] = b;
+  }
+  const start = new Int32Array(bins + 1);
+  for (let k = 0; k < bins; k++) start[k + 1] = (start[k] ?? 0) + (n[k] ?? 0);
+  const fill = start.slice(0, bins);
+  const values = new Float64Array(start[bins] ?? 0);
+  for (let i = 0; i < xs.length; i++) {
+    const k = binOf[i] ?? -1;
+    if (k < 0) continue;
+    values[fill[k] ?? 0] = ys[i] ?? NaN;
+    fill[k] = (fill[k] ?? 0) + 1;
   }
   const rows: ScatterRow[] = [];
   for (let k = 0; k < bins; k++) {
     const c = n[k] ?? 0;
-    rows.push({
-      from: numberText(s.fromPx(k), true),
-      to: numberText(s.fromPx(k + 1), true),
-      points: c,
-      yMin: c > 0 ? numberText(lo[k] ?? NaN, true) : '',
-      yMax: c > 0 ? numberText(hi[k] ?? NaN, true) : '',
-      yMean: c > 0 ? numberText((sum[k] ?? 0) / c, true) : '',
-    });
-    if (ex.max === ex.min) break; // one value: one row
+    const ys0 = values.subarray(start[k] ?? 0, start[k + 1] ?? 0).sort();
+    const lo = c > 0 ? (ys0[0] ?? NaN) : NaN;
+    const hi = c > 0 ? (ys0[c - 1] ?? NaN) : NaN;
+    const median = c === 0 ? NaN : c % 2 === 1 ? (ys0[(c - 1) / 2] ?? NaN) : ((ys0[c / 2 - 1] ?? NaN) + (ys0[c / 2] ?? NaN)) / 2;
+    const x0 = s.fromPx(k);
+    const x1 = one ? x0 : s.fromPx(k + 1);
+    rows.push({ from: numberText(x0, true), to: numberText(x1, true), points: c, yMin: numberText(lo, true), yMedian: numberText(median, true), yMax: numberText(hi, true), x0, x1, y0: lo, y1: hi });
+    if (one) break; // one value: one row
   }
   return rows;
+}
+
+/**
+ * "Show these rows" of a scatter table row: range filters on x (the bin's edges) and y (its points'
+ * extent), widened outwards past the points' float32 rounding and then to a readable bound, so the
+ * table keeps every point of the bin (a point on an edge shared with the next bin is in both).
+ */
+export function scatterBinFilters(row: ScatterRow, xColumn: number, yColumn: number): ColumnFilter[] {
+  const bound = (lo: number, hi: number): { min: number; max: number } => {
+    const slack = (v: number): number => Math.abs(v) * 1e-7; // float32 keeps 24 bits: a relative error below 6e-8
+    const a = lo - slack(lo);
+    const b = hi + slack(hi);
+    // A thousandth of the range, or five significant digits when the range is one value.
+    const fine = Math.max((b - a) / 1000, Math.max(Math.abs(a), Math.abs(b)) * 1e-5);
+    return { min: roundOut(a, fine, 'down'), max: roundOut(b, fine, 'up') };
+  };
+  const x = bound(row.x0, row.x1);
+  const filters: ColumnFilter[] = [{ kind: 'range', column: xColumn, ...x }];
+  if (row.points > 0 && yColumn !== xColumn) filters.push({ kind: 'range', column: yColumn, ...bound(row.y0, row.y1) });
+  return filters;
 }
 
 const plain = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 6 });

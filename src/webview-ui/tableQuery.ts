@@ -1,7 +1,8 @@
 /**
  * The table's query as the page changes and shows it, in pure functions (no DOM, no host): the
  * next sort keys after a header click, a header's sort mark and tooltip, a column's filter set or
- * removed, and the busy line while a query is applied.
+ * removed, the busy line while a query is applied, and whether the analysis panel follows a new
+ * query.
  */
 import type { ColumnFilter, SortKey, ViewQuery } from '../shared/tableProtocol';
 import type { ColumnInfo } from '../shared/tableUiProtocol';
@@ -31,6 +32,25 @@ export function nextSort(keys: readonly SortKey[], column: number, add: boolean)
   }
   if (keys.length === 1 && key) return key.descending ? [] : [{ column, descending: true }];
   return [{ column }];
+}
+
+/** Which rows a query keeps, as a key: its filters (in any order) and its search; a sort keeps the same rows. */
+export function rowsKey(query: ViewQuery): string {
+  const filters = (query.filters ?? []).map((f) => JSON.stringify(f)).sort();
+  return JSON.stringify([filters, query.search ?? '']);
+}
+
+/**
+ * What the analysis panel does when the table's query changes, given the rows key its figures were
+ * computed over and the key of the query its own brush last set: `same` (the same rows, perhaps
+ * sorted otherwise: nothing to do), `offer` (its own brush filtered them: the chart stays as drawn,
+ * with the brush over it, and a Refresh is offered), or `refresh` (filters or search changed
+ * elsewhere: compute again).
+ */
+export function panelFollow(computedKey: string, ownKey: string | undefined, now: ViewQuery): 'same' | 'offer' | 'refresh' {
+  const key = rowsKey(now);
+  if (key === computedKey) return 'same';
+  return key === ownKey ? 'offer' : 'refresh';
 }
 
 /** The query with a column's filter replaced by `filter`, or removed (undefined). */

@@ -1,13 +1,15 @@
 /**
  * The toolbar above the table: the file switcher (a result of several files), the search box
  * (applied after a pause in typing, or at once on Enter), the row count, the result's endpoint, and
- * the Columns, number format, Analyse (the analysis panel), Export… and Raw File controls. It holds its controls and tells its
- * owner what the person asked for.
+ * the Columns, number format, Analyse (the analysis panel) and Export… controls, and the More menu
+ * (Open in Notebook, Raw File, Save View As…, Apply Saved View…, Compare with…: the extension's
+ * commands on this table). It holds its controls and tells its owner what the person asked for.
  */
-import type { NumberFormat, TableMeta } from '../shared/tableUiProtocol';
+import type { NumberFormat, TableCommand, TableMeta } from '../shared/tableUiProtocol';
 import type { ColumnModel } from './columns';
 import { button, el, select } from './dom';
 import { formatCount, SHORT_FORMAT_LABELS } from './format';
+import { showMenu, type MenuItem } from './menu';
 
 const SEARCH_DELAY_MS = 300;
 const TABLE_FORMATS: NumberFormat[] = ['auto', 'raw', 'thousands', 'fixed2', 'compact'];
@@ -25,6 +27,8 @@ export interface ToolbarOwner {
   openRaw(): void;
   /** Opens or closes the analysis panel (on the grid's current column). */
   analyse(): void;
+  /** Runs an extension command on this table (the More menu). */
+  tableCommand(command: TableCommand): void;
 }
 
 export class Toolbar {
@@ -89,9 +93,37 @@ export class Toolbar {
     this.exportButton = exportButton;
     const analyse = button('Analyse', () => owner.analyse(), { className: 'secondary analyse', title: 'Profile the current column, chart it (histogram, scatter), brush to filter' });
     this.analyseButton = analyse;
-    const raw = button('Raw File', () => owner.openRaw(), { className: 'secondary', title: 'Open the file as text' });
+    // One menu for what takes the table elsewhere: room for the search box on a narrow editor.
+    const more = button('More ▾', () => this.openMore(more), {
+      className: 'secondary more',
+      title: 'Open in Notebook, Raw File, Save View As…, Apply Saved View…, Compare with…',
+      attrs: { 'aria-haspopup': 'menu', 'aria-label': 'More: Open in Notebook, Raw File, saved views, Compare with…' },
+    });
+    more.addEventListener('keydown', (e) => {
+      if (e.key === 'ArrowDown') {
+        e.preventDefault();
+        this.openMore(more);
+      }
+    });
     const source = meta.endpointTitle ? el('span', { className: 'dim source', text: meta.endpointTitle, title: `Result of ${meta.endpoint ?? ''}` }) : undefined;
-    this.el.append(box, this.count, ...(source ? [source] : []), el('span', { className: 'spacer' }), this.columns, format, analyse, exportButton, raw);
+    this.el.append(box, this.count, ...(source ? [source] : []), el('span', { className: 'spacer' }), this.columns, format, analyse, exportButton, more);
+  }
+
+  /** The More menu under its button; Escape gives the focus back to the button. */
+  private openMore(anchor: HTMLButtonElement): void {
+    const run = (command: TableCommand) => () => this.owner.tableCommand(command);
+    // The commands are those of the editor's title bar and the palette, run on this table.
+    const items: MenuItem[] = [
+      { label: 'Open in Notebook', hint: 'pandas, DuckDB', run: run('openInNotebook') },
+      { label: 'Raw File', hint: 'as text', run: () => this.owner.openRaw() },
+      'separator',
+      { label: 'Save View As…', run: run('saveView') },
+      { label: 'Apply Saved View…', run: run('applyView') },
+      'separator',
+      { label: 'Compare with…', hint: 'another result', run: run('compareWith') },
+    ];
+    const r = anchor.getBoundingClientRect();
+    showMenu(items, r.left, r.bottom + 2, 'More', anchor);
   }
 
   /** The Columns button, once built (the chooser's focus goes back to it without a grid). */

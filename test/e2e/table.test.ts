@@ -402,10 +402,86 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     const tableBox = await panel.locator('#analysis-table table').boundingBox();
     assert.ok(tableBox && tableBox.height > 100, `the table shows whole: ${JSON.stringify(tableBox)}`);
     await wb.screenshot('analysis-table');
+    assert.deepEqual(await panel.locator('#analysis-table thead th').allInnerTexts(), ['x from', 'x to', 'Points', 'y min', 'y median', 'y max']);
+
+    // The panel follows the table: a search typed in the toolbar (not the panel's own brush) computes it again by itself.
+    const searchBox = frame.locator('.toolbar input.search');
+    const follows = async (what: string, searched: boolean): Promise<string> => {
+      const info = await until(what, async () => {
+        const v = await shown(frame);
+        const text = await panel.locator('.analysis-info').innerText();
+        const chips = await frame.locator('.chips').innerText();
+        const rows = searched ? v.count !== brushed.count : v.count === brushed.count;
+        return rows && /sniper/u.test(chips) === searched && text.startsWith(`Over ${v.count},`) && !text.includes('Refresh') ? text : undefined;
+      }, 30_000);
+      await drawn(`${what}: the scatter drawn`);
+      return info;
+    };
+    await searchBox.fill('sniper');
+    await searchBox.press('Enter');
+    figures.push(`panel after a search typed in the toolbar: ${await follows('the panel computed over the searched rows', true)}`);
+    await wb.screenshot('analysis-follows-search');
+    await searchBox.fill('');
+    await searchBox.press('Enter');
+    await follows('the panel computed again without the search', false);
+
+    // A keyboard user reaches a range's rows: Tab from Hide Table to the first range's count, Enter filters the table to its points.
+    await panel.locator('button', { hasText: /^Hide Table$/u }).focus();
+    await wb.page.keyboard.press('Tab');
+    const focused = await frame.evaluate(() => {
+      type Node = { className: string; closest(s: string): { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> } | null };
+      const a = (globalThis as unknown as { document: { activeElement: Node | null } }).document.activeElement;
+      return { className: a?.className, cells: Array.from(a?.closest('tr')?.querySelectorAll('td') ?? [], (td) => td.textContent ?? '') };
+    });
+    assert.ok(focused.className?.includes('show-rows'), `Tab reaches the first range's count: ${JSON.stringify(focused)}`);
+    const [binFrom, binTo, pointsText] = focused.cells;
+    const points = Number((pointsText ?? '').replace(/,/gu, ''));
+    assert.ok(points > 0, JSON.stringify(focused));
+    await wb.page.keyboard.press('Enter');
+    const binCount = await until('the range’s rows shown', async () => {
+      const v = await shown(frame);
+      const n = Number(v.count.split(' ')[0]?.replace(/,/gu, ''));
+      return v.count !== brushed.count && / of 100,000 rows$/u.test(v.count) && (await panel.locator('.analysis-info').innerText()).includes('Refresh') ? n : undefined;
+    }, 30_000);
+    // Its points, and at most a few rows more that lie on the edge it shares with the next range.
+    assert.ok(binCount >= points && binCount <= points * 1.02 + 10, `${binCount} rows for a range of ${points} points`);
+    figures.push(`scatter table: the count of x ${binFrom} to ${binTo} (${points} points) → ${binCount} rows; the chart stays as drawn, Refresh offered`);
+    await wb.screenshot('analysis-table-show-rows');
+
     await panel.locator('button', { hasText: /^Hide Table$/u }).focus();
     await wb.page.keyboard.press('Escape');
     await panel.waitFor({ state: 'hidden', timeout: 5000 });
     assert.ok(await frame.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className.includes('scroller')), 'the focus is back on the grid');
+  });
+
+  stepWithShot(() => wb, 'saves the view from the table’s own More menu, by keyboard (issue 15)', async () => {
+    const more = frame.locator('.toolbar button.more');
+    await more.focus();
+    await wb.page.keyboard.press('Enter');
+    const menu = frame.locator('.menu[role=menu]');
+    await menu.waitFor({ timeout: 5000 });
+    assert.deepEqual(await menu.locator('[role=menuitem] .menu-label').allInnerTexts(), ['Open in Notebook', 'Raw File', 'Save View As…', 'Apply Saved View…', 'Compare with…']);
+    // Nothing cut off: the menu lies inside the webview, under its button.
+    const fits = await menu.evaluate((m) => {
+      const r = m.getBoundingClientRect();
+      const w = m.ownerDocument.defaultView;
+      return { r: [r.left, r.top, r.right, r.bottom].map(Math.round), inside: r.left >= 0 && r.top >= 0 && r.right <= (w?.innerWidth ?? 0) && r.bottom <= (w?.innerHeight ?? 0) };
+    });
+    assert.ok(fits.inside, `the menu lies inside the webview: ${JSON.stringify(fits.r)}`);
+    // The search box keeps room for its placeholder beside the toolbar's buttons.
+    const searchWidth = await frame.locator('.toolbar input.search').evaluate((i) => i.clientWidth);
+    assert.ok(searchWidth >= 100, `the search box is ${searchWidth} px wide`);
+    await wb.screenshot('table-more-menu');
+    await wb.page.keyboard.press('ArrowDown');
+    await wb.page.keyboard.press('ArrowDown');
+    assert.equal(await frame.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document.activeElement?.textContent), 'Save View As…');
+    await wb.page.keyboard.press('Enter');
+    // The same command as the palette's: VS Code asks for the name, then says where new results open.
+    await wb.typeIntoQuickInput('brushed wallets', { submit: true });
+    const said = await wb.waitForNotification(/Saved the view "brushed wallets"/u);
+    figures.push(`More menu → Save View As…: ${said}`);
+    await wb.screenshot('table-view-saved');
+    await wb.clearNotifications();
   });
 
   it('shows a cell holding <img src=x onerror=alert(1)> as text, never as an element', async () => {

@@ -408,6 +408,22 @@ describe('table: the Wallet Analytics Table through its real message path', func
     assert.deepEqual(ran, [{ id: 'walletAnalytics.endpoint.wallet_activity', args: { inputs: { address: data[0]?.[0] } } }]);
   });
 
+  it('runs the toolbar’s More menu commands on this table: Compare with… with its file as A, the others on the active table', async () => {
+    ran.length = 0;
+    for (const command of ['openInNotebook', 'saveView', 'applyView', 'compareWith'] as const) {
+      await reply(t, { type: 'tableCommand', requestId: id(), command }, 'done');
+    }
+    assert.deepEqual(ran, [
+      { id: CommandIds.openInNotebook, args: undefined },
+      { id: CommandIds.saveTableView, args: undefined },
+      { id: CommandIds.applyTableView, args: undefined },
+      { id: CommandIds.compareWith, args: csvFile },
+    ]);
+    ran.length = 0;
+    await t.request({ type: 'tableCommand', requestId: id(), command: 'workbench.action.terminal.new' } as unknown as UiRequest, 500).catch(() => undefined);
+    assert.deepEqual(ran, [], 'a command outside the menu is refused');
+  });
+
   it('adds an address to a new list, then to it again without a duplicate', async () => {
     picks = [(items) => items[0]];
     inputs = ['watch'];

@@ -15,7 +15,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildNotebook, notebookText, writeNotebook, type Notebook, type NotebookColumn, type NotebookInput } from '../../src/core/notebook';
+import { buildNotebook, NAMED_COLUMNS, notebookText, writeNotebook, type Notebook, type NotebookColumn, type NotebookInput } from '../../src/core/notebook';
 import { openTable, TableView, type ViewQuery } from '../../src/core/table';
 
 /** Interpreters tried in order: a chosen one, the one on PATH (maybe pyenv's), Debian's (where python3-pandas goes). */
@@ -228,6 +228,19 @@ describe('notebook: the file', () => {
     assert.equal(first, join(dir, 'numbered-2.ipynb'));
     assert.equal(second, join(dir, 'numbered-3.ipynb'));
     assert.equal(readFileSync(join(dir, 'numbered.ipynb'), 'utf8'), 'mine');
+  });
+
+  it('names the first 12 chosen columns in its first cell and counts the rest, so the code stays near the top', () => {
+    const names = Array.from({ length: 640 }, (_, i) => (i === 0 ? 'address' : `metric_${i}`));
+    const shown = Array.from({ length: 166 }, (_, i) => i * 3);
+    const nb = buildNotebook(input('/r/wide.csv', names, {}, shown, ['address']));
+    const intro = nb.cells[0]?.source.join('') ?? '';
+    const line = intro.split('\n').find((l) => l.startsWith('- Columns:')) ?? '';
+    assert.equal(line, `- Columns: 166 of 640 (address, ${shown.slice(1, NAMED_COLUMNS).map((c) => `metric\\_${c}`).join(', ')}, and 154 more, listed in the code).`);
+    assert.ok(intro.length < 1500, `the first cell is short (${intro.length} characters)`);
+    assert.ok(cellCode(nb, 1).includes('"metric_495"'), 'the code still names the last chosen column');
+    const few = buildNotebook(input('/r/few.csv', ['address', 'a', 'b'], {}, [0, 2])).cells[0]?.source.join('') ?? '';
+    assert.ok(few.includes('- Columns: 2 of 3 (address, b).'), few);
   });
 
   it('names every column by a quoted literal and types addresses as strings', () => {

@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HISTOGRAM_BINS, MAX_HISTOGRAM_BINS } from '../../src/shared/analysisProtocol';
 import { parseTableRequest } from '../../src/shared/tableProtocol';
-import { parseUiRequest } from '../../src/shared/tableUiProtocol';
+import { parseUiRequest, TABLE_COMMANDS } from '../../src/shared/tableUiProtocol';
+// ids.ts and tableCommands.ts hold no vscode import, so a node test may read them.
+// eslint-disable-next-line no-restricted-imports
+import { CommandIds } from '../../src/vscode/base/ids';
+// eslint-disable-next-line no-restricted-imports
+import { TABLE_COMMAND_TITLES, tableCommandCall } from '../../src/vscode/table/tableCommands';
 
 describe('table: webview protocol', () => {
   it('accepts well-formed requests as they are', () => {
@@ -57,5 +62,35 @@ describe('table: the analysis panel’s requests (issue 15)', () => {
       { type: 'savePng', requestId: 4, name: 'x', dataUrl: 'javascript:alert(1)' },
     ];
     for (const m of bad) assert.equal(parseUiRequest(m), undefined, JSON.stringify(m));
+  });
+});
+
+describe('table: the toolbar’s More menu (Open in Notebook, saved views, Compare with…)', () => {
+  it('accepts the four commands with a request id, keeping only their own fields', () => {
+    for (const command of TABLE_COMMANDS) {
+      assert.deepEqual(parseUiRequest({ type: 'tableCommand', requestId: 7, command, extra: 'x' }), { type: 'tableCommand', requestId: 7, command });
+    }
+    assert.deepEqual([...TABLE_COMMANDS].sort(), ['applyView', 'compareWith', 'openInNotebook', 'saveView']);
+  });
+
+  it('refuses any other command, a missing id, or a command id in its place', () => {
+    const bad: unknown[] = [
+      { type: 'tableCommand', command: 'openInNotebook' },
+      { type: 'tableCommand', requestId: 1 },
+      { type: 'tableCommand', requestId: 1, command: 'deleteView' },
+      { type: 'tableCommand', requestId: 1, command: 'walletAnalytics.openInNotebook' },
+      { type: 'tableCommand', requestId: 1, command: 'workbench.action.terminal.new' },
+      { type: 'tableCommand', requestId: 1.5, command: 'saveView' },
+    ];
+    for (const m of bad) assert.equal(parseUiRequest(m), undefined, JSON.stringify(m));
+  });
+
+  it('runs the title bar’s commands: Compare with… on this table’s file as A, the others on the active table', () => {
+    const file = '/results/pnl-2026-11-24.csv';
+    assert.deepEqual(tableCommandCall('openInNotebook', file), { id: CommandIds.openInNotebook, arg: undefined });
+    assert.deepEqual(tableCommandCall('saveView', file), { id: CommandIds.saveTableView, arg: undefined });
+    assert.deepEqual(tableCommandCall('applyView', file), { id: CommandIds.applyTableView, arg: undefined });
+    assert.deepEqual(tableCommandCall('compareWith', file), { id: CommandIds.compareWith, arg: file });
+    for (const c of TABLE_COMMANDS) assert.ok(TABLE_COMMAND_TITLES[c].length > 0);
   });
 });

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Histogram } from '../../src/shared/analysisProtocol';
+import type { ColumnFilter } from '../../src/shared/tableProtocol';
 import {
   binsFilter,
   blendDensity,
@@ -21,7 +22,9 @@ import {
   profileRows,
   parseColor,
   Scale,
+  scatterBinFilters,
   scatterRows,
+  type ScatterRow,
   tickLabel,
   typedFilters,
 } from '../../src/webview-ui/chartMath';
@@ -248,18 +251,43 @@ describe('chart table equivalents', () => {
     ]);
   });
 
-  it('cuts a scatter’s x axis into bins with the y summary of each', () => {
-    const xs = new Float32Array([0, 1, 2, 9, 10, -4]);
-    const ys = new Float32Array([1, 3, 5, 7, 9, 11]);
+  it('cuts a scatter’s x axis into bins with the y minimum, median and maximum of each', () => {
+    const xs = new Float32Array([0, 1, 2, 9, 10, -4, 2.5]);
+    const ys = new Float32Array([1, 3, 5, 7, 9, 11, 2]);
     const rows = scatterRows(xs, ys, 'linear', 'linear', 2);
-    assert.deepEqual(rows, [
-      { from: '-4', to: '3', points: 4, yMin: '1', yMax: '11', yMean: '5' },
-      { from: '3', to: '10', points: 2, yMin: '7', yMax: '9', yMean: '8' },
+    const words = (r: ScatterRow[]): unknown[] => r.map(({ from, to, points, yMin, yMedian, yMax }) => ({ from, to, points, yMin, yMedian, yMax }));
+    assert.deepEqual(words(rows), [
+      { from: '-4', to: '3', points: 5, yMin: '1', yMedian: '3', yMax: '11' },
+      { from: '3', to: '10', points: 2, yMin: '7', yMedian: '8', yMax: '9' },
     ]);
+    assert.deepEqual([rows[0]?.x0, rows[0]?.x1, rows[0]?.y0, rows[0]?.y1], [-4, 3, 1, 11]);
     const logRows = scatterRows(xs, ys, 'log', 'linear', 1);
-    assert.equal(logRows[0]?.points, 4, 'a log x axis leaves out 0 and -4');
-    assert.deepEqual(scatterRows(new Float32Array([2, 2]), new Float32Array([1, 3]), 'linear', 'linear', 5), [{ from: '2', to: '2', points: 2, yMin: '1', yMax: '3', yMean: '2' }]);
+    assert.equal(logRows[0]?.points, 5, 'a log x axis leaves out 0 and -4');
+    assert.deepEqual(words(scatterRows(new Float32Array([2, 2]), new Float32Array([1, 3]), 'linear', 'linear', 5)), [{ from: '2', to: '2', points: 2, yMin: '1', yMedian: '2', yMax: '3' }]);
     assert.deepEqual(scatterRows(new Float32Array(0), new Float32Array(0), 'linear', 'linear'), []);
+    const empty = scatterRows(new Float32Array([0, 10]), new Float32Array([1, 1]), 'linear', 'linear', 5)[2];
+    assert.deepEqual(empty && words([empty]), [{ from: '4', to: '6', points: 0, yMin: '', yMedian: '', yMax: '' }]);
+  });
+
+  it('filters the table to a scatter bin’s points: x and y ranges that keep every one, float32 rounding included', () => {
+    // 0.35 and 0.7 are not float32 numbers: the float32 values sit a little off the file's.
+    const fileXs = [0.35, 0.36, 0.41, 0.7];
+    const fileYs = [-120.33, 5, 17.1, 250.9];
+    const rows = scatterRows(new Float32Array(fileXs), new Float32Array(fileYs), 'linear', 'linear', 2);
+    const kept = (filters: ColumnFilter[]): number[] =>
+      fileXs.flatMap((x, i) => {
+        const values = [x, fileYs[i] ?? NaN];
+        return filters.every((f) => f.kind === 'range' && (f.min === undefined || (values[f.column] ?? NaN) >= f.min) && (f.max === undefined || (values[f.column] ?? NaN) <= f.max)) ? [i] : [];
+      });
+    const first = scatterBinFilters(rows[0] as ScatterRow, 0, 1);
+    assert.equal(first.length, 2);
+    assert.deepEqual(kept(first), [0, 1, 2], JSON.stringify(first));
+    const last = scatterBinFilters(rows[1] as ScatterRow, 0, 1);
+    assert.deepEqual(kept(last), [3], JSON.stringify(last));
+    for (const f of [...first, ...last]) if (f.kind === 'range') assert.ok(String(f.min).length <= 8 && String(f.max).length <= 8, `readable bounds: ${JSON.stringify(f)}`);
+    // An empty bin filters on x alone; x and y the same column, one filter.
+    assert.equal(scatterBinFilters({ ...(rows[0] as ScatterRow), points: 0 }, 0, 1).length, 1);
+    assert.equal(scatterBinFilters(rows[0] as ScatterRow, 2, 2).length, 1);
   });
 
   it('lists a profile’s figures, the numeric ones only for numbers', () => {

@@ -10,7 +10,7 @@ import { BLOCK, CellCache } from '../../src/webview-ui/cellCache';
 import { ColumnModel } from '../../src/webview-ui/columns';
 import { effectiveFormat, formatCell } from '../../src/webview-ui/format';
 import { ColumnAxis, MAX_SCROLL_HEIGHT, RowAxis } from '../../src/webview-ui/layout';
-import { busyLabel, headerView, nextSort, shapesRows, withFilter } from '../../src/webview-ui/tableQuery';
+import { busyLabel, headerView, nextSort, panelFollow, rowsKey, shapesRows, withFilter } from '../../src/webview-ui/tableQuery';
 import { distinctAddresses as collectAddresses } from '../../src/core/addressSets';
 // columnInfo.ts holds no vscode import, so a node test may read it.
 // eslint-disable-next-line no-restricted-imports
@@ -269,5 +269,26 @@ describe('the query from the page', () => {
     assert.equal(shapesRows({ sort: [], filters: [], search: '' }), false);
     assert.equal(shapesRows({ search: 'x' }), true);
     assert.equal(shapesRows({ filters: [{ column: 0, kind: 'empty' }] }), true);
+  });
+});
+
+describe('the analysis panel follows the table’s rows', () => {
+  const range = (column: number, min: number, max: number) => ({ kind: 'range' as const, column, min, max });
+  it('keys a query by the rows it keeps: filters in any order and the search, not the sort', () => {
+    const a = rowsKey({ filters: [range(1, 0, 5), { kind: 'contains', column: 2, text: 'x' }], search: 'ab', sort: [{ column: 1 }] });
+    assert.equal(a, rowsKey({ filters: [{ kind: 'contains', column: 2, text: 'x' }, range(1, 0, 5)], search: 'ab', sort: [{ column: 3, descending: true }] }));
+    assert.notEqual(a, rowsKey({ filters: [range(1, 0, 6), { kind: 'contains', column: 2, text: 'x' }], search: 'ab' }));
+    assert.notEqual(a, rowsKey({ filters: [range(1, 0, 5), { kind: 'contains', column: 2, text: 'x' }], search: 'abc' }));
+    assert.equal(rowsKey({}), rowsKey({ filters: [], search: '', sort: [] }));
+  });
+
+  it('computes again when filters or search change elsewhere, keeps a chart its own brush filtered, and ignores a sort', () => {
+    const computed = rowsKey({ filters: [range(4, 0, 1000)] });
+    const brushed = { filters: [range(4, 0, 1000), range(7, 0.2, 0.8)] };
+    assert.equal(panelFollow(computed, undefined, { filters: [range(4, 0, 1000)], sort: [{ column: 4, descending: true }] }), 'same');
+    assert.equal(panelFollow(computed, rowsKey(brushed), brushed), 'offer', 'the panel’s own brush: the chart stays, a Refresh is offered');
+    assert.equal(panelFollow(computed, rowsKey(brushed), { ...brushed, search: 'sniper' }), 'refresh', 'a search on top of the brush');
+    assert.equal(panelFollow(computed, undefined, {}), 'refresh', 'a chip cleared');
+    assert.equal(panelFollow(computed, undefined, { filters: [range(4, 0, 1000)], search: 'x' }), 'refresh');
   });
 });

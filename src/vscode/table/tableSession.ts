@@ -3,7 +3,8 @@
  * view, kept in a worker thread (RemoteTable) so no pass over the file runs on the extension
  * host's main thread; the message loop (ready handshake, then one reply per request id), background indexing
  * forwarded as progress, file notices, the cell and column actions, and the analysis panel's
- * profile, histogram and scatter (computed in the worker) and charts saved as PNG.
+ * profile, histogram and scatter (computed in the worker) and charts saved as PNG, and the
+ * toolbar's More menu run as the extension's commands on this table.
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
@@ -23,6 +24,7 @@ import type { TablePrompts } from './prompts';
 import { resultInfo } from '../../core/results/files';
 import { lastViewFor } from './savedViewStore';
 import { activityCommand, addToList, useAsInput } from './tableActions';
+import { TABLE_COMMAND_TITLES, tableCommandCall } from './tableCommands';
 
 export interface TableSessionDeps {
   readonly state: vscode.Memento;
@@ -413,6 +415,15 @@ export class TableSession implements vscode.Disposable {
       case 'openRaw':
         await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(o.file), 'default', { preview: false });
         return;
+      case 'tableCommand': {
+        // Not awaited: the command asks its own questions (a name, a view, the result B); this reply only says it started.
+        const call = tableCommandCall(req.command, o.file);
+        prompts.runCommand(call.id, call.arg).then(undefined, (e: unknown) => {
+          void vscode.window.showErrorMessage(`${TABLE_COMMAND_TITLES[req.command]}: ${message(e)}`);
+        });
+        this.post({ type: 'done', requestId: req.requestId });
+        return;
+      }
       case 'profile': {
         const profile = await o.table.profile(req.column, this.analysisOptions(req.requestId));
         this.post({ type: 'profile', requestId: req.requestId, profile });
