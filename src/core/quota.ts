@@ -45,7 +45,7 @@ export function ceilingText(s: GateSettings): string {
 const CEILING_SETTING = '“Wallet Analytics: Max Credits Per Call” (walletAnalytics.maxCreditsPerCall)';
 
 /** Decides how a call with this quote is let through. balance/reset are shown when known. */
-export function priceGate(q: Quote, s: GateSettings, balance: number | undefined, reset: Date | undefined): Gate {
+export function priceGate(q: Quote, s: GateSettings, balance: number | undefined, reset: Date | undefined, estimated = false): Gate {
   if (q.credits === 0 && q.exact) return { kind: 'free' };
   const worst = q.exact ? q.credits : q.atMost;
   const after =
@@ -82,5 +82,9 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
   if (worst > s.confirmAbove) {
     return { kind: 'modal', message: `Run this call for ${q.exact ? '' : 'up to '}${fmtCredits(worst)}?`, detail: `${q.text}. ${detail}` };
   }
-  return { kind: 'step', label: `$(play) Run — ${q.text}`, detail };
+  // The quick pick's detail line shows about 85 characters before it cuts the rest to "…": the
+  // step says the same in fewer words (the ceiling last, whole). "~" marks an estimated reset date.
+  const stepAfter = after.replace(/^balance (after|now): /u, 'balance $1 ');
+  const stepReset = reset ? `resets ${estimated ? '~' : ''}${reset.toISOString().slice(0, 10)}` : 'reset unknown';
+  return { kind: 'step', label: `$(play) Run — ${q.text}`, detail: `${stepAfter} · ${stepReset} · ceiling ${s.maxCreditsPerCall.toLocaleString('en-US')} per call` };
 }

@@ -302,7 +302,7 @@ export class AnalysisPanel {
     this.info.textContent = parts.join(', ');
     if (this.refreshTimer !== 0) this.info.append(' · The rows changed: computing again…');
     else if (view && view.version !== this.computedOn && !this.brushApplied) {
-      this.info.append(' · The rows changed since: ', button('Refresh', () => this.open(this.column, this.mode), { className: 'link' }));
+      this.info.append(' · the table’s rows have changed since. ', button('Refresh', () => this.open(this.column, this.mode), { className: 'link' }));
     }
   }
 

@@ -50,8 +50,13 @@ describe('Top Traders of Tokens from the palette, price first', { timeout: 240_0
     const text = await wb.quickInput.innerText();
     await wb.screenshot('price');
     assert.match(text, /200 credits \(2 tokens × 100\)/u, text);
-    assert.match(text, /balance after: 999,999,800/u, 'the balance after the call, so nothing was charged yet');
-    assert.match(text, /next reset: \d{4}-\d{2}-\d{2}/u);
+    assert.match(text, /balance after 999,999,800/u, 'the balance after the call, so nothing was charged yet');
+    assert.match(text, /resets ~?\d{4}-\d{2}-\d{2}/u);
+    // Every line of the step shows whole (the detail was once cut to "ceiling 1,000,000 credits per c…").
+    const cut = await wb.quickInput.locator('.quick-input-list .monaco-list-row *').evaluateAll((els) =>
+      els.filter((e) => e.ownerDocument.defaultView?.getComputedStyle(e).textOverflow === 'ellipsis' && e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent ?? ''),
+    );
+    assert.deepEqual(cut, [], 'no line of the price step is cut off');
     assert.match(text, /3\/3|3 \/ 3/u, 'the step number is shown');
   });
 

@@ -18,7 +18,12 @@ describe('price gate', () => {
     assert.equal(g.kind, 'step');
     assert.ok(g.kind === 'step');
     assert.match(g.label, /200 credits \(2 tokens × 100\)/u);
-    assert.equal(g.detail, 'balance after: 999,800 · next reset: 2026-12-01 · ceiling 1,000,000 credits per call');
+    // Short enough for the quick pick's detail line (it cuts at about 85 characters).
+    assert.equal(g.detail, 'balance after 999,800 · resets 2026-12-01 · ceiling 1,000,000 per call');
+    const far = priceGate(quote(endpoint('toptraders'), { tokens: tokens(2) }), S, 999_999_999, reset, true);
+    assert.ok(far.kind === 'step');
+    assert.equal(far.detail, 'balance after 999,999,799 · resets ~2026-12-01 · ceiling 1,000,000 per call');
+    assert.ok(far.detail.length <= 80, `${far.detail.length} characters`);
   });
   it('asks for confirmation above walletAnalytics.confirmAbove', () => {
     const g = priceGate(quote(endpoint('toptraders'), { tokens: tokens(11) }), S, 1_000_000, reset);
@@ -52,7 +57,7 @@ describe('price gate', () => {
   it('shows the ceiling in force with the price', () => {
     const g = priceGate(quote(endpoint('trending'), {}), S, 1e9, reset);
     assert.ok(g.kind === 'step');
-    assert.match(g.detail, /ceiling 1,000,000 credits per call/u);
+    assert.match(g.detail, /ceiling 1,000,000 per call$/u);
   });
 });
 

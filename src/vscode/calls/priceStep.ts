@@ -72,7 +72,7 @@ export class PriceQuestions {
     }
     const pick = await pickStep<PriceAnswer>({ title: q.title, step: q.step, total: q.total }, [
       { label: q.label, detail: q.detail, value: true },
-      ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: 'curl, Python, TypeScript or PowerShell, to the clipboard. Nothing is sent; nothing is charged.', value: 'copyAsCode' as const }] : []),
+      ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: 'As curl, Python, TypeScript or PowerShell. Nothing is sent or charged.', value: 'copyAsCode' as const }] : []),
       { label: '$(close) Cancel', detail: 'Nothing is sent.', value: false },
     ], { placeholder: q.placeholder });
     const v = pick?.[0];
@@ -112,7 +112,7 @@ export async function approvePrice(
     balance = deps.credits.peek()?.value;
   }
   const reset = deps.credits.nextReset();
-  const gate = priceGate(q, readSettings(), balance, reset?.date);
+  const gate = priceGate(q, readSettings(), balance, reset?.date, reset?.estimated === true);
   const title = shortTitle(ep);
   const estimated = reset?.estimated ? ' (reset date estimated)' : '';
   switch (gate.kind) {
@@ -137,7 +137,8 @@ export async function approvePrice(
       return ok ? { kind: 'approved', shown: `${gate.message} ${detail}`, credits: q.credits, ceilingLifted: false } : { kind: 'cancelled' };
     }
     case 'step': {
-      const detail = `${gate.detail}${estimated}`;
+      // The step's detail marks an estimated reset date itself ("~"), in the quick pick's width.
+      const detail = gate.detail;
       const ok = await deps.questions.choose({
         kind: 'step', endpointId: ep.id, title, step: opts.step, total: opts.total, label: gate.label, detail,
         placeholder: `${title}: ${q.text}. Press Enter to run.`, copy,
