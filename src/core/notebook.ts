@@ -373,12 +373,22 @@ function duckdbSql(input: NotebookInput): string {
   ].join('\n');
 }
 
-function duckdbCell(input: NotebookInput, format: string, relative: string): string[] {
+/**
+ * The DuckDB cell's SQL: the macros it defines, then the query over the relation `raw` (every
+ * column VARCHAR). Exported so the unit tier runs this very SQL on DuckDB (its npm build) where
+ * DuckDB for Python is missing.
+ */
+export function duckdbQuery(input: NotebookInput): { readonly macros: string; readonly sql: string } {
   const macros = [
     `CREATE OR REPLACE TEMP MACRO wa_number(x) AS CAST(CASE WHEN regexp_full_match(x, ${sqlString(DECIMAL)}) THEN x END AS DOUBLE);`,
     "CREATE OR REPLACE TEMP MACRO wa_group(x) AS CASE WHEN wa_number(x) IS NOT NULL THEN 0 WHEN coalesce(x, '') <> '' THEN 1 END;",
     "CREATE OR REPLACE TEMP MACRO wa_text(x) AS CASE WHEN wa_group(x) = 1 THEN x END;",
   ].join('\n');
+  return { macros, sql: duckdbSql(input) };
+}
+
+function duckdbCell(input: NotebookInput, format: string, relative: string): string[] {
+  const { macros, sql } = duckdbQuery(input);
   const load =
     format === 'csv'
       ? [
@@ -412,7 +422,7 @@ function duckdbCell(input: NotebookInput, format: string, relative: string): str
     `    PATH = ${pyString(input.file)}`,
     ...load,
     `duckdb.sql(${pySqlLiteral(macros)})`,
-    `SQL = ${pySqlLiteral(duckdbSql(input))}`,
+    `SQL = ${pySqlLiteral(sql)}`,
     'result = duckdb.sql(SQL)  # result.df() for pandas, result.write_csv("view.csv") to save it',
     'result',
   ];

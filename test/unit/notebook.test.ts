@@ -7,6 +7,8 @@
  * python3-pandas, installed for the unit tier by scripts/system-deps.js) or duckdb (no Debian
  * package: pip install duckdb); without them they skip and say which is missing. Each runs with
  * the first of WA_TEST_PYTHON (a venv, say), python3 on PATH and /usr/bin/python3 that has its module.
+ * The DuckDB cell's SQL (its macros and query, over the file read as VARCHAR) also runs everywhere
+ * on DuckDB's npm build (@duckdb/node-api, a devDependency): the same engine, without Python.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -15,7 +17,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildNotebook, NAMED_COLUMNS, notebookText, writeNotebook, type Notebook, type NotebookColumn, type NotebookInput } from '../../src/core/notebook';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { buildNotebook, duckdbQuery, NAMED_COLUMNS, notebookText, writeNotebook, type Notebook, type NotebookColumn, type NotebookInput } from '../../src/core/notebook';
 import { openTable, TableView, type ViewQuery } from '../../src/core/table';
 
 /** Interpreters tried in order: a chosen one, the one on PATH (maybe pyenv's), Debian's (where python3-pandas goes). */
@@ -300,6 +303,33 @@ describe('notebook: its DuckDB code gives the table rows', () => {
       const got = runPython(DUCKDB_PY, cellCode(nb, 2) + DUCKDB_OUT, dir) as { columns: string[]; first: string[] };
       assert.deepEqual(got.first, expected.addresses);
       assert.deepEqual(got.columns, (q.shown ?? expected.columns.map((_, i) => i)).map((c) => expected.columns[c]));
+      assert.ok(!existsSync(join(dir, 'pwned')), 'a column name ran as code');
+    });
+  }
+});
+
+describe('notebook: its DuckDB SQL gives the table rows (DuckDB from npm, no Python needed)', () => {
+  for (const q of QUERIES.filter((x) => !x.textSort)) {
+    it(q.name, async () => {
+      const file = await result(`duckdb-node '${q.name.replace(/[^a-z]/giu, '')}'.csv`, sampleCsv());
+      const expected = await tableRows(file, q.query);
+      const { macros, sql } = duckdbQuery(input(file, expected.columns, q.query, q.shown ?? []));
+      const db = await DuckDBInstance.create(':memory:');
+      const c = await db.connect();
+      try {
+        // What the cell's `duckdb.read_csv(PATH, header=True, all_varchar=True)` gives, as `raw`.
+        await c.run(`CREATE TEMP VIEW raw AS SELECT * FROM read_csv('${file.replaceAll("'", "''")}', header = true, all_varchar = true)`);
+        await c.run(macros);
+        const r = await c.runAndReadAll(sql);
+        assert.deepEqual(r.columnNames(), (q.shown ?? expected.columns.map((_, i) => i)).map((i) => expected.columns[i]));
+        assert.deepEqual(
+          r.getRows().map((row) => String(row[0])),
+          expected.addresses,
+        );
+      } finally {
+        c.closeSync();
+        db.closeSync();
+      }
       assert.ok(!existsSync(join(dir, 'pwned')), 'a column name ran as code');
     });
   }
