@@ -9,8 +9,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { addressProblem, type Chain } from './addresses';
-import { addressKey, findAddressColumn } from './compare/addressColumn';
+import { addressKey, findAddressColumn, pickAddressColumn, SAMPLE_ROWS } from './compare/addressColumn';
 import { openTable, type TableSource } from './table';
+import { RemoteTable } from './table/remoteTable';
 
 export type SetOperation = 'intersect' | 'union' | 'subtract';
 
@@ -54,20 +55,59 @@ export function addressSetOf(file: string, column: string, chain: Chain, cells: 
 }
 
 /** The addresses of a result's address column, read through the table engine (no full cell walk). */
-export async function readAddressSet(file: string, signal?: AbortSignal): Promise<AddressSet> {
+/** One file's address column: its name, chain and every cell's text, in file order. */
+export interface AddressColumnCells {
+  readonly column: string;
+  readonly chain: Chain;
+  readonly cells: readonly string[];
+}
+
+/** Reads one table file's address column (undefined when it has none). */
+export type AddressColumnReader = (file: string, signal?: AbortSignal) => Promise<AddressColumnCells | undefined>;
+
+/** In this thread, through the table engine (tests, benchmarks, tools). */
+export const readInThread: AddressColumnReader = async (file, signal) => {
+  const source: TableSource = await openTable(file, { signal, prepareColumns: false });
+  try {
+    await source.indexed;
+    const col = await findAddressColumn(source, signal);
+    if (!col) return undefined;
+    const [typed] = await source.typedColumns([{ column: col.column, text: true }], { signal });
+    return { column: col.name, chain: col.chain, cells: typed?.fullText ?? [] };
+  } finally {
+    await source.close();
+  }
+};
+
+/**
+ * In a table worker (src/core/table/tableWorker.ts): the extension host's thread only sends and
+ * receives, so reading a 722 MB result never stalls it. The window's code uses this one.
+ */
+export function readInWorker(workerFile?: string, onThread?: (threadId: number) => void): AddressColumnReader {
+  return async (file, signal) => {
+    const table = await RemoteTable.open(file, { signal, prepareColumns: false, ...(workerFile ? { workerFile } : {}) });
+    onThread?.(table.threadId);
+    try {
+      await table.indexed;
+      const rows = Math.min(table.rowCount, SAMPLE_ROWS);
+      const all = table.columns.map((_, i) => i);
+      const sample = rows > 0 ? (await table.window(0, rows, all, signal)).cells : [];
+      const col = pickAddressColumn(table.columns, sample);
+      if (!col) return undefined;
+      return { column: col.name, chain: col.chain, cells: await table.columnText(col.column, { signal }) };
+    } finally {
+      await table.close();
+    }
+  };
+}
+
+/** A result's address set: its file's address column, or a result folder's files' merged. */
+export async function readAddressSet(file: string, signal?: AbortSignal, read: AddressColumnReader = readInThread): Promise<AddressSet> {
   const files = await tableFiles(file);
   const parts: AddressSet[] = [];
   for (const f of files) {
-    const source: TableSource = await openTable(f, { signal, prepareColumns: false });
-    try {
-      await source.indexed;
-      const col = await findAddressColumn(source, signal);
-      if (!col) continue;
-      const [typed] = await source.typedColumns([{ column: col.column, text: true }], { signal });
-      parts.push(addressSetOf(f, col.name, col.chain, typed?.fullText ?? []));
-    } finally {
-      await source.close();
-    }
+    const col = await read(f, signal);
+    if (col) parts.push(addressSetOf(f, col.column, col.chain, col.cells));
   }
   const first = parts[0];
   if (!first) throw new Error(`${basename(file)} has no address column.`);

@@ -4,8 +4,11 @@
  * column through the table engine, and the list file's text.
  */
 import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { AddressSetCache, addressSetOf, checkChains, combine, countOf, listFileName, listText, readAddressSet, type SetOperation } from '../../src/core/addressSets';
+import { threadId } from 'node:worker_threads';
+import { AddressSetCache, addressSetOf, checkChains, combine, countOf, listFileName, listText, readAddressSet, readInThread, readInWorker, type AddressColumnReader, type SetOperation } from '../../src/core/addressSets';
 import { parseAddressList } from '../../src/core/addresses';
 import { rng, tempDir, writeTemp } from './tableFixtures';
 
@@ -111,6 +114,25 @@ describe('address sets: reading results', () => {
     await cache.get(csvFile);
     assert.equal(reads, 2);
     assert.deepEqual(combine('intersect', [x, y]), [B]);
+  });
+
+  it('the window reads a result in a table worker, with the same set as in this thread (the host never indexes it)', async () => {
+    let root = __dirname;
+    while (!statSync(join(root, 'package.json'), { throwIfNoEntry: false })?.isFile()) root = dirname(root);
+    const mint = 'M'.repeat(44);
+    const rows = Array.from({ length: 2_000 }, (_, i) => `${mint},${[A, B, C][i % 3] ?? A},"note, ${i}",${i}`);
+    const csvFile = await writeTemp(dir, `token,trader,note,pnl\n${rows.join('\n')}\n`);
+    // The worker's reader is the one the window uses (src/vscode/analysis/addressSetsCommand.ts).
+    const threads: number[] = [];
+    const inWorker: AddressColumnReader = readInWorker(join(root, 'dist', 'tableWorker.js'), (t) => threads.push(t));
+    const a = await readAddressSet(csvFile, undefined, inWorker);
+    const b = await readAddressSet(csvFile, undefined, readInThread);
+    assert.equal(a.column, 'trader');
+    assert.deepEqual(a.addresses, b.addresses);
+    assert.deepEqual(a.addresses, [A, B, C]);
+    assert.equal(threads.length, 1);
+    assert.ok(threads.every((t) => t !== threadId), `read on thread ${threads.join()}, not this one (${threadId})`);
+    await assert.rejects(readAddressSet(await writeTemp(dir, 'name,v\nbob,1\n'), undefined, inWorker), /has no address column/u);
   });
 
   it('says when a result has no address column', async () => {

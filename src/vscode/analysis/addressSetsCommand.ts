@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { AddressSetCache, checkChains, combine, countOf, listFileName, listText, type AddressSet, type SetOperation } from '../../core/addressSets';
+import { AddressSetCache, checkChains, combine, countOf, listFileName, listText, readAddressSet, readInWorker, type AddressSet, type SetOperation } from '../../core/addressSets';
 import { CommandIds } from '../base/ids';
 import { openInTable } from '../table/tableEditor';
 import { windowPrompts } from '../table/prompts';
@@ -214,8 +214,9 @@ async function pickOperation(cache: AddressSetCache, files: readonly string[]): 
 }
 
 export function registerAddressSetsCommand(context: vscode.ExtensionContext, deps: AnalysisDeps): void {
-  // A result does not change once written: its set is read once for the window.
-  const cache = new AddressSetCache();
+  // A result does not change once written: its set is read once for the window, in a table
+  // worker, so a 722 MB result never stalls the extension host.
+  const cache = new AddressSetCache((f) => readAddressSet(f, undefined, readInWorker()));
   context.subscriptions.push(
     vscode.commands.registerCommand(CommandIds.addressSets, async (target?: unknown, selection?: unknown): Promise<AddressSetsOutcome | undefined> => {
       try {
