@@ -135,6 +135,3 @@ export function renameProfile(list: readonly Profile[], id: string, name: string
   return list.map((p) => (p.id === id ? { ...p, name: name.trim() } : p));
 }
 
-export function removeProfile(list: readonly Profile[], id: string): Profile[] {
-  return list.filter((p) => p.id !== id);
-}

@@ -14,6 +14,7 @@
  *   own `sandbox.autoStart`) is remembered in globalState `walletAnalytics.activeProfile` for new windows.
  */
 import * as vscode from 'vscode';
+import { MergedList } from '../../core/mergedList';
 import {
   addProfile,
   DEFAULT_PROFILE_ID,
@@ -21,7 +22,6 @@ import {
   newProfileId,
   normalizeBaseUrl,
   parseProfiles,
-  removeProfile,
   renameProfile,
   SANDBOX_PROFILE_ID,
   type Profile,
@@ -39,14 +39,28 @@ export class ProfileService implements vscode.Disposable {
   /** Fires when the list or this window's active profile changes. */
   readonly onDidChange = this.changed.event;
 
+  /**
+   * The added profiles in globalState, merged with this window's own changes: a stale read of
+   * globalState (core/mergedList.ts) never loses a profile, whose jobs would then go unpolled.
+   * Kept in the saved order (a stable sort with every item equal), this window's additions last.
+   */
+  private readonly list: MergedList<Profile>;
+
   constructor(private readonly state: vscode.Memento) {
+    this.list = new MergedList<Profile>({
+      read: () => parseProfiles(this.state.get<unknown>(LIST_KEY, [])),
+      write: (items) => this.state.update(LIST_KEY, items),
+      id: (p) => p.id,
+      order: () => 0,
+      max: 1_000,
+    });
     const remembered = state.get<string>(ACTIVE_KEY, DEFAULT_PROFILE_ID);
     this.active = this.get(remembered) ? remembered : DEFAULT_PROFILE_ID;
   }
 
   /** The profiles added by the person (read afresh: another window may have changed them). */
   added(): Profile[] {
-    return parseProfiles(this.state.get<unknown>(LIST_KEY, []));
+    return this.list.all();
   }
 
   /** The Default profile, from `walletAnalytics.baseUrl` (user settings only). */
@@ -95,22 +109,22 @@ export class ProfileService implements vscode.Disposable {
   async add(input: { name: string; baseUrl: string }): Promise<Profile> {
     const list = this.added();
     const id = newProfileId(list.map((p) => p.id));
-    const next = addProfile(list, input, id);
-    await this.state.update(LIST_KEY, next);
-    this.changed.fire();
-    const made = next.find((p) => p.id === id);
+    const made = addProfile(list, input, id).find((p) => p.id === id);
     if (!made) throw new Error('The profile was not saved.');
+    await this.list.put(made);
+    this.changed.fire();
     return made;
   }
 
   async rename(id: string, name: string): Promise<void> {
-    await this.state.update(LIST_KEY, renameProfile(this.added(), id, name));
+    const renamed = renameProfile(this.added(), id, name).find((p) => p.id === id);
+    if (renamed) await this.list.put(renamed);
     this.changed.fire();
   }
 
   /** Removes an added profile from the list (the caller deletes its key). */
   async remove(id: string): Promise<void> {
-    await this.state.update(LIST_KEY, removeProfile(this.added(), id));
+    await this.list.remove(id);
     if (this.state.get<string>(ACTIVE_KEY) === id) await this.state.update(ACTIVE_KEY, DEFAULT_PROFILE_ID);
     if (this.active === id) this.active = DEFAULT_PROFILE_ID;
     if (this.beforeSandbox === id) this.beforeSandbox = DEFAULT_PROFILE_ID;
