@@ -36,8 +36,8 @@ export class RowOffsets {
       if (this.steps) this.steps = grow(this.steps);
     }
     const r = this.count++;
-    while (start >= GIB4 * (this.highRows.length + 1)) this.highRows.push(r);
-    this.starts[r] = start % GIB4;
+    if (start >= GIB4) while (start >= GIB4 * (this.highRows.length + 1)) this.highRows.push(r);
+    this.starts[r] = start; // a Uint32Array keeps the low 32 bits
     const shift = newlinesBefore - r;
     if ((r & (BLOCK - 1)) === 0) this.blockShift.push(shift);
     else if (shift !== this.lastShift) {
