@@ -133,7 +133,7 @@ describe('table: row scan kernel', () => {
     }
   });
 
-  it('agrees on long, mostly well-formed quoted text (the 16-byte parity path), chunks cut anywhere', () => {
+  it('agrees on long, mostly well-formed quoted text (the 64-byte parity path), chunks cut anywhere', () => {
     const walker = new CellWalker(1 << 16);
     const rand = rng(78);
     const inner = ['a', 'bc d', ',', '""', '\n', '\r\n', 'é', '0123456789abcdef', ' '];
@@ -157,5 +157,12 @@ describe('table: row scan kernel', () => {
     const walker = new CellWalker(1 << 17);
     const text = Buffer.from('"a\nb",1\n'.repeat(10_000));
     assert.deepEqual(scanAll(text, [], walker), scanAll(text, []));
+  });
+
+  it('stops in time when every byte of a 64-byte step ends a row (runs of blank lines between quoted rows)', () => {
+    const walker = new CellWalker(1 << 17);
+    const text = Buffer.from(('"a","b"\n' + '\n'.repeat(200)).repeat(300));
+    assert.deepEqual(scanAll(text, [], walker), scanAll(text, []));
+    assert.deepEqual(scanAll(text, [1000, 50_001], walker), scanAll(text, [1000, 50_001]));
   });
 });
