@@ -93,15 +93,30 @@ export class RowOffsets {
     return lo;
   }
 
-  /** Drops spare capacity once the file is fully indexed. */
+  /**
+   * Makes room for `rows` rows in one step (an estimate from the first rows): growing by doubling
+   * leaves every smaller array behind as garbage, and the peak RSS pays for each of them.
+   */
+  reserve(rows: number): void {
+    if (rows <= this.starts.length) return;
+    this.starts = resized(this.starts, rows);
+    if (this.steps) this.steps = resized(this.steps, rows);
+  }
+
+  /** Drops spare capacity once the file is fully indexed (a copy, so only when the spare is more than 1/16). */
   trim(): void {
+    if (this.starts.length - this.count <= this.count >>> 4) return;
     this.starts = this.starts.slice(0, this.count);
     if (this.steps) this.steps = this.steps.slice(0, this.count);
   }
 }
 
 function grow<T extends Uint8Array | Uint32Array>(a: T): T {
-  const grown = new (a.constructor as new (n: number) => T)(a.length * 2);
-  grown.set(a);
+  return resized(a, a.length * 2);
+}
+
+function resized<T extends Uint8Array | Uint32Array>(a: T, length: number): T {
+  const grown = new (a.constructor as new (n: number) => T)(length);
+  grown.set(a.subarray(0, Math.min(a.length, length)));
   return grown;
 }
