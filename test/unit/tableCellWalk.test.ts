@@ -65,6 +65,22 @@ describe('table: cell map layouts', () => {
     }
   });
 
+  it('deltas: rows of one map, a cell of 255 bytes or more or the end of the row at every place of a 4-cell word', () => {
+    for (const columns of [5, 8, 9, 12, 13, 17]) {
+      const rows: Buffer[] = [];
+      for (let k = 0; k < columns; k++) {
+        rows.push(Buffer.from(Array.from({ length: columns }, (_, c) => (c === k ? 'y'.repeat(254 + (k % 3)) : 'ab'.slice(0, 1 + (c % 2)))).join(',')));
+        rows.push(Buffer.from(Array.from({ length: k + 1 }, (_, c) => String(c * 7)).join(','))); // k + 1 cells only
+      }
+      const map = new CellMap(rows.length, columns, { layout: 'deltas' });
+      rows.forEach((row, r) => map.record(r, row, 0, row.length));
+      rows.forEach((row, r) => {
+        const got = Array.from({ length: columns }, (_, c) => map.locate(r, row, 0, row.length, c));
+        assert.deepEqual(got, starts(row, columns), `${columns} columns, row ${r}: ${row.toString().slice(0, 60)}`);
+      });
+    }
+  });
+
   it('gives every cell its own place in a file of few columns, the marks layout to a wide one', () => {
     assert.equal(new CellMap(10, 12, { maxRowBytes: 200, fileBytes: 2000 }).layout, 'cells');
     assert.equal(new CellMap(1_000_000, 12, { maxRowBytes: 400, fileBytes: 200e6 }).layout, 'deltas');
@@ -133,7 +149,7 @@ describe('table: row scan kernel', () => {
     }
   });
 
-  it('agrees on long, mostly well-formed quoted text (the 16-byte parity path), chunks cut anywhere', () => {
+  it('agrees on long, mostly well-formed quoted text (the 64-byte parity path), chunks cut anywhere', () => {
     const walker = new CellWalker(1 << 16);
     const rand = rng(78);
     const inner = ['a', 'bc d', ',', '""', '\n', '\r\n', 'é', '0123456789abcdef', ' '];
@@ -157,5 +173,12 @@ describe('table: row scan kernel', () => {
     const walker = new CellWalker(1 << 17);
     const text = Buffer.from('"a\nb",1\n'.repeat(10_000));
     assert.deepEqual(scanAll(text, [], walker), scanAll(text, []));
+  });
+
+  it('stops in time when every byte of a 64-byte step ends a row (runs of blank lines between quoted rows)', () => {
+    const walker = new CellWalker(1 << 17);
+    const text = Buffer.from(('"a","b"\n' + '\n'.repeat(200)).repeat(300));
+    assert.deepEqual(scanAll(text, [], walker), scanAll(text, []));
+    assert.deepEqual(scanAll(text, [1000, 50_001], walker), scanAll(text, [1000, 50_001]));
   });
 });

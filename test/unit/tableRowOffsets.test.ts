@@ -46,6 +46,45 @@ describe('table: row index', () => {
   });
 });
 
+describe('table: row index sized ahead', () => {
+  /** Pushes `n` rows (some with line breaks), reserving `reserveAt`: [after row, rows] first; returns the expected starts and lines. */
+  function fill(offsets: RowOffsets, n: number, reserveAt: [number, number] | undefined): { starts: number[]; lines: number[] } {
+    const rand = rng(9);
+    const starts: number[] = [];
+    const lines: number[] = [];
+    let at = 0;
+    let newlines = 0;
+    for (let r = 0; r < n; r++) {
+      if (reserveAt && r === reserveAt[0]) offsets.reserve(reserveAt[1]);
+      newlines += rand() < 0.3 ? Math.floor(rand() * 3) : 0;
+      at += 1 + Math.floor(rand() * 300);
+      starts.push(at);
+      lines.push(newlines + 1);
+      offsets.push(at, at + 1, newlines);
+      newlines++;
+    }
+    return { starts, lines };
+  }
+
+  for (const [what, reserveAt] of [
+    ['an estimate too small (doubling goes on from it)', [100, 5000]],
+    ['an estimate close above (kept as is, no copy at trim)', [100, 20_500]],
+    ['an estimate far too big (trimmed)', [100, 200_000]],
+    ['no estimate', undefined],
+  ] as const) {
+    it(`gives back every start and line after ${what}`, () => {
+      const offsets = new RowOffsets();
+      const { starts, lines } = fill(offsets, 20_000, reserveAt ? [reserveAt[0], reserveAt[1]] : undefined);
+      offsets.trim();
+      assert.equal(offsets.length, starts.length);
+      for (let r = 0; r < starts.length; r++) {
+        assert.equal(offsets.start(r), starts[r], `start of row ${r}`);
+        assert.equal(offsets.line(r), lines[r], `line of row ${r}`);
+      }
+    });
+  }
+});
+
 describe('table: row reads', () => {
   it('reads rows scattered over a file of short rows without reading the gaps between them', async () => {
     const rows = Array.from({ length: 20_000 }, (_, i) => `${i},${'x'.repeat(40)}\n`);

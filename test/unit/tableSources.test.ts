@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { findRows, jsonRowsSource, openJsonFile, openTable, TableView, type TableSource } from '../../src/core/table';
-import { tempDir, writeTemp } from './tableFixtures';
+import { parseNumberBytes, parseNumberText } from '../../src/core/table/numbers';
+import { rng, tempDir, writeTemp } from './tableFixtures';
 
 let dir = '';
 let cleanup: () => Promise<void> = () => Promise.resolve();
@@ -85,5 +86,18 @@ describe('table: JSON rows', () => {
 
   it('refuses a zip: its CSV files are opened one by one', async () => {
     await assert.rejects(openTable(await writeTemp(dir, 'PK', '.zip')), /open each file/u);
+  });
+});
+
+describe('table: numbers parsed from bytes', () => {
+  it('gives what the text rule (a plain decimal, then Number) gives, for random cells', () => {
+    const rand = rng(31);
+    const bits = ['-', '+', '.', '0', '1', '7', '9', '12345', '98765432', 'e', 'E', '-', ' ', 'x', ',', '5'];
+    const fixed = ['', '-', '+', '.', '3.', '.5', '-0', '-.5', '1.2.3', '1e-9', '00012.50', '9007199254740993', '123456789012345.6', '1.', '+.', '--1'];
+    const cells = [...fixed, ...Array.from({ length: 20_000 }, () => Array.from({ length: 1 + Math.floor(rand() * 12) }, () => bits[Math.floor(rand() * bits.length)] ?? '').join(''))];
+    for (const text of cells) {
+      const buf = Buffer.from(`,${text},`);
+      assert.ok(Object.is(parseNumberBytes(buf, 1, buf.length - 1), parseNumberText(text)), JSON.stringify(text));
+    }
   });
 });

@@ -144,7 +144,7 @@
   ;; `start`). Results at 65536 (i32 each): +0 state, +4 line feeds seen, +8 row ends written,
   ;; +12 malformed quotes, +16 the first one's place (or -1), +20 the last quote that opened a
   ;; cell (or -1). Row ends from 65600, 8 bytes each: the line feed's place, and the line feeds
-  ;; seen before it. Returns where it stopped: at `end`, past 8,168 row ends written, or just
+  ;; seen before it. Returns where it stopped: at `end`, past 8,100 row ends written, or just
   ;; after the first malformed quote when `stop_on_malformed` (the caller places it in its row).
 
   (func $malformed (param $at i32)
@@ -155,9 +155,10 @@
   (func (export "scan") (param $start i32) (param $end i32) (param $state i32) (param $prev i32) (param $stop_on_malformed i32) (result i32)
     (local $p i32) (local $b i32) (local $nl i32) (local $rows i32) (local $v v128) (local $quotes i32) (local $lfs i32) (local $q i32)
     (local $dense i32) (local $from i32)
-    (local $v16 v128) (local $before v128) (local $after v128) (local $after2 v128)
-    (local $quotes16 i32) (local $lfs16 i32) (local $inside i32) (local $opens i32) (local $closes i32)
-    (local $sep_before i32) (local $quote_before i32) (local $ok_after i32) (local $ends i32) (local $bit i32)
+    (local $v0 v128) (local $v1 v128) (local $v2 v128) (local $v3 v128) (local $b64 i32) (local $b65 i32) (local $bit i32)
+    ;; 64-bit masks of the fast path: quotes, line feeds, commas, CRs, inside, opens, closes, separator before, ok after, bad, ends.
+    (local $qm i64) (local $lm i64) (local $cm i64) (local $crm i64) (local $im i64) (local $om i64) (local $xm i64)
+    (local $sm i64) (local $am i64) (local $bad i64) (local $em i64)
     (local.set $dense (i32.const 1))
     (i32.store (i32.const 65548) (i32.const 0))
     (i32.store (i32.const 65552) (i32.const -1))
@@ -167,76 +168,93 @@
       (loop $main
         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
         ;; The fast path, only tried in dense text ($dense: the last skip to a quote or line feed was
-        ;; short): 16 bytes at once by quote parity (the simdcsv idea). The quotes seen so far, odd
+        ;; short): 64 bytes at once by quote parity (the simdcsv idea). The quotes seen so far, odd
         ;; or even, say whether a byte is inside a quoted cell, with no branch per byte. That holds
         ;; only where the rules agree with parity, so the block is checked first: every quote that
         ;; opens a cell follows a comma, a line feed or a closing quote (an escaped ""), and every
         ;; quote that closes one is followed by a comma, a line feed, CR LF or a quote (not across the
         ;; block's end: the state machine takes an escaped "" there). A block that fails the check
-        ;; goes to the state machine below. Needs bytes up to $p + 18 and state 0 or 1.
+        ;; goes to the state machine below. Needs bytes up to $p + 66 and state 0 or 1.
+        ;; Each kind of byte is compared once, as a 64-bit mask (bit i: byte $p + i); the bytes
+        ;; before and after a byte are the masks shifted by one, with the bytes at $p − 1, $p + 64
+        ;; and $p + 65 put in by hand.
         (block $slow
           (br_if $slow (i32.eqz (i32.and (i32.and (local.get $dense) (i32.le_u (local.get $state) (i32.const 1)))
-            (i32.le_u (i32.add (local.get $p) (i32.const 18)) (local.get $end)))))
-          (local.set $v16 (v128.load (local.get $p)))
-          (local.set $before (v128.load (i32.sub (local.get $p) (i32.const 1))))
-          (local.set $after (v128.load (i32.add (local.get $p) (i32.const 1))))
-          (local.set $after2 (v128.load (i32.add (local.get $p) (i32.const 2))))
-          (local.set $quotes16 (i8x16.bitmask (i8x16.eq (local.get $v16) (i8x16.splat (i32.const 34)))))
-          (local.set $lfs16 (i8x16.bitmask (i8x16.eq (local.get $v16) (i8x16.splat (i32.const 10)))))
+            (i32.le_u (i32.add (local.get $p) (i32.const 66)) (local.get $end)))))
+          (local.set $v0 (v128.load (local.get $p)))
+          (local.set $v1 (v128.load offset=16 (local.get $p)))
+          (local.set $v2 (v128.load offset=32 (local.get $p)))
+          (local.set $v3 (v128.load offset=48 (local.get $p)))
+          (local.set $qm (i64.or (i64.extend_i32_u (i32.or (i8x16.bitmask (i8x16.eq (local.get $v0) (i8x16.splat (i32.const 34)))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $v1) (i8x16.splat (i32.const 34)))) (i32.const 16))))
+            (i64.shl (i64.extend_i32_u (i32.or (i8x16.bitmask (i8x16.eq (local.get $v2) (i8x16.splat (i32.const 34)))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $v3) (i8x16.splat (i32.const 34)))) (i32.const 16)))) (i64.const 32))))
+          (local.set $lm (i64.or (i64.extend_i32_u (i32.or (i8x16.bitmask (i8x16.eq (local.get $v0) (i8x16.splat (i32.const 10)))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $v1) (i8x16.splat (i32.const 10)))) (i32.const 16))))
+            (i64.shl (i64.extend_i32_u (i32.or (i8x16.bitmask (i8x16.eq (local.get $v2) (i8x16.splat (i32.const 10)))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $v3) (i8x16.splat (i32.const 10)))) (i32.const 16)))) (i64.const 32))))
+          (local.set $cm (i64.or (i64.extend_i32_u (i32.or (i8x16.bitmask (i8x16.eq (local.get $v0) (i8x16.splat (i32.const 44)))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $v1) (i8x16.splat (i32.const 44)))) (i32.const 16))))
+            (i64.shl (i64.extend_i32_u (i32.or (i8x16.bitmask (i8x16.eq (local.get $v2) (i8x16.splat (i32.const 44)))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $v3) (i8x16.splat (i32.const 44)))) (i32.const 16)))) (i64.const 32))))
+          (local.set $b64 (i32.load8_u offset=64 (local.get $p)))
+          (local.set $b65 (i32.load8_u offset=65 (local.get $p)))
+          ;; The byte before the block; at $start it is not in this call's range: `prev` stands for it.
+          (local.set $b (local.get $prev))
+          (if (i32.gt_u (local.get $p) (local.get $start))
+            (then (local.set $b (i32.load8_u (i32.sub (local.get $p) (i32.const 1))))))
           ;; Inside after each byte (a quote counts itself): prefix xor of the quote bits.
-          (local.set $inside (local.get $quotes16))
-          (local.set $inside (i32.xor (local.get $inside) (i32.shl (local.get $inside) (i32.const 1))))
-          (local.set $inside (i32.xor (local.get $inside) (i32.shl (local.get $inside) (i32.const 2))))
-          (local.set $inside (i32.xor (local.get $inside) (i32.shl (local.get $inside) (i32.const 4))))
-          (local.set $inside (i32.xor (local.get $inside) (i32.shl (local.get $inside) (i32.const 8))))
-          (local.set $inside (i32.and (i32.xor (local.get $inside) (i32.mul (local.get $state) (i32.const 0xffff))) (i32.const 0xffff)))
+          (local.set $im (local.get $qm))
+          (local.set $im (i64.xor (local.get $im) (i64.shl (local.get $im) (i64.const 1))))
+          (local.set $im (i64.xor (local.get $im) (i64.shl (local.get $im) (i64.const 2))))
+          (local.set $im (i64.xor (local.get $im) (i64.shl (local.get $im) (i64.const 4))))
+          (local.set $im (i64.xor (local.get $im) (i64.shl (local.get $im) (i64.const 8))))
+          (local.set $im (i64.xor (local.get $im) (i64.shl (local.get $im) (i64.const 16))))
+          (local.set $im (i64.xor (local.get $im) (i64.shl (local.get $im) (i64.const 32))))
+          (local.set $im (i64.xor (local.get $im) (i64.sub (i64.const 0) (i64.extend_i32_u (local.get $state)))))
           ;; A quote opens where the parity before it was even, and closes where it was odd.
-          (local.set $opens (i32.and (local.get $quotes16) (local.get $inside)))
-          (local.set $closes (i32.and (local.get $quotes16) (i32.xor (local.get $inside) (i32.const 0xffff))))
-          (local.set $sep_before (i8x16.bitmask (v128.or
-            (i8x16.eq (local.get $before) (i8x16.splat (i32.const 44)))
-            (i8x16.eq (local.get $before) (i8x16.splat (i32.const 10))))))
-          (local.set $quote_before (i32.and (i8x16.bitmask (i8x16.eq (local.get $before) (i8x16.splat (i32.const 34)))) (i32.const 0xfffe)))
-          (if (i32.eq (local.get $p) (local.get $start))
+          (local.set $om (i64.and (local.get $qm) (local.get $im)))
+          (local.set $xm (i64.and (local.get $qm) (i64.xor (local.get $im) (i64.const -1))))
+          (local.set $sm (i64.or
+            (i64.shl (i64.or (local.get $cm) (local.get $lm)) (i64.const 1))
+            (i64.extend_i32_u (i32.or (i32.eq (local.get $b) (i32.const 44)) (i32.eq (local.get $b) (i32.const 10))))))
+          ;; After each byte: a comma, a line feed or a quote (CR then LF is looked at only when needed).
+          (local.set $am (i64.or (i64.or
+            (i64.or (i64.shr_u (local.get $cm) (i64.const 1)) (i64.shl (i64.extend_i32_u (i32.eq (local.get $b64) (i32.const 44))) (i64.const 63)))
+            (i64.or (i64.shr_u (local.get $lm) (i64.const 1)) (i64.shl (i64.extend_i32_u (i32.eq (local.get $b64) (i32.const 10))) (i64.const 63))))
+            (i64.or (i64.shr_u (local.get $qm) (i64.const 1)) (i64.shl (i64.extend_i32_u (i32.eq (local.get $b64) (i32.const 34))) (i64.const 63)))))
+          ;; Closing quotes followed by something else: fine only if it is CR then LF.
+          (local.set $bad (i64.and (local.get $xm) (i64.xor (local.get $am) (i64.const -1))))
+          (if (i64.ne (local.get $bad) (i64.const 0))
             (then
-              ;; The byte before the block is not in this call's range: `prev` stands for it.
-              (local.set $sep_before (i32.and (local.get $sep_before) (i32.const 0xfffe)))
-              (if (i32.or (i32.eq (local.get $prev) (i32.const 44)) (i32.eq (local.get $prev) (i32.const 10)))
-                (then (local.set $sep_before (i32.or (local.get $sep_before) (i32.const 1)))))))
-          (local.set $ok_after (i8x16.bitmask (v128.or (v128.or
-            (i8x16.eq (local.get $after) (i8x16.splat (i32.const 44)))
-            (i8x16.eq (local.get $after) (i8x16.splat (i32.const 10))))
-            (v128.or
-              (i8x16.eq (local.get $after) (i8x16.splat (i32.const 34)))
-              (v128.and
-                (i8x16.eq (local.get $after) (i8x16.splat (i32.const 13)))
-                (i8x16.eq (local.get $after2) (i8x16.splat (i32.const 10))))))))
-          (br_if $slow (i32.or (i32.or
-            (i32.and (local.get $opens) (i32.xor (i32.or (local.get $sep_before) (local.get $quote_before)) (i32.const 0xffff)))
-            (i32.and (local.get $closes) (i32.xor (local.get $ok_after) (i32.const 0xffff))))
+              (local.set $crm (i64.or (i64.extend_i32_u (i32.or (i8x16.bitmask (i8x16.eq (local.get $v0) (i8x16.splat (i32.const 13)))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $v1) (i8x16.splat (i32.const 13)))) (i32.const 16))))
+            (i64.shl (i64.extend_i32_u (i32.or (i8x16.bitmask (i8x16.eq (local.get $v2) (i8x16.splat (i32.const 13)))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $v3) (i8x16.splat (i32.const 13)))) (i32.const 16)))) (i64.const 32))))
+              (local.set $bad (i64.and (local.get $bad) (i64.xor (i64.and
+                (i64.or (i64.shr_u (local.get $crm) (i64.const 1)) (i64.shl (i64.extend_i32_u (i32.eq (local.get $b64) (i32.const 13))) (i64.const 63)))
+                (i64.or (i64.or (i64.shr_u (local.get $lm) (i64.const 2)) (i64.shl (i64.extend_i32_u (i32.eq (local.get $b64) (i32.const 10))) (i64.const 62)))
+                  (i64.shl (i64.extend_i32_u (i32.eq (local.get $b65) (i32.const 10))) (i64.const 63)))) (i64.const -1))))))
+          ;; A quote before bit 0 (an escaped "" across blocks) is left to the state machine.
+          (br_if $slow (i64.ne (i64.or (i64.or
+            (local.get $bad)
+            (i64.and (local.get $om) (i64.xor (i64.or (local.get $sm) (i64.shl (local.get $qm) (i64.const 1))) (i64.const -1))))
             ;; A closing quote last, before a quote: an escaped "" across blocks, for the state machine.
-            (i32.and (i32.and (local.get $closes) (i32.const 0x8000))
-              (i8x16.bitmask (i8x16.eq (local.get $after) (i8x16.splat (i32.const 34)))))))
+            (i64.and (i64.shr_u (local.get $xm) (i64.const 63)) (i64.extend_i32_u (i32.eq (local.get $b64) (i32.const 34)))))
+            (i64.const 0)))
           ;; Row ends: line feeds outside quoted cells, each with the line feeds before it.
-          (local.set $ends (i32.and (local.get $lfs16) (i32.xor (local.get $inside) (i32.const 0xffff))))
+          (local.set $em (i64.and (local.get $lm) (i64.xor (local.get $im) (i64.const -1))))
           (block $no_more
             (loop $each_end
-              (br_if $no_more (i32.eqz (local.get $ends)))
-              (local.set $bit (i32.ctz (local.get $ends)))
+              (br_if $no_more (i64.eqz (local.get $em)))
+              (local.set $bit (i32.wrap_i64 (i64.ctz (local.get $em))))
               (i32.store (i32.add (i32.const 65600) (i32.shl (local.get $rows) (i32.const 3))) (i32.add (local.get $p) (local.get $bit)))
               (i32.store (i32.add (i32.const 65604) (i32.shl (local.get $rows) (i32.const 3)))
-                (i32.add (local.get $nl) (i32.popcnt (i32.and (local.get $lfs16) (i32.sub (i32.shl (i32.const 1) (local.get $bit)) (i32.const 1))))))
+                (i32.add (local.get $nl) (i32.wrap_i64 (i64.popcnt (i64.and (local.get $lm)
+                  (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (local.get $bit))) (i64.const 1)))))))
               (local.set $rows (i32.add (local.get $rows) (i32.const 1)))
-              (local.set $ends (i32.and (local.get $ends) (i32.sub (local.get $ends) (i32.const 1))))
+              (local.set $em (i64.and (local.get $em) (i64.sub (local.get $em) (i64.const 1))))
               (br $each_end)))
           ;; The last quote that opened a cell (not the second quote of an escaped "").
-          (local.set $opens (i32.and (local.get $opens) (local.get $sep_before)))
-          (if (local.get $opens)
-            (then (i32.store (i32.const 65556) (i32.add (local.get $p) (i32.sub (i32.const 31) (i32.clz (local.get $opens)))))))
-          (local.set $state (i32.shr_u (local.get $inside) (i32.const 15)))
-          (local.set $nl (i32.add (local.get $nl) (i32.popcnt (local.get $lfs16))))
-          (local.set $p (i32.add (local.get $p) (i32.const 16)))
-          (br_if $done (i32.gt_u (local.get $rows) (i32.const 8168)))
+          (local.set $om (i64.and (local.get $om) (local.get $sm)))
+          (if (i64.ne (local.get $om) (i64.const 0))
+            (then (i32.store (i32.const 65556) (i32.add (local.get $p) (i32.sub (i32.const 63) (i32.wrap_i64 (i64.clz (local.get $om))))))))
+          (local.set $state (i32.wrap_i64 (i64.shr_u (local.get $im) (i64.const 63))))
+          (local.set $nl (i32.add (local.get $nl) (i32.wrap_i64 (i64.popcnt (local.get $lm)))))
+          (local.set $p (i32.add (local.get $p) (i32.const 64)))
+          (br_if $done (i32.gt_u (local.get $rows) (i32.const 8100)))
           (br $main))
         (if (i32.eq (local.get $state) (i32.const 1))
           (then
@@ -289,7 +307,7 @@
                 (local.set $rows (i32.add (local.get $rows) (i32.const 1)))
                 (local.set $nl (i32.add (local.get $nl) (i32.const 1)))
                 (local.set $p (i32.add (local.get $p) (i32.const 1)))
-                (br_if $done (i32.gt_u (local.get $rows) (i32.const 8168)))
+                (br_if $done (i32.gt_u (local.get $rows) (i32.const 8100)))
                 (br $main)))
             (if (i32.eq (local.get $b) (i32.const 34))
               (then

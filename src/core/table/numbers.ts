@@ -31,27 +31,30 @@ export function parseNumberBytes(buf: Uint8Array, start: number, end: number): n
   let i = start;
   if (i >= end) return NaN;
   let negative = false;
-  let c = buf[i] ?? 0;
+  const c = buf[i] ?? 0;
   if (c === 45 /* - */ || c === 43 /* + */) {
     negative = c === 45;
     i++;
   }
+  // Whole part, then the fraction after a dot: two tight loops, no per-digit flag or counters.
   let mantissa = 0;
-  let digits = 0;
-  let fraction = 0;
-  let seenDot = false;
+  const whole = i;
   for (; i < end; i++) {
-    c = buf[i] ?? 0;
-    const d = c - 48;
-    if (d >= 0 && d <= 9) {
+    const d = (buf[i] ?? 0) - 48;
+    if (d < 0 || d > 9) break;
+    mantissa = mantissa * 10 + d;
+  }
+  let digits = i - whole;
+  let fraction = 0;
+  if (i < end && buf[i] === 46 /* . */) {
+    const dot = ++i;
+    for (; i < end; i++) {
+      const d = (buf[i] ?? 0) - 48;
+      if (d < 0 || d > 9) break;
       mantissa = mantissa * 10 + d;
-      digits++;
-      if (seenDot) fraction++;
-    } else if (c === 46 /* . */ && !seenDot) {
-      seenDot = true;
-    } else {
-      break;
     }
+    fraction = i - dot;
+    digits += fraction;
   }
   if (i === end && digits > 0 && digits <= MAX_FAST_DIGITS) {
     const v = fraction === 0 ? mantissa : mantissa / (POW10[fraction] ?? 1);

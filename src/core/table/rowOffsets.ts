@@ -36,8 +36,8 @@ export class RowOffsets {
       if (this.steps) this.steps = grow(this.steps);
     }
     const r = this.count++;
-    while (start >= GIB4 * (this.highRows.length + 1)) this.highRows.push(r);
-    this.starts[r] = start % GIB4;
+    if (start >= GIB4) while (start >= GIB4 * (this.highRows.length + 1)) this.highRows.push(r);
+    this.starts[r] = start; // a Uint32Array keeps the low 32 bits
     const shift = newlinesBefore - r;
     if ((r & (BLOCK - 1)) === 0) this.blockShift.push(shift);
     else if (shift !== this.lastShift) {
@@ -93,15 +93,30 @@ export class RowOffsets {
     return lo;
   }
 
-  /** Drops spare capacity once the file is fully indexed. */
+  /**
+   * Makes room for `rows` rows in one step (an estimate from the first rows): growing by doubling
+   * leaves every smaller array behind as garbage, and the peak RSS pays for each of them.
+   */
+  reserve(rows: number): void {
+    if (rows <= this.starts.length) return;
+    this.starts = resized(this.starts, rows);
+    if (this.steps) this.steps = resized(this.steps, rows);
+  }
+
+  /** Drops spare capacity once the file is fully indexed (a copy, so only when the spare is more than 1/16). */
   trim(): void {
+    if (this.starts.length - this.count <= this.count >>> 4) return;
     this.starts = this.starts.slice(0, this.count);
     if (this.steps) this.steps = this.steps.slice(0, this.count);
   }
 }
 
 function grow<T extends Uint8Array | Uint32Array>(a: T): T {
-  const grown = new (a.constructor as new (n: number) => T)(a.length * 2);
-  grown.set(a);
+  return resized(a, a.length * 2);
+}
+
+function resized<T extends Uint8Array | Uint32Array>(a: T, length: number): T {
+  const grown = new (a.constructor as new (n: number) => T)(length);
+  grown.set(a.subarray(0, Math.min(a.length, length)));
   return grown;
 }
