@@ -331,6 +331,35 @@ export class Workbench {
     if (o.submit) await this.page.keyboard.press('Enter');
   }
 
+  /**
+   * Types a path into code-server's file dialog (a quick input) and accepts it; resolves with the
+   * time of the Enter that took. The dialog fills in the workspace folder a moment after it shows,
+   * so the path goes in once it has. On a busy machine the dialog may still be listing the folder
+   * the path names when Enter comes, and drop it (seen in a full run: the dialog stayed open on the
+   * path): while it is still open on the whole path 2 s later, Enter again, as a person would.
+   */
+  async acceptFileDialog(file: string): Promise<number> {
+    await this.quickInputField.waitFor({ state: 'visible', timeout: 15_000 });
+    for (const end = Date.now() + 10_000; !(await this.quickInputField.inputValue()).endsWith('/workspace/'); await this.page.waitForTimeout(50)) {
+      if (Date.now() > end) throw new Error(`The file dialog never showed the workspace folder: "${await this.quickInputField.inputValue()}"`);
+    }
+    await this.quickInputField.fill(file);
+    for (const end = Date.now() + 5_000; (await this.quickInputField.inputValue()) !== file; await this.page.waitForTimeout(50)) {
+      if (Date.now() > end) throw new Error(`The file dialog holds "${await this.quickInputField.inputValue()}", not ${file}`);
+    }
+    await this.page.waitForTimeout(300);
+    let entered = Date.now();
+    await this.page.keyboard.press('Enter');
+    for (let i = 0; i < 3; i++) {
+      const deadline = Date.now() + 2_000;
+      while (Date.now() < deadline && (await this.quickInput.isVisible()) && (await this.quickInputField.inputValue()) === file) await this.page.waitForTimeout(50);
+      if (!(await this.quickInput.isVisible()) || (await this.quickInputField.inputValue()) !== file) break;
+      entered = Date.now();
+      await this.page.keyboard.press('Enter');
+    }
+    return entered;
+  }
+
   /** The validation or prompt message under the quick input's field. */
   async quickInputMessage(): Promise<string> {
     return (await this.quickInput.locator('.quick-input-message').innerText()).trim();
