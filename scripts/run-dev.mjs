@@ -7,9 +7,9 @@
 //   --smoke            code-server only: open the URL in headless Chromium, check the extension's
 //                      commands are in the palette, save test-results/dev-smoke.png and exit
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import cs from './code-server.js';
 import systemDeps from './system-deps.js';
 
@@ -55,9 +55,17 @@ if (build.status !== 0) fail('the build failed.');
 const { settings, env } = devConfig();
 mkdirSync(join(workspace, '.vscode'), { recursive: true });
 writeFileSync(join(workspace, '.vscode', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
+// The startup editor is read before the workspace's settings on a first launch in code-server:
+// without it in the user settings too, VS Code for the Web's own walkthrough covered the demo's
+// README on a fresh clone. Written only when the dev profile has no user settings of its own yet.
+const userSettings = join(devDir, 'user-data', 'User', 'settings.json');
+if (!existsSync(userSettings)) {
+  mkdirSync(dirname(userSettings), { recursive: true });
+  writeFileSync(userSettings, `${JSON.stringify({ 'workbench.startupEditor': 'readme', 'workbench.welcomePage.walkthroughs.openOnInstall': false }, null, 2)}\n`);
+}
 writeFileSync(
   join(workspace, 'README.md'),
-  '# Wallet Analytics demo workspace\n\nOpen the Wallet Analytics view in the activity bar, or the command palette (F1) and type\n"Wallet Analytics" ("Wallet Analytics: Get Started" walks through it). The built-in sandbox starts with\nthe extension (see "WA Sandbox" in the status bar): every command works on synthetic data, with no key\nand no credits. `winners.waquery.json` is a Wallet Database query: open it and press Ctrl+Enter.\n',
+  '# Wallet Analytics demo workspace\n\nOpen the Wallet Analytics view in the activity bar, or the command palette (F1) and type\n"Wallet Analytics" ("Wallet Analytics: Get Started" walks through it). The built-in sandbox starts with\nthe extension, the first time you use it ("WA Sandbox" then shows in the status bar): every command\nworks on synthetic data, with no key and no credits. `winners.waquery.json` is a Wallet Database\nquery: open it and press Ctrl+Enter.\n',
 );
 writeFileSync(
   join(workspace, 'winners.waquery.json'),
