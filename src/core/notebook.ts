@@ -243,6 +243,11 @@ function loadPandas(input: NotebookInput, format: string): string[] {
   ];
 }
 
+/** Both cells read the result beside the notebook, or where it was when the notebook was written. */
+function pathLines(relative: string, file: string): string[] {
+  return [`PATH = ${pyString(relative)}  # beside this notebook`, 'if not os.path.exists(PATH):', `    PATH = ${pyString(file)}`];
+}
+
 function pandasCell(input: NotebookInput, format: string, relative: string): string[] {
   const q = input.query;
   const names = input.columns.map((c) => c.name);
@@ -261,9 +266,7 @@ function pandasCell(input: NotebookInput, format: string, relative: string): str
     '',
     'import pandas as pd',
     '',
-    `PATH = ${pyString(relative)}  # beside this notebook`,
-    'if not os.path.exists(PATH):',
-    `    PATH = ${pyString(input.file)}`,
+    ...pathLines(relative, input.file),
     `COLUMNS = ${pyList(names)}`,
     ...(format === 'csv' ? [`READ = ${pyList(read)}  # the columns the view uses`] : []),
     '# The type of each chosen column: addresses and text as strings, never numbers; numbers as float64.',
@@ -417,9 +420,7 @@ function duckdbCell(input: NotebookInput, format: string, relative: string): str
     '',
     'import duckdb',
     '',
-    `PATH = ${pyString(relative)}  # beside this notebook`,
-    'if not os.path.exists(PATH):',
-    `    PATH = ${pyString(input.file)}`,
+    ...pathLines(relative, input.file),
     ...load,
     `duckdb.sql(${pySqlLiteral(macros)})`,
     `SQL = ${pySqlLiteral(sql)}`,

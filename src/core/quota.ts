@@ -48,14 +48,16 @@ const CEILING_SETTING = '“Wallet Analytics: Max Credits Per Call” (walletAna
 export function priceGate(q: Quote, s: GateSettings, balance: number | undefined, reset: Date | undefined, estimated = false): Gate {
   if (q.credits === 0 && q.exact) return { kind: 'free' };
   const worst = q.exact ? q.credits : q.atMost;
-  const after =
+  /** "balance after: N" in a dialog's detail, "balance after N" in the step's shorter line. */
+  const balanceText = (colon: string): string =>
     balance === undefined
       ? 'balance unknown'
       : q.exact || q.atMost !== undefined
-        ? `balance after: ${(balance - (worst ?? q.credits)).toLocaleString('en-US')}`
-        : `balance now: ${balance.toLocaleString('en-US')}`;
-  const resetText = reset ? `next reset: ${reset.toISOString().slice(0, 10)}` : 'next reset: unknown';
-  const detail = `${after} · ${resetText} · ${ceilingText(s)}`;
+        ? `balance after${colon} ${(balance - (worst ?? q.credits)).toLocaleString('en-US')}`
+        : `balance now${colon} ${balance.toLocaleString('en-US')}`;
+  const day = reset?.toISOString().slice(0, 10);
+  const resetText = `next reset: ${day ?? 'unknown'}`;
+  const detail = `${balanceText(':')} · ${resetText} · ${ceilingText(s)}${day && estimated ? ' (reset date estimated)' : ''}`;
   if (worst !== undefined && worst > s.maxCreditsPerCall) {
     return {
       kind: 'refuse',
@@ -84,7 +86,6 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
   }
   // The quick pick's detail line shows about 85 characters before it cuts the rest to "…": the
   // step says the same in fewer words (the ceiling last, whole). "~" marks an estimated reset date.
-  const stepAfter = after.replace(/^balance (after|now): /u, 'balance $1 ');
-  const stepReset = reset ? `resets ${estimated ? '~' : ''}${reset.toISOString().slice(0, 10)}` : 'reset unknown';
-  return { kind: 'step', label: `$(play) Run — ${q.text}`, detail: `${stepAfter} · ${stepReset} · ceiling ${s.maxCreditsPerCall.toLocaleString('en-US')} per call` };
+  const stepReset = day ? `resets ${estimated ? '~' : ''}${day}` : 'reset unknown';
+  return { kind: 'step', label: `$(play) Run — ${q.text}`, detail: `${balanceText('')} · ${stepReset} · ceiling ${s.maxCreditsPerCall.toLocaleString('en-US')} per call` };
 }

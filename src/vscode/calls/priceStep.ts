@@ -114,7 +114,6 @@ export async function approvePrice(
   const reset = deps.credits.nextReset();
   const gate = priceGate(q, readSettings(), balance, reset?.date, reset?.estimated === true);
   const title = shortTitle(ep);
-  const estimated = reset?.estimated ? ' (reset date estimated)' : '';
   switch (gate.kind) {
     case 'free':
       return { kind: 'approved', shown: 'Free', credits: 0, ceilingLifted: false };
@@ -124,20 +123,19 @@ export async function approvePrice(
       });
       return { kind: 'refused', message: gate.message };
     case 'unbounded': {
-      const ok = await deps.questions.choose({ kind: 'modal', why: 'unbounded', endpointId: ep.id, message: gate.message, detail: `${gate.detail}${estimated}`, yes: RUN_WITHOUT_CEILING, copy });
+      const ok = await deps.questions.choose({ kind: 'modal', why: 'unbounded', endpointId: ep.id, message: gate.message, detail: gate.detail, yes: RUN_WITHOUT_CEILING, copy });
       if (ok === 'copyAsCode') return copied();
       if (ok) return { kind: 'approved', shown: `${gate.message} ${gate.detail} (ceiling lifted for this call)`, credits: q.credits, ceilingLifted: true };
       void vscode.window.showWarningMessage(gate.refusal);
       return { kind: 'refused', message: gate.refusal };
     }
     case 'modal': {
-      const detail = `${gate.detail}${estimated}`;
+      const detail = gate.detail;
       const ok = await deps.questions.choose({ kind: 'modal', why: 'confirm', endpointId: ep.id, message: gate.message, detail, yes: 'Run', copy });
       if (ok === 'copyAsCode') return copied();
       return ok ? { kind: 'approved', shown: `${gate.message} ${detail}`, credits: q.credits, ceilingLifted: false } : { kind: 'cancelled' };
     }
     case 'step': {
-      // The step's detail marks an estimated reset date itself ("~"), in the quick pick's width.
       const detail = gate.detail;
       const ok = await deps.questions.choose({
         kind: 'step', endpointId: ep.id, title, step: opts.step, total: opts.total, label: gate.label, detail,
