@@ -121,10 +121,7 @@ describe('compare two results and combine their addresses, in Chromium', { timeo
     await pnl.waitFor({ timeout: 30_000 });
     await pnl.click();
     // The endpoint's own flow: the price before anything is sent (a step, or a modal above confirmAbove).
-    const run = wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Run' }).first();
-    const modal = wb.page.locator('.monaco-dialog-box');
-    await until('the price shown', async () => (await run.isVisible()) || (await modal.isVisible()), 30_000);
-    const text = (await modal.isVisible()) ? await modal.innerText() : await wb.quickInput.innerText();
+    const text = await wb.priceShown();
     await wb.screenshot('address-sets-price-first');
     assert.match(text, /credits \(20 wallets × 5\)/u, text);
     await wb.page.keyboard.press('Escape');

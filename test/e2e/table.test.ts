@@ -300,14 +300,11 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     await wb.screenshot('use-as-input');
     await pnl.click();
     // The endpoint's own flow: the price before anything is sent (a step, or a modal above confirmAbove).
-    const run = wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Run' }).first();
-    const modal = wb.page.locator('.monaco-dialog-box');
-    await until('the price shown', async () => (await run.isVisible()) || (await modal.isVisible()), 30_000);
-    const text = (await modal.isVisible()) ? await modal.innerText() : await wb.quickInput.innerText();
+    const text = await wb.priceShown();
     await wb.screenshot('price-first');
     assert.match(text, /credits \([\d,]+ wallets × 5\)/u, text);
     await wb.page.keyboard.press('Escape');
-    await modal.waitFor({ state: 'hidden', timeout: 5000 });
+    await wb.page.locator('.monaco-dialog-box').waitFor({ state: 'hidden', timeout: 5000 });
     figures.push(`use as input, price shown first: ${text.replace(/\s+/gu, ' ').slice(0, 200)}`);
   });
 

@@ -360,6 +360,19 @@ export class Workbench {
     return entered;
   }
 
+  /**
+   * Waits for an endpoint's price, shown before anything is sent: the flow's last step (a quick
+   * pick with "Run"), or a dialog above `confirmAbove`; returns what it says.
+   */
+  async priceShown(timeoutMs = 30_000): Promise<string> {
+    const run = this.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Run' }).first();
+    const modal = this.page.locator('.monaco-dialog-box');
+    for (const end = Date.now() + timeoutMs; !(await run.isVisible()) && !(await modal.isVisible()); await this.page.waitForTimeout(50)) {
+      if (Date.now() > end) throw new Error(`No price shown within ${timeoutMs} ms`);
+    }
+    return (await modal.isVisible()) ? modal.innerText() : this.quickInput.innerText();
+  }
+
   /** The validation or prompt message under the quick input's field. */
   async quickInputMessage(): Promise<string> {
     return (await this.quickInput.locator('.quick-input-message').innerText()).trim();
