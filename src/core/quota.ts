@@ -82,7 +82,7 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
     };
   }
   if (worst > s.confirmAbove) {
-    return { kind: 'modal', message: `Run this call for ${q.exact ? '' : 'up to '}${fmtCredits(worst)}?`, detail: `${q.text}. ${detail}` };
+    return { kind: 'modal', message: `Run this call for ${q.exact ? '' : 'up to '}${fmtCredits(worst)}?`, detail: `${q.text}. ${detail.charAt(0).toUpperCase()}${detail.slice(1)}` };
   }
   // The quick pick's detail line shows about 85 characters before it cuts the rest to "…": the
   // step says the same in fewer words (the ceiling last, whole). "~" marks an estimated reset date.

@@ -31,7 +31,7 @@ describe('price gate', () => {
     // A dialog has room for the long form, and says in words when the reset date is estimated.
     const est = priceGate(quote(endpoint('toptraders'), { tokens: tokens(11) }), S, 1_000_000, reset, true);
     assert.ok(est.kind === 'modal');
-    assert.match(est.detail, /balance after: 998,900 · next reset: 2026-12-01 · ceiling 1,000,000 credits per call \(reset date estimated\)$/u);
+    assert.match(est.detail, /\)\. Balance after: 998,900 · next reset: 2026-12-01 · ceiling 1,000,000 credits per call \(reset date estimated\)$/u);
   });
   it('refuses above walletAnalytics.maxCreditsPerCall and says how to raise it, and that nothing was charged', () => {
     const g = priceGate(quote(endpoint('pnl'), { wallets: tokens(300_000) }), S, 1e9, reset);
