@@ -1,11 +1,11 @@
 /**
- * The radix sort of row ids by dense ranks (sortRows.ts) gives exactly the order of the
+ * The radix sort of row ids by the keys' bits (sortRows.ts) gives exactly the order of the
  * comparator it replaced: numbers by value, text in natural order, empty cells last in both
  * directions, ties in file order (by row id), several keys.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { orderKey, rankValues, sortRows } from '../../src/core/table/sortRows';
+import { orderKey, sortRows } from '../../src/core/table/sortRows';
 import { TypedColumnBuilder } from '../../src/core/table/typedColumn';
 import type { SortKey, TypedColumn } from '../../src/core/table/types';
 import { rng } from './tableFixtures';
@@ -39,10 +39,23 @@ function column(n: number, cell: (r: number) => string): TypedColumn {
 }
 
 describe('table: sort keys without a comparator', () => {
-  it('ranks values densely: equal values (and -0, 0) share a rank, empty cells have none', () => {
-    const { ranks, count } = rankValues(new Float64Array([3, NaN, -0, 0, -2.5, 3, 1e300, -1e300, 0.1]));
-    assert.equal(count, 6);
-    assert.deepEqual(Array.from(ranks), [4, 0xffffffff, 2, 2, 1, 4, 5, 0, 3]);
+  it('orders values by their bits: -0 and 0 tie (file order), extremes in place, empty cells last both ways', () => {
+    const cells = ['3', '', '-0', '0', '-2.5', '3', '1e300', '-1e300', '0.1', '-0', '', '5e-324', '-5e-324'];
+    const col = column(cells.length, (r) => cells[r] ?? '');
+    const rows = Uint32Array.from(cells.keys());
+    const up = Array.from(sortRows(rows.slice(), [{ column: 0 }], [col]), (r) => `${cells[r]}@${r}`);
+    assert.deepEqual(up, ['-1e300@7', '-2.5@4', '-5e-324@12', '-0@2', '0@3', '-0@9', '5e-324@11', '0.1@8', '3@0', '3@5', '1e300@6', '@1', '@10']);
+    const down = Array.from(sortRows(rows.slice(), [{ column: 0, descending: true }], [col]), (r) => `${cells[r]}@${r}`);
+    assert.deepEqual(down, ['1e300@6', '3@0', '3@5', '0.1@8', '5e-324@11', '-0@2', '0@3', '-0@9', '-5e-324@12', '-2.5@4', '-1e300@7', '@1', '@10']);
+  });
+
+  it('sorts in place with a spare buffer longer than the rows as scratch', () => {
+    const cells = ['2', '', '1', '3', '1'];
+    const col = column(cells.length, (r) => cells[r] ?? '');
+    const rows = Uint32Array.from([4, 3, 2, 1, 0]);
+    const spare = new Uint32Array(8).fill(7);
+    assert.deepEqual(Array.from(sortRows(rows, [{ column: 0 }], [col], spare)), [2, 4, 0, 3, 1]);
+    assert.deepEqual(Array.from(sortRows(rows, [{ column: 0, descending: true }], [col], spare)), [3, 0, 2, 4, 1]);
   });
 
   it('orders text naturally after numbers, empty cells last both ways, ties in file order', () => {

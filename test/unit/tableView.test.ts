@@ -68,6 +68,31 @@ describe('table: sort', () => {
   });
 });
 
+describe('table: one view, many queries', () => {
+  it('gives each query its own rows while reusing its two row buffers (sorts, filters and searches in turn)', async () => {
+    const rand = rng(31);
+    for (let i = 0; i < 12; i++) {
+      const table = randomTable(rand);
+      const text = toCsv(table, rand);
+      const [, ...cells] = papaRows(text);
+      const source = await csv(text, tinyReads(rand));
+      const view = new TableView(source);
+      const cols = source.columns.length;
+      for (let q = 0; q < 10; q++) {
+        const keys: SortKey[] = rand() < 0.8 ? [{ column: Math.floor(rand() * cols), descending: rand() < 0.5 }] : [];
+        const filters: ColumnFilter[] = rand() < 0.5 ? [{ kind: 'range', column: Math.floor(rand() * cols), min: -5, max: 50 }] : [];
+        const search = rand() < 0.3 ? 'a' : '';
+        await view.apply({ sort: keys, filters, search });
+        const kept = referenceFilter(cells, filters, search);
+        const expected = keys.length > 0 ? referenceSort(cells, kept, keys) : kept;
+        assert.deepEqual(Array.from(view.rowIds()), expected, `file ${i}, query ${q}: ${JSON.stringify({ keys, filters, search })}`);
+        assert.deepEqual(Array.from(view.rowIds()), expected, 'rows read twice are the same');
+      }
+      await source.close();
+    }
+  });
+});
+
 describe('table: filters and search', () => {
   const text = 'addr,pnl,label\nA1,100,"Whale, early"\nb2,-5,\nC3,,sniper\nd4,abc,"The ""Sniper"""\ne5,0.5,whale\n';
 

@@ -132,7 +132,7 @@ export class CsvSource implements TableSource, CsvFile {
   }
 
   chunkBuffers(): readonly [Buffer, Buffer] {
-    // Kept for the source's life: fresh 2 × 8 MiB per pass would only raise the peak RSS.
+    // Kept for the source's life: fresh buffers per pass would only raise the peak RSS.
     if (!this.buffers) {
       const size = Math.max(1, Math.min(this.chunkBytes, this.size));
       try {

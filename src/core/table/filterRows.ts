@@ -29,15 +29,21 @@ export function rowTest(f: ColumnFilter, col: TypedColumn): (r: number) => boole
 
 /**
  * Row ids 0..rowCount-1 that pass every filter and, when given, the search mask; ascending.
- * `columns[i]` is the typed column of `filters[i]`.
+ * `columns[i]` is the typed column of `filters[i]`. With `into` (at least rowCount long) the ids
+ * are written there and a view of it is returned, so a table view reuses its buffers.
  */
-export function filterRows(rowCount: number, filters: readonly ColumnFilter[], columns: readonly TypedColumn[], mask?: Uint8Array): Uint32Array {
+export function filterRows(rowCount: number, filters: readonly ColumnFilter[], columns: readonly TypedColumn[], mask?: Uint8Array, into?: Uint32Array): Uint32Array {
   const tests = filters.map((f, i) => rowTest(f, columns[i] as TypedColumn));
   const passes = (r: number): boolean => {
     if (mask && mask[r] !== 1) return false;
     for (const t of tests) if (!t(r)) return false;
     return true;
   };
+  if (into && into.length >= rowCount) {
+    let i = 0;
+    for (let r = 0; r < rowCount; r++) if (passes(r)) into[i++] = r;
+    return into.subarray(0, i);
+  }
   // Counted first, so the result is allocated once at its size (not rowCount, then a copy).
   let n = 0;
   for (let r = 0; r < rowCount; r++) if (passes(r)) n++;

@@ -11,6 +11,13 @@ import type { TableSource, TableWindow, TaskOptions, TypedColumn, ViewQuery } fr
 
 export class TableView {
   private rows: Uint32Array | undefined; // undefined: every row, in file order
+  /**
+   * Two buffers of a row id per source row, made on the first sort or filter and kept: the rows
+   * live in one, the next query's are written into the other, and the sort's scratch is the
+   * first (its rows are replaced in the same synchronous step). A 1,000,000-row view so costs
+   * 8 MB for good instead of ~12 MB of new arrays per query for the collector to find.
+   */
+  private buffers: [Uint32Array, Uint32Array] | undefined;
   private current: ViewQuery = {};
   private applying: AbortController | undefined;
   private counter = 0;
@@ -78,8 +85,9 @@ export class TableView {
     signal.throwIfAborted();
     const filterColumns = columns.slice(0, filters.length) as TypedColumn[];
     const sortColumns = columns.slice(filters.length) as TypedColumn[];
-    const rows = filterRows(this.source.rowCount, filters, filterColumns, mask);
-    if (sort.length > 0) sortRows(rows, sort, sortColumns);
+    const [into, spare] = this.buffersFor(this.source.rowCount);
+    const rows = filterRows(this.source.rowCount, filters, filterColumns, mask, into);
+    if (sort.length > 0) sortRows(rows, sort, sortColumns, spare);
     this.commit(rows, query);
   }
 
@@ -97,6 +105,13 @@ export class TableView {
     const noun = total === 1 ? 'row' : 'rows';
     const known = this.source.complete ? '' : '+';
     return this.isFiltered ? `${formatCount(this.length)} of ${formatCount(total)}${known} ${noun}` : `${formatCount(total)}${known} ${noun}`;
+  }
+
+  /** [the buffer the current rows are not in, the other one], each at least `rowCount` long. */
+  private buffersFor(rowCount: number): [Uint32Array, Uint32Array] {
+    if (!this.buffers || this.buffers[0].length < rowCount) this.buffers = [new Uint32Array(rowCount), new Uint32Array(rowCount)];
+    const [a, b] = this.buffers;
+    return this.rows?.buffer === a.buffer ? [b, a] : [a, b];
   }
 
   private commit(rows: Uint32Array | undefined, query: ViewQuery): void {
