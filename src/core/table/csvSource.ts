@@ -160,7 +160,7 @@ export class CsvSource implements TableSource, CsvFile {
     if (bad !== undefined) throw new RangeError(`No row ${bad - this.header} (the table has ${this.rowCount})`);
     const head = this.indexer.head;
     const far = physical.filter((p) => this.offsets.limit(p) > head.length);
-    const bytes = far.length > 0 ? await readRowBytes(this.fh, this.offsets, far, signal) : undefined;
+    const bytes = far.length > 0 ? readRowBytes(this.fh, this.offsets, far, signal) : undefined;
     const span = new CellSpan();
     const firstColumn = Math.min(...columns);
     return physical.map((p) => {
