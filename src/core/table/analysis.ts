@@ -10,6 +10,7 @@ import type { ColumnProfile, Histogram, ProfileType, ScatterData, ValueCount } f
 import { HISTOGRAM_BINS } from '../../shared/analysisProtocol';
 import { agreedChain, addressChain } from './columnType';
 import { formatCount } from './notices';
+import { cellReaders } from './typedColumn';
 import { CellKind, type TypedColumn } from './types';
 
 /** How many values `top` lists. */
@@ -77,12 +78,12 @@ export function binValues(values: ArrayLike<number>, bins: number, min: number, 
 
 /** The numbers of `rows` in `col`, in view order, and how many of the rows are not numbers. */
 function viewNumbers(col: TypedColumn, rows: ArrayLike<number>): { values: Float64Array; left: number } {
-  const { kinds, numbers } = col;
+  const cell = cellReaders(col);
   const values = new Float64Array(rows.length);
   let k = 0;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] ?? 0;
-    if (kinds[r] === CellKind.Number) values[k++] = numbers[r] ?? NaN;
+    if (cell.kind(r) === CellKind.Number) values[k++] = cell.value(r);
   }
   return { values: values.subarray(0, k), left: rows.length - k };
 }
@@ -127,7 +128,7 @@ export function columnHistogram(col: TypedColumn, rows: ArrayLike<number>, name:
  * listed as 1). `ms` is left 0 for the caller to fill.
  */
 export function profileColumn(col: TypedColumn, rows: ArrayLike<number>, name: string): ColumnProfile {
-  const { kinds, numbers } = col;
+  const cell = cellReaders(col);
   const texts = col.texts ?? col.fullText ?? [];
   const n = rows.length;
   const nums = new Float64Array(n);
@@ -136,8 +137,8 @@ export function profileColumn(col: TypedColumn, rows: ArrayLike<number>, name: s
   const textCounts = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const r = rows[i] ?? 0;
-    const kind = kinds[r];
-    if (kind === CellKind.Number) nums[k++] = numbers[r] ?? NaN;
+    const kind = cell.kind(r);
+    if (kind === CellKind.Number) nums[k++] = cell.value(r);
     else if (kind === CellKind.Text) {
       const t = texts[r] ?? '';
       textCounts.set(t, (textCounts.get(t) ?? 0) + 1);
@@ -229,15 +230,15 @@ function topValues(col: TypedColumn, rows: ArrayLike<number>, runValues: Float64
   // Keyed by the number or the text: a Map tells 1 from "1" (and -0 from 0 it does not, as the runs).
   const chosen = new Map<number | string, { value: string; count: number; first: number }>();
   let tiesTaken = 0;
-  const { kinds, numbers } = col;
+  const cell = cellReaders(col);
   const texts = col.texts ?? col.fullText ?? [];
   for (let v = 0; v < rows.length && chosen.size < wanted; v++) {
     const r = rows[v] ?? 0;
-    const kind = kinds[r];
+    const kind = cell.kind(r);
     let key: number | string;
     let count: number;
     if (kind === CellKind.Number) {
-      key = numbers[r] ?? 0;
+      key = cell.value(r);
       count = runCounts[indexOf(runValues, key)] ?? 0;
     } else if (kind === CellKind.Text) {
       key = texts[r] ?? '';
@@ -264,16 +265,14 @@ export function scatterPoints(x: TypedColumn, y: TypedColumn, rows: ArrayLike<nu
   const xs = new Float32Array(n);
   const ys = new Float32Array(n);
   const rowIndex = new Uint32Array(n);
-  const xk = x.kinds;
-  const yk = y.kinds;
-  const xv = x.numbers;
-  const yv = y.numbers;
+  const xc = cellReaders(x);
+  const yc = cellReaders(y);
   let k = 0;
   for (let i = 0; i < n; i++) {
     const r = rows[i] ?? 0;
-    if (xk[r] !== CellKind.Number || yk[r] !== CellKind.Number) continue;
-    xs[k] = xv[r] ?? NaN;
-    ys[k] = yv[r] ?? NaN;
+    if (xc.kind(r) !== CellKind.Number || yc.kind(r) !== CellKind.Number) continue;
+    xs[k] = xc.value(r);
+    ys[k] = yc.value(r);
     rowIndex[k] = i;
     k++;
   }

@@ -1,4 +1,5 @@
 /** Column filters over typed columns (see ColumnFilter in types.ts); all filters of a view must hold. */
+import { scaledValue } from './typedColumn';
 import { CellKind, type ColumnFilter, type ColumnNeed, type TypedColumn } from './types';
 
 /** The typed columns a filter needs; a text filter needs the text of every cell. */
@@ -8,6 +9,19 @@ export function filterNeed(f: ColumnFilter): ColumnNeed {
 
 /** A test by row id for one filter over its typed column. */
 export function rowTest(f: ColumnFilter, col: TypedColumn): (r: number) => boolean {
+  const scaled = col.scaled;
+  if (scaled && f.kind !== 'contains') {
+    // A narrow column (numbers and empty cells): its values without making its Float64 copy.
+    const { bits } = scaled;
+    if (f.kind === 'empty') return (r) => bits[r] === 0;
+    if (f.kind === 'nonEmpty') return (r) => bits[r] !== 0;
+    const min = f.min ?? -Infinity;
+    const max = f.max ?? Infinity;
+    return (r) => {
+      const v = scaledValue(scaled, r);
+      return v >= min && v <= max; // NaN (empty) fails both
+    };
+  }
   const { kinds, numbers } = col;
   switch (f.kind) {
     case 'range': {

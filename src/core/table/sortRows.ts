@@ -24,7 +24,7 @@ export function compareText(a: string, b: string): number {
   return collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-/** The column's sort key per row: its value for numbers-only columns, else a rank; NaN for empty cells. */
+/** The column's sort key per row: its value for numbers-only columns, else a rank; NaN for empty cells. (A narrow column sorts by its ScaledInts instead.) */
 export function orderKey(col: TypedColumn): Float64Array {
   if (col.textCount === 0) return col.numbers;
   let key = orderKeys.get(col);
@@ -125,6 +125,53 @@ function radixSort(ids: Uint32Array, key: Float64Array, descending: boolean, spa
   return ids;
 }
 
+/**
+ * radixSort for a narrow column (ScaledInts): its bits are already order-preserving unsigned
+ * keys, 0 for an empty cell. Two digits of 16 bits.
+ */
+function radixSortBits(ids: Uint32Array, bits: Uint32Array, descending: boolean, spare: Uint32Array): Uint32Array {
+  let n = 0;
+  let e = ids.length;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] ?? 0;
+    if ((bits[id] ?? 0) !== 0) spare[n++] = id;
+    else spare[--e] = id;
+  }
+  for (let i = ids.length - 1; i >= e; i--) ids[n + ids.length - 1 - i] = spare[i] ?? 0;
+  let src = spare;
+  let dst = ids;
+  const flip = descending ? 0xffffffff : 0;
+  counts.fill(0, 0, 2 * 65536);
+  for (let i = 0; i < n; i++) {
+    const u = (bits[src[i] ?? 0] ?? 0) ^ flip;
+    counts[u & 0xffff] = (counts[u & 0xffff] ?? 0) + 1;
+    counts[65536 + (u >>> 16)] = (counts[65536 + (u >>> 16)] ?? 0) + 1;
+  }
+  for (let pass = 0; pass < 2; pass++) {
+    const base = pass * 65536;
+    let sum = 0;
+    let uniform = false;
+    for (let b = base; b < base + 65536; b++) {
+      const c = counts[b] ?? 0;
+      if (c === n) uniform = true;
+      counts[b] = sum;
+      sum += c;
+    }
+    if (uniform || n === 0) continue;
+    const shift = pass * 16;
+    for (let i = 0; i < n; i++) {
+      const id = src[i] ?? 0;
+      const bucket = base + ((((bits[id] ?? 0) ^ flip) >>> shift) & 0xffff);
+      const at = counts[bucket] ?? 0;
+      counts[bucket] = at + 1;
+      dst[at] = id;
+    }
+    [src, dst] = [dst, src];
+  }
+  if (src !== ids) ids.set(src.subarray(0, n));
+  return ids;
+}
+
 /** The high word of value `id`'s order-preserving form (-0 as 0). */
 function orderHigh(bits: Uint32Array, id: number): number {
   const hi = bits[2 * id + 1] ?? 0;
@@ -156,7 +203,9 @@ export function sortRows(rows: Uint32Array, keys: readonly SortKey[], columns: r
   const scratch = spare && spare.length >= n ? spare.subarray(0, n) : new Uint32Array(n);
   for (let k = keys.length - 1; k >= 0; k--) {
     const col = columns[k];
-    if (col) radixSort(rows, orderKey(col), keys[k]?.descending === true, scratch);
+    const descending = keys[k]?.descending === true;
+    if (col?.scaled) radixSortBits(rows, col.scaled.bits, descending, scratch);
+    else if (col) radixSort(rows, orderKey(col), descending, scratch);
   }
   return rows;
 }

@@ -1,10 +1,41 @@
-/** Builds a TypedColumn cell by cell; shared by every source. */
+/**
+ * Builds a TypedColumn cell by cell; shared by every source.
+ *
+ * A column of numbers is kept narrow while it can be: when every number is a decimal whose
+ * digits, at one scale (places after the point, at most 9) for the whole column, fit an Int32,
+ * the column holds those integers, 4 bytes a row instead of 9 (a Float64 and a kind byte). USD
+ * amounts with cents, percentages, scores and counts all fit. `numbers` and `kinds` are then made
+ * only when something reads them (a chart, a comparison); sorts and filters read the integers.
+ *
+ * Exact by construction: an integer is kept only if dividing it by 10^scale gives back the very
+ * double the cell parsed to (both are exact doubles below 2^53, and a division rounds correctly),
+ * so a narrow column's values are the wide column's, bit for bit. A cell that breaks this (more
+ * places, more digits, -0, a text cell) turns the column wide, once, at a cost of one copy.
+ */
 import { parseNumberText } from './numbers';
-import { CellKind, type TypedColumn } from './types';
+import { CellKind, type ScaledInts, type TypedColumn } from './types';
+
+/** The stored form of an integer m (|m| < 2^31) is m + 2^31, unsigned: 0 is left for empty cells, and the order is m's. */
+const BIAS = 0x80000000;
+const INT_MAX = 0x7fffffff;
+const MAX_SCALE = 9;
+const POW10 = Array.from({ length: MAX_SCALE + 1 }, (_, i) => 10 ** i);
+/** Numbers seen before a column is made narrow or wide. */
+const STAGED = 1024;
 
 export class TypedColumnBuilder {
-  readonly numbers: Float64Array;
-  readonly kinds: Uint8Array;
+  // The first numbers wait here until STAGED of them (or the end) decide narrow or wide, so a
+  // wide column never makes its narrow array first: big arrays left for the collector raise the
+  // peak RSS, and glibc then serves the next ones from its heap, which it does not give back.
+  private staged: { rows: Uint32Array; values: Float64Array; count: number } | undefined;
+  // Narrow while `bits` is set; wide (numbers + kinds) once a cell did not fit.
+  private bits: Uint32Array | undefined;
+  private scale = 0;
+  private divisor = 1;
+  /** Largest |integer| kept so far (whether a bigger scale still fits). */
+  private maxAbs = 0;
+  private numbers: Float64Array | undefined;
+  private kinds: Uint8Array | undefined;
   private texts: string[] | undefined;
   private readonly fullText: string[] | undefined;
   private emptyCount = 0;
@@ -16,8 +47,7 @@ export class TypedColumnBuilder {
     private readonly rows: number,
     withFullText: boolean,
   ) {
-    this.numbers = new Float64Array(rows).fill(NaN);
-    this.kinds = new Uint8Array(rows);
+    this.staged = { rows: new Uint32Array(STAGED), values: new Float64Array(STAGED), count: 0 };
     this.fullText = withFullText ? new Array<string>(rows).fill('') : undefined;
   }
 
@@ -31,14 +61,52 @@ export class TypedColumnBuilder {
   }
 
   number(r: number, value: number, text?: string): void {
-    this.numbers[r] = value;
-    this.kinds[r] = CellKind.Number;
     this.numberCount++;
     if (this.fullText && text !== undefined) this.fullText[r] = text;
+    const staged = this.staged;
+    if (staged) {
+      staged.rows[staged.count] = r;
+      staged.values[staged.count] = value;
+      if (++staged.count === STAGED) this.decide(false);
+      return;
+    }
+    this.store(r, value);
+  }
+
+  /** Makes the column narrow (when every staged number fits and `wide` is false) or wide, and stores the staged numbers. */
+  private decide(wide: boolean): void {
+    const staged = this.staged;
+    if (!staged) return;
+    this.staged = undefined;
+    if (!wide && fitsNarrow(staged.values.subarray(0, staged.count))) this.bits = new Uint32Array(this.rows);
+    else {
+      this.numbers = new Float64Array(this.rows).fill(NaN);
+      this.kinds = new Uint8Array(this.rows);
+    }
+    for (let i = 0; i < staged.count; i++) this.store(staged.rows[i] ?? 0, staged.values[i] ?? NaN);
+  }
+
+  private store(r: number, value: number): void {
+    if (this.bits && (this.keep(r, value) || (this.rescaleFor(value) && this.keep(r, value)))) return;
+    if (this.bits) this.widen();
+    (this.numbers as Float64Array)[r] = value;
+    (this.kinds as Uint8Array)[r] = CellKind.Number;
+  }
+
+  /** Keeps `value` as an integer at the current scale, when it is one exactly; false otherwise. */
+  private keep(r: number, value: number): boolean {
+    const m = Math.round(value * this.divisor);
+    if (m / this.divisor !== value || m > INT_MAX || m < -INT_MAX || (m === 0 && Object.is(value, -0))) return false;
+    (this.bits as Uint32Array)[r] = m + BIAS;
+    const abs = m < 0 ? -m : m;
+    if (abs > this.maxAbs) this.maxAbs = abs;
+    return true;
   }
 
   text(r: number, text: string): void {
-    this.kinds[r] = CellKind.Text;
+    this.decide(true);
+    if (this.bits) this.widen();
+    (this.kinds as Uint8Array)[r] = CellKind.Text;
     this.textCount++;
     this.texts ??= new Array<string>(this.rows).fill('');
     this.texts[r] = text;
@@ -56,17 +124,129 @@ export class TypedColumnBuilder {
   }
 
   finish(): TypedColumn {
+    this.decide(false);
     // A column without numbers has the text of every cell already ('' for empty ones).
     const fullText = this.fullText ?? (this.numberCount === 0 ? (this.texts ?? new Array<string>(this.rows).fill('')) : undefined);
-    return {
-      column: this.column,
-      numbers: this.numbers,
-      kinds: this.kinds,
-      emptyCount: this.emptyCount,
-      numberCount: this.numberCount,
-      textCount: this.textCount,
-      texts: this.texts,
-      fullText,
-    };
+    const counts = { column: this.column, emptyCount: this.emptyCount, numberCount: this.numberCount, textCount: this.textCount, texts: this.texts, fullText };
+    if (this.bits) return new NarrowColumn(counts, { bits: this.bits, scale: this.scale, divisor: this.divisor });
+    return { ...counts, numbers: this.numbers as Float64Array, kinds: this.kinds as Uint8Array };
+  }
+
+  /** Raises the scale so `value` fits, when some scale ≤ 9 does and every integer so far still fits; false otherwise. */
+  private rescaleFor(value: number): boolean {
+    for (let s = this.scale + 1; s <= MAX_SCALE; s++) {
+      const d = POW10[s] ?? 1;
+      const m = Math.round(value * d);
+      if (m / d !== value) continue;
+      const factor = POW10[s - this.scale] ?? 1;
+      if (Math.abs(m) > INT_MAX || this.maxAbs * factor > INT_MAX) return false;
+      const bits = this.bits as Uint32Array;
+      for (let r = 0; r < bits.length; r++) {
+        const u = bits[r] ?? 0;
+        if (u !== 0) bits[r] = (u - BIAS) * factor + BIAS;
+      }
+      this.maxAbs *= factor;
+      this.scale = s;
+      this.divisor = d;
+      return true;
+    }
+    return false;
+  }
+
+  /** Turns the column wide: numbers and kinds from the integers so far. */
+  private widen(): void {
+    const { numbers, kinds } = widened({ bits: this.bits as Uint32Array, scale: this.scale, divisor: this.divisor });
+    this.numbers = numbers;
+    this.kinds = kinds;
+    this.bits = undefined;
+  }
+}
+
+/** True when every value is a decimal that fits ScaledInts at one scale for all of them. */
+function fitsNarrow(values: Float64Array): boolean {
+  let scale = 0;
+  let maxAbs = 0;
+  for (const v of values) {
+    let m = Math.round(v * (POW10[scale] ?? 1));
+    while (m / (POW10[scale] ?? 1) !== v && scale < MAX_SCALE) {
+      scale++;
+      maxAbs *= 10;
+      m = Math.round(v * (POW10[scale] ?? 1));
+    }
+    if (m / (POW10[scale] ?? 1) !== v || (m === 0 && Object.is(v, -0))) return false;
+    maxAbs = Math.max(maxAbs, Math.abs(m));
+    if (maxAbs > INT_MAX) return false;
+  }
+  return true;
+}
+
+/**
+ * Readers of any typed column's cells by row id that leave a narrow column's wide copy unmade
+ * (analysis reads columns this way; sorts and filters read the integers themselves).
+ */
+export function cellReaders(col: TypedColumn): { kind: (r: number) => number; value: (r: number) => number } {
+  const scaled = col.scaled;
+  if (scaled) {
+    const bits = scaled.bits;
+    return { kind: (r) => ((bits[r] ?? 0) === 0 ? CellKind.Empty : CellKind.Number), value: (r) => scaledValue(scaled, r) };
+  }
+  const { kinds, numbers } = col;
+  return { kind: (r) => kinds[r] ?? CellKind.Empty, value: (r) => numbers[r] ?? NaN };
+}
+
+/** Row r's value in a narrow column (NaN when empty): the very double its cell parsed to. */
+export function scaledValue(s: ScaledInts, r: number): number {
+  const u = s.bits[r] ?? 0;
+  return u === 0 ? NaN : (u - BIAS) / s.divisor;
+}
+
+/** The Float64 values and kinds of a narrow column's integers. */
+function widened(s: ScaledInts): { numbers: Float64Array; kinds: Uint8Array } {
+  const n = s.bits.length;
+  const numbers = new Float64Array(n);
+  const kinds = new Uint8Array(n);
+  for (let r = 0; r < n; r++) {
+    const u = s.bits[r] ?? 0;
+    if (u === 0) numbers[r] = NaN;
+    else {
+      numbers[r] = (u - BIAS) / s.divisor;
+      kinds[r] = CellKind.Number;
+    }
+  }
+  return { numbers, kinds };
+}
+
+type Counts = Pick<TypedColumn, 'column' | 'emptyCount' | 'numberCount' | 'textCount' | 'texts' | 'fullText'>;
+
+/** A column kept as scaled integers; its Float64 values and kinds are made on first read. */
+class NarrowColumn implements TypedColumn {
+  readonly column: number;
+  readonly emptyCount: number;
+  readonly numberCount: number;
+  readonly textCount: number;
+  readonly texts: readonly string[] | undefined;
+  readonly fullText: readonly string[] | undefined;
+  private wide: { numbers: Float64Array; kinds: Uint8Array } | undefined;
+
+  constructor(
+    counts: Counts,
+    readonly scaled: ScaledInts,
+  ) {
+    this.column = counts.column;
+    this.emptyCount = counts.emptyCount;
+    this.numberCount = counts.numberCount;
+    this.textCount = counts.textCount;
+    this.texts = counts.texts;
+    this.fullText = counts.fullText;
+  }
+
+  get numbers(): Float64Array {
+    this.wide ??= widened(this.scaled);
+    return this.wide.numbers;
+  }
+
+  get kinds(): Uint8Array {
+    this.wide ??= widened(this.scaled);
+    return this.wide.kinds;
   }
 }

@@ -1,0 +1,100 @@
+/**
+ * Typed columns kept narrow (typedColumn.ts): a column of decimals that fit one scale is held as
+ * 32-bit integers, and every value read from it, sorted or filtered by it, is the very double a
+ * wide column holds; a cell that does not fit turns the column wide without changing a value.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { filterRows } from '../../src/core/table/filterRows';
+import { parseNumberText } from '../../src/core/table/numbers';
+import { sortRows } from '../../src/core/table/sortRows';
+import { scaledValue, TypedColumnBuilder } from '../../src/core/table/typedColumn';
+import { CellKind, type ColumnFilter, type SortKey, type TypedColumn } from '../../src/core/table/types';
+import { rng } from './tableFixtures';
+
+function build(cells: readonly string[]): TypedColumn {
+  const b = new TypedColumnBuilder(0, cells.length, false);
+  cells.forEach((c, r) => b.cell(r, c));
+  return b.finish();
+}
+
+/** Values and kinds as the cells' own parse gives them: what a wide column holds. */
+function reference(cells: readonly string[]): { numbers: number[]; kinds: number[] } {
+  const numbers = cells.map((c) => (c === '' ? NaN : parseNumberText(c)));
+  const kinds = cells.map((c, r) => (c === '' ? CellKind.Empty : Number.isNaN(numbers[r]) ? CellKind.Text : CellKind.Number));
+  return { numbers, kinds };
+}
+
+function assertSameValues(col: TypedColumn, cells: readonly string[], label: string): void {
+  const ref = reference(cells);
+  for (let r = 0; r < cells.length; r++) {
+    assert.ok(Object.is(col.numbers[r], ref.numbers[r]), `${label}: row ${r} "${cells[r]}" reads ${col.numbers[r]}, not ${ref.numbers[r]}`);
+    if (col.scaled) assert.ok(Object.is(scaledValue(col.scaled, r), ref.numbers[r]), `${label}: row ${r} scaled`);
+  }
+  assert.deepEqual(Array.from(col.kinds), ref.kinds, label);
+}
+
+/** A random decimal with up to `places` places and `digits` digits in all. */
+function decimal(rand: () => number, places: number, digits: number): string {
+  const p = Math.floor(rand() * (places + 1));
+  const n = 1 + Math.floor(rand() * digits);
+  let s = '';
+  for (let i = 0; i < n; i++) s += String(Math.floor(rand() * 10));
+  const whole = s.length > p ? s.slice(0, s.length - p) : '0';
+  const frac = s.length > p ? s.slice(s.length - p) : s.padStart(p, '0');
+  return `${rand() < 0.4 ? '-' : ''}${whole}${p > 0 ? `.${frac}` : ''}`;
+}
+
+describe('table: narrow typed columns', () => {
+  it('keeps cents, scores and counts as 32-bit integers at one scale, values exact', () => {
+    const cells = ['1540.80', '-47735.43', '', '0', '12', '-0.5', '9999999.99'];
+    const col = build(cells);
+    assert.equal(col.scaled?.scale, 2);
+    assert.equal(col.scaled?.bits.BYTES_PER_ELEMENT, 4);
+    assertSameValues(col, cells, 'cents');
+    assert.equal(build(['0.2226', '0.1', '1']).scaled?.scale, 4);
+    assert.equal(build(['1', '2', '']).scaled?.scale, 0);
+  });
+
+  it('turns wide for a cell that does not fit (too many digits, -0, an exponent, text), before or after 1,024 numbers', () => {
+    for (const odd of ['8893.276453', '-0', '1e300', '2147483648', '0.0000000001', 'abc', '1.5e-7']) {
+      for (const at of [3, 5000]) {
+        const cells = Array.from({ length: 6000 }, (_, r) => (r === at ? odd : r % 7 === 0 ? '' : String((r % 300) / 4)));
+        const col = build(cells);
+        assert.equal(col.scaled, undefined, `"${odd}" at row ${at}`);
+        assertSameValues(col, cells, `"${odd}" at row ${at}`);
+      }
+    }
+  });
+
+  it('raises its scale when later cells have more places, the earlier values unchanged', () => {
+    const cells = Array.from({ length: 3000 }, (_, r) => (r < 2000 ? String(r) : r < 2500 ? `${r}.5` : `-${r % 10}.125`));
+    const col = build(cells);
+    assert.equal(col.scaled?.scale, 3);
+    assertSameValues(col, cells, 'rescaled');
+  });
+
+  it('matches a wide column on random decimals: values, sorts and range filters', () => {
+    const rand = rng(2024);
+    for (let round = 0; round < 60; round++) {
+      const n = 1 + Math.floor(rand() * (round % 5 === 0 ? 5000 : 400));
+      const places = Math.floor(rand() * 10);
+      const digits = 1 + Math.floor(rand() * 12);
+      const cells = Array.from({ length: n }, () => (rand() < 0.1 ? '' : decimal(rand, places, digits)));
+      const col = build(cells);
+      assertSameValues(col, cells, `round ${round}`);
+      // The same column wide: a text cell first makes it so; then the text is emptied.
+      const wide = build(['x', ...cells]);
+      const widened: TypedColumn = { ...wide, numbers: wide.numbers.subarray(1), kinds: wide.kinds.subarray(1).map((k) => (k === CellKind.Text ? CellKind.Empty : k)), textCount: 0, texts: undefined };
+      for (const descending of [false, true]) {
+        const keys: SortKey[] = [{ column: 0, descending }];
+        const ids = Uint32Array.from({ length: n }, (_, r) => r);
+        assert.deepEqual(Array.from(sortRows(ids.slice(), keys, [col])), Array.from(sortRows(ids.slice(), keys, [widened])), `round ${round} sort ${descending}`);
+      }
+      const a = parseNumberText(decimal(rand, places, digits));
+      const b = parseNumberText(decimal(rand, places, digits));
+      const filters: ColumnFilter[][] = [[{ kind: 'range', column: 0, min: Math.min(a, b), max: Math.max(a, b) }], [{ kind: 'empty', column: 0 }], [{ kind: 'nonEmpty', column: 0 }]];
+      for (const f of filters) assert.deepEqual(Array.from(filterRows(n, f, [col])), Array.from(filterRows(n, f, [widened])), `round ${round} ${JSON.stringify(f)}`);
+    }
+  });
+});
