@@ -51,13 +51,20 @@ describe('table: narrow typed columns', () => {
     const col = build(cells);
     assert.equal(col.scaled?.scale, 2);
     assert.equal(col.scaled?.bits.BYTES_PER_ELEMENT, 4);
+    assert.equal(col.scaled?.high, undefined);
     assertSameValues(col, cells, 'cents');
+    // 11 digits (a token amount with 6 places) take 40 bits: a high byte a row.
+    const amounts = ['-1.187955', '8893.276453', '', '-99999.999999', '0.000001'];
+    const wide = build(amounts);
+    assert.equal(wide.scaled?.scale, 6);
+    assert.equal(wide.scaled?.high?.length, amounts.length);
+    assertSameValues(wide, amounts, 'amounts');
     assert.equal(build(['0.2226', '0.1', '1']).scaled?.scale, 4);
     assert.equal(build(['1', '2', '']).scaled?.scale, 0);
   });
 
   it('turns wide for a cell that does not fit (too many digits, -0, an exponent, text), before or after 1,024 numbers', () => {
-    for (const odd of ['8893.276453', '-0', '1e300', '2147483648', '0.0000000001', 'abc', '1.5e-7']) {
+    for (const odd of ['549755813888', '-0', '1e300', '88932764530.123', '0.0000000001', 'abc', '1.5e-10']) {
       for (const at of [3, 5000]) {
         const cells = Array.from({ length: 6000 }, (_, r) => (r === at ? odd : r % 7 === 0 ? '' : String((r % 300) / 4)));
         const col = build(cells);
@@ -67,11 +74,18 @@ describe('table: narrow typed columns', () => {
     }
   });
 
-  it('raises its scale when later cells have more places, the earlier values unchanged', () => {
+  it('raises its scale, and goes from 32 to 40 bits, when later cells need it, the earlier values unchanged', () => {
     const cells = Array.from({ length: 3000 }, (_, r) => (r < 2000 ? String(r) : r < 2500 ? `${r}.5` : `-${r % 10}.125`));
     const col = build(cells);
     assert.equal(col.scaled?.scale, 3);
+    assert.equal(col.scaled?.high, undefined);
     assertSameValues(col, cells, 'rescaled');
+    for (const big of ['300000000', '2147483.6481', '-549755813.887']) {
+      const more = [...cells, big, '', '-1.5'];
+      const grown = build(more);
+      assert.ok(grown.scaled?.high, big);
+      assertSameValues(grown, more, `40 bits after ${big}`);
+    }
   });
 
   it('matches a wide column on random decimals: values, sorts and range filters', () => {

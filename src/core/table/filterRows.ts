@@ -1,5 +1,5 @@
 /** Column filters over typed columns (see ColumnFilter in types.ts); all filters of a view must hold. */
-import { scaledValue } from './typedColumn';
+import { scaledEmpty, scaledValue } from './typedColumn';
 import { CellKind, type ColumnFilter, type ColumnNeed, type TypedColumn } from './types';
 
 /** The typed columns a filter needs; a text filter needs the text of every cell. */
@@ -12,9 +12,8 @@ export function rowTest(f: ColumnFilter, col: TypedColumn): (r: number) => boole
   const scaled = col.scaled;
   if (scaled && f.kind !== 'contains') {
     // A narrow column (numbers and empty cells): its values without making its Float64 copy.
-    const { bits } = scaled;
-    if (f.kind === 'empty') return (r) => bits[r] === 0;
-    if (f.kind === 'nonEmpty') return (r) => bits[r] !== 0;
+    if (f.kind === 'empty') return (r) => scaledEmpty(scaled, r);
+    if (f.kind === 'nonEmpty') return (r) => !scaledEmpty(scaled, r);
     const min = f.min ?? -Infinity;
     const max = f.max ?? Infinity;
     return (r) => {

@@ -14,7 +14,7 @@
  * Nothing is allocated per column (dense ranks cached per column cost 4 bytes a row and, to
  * build, 8 more), and a view passes its spare buffer as the scratch.
  */
-import { CellKind, type SortKey, type TypedColumn } from './types';
+import { CellKind, type ScaledInts, type SortKey, type TypedColumn } from './types';
 
 const collator = new Intl.Collator('en', { numeric: true });
 const orderKeys = new WeakMap<TypedColumn, Float64Array>();
@@ -126,28 +126,34 @@ function radixSort(ids: Uint32Array, key: Float64Array, descending: boolean, spa
 }
 
 /**
- * radixSort for a narrow column (ScaledInts): its bits are already order-preserving unsigned
- * keys, 0 for an empty cell. Two digits of 16 bits.
+ * radixSort for a narrow column (ScaledInts): its stored forms are already order-preserving
+ * unsigned keys, 0 for an empty cell. Two digits of 16 bits, and the high byte when it has one.
  */
-function radixSortBits(ids: Uint32Array, bits: Uint32Array, descending: boolean, spare: Uint32Array): Uint32Array {
+function radixSortBits(ids: Uint32Array, { bits, high }: ScaledInts, descending: boolean, spare: Uint32Array): Uint32Array {
   let n = 0;
   let e = ids.length;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] ?? 0;
-    if ((bits[id] ?? 0) !== 0) spare[n++] = id;
+    if ((bits[id] ?? 0) !== 0 || (high?.[id] ?? 0) !== 0) spare[n++] = id;
     else spare[--e] = id;
   }
   for (let i = ids.length - 1; i >= e; i--) ids[n + ids.length - 1 - i] = spare[i] ?? 0;
   let src = spare;
   let dst = ids;
   const flip = descending ? 0xffffffff : 0;
-  counts.fill(0, 0, 2 * 65536);
+  const passes = high ? 3 : 2;
+  counts.fill(0, 0, passes * 65536);
   for (let i = 0; i < n; i++) {
-    const u = (bits[src[i] ?? 0] ?? 0) ^ flip;
+    const id = src[i] ?? 0;
+    const u = (bits[id] ?? 0) ^ flip;
     counts[u & 0xffff] = (counts[u & 0xffff] ?? 0) + 1;
     counts[65536 + (u >>> 16)] = (counts[65536 + (u >>> 16)] ?? 0) + 1;
+    if (high) {
+      const h = ((high[id] ?? 0) ^ flip) & 0xff;
+      counts[131072 + h] = (counts[131072 + h] ?? 0) + 1;
+    }
   }
-  for (let pass = 0; pass < 2; pass++) {
+  for (let pass = 0; pass < passes; pass++) {
     const base = pass * 65536;
     let sum = 0;
     let uniform = false;
@@ -161,7 +167,8 @@ function radixSortBits(ids: Uint32Array, bits: Uint32Array, descending: boolean,
     const shift = pass * 16;
     for (let i = 0; i < n; i++) {
       const id = src[i] ?? 0;
-      const bucket = base + ((((bits[id] ?? 0) ^ flip) >>> shift) & 0xffff);
+      const digit = pass === 2 ? ((high?.[id] ?? 0) ^ flip) & 0xff : (((bits[id] ?? 0) ^ flip) >>> shift) & 0xffff;
+      const bucket = base + digit;
       const at = counts[bucket] ?? 0;
       counts[bucket] = at + 1;
       dst[at] = id;
@@ -204,7 +211,7 @@ export function sortRows(rows: Uint32Array, keys: readonly SortKey[], columns: r
   for (let k = keys.length - 1; k >= 0; k--) {
     const col = columns[k];
     const descending = keys[k]?.descending === true;
-    if (col?.scaled) radixSortBits(rows, col.scaled.bits, descending, scratch);
+    if (col?.scaled) radixSortBits(rows, col.scaled, descending, scratch);
     else if (col) radixSort(rows, orderKey(col), descending, scratch);
   }
   return rows;

@@ -2,10 +2,11 @@
  * Builds a TypedColumn cell by cell; shared by every source.
  *
  * A column of numbers is kept narrow while it can be: when every number is a decimal whose
- * digits, at one scale (places after the point, at most 9) for the whole column, fit an Int32,
- * the column holds those integers, 4 bytes a row instead of 9 (a Float64 and a kind byte). USD
- * amounts with cents, percentages, scores and counts all fit. `numbers` and `kinds` are then made
- * only when something reads them (a chart, a comparison); sorts and filters read the integers.
+ * digits, at one scale (places after the point, at most 9) for the whole column, fit 32 bits,
+ * the column holds those integers, 4 bytes a row instead of 9 (a Float64 and a kind byte); when
+ * they fit 40 bits (11 digits: token amounts with 6 places), 5 bytes a row. USD amounts with
+ * cents, percentages, scores and counts all fit. `numbers` and `kinds` are then made only when
+ * something reads them (a comparison); sorts, filters and analysis read the integers.
  *
  * Exact by construction: an integer is kept only if dividing it by 10^scale gives back the very
  * double the cell parsed to (both are exact doubles below 2^53, and a division rounds correctly),
@@ -15,9 +16,16 @@
 import { parseNumberText } from './numbers';
 import { CellKind, type ScaledInts, type TypedColumn } from './types';
 
-/** The stored form of an integer m (|m| < 2^31) is m + 2^31, unsigned: 0 is left for empty cells, and the order is m's. */
-const BIAS = 0x80000000;
-const INT_MAX = 0x7fffffff;
+/**
+ * The stored form of an integer m is m + BIAS, unsigned: 0 is left for empty cells, and the
+ * order is m's. 32 bits: |m| < 2^31, BIAS 2^31, in `bits`. 40 bits: |m| < 2^39, BIAS 2^39, the
+ * low 32 bits in `bits` and the high 8 in `high`.
+ */
+const BIAS32 = 2 ** 31;
+const BIAS40 = 2 ** 39;
+const MAX32 = BIAS32 - 1;
+const MAX40 = BIAS40 - 1;
+const WORD = 2 ** 32;
 const MAX_SCALE = 9;
 const POW10 = Array.from({ length: MAX_SCALE + 1 }, (_, i) => 10 ** i);
 /** Numbers seen before a column is made narrow or wide. */
@@ -28,8 +36,9 @@ export class TypedColumnBuilder {
   // wide column never makes its narrow array first: big arrays left for the collector raise the
   // peak RSS, and glibc then serves the next ones from its heap, which it does not give back.
   private staged: { rows: Uint32Array; values: Float64Array; count: number } | undefined;
-  // Narrow while `bits` is set; wide (numbers + kinds) once a cell did not fit.
+  // Narrow while `bits` is set (with `high` once a number needed 40 bits); wide (numbers + kinds) once a cell did not fit.
   private bits: Uint32Array | undefined;
+  private high: Uint8Array | undefined;
   private scale = 0;
   private divisor = 1;
   /** Largest |integer| kept so far (whether a bigger scale still fits). */
@@ -78,8 +87,11 @@ export class TypedColumnBuilder {
     const staged = this.staged;
     if (!staged) return;
     this.staged = undefined;
-    if (!wide && fitsNarrow(staged.values.subarray(0, staged.count))) this.bits = new Uint32Array(this.rows);
-    else {
+    const fit = wide ? undefined : narrowFit(staged.values.subarray(0, staged.count));
+    if (fit !== undefined) {
+      this.bits = new Uint32Array(this.rows);
+      if (fit > MAX32) this.high = new Uint8Array(this.rows);
+    } else {
       this.numbers = new Float64Array(this.rows).fill(NaN);
       this.kinds = new Uint8Array(this.rows);
     }
@@ -96,11 +108,31 @@ export class TypedColumnBuilder {
   /** Keeps `value` as an integer at the current scale, when it is one exactly; false otherwise. */
   private keep(r: number, value: number): boolean {
     const m = Math.round(value * this.divisor);
-    if (m / this.divisor !== value || m > INT_MAX || m < -INT_MAX || (m === 0 && Object.is(value, -0))) return false;
-    (this.bits as Uint32Array)[r] = m + BIAS;
     const abs = m < 0 ? -m : m;
+    if (m / this.divisor !== value || abs > MAX40 || (m === 0 && Object.is(value, -0))) return false;
+    if (abs > MAX32 && !this.high) this.to40();
+    const bits = this.bits as Uint32Array;
+    if (this.high) {
+      const b = m + BIAS40;
+      bits[r] = b % WORD;
+      this.high[r] = Math.floor(b / WORD);
+    } else bits[r] = m + BIAS32;
     if (abs > this.maxAbs) this.maxAbs = abs;
     return true;
+  }
+
+  /** From 32 to 40 bits a row: the high byte array, and every integer so far re-biased. */
+  private to40(): void {
+    const bits = this.bits as Uint32Array;
+    const high = new Uint8Array(bits.length);
+    for (let r = 0; r < bits.length; r++) {
+      const u = bits[r] ?? 0;
+      if (u === 0) continue;
+      const b = u - BIAS32 + BIAS40;
+      bits[r] = b % WORD;
+      high[r] = Math.floor(b / WORD);
+    }
+    this.high = high;
   }
 
   text(r: number, text: string): void {
@@ -128,22 +160,30 @@ export class TypedColumnBuilder {
     // A column without numbers has the text of every cell already ('' for empty ones).
     const fullText = this.fullText ?? (this.numberCount === 0 ? (this.texts ?? new Array<string>(this.rows).fill('')) : undefined);
     const counts = { column: this.column, emptyCount: this.emptyCount, numberCount: this.numberCount, textCount: this.textCount, texts: this.texts, fullText };
-    if (this.bits) return new NarrowColumn(counts, { bits: this.bits, scale: this.scale, divisor: this.divisor });
+    if (this.bits) return new NarrowColumn(counts, this.scaledInts());
     return { ...counts, numbers: this.numbers as Float64Array, kinds: this.kinds as Uint8Array };
   }
 
-  /** Raises the scale so `value` fits, when some scale ≤ 9 does and every integer so far still fits; false otherwise. */
+  /** Raises the scale so `value` fits, when some scale ≤ 9 does and every integer so far still fits 40 bits; false otherwise. */
   private rescaleFor(value: number): boolean {
     for (let s = this.scale + 1; s <= MAX_SCALE; s++) {
       const d = POW10[s] ?? 1;
       const m = Math.round(value * d);
       if (m / d !== value) continue;
       const factor = POW10[s - this.scale] ?? 1;
-      if (Math.abs(m) > INT_MAX || this.maxAbs * factor > INT_MAX) return false;
-      const bits = this.bits as Uint32Array;
+      if (Math.abs(m) > MAX40 || this.maxAbs * factor > MAX40) return false;
+      if (this.maxAbs * factor > MAX32 && !this.high) this.to40();
+      const now = this.scaledInts();
+      const bits = now.bits;
+      const high = now.high;
       for (let r = 0; r < bits.length; r++) {
-        const u = bits[r] ?? 0;
-        if (u !== 0) bits[r] = (u - BIAS) * factor + BIAS;
+        const v = storedInt(now, r);
+        if (v === undefined) continue;
+        if (high) {
+          const b = v * factor + BIAS40;
+          bits[r] = b % WORD;
+          high[r] = Math.floor(b / WORD);
+        } else bits[r] = v * factor + BIAS32;
       }
       this.maxAbs *= factor;
       this.scale = s;
@@ -153,17 +193,22 @@ export class TypedColumnBuilder {
     return false;
   }
 
+  private scaledInts(): ScaledInts {
+    return { bits: this.bits as Uint32Array, high: this.high, scale: this.scale, divisor: this.divisor };
+  }
+
   /** Turns the column wide: numbers and kinds from the integers so far. */
   private widen(): void {
-    const { numbers, kinds } = widened({ bits: this.bits as Uint32Array, scale: this.scale, divisor: this.divisor });
+    const { numbers, kinds } = widened(this.scaledInts());
     this.numbers = numbers;
     this.kinds = kinds;
     this.bits = undefined;
+    this.high = undefined;
   }
 }
 
-/** True when every value is a decimal that fits ScaledInts at one scale for all of them. */
-function fitsNarrow(values: Float64Array): boolean {
+/** The largest |integer| the values need at one scale for all of them, or undefined when some value does not fit 40 bits at any. */
+function narrowFit(values: Float64Array): number | undefined {
   let scale = 0;
   let maxAbs = 0;
   for (const v of values) {
@@ -173,11 +218,19 @@ function fitsNarrow(values: Float64Array): boolean {
       maxAbs *= 10;
       m = Math.round(v * (POW10[scale] ?? 1));
     }
-    if (m / (POW10[scale] ?? 1) !== v || (m === 0 && Object.is(v, -0))) return false;
+    if (m / (POW10[scale] ?? 1) !== v || (m === 0 && Object.is(v, -0))) return undefined;
     maxAbs = Math.max(maxAbs, Math.abs(m));
-    if (maxAbs > INT_MAX) return false;
+    if (maxAbs > MAX40) return undefined;
   }
-  return true;
+  return maxAbs;
+}
+
+/** Row r's integer (its value times 10^scale), or undefined when the cell is empty. */
+function storedInt(s: ScaledInts, r: number): number | undefined {
+  const u = s.bits[r] ?? 0;
+  if (!s.high) return u === 0 ? undefined : u - BIAS32;
+  const h = s.high[r] ?? 0;
+  return u === 0 && h === 0 ? undefined : h * WORD + u - BIAS40;
 }
 
 /**
@@ -186,18 +239,20 @@ function fitsNarrow(values: Float64Array): boolean {
  */
 export function cellReaders(col: TypedColumn): { kind: (r: number) => number; value: (r: number) => number } {
   const scaled = col.scaled;
-  if (scaled) {
-    const bits = scaled.bits;
-    return { kind: (r) => ((bits[r] ?? 0) === 0 ? CellKind.Empty : CellKind.Number), value: (r) => scaledValue(scaled, r) };
-  }
+  if (scaled) return { kind: (r) => (storedInt(scaled, r) === undefined ? CellKind.Empty : CellKind.Number), value: (r) => scaledValue(scaled, r) };
   const { kinds, numbers } = col;
   return { kind: (r) => kinds[r] ?? CellKind.Empty, value: (r) => numbers[r] ?? NaN };
 }
 
 /** Row r's value in a narrow column (NaN when empty): the very double its cell parsed to. */
 export function scaledValue(s: ScaledInts, r: number): number {
-  const u = s.bits[r] ?? 0;
-  return u === 0 ? NaN : (u - BIAS) / s.divisor;
+  const m = storedInt(s, r);
+  return m === undefined ? NaN : m / s.divisor;
+}
+
+/** True when row r of a narrow column is empty. */
+export function scaledEmpty(s: ScaledInts, r: number): boolean {
+  return (s.bits[r] ?? 0) === 0 && (s.high?.[r] ?? 0) === 0;
 }
 
 /** The Float64 values and kinds of a narrow column's integers. */
@@ -206,10 +261,10 @@ function widened(s: ScaledInts): { numbers: Float64Array; kinds: Uint8Array } {
   const numbers = new Float64Array(n);
   const kinds = new Uint8Array(n);
   for (let r = 0; r < n; r++) {
-    const u = s.bits[r] ?? 0;
-    if (u === 0) numbers[r] = NaN;
+    const m = storedInt(s, r);
+    if (m === undefined) numbers[r] = NaN;
     else {
-      numbers[r] = (u - BIAS) / s.divisor;
+      numbers[r] = m / s.divisor;
       kinds[r] = CellKind.Number;
     }
   }

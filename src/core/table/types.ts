@@ -8,12 +8,15 @@ export const CellKind = { Empty: 0, Number: 1, Text: 2 } as const;
 export type CellKind = (typeof CellKind)[keyof typeof CellKind];
 
 /**
- * A column of numbers (and empty cells) kept as integers at one decimal scale (typedColumn.ts):
- * row r is empty when bits[r] is 0, else its value is (bits[r] − 2^31) / divisor, exactly the
- * double its cell parsed to. As unsigned integers, bits order the rows as their values do.
+ * A column of numbers (and empty cells) kept as integers at one decimal scale (typedColumn.ts).
+ * Row r's stored form is bits[r] (32 bits), or high[r] × 2^32 + bits[r] (40 bits) when `high`
+ * is set: 0 when the cell is empty, else its integer plus 2^31 (2^39), so the stored forms, as
+ * unsigned integers, order the rows as their values do. The value is the integer / divisor,
+ * exactly the double the cell parsed to.
  */
 export interface ScaledInts {
   readonly bits: Uint32Array;
+  readonly high?: Uint8Array | undefined;
   /** Places after the decimal point (0–9). */
   readonly scale: number;
   /** 10^scale. */
