@@ -21,7 +21,7 @@ import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import { exportView, openCsvFile, TableView, type TableSource } from '../src/core/table';
+import { exportView, openCsvFile, TABLE_WORKER_YOUNG_GENERATION_MB, TableView, type TableSource } from '../src/core/table';
 import { generateLongCellCsv, generateQuotedCsv, generateWalletCsv, LONG_CELL_COLUMNS, QUOTED_COLUMNS, seededRandom, walletColumns } from './tableData';
 
 const args = process.argv.slice(2);
@@ -259,9 +259,17 @@ async function coldFilterPart(shape: Shape, file: string): Promise<Figures> {
   return f;
 }
 
-/** Runs one part in a fresh node process and returns its figures. */
+/**
+ * V8's semi-space in MB for the part processes: the table worker's young generation
+ * (TABLE_WORKER_YOUNG_GENERATION_MB, three semi-spaces), so the engine runs here with the heap
+ * it has in the product.
+ */
+const SEMI_SPACE_MB = TABLE_WORKER_YOUNG_GENERATION_MB / 3;
+
+/** Runs one part in a fresh node process and returns its figures (papaparse, the reference, with node's own heap). */
 function runPart(name: string, shape: Shape, file: string, extra: readonly string[] = []): Figures {
-  const r = spawnSync(process.execPath, ['--expose-gc', __filename, '--part', name, '--shape', shape.name, '--file', file, ...extra], {
+  const heap = name.startsWith('papaparse') ? [] : [`--max-semi-space-size=${SEMI_SPACE_MB}`];
+  const r = spawnSync(process.execPath, ['--expose-gc', ...heap, __filename, '--part', name, '--shape', shape.name, '--file', file, ...extra], {
     encoding: 'utf8',
     maxBuffer: 1 << 20,
   });
@@ -399,7 +407,7 @@ const METHOD = [
   '  and then types its column; repeat sort: the other direction, column cached.',
   '- Filter: a range on a column not typed before, keeping the sort.',
   '- Window: 200 windows of 60 rows × 40 adjacent columns (all columns when fewer) at random places of the sorted, filtered view.',
-  '- Memory: peak RSS (getrusage) minus RSS before open, in a fresh process, over the whole session (search and export too).',
+  `- Memory: peak RSS (getrusage) minus RSS before open, in a fresh process, over the whole session (search and export too); every part of the engine runs with V8's semi-space at ${SEMI_SPACE_MB} MB, the table worker's young generation (TABLE_WORKER_YOUNG_GENERATION_MB); papaparse with node's own.`,
   '- papaparse (wide only): `Papa.parse(fs.createReadStream(file))`, rows collected from the chunk callback (or dropped).',
 ];
 

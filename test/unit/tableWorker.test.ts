@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { threadId } from 'node:worker_threads';
+import { threadId, Worker, type WorkerOptions } from 'node:worker_threads';
 import {
   COPY_MAX_CELLS,
   copySelection,
@@ -18,6 +18,8 @@ import {
   RemoteTable,
   TableView,
   TableWorkerError,
+  TABLE_WORKER_YOUNG_GENERATION_MB,
+  tableWorkerOptions,
   type SourceChange,
   type ViewQuery,
 } from '../../src/core/table';
@@ -298,6 +300,31 @@ describe('table worker: analysis (profile, histogram, scatter)', () => {
     } finally {
       await bigTable.close();
     }
+  });
+});
+
+describe('table worker: its heap', () => {
+  it('keeps its young generation small while it makes short-lived strings (a worker left to V8 grows it)', async () => {
+    // The same garbage as a table session makes (short strings, some surviving a while), in a
+    // worker started as table workers are and in one without limits; each reports its new space.
+    const code = `
+      const { parentPort } = require('node:worker_threads');
+      const v8 = require('node:v8');
+      let keep = [];
+      for (let i = 0; i < 3e6; i++) { keep.push('row ' + i + ',' + (i * 7)); if (keep.length > 20000) keep = []; }
+      const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+      parentPort.postMessage(space.space_size);`;
+    const newSpace = (options: WorkerOptions): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const w = new Worker(code, { ...options, eval: true });
+        w.once('message', (size: number) => void w.terminate().then(() => resolve(size)));
+        w.once('error', reject);
+      });
+    const limited = await newSpace(tableWorkerOptions());
+    const free = await newSpace({});
+    assert.equal(TABLE_WORKER_YOUNG_GENERATION_MB, 6);
+    assert.ok(limited <= 4 << 20, `a table worker's new space is ${limited} bytes`);
+    assert.ok(free > limited, `a worker without limits grew its new space to ${free} bytes, more than a table worker's ${limited}`);
   });
 });
 

@@ -68,6 +68,6 @@ export { isNumberText, parseNumberText } from './numbers';
 export { openTable } from './openTable';
 export { compareText, sortRows } from './sortRows';
 export { TableView } from './tableView';
-export { defaultWorkerFile, fromWireError, RemoteTable, TableWorkerError, type RemoteOpenOptions } from './remoteTable';
+export { defaultWorkerFile, fromWireError, RemoteTable, TABLE_WORKER_YOUNG_GENERATION_MB, TableWorkerError, tableWorkerOptions, type RemoteOpenOptions } from './remoteTable';
 export type { ViewSnapshot } from './workerProtocol';
 export * from './types';
