@@ -41,6 +41,8 @@ export class TypedColumnBuilder {
   private high: Uint8Array | undefined;
   private scale = 0;
   private divisor = 1;
+  /** Rows [0, filledTo) hold every integer kept so far (a rescale goes over no more). */
+  private filledTo = 0;
   /** Largest |integer| kept so far (whether a bigger scale still fits). */
   private maxAbs = 0;
   private numbers: Float64Array | undefined;
@@ -90,7 +92,9 @@ export class TypedColumnBuilder {
     const fit = wide ? undefined : narrowFit(staged.values.subarray(0, staged.count));
     if (fit !== undefined) {
       this.bits = new Uint32Array(this.rows);
-      if (fit > MAX32) this.high = new Uint8Array(this.rows);
+      if (fit.maxAbs > MAX32) this.high = new Uint8Array(this.rows);
+      this.scale = fit.scale;
+      this.divisor = POW10[fit.scale] ?? 1;
     } else {
       this.numbers = new Float64Array(this.rows).fill(NaN);
       this.kinds = new Uint8Array(this.rows);
@@ -118,6 +122,7 @@ export class TypedColumnBuilder {
       this.high[r] = Math.floor(b / WORD);
     } else bits[r] = m + BIAS32;
     if (abs > this.maxAbs) this.maxAbs = abs;
+    if (r >= this.filledTo) this.filledTo = r + 1;
     return true;
   }
 
@@ -125,7 +130,7 @@ export class TypedColumnBuilder {
   private to40(): void {
     const bits = this.bits as Uint32Array;
     const high = new Uint8Array(bits.length);
-    for (let r = 0; r < bits.length; r++) {
+    for (let r = 0; r < this.filledTo; r++) {
       const u = bits[r] ?? 0;
       if (u === 0) continue;
       const b = u - BIAS32 + BIAS40;
@@ -176,7 +181,7 @@ export class TypedColumnBuilder {
       const now = this.scaledInts();
       const bits = now.bits;
       const high = now.high;
-      for (let r = 0; r < bits.length; r++) {
+      for (let r = 0; r < this.filledTo; r++) {
         const v = storedInt(now, r);
         if (v === undefined) continue;
         if (high) {
@@ -207,8 +212,8 @@ export class TypedColumnBuilder {
   }
 }
 
-/** The largest |integer| the values need at one scale for all of them, or undefined when some value does not fit 40 bits at any. */
-function narrowFit(values: Float64Array): number | undefined {
+/** The scale the values need, and their largest |integer| at it; undefined when some value does not fit 40 bits at any. */
+function narrowFit(values: Float64Array): { scale: number; maxAbs: number } | undefined {
   let scale = 0;
   let maxAbs = 0;
   for (const v of values) {
@@ -222,7 +227,7 @@ function narrowFit(values: Float64Array): number | undefined {
     maxAbs = Math.max(maxAbs, Math.abs(m));
     if (maxAbs > MAX40) return undefined;
   }
-  return maxAbs;
+  return { scale, maxAbs };
 }
 
 /** Row r's integer (its value times 10^scale), or undefined when the cell is empty. */
