@@ -96,6 +96,21 @@ describe('table: CSV source against papaparse', () => {
     }
   });
 
+  it('matches papaparse on quoted files longer than the head, head and rest scanned by the kernel', async () => {
+    const rand = rng(20261124);
+    for (let i = 0; i < 6; i++) {
+      const table = randomTable(rand);
+      const rows = Array.from({ length: 600 }, (_, r) => table.rows[r % Math.max(1, table.rows.length)] ?? table.header);
+      // Every cell quoted: 64 quotes in a chunk's first 64 KiB choose the kernel, for the head too.
+      const quoted = (r: readonly string[]): string => r.map((v) => `"${v.replaceAll('"', '""')}"`).join(',');
+      const text = (i % 2 === 0 ? '\ufeff' : '') + [table.header, ...rows].map(quoted).join(table.eol) + table.eol;
+      const reads = { head: 2048 + 512 * i, chunk: 8192 };
+      await expectSameAsPapa(text, reads, i % 3 === 0).catch((e: unknown) => {
+        throw new Error(`quoted file ${i}: ${String(e)}`);
+      });
+    }
+  });
+
   it('answers the first rows before the index is complete', async () => {
     const lines = ['id,name'];
     for (let i = 0; i < 5000; i++) lines.push(`${i},name ${i}`);

@@ -76,6 +76,17 @@ export class CellWalker {
   }
 
   /**
+   * `bytes` copied into the first read buffer, so the kernels can read them (the head, scanned
+   * before any read of the rest needs that buffer); undefined when they do not fit.
+   */
+  stage(bytes: Buffer): Buffer | undefined {
+    const buf = this.buffers[0];
+    if (bytes.length > buf.length) return undefined;
+    bytes.copy(buf);
+    return buf.subarray(0, bytes.length);
+  }
+
+  /**
    * Walks the row buf[start, end) (buf held by this walker; rows of one chunk in order);
    * returns its cell count, with the marks of every (1 << shift)th cell in `marks`.
    */

@@ -49,15 +49,21 @@ export class CsvIndexer {
     };
   }
 
-  /** Reads and scans the first `bytes` of the file, and on until the first row ends. */
-  async readHead(bytes: number, delimited: boolean): Promise<void> {
+  /**
+   * Reads and scans the first `bytes` of the file, and on until the first row ends; with
+   * `walker`'s kernel when the head fits in its buffer (the JS scan of a MiB of quoted text, run
+   * once while V8 still interprets it, took ~8 ms of a 200 MB file's 80 ms index).
+   */
+  async readHead(bytes: number, delimited: boolean, walker?: CellWalker): Promise<void> {
     let length = Math.min(this.size, Math.max(3, bytes)); // at least a BOM's worth
     let head = Buffer.allocUnsafe(length);
     let got = (await this.fh.read(head, 0, length, 0)).bytesRead;
     this.bom = hasBom(head);
     const from = this.bom ? 3 : 0;
     if (this.bom) this.scanner = new RowScanner(this.offsets, delimited, 3);
-    this.scan(head.subarray(from, got), from);
+    const first = head.subarray(from, got);
+    const staged = walker?.stage(first);
+    this.scan(staged ?? first, from, staged ? walker : undefined);
     // A header longer than the head: read on until it ends (or the row cap).
     while (this.offsets.length === 0 && got < this.size && got < MAX_ROW_BYTES) {
       length = Math.min(this.size, length * 2);
