@@ -7,7 +7,7 @@
 import { CellMap } from './cellMap';
 import { CellSpan, cellText } from './cells';
 import { rowEnd, spanAt, type CsvFile } from './csvFile';
-import { parseNumberBytes } from './numbers';
+import { parseNumberInto, parsedNumber } from './numbers';
 import { readRowChunks } from './rowChunks';
 import { TypedColumnBuilder } from './typedColumn';
 import type { ColumnNeed, TaskOptions, TypedColumn } from './types';
@@ -72,9 +72,8 @@ export async function columnPass(
           b.empty(r);
           continue;
         }
-        const n = parseNumberBytes(buf, span.from, span.to);
-        if (Number.isNaN(n)) b.text(r, cellText(buf, span));
-        else b.number(r, n, b.wantsFullText ? cellText(buf, span) : undefined);
+        if (!parseNumberInto(buf, span.from, span.to)) b.text(r, cellText(buf, span));
+        else b.number(r, parsedNumber[0] ?? NaN, b.wantsFullText ? cellText(buf, span) : undefined);
       }
     }
     done += buf.length;
