@@ -272,14 +272,24 @@ export class CsvSource implements TableSource, CsvFile {
   private checkHeadRows(walker: CellWalker | undefined): void {
     if (!this.delimited) return;
     const head = this.indexer.head;
+    // The rows wholly in the head (limits only grow: a prefix of the rows).
+    let last = this.offsets.length;
+    while (last > this.header && this.offsets.limit(last - 1) > head.length) last--;
+    const report = (p: number, cells: number): void => {
+      const ragged = { count: 1, firstRow: p - this.header, firstCells: cells };
+      this.board.set(raggedNotice(ragged, this.names.length, this.header, new Places(this.offsets, this.header), false));
+    };
     const staged = walker?.stage(head);
-    for (let p = this.header; p < this.offsets.length && this.offsets.limit(p) <= head.length; p++) {
+    if (staged && walker) {
+      const first = walker.firstRowNotOf(staged, this.offsets.bounds(this.header, last), this.names.length);
+      if (first) report(this.header + first.index, first.cells);
+      return;
+    }
+    for (let p = this.header; p < last; p++) {
       const s = this.offsets.start(p);
-      const e = rowEnd(head, s, this.offsets.limit(p));
-      const cells = staged && walker ? walker.walk(staged, s, e, 0, 0) : countCells(head, s, e);
+      const cells = countCells(head, s, rowEnd(head, s, this.offsets.limit(p)));
       if (cells !== this.names.length) {
-        const ragged = { count: 1, firstRow: p - this.header, firstCells: cells };
-        this.board.set(raggedNotice(ragged, this.names.length, this.header, new Places(this.offsets, this.header), false));
+        report(p, cells);
         return;
       }
     }

@@ -82,6 +82,16 @@ export class RowOffsets {
     return r + 1 < this.count ? this.start(r + 1) : this.lastEnd;
   }
 
+  /** Where rows first..last − 1 start, then where row last − 1 ends (its limit): last − first + 1 values, for rows that start below 4 GiB. */
+  bounds(first: number, last: number): Uint32Array {
+    const out = new Uint32Array(Math.max(0, last - first) + 1);
+    if (last <= first) return out;
+    if (this.highRows.length === 0) out.set(this.starts.subarray(first, last));
+    else for (let r = first; r < last; r++) out[r - first] = this.start(r);
+    out[last - first] = this.limit(last - 1);
+    return out;
+  }
+
   /** 1-based line of the file on which row r starts. */
   line(r: number): number {
     if (this.count === 0) return r + 1;
