@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CellMap, type CellMapLayout } from '../../src/core/table/cellMap';
-import { cellStart } from '../../src/core/table/cells';
+import { trimLineEnd } from '../../src/core/table/bytes';
+import { cellStart, countCells } from '../../src/core/table/cells';
 import { RowOffsets } from '../../src/core/table/rowOffsets';
 import { RowScanner } from '../../src/core/table/rowScanner';
 import { CellWalker } from '../../src/core/table/cellWalkWasm';
@@ -79,6 +80,43 @@ describe('table: cell map layouts', () => {
         assert.deepEqual(got, starts(row, columns), `${columns} columns, row ${r}: ${row.toString().slice(0, 60)}`);
       });
     }
+  });
+
+  it('finds the first row whose cell count differs, in one call, as countCells does (quotes or not, CRLF, past a batch)', () => {
+    const walker = new CellWalker(1 << 20);
+    const rand = rng(2411);
+    const bits = ['a', '12.5', ',', ',', ' ', '"', '""', '"x,y"', '"a""b"', '"multi\nline, ""q"""', 'é', 'x'.repeat(40)];
+    /** Rows joined with their line endings, and where each starts (then where the last ends). */
+    const lay = (rows: readonly string[]): { buf: Buffer; bounds: Uint32Array } => {
+      const starts: number[] = [];
+      let text = '';
+      for (const row of rows) {
+        starts.push(Buffer.byteLength(text));
+        text += row + (rand() < 0.3 ? '\r\n' : '\n');
+      }
+      starts.push(Buffer.byteLength(text));
+      return { buf: Buffer.from(text), bounds: Uint32Array.from(starts) };
+    };
+    for (let i = 0; i < 300; i++) {
+      const rows = Array.from({ length: 1 + Math.floor(rand() * 30) }, () =>
+        Array.from({ length: Math.floor(rand() * 12) }, () => bits[Math.floor(rand() * bits.length)] ?? '').join(''),
+      );
+      const { buf, bounds } = lay(rows);
+      const staged = walker.stage(buf);
+      assert.ok(staged);
+      const counts = rows.map((_, k) => countCells(buf, bounds[k] ?? 0, trimLineEnd(buf, bounds[k] ?? 0, bounds[k + 1] ?? 0)));
+      for (const expected of [counts[0] ?? 1, 1, 2, 3]) {
+        const index = counts.findIndex((c) => c !== expected);
+        const want = index === -1 ? undefined : { index, cells: counts[index] };
+        assert.deepEqual(walker.firstRowNotOf(staged, bounds, expected), want, `${JSON.stringify(rows)}, expected ${expected}`);
+      }
+    }
+    const many = Array.from({ length: 20_000 }, (_, k) => (k === 17_000 ? '"1","2"' : k % 2 === 0 ? '"1","x, y","3"' : '1,2,3'));
+    const { buf, bounds } = lay(many);
+    const staged = walker.stage(buf);
+    assert.ok(staged);
+    assert.deepEqual(walker.firstRowNotOf(staged, bounds, 3), { index: 17_000, cells: 2 });
+    assert.equal(walker.firstRowNotOf(staged, bounds.subarray(0, 17_001), 3), undefined);
   });
 
   it('gives every cell its own place in a file of few columns, the marks layout to a wide one', () => {

@@ -3,6 +3,7 @@
  * every cell, on hand-written tricky files and on random files, with reads cut at every size.
  */
 import assert from 'node:assert/strict';
+import { truncateSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { openCsvFile, type TableSource } from '../../src/core/table';
 import { RowOffsets } from '../../src/core/table/rowOffsets';
@@ -96,6 +97,21 @@ describe('table: CSV source against papaparse', () => {
     }
   });
 
+  it('matches papaparse on quoted files longer than the head, head and rest scanned by the kernel', async () => {
+    const rand = rng(20261124);
+    for (let i = 0; i < 6; i++) {
+      const table = randomTable(rand);
+      const rows = Array.from({ length: 600 }, (_, r) => table.rows[r % Math.max(1, table.rows.length)] ?? table.header);
+      // Every cell quoted: 64 quotes in a chunk's first 64 KiB choose the kernel, for the head too.
+      const quoted = (r: readonly string[]): string => r.map((v) => `"${v.replaceAll('"', '""')}"`).join(',');
+      const text = (i % 2 === 0 ? '\ufeff' : '') + [table.header, ...rows].map(quoted).join(table.eol) + table.eol;
+      const reads = { head: 2048 + 512 * i, chunk: 8192 };
+      await expectSameAsPapa(text, reads, i % 3 === 0).catch((e: unknown) => {
+        throw new Error(`quoted file ${i}: ${String(e)}`);
+      });
+    }
+  });
+
   it('answers the first rows before the index is complete', async () => {
     const lines = ['id,name'];
     for (let i = 0; i < 5000; i++) lines.push(`${i},name ${i}`);
@@ -128,6 +144,31 @@ describe('table: CSV source against papaparse', () => {
     await assert.rejects(cancelled.indexed);
     assert.equal(cancelled.complete, false);
     await cancelled.close();
+  });
+
+  it('indexes a file that shrinks while it is read: only whole rows of the bytes read, at their real places', async () => {
+    const lines = ['id'];
+    for (let i = 0; i < 3000; i++) lines.push(String(i));
+    const text = lines.join('\n') + '\n';
+    const lineStarts = new Set<number>();
+    for (let at = 0; at < text.length; at = text.indexOf('\n', at) + 1) lineStarts.add(at);
+    for (const keep of [0, 700, 5000]) {
+      const path = await writeTemp(dir, text);
+      let cut = false;
+      const source = await openCsvFile(path, {
+        prepareColumns: false,
+        readSizes: { head: 16, chunk: 256 },
+        onProgress: () => {
+          if (!cut) truncateSync(path, keep);
+          cut = true;
+        },
+      });
+      await source.indexed;
+      assert.equal(source.complete, true);
+      assert.ok(source.rowCount > 0 && source.rowCount <= 3000, `rows: ${source.rowCount}`);
+      for (let p = 0; p < source.offsets.length; p++) assert.ok(lineStarts.has(source.offsets.start(p)), `row ${p} starts at ${source.offsets.start(p)}, not a line start (keep ${keep})`);
+      await source.close();
+    }
   });
 
   it('refuses rows and columns that do not exist', async () => {

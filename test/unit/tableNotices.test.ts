@@ -68,6 +68,18 @@ describe('table: notices for malformed files', () => {
     await source.close();
   });
 
+  it('reports a ragged row among the first rows of a quoted file longer than the head (cells counted by the kernel)', async () => {
+    const row = (i: number): string => `"${i}","x, ""y""","line\nbreak"\n`;
+    const rows = Array.from({ length: 400 }, (_, i) => (i === 7 ? `"${i}","short"\n` : row(i)));
+    const text = `"a","b","c"\n${rows.join('')}`;
+    const source = await openCsvFile(await writeTemp(dir, text), { prepareColumns: false, readSizes: { head: 4096, chunk: 8192 } });
+    assert.equal(source.complete, false, 'the head is not the whole file');
+    const n = notice(source, 'raggedRows');
+    assert.equal(n.row, 8);
+    assert.equal(n.line, 16, 'line breaks inside quoted cells move the line on');
+    await source.close();
+  });
+
   it('reports an unterminated quote at the end and reads the rest as one cell', async () => {
     const source = await open('a,b\n1,2\n3,"open\n4,5\n6,7\n');
     assert.equal(source.rowCount, 2);

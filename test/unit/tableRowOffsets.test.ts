@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { open } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
+import { MAX_ROW_BYTES } from '../../src/core/table/rowChunks';
 import { RowOffsets } from '../../src/core/table/rowOffsets';
 import { readRowBytes } from '../../src/core/table/rowReads';
 import { rng, tempDir, writeTemp } from './tableFixtures';
@@ -43,6 +44,25 @@ describe('table: row index', () => {
     const last = starts[starts.length - 1] ?? 0;
     assert.equal(offsets.rowAt(last + 10), starts.length - 1);
     assert.equal(offsets.rowAt((starts[1234] ?? 0) + 0.5), 1234);
+    // Rows longer than MAX_ROW_BYTES (the huge jumps), counted as they were registered, against limit − start.
+    let longCount = 0;
+    let firstLong = 0;
+    for (let r = 0; r < starts.length; r++) {
+      if (offsets.limit(r) - offsets.start(r) > MAX_ROW_BYTES && longCount++ === 0) firstLong = r;
+    }
+    assert.ok(longCount > 3, `long rows in the test: ${longCount}`);
+    assert.deepEqual(offsets.longRows(), { count: longCount, first: firstLong });
+  });
+
+  it('counts a long last row, and none in a file of short rows', () => {
+    const offsets = new RowOffsets();
+    offsets.push(0, 10, 0);
+    assert.deepEqual(offsets.longRows(), { count: 0, first: 0 });
+    offsets.push(10, 10 + MAX_ROW_BYTES + 1, 1);
+    assert.deepEqual(offsets.longRows(), { count: 1, first: 1 });
+    offsets.push(10 + MAX_ROW_BYTES + 1, 20 + MAX_ROW_BYTES, 2);
+    assert.deepEqual(offsets.longRows(), { count: 1, first: 1 }, 'ends where the next row starts');
+    assert.deepEqual(new RowOffsets().longRows(), { count: 0, first: 0 });
   });
 });
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { findRows, jsonRowsSource, openJsonFile, openTable, TableView, type TableSource } from '../../src/core/table';
-import { parseNumberBytes, parseNumberText } from '../../src/core/table/numbers';
+import { parseNumberBytes, parseNumberInto, parseNumberText, parsedNumber } from '../../src/core/table/numbers';
 import { rng, tempDir, writeTemp } from './tableFixtures';
 
 let dir = '';
@@ -98,6 +98,24 @@ describe('table: numbers parsed from bytes', () => {
     for (const text of cells) {
       const buf = Buffer.from(`,${text},`);
       assert.ok(Object.is(parseNumberBytes(buf, 1, buf.length - 1), parseNumberText(text)), JSON.stringify(text));
+    }
+  });
+
+  it('puts into parsedNumber exactly what the text rule gives, for random signed decimals of 1 to 20 digits', () => {
+    const rand = rng(32);
+    const digits = (n: number): string => Array.from({ length: n }, () => String(Math.floor(rand() * 10))).join('');
+    for (let k = 0; k < 50_000; k++) {
+      const sign = ['', '-', '+'][Math.floor(rand() * 3)] ?? '';
+      const whole = digits(Math.floor(rand() * 12));
+      const fraction = rand() < 0.8 ? `.${digits(Math.floor(rand() * 10))}` : '';
+      const exponent = rand() < 0.05 ? `e${sign}${digits(1 + Math.floor(rand() * 2))}` : '';
+      const text = sign + whole + fraction + exponent;
+      const buf = Buffer.from(`"${text}"`);
+      const expected = parseNumberText(text);
+      const found = parseNumberInto(buf, 1, buf.length - 1);
+      assert.equal(found, !Number.isNaN(expected), JSON.stringify(text));
+      if (found) assert.ok(Object.is(parsedNumber[0], expected), `${JSON.stringify(text)}: ${parsedNumber[0]} vs ${expected}`);
+      assert.ok(Object.is(parseNumberBytes(buf, 1, buf.length - 1), expected), JSON.stringify(text));
     }
   });
 });

@@ -10,12 +10,13 @@
 ;; The walk functions take a row [start, end) as memory offsets and write marks as i32 at
 ;; marks[k] = start of cell (k << shift) − start, or 0xFFFFFFFF for slots past the row's last
 ;; cell; they return the row's cell count. shift 5 marks every 32nd cell (wide files); shift 0
-;; marks every cell (files of few columns). `scan` finds where rows end (rowScanner.ts).
+;; marks every cell (files of few columns). `countRows` checks the cell counts of many rows.
+;; `scan` finds where rows end (rowScanner.ts).
 (module
   (import "env" "memory" (memory 1))
 
   ;; Any row: a byte loop, with the quote rules.
-  (func (export "walk") (param $start i32) (param $end i32) (param $slots i32) (param $shift i32) (result i32)
+  (func $walk (export "walk") (param $start i32) (param $end i32) (param $slots i32) (param $shift i32) (result i32)
     (local $p i32) (local $cell i32) (local $i i32) (local $j i32) (local $b i32) (local $k i32) (local $mask i32)
     (local.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $shift)) (i32.const 1)))
     (local.set $p (local.get $start))
@@ -88,7 +89,7 @@
 
   ;; A row with no quote in it: the commas of 16 bytes at once (SIMD), so there is no branch per
   ;; byte or per cell to mispredict; commas are gone through one by one only in a block where a mark falls.
-  (func (export "walkPlain") (param $start i32) (param $end i32) (param $slots i32) (param $shift i32) (result i32)
+  (func $walkPlain (export "walkPlain") (param $start i32) (param $end i32) (param $slots i32) (param $shift i32) (result i32)
     (local $bits i32) (local $n i32) (local $next i32) (local $p i32) (local $commas i32) (local $k i32) (local $step i32)
     (local.set $step (i32.shl (i32.const 1) (local.get $shift)))
     (if (local.get $slots) (then (i32.store (i32.const 0) (i32.const 0)))) ;; cell 0 starts at the start
@@ -125,6 +126,50 @@
         (br $block16)))
     (call $fill (i32.add (i32.shr_u (local.get $commas) (local.get $shift)) (i32.const 1)) (local.get $slots))
     (i32.add (local.get $commas) (i32.const 1)))
+
+  ;; The head's rows at open, in one call: returns the first of $n rows whose cell count is not
+  ;; $expected (its count then stored at 0), or -1. Row k runs from $base plus the i32 at
+  ;; $starts + 4k to $base plus the one after it, its line ending (the CR and LF bytes at its end)
+  ;; left out, as rowEnd() does in cells.ts's callers. A row with no quote takes walkPlain.
+  (func (export "countRows") (param $starts i32) (param $n i32) (param $expected i32) (param $base i32) (result i32)
+    (local $k i32) (local $start i32) (local $end i32) (local $p i32) (local $b i32) (local $quoted i32) (local $count i32)
+    (block $done
+      (loop $row
+        (br_if $done (i32.ge_u (local.get $k) (local.get $n)))
+        (local.set $start (i32.add (local.get $base) (i32.load (i32.add (local.get $starts) (i32.shl (local.get $k) (i32.const 2))))))
+        (local.set $end (i32.add (local.get $base) (i32.load offset=4 (i32.add (local.get $starts) (i32.shl (local.get $k) (i32.const 2))))))
+        ;; Leave out the line ending.
+        (block $trimmed
+          (loop $trim
+            (br_if $trimmed (i32.le_u (local.get $end) (local.get $start)))
+            (local.set $b (i32.load8_u (i32.sub (local.get $end) (i32.const 1))))
+            (br_if $trimmed (i32.and (i32.ne (local.get $b) (i32.const 10)) (i32.ne (local.get $b) (i32.const 13))))
+            (local.set $end (i32.sub (local.get $end) (i32.const 1)))
+            (br $trim)))
+        ;; Any quote in the row, 16 bytes at a time (the last block masked to the row).
+        (local.set $quoted (i32.const 0))
+        (local.set $p (local.get $start))
+        (block $scanned
+          (loop $block16
+            (br_if $scanned (i32.ge_u (local.get $p) (local.get $end)))
+            (local.set $b (i8x16.bitmask (i8x16.eq (v128.load (local.get $p)) (i8x16.splat (i32.const 34)))))
+            (if (i32.lt_u (i32.sub (local.get $end) (local.get $p)) (i32.const 16))
+              (then
+                (local.set $b (i32.and (local.get $b)
+                  (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $end) (local.get $p))) (i32.const 1))))))
+            (if (local.get $b) (then (local.set $quoted (i32.const 1)) (br $scanned)))
+            (local.set $p (i32.add (local.get $p) (i32.const 16)))
+            (br $block16)))
+        (if (local.get $quoted)
+          (then (local.set $count (call $walk (local.get $start) (local.get $end) (i32.const 0) (i32.const 0))))
+          (else (local.set $count (call $walkPlain (local.get $start) (local.get $end) (i32.const 0) (i32.const 0)))))
+        (if (i32.ne (local.get $count) (local.get $expected))
+          (then
+            (i32.store (i32.const 0) (local.get $count))
+            (return (local.get $k))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $row)))
+    (i32.const -1))
 
   ;; Slots [from, slots): past the row's last cell.
   (func $fill (param $k i32) (param $slots i32)

@@ -40,6 +40,7 @@ export class CellWalker {
   private readonly walkQuoted: Kernel;
   private readonly walkPlain: Kernel | undefined;
   private readonly scanKernel: ScanKernel;
+  private readonly countRowsKernel: CountRowsKernel;
   /** What the last scan() left: state, line feeds, row ends, malformed quotes, first malformed, last opening quote. */
   readonly scanState: Int32Array;
   /** Row ends of the last scan(): (line feed's place, line feeds before it) pairs. */
@@ -58,6 +59,7 @@ export class CellWalker {
     this.walkQuoted = exports.walk as Kernel;
     this.walkPlain = plain ? (exports.walkPlain as Kernel) : undefined;
     this.scanKernel = exports.scan as ScanKernel;
+    this.countRowsKernel = exports.countRows as CountRowsKernel;
     this.memory = memory.buffer;
     this.marks = new Uint32Array(this.memory, 0, SCAN_STATE / 4);
     this.scanState = new Int32Array(this.memory, SCAN_STATE, 6);
@@ -76,6 +78,17 @@ export class CellWalker {
   }
 
   /**
+   * `bytes` copied into the first read buffer, so the kernels can read them (the head, scanned
+   * before any read of the rest needs that buffer); undefined when they do not fit.
+   */
+  stage(bytes: Buffer): Buffer | undefined {
+    const buf = this.buffers[0];
+    if (bytes.length > buf.length) return undefined;
+    bytes.copy(buf);
+    return buf.subarray(0, bytes.length);
+  }
+
+  /**
    * Walks the row buf[start, end) (buf held by this walker; rows of one chunk in order);
    * returns its cell count, with the marks of every (1 << shift)th cell in `marks`.
    */
@@ -83,6 +96,24 @@ export class CellWalker {
     const at = buf.byteOffset;
     const plain = this.walkPlain && !this.hasQuote(buf, start, end);
     return (plain && this.walkPlain ? this.walkPlain : this.walkQuoted)(at + start, at + end, slots, shift) >>> 0;
+  }
+
+  /**
+   * The first of the rows of `buf` (held by this walker) whose cell count is not `expected`: row
+   * k runs from bounds[k] to bounds[k + 1] (buf positions), its line ending left out as rowEnd()
+   * does. Its index and cell count, or undefined when every row has `expected` cells. One kernel
+   * call for up to 16,383 rows (a MiB of head has ~5,000): three calls a row from JS, while V8
+   * still interprets them, cost more than the walks.
+   */
+  firstRowNotOf(buf: Buffer, bounds: Uint32Array, expected: number): { index: number; cells: number } | undefined {
+    const batch = this.marks.length - 1;
+    for (let k0 = 0; k0 + 1 < bounds.length; k0 += batch) {
+      const n = Math.min(batch, bounds.length - 1 - k0);
+      this.marks.set(bounds.subarray(k0, k0 + n + 1));
+      const k = this.countRowsKernel(0, n, expected, buf.byteOffset);
+      if (k >= 0) return { index: k0 + k, cells: (this.marks[0] ?? 0) >>> 0 };
+    }
+    return undefined;
   }
 
   /**
@@ -112,4 +143,5 @@ export class CellWalker {
 }
 
 type Kernel = (start: number, end: number, slots: number, shift: number) => number;
+type CountRowsKernel = (starts: number, n: number, expected: number, base: number) => number;
 type ScanKernel = (start: number, end: number, state: number, prev: number, stopOnMalformed: number) => number;

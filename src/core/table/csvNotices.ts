@@ -62,7 +62,7 @@ export function scanNotices(problems: ScanProblems, offsets: RowOffsets, places:
       ...places.rowAndLine(p),
     });
   }
-  const long = longRows(offsets);
+  const long = offsets.longRows();
   if (long.count > 0) {
     const one = long.count === 1;
     out.push({
@@ -74,15 +74,6 @@ export function scanNotices(problems: ScanProblems, offsets: RowOffsets, places:
     });
   }
   return out;
-}
-
-function longRows(offsets: RowOffsets): { count: number; first: number } {
-  let count = 0;
-  let first = 0;
-  for (let p = 0; p < offsets.length; p++) {
-    if (offsets.limit(p) - offsets.start(p) > MAX_ROW_BYTES && count++ === 0) first = p;
-  }
-  return { count, first };
 }
 
 /**

@@ -216,10 +216,12 @@ export class CsvSource implements TableSource, CsvFile {
 
   /** Reads the head and header, then indexes the rest in the background. */
   private async start(headBytes: number, options: OpenCsvOptions): Promise<void> {
-    await this.indexer.readHead(headBytes, this.delimited);
+    // A file longer than the head needs the walker for the rest anyway: the head is scanned with it too.
+    const walker = this.size > headBytes ? this.cellWalker() : undefined;
+    await this.indexer.readHead(headBytes, this.delimited, walker);
     if (this.indexer.bom) this.board.set(BOM_NOTICE);
     this.readHeader();
-    this.checkHeadRows();
+    this.checkHeadRows(walker);
     const signal = options.signal ? AbortSignal.any([this.lifetime.signal, options.signal]) : this.lifetime.signal;
     const run = async (): Promise<void> => {
       if (!this.indexer.done) {
@@ -263,16 +265,31 @@ export class CsvSource implements TableSource, CsvFile {
     this.names = names;
   }
 
-  /** A ragged row among the first rows is reported at once; the full walk counts them all later. */
-  private checkHeadRows(): void {
+  /**
+   * A ragged row among the first rows is reported at once; the full walk counts them all later.
+   * Cells are counted by `walker`'s kernel when the head fits in its buffer (the rest is not read yet).
+   */
+  private checkHeadRows(walker: CellWalker | undefined): void {
     if (!this.delimited) return;
     const head = this.indexer.head;
-    for (let p = this.header; p < this.offsets.length && this.offsets.limit(p) <= head.length; p++) {
+    // The rows wholly in the head (limits only grow: a prefix of the rows).
+    let last = this.offsets.length;
+    while (last > this.header && this.offsets.limit(last - 1) > head.length) last--;
+    const report = (p: number, cells: number): void => {
+      const ragged = { count: 1, firstRow: p - this.header, firstCells: cells };
+      this.board.set(raggedNotice(ragged, this.names.length, this.header, new Places(this.offsets, this.header), false));
+    };
+    const staged = walker?.stage(head);
+    if (staged && walker) {
+      const first = walker.firstRowNotOf(staged, this.offsets.bounds(this.header, last), this.names.length);
+      if (first) report(this.header + first.index, first.cells);
+      return;
+    }
+    for (let p = this.header; p < last; p++) {
       const s = this.offsets.start(p);
       const cells = countCells(head, s, rowEnd(head, s, this.offsets.limit(p)));
       if (cells !== this.names.length) {
-        const ragged = { count: 1, firstRow: p - this.header, firstCells: cells };
-        this.board.set(raggedNotice(ragged, this.names.length, this.header, new Places(this.offsets, this.header), false));
+        report(p, cells);
         return;
       }
     }

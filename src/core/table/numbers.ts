@@ -24,18 +24,31 @@ export function isNumberText(text: string): boolean {
 }
 
 /**
+ * Where parseNumberInto puts the number it finds. A number handed back from a call that is not
+ * inlined travels as a tagged value: every fraction becomes a heap number, one allocation a cell
+ * (and the garbage collections after them) that integers, small enough to be tagged, never pay.
+ */
+export const parsedNumber = new Float64Array(1);
+
+/**
  * The number held by bytes [start, end) of `buf`, or NaN when they are not a plain decimal.
  * The common case (≤ 15 digits, no exponent) never builds a string.
  */
 export function parseNumberBytes(buf: Uint8Array, start: number, end: number): number {
+  return parseNumberInto(buf, start, end) ? (parsedNumber[0] ?? NaN) : NaN;
+}
+
+/**
+ * parseNumberBytes for hot loops: true when bytes [start, end) of `buf` hold a plain decimal,
+ * whose number is then in parsedNumber[0].
+ */
+export function parseNumberInto(buf: Uint8Array, start: number, end: number): boolean {
   let i = start;
-  if (i >= end) return NaN;
-  let negative = false;
+  if (i >= end) return false;
   const c = buf[i] ?? 0;
-  if (c === 45 /* - */ || c === 43 /* + */) {
-    negative = c === 45;
-    i++;
-  }
+  // A sign without a branch on it (half the cells of a column of gains and losses are negative).
+  const minus = ((c ^ 45) - 1) >>> 31; // 1 for '-'
+  i += minus | (((c ^ 43) - 1) >>> 31); // past a '-' or a '+'
   // Whole part, then the fraction after a dot: two tight loops, no per-digit flag or counters.
   let mantissa = 0;
   const whole = i;
@@ -57,11 +70,14 @@ export function parseNumberBytes(buf: Uint8Array, start: number, end: number): n
     digits += fraction;
   }
   if (i === end && digits > 0 && digits <= MAX_FAST_DIGITS) {
-    const v = fraction === 0 ? mantissa : mantissa / (POW10[fraction] ?? 1);
-    return negative ? -v : v;
+    // × ±1 is exact, and keeps "-0" as −0.
+    parsedNumber[0] = (fraction === 0 ? mantissa : mantissa / (POW10[fraction] ?? 1)) * (1 - 2 * minus);
+    return true;
   }
-  if (digits === 0 && i === end) return NaN; // "", "-", ".", "+."
-  return parseNumberText(latin1(buf, start, end));
+  if (digits === 0 && i === end) return false; // "", "-", ".", "+."
+  const n = parseNumberText(latin1(buf, start, end));
+  parsedNumber[0] = n;
+  return !Number.isNaN(n);
 }
 
 /** Bytes as one char each; enough for the rare fallback, where non-ASCII bytes fail the regex anyway. */

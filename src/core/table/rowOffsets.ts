@@ -6,6 +6,8 @@
  * apart. Line numbers (for notices) are kept as a checkpoint every 1,024 rows plus, once some row
  * holds line breaks (quoted cells) or blank lines follow it, one byte a row of extra line breaks.
  */
+import { MAX_ROW_BYTES } from './rowChunks';
+
 const BLOCK_SHIFT = 10;
 const BLOCK = 1 << BLOCK_SHIFT;
 const GIB4 = 2 ** 32;
@@ -23,6 +25,11 @@ export class RowOffsets {
   private steps: Uint8Array | undefined;
   private readonly bigSteps = new Map<number, number>();
   private lastShift = 0;
+  // Rows longer than MAX_ROW_BYTES, counted as the next row is registered (a loop over a million
+  // rows after the index was ~4 ms of a fresh process's index).
+  private lastStart = 0;
+  private longCount = 0;
+  private firstLong = 0;
 
   /** Number of physical rows registered. */
   get length(): number {
@@ -36,6 +43,8 @@ export class RowOffsets {
       if (this.steps) this.steps = grow(this.steps);
     }
     const r = this.count++;
+    if (start - this.lastStart > MAX_ROW_BYTES && r > 0 && this.longCount++ === 0) this.firstLong = r - 1;
+    this.lastStart = start;
     if (start >= GIB4) while (start >= GIB4 * (this.highRows.length + 1)) this.highRows.push(r);
     this.starts[r] = start; // a Uint32Array keeps the low 32 bits
     const shift = newlinesBefore - r;
@@ -48,6 +57,14 @@ export class RowOffsets {
     }
     this.lastShift = shift;
     this.lastEnd = end;
+  }
+
+  /** Rows whose bytes (limit − start) pass MAX_ROW_BYTES: how many, and the first (0 when none). */
+  longRows(): { count: number; first: number } {
+    let count = this.longCount;
+    let first = this.firstLong;
+    if (this.count > 0 && this.lastEnd - this.lastStart > MAX_ROW_BYTES && count++ === 0) first = this.count - 1;
+    return { count, first };
   }
 
   /** First byte of row r. */
@@ -63,6 +80,16 @@ export class RowOffsets {
   /** Byte after row r's bytes (its line ending and any blank lines after it included). */
   limit(r: number): number {
     return r + 1 < this.count ? this.start(r + 1) : this.lastEnd;
+  }
+
+  /** Where rows first..last − 1 start, then where row last − 1 ends (its limit): last − first + 1 values, for rows that start below 4 GiB. */
+  bounds(first: number, last: number): Uint32Array {
+    const out = new Uint32Array(Math.max(0, last - first) + 1);
+    if (last <= first) return out;
+    if (this.highRows.length === 0) out.set(this.starts.subarray(first, last));
+    else for (let r = first; r < last; r++) out[r - first] = this.start(r);
+    out[last - first] = this.limit(last - 1);
+    return out;
   }
 
   /** 1-based line of the file on which row r starts. */

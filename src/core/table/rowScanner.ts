@@ -140,21 +140,7 @@ export class RowScanner {
       const prev = p > 0 ? (chunk[p - 1] ?? LF) : this.prevByte;
       const newlines = this.newlines;
       p = walker.scan(chunk, p, len, this.state, prev, this.malformedQuotes === 0);
-      // endRow() for each row end, with the scanner's fields in locals (a million rows a second pass through here).
-      const out = this.rows;
-      let rowStart = this.rowStart;
-      let rowStartNewlines = this.rowStartNewlines;
-      for (let i = 0, n = s[2] ?? 0; i < n; i++) {
-        const lfAt = rows[2 * i] ?? 0;
-        const length = base + lfAt - rowStart;
-        if (length > 1 || (length === 1 && (lfAt > 0 ? chunk[lfAt - 1] : this.prevByte) !== CR)) {
-          out.push(rowStart, base + lfAt + 1, rowStartNewlines);
-        }
-        rowStart = base + lfAt + 1;
-        rowStartNewlines = newlines + (rows[2 * i + 1] ?? 0) + 1;
-      }
-      this.rowStart = rowStart;
-      this.rowStartNewlines = rowStartNewlines;
+      this.registerRows(chunk, base, rows, s[2] ?? 0, newlines);
       this.newlines = newlines + (s[1] ?? 0);
       this.state = s[0] ?? OUT;
       if ((s[5] ?? -1) !== -1) this.openQuoteAt = base + (s[5] ?? 0);
@@ -165,6 +151,29 @@ export class RowScanner {
       }
     }
     if (len > 0) this.prevByte = chunk[len - 1] ?? LF;
+  }
+
+  /**
+   * endRow() for each of the `n` row ends the kernel found in `chunk` (at file offset `base`),
+   * `newlines` the line feeds before the kernel call: with the scanner's fields in locals, in a
+   * function of its own, small enough to be optimised while the first chunk is scanned (a million
+   * rows a second pass through here).
+   */
+  private registerRows(chunk: Buffer, base: number, rows: Uint32Array, n: number, newlines: number): void {
+    const out = this.rows;
+    let rowStart = this.rowStart;
+    let rowStartNewlines = this.rowStartNewlines;
+    for (let i = 0; i < n; i++) {
+      const lfAt = rows[2 * i] ?? 0;
+      const length = base + lfAt - rowStart;
+      if (length > 1 || (length === 1 && (lfAt > 0 ? chunk[lfAt - 1] : this.prevByte) !== CR)) {
+        out.push(rowStart, base + lfAt + 1, rowStartNewlines);
+      }
+      rowStart = base + lfAt + 1;
+      rowStartNewlines = newlines + (rows[2 * i + 1] ?? 0) + 1;
+    }
+    this.rowStart = rowStart;
+    this.rowStartNewlines = rowStartNewlines;
   }
 
   /** Registers the last row (a file need not end with a line break); `fileEnd` is the file size. */
