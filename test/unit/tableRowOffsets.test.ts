@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { open } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { MAX_ROW_BYTES } from '../../src/core/table/rowChunks';
+import { chunkEnd, MAX_ROW_BYTES } from '../../src/core/table/rowChunks';
 import { RowOffsets } from '../../src/core/table/rowOffsets';
 import { readRowBytes } from '../../src/core/table/rowReads';
 import { rng, tempDir, writeTemp } from './tableFixtures';
@@ -119,7 +119,7 @@ describe('table: row reads', () => {
     const wanted = Array.from({ length: 200 }, (_, i) => i * 97);
     const fh = await open(path, 'r');
     try {
-      const got = await readRowBytes(fh, offsets, wanted);
+      const got = readRowBytes(fh, offsets, wanted);
       const buffers = new Set([...got.values()].map((b) => b.buf));
       const read = [...buffers].reduce((n, b) => n + b.length, 0);
       const useful = wanted.reduce((n, p) => n + offsets.limit(p) - offsets.start(p), 0);
@@ -132,6 +132,28 @@ describe('table: row reads', () => {
       }
     } finally {
       await fh.close();
+    }
+  });
+});
+
+describe('table: whole-row chunks', () => {
+  it('ends a chunk after the last row that fits (at least one row), as a walk over the rows would', () => {
+    const rand = rng(5);
+    for (let round = 0; round < 200; round++) {
+      const offsets = new RowOffsets();
+      const rows = 1 + Math.floor(rand() * 60);
+      let at = 0;
+      for (let r = 0; r < rows; r++) {
+        const len = 1 + Math.floor(rand() * (rand() < 0.1 ? 500 : 20));
+        offsets.push(at, at + len, r);
+        at += len;
+      }
+      const r0 = Math.floor(rand() * rows);
+      const last = r0 + 1 + Math.floor(rand() * (rows - r0));
+      const limit = offsets.start(r0) + Math.floor(rand() * 200);
+      let walked = r0 + 1;
+      while (walked < last && offsets.limit(walked) <= limit) walked++;
+      assert.equal(chunkEnd(offsets, r0, last, limit), walked, `round ${round}`);
     }
   });
 });
