@@ -37,14 +37,21 @@ function starts(row: Buffer, columns: number): number[] {
 }
 
 /** Where a map of `layout` places each cell, walking the row with `walker` (or in JS). */
-function located(row: Buffer, columns: number, layout: CellMapLayout, walker?: CellWalker): number[] {
+function located(row: Buffer, columns: number, layout: CellMapLayout, walker?: CellWalker, shortRows?: boolean): number[] {
   let buf = row;
   if (walker) {
     buf = walker.buffers[0].subarray(100, 100 + row.length); // not at offset 0 of the buffer either
     row.copy(buf);
   }
-  const map = new CellMap(3, columns, { layout, maxRowBytes: row.length + 1 });
+  const map = new CellMap(3, columns, { layout, maxRowBytes: row.length + 1, shortRows });
   map.record(1, buf, 0, row.length, walker);
+  const expected = starts(row, columns);
+  for (let c = 0; c < columns; c++) {
+    // markBefore gives a cell at or before c, where a walk finds it (or nothing past the row's end).
+    const mark = map.markBefore(1, c);
+    if (mark) assert.equal(mark.offset, expected[mark.cell], `markBefore(${c}) → cell ${mark.cell}`);
+    assert.ok(mark !== undefined || (expected[c] ?? -1) < 0, `markBefore(${c}) found nothing in the row`);
+  }
   return Array.from({ length: columns }, (_, c) => map.locate(1, buf, 0, row.length, c));
 }
 
@@ -63,6 +70,10 @@ describe('table: cell map layouts', () => {
         assert.deepEqual(located(row, columns, layout), expected, `JS, ${what}`);
         assert.deepEqual(located(row, columns, layout, walker), expected, `kernel, ${what}`);
       }
+      // One byte a cell with escapes: a cell at 255 bytes or more is walked to.
+      const what = `row ${i}: ${JSON.stringify(row.toString())}, ${columns} columns, cells of one byte`;
+      assert.deepEqual(located(row, columns, 'cells', undefined, true), expected, `JS, ${what}`);
+      assert.deepEqual(located(row, columns, 'cells', walker, true), expected, `kernel, ${what}`);
     }
   });
 
@@ -122,6 +133,8 @@ describe('table: cell map layouts', () => {
   it('gives every cell its own place in a file of few columns, the marks layout to a wide one', () => {
     assert.equal(new CellMap(10, 12, { maxRowBytes: 200, fileBytes: 2000 }).layout, 'cells');
     assert.equal(new CellMap(1_000_000, 12, { maxRowBytes: 400, fileBytes: 200e6 }).layout, 'deltas');
+    // A few long rows among short ones: one byte a cell, the long rows walked.
+    assert.equal(new CellMap(1_000_000, 12, { maxRowBytes: 400, fileBytes: 200e6, shortRows: true }).layout, 'cells');
     assert.equal(new CellMap(100_000, 8, { maxRowBytes: 21_000, fileBytes: 1.3e9 }).layout, 'cells');
     assert.equal(new CellMap(100_000, 640, { maxRowBytes: 8000, fileBytes: 700e6 }).layout, 'marks');
   });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { filterRows } from '../../src/core/table/filterRows';
-import { parseNumberText } from '../../src/core/table/numbers';
+import { NumberScan, parsedDecimal, parsedNumber, parseNumberText, scanNumber } from '../../src/core/table/numbers';
 import { sortRows } from '../../src/core/table/sortRows';
 import { scaledValue, TypedColumnBuilder } from '../../src/core/table/typedColumn';
 import { CellKind, type ColumnFilter, type SortKey, type TypedColumn } from '../../src/core/table/types';
@@ -109,6 +109,28 @@ describe('table: narrow typed columns', () => {
       const b = parseNumberText(decimal(rand, places, digits));
       const filters: ColumnFilter[][] = [[{ kind: 'range', column: 0, min: Math.min(a, b), max: Math.max(a, b) }], [{ kind: 'empty', column: 0 }], [{ kind: 'nonEmpty', column: 0 }]];
       for (const f of filters) assert.deepEqual(Array.from(filterRows(n, f, [col])), Array.from(filterRows(n, f, [widened])), `round ${round} ${JSON.stringify(f)}`);
+    }
+  });
+
+  it('keeps the same integers from the parser\'s mantissa (scanNumber, decimal()) as from the parsed value', () => {
+    const rand = rng(77);
+    for (let round = 0; round < 40; round++) {
+      const n = 1 + Math.floor(rand() * (round % 4 === 0 ? 4000 : 300));
+      const places = Math.floor(rand() * 10);
+      const digits = 1 + Math.floor(rand() * 14);
+      const cells = Array.from({ length: n }, () => (rand() < 0.1 ? '' : rand() < 0.03 ? ['-0', '-0.00', '1e3', '0.5e-2', '+7'][Math.floor(rand() * 5)] ?? '1' : decimal(rand, places, digits)));
+      const fromBytes = new TypedColumnBuilder(0, n, false);
+      cells.forEach((c, r) => {
+        const bytes = Buffer.from(c, 'latin1');
+        const found = scanNumber(bytes, 0, bytes.length);
+        if (c === '') fromBytes.empty(r);
+        else if (found === NumberScan.Decimal) fromBytes.decimal(r, parsedDecimal[0] ?? 0, parsedDecimal[1] ?? 0);
+        else if (found === NumberScan.Other) fromBytes.number(r, parsedNumber[0] ?? NaN);
+        else fromBytes.text(r, c);
+      });
+      const col = fromBytes.finish();
+      assertSameValues(col, cells, `round ${round}`);
+      assert.deepEqual(col.scaled?.scale, build(cells).scaled?.scale, `round ${round}: the same scale`);
     }
   });
 });

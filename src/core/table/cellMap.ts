@@ -11,6 +11,10 @@
  * - deltas (64 columns or fewer, when the cells layout would cost more than 1/16 of the file,
  *   i.e. many short rows): one byte a cell, the distance from the cell before; 255 means "walk
  *   this one cell" (a cell of 254 bytes or more), 0 "past the row's end".
+ * - cells of one byte with escapes (sizes.shortRows: nearly every row shorter than 255 bytes,
+ *   though some are longer): the cells layout in a byte a cell, 255 meaning "not here" (past the
+ *   row's end, or at 255 bytes or more): such a cell is walked to from the last one recorded.
+ *   A far column is then one load away, as the first is (deltas add ~2 ns a row per 4 cells).
  */
 import { cellStart, skipCell } from './cells';
 import type { CellWalker } from './cellWalkWasm';
@@ -27,6 +31,8 @@ export interface CellMapSizes {
   readonly maxRowBytes?: number;
   /** Bytes of the file (bounds the memory of the cells layout). */
   readonly fileBytes?: number;
+  /** Nearly every row (all but 1 in 100 or fewer) is shorter than 255 bytes: one byte a cell, with escapes, whatever the longest. */
+  readonly shortRows?: boolean;
   /** Forces a layout (tests). */
   readonly layout?: CellMapLayout;
 }
@@ -41,8 +47,10 @@ export class CellMap {
   private readonly data: Offsets;
   /** The deltas layout's bytes as 32-bit words (four cells each). */
   private readonly words: Uint32Array | undefined;
-  /** The value meaning "past the row's end" in `data` (cells layout). */
+  /** The value meaning "past the row's end" in `data` (cells layout), or "not here" with escapes. */
   private readonly none: number;
+  /** Cells layout of one byte for rows that may pass 255 bytes: `none` is then walked from the last cell recorded. */
+  private readonly escapes: boolean;
   /** Cells in each data row (marks layout only; the others know a row's end from `data`). */
   private readonly cellCounts: Uint32Array | undefined;
   private scratch: Uint32Array;
@@ -51,9 +59,10 @@ export class CellMap {
     this.columns = Math.max(1, columns);
     const maxRow = sizes.maxRowBytes ?? Infinity;
     const perCell = this.columns <= PER_CELL_MAX_COLUMNS;
-    const cellBytes = maxRow < 0xff ? 1 : maxRow < 0xffff ? 2 : 4;
+    const cellBytes = maxRow < 0xff || sizes.shortRows === true ? 1 : maxRow < 0xffff ? 2 : 4;
     const roomy = rows * (this.columns - 1) * cellBytes <= (sizes.fileBytes ?? Infinity) / 16;
     this.layout = sizes.layout ?? (!perCell ? 'marks' : roomy || cellBytes === 1 ? 'cells' : 'deltas');
+    this.escapes = this.layout === 'cells' && cellBytes === 1 && maxRow >= 0xff;
     // Deltas rows are padded to whole 32-bit words, so locate() can add four deltas at a time.
     this.slots = this.layout === 'marks' ? Math.ceil(this.columns / (1 << STRIDE_SHIFT)) : this.layout === 'deltas' ? (this.columns + 2) & ~3 : this.columns - 1;
     const size = rows * this.slots;
@@ -124,8 +133,12 @@ export class CellMap {
     }
     const base = r * this.slots;
     if (this.layout === 'cells') {
-      const at = column === 0 ? 0 : (this.data[base + column - 1] ?? this.none);
-      return at === this.none ? undefined : { cell: column, offset: at };
+      let c = column;
+      let at = c === 0 ? 0 : (this.data[base + c - 1] ?? this.none);
+      if (this.escapes) {
+        while (at === this.none && c > 0) at = --c === 0 ? 0 : (this.data[base + c - 1] ?? this.none);
+      }
+      return at === this.none ? undefined : { cell: c, offset: at };
     }
     let offset = 0;
     for (let c = 1; c <= column; c++) {
@@ -149,7 +162,12 @@ export class CellMap {
     const base = r * this.slots;
     if (this.layout === 'cells') {
       const at = this.data[base + column - 1] ?? this.none;
-      return at === this.none ? -1 : start + at;
+      if (at !== this.none) return start + at;
+      if (!this.escapes) return -1;
+      // Not here: walk from the last cell recorded before it (rare: a row of 255 bytes or more).
+      let c = column - 1;
+      while (c > 0 && (this.data[base + c - 1] ?? this.none) === this.none) c--;
+      return cellStart(buf, end, column, c, start + (c === 0 ? 0 : (this.data[base + c - 1] ?? 0)));
     }
     let p = start;
     let c = 1;

@@ -8,7 +8,7 @@ import { CellMap } from './cellMap';
 import { CellSpan, cellText } from './cells';
 import type { CellWalker } from './cellWalkWasm';
 import { rowEnd, spanAt, type CsvFile } from './csvFile';
-import { parseNumberInto, parsedNumber } from './numbers';
+import { NumberScan, parsedDecimal, parsedNumber, scanNumber } from './numbers';
 import { readRowChunks } from './rowChunks';
 import { TypedColumnBuilder } from './typedColumn';
 import type { ColumnNeed, TaskOptions, TypedColumn } from './types';
@@ -27,12 +27,17 @@ export interface ColumnPassResult {
   readonly ragged: RaggedRows | undefined;
 }
 
-/** Bytes of the longest data row (line ending included). */
-function longestRow(file: CsvFile): number {
+/** Bytes of the longest data row (line ending included), and whether nearly every row (all but 1 in 100) is shorter than 255 bytes. */
+function rowSizes(file: CsvFile): { maxRowBytes: number; shortRows: boolean } {
   let max = 0;
+  let long = 0;
   const offsets = file.offsets;
-  for (let p = file.headerRows; p < file.headerRows + file.rowCount; p++) max = Math.max(max, offsets.limit(p) - offsets.start(p));
-  return max;
+  for (let p = file.headerRows; p < file.headerRows + file.rowCount; p++) {
+    const bytes = offsets.limit(p) - offsets.start(p);
+    if (bytes > max) max = bytes;
+    if (bytes >= 0xff) long++;
+  }
+  return { maxRowBytes: max, shortRows: long * 100 <= file.rowCount };
 }
 
 /** What typeRows() needs of a pass. */
@@ -72,7 +77,9 @@ function typeRows(pass: RowsPass, buf: Buffer, base: number, from: number, to: n
         b.empty(r);
         continue;
       }
-      if (!parseNumberInto(buf, span.from, span.to)) b.text(r, cellText(buf, span));
+      const found = scanNumber(buf, span.from, span.to);
+      if (found === NumberScan.None) b.text(r, cellText(buf, span));
+      else if (found === NumberScan.Decimal) b.decimal(r, parsedDecimal[0] ?? 0, parsedDecimal[1] ?? 0, b.wantsFullText ? cellText(buf, span) : undefined);
       else b.number(r, parsedNumber[0] ?? NaN, b.wantsFullText ? cellText(buf, span) : undefined);
     }
   }
@@ -88,7 +95,7 @@ export async function columnPass(
   const { signal, onProgress } = options;
   const rows = file.rowCount;
   const builders = needs.map((n) => new TypedColumnBuilder(n.column, rows, n.text === true));
-  const map = existingMap ?? (file.delimited ? new CellMap(rows, file.columnCount, { maxRowBytes: longestRow(file), fileBytes: file.size }) : undefined);
+  const map = existingMap ?? (file.delimited ? new CellMap(rows, file.columnCount, { ...rowSizes(file), fileBytes: file.size }) : undefined);
   const walking = map !== existingMap;
   const ragged: RaggedRows = { count: 0, firstRow: 0, firstCells: 0 };
   const span = new CellSpan();

@@ -30,6 +30,9 @@ export function isNumberText(text: string): boolean {
  */
 export const parsedNumber = new Float64Array(1);
 
+/** Where scanNumber puts a decimal it finds: the signed mantissa ([0]; −0 for "-0") and the places ([1]). */
+export const parsedDecimal = new Float64Array(2);
+
 /**
  * The number held by bytes [start, end) of `buf`, or NaN when they are not a plain decimal.
  * The common case (≤ 15 digits, no exponent) never builds a string.
@@ -43,8 +46,24 @@ export function parseNumberBytes(buf: Uint8Array, start: number, end: number): n
  * whose number is then in parsedNumber[0].
  */
 export function parseNumberInto(buf: Uint8Array, start: number, end: number): boolean {
+  const found = scanNumber(buf, start, end);
+  if (found === NumberScan.Decimal) parsedNumber[0] = decimalValue(parsedDecimal[0] ?? 0, parsedDecimal[1] ?? 0);
+  return found !== NumberScan.None;
+}
+
+/** What scanNumber found. */
+export const NumberScan = { None: 0, Decimal: 1, Other: 2 } as const;
+export type NumberScan = (typeof NumberScan)[keyof typeof NumberScan];
+
+/**
+ * The parse of parseNumberInto without its last step: Decimal when the bytes hold at most 15
+ * digits and no exponent, with the signed mantissa and the places in parsedDecimal (the number is
+ * decimalValue of them); Other for any other plain decimal, its number in parsedNumber[0]; None
+ * when the bytes are not a number. A narrow typed column keeps the mantissa and never divides.
+ */
+export function scanNumber(buf: Uint8Array, start: number, end: number): NumberScan {
   let i = start;
-  if (i >= end) return false;
+  if (i >= end) return NumberScan.None;
   const c = buf[i] ?? 0;
   // A sign without a branch on it (half the cells of a column of gains and losses are negative).
   const minus = ((c ^ 45) - 1) >>> 31; // 1 for '-'
@@ -71,13 +90,19 @@ export function parseNumberInto(buf: Uint8Array, start: number, end: number): bo
   }
   if (i === end && digits > 0 && digits <= MAX_FAST_DIGITS) {
     // × ±1 is exact, and keeps "-0" as −0.
-    parsedNumber[0] = (fraction === 0 ? mantissa : mantissa / (POW10[fraction] ?? 1)) * (1 - 2 * minus);
-    return true;
+    parsedDecimal[0] = mantissa * (1 - 2 * minus);
+    parsedDecimal[1] = fraction;
+    return NumberScan.Decimal;
   }
-  if (digits === 0 && i === end) return false; // "", "-", ".", "+."
+  if (digits === 0 && i === end) return NumberScan.None; // "", "-", ".", "+."
   const n = parseNumberText(latin1(buf, start, end));
   parsedNumber[0] = n;
-  return !Number.isNaN(n);
+  return Number.isNaN(n) ? NumberScan.None : NumberScan.Other;
+}
+
+/** ±mantissa / 10^places, exactly as Number() reads the decimal (mantissa < 2^53, places ≤ 15). */
+export function decimalValue(mantissa: number, places: number): number {
+  return places === 0 ? mantissa : mantissa / (POW10[places] ?? 1);
 }
 
 /** Bytes as one char each; enough for the rare fallback, where non-ASCII bytes fail the regex anyway. */

@@ -13,7 +13,7 @@
  * so a narrow column's values are the wide column's, bit for bit. A cell that breaks this (more
  * places, more digits, -0, a text cell) turns the column wide, once, at a cost of one copy.
  */
-import { parseNumberText } from './numbers';
+import { decimalValue, parseNumberText } from './numbers';
 import { CellKind, type ScaledInts, type TypedColumn } from './types';
 
 /**
@@ -71,6 +71,33 @@ export class TypedColumnBuilder {
     this.emptyCount++;
   }
 
+  /**
+   * number() for a decimal parsed from bytes as its signed `mantissa` and `places` (scanNumber):
+   * a narrow column keeps the integer without the division that makes the double. The value,
+   * ±mantissa / 10^places, and the integer at the column's scale over 10^scale are one rational,
+   * so they round to the same double.
+   */
+  decimal(r: number, mantissa: number, places: number, text?: string): void {
+    const bits = this.bits;
+    if (bits && places <= this.scale && !Object.is(mantissa, -0)) {
+      const m = mantissa * (POW10[this.scale - places] ?? 1);
+      const abs = Math.abs(m); // no branch on the sign: half the cells of a column of gains and losses are negative
+      if (abs <= (this.high ? MAX40 : MAX32)) {
+        this.numberCount++;
+        if (this.fullText && text !== undefined) this.fullText[r] = text;
+        if (this.high) {
+          const b = m + BIAS40;
+          bits[r] = b % WORD;
+          this.high[r] = Math.floor(b / WORD);
+        } else bits[r] = m + BIAS32;
+        if (abs > this.maxAbs) this.maxAbs = abs;
+        if (r >= this.filledTo) this.filledTo = r + 1;
+        return;
+      }
+    }
+    this.number(r, decimalValue(mantissa, places), text);
+  }
+
   number(r: number, value: number, text?: string): void {
     this.numberCount++;
     if (this.fullText && text !== undefined) this.fullText[r] = text;
@@ -112,7 +139,7 @@ export class TypedColumnBuilder {
   /** Keeps `value` as an integer at the current scale, when it is one exactly; false otherwise. */
   private keep(r: number, value: number): boolean {
     const m = Math.round(value * this.divisor);
-    const abs = m < 0 ? -m : m;
+    const abs = Math.abs(m); // no branch on the sign: half the cells of a column of gains and losses are negative
     if (m / this.divisor !== value || abs > MAX40 || (m === 0 && Object.is(value, -0))) return false;
     if (abs > MAX32 && !this.high) this.to40();
     const bits = this.bits as Uint32Array;
