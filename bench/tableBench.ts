@@ -22,7 +22,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { exportView, openCsvFile, TABLE_WORKER_YOUNG_GENERATION_MB, TableView, type TableSource } from '../src/core/table';
-import { generateLongCellCsv, generateQuotedCsv, generateWalletCsv, LONG_CELL_COLUMNS, QUOTED_COLUMNS, seededRandom, walletColumns } from './tableData';
+import { generateLongCellCsv, generateQuotedCsv, generateWalletCsv, LONG_CELL_COLUMNS, movedFirst, QUOTED_COLUMNS, seededRandom, walletColumns } from './tableData';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: string): string => {
@@ -46,13 +46,19 @@ interface Shape {
   readonly fullRows: number;
   describe(rows: number, bytes: number): string;
   readonly columns: readonly string[];
-  generate(path: string, rows: number, seed: number): Promise<{ bytes: number; reused: boolean }>;
+  generate(path: string, rows: number, seed: number, first?: string): Promise<{ bytes: number; reused: boolean }>;
   /** A numeric column to sort on, and one to filter on by range. */
   readonly sortColumn: string;
   readonly filter: { readonly column: string; readonly min: number; readonly max: number };
   readonly search: string;
   /** Columns whose first typing pass is timed: the first column, then columns far from it (after the long cell). */
   readonly passColumns: readonly string[];
+  /**
+   * A far pass column whose own cells are also typed from a copy of the file with that column
+   * moved first (`generate`'s `first`): the same cells at the first place and at a far one, so
+   * the cost of the place is apart from the cost of what the cells hold.
+   */
+  readonly moved?: string;
 }
 
 const count = (n: number): string => n.toLocaleString('en-US');
@@ -78,6 +84,7 @@ const SHAPES: Record<string, Shape> = {
     filter: { column: 'score', min: 0.5, max: 0.8 },
     search: 'sniper',
     passColumns: ['id', 'pnl_usd', 'score'],
+    moved: 'pnl_usd',
   },
   longcell: {
     name: 'longcell',
@@ -120,7 +127,7 @@ function quantile(values: number[], q: number): number {
 }
 
 function columnIndex(shape: Shape, name: string): number {
-  const i = shape.columns.indexOf(name);
+  const i = movedFirst(shape.columns, shape.columns, arg('moved', '') || undefined).indexOf(name);
   if (i < 0) throw new Error(`No column ${name} in shape ${shape.name}`);
   return i;
 }
@@ -236,13 +243,14 @@ async function storePart(shape: Shape, file: string): Promise<Figures> {
  */
 async function passesPart(shape: Shape, file: string): Promise<Figures> {
   const i = Number(arg('column', '0'));
+  const moved = arg('moved', '');
   const source = await openCsvFile(file);
   await source.indexed;
   await source.typedColumns([{ column: columnIndex(shape, shape.sortColumn) }]);
   global.gc?.();
   const t = performance.now();
-  await source.typedColumns([{ column: columnIndex(shape, shape.passColumns[i] ?? '') }]);
-  const f: Figures = { [`pass${i}Ms`]: ms(t) };
+  await source.typedColumns([{ column: columnIndex(shape, moved || (shape.passColumns[i] ?? '')) }]);
+  const f: Figures = { [moved ? 'movedMs' : `pass${i}Ms`]: ms(t) };
   await source.close();
   return f;
 }
@@ -291,11 +299,12 @@ function medianOf(name: string, shape: Shape, file: string, n: number, extra: re
  * budget compares columns, so each must see the same load; runs of one column after another let
  * a load that rises or falls during the shape decide the comparison.
  */
-function interleavedPasses(shape: Shape, file: string, n: number): Figures {
+function interleavedPasses(shape: Shape, file: string, n: number, movedFile?: string): Figures {
   const all: Figures[] = [];
   for (let k = 0; k < n; k++) {
     const round: Figures = {};
     for (const i of shape.passColumns.keys()) Object.assign(round, runPart('passes', shape, file, ['--column', String(i)]));
+    if (movedFile && shape.moved) Object.assign(round, runPart('passes', shape, movedFile, ['--moved', shape.moved]));
     all.push(round);
   }
   const out: Figures = {};
@@ -328,12 +337,18 @@ async function benchShape(shape: Shape): Promise<{ markdown: string; pass: boole
   const t = performance.now();
   const gen = await shape.generate(file, rows, seed);
   console.error(gen.reused ? `using ${file}` : `generated ${file} in ${fmtMs(ms(t))}`);
+  const movedFile = shape.moved ? file.replace(/(\.csv)$/u, `-${shape.moved}-first$1`) : undefined;
+  if (movedFile && shape.moved) {
+    const m = await shape.generate(movedFile, rows, seed, shape.moved);
+    console.error(m.reused ? `using ${movedFile}` : `generated ${movedFile}`);
+  }
   if (waitQuietMinutes > 0) await waitQuiet(waitQuietMinutes);
   const loadBefore = loadavg();
   floorPart(file); // read once so every part finds the file in the page cache
   const floor = medianOf('floor', shape, file, runs);
   const store = medianOf('store', shape, file, runs);
-  const passes = interleavedPasses(shape, file, runs);
+  if (movedFile) floorPart(movedFile);
+  const passes = interleavedPasses(shape, file, runs, movedFile);
   const cold = runPart('cold', shape, file);
   const withPapa = papa && shape.name === 'wide';
   const papaKeep = withPapa ? runPart('papaparse', shape, file) : undefined;
@@ -378,6 +393,11 @@ async function benchShape(shape: Shape): Promise<{ markdown: string; pass: boole
     `| Search "${shape.search}" in every cell (streamed) | ${fmtMs(store.searchMs)} → ${count(store.searchRows ?? 0)} rows |`,
     `| Export of the filtered view, ${Math.min(40, shape.columns.length)} columns (${count(store.exportRows ?? 0)} rows) | ${fmtMs(store.exportMs)} |`,
     `| Rows kept by the range filter | ${count(store.filteredRows ?? 0)} |`,
+    ...(shape.moved
+      ? [
+          `| The same cells at the first place and at a far one: ${shape.moved} typed as column 1 of a copy of the file with it moved first, against its own place (column ${shape.columns.indexOf(shape.moved) + 1}), same rounds | ${fmtMs(passes.movedMs)} first vs ${fmtMs(passes[`pass${shape.passColumns.indexOf(shape.moved)}Ms`])} far (×${((passes[`pass${shape.passColumns.indexOf(shape.moved)}Ms`] ?? NaN) / (passes.movedMs ?? NaN)).toFixed(2)}) |`,
+        ]
+      : []),
   ];
   const lines = [
     `### ${shape.name}: ${shape.describe(rows, size)}`,
@@ -403,6 +423,7 @@ const METHOD = [
   '- Index: from `openCsvFile()` to `indexed` (a quote-aware scan of every byte, plus a UTF-8 check).',
   '- Typing pass: once the background cell walk is done, `typedColumns()` on one column, each column in its own process,',
   '  the columns in turn in each round (so a load that changes during the shape weighs on each alike).',
+  '  quoted: pnl_usd is also typed from a copy of the file with it moved first (same cells, same rounds): the place apart from the content.',
   '- First sort: `apply({sort})` issued the moment the index is done, so it waits for the background cell walk',
   '  and then types its column; repeat sort: the other direction, column cached.',
   '- Filter: a range on a column not typed before, keeping the sort.',

@@ -163,7 +163,12 @@ const CITIES = ['Lisboa', 'Zürich', 'São Paulo', 'New York, NY', 'Kyiv', ''];
 
 /** One row of the quoted-text shape (~200 bytes, 12 cells, all quoted; text with commas, quotes and line feeds). */
 export function quotedRow(r: number, rand: () => number, pool: string): string {
-  const cells = [
+  return quotedCells(r, rand, pool).map(quoted).join(',');
+}
+
+/** The cells of quotedRow, unquoted, in QUOTED_COLUMNS order. */
+function quotedCells(r: number, rand: () => number, pool: string): string[] {
+  return [
     String(r + 1),
     address(rand),
     poolSlice(pool, rand, 6, 22),
@@ -177,7 +182,13 @@ export function quotedRow(r: number, rand: () => number, pool: string): string {
     poolSlice(pool, rand, 0, 20),
     STATUSES[Math.floor(rand() * STATUSES.length)] ?? '',
   ];
-  return cells.map(quoted).join(',');
+}
+
+/** `columns` with `first` moved to the front (the others in order); as they are without it. */
+export function movedFirst<T>(columns: readonly T[], names: readonly string[], first?: string): T[] {
+  const at = first === undefined ? -1 : names.indexOf(first);
+  if (at < 0) return [...columns];
+  return [columns[at] as T, ...columns.slice(0, at), ...columns.slice(at + 1)];
 }
 
 /** Columns of the long-cell shape: a few short cells, one 5–20 KB quoted text, then numbers. */
@@ -223,11 +234,14 @@ async function generateCsv(path: string, header: readonly string[], rows: number
   return { bytes: (await stat(path)).size, reused: false };
 }
 
-/** The quoted-text shape: 1,000,000 rows × 12 quoted cells is ~201 MB. */
-export function generateQuotedCsv(path: string, rows: number, seed: number): Promise<{ bytes: number; reused: boolean }> {
+/**
+ * The quoted-text shape: 1,000,000 rows × 12 quoted cells is ~201 MB. With `first`, that column
+ * comes first and the others keep their order: the same cells, byte for byte, in another place.
+ */
+export function generateQuotedCsv(path: string, rows: number, seed: number, first?: string): Promise<{ bytes: number; reused: boolean }> {
   const rand = seededRandom(seed);
   const pool = textPool(rand, 1 << 20);
-  return generateCsv(path, QUOTED_COLUMNS, rows, (r) => quotedRow(r, rand, pool));
+  return generateCsv(path, movedFirst(QUOTED_COLUMNS, QUOTED_COLUMNS, first), rows, (r) => movedFirst(quotedCells(r, rand, pool), QUOTED_COLUMNS, first).map(quoted).join(','));
 }
 
 /** The long-cell shape: 100,000 rows with a 5–20 KB quoted cell is ~1.37 GB. */
