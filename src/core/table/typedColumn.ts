@@ -85,13 +85,7 @@ export class TypedColumnBuilder {
       if (abs <= (this.high ? MAX40 : MAX32)) {
         this.numberCount++;
         if (this.fullText && text !== undefined) this.fullText[r] = text;
-        if (this.high) {
-          const b = m + BIAS40;
-          bits[r] = b % WORD;
-          this.high[r] = Math.floor(b / WORD);
-        } else bits[r] = m + BIAS32;
-        if (abs > this.maxAbs) this.maxAbs = abs;
-        if (r >= this.filledTo) this.filledTo = r + 1;
+        this.put(r, m, abs);
         return;
       }
     }
@@ -142,15 +136,22 @@ export class TypedColumnBuilder {
     const abs = Math.abs(m); // no branch on the sign: half the cells of a column of gains and losses are negative
     if (m / this.divisor !== value || abs > MAX40 || (m === 0 && Object.is(value, -0))) return false;
     if (abs > MAX32 && !this.high) this.to40();
-    const bits = this.bits as Uint32Array;
-    if (this.high) {
-      const b = m + BIAS40;
-      bits[r] = b % WORD;
-      this.high[r] = Math.floor(b / WORD);
-    } else bits[r] = m + BIAS32;
+    this.put(r, m, abs);
+    return true;
+  }
+
+  /**
+   * Stores integer m (|m| = abs, within the column's bits) for row r. One store for 32 and 40
+   * bits: a Uint32Array keeps the low 32 bits of what it is given, a Uint8Array the whole part
+   * of a number below 256. (Two stores, one per width, left the other width's store without type
+   * feedback, and V8 threw the optimised code away the first time a column of that width came.)
+   */
+  private put(r: number, m: number, abs: number): void {
+    const b = m + (this.high ? BIAS40 : BIAS32);
+    (this.bits as Uint32Array)[r] = b;
+    if (this.high) this.high[r] = b / WORD;
     if (abs > this.maxAbs) this.maxAbs = abs;
     if (r >= this.filledTo) this.filledTo = r + 1;
-    return true;
   }
 
   /** From 32 to 40 bits a row: the high byte array, and every integer so far re-biased. */
