@@ -61,6 +61,22 @@ function rankKey(col: TypedColumn): Float64Array {
   return key;
 }
 
+/**
+ * Turns the counts of one digit (at counts[base]) into the start of each bucket; false when the
+ * pass would change no order (no row, or one bucket holding all n rows).
+ */
+function bucketStarts(base: number, n: number): boolean {
+  let sum = 0;
+  let uniform = false;
+  for (let b = base; b < base + 65536; b++) {
+    const c = counts[b] ?? 0;
+    if (c === n) uniform = true;
+    counts[b] = sum;
+    sum += c;
+  }
+  return !uniform && n > 0;
+}
+
 /** 16 counts a digit value, for the four 16-bit digits of a key (one pass over the rows fills all four). */
 const counts = new Uint32Array(4 * 65536);
 
@@ -98,16 +114,7 @@ function radixSort(ids: Uint32Array, key: Float64Array, descending: boolean, spa
   }
   for (let pass = 0; pass < 4; pass++) {
     const base = pass * 65536;
-    // Starts of each bucket; a digit with one bucket holding every row changes no order.
-    let sum = 0;
-    let uniform = false;
-    for (let b = base; b < base + 65536; b++) {
-      const c = counts[b] ?? 0;
-      if (c === n) uniform = true;
-      counts[b] = sum;
-      sum += c;
-    }
-    if (uniform || n === 0) continue;
+    if (!bucketStarts(base, n)) continue;
     const high = pass >= 2;
     const shift = (pass & 1) * 16;
     for (let i = 0; i < n; i++) {
@@ -155,15 +162,7 @@ function radixSortBits(ids: Uint32Array, { bits, high }: ScaledInts, descending:
   }
   for (let pass = 0; pass < passes; pass++) {
     const base = pass * 65536;
-    let sum = 0;
-    let uniform = false;
-    for (let b = base; b < base + 65536; b++) {
-      const c = counts[b] ?? 0;
-      if (c === n) uniform = true;
-      counts[b] = sum;
-      sum += c;
-    }
-    if (uniform || n === 0) continue;
+    if (!bucketStarts(base, n)) continue;
     const shift = pass * 16;
     for (let i = 0; i < n; i++) {
       const id = src[i] ?? 0;
