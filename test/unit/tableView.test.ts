@@ -18,6 +18,14 @@ async function csv(text: string, reads?: { head: number; chunk: number }): Promi
   return source;
 }
 
+/** A random file (read at random sizes), its cells as papaparse reads them, and a view over it. */
+async function randomView(rand: () => number): Promise<{ cells: string[][]; source: TableSource; view: TableView; cols: number }> {
+  const text = toCsv(randomTable(rand), rand);
+  const [, ...cells] = papaRows(text);
+  const source = await csv(text, tinyReads(rand));
+  return { cells, source, view: new TableView(source), cols: source.columns.length };
+}
+
 /** One column of the view, top to bottom. */
 async function columnOf(view: TableView, column: number): Promise<string[]> {
   const w = await view.window(0, view.length, [column]);
@@ -52,12 +60,7 @@ describe('table: sort', () => {
   it('matches the reference sort on random files', async () => {
     const rand = rng(7);
     for (let i = 0; i < 60; i++) {
-      const table = randomTable(rand);
-      const text = toCsv(table, rand);
-      const [, ...cells] = papaRows(text);
-      const source = await csv(text, tinyReads(rand));
-      const view = new TableView(source);
-      const cols = source.columns.length;
+      const { cells, source, view, cols } = await randomView(rand);
       const keys: SortKey[] = [{ column: Math.floor(rand() * cols), descending: rand() < 0.5 }];
       if (rand() < 0.5) keys.push({ column: Math.floor(rand() * cols), descending: rand() < 0.5 });
       await view.apply({ sort: keys });
@@ -72,12 +75,7 @@ describe('table: one view, many queries', () => {
   it('gives each query its own rows while reusing its two row buffers (sorts, filters and searches in turn)', async () => {
     const rand = rng(31);
     for (let i = 0; i < 12; i++) {
-      const table = randomTable(rand);
-      const text = toCsv(table, rand);
-      const [, ...cells] = papaRows(text);
-      const source = await csv(text, tinyReads(rand));
-      const view = new TableView(source);
-      const cols = source.columns.length;
+      const { cells, source, view, cols } = await randomView(rand);
       for (let q = 0; q < 10; q++) {
         const keys: SortKey[] = rand() < 0.8 ? [{ column: Math.floor(rand() * cols), descending: rand() < 0.5 }] : [];
         const filters: ColumnFilter[] = rand() < 0.5 ? [{ kind: 'range', column: Math.floor(rand() * cols), min: -5, max: 50 }] : [];
