@@ -140,32 +140,33 @@ export class TypedColumnBuilder {
     return true;
   }
 
-  /**
-   * Stores integer m (|m| = abs, within the column's bits) for row r. One store for 32 and 40
-   * bits: a Uint32Array keeps the low 32 bits of what it is given, a Uint8Array the whole part
-   * of a number below 256. (Two stores, one per width, left the other width's store without type
-   * feedback, and V8 threw the optimised code away the first time a column of that width came.)
-   */
+  /** Stores integer m (|m| = abs, within the column's bits) for row r, and notes its size and place. */
   private put(r: number, m: number, abs: number): void {
-    const b = m + (this.high ? BIAS40 : BIAS32);
-    (this.bits as Uint32Array)[r] = b;
-    if (this.high) this.high[r] = b / WORD;
+    this.encode(r, m);
     if (abs > this.maxAbs) this.maxAbs = abs;
     if (r >= this.filledTo) this.filledTo = r + 1;
   }
 
-  /** From 32 to 40 bits a row: the high byte array, and every integer so far re-biased. */
+  /**
+   * Writes integer m's stored form for row r. The one store for 32 and 40 bits: a Uint32Array
+   * keeps the low 32 bits of what it is given, a Uint8Array the whole part of a number below 256.
+   * (Two stores, one per width, left the other width's store without type feedback, and V8 threw
+   * the optimised code away the first time a column of that width came.)
+   */
+  private encode(r: number, m: number): void {
+    const b = m + (this.high ? BIAS40 : BIAS32);
+    (this.bits as Uint32Array)[r] = b;
+    if (this.high) this.high[r] = b / WORD;
+  }
+
+  /** From 32 to 40 bits a row: the high byte array, and every integer so far stored again. */
   private to40(): void {
-    const bits = this.bits as Uint32Array;
-    const high = new Uint8Array(bits.length);
+    const before = this.scaledInts();
+    this.high = new Uint8Array(before.bits.length);
     for (let r = 0; r < this.filledTo; r++) {
-      const u = bits[r] ?? 0;
-      if (u === 0) continue;
-      const b = u - BIAS32 + BIAS40;
-      bits[r] = b % WORD;
-      high[r] = Math.floor(b / WORD);
+      const m = storedInt(before, r);
+      if (m !== undefined) this.encode(r, m);
     }
-    this.high = high;
   }
 
   text(r: number, text: string): void {
@@ -199,31 +200,20 @@ export class TypedColumnBuilder {
 
   /** Raises the scale so `value` fits, when some scale ≤ 9 does and every integer so far still fits 40 bits; false otherwise. */
   private rescaleFor(value: number): boolean {
-    for (let s = this.scale + 1; s <= MAX_SCALE; s++) {
-      const d = POW10[s] ?? 1;
-      const m = Math.round(value * d);
-      if (m / d !== value) continue;
-      const factor = POW10[s - this.scale] ?? 1;
-      if (Math.abs(m) > MAX40 || this.maxAbs * factor > MAX40) return false;
-      if (this.maxAbs * factor > MAX32 && !this.high) this.to40();
-      const now = this.scaledInts();
-      const bits = now.bits;
-      const high = now.high;
-      for (let r = 0; r < this.filledTo; r++) {
-        const v = storedInt(now, r);
-        if (v === undefined) continue;
-        if (high) {
-          const b = v * factor + BIAS40;
-          bits[r] = b % WORD;
-          high[r] = Math.floor(b / WORD);
-        } else bits[r] = v * factor + BIAS32;
-      }
-      this.maxAbs *= factor;
-      this.scale = s;
-      this.divisor = d;
-      return true;
+    const s = scaleOf(value, this.scale + 1);
+    if (s === undefined) return false;
+    const factor = POW10[s - this.scale] ?? 1;
+    if (Math.abs(Math.round(value * (POW10[s] ?? 1))) > MAX40 || this.maxAbs * factor > MAX40) return false;
+    if (this.maxAbs * factor > MAX32 && !this.high) this.to40();
+    const before = this.scaledInts();
+    for (let r = 0; r < this.filledTo; r++) {
+      const m = storedInt(before, r);
+      if (m !== undefined) this.encode(r, m * factor);
     }
-    return false;
+    this.maxAbs *= factor;
+    this.scale = s;
+    this.divisor = POW10[s] ?? 1;
+    return true;
   }
 
   private scaledInts(): ScaledInts {
@@ -240,19 +230,25 @@ export class TypedColumnBuilder {
   }
 }
 
+/** The smallest scale from `from` to 9 at which `value` is an integer exactly (value × 10^scale / 10^scale gives it back); undefined when none is. */
+function scaleOf(value: number, from: number): number | undefined {
+  for (let s = from; s <= MAX_SCALE; s++) {
+    const d = POW10[s] ?? 1;
+    if (Math.round(value * d) / d === value) return s;
+  }
+  return undefined;
+}
+
 /** The scale the values need, and their largest |integer| at it; undefined when some value does not fit 40 bits at any. */
 function narrowFit(values: Float64Array): { scale: number; maxAbs: number } | undefined {
   let scale = 0;
   let maxAbs = 0;
   for (const v of values) {
-    let m = Math.round(v * (POW10[scale] ?? 1));
-    while (m / (POW10[scale] ?? 1) !== v && scale < MAX_SCALE) {
-      scale++;
-      maxAbs *= 10;
-      m = Math.round(v * (POW10[scale] ?? 1));
-    }
-    if (m / (POW10[scale] ?? 1) !== v || (m === 0 && Object.is(v, -0))) return undefined;
-    maxAbs = Math.max(maxAbs, Math.abs(m));
+    const s = scaleOf(v, scale);
+    if (s === undefined || Object.is(v, -0)) return undefined;
+    maxAbs *= POW10[s - scale] ?? 1;
+    scale = s;
+    maxAbs = Math.max(maxAbs, Math.abs(Math.round(v * (POW10[scale] ?? 1))));
     if (maxAbs > MAX40) return undefined;
   }
   return { scale, maxAbs };
@@ -272,7 +268,7 @@ function storedInt(s: ScaledInts, r: number): number | undefined {
  */
 export function cellReaders(col: TypedColumn): { kind: (r: number) => number; value: (r: number) => number } {
   const scaled = col.scaled;
-  if (scaled) return { kind: (r) => (storedInt(scaled, r) === undefined ? CellKind.Empty : CellKind.Number), value: (r) => scaledValue(scaled, r) };
+  if (scaled) return { kind: (r) => (scaledEmpty(scaled, r) ? CellKind.Empty : CellKind.Number), value: (r) => scaledValue(scaled, r) };
   const { kinds, numbers } = col;
   return { kind: (r) => kinds[r] ?? CellKind.Empty, value: (r) => numbers[r] ?? NaN };
 }

@@ -34,8 +34,8 @@ export interface TypedColumn {
   /** CellKind per row. Made on first read when `scaled` is set. */
   readonly kinds: Uint8Array;
   /**
-   * Set when the column holds only numbers and empty cells that fit ScaledInts (4 bytes a row
-   * instead of 9): hot paths (sort, filter) read these and leave `numbers` and `kinds` unmade.
+   * Set when the column holds only numbers and empty cells that fit ScaledInts (4 or 5 bytes a
+   * row instead of 9): hot paths (sort, filter) read these and leave `numbers` and `kinds` unmade.
    */
   readonly scaled?: ScaledInts;
   readonly emptyCount: number;
