@@ -24,9 +24,9 @@ export function isNumberText(text: string): boolean {
 }
 
 /**
- * Where parseNumberInto puts the number it finds. A number handed back from a call that is not
- * inlined travels as a tagged value: every fraction becomes a heap number, one allocation a cell
- * (and the garbage collections after them) that integers, small enough to be tagged, never pay.
+ * Where scanNumber puts a number that is not a plain decimal of 15 digits or fewer. A number
+ * handed back from a call that is not inlined travels as a tagged value: every fraction becomes a
+ * heap number, one allocation a cell (and the garbage collections after them).
  */
 export const parsedNumber = new Float64Array(1);
 
@@ -38,17 +38,9 @@ export const parsedDecimal = new Float64Array(2);
  * The common case (≤ 15 digits, no exponent) never builds a string.
  */
 export function parseNumberBytes(buf: Uint8Array, start: number, end: number): number {
-  return parseNumberInto(buf, start, end) ? (parsedNumber[0] ?? NaN) : NaN;
-}
-
-/**
- * parseNumberBytes for hot loops: true when bytes [start, end) of `buf` hold a plain decimal,
- * whose number is then in parsedNumber[0].
- */
-export function parseNumberInto(buf: Uint8Array, start: number, end: number): boolean {
   const found = scanNumber(buf, start, end);
-  if (found === NumberScan.Decimal) parsedNumber[0] = decimalValue(parsedDecimal[0] ?? 0, parsedDecimal[1] ?? 0);
-  return found !== NumberScan.None;
+  if (found === NumberScan.Decimal) return decimalValue(parsedDecimal[0] ?? 0, parsedDecimal[1] ?? 0);
+  return found === NumberScan.Other ? (parsedNumber[0] ?? NaN) : NaN;
 }
 
 /** What scanNumber found. */
@@ -56,7 +48,7 @@ export const NumberScan = { None: 0, Decimal: 1, Other: 2 } as const;
 export type NumberScan = (typeof NumberScan)[keyof typeof NumberScan];
 
 /**
- * The parse of parseNumberInto without its last step: Decimal when the bytes hold at most 15
+ * parseNumberBytes for hot loops, without its last step: Decimal when the bytes hold at most 15
  * digits and no exponent, with the signed mantissa and the places in parsedDecimal (the number is
  * decimalValue of them); Other for any other plain decimal, its number in parsedNumber[0]; None
  * when the bytes are not a number. A narrow typed column keeps the mantissa and never divides.
