@@ -86,9 +86,9 @@ const counts = new Uint32Array(4 * 65536);
  * its bits with the sign bit set (positive) or every bit flipped (negative); -0 counts as 0, so the
  * two tie and fall to the next key. Descending flips the form. The four digits' counts come from
  * one pass over the rows; a digit that is the same on every row costs no pass (integers, small
- * ranges). `spare` (as long as ids) is scratch; returns whichever of the two holds the sorted ids.
+ * ranges). Sorts `ids` in place; `spare` (as long as ids) is scratch.
  */
-function radixSort(ids: Uint32Array, key: Float64Array, descending: boolean, spare: Uint32Array): Uint32Array {
+function radixSort(ids: Uint32Array, key: Float64Array, descending: boolean, spare: Uint32Array): void {
   const bits = new Uint32Array(key.buffer, key.byteOffset, key.length * 2);
   // Empty cells go last, in the order they came (stable): only the others are sorted.
   let n = 0;
@@ -98,7 +98,7 @@ function radixSort(ids: Uint32Array, key: Float64Array, descending: boolean, spa
     if (key[id] === key[id]) spare[n++] = id;
     else spare[--e] = id;
   }
-  for (let i = ids.length - 1; i >= e; i--) ids[n + ids.length - 1 - i] = spare[i] ?? 0;
+  emptiesAfter(ids, spare, n, e);
   let src = spare;
   let dst = ids;
   const flip = descending ? 0xffffffff : 0;
@@ -129,14 +129,22 @@ function radixSort(ids: Uint32Array, key: Float64Array, descending: boolean, spa
   }
   // The sorted values are in src[0, n); the empty cells already sit after them in ids.
   if (src !== ids) ids.set(src.subarray(0, n));
-  return ids;
+}
+
+/**
+ * The second half of parting rows into values and empty cells (a loop in each sort, over its own
+ * kind of key): the values went to spare[0, n) and the empty cells to spare[e, end) backwards;
+ * puts the empty cells at ids[n, end), in the order they came.
+ */
+function emptiesAfter(ids: Uint32Array, spare: Uint32Array, n: number, e: number): void {
+  for (let i = ids.length - 1; i >= e; i--) ids[n + ids.length - 1 - i] = spare[i] ?? 0;
 }
 
 /**
  * radixSort for a narrow column (ScaledInts): its stored forms are already order-preserving
  * unsigned keys, 0 for an empty cell. Two digits of 16 bits, and the high byte when it has one.
  */
-function radixSortBits(ids: Uint32Array, { bits, high }: ScaledInts, descending: boolean, spare: Uint32Array): Uint32Array {
+function radixSortBits(ids: Uint32Array, { bits, high }: ScaledInts, descending: boolean, spare: Uint32Array): void {
   let n = 0;
   let e = ids.length;
   for (let i = 0; i < ids.length; i++) {
@@ -144,7 +152,7 @@ function radixSortBits(ids: Uint32Array, { bits, high }: ScaledInts, descending:
     if ((bits[id] ?? 0) !== 0 || (high?.[id] ?? 0) !== 0) spare[n++] = id;
     else spare[--e] = id;
   }
-  for (let i = ids.length - 1; i >= e; i--) ids[n + ids.length - 1 - i] = spare[i] ?? 0;
+  emptiesAfter(ids, spare, n, e);
   let src = spare;
   let dst = ids;
   const flip = descending ? 0xffffffff : 0;
@@ -175,7 +183,6 @@ function radixSortBits(ids: Uint32Array, { bits, high }: ScaledInts, descending:
     [src, dst] = [dst, src];
   }
   if (src !== ids) ids.set(src.subarray(0, n));
-  return ids;
 }
 
 /** The high word of value `id`'s order-preserving form (-0 as 0). */
