@@ -88,15 +88,11 @@ export class QueryRunner {
       const run = await this.cache.lookup(baseUrl, chain, body);
       if (run) return this.openCached(doc, run, args);
     }
-    // The run is dated when it is sent, not answered: an answer that arrives after the top of the
-    // hour may have been computed before the refresh, and a run dated too early only expires sooner.
-    const sentAt = Date.now();
-    // The one call flow: the price (and the ceiling) is shown and decided there, whoever asked.
+    // The one call flow: the price (and the ceiling) is shown and decided there, whoever asked; it
+    // also records the answer in the cache (for every path that sends a query, not only this one).
     const outcome = await this.calls.run(queryEndpoint(chain), { inputs: { query: body }, open: args.open });
-    if (outcome.status !== 'done') return { status: 'ran', outcome };
-    const total = (outcome.value as { total?: unknown }).total;
-    if (typeof total !== 'number') return { status: 'ran', outcome };
-    const run = await this.cache.record({ baseUrl, chain, at: sentAt, total, charged: outcome.credits, resultPath: outcome.resultPath, body, answer: outcome.value });
+    if (outcome.status !== 'done' || !outcome.run) return { status: 'ran', outcome };
+    const { run } = outcome;
     this.ran.fire(run);
     return { status: 'ran', outcome, run };
   }
