@@ -15,6 +15,7 @@ import { DEFAULT_PROFILE_ID, scopeKey } from '../../src/core/profiles';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { CreditsService } from '../../src/vscode/base/credits';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
+import { resumePages } from '../../src/vscode/calls/pages';
 import type { PriceQuestion } from '../../src/vscode/calls/priceStep';
 import { answerPrices, api as getApi, note, waitFor } from './support';
 
@@ -168,6 +169,39 @@ describe('a call is bound to the connection its price was shown for', function (
     const spent = services.credits.ledger().filter((e) => e.endpointId === 'lookuptablestats' && e.at >= Date.now() - 60_000);
     assert.deepEqual(spent.map((e) => e.scope), [scopeKey(idA, sbA.baseUrl)], 'the charge is in A’s ledger');
     await waitFor('the found job done', () => jobs.store.get(out.status === 'queued' ? out.requestId : '')?.state === 'done', 20_000);
+  });
+
+  it('resuming a page read: a profile switch at its price sends the next page to neither profile', async () => {
+    const t = await getApi();
+    const { connection } = t.services;
+    assert.ok(t.testing, 'the test runner’s price questions');
+    await connection.switchProfile(idA);
+    let busy = '';
+    for (const a of sbA.addresses('wallet', 200)) {
+      const r = await fetch(`${sbA.baseUrl}/wallets/${a}/activity`, { headers: { api_key: KEY_A } });
+      if (((await r.json()) as { nextCursor?: unknown }).nextCursor) {
+        busy = a;
+        break;
+      }
+    }
+    assert.ok(busy, 'a wallet with more than one page of swaps');
+    await answerPrices(true);
+    const first = await run('wallet_activity', { inputs: { address: busy }, pages: 1, open: false });
+    assert.ok(first.status === 'done' && first.resultPath, JSON.stringify(first));
+    const activity = (sb: Sandbox, from: number) => sb.received().slice(from).filter((r) => r.path.endsWith('/activity'));
+    const fromA = sbA.received().length;
+    const fromB = sbB.received().length;
+    await answerPrices(async () => {
+      await connection.switchProfile(idB);
+      return true;
+    });
+    const deps = { ...t.services, questions: t.testing.prices };
+    const out = await resumePages(first.resultPath, deps, { pages: 1, open: false });
+    await answerPrices(undefined);
+    assert.deepEqual(activity(sbB, fromB), [], 'A’s cursor was not sent to B with B’s key');
+    assert.deepEqual(activity(sbA, fromA), [], 'nor to A');
+    assert.equal(out.status, 'refused', JSON.stringify(out));
+    assert.match(out.status === 'refused' ? out.message : '', /^The connection changed from Binding A .* to Binding B .* while the price was shown; nothing was sent\./u);
   });
 
   it('keeps a balance under the profile it was fetched for when the profile changes before the answer', async () => {

@@ -124,6 +124,9 @@ const MAY_CHARGE_AGAIN = 'Run Again (May Charge Again)';
 
 export class CallService {
   private readonly ambiguous: AmbiguousCalls;
+  private readonly recorded = new vscode.EventEmitter<QueryRun>();
+  /** A Wallet Database answer was recorded in the query-run cache, whatever path sent it (CodeLenses follow). */
+  readonly onDidRecordRun = this.recorded.event;
 
   constructor(private readonly deps: CallDeps) {
     this.ambiguous = new AmbiguousCalls(deps.state);
@@ -394,7 +397,9 @@ export class CallService {
     const total = (result.value as { total?: unknown } | null)?.total;
     if (ep.price.kind !== 'perMatch' || !this.deps.queryRuns || !body || typeof total !== 'number') return undefined;
     try {
-      return await this.deps.queryRuns.record({ baseUrl: via.scope, chain: ep.chain, at: sentAt, total, charged: result.charged, resultPath: file, body, answer: result.value });
+      const run = await this.deps.queryRuns.record({ baseUrl: via.scope, chain: ep.chain, at: sentAt, total, charged: result.charged, resultPath: file, body, answer: result.value });
+      this.recorded.fire(run);
+      return run;
     } catch (e) {
       // The answer is saved and charged; only the next price is less exact.
       this.deps.log.warn(`${ep.id}: the match count was not kept for the next price: ${e instanceof Error ? e.message : String(e)}`);

@@ -41,15 +41,18 @@ export function queryEndpoint(chain: Chain): Endpoint {
 /** Runs `.waquery.json` files through the price flow, and opens a cached answer for free until the next hourly refresh. */
 export class QueryRunner {
   private readonly ran = new vscode.EventEmitter<QueryRun>();
-  /** A query ran and its answer was cached. */
+  /** A query ran and its answer was cached (from this runner, the palette or a re-run: the call flow records it). */
   readonly onDidRun = this.ran.event;
+  private readonly sub: vscode.Disposable;
 
   constructor(
     private readonly calls: CallService,
     private readonly connection: Connection,
     private readonly fields: QueryFieldService,
     readonly cache: QueryRunCache,
-  ) {}
+  ) {
+    this.sub = calls.onDidRecordRun((run) => this.ran.fire(run));
+  }
 
   /** The body and chain of a document, or the problems that keep it from being sent. */
   async prepare(doc: vscode.TextDocument, chainArg?: Chain): Promise<{ body: QueryBody; chain: Chain } | { problems: string[]; refresh: boolean }> {
@@ -92,9 +95,7 @@ export class QueryRunner {
     // also records the answer in the cache (for every path that sends a query, not only this one).
     const outcome = await this.calls.run(queryEndpoint(chain), { inputs: { query: body }, open: args.open });
     if (outcome.status !== 'done' || !outcome.run) return { status: 'ran', outcome };
-    const { run } = outcome;
-    this.ran.fire(run);
-    return { status: 'ran', outcome, run };
+    return { status: 'ran', outcome, run: outcome.run };
   }
 
   private async openCached(doc: vscode.TextDocument, run: QueryRun, args: RunQueryArgs): Promise<QueryRunResult> {
@@ -151,6 +152,7 @@ export class QueryRunner {
   }
 
   dispose(): void {
+    this.sub.dispose();
     this.ran.dispose();
   }
 }
