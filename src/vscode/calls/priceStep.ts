@@ -147,7 +147,7 @@ export async function approvePrice(
       });
       return { kind: 'refused', message: gate.message };
     case 'unbounded': {
-      const ok = await deps.questions.choose({ kind: 'modal', why: 'unbounded', endpointId: ep.id, to, message: gate.message, detail: `${gate.detail} ${chargedTo(via)}`, yes: RUN_WITHOUT_CEILING, copy });
+      const ok = await deps.questions.choose({ kind: 'modal', why: 'unbounded', endpointId: ep.id, to, message: gate.message, detail: `${gate.detail}\n\n${chargedTo(via)}`, yes: RUN_WITHOUT_CEILING, copy });
       if (ok === 'copyAsCode') return copied();
       if (ok) return { kind: 'approved', shown: `${gate.message} ${gate.detail} (ceiling lifted for this call)`, credits: q.credits, ceilingLifted: true };
       void vscode.window.showWarningMessage(gate.refusal);
@@ -155,7 +155,7 @@ export async function approvePrice(
     }
     case 'modal': {
       const detail = gate.detail;
-      const ok = await deps.questions.choose({ kind: 'modal', why: 'confirm', endpointId: ep.id, to, message: gate.message, detail: `${detail} ${chargedTo(via)}`, yes: 'Run', copy });
+      const ok = await deps.questions.choose({ kind: 'modal', why: 'confirm', endpointId: ep.id, to, message: gate.message, detail: `${detail}\n\n${chargedTo(via)}`, yes: 'Run', copy });
       if (ok === 'copyAsCode') return copied();
       return ok ? { kind: 'approved', shown: `${gate.message} ${detail}`, credits: q.credits, ceilingLifted: false } : { kind: 'cancelled' };
     }
