@@ -73,7 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   const connection = new Connection(keys, contextKeys, log, (e) => logCall(log, e), profiles);
   const credits = new CreditsService(
     context.globalState,
-    () => connection.api().credits(),
+    (scope) => connection.apiFor(scope),
     () => connection.scope(),
     () => readSettings().quotaPeriodStart,
   );
@@ -98,8 +98,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     log,
     state: context.globalState,
     questions: prices,
-    knownMatches: (ep, body) => queryRuns.lookup(connection.scope(), ep.chain, body),
-    reconcile: (ep, input, sentAt, progress) => reconcileInHistory(connection, jobs, { ep, input, sentAt, progress }),
+    queryRuns,
+    reconcile: (q) => reconcileInHistory(jobs, q),
     copyAsCode: (ep, input, ctx) => copier.copy(ep, input, { ctx }),
   });
   registerEndpointCommands(context, calls);

@@ -84,6 +84,25 @@ describe('credits: only the person approves, and the ceiling holds for every que
     note(`refused, then lifted just this once: ${total} matches, ${total * 100} credits`);
   });
 
+  it('prices a palette re-run of a query exactly from the match count of the palette run before it', async function () {
+    const q = { where: { and: [{ field: 'winrate_30d', op: '>=', value: 0.15 }] }, limit: 4 };
+    const hour = () => Math.floor(Date.now() / 3_600_000);
+    const started = hour();
+    const first = await asking(true, () => run('wallet_database', { inputs: { query: q }, open: false }));
+    assert.equal(first.out.status, 'done', JSON.stringify(first.out));
+    assert.deepEqual(first.asked.map(whyOf), ['unbounded'], 'the first run’s count is unknown');
+    const total = first.out.status === 'done' ? (first.out.value as { total: number }).total : -1;
+    const from = sb.received().length;
+    const again = await asking(false, () => run('wallet_database', { inputs: { query: q }, open: false }));
+    // The hourly refresh between the two runs makes the count unknown again, rightly.
+    if (hour() !== started) this.skip();
+    assert.equal(again.out.status, 'cancelled', JSON.stringify(again.out));
+    assert.equal(again.asked.length, 1);
+    assert.notEqual(whyOf(again.asked[0]!), 'unbounded', 'the count is known: no "just this once"');
+    assert.ok(JSON.stringify(again.asked[0]).includes(`${Math.max(100, total * 100).toLocaleString('en-US')} credits`), `the exact price: ${JSON.stringify(again.asked[0])}`);
+    assert.equal(paid(from, '/wallet_database'), 0, 'cancelled: nothing sent');
+  });
+
   it('holds the ceiling for a query file too, and prices a known count exactly (refused above the ceiling)', async () => {
     const file = path.join(dir, 'ceiling.waquery.json');
     fs.writeFileSync(file, `${JSON.stringify({ where: { and: [{ field: 'winrate_30d', op: '>=', value: 0.1 }] }, limit: 3 }, null, 2)}\n`);

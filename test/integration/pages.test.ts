@@ -75,7 +75,7 @@ describe('paid pages: kept as they arrive, resumed from the saved cursor (agains
     const ep = endpoint('wallet_activity');
     const ledger0 = sb.ledger().length;
     const received0 = sb.received().length;
-    const out: PagesOutcome = await readPages(ep, { address: busy }, 20, deps, 'up to 20 credits (approved by the test)', {
+    const out: PagesOutcome = await readPages(ep, { address: busy }, 20, deps, deps.connection.bind(), 'up to 20 credits (approved by the test)', {
       open: false,
       // The sandbox refuses every call from page 4 on (500: nothing charged).
       onPage: (saved) => {
@@ -110,7 +110,7 @@ describe('paid pages: kept as they arrive, resumed from the saved cursor (agains
 
   it('refuses to resume, under another profile on the same base URL, pages another account began: nothing sent, nothing charged', async () => {
     const ep = endpoint('wallet_activity');
-    const out = await readPages(ep, { address: busy }, 1, deps, 'up to 1 credit (approved by the test)', { open: false });
+    const out = await readPages(ep, { address: busy }, 1, deps, deps.connection.bind(), 'up to 1 credit (approved by the test)', { open: false });
     assert.equal(out.status, 'done', JSON.stringify(out).slice(0, 300));
     const file = out.status === 'done' ? (out.resultPath ?? '') : '';
     const disk = JSON.parse(fs.readFileSync(file, 'utf8')) as { profileId?: string; nextCursor: string | null };
@@ -146,7 +146,7 @@ describe('paid pages: kept as they arrive, resumed from the saved cursor (agains
     const input = { sort: 'tokens_created', order: 'desc', page: last - 1, page_size: 20 };
     assert.equal(quote(ep, input, { pages: 5 }).text.startsWith('up to 10,000 credits'), true);
     const ledger0 = sb.ledger().length;
-    const out = await readPages(ep, input, 5, deps, 'up to 10,000 credits (approved by the test)', { open: false });
+    const out = await readPages(ep, input, 5, deps, deps.connection.bind(), 'up to 10,000 credits (approved by the test)', { open: false });
     assert.equal(out.status, 'done', JSON.stringify(out).slice(0, 300));
     assert.ok(out.status === 'done');
     const rows = count - (last - 2) * 20;
@@ -157,7 +157,7 @@ describe('paid pages: kept as they arrive, resumed from the saved cursor (agains
   it('resumes a complete file for free and refuses a file that is not a paged result, through the command', async () => {
     const ep = endpoint('altchain_wallet_activity');
     const [alt] = sb.addresses('altWallet', 1);
-    const done = await readPages(ep, { address: alt }, 20, deps, 'approved by the test', { open: false });
+    const done = await readPages(ep, { address: alt }, 20, deps, deps.connection.bind(), 'approved by the test', { open: false });
     assert.ok(done.status === 'done' && done.end === 'last');
     const ledger0 = sb.ledger().length;
     const again = await vscode.commands.executeCommand<PagesOutcome>(CommandIds.resumePages, vscode.Uri.file(done.resultPath));

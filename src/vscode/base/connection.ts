@@ -14,6 +14,35 @@ import type { ContextKeySetter } from './contextKeys';
 
 export type Mode = 'configured' | 'sandbox';
 
+/**
+ * One call flow's connection, fixed when the flow starts: the price is shown for it, the call is
+ * sent with its client, and what follows (ledger, ambiguous-call memory, reconciliation, the job,
+ * the credits refresh) is kept under its scope. A profile switched or a sandbox stopped meanwhile
+ * changes nothing in it; the flow compares it with the active one before it sends (isActive).
+ */
+export interface BoundConnection {
+  /** core/profiles.ts scopeKey of the profile and base URL. */
+  readonly scope: string;
+  readonly profileId: string;
+  readonly profileName: string;
+  readonly baseUrl: string;
+  /** Whose credits, for the person: "Account A (api.example.com)", "Sandbox (127.0.0.1:5173)". */
+  readonly label: string;
+  /** The client of that scope: that profile's key, to that base URL only. */
+  readonly api: WalletAnalyticsApi;
+}
+
+/** "Account A (api.example.com)": a profile's name and the host its calls go to. */
+export function connectionLabel(profileName: string, baseUrl: string): string {
+  let host: string;
+  try {
+    host = new URL(baseUrl).host;
+  } catch {
+    host = baseUrl;
+  }
+  return `${profileName} (${host})`;
+}
+
 /** Why calls with the key are held back in a folder that is not trusted (Restricted Mode). */
 export const RESTRICTED_MODE =
   'This folder is in Restricted Mode: Wallet Analytics sends no request with your API key until you trust it. Result tables and query files work meanwhile.';
@@ -101,6 +130,23 @@ export class Connection implements vscode.Disposable {
   /** The profile and base URL a job submitted now is recorded under (and later polled under). */
   target(): { profileId: string; baseUrl: string } {
     return { profileId: this.activeProfile().id, baseUrl: this.baseUrl() };
+  }
+
+  /** The active connection, fixed for one call flow (see BoundConnection). */
+  bind(): BoundConnection {
+    const { id, name } = this.activeProfile();
+    const baseUrl = this.baseUrl();
+    return Object.freeze({ scope: scopeKey(id, baseUrl), profileId: id, profileName: name, baseUrl, label: connectionLabel(name, baseUrl), api: this.api() });
+  }
+
+  /** The active connection's label (connectionLabel). */
+  label(): string {
+    return connectionLabel(this.activeProfile().name, this.baseUrl());
+  }
+
+  /** Whether `bound` is still the window's active connection (same profile, same base URL). */
+  isActive(bound: BoundConnection): boolean {
+    return this.scope() === bound.scope;
   }
 
   /** Makes a profile active in this window; the Sandbox profile starts the sandbox. Running jobs keep their own profile. */

@@ -25,9 +25,13 @@ const MAX_LEDGER = 5_000;
  * The credits balance (fetched from the free `GET /credits`, cached for a minute), the local
  * ledger of what this extension spent, and the anchor from which 30-day resets are counted; all
  * per profile scope (Connection.scope: a bare base URL for the Default profile, as before profiles).
+ *
+ * Every method takes the scope it is about, the active one by default. A call flow passes its own
+ * (Connection.bind), so a charge or a balance is never filed under a profile switched to meanwhile;
+ * a balance is stored under the scope it was asked for, whatever is active when the answer comes.
  */
 export class CreditsService implements vscode.Disposable {
-  private balance: { value: number; at: number; baseUrl: string } | undefined;
+  private readonly balances = new Map<string, { value: number; at: number }>();
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
@@ -36,8 +40,10 @@ export class CreditsService implements vscode.Disposable {
 
   constructor(
     private readonly state: vscode.Memento,
-    private readonly fetchCredits: () => Promise<number>,
-    private readonly baseUrl: () => string,
+    /** The client of a scope (Connection.apiFor), or undefined when that service is gone. */
+    private readonly apiFor: (scope: string) => { credits(): Promise<number> } | undefined,
+    /** The active scope (Connection.scope). */
+    private readonly active: () => string,
     private readonly periodStartSetting: () => string,
   ) {
     this.spent = new MergedList<SpendEntry>({
@@ -49,44 +55,46 @@ export class CreditsService implements vscode.Disposable {
     });
   }
 
-  /** The last balance known for the current base URL, however old. */
-  peek(): { value: number; at: number } | undefined {
-    return this.balance && this.balance.baseUrl === this.baseUrl() ? this.balance : undefined;
+  /** The last balance known for a scope (the active one by default), however old. */
+  peek(scope = this.active()): { value: number; at: number } | undefined {
+    return this.balances.get(scope);
   }
 
-  /** The balance, fetched if the cached one is older than maxAgeMs (GET /credits is free). */
-  async get(maxAgeMs = 60_000): Promise<number> {
-    const b = this.peek();
+  /** The balance of a scope, fetched if the cached one is older than maxAgeMs (GET /credits is free). */
+  async get(maxAgeMs = 60_000, scope = this.active()): Promise<number> {
+    const b = this.peek(scope);
     if (b && Date.now() - b.at < maxAgeMs) return b.value;
-    return this.refresh();
+    return this.refresh(scope);
   }
 
-  async refresh(): Promise<number> {
-    const value = await this.fetchCredits();
-    const baseUrl = this.baseUrl();
-    this.balance = { value, at: Date.now(), baseUrl };
+  /** Fetches the balance of a scope (the active one by default) and keeps it under that scope. */
+  async refresh(scope = this.active()): Promise<number> {
+    const api = this.apiFor(scope);
+    if (!api) throw new Error(`The service at ${parseScope(scope).baseUrl} is not available in this window.`);
+    const value = await api.credits();
+    this.balances.set(scope, { value, at: Date.now() });
     const anchors = this.state.get<Record<string, number>>(ANCHOR_KEY, {});
-    if (anchors[baseUrl] === undefined) await this.state.update(ANCHOR_KEY, { ...anchors, [baseUrl]: Date.now() });
+    if (anchors[scope] === undefined) await this.state.update(ANCHOR_KEY, { ...anchors, [scope]: Date.now() });
     this.changed.fire();
     return value;
   }
 
-  /** The next monthly reset, and whether it is estimated (no period start set). */
-  nextReset(): { date: Date; estimated: boolean } | undefined {
+  /** The next monthly reset of a scope, and whether it is estimated (no period start set). */
+  nextReset(scope = this.active()): { date: Date; estimated: boolean } | undefined {
     const setting = Date.parse(this.periodStartSetting());
     if (!Number.isNaN(setting)) return { date: nextReset(setting, Date.now()), estimated: false };
-    const anchor = this.state.get<Record<string, number>>(ANCHOR_KEY, {})[this.baseUrl()];
+    const anchor = this.state.get<Record<string, number>>(ANCHOR_KEY, {})[scope];
     return anchor === undefined ? undefined : { date: nextReset(anchor, Date.now()), estimated: true };
   }
 
-  /** Records a charge in the local ledger and lowers the cached balance until the next refresh. */
-  async record(endpointId: string, credits: number): Promise<void> {
+  /** Records a charge under the scope it was spent in, and lowers that scope's cached balance until the next refresh. */
+  async record(endpointId: string, credits: number, scope = this.active()): Promise<void> {
     if (credits <= 0) return;
-    const scope = this.baseUrl();
     const at = Date.now();
     const entry: SpendEntry = { endpointId, credits, at, baseUrl: parseScope(scope).baseUrl, scope, id: `${at.toString(36)}-${Math.random().toString(36).slice(2, 10)}` };
     await this.spent.put(entry);
-    if (this.balance && this.balance.baseUrl === scope) this.balance = { ...this.balance, value: this.balance.value - credits };
+    const b = this.balances.get(scope);
+    if (b) this.balances.set(scope, { ...b, value: b.value - credits });
     this.changed.fire();
   }
 

@@ -8,6 +8,11 @@
  * person (calls/priceStep.ts). A paid call whose outcome is unknown is never guessed at: a
  * queued submit is looked up in the free request history (core/jobs/reconcile.ts), and any paid
  * call that stays unsettled asks "may charge again" before it is run again.
+ *
+ * The connection (profile, base URL, client) is bound once, before the inputs are asked
+ * (Connection.bind): the price names it, and the send, the ledger, the ambiguous-call memory,
+ * the reconciliation, the job and the credits refresh all use it, never "the active one now".
+ * If the window's connection changes before the send, nothing is sent.
  */
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
@@ -19,7 +24,8 @@ import type { JobRecord } from '../../core/jobs/job';
 import { directResultStem } from '../../core/results/names';
 import { fmtCredits, isPaid, quote, type QuoteContext } from '../../core/pricing';
 import type { QueryBody } from '../../core/query/model';
-import { RESTRICTED_MODE, type Connection } from '../base/connection';
+import type { QueryRun, QueryRunCache } from '../../core/query/runCache';
+import { RESTRICTED_MODE, type BoundConnection, type Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import { readSettings } from '../base/settings';
 import { showApiError } from '../base/errors';
@@ -31,7 +37,7 @@ import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
 import { AmbiguousCalls } from '../../core/ambiguousCalls';
 import { askPages, readPages } from './pages';
-import { approvePrice, type CopyAsCode, type PriceDecision, type PriceQuestions } from './priceStep';
+import { approvePrice, chargedTo, connectionChanged, type CopyAsCode, type PriceDecision, type PriceQuestions } from './priceStep';
 
 /**
  * What a caller may pass: inputs (validated exactly as typed ones), pages for paged reads, and
@@ -54,7 +60,24 @@ export type RunOutcome =
   | { readonly status: 'refused'; readonly message: string }
   | { readonly status: 'failed'; readonly message: string; readonly charged: 'no' | 'unknown' }
   | { readonly status: 'queued'; readonly requestId: string; readonly credits: number; readonly shown: string; readonly job?: JobRecord; readonly reconciled?: boolean }
-  | { readonly status: 'done'; readonly credits: number; readonly shown: string; readonly value: unknown; readonly resultPath?: string };
+  | {
+      readonly status: 'done';
+      readonly credits: number;
+      readonly shown: string;
+      readonly value: unknown;
+      readonly resultPath?: string;
+      /** A Wallet Database answer, as recorded in the query-run cache (its match count prices the same query exactly). */
+      readonly run?: QueryRun;
+    };
+
+/** A submit that ended without a clear answer, and the connection it was sent with. */
+export interface ReconcileQuery {
+  readonly via: BoundConnection;
+  readonly ep: Endpoint;
+  readonly input: Record<string, unknown>;
+  readonly sentAt: number;
+  readonly progress: (message: string) => void;
+}
 
 /** What looking a submit up in the free request history found (core/jobs/reconcile.ts). */
 export type Reconciled =
@@ -69,10 +92,13 @@ export interface CallDeps {
   readonly log: Log;
   readonly state: vscode.Memento;
   readonly questions: PriceQuestions;
-  /** The match count of the same query in the current refresh period and when that run was sent: its price is exact. */
-  readonly knownMatches?: (ep: Endpoint, body: QueryBody) => Promise<{ readonly total: number; readonly at: number } | undefined>;
-  /** Looks an ambiguous submit up in the request history, for a bounded time. */
-  readonly reconcile: (ep: Endpoint, input: Record<string, unknown>, sentAt: number, progress: (message: string) => void) => Promise<Reconciled>;
+  /**
+   * Wallet Database answers of the current refresh period (core/query/runCache.ts): every answer,
+   * whatever path sent it, is recorded, and the match count of the same query prices it exactly.
+   */
+  readonly queryRuns?: Pick<QueryRunCache, 'lookup' | 'record'>;
+  /** Looks an ambiguous submit up in the request history of the connection it went to, for a bounded time. */
+  readonly reconcile: (q: ReconcileQuery) => Promise<Reconciled>;
   /** Offers "Copy as Code…" at the price step; choosing it ends the flow as cancelled (nothing sent). */
   readonly copyAsCode?: CopyAsCode;
 }
@@ -98,6 +124,9 @@ const MAY_CHARGE_AGAIN = 'Run Again (May Charge Again)';
 
 export class CallService {
   private readonly ambiguous: AmbiguousCalls;
+  private readonly recorded = new vscode.EventEmitter<QueryRun>();
+  /** A Wallet Database answer was recorded in the query-run cache, whatever path sent it (CodeLenses follow). */
+  readonly onDidRecordRun = this.recorded.event;
 
   constructor(private readonly deps: CallDeps) {
     this.ambiguous = new AmbiguousCalls(deps.state);
@@ -124,6 +153,8 @@ export class CallService {
       else if (a === 'Try the Sandbox') await vscode.commands.executeCommand(CommandIds.startSandbox);
       if (!(await connection.canCall())) return { status: 'cancelled' };
     }
+    // Bound once: the price is shown for this connection, and only this one is sent to.
+    const via = connection.bind();
 
     // 1. Inputs: given or asked, and validated before anything is sent.
     let input: Record<string, unknown>;
@@ -137,14 +168,14 @@ export class CallService {
       const asked = await collectInputs(ep, {
         recent: this.deps.state.get<Record<string, unknown>[]>(recentKey(ep), []),
         doneJobs: () => this.deps.jobs.store.all().filter((j) => j.state === 'done'),
-        columns: (chain) => connection.api().columns(chain),
+        columns: (chain) => via.api.columns(chain),
       }, extra);
       if (!asked) return { status: 'cancelled' };
       input = asked;
     }
     // The same checks the send makes (a query's fields against the server's list), before the price.
     try {
-      input = await connection.api().preflight(ep.id, input);
+      input = await via.api.preflight(ep.id, input);
     } catch (e) {
       if (e instanceof BadInputError && e.source === 'client') return this.invalid(ep, e.problems);
       throw e;
@@ -161,35 +192,49 @@ export class CallService {
     }
 
     // 3. A paid call that may already have been charged asks before it can charge again.
-    const baseUrl = connection.scope();
     if (isPaid(ep)) {
-      const at = this.ambiguous.lastAt(baseUrl, ep.id, input);
-      if (at !== undefined && !(await this.confirmChargeAgain(ep, at))) return { status: 'cancelled' };
+      const at = this.ambiguous.lastAt(via.scope, ep.id, input);
+      if (at !== undefined && !(await this.confirmChargeAgain(ep, via, at))) return { status: 'cancelled' };
     }
 
-    // 4. The price, shown before anything is sent.
-    const ctx: QuoteContext | undefined = paged ? { pages } : await this.quoteContext(ep, input);
+    // 4. The price, shown before anything is sent, for the connection bound above.
+    const before = this.moved(ep, via, 'the inputs were asked');
+    if (before) return before;
+    const ctx: QuoteContext | undefined = paged ? { pages } : await this.quoteContext(ep, via, input);
     const decision: PriceDecision = await approvePrice(ep, input, this.deps, {
       step: promptedFields(ep).length + extra,
       total: promptedFields(ep).length + extra,
       ctx,
+      via,
     });
     if (decision.kind === 'refused') return { status: 'refused', message: decision.message };
     if (decision.kind === 'cancelled') return { status: 'cancelled' };
-    if (decision.credits > 0) log.info(`${ep.id}: price shown before sending: ${decision.shown}`);
+    // The price was approved for `via`: if the window now uses another connection, send to neither.
+    const after = this.moved(ep, via, 'the price was shown');
+    if (after) return after;
+    if (decision.credits > 0) log.info(`${ep.id}: price shown before sending (${via.label}): ${decision.shown}`);
 
     // 5. Send.
     const sentAt = Date.now();
     try {
       let out: RunOutcome;
-      if (ep.family === 'queued') out = await this.submitJob(ep, input, decision.shown, args);
-      else if (paged) out = await readPages(ep, input, pages, this.deps, decision.shown, args);
-      else out = await this.callDirect(ep, input, decision.shown, args);
-      if (isPaid(ep)) await this.ambiguous.forget(baseUrl, ep.id, input);
+      if (ep.family === 'queued') out = await this.submitJob(ep, via, input, decision.shown, args);
+      else if (paged) out = await readPages(ep, input, pages, this.deps, via, decision.shown, args);
+      else out = await this.callDirect(ep, via, input, decision.shown, sentAt, args);
+      if (isPaid(ep)) await this.ambiguous.forget(via.scope, ep.id, input);
       return out;
     } catch (e) {
-      return this.failed(ep, input, e, sentAt, args);
+      return this.failed(ep, via, input, e, sentAt, args);
     }
+  }
+
+  /** A refusal when the window's connection is no longer the flow's; nothing is sent. */
+  private moved(ep: Endpoint, via: BoundConnection, during: string): RunOutcome | undefined {
+    const message = connectionChanged(this.deps.connection, via, during);
+    if (message === undefined) return undefined;
+    this.deps.log.warn(`${ep.id}: ${message}`);
+    void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${message}`);
+    return { status: 'refused', message };
   }
 
   private invalid(ep: Endpoint, errors: readonly string[]): RunOutcome {
@@ -198,23 +243,24 @@ export class CallService {
   }
 
   /** The match count of the same query inside its refresh period, for an exact Wallet Database price. */
-  private async quoteContext(ep: Endpoint, input: Record<string, unknown>): Promise<QuoteContext | undefined> {
-    if (ep.price.kind !== 'perMatch' || !this.deps.knownMatches) return undefined;
+  private async quoteContext(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>): Promise<QuoteContext | undefined> {
+    if (ep.price.kind !== 'perMatch' || !this.deps.queryRuns) return undefined;
     const body = input.query as QueryBody | undefined;
     if (!body) return undefined;
-    const known = await this.deps.knownMatches(ep, body);
+    const known = await this.deps.queryRuns.lookup(via.scope, ep.chain, body);
     // Exact only while the clock is in the same refresh period as that run (src/core/refresh.ts).
     return known === undefined ? undefined : { knownMatches: known.total, matchesAt: known.at, now: Date.now() };
   }
 
-  private async confirmChargeAgain(ep: Endpoint, at: number): Promise<boolean> {
+  private async confirmChargeAgain(ep: Endpoint, via: BoundConnection, at: number): Promise<boolean> {
     const when = new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
     return this.deps.questions.ask({
       kind: 'modal',
       why: 'mayChargeAgain',
       endpointId: ep.id,
+      to: via.label,
       message: `${shortTitle(ep)} with these inputs may already have been charged: at ${when} it ended without a clear answer.`,
-      detail: `Running it again may charge again. Check your credits and Request History (both free) first if you are not sure. The price is shown next.`,
+      detail: `Running it again may charge again. Check your credits and Request History (both free) first if you are not sure. The price is shown next. ${chargedTo(via)}`,
       yes: MAY_CHARGE_AGAIN,
     });
   }
@@ -229,44 +275,42 @@ export class CallService {
   }
 
   /** A failed send: a proven refusal says so; an unknown outcome is reconciled or remembered, never guessed. */
-  private async failed(ep: Endpoint, input: Record<string, unknown>, e: unknown, sentAt: number, args: RunArgs): Promise<RunOutcome> {
+  private async failed(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, e: unknown, sentAt: number, args: RunArgs): Promise<RunOutcome> {
     if (e instanceof BadInputError && e.source === 'client') return this.invalid(ep, e.problems);
     const charged = isWalletApiError(e) ? e.charged : 'unknown';
     const message = e instanceof Error ? e.message : String(e);
     const paid = isPaid(ep);
-    if (paid) void this.deps.credits.refresh().catch(() => undefined);
+    if (paid) void this.deps.credits.refresh(via.scope).catch(() => undefined);
     if (!paid || charged === 'no') {
       void showApiError(e, `${shortTitle(ep)}: `);
       return { status: 'failed', message, charged };
     }
-    const baseUrl = this.deps.connection.scope();
     if (ep.family === 'queued') {
-      const settled = await this.reconcile(ep, input, sentAt, message, args);
+      const settled = await this.reconcile(ep, via, input, sentAt, message, args);
       if (settled) return settled;
     } else {
       void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${message}`);
     }
-    await this.ambiguous.remember(baseUrl, ep.id, input);
+    await this.ambiguous.remember(via.scope, ep.id, input);
     return { status: 'failed', message, charged: 'unknown' };
   }
 
   /** Looks an ambiguous submit up in the free history: follows it when found; offers Retry only when not. */
-  private async reconcile(ep: Endpoint, input: Record<string, unknown>, sentAt: number, message: string, args: RunArgs): Promise<RunOutcome | undefined> {
+  private async reconcile(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, sentAt: number, message: string, args: RunArgs): Promise<RunOutcome | undefined> {
     const title = shortTitle(ep);
-    const target = this.deps.connection.target();
     this.deps.log.warn(`${ep.id}: outcome unknown (${message}); looking it up in the request history.`);
     const r = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `${title}: ${RECONCILE_MESSAGES.looking}` },
-      (progress) => this.deps.reconcile(ep, input, sentAt, (m) => progress.report({ message: m })),
+      (progress) => this.deps.reconcile({ via, ep, input, sentAt, progress: (m) => progress.report({ message: m }) }),
     );
     this.deps.log.info(`${ep.id}: ${r.message}`);
     if (r.kind === 'found') {
       const credits = quote(ep, input).credits;
-      await this.deps.credits.record(ep.id, credits);
+      await this.deps.credits.record(ep.id, credits, via.scope);
       void vscode.window.showInformationMessage(`${title}: ${r.message}`);
       const job: JobRecord = {
         requestId: r.requestId, endpointId: ep.id, inputs: input, cost: credits,
-        ...target, submittedAt: r.submittedAt, state: 'pending',
+        profileId: via.profileId, baseUrl: via.baseUrl, submittedAt: r.submittedAt, state: 'pending',
       };
       const settled = await this.deps.jobs.track(job, { notify: args.notify !== false, wait: args.wait !== false });
       return { status: 'queued', requestId: r.requestId, credits, shown: r.message, job: settled, reconciled: true };
@@ -283,27 +327,26 @@ export class CallService {
     return undefined;
   }
 
-  private async submitJob(ep: Endpoint, input: Record<string, unknown>, shown: string, args: RunArgs): Promise<RunOutcome> {
-    // The profile is fixed here: the job is polled under it even if another profile is active by then.
-    const target = this.deps.connection.target();
-    const api = this.deps.connection.api();
+  private async submitJob(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, shown: string, args: RunArgs): Promise<RunOutcome> {
+    // The job is polled under the flow's profile even if another profile is active by then.
     const submittedAt = new Date().toISOString();
-    const ack = await api.submit(ep.id, input);
+    const ack = await via.api.submit(ep.id, input);
     // Queued endpoints are priced exactly from their inputs (flat or per item).
     const credits = quote(ep, input).credits;
-    await this.deps.credits.record(ep.id, credits);
+    await this.deps.credits.record(ep.id, credits, via.scope);
     const job: JobRecord = {
       requestId: ack.requestId,
       endpointId: ep.id,
       inputs: input,
       cost: credits,
-      ...target,
+      profileId: via.profileId,
+      baseUrl: via.baseUrl,
       submittedAt,
       state: 'pending',
     };
     this.deps.log.info(`${ep.id}: accepted as ${ack.requestId}, ${fmtCredits(credits)} charged.`);
     const settled = await this.deps.jobs.track(job, { notify: args.notify !== false, wait: args.wait !== false });
-    void this.deps.credits.refresh().catch(() => undefined);
+    void this.deps.credits.refresh(via.scope).catch(() => undefined);
     return { status: 'queued', requestId: ack.requestId, credits, shown, job: settled };
   }
 
@@ -315,14 +358,13 @@ export class CallService {
     return file;
   }
 
-  private async callDirect(ep: Endpoint, input: Record<string, unknown>, shown: string, args: RunArgs): Promise<RunOutcome> {
-    const api = this.deps.connection.api();
-    const result = await api.call(ep.id, input);
-    await this.deps.credits.record(ep.id, result.charged);
+  private async callDirect(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, shown: string, sentAt: number, args: RunArgs): Promise<RunOutcome> {
+    const result = await via.api.call(ep.id, input);
+    await this.deps.credits.record(ep.id, result.charged, via.scope);
     const title = shortTitle(ep);
     if (ep.accountCall === 'balance') {
-      const balance = await this.deps.credits.refresh();
-      const reset = this.deps.credits.nextReset();
+      const balance = await this.deps.credits.refresh(via.scope);
+      const reset = this.deps.credits.nextReset(via.scope);
       void vscode.window.showInformationMessage(
         `Credits: ${balance.toLocaleString('en-US')} left${reset ? `; next reset ${reset.date.toISOString().slice(0, 10)}${reset.estimated ? ' (estimated)' : ''}` : ''}. (Checking credits is free.)`,
       );
@@ -333,13 +375,35 @@ export class CallService {
       return { status: 'done', credits: 0, shown, value: null };
     }
     const file = await this.saveJson(ep, result.value);
-    if (result.charged > 0) void this.deps.credits.refresh().catch(() => undefined);
+    if (result.charged > 0) void this.deps.credits.refresh(via.scope).catch(() => undefined);
+    const run = await this.recordRun(ep, via, input, result, file, sentAt);
     if (args.open !== false) await openResult(file);
     const total = (result.value as { total?: unknown }).total;
     void offerResult(
       `${title}: done${typeof total === 'number' ? `, ${total.toLocaleString('en-US')} matches` : ''}${result.charged > 0 ? `, ${fmtCredits(result.charged)} charged` : ''}.`,
       file,
     );
-    return { status: 'done', credits: result.charged, shown, value: result.value, resultPath: file };
+    return { status: 'done', credits: result.charged, shown, value: result.value, resultPath: file, run };
+  }
+
+  /**
+   * Keeps a Wallet Database answer's match count (and a copy of the answer) for the rest of its
+   * refresh period, whatever path sent it (palette, query file, re-run), so the same query is
+   * priced exactly next time. Dated when it was sent: an answer that arrives after the top of the
+   * hour may have been computed before the refresh.
+   */
+  private async recordRun(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, result: { value: unknown; charged: number }, file: string, sentAt: number): Promise<QueryRun | undefined> {
+    const body = input.query as QueryBody | undefined;
+    const total = (result.value as { total?: unknown } | null)?.total;
+    if (ep.price.kind !== 'perMatch' || !this.deps.queryRuns || !body || typeof total !== 'number') return undefined;
+    try {
+      const run = await this.deps.queryRuns.record({ baseUrl: via.scope, chain: ep.chain, at: sentAt, total, charged: result.charged, resultPath: file, body, answer: result.value });
+      this.recorded.fire(run);
+      return run;
+    } catch (e) {
+      // The answer is saved and charged; only the next price is less exact.
+      this.deps.log.warn(`${ep.id}: the match count was not kept for the next price: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
   }
 }

@@ -5,6 +5,10 @@
  * a failure or a cancel says what was kept and what it cost, and offers "Resume", which shows
  * the price of the remaining pages again and continues from the saved position.
  * "Resume Reading Pages…" does the same for any partial result file.
+ *
+ * A read is bound to one connection (Connection.bind) from before its price to its last page:
+ * every page goes to it and is recorded under it, and a read whose connection is no longer the
+ * window's when the price is approved sends nothing.
  */
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
@@ -24,12 +28,12 @@ import {
 } from '../../core/pages/pagedResult';
 import { fmtCredits, quote } from '../../core/pricing';
 import { CommandIds } from '../base/ids';
-import type { Connection } from '../base/connection';
+import type { BoundConnection, Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import { readSettings } from '../base/settings';
 import { showApiError } from '../base/errors';
 import { pickStep } from '../flows/multiStep';
-import { approvePrice, type PriceQuestions } from './priceStep';
+import { approvePrice, connectionChanged, type PriceQuestions } from './priceStep';
 import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
 
@@ -93,12 +97,12 @@ export async function askPages(ep: Endpoint, input: Record<string, unknown>, ste
 }
 
 /** Reads up to `pages` pages of an approved call into a new result file, keeping each as it arrives. */
-export async function readPages(ep: Endpoint, input: Record<string, unknown>, pages: number, deps: PagesDeps, shown: string, args: PagesArgs = {}): Promise<PagesOutcome> {
+export async function readPages(ep: Endpoint, input: Record<string, unknown>, pages: number, deps: PagesDeps, via: BoundConnection, shown: string, args: PagesArgs = {}): Promise<PagesOutcome> {
   const dir = deps.jobs.folder();
   await fs.mkdir(dir, { recursive: true });
   const file = await newPagedFile(dir, ep.id);
-  const { baseUrl, profileId } = deps.connection.target();
-  return withPages(ep, deps, shown, args, undefined, pages, (opts) => startPaged(file, ep, input, { ...opts, baseUrl, profileId }));
+  const { baseUrl, profileId } = via;
+  return withPages(ep, deps, via, shown, args, undefined, pages, (opts) => startPaged(file, ep, input, { ...opts, baseUrl, profileId }));
 }
 
 /**
@@ -140,14 +144,16 @@ async function resumeFile(file: string, deps: PagesDeps, args: PagesArgs): Promi
     void offerResult(`${title}: every page is already read (${describeKept(ep, saved)}). Nothing to resume; nothing charged.`, file);
     return { status: 'done', credits: 0, shown: 'Free', value: saved, resultPath: file, end: 'last' };
   }
-  const now = deps.connection.baseUrl();
+  // Bound before the price: the remaining pages go to this connection, or nowhere.
+  const via = deps.connection.bind();
+  const now = via.baseUrl;
   if (saved.baseUrl !== undefined && saved.baseUrl !== now) {
     // Its cursor belongs to the other server: continuing here would mix two data sets (or pay real credits after the sandbox's).
     const message = `${path.basename(file)} was read from ${saved.baseUrl}, and calls now go to ${now}. Nothing was sent; nothing was charged. Switch back (Start/Stop Sandbox, or walletAnalytics.baseUrl) to resume it.`;
     void vscode.window.showErrorMessage(`${title}: ${message}`);
     return { status: 'failed', message, charged: 'no', credits: 0, value: saved, resultPath: file };
   }
-  const profile = deps.connection.activeProfile();
+  const profile = { id: via.profileId, name: via.profileName };
   if (saved.profileId !== undefined && saved.profileId !== profile.id) {
     // Same server, another account: its key would pay for the rest of a read another account began.
     const was = deps.connection.profiles.get(saved.profileId)?.name ?? saved.profileId;
@@ -162,11 +168,16 @@ async function resumeFile(file: string, deps: PagesDeps, args: PagesArgs): Promi
   const want = args.pages ?? (asking ? await askPages(ep, saved.input, 1, 2, budget) : remaining);
   if (want === undefined) return { status: 'cancelled' };
   const more = Math.max(1, want === 'all' ? budget : Math.min(want, budget));
-  const decision = await approvePrice(ep, saved.input, deps, { step: asking ? 2 : 1, total: asking ? 2 : 1, ctx: { pages: more } });
+  const decision = await approvePrice(ep, saved.input, deps, { step: asking ? 2 : 1, total: asking ? 2 : 1, ctx: { pages: more }, via });
   if (decision.kind === 'refused') return { status: 'refused', message: decision.message };
   if (decision.kind === 'cancelled') return { status: 'cancelled' };
-  deps.log.info(`${ep.id}: resuming ${path.basename(file)} at page ${saved.pages + 1}; price shown before sending: ${decision.shown}`);
-  return withPages(ep, deps, decision.shown, args, saved, more, (opts) => resumePaged(file, opts));
+  const moved = connectionChanged(deps.connection, via, 'the price was shown');
+  if (moved) {
+    void vscode.window.showErrorMessage(`${title}: ${moved}`);
+    return { status: 'refused', message: moved };
+  }
+  deps.log.info(`${ep.id}: resuming ${path.basename(file)} at page ${saved.pages + 1}; price shown before sending (${via.label}): ${decision.shown}`);
+  return withPages(ep, deps, via, decision.shown, args, saved, more, (opts) => resumePaged(file, opts));
 }
 
 /** Registers "Resume Reading Pages…" (argument: a partial result's path or Uri; else a pick). */
@@ -210,6 +221,7 @@ function describeKept(ep: Endpoint, r: { pages: number; rows: readonly unknown[]
 async function withPages(
   ep: Endpoint,
   deps: PagesDeps,
+  via: BoundConnection,
   shown: string,
   args: PagesArgs,
   before: PagedResult | undefined,
@@ -218,13 +230,13 @@ async function withPages(
 ): Promise<PagesOutcome> {
   const title = shortTitle(ep);
   const noun = rowNoun(ep);
-  const api = deps.connection.api();
+  const { api } = via;
   const out = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) =>
     read({
       // Recorded as soon as it is paid, saved or not: the local ledger follows the server's.
       call: async (id, input) => {
         const r = await api.call(id, input);
-        await deps.credits.record(ep.id, r.charged);
+        await deps.credits.record(ep.id, r.charged, via.scope);
         return r;
       },
       maxPages,
@@ -239,7 +251,7 @@ async function withPages(
       },
     }),
   );
-  void deps.credits.refresh().catch(() => undefined);
+  void deps.credits.refresh(via.scope).catch(() => undefined);
   const kept = out.result;
   const thisRun = before ? ` (this time: ${plural(out.pages, 'page')}, ${fmtCredits(out.credits)})` : '';
   deps.log.info(`${ep.id}: ${out.end} after ${plural(out.pages, 'page')} this run, ${fmtCredits(out.credits)} charged; ${kept ? `${path.basename(out.file)} holds ${describeKept(ep, kept)}` : 'nothing kept'}.`);

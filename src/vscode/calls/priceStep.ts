@@ -9,6 +9,11 @@
  * suite may stand in for the person's click through ExtensionApi.testing (never set for an
  * installed extension).
  *
+ * Every question names the connection the call goes to (the flow's BoundConnection: profile and
+ * host), so the person knows whose credits pay. The flow checks that connection is still the
+ * window's right before it sends (connectionChanged): a price approved for one account never
+ * sends to another.
+ *
  * "Copy as Code…" sits beside the spending choice: it copies the call and ends the flow as
  * cancelled, so nothing is sent and nothing is approved. It does not return to the price step:
  * a person who came to copy could press Enter on Run by habit when the step came back.
@@ -17,6 +22,7 @@ import * as vscode from 'vscode';
 import { shortTitle, type Endpoint } from '../../core/catalog';
 import { quote, type QuoteContext } from '../../core/pricing';
 import { priceGate } from '../../core/quota';
+import type { BoundConnection, Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import { readSettings } from '../base/settings';
 import { pickStep } from '../flows/multiStep';
@@ -29,9 +35,9 @@ export type PriceDecision =
 /** A question put to the person; `yes` is the button that spends. */
 export type PriceQuestion =
   /** The last step of the flow: the price, Enter runs. */
-  | { readonly kind: 'step'; readonly endpointId: string; readonly title: string; readonly step: number; readonly total: number; readonly label: string; readonly detail: string; readonly placeholder: string; readonly copy?: boolean }
+  | { readonly kind: 'step'; readonly endpointId: string; readonly to: string; readonly title: string; readonly step: number; readonly total: number; readonly label: string; readonly detail: string; readonly placeholder: string; readonly copy?: boolean }
   /** A modal: above the threshold, a bill with no bound ("just this once"), or a call that may already have been charged. */
-  | { readonly kind: 'modal'; readonly why: 'confirm' | 'unbounded' | 'mayChargeAgain'; readonly endpointId: string; readonly message: string; readonly detail: string; readonly yes: string; readonly copy?: boolean };
+  | { readonly kind: 'modal'; readonly why: 'confirm' | 'unbounded' | 'mayChargeAgain'; readonly endpointId: string; readonly to: string; readonly message: string; readonly detail: string; readonly yes: string; readonly copy?: boolean };
 
 /** An answer: true spends, false cancels, 'copyAsCode' copies the call and spends nothing (only where the question offers it). */
 export type PriceAnswer = boolean | 'copyAsCode';
@@ -85,6 +91,22 @@ export type CopyAsCode = (ep: Endpoint, input: Record<string, unknown>, ctx?: Qu
 
 export const RUN_WITHOUT_CEILING = 'Run Without a Ceiling, Just This Once';
 
+/** The line every price question carries: whose credits pay, and where the call goes. */
+export function chargedTo(via: BoundConnection): string {
+  return `Charged to ${via.label}.`;
+}
+
+/**
+ * The refusal to show when the window's connection is no longer the flow's (a profile switched, the
+ * sandbox stopped or started, the base URL changed); undefined while it still is. Nothing is sent
+ * to either: the price was shown for the one, and the person may think they are using the other.
+ */
+export function connectionChanged(connection: Connection, via: BoundConnection, during: string): string | undefined {
+  if (connection.isActive(via)) return undefined;
+  const now = connection.label();
+  return `The connection changed from ${via.label} to ${now} while ${during}; nothing was sent. Run it again to see the price for ${now}.`;
+}
+
 /**
  * Shows the price of a call before it is sent and asks as the settings say: the last step of
  * the flow below `confirmAbove`, a modal above it, a refusal above `maxCreditsPerCall` or the
@@ -95,8 +117,10 @@ export async function approvePrice(
   ep: Endpoint,
   input: Record<string, unknown>,
   deps: { credits: CreditsService; questions: PriceQuestions; copyAsCode?: CopyAsCode },
-  opts: { step: number; total: number; ctx?: QuoteContext },
+  opts: { step: number; total: number; ctx?: QuoteContext; via: BoundConnection },
 ): Promise<PriceDecision> {
+  const { via } = opts;
+  const to = via.label;
   const copy = deps.copyAsCode !== undefined;
   /** Copies the call; the decision is 'cancelled', so the caller sends nothing. */
   const copied = async (): Promise<PriceDecision> => {
@@ -107,11 +131,11 @@ export async function approvePrice(
   if (q.credits === 0 && q.exact) return { kind: 'approved', shown: 'Free', credits: 0, ceilingLifted: false };
   let balance: number | undefined;
   try {
-    balance = await deps.credits.get(60_000);
+    balance = await deps.credits.get(60_000, via.scope);
   } catch {
-    balance = deps.credits.peek()?.value;
+    balance = deps.credits.peek(via.scope)?.value;
   }
-  const reset = deps.credits.nextReset();
+  const reset = deps.credits.nextReset(via.scope);
   const gate = priceGate(q, readSettings(), balance, reset?.date, reset?.estimated === true);
   const title = shortTitle(ep);
   switch (gate.kind) {
@@ -123,7 +147,7 @@ export async function approvePrice(
       });
       return { kind: 'refused', message: gate.message };
     case 'unbounded': {
-      const ok = await deps.questions.choose({ kind: 'modal', why: 'unbounded', endpointId: ep.id, message: gate.message, detail: gate.detail, yes: RUN_WITHOUT_CEILING, copy });
+      const ok = await deps.questions.choose({ kind: 'modal', why: 'unbounded', endpointId: ep.id, to, message: gate.message, detail: `${gate.detail}\n\n${chargedTo(via)}`, yes: RUN_WITHOUT_CEILING, copy });
       if (ok === 'copyAsCode') return copied();
       if (ok) return { kind: 'approved', shown: `${gate.message} ${gate.detail} (ceiling lifted for this call)`, credits: q.credits, ceilingLifted: true };
       void vscode.window.showWarningMessage(gate.refusal);
@@ -131,15 +155,15 @@ export async function approvePrice(
     }
     case 'modal': {
       const detail = gate.detail;
-      const ok = await deps.questions.choose({ kind: 'modal', why: 'confirm', endpointId: ep.id, message: gate.message, detail, yes: 'Run', copy });
+      const ok = await deps.questions.choose({ kind: 'modal', why: 'confirm', endpointId: ep.id, to, message: gate.message, detail: `${detail}\n\n${chargedTo(via)}`, yes: 'Run', copy });
       if (ok === 'copyAsCode') return copied();
       return ok ? { kind: 'approved', shown: `${gate.message} ${detail}`, credits: q.credits, ceilingLifted: false } : { kind: 'cancelled' };
     }
     case 'step': {
       const detail = gate.detail;
       const ok = await deps.questions.choose({
-        kind: 'step', endpointId: ep.id, title, step: opts.step, total: opts.total, label: gate.label, detail,
-        placeholder: `${title}: ${q.text}. Press Enter to run.`, copy,
+        kind: 'step', endpointId: ep.id, to, title: `${title} · ${to}`, step: opts.step, total: opts.total, label: gate.label, detail,
+        placeholder: `${title}: ${q.text}. ${chargedTo(via)} Press Enter to run.`, copy,
       });
       if (ok === 'copyAsCode') return copied();
       return ok ? { kind: 'approved', shown: `${gate.label} ${detail}`, credits: q.credits, ceilingLifted: false } : { kind: 'cancelled' };

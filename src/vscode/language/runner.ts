@@ -41,15 +41,18 @@ export function queryEndpoint(chain: Chain): Endpoint {
 /** Runs `.waquery.json` files through the price flow, and opens a cached answer for free until the next hourly refresh. */
 export class QueryRunner {
   private readonly ran = new vscode.EventEmitter<QueryRun>();
-  /** A query ran and its answer was cached. */
+  /** A query ran and its answer was cached (from this runner, the palette or a re-run: the call flow records it). */
   readonly onDidRun = this.ran.event;
+  private readonly sub: vscode.Disposable;
 
   constructor(
     private readonly calls: CallService,
     private readonly connection: Connection,
     private readonly fields: QueryFieldService,
     readonly cache: QueryRunCache,
-  ) {}
+  ) {
+    this.sub = calls.onDidRecordRun((run) => this.ran.fire(run));
+  }
 
   /** The body and chain of a document, or the problems that keep it from being sent. */
   async prepare(doc: vscode.TextDocument, chainArg?: Chain): Promise<{ body: QueryBody; chain: Chain } | { problems: string[]; refresh: boolean }> {
@@ -88,17 +91,11 @@ export class QueryRunner {
       const run = await this.cache.lookup(baseUrl, chain, body);
       if (run) return this.openCached(doc, run, args);
     }
-    // The run is dated when it is sent, not answered: an answer that arrives after the top of the
-    // hour may have been computed before the refresh, and a run dated too early only expires sooner.
-    const sentAt = Date.now();
-    // The one call flow: the price (and the ceiling) is shown and decided there, whoever asked.
+    // The one call flow: the price (and the ceiling) is shown and decided there, whoever asked; it
+    // also records the answer in the cache (for every path that sends a query, not only this one).
     const outcome = await this.calls.run(queryEndpoint(chain), { inputs: { query: body }, open: args.open });
-    if (outcome.status !== 'done') return { status: 'ran', outcome };
-    const total = (outcome.value as { total?: unknown }).total;
-    if (typeof total !== 'number') return { status: 'ran', outcome };
-    const run = await this.cache.record({ baseUrl, chain, at: sentAt, total, charged: outcome.credits, resultPath: outcome.resultPath, body, answer: outcome.value });
-    this.ran.fire(run);
-    return { status: 'ran', outcome, run };
+    if (outcome.status !== 'done' || !outcome.run) return { status: 'ran', outcome };
+    return { status: 'ran', outcome, run: outcome.run };
   }
 
   private async openCached(doc: vscode.TextDocument, run: QueryRun, args: RunQueryArgs): Promise<QueryRunResult> {
@@ -155,6 +152,7 @@ export class QueryRunner {
   }
 
   dispose(): void {
+    this.sub.dispose();
     this.ran.dispose();
   }
 }
