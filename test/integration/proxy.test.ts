@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { createProxy } from 'proxy';
 import * as vscode from 'vscode';
 import { CommandIds } from '../../src/vscode/base/ids';
-import { api as getApi, note, waitFor } from './support';
+import { api as getApi, note, waitFor, setApiKey } from './support';
 
 const KEY = 'sk-proxy-integration-8c41d2';
 const BASE = 'https://api.wallet-analytics.test';
@@ -62,7 +62,7 @@ describe('proxies: the user’s http.proxy, never a folder’s', function () {
     settingsFile = path.join(folder.uri.fsPath, '.vscode', 'settings.json');
     original = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : undefined;
     await wa().update('baseUrl', BASE, vscode.ConfigurationTarget.Global);
-    assert.equal(await vscode.commands.executeCommand(CommandIds.setApiKey, KEY), true);
+    assert.equal(await setApiKey(KEY), true);
   });
 
   after(async () => {
