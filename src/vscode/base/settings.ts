@@ -28,15 +28,17 @@ export interface Settings {
 }
 
 /**
- * The raw value of a walletAnalytics setting: for a user-only one the user's own value or nothing,
- * never a workspace's or a folder's, whatever VS Code would merge; for the others VS Code's merge.
+ * Reads walletAnalytics settings as declared (core/settingsSchema.ts): a number within its bounds,
+ * a value of the wrong type as the default, and a user-only setting from the user's own value
+ * alone, never a workspace's or a folder's, whatever VS Code would merge.
  */
-function rawReader(): (key: string) => unknown {
+function reader(): { num: (k: string) => number; str: (k: string) => string; bool: (k: string) => boolean } {
   const c = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  return (key) => {
+  const raw = (key: string): unknown => {
     const s = SETTINGS.get(key);
     return s && isUserOnly(s) ? c.inspect(key)?.globalValue : c.get(key);
   };
+  return { num: (k) => numberSetting(k, raw(k)), str: (k) => stringSetting(k, raw(k)), bool: (k) => booleanSetting(k, raw(k)) };
 }
 
 /** The user-only settings a workspace or folder tries to set (VS Code reports them; they are ignored). */
@@ -49,10 +51,7 @@ export function workspaceUserOnlyValues(): UserOnlyKey[] {
 }
 
 export function readSettings(): Settings {
-  const raw = rawReader();
-  const num = (k: string): number => numberSetting(k, raw(k));
-  const str = (k: string): string => stringSetting(k, raw(k));
-  const bool = (k: string): boolean => booleanSetting(k, raw(k));
+  const { num, str, bool } = reader();
   return {
     baseUrl: str('baseUrl'),
     confirmAbove: num('confirmAbove'),
@@ -97,8 +96,7 @@ export interface SidebarSettings {
 }
 
 export function readSidebarSettings(): SidebarSettings {
-  const raw = rawReader();
-  const num = (k: string): number => numberSetting(k, raw(k));
+  const { num } = reader();
   return {
     warnBelow: num('credits.warnBelow'),
     criticalBelow: num('credits.criticalBelow'),
