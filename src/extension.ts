@@ -22,6 +22,8 @@ import { JobService } from './vscode/jobs/jobService';
 import { sweepResultsFolderInBackground } from './vscode/jobs/resultsFolder';
 import { registerQueryLanguage } from './vscode/language';
 import { Log } from './vscode/base/log';
+import { exportsFor } from './vscode/base/exports';
+import { PersonQuestions } from './vscode/base/personQuestions';
 import { registerResultScheme } from './vscode/results/open';
 import { ApiKeyStore } from './vscode/base/secrets';
 import { ProfileService } from './vscode/base/profiles';
@@ -32,27 +34,39 @@ import { HistoryService } from './vscode/base/history';
 import { WorkspaceSettingsGuard } from './vscode/base/workspaceSettings';
 import { registerSidebar, type Sidebar } from './vscode/views/sidebar';
 
-/** What activate() returns: a small surface for the integration tests. */
-export interface ExtensionApi {
+/**
+ * Only under VS Code's test runner (ExtensionMode.Test): what the integration suite drives. It
+ * holds the key and can spend, so an installed extension returns nothing (src/vscode/base/exports.ts).
+ */
+export interface TestSurface {
   readonly services: Services;
   readonly activationMs: number;
   /** The Wallet Analytics view container: Account and Requests views, credits status bar item. */
   readonly sidebar: Sidebar;
-  /**
-   * Only when VS Code runs the extension under its test runner (ExtensionMode.Test):
-   * the context, so tests can reach this extension's SecretStorage, log and storage folders.
-   * Never set for an installed extension, so other extensions cannot read the key through it.
-   */
-  readonly testing?: {
-    readonly context: vscode.ExtensionContext;
-    readonly table?: TableTestHooks;
-    /** The price questions asked, and a stand-in for the person's click (answerForTests). */
-    readonly prices: PriceQuestions;
-    /** Finds a workspace's attempts to set user-only settings, and tells the person once. */
-    readonly workspaceSettings: WorkspaceSettingsGuard;
-    /** Copy as Code: its languageForTests stands in for the person's pick. */
-    readonly copier: CodeCopier;
-  };
+  /** The context, so tests can reach this extension's SecretStorage, log and storage folders. */
+  readonly context: vscode.ExtensionContext;
+  readonly table?: TableTestHooks;
+  /** The price questions asked, and a stand-in for the person's click (answerForTests). */
+  readonly prices: PriceQuestions;
+  /** Set API Key's and the profile commands' boxes and confirmations, and a stand-in for the person (answerForTests). */
+  readonly questions: PersonQuestions;
+  /** Finds a workspace's attempts to set user-only settings, and tells the person once. */
+  readonly workspaceSettings: WorkspaceSettingsGuard;
+  /** Copy as Code: its languageForTests stands in for the person's pick. */
+  readonly copier: CodeCopier;
+}
+
+/** What activate() returns under the test runner; outside it, nothing (exportsFor). */
+export interface ExtensionExports {
+  readonly testing: TestSurface;
+}
+
+/** The integration suite's view of the exports (test/integration/support.ts api()): the services and sidebar up front. */
+export interface ExtensionApi {
+  readonly services: Services;
+  readonly activationMs: number;
+  readonly sidebar: Sidebar;
+  readonly testing: TestSurface;
 }
 
 function logCall(log: Log, e: CallLog): void {
@@ -63,7 +77,7 @@ function logCall(log: Log, e: CallLog): void {
   else log.warn(line);
 }
 
-export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
+export async function activate(context: vscode.ExtensionContext): Promise<ExtensionExports | undefined> {
   const started = performance.now();
   const contextKeys = new ContextKeySetter();
   // Profiles (src/vscode/base/profiles.ts): each its base URL and key; the keys store acts on the one in use.
@@ -83,9 +97,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   context.subscriptions.push(profiles, keys, log, connection, credits, jobs, history, new ProfileStatus(connection));
   const services: Services = { contextKeys, keys, log, connection, credits, jobs };
 
-  registerApiKeyCommands(context, services);
+  // The key and the profiles change only on the person's own answers to `questions`.
+  const questions = new PersonQuestions();
+  registerApiKeyCommands(context, services, questions);
   registerGetStartedCommand(context);
-  registerProfileCommands(context, services);
+  registerProfileCommands(context, services, questions);
   registerResultScheme(context);
   // One call flow for every way a call starts; only the person's answers to `prices` spend.
   const prices = new PriceQuestions();
@@ -135,8 +151,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   sweepResultsFolderInBackground(() => jobs.folder(), log);
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
-  const testing = context.extensionMode === vscode.ExtensionMode.Test ? { context, table, prices, workspaceSettings, copier } : undefined;
-  return { services, activationMs, testing, sidebar };
+  // Other extensions get nothing: the services hold the key and can spend (src/vscode/base/exports.ts).
+  const testing: TestSurface = { services, activationMs, sidebar, context, table, prices, questions, workspaceSettings, copier };
+  return exportsFor(context.extensionMode, { testing });
 }
 
 export function deactivate(): void {

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { extension, note } from './support';
+import * as vscode from 'vscode';
+import { exportsFor } from '../../src/vscode/base/exports';
+import { api, extension, note } from './support';
 
 // Runs first (files load in name order), so the extension is still inactive here.
 describe('activation', () => {
@@ -11,9 +13,10 @@ describe('activation', () => {
     const ext = extension();
     wasActive = ext.isActive;
     const t0 = performance.now();
-    const api = await ext.activate();
+    const exported = await ext.activate();
     wallMs = performance.now() - t0;
-    activationMs = api.activationMs;
+    assert.ok(exported, 'under the test runner activate() returns its test surface');
+    activationMs = exported.testing.activationMs;
   });
 
   it('stays inactive until something needs it (no "*" or startup activation)', () => {
@@ -28,5 +31,27 @@ describe('activation', () => {
     // with the unit tier, tsc and eslint beside it); the ceiling fails only a real regression.
     note(`activation ${activationMs < 500 ? 'within' : 'OVER'} the 500 ms budget`);
     assert.ok(activationMs < 2_000, `activate() took ${activationMs.toFixed(0)} ms; budget 500 ms (ceiling 2,000 ms)`);
+  });
+});
+
+/**
+ * Another extension reads `getExtension(…).exports`: it must find neither the key nor a way to
+ * spend (issue 21 item 1). Outside the test runner activate() returns nothing at all.
+ */
+describe('exports: nothing for other extensions', () => {
+  it('outside the test runner activate() exports nothing; under it, the test surface', async () => {
+    const surface = { testing: (await api()).testing };
+    for (const mode of [vscode.ExtensionMode.Production, vscode.ExtensionMode.Development]) {
+      assert.equal(exportsFor(mode, surface), undefined, `ExtensionMode ${vscode.ExtensionMode[mode]} exports nothing`);
+    }
+    assert.equal(exportsFor(vscode.ExtensionMode.Test, surface), surface);
+  });
+
+  it('even under the test runner, the exports hold the key and the services only under `testing`', () => {
+    const exported = extension().exports;
+    assert.ok(exported);
+    // Before issue 21, `services` (keys, connection, credits, jobs) sat at the top for every caller.
+    assert.deepEqual(Object.keys(exported), ['testing'], 'one field, the test surface: no services, keys or connection beside it');
+    assert.ok('keys' in exported.testing.services && 'connection' in exported.testing.services, 'the services are under `testing` only');
   });
 });

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { CommandIds, ContextKeys } from '../../src/vscode/base/ids';
 import { API_KEY_SECRET } from '../../src/vscode/base/secrets';
-import { api as getApi, filesUnder, testingContext, waitFor } from './support';
+import { answerQuestions, answering, api as getApi, filesUnder, setApiKey, testingContext, waitFor } from './support';
 
 /** A fresh key per test, so a hit in a file can only come from that test. */
 const newKey = (): string => `wa-test-${randomUUID()}`;
@@ -35,7 +35,7 @@ describe('API key: Set / Clear API Key', () => {
 
   it('round-trips the key through SecretStorage', async () => {
     const key = newKey();
-    assert.equal(await vscode.commands.executeCommand(CommandIds.setApiKey, key), true);
+    assert.equal(await setApiKey(key), true);
     assert.equal(await ctx.secrets.get(API_KEY_SECRET), key, 'SecretStorage does not hold the key');
     assert.equal(await api.services.keys.get(), key);
 
@@ -46,15 +46,37 @@ describe('API key: Set / Clear API Key', () => {
 
   it('trims a pasted key and refuses one with a space, keeping the stored key', async () => {
     const key = newKey();
-    assert.equal(await vscode.commands.executeCommand(CommandIds.setApiKey, `  ${key}\n`), true);
+    assert.equal(await setApiKey(`  ${key}\n`), true);
     assert.equal(await ctx.secrets.get(API_KEY_SECRET), key);
-    assert.equal(await vscode.commands.executeCommand(CommandIds.setApiKey, 'two words'), false);
+    assert.equal(await setApiKey('two words'), false);
     assert.equal(await ctx.secrets.get(API_KEY_SECRET), key, 'a refused key replaced the stored one');
+  });
+
+  it('stores only the key the person enters: a key passed as argument neither stores nor pre-fills (issue 21)', async () => {
+    const stored = newKey();
+    assert.equal(await setApiKey(stored), true);
+    const offered = newKey();
+    // The person presses Escape: the argument alone changes nothing.
+    const asked = await answerQuestions(() => undefined);
+    const before = asked.length;
+    try {
+      assert.equal(await vscode.commands.executeCommand(CommandIds.setApiKey, offered), false);
+    } finally {
+      await answerQuestions(undefined);
+    }
+    assert.equal(await ctx.secrets.get(API_KEY_SECRET), stored, 'a key from the arguments replaced the stored one without the person');
+    const box = asked.slice(before);
+    assert.equal(box.length, 1, 'the password box was shown');
+    assert.ok(box[0]?.kind === 'input' && box[0].options.password === true && box[0].options.value === undefined, 'the box is a password box, not pre-filled with the offered key');
+    // What the person types wins over the argument.
+    const typed = newKey();
+    assert.equal(await answering<boolean>((q) => (q.kind === 'input' ? typed : undefined), CommandIds.setApiKey, offered), true);
+    assert.equal(await ctx.secrets.get(API_KEY_SECRET), typed);
   });
 
   it('flips walletAnalytics.hasKey with Set and Clear', async () => {
     assert.equal(hasKey(), false);
-    await vscode.commands.executeCommand(CommandIds.setApiKey, newKey());
+    await setApiKey(newKey());
     assert.equal(hasKey(), true);
     await vscode.commands.executeCommand(CommandIds.clearApiKey);
     assert.equal(hasKey(), false);
@@ -88,7 +110,7 @@ describe('API key: Set / Clear API Key', () => {
     );
 
     const key = newKey();
-    await vscode.commands.executeCommand(CommandIds.setApiKey, key);
+    await setApiKey(key);
     const candidates = [
       userSettings,
       path.resolve(ctx.globalStorageUri.fsPath, '..', '..', '..', 'Machine', 'settings.json'),
@@ -101,7 +123,7 @@ describe('API key: Set / Clear API Key', () => {
 
   it('never writes the key to the logs, even when a caller logs it', async () => {
     const key = newKey();
-    await vscode.commands.executeCommand(CommandIds.setApiKey, key);
+    await setApiKey(key);
     api.services.log.info(`A careless line holding the key: ${key}`);
     const ownLog = path.join(ctx.logUri.fsPath, 'Wallet Analytics.log');
     const read = (): string => (fs.existsSync(ownLog) ? fs.readFileSync(ownLog, 'utf8') : '');

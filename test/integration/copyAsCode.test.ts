@@ -16,7 +16,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import type { CopyOutcome } from '../../src/vscode/calls/copyAsCode';
 import { CommandIds } from '../../src/vscode/base/ids';
-import { answerPrices, api as getApi, note, waitFor } from './support';
+import { answerPrices, api as getApi, note, waitFor, setApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -43,7 +43,7 @@ describe('Copy as Code: the clipboard holds the call, never the key; nothing is 
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wa-copy-'));
     await set('baseUrl', sb.baseUrl);
     await set('resultsFolder', path.join(dir, 'results'));
-    assert.equal(await vscode.commands.executeCommand(CommandIds.setApiKey, sb.demoKey), true);
+    assert.equal(await setApiKey(sb.demoKey), true);
     await vscode.commands.executeCommand(CommandIds.refreshRequests);
     await waitFor('the seeded history in the Requests view', () => api.sidebar.requests.provider.model.size >= 12, 15_000);
   });

@@ -14,7 +14,7 @@ import type { RunOutcome } from '../../src/vscode/calls/callService';
 import type { PriceQuestion } from '../../src/vscode/calls/priceStep';
 import { CommandIds } from '../../src/vscode/base/ids';
 import type { QueryRunResult } from '../../src/vscode/language/runner';
-import { answerPrices, api as getApi, note, waitFor } from './support';
+import { answerPrices, api as getApi, note, waitFor, setApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -40,7 +40,7 @@ describe('credits: only the person approves, and the ceiling holds for every que
     await set('baseUrl', sb.baseUrl);
     await set('resultsFolder', dir);
     await set('maxCreditsPerCall', 1_000_000);
-    assert.equal(await vscode.commands.executeCommand(CommandIds.setApiKey, sb.demoKey), true);
+    assert.equal(await setApiKey(sb.demoKey), true);
   });
 
   after(async () => {

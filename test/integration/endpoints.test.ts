@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { ExtensionApi } from '../../src/extension';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import { CommandIds } from '../../src/vscode/base/ids';
-import { api as getApi, extension, note, waitFor, answerPrices } from './support';
+import { api as getApi, extension, note, waitFor, answerPrices, setApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -34,7 +34,7 @@ describe('endpoints: every command, the price first, jobs polled and downloaded 
     await set('confirmAbove', 1_000);
     await set('maxCreditsPerCall', 1_000_000);
     // The key comes from SecretStorage, set as a person would (here through the command's argument).
-    assert.equal(await vscode.commands.executeCommand(CommandIds.setApiKey, sb.demoKey), true);
+    assert.equal(await setApiKey(sb.demoKey), true);
   });
 
   after(async () => {
@@ -163,7 +163,7 @@ describe('the built-in sandbox from the palette', function () {
   this.timeout(60_000);
   it('starts in-process with its own demo key, leaves the real key alone, and stops', async () => {
     const api = await getApi();
-    await vscode.commands.executeCommand(CommandIds.setApiKey, 'my-real-key-123');
+    await setApiKey('my-real-key-123');
     const url = await vscode.commands.executeCommand<string>(CommandIds.startSandbox);
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/u);
     assert.equal(api.services.connection.mode, 'sandbox');

@@ -17,7 +17,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { readPages, resumePages, type PagesDeps, type PagesOutcome } from '../../src/vscode/calls/pages';
 import { DEFAULT_PROFILE_ID } from '../../src/core/profiles';
 import { CommandIds } from '../../src/vscode/base/ids';
-import { answerPrices, api as getApi, extension, note } from './support';
+import { answerPrices, api as getApi, extension, note, addProfile, removeProfile, setApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -39,7 +39,7 @@ describe('paid pages: kept as they arrive, resumed from the saved cursor (agains
     await set('baseUrl', sb.baseUrl);
     await set('resultsFolder', results);
     await set('activityPageBudget', 20);
-    assert.equal(await vscode.commands.executeCommand(CommandIds.setApiKey, sb.demoKey), true);
+    assert.equal(await setApiKey(sb.demoKey), true);
     const s = api.services;
     const prices = api.testing?.prices;
     assert.ok(prices, 'the test runner’s price questions');
@@ -117,7 +117,7 @@ describe('paid pages: kept as they arrive, resumed from the saved cursor (agains
     assert.equal(disk.profileId, DEFAULT_PROFILE_ID, 'the file names the profile it was read under');
     assert.equal(typeof disk.nextCursor, 'string', 'pages remain');
     // A second account on the same service: same base URL, its own key.
-    const other = await vscode.commands.executeCommand<string | undefined>(CommandIds.addProfile, { name: 'Second account', baseUrl: sb.baseUrl, key: sb.demoKey });
+    const other = await addProfile({ name: 'Second account', baseUrl: sb.baseUrl, key: sb.demoKey });
     assert.ok(other, 'the profile was added (and is now in use)');
     try {
       const received0 = sb.received().length;
@@ -134,7 +134,7 @@ describe('paid pages: kept as they arrive, resumed from the saved cursor (agains
       note(resumed.message);
     } finally {
       await vscode.commands.executeCommand(CommandIds.switchProfile, DEFAULT_PROFILE_ID);
-      await vscode.commands.executeCommand(CommandIds.removeProfile, other, { confirmed: true });
+      await removeProfile(other);
     }
   });
 

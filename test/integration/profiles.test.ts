@@ -14,7 +14,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import { CommandIds } from '../../src/vscode/base/ids';
 import { spendByEndpoint } from '../../src/vscode/views/account';
-import { answerPrices, api as getApi, note, testingContext, waitFor } from './support';
+import { addProfile, answerPrices, answerQuestions, api as getApi, note, removeProfile, testingContext, waitFor } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -43,7 +43,7 @@ describe('profiles: each its base URL and its own key; jobs stay with their prof
   after(async () => {
     await answerPrices(undefined);
     const { services } = await getApi();
-    for (const id of [idA, idB]) if (id && services.connection.profiles.get(id)) await vscode.commands.executeCommand(CommandIds.removeProfile, id, { confirmed: true });
+    for (const id of [idA, idB]) if (id && services.connection.profiles.get(id)) await removeProfile(id);
     await vscode.commands.executeCommand(CommandIds.switchProfile, DEFAULT_PROFILE_ID);
     for (const k of ['resultsFolder', 'pollIntervalSeconds']) await set(k, undefined);
     await sbA.close();
@@ -55,8 +55,8 @@ describe('profiles: each its base URL and its own key; jobs stay with their prof
     const { services, sidebar } = await getApi();
     const secrets = (await testingContext()).secrets;
     const defaultKeyBefore = await secrets.get(secretNameFor(DEFAULT_PROFILE_ID));
-    idA = await vscode.commands.executeCommand<string | undefined>(CommandIds.addProfile, { name: 'Account A', baseUrl: `${sbA.baseUrl}/`, key: KEY_A });
-    idB = await vscode.commands.executeCommand<string | undefined>(CommandIds.addProfile, { name: 'Account B', baseUrl: sbB.baseUrl, key: KEY_B });
+    idA = await addProfile({ name: 'Account A', baseUrl: `${sbA.baseUrl}/`, key: KEY_A });
+    idB = await addProfile({ name: 'Account B', baseUrl: sbB.baseUrl, key: KEY_B });
     assert.ok(idA && idB && idA !== idB);
     assert.equal(await secrets.get(secretNameFor(idA)), KEY_A);
     assert.equal(await secrets.get(secretNameFor(idB)), KEY_B);
@@ -65,8 +65,42 @@ describe('profiles: each its base URL and its own key; jobs stay with their prof
     assert.equal(services.connection.baseUrl(), sbB.baseUrl);
     assert.equal(services.connection.profiles.get(idA)?.baseUrl, sbA.baseUrl, 'the base URL is kept without its trailing slash');
     await waitFor('the Account view to name profile B', () => sidebar.account.getTreeItem(sidebar.account.getChildren()[0]!).description === 'Account B');
-    const refused = await vscode.commands.executeCommand<string | undefined>(CommandIds.addProfile, { name: 'Plain', baseUrl: 'http://api.example.com', key: 'k-123456' });
+    const refused = await addProfile({ name: 'Plain', baseUrl: 'http://api.example.com', key: 'k-123456' });
     assert.equal(refused, undefined, 'a plain http:// base URL that is not loopback is refused');
+  });
+
+  it('arguments only pre-fill Add Profile’s boxes, never its key; Remove Profile always asks (issue 21)', async () => {
+    assert.ok(idA && idB);
+    const { services } = await getApi();
+    const secrets = (await testingContext()).secrets;
+    const count = services.connection.profiles.added().length;
+    const args = { name: 'From Arguments', baseUrl: sbA.baseUrl, key: KEY_A };
+    // The person accepts the pre-filled name and URL and leaves the key box: nothing is added.
+    const asked = await answerQuestions((q) => (q.kind === 'input' && q.id !== 'apiKey' ? q.options.value : undefined));
+    const before = asked.length;
+    let added: string | undefined;
+    try {
+      added = await vscode.commands.executeCommand<string | undefined>(CommandIds.addProfile, args);
+    } finally {
+      await answerQuestions(undefined);
+    }
+    assert.equal(added, undefined, 'a profile was added from arguments without the person');
+    assert.equal(services.connection.profiles.added().length, count);
+    assert.equal(services.connection.activeProfile().id, idB, 'the profile in use did not change');
+    const boxes = asked.slice(before).map((q) => (q.kind === 'input' ? [q.id, q.options.value] : [q.kind]));
+    assert.deepEqual(boxes, [['profileName', args.name], ['profileBaseUrl', args.baseUrl], ['apiKey', undefined]], 'name and URL pre-filled, the key box empty');
+
+    // Remove Profile with `{ confirmed: true }` still asks; Escape keeps the profile and its key.
+    const questions = await answerQuestions(() => undefined);
+    const n = questions.length;
+    try {
+      assert.equal(await vscode.commands.executeCommand(CommandIds.removeProfile, idB, { confirmed: true }), false);
+    } finally {
+      await answerQuestions(undefined);
+    }
+    assert.deepEqual(questions.slice(n).map((q) => q.kind), ['confirm'], 'the confirmation was shown');
+    assert.ok(services.connection.profiles.get(idB), 'profile B is still there');
+    assert.equal(await secrets.get(secretNameFor(idB)), KEY_B, 'its key is still there');
   });
 
   it('a job sent under A is polled with A’s key at A’s URL after switching to B, and downloaded', async () => {
@@ -88,7 +122,7 @@ describe('profiles: each its base URL and its own key; jobs stay with their prof
     assert.equal(jobs.store.get(requestId)?.state, 'pending', 'still pending when the window switched');
 
     // A profile whose job still waits is not removed (its key is the only one that may poll it).
-    assert.equal(await vscode.commands.executeCommand(CommandIds.removeProfile, idA, { confirmed: true }), false);
+    assert.equal(await removeProfile(idA), false);
     assert.ok(connection.profiles.get(idA), 'profile A is still there');
 
     const settled = await waitFor('the job of A to be downloaded', () => {
@@ -120,17 +154,17 @@ describe('profiles: each its base URL and its own key; jobs stay with their prof
   });
 
   it('removing a profile deletes its key; its scope has no client any more', async () => {
-    assert.ok(idA);
+    assert.ok(idA && idB);
     const { services } = await getApi();
     const secrets = (await testingContext()).secrets;
     const scopeA = scopeKey(idA, sbA.baseUrl);
     assert.ok(services.connection.apiFor(scopeA), 'A has a client while it exists');
-    assert.equal(await vscode.commands.executeCommand(CommandIds.removeProfile, idA, { confirmed: true }), true);
+    assert.equal(await removeProfile(idA), true);
     assert.equal(await secrets.get(secretNameFor(idA)), undefined, 'A’s key is deleted from SecretStorage');
     assert.equal(services.connection.profiles.get(idA), undefined);
     assert.equal(services.connection.apiFor(scopeA), undefined, 'nothing can be sent with A’s key any more');
     assert.equal(services.connection.activeProfile().id, idB, 'removing another profile leaves B in use');
-    assert.equal(await vscode.commands.executeCommand(CommandIds.removeProfile, idB, { confirmed: true }), true);
+    assert.equal(await removeProfile(idB), true);
     assert.equal(services.connection.activeProfile().id, DEFAULT_PROFILE_ID, 'removing the profile in use returns to Default');
   });
 });

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { createProxy } from 'proxy';
 import * as vscode from 'vscode';
 import { CommandIds } from '../../src/vscode/base/ids';
-import { api as getApi, note, waitFor } from './support';
+import { api as getApi, note, waitFor, setApiKey } from './support';
 
 const KEY = 'sk-proxy-integration-8c41d2';
 const BASE = 'https://api.wallet-analytics.test';
@@ -62,7 +62,7 @@ describe('proxies: the user’s http.proxy, never a folder’s', function () {
     settingsFile = path.join(folder.uri.fsPath, '.vscode', 'settings.json');
     original = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : undefined;
     await wa().update('baseUrl', BASE, vscode.ConfigurationTarget.Global);
-    assert.equal(await vscode.commands.executeCommand(CommandIds.setApiKey, KEY), true);
+    assert.equal(await setApiKey(KEY), true);
   });
 
   after(async () => {
@@ -125,9 +125,9 @@ describe('proxies: the user’s http.proxy, never a folder’s', function () {
 
   it('ignores a folder’s http.proxy: the key never goes through a proxy the repository chose', async () => {
     fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
-    fs.writeFileSync(settingsFile, `${JSON.stringify({ 'http.proxy': folderProxy.url, 'walletAnalytics.pollIntervalSeconds': 9 }, null, 2)}\n`);
+    fs.writeFileSync(settingsFile, `${JSON.stringify({ 'http.proxy': folderProxy.url, 'walletAnalytics.credits.warnBelow': 9 }, null, 2)}\n`);
     // VS Code reads the file again on its own; a setting the folder may set shows when it has.
-    await waitFor('the folder settings read by VS Code', () => wa().get('pollIntervalSeconds') === 9, 15_000);
+    await waitFor('the folder settings read by VS Code', () => wa().get('credits.warnBelow') === 9, 15_000);
     const message = await call();
     assert.deepEqual(folderProxy.seen, [], 'the folder’s proxy saw nothing');
     const inspected = http().inspect<string>('proxy');

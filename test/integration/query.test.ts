@@ -11,7 +11,7 @@ import { columnInfos } from '../../src/sandbox/columns';
 import { CommandIds } from '../../src/vscode/base/ids';
 import type { EstimateResult, QueryRunResult } from '../../src/vscode/language/runner';
 import { DIAGNOSTIC_SOURCE } from '../../src/vscode/language/diagnostics';
-import { api as getApi, extension, note, waitFor, answerPrices } from './support';
+import { api as getApi, extension, note, waitFor, answerPrices, setApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -57,7 +57,7 @@ describe('query language: .waquery.json files against a sandbox', function () {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wa-queries-'));
     await set('baseUrl', sb.baseUrl);
     await set('resultsFolder', path.join(dir, 'results'));
-    assert.equal(await vscode.commands.executeCommand(CommandIds.setApiKey, sb.demoKey), true);
+    assert.equal(await setApiKey(sb.demoKey), true);
     const entry = await vscode.commands.executeCommand<FieldCacheEntry | undefined>(CommandIds.refreshQueryFields);
     assert.ok(entry, 'the fields were read from the sandbox');
     fields = entry;

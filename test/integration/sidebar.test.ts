@@ -19,7 +19,7 @@ import type { RunOutcome } from '../../src/vscode/calls/callService';
 import { CommandIds, ContextKeys } from '../../src/vscode/base/ids';
 // Types only: the extension's bundle has its own copies of these classes, so `instanceof` cannot see them; `kind` can.
 import type { FileNode, GroupNode, RequestNode, RequestsElement } from '../../src/vscode/views/requestsTree';
-import { api as getApi, note, waitFor, answerPrices } from './support';
+import { api as getApi, note, waitFor, answerPrices, setApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -62,7 +62,7 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     await set('baseUrl', sb.baseUrl);
     await set('resultsFolder', results);
     await set('pollIntervalSeconds', 1);
-    assert.equal(await vscode.commands.executeCommand(CommandIds.setApiKey, sb.demoKey), true);
+    assert.equal(await setApiKey(sb.demoKey), true);
     await waitFor('the sidebar connected', () => status() === 'ok', 10_000);
     client = new WalletAnalyticsApi({ baseUrl: sb.baseUrl, apiKey: () => Promise.resolve(sb.demoKey) });
     seeded = await client.requests();
@@ -399,13 +399,13 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
       assert.deepEqual(await provider().getChildren(), [], 'an empty tree, so the welcome view shows');
       assert.equal(sidebar().credits.shown.visible, false, 'no balance to show');
 
-      await vscode.commands.executeCommand(CommandIds.setApiKey, 'not-the-demo-key-123');
+      await setApiKey('not-the-demo-key-123');
       await waitFor('refused', () => status() === 'refused', 10_000);
       seen.push(`${String(status())} (${String(kind())})`);
       assert.equal(kind(), 'keyRefused');
       assert.deepEqual(await provider().getChildren(), []);
 
-      await vscode.commands.executeCommand(CommandIds.setApiKey, sb.demoKey);
+      await setApiKey(sb.demoKey);
       await waitFor('ok', () => status() === 'ok', 10_000);
       seen.push(String(status()));
       assert.ok((await provider().getChildren()).length > 0, 'the history is back');
@@ -437,7 +437,7 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     } finally {
       await vscode.commands.executeCommand(CommandIds.stopSandbox);
       await set('baseUrl', sb.baseUrl);
-      await vscode.commands.executeCommand(CommandIds.setApiKey, sb.demoKey);
+      await setApiKey(sb.demoKey);
     }
     await waitFor('ok again', () => status() === 'ok', 10_000);
     note(`walletAnalytics.status went ${seen.join(' → ')}`);

@@ -2,27 +2,32 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionApi } from '../../src/extension';
+import type { ExtensionApi, ExtensionExports } from '../../src/extension';
+import { CommandIds } from '../../src/vscode/base/ids';
+import type { PersonAnswerer, PersonQuestion } from '../../src/vscode/base/personQuestions';
 import type { PriceAnswerer, PriceQuestion } from '../../src/vscode/calls/priceStep';
 
 export const EXTENSION_ID = 'wallet-analytics.wallet-analytics';
 
-export function extension(): vscode.Extension<ExtensionApi> {
-  const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
+export function extension(): vscode.Extension<ExtensionExports | undefined> {
+  const ext = vscode.extensions.getExtension<ExtensionExports | undefined>(EXTENSION_ID);
   if (!ext) throw new Error(`Extension ${EXTENSION_ID} is not loaded in this extension host.`);
   return ext;
 }
 
-/** Activates the extension (if needed) and returns its API. */
+/**
+ * Activates the extension (if needed) and returns its test surface, with the services and the
+ * sidebar up front. The extension exports it only under VS Code's test runner (ExtensionMode.Test).
+ */
 export async function api(): Promise<ExtensionApi> {
-  return extension().activate();
+  const t = (await extension().activate())?.testing;
+  if (!t) throw new Error('The extension exported nothing: the extension host is not in ExtensionMode.Test.');
+  return { services: t.services, activationMs: t.activationMs, sidebar: t.sidebar, testing: t };
 }
 
-/** The test-only part of the API; VS Code sets it only under its test runner. */
+/** The extension's context (its SecretStorage, log and storage folders). */
 export async function testingContext(): Promise<vscode.ExtensionContext> {
-  const t = (await api()).testing;
-  if (!t) throw new Error('ExtensionApi.testing is missing: the extension host is not in ExtensionMode.Test.');
-  return t.context;
+  return (await api()).testing.context;
 }
 
 /**
@@ -66,7 +71,43 @@ export function note(msg: string): void {
  */
 export async function answerPrices(answer: boolean | PriceAnswerer | undefined): Promise<readonly PriceQuestion[]> {
   const t = (await api()).testing;
-  if (!t) throw new Error('ExtensionApi.testing is missing: the extension host is not in ExtensionMode.Test.');
   t.prices.answerForTests(typeof answer === 'boolean' ? () => answer : answer);
   return t.prices.asked;
+}
+
+/**
+ * Stands in for the person at Set API Key's and the profile commands' input boxes and
+ * confirmations (src/vscode/base/personQuestions.ts); undefined hands them back to the window.
+ * Returns the questions asked so far.
+ */
+export async function answerQuestions(answer: PersonAnswerer | undefined): Promise<readonly PersonQuestion[]> {
+  const t = (await api()).testing;
+  t.questions.answerForTests(answer);
+  return t.questions.asked;
+}
+
+/** Runs a command with `answer` standing in for the person for its questions only. */
+export async function answering<T>(answer: PersonAnswerer, command: string, ...args: unknown[]): Promise<T | undefined> {
+  await answerQuestions(answer);
+  try {
+    return await vscode.commands.executeCommand<T | undefined>(command, ...args);
+  } finally {
+    await answerQuestions(undefined);
+  }
+}
+
+/** Set API Key as a person does it: the key typed into its password box and Enter. True when stored. */
+export async function setApiKey(key: string): Promise<boolean> {
+  return (await answering<boolean>((q) => (q.kind === 'input' && q.id === 'apiKey' ? key : undefined), CommandIds.setApiKey)) === true;
+}
+
+/** Add Profile as a person does it: name, base URL and key typed into its three boxes. Returns the new profile's id. */
+export async function addProfile(p: { name: string; baseUrl: string; key: string }): Promise<string | undefined> {
+  const typed = { profileName: p.name, profileBaseUrl: p.baseUrl, apiKey: p.key, profileRename: undefined };
+  return answering<string>((q) => (q.kind === 'input' ? typed[q.id] : undefined), CommandIds.addProfile);
+}
+
+/** Remove Profile on `id`, the person clicking Remove in its confirmation. True when removed. */
+export async function removeProfile(id: string): Promise<boolean> {
+  return (await answering<boolean>((q) => (q.kind === 'confirm' ? q.yes : undefined), CommandIds.removeProfile, id)) === true;
 }

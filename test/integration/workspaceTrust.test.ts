@@ -1,13 +1,15 @@
 /**
- * A repository cannot send the key elsewhere or lift the spending limits (issue 12): a folder's
- * `.vscode/settings.json` that sets the base URL, the ceiling and the confirmation threshold is
- * ignored, the calls still go to the user's base URL, and the person is told once, with the file.
+ * A repository cannot send the key elsewhere, lift the spending limits (issue 12) or set the pace
+ * of requests (issue 21): a folder's `.vscode/settings.json` that sets the base URL, the ceiling,
+ * the confirmation threshold, the poll interval or the stalled-after hours is ignored, the calls
+ * still go to the user's base URL, and the person is told once, with the file. The user's own
+ * numbers are read within package.json's bounds.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readSettings } from '../../src/vscode/base/settings';
+import { pollIntervalMs, readSettings, readSidebarSettings } from '../../src/vscode/base/settings';
 import { api as getApi, note, waitFor } from './support';
 
 describe('workspace settings cannot choose where the key goes or how much is spent', function () {
@@ -33,23 +35,56 @@ describe('workspace settings cannot choose where the key goes or how much is spe
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(
       file,
-      `${JSON.stringify({ 'walletAnalytics.baseUrl': 'https://attacker.example', 'walletAnalytics.maxCreditsPerCall': 1e15, 'walletAnalytics.confirmAbove': 1e15, 'walletAnalytics.pollIntervalSeconds': 7 }, null, 2)}\n`,
+      `${JSON.stringify({
+        'walletAnalytics.baseUrl': 'https://attacker.example',
+        'walletAnalytics.maxCreditsPerCall': 1e15,
+        'walletAnalytics.confirmAbove': 1e15,
+        'walletAnalytics.pollIntervalSeconds': 0,
+        'walletAnalytics.jobs.stalledAfterHours': 0.0001,
+        'walletAnalytics.credits.warnBelow': 7,
+      }, null, 2)}\n`,
     );
-    // VS Code reads the file again on its own; the poll interval (not user-only) shows when it has.
-    await waitFor('the folder settings read by VS Code', () => vscode.workspace.getConfiguration('walletAnalytics').get('pollIntervalSeconds') === 7, 15_000);
+    // VS Code reads the file again on its own; the warning threshold (not user-only) shows when it has.
+    await waitFor('the folder settings read by VS Code', () => vscode.workspace.getConfiguration('walletAnalytics').get('credits.warnBelow') === 7, 15_000);
     const now = readSettings();
     assert.equal(now.baseUrl, user.baseUrl, 'the key still goes to the user’s base URL');
     assert.notEqual(api.services.connection.baseUrl(), 'https://attacker.example');
     assert.equal(now.maxCreditsPerCall, user.maxCreditsPerCall, 'the ceiling is the user’s');
     assert.equal(now.confirmAbove, user.confirmAbove, 'the threshold is the user’s');
-    assert.equal(now.pollIntervalSeconds, 7, 'other settings still follow the folder');
+    assert.equal(now.pollIntervalSeconds, user.pollIntervalSeconds, 'the poll interval is the user’s (a folder’s 0 sent hundreds of requests a second)');
+    assert.equal(now.jobsStalledAfterHours, user.jobsStalledAfterHours, 'the stalled-after hours are the user’s');
+    assert.equal(readSidebarSettings().warnBelow, 7, 'other settings still follow the folder');
     const guard = api.testing?.workspaceSettings;
     assert.ok(guard);
     // The change of settings makes the guard look on its own; a check here covers a missed event.
     await guard.check();
     const first = guard.shown.find((n) => n.includes('settings.json')) ?? '';
-    assert.match(first, /\.vscode\/settings\.json sets walletAnalytics\.baseUrl, walletAnalytics\.confirmAbove, walletAnalytics\.maxCreditsPerCall\. They are ignored/u);
+    assert.match(first, /\.vscode\/settings\.json sets walletAnalytics\.baseUrl, walletAnalytics\.confirmAbove, walletAnalytics\.maxCreditsPerCall, walletAnalytics\.pollIntervalSeconds, walletAnalytics\.jobs\.stalledAfterHours\. They are ignored/u);
     assert.deepEqual(await guard.check(), [], 'told once');
     note(first);
+  });
+
+  it('reads the user’s own numbers within package.json’s bounds: 0, -5, huge and a string', async () => {
+    const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
+    const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
+    const seen: string[] = [];
+    try {
+      for (const [v, want] of [[0, 1], [-5, 1], [1e9, 300], ['fast', 5]] as const) {
+        await set('pollIntervalSeconds', v);
+        await waitFor(`pollIntervalSeconds ${String(v)} written`, () => cfg().inspect('pollIntervalSeconds')?.globalValue === v);
+        assert.equal(readSettings().pollIntervalSeconds, want, `pollIntervalSeconds ${String(v)}`);
+        assert.equal(pollIntervalMs(), want * 1000);
+        seen.push(`${JSON.stringify(v)} → ${want} s`);
+      }
+      await set('jobs.stalledAfterHours', 0.0001);
+      await waitFor('stalledAfterHours written', () => cfg().inspect('jobs.stalledAfterHours')?.globalValue === 0.0001);
+      assert.equal(readSettings().jobsStalledAfterHours, 1, 'a job is polled for an hour at least before it stalls');
+      await set('history.idleRefreshSeconds', -5);
+      await waitFor('idleRefreshSeconds written', () => cfg().inspect('history.idleRefreshSeconds')?.globalValue === -5);
+      assert.ok(readSidebarSettings().idleRefreshMs >= 1000, 'the idle history refresh waits a second at least');
+    } finally {
+      for (const k of ['pollIntervalSeconds', 'jobs.stalledAfterHours', 'history.idleRefreshSeconds']) await set(k, undefined);
+    }
+    note(`user poll interval read as ${seen.join(', ')}`);
   });
 });

@@ -32,7 +32,10 @@ const props = manifest.contributes.configuration.properties;
 
 describe('workspace trust: the manifest', () => {
   it('declares every user-only setting with scope application, saying a workspace cannot change it', () => {
-    assert.deepEqual([...USER_ONLY_KEYS].sort(), ['activityPageBudget', 'baseUrl', 'confirmAbove', 'maxCreditsPerCall', 'maxDownloadMB']);
+    // Taken from package.json's scopes; these must be among them (issue 12: key and money; issue 21: traffic).
+    for (const k of ['baseUrl', 'confirmAbove', 'maxCreditsPerCall', 'activityPageBudget', 'maxDownloadMB', 'pollIntervalSeconds', 'jobs.stalledAfterHours', 'credits.refreshMinutes', 'history.idleRefreshSeconds', 'unfocusedSlowdown']) {
+      assert.ok(USER_ONLY_KEYS.includes(k), `walletAnalytics.${k} is user-only`);
+    }
     for (const k of USER_ONLY_KEYS) {
       const p = props[`walletAnalytics.${k}`];
       assert.ok(p, `walletAnalytics.${k} declared`);
@@ -61,7 +64,8 @@ describe('workspace trust: user-only keys in a settings file', () => {
       "walletAnalytics": { "maxCreditsPerCall": 1e12, "pollIntervalSeconds": 1 },
       "walletAnalytics.resultsFolder": "x",
     }`;
-    assert.deepEqual(userOnlyKeysIn(text), ['baseUrl', 'maxCreditsPerCall']);
+    // pollIntervalSeconds is user-only since issue 21: a workspace cannot set the pace of requests.
+    assert.deepEqual(userOnlyKeysIn(text), ['baseUrl', 'maxCreditsPerCall', 'pollIntervalSeconds']);
   });
   it('reads a .code-workspace file’s settings, and nothing from other files', () => {
     const ws = JSON.stringify({ folders: [{ path: '.' }], settings: { 'walletAnalytics.confirmAbove': 1e15 } });

@@ -1,10 +1,12 @@
 /**
  * The one settings module: every read of a setting (walletAnalytics.*, and VS Code's own http.*
- * proxy settings) is here, typed, with its default in one place (package.json mirrors them).
- * The rest of the extension asks these readers and never calls getConfiguration itself.
+ * proxy settings) is here, typed. Defaults and bounds are package.json's, applied by
+ * core/settingsSchema.ts: every number is clamped to its declared range where it is read, and a
+ * user-only setting (scope application) is read from the user's own value alone. The rest of the
+ * extension asks these readers and never calls getConfiguration itself.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_POLL_INTERVAL_MS } from '../../core/jobs/poller';
+import { booleanSetting, numberSetting, SETTINGS, stringSetting, isUserOnly } from '../../core/settingsSchema';
 import { SETTINGS_SECTION, USER_ONLY_KEYS, type UserOnlyKey } from '../../core/userOnlySettings';
 
 /** The walletAnalytics settings the calls, jobs and table read. */
@@ -25,28 +27,18 @@ export interface Settings {
   readonly tableNeutralizeFormulas: boolean;
 }
 
-export const DEFAULTS: Settings = {
-  baseUrl: 'https://api.wallet-analytics.invalid',
-  confirmAbove: 1_000,
-  maxCreditsPerCall: 1_000_000,
-  resultsFolder: '',
-  activityPageBudget: 20,
-  maxDownloadMB: 4_096,
-  quotaPeriodStart: '',
-  openResultOnCompletion: false,
-  pollIntervalSeconds: DEFAULT_POLL_INTERVAL_MS / 1000,
-  sandboxAutoStart: false,
-  jobsStalledAfterHours: 24,
-  tableNeutralizeFormulas: true,
-};
-
 /**
- * A user-only setting (core/userOnlySettings.ts): the user's own value or the default, never a
- * workspace's or a folder's, whatever VS Code would merge.
+ * Reads walletAnalytics settings as declared (core/settingsSchema.ts): a number within its bounds,
+ * a value of the wrong type as the default, and a user-only setting from the user's own value
+ * alone, never a workspace's or a folder's, whatever VS Code would merge.
  */
-function userValue<K extends UserOnlyKey>(c: vscode.WorkspaceConfiguration, k: K): Settings[K] {
-  const v = c.inspect<Settings[K]>(k)?.globalValue;
-  return typeof v === typeof DEFAULTS[k] ? (v as Settings[K]) : DEFAULTS[k];
+function reader(): { num: (k: string) => number; str: (k: string) => string; bool: (k: string) => boolean } {
+  const c = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  const raw = (key: string): unknown => {
+    const s = SETTINGS.get(key);
+    return s && isUserOnly(s) ? c.inspect(key)?.globalValue : c.get(key);
+  };
+  return { num: (k) => numberSetting(k, raw(k)), str: (k) => stringSetting(k, raw(k)), bool: (k) => booleanSetting(k, raw(k)) };
 }
 
 /** The user-only settings a workspace or folder tries to set (VS Code reports them; they are ignored). */
@@ -59,21 +51,20 @@ export function workspaceUserOnlyValues(): UserOnlyKey[] {
 }
 
 export function readSettings(): Settings {
-  const c = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  const get = <K extends Exclude<keyof Settings, 'sandboxAutoStart'>>(k: K): Settings[K] => c.get<Settings[K]>(k, DEFAULTS[k]);
+  const { num, str, bool } = reader();
   return {
-    baseUrl: userValue(c, 'baseUrl'),
-    confirmAbove: userValue(c, 'confirmAbove'),
-    maxCreditsPerCall: userValue(c, 'maxCreditsPerCall'),
-    resultsFolder: get('resultsFolder'),
-    activityPageBudget: userValue(c, 'activityPageBudget'),
-    maxDownloadMB: userValue(c, 'maxDownloadMB'),
-    quotaPeriodStart: get('quotaPeriodStart'),
-    openResultOnCompletion: get('openResultOnCompletion'),
-    pollIntervalSeconds: get('pollIntervalSeconds'),
-    sandboxAutoStart: c.get<boolean>('sandbox.autoStart', DEFAULTS.sandboxAutoStart),
-    jobsStalledAfterHours: c.get<number>('jobs.stalledAfterHours', DEFAULTS.jobsStalledAfterHours),
-    tableNeutralizeFormulas: c.get<boolean>('table.neutralizeFormulas', DEFAULTS.tableNeutralizeFormulas),
+    baseUrl: str('baseUrl'),
+    confirmAbove: num('confirmAbove'),
+    maxCreditsPerCall: num('maxCreditsPerCall'),
+    resultsFolder: str('resultsFolder'),
+    activityPageBudget: num('activityPageBudget'),
+    maxDownloadMB: num('maxDownloadMB'),
+    quotaPeriodStart: str('quotaPeriodStart'),
+    openResultOnCompletion: bool('openResultOnCompletion'),
+    pollIntervalSeconds: num('pollIntervalSeconds'),
+    sandboxAutoStart: bool('sandbox.autoStart'),
+    jobsStalledAfterHours: num('jobs.stalledAfterHours'),
+    tableNeutralizeFormulas: bool('table.neutralizeFormulas'),
   };
 }
 
@@ -104,24 +95,14 @@ export interface SidebarSettings {
   readonly unfocusedSlowdown: number;
 }
 
-export const SIDEBAR_DEFAULTS = {
-  warnBelow: 100_000_000,
-  criticalBelow: 10_000_000,
-  refreshMinutes: 5,
-  idleRefreshSeconds: 30,
-  unfocusedSlowdown: 4,
-} as const;
-
-const positive = (v: unknown, d: number): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : d);
-
 export function readSidebarSettings(): SidebarSettings {
-  const c = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  const { num } = reader();
   return {
-    warnBelow: positive(c.get('credits.warnBelow'), SIDEBAR_DEFAULTS.warnBelow),
-    criticalBelow: positive(c.get('credits.criticalBelow'), SIDEBAR_DEFAULTS.criticalBelow),
-    creditsRefreshMs: Math.max(1, positive(c.get('credits.refreshMinutes'), SIDEBAR_DEFAULTS.refreshMinutes)) * 60_000,
-    idleRefreshMs: Math.max(pollIntervalMs(), positive(c.get('history.idleRefreshSeconds'), SIDEBAR_DEFAULTS.idleRefreshSeconds) * 1000),
-    unfocusedSlowdown: Math.max(1, positive(c.get('unfocusedSlowdown'), SIDEBAR_DEFAULTS.unfocusedSlowdown)),
+    warnBelow: num('credits.warnBelow'),
+    criticalBelow: num('credits.criticalBelow'),
+    creditsRefreshMs: num('credits.refreshMinutes') * 60_000,
+    idleRefreshMs: Math.max(pollIntervalMs(), num('history.idleRefreshSeconds') * 1000),
+    unfocusedSlowdown: num('unfocusedSlowdown'),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Tells the person, once per file, when a workspace tries to set a user-only setting (where the
- * key goes, how much a call may spend: core/userOnlySettings.ts). The value is ignored by
+ * key goes, how much a call may spend, how often requests are sent: core/userOnlySettings.ts). The value is ignored by
  * settings.ts whatever this says; this is only so nobody wonders why a repository's
  * `.vscode/settings.json` "does not work". Files are read as text (folders on disk and the
  * `.code-workspace` file); VS Code's own report of workspace values is taken too.
@@ -52,7 +52,7 @@ export async function findIgnoredSettings(): Promise<IgnoredSettings[]> {
 export function ignoredNotice(i: IgnoredSettings): string {
   const where = path.isAbsolute(i.file) ? vscode.workspace.asRelativePath(i.file, true) : i.file;
   const names = i.keys.map((k) => `${SETTINGS_SECTION}.${k}`).join(', ');
-  return `${where} sets ${names}. ${i.keys.length === 1 ? 'It is' : 'They are'} ignored: where your API key goes and how much a call may spend are set in your user settings only, never by a workspace.`;
+  return `${where} sets ${names}. ${i.keys.length === 1 ? 'It is' : 'They are'} ignored: where your API key goes and how much a call may spend are set in your user settings only, never by a workspace, and so is how often requests are sent with your key.`;
 }
 
 /** Checks the workspace's settings files and shows each new finding once. Returns the notices shown. */

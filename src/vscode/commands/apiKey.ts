@@ -4,6 +4,7 @@ import { commandIdOf, endpoint } from '../../core/catalog';
 import { DEFAULT_PROFILE_ID } from '../../core/profiles';
 import type { Services } from '../services';
 import { CommandIds } from '../base/ids';
+import type { PersonQuestions } from '../base/personQuestions';
 
 /** " (profile Work)" when the key acted on is an added profile's; nothing for Default, as before profiles. */
 function profileNote(s: Services): string {
@@ -12,23 +13,21 @@ function profileNote(s: Services): string {
 }
 
 /**
- * The key, from the caller (tests, Add Profile's preset) or a password box that checks it as it is
- * typed; undefined when cancelled or refused (the refusal is shown). One place for Set API Key and
- * Add Profile, so both ask and check a key the same way.
+ * The key the person types (or pastes) in a password box that checks it as it is typed; undefined
+ * when cancelled or refused (the refusal is shown). Never a key from command arguments: a key
+ * another caller chose would send the person's calls, and their history, to that key's account.
+ * One place for Set API Key and Add Profile, so both ask and check a key the same way.
  */
-export async function askApiKey(preset: unknown, box: { title: string; prompt: string }): Promise<string | undefined> {
-  const input =
-    typeof preset === 'string'
-      ? preset
-      : await vscode.window.showInputBox({
-          ...box,
-          password: true,
-          ignoreFocusOut: true,
-          validateInput: (v) => {
-            const c = checkApiKey(v);
-            return c.ok ? undefined : c.message;
-          },
-        });
+export async function askApiKey(questions: PersonQuestions, box: { title: string; prompt: string }): Promise<string | undefined> {
+  const input = await questions.input('apiKey', {
+    ...box,
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (v) => {
+      const c = checkApiKey(v);
+      return c.ok ? undefined : c.message;
+    },
+  });
   if (input === undefined) return undefined;
   const c = checkApiKey(input);
   if (!c.ok) {
@@ -39,11 +38,11 @@ export async function askApiKey(preset: unknown, box: { title: string; prompt: s
 }
 
 /** "Set API Key" and "Clear API Key": they act on the key of the profile in use (src/vscode/base/profiles.ts). */
-export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Services): void {
+export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Services, questions: PersonQuestions): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand(CommandIds.setApiKey, async (preset?: unknown) => {
-      // Tests and other commands may pass the key directly; a person is asked with a password box.
-      const key = await askApiKey(preset, {
+    // Arguments are ignored: only the person's own entry in the password box stores a key.
+    vscode.commands.registerCommand(CommandIds.setApiKey, async () => {
+      const key = await askApiKey(questions, {
         title: `Wallet Analytics: Set API Key${profileNote(s)}`,
         prompt: 'Paste the API key issued with your API plan. It is kept in VS Code’s SecretStorage only.',
       });

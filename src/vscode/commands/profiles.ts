@@ -5,12 +5,16 @@ import { isLive } from '../../core/jobs/job';
 import { checkProfileBaseUrl, checkProfileName, DEFAULT_PROFILE_ID, SANDBOX_PROFILE_ID, SANDBOX_PROFILE_NAME } from '../../core/profiles';
 import type { Services } from '../services';
 import { CommandIds } from '../base/ids';
+import type { PersonQuestions } from '../base/personQuestions';
 
-/** Arguments tests (and other commands) may pass instead of the prompts. */
+/**
+ * What a caller may pass to Add Profile: values that pre-fill the boxes the person still answers.
+ * A `key` is ignored: the person types it (a key another caller chose would send this person's
+ * calls, and their history, to that key's account).
+ */
 interface AddArgs {
-  readonly name?: string;
-  readonly baseUrl?: string;
-  readonly key?: string;
+  readonly name?: unknown;
+  readonly baseUrl?: unknown;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -20,7 +24,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
  * on the active profile's key. A profile with jobs still waiting for their file cannot be removed:
  * its key is what polls and downloads them, and no other key may.
  */
-export function registerProfileCommands(context: vscode.ExtensionContext, s: Services): void {
+export function registerProfileCommands(context: vscode.ExtensionContext, s: Services, questions: PersonQuestions): void {
   const profiles = s.connection.profiles;
   /** Jobs still waiting for their file under a profile. */
   const liveJobs = (id: string): number => s.jobs.store.all().filter((j) => isLive(j) && (j.profileId ?? DEFAULT_PROFILE_ID) === id).length;
@@ -28,26 +32,25 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
   context.subscriptions.push(
     vscode.commands.registerCommand(CommandIds.addProfile, async (preset?: AddArgs): Promise<string | undefined> => {
       const title = (n: number) => `Wallet Analytics: Add Profile (${n}/3)`;
-      const name =
-        str(preset?.name) ??
-        (await vscode.window.showInputBox({
-          title: title(1),
-          prompt: 'A name for this connection, e.g. “Work account”.',
-          ignoreFocusOut: true,
-          validateInput: (v) => checkProfileName(v, profiles.added()),
-        }));
+      // Arguments only pre-fill: the person reads each box and presses Enter (or Escape).
+      const name = await questions.input('profileName', {
+        title: title(1),
+        prompt: 'A name for this connection, e.g. “Work account”.',
+        value: str(preset?.name),
+        ignoreFocusOut: true,
+        validateInput: (v) => checkProfileName(v, profiles.added()),
+      });
       if (name === undefined) return undefined;
-      const baseUrl =
-        str(preset?.baseUrl) ??
-        (await vscode.window.showInputBox({
-          title: title(2),
-          prompt: 'The API’s base URL: https:// (http:// only for this machine). This profile’s key is sent there and nowhere else.',
-          placeHolder: 'https://api.example.com',
-          ignoreFocusOut: true,
-          validateInput: (v) => checkProfileBaseUrl(v),
-        }));
+      const baseUrl = await questions.input('profileBaseUrl', {
+        title: title(2),
+        prompt: 'The API’s base URL: https:// (http:// only for this machine). This profile’s key is sent there and nowhere else.',
+        placeHolder: 'https://api.example.com',
+        value: str(preset?.baseUrl),
+        ignoreFocusOut: true,
+        validateInput: (v) => checkProfileBaseUrl(v),
+      });
       if (baseUrl === undefined) return undefined;
-      const key = await askApiKey(str(preset?.key), {
+      const key = await askApiKey(questions, {
         title: title(3),
         prompt: `The API key for “${name.trim()}”. It is kept in VS Code’s SecretStorage only and sent only to ${baseUrl.trim()}.`,
       });
@@ -100,9 +103,11 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       if (id === undefined) return false;
       const p = profiles.get(id);
       if (!p || id === DEFAULT_PROFILE_ID) return false;
-      const name =
-        str(presetName) ??
-        (await vscode.window.showInputBox({ title: `Wallet Analytics: Rename “${p.name}”`, value: p.name, validateInput: (v) => checkProfileName(v, profiles.added(), id) }));
+      const name = await questions.input('profileRename', {
+        title: `Wallet Analytics: Rename “${p.name}”`,
+        value: str(presetName) ?? p.name,
+        validateInput: (v) => checkProfileName(v, profiles.added(), id),
+      });
       if (name === undefined) return false;
       try {
         await profiles.rename(id, name);
@@ -113,7 +118,8 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       return true;
     }),
 
-    vscode.commands.registerCommand(CommandIds.removeProfile, async (presetId?: unknown, opts?: { confirmed?: boolean }): Promise<boolean> => {
+    // An id only chooses which profile the question names; the person always confirms (no argument skips it).
+    vscode.commands.registerCommand(CommandIds.removeProfile, async (presetId?: unknown): Promise<boolean> => {
       const id = str(presetId) ?? (await pickAdded(s, 'Remove Profile'));
       if (id === undefined) return false;
       const p = profiles.get(id);
@@ -129,14 +135,12 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
         );
         return false;
       }
-      if (opts?.confirmed !== true) {
-        const a = await vscode.window.showWarningMessage(
-          `Remove the profile “${p.name}” (${p.baseUrl}) and delete its API key from SecretStorage?`,
-          { modal: true, detail: 'Its past requests stay on the server; this window forgets its history, ledger and caches.' },
-          'Remove',
-        );
-        if (a !== 'Remove') return false;
-      }
+      const confirmed = await questions.confirm(
+        `Remove the profile “${p.name}” (${p.baseUrl}) and delete its API key from SecretStorage?`,
+        'Its past requests stay on the server; this window forgets its history, ledger and caches.',
+        'Remove',
+      );
+      if (!confirmed) return false;
       await s.keys.deleteFor(id);
       await profiles.remove(id);
       s.log.info(`Profile “${p.name}” removed; its key was deleted from SecretStorage.`);

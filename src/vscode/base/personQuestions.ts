@@ -1,0 +1,60 @@
+/**
+ * The questions Set API Key and the profile commands put to the person: an input box, or a modal
+ * that confirms. Command arguments (from a test, a `command:` link or another extension) may
+ * pre-fill a box's value, never answer it: only the person's Enter or click decides what key is
+ * stored, which server a profile sends it to, and what is deleted. Under VS Code's test runner
+ * the integration suite stands in for the person through ExtensionApi.testing (answerForTests),
+ * as PriceQuestions (src/vscode/calls/priceStep.ts) does for prices.
+ */
+import * as vscode from 'vscode';
+
+/** Which box is asked: its answer's meaning, so a stand-in can tell the boxes of one flow apart. */
+export type InputId = 'apiKey' | 'profileName' | 'profileBaseUrl' | 'profileRename';
+
+export type PersonQuestion =
+  | { readonly kind: 'input'; readonly id: InputId; readonly options: vscode.InputBoxOptions }
+  | { readonly kind: 'confirm'; readonly message: string; readonly detail: string; readonly yes: string };
+
+/** The text entered (input) or the button clicked (confirm); undefined is Escape. */
+export type PersonAnswerer = (q: PersonQuestion) => string | undefined | Promise<string | undefined>;
+
+/** A message that keeps the box open: a person cannot press Enter past it. */
+async function blocks(options: vscode.InputBoxOptions, value: string): Promise<boolean> {
+  const m = await options.validateInput?.(value);
+  if (m === undefined || m === null) return false;
+  return typeof m === 'string' ? m !== '' : m.severity === vscode.InputBoxValidationSeverity.Error;
+}
+
+export class PersonQuestions {
+  private answerer: PersonAnswerer | undefined;
+  /** The questions asked, oldest first (the last 100). */
+  readonly asked: PersonQuestion[] = [];
+
+  /** Test runner only (reached through ExtensionApi.testing): answer as a person would type or click. */
+  answerForTests(a: PersonAnswerer | undefined): void {
+    this.answerer = a;
+  }
+
+  /** The text the person entered in the box, or undefined when they left it. */
+  async input(id: InputId, options: vscode.InputBoxOptions): Promise<string | undefined> {
+    const q: PersonQuestion = { kind: 'input', id, options };
+    this.record(q);
+    if (!this.answerer) return vscode.window.showInputBox(options);
+    const a = await this.answerer(q);
+    // The stand-in gets no more power than the person: an answer the box would not accept is no answer.
+    return a === undefined || (await blocks(options, a)) ? undefined : a;
+  }
+
+  /** True only when the person clicked `yes` in the modal. */
+  async confirm(message: string, detail: string, yes: string): Promise<boolean> {
+    const q: PersonQuestion = { kind: 'confirm', message, detail, yes };
+    this.record(q);
+    const a = this.answerer ? await this.answerer(q) : await vscode.window.showWarningMessage(message, { modal: true, detail }, yes);
+    return a === yes;
+  }
+
+  private record(q: PersonQuestion): void {
+    this.asked.push(q);
+    if (this.asked.length > 100) this.asked.shift();
+  }
+}
