@@ -445,9 +445,11 @@ export function profileRows(p: ColumnProfile): [string, string][] {
     ['Empty', count(p.empty)],
     ['Distinct', count(p.distinct)],
   ];
+  if (p.outOfRange !== undefined) rows.push(['Out of range', `${count(p.outOfRange)} (decimals past a number's range, kept as text)`]);
+  // Min and max are values of the file: its digits, every one; the others are computed.
+  if (p.min !== undefined) rows.push(['Min', p.minText ?? numberText(p.min)]);
+  if (p.max !== undefined) rows.push(['Max', p.maxText ?? numberText(p.max)]);
   const stats: [string, number | undefined][] = [
-    ['Min', p.min],
-    ['Max', p.max],
     ['Mean', p.mean],
     ['Median', p.median],
     ['p5', p.p5],
