@@ -5,6 +5,7 @@
  * log axes included), and the rows of each chart's table equivalent. The drawing (charts.ts) only
  * puts these on a canvas.
  */
+import { exactBounds } from '../core/table/numbers';
 import type { ColumnProfile, Histogram } from '../shared/analysisProtocol';
 import type { ColumnFilter } from '../shared/tableProtocol';
 
@@ -473,7 +474,7 @@ export function typedFilters(fields: readonly { column: number; min: string; max
     const max = b === '' ? undefined : Number(b);
     if ((min !== undefined && !Number.isFinite(min)) || (max !== undefined && !Number.isFinite(max))) return 'The bounds must be numbers.';
     if (min !== undefined && max !== undefined && min > max) return 'The minimum is above the maximum.';
-    out.push({ kind: 'range', column: f.column, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) });
+    out.push({ kind: 'range', column: f.column, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}), ...exactBounds(a, min, b, max) });
   }
   return out.length > 0 ? out : undefined;
 }

@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { jsonRowsSource, openCsvFile, TableView, type TableSource } from '../../src/core/table';
 import { profileColumn } from '../../src/core/table/analysis';
 import { TypedColumnBuilder } from '../../src/core/table/typedColumn';
+import { typedFilters } from '../../src/webview-ui/chartMath';
 import { tempDir, writeTemp } from './tableFixtures';
 
 let dir = '';
@@ -63,6 +64,13 @@ describe('exact numbers: range filters', () => {
       await view.apply({ filters: [{ kind: 'range', column: 0, min: 1e18, minText: '999999999999999999' }] });
       assert.deepEqual(await column(view), ['1000000000000000001', '999999999999999999', '1000000000000000000', '1e18'], kind);
     }
+  });
+
+  it('a bound typed with every digit keeps them on its way to the filter (the brush fields)', () => {
+    const exact = { kind: 'range', column: 0, min: 1e18, max: 1e18, minText: '999999999999999999', maxText: '1000000000000000001' };
+    assert.deepEqual(typedFilters([{ column: 0, min: ' 999999999999999999', max: '1000000000000000001' }]), [exact]);
+    // A bound of 15 significant digits or fewer is its double exactly.
+    assert.deepEqual(typedFilters([{ column: 0, min: '12.5', max: '1000000000000000000' }]), [{ kind: 'range', column: 0, min: 12.5, max: 1e18 }]);
   });
 
   it('a long bound is exact on a narrow column too', async () => {

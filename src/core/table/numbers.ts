@@ -108,6 +108,20 @@ export function canonicalDecimal(text: string): string | undefined {
   return `${sign}${m}e${e < 0 ? '-' : '+'}${Math.abs(e)}`;
 }
 
+/**
+ * The texts of a range filter's bounds as typed, where a double does not hold them (NumberScan.Long:
+ * ColumnFilter's minText and maxText), so the filter compares at every digit; {} for others.
+ */
+export function exactBounds(minText: string, min: number | undefined, maxText: string, max: number | undefined): { minText?: string; maxText?: string } {
+  const exact = (text: string, value: number | undefined): string | undefined => {
+    const t = text.trim();
+    return value !== undefined && numberTextScan(t) === NumberScan.Long && parsedNumber[0] === value ? t : undefined;
+  };
+  const a = exact(minText, min);
+  const b = exact(maxText, max);
+  return { ...(a !== undefined ? { minText: a } : {}), ...(b !== undefined ? { maxText: b } : {}) };
+}
+
 /** True when the text is a plain decimal number. */
 export function isNumberText(text: string): boolean {
   return DECIMAL.test(text);
