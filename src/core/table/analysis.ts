@@ -12,7 +12,7 @@
  */
 import type { ColumnProfile, Histogram, ProfileType, ScatterData, ValueCount } from '../../shared/analysisProtocol';
 import { HISTOGRAM_BINS } from '../../shared/analysisProtocol';
-import { agreedChain, addressChain } from './columnType';
+import { countCells, kindOfCounts } from '../columnKind';
 import { formatCount } from './notices';
 import { canonicalDecimal, compareDecimalText, NumberScan, numberTextScan } from './numbers';
 import { cellReaders } from './typedColumn';
@@ -127,10 +127,10 @@ export function columnHistogram(col: TypedColumn, rows: ArrayLike<number>, name:
 
 /**
  * The profile of column `col` (named `name`) over view `rows`. Type: `empty` when every cell
- * is empty; `number` when most (more than half) of the non-empty cells are numbers; `address`
- * when the non-empty cells are addresses of one chain as the table's columns decide
- * (columnType.ts); else `text`. Numbers are told apart by value ("1.0" and "1" are one value,
- * listed as 1). `ms` is left 0 for the caller to fill.
+ * is empty; else `address`, `number` or `text` (dates are text here) as the one classifier
+ * decides (columnKind.ts: addresses first, numbers when more than half the cells are). Numbers
+ * are told apart by exact value ("1.0" and "1" are one value, listed as 1). `ms` is left 0 for
+ * the caller to fill.
  */
 export function profileColumn(col: TypedColumn, rows: ArrayLike<number>, name: string): ColumnProfile {
   const cell = cellReaders(col);
@@ -218,17 +218,21 @@ function exactEnds(runValues: Float64Array, longCounts: ReadonlyMap<string, numb
   return { minText, maxText };
 }
 
+/** The column's kind by the one classifier (columnKind.ts), over every cell of the view: number cells, and text cells by their distinct texts. */
 function profileType(filled: number, numberCells: number, textCounts: ReadonlyMap<string, number>): ProfileType {
   if (filled === 0) return 'empty';
-  if (numberCells * 2 > filled) return 'number';
-  let main = 0;
-  let alt = 0;
+  const c = { filled, numbers: numberCells, main: 0, alt: 0, digitMain: 0, dates: 0 };
   for (const [value, count] of textCounts) {
-    const chain = addressChain(value);
-    if (chain === 'main') main += count;
-    else if (chain === 'alt') alt += count;
+    const one = countCells([value]);
+    c.numbers += one.numbers * count;
+    c.main += one.main * count;
+    c.alt += one.alt * count;
+    c.digitMain += one.digitMain * count;
+    c.dates += one.dates * count;
   }
-  return agreedChain(filled, main, alt) ? 'address' : 'text';
+  const kind = kindOfCounts(c).kind;
+  if (kind === 'number') return numberCells > 0 ? 'number' : 'text'; // decimals out of range only: no statistics
+  return kind === 'address' ? kind : 'text';
 }
 
 /** Starts the key of a long decimal among top values' keys (no cell's text starts with it: cells hold no NUL here). */

@@ -13,6 +13,7 @@
  * so a narrow column's values are the wide column's, bit for bit. A cell that breaks this (more
  * places, more digits, -0, a text cell) turns the column wide, once, at a cost of one copy.
  */
+import { countCells, isDigitAddress, kindOfCounts } from '../columnKind';
 import { decimalValue, NumberScan, numberTextScan, parsedNumber } from './numbers';
 import { CellKind, type ScaledInts, type TypedColumn } from './types';
 
@@ -215,6 +216,7 @@ export class TypedColumnBuilder {
 
   finish(): TypedColumn {
     this.decide(false);
+    this.digitAddresses();
     // A column without numbers has the text of every cell already ('' for empty ones).
     const fullText = this.fullText ?? (this.numberCount === 0 ? (this.texts ?? new Array<string>(this.rows).fill('')) : undefined);
     const counts = { column: this.column, emptyCount: this.emptyCount, numberCount: this.numberCount, textCount: this.textCount, texts: this.texts, fullText };
@@ -226,6 +228,31 @@ export class TypedColumnBuilder {
       ...(this.exact ? { exact: this.exact } : {}),
       ...(this.outOfRangeCount > 0 ? { outOfRangeCount: this.outOfRangeCount } : {}),
     };
+  }
+
+  /**
+   * Addresses are never numbers (columnKind.ts): in a column the classifier calls an address
+   * column, the all-digit addresses (which read as decimals of 32 to 44 digits, so only ever as
+   * long numbers) become text, so they sort and count among the other addresses.
+   */
+  private digitAddresses(): void {
+    const exact = this.exact;
+    if (!exact || !this.kinds || !this.numbers) return;
+    const digits = [...exact].filter(([, t]) => isDigitAddress(t));
+    if (digits.length === 0) return;
+    const texts = countCells(this.texts ?? []);
+    const counts = { ...texts, filled: texts.filled + this.numberCount, numbers: texts.numbers + this.numberCount, main: texts.main + digits.length, digitMain: texts.digitMain + digits.length };
+    if (kindOfCounts(counts).kind !== 'address') return;
+    this.texts ??= new Array<string>(this.rows).fill('');
+    for (const [r, t] of digits) {
+      this.kinds[r] = CellKind.Text;
+      this.numbers[r] = NaN;
+      this.texts[r] = t;
+      exact.delete(r);
+    }
+    this.numberCount -= digits.length;
+    this.textCount += digits.length;
+    if (exact.size === 0) this.exact = undefined;
   }
 
   /** Raises the scale so `value` fits, when some scale ≤ 9 does and every integer so far still fits 40 bits; false otherwise. */
