@@ -9,7 +9,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { addressProblem, type Chain } from './addresses';
-import { addressKey, findAddressColumn, pickAddressColumn, SAMPLE_ROWS } from './compare/addressColumn';
+import { pickAddressColumn, SAMPLE_ROWS } from './columnKind';
+import { addressKey, findAddressColumn } from './compare/addressColumn';
 import { openTable, type TableSource } from './table';
 import { RemoteTable } from './table/remoteTable';
 

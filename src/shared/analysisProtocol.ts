@@ -47,11 +47,16 @@ export interface ColumnProfile {
   /** Numbers only (undefined otherwise): over the cells that are numbers. */
   readonly min?: number;
   readonly max?: number;
+  /** Numbers only: min and max exactly, from the file's text (every digit; a double may round them). */
+  readonly minText?: string;
+  readonly maxText?: string;
   readonly mean?: number;
   readonly median?: number;
   readonly p5?: number;
   readonly p95?: number;
-  /** The 10 most frequent non-empty values, most frequent first (ties: first seen first). */
+  /** Cells that are decimals out of a number's range (1e400): counted as text; absent when none. */
+  readonly outOfRange?: number;
+  /** The 10 most frequent non-empty values, most frequent first (ties: first seen first); a number as its exact value. */
   readonly top: readonly ValueCount[];
   /** Numbers only: 30 bins. */
   readonly histogram?: Histogram;

@@ -5,6 +5,7 @@
  * log axes included), and the rows of each chart's table equivalent. The drawing (charts.ts) only
  * puts these on a canvas.
  */
+import { exactBounds } from '../core/table/numbers';
 import type { ColumnProfile, Histogram } from '../shared/analysisProtocol';
 import type { ColumnFilter } from '../shared/tableProtocol';
 
@@ -445,9 +446,11 @@ export function profileRows(p: ColumnProfile): [string, string][] {
     ['Empty', count(p.empty)],
     ['Distinct', count(p.distinct)],
   ];
+  if (p.outOfRange !== undefined) rows.push(['Out of range', `${count(p.outOfRange)} (decimals past a number's range, kept as text)`]);
+  // Min and max are values of the file: its digits, every one; the others are computed.
+  if (p.min !== undefined) rows.push(['Min', p.minText ?? numberText(p.min)]);
+  if (p.max !== undefined) rows.push(['Max', p.maxText ?? numberText(p.max)]);
   const stats: [string, number | undefined][] = [
-    ['Min', p.min],
-    ['Max', p.max],
     ['Mean', p.mean],
     ['Median', p.median],
     ['p5', p.p5],
@@ -471,7 +474,7 @@ export function typedFilters(fields: readonly { column: number; min: string; max
     const max = b === '' ? undefined : Number(b);
     if ((min !== undefined && !Number.isFinite(min)) || (max !== undefined && !Number.isFinite(max))) return 'The bounds must be numbers.';
     if (min !== undefined && max !== undefined && min > max) return 'The minimum is above the maximum.';
-    out.push({ kind: 'range', column: f.column, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) });
+    out.push({ kind: 'range', column: f.column, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}), ...exactBounds(a, min, b, max) });
   }
   return out.length > 0 ? out : undefined;
 }

@@ -2,6 +2,7 @@
  * The filter of one column, in a small dialog beside its header: a number range, text that the
  * cell contains (ignoring case), empty, or not empty. Enter applies, Escape cancels.
  */
+import { exactBounds } from '../core/table/numbers';
 import type { ColumnFilter } from '../shared/tableProtocol';
 import { button, el, placePopup } from './dom';
 import { closeMenu } from './menu';
@@ -99,7 +100,7 @@ export function showFilterEditor(o: FilterEditorOptions): void {
         error.textContent = 'The minimum is above the maximum.';
         return;
       }
-      f = { kind: 'range', column: o.column, ...(a !== undefined ? { min: a } : {}), ...(b !== undefined ? { max: b } : {}) };
+      f = { kind: 'range', column: o.column, ...(a !== undefined ? { min: a } : {}), ...(b !== undefined ? { max: b } : {}), ...exactBounds(min.value, a, max.value, b) };
     } else if (kind === 'contains') {
       if (text.value === '') {
         error.textContent = 'Type the text to find.';

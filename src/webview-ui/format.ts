@@ -1,11 +1,10 @@
 /**
- * Number formats for cells. Only cells that are plain decimals (the store's rule: optional sign,
- * digits, optional fraction and exponent) are formatted; anything else is shown as it is.
+ * Number formats for cells. Only cells that are numbers by the store's rule (numbers.ts: a plain
+ * decimal within a number's range) are formatted; anything else is shown as it is.
  * Copy and export always carry the text of the file, never the formatted one.
  */
+import { parseNumberText } from '../core/table/numbers';
 import type { ColumnInfo, NumberFormat } from '../shared/tableUiProtocol';
-
-const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/u;
 
 export type ConcreteFormat = Exclude<NumberFormat, 'auto'>;
 
@@ -42,20 +41,24 @@ export function effectiveFormat(column: Pick<ColumnInfo, 'kind' | 'numeric'> | u
   return column.kind === 'ratio' ? 'percent' : 'thousands';
 }
 
-/** The text a cell shows in a format. */
+/**
+ * The text a cell shows in a format, from its decimal text: Intl formats a string as the exact
+ * decimal it spells (no double between), so 999999999999999999 keeps its 18 nines. A decimal out
+ * of a number's range (1e400), which the table holds as text, is shown as it is.
+ */
 export function formatCell(text: string, format: ConcreteFormat): string {
-  if (format === 'raw' || text.length === 0 || text.length > 40 || !DECIMAL.test(text)) return text;
-  const n = Number(text);
-  if (!Number.isFinite(n)) return text;
+  if (format === 'raw' || text.length === 0 || text.length > 40 || Number.isNaN(parseNumberText(text))) return text;
+  // Intl reads a string argument as an exact decimal (ES2023 Intl.NumberFormat v3); its types only list numbers.
+  const exact = text as unknown as number;
   switch (format) {
     case 'thousands':
-      return thousands.format(n);
+      return thousands.format(exact);
     case 'fixed2':
-      return fixed2.format(n);
+      return fixed2.format(exact);
     case 'compact':
-      return compact.format(n);
+      return compact.format(exact);
     case 'percent':
-      return percent.format(n);
+      return percent.format(exact);
   }
 }
 

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { compareFileText, comparePath, readCompareFile } from '../../src/core/compare/compareFile';
 import { compareSources, deltaText, pairRows, STATUS, type CompareSource } from '../../src/core/compare/compareSource';
-import { pickAddressColumn } from '../../src/core/compare/addressColumn';
+import { pickAddressColumn } from '../../src/core/columnKind';
 import { endpointFromName } from '../../src/core/results/names';
 import { jsonRowsSource, openCsvFile, openTable, RemoteTable, TableView, type TableSource } from '../../src/core/table';
 import { tempDir, writeTemp } from './tableFixtures';

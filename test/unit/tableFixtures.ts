@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { compareText, parseNumberText, type ColumnFilter, type SortKey } from '../../src/core/table';
+import { compareDecimalText } from '../../src/core/table/numbers';
 
 /** A fresh temp directory, removed by the returned cleanup. */
 export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
@@ -47,7 +48,8 @@ export function randomCell(rand: () => number): string {
   if (k < 0.15) return '';
   if (k < 0.45) {
     const n = (rand() - 0.5) * 10 ** Math.floor(rand() * 6);
-    return pick(rand, [String(Math.round(n)), n.toFixed(3), n.toExponential(2), `.${Math.floor(rand() * 100)}`]);
+    // The last two share doubles with their neighbours past 15 digits (exact order, issue 22).
+    return pick(rand, [String(Math.round(n)), n.toFixed(3), n.toExponential(2), `.${Math.floor(rand() * 100)}`, `${Math.round(n)}00000000000000000${Math.round(n) % 3}`, `${n.toFixed(3)}0000000000000001`]);
   }
   if (k < 0.7) return pick(rand, WORDS);
   if (k < 0.9) return pick(rand, TRICKY);
@@ -96,7 +98,7 @@ export function referenceSort(cells: readonly (readonly string[])[], ids: readon
         return cx === 2 ? 1 : -1;
       }
       let c = cx - cy;
-      if (c === 0) c = cx === 0 ? Math.sign(parseNumberText(x) - parseNumberText(y)) : compareText(x, y);
+      if (c === 0) c = cx === 0 ? Math.sign(parseNumberText(x) - parseNumberText(y)) || compareDecimalText(x, y) : compareText(x, y);
       if (c !== 0) return k.descending ? -c : c;
     }
     return a - b;

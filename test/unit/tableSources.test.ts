@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { findRows, jsonRowsSource, openJsonFile, openTable, TableView, type TableSource } from '../../src/core/table';
-import { decimalValue, NumberScan, parseNumberBytes, parseNumberText, parsedDecimal, parsedNumber, scanNumber } from '../../src/core/table/numbers';
+import { canonicalDecimal, compareDecimalText, decimalValue, NumberScan, numberTextScan, parseNumberBytes, parseNumberText, parsedDecimal, parsedNumber, scanNumber, significantDigits } from '../../src/core/table/numbers';
 import { rng, tempDir, writeTemp } from './tableFixtures';
 
 let dir = '';
@@ -113,10 +113,37 @@ describe('table: numbers parsed from bytes', () => {
       const buf = Buffer.from(`"${text}"`);
       const expected = parseNumberText(text);
       const found = scanNumber(buf, 1, buf.length - 1);
-      assert.equal(found !== NumberScan.None, !Number.isNaN(expected), JSON.stringify(text));
+      const isNumber = found !== NumberScan.None && found !== NumberScan.OutOfRange;
+      assert.equal(isNumber, !Number.isNaN(expected), JSON.stringify(text));
+      assert.equal(found === NumberScan.Long, isNumber && significantDigits(text) > 15, `${JSON.stringify(text)}: long`);
       const got = found === NumberScan.Decimal ? decimalValue(parsedDecimal[0] ?? 0, parsedDecimal[1] ?? 0) : parsedNumber[0];
-      if (found !== NumberScan.None) assert.ok(Object.is(got, expected), `${JSON.stringify(text)}: ${got} vs ${expected}`);
+      if (isNumber) assert.ok(Object.is(got, expected), `${JSON.stringify(text)}: ${got} vs ${expected}`);
       assert.ok(Object.is(parseNumberBytes(buf, 1, buf.length - 1), expected), JSON.stringify(text));
     }
+  });
+});
+
+describe('table: numbers by their decimal text (issue 22)', () => {
+  it('compares and writes decimals by their exact value', () => {
+    assert.equal(compareDecimalText('1000000000000000001', '999999999999999999'), 1);
+    assert.equal(compareDecimalText('-1000000000000000001', '-999999999999999999'), -1);
+    assert.equal(compareDecimalText('1e18', '1000000000000000000.000'), 0);
+    assert.equal(compareDecimalText('-0', '0'), 0);
+    assert.equal(compareDecimalText('0.19', '0.123'), 1);
+    assert.equal(compareDecimalText('-0.5', '0.0001'), -1);
+    assert.equal(canonicalDecimal('+0012.500'), '12.5');
+    assert.equal(canonicalDecimal('1.5e-7'), '1.5e-7');
+    assert.equal(canonicalDecimal('0.000001'), '0.000001');
+    assert.equal(canonicalDecimal('123456789012345678901234'), '123456789012345678901234');
+    assert.equal(canonicalDecimal('-1e60'), '-1e+60');
+    assert.equal(numberTextScan('1e400'), NumberScan.OutOfRange);
+    assert.equal(numberTextScan('1e-400'), NumberScan.OutOfRange);
+    assert.equal(numberTextScan('1e308'), NumberScan.Other);
+    assert.equal(numberTextScan('0e400'), NumberScan.Other, 'zero written with a big exponent is zero');
+    assert.equal(numberTextScan('12345678901234567'), NumberScan.Long);
+    assert.equal(numberTextScan('1234567890123450000000'), NumberScan.Other, 'trailing zeros are not significant');
+    assert.equal(numberTextScan('1e-310'), NumberScan.Long, 'a subnormal double holds fewer digits');
+    // A decimal of at most 15 significant digits reads as its double does.
+    for (const t of ['0.1', '-2.5e-8', '123456789012345', '1e21', '7e-7', '3.14159']) assert.equal(canonicalDecimal(t), String(Number(t)).replace('1e+21', '1000000000000000000000'), t);
   });
 });

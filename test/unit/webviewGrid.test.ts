@@ -170,6 +170,15 @@ describe('number formats', () => {
     assert.equal(formatCell('1e3', 'thousands'), '1,000');
     for (const text of ['abc', '1,234', '0x1f', 'Infinity', '', ' 12', '=1+1']) assert.equal(formatCell(text, 'thousands'), text, text);
     assert.equal(formatCell('1234.5', 'raw'), '1234.5');
+  });
+
+  it('keeps every digit of the file (formats the decimal text, not a double)', () => {
+    assert.equal(formatCell('999999999999999999', 'thousands'), '999,999,999,999,999,999');
+    assert.equal(formatCell('12345678901234567891', 'thousands'), '12,345,678,901,234,567,891');
+    assert.equal(formatCell('-12345678901234567891.5', 'fixed2'), '-12,345,678,901,234,567,891.50');
+    assert.equal(formatCell('0.123456789012345678', 'percent'), '12.35%');
+    // Out of a number's range: the table holds it as text, and shows it so.
+    assert.equal(formatCell('1e400', 'thousands'), '1e400');
     assert.equal(effectiveFormat({ numeric: true, kind: 'ratio' }, undefined, 'auto'), 'percent');
     assert.equal(effectiveFormat({ numeric: true, kind: 'usd' }, undefined, 'auto'), 'thousands');
     assert.equal(effectiveFormat({ numeric: false }, undefined, 'auto'), 'raw');

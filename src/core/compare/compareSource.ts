@@ -10,10 +10,10 @@
  * seen k times in A is paired with its k-th row in B; rows without an address pair with nothing.
  */
 import type { Chain } from '../addresses';
-import { parseMetricColumn } from '../metrics';
-import { isNumberText, parseNumberText } from '../table/numbers';
+import { parseNumberText } from '../table/numbers';
 import { CellKind, type ColumnNeed, type SourceChange, type TableNotice, type TableSource, type TaskOptions, type TypedColumn } from '../table/types';
-import { addressKey, pickAddressColumn, SAMPLE_ROWS, type AddressColumn } from './addressColumn';
+import { classifyColumn, pickAddressColumn, SAMPLE_ROWS, type AddressColumn } from '../columnKind';
+import { addressKey } from './addressColumn';
 
 /** The words of the status column. */
 export const STATUS = { onlyA: 'only in A', onlyB: 'only in B', both: 'in both' } as const;
@@ -76,19 +76,11 @@ async function firstRows(source: TableSource, signal?: AbortSignal): Promise<str
   return source.readCells(Array.from({ length: rows }, (_, i) => i), source.columns.map((_, i) => i), signal);
 }
 
-/** Columns whose first rows are numbers (or that are named as a known metric, when their first cells are empty). */
-function numericColumns(names: readonly string[], sample: readonly (readonly string[])[]): Set<number> {
+/** Columns the one classifier (columnKind.ts) calls numbers, from their first rows and names. */
+export function numericColumns(names: readonly string[], sample: readonly (readonly string[])[]): Set<number> {
   const out = new Set<number>();
   for (let c = 0; c < names.length; c++) {
-    let filled = 0;
-    let numbers = 0;
-    for (const row of sample) {
-      const v = row[c] ?? '';
-      if (v === '') continue;
-      filled++;
-      if (isNumberText(v)) numbers++;
-    }
-    if (filled > 0 ? numbers >= 0.9 * filled : parseMetricColumn(names[c] ?? '') !== undefined) out.add(c);
+    if (classifyColumn(sample.map((row) => row[c] ?? ''), names[c] ?? '').kind === 'number') out.add(c);
   }
   return out;
 }

@@ -1,36 +1,17 @@
 /**
  * The addresses a result holds, for "Use Result as Input to…": a .txt is a list of addresses;
- * in a .csv the column is chosen by its header (wallet-like or token-like, as the next call
- * wants) among the columns that hold addresses of the chain. Pure: texts in, addresses out.
+ * in a .csv the column is the one classifier's address column of the chain (columnKind.ts), a
+ * wallet-like or token-like header first, as the next call wants. Pure: texts in, addresses out.
  */
 import Papa from 'papaparse';
 import { addressProblem, normaliseAddress, parseAddressList, type Chain } from '../addresses';
+import { pickAddressColumn, SAMPLE_ROWS, type ListWant } from '../columnKind';
 
-export type ListWant = 'wallets' | 'tokens';
+export type { ListWant } from '../columnKind';
 
-const HEADER_HINT: Record<ListWant, RegExp> = {
-  wallets: /wallet|trader|buyer|holder|owner|address/iu,
-  tokens: /token|mint/iu,
-};
-
-/** Whether most non-empty cells of a column are addresses of the chain. */
-function addressShare(rows: readonly string[][], col: number, chain: Chain): number {
-  let cells = 0;
-  let ok = 0;
-  for (const r of rows.slice(0, 200)) {
-    const v = (r[col] ?? '').trim();
-    if (!v) continue;
-    cells++;
-    if (addressProblem(v, chain) === undefined) ok++;
-  }
-  return cells === 0 ? 0 : ok / cells;
-}
-
-/** The column of a CSV to read addresses from, or undefined when none holds addresses. */
+/** The column of a CSV to read addresses from, or undefined when none holds addresses: the one classifier's pick (columnKind.ts) over the first rows. */
 export function addressColumn(header: readonly string[], rows: readonly string[][], chain: Chain, want: ListWant): number | undefined {
-  const candidates = header.map((h, i) => ({ h, i, share: addressShare(rows, i, chain) })).filter((c) => c.share >= 0.8);
-  const hinted = candidates.find((c) => HEADER_HINT[want].test(c.h));
-  return (hinted ?? candidates[0])?.i;
+  return pickAddressColumn(header, rows.slice(0, SAMPLE_ROWS), { chain, want })?.column;
 }
 
 /** The addresses of one result file's text, in order, without duplicates. */

@@ -5,11 +5,16 @@
  * Float64Array, kinds, the text of text cells). Order statistics come from one typed-array sort
  * of the view's numbers, distinct numbers from the runs of that sort, distinct texts from a Map.
  * The worker (workerTable.ts) calls these; the unit tests check them on hand-made columns.
+ *
+ * Exact where it is shown: a number whose double does not tell it apart (TypedColumn.exact, more
+ * than 15 significant digits) is counted, listed and compared by its decimal text, so distinct
+ * counts, top values, min and max are the file's values; mean and quantiles stay doubles.
  */
 import type { ColumnProfile, Histogram, ProfileType, ScatterData, ValueCount } from '../../shared/analysisProtocol';
 import { HISTOGRAM_BINS } from '../../shared/analysisProtocol';
-import { agreedChain, addressChain } from './columnType';
+import { countCells, kindOfCounts } from '../columnKind';
 import { formatCount } from './notices';
+import { canonicalDecimal, compareDecimalText, NumberScan, numberTextScan } from './numbers';
 import { cellReaders } from './typedColumn';
 import { CellKind, type TypedColumn } from './types';
 
@@ -122,37 +127,50 @@ export function columnHistogram(col: TypedColumn, rows: ArrayLike<number>, name:
 
 /**
  * The profile of column `col` (named `name`) over view `rows`. Type: `empty` when every cell
- * is empty; `number` when most (more than half) of the non-empty cells are numbers; `address`
- * when the non-empty cells are addresses of one chain as the table's columns decide
- * (columnType.ts); else `text`. Numbers are told apart by value ("1.0" and "1" are one value,
- * listed as 1). `ms` is left 0 for the caller to fill.
+ * is empty; else `address`, `number` or `text` (dates are text here) as the one classifier
+ * decides (columnKind.ts: addresses first, numbers when more than half the cells are). Numbers
+ * are told apart by exact value ("1.0" and "1" are one value, listed as 1). `ms` is left 0 for
+ * the caller to fill.
  */
 export function profileColumn(col: TypedColumn, rows: ArrayLike<number>, name: string): ColumnProfile {
   const cell = cellReaders(col);
   const texts = col.texts ?? col.fullText ?? [];
+  const exact = col.exact;
   const n = rows.length;
   const nums = new Float64Array(n);
   let k = 0;
   let empty = 0;
   const textCounts = new Map<string, number>();
+  // Long decimals by their exact value (canonicalDecimal), apart from the runs of doubles.
+  const longCounts = new Map<string, number>();
+  const shortNums = exact ? new Float64Array(n) : undefined;
+  let shorts = 0;
   for (let i = 0; i < n; i++) {
     const r = rows[i] ?? 0;
     const kind = cell.kind(r);
-    if (kind === CellKind.Number) nums[k++] = cell.value(r);
-    else if (kind === CellKind.Text) {
+    if (kind === CellKind.Number) {
+      const v = cell.value(r);
+      nums[k++] = v;
+      const long = exact?.get(r);
+      if (long !== undefined) {
+        const t = canonicalDecimal(long) ?? long;
+        longCounts.set(t, (longCounts.get(t) ?? 0) + 1);
+      } else if (shortNums) shortNums[shorts++] = v;
+    } else if (kind === CellKind.Text) {
       const t = texts[r] ?? '';
       textCounts.set(t, (textCounts.get(t) ?? 0) + 1);
     } else empty++;
   }
   const sorted = nums.subarray(0, k).sort();
+  const runSource = shortNums ? shortNums.subarray(0, shorts).sort() : sorted;
   // Runs of equal numbers in the sorted values: the distinct numbers and how often each occurs.
-  const runValues = new Float64Array(k);
-  const runCounts = new Uint32Array(k);
+  const runValues = new Float64Array(runSource.length);
+  const runCounts = new Uint32Array(runSource.length);
   let runs = 0;
-  for (let i = 0; i < k; ) {
-    const v = sorted[i] ?? 0;
+  for (let i = 0; i < runSource.length; ) {
+    const v = runSource[i] ?? 0;
     let j = i + 1;
-    while (j < k && sorted[j] === v) j++;
+    while (j < runSource.length && runSource[j] === v) j++;
     runValues[runs] = v;
     runCounts[runs] = j - i;
     runs++;
@@ -160,16 +178,20 @@ export function profileColumn(col: TypedColumn, rows: ArrayLike<number>, name: s
   }
   const filled = n - empty;
   const type = profileType(filled, k, textCounts);
-  const top = topValues(col, rows, runValues.subarray(0, runs), runCounts.subarray(0, runs), textCounts);
-  const base = { column: col.column, name, type, count: n, empty, distinct: runs + textCounts.size, top, ms: 0 };
+  const top = topValues(col, rows, runValues.subarray(0, runs), runCounts.subarray(0, runs), textCounts, longCounts);
+  const outOfRange = col.outOfRangeCount ? outOfRangeCells(textCounts) : 0;
+  const base = { column: col.column, name, type, count: n, empty, distinct: runs + longCounts.size + textCounts.size, top, ...(outOfRange > 0 ? { outOfRange } : {}), ms: 0 };
   if (type !== 'number') return base;
   const min = sorted[0] ?? NaN;
   const max = sorted[k - 1] ?? NaN;
   const { edges, counts } = binValues(sorted, HISTOGRAM_BINS, min, max);
+  const ends = longCounts.size > 0 ? exactEnds(runValues.subarray(0, runs), longCounts) : { minText: canonicalDecimal(String(min)), maxText: canonicalDecimal(String(max)) };
   return {
     ...base,
     min,
     max,
+    ...(ends.minText !== undefined ? { minText: ends.minText } : {}),
+    ...(ends.maxText !== undefined ? { maxText: ends.maxText } : {}),
     mean: sum(sorted) / k,
     median: quantile(sorted, 0.5),
     p5: quantile(sorted, 0.05),
@@ -178,18 +200,43 @@ export function profileColumn(col: TypedColumn, rows: ArrayLike<number>, name: s
   };
 }
 
+/** Text cells (counted by text) that are decimals out of a double's range. */
+function outOfRangeCells(textCounts: ReadonlyMap<string, number>): number {
+  let out = 0;
+  for (const [t, c] of textCounts) if (numberTextScan(t) === NumberScan.OutOfRange) out += c;
+  return out;
+}
+
+/** The exact least and greatest of the short numbers' ascending distinct doubles and the long decimals (canonical texts). */
+function exactEnds(runValues: Float64Array, longCounts: ReadonlyMap<string, number>): { minText: string | undefined; maxText: string | undefined } {
+  let minText = runValues.length > 0 ? canonicalDecimal(String(runValues[0])) : undefined;
+  let maxText = runValues.length > 0 ? canonicalDecimal(String(runValues[runValues.length - 1])) : undefined;
+  for (const t of longCounts.keys()) {
+    if (minText === undefined || compareDecimalText(t, minText) < 0) minText = t;
+    if (maxText === undefined || compareDecimalText(t, maxText) > 0) maxText = t;
+  }
+  return { minText, maxText };
+}
+
+/** The column's kind by the one classifier (columnKind.ts), over every cell of the view: number cells, and text cells by their distinct texts. */
 function profileType(filled: number, numberCells: number, textCounts: ReadonlyMap<string, number>): ProfileType {
   if (filled === 0) return 'empty';
-  if (numberCells * 2 > filled) return 'number';
-  let main = 0;
-  let alt = 0;
+  const c = { filled, numbers: numberCells, main: 0, alt: 0, digitMain: 0, dates: 0 };
   for (const [value, count] of textCounts) {
-    const chain = addressChain(value);
-    if (chain === 'main') main += count;
-    else if (chain === 'alt') alt += count;
+    const one = countCells([value]);
+    c.numbers += one.numbers * count;
+    c.main += one.main * count;
+    c.alt += one.alt * count;
+    c.digitMain += one.digitMain * count;
+    c.dates += one.dates * count;
   }
-  return agreedChain(filled, main, alt) ? 'address' : 'text';
+  const kind = kindOfCounts(c).kind;
+  if (kind === 'number') return numberCells > 0 ? 'number' : 'text'; // decimals out of range only: no statistics
+  return kind === 'address' ? kind : 'text';
 }
+
+/** Starts the key of a long decimal among top values' keys (no cell's text starts with it: cells hold no NUL here). */
+const LONG_KEY = '\u0000';
 
 /** The index of `v` in ascending `values` (it is there). */
 function indexOf(values: Float64Array, v: number): number {
@@ -209,13 +256,21 @@ function indexOf(values: Float64Array, v: number): number {
  * the rest are the first values seen exactly T times; one pass over the view in order finds
  * them (a number's count by binary search in the sorted runs) and stops once all are found.
  */
-function topValues(col: TypedColumn, rows: ArrayLike<number>, runValues: Float64Array, runCounts: Uint32Array, textCounts: ReadonlyMap<string, number>): ValueCount[] {
-  const total = runCounts.length + textCounts.size;
+function topValues(
+  col: TypedColumn,
+  rows: ArrayLike<number>,
+  runValues: Float64Array,
+  runCounts: Uint32Array,
+  textCounts: ReadonlyMap<string, number>,
+  longCounts: ReadonlyMap<string, number>,
+): ValueCount[] {
+  const total = runCounts.length + textCounts.size + longCounts.size;
   if (total === 0) return [];
   const all = new Uint32Array(total);
   all.set(runCounts);
   let i = runCounts.length;
   for (const c of textCounts.values()) all[i++] = c;
+  for (const c of longCounts.values()) all[i++] = c;
   all.sort();
   const threshold = all[Math.max(0, total - TOP_VALUES)] ?? 1;
   let above = 0;
@@ -227,8 +282,10 @@ function topValues(col: TypedColumn, rows: ArrayLike<number>, runValues: Float64
   }
   const ties = Math.min(at, TOP_VALUES - above);
   const wanted = above + ties;
-  // Keyed by the number or the text: a Map tells 1 from "1" (and -0 from 0 it does not, as the runs).
+  // Keyed by the number or the text: a Map tells 1 from "1" (and -0 from 0 it does not, as the runs);
+  // a long decimal by LONG_KEY and its exact value, apart from any text.
   const chosen = new Map<number | string, { value: string; count: number; first: number }>();
+  const exact = col.exact;
   let tiesTaken = 0;
   const cell = cellReaders(col);
   const texts = col.texts ?? col.fullText ?? [];
@@ -237,11 +294,19 @@ function topValues(col: TypedColumn, rows: ArrayLike<number>, runValues: Float64
     const kind = cell.kind(r);
     let key: number | string;
     let count: number;
-    if (kind === CellKind.Number) {
+    let value: string;
+    const long = kind === CellKind.Number ? exact?.get(r) : undefined;
+    if (long !== undefined) {
+      value = canonicalDecimal(long) ?? long;
+      key = LONG_KEY + value;
+      count = longCounts.get(value) ?? 0;
+    } else if (kind === CellKind.Number) {
       key = cell.value(r);
+      value = canonicalDecimal(String(key)) ?? String(key);
       count = runCounts[indexOf(runValues, key)] ?? 0;
     } else if (kind === CellKind.Text) {
       key = texts[r] ?? '';
+      value = key;
       count = textCounts.get(key) ?? 0;
     } else continue;
     if (count < threshold || chosen.has(key)) continue;
@@ -249,7 +314,7 @@ function topValues(col: TypedColumn, rows: ArrayLike<number>, runValues: Float64
       if (tiesTaken === ties) continue;
       tiesTaken++;
     }
-    chosen.set(key, { value: typeof key === 'number' ? String(key) : key, count, first: v });
+    chosen.set(key, { value, count, first: v });
   }
   return [...chosen.values()]
     .sort((a, b) => b.count - a.count || a.first - b.first)

@@ -8,7 +8,7 @@ import { CellMap } from './cellMap';
 import { CellSpan, cellText } from './cells';
 import type { CellWalker } from './cellWalkWasm';
 import { rowEnd, spanAt, type CsvFile } from './csvFile';
-import { NumberScan, parsedDecimal, parsedNumber, scanNumber } from './numbers';
+import { NumberScan, parsedDecimal, parsedNumber, parsedText, scanNumber } from './numbers';
 import { readRowChunks } from './rowChunks';
 import { TypedColumnBuilder } from './typedColumn';
 import type { ColumnNeed, TaskOptions, TypedColumn } from './types';
@@ -80,7 +80,9 @@ function typeRows(pass: RowsPass, buf: Buffer, base: number, from: number, to: n
       const found = scanNumber(buf, span.from, span.to);
       if (found === NumberScan.None) b.text(r, cellText(buf, span));
       else if (found === NumberScan.Decimal) b.decimal(r, parsedDecimal[0] ?? 0, parsedDecimal[1] ?? 0, b.wantsFullText ? cellText(buf, span) : undefined);
-      else b.number(r, parsedNumber[0] ?? NaN, b.wantsFullText ? cellText(buf, span) : undefined);
+      else if (found === NumberScan.Other) b.number(r, parsedNumber[0] ?? NaN, b.wantsFullText ? cellText(buf, span) : undefined);
+      else if (found === NumberScan.Long) b.long(r, parsedNumber[0] ?? NaN, parsedText.value);
+      else b.outOfRange(r, cellText(buf, span));
     }
   }
 }

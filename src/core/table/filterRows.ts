@@ -1,4 +1,12 @@
-/** Column filters over typed columns (see ColumnFilter in types.ts); all filters of a view must hold. */
+/**
+ * Column filters over typed columns (see ColumnFilter in types.ts); all filters of a view must hold.
+ * A range compares exactly: where a cell's double equals a bound's, their decimal texts decide
+ * (a bound's `minText`/`maxText`, a cell's TypedColumn.exact), so a bound at one 19-digit value
+ * does not take its neighbours that share its double. Columns and bounds without long decimals
+ * keep the plain comparison.
+ */
+import { compareDecimalText } from './numbers';
+import { exactText } from './sortRows';
 import { scaledEmpty, scaledValue } from './typedColumn';
 import { CellKind, type ColumnFilter, type ColumnNeed, type TypedColumn } from './types';
 
@@ -16,6 +24,10 @@ export function rowTest(f: ColumnFilter, col: TypedColumn): (r: number) => boole
     if (f.kind === 'nonEmpty') return (r) => !scaledEmpty(scaled, r);
     const min = f.min ?? -Infinity;
     const max = f.max ?? Infinity;
+    if (f.minText !== undefined || f.maxText !== undefined) {
+      const edges = exactEdges(f, col);
+      return (r) => edges(r, scaledValue(scaled, r));
+    }
     return (r) => {
       const v = scaledValue(scaled, r);
       return v >= min && v <= max; // NaN (empty) fails both
@@ -26,6 +38,10 @@ export function rowTest(f: ColumnFilter, col: TypedColumn): (r: number) => boole
     case 'range': {
       const min = f.min ?? -Infinity;
       const max = f.max ?? Infinity;
+      if (col.exact || f.minText !== undefined || f.maxText !== undefined) {
+        const edges = exactEdges(f, col);
+        return (r) => kinds[r] === CellKind.Number && edges(r, numbers[r] ?? NaN);
+      }
       return (r) => kinds[r] === CellKind.Number && (numbers[r] ?? NaN) >= min && (numbers[r] ?? NaN) <= max;
     }
     case 'contains': {
@@ -38,6 +54,19 @@ export function rowTest(f: ColumnFilter, col: TypedColumn): (r: number) => boole
     case 'nonEmpty':
       return (r) => kinds[r] !== CellKind.Empty;
   }
+}
+
+/** The range test of cell r (value v) where a double equal to a bound's is decided by the exact texts. */
+function exactEdges(f: Extract<ColumnFilter, { kind: 'range' }>, col: TypedColumn): (r: number, v: number) => boolean {
+  const min = f.min ?? -Infinity;
+  const max = f.max ?? Infinity;
+  const minText = f.minText ?? String(min);
+  const maxText = f.maxText ?? String(max);
+  return (r, v) => {
+    if (!(v >= min && v <= max)) return false;
+    if (v === min && compareDecimalText(exactText(col, r, v), minText) < 0) return false;
+    return v !== max || compareDecimalText(exactText(col, r, v), maxText) <= 0;
+  };
 }
 
 /**

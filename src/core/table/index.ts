@@ -23,12 +23,15 @@
  *   the cell map, 4 bytes a row per 32 columns (wide files) or a place for every cell (64 columns
  *   or fewer: 1, 2 or 4 bytes a cell, see cellMap.ts); typed columns only once sorted or filtered on.
  *   The index scan and the cell walk run as WebAssembly (cellWalk.wat, compiled at build time).
+ *   What a column holds (numbers, addresses, dates, text) is decided by src/core/columnKind.ts,
+ *   for the engine's typed columns as for every other feature.
  *
  * TableView (tableView.ts): new TableView(source)
  *   apply({sort?, filters?, search?}, {signal?, onProgress?})      (ViewQuery, types.ts)
- *     sort: SortKey[] — numbers by value, then text in natural order, empty cells last in
- *       both directions, ties in file order (a radix sort of cached dense ranks, no comparator);
- *     filters: ColumnFilter[] — range {min?, max?} (inclusive) | contains {text} (any case) |
+ *     sort: SortKey[] — numbers by exact value (past 15 digits by their decimal text: numbers.ts),
+ *       then text in natural order, empty cells last in both directions, ties in file order (a
+ *       radix sort of cached dense ranks, no comparator);
+ *     filters: ColumnFilter[] — range {min?, max?, minText?, maxText?} (inclusive, exact) | contains {text} (any case) |
  *       empty | nonEmpty; all must hold;
  *     search: rows where any cell contains the text, any case (one streamed pass, cached).
  *     A newer apply() cancels one still running. The rows are a Uint32Array of row ids.

@@ -3,6 +3,7 @@
  * request, a message to the table worker): one copy, imported by both protocol files, so a query
  * the webview may send is exactly a query the worker accepts.
  */
+import { parseNumberText } from './numbers';
 import type { ColumnFilter, ViewQuery } from './types';
 
 /** A non-negative integer (a row, column or request id). */
@@ -10,13 +11,15 @@ export const isInt = (v: unknown): v is number => Number.isInteger(v) && (v as n
 export const isIntList = (v: unknown): v is number[] => Array.isArray(v) && v.every(isInt);
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isOptionalNumber = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isFinite(v));
+/** A bound's text, when given, is a plain decimal whose double is the bound. */
+const isBoundText = (text: unknown, bound: unknown): boolean => text === undefined || (typeof text === 'string' && typeof bound === 'number' && parseNumberText(text) === bound);
 
 /** A well-formed ColumnFilter. */
 export function isFilter(v: unknown): v is ColumnFilter {
   if (!isRecord(v) || !isInt(v.column)) return false;
   switch (v.kind) {
     case 'range':
-      return isOptionalNumber(v.min) && isOptionalNumber(v.max);
+      return isOptionalNumber(v.min) && isOptionalNumber(v.max) && isBoundText(v.minText, v.min) && isBoundText(v.maxText, v.max);
     case 'contains':
       return typeof v.text === 'string';
     case 'empty':

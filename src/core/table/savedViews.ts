@@ -8,12 +8,13 @@
  * data (one globalState value): parseSavedViews() accepts whatever was stored and keeps only
  * well-formed scopes and views, so a damaged or older value never breaks a table. Pure.
  */
+import { exactBounds } from './numbers';
 import { NUMBER_FORMATS, type NumberFormat, type TableLayout } from '../../shared/tableUiProtocol';
 import type { ColumnFilter, SortKey, ViewQuery } from './types';
 
 /** A filter with its column named. */
 export type NamedFilter =
-  | { readonly kind: 'range'; readonly column: string; readonly min?: number; readonly max?: number }
+  | { readonly kind: 'range'; readonly column: string; readonly min?: number; readonly max?: number; readonly minText?: string; readonly maxText?: string }
   | { readonly kind: 'contains'; readonly column: string; readonly text: string }
   | { readonly kind: 'empty' | 'nonEmpty'; readonly column: string };
 
@@ -70,7 +71,13 @@ function parseFilter(v: unknown): NamedFilter | undefined {
   switch (v.kind) {
     case 'range':
       return isBound(v.min) && isBound(v.max)
-        ? { kind: 'range', column: v.column, ...(v.min !== undefined ? { min: v.min as number } : {}), ...(v.max !== undefined ? { max: v.max as number } : {}) }
+        ? {
+            kind: 'range',
+            column: v.column,
+            ...(v.min !== undefined ? { min: v.min as number } : {}),
+            ...(v.max !== undefined ? { max: v.max as number } : {}),
+            ...exactBounds(typeof v.minText === 'string' ? v.minText : '', v.min as number | undefined, typeof v.maxText === 'string' ? v.maxText : '', v.max as number | undefined),
+          }
         : undefined;
     case 'contains':
       return typeof v.text === 'string' ? { kind: 'contains', column: v.column, text: v.text } : undefined;

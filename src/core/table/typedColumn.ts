@@ -13,7 +13,8 @@
  * so a narrow column's values are the wide column's, bit for bit. A cell that breaks this (more
  * places, more digits, -0, a text cell) turns the column wide, once, at a cost of one copy.
  */
-import { decimalValue, parseNumberText } from './numbers';
+import { countCells, isDigitAddress, kindOfCounts } from '../columnKind';
+import { decimalValue, NumberScan, numberTextScan, parsedNumber } from './numbers';
 import { CellKind, type ScaledInts, type TypedColumn } from './types';
 
 /**
@@ -49,6 +50,9 @@ export class TypedColumnBuilder {
   private kinds: Uint8Array | undefined;
   private texts: string[] | undefined;
   private readonly fullText: string[] | undefined;
+  /** Row → text of the numbers their double does not order exactly (NumberScan.Long). */
+  private exact: Map<number, string> | undefined;
+  private outOfRangeCount = 0;
   private emptyCount = 0;
   private numberCount = 0;
   private textCount = 0;
@@ -169,6 +173,24 @@ export class TypedColumnBuilder {
     }
   }
 
+  /**
+   * A number whose double does not order it exactly (NumberScan.Long): kept as its double for the
+   * fast paths and as its text for exact order. Its column is wide: a narrow column's integer
+   * would tie it with its double's own decimal.
+   */
+  long(r: number, value: number, text: string): void {
+    this.decide(true);
+    if (this.bits) this.widen();
+    (this.exact ??= new Map()).set(r, text);
+    this.number(r, value, text);
+  }
+
+  /** A decimal whose double is not its number (NumberScan.OutOfRange): text, counted apart. */
+  outOfRange(r: number, text: string): void {
+    this.outOfRangeCount++;
+    this.text(r, text);
+  }
+
   text(r: number, text: string): void {
     this.decide(true);
     if (this.bits) this.widen();
@@ -181,21 +203,56 @@ export class TypedColumnBuilder {
 
   /** Classifies a cell given as text (sources that hold strings). */
   cell(r: number, text: string): void {
-    if (text === '') this.empty(r);
-    else {
-      const n = parseNumberText(text);
-      if (Number.isNaN(n)) this.text(r, text);
-      else this.number(r, n, text);
+    if (text === '') {
+      this.empty(r);
+      return;
     }
+    const found = numberTextScan(text);
+    if (found === NumberScan.None) this.text(r, text);
+    else if (found === NumberScan.OutOfRange) this.outOfRange(r, text);
+    else if (found === NumberScan.Long) this.long(r, parsedNumber[0] ?? NaN, text);
+    else this.number(r, parsedNumber[0] ?? NaN, text);
   }
 
   finish(): TypedColumn {
     this.decide(false);
+    this.digitAddresses();
     // A column without numbers has the text of every cell already ('' for empty ones).
     const fullText = this.fullText ?? (this.numberCount === 0 ? (this.texts ?? new Array<string>(this.rows).fill('')) : undefined);
     const counts = { column: this.column, emptyCount: this.emptyCount, numberCount: this.numberCount, textCount: this.textCount, texts: this.texts, fullText };
     if (this.bits) return new NarrowColumn(counts, this.scaledInts());
-    return { ...counts, numbers: this.numbers as Float64Array, kinds: this.kinds as Uint8Array };
+    return {
+      ...counts,
+      numbers: this.numbers as Float64Array,
+      kinds: this.kinds as Uint8Array,
+      ...(this.exact ? { exact: this.exact } : {}),
+      ...(this.outOfRangeCount > 0 ? { outOfRangeCount: this.outOfRangeCount } : {}),
+    };
+  }
+
+  /**
+   * Addresses are never numbers (columnKind.ts): in a column the classifier calls an address
+   * column, the all-digit addresses (which read as decimals of 32 to 44 digits, so only ever as
+   * long numbers) become text, so they sort and count among the other addresses.
+   */
+  private digitAddresses(): void {
+    const exact = this.exact;
+    if (!exact || !this.kinds || !this.numbers) return;
+    const digits = [...exact].filter(([, t]) => isDigitAddress(t));
+    if (digits.length === 0) return;
+    const texts = countCells(this.texts ?? []);
+    const counts = { ...texts, filled: texts.filled + this.numberCount, numbers: texts.numbers + this.numberCount, main: texts.main + digits.length, digitMain: texts.digitMain + digits.length };
+    if (kindOfCounts(counts).kind !== 'address') return;
+    this.texts ??= new Array<string>(this.rows).fill('');
+    for (const [r, t] of digits) {
+      this.kinds[r] = CellKind.Text;
+      this.numbers[r] = NaN;
+      this.texts[r] = t;
+      exact.delete(r);
+    }
+    this.numberCount -= digits.length;
+    this.textCount += digits.length;
+    if (exact.size === 0) this.exact = undefined;
   }
 
   /** Raises the scale so `value` fits, when some scale ≤ 9 does and every integer so far still fits 40 bits; false otherwise. */

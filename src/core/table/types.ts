@@ -45,6 +45,14 @@ export interface TypedColumn {
   readonly texts: readonly string[] | undefined;
   /** The text of every cell: present when asked for (a text filter needs it) or when the column has no numbers. */
   readonly fullText: readonly string[] | undefined;
+  /**
+   * Row → decimal text of the number cells whose double does not order them exactly (more than
+   * 15 significant digits: numbers.ts); sorts, filters and the profile break ties on the double
+   * with it. Absent when the column has none (then the doubles are exact in order).
+   */
+  readonly exact?: ReadonlyMap<number, string>;
+  /** Text cells that are decimals out of a double's range (1e400): shown by the profile. */
+  readonly outOfRangeCount?: number;
 }
 
 /** A column wanted from `typedColumns`; `text: true` also fills `fullText`. */
@@ -136,11 +144,12 @@ export interface SortKey {
 
 /**
  * A column filter; all filters of a view must hold.
- * range: the cell is a number within [min, max] (either bound optional); contains: the cell's
+ * range: the cell is a number within [min, max] (either bound optional); `minText`/`maxText`, the
+ * bound as typed (a plain decimal), make it exact past 15 significant digits; contains: the cell's
  * text contains `text`, ignoring case; empty / nonEmpty: the cell is (not) empty.
  */
 export type ColumnFilter =
-  | { readonly kind: 'range'; readonly column: number; readonly min?: number; readonly max?: number }
+  | { readonly kind: 'range'; readonly column: number; readonly min?: number; readonly max?: number; readonly minText?: string; readonly maxText?: string }
   | { readonly kind: 'contains'; readonly column: number; readonly text: string }
   | { readonly kind: 'empty'; readonly column: number }
   | { readonly kind: 'nonEmpty'; readonly column: number };

@@ -201,6 +201,8 @@ function isProfile(v: unknown): v is ColumnProfile {
     isInt(v.empty) &&
     isInt(v.distinct) &&
     [v.min, v.max, v.mean, v.median, v.p5, v.p95].every(isOptionalNumber) &&
+    [v.minText, v.maxText].every((t) => t === undefined || isText(t)) &&
+    (v.outOfRange === undefined || isInt(v.outOfRange)) &&
     Array.isArray(v.top) &&
     v.top.every((t) => isRecord(t) && isText(t.value) && isInt(t.count)) &&
     (v.histogram === undefined || isHistogram(v.histogram)) &&

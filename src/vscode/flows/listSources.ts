@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import Papa from 'papaparse';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { pickAddressColumn, SAMPLE_ROWS } from '../../core/columnKind';
 import type { JobRecord } from '../../core/jobs/job';
 import { pickStep, type StepTitle } from './multiStep';
 
@@ -55,14 +56,14 @@ async function firstTabularFile(p: string): Promise<string> {
   return path.join(p, names[0]);
 }
 
-/** A .txt is taken whole; a .csv asks which column holds the addresses (the `address`-like one first). */
+/** A .txt is taken whole; a .csv asks which column holds the addresses (the one classifier's address column first: core/columnKind.ts). */
 export async function readAddressFile(file: string, t: StepTitle): Promise<string | undefined> {
   const text = await fs.readFile(file, 'utf8');
   if (!/\.csv$/iu.test(file)) return text;
   const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/u, ''), { skipEmptyLines: true });
   const [header, ...rows] = parsed.data;
   if (!header) return '';
-  const guess = header.findIndex((h) => /address|wallet|token|mint/iu.test(h));
+  const guess = pickAddressColumn(header, rows.slice(0, SAMPLE_ROWS))?.column ?? -1;
   const order = header.map((h, i) => ({ h, i })).sort((a, b) => (a.i === guess ? -1 : b.i === guess ? 1 : a.i - b.i));
   const col = await pickStep(
     t,

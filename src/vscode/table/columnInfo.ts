@@ -1,44 +1,32 @@
 /**
  * What the table knows about each column beyond its name, from the name (metric, group,
- * timeframe, kind: src/core/metrics.ts) and from a sample of the first rows (numbers, addresses).
+ * timeframe, kind: src/core/metrics.ts) and from a sample of the first rows (numbers, addresses:
+ * src/core/columnKind.ts, the one rule).
  * Pure: no vscode import, so unit tests can read it.
  */
 import { parseMetricColumn } from '../../core/metrics';
-import { isNumberText } from '../../core/table';
-import { addressChain, AGREE, agreedChain } from '../../core/table/columnType';
+import { classifyColumn } from '../../core/columnKind';
 import type { ColumnInfo, TableLayout } from '../../shared/tableUiProtocol';
 
 /** Longer cells are cut with an ellipsis (the whole text is in copies and exports). */
 const MAX_CHARS = 48;
 
-/** Column information from names and the first rows (`sample[r][c]`, c over every column). */
+/** Column information from names and the first rows (`sample[r][c]`, c over every column); the kind by the one classifier (core/columnKind.ts). */
 export function columnInfo(names: readonly string[], sample: readonly (readonly string[])[]): ColumnInfo[] {
   return names.map((name, c) => {
-    let filled = 0;
-    let numbers = 0;
-    let main = 0;
-    let alt = 0;
     let chars = 0;
-    for (const row of sample) {
+    const cells = sample.map((row) => {
       const v = (row[c] ?? '').trim();
-      if (v === '') continue;
       chars = Math.max(chars, v.length);
-      filled++;
-      if (isNumberText(v)) numbers++;
-      else {
-        const chain = addressChain(v);
-        if (chain === 'main') main++;
-        else if (chain === 'alt') alt++;
-      }
-    }
+      return v;
+    });
+    const kind = classifyColumn(cells, name);
     const metric = parseMetricColumn(name);
-    const numeric = metric !== undefined || (filled > 0 && numbers >= AGREE * filled);
-    const address = agreedChain(filled, main, alt);
     return {
       name,
-      numeric,
+      numeric: kind.kind === 'number',
       chars: Math.min(chars, MAX_CHARS),
-      ...(address && !numeric ? { address } : {}),
+      ...(kind.kind === 'address' ? { address: kind.chain } : {}),
       ...(metric
         ? { metric: metric.metric.name, group: metric.metric.group, timeframe: metric.timeframe, kind: metric.metric.kind, description: metric.metric.description }
         : {}),

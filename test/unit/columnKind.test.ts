@@ -1,0 +1,128 @@
+/**
+ * One classifier decides what a column holds (core/columnKind.ts, issue 22): numbers, addresses
+ * of which chain, dates or text. Addresses are never numbers: the System Program address
+ * (32 ones) reads as a decimal too. Each feature that asks is held to the rule here, and a scan
+ * of the sources finds any second rule.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import ts from 'typescript';
+import { classifyColumn, pickAddressColumn } from '../../src/core/columnKind';
+import { numericColumns } from '../../src/core/compare/compareSource';
+import { addressesInFile } from '../../src/core/history/resultAddresses';
+import { METRICS } from '../../src/core/metrics';
+import { notebookColumns } from '../../src/core/notebook';
+import { compareText, jsonRowsSource, openCsvFile, TableView } from '../../src/core/table';
+import { profileColumn } from '../../src/core/table/analysis';
+// eslint-disable-next-line no-restricted-imports -- columnInfo.ts is pure (no vscode import)
+import { columnInfo } from '../../src/vscode/table/columnInfo';
+import { effectiveFormat } from '../../src/webview-ui/format';
+import { tempDir, writeTemp } from './tableFixtures';
+
+const SYSTEM = '11111111111111111111111111111111';
+const A = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
+const B = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+const C = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
+const ADDRESSES = [A, SYSTEM, B, C];
+
+let dir = '';
+let cleanup: () => Promise<void> = () => Promise.resolve();
+before(async () => ({ dir, cleanup } = await tempDir()));
+after(() => cleanup());
+
+describe('column kinds: the rule', () => {
+  it('an all-digit address in an address column is an address, not a number', () => {
+    assert.deepEqual(classifyColumn(ADDRESSES), { kind: 'address', chain: 'main' });
+    assert.deepEqual(classifyColumn([SYSTEM, SYSTEM]), { kind: 'number' }, 'digits alone, with no name, are a number');
+    assert.deepEqual(classifyColumn([SYSTEM], 'program'), { kind: 'address', chain: 'main' }, 'an address-like name decides');
+    assert.deepEqual(classifyColumn(['0x52908400098527886e0f7030069857d2e4169ee7']), { kind: 'address', chain: 'alt' });
+    assert.deepEqual(classifyColumn(['1', '2.5', 'n/a']), { kind: 'number' });
+    assert.deepEqual(classifyColumn(['2024-05-01', '2024-05-02T10:00:00Z']), { kind: 'date' });
+    assert.deepEqual(classifyColumn(['alpha', '1']), { kind: 'text' });
+    assert.deepEqual(classifyColumn(['', ' ']), { kind: 'empty' });
+    assert.deepEqual(classifyColumn([], `${METRICS[0]?.name ?? ''}_7d`), { kind: 'number' }, 'a known metric with no cells');
+  });
+});
+
+describe('column kinds: every feature follows the rule', () => {
+  const sample = ADDRESSES.map((a, i) => [a, String(i)]);
+
+  it('the table (column types, formats, the notebook)', () => {
+    const info = columnInfo(['wallet', 'n'], sample);
+    assert.equal(info[0]?.address, 'main');
+    assert.equal(info[0]?.numeric, false);
+    assert.equal(info[1]?.numeric, true);
+    assert.equal(effectiveFormat(info[0], undefined, 'auto'), 'raw');
+    assert.deepEqual(
+      notebookColumns(info).map((c) => c.kind),
+      ['address', 'number'],
+    );
+  });
+
+  it('the engine: the System Program sorts among the addresses as text, both sources', async () => {
+    const csv = await openCsvFile(await writeTemp(dir, `wallet,n\n${sample.map((r) => r.join(',')).join('\n')}\n`));
+    await csv.indexed;
+    for (const source of [csv, jsonRowsSource(sample.map(([wallet, n]) => ({ wallet, n })))]) {
+      const view = new TableView(source);
+      await view.apply({ sort: [{ column: 0 }] });
+      const w = await view.window(0, view.length, [0]);
+      assert.deepEqual(
+        w.cells.map((r) => r[0]),
+        [...ADDRESSES].sort(compareText),
+      );
+      const [col] = await source.typedColumns([{ column: 0 }]);
+      assert.equal(col?.numberCount, 0);
+    }
+  });
+
+  it('the profile', async () => {
+    const source = jsonRowsSource(ADDRESSES.map((wallet) => ({ wallet })));
+    const [col] = await source.typedColumns([{ column: 0 }]);
+    assert.ok(col);
+    const p = profileColumn(col, Uint32Array.from([0, 1, 2, 3]), 'wallet');
+    assert.equal(p.type, 'address');
+    assert.ok(p.top.some((t) => t.value === SYSTEM));
+    assert.equal(p.min, undefined);
+  });
+
+  it('compare and address sets; "use as input"; numbers for compare’s deltas', () => {
+    assert.deepEqual(pickAddressColumn(['n', 'program'], sample.map(([a, n]) => [n ?? '', a ?? ''])), { column: 1, name: 'program', chain: 'main' });
+    const file = `wallet,n\n${sample.map((r) => r.join(',')).join('\n')}\n`;
+    assert.deepEqual(addressesInFile('r.csv', file, 'main', 'wallets'), ADDRESSES);
+    assert.deepEqual([...numericColumns(['wallet', 'n'], sample)], [1]);
+  });
+});
+
+describe('column kinds: one owner', () => {
+  const root = resolve(__dirname, '../../..');
+  const files = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? files(join(d, n)) : n.endsWith('.ts') ? [join(d, n)] : []));
+  const src = files(join(root, 'src')).map((f) => relative(root, f));
+  const imports = (f: string): string[] => ts.preProcessFile(readFileSync(join(root, f), 'utf8'), true, true).importedFiles.map((i) => i.fileName);
+
+  it('each feature that decides what a column holds calls core/columnKind.ts', () => {
+    const callers = [
+      'src/vscode/table/columnInfo.ts', // table typing, formats, the notebook, the analysis panel's address column
+      'src/core/table/analysis.ts', // the profile
+      'src/core/table/typedColumn.ts', // the engine's typed columns
+      'src/core/compare/compareSource.ts', // compare
+      'src/core/compare/addressColumn.ts', // compare and address sets
+      'src/core/addressSets.ts',
+      'src/core/history/resultAddresses.ts', // "Use Result as Input to…"
+      'src/vscode/flows/listSources.ts', // "from a previous result"
+    ];
+    for (const f of callers) assert.ok(imports(f).some((i) => /columnKind$/u.test(i)), `${f} imports core/columnKind`);
+  });
+
+  it('no other file holds a rule: an address-header pattern, a share of agreeing cells, or addresses and numbers told apart', () => {
+    const owner = 'src/core/columnKind.ts';
+    for (const f of src) {
+      if (f === owner) continue;
+      const text = readFileSync(join(root, f), 'utf8');
+      assert.doesNotMatch(text, /(?:address|wallet|token|mint)\|(?:address|wallet|token|mint|trader)/u, `${f}: a header rule`);
+      assert.doesNotMatch(text, /\bAGREE\b|>= 0\.[89]\b|0\.[89] \* (?:filled|cells)/u, `${f}: a share of agreeing cells`);
+      assert.ok(!(text.includes('isNumberText(') && /addressProblem\(|addressChain\(/u.test(text)), `${f}: numbers and addresses told apart`);
+    }
+  });
+});
