@@ -30,9 +30,13 @@ export function riskAmountEcho(amount: number, perMatch: number): string {
   return `Enter runs it once without your ceiling, accepting a bill of ${fmtCredits(amount)} (${matches.toLocaleString('en-US')} matching wallets). If more match, every match is billed: the service cannot be told to stop.`;
 }
 
-/** The result's one line: "1,529 matched · charged 152,900 credits · showing 100 (limit)". */
-export function matchedSummary(total: number, charged: number, shown: number): string {
-  const parts = [`${total.toLocaleString('en-US')} matched`, `charged ${fmtCredits(charged)}`];
+/**
+ * The result's one line: "1,529 matched · charged 152,900 credits · showing 100 (limit)"; with
+ * `accepted` (the amount typed to lift the ceiling) below the charge, the charge says so.
+ */
+export function matchedSummary(total: number, charged: number, shown: number, accepted?: number): string {
+  const over = accepted !== undefined && charged > accepted ? ` (above the ${accepted.toLocaleString('en-US')} you accepted)` : '';
+  const parts = [`${total.toLocaleString('en-US')} matched`, `charged ${fmtCredits(charged)}${over}`];
   if (shown < total) parts.push(`showing ${shown.toLocaleString('en-US')} (limit)`);
   return parts.join(' · ');
 }

@@ -218,7 +218,8 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
     await wb.screenshot('price-amount-typed');
     await wb.page.keyboard.press('Enter');
     const msg = await wb.waitForNotification(/Query the Wallet Database: done/u, 60_000);
-    assert.match(msg, /done: [\d,]+ matched · charged [\d,]+ credits( · showing [\d,]+ \(limit\))?\./u);
+    assert.match(msg, /done: [\d,]+ matched · charged [\d,]+ credits( \(above the 250,000 you accepted\))?( · showing [\d,]+ \(limit\))?\./u);
+    assert.equal(await wb.page.locator('.notifications-toasts .notification-toast').count(), 1, 'one toast says it all');
     const tab = wb.page.locator('.tabs-container .tab', { hasText: /wallet_database-\d{8}-\d{6}\.json/u }).first();
     await tab.waitFor({ timeout: 30_000 });
     await wb.page.waitForTimeout(1500);

@@ -23,5 +23,7 @@ describe('the credits a person types to lift the ceiling for one unbounded bill'
     assert.equal(matchedSummary(1_529, 152_900, 100), '1,529 matched · charged 152,900 credits · showing 100 (limit)');
     assert.equal(matchedSummary(3, 300, 3), '3 matched · charged 300 credits');
     assert.equal(matchedSummary(0, 100, 0), '0 matched · charged 100 credits');
+    assert.equal(matchedSummary(4_754, 475_400, 20, 250_000), '4,754 matched · charged 475,400 credits (above the 250,000 you accepted) · showing 20 (limit)');
+    assert.equal(matchedSummary(3, 300, 3, 250_000), '3 matched · charged 300 credits', 'under the amount typed: nothing to say');
   });
 });

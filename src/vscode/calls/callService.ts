@@ -383,12 +383,9 @@ export class CallService {
     const { total, wallets } = result.value as { total?: unknown; wallets?: unknown };
     // A Wallet Database answer says how many matched, what that cost and how many rows came back.
     const summary = typeof total === 'number'
-      ? matchedSummary(total, result.charged, Array.isArray(wallets) ? wallets.length : total)
+      ? matchedSummary(total, result.charged, Array.isArray(wallets) ? wallets.length : total, accepted)
       : result.charged > 0 ? `${fmtCredits(result.charged)} charged` : '';
-    if (accepted !== undefined && result.charged > accepted) {
-      void vscode.window.showWarningMessage(`${title}: charged ${fmtCredits(result.charged)}, more than the ${fmtCredits(accepted)} you accepted: more wallets matched than that covers.`);
-    }
-    void offerResult(`${title}: done${summary ? `: ${summary}` : ''}.`, file);
+    void offerResult(`${title}: done${summary ? `: ${summary}` : ''}.`, file, accepted !== undefined && result.charged > accepted ? 'warning' : 'info');
     return { status: 'done', credits: result.charged, shown, value: result.value, resultPath: file, run };
   }
 
