@@ -77,8 +77,8 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
       kind: 'unbounded',
       ceiling: s.maxCreditsPerCall,
       message: `This query’s match count is not known, so its bill cannot be held under your ceiling of ${fmtCredits(s.maxCreditsPerCall)} per call.`,
-      detail: `It costs ${q.text}. Run it without a ceiling, just this once? It may cost any amount up to your balance.\n\n${detail}`,
-      refusal: `Not sent, nothing charged: this query’s match count is not known, so its bill could pass your ceiling of ${fmtCredits(s.maxCreditsPerCall)} per call. To run it, choose “Run Without a Ceiling, Just This Once”; after one run, the same query has an exact price until the next hourly refresh.`,
+      detail: `It costs ${q.text}. To run it once without a ceiling, type the most credits you accept to risk in the next box (it may cost any amount up to your balance); this dialog alone sends nothing.\n\n${detail}`,
+      refusal: `Not sent, nothing charged: this query’s match count is not known, so its bill could pass your ceiling of ${fmtCredits(s.maxCreditsPerCall)} per call. To run it, choose “Type the Credits You Accept…” and type the most credits you accept to risk; after one run, the same query has an exact price until the next hourly refresh.`,
     };
   }
   if (worst > s.confirmAbove) {

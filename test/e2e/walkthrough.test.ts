@@ -97,9 +97,10 @@ describe('the Getting Started walkthrough, from the palette to a query run with 
     assert.match(ask, /It costs 100 credits per matching wallet, at least 100 credits/u);
     // Ctrl+Enter ran the query instead of inserting a line below (VS Code's default in an editor).
     assert.equal(await editor.locator('.view-line').count(), lines, 'no line was inserted');
-    await dialog.locator('.monaco-button', { hasText: /^Run Without a Ceiling, Just This Once$/u }).click();
+    await dialog.locator('.monaco-button', { hasText: /^Type the Credits You Accept…$/u }).click();
+    await wb.typeIntoQuickInput('1000000', { submit: true });
     const msg = await wb.waitForNotification(/Query the Wallet Database: done/u, 60_000);
-    assert.match(msg, /done, [\d,]+ matches, [\d,]+ credits charged/u);
+    assert.match(msg, /done: [\d,]+ matched · charged [\d,]+ credits/u);
     // Every button and the toast's source show whole (four buttons once squeezed the source to "S…").
     const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'Query the Wallet Database: done' }).first();
     await wb.screenshot('query-done');

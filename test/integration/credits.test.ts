@@ -73,12 +73,26 @@ describe('credits: only the person approves, and the ceiling holds for every que
     assert.ok(q?.kind === 'modal');
     assert.match(q.message, /ceiling of 1,000,000 credits per call/u, 'the dialog names the ceiling');
     assert.match(q.detail, /bill follows the number of matches/u, 'and says the bill follows the matches');
-    assert.equal(q.yes, 'Run Without a Ceiling, Just This Once');
+    assert.equal(q.yes, 'Type the Credits You Accept…');
+    assert.equal(paid(from, '/wallet_database'), 0, 'nothing was sent');
+    assert.equal(sb.balance(), balance);
+
+    // Enter on the dialog (its only button) then Enter on the empty box: nothing is sent.
+    const enterEnter = await asking((x) => x.kind === 'modal', () => run('wallet_database', { inputs: { query }, open: false }));
+    assert.equal(enterEnter.out.status, 'refused', JSON.stringify(enterEnter.out));
+    assert.deepEqual(enterEnter.asked.map(whyOf), ['unbounded', 'amount'], 'the button only opens the box');
+    assert.equal(paid(from, '/wallet_database'), 0, 'Enter, Enter: nothing was sent');
+    // An amount the box refuses (below the smallest bill) is no approval either.
+    const tooLittle = await asking(() => true, () => run('wallet_database', { inputs: { query }, open: false }));
+    assert.equal(tooLittle.out.status, 'refused', JSON.stringify(tooLittle.out));
+    await answerPrices((x) => (x.kind === 'amount' ? 99 : true));
+    assert.equal((await run('wallet_database', { inputs: { query }, open: false })).status, 'refused', 'typed 99: under the 100-credit minimum');
     assert.equal(paid(from, '/wallet_database'), 0, 'nothing was sent');
     assert.equal(sb.balance(), balance);
 
     const lifted = await asking(true, () => run('wallet_database', { inputs: { query }, open: false }));
     assert.equal(lifted.out.status, 'done', JSON.stringify(lifted.out));
+    assert.deepEqual(lifted.asked.map(whyOf), ['unbounded', 'amount'], 'lifted by the typed amount');
     const total = lifted.out.status === 'done' ? (lifted.out.value as { total: number }).total : -1;
     assert.equal(sb.balance(), balance - Math.max(100, total * 100));
     note(`refused, then lifted just this once: ${total} matches, ${total * 100} credits`);
@@ -90,7 +104,7 @@ describe('credits: only the person approves, and the ceiling holds for every que
     const started = hour();
     const first = await asking(true, () => run('wallet_database', { inputs: { query: q }, open: false }));
     assert.equal(first.out.status, 'done', JSON.stringify(first.out));
-    assert.deepEqual(first.asked.map(whyOf), ['unbounded'], 'the first run’s count is unknown');
+    assert.deepEqual(first.asked.map(whyOf), ['unbounded', 'amount'], 'the first run’s count is unknown');
     const total = first.out.status === 'done' ? (first.out.value as { total: number }).total : -1;
     const from = sb.received().length;
     const again = await asking(false, () => run('wallet_database', { inputs: { query: q }, open: false }));
@@ -115,6 +129,7 @@ describe('credits: only the person approves, and the ceiling holds for every que
     assert.equal(paid(from, '/wallet_database'), 0);
 
     const ran = await asking(true, () => vscode.commands.executeCommand<QueryRunResult>(CommandIds.runQuery, doc.uri, { open: false }));
+    assert.deepEqual(ran.asked.map(whyOf), ['unbounded', 'amount']);
     assert.ok(ran.out.status === 'ran' && ran.out.outcome.status === 'done' && ran.out.run, JSON.stringify(ran.out));
     const total = ran.out.run.total;
     assert.ok(total > 2, 'the query matches several wallets');

@@ -65,13 +65,14 @@ export function note(msg: string): void {
 
 /**
  * Stands in for the person's click on every price question (the price step, a dialog above the
- * threshold, "just this once", "may charge again"): true clicks the spending button, false
+ * threshold, "just this once" and its typed amount, "may charge again"): true clicks the spending button, false
  * cancels, a function decides per question. undefined hands the questions back to the window.
  * Returns the questions asked so far. Only under VS Code's test runner (ExtensionApi.testing).
  */
 export async function answerPrices(answer: boolean | PriceAnswerer | undefined): Promise<readonly PriceQuestion[]> {
   const t = (await api()).testing;
-  t.prices.answerForTests(typeof answer === 'boolean' ? () => answer : answer);
+  // true at the "type the credits you accept" box types the whole balance (or 10,000,000 when unknown).
+  t.prices.answerForTests(typeof answer === 'boolean' ? (q) => (answer && q.kind === 'amount' ? (q.balance ?? 10_000_000) : answer) : answer);
   return t.prices.asked;
 }
 

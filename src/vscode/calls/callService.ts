@@ -23,6 +23,7 @@ import { RECONCILE_MESSAGES } from '../../core/jobs/reconcile';
 import type { JobRecord } from '../../core/jobs/job';
 import { directResultStem } from '../../core/results/names';
 import { fmtCredits, isPaid, quote, type QuoteContext } from '../../core/pricing';
+import { matchedSummary } from '../../core/riskAmount';
 import type { QueryBody } from '../../core/query/model';
 import type { QueryRun, QueryRunCache } from '../../core/query/runCache';
 import { RESTRICTED_MODE, type BoundConnection, type Connection } from '../base/connection';
@@ -220,7 +221,7 @@ export class CallService {
       let out: RunOutcome;
       if (ep.family === 'queued') out = await this.submitJob(ep, via, input, decision.shown, args);
       else if (paged) out = await readPages(ep, input, pages, this.deps, via, decision.shown, args);
-      else out = await this.callDirect(ep, via, input, decision.shown, sentAt, args);
+      else out = await this.callDirect(ep, via, input, decision.shown, sentAt, args, decision.accepted);
       if (isPaid(ep)) await this.ambiguous.forget(via.scope, ep.id, input);
       return out;
     } catch (e) {
@@ -358,7 +359,8 @@ export class CallService {
     return file;
   }
 
-  private async callDirect(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, shown: string, sentAt: number, args: RunArgs): Promise<RunOutcome> {
+  /** `accepted`: the credits the person typed to lift the ceiling, when they did; a bill past it is said. */
+  private async callDirect(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, shown: string, sentAt: number, args: RunArgs, accepted?: number): Promise<RunOutcome> {
     const result = await via.api.call(ep.id, input);
     await this.deps.credits.record(ep.id, result.charged, via.scope);
     const title = shortTitle(ep);
@@ -378,11 +380,12 @@ export class CallService {
     if (result.charged > 0) void this.deps.credits.refresh(via.scope).catch(() => undefined);
     const run = await this.recordRun(ep, via, input, result, file, sentAt);
     if (args.open !== false) await openResult(file);
-    const total = (result.value as { total?: unknown }).total;
-    void offerResult(
-      `${title}: done${typeof total === 'number' ? `, ${total.toLocaleString('en-US')} matches` : ''}${result.charged > 0 ? `, ${fmtCredits(result.charged)} charged` : ''}.`,
-      file,
-    );
+    const { total, wallets } = result.value as { total?: unknown; wallets?: unknown };
+    // A Wallet Database answer says how many matched, what that cost and how many rows came back.
+    const summary = typeof total === 'number'
+      ? matchedSummary(total, result.charged, Array.isArray(wallets) ? wallets.length : total, accepted)
+      : result.charged > 0 ? `${fmtCredits(result.charged)} charged` : '';
+    void offerResult(`${title}: done${summary ? `: ${summary}` : ''}.`, file, accepted !== undefined && result.charged > accepted ? 'warning' : 'info');
     return { status: 'done', credits: result.charged, shown, value: result.value, resultPath: file, run };
   }
 

@@ -20,7 +20,8 @@
  */
 import * as vscode from 'vscode';
 import { shortTitle, type Endpoint } from '../../core/catalog';
-import { quote, type QuoteContext } from '../../core/pricing';
+import { fmtCredits, quote, type QuoteContext } from '../../core/pricing';
+import { parseRiskAmount, riskAmountEcho, riskAmountProblem } from '../../core/riskAmount';
 import { priceGate } from '../../core/quota';
 import type { BoundConnection, Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
@@ -28,7 +29,8 @@ import { readSettings } from '../base/settings';
 import { pickStep } from '../flows/multiStep';
 
 export type PriceDecision =
-  | { readonly kind: 'approved'; readonly credits: number; readonly shown: string; readonly ceilingLifted: boolean }
+  /** `accepted`: the credits the person typed to lift the ceiling for this one call. */
+  | { readonly kind: 'approved'; readonly credits: number; readonly shown: string; readonly ceilingLifted: boolean; readonly accepted?: number }
   | { readonly kind: 'refused'; readonly message: string }
   | { readonly kind: 'cancelled' };
 
@@ -37,10 +39,18 @@ export type PriceQuestion =
   /** The last step of the flow: the price, Enter runs. */
   | { readonly kind: 'step'; readonly endpointId: string; readonly to: string; readonly title: string; readonly step: number; readonly total: number; readonly label: string; readonly detail: string; readonly placeholder: string; readonly copy?: boolean }
   /** A modal: above the threshold, a bill with no bound ("just this once"), or a call that may already have been charged. */
-  | { readonly kind: 'modal'; readonly why: 'confirm' | 'unbounded' | 'mayChargeAgain'; readonly endpointId: string; readonly to: string; readonly message: string; readonly detail: string; readonly yes: string; readonly copy?: boolean };
+  | { readonly kind: 'modal'; readonly why: 'confirm' | 'unbounded' | 'mayChargeAgain'; readonly endpointId: string; readonly to: string; readonly message: string; readonly detail: string; readonly yes: string; readonly copy?: boolean }
+  /**
+   * After "unbounded": the credits the person accepts to risk, typed (Enter alone runs nothing).
+   * `min` is the smallest bill, `balance` the most that can be typed, `perMatch` the price of a match.
+   */
+  | { readonly kind: 'amount'; readonly endpointId: string; readonly to: string; readonly title: string; readonly prompt: string; readonly min: number; readonly balance?: number; readonly perMatch: number };
 
-/** An answer: true spends, false cancels, 'copyAsCode' copies the call and spends nothing (only where the question offers it). */
-export type PriceAnswer = boolean | 'copyAsCode';
+/**
+ * An answer: true spends, false cancels, 'copyAsCode' copies the call and spends nothing (only where
+ * the question offers it); a number is the amount typed at an 'amount' question (and nothing else).
+ */
+export type PriceAnswer = boolean | 'copyAsCode' | number;
 
 /** Someone who answers price questions: the window, or the test suite standing in for a click. */
 export type PriceAnswerer = (q: PriceQuestion) => Promise<PriceAnswer> | PriceAnswer;
@@ -67,6 +77,7 @@ export class PriceQuestions {
   async choose(q: PriceQuestion): Promise<PriceAnswer> {
     this.asked.push(q);
     if (this.asked.length > 100) this.asked.shift();
+    if (q.kind === 'amount') return this.amount(q);
     if (this.answerer) {
       const a = await this.answerer(q);
       return a === true ? true : a === 'copyAsCode' && q.copy === true ? 'copyAsCode' : false;
@@ -84,12 +95,36 @@ export class PriceQuestions {
     const v = pick?.[0];
     return v === true ? true : v === 'copyAsCode' ? 'copyAsCode' : false;
   }
+
+  /** The amount typed, checked by the box's own rule whoever answers; false when none is typed. */
+  private async amount(q: Extract<PriceQuestion, { kind: 'amount' }>): Promise<number | false> {
+    if (this.answerer) {
+      const a = await this.answerer(q);
+      return (typeof a === 'number' && parseRiskAmount(String(a), q.min, q.balance)) || false;
+    }
+    const typed = await vscode.window.showInputBox({
+      title: q.title,
+      prompt: q.prompt,
+      placeHolder: `The most credits you accept, e.g. ${fmtCredits(Math.max(q.min, 100 * q.perMatch))}`,
+      ignoreFocusOut: false,
+      validateInput: (text) => {
+        const problem = riskAmountProblem(text, q.min, q.balance);
+        if (problem !== undefined) return text.trim() === '' ? undefined : problem;
+        return { message: riskAmountEcho(parseRiskAmount(text, q.min, q.balance) ?? 0, q.perMatch), severity: vscode.InputBoxValidationSeverity.Info };
+      },
+    });
+    return (typed !== undefined && parseRiskAmount(typed, q.min, q.balance)) || false;
+  }
 }
 
 /** Copies a call as code (src/vscode/calls/copyAsCode.ts); it sends nothing. */
 export type CopyAsCode = (ep: Endpoint, input: Record<string, unknown>, ctx?: QuoteContext) => Promise<unknown>;
 
-export const RUN_WITHOUT_CEILING = 'Run Without a Ceiling, Just This Once';
+/**
+ * The unbounded dialog's only button. It spends nothing: it opens the box where the person types
+ * the credits they accept to risk, so Enter on the dialog (its default) can never lift the ceiling.
+ */
+export const TYPE_RISK_AMOUNT = 'Type the Credits You Accept…';
 
 /** The line every price question carries: whose credits pay, and where the call goes. */
 export function chargedTo(via: BoundConnection): string {
@@ -147,9 +182,18 @@ export async function approvePrice(
       });
       return { kind: 'refused', message: gate.message };
     case 'unbounded': {
-      const ok = await deps.questions.choose({ kind: 'modal', why: 'unbounded', endpointId: ep.id, to, message: gate.message, detail: `${gate.detail}\n\n${chargedTo(via)}`, yes: RUN_WITHOUT_CEILING, copy });
+      const ok = await deps.questions.choose({ kind: 'modal', why: 'unbounded', endpointId: ep.id, to, message: gate.message, detail: `${gate.detail}\n\n${chargedTo(via)}`, yes: TYPE_RISK_AMOUNT, copy });
       if (ok === 'copyAsCode') return copied();
-      if (ok) return { kind: 'approved', shown: `${gate.message} ${gate.detail} (ceiling lifted for this call)`, credits: q.credits, ceilingLifted: true };
+      const perMatch = ep.price.kind === 'perMatch' ? ep.price.credits : q.credits;
+      const accepted = ok === true
+        ? await deps.questions.choose({
+          kind: 'amount', endpointId: ep.id, to, title: `${title} · ${to}`, min: q.credits, balance, perMatch: perMatch,
+          prompt: `No ceiling for this run: the service bills ${fmtCredits(perMatch)} per matching wallet, up to your balance${balance === undefined ? '' : ` (${fmtCredits(balance)})`}. Type the most credits you accept to risk, then Enter. Escape sends nothing.`,
+        })
+        : false;
+      if (typeof accepted === 'number') {
+        return { kind: 'approved', shown: `${gate.message} ${gate.detail} (ceiling lifted for this call; ${fmtCredits(accepted)} accepted)`, credits: q.credits, ceilingLifted: true, accepted };
+      }
       void vscode.window.showWarningMessage(gate.refusal);
       return { kind: 'refused', message: gate.refusal };
     }

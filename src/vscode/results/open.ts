@@ -65,8 +65,9 @@ export async function openResultRaw(p: string): Promise<void> {
  * squeezed the source to "S…", three to "Source: Wallet A…"). The raw file is the table's Raw File
  * button away, the path a right-click in the Explorer.
  */
-export async function offerResult(message: string, p: string): Promise<void> {
-  const pick = await vscode.window.showInformationMessage(message, 'Open', 'Reveal in Explorer');
+export async function offerResult(message: string, p: string, severity: 'info' | 'warning' = 'info'): Promise<void> {
+  const show = severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  const pick = await show(message, 'Open', 'Reveal in Explorer');
   if (pick === 'Open') await openResult(p);
   else if (pick === 'Reveal in Explorer') await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(p));
 }
