@@ -63,7 +63,7 @@ function typeRows(pass: RowsPass, buf: Buffer, base: number, from: number, to: n
   for (let p = from; p < to; p++) {
     const r = p - first;
     const s = file.offsets.start(p) - base;
-    const e = rowEnd(buf, s, file.offsets.limit(p) - base);
+    const e = rowEnd(file.offsets, p, buf, s, file.offsets.limit(p) - base);
     if (walking && map) {
       const cells = map.record(r, buf, s, e, walker);
       if (cells !== file.columnCount && ragged.count++ === 0) {

@@ -21,9 +21,14 @@ export interface CsvFile {
   cellWalker(): CellWalker | undefined;
 }
 
-/** End of data row bytes that begin at `start` in `buf` and run (line ending included) to `limit`, both buf positions. */
-export function rowEnd(buf: Buffer, start: number, limit: number): number {
-  return trimLineEnd(buf, start, Math.min(limit, buf.length));
+/**
+ * End of physical row p's bytes that begin at `start` in `buf` and run (line ending included) to
+ * `limit`, both buf positions: its line ending left out, unless the row ends inside a quoted cell
+ * never closed, whose last line breaks are its text.
+ */
+export function rowEnd(offsets: RowOffsets, p: number, buf: Buffer, start: number, limit: number): number {
+  const end = Math.min(limit, buf.length);
+  return p === offsets.openRow ? end : trimLineEnd(buf, start, end);
 }
 
 /** Spans the single, trimmed cell of an address-list line. */

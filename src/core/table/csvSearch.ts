@@ -37,7 +37,7 @@ export async function searchFile(file: CsvFile, needle: string, quotesWellFormed
   for await (const { buf, base, first: r0, last: r1 } of readRowChunks(file.fh, file.offsets, first, first + rows, file.chunkBuffers(), options.signal)) {
     for (let p = r0; p < r1; p++) {
       const s = file.offsets.start(p) - base;
-      const e = rowEnd(buf, s, file.offsets.limit(p) - base);
+      const e = rowEnd(file.offsets, p, buf, s, file.offsets.limit(p) - base);
       const hit = raw ? raw(buf, s, e) && (!special || anyCell(file, buf, s, e, lower, span)) : anyCell(file, buf, s, e, lower, span);
       if (hit) mask[p - first] = 1;
     }

@@ -166,7 +166,7 @@ export class CsvSource implements TableSource, CsvFile {
     return physical.map((p) => {
       const { buf, base } = bytes?.get(p) ?? { buf: head, base: 0 };
       const s = this.offsets.start(p) - base;
-      const e = rowEnd(buf, s, this.offsets.limit(p) - base);
+      const e = rowEnd(this.offsets, p, buf, s, this.offsets.limit(p) - base);
       const cells: string[] = [];
       if (this.delimited) {
         // With the cell map, start at the mark before the first asked column, not at cell 0.
@@ -251,7 +251,7 @@ export class CsvSource implements TableSource, CsvFile {
     if (this.offsets.length === 0) return;
     const head = this.indexer.head;
     const s = this.offsets.start(0);
-    const e = rowEnd(head, s, this.offsets.limit(0));
+    const e = rowEnd(this.offsets, 0, head, s, this.offsets.limit(0));
     if (!this.delimited) {
       const span = new CellSpan();
       spanLine(head, s, e, span);
@@ -287,7 +287,7 @@ export class CsvSource implements TableSource, CsvFile {
     }
     for (let p = this.header; p < last; p++) {
       const s = this.offsets.start(p);
-      const cells = countCells(head, s, rowEnd(head, s, this.offsets.limit(p)));
+      const cells = countCells(head, s, rowEnd(this.offsets, p, head, s, this.offsets.limit(p)));
       if (cells !== this.names.length) {
         report(p, cells);
         return;

@@ -178,13 +178,13 @@ export class RowScanner {
 
   /** Registers the last row (a file need not end with a line break); `fileEnd` is the file size. */
   finish(fileEnd: number): void {
-    if (this.state === IN) {
-      this.unterminatedQuote = { row: this.rows.length, offset: this.openQuoteAt };
-    }
+    const open = this.state === IN;
+    if (open) this.unterminatedQuote = { row: this.rows.length, offset: this.openQuoteAt };
     const length = fileEnd - this.rowStart;
     if (length > 1 || (length === 1 && this.prevByte !== CR)) {
       this.rows.push(this.rowStart, fileEnd, this.rowStartNewlines);
     }
+    if (open) this.rows.openRow = this.rows.length - 1;
     this.state = OUT;
   }
 
