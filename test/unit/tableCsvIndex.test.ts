@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { truncateSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { openCsvFile, type TableSource } from '../../src/core/table';
+import { openAddressList, openCsvFile, type TableSource } from '../../src/core/table';
 import { RowOffsets } from '../../src/core/table/rowOffsets';
 import { RowScanner } from '../../src/core/table/rowScanner';
 import { papaRows, randomTable, rng, tempDir, tinyReads, toCsv, writeTemp } from './tableFixtures';
@@ -74,6 +74,38 @@ describe('table: CSV source against papaparse', () => {
   it('skips a CRLF blank line in an LF file too (papaparse would read a cell "\\r")', async () => {
     const source = await openCsvFile(await writeTemp(dir, 'a,b\n1,2\n\r\n3,4\n'));
     assert.deepEqual(await allCells(source), [['1', '2'], ['3', '4']]);
+    await source.close();
+  });
+
+  it('reads CR-only, and CR, LF and CRLF mixed in one file, as rows, wherever reads are cut', async () => {
+    const cases: [string, string[], string[][]][] = [
+      ['a,b\r1,2\r3,4\r', ['a', 'b'], [['1', '2'], ['3', '4']]],
+      ['a,b\r1,2\n3,"x\ry"\r\n4,5\r\r6,"7"\r8,9', ['a', 'b'], [['1', '2'], ['3', 'x\ry'], ['4', '5'], ['6', '7'], ['8', '9']]],
+      ['a,b\n1,2\n3,4\r5,6\n', ['a', 'b'], [['1', '2'], ['3', '4'], ['5', '6']]],
+    ];
+    for (const [text, header, rows] of cases) {
+      for (const reads of [undefined, { head: 1, chunk: 1 }, { head: 7, chunk: 3 }]) {
+        const source = await openCsvFile(await writeTemp(dir, text), { readSizes: reads });
+        const what = `${JSON.stringify(text)} ${JSON.stringify(reads)}`;
+        assert.deepEqual(source.columns, header, what);
+        assert.deepEqual(await allCells(source), rows, what);
+        await source.close();
+      }
+    }
+  });
+
+  it('counts lines of a CR file for notices: a ragged row is placed at its line', async () => {
+    const source = await openCsvFile(await writeTemp(dir, 'a,b\r1,2\r\n3,"x\ry"\r4\r5,6\r'));
+    await source.indexed;
+    await source.typedColumns([{ column: 0 }]);
+    const ragged = source.notices.find((n) => n.code === 'raggedRows');
+    assert.deepEqual([ragged?.row, ragged?.line], [3, 5]);
+    await source.close();
+  });
+
+  it('reads a CR-only address list as one address a line', async () => {
+    const source = await openAddressList(await writeTemp(dir, 'address\rA1\rB2\r'));
+    assert.deepEqual(await allCells(source), [['A1'], ['B2']]);
     await source.close();
   });
 

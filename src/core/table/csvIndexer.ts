@@ -8,7 +8,7 @@ import { hasBom } from './bytes';
 import type { CellWalker } from './cellWalkWasm';
 import { MAX_ROW_BYTES } from './rowChunks';
 import { RowOffsets } from './rowOffsets';
-import { RowScanner, type ScanPlace } from './rowScanner';
+import { endsLinesAtCr, LINE_END_SAMPLE, RowScanner, type ScanPlace } from './rowScanner';
 import { Utf8Check } from './utf8Check';
 
 /** What the scan found wrong with the file. */
@@ -61,6 +61,7 @@ export class CsvIndexer {
     this.bom = hasBom(head);
     const from = this.bom ? 3 : 0;
     if (this.bom) this.scanner = new RowScanner(this.offsets, delimited, 3);
+    this.scanner.crEnds = await this.endsLinesAtCr(head.subarray(0, got));
     const first = head.subarray(from, got);
     const staged = walker?.stage(first);
     this.scan(staged ?? first, from, staged ? walker : undefined);
@@ -119,6 +120,17 @@ export class CsvIndexer {
       issue(); // into the buffer just scanned
     }
     this.finish(pos); // pos < size only if the file shrank while being read
+  }
+
+  /** endsLinesAtCr over the file's first LINE_END_SAMPLE bytes: from `head` when it holds them (it does at 1 MiB), else read for it. */
+  private async endsLinesAtCr(head: Buffer): Promise<boolean> {
+    const want = Math.min(this.size, LINE_END_SAMPLE);
+    let sample = head.subarray(0, want);
+    if (head.length < want) {
+      sample = Buffer.allocUnsafe(want);
+      sample = sample.subarray(0, (await this.fh.read(sample, 0, want, 0)).bytesRead);
+    }
+    return endsLinesAtCr(sample, sample.length >= this.size);
   }
 
   /** Sizes the row index once for the whole file, from the rows in its first `scanned` bytes (2% spare; doubling covers a wrong guess). */

@@ -8,7 +8,9 @@
  * - inside a quoted cell `""` is a quote; a quote followed by optional spaces and then a comma,
  *   a line ending or the end of the file closes the cell; any other quote is kept as a character
  *   (and counted as malformed).
- * Rows end at LF or CRLF. Blank lines are skipped, as papaparse does with skipEmptyLines.
+ * Rows end at LF or CRLF; in a file whose first bytes end a line with a lone CR (endsLinesAtCr),
+ * at CR too, so CR, LF and CRLF mixed in one file are all rows (papaparse picks one of them).
+ * Blank lines are skipped, as papaparse does with skipEmptyLines.
  *
  * Chunks held in a CellWalker's memory are scanned by its WebAssembly kernel instead (the same
  * state machine, 16 bytes at a time): jumping with indexOf costs a call per quote, which on a
@@ -43,6 +45,11 @@ export class RowScanner {
   firstMalformedQuote: ScanPlace | undefined;
   /** Set by finish() when the file ends inside a quoted cell. */
   unterminatedQuote: ScanPlace | undefined;
+  /**
+   * A lone CR ends a row too (set before the first feed, from endsLinesAtCr). Such files take the
+   * JS scan below, never the kernel, so files with LF or CRLF endings keep the kernel's speed.
+   */
+  crEnds = false;
 
   /**
    * @param rows where rows are registered
@@ -62,6 +69,10 @@ export class RowScanner {
    * the chunk and its quotes are dense (`kernel: 'always'`: whenever it holds it; tests).
    */
   feed(chunk: Buffer, base: number, walker?: CellWalker, kernel: 'auto' | 'always' = 'auto'): void {
+    if (this.crEnds) {
+      this.feedCrEnds(chunk, base);
+      return;
+    }
     if (walker?.holds(chunk) && this.quoted && (kernel === 'always' || quoteDense(chunk))) {
       this.feedKernel(chunk, base, walker);
       return;
@@ -129,6 +140,80 @@ export class RowScanner {
     }
     this.state = state;
     if (len > 0) this.prevByte = chunk[len - 1] ?? LF;
+  }
+
+  /**
+   * feed() for a file whose rows may end at a lone CR too. A row ends at LF or CR; CR LF is a row
+   * end then an empty line, which is skipped; a line break counts once for line numbers.
+   */
+  private feedCrEnds(chunk: Buffer, base: number): void {
+    const len = chunk.length;
+    let p = 0;
+    let state = this.state;
+    let lf = -1; // next LF / CR / quote at or after p, len when none; -1 when not looked up yet
+    let cr = -1;
+    let qt = -1;
+    while (p < len) {
+      if (lf < p) lf = find(chunk, LF, p);
+      if (cr < p) cr = find(chunk, CR, p);
+      if (state === OUT) {
+        if (qt < p) qt = this.quoted ? find(chunk, QUOTE, p) : len;
+        const end = Math.min(lf, cr);
+        if (end <= qt) {
+          if (end === len) break;
+          this.endRowAt(chunk, base, end);
+          p = end + 1;
+          continue;
+        }
+        const before = qt > 0 ? chunk[qt - 1] : this.prevByte;
+        if (base + qt === this.rowStart || before === COMMA) {
+          state = IN;
+          this.openQuoteAt = base + qt;
+        }
+        p = qt + 1;
+      } else if (state === IN) {
+        if (qt < p) qt = find(chunk, QUOTE, p);
+        // Line breaks inside the quoted cell: the row goes on.
+        for (let at = Math.min(lf, cr); at < qt; at = Math.min(lf, cr)) {
+          if (!isSecondOfCrLf(chunk, at, this.prevByte)) this.newlines++;
+          if (at === lf) lf = find(chunk, LF, at + 1);
+          else cr = find(chunk, CR, at + 1);
+        }
+        if (qt === len) break;
+        state = QUOTE_SEEN;
+        p = qt + 1;
+      } else {
+        // After a quote inside a quoted cell, as in feed(); a CR or LF closes the cell and ends the row.
+        const b = chunk[p];
+        if (b === QUOTE) {
+          state = state === QUOTE_SEEN ? IN : QUOTE_SEEN;
+          if (state === QUOTE_SEEN) this.malformed(base + p);
+          p++;
+        } else if (b === COMMA) {
+          state = OUT;
+          p++;
+        } else if (b === LF || b === CR) {
+          state = OUT;
+        } else if (b === SPACE || b === TAB) {
+          state = QUOTE_SPACES;
+          p++;
+        } else {
+          this.malformed(base + p);
+          state = IN;
+          p++;
+        }
+      }
+    }
+    this.state = state;
+    if (len > 0) this.prevByte = chunk[len - 1] ?? LF;
+  }
+
+  /** Ends the row at the LF or CR at chunk[at] (crEnds): a row with no bytes (a blank line, or the LF of CR LF) is skipped. */
+  private endRowAt(chunk: Buffer, base: number, at: number): void {
+    if (base + at > this.rowStart) this.rows.push(this.rowStart, base + at + 1, this.rowStartNewlines);
+    if (!isSecondOfCrLf(chunk, at, this.prevByte)) this.newlines++;
+    this.rowStart = base + at + 1;
+    this.rowStartNewlines = this.newlines;
   }
 
   private feedKernel(chunk: Buffer, base: number, walker: CellWalker): void {
@@ -202,6 +287,27 @@ export class RowScanner {
   private malformed(offset: number): void {
     if (this.malformedQuotes++ === 0) this.firstMalformedQuote = { row: this.rows.length, offset };
   }
+}
+
+/** Bytes at the start of a file that endsLinesAtCr looks at. */
+export const LINE_END_SAMPLE = 64 << 10;
+
+/**
+ * True when `bytes`, the first bytes of a file (`whole`: all of it), hold a CR that no LF
+ * follows: the file ends lines at CR (old Mac files, or lines pasted from one), so its rows end
+ * at CR, LF and CRLF alike (RowScanner.crEnds). The one rule for line endings; its cost is a few
+ * thousand indexOf calls at open, never a pass over a file whose first bytes have no lone CR.
+ */
+export function endsLinesAtCr(bytes: Buffer, whole: boolean): boolean {
+  for (let at = bytes.indexOf(CR); at !== -1; at = bytes.indexOf(CR, at + 1)) {
+    if (at + 1 < bytes.length ? bytes[at + 1] !== LF : whole) return true;
+  }
+  return false;
+}
+
+/** True when chunk[at] is the LF of a CR LF (the byte before it, or `prevByte` at 0, is a CR). */
+function isSecondOfCrLf(chunk: Buffer, at: number, prevByte: number): boolean {
+  return chunk[at] === LF && (at > 0 ? chunk[at - 1] : prevByte) === CR;
 }
 
 /** Sample of a chunk looked at to choose the scan: the kernel where quotes are dense, indexOf jumps where they are rare. */
