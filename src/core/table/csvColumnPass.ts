@@ -95,7 +95,7 @@ export async function columnPass(
   const { signal, onProgress } = options;
   const rows = file.rowCount;
   const builders = needs.map((n) => new TypedColumnBuilder(n.column, rows, n.text === true));
-  const map = existingMap ?? (file.delimited ? new CellMap(rows, file.columnCount, { ...rowSizes(file), fileBytes: file.size }) : undefined);
+  const map = existingMap ?? (file.delimited ? new CellMap(rows, file.columnCount, { ...rowSizes(file), fileBytes: file.size }, file.delimiter) : undefined);
   const walking = map !== existingMap;
   const ragged: RaggedRows = { count: 0, firstRow: 0, firstCells: 0 };
   const span = new CellSpan();

@@ -3,6 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { SPACE, TAB, trimLineEnd } from './bytes';
 import type { CellWalker } from './cellWalkWasm';
 import { CellSpan, spanCell } from './cells';
+import type { Delimiter } from './csvDialect';
 import type { RowOffsets } from './rowOffsets';
 
 export interface CsvFile {
@@ -15,9 +16,11 @@ export interface CsvFile {
   readonly columnCount: number;
   /** False for address lists: one cell per line, trimmed, no quoting. */
   readonly delimited: boolean;
+  /** The byte between cells (csvDialect.ts). */
+  readonly delimiter: Delimiter;
   /** The two buffers whole-file passes read into by turns (one pass runs at a time). */
   chunkBuffers(): readonly [Buffer, Buffer];
-  /** The wasm cell walker over those buffers; undefined where WebAssembly is not available. */
+  /** The wasm cell walker over those buffers; undefined where WebAssembly is not available, or the delimiter is not a comma (the kernels know only the comma). */
   cellWalker(): CellWalker | undefined;
 }
 
@@ -50,6 +53,6 @@ export function spanAt(file: CsvFile, buf: Buffer, rowStart: number, end: number
     return true;
   }
   if (at < 0) return false;
-  spanCell(buf, at, end, span);
+  spanCell(buf, at, end, span, file.delimiter);
   return true;
 }

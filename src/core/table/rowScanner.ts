@@ -8,8 +8,9 @@
  * - inside a quoted cell `""` is a quote; a quote followed by optional spaces and then a comma,
  *   a line ending or the end of the file closes the cell; any other quote is kept as a character
  *   (and counted as malformed).
- * Rows end at LF or CRLF; in a file whose first bytes end a line with a lone CR (endsLinesAtCr),
+ * Rows end at LF or CRLF; in a file whose first bytes end a line with a lone CR (csvDialect.ts),
  * at CR too, so CR, LF and CRLF mixed in one file are all rows (papaparse picks one of them).
+ * Cells are separated by commas, or by the file's own delimiter (tab, semicolon: csvDialect.ts).
  * Blank lines are skipped, as papaparse does with skipEmptyLines.
  *
  * Chunks held in a CellWalker's memory are scanned by its WebAssembly kernel instead (the same
@@ -17,6 +18,7 @@
  * file of quoted text (every cell quoted, doubled quotes, line breaks in cells) is most bytes.
  */
 import { COMMA, CR, LF, QUOTE, SPACE, TAB } from './bytes';
+import type { Delimiter } from './csvDialect';
 import type { CellWalker } from './cellWalkWasm';
 import type { RowOffsets } from './rowOffsets';
 
@@ -46,10 +48,12 @@ export class RowScanner {
   /** Set by finish() when the file ends inside a quoted cell. */
   unterminatedQuote: ScanPlace | undefined;
   /**
-   * A lone CR ends a row too (set before the first feed, from endsLinesAtCr). Such files take the
-   * JS scan below, never the kernel, so files with LF or CRLF endings keep the kernel's speed.
+   * A lone CR ends a row too (set before the first feed, from the file's dialect). Such files take
+   * the JS scan below, never the kernel, so files with LF or CRLF endings keep the kernel's speed.
    */
   crEnds = false;
+  /** The byte between cells (set before the first feed); the kernel knows only the comma. */
+  delimiter: Delimiter = COMMA;
 
   /**
    * @param rows where rows are registered
@@ -73,7 +77,8 @@ export class RowScanner {
       this.feedCrEnds(chunk, base);
       return;
     }
-    if (walker?.holds(chunk) && this.quoted && (kernel === 'always' || quoteDense(chunk))) {
+    const delimiter = this.delimiter;
+    if (walker?.holds(chunk) && this.quoted && delimiter === COMMA && (kernel === 'always' || quoteDense(chunk))) {
       this.feedKernel(chunk, base, walker);
       return;
     }
@@ -93,7 +98,7 @@ export class RowScanner {
           continue;
         }
         const before = qt > 0 ? chunk[qt - 1] : this.prevByte;
-        if (base + qt === this.rowStart || before === COMMA) {
+        if (base + qt === this.rowStart || before === delimiter) {
           state = IN;
           this.openQuoteAt = base + qt;
         }
@@ -120,7 +125,7 @@ export class RowScanner {
           state = state === QUOTE_SEEN ? IN : QUOTE_SEEN; // "" is a quote; after spaces, a new candidate
           if (state === QUOTE_SEEN) this.malformed(base + p);
           p++;
-        } else if (b === COMMA) {
+        } else if (b === delimiter) {
           state = OUT;
           p++;
         } else if (b === LF) {
@@ -147,6 +152,7 @@ export class RowScanner {
    * end then an empty line, which is skipped; a line break counts once for line numbers.
    */
   private feedCrEnds(chunk: Buffer, base: number): void {
+    const delimiter = this.delimiter;
     const len = chunk.length;
     let p = 0;
     let state = this.state;
@@ -166,7 +172,7 @@ export class RowScanner {
           continue;
         }
         const before = qt > 0 ? chunk[qt - 1] : this.prevByte;
-        if (base + qt === this.rowStart || before === COMMA) {
+        if (base + qt === this.rowStart || before === delimiter) {
           state = IN;
           this.openQuoteAt = base + qt;
         }
@@ -189,7 +195,7 @@ export class RowScanner {
           state = state === QUOTE_SEEN ? IN : QUOTE_SEEN;
           if (state === QUOTE_SEEN) this.malformed(base + p);
           p++;
-        } else if (b === COMMA) {
+        } else if (b === delimiter) {
           state = OUT;
           p++;
         } else if (b === LF || b === CR) {
@@ -287,22 +293,6 @@ export class RowScanner {
   private malformed(offset: number): void {
     if (this.malformedQuotes++ === 0) this.firstMalformedQuote = { row: this.rows.length, offset };
   }
-}
-
-/** Bytes at the start of a file that endsLinesAtCr looks at. */
-export const LINE_END_SAMPLE = 64 << 10;
-
-/**
- * True when `bytes`, the first bytes of a file (`whole`: all of it), hold a CR that no LF
- * follows: the file ends lines at CR (old Mac files, or lines pasted from one), so its rows end
- * at CR, LF and CRLF alike (RowScanner.crEnds). The one rule for line endings; its cost is a few
- * thousand indexOf calls at open, never a pass over a file whose first bytes have no lone CR.
- */
-export function endsLinesAtCr(bytes: Buffer, whole: boolean): boolean {
-  for (let at = bytes.indexOf(CR); at !== -1; at = bytes.indexOf(CR, at + 1)) {
-    if (at + 1 < bytes.length ? bytes[at + 1] !== LF : whole) return true;
-  }
-  return false;
 }
 
 /** True when chunk[at] is the LF of a CR LF (the byte before it, or `prevByte` at 0, is a CR). */

@@ -68,6 +68,7 @@ export interface TaskOptions {
 
 export type NoticeCode =
   | 'bom'
+  | 'dialect'
   | 'emptyFile'
   | 'headerOnly'
   | 'raggedRows'
