@@ -14,6 +14,8 @@ export const DIALECT_SAMPLE = 64 << 10;
 
 export interface Dialect {
   readonly delimiter: Delimiter;
+  /** Why the delimiter is not a comma, in words (for the notice): "its name ends in .tsv". */
+  readonly because?: string;
   /** A lone CR ends a row too (RowScanner.crEnds). */
   readonly crEnds: boolean;
 }
@@ -28,7 +30,10 @@ export const DEFAULT_DIALECT: Dialect = { delimiter: COMMA, crEnds: false };
  * - crEnds: a CR that no LF follows anywhere in the sample (endsLinesAtCr).
  */
 export function detectDialect(sample: Buffer, whole: boolean, tsv: boolean): Dialect {
-  return { delimiter: tsv ? TAB : headerDelimiter(sample), crEnds: endsLinesAtCr(sample, whole) };
+  const crEnds = endsLinesAtCr(sample, whole);
+  if (tsv) return { delimiter: TAB, because: 'its name ends in .tsv', crEnds };
+  const delimiter = headerDelimiter(sample);
+  return delimiter === COMMA ? { delimiter, crEnds } : { delimiter, because: `its first line has ${delimiterName(delimiter)}s and no commas`, crEnds };
 }
 
 function headerDelimiter(sample: Buffer): Delimiter {

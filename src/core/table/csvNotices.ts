@@ -1,6 +1,6 @@
 /** The wording of what went wrong in a CSV file, with the row and line a person can go to. */
 import type { RaggedRows } from './csvColumnPass';
-import { COMMA, TAB } from './bytes';
+import { COMMA } from './bytes';
 import { delimiterName, type Dialect } from './csvDialect';
 import type { ScanProblems } from './csvIndexer';
 import { formatCount, place } from './notices';
@@ -38,7 +38,7 @@ export function dialectNotice(dialect: Dialect, columns: number): TableNotice | 
   const parts: string[] = [];
   if (dialect.delimiter !== COMMA) {
     const name = delimiterName(dialect.delimiter);
-    parts.push(`Read as ${name}-separated: its first line has ${name}s${dialect.delimiter === TAB ? ' (or its name ends in .tsv)' : ''} and no commas, giving ${formatCount(columns)} column${columns === 1 ? '' : 's'}.`);
+    parts.push(`Read as ${name}-separated (${dialect.because ?? `its cells are separated by ${name}s`}): ${formatCount(columns)} column${columns === 1 ? '' : 's'}.`);
   }
   if (dialect.crEnds) parts.push('Its lines end with CR (as old Mac files do), alone or mixed with LF and CRLF: each is read as the end of a row.');
   if (parts.length === 0) return undefined;
