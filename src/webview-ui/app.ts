@@ -10,6 +10,7 @@ import type { ColumnInfo, ProbeState, UiMessage } from '../shared/tableUiProtoco
 import { TableActions } from './actions';
 import { AnalysisPanel, type PanelMode } from './analysisPanel';
 import { FilterChips } from './chips';
+import { NoRowsMatch } from './noRows';
 import { showColumnChooser } from './columnChooser';
 import { ColumnMenus } from './columnMenus';
 import { ColumnModel, naturalWidth } from './columns';
@@ -38,6 +39,7 @@ export class App implements PageControl {
   // Page parts, top to bottom.
   private readonly toolbar: Toolbar;
   private readonly chips: FilterChips;
+  private readonly noRows: NoRowsMatch;
   private readonly notices = new NoticeList((row) => this.goToRow(row));
   private readonly progress = new ProgressBar();
   private readonly gridBox = el('div', { className: 'grid-box' });
@@ -75,6 +77,7 @@ export class App implements PageControl {
     });
     this.panel = new AnalysisPanel(host, state, this, this.actions, this.status);
     this.chips = new FilterChips(state, this);
+    this.noRows = new NoRowsMatch(state, this);
     root.textContent = ''; // the page's own "Opening…" line, shown until this script ran
     const main = el('div', { className: 'main-row' }, [this.gridBox, this.panel.el]);
     root.append(this.toolbar.el, this.chips.el, this.notices.el, this.progress.el, main, this.status.el);
@@ -146,6 +149,7 @@ export class App implements PageControl {
     this.gridBox.textContent = '';
     const grid = new Grid(this.gridBox, model, this.gridHost, rowHeight, rowHeight + 6, digit);
     this.state.grid = grid;
+    this.gridBox.appendChild(this.noRows.el);
     grid.scroller.setAttribute('aria-label', `${init.title}: ${init.view.countLabel}`);
     grid.scroller.addEventListener('scroll', () => this.place.saveSoon(), { passive: true });
     this.onView(init.view, true);
@@ -185,6 +189,9 @@ export class App implements PageControl {
   /** Columns changed (shown, pinned, widths, formats): redraw and remember for this endpoint. */
   layoutChanged(): void {
     if (this.state.model) this.toolbar.updateColumns(this.state.model);
+    // A column's format is its filter's unit: the chips and the empty view say bounds in it.
+    this.chips.render();
+    this.noRows.render();
     this.state.grid?.reset();
     clearTimeout(this.saveTimer);
     this.saveTimer = window.setTimeout(() => {
@@ -204,6 +211,12 @@ export class App implements PageControl {
   clearAll(): void {
     this.toolbar.clearSearch();
     this.setQuery({});
+  }
+
+  clearFilters(): void {
+    this.toolbar.clearSearch();
+    const sort = this.state.query().sort;
+    this.setQuery(sort && sort.length > 0 ? { sort } : {});
   }
 
   setQuery(query: ViewQuery): void {
@@ -262,6 +275,7 @@ export class App implements PageControl {
     this.gridHost.activeChanged();
     state.grid?.scroller.setAttribute('aria-label', `${state.init?.title ?? 'Table'}: ${v.countLabel}`);
     state.grid?.schedule();
+    this.noRows.render();
     if (!replace) this.panel.viewChanged(v);
   }
 

@@ -2,24 +2,9 @@
  * The chips above the grid that say what shapes the rows: the sort keys in order, each filter
  * and the search, each with a ✕ that removes it, and a Clear All. Hidden while nothing applies.
  */
-import type { ColumnFilter } from '../shared/tableProtocol';
 import { button, el } from './dom';
+import { describeFilter } from './filterUnits';
 import type { PageControl, TableState } from './state';
-
-/** A filter in words, e.g. `1 ≤ volume ≤ 5` or `name contains “x”`. */
-export function describeFilter(f: ColumnFilter, name: string): string {
-  switch (f.kind) {
-    case 'range':
-      if (f.min !== undefined && f.max !== undefined) return `${f.min} ≤ ${name} ≤ ${f.max}`;
-      return f.min !== undefined ? `${name} ≥ ${f.min}` : `${name} ≤ ${f.max ?? ''}`;
-    case 'contains':
-      return `${name} contains “${f.text}”`;
-    case 'empty':
-      return `${name} is empty`;
-    case 'nonEmpty':
-      return `${name} is not empty`;
-  }
-}
 
 export class FilterChips {
   readonly el = el('div', { className: 'chips', attrs: { 'aria-label': 'Sort and filters' } });
@@ -52,7 +37,7 @@ export class FilterChips {
     if (filters.length > 0) {
       this.el.appendChild(el('span', { className: 'dim', text: 'Filters' }));
       for (const f of filters) {
-        const text = describeFilter(f, name(f.column));
+        const text = describeFilter(f, name(f.column), state.filterUnit(f.column));
         this.el.appendChild(chip(text, () => control.setFilter(f.column, undefined), text));
       }
     }

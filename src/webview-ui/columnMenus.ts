@@ -109,6 +109,7 @@ export class ColumnMenus {
             column,
             name: info?.name ?? '',
             numeric: info?.numeric ?? false,
+            unit: state.filterUnit(column),
             current: filter,
             x,
             y,

@@ -1,10 +1,13 @@
 /**
  * The filter of one column, in a small dialog beside its header: a number range, text that the
- * cell contains (ignoring case), empty, or not empty. Enter applies, Escape cancels.
+ * cell contains (ignoring case), empty, or not empty. Enter applies, Escape cancels. A range is
+ * typed and shown in the unit the column's cells are shown in (filterUnits.ts: 60 on a column
+ * shown as a percentage is 60%).
  */
 import { exactBounds } from '../core/table/numbers';
 import type { ColumnFilter } from '../shared/tableProtocol';
 import { button, el, placePopup } from './dom';
+import { boundFromTyped, boundShown, type FilterUnit } from './filterUnits';
 import { closeMenu } from './menu';
 
 type Kind = ColumnFilter['kind'];
@@ -13,6 +16,8 @@ export interface FilterEditorOptions {
   readonly column: number;
   readonly name: string;
   readonly numeric: boolean;
+  /** The unit the column's cells are shown in, which the range's bounds are typed and shown in. */
+  readonly unit: FilterUnit;
   readonly current?: ColumnFilter;
   readonly x: number;
   readonly y: number;
@@ -55,15 +60,18 @@ export function showFilterEditor(o: FilterEditorOptions): void {
   }
   dialog.appendChild(group);
 
-  const min = el('input', { className: 'input', attrs: { type: 'text', inputmode: 'decimal', placeholder: 'min', 'aria-label': 'Minimum' } });
-  const max = el('input', { className: 'input', attrs: { type: 'text', inputmode: 'decimal', placeholder: 'max', 'aria-label': 'Maximum' } });
+  const unit = o.unit;
+  const inUnit = unit.suffix ? ` (${unit.suffix})` : '';
+  const min = el('input', { className: 'input', attrs: { type: 'text', inputmode: 'decimal', placeholder: `min${unit.suffix}`, 'aria-label': `Minimum${inUnit}` } });
+  const max = el('input', { className: 'input', attrs: { type: 'text', inputmode: 'decimal', placeholder: `max${unit.suffix}`, 'aria-label': `Maximum${inUnit}` } });
   const text = el('input', { className: 'input wide', attrs: { type: 'text', placeholder: 'text to find', 'aria-label': 'Text the cell contains' } });
   if (o.current?.kind === 'range') {
-    min.value = o.current.min === undefined ? '' : String(o.current.min);
-    max.value = o.current.max === undefined ? '' : String(o.current.max);
+    min.value = o.current.min === undefined ? '' : boundShown(o.current.min, unit);
+    max.value = o.current.max === undefined ? '' : boundShown(o.current.max, unit);
   }
   if (o.current?.kind === 'contains') text.value = o.current.text;
-  const rangeRow = el('div', { className: 'field-row' }, [min, el('span', { className: 'dim', text: 'to' }), max]);
+  const suffix = (): HTMLElement[] => (unit.suffix ? [el('span', { className: 'dim', text: unit.suffix })] : []);
+  const rangeRow = el('div', { className: 'field-row' }, [min, ...suffix(), el('span', { className: 'dim', text: 'to' }), max, ...suffix()]);
   const textRow = el('div', { className: 'field-row' }, [text]);
   const error = el('div', { className: 'field-error', role: 'alert' });
   dialog.append(rangeRow, textRow, error);
@@ -75,13 +83,10 @@ export function showFilterEditor(o: FilterEditorOptions): void {
   };
   sync();
 
+  // A bound in the file's scale (its decimal text moved, not divided), or undefined / 'bad'.
   const parse = (s: string): number | undefined | 'bad' => {
-    const t = s.trim().replace(/[,_\s]/gu, '');
-    if (t === '') return undefined;
-    const pct = t.endsWith('%');
-    const v = Number(pct ? t.slice(0, -1) : t);
-    if (!Number.isFinite(v)) return 'bad';
-    return pct ? v / 100 : v;
+    const bound = boundFromTyped(s, unit);
+    return bound === undefined || bound === 'bad' ? bound : bound.value;
   };
   const doApply = (): void => {
     let f: ColumnFilter;
@@ -89,7 +94,7 @@ export function showFilterEditor(o: FilterEditorOptions): void {
       const a = parse(min.value);
       const b = parse(max.value);
       if (a === 'bad' || b === 'bad') {
-        error.textContent = 'Give numbers, e.g. 1000, -2.5, 1e6 or 25%.';
+        error.textContent = unit.suffix === '%' ? 'Give percentages as the column shows them, e.g. 60 or 12.5 (for 60% and 12.5%).' : 'Give numbers, e.g. 1000, -2.5, 1e6, 1.5k or 25%.';
         return;
       }
       if (a === undefined && b === undefined) {

@@ -7,6 +7,8 @@ import type { ColumnFilter, TableNotice, ViewQuery, ViewState } from '../shared/
 import type { TableMeta } from '../shared/tableUiProtocol';
 import type { PanelMode } from './analysisPanel';
 import type { ColumnModel } from './columns';
+import { filterUnit, type FilterUnit } from './filterUnits';
+import { effectiveFormat } from './format';
 import type { Grid } from './grid';
 
 /** The host's init message, as kept. */
@@ -40,6 +42,12 @@ export class TableState {
   columnName(column: number): string | undefined {
     return this.model?.info[column]?.name;
   }
+
+  /** The unit a column's filter speaks: the scale its cells are shown in (filterUnits.ts). */
+  filterUnit(column: number): FilterUnit {
+    const m = this.model;
+    return filterUnit(effectiveFormat(m?.info[column], m?.formats.get(column), m?.defaultFormat ?? 'auto'));
+  }
 }
 
 /** What the page's parts (chips, menus, the grid's host) may ask of the page. */
@@ -50,6 +58,8 @@ export interface PageControl {
   clearSearch(): void;
   /** Ends the sort, filters and search. */
   clearAll(): void;
+  /** Ends the filters and search; the sort stays. */
+  clearFilters(): void;
   /** Columns changed (shown, pinned, widths, formats): redraw and remember. */
   layoutChanged(): void;
   openChooser(): void;

@@ -4,11 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { truncateSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openCsvFile, type TableSource } from '../../src/core/table';
+import { openAddressList, openCsvFile, TableView, type TableSource } from '../../src/core/table';
 import { RowOffsets } from '../../src/core/table/rowOffsets';
 import { RowScanner } from '../../src/core/table/rowScanner';
-import { papaRows, randomTable, rng, tempDir, tinyReads, toCsv, writeTemp } from './tableFixtures';
+import { papaRows, randomTable, referenceFilter, referenceSort, rng, tempDir, tinyReads, toCsv, writeTemp } from './tableFixtures';
 
 let dir = '';
 let cleanup: () => Promise<void> = () => Promise.resolve();
@@ -75,6 +77,85 @@ describe('table: CSV source against papaparse', () => {
     const source = await openCsvFile(await writeTemp(dir, 'a,b\n1,2\n\r\n3,4\n'));
     assert.deepEqual(await allCells(source), [['1', '2'], ['3', '4']]);
     await source.close();
+  });
+
+  it('reads CR-only, and CR, LF and CRLF mixed in one file, as rows, wherever reads are cut', async () => {
+    const cases: [string, string[], string[][]][] = [
+      ['a,b\r1,2\r3,4\r', ['a', 'b'], [['1', '2'], ['3', '4']]],
+      ['a,b\r1,2\n3,"x\ry"\r\n4,5\r\r6,"7"\r8,9', ['a', 'b'], [['1', '2'], ['3', 'x\ry'], ['4', '5'], ['6', '7'], ['8', '9']]],
+      ['a,b\n1,2\n3,4\r5,6\n', ['a', 'b'], [['1', '2'], ['3', '4'], ['5', '6']]],
+    ];
+    for (const [text, header, rows] of cases) {
+      for (const reads of [undefined, { head: 1, chunk: 1 }, { head: 7, chunk: 3 }]) {
+        const source = await openCsvFile(await writeTemp(dir, text), { readSizes: reads });
+        const what = `${JSON.stringify(text)} ${JSON.stringify(reads)}`;
+        assert.deepEqual(source.columns, header, what);
+        assert.deepEqual(await allCells(source), rows, what);
+        await source.close();
+      }
+    }
+  });
+
+  it('counts lines of a CR file for notices: a ragged row is placed at its line', async () => {
+    const source = await openCsvFile(await writeTemp(dir, 'a,b\r1,2\r\n3,"x\ry"\r4\r5,6\r'));
+    await source.indexed;
+    await source.typedColumns([{ column: 0 }]);
+    const ragged = source.notices.find((n) => n.code === 'raggedRows');
+    assert.deepEqual([ragged?.row, ragged?.line], [3, 5]);
+    await source.close();
+  });
+
+  it('reads a CR-only address list as one address a line', async () => {
+    const source = await openAddressList(await writeTemp(dir, 'address\rA1\rB2\r'));
+    assert.deepEqual(await allCells(source), [['A1'], ['B2']]);
+    await source.close();
+  });
+
+  it('reads a tab- or semicolon-separated file with its own delimiter, and says so', async () => {
+    const cases: [string, string, string[], string[][], RegExp | undefined][] = [
+      ['t.csv', 'a\tb\tc\n1\t"x\ty"\t3\n4\t5\t"6" \t\n', ['a', 'b', 'c'], [['1', 'x\ty', '3'], ['4', '5', '6', '']], /tab-separated/u],
+      ['s.csv', 'name;value\n"a;b";1,5\nc;2\n', ['name', 'value'], [['a;b', '1,5'], ['c', '2']], /semicolon-separated/u],
+      ['n.tsv', 'a,b\tc\n1,2\t3\n', ['a,b', 'c'], [['1,2', '3']], /tab-separated/u],
+      ['c.csv', 'a;x,b\n1;2,3\n', ['a;x', 'b'], [['1;2', '3']], undefined],
+      ['one.csv', 'address\nA1\n', ['address'], [['A1']], undefined],
+    ];
+    for (const [name, text, header, rows, said] of cases) {
+      for (const reads of [undefined, { head: 1, chunk: 1 }]) {
+        const path = join(dir, name);
+        await writeFile(path, text);
+        const source = await openCsvFile(path, { readSizes: reads });
+        const what = `${name} ${JSON.stringify(reads)}`;
+        assert.deepEqual(source.columns, header, what);
+        const cells = await allCells(source);
+        assert.deepEqual(cells, rows.map((r) => r.slice(0, header.length).concat(Array(Math.max(0, header.length - r.length)).fill(''))), what);
+        const notice = source.notices.find((n) => n.code === 'dialect');
+        if (said) assert.match(notice?.message ?? '', said, what);
+        else assert.equal(notice, undefined, what);
+        await source.close();
+      }
+    }
+  });
+
+  it('reads random tab- and semicolon-separated files as written: cells, the cell map, sorts and search', async () => {
+    const rand = rng(22);
+    for (let i = 0; i < 60; i++) {
+      const t = randomTable(rand);
+      const d = i % 2 === 0 ? '\t' : ';';
+      const header = t.header.map((_, c) => `c${c}`);
+      const quote = (v: string): string => (v.includes(d) || /["\r\n]/u.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+      const text = [header, ...t.rows].map((r) => r.map(quote).join(d)).join(t.eol) + (t.finalNewline ? t.eol : '');
+      const reads = i % 3 === 0 ? undefined : tinyReads(rand);
+      const source = await openCsvFile(await writeTemp(dir, text), { readSizes: reads });
+      const what = `file ${i} (${JSON.stringify(d)}, reads ${JSON.stringify(reads)}): ${JSON.stringify(text)}`;
+      assert.deepEqual(source.columns, header, what);
+      assert.deepEqual(await allCells(source), t.rows, what);
+      const view = new TableView(source);
+      await view.apply({ sort: [{ column: 1 }], search: 'a' });
+      const ids = [...view.rowIds(0, view.length)];
+      assert.deepEqual(ids, referenceSort(t.rows, referenceFilter(t.rows, [], 'a'), [{ column: 1 }]), what);
+      assert.deepEqual(await allCells(source), t.rows, `${what}: through the cell map`);
+      await source.close();
+    }
   });
 
   it('reads CRLF and LF files to the same cells', async () => {

@@ -112,6 +112,24 @@ describe('table: export', () => {
     await source.close();
   });
 
+  it('writes an empty cell alone on its line as "", so a one-column export reopens with every row', async () => {
+    const source = await openCsvFile(await writeTemp(dir, 'addr\n""\nx\n""\n'));
+    await source.indexed;
+    assert.equal(source.rowCount, 3);
+    const view = new TableView(source);
+    const target = join(dir, 'one-column.csv');
+    await exportView(view, target);
+    assert.equal(await readFile(target, 'utf8'), 'addr\r\n""\r\nx\r\n""\r\n');
+    const again = await openCsvFile(target);
+    await again.indexed;
+    assert.equal(again.rowCount, 3);
+    assert.deepEqual(await again.readCells([0, 1, 2], [0]), [[''], ['x'], ['']]);
+    await again.close();
+    // A copy of the same column pastes back as three rows too.
+    assert.equal(await copySelection(view, 0, 3, [0], { format: 'csv', header: false }), '""\nx\n""\n');
+    await source.close();
+  });
+
   it('replaces an existing file only when done, and leaves nothing behind when cancelled', async () => {
     const source = jsonRowsSource(Array.from({ length: 5000 }, (_, i) => ({ i, s: `row ${i}` })));
     const view = new TableView(source);

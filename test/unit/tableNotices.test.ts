@@ -83,12 +83,24 @@ describe('table: notices for malformed files', () => {
   it('reports an unterminated quote at the end and reads the rest as one cell', async () => {
     const source = await open('a,b\n1,2\n3,"open\n4,5\n6,7\n');
     assert.equal(source.rowCount, 2);
-    assert.deepEqual(await cells(source), [['1', '2'], ['3', 'open\n4,5\n6,7']]);
+    assert.deepEqual(await cells(source), [['1', '2'], ['3', 'open\n4,5\n6,7\n']]);
     const n = notice(source, 'unterminatedQuote');
     assert.equal(n.severity, 'error');
     assert.equal(n.row, 2);
     assert.equal(n.line, 3);
     await source.close();
+  });
+
+  it('keeps every byte of a cell left open at the end, its last line breaks included, however the file is read', async () => {
+    const text = 'a,b\n1,2\n3,"open\r\n4,5\n\n';
+    for (const reads of [undefined, { head: 5, chunk: 3 }]) {
+      const source = await open(text, reads);
+      assert.deepEqual(await cells(source), [['1', '2'], ['3', 'open\r\n4,5\n\n']], JSON.stringify(reads));
+      notice(source, 'unterminatedQuote');
+      // Search reads the same text.
+      assert.deepEqual([...(await source.searchRows('5\n\n'))], [0, 1]);
+      await source.close();
+    }
   });
 
   it('reports a stray quote inside a quoted cell and keeps it as a character', async () => {

@@ -1,7 +1,8 @@
 /**
  * What is wrong with a `.waquery.json` beyond its structure (which the JSON Schema checks):
  * fields the server does not list, values of the wrong type, empty groups, `between` upside
- * down, contradictions inside an AND group, a missing `limit`, fields of the other chain, and
+ * down, numbers a double cannot carry exactly (more than 15 significant digits), contradictions
+ * inside an AND group, a missing `limit`, fields of the other chain, and
  * the operator/value rules of the zod model that a JSON Schema cannot say. Pure: text in,
  * diagnostics with offsets out.
  */
@@ -22,6 +23,7 @@ export type QueryDiagnosticCode =
   | 'op-value'
   | 'empty-group'
   | 'between-order'
+  | 'inexact-number'
   | 'contradiction'
   | 'no-limit';
 
@@ -86,6 +88,9 @@ export function analyzeQuery(text: string, columns?: ChainColumns, opts: Analyze
       flagged.add(c);
       out.push(order);
     }
+    const inexact = inexactNumbers(c, text);
+    if (inexact.length > 0) flagged.add(c);
+    out.push(...inexact);
   }
   for (const g of outline.groups) {
     const empty = emptyGroup(g);
@@ -204,13 +209,61 @@ function betweenProblem(c: ConditionRef): QueryDiagnostic | undefined {
   };
 }
 
+/**
+ * The most significant digits a query number may have: every decimal of 15 significant digits
+ * or fewer survives the trip through a double (the value the client sends) unchanged; one of 16
+ * or more may come out as another number.
+ */
+export const MAX_EXACT_DIGITS = 15;
+
+/** Significant digits of a JSON number literal: zeros that only place the point do not count. */
+export function significantDigits(literal: string): number {
+  const mantissa = literal.replace(/^-/u, '').split(/[eE]/u)[0] ?? '';
+  return mantissa.replace('.', '').replace(/^0+/u, '').replace(/0+$/u, '').length;
+}
+
+/**
+ * Why the number written `literal` (a JSON number, or digits typed in a prompt) would not be sent
+ * as written, for a condition on `field`; undefined when it would. The one rule for every path.
+ */
+export function inexactNumberProblem(literal: string, field?: string): string | undefined {
+  const value = Number(literal);
+  const digits = significantDigits(literal);
+  if (Number.isFinite(value) && digits <= MAX_EXACT_DIGITS) return undefined;
+  const on = field ? `"${field}": ` : '';
+  const rule = `a query number has at most ${MAX_EXACT_DIGITS} significant digits, so it is sent exactly as written`;
+  return Number.isFinite(value)
+    ? `${on}${literal} has ${digits} significant digits and would be sent as ${JSON.stringify(value)}; ${rule}. Round it.`
+    : `${on}${literal} is beyond the largest number a query can send; ${rule}.`;
+}
+
+/** Numbers in a condition's value that would not be sent as written. */
+function inexactNumbers(c: ConditionRef, text: string): QueryDiagnostic[] {
+  if (!c.value) return [];
+  const out: QueryDiagnostic[] = [];
+  for (const el of elements(c.value)) {
+    if (el.type !== 'number' || typeof el.value !== 'number') continue;
+    const message = inexactNumberProblem(text.slice(el.offset, el.offset + el.length), c.field?.name);
+    if (!message) continue;
+    const rounded = Number.isFinite(el.value) ? JSON.stringify(Number(el.value.toPrecision(MAX_EXACT_DIGITS))) : undefined;
+    out.push({
+      ...spanOf(el),
+      code: 'inexact-number',
+      severity: 'error',
+      message,
+      fixes: rounded ? [{ title: `Round to ${rounded}`, edits: [{ ...spanOf(el), content: rounded }] }] : [],
+    });
+  }
+  return out;
+}
+
 function emptyGroup(g: GroupRef): QueryDiagnostic | undefined {
   if (!g.array || (g.array.children ?? []).length > 0) return undefined;
   const span = { offset: g.keySpan.offset, length: g.array.offset + g.array.length - g.keySpan.offset };
   return {
     ...span,
     code: 'empty-group',
-    severity: 'warning',
+    severity: 'error',
     message:
       g.kind === 'and'
         ? 'Empty "and" group: it holds for every wallet, so it filters nothing (the bill is 100 credits per matching wallet). Add a condition, or remove the group.'

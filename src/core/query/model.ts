@@ -83,13 +83,34 @@ export type QueryBody = z.infer<typeof QueryBody>;
 
 /**
  * A `.waquery.json` file: the body plus file-only keys starting with `$`, never sent:
- * `$schema` (for editors) and `$chain` ("main" or "alt": which database the file targets).
+ * `$schema` (for editors) and `$chain` ("main" or "alt": which database the file targets) are
+ * read; any other (`"$comment"`, at any depth) is the person's own and is dropped before this
+ * schema sees the file (withoutFileKeys).
  */
 export const QueryFile = QueryBody.extend({
   $schema: z.string().optional(),
   $chain: z.enum(['main', 'alt']).optional().describe('Which chain the query runs on: "main" (default) or "alt".'),
 });
 export type QueryFile = z.infer<typeof QueryFile>;
+
+/** True for a key that stays in the file and is never sent: one starting with `$`. */
+export function isFileKey(key: string): boolean {
+  return key.startsWith('$');
+}
+
+/** The keys of the file's root that are read (the rest of its `$` keys are only kept in the file). */
+const READ_FILE_KEYS: ReadonlySet<string> = new Set(['$schema', '$chain']);
+
+/** A parsed query file with its `$` keys dropped at every depth, except the root's `$schema` and `$chain` (which QueryFile reads). */
+export function withoutFileKeys(raw: unknown): unknown {
+  const drop = (v: unknown, root: boolean): unknown => {
+    if (Array.isArray(v)) return v.map((x) => drop(x, false));
+    if (v === null || typeof v !== 'object') return v;
+    const kept = Object.entries(v).filter(([k]) => !isFileKey(k) || (root && READ_FILE_KEYS.has(k)));
+    return Object.fromEntries(kept.map(([k, x]) => [k, drop(x, false)]));
+  };
+  return drop(raw, true);
+}
 
 /** The body to send for a query file: the file minus its `$` keys. */
 export function bodyOfFile(file: QueryFile): QueryBody {
@@ -104,7 +125,7 @@ export function canonicalQuery(body: unknown): string {
     if (v && typeof v === 'object') {
       return Object.fromEntries(
         Object.keys(v)
-          .filter((k) => !k.startsWith('$'))
+          .filter((k) => !isFileKey(k))
           .sort()
           .map((k) => [k, norm((v as Record<string, unknown>)[k])]),
       );

@@ -34,7 +34,7 @@ export function queryJsonSchema(): Record<string, unknown> {
     return id === undefined ? meta : { ...meta, id };
   };
   const generated = z.toJSONSchema(QueryFile, { io: 'input', target: 'draft-7', metadata }) as Record<string, unknown>;
-  const { $schema, ...rest } = generated;
+  const { $schema, ...rest } = withFileKeys(generated);
   return {
     $schema,
     title: 'Wallet Database query (.waquery.json)',
@@ -45,6 +45,22 @@ export function queryJsonSchema(): Record<string, unknown> {
     allowTrailingCommas: true,
     ...rest,
   };
+}
+
+/** What a `$` key may hold: anything (it stays in the file; model.ts withoutFileKeys). */
+const FILE_KEYS = { '^\\$': {} } as const;
+
+/**
+ * The schema with `$` keys allowed at the root and in every group and condition, as the model
+ * reads a file (withoutFileKeys drops them before the strict objects see it): zod's strict
+ * objects say `additionalProperties: false`, which a pattern property lifts for `$` keys alone.
+ */
+function withFileKeys(schema: Record<string, unknown>): Record<string, unknown> {
+  const definitions = schema.definitions as Record<string, Record<string, unknown>> | undefined;
+  const lifted = Object.fromEntries(
+    Object.entries(definitions ?? {}).map(([name, d]) => [name, d.type === 'object' ? { ...d, patternProperties: FILE_KEYS } : d]),
+  );
+  return { ...schema, patternProperties: FILE_KEYS, ...(definitions ? { definitions: lifted } : {}) };
 }
 
 /** The schema file's text, exactly as committed: 2-space JSON with a final newline. */

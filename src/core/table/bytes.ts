@@ -4,6 +4,7 @@ export const LF = 10;
 export const CR = 13;
 export const QUOTE = 34;
 export const COMMA = 44;
+export const SEMICOLON = 59;
 export const SPACE = 32;
 export const TAB = 9;
 

@@ -16,8 +16,10 @@
  *   row's end, or at 255 bytes or more): such a cell is walked to from the last one recorded.
  *   A far column is then one load away, as the first is (deltas add ~2 ns a row per 4 cells).
  */
+import { COMMA } from './bytes';
 import { cellStart, skipCell } from './cells';
 import type { CellWalker } from './cellWalkWasm';
+import type { Delimiter } from './csvDialect';
 
 const STRIDE_SHIFT = 5;
 const NONE = 0xffffffff;
@@ -55,7 +57,8 @@ export class CellMap {
   private readonly cellCounts: Uint32Array | undefined;
   private scratch: Uint32Array;
 
-  constructor(rows: number, columns: number, sizes: CellMapSizes = {}) {
+  /** @param delimiter the file's (csvDialect.ts); a file of another than comma is walked in JS, never given a walker */
+  constructor(rows: number, columns: number, sizes: CellMapSizes = {}, private readonly delimiter: Delimiter = COMMA) {
     this.columns = Math.max(1, columns);
     const maxRow = sizes.maxRowBytes ?? Infinity;
     const perCell = this.columns <= PER_CELL_MAX_COLUMNS;
@@ -84,7 +87,7 @@ export class CellMap {
     const shift = marks ? STRIDE_SHIFT : 0;
     let cells: number;
     let starts: Uint32Array;
-    if (walker?.holds(buf) && wanted <= walker.maxSlots) {
+    if (walker?.holds(buf) && wanted <= walker.maxSlots && this.delimiter === COMMA) {
       cells = walker.walk(buf, start, end, wanted, shift);
       starts = walker.marks;
     } else {
@@ -115,7 +118,7 @@ export class CellMap {
     let c = 0;
     for (;;) {
       if ((c & mask) === 0 && c >>> shift < wanted) out[c >>> shift] = p - start;
-      p = skipCell(buf, p, end);
+      p = skipCell(buf, p, end, this.delimiter);
       if (p >= end) break;
       p++;
       c++;
@@ -156,7 +159,7 @@ export class CellMap {
       const slot = column >>> STRIDE_SHIFT;
       const mark = this.data[r * this.slots + slot] ?? NONE;
       if (mark === NONE) return -1;
-      return cellStart(buf, end, column, slot << STRIDE_SHIFT, start + mark);
+      return cellStart(buf, end, column, slot << STRIDE_SHIFT, start + mark, this.delimiter);
     }
     if (column === 0) return start;
     const base = r * this.slots;
@@ -167,7 +170,7 @@ export class CellMap {
       // Not here: walk from the last cell recorded before it (rare: a row of 255 bytes or more).
       let c = column - 1;
       while (c > 0 && (this.data[base + c - 1] ?? this.none) === this.none) c--;
-      return cellStart(buf, end, column, c, start + (c === 0 ? 0 : (this.data[base + c - 1] ?? 0)));
+      return cellStart(buf, end, column, c, start + (c === 0 ? 0 : (this.data[base + c - 1] ?? 0)), this.delimiter);
     }
     let p = start;
     let c = 1;
@@ -185,7 +188,7 @@ export class CellMap {
       const d = this.data[base + c - 1] ?? 0;
       if (d === 0) return -1;
       if (d === 255) {
-        p = skipCell(buf, p, end);
+        p = skipCell(buf, p, end, this.delimiter);
         if (p >= end) return -1;
         p++;
       } else p += d;

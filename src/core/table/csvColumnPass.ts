@@ -63,7 +63,7 @@ function typeRows(pass: RowsPass, buf: Buffer, base: number, from: number, to: n
   for (let p = from; p < to; p++) {
     const r = p - first;
     const s = file.offsets.start(p) - base;
-    const e = rowEnd(buf, s, file.offsets.limit(p) - base);
+    const e = rowEnd(file.offsets, p, buf, s, file.offsets.limit(p) - base);
     if (walking && map) {
       const cells = map.record(r, buf, s, e, walker);
       if (cells !== file.columnCount && ragged.count++ === 0) {
@@ -97,7 +97,7 @@ export async function columnPass(
   const { signal, onProgress } = options;
   const rows = file.rowCount;
   const builders = needs.map((n) => new TypedColumnBuilder(n.column, rows, n.text === true));
-  const map = existingMap ?? (file.delimited ? new CellMap(rows, file.columnCount, { ...rowSizes(file), fileBytes: file.size }) : undefined);
+  const map = existingMap ?? (file.delimited ? new CellMap(rows, file.columnCount, { ...rowSizes(file), fileBytes: file.size }, file.delimiter) : undefined);
   const walking = map !== existingMap;
   const ragged: RaggedRows = { count: 0, firstRow: 0, firstCells: 0 };
   const span = new CellSpan();

@@ -3,6 +3,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { SPACE, TAB, trimLineEnd } from './bytes';
 import type { CellWalker } from './cellWalkWasm';
 import { CellSpan, spanCell } from './cells';
+import type { Delimiter } from './csvDialect';
 import type { RowOffsets } from './rowOffsets';
 
 export interface CsvFile {
@@ -15,15 +16,22 @@ export interface CsvFile {
   readonly columnCount: number;
   /** False for address lists: one cell per line, trimmed, no quoting. */
   readonly delimited: boolean;
+  /** The byte between cells (csvDialect.ts). */
+  readonly delimiter: Delimiter;
   /** The two buffers whole-file passes read into by turns (one pass runs at a time). */
   chunkBuffers(): readonly [Buffer, Buffer];
-  /** The wasm cell walker over those buffers; undefined where WebAssembly is not available. */
+  /** The wasm cell walker over those buffers; undefined where WebAssembly is not available, or the delimiter is not a comma (the kernels know only the comma). */
   cellWalker(): CellWalker | undefined;
 }
 
-/** End of data row bytes that begin at `start` in `buf` and run (line ending included) to `limit`, both buf positions. */
-export function rowEnd(buf: Buffer, start: number, limit: number): number {
-  return trimLineEnd(buf, start, Math.min(limit, buf.length));
+/**
+ * End of physical row p's bytes that begin at `start` in `buf` and run (line ending included) to
+ * `limit`, both buf positions: its line ending left out, unless the row ends inside a quoted cell
+ * never closed, whose last line breaks are its text.
+ */
+export function rowEnd(offsets: RowOffsets, p: number, buf: Buffer, start: number, limit: number): number {
+  const end = Math.min(limit, buf.length);
+  return p === offsets.openRow ? end : trimLineEnd(buf, start, end);
 }
 
 /** Spans the single, trimmed cell of an address-list line. */
@@ -45,6 +53,6 @@ export function spanAt(file: CsvFile, buf: Buffer, rowStart: number, end: number
     return true;
   }
   if (at < 0) return false;
-  spanCell(buf, at, end, span);
+  spanCell(buf, at, end, span, file.delimiter);
   return true;
 }

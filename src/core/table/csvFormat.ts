@@ -22,8 +22,13 @@ export function quoteCell(cell: string, delimiter: ',' | '\t'): string {
   return needs ? `"${cell.replaceAll('"', '""')}"` : cell;
 }
 
-/** One line of delimited text (without its line ending). */
+/**
+ * One line of delimited text (without its line ending). A line that would be empty (one empty
+ * cell) is written `""`: readers skip blank lines, so an empty cell alone on its line would vanish
+ * and the rows after it move up (a one-column address list lost a row per empty cell).
+ */
 export function formatLine(cells: readonly string[], delimiter: ',' | '\t', neutralise: boolean): string {
+  if (cells.length === 1 && cells[0] === '') return '""';
   let line = '';
   for (let i = 0; i < cells.length; i++) {
     const cell = cells[i] ?? '';

@@ -8,6 +8,7 @@ import { hasBom } from './bytes';
 import type { CellWalker } from './cellWalkWasm';
 import { MAX_ROW_BYTES } from './rowChunks';
 import { RowOffsets } from './rowOffsets';
+import { DEFAULT_DIALECT, detectDialect, DIALECT_SAMPLE, type Dialect } from './csvDialect';
 import { RowScanner, type ScanPlace } from './rowScanner';
 import { Utf8Check } from './utf8Check';
 
@@ -26,15 +27,19 @@ export class CsvIndexer {
   /** The first bytes of the file, kept to answer the first rows without reading again. */
   head: Buffer = Buffer.alloc(0);
   bom = false;
+  /** How the file is read (its delimiter, whether CR ends rows): decided by readHead from the first bytes. */
+  dialect: Dialect = DEFAULT_DIALECT;
   /** True once every byte is scanned. */
   done = false;
   private scanner: RowScanner;
   private readonly utf8 = new Utf8Check();
 
+  /** @param tsv the file's name ends in .tsv (its cells are separated by tabs) */
   constructor(
     private readonly fh: FileHandle,
     private readonly size: number,
     delimited: boolean,
+    private readonly tsv = false,
   ) {
     this.scanner = new RowScanner(this.offsets, delimited, 0);
   }
@@ -50,17 +55,22 @@ export class CsvIndexer {
   }
 
   /**
-   * Reads and scans the first `bytes` of the file, and on until the first row ends; with
-   * `walker`'s kernel when the head fits in its buffer (the JS scan of a MiB of quoted text, run
-   * once while V8 still interprets it, took ~8 ms of a 200 MB file's 80 ms index).
+   * Reads and scans the first `bytes` of the file, and on until the first row ends, once its
+   * dialect is known (`this.dialect`); with the kernel of `walkerFor(dialect)` when the head fits
+   * in its buffer (the JS scan of a MiB of quoted text, run once while V8 still interprets it,
+   * took ~8 ms of a 200 MB file's 80 ms index).
    */
-  async readHead(bytes: number, delimited: boolean, walker?: CellWalker): Promise<void> {
+  async readHead(bytes: number, delimited: boolean, walkerFor: (dialect: Dialect) => CellWalker | undefined = () => undefined): Promise<void> {
     let length = Math.min(this.size, Math.max(3, bytes)); // at least a BOM's worth
     let head = Buffer.allocUnsafe(length);
     let got = (await this.fh.read(head, 0, length, 0)).bytesRead;
     this.bom = hasBom(head);
     const from = this.bom ? 3 : 0;
     if (this.bom) this.scanner = new RowScanner(this.offsets, delimited, 3);
+    this.dialect = await this.readDialect(head.subarray(0, got), from);
+    this.scanner.crEnds = this.dialect.crEnds;
+    if (delimited) this.scanner.delimiter = this.dialect.delimiter;
+    const walker = walkerFor(this.dialect);
     const first = head.subarray(from, got);
     const staged = walker?.stage(first);
     this.scan(staged ?? first, from, staged ? walker : undefined);
@@ -119,6 +129,17 @@ export class CsvIndexer {
       issue(); // into the buffer just scanned
     }
     this.finish(pos); // pos < size only if the file shrank while being read
+  }
+
+  /** The dialect from the file's first DIALECT_SAMPLE bytes after `from` (the BOM): from `head` when it holds them (it does at 1 MiB), else read for it. */
+  private async readDialect(head: Buffer, from: number): Promise<Dialect> {
+    const want = Math.min(this.size, DIALECT_SAMPLE);
+    let sample = head.subarray(0, want);
+    if (head.length < want) {
+      sample = Buffer.allocUnsafe(want);
+      sample = sample.subarray(0, (await this.fh.read(sample, 0, want, 0)).bytesRead);
+    }
+    return detectDialect(sample.subarray(Math.min(from, sample.length)), sample.length >= this.size, this.tsv);
   }
 
   /** Sizes the row index once for the whole file, from the rows in its first `scanned` bytes (2% spare; doubling covers a wrong guess). */

@@ -1,5 +1,7 @@
 /** The wording of what went wrong in a CSV file, with the row and line a person can go to. */
 import type { RaggedRows } from './csvColumnPass';
+import { COMMA } from './bytes';
+import { delimiterName, type Dialect } from './csvDialect';
 import type { ScanProblems } from './csvIndexer';
 import { formatCount, place } from './notices';
 import { MAX_ROW_BYTES } from './rowChunks';
@@ -27,6 +29,21 @@ export class Places {
 }
 
 export const BOM_NOTICE: TableNotice = { code: 'bom', severity: 'info', message: 'The file starts with a byte-order mark (BOM); it was ignored.' };
+
+/**
+ * How the file was read when it is not comma-separated with LF or CRLF line endings: said once at
+ * open, so a person knows why the columns are what they are. Undefined for an ordinary CSV.
+ */
+export function dialectNotice(dialect: Dialect, columns: number): TableNotice | undefined {
+  const parts: string[] = [];
+  if (dialect.delimiter !== COMMA) {
+    const name = delimiterName(dialect.delimiter);
+    parts.push(`Read as ${name}-separated (${dialect.because ?? `its cells are separated by ${name}s`}): ${formatCount(columns)} column${columns === 1 ? '' : 's'}.`);
+  }
+  if (dialect.crEnds) parts.push('Its lines end with CR (as old Mac files do), alone or mixed with LF and CRLF: each is read as the end of a row.');
+  if (parts.length === 0) return undefined;
+  return { code: 'dialect', severity: 'info', message: parts.join(' ') };
+}
 
 /** Notices for what the row scan found; `end` is where the file ended. */
 export function scanNotices(problems: ScanProblems, offsets: RowOffsets, places: Places, delimited: boolean, end: number): TableNotice[] {

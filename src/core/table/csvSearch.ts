@@ -13,6 +13,7 @@
  * checked.
  */
 import { CellSpan, cellText, spanCell } from './cells';
+import { delimiterChar } from './csvDialect';
 import { rowEnd, spanLine, type CsvFile } from './csvFile';
 import { readRowChunks } from './rowChunks';
 import type { TaskOptions } from './types';
@@ -28,7 +29,7 @@ export async function searchFile(file: CsvFile, needle: string, quotesWellFormed
   const mask = new Uint8Array(rows);
   const lower = needle.toLowerCase();
   if (lower === '') return mask.fill(1);
-  const special = /["\r\n]/u.test(lower) || (file.delimited ? lower.includes(',') : /^\s|\s$/u.test(lower));
+  const special = /["\r\n]/u.test(lower) || (file.delimited ? lower.includes(delimiterChar(file.delimiter)) : /^\s|\s$/u.test(lower));
   const raw = special && !quotesWellFormed ? undefined : rawTest(special ? [lower, lower.replaceAll('"', '""')] : [lower]);
   const first = file.headerRows;
   const total = rows > 0 ? file.offsets.limit(first + rows - 1) - file.offsets.start(first) : 0;
@@ -37,7 +38,7 @@ export async function searchFile(file: CsvFile, needle: string, quotesWellFormed
   for await (const { buf, base, first: r0, last: r1 } of readRowChunks(file.fh, file.offsets, first, first + rows, file.chunkBuffers(), options.signal)) {
     for (let p = r0; p < r1; p++) {
       const s = file.offsets.start(p) - base;
-      const e = rowEnd(buf, s, file.offsets.limit(p) - base);
+      const e = rowEnd(file.offsets, p, buf, s, file.offsets.limit(p) - base);
       const hit = raw ? raw(buf, s, e) && (!special || anyCell(file, buf, s, e, lower, span)) : anyCell(file, buf, s, e, lower, span);
       if (hit) mask[p - first] = 1;
     }
@@ -67,7 +68,7 @@ function anyCell(file: CsvFile, buf: Buffer, start: number, end: number, needle:
   }
   let at = start;
   for (let c = 0; c < file.columnCount; c++) {
-    spanCell(buf, at, end, span);
+    spanCell(buf, at, end, span, file.delimiter);
     if (cellText(buf, span).toLowerCase().includes(needle)) return true;
     if (span.next >= end) return false;
     at = span.next + 1;

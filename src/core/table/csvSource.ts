@@ -8,6 +8,7 @@
  * typedColumns / searchRows: sequential passes over the file, one at a time, results cached.
  */
 import { open, type FileHandle } from 'node:fs/promises';
+import { extname } from 'node:path';
 import { abortable } from '../abort';
 import type { CellMap } from './cellMap';
 import { CellSpan, cellText, countCells, readRowCells } from './cells';
@@ -15,8 +16,10 @@ import { CellWalker } from './cellWalkWasm';
 import { ColumnCache } from './columnCache';
 import { columnPass } from './csvColumnPass';
 import { rowEnd, spanLine, type CsvFile } from './csvFile';
+import { COMMA } from './bytes';
+import { type Delimiter } from './csvDialect';
 import { CsvIndexer } from './csvIndexer';
-import { BOM_NOTICE, Places, raggedNotice, scanNotices } from './csvNotices';
+import { BOM_NOTICE, dialectNotice, Places, raggedNotice, scanNotices } from './csvNotices';
 import { searchFile } from './csvSearch';
 import { Listeners } from './listeners';
 import { NoticeBoard } from './notices';
@@ -73,10 +76,11 @@ export class CsvSource implements TableSource, CsvFile {
     readonly size: number,
     format: Format,
     private readonly chunkBytes: number,
+    tsv: boolean,
   ) {
     this.kind = format.kind;
     this.delimited = format.delimited;
-    this.indexer = new CsvIndexer(fh, size, format.delimited);
+    this.indexer = new CsvIndexer(fh, size, format.delimited, tsv);
     this.indexed = new Promise<void>((resolve, reject) => {
       this.settleIndexed = (error) => (error === undefined ? resolve() : reject(error));
     });
@@ -90,7 +94,7 @@ export class CsvSource implements TableSource, CsvFile {
     try {
       const size = (await fh.stat()).size;
       const reads = options.readSizes ?? { head: HEAD_BYTES, chunk: CHUNK_BYTES };
-      const source = new CsvSource(fh, size, format, Math.max(1, reads.chunk));
+      const source = new CsvSource(fh, size, format, Math.max(1, reads.chunk), format.delimited && extname(path).toLowerCase() === '.tsv');
       await source.start(Math.max(1, reads.head), options);
       return source;
     } catch (e) {
@@ -113,6 +117,11 @@ export class CsvSource implements TableSource, CsvFile {
 
   get offsets(): RowOffsets {
     return this.indexer.offsets;
+  }
+
+  /** The byte between cells, from the file's first bytes (csvDialect.ts); a comma until the head is read. */
+  get delimiter(): Delimiter {
+    return this.indexer.dialect.delimiter;
   }
 
   get rowCount(): number {
@@ -147,7 +156,7 @@ export class CsvSource implements TableSource, CsvFile {
 
   cellWalker(): CellWalker | undefined {
     this.chunkBuffers();
-    return this.walker;
+    return this.delimiter === COMMA ? this.walker : undefined;
   }
 
   async readCells(rows: ArrayLike<number>, columns: readonly number[], signal?: AbortSignal): Promise<string[][]> {
@@ -166,12 +175,12 @@ export class CsvSource implements TableSource, CsvFile {
     return physical.map((p) => {
       const { buf, base } = bytes?.get(p) ?? { buf: head, base: 0 };
       const s = this.offsets.start(p) - base;
-      const e = rowEnd(buf, s, this.offsets.limit(p) - base);
+      const e = rowEnd(this.offsets, p, buf, s, this.offsets.limit(p) - base);
       const cells: string[] = [];
       if (this.delimited) {
         // With the cell map, start at the mark before the first asked column, not at cell 0.
         const mark = this.map && columns.length > 0 ? this.map.markBefore(p - this.header, firstColumn) : undefined;
-        readRowCells(buf, s, e, columns, cells, mark?.cell ?? 0, s + (mark?.offset ?? 0));
+        readRowCells(buf, s, e, columns, cells, mark?.cell ?? 0, s + (mark?.offset ?? 0), this.delimiter);
       } else {
         spanLine(buf, s, e, span);
         cells.push(...columns.map(() => cellText(buf, span)));
@@ -216,12 +225,15 @@ export class CsvSource implements TableSource, CsvFile {
 
   /** Reads the head and header, then indexes the rest in the background. */
   private async start(headBytes: number, options: OpenCsvOptions): Promise<void> {
-    // A file longer than the head needs the walker for the rest anyway: the head is scanned with it too.
-    const walker = this.size > headBytes ? this.cellWalker() : undefined;
-    await this.indexer.readHead(headBytes, this.delimited, walker);
+    // A file longer than the head needs the walker for the rest anyway: the head is scanned with it
+    // too, once the file's dialect says the kernel can read it.
+    const walkerFor = (): CellWalker | undefined => (this.size > headBytes ? this.cellWalker() : undefined);
+    await this.indexer.readHead(headBytes, this.delimited, walkerFor);
     if (this.indexer.bom) this.board.set(BOM_NOTICE);
     this.readHeader();
-    this.checkHeadRows(walker);
+    const dialect = this.delimited ? dialectNotice(this.indexer.dialect, this.names.length) : undefined;
+    if (dialect) this.board.set(dialect);
+    this.checkHeadRows(walkerFor());
     const signal = options.signal ? AbortSignal.any([this.lifetime.signal, options.signal]) : this.lifetime.signal;
     const run = async (): Promise<void> => {
       if (!this.indexer.done) {
@@ -251,7 +263,7 @@ export class CsvSource implements TableSource, CsvFile {
     if (this.offsets.length === 0) return;
     const head = this.indexer.head;
     const s = this.offsets.start(0);
-    const e = rowEnd(head, s, this.offsets.limit(0));
+    const e = rowEnd(this.offsets, 0, head, s, this.offsets.limit(0));
     if (!this.delimited) {
       const span = new CellSpan();
       spanLine(head, s, e, span);
@@ -261,7 +273,7 @@ export class CsvSource implements TableSource, CsvFile {
     }
     this.header = 1;
     const names: string[] = [];
-    readRowCells(head, s, e, Array.from({ length: countCells(head, s, e) }, (_, i) => i), names);
+    readRowCells(head, s, e, Array.from({ length: countCells(head, s, e, this.delimiter) }, (_, i) => i), names, 0, s, this.delimiter);
     this.names = names;
   }
 
@@ -287,7 +299,7 @@ export class CsvSource implements TableSource, CsvFile {
     }
     for (let p = this.header; p < last; p++) {
       const s = this.offsets.start(p);
-      const cells = countCells(head, s, rowEnd(head, s, this.offsets.limit(p)));
+      const cells = countCells(head, s, rowEnd(this.offsets, p, head, s, this.offsets.limit(p)), this.delimiter);
       if (cells !== this.names.length) {
         report(p, cells);
         return;

@@ -8,7 +8,11 @@
  *                              1 MiB); indexes the rest in the background (onProgress /
  *                              onDidChange; cancel with signal or close()); then walks every
  *                              cell once (prepareColumns, default on) so later passes are fast
- *                              and ragged rows are counted.
+ *                              and ragged rows are counted. How the file is read is decided
+ *                              from its first 64 KiB (csvDialect.ts): cells separated by comma,
+ *                              or by tab (.tsv, or a first line of tabs and no comma) or
+ *                              semicolon; rows ending at LF and CRLF, and at a lone CR too when
+ *                              one is there. Anything but comma + LF/CRLF is said in a notice.
  *     .txt   openAddressList   one column, `address`; a first line "address" is the header.
  *     .json  openJsonFile      rows of objects → columns = union of keys, first-seen order.
  *     .zip   refused: open each CSV inside it.
@@ -44,6 +48,7 @@
  * Out
  *   exportView(view, path, {columns?, neutraliseFormulas = true, header = true, lineEnding = CRLF})
  *     streams the view in its order to a temp file beside `path`, then renames it over `path`.
+ *     What is written reopens as the same table: a line of one empty cell is written `""`.
  *   copySelection(view, first, last, columns, {format: 'tsv' | 'csv', header = true})
  *   neutraliseFormula(cell): starts with `=`, `+`, `-`, `@`, TAB or CR and is not a number → `'` first.
  *

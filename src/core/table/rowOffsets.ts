@@ -31,6 +31,12 @@ export class RowOffsets {
   private longCount = 0;
   private firstLong = 0;
 
+  /**
+   * The row that ends inside a quoted cell never closed (only ever the file's last), or -1: its
+   * trailing line breaks are the cell's text, not a line ending (rowEnd keeps them).
+   */
+  openRow = -1;
+
   /** Number of physical rows registered. */
   get length(): number {
     return this.count;

@@ -8,13 +8,17 @@
  * - inside a quoted cell `""` is a quote; a quote followed by optional spaces and then a comma,
  *   a line ending or the end of the file closes the cell; any other quote is kept as a character
  *   (and counted as malformed).
- * Rows end at LF or CRLF. Blank lines are skipped, as papaparse does with skipEmptyLines.
+ * Rows end at LF or CRLF; in a file whose first bytes end a line with a lone CR (csvDialect.ts),
+ * at CR too, so CR, LF and CRLF mixed in one file are all rows (papaparse picks one of them).
+ * Cells are separated by commas, or by the file's own delimiter (tab, semicolon: csvDialect.ts).
+ * Blank lines are skipped, as papaparse does with skipEmptyLines.
  *
  * Chunks held in a CellWalker's memory are scanned by its WebAssembly kernel instead (the same
  * state machine, 16 bytes at a time): jumping with indexOf costs a call per quote, which on a
  * file of quoted text (every cell quoted, doubled quotes, line breaks in cells) is most bytes.
  */
 import { COMMA, CR, LF, QUOTE, SPACE, TAB } from './bytes';
+import type { Delimiter } from './csvDialect';
 import type { CellWalker } from './cellWalkWasm';
 import type { RowOffsets } from './rowOffsets';
 
@@ -43,6 +47,13 @@ export class RowScanner {
   firstMalformedQuote: ScanPlace | undefined;
   /** Set by finish() when the file ends inside a quoted cell. */
   unterminatedQuote: ScanPlace | undefined;
+  /**
+   * A lone CR ends a row too (set before the first feed, from the file's dialect). Such files take
+   * the JS scan below, never the kernel, so files with LF or CRLF endings keep the kernel's speed.
+   */
+  crEnds = false;
+  /** The byte between cells (set before the first feed); the kernel knows only the comma. */
+  delimiter: Delimiter = COMMA;
 
   /**
    * @param rows where rows are registered
@@ -62,7 +73,12 @@ export class RowScanner {
    * the chunk and its quotes are dense (`kernel: 'always'`: whenever it holds it; tests).
    */
   feed(chunk: Buffer, base: number, walker?: CellWalker, kernel: 'auto' | 'always' = 'auto'): void {
-    if (walker?.holds(chunk) && this.quoted && (kernel === 'always' || quoteDense(chunk))) {
+    if (this.crEnds) {
+      this.feedCrEnds(chunk, base);
+      return;
+    }
+    const delimiter = this.delimiter;
+    if (walker?.holds(chunk) && this.quoted && delimiter === COMMA && (kernel === 'always' || quoteDense(chunk))) {
       this.feedKernel(chunk, base, walker);
       return;
     }
@@ -82,7 +98,7 @@ export class RowScanner {
           continue;
         }
         const before = qt > 0 ? chunk[qt - 1] : this.prevByte;
-        if (base + qt === this.rowStart || before === COMMA) {
+        if (base + qt === this.rowStart || before === delimiter) {
           state = IN;
           this.openQuoteAt = base + qt;
         }
@@ -109,7 +125,7 @@ export class RowScanner {
           state = state === QUOTE_SEEN ? IN : QUOTE_SEEN; // "" is a quote; after spaces, a new candidate
           if (state === QUOTE_SEEN) this.malformed(base + p);
           p++;
-        } else if (b === COMMA) {
+        } else if (b === delimiter) {
           state = OUT;
           p++;
         } else if (b === LF) {
@@ -129,6 +145,81 @@ export class RowScanner {
     }
     this.state = state;
     if (len > 0) this.prevByte = chunk[len - 1] ?? LF;
+  }
+
+  /**
+   * feed() for a file whose rows may end at a lone CR too. A row ends at LF or CR; CR LF is a row
+   * end then an empty line, which is skipped; a line break counts once for line numbers.
+   */
+  private feedCrEnds(chunk: Buffer, base: number): void {
+    const delimiter = this.delimiter;
+    const len = chunk.length;
+    let p = 0;
+    let state = this.state;
+    let lf = -1; // next LF / CR / quote at or after p, len when none; -1 when not looked up yet
+    let cr = -1;
+    let qt = -1;
+    while (p < len) {
+      if (lf < p) lf = find(chunk, LF, p);
+      if (cr < p) cr = find(chunk, CR, p);
+      if (state === OUT) {
+        if (qt < p) qt = this.quoted ? find(chunk, QUOTE, p) : len;
+        const end = Math.min(lf, cr);
+        if (end <= qt) {
+          if (end === len) break;
+          this.endRowAt(chunk, base, end);
+          p = end + 1;
+          continue;
+        }
+        const before = qt > 0 ? chunk[qt - 1] : this.prevByte;
+        if (base + qt === this.rowStart || before === delimiter) {
+          state = IN;
+          this.openQuoteAt = base + qt;
+        }
+        p = qt + 1;
+      } else if (state === IN) {
+        if (qt < p) qt = find(chunk, QUOTE, p);
+        // Line breaks inside the quoted cell: the row goes on.
+        for (let at = Math.min(lf, cr); at < qt; at = Math.min(lf, cr)) {
+          if (!isSecondOfCrLf(chunk, at, this.prevByte)) this.newlines++;
+          if (at === lf) lf = find(chunk, LF, at + 1);
+          else cr = find(chunk, CR, at + 1);
+        }
+        if (qt === len) break;
+        state = QUOTE_SEEN;
+        p = qt + 1;
+      } else {
+        // After a quote inside a quoted cell, as in feed(); a CR or LF closes the cell and ends the row.
+        const b = chunk[p];
+        if (b === QUOTE) {
+          state = state === QUOTE_SEEN ? IN : QUOTE_SEEN;
+          if (state === QUOTE_SEEN) this.malformed(base + p);
+          p++;
+        } else if (b === delimiter) {
+          state = OUT;
+          p++;
+        } else if (b === LF || b === CR) {
+          state = OUT;
+        } else if (b === SPACE || b === TAB) {
+          state = QUOTE_SPACES;
+          p++;
+        } else {
+          this.malformed(base + p);
+          state = IN;
+          p++;
+        }
+      }
+    }
+    this.state = state;
+    if (len > 0) this.prevByte = chunk[len - 1] ?? LF;
+  }
+
+  /** Ends the row at the LF or CR at chunk[at] (crEnds): a row with no bytes (a blank line, or the LF of CR LF) is skipped. */
+  private endRowAt(chunk: Buffer, base: number, at: number): void {
+    if (base + at > this.rowStart) this.rows.push(this.rowStart, base + at + 1, this.rowStartNewlines);
+    if (!isSecondOfCrLf(chunk, at, this.prevByte)) this.newlines++;
+    this.rowStart = base + at + 1;
+    this.rowStartNewlines = this.newlines;
   }
 
   private feedKernel(chunk: Buffer, base: number, walker: CellWalker): void {
@@ -178,13 +269,13 @@ export class RowScanner {
 
   /** Registers the last row (a file need not end with a line break); `fileEnd` is the file size. */
   finish(fileEnd: number): void {
-    if (this.state === IN) {
-      this.unterminatedQuote = { row: this.rows.length, offset: this.openQuoteAt };
-    }
+    const open = this.state === IN;
+    if (open) this.unterminatedQuote = { row: this.rows.length, offset: this.openQuoteAt };
     const length = fileEnd - this.rowStart;
     if (length > 1 || (length === 1 && this.prevByte !== CR)) {
       this.rows.push(this.rowStart, fileEnd, this.rowStartNewlines);
     }
+    if (open) this.rows.openRow = this.rows.length - 1;
     this.state = OUT;
   }
 
@@ -202,6 +293,11 @@ export class RowScanner {
   private malformed(offset: number): void {
     if (this.malformedQuotes++ === 0) this.firstMalformedQuote = { row: this.rows.length, offset };
   }
+}
+
+/** True when chunk[at] is the LF of a CR LF (the byte before it, or `prevByte` at 0, is a CR). */
+function isSecondOfCrLf(chunk: Buffer, at: number, prevByte: number): boolean {
+  return chunk[at] === LF && (at > 0 ? chunk[at - 1] : prevByte) === CR;
 }
 
 /** Sample of a chunk looked at to choose the scan: the kernel where quotes are dense, indexOf jumps where they are rare. */

@@ -76,6 +76,7 @@ export interface TaskOptions {
 
 export type NoticeCode =
   | 'bom'
+  | 'dialect'
   | 'emptyFile'
   | 'headerOnly'
   | 'raggedRows'

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { parseNumber } from '../../core/parseInput';
+import { inexactNumberProblem } from '../../core/query/analyze';
 import { parseQueryFile } from '../../core/query/file';
 import { MAX_QUERY_LIMIT, OPERATORS, type Operator, type QueryBody } from '../../core/query/model';
 import { inputStep, pickStep, type StepTitle } from './multiStep';
@@ -47,12 +48,16 @@ async function buildOneCondition(chain: 'main' | 'alt', t: StepTitle, deps: Quer
   const raw = await inputStep(t, {
     prompt: op === 'between' ? `${field.name} between: min, max` : `${field.name} ${op} …`,
     validate: (v) => {
+      // The digits as typed (before a double rounds them): the query rule for numbers sent as written.
+      const inexact = (s: string) => inexactNumberProblem(s.trim().replace(/[,_\s]/gu, '').replace(/[kmb]$/iu, ''), field.name);
       if (op === 'between') {
-        const [a, b] = v.split(/[,;\s]+/u).map(parseNumber);
+        const parts = v.split(/[,;\s]+/u);
+        const [a, b] = parts.map(parseNumber);
         if (a === undefined || b === undefined) return 'Give two numbers: min, max.';
-        return a > b ? 'The minimum is above the maximum.' : undefined;
+        return parts.slice(0, 2).map(inexact).find((p) => p !== undefined) ?? (a > b ? 'The minimum is above the maximum.' : undefined);
       }
-      return numeric && parseNumber(v) === undefined ? 'Give a number.' : undefined;
+      if (!numeric) return undefined;
+      return parseNumber(v) === undefined ? 'Give a number.' : inexact(v);
     },
   });
   if (raw === undefined) return undefined;

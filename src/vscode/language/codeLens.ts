@@ -56,7 +56,9 @@ export class QueryCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
     }
     const parsed = parseQueryFile(text);
     const chain: Chain = parsed.ok ? (parsed.chain ?? 'main') : outline.chain;
-    const errors = analyzeQuery(text, columns).filter((d) => d.severity === 'error').length + (parsed.ok ? 0 : parsed.errors.length);
+    // parseQueryFile runs analyzeQuery's checks too: its errors count only when the analysis found none (a syntax or model error).
+    const analysed = analyzeQuery(text, columns).filter((d) => d.severity === 'error').length;
+    const errors = analysed > 0 || parsed.ok ? analysed : parsed.errors.length;
     if (errors > 0) {
       lenses.push(lens(`$(error) ${errors} problem${errors === 1 ? '' : 's'}: fix ${errors === 1 ? 'it' : 'them'} to run`, 'workbench.actions.view.problems', [], 'Nothing is sent while the query has problems.'));
       return lenses;
