@@ -83,16 +83,13 @@ export function showFilterEditor(o: FilterEditorOptions): void {
   };
   sync();
 
-  // A bound in the file's scale (its decimal text moved, not divided), or undefined / 'bad'.
-  const parse = (s: string): number | undefined | 'bad' => {
-    const bound = boundFromTyped(s, unit);
-    return bound === undefined || bound === 'bad' ? bound : bound.value;
-  };
   const doApply = (): void => {
     let f: ColumnFilter;
     if (kind === 'range') {
-      const a = parse(min.value);
-      const b = parse(max.value);
+      const ta = boundFromTyped(min.value, unit);
+      const tb = boundFromTyped(max.value, unit);
+      const a = ta === undefined || ta === 'bad' ? ta : ta.value;
+      const b = tb === undefined || tb === 'bad' ? tb : tb.value;
       if (a === 'bad' || b === 'bad') {
         error.textContent = unit.suffix === '%' ? 'Give percentages as the column shows them, e.g. 60 or 12.5 (for 60% and 12.5%).' : 'Give numbers, e.g. 1000, -2.5, 1e6, 1.5k or 25%.';
         return;
@@ -105,7 +102,7 @@ export function showFilterEditor(o: FilterEditorOptions): void {
         error.textContent = 'The minimum is above the maximum.';
         return;
       }
-      f = { kind: 'range', column: o.column, ...(a !== undefined ? { min: a } : {}), ...(b !== undefined ? { max: b } : {}), ...exactBounds(min.value, a, max.value, b) };
+      f = { kind: 'range', column: o.column, ...(a !== undefined ? { min: a } : {}), ...(b !== undefined ? { max: b } : {}), ...exactBounds(typeof ta === 'object' ? ta.text : '', a, typeof tb === 'object' ? tb.text : '', b) };
     } else if (kind === 'contains') {
       if (text.value === '') {
         error.textContent = 'Type the text to find.';

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { effectiveFormat, formatCell } from '../../src/webview-ui/format';
 import { boundFromTyped, boundShown, describeFilter, filterUnit, noRowsMatch, shiftDecimal } from '../../src/webview-ui/filterUnits';
+import { exactBounds } from '../../src/core/table/numbers';
 
 const percent = filterUnit('percent');
 const plain = filterUnit('thousands');
@@ -24,6 +25,13 @@ describe('filter units', () => {
     assert.deepEqual(boundFromTyped(' -12.5 ', unit), { value: -0.125, text: '-0.125' });
     assert.equal(boundFromTyped('', unit), undefined);
     assert.equal(boundFromTyped('sixty', unit), 'bad');
+  });
+
+  it('keeps a long bound typed in percent exact: the moved text, not the typed one, reaches the filter', () => {
+    const b = boundFromTyped('12345678901234567891', percent);
+    assert.ok(typeof b === 'object');
+    assert.equal(b.text, '123456789012345678.91');
+    assert.deepEqual(exactBounds(b.text, b.value, '', undefined), { minText: '123456789012345678.91' });
   });
 
   it('reads other columns in the file\'s scale, with %, k, m and b when typed', () => {
