@@ -27,7 +27,8 @@ export type Gate =
   /** Refused before sending: nothing sent, nothing charged. */
   | { readonly kind: 'refuse'; readonly message: string }
   /** A modal confirmation above the threshold. */
-  | { readonly kind: 'modal'; readonly message: string; readonly detail: string }
+  /** A confirmation above the threshold; `label` and `short` are the price in the step's words, for a pick. */
+  | { readonly kind: 'modal'; readonly message: string; readonly detail: string; readonly label: string; readonly short: string }
   /**
    * A bill with no upper bound before the call runs (a Wallet Database query whose match count is
    * not known): refused under the per-call ceiling unless the person waives the ceiling for this
@@ -81,11 +82,13 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
       refusal: `Not sent, nothing charged: this query’s match count is not known, so its bill could pass your ceiling of ${fmtCredits(s.maxCreditsPerCall)} per call. To run it, choose “Type the Credits You Accept…” and type the most credits you accept to risk; after one run, the same query has an exact price until the next hourly refresh.`,
     };
   }
-  if (worst > s.confirmAbove) {
-    return { kind: 'modal', message: `Run this call for ${q.exact ? '' : 'up to '}${fmtCredits(worst)}?`, detail: `${q.text}. ${detail.charAt(0).toUpperCase()}${detail.slice(1)}` };
-  }
   // The quick pick's detail line shows about 85 characters before it cuts the rest to "…": the
   // step says the same in fewer words (the ceiling last, whole). "~" marks an estimated reset date.
   const stepReset = day ? `resets ${estimated ? '~' : ''}${day}` : 'reset unknown';
-  return { kind: 'step', label: `$(play) Run — ${q.text}`, detail: `${balanceText('')} · ${stepReset} · ceiling ${s.maxCreditsPerCall.toLocaleString('en-US')} per call` };
+  const label = `$(play) Run — ${q.text}`;
+  const short = `${balanceText('')} · ${stepReset} · ceiling ${s.maxCreditsPerCall.toLocaleString('en-US')} per call`;
+  if (worst > s.confirmAbove) {
+    return { kind: 'modal', message: `Run this call for ${q.exact ? '' : 'up to '}${fmtCredits(worst)}?`, detail: `${q.text}. ${detail.charAt(0).toUpperCase()}${detail.slice(1)}`, label, short };
+  }
+  return { kind: 'step', label, detail: short };
 }

@@ -71,6 +71,35 @@ describe('Top Traders of Tokens from the palette, price first', { timeout: 240_0
     await wb.screenshot('result-open');
     assert.match(await tab.innerText(), /\.csv/u);
   });
+
+  it('above the confirmation threshold, Enter by habit sends nothing: Cancel is the selected choice, Run must be chosen', async () => {
+    const balance = async (): Promise<string> => {
+      await wb.clearNotifications();
+      await wb.runCommand('Wallet Analytics: Show Credits');
+      const msg = await wb.waitForNotification(/Credits: [\d,]+ left/u, 30_000);
+      return /Credits: ([\d,]+) left/u.exec(msg)?.[1] ?? '';
+    };
+    // The result opened just before takes focus once its table loads, which closes a palette opened meanwhile.
+    await wb.page.locator('.tabs-container .tab.active', { hasText: /\.csv/u }).waitFor({ timeout: 20_000 });
+    await wb.page.waitForTimeout(3000);
+    const before = await balance();
+    await wb.clearNotifications();
+    await wb.runCommand(TITLE);
+    await wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Type or paste' }).click({ timeout: 30_000 });
+    // 11 tokens × 100 = 1,100 credits, above the default threshold of 1,000.
+    await wb.typeIntoQuickInput(Array.from({ length: 11 }, (_, i) => sampleAddress('main', 40 + i)).join(', '), { submit: true });
+    await wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'zip' }).first().waitFor({ timeout: 15_000 });
+    await wb.page.keyboard.press('Enter');
+    const cancel = wb.quickInput.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Cancel' });
+    await cancel.waitFor({ timeout: 30_000 });
+    const text = await wb.quickInput.innerText();
+    await wb.screenshot('confirm-cancel-first');
+    assert.match(text, /Run this call for 1,100 credits\?/u, text);
+    assert.match(text, /Run — 1,100 credits/u, text);
+    await wb.page.keyboard.press('Enter');
+    await wb.quickInput.waitFor({ state: 'hidden', timeout: 5_000 });
+    assert.equal(await balance(), before, 'Enter on the confirmation sent nothing');
+  });
 });
 
 describe('a helpful error, on screen', { timeout: 180_000 }, () => {

@@ -27,6 +27,7 @@ import type { BoundConnection, Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import { readSettings } from '../base/settings';
 import { pickStep } from '../flows/multiStep';
+import { REQUESTS_VIEW } from '../views/requestsTree';
 
 export type PriceDecision =
   /** `accepted`: the credits the person typed to lift the ceiling for this one call. */
@@ -39,7 +40,7 @@ export type PriceQuestion =
   /** The last step of the flow: the price, Enter runs. */
   | { readonly kind: 'step'; readonly endpointId: string; readonly to: string; readonly title: string; readonly step: number; readonly total: number; readonly label: string; readonly detail: string; readonly placeholder: string; readonly copy?: boolean }
   /** A modal: above the threshold, a bill with no bound ("just this once"), or a call that may already have been charged. */
-  | { readonly kind: 'modal'; readonly why: 'confirm' | 'unbounded' | 'mayChargeAgain'; readonly endpointId: string; readonly to: string; readonly message: string; readonly detail: string; readonly yes: string; readonly copy?: boolean }
+  | { readonly kind: 'modal'; readonly why: 'confirm' | 'unbounded' | 'mayChargeAgain'; readonly endpointId: string; readonly to: string; readonly message: string; readonly detail: string; readonly yes: string; readonly copy?: boolean; readonly pick?: { readonly label: string; readonly detail: string } }
   /**
    * After "unbounded": the credits the person accepts to risk, typed (Enter alone runs nothing).
    * `min` is the smallest bill, `balance` the most that can be typed, `perMatch` the price of a match.
@@ -83,8 +84,13 @@ export class PriceQuestions {
       return a === true ? true : a === 'copyAsCode' && q.copy === true ? 'copyAsCode' : false;
     }
     const copyItems = q.copy ? [COPY_AS_CODE] : [];
+    if (q.kind === 'modal' && q.why === 'confirm') return this.confirm(q);
     if (q.kind === 'modal') {
-      const a = await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail }, q.yes, ...copyItems);
+      // A dialog's first button is its default (Enter): here it never spends. "May charge again"
+      // offers the free check first; the unbounded bill's only button opens the typed amount.
+      const safe = q.why === 'mayChargeAgain' ? [SHOW_HISTORY] : [];
+      const a = await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail }, ...safe, q.yes, ...copyItems);
+      if (a === SHOW_HISTORY) void vscode.commands.executeCommand(`${REQUESTS_VIEW}.focus`);
       return a === q.yes ? true : a === COPY_AS_CODE ? 'copyAsCode' : false;
     }
     const pick = await pickStep<PriceAnswer>({ title: q.title, step: q.step, total: q.total }, [
@@ -94,6 +100,21 @@ export class PriceQuestions {
     ], { placeholder: q.placeholder });
     const v = pick?.[0];
     return v === true ? true : v === 'copyAsCode' ? 'copyAsCode' : false;
+  }
+
+  /**
+   * Above `confirmAbove`: the price in a pick whose first, selected choice is Cancel, so Enter by
+   * habit sends nothing; spending is choosing Run (a click, or the arrow key and Enter).
+   */
+  private async confirm(q: Extract<PriceQuestion, { kind: 'modal' }>): Promise<PriceAnswer> {
+    type Choice = vscode.QuickPickItem & { readonly value: PriceAnswer };
+    const items: Choice[] = [
+      { label: '$(close) Cancel', description: 'the default: Enter sends nothing', detail: 'Nothing is sent, nothing is charged.', value: false },
+      { label: q.pick?.label ?? q.yes, description: 'above your confirmation threshold', detail: q.pick?.detail ?? q.detail, value: true },
+      ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: 'As curl, Python, TypeScript or PowerShell. Nothing is sent or charged.', value: 'copyAsCode' as const }] : []),
+    ];
+    const pick = await vscode.window.showQuickPick(items, { title: `${q.message} · ${q.to}`, placeHolder: `Choose “${q.yes}” to spend; Enter on Cancel sends nothing.`, ignoreFocusOut: true, matchOnDetail: false });
+    return pick?.value ?? false;
   }
 
   /** The amount typed, checked by the box's own rule whoever answers; false when none is typed. */
@@ -125,6 +146,9 @@ export type CopyAsCode = (ep: Endpoint, input: Record<string, unknown>, ctx?: Qu
  * the credits they accept to risk, so Enter on the dialog (its default) can never lift the ceiling.
  */
 export const TYPE_RISK_AMOUNT = 'Type the Credits You Accept…';
+
+/** The default of "may charge again": the free look that tells whether it was. */
+export const SHOW_HISTORY = 'Show Request History (Free)';
 
 /** The line every price question carries: whose credits pay, and where the call goes. */
 export function chargedTo(via: BoundConnection): string {
@@ -199,7 +223,7 @@ export async function approvePrice(
     }
     case 'modal': {
       const detail = gate.detail;
-      const ok = await deps.questions.choose({ kind: 'modal', why: 'confirm', endpointId: ep.id, to, message: gate.message, detail: `${detail}\n\n${chargedTo(via)}`, yes: 'Run', copy });
+      const ok = await deps.questions.choose({ kind: 'modal', why: 'confirm', endpointId: ep.id, to, message: gate.message, detail: `${detail}\n\n${chargedTo(via)}`, yes: 'Run', copy, pick: { label: gate.label, detail: gate.short } });
       if (ok === 'copyAsCode') return copied();
       return ok ? { kind: 'approved', shown: `${gate.message} ${detail}`, credits: q.credits, ceilingLifted: false } : { kind: 'cancelled' };
     }
