@@ -8,9 +8,9 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { addressProblem, type Chain } from './addresses';
+import { distinctAddresses as distinctOf, type Chain } from './addresses';
 import { pickAddressColumn, SAMPLE_ROWS } from './columnKind';
-import { addressKey, findAddressColumn } from './compare/addressColumn';
+import { findAddressColumn } from './compare/addressColumn';
 import { openTable, type TableSource } from './table';
 import { RemoteTable } from './table/remoteTable';
 
@@ -29,24 +29,10 @@ export interface AddressSet {
   readonly skipped: number;
 }
 
-/**
- * The distinct addresses among some cells, normalised (addressKey), in first-seen order, and how
- * many non-empty cells were not addresses of `chain`. The table's "Use these N addresses" reads
- * a column the same way (src/vscode/table/columnInfo.ts).
- */
+/** The distinct addresses among some cells (the one rule: addresses.ts), without a limit. */
 export function distinctAddresses(cells: Iterable<string>, chain: Chain): { addresses: string[]; skipped: number } {
-  const set = new Set<string>();
-  let skipped = 0;
-  for (const raw of cells) {
-    const v = raw.trim();
-    if (v === '') continue;
-    if (addressProblem(v, chain) !== undefined) {
-      skipped++;
-      continue;
-    }
-    set.add(addressKey(v, chain));
-  }
-  return { addresses: [...set], skipped };
+  const { addresses, skipped } = distinctOf(cells, chain);
+  return { addresses, skipped };
 }
 
 /** The distinct addresses of some cells as one result's set (see distinctAddresses). */
