@@ -8,11 +8,11 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { addressProblem, type Chain } from './addresses';
-import { pickAddressColumn, SAMPLE_ROWS } from './columnKind';
-import { addressKey, findAddressColumn } from './compare/addressColumn';
+import { distinctAddresses as distinctOf, type Chain } from './addresses';
+import { pickAddressColumn } from './columnKind';
+import { findAddressColumn } from './compare/addressColumn';
 import { openTable, type TableSource } from './table';
-import { RemoteTable } from './table/remoteTable';
+import { withResultReader } from './results/readResult';
 
 export type SetOperation = 'intersect' | 'union' | 'subtract';
 
@@ -29,24 +29,10 @@ export interface AddressSet {
   readonly skipped: number;
 }
 
-/**
- * The distinct addresses among some cells, normalised (addressKey), in first-seen order, and how
- * many non-empty cells were not addresses of `chain`. The table's "Use these N addresses" reads
- * a column the same way (src/vscode/table/columnInfo.ts).
- */
+/** The distinct addresses among some cells (the one rule: addresses.ts), without a limit. */
 export function distinctAddresses(cells: Iterable<string>, chain: Chain): { addresses: string[]; skipped: number } {
-  const set = new Set<string>();
-  let skipped = 0;
-  for (const raw of cells) {
-    const v = raw.trim();
-    if (v === '') continue;
-    if (addressProblem(v, chain) !== undefined) {
-      skipped++;
-      continue;
-    }
-    set.add(addressKey(v, chain));
-  }
-  return { addresses: [...set], skipped };
+  const { addresses, skipped } = distinctOf(cells, chain);
+  return { addresses, skipped };
 }
 
 /** The distinct addresses of some cells as one result's set (see distinctAddresses). */
@@ -61,6 +47,8 @@ export interface AddressColumnCells {
   readonly column: string;
   readonly chain: Chain;
   readonly cells: readonly string[];
+  /** Set when the reader already took the distinct addresses (in its worker): `cells` are they, and this many cells were not addresses. */
+  readonly skipped?: number;
 }
 
 /** Reads one table file's address column (undefined when it has none). */
@@ -85,21 +73,18 @@ export const readInThread: AddressColumnReader = async (file, signal) => {
  * receives, so reading a 722 MB result never stalls it. The window's code uses this one.
  */
 export function readInWorker(workerFile?: string, onThread?: (threadId: number) => void): AddressColumnReader {
-  return async (file, signal) => {
-    const table = await RemoteTable.open(file, { signal, prepareColumns: false, ...(workerFile ? { workerFile } : {}) });
-    onThread?.(table.threadId);
-    try {
-      await table.indexed;
-      const rows = Math.min(table.rowCount, SAMPLE_ROWS);
-      const all = table.columns.map((_, i) => i);
-      const sample = rows > 0 ? (await table.window(0, rows, all, signal)).cells : [];
-      const col = pickAddressColumn(table.columns, sample);
-      if (!col) return undefined;
-      return { column: col.name, chain: col.chain, cells: await table.columnText(col.column, { signal }) };
-    } finally {
-      await table.close();
-    }
-  };
+  return async (file, signal) =>
+    withResultReader(
+      file,
+      async (reader) => {
+        const col = pickAddressColumn(reader.columns, reader.sample);
+        if (!col) return undefined;
+        // The worker takes the distinct addresses (addresses.ts): only they cross to this thread.
+        const { addresses, skipped } = await reader.addresses(col.column, col.chain, { signal });
+        return { column: col.name, chain: col.chain, cells: addresses, skipped };
+      },
+      { signal, ...(workerFile ? { workerFile } : {}), ...(onThread ? { onThread } : {}) },
+    );
 }
 
 /** A result's address set: its file's address column, or a result folder's files' merged. */
@@ -108,7 +93,8 @@ export async function readAddressSet(file: string, signal?: AbortSignal, read: A
   const parts: AddressSet[] = [];
   for (const f of files) {
     const col = await read(f, signal);
-    if (col) parts.push(addressSetOf(f, col.column, col.chain, col.cells));
+    if (col?.skipped !== undefined) parts.push({ file: f, chain: col.chain, column: col.column, addresses: col.cells, set: new Set(col.cells), skipped: col.skipped });
+    else if (col) parts.push(addressSetOf(f, col.column, col.chain, col.cells));
   }
   const first = parts[0];
   if (!first) throw new Error(`${basename(file)} has no address column.`);

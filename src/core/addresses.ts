@@ -32,6 +32,37 @@ export function normaliseAddress(value: string, chain: Chain): string {
   return chain === 'alt' ? value.toLowerCase() : value;
 }
 
+/** The distinct addresses of a column's cells and how many it holds. */
+export interface DistinctAddresses {
+  /** Distinct, normalised (normaliseAddress, trimmed), in first-seen order; at most `limit`. */
+  readonly addresses: string[];
+  /** How many distinct addresses the cells hold in all (more than `addresses.length` past the limit). */
+  readonly distinct: number;
+  /** Non-empty cells that are not addresses of the chain. */
+  readonly skipped: number;
+}
+
+/**
+ * The distinct addresses among some cells (trimmed, normalised), in first-seen order, and how many
+ * non-empty cells were not addresses of `chain`. Every reader of a result's address column calls
+ * this (the table worker for "use as input", address sets, the table's own column).
+ */
+export function distinctAddresses(cells: Iterable<string>, chain: Chain, limit = Infinity): DistinctAddresses {
+  const set = new Set<string>();
+  let skipped = 0;
+  for (const raw of cells) {
+    const v = raw.trim();
+    if (v === '') continue;
+    if (addressProblem(v, chain) !== undefined) {
+      skipped++;
+      continue;
+    }
+    set.add(normaliseAddress(v, chain));
+  }
+  const all = [...set];
+  return { addresses: all.length > limit ? all.slice(0, limit) : all, distinct: all.length, skipped };
+}
+
 /** What an address of the chain is, to end a sentence: "… must be a base58 address of 32 to 44 characters (no 0, O, I or l)". */
 export function addressRule(chain: Chain): string {
   return chain === 'alt' ? 'a second-chain address: 0x and 40 hex digits' : 'a base58 address of 32 to 44 characters (no 0, O, I or l)';

@@ -143,3 +143,35 @@ export function pickAddressColumn(names: readonly string[], sample: readonly (re
   if (found.length > 0) return found.reduce((best, c) => (rank(c.name) < rank(best.name) ? c : best));
   return undefined;
 }
+
+/** Whose addresses a column holds: wallets, tokens (mints) or token creators (wallets that deploy). */
+export type AddressRole = 'wallet' | 'token' | 'creator';
+
+const ROLE_NAMES: readonly [AddressRole, RegExp][] = [
+  ['creator', /creator|deployer|\bdev\b/iu],
+  ['token', /token|mint/iu],
+  ['wallet', /wallet|trader|buyer|seller|holder|owner|maker|signer|address|account/iu],
+];
+
+/**
+ * Whose addresses an address column holds, from its name (`wallet`, `owner`, `trader` → wallet;
+ * `token`, `mint`, `token_address` → token; `creator` → creator). A bare `address` is a wallet
+ * unless `hint` (what the result that holds it lists: a token finder's list is tokens) says
+ * otherwise; undefined when the name says nothing and there is no hint. "Use as input" ranks its
+ * endpoints by it, so a wallet column is never offered a token endpoint first.
+ */
+export function addressRole(name: string, hint?: AddressRole): AddressRole | undefined {
+  const n = name.trim().toLowerCase();
+  if (hint && (n === '' || n === 'address' || n === 'addresses')) return hint;
+  return ROLE_NAMES.find(([, re]) => re.test(n))?.[0] ?? hint;
+}
+
+/** The kind of list an endpoint's address-list field takes (its key: `wallets` or `tokens`). */
+export function roleWanted(fieldKey: string): ListWant {
+  return fieldKey === 'tokens' ? 'tokens' : 'wallets';
+}
+
+/** Whether a column of `role` is what a list field that wants `want` takes (a creator is a wallet). */
+export function roleFits(role: AddressRole, want: ListWant): boolean {
+  return want === 'tokens' ? role === 'token' : role !== 'token';
+}

@@ -9,7 +9,7 @@ import { compactCredits, endpointTitle } from '../../src/core/history/format';
 import { GROUPS, groupOf } from '../../src/core/history/model';
 import { isZipItem } from '../../src/core/results/kinds';
 import type { HistoryItem } from '../../src/core/history/merge';
-import { addressesInFiles } from '../../src/core/history/resultAddresses';
+import { readResultLists } from '../../src/core/results/readResult';
 import { quote } from '../../src/core/pricing';
 import { endpoint } from '../../src/core/catalog';
 import type { RequestRecord } from '../../src/core/wire';
@@ -245,8 +245,10 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
   it('uses a result as the input of another endpoint, with its price shown', async () => {
     const zip = model().all().find((i) => i.resultPath && isZipItem(i));
     assert.ok(zip, 'a downloaded .zip result (from the expand test)');
-    const names = fs.readdirSync(zip.resultPath ?? '').filter((n) => n.endsWith('.csv')).sort();
-    const wallets = addressesInFiles(names.map((n) => ({ name: n, text: fs.readFileSync(path.join(zip.resultPath ?? '', n), 'utf8') })), 'main', 'wallets');
+    let root = __dirname;
+    while (!fs.existsSync(path.join(root, 'package.json'))) root = path.dirname(root);
+    const lists = await readResultLists(zip.resultPath ?? '', { workerFile: path.join(root, 'dist', 'tableWorker.js') });
+    const wallets = lists.find((l) => l.role === 'wallet')?.addresses ?? [];
     assert.ok(wallets.length > 0);
     const out = await vscode.commands.executeCommand<RunOutcome>(CommandIds.useResultAsInput, provider().node(zip.requestId), { target: 'pnl', notify: false, wait: false });
     assert.equal(out.status, 'queued', JSON.stringify(out));

@@ -387,15 +387,20 @@ describe('table: the Wallet Analytics Table through its real message path', func
     await query(t, { filters: [{ kind: 'range', column: 2, min: 0 }] });
     const view = await query(t, { filters: [{ kind: 'range', column: 2, min: 0 }], sort: [{ column: 2, descending: true }] });
     let offered: string[] = [];
+    const described = new Map<string, string>();
     picks = [
       (items) => {
-        offered = items.map((i) => i.label);
+        offered = items.filter((i) => i.kind !== vscode.QuickPickItemKind.Separator).map((i) => i.label);
+        for (const i of items) described.set(i.label, i.description ?? '');
         return items.find((i) => i.label === 'PnL of Wallets…');
       },
     ];
     ran.length = 0;
     const done = await reply(t, { type: 'useAsInput', requestId: id(), column: 0 }, 'done');
     assert.ok(offered.includes('PnL of Wallets…'), JSON.stringify(offered));
+    assert.equal(offered[0], 'PnL of Wallets…', 'a wallet column is offered PnL first (issue 23 item 2)');
+    assert.match(described.get('PnL of Wallets…') ?? '', /^[\d,]+ credits \([\d,]+ wallets? × 5\)$/u, 'with its price for this list');
+    assert.match(described.get('All-Time-High Market Cap of Tokens…') ?? described.get('$(warning) All-Time-High Market Cap of Tokens…') ?? '', /credits/u, 'every choice priced');
     assert.ok(!offered.some((l) => /Wallet Activity/u.test(l)), 'only endpoints that take an address list');
     assert.equal(ran.length, 1);
     assert.equal(ran[0]?.id, 'walletAnalytics.endpoint.pnl');

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import ts from 'typescript';
 import { classifyColumn, pickAddressColumn } from '../../src/core/columnKind';
 import { numericColumns } from '../../src/core/compare/compareSource';
-import { addressesInFile } from '../../src/core/history/resultAddresses';
+import { distinctAddresses } from '../../src/core/addresses';
 import { METRICS } from '../../src/core/metrics';
 import { notebookColumns } from '../../src/core/notebook';
 import { compareText, jsonRowsSource, openCsvFile, TableView } from '../../src/core/table';
@@ -89,8 +89,7 @@ describe('column kinds: every feature follows the rule', () => {
 
   it('compare and address sets; "use as input"; numbers for compare’s deltas', () => {
     assert.deepEqual(pickAddressColumn(['n', 'program'], sample.map(([a, n]) => [n ?? '', a ?? ''])), { column: 1, name: 'program', chain: 'main' });
-    const file = `wallet,n\n${sample.map((r) => r.join(',')).join('\n')}\n`;
-    assert.deepEqual(addressesInFile('r.csv', file, 'main', 'wallets'), ADDRESSES);
+    assert.deepEqual(distinctAddresses(sample.map(([a]) => a ?? ''), 'main').addresses, ADDRESSES);
     assert.deepEqual([...numericColumns(['wallet', 'n'], sample)], [1]);
   });
 });
@@ -109,7 +108,8 @@ describe('column kinds: one owner', () => {
       'src/core/compare/compareSource.ts', // compare
       'src/core/compare/addressColumn.ts', // compare and address sets
       'src/core/addressSets.ts',
-      'src/core/history/resultAddresses.ts', // "Use Result as Input to…"
+      'src/core/results/readResult.ts', // "Use Result as Input to…" and the list source's result columns
+      'src/core/inputTargets.ts', // the picker's ranking: what the column holds
       'src/vscode/flows/listSources.ts', // "from a previous result"
     ];
     for (const f of callers) assert.ok(imports(f).some((i) => /columnKind$/u.test(i)), `${f} imports core/columnKind`);

@@ -7,9 +7,7 @@ import { sampleInput } from '../../src/core/samples';
 import { mergeHistory, type HistoryItem } from '../../src/core/history/merge';
 import { HistoryModel, groupOf, rowIcon, rowText } from '../../src/core/history/model';
 import { isZipItem } from '../../src/core/results/kinds';
-import { addressesInFile, addressesInFiles } from '../../src/core/history/resultAddresses';
 import { summariseInputs, type JobRecord } from '../../src/core/jobs/job';
-import { sampleAddress } from '../../src/core/samples';
 import type { RequestRecord } from '../../src/core/wire';
 
 const BASE = 'http://127.0.0.1:1';
@@ -199,26 +197,5 @@ describe('history: formats', () => {
     assert.equal(tip.wallets.length, 21);
     assert.equal(tip.wallets[20], '… 50 in all');
     assert.equal(tip.hours, 3);
-  });
-});
-
-describe('history: addresses in a result, for the next call', () => {
-  const w = [sampleAddress('main', 1), sampleAddress('main', 2), sampleAddress('main', 3)];
-  const t = sampleAddress('main', 9);
-
-  it('reads a .txt whole and picks the wallet column of a .csv by its header', () => {
-    assert.deepEqual(addressesInFile('a.txt', `${w[0]}\n${w[1]}\n${w[0]}\n`, 'main', 'wallets'), [w[0], w[1]]);
-    const csv = `token,wallet,pnl_usd\n${t},${w[0]},12\n${t},${w[2]},-3\n`;
-    assert.deepEqual(addressesInFile('b.csv', csv, 'main', 'wallets'), [w[0], w[2]]);
-    assert.deepEqual(addressesInFile('b.csv', csv, 'main', 'tokens'), [t]);
-    assert.deepEqual(addressesInFile('c.csv', 'name,score\nx,1\n', 'main', 'wallets'), [], 'no column holds addresses');
-  });
-
-  it('merges the files of an extracted .zip without duplicates', () => {
-    const files = [
-      { name: 'a.csv', text: `wallet,pnl\n${w[0]},1\n${w[1]},2\n` },
-      { name: 'b.csv', text: `wallet,pnl\n${w[1]},1\n${w[2]},2\n` },
-    ];
-    assert.deepEqual(addressesInFiles(files, 'main', 'wallets'), w);
   });
 });

@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import { threadId as mainThreadId, Worker, type WorkerOptions } from 'node:worker_threads';
 import type { ColumnProfile, Histogram, ScatterData } from '../../shared/analysisProtocol';
+import type { Chain, DistinctAddresses } from '../addresses';
 import { HISTOGRAM_BINS } from '../../shared/analysisProtocol';
 import { Listeners } from './listeners';
 import type { CopyOptions, ExportOptions, ExportResult } from './exportView';
@@ -185,6 +186,12 @@ export class RemoteTable {
   /** Every cell of `column`, in view order (one typed pass in the worker, cached there). */
   async columnText(column: number, options: TaskOptions = {}): Promise<readonly string[]> {
     return this.channel.request({ type: 'columnText', column }, 'columnText', options);
+  }
+
+  /** The distinct addresses of `column` of the chain, in view order, at most `limit` sent back (counted in the worker: addresses.ts). */
+  addresses(column: number, chain: Chain, options: TaskOptions & { limit?: number } = {}): Promise<DistinctAddresses> {
+    const { limit, ...task } = options;
+    return this.channel.request({ type: 'addresses', column, chain, ...(limit !== undefined && Number.isFinite(limit) ? { limit } : {}) }, 'addresses', task);
   }
 
   /** The profile of `column` over every row of the current view (analysis.ts): type, counts, order statistics, top values, histogram. */

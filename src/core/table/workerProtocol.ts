@@ -11,6 +11,7 @@
  * Both sides validate what they receive (parseWorkerRequest, parseWorkerMessage).
  */
 import { MAX_HISTOGRAM_BINS, type ColumnProfile, type Histogram, type ScatterData } from '../../shared/analysisProtocol';
+import type { Chain, DistinctAddresses } from '../addresses';
 import type { ExportResult } from './exportView';
 import { isInt, isIntList, isQuery, isRecord } from './queryGuards';
 import type { Progress, SourceChange, TableNotice, TableWindow, ViewQuery, ViewSnapshot } from './types';
@@ -50,6 +51,8 @@ export type WorkerRequest =
       readonly neutraliseFormulas: boolean;
     }
   | { readonly type: 'columnText'; readonly id: number; readonly column: number }
+  /** The distinct addresses of a column over the view (addresses.ts), at most `limit` of them sent back: "use as input". */
+  | { readonly type: 'addresses'; readonly id: number; readonly column: number; readonly chain: Chain; readonly limit?: number }
   /** The analysis panel (analysis.ts), over every row of the current view. */
   | { readonly type: 'profile'; readonly id: number; readonly column: number }
   | { readonly type: 'histogram'; readonly id: number; readonly column: number; readonly bins: number; readonly log: boolean }
@@ -76,6 +79,7 @@ export type WorkerReply =
   | { readonly op: 'copy'; readonly value: string }
   /** The column's text in view order (for "use as input"). */
   | { readonly op: 'columnText'; readonly value: readonly string[] }
+  | { readonly op: 'addresses'; readonly value: DistinctAddresses }
   | { readonly op: 'profile'; readonly value: ColumnProfile }
   | { readonly op: 'histogram'; readonly value: Histogram }
   /** Typed arrays survive the structured clone as typed arrays. */
@@ -133,6 +137,8 @@ export function parseWorkerRequest(message: unknown): WorkerRequest | undefined 
     case 'columnText':
     case 'profile':
       return isInt(m.column) ? (m as WorkerRequest) : undefined;
+    case 'addresses':
+      return isInt(m.column) && (m.chain === 'main' || m.chain === 'alt') && (m.limit === undefined || isInt(m.limit)) ? (m as WorkerRequest) : undefined;
     case 'histogram':
       return isInt(m.column) && isInt(m.bins) && m.bins >= 1 && m.bins <= MAX_HISTOGRAM_BINS && isBool(m.log) ? (m as WorkerRequest) : undefined;
     case 'scatter':
@@ -239,6 +245,8 @@ function isReplyValue(op: unknown, v: unknown): boolean {
       return isText(v);
     case 'columnText':
       return isTexts(v);
+    case 'addresses':
+      return isRecord(v) && isTexts(v.addresses) && isInt(v.distinct) && isInt(v.skipped);
     case 'profile':
       return isProfile(v);
     case 'histogram':

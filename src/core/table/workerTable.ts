@@ -6,6 +6,7 @@
  */
 import { threadId } from 'node:worker_threads';
 import { abortable } from '../abort';
+import { distinctAddresses } from '../addresses';
 import { columnHistogram, profileColumn, scatterPoints } from './analysis';
 import { copySelection, exportView } from './exportView';
 import { openTable } from './openTable';
@@ -74,6 +75,13 @@ export class WorkerTable {
         const [typed] = await view.source.typedColumns([{ column: req.column, text: true }], { signal, onProgress });
         const text = typed?.fullText ?? [];
         return { op: 'columnText', value: Array.from(view.rowIds(), (id) => text[id] ?? '') };
+      }
+      case 'addresses': {
+        if (req.column >= view.source.columns.length) throw new RangeError(`There is no column ${req.column}.`);
+        await abortable(view.source.indexed, signal);
+        const [typed] = await view.source.typedColumns([{ column: req.column, text: true }], { signal, onProgress });
+        const text = typed?.fullText ?? [];
+        return { op: 'addresses', value: distinctAddresses(Array.from(view.rowIds(), (id) => text[id] ?? ''), req.chain, req.limit) };
       }
       case 'profile': {
         const t0 = performance.now();

@@ -14,6 +14,7 @@ import { CommandIds } from '../base/ids';
 import { openInTable } from '../table/tableEditor';
 import { windowPrompts } from '../table/prompts';
 import { useAsInput } from '../table/tableActions';
+import { addressRole } from '../../core/columnKind';
 import { browseFiles, resultItems, targetPaths, type AnalysisDeps, type ResultItem } from './resultChoice';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
@@ -84,7 +85,7 @@ async function writeList(cache: AddressSetCache, choice: Choice, offer: boolean)
         if (pick === 'Open') await openInTable(file);
         else if (pick === use) {
           // The endpoint's own command runs without `yes`: the price step comes before anything is sent.
-          const message = await useAsInput(list, sets[0]?.chain ?? 'main', { column: path.basename(file), skipped: 0 }, windowPrompts);
+          const message = await useAsInput(list, sets[0]?.chain ?? 'main', { column: path.basename(file), skipped: 0, role: addressRole(sets[0]?.column ?? '') }, windowPrompts);
           if (message) vscode.window.setStatusBarMessage(message, 8000);
         }
       } catch (e) {

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import Papa from 'papaparse';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { pickAddressColumn, SAMPLE_ROWS } from '../../core/columnKind';
+import { pickAddressColumn } from '../../core/columnKind';
 import type { JobRecord } from '../../core/jobs/job';
+import { withResultReader } from '../../core/results/readResult';
 import { pickStep, type StepTitle } from './multiStep';
 
 /** Where a list of addresses can come from. */
@@ -56,21 +56,26 @@ async function firstTabularFile(p: string): Promise<string> {
   return path.join(p, names[0]);
 }
 
-/** A .txt is taken whole; a .csv asks which column holds the addresses (the one classifier's address column first: core/columnKind.ts). */
+/**
+ * A .txt list's lines, or a .csv's column: the one classifier's address column first, the person
+ * picks. Read in a table worker (core/results/readResult.ts), never as one string on this thread.
+ */
 export async function readAddressFile(file: string, t: StepTitle): Promise<string | undefined> {
-  const text = await fs.readFile(file, 'utf8');
-  if (!/\.csv$/iu.test(file)) return text;
-  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/u, ''), { skipEmptyLines: true });
-  const [header, ...rows] = parsed.data;
-  if (!header) return '';
-  const guess = pickAddressColumn(header, rows.slice(0, SAMPLE_ROWS))?.column ?? -1;
-  const order = header.map((h, i) => ({ h, i })).sort((a, b) => (a.i === guess ? -1 : b.i === guess ? 1 : a.i - b.i));
-  const col = await pickStep(
-    t,
-    order.map(({ h, i }) => ({ label: h || `(column ${i + 1})`, description: rows[0]?.[i] ?? '', value: i })),
-    { placeholder: `Which column of ${path.basename(file)} holds the addresses?` },
-  );
-  const idx = col?.[0];
-  if (idx === undefined) return undefined;
-  return rows.map((r) => r[idx] ?? '').join('\n');
+  return withResultReader(file, async (reader) => {
+    const header = reader.columns;
+    if (header.length === 0) return '';
+    let idx: number | undefined = 0;
+    if (/\.csv$/iu.test(file)) {
+      const guess = pickAddressColumn(header, reader.sample)?.column ?? -1;
+      const order = header.map((h, i) => ({ h, i })).sort((a, b) => (a.i === guess ? -1 : b.i === guess ? 1 : a.i - b.i));
+      const col = await pickStep(
+        t,
+        order.map(({ h, i }) => ({ label: h || `(column ${i + 1})`, description: reader.sample[0]?.[i] ?? '', value: i })),
+        { placeholder: `Which column of ${path.basename(file)} holds the addresses?` },
+      );
+      idx = col?.[0];
+    }
+    if (idx === undefined) return undefined;
+    return (await reader.columnText(idx)).join('\n');
+  });
 }

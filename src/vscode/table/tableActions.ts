@@ -6,8 +6,10 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { ENDPOINTS, commandIdOf, shortTitle, validateInput, type Endpoint } from '../../core/catalog';
-import type { FieldSpec } from '../../core/fields';
+import { ENDPOINTS, commandIdOf, shortTitle } from '../../core/catalog';
+import { addressRole, type AddressRole } from '../../core/columnKind';
+import { roleText, type ListOffer } from '../../core/inputTargets';
+import { pickInputTarget, targetInputs } from '../flows/inputPicker';
 import type { TablePrompts } from './prompts';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
@@ -68,62 +70,32 @@ export async function addToList(addresses: readonly string[], resultsFolder: str
     : `Added ${added.length === 1 ? added[0] : `${fmt(added.length)} addresses`} to list “${listName}” (${fmt(total)} in all).`;
 }
 
-/** An endpoint field that takes a list of addresses of the chain. */
-interface Target {
-  readonly ep: Endpoint;
-  readonly field: FieldSpec;
-}
-
-/** Endpoints that accept these addresses as their only required input (others would need more than a column). */
-export function inputTargets(addresses: readonly string[], chain: 'main' | 'alt'): { fits: Target[]; tooMany: Target[] } {
-  const fits: Target[] = [];
-  const tooMany: Target[] = [];
-  for (const ep of ENDPOINTS) {
-    for (const field of ep.fields) {
-      if (field.kind !== 'addressList' || field.chain !== chain) continue;
-      // A short sample proves the other fields are optional or defaulted; the length is checked on its own.
-      if (!validateInput(ep, { [field.key]: addresses.slice(0, Math.max(1, field.min ?? 1)) }).ok) continue;
-      if (addresses.length > (field.max ?? Infinity) || addresses.length < (field.min ?? 1)) tooMany.push({ ep, field });
-      else fits.push({ ep, field });
-    }
-  }
-  return { fits, tooMany };
-}
-
 /**
- * "Use these N addresses as input to…": the person picks an endpoint, and its command runs with the
- * addresses as input and without `yes`, so its price step shows before anything is sent.
+ * "Use these N addresses as input to…": the one picker (flows/inputPicker.ts), ranked by what the
+ * column holds and priced for this list; the chosen endpoint's command runs with the addresses as
+ * input and without `yes`, so its price step shows before anything is sent.
  */
 export async function useAsInput(
   addresses: readonly string[],
   chain: 'main' | 'alt',
-  about: { column: string; skipped: number },
+  about: { column: string; skipped: number; role?: AddressRole },
   prompts: TablePrompts,
 ): Promise<string | undefined> {
   if (addresses.length === 0) return `Column “${about.column}” holds no ${chain === 'alt' ? 'second-chain ' : ''}addresses in the rows shown.`;
-  const { fits, tooMany } = inputTargets(addresses, chain);
-  if (fits.length === 0) {
-    return `No endpoint takes ${fmt(addresses.length)} addresses at once${tooMany.length ? ` (${tooMany.map((t) => `${shortTitle(t.ep)}: at most ${fmt(t.field.max ?? 0)}`).join('; ')})` : ''}. Filter the table to fewer rows first.`;
-  }
-  type Item = vscode.QuickPickItem & { target: Target };
-  const items: Item[] = fits.map((t) => ({
-    label: t.ep.title,
-    description: `as ${t.field.label} · ${t.ep.bot ?? t.ep.path}`,
-    detail: t.ep.summary,
-    target: t,
-  }));
+  const role = about.role ?? addressRole(about.column);
+  const offer: ListOffer = { column: about.column, chain, role, addresses, distinct: addresses.length };
   const skipped = about.skipped > 0 ? `; ${fmt(about.skipped)} cells that are not addresses left out` : '';
-  const left = tooMany.length > 0 ? ` ${tooMany.length} endpoint${tooMany.length === 1 ? ' takes' : 's take'} fewer and ${tooMany.length === 1 ? 'is' : 'are'} not listed.` : '';
-  const pick = await prompts.pick(items, {
-    title: `Use ${fmt(addresses.length)} addresses from “${about.column}” as input to…${skipped}`,
-    placeHolder: `The endpoint's price is shown before anything is sent.${left}`,
-    matchOnDescription: true,
-    matchOnDetail: true,
-  });
-  if (!pick) return undefined;
-  const { ep, field } = pick.target;
-  prompts.runCommand(commandIdOf(ep), { inputs: { [field.key]: [...addresses] } }).then(undefined, (e: unknown) => {
+  let target;
+  try {
+    target = await pickInputTarget([offer], prompts, { title: `Use ${fmt(addresses.length)} ${roleText(role)} from “${about.column}” as input to…${skipped}` });
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+  if (!target) return undefined;
+  const { ep, field } = target;
+  prompts.runCommand(commandIdOf(ep), { inputs: targetInputs(target) }).then(undefined, (e: unknown) => {
     void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${e instanceof Error ? e.message : String(e)}`);
   });
-  return `${shortTitle(ep)}: ${fmt(addresses.length)} addresses given as ${field.label}; the price shows next.`;
+  const cut = target.cut ? ` (the first ${fmt(target.count)} of ${fmt(addresses.length)}, the most per request)` : '';
+  return `${shortTitle(ep)}: ${fmt(target.count)} addresses given as ${field.label}${cut}; the price shows next.`;
 }

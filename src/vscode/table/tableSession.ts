@@ -18,7 +18,8 @@ import { readSettings } from '../base/settings';
 import type { Log } from '../base/log';
 import { writeAtomic } from '../../core/fileLock';
 import { chartPngPath, pngFromDataUrl } from '../../core/table/chartPng';
-import { distinctAddresses } from '../../core/addressSets';
+import { addressRole } from '../../core/columnKind';
+import { resultRole } from '../../core/inputTargets';
 import { columnInfo, likelyShown } from './columnInfo';
 import type { TablePrompts } from './prompts';
 import { resultInfo } from '../../core/results/files';
@@ -523,14 +524,14 @@ export class TableSession implements vscode.Disposable {
     const info = o.columns[column];
     if (!info) throw new RangeError(`There is no column ${column}.`);
     const signal = this.controller(requestId);
-    // One pass for the whole column in the worker (cached there); its cells come back in view order.
-    const text = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: `Reading the addresses of ${info.name}` },
-      () => o.table.columnText(column, { signal, onProgress: (progress) => this.post({ type: 'progress', requestId, progress }) }),
-    );
+    // One pass for the whole column in the worker (cached there): it counts the distinct addresses
+    // there too (addresses.ts), so only the list crosses to this thread.
     const chain = info.address ?? 'main';
-    const { addresses, skipped } = distinctAddresses(text, chain);
-    const msg = await useAsInput(addresses, chain, { column: info.name, skipped }, prompts);
+    const { addresses, skipped } = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Reading the addresses of ${info.name}` },
+      () => o.table.addresses(column, chain, { signal, onProgress: (progress) => this.post({ type: 'progress', requestId, progress }) }),
+    );
+    const msg = await useAsInput(addresses, chain, { column: info.name, skipped, role: addressRole(info.name, resultRole(o.endpoint)) }, prompts);
     this.post({ type: 'done', requestId, message: msg });
   }
 }

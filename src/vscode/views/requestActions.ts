@@ -1,16 +1,15 @@
 import * as vscode from 'vscode';
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { ENDPOINTS, commandIdOf, findEndpoint, shortTitle, type Endpoint } from '../../core/catalog';
-import type { FieldSpec } from '../../core/fields';
+import { commandIdOf, findEndpoint } from '../../core/catalog';
 import { endpointTitle, hasShortenedList } from '../../core/history/format';
 import type { HistoryItem } from '../../core/history/merge';
 import type { GroupId } from '../../core/history/model';
-import { addressesInFiles, type ListWant } from '../../core/history/resultAddresses';
-import { describeRule } from '../../core/pricing';
-import { addressFilesOf, exists } from '../../core/results/files';
+import { listFields, resultRole } from '../../core/inputTargets';
+import { exists } from '../../core/results/files';
+import { readResultLists } from '../../core/results/readResult';
 import type { RunArgs, RunOutcome } from '../calls/callService';
 import { CommandIds } from '../base/ids';
+import { pickInputTarget, targetInputs } from '../flows/inputPicker';
 import { openResult } from '../results/open';
 import { FileNode, RequestNode } from './requestsTree';
 import type { RequestsView } from './requestsView';
@@ -31,15 +30,6 @@ function runOptions(a: unknown): Pick<RunArgs, 'notify' | 'wait'> & { target?: s
   if (typeof o.target === 'string') out.target = o.target;
   return out;
 }
-
-/** Endpoints that take a list of addresses: where a result can go next. */
-export function listTargets(): { ep: Endpoint; field: FieldSpec }[] {
-  return ENDPOINTS.flatMap((ep) => {
-    const field = ep.fields.find((f) => f.kind === 'addressList');
-    return field && ep.family === 'queued' ? [{ ep, field }] : [];
-  });
-}
-
 
 /** The commands on the Requests view's rows and title bar. */
 export function registerRequestActions(context: vscode.ExtensionContext, view: RequestsView, baseUrl: () => string): void {
@@ -93,29 +83,27 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
     const item = itemOf(target);
     if (item.status !== 'done') throw new Error('Only a finished request has a result to use.');
     const opts = runOptions(extra);
-    const targets = listTargets();
-    let chosen = opts.target ? targets.find((t) => t.ep.id === opts.target) : undefined;
-    if (!chosen) {
-      const pick = await vscode.window.showQuickPick(
-        targets.map((t) => ({ label: t.ep.title, description: describeRule(t.ep), detail: `Its ${t.field.label.toLowerCase()} from the result of ${endpointTitle(item.endpointId)}.`, t })),
-        { title: `Use the result of ${endpointTitle(item.endpointId)} as input to…`, placeHolder: 'The endpoint to run on the addresses of this result (its price is shown before anything is sent)' },
-      );
-      if (!pick) return { status: 'cancelled' };
-      chosen = pick.t;
-    }
     const p = await onDisk(item);
-    const names = await addressFilesOf(p);
-    const texts = await Promise.all(names.map(async (f) => ({ name: f, text: await fs.readFile(f, 'utf8') })));
-    const want: ListWant = chosen.field.key === 'tokens' ? 'tokens' : 'wallets';
-    let list = addressesInFiles(texts, chosen.field.chain ?? 'main', want);
-    if (list.length === 0) throw new Error(`The result of ${endpointTitle(item.endpointId)} holds no ${chosen.field.chain === 'alt' ? 'second-chain ' : ''}addresses for ${shortTitle(chosen.ep)}.`);
-    const max = chosen.field.max ?? list.length;
-    if (list.length > max) {
-      void vscode.window.showWarningMessage(`The result holds ${list.length.toLocaleString('en-US')} addresses; the first ${max.toLocaleString('en-US')} (the most per request) are used.`);
-      list = list.slice(0, max);
+    // Read in a table worker (core/results/readResult.ts), never on this thread: every address
+    // column's distinct addresses, at most the most a request takes.
+    const most = Math.max(...listFields().map((t) => t.field.max ?? 0));
+    const lists = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `${endpointTitle(item.endpointId)}: reading the addresses of the result (free)…` },
+      () => readResultLists(p, { limit: most, hint: resultRole(item.endpointId) }),
+    );
+    if (lists.every((l) => l.addresses.length === 0)) throw new Error(`The result of ${endpointTitle(item.endpointId)} holds no addresses to use as input.`);
+    const chosen = await pickInputTarget(lists, { pick: (items, o) => Promise.resolve(vscode.window.showQuickPick(items, o)) }, {
+      title: `Use the result of ${endpointTitle(item.endpointId)} as input to…`,
+      preset: opts.target,
+    });
+    if (!chosen) return { status: 'cancelled' };
+    if (chosen.cut) {
+      void vscode.window.showWarningMessage(
+        `The result holds ${chosen.offer.distinct.toLocaleString('en-US')} ${chosen.wants}; the first ${chosen.count.toLocaleString('en-US')} (the most per request) are used.`,
+      );
     }
     const { target: _t, ...run } = opts;
-    return vscode.commands.executeCommand<RunOutcome>(commandIdOf(chosen.ep), { inputs: { [chosen.field.key]: list }, ...run });
+    return vscode.commands.executeCommand<RunOutcome>(commandIdOf(chosen.ep), { inputs: targetInputs(chosen), ...run });
   };
 
   const reveal = async (p: string) => {

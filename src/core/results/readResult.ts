@@ -1,0 +1,151 @@
+/**
+ * How a result's rows and addresses are read by every feature that is not the table itself: "Use
+ * Result as Input to…", the "from a previous result" list source, and the checks of both (issue 22
+ * item 6). One way: the table engine in a worker thread (RemoteTable), so the extension host's
+ * thread only posts and receives, and no file is ever held as one string. The worker reads the
+ * header and first rows (to find the address columns: columnKind.ts), then counts a column's
+ * distinct addresses itself (addresses.ts) and sends back at most the list a call can take.
+ * Address sets (addressSets.ts readInWorker) and the table session read through the same worker.
+ */
+import type { Chain, DistinctAddresses } from '../addresses';
+import { addressRole, classifyColumn, SAMPLE_ROWS, type AddressRole } from '../columnKind';
+import { RemoteTable } from '../table/remoteTable';
+import type { TaskOptions } from '../table/types';
+import { addressFilesOf } from './files';
+
+export interface ReadOptions extends TaskOptions {
+  /** The worker bundle (default: dist/tableWorker.js beside the extension bundle). */
+  readonly workerFile?: string;
+  /** Told the worker's thread id for each file opened (tests check it is not this thread). */
+  readonly onThread?: (threadId: number) => void;
+}
+
+/** One address column of a result: where it is, its chain and whose addresses its name says it holds. */
+export interface ResultAddressColumn {
+  readonly column: number;
+  readonly name: string;
+  readonly chain: Chain;
+  /** From its name (columnKind.ts addressRole) and the producing endpoint's hint; undefined when neither says. */
+  readonly role: AddressRole | undefined;
+}
+
+/** A result file open in a table worker: its header, first rows, address columns and a column's addresses or text. */
+export class ResultReader {
+  private constructor(
+    readonly file: string,
+    private readonly table: RemoteTable,
+    /** The first SAMPLE_ROWS rows (all columns), as the classifier judges a column. */
+    readonly sample: readonly (readonly string[])[],
+  ) {}
+
+  /** Opens `file` (.csv, .txt, .json) in a worker and waits until every row is indexed. */
+  static async open(file: string, options: ReadOptions = {}): Promise<ResultReader> {
+    const table = await RemoteTable.open(file, { signal: options.signal, prepareColumns: false, ...(options.workerFile ? { workerFile: options.workerFile } : {}) });
+    try {
+      options.onThread?.(table.threadId);
+      await table.indexed;
+      const rows = Math.min(table.rowCount, SAMPLE_ROWS);
+      const sample = rows > 0 ? (await table.window(0, rows, table.columns.map((_, i) => i), options.signal)).cells : [];
+      return new ResultReader(file, table, sample);
+    } catch (e) {
+      await table.close();
+      throw e;
+    }
+  }
+
+  get columns(): readonly string[] {
+    return this.table.columns;
+  }
+
+  get rowCount(): number {
+    return this.table.rowCount;
+  }
+
+  /** The columns that hold addresses (the one classifier over the first rows), in file order. */
+  addressColumns(hint?: AddressRole): ResultAddressColumn[] {
+    return this.columns.flatMap((name, column) => {
+      const k = classifyColumn(
+        this.sample.map((r) => r[column] ?? ''),
+        name,
+      );
+      return k.kind === 'address' ? [{ column, name, chain: k.chain, role: addressRole(name, hint) }] : [];
+    });
+  }
+
+  /** The distinct addresses of `column` (counted in the worker), at most `limit` of them sent here. */
+  addresses(column: number, chain: Chain, options: TaskOptions & { limit?: number } = {}): Promise<DistinctAddresses> {
+    return this.table.addresses(column, chain, options);
+  }
+
+  /** Every cell of `column`, in file order (the worker's typed pass; never the file as one string). */
+  columnText(column: number, options: TaskOptions = {}): Promise<readonly string[]> {
+    return this.table.columnText(column, options);
+  }
+
+  close(): Promise<void> {
+    return this.table.close();
+  }
+}
+
+/** One list that a result offers: an address column's distinct addresses (merged over the files of an extracted .zip). */
+export interface ResultList extends DistinctAddresses {
+  /** The column's name (the first file's, for a folder). */
+  readonly column: string;
+  readonly chain: Chain;
+  readonly role: AddressRole | undefined;
+  /** True when `distinct` is a floor: a folder's files were each cut at the limit before merging. */
+  readonly atLeast: boolean;
+}
+
+/**
+ * The lists a result offers, one per address column name (and chain), each with its distinct
+ * addresses (at most `limit`) and count: what "use as input" ranks its endpoints by. A folder (an
+ * extracted .zip) merges its files' columns of the same name. An empty array when no column holds
+ * addresses.
+ */
+export async function readResultLists(p: string, options: ReadOptions & { limit?: number; hint?: AddressRole } = {}): Promise<ResultList[]> {
+  const files = await addressFilesOf(p);
+  const limit = options.limit ?? Infinity;
+  const merged = new Map<string, { list: ResultList; seen: Set<string> }>();
+  for (const f of files) {
+    const reader = await ResultReader.open(f, options);
+    try {
+      for (const col of reader.addressColumns(options.hint)) {
+        const got = await reader.addresses(col.column, col.chain, { signal: options.signal, limit });
+        const key = `${col.chain}\u0000${col.name}`;
+        const had = merged.get(key);
+        if (!had) {
+          merged.set(key, { list: { ...got, column: col.name, chain: col.chain, role: col.role, atLeast: got.distinct > got.addresses.length && files.length > 1 }, seen: new Set(got.addresses) });
+          continue;
+        }
+        // A folder's files merged in order, once each: a few lists of at most `limit`, so this loop is short.
+        const addresses = [...had.list.addresses];
+        for (const a of got.addresses) {
+          if (had.seen.has(a)) continue;
+          had.seen.add(a);
+          if (addresses.length < limit) addresses.push(a);
+        }
+        had.list = {
+          ...had.list,
+          addresses,
+          distinct: had.seen.size,
+          skipped: had.list.skipped + got.skipped,
+          atLeast: had.list.atLeast || got.distinct > got.addresses.length,
+        };
+      }
+    } finally {
+      await reader.close();
+    }
+  }
+  return [...merged.values()].map((m) => m.list);
+}
+
+/** Opens a result file in a worker for `use`, and closes it after (the list source: its columns, a preview, then the picked column's cells). */
+export async function withResultReader<T>(file: string, use: (reader: ResultReader) => Promise<T>, options: ReadOptions = {}): Promise<T> {
+  const reader = await ResultReader.open(file, options);
+  try {
+    return await use(reader);
+  } finally {
+    await reader.close();
+  }
+}

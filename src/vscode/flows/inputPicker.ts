@@ -1,0 +1,68 @@
+/**
+ * The one "Use … as input to…" picker: the Requests view's row action, the table's column menu,
+ * the analysis panel and address sets all show it. Its choices come ranked by what the column
+ * holds (core/inputTargets.ts: a wallet column is never offered a token endpoint first), each
+ * with the kind of list it takes and its price for this list; the endpoint's own command then
+ * shows the price step again before anything is sent.
+ */
+import * as vscode from 'vscode';
+import { rankTargets, roleText, type InputTarget, type ListOffer } from '../../core/inputTargets';
+import type { TablePrompts } from '../table/prompts';
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+export type TargetItem = vscode.QuickPickItem & { readonly target?: InputTarget };
+
+/** The picker's items: the fitting endpoints, then (under a separator) those that take another kind. */
+export function targetItems(targets: readonly InputTarget[]): TargetItem[] {
+  const items: TargetItem[] = [];
+  let shownOther = false;
+  for (const t of targets) {
+    if (t.fits === false && !shownOther) {
+      shownOther = true;
+      items.push({ label: `Take ${t.wants}: “${t.offer.column}” looks like ${roleText(t.offer.role)}`, kind: vscode.QuickPickItemKind.Separator });
+    }
+    const list = t.cut ? `the first ${fmt(t.count)} of ${fmt(t.offer.distinct)} (the most per request)` : fmt(t.count);
+    items.push({
+      label: `${t.fits === false ? '$(warning) ' : ''}${t.ep.title}`,
+      description: `${t.price.text}`,
+      detail: `Takes ${t.wants}: ${list} ${t.count === 1 ? 'address' : 'addresses'} from “${t.offer.column}” (${roleText(t.offer.role)}). ${t.ep.summary}`,
+      target: t,
+    });
+  }
+  return items;
+}
+
+/**
+ * Asks which endpoint takes the list (or takes `preset`, an endpoint id, without asking); undefined
+ * when the person backs out. Throws with a message a person can act on when no endpoint can take it.
+ */
+export async function pickInputTarget(
+  offers: readonly ListOffer[],
+  prompts: Pick<TablePrompts, 'pick'>,
+  about: { readonly title: string; readonly preset?: string },
+): Promise<InputTarget | undefined> {
+  const { targets, refused } = rankTargets(offers);
+  if (targets.length === 0) {
+    const why = refused.length > 0 ? ` (${refused.map((r) => `${r.ep.title.replace(/…$/u, '')}: ${r.reason}`).join('; ')})` : '';
+    throw new Error(`No endpoint takes these addresses as its list${why}.`);
+  }
+  if (about.preset !== undefined) {
+    const t = targets.find((x) => x.ep.id === about.preset);
+    if (!t) throw new Error(`${about.preset} cannot take these addresses as its list.`);
+    return t;
+  }
+  const pick = await prompts.pick(targetItems(targets), {
+    title: about.title,
+    placeHolder: 'Best first for what the column holds; the price is shown again before anything is sent',
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
+  return pick?.target;
+}
+
+/** The run arguments of a chosen target: its list as the field's input (no `yes`: the price step shows first). */
+export function targetInputs(t: InputTarget): Record<string, unknown> {
+  const list = t.offer.addresses.length > t.count ? t.offer.addresses.slice(0, t.count) : t.offer.addresses;
+  return { [t.field.key]: [...list] };
+}
