@@ -20,6 +20,10 @@ export interface ColumnInfo {
   readonly numeric: boolean;
   /** The cells are addresses of this chain (wallets or tokens). */
   readonly address?: 'main' | 'alt';
+  /** A profit or a return (PnL, ROI): shown with its sign and, unless turned off, coloured (core/columnKind.ts isSignedColumn). */
+  readonly signed?: boolean;
+  /** ISO dates and times: shown in the person's local time, UTC on hover. */
+  readonly date?: boolean;
   /** For `<metric>_<timeframe>` columns (src/core/metrics.ts). */
   readonly metric?: string;
   readonly group?: string;
@@ -54,6 +58,8 @@ export interface TableMeta {
   readonly timeframes: readonly string[];
   /** The extension runs under its test runner: the webview answers `probe`. */
   readonly test: boolean;
+  /** `walletAnalytics.table.colorGainsAndLosses`: PnL and ROI in green and red (the sign shows either way). */
+  readonly colorGainsAndLosses?: boolean;
 }
 
 /** What the webview shows, for the integration tests (answers `probe`). */

@@ -14,7 +14,7 @@ import { METRIC_GROUPS, TIMEFRAMES } from '../../core/metrics';
 import { COPY_MAX_CELLS, neutraliseFormula, RemoteTable, type Progress } from '../../core/table';
 import type { ViewQuery, ViewState } from '../../shared/tableProtocol';
 import { FIRST_WINDOW, parseUiRequest, type ColumnInfo, type ProbeState, type TableLayout, type UiMessage, type UiRequest } from '../../shared/tableUiProtocol';
-import { readSettings } from '../base/settings';
+import { onDidChangeSettings, readSettings } from '../base/settings';
 import type { Log } from '../base/log';
 import { writeAtomic } from '../../core/fileLock';
 import { chartPngPath, pngFromDataUrl } from '../../core/table/chartPng';
@@ -100,6 +100,10 @@ export class TableSession implements vscode.Disposable {
     this.subscriptions.push(
       panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
       panel.onDidDispose(() => this.dispose()),
+      // The page is built again with the new colours (its place is kept, as on a file switch).
+      onDidChangeSettings(() => {
+        if (this.shown) void this.sendInit(this.shown).catch((e: unknown) => this.deps.log.warn(`Table: ${message(e)}`));
+      }, 'table.colorGainsAndLosses'),
     );
   }
 
@@ -298,6 +302,7 @@ export class TableSession implements vscode.Disposable {
         metricGroups: METRIC_GROUPS,
         timeframes: TIMEFRAMES,
         test: this.deps.test,
+        colorGainsAndLosses: readSettings().tableColorGainsAndLosses,
       },
     });
     // From here on changes are pushed as they come; catch up with those since init.
