@@ -25,6 +25,8 @@ export interface GridHost {
   ensure(first: number, last: number, columns: readonly number[]): void;
   sortClick(column: number, add: boolean): void;
   cellMenu(row: number, column: number, x: number, y: number): void;
+  /** Alt+Enter: the row as a wallet card. */
+  openCard(row: number): void;
   headerMenu(column: number, x: number, y: number): void;
   copy(): void;
   resized(column: number, width: number, done: boolean): void;

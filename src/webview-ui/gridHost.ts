@@ -62,6 +62,10 @@ export class TableGridHost implements GridHost {
     this.parts.menus.cell(row, column, x, y);
   }
 
+  openCard(row: number): void {
+    this.control.openCard(row);
+  }
+
   headerMenu(column: number, x: number, y: number): void {
     this.parts.menus.header(column, x, y);
   }

@@ -9,6 +9,8 @@ import * as path from 'node:path';
 import { ENDPOINTS, commandIdOf, shortTitle, validateInput, type Endpoint } from '../../core/catalog';
 import type { FieldSpec } from '../../core/fields';
 import type { TablePrompts } from './prompts';
+import { explorerLink, explorerSetting } from '../../core/explorer';
+import { readSettings } from '../base/settings';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
@@ -126,4 +128,21 @@ export async function useAsInput(
     void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${e instanceof Error ? e.message : String(e)}`);
   });
   return `${shortTitle(ep)}: ${fmt(addresses.length)} addresses given as ${field.label}; the price shows next.`;
+}
+
+/**
+ * Opens an address's explorer page with VS Code's openExternal (which asks before leaving for a
+ * new site); with no template set, or a bad one, says so and offers the setting. Returns the status line.
+ */
+export async function openInExplorer(address: string, chain: 'main' | 'alt'): Promise<string> {
+  const link = explorerLink(readSettings().explorerUrls[chain], address, chain);
+  if ('problem' in link) {
+    const setting = explorerSetting(chain);
+    void vscode.window.showWarningMessage(link.problem, 'Open Settings').then((choice) => {
+      if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
+    });
+    return link.problem;
+  }
+  const opened = await vscode.env.openExternal(vscode.Uri.parse(link.url, true));
+  return opened ? `Opened ${address} in the explorer.` : `The explorer page of ${address} was not opened.`;
 }

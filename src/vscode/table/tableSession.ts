@@ -23,7 +23,7 @@ import { columnInfo, likelyShown } from './columnInfo';
 import type { TablePrompts } from './prompts';
 import { resultInfo } from '../../core/results/files';
 import { lastViewFor } from './savedViewStore';
-import { activityCommand, addToList, useAsInput } from './tableActions';
+import { activityCommand, addToList, openInExplorer, useAsInput } from './tableActions';
 import { TABLE_COMMAND_TITLES, tableCommandCall } from './tableCommands';
 
 export interface TableSessionDeps {
@@ -392,6 +392,9 @@ export class TableSession implements vscode.Disposable {
           void vscode.window.showErrorMessage(`Wallet activity: ${message(e)}`);
         });
         this.post({ type: 'done', requestId: req.requestId, message: `Wallet activity of ${req.address}: choose the pages; the price shows before anything is sent.` });
+        return;
+      case 'openExplorer':
+        this.post({ type: 'done', requestId: req.requestId, message: await openInExplorer(req.address, req.chain) });
         return;
       case 'addToList': {
         const msg = await addToList(req.addresses, this.deps.resultsFolder(), prompts);
