@@ -195,13 +195,27 @@ for (const { theme, name } of THEMES) {
       assert.equal(gain.colour, gain.expected);
       const loss = await colourOf(frame, '.row [role=gridcell].loss', '--vscode-charts-red');
       assert.equal(loss.colour, loss.expected);
-      const time = s.rows[0]?.[s.headers.indexOf('last_active')] ?? '';
-      assert.match(time, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/u, `a time a person reads: ${time}`);
-      const title = await frame.locator('.row[aria-rowindex="2"] [role=gridcell]').filter({ hasText: time }).first().getAttribute('title');
-      assert.match(title ?? '', /^2025-10-09 08:53:20 UTC/u, 'UTC on hover');
       const align = await frame.locator('.row[aria-rowindex="2"] [role=gridcell].num').first().evaluate((el) => getComputedStyle(el).textAlign);
       assert.equal(align, 'right', 'numbers right-aligned');
       await wb.screenshot('traders-signed');
+      // The last column, a time: scrolled into view.
+      await frame.locator('.scroller').evaluate((el) => {
+        el.scrollLeft = el.scrollWidth;
+      });
+      const time = await until('the time column', async () => {
+        const v = await shown(frame);
+        const t = v.rows[0]?.[v.headers.indexOf('last_active')] ?? '';
+        return v.headers.includes('last_active') && t !== '' ? t : undefined;
+      });
+      assert.match(time, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/u, `a time a person reads: ${time}`);
+      const title = await frame.locator('.row[aria-rowindex="2"] [role=gridcell]').filter({ hasText: time }).first().getAttribute('title');
+      assert.match(title ?? '', /^2025-10-09 08:53:20 UTC/u, 'UTC on hover');
+      await frame.locator('.row[aria-rowindex="2"] [role=gridcell]').filter({ hasText: time }).first().hover();
+      await wb.page.waitForTimeout(1200);
+      await wb.screenshot('traders-time-utc-on-hover');
+      await frame.locator('.scroller').evaluate((el) => {
+        el.scrollLeft = 0;
+      });
     });
 
     step('a column sliding under the pinned address shows its start, not the tail of its number', async () => {

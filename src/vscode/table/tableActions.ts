@@ -141,7 +141,8 @@ export async function openInExplorer(address: string, chain: 'main' | 'alt'): Pr
     void vscode.window.showWarningMessage(link.problem, 'Open Settings').then((choice) => {
       if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
     });
-    return link.problem;
+    // The status line is short; the notification says how to set it.
+    return link.unset ? `No block explorer is set for this chain: ${setting}.` : link.problem;
   }
   const opened = await vscode.env.openExternal(vscode.Uri.parse(link.url, true));
   return opened ? `Opened ${address} in the explorer.` : `The explorer page of ${address} was not opened.`;
