@@ -104,6 +104,21 @@ export function kindOfCounts(c: CellCounts, name = ''): ColumnKind {
   return { kind: 'text' };
 }
 
+/** A PnL or ROI header that is not a catalog metric (`pnl_usd`, `realized_pnl`, `roi`, `profit`); spreads, shares and counts are not. */
+const SIGNED_NAME = /(?:^|_)(?:pnl|roi|profit)(?:_|$)/iu;
+const UNSIGNED_NAME = /stddev|share|count|factor|gross|ratio/iu;
+
+/**
+ * True for a number column that holds a profit or a return, either side of zero (shown with its
+ * sign and coloured): a catalog metric marked signed (metrics.ts), or a PnL/ROI name outside the catalog.
+ */
+export function isSignedColumn(kind: ColumnKind, name: string): boolean {
+  if (kind.kind !== 'number') return false;
+  const metric = parseMetricColumn(name);
+  if (metric) return metric.metric.signed === true;
+  return SIGNED_NAME.test(name) && !UNSIGNED_NAME.test(name);
+}
+
 /** The kind of a column from its cells (all of them, or its first SAMPLE_ROWS) and its name. */
 export function classifyColumn(cells: Iterable<string>, name = ''): ColumnKind {
   return kindOfCounts(countCells(cells), name);

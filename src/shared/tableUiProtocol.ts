@@ -20,6 +20,10 @@ export interface ColumnInfo {
   readonly numeric: boolean;
   /** The cells are addresses of this chain (wallets or tokens). */
   readonly address?: 'main' | 'alt';
+  /** A profit or a return (PnL, ROI): shown with its sign and, unless turned off, coloured (core/columnKind.ts isSignedColumn). */
+  readonly signed?: boolean;
+  /** ISO dates and times: shown in the person's local time, UTC on hover. */
+  readonly date?: boolean;
   /** For `<metric>_<timeframe>` columns (src/core/metrics.ts). */
   readonly metric?: string;
   readonly group?: string;
@@ -54,6 +58,8 @@ export interface TableMeta {
   readonly timeframes: readonly string[];
   /** The extension runs under its test runner: the webview answers `probe`. */
   readonly test: boolean;
+  /** `walletAnalytics.table.colorGainsAndLosses`: PnL and ROI in green and red (the sign shows either way). */
+  readonly colorGainsAndLosses?: boolean;
 }
 
 /** What the webview shows, for the integration tests (answers `probe`). */
@@ -78,6 +84,8 @@ export type UiRequest =
   | { readonly type: 'copyText'; readonly requestId: number; readonly text: string; readonly what: string }
   /** Run the wallet activity command for an address (the price step still shows). */
   | { readonly type: 'walletActivity'; readonly requestId: number; readonly address: string; readonly chain: 'main' | 'alt' }
+  /** Open an address's page on its chain's block explorer (walletAnalytics.explorer.*), from the host. */
+  | { readonly type: 'openExplorer'; readonly requestId: number; readonly address: string; readonly chain: 'main' | 'alt' }
   /** Append addresses to an address list file the person picks. */
   | { readonly type: 'addToList'; readonly requestId: number; readonly addresses: readonly string[] }
   /** "Use these N addresses as input to…": the column's addresses over the view's rows. */
@@ -149,6 +157,8 @@ export function parseUiRequest(message: unknown): UiRequest | undefined {
       return isInt(m.requestId) && isText(m.text, 50 * MAX_TEXT) && isText(m.what, 200) ? (m as UiRequest) : undefined;
     case 'walletActivity':
       return isInt(m.requestId) && isText(m.address, 200) && (m.chain === 'main' || m.chain === 'alt') ? (m as UiRequest) : undefined;
+    case 'openExplorer':
+      return isInt(m.requestId) && isText(m.address, 200) && (m.chain === 'main' || m.chain === 'alt') ? { type: 'openExplorer', requestId: m.requestId, address: m.address, chain: m.chain } : undefined;
     case 'addToList':
       return isInt(m.requestId) && isNames(m.addresses) && m.addresses.length > 0 ? (m as UiRequest) : undefined;
     case 'useAsInput':

@@ -9,6 +9,8 @@ import type { ColumnFilter, ViewQuery, ViewState } from '../shared/tableProtocol
 import type { ColumnInfo, ProbeState, UiMessage } from '../shared/tableUiProtocol';
 import { TableActions } from './actions';
 import { AnalysisPanel, type PanelMode } from './analysisPanel';
+import { CardView } from './card';
+import { isWalletRow } from '../core/walletCard';
 import { FilterChips } from './chips';
 import { NoRowsMatch } from './noRows';
 import { showColumnChooser } from './columnChooser';
@@ -45,6 +47,9 @@ export class App implements PageControl {
   private readonly gridBox = el('div', { className: 'grid-box' });
   private readonly panel: AnalysisPanel;
   private readonly status = new StatusLine();
+  private readonly card: CardView;
+  /** The file whose one row opened as a card by default (once: "Show Table" then sticks). */
+  private cardDefaultDone: string | undefined;
 
   constructor(
     root: HTMLElement,
@@ -78,8 +83,13 @@ export class App implements PageControl {
     this.panel = new AnalysisPanel(host, state, this, this.actions, this.status);
     this.chips = new FilterChips(state, this);
     this.noRows = new NoRowsMatch(state, this);
+    this.card = new CardView({
+      showTable: () => this.closeCard(),
+      openExplorer: (address, chain) => this.actions.act({ type: 'openExplorer', address, chain }),
+      copyAddress: (address) => this.actions.act({ type: 'copyText', text: address, what: `address ${address}` }),
+    });
     root.textContent = ''; // the page's own "Opening…" line, shown until this script ran
-    const main = el('div', { className: 'main-row' }, [this.gridBox, this.panel.el]);
+    const main = el('div', { className: 'main-row' }, [this.gridBox, this.card.el, this.panel.el]);
     root.append(this.toolbar.el, this.chips.el, this.notices.el, this.progress.el, main, this.status.el);
     this.gridBox.appendChild(el('div', { className: 'placeholder', text: 'Opening…' }));
   }
@@ -147,6 +157,8 @@ export class App implements PageControl {
     this.notices.resetDismissed();
     this.toolbar.build(meta, model, this.state.query().search ?? '', this.actions.exporting);
     this.gridBox.textContent = '';
+    const cardRow = this.card.row;
+    this.closeCard(false);
     const grid = new Grid(this.gridBox, model, this.gridHost, rowHeight, rowHeight + 6, digit);
     this.state.grid = grid;
     this.gridBox.appendChild(this.noRows.el);
@@ -162,6 +174,53 @@ export class App implements PageControl {
     grid.scroller.focus({ preventScroll: true });
     performance.mark('wa:built');
     if (this.feed.size > 0) this.feed.markPainted();
+    if (cardRow !== undefined && cardRow < this.state.rowCount) this.openCard(cardRow);
+    else this.defaultCard();
+  }
+
+  /** A one-row result of wallet metrics opens as its card, once per file; the table is one click away. */
+  private defaultCard(): void {
+    const { init, meta, view } = this.state;
+    if (!init || !meta || !view?.complete || this.cardDefaultDone === meta.file) return;
+    this.cardDefaultDone = meta.file;
+    if (view.total === 1 && view.length === 1 && isWalletRow(init.columns)) this.openCard(0);
+  }
+
+  // ---- the wallet card ---------------------------------------------------------------------
+
+  openCard(row: number): void {
+    const { model, grid } = this.state;
+    if (!model || !grid) return;
+    if (!isWalletRow(model.info.map((c) => c.name))) {
+      this.status.say('This table has no wallet metric columns to show as a card.');
+      return;
+    }
+    const info = model.info;
+    const rowCount = this.state.rowCount;
+    this.panel.reset();
+    this.gridBox.hidden = true;
+    this.card.loading(row);
+    this.card.el.focus({ preventScroll: true });
+    const p = this.host.ask({ type: 'getWindow', first: row, last: row + 1, columns: info.map((_, c) => c) });
+    void p.reply.then((r) => {
+      if (this.card.row !== row || !this.card.open) return;
+      if (r.type === 'window' && r.window.cells[0]) {
+        this.card.show(row, rowCount, info, r.window.cells[0], this.state.meta?.colorGainsAndLosses !== false);
+        this.status.say(`Row ${row + 1} as a wallet card. Escape or “Show Table” for the table.`);
+      } else {
+        this.closeCard();
+        if (r.type === 'failed') this.showError(r.message);
+      }
+    });
+  }
+
+  /** Back to the grid (focused, unless the page is being rebuilt). */
+  private closeCard(focus = true): void {
+    if (!this.card.open) return;
+    this.card.hide();
+    this.gridBox.hidden = false;
+    this.state.grid?.schedule();
+    if (focus) this.state.grid?.scroller.focus({ preventScroll: true });
   }
 
   // ---- PageControl: what the parts ask of the page -----------------------------------------
@@ -277,6 +336,7 @@ export class App implements PageControl {
     state.grid?.schedule();
     this.noRows.render();
     if (!replace) this.panel.viewChanged(v);
+    this.defaultCard();
   }
 
   /** A notice's "Go to row": row (1-based) of the file, which is the view's row only while nothing sorts, filters or searches. */

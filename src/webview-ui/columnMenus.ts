@@ -7,6 +7,7 @@
 import type { NumberFormat } from '../shared/tableUiProtocol';
 import type { TableActions } from './actions';
 import { showFilterEditor } from './filterEditor';
+import { isWalletRow } from '../core/walletCard';
 import { FORMAT_LABELS, formatCount } from './format';
 import { showMenu, type MenuItem } from './menu';
 import type { PageControl, TableState } from './state';
@@ -45,9 +46,11 @@ export class ColumnMenus {
         'separator',
         { label: 'Copy Address', run: () => actions.act({ type: 'copyText', text: address, what: `address ${address}` }) },
         { label: 'Open Wallet Activity…', hint: 'price first', run: () => actions.act({ type: 'walletActivity', address, chain }) },
+        { label: 'Open in Explorer', run: () => actions.act({ type: 'openExplorer', address, chain }) },
         { label: 'Add to an Address List…', run: () => actions.act({ type: 'addToList', addresses: [address] }) },
       );
     }
+    if (isWalletRow(model.info.map((c) => c.name))) items.push('separator', { label: 'Open Row as Wallet Card', hint: 'Alt+Enter', run: () => this.control.openCard(row) });
     items.push('separator', ...this.columnItems(column, x, y));
     showMenu(items, x, y, `Actions for ${info?.name ?? 'cell'} in row ${formatCount(row + 1)}`, grid.scroller);
   }

@@ -66,3 +66,76 @@ export function formatCell(text: string, format: ConcreteFormat): string {
 export function formatCount(n: number): string {
   return n.toLocaleString(LOCALE);
 }
+
+/** What a cell shows: its text, a tooltip (a time's UTC), and whether it is a gain or a loss. */
+export interface ShownCell {
+  readonly text: string;
+  readonly title?: string;
+  readonly tone?: 'gain' | 'loss';
+}
+
+const MINUS = '\u2212';
+
+/**
+ * A profit or a return as shown: `shown` (the formatted text of `raw`) with a leading + for a
+ * gain and − for a loss, so the sign is read without the colour; zero and non-numbers as they are.
+ */
+export function signedCell(raw: string, shown: string): ShownCell {
+  const n = parseNumberText(raw.trim());
+  if (Number.isNaN(n) || n === 0) return { text: shown };
+  if (n > 0) return { text: shown.startsWith('+') ? shown : `+${shown}`, tone: 'gain' };
+  return { text: shown.startsWith('-') ? MINUS + shown.slice(1) : shown.startsWith(MINUS) ? shown : MINUS + shown, tone: 'loss' };
+}
+
+/** An ISO date-time with a time of day; a zone-less one is the service's UTC. */
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/u;
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** "2024-05-01 14:00:05" of a Date's fields in a time zone (undefined: the person's own). */
+function wallClock(d: Date, timeZone: string | undefined): string {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(d);
+  const get = (t: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === t)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
+}
+
+/**
+ * A timestamp cell in the person's local time (`timeZone` for tests), with the UTC time as its
+ * tooltip. A date without a time of day, or text that is not an ISO time, shows as it is.
+ */
+export function timeCell(text: string, timeZone?: string): ShownCell {
+  const v = text.trim();
+  const m = ISO_TIME.exec(v);
+  if (!m) return { text };
+  const d = new Date(m[8] ? v.replace(' ', 'T') : `${v.replace(' ', 'T')}Z`);
+  if (Number.isNaN(d.getTime())) return { text };
+  const zone = timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return { text: wallClock(d, timeZone), title: `${wallClock(d, 'UTC')} UTC (shown in your time zone, ${zone}; the file holds ${v})` };
+}
+
+/** "3d 4h", "2h 05m", "45s": a duration in seconds, to the two largest units. */
+export function durationText(seconds: number): string {
+  const s = Math.round(Math.abs(seconds));
+  const sign = seconds < 0 ? MINUS : '';
+  if (s < 60) return `${sign}${s}s`;
+  if (s < 3600) return `${sign}${Math.floor(s / 60)}m ${pad(s % 60)}s`;
+  if (s < 86_400) return `${sign}${Math.floor(s / 3600)}h ${pad(Math.floor((s % 3600) / 60))}m`;
+  return `${sign}${Math.floor(s / 86_400)}d ${Math.floor((s % 86_400) / 3600)}h`;
+}
+
+/**
+ * A metric's value as a wallet card shows it (MetricKind, core/metrics.ts): money with two
+ * decimals (four for the native coin), ratios as %, counts with separators, seconds as a duration;
+ * a signed metric with its sign. Empty: "—". Not a number: as it is.
+ */
+export function metricCell(raw: string | undefined, kind: string, signed: boolean): ShownCell {
+  const v = (raw ?? '').trim();
+  if (v === '') return { text: '—' };
+  const n = parseNumberText(v);
+  if (Number.isNaN(n)) return { text: v };
+  let shown: string;
+  if (kind === 'seconds') shown = durationText(n);
+  else if (kind === 'ratio') shown = formatCell(v, 'percent');
+  else if (kind === 'usd') shown = formatCell(v, 'fixed2');
+  else shown = formatCell(v, 'thousands');
+  return signed ? signedCell(v, shown) : { text: shown };
+}

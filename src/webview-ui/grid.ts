@@ -8,7 +8,7 @@
  */
 import type { ColumnModel } from './columns';
 import { ColumnAxis, RowAxis } from './layout';
-import { formatCount } from './format';
+import { formatCount, type ShownCell } from './format';
 import { GridInput } from './gridInput';
 import type { HeaderView } from './tableQuery';
 
@@ -17,14 +17,16 @@ export interface GridHost {
   readonly rowCount: number;
   /** The raw text of a cell, or undefined while its window is on the way. */
   cell(row: number, column: number): string | undefined;
-  /** The text a cell shows. */
-  display(column: number, text: string): string;
+  /** What a cell shows: its text, a tooltip, a gain's or a loss's tone. */
+  display(column: number, text: string): ShownCell;
   numeric(column: number): boolean;
   header(column: number): HeaderView;
   /** Rows [first, last) of these columns are about to show: fetch what is missing. */
   ensure(first: number, last: number, columns: readonly number[]): void;
   sortClick(column: number, add: boolean): void;
   cellMenu(row: number, column: number, x: number, y: number): void;
+  /** Alt+Enter: the row as a wallet card. */
+  openCard(row: number): void;
   headerMenu(column: number, x: number, y: number): void;
   copy(): void;
   resized(column: number, width: number, done: boolean): void;
@@ -47,8 +49,11 @@ interface CellView {
   readonly el: HTMLElement;
   col: number;
   text: string;
+  title: string;
   cls: string;
   width: number;
+  /** Pixels of the cell under the pinned columns (its text starts after them). */
+  inset: number;
 }
 
 interface RowView {
@@ -71,6 +76,7 @@ interface HeaderCellView {
   col: number;
   key: string;
   width: number;
+  inset: number;
 }
 
 const OVERSCAN_ROWS = 6;
@@ -79,6 +85,8 @@ const OVERSCAN_COLS = 2;
 const PREFETCH_ROWS = 40;
 const PREFETCH_COLS = 4;
 const ACTIVE_ID = 'grid-active-cell';
+/** A cell's own left padding (table.css `.c`). */
+const CELL_PADDING = 8;
 
 /** How long the last renders took (ms), for the e2e test's scroll figures; a small ring. */
 export const renderTimes: number[] = [];
@@ -290,11 +298,15 @@ export class Grid {
     this.scroller.setAttribute('aria-colcount', String(model.shownCount + 1));
     document.getElementById(ACTIVE_ID)?.removeAttribute('id');
 
+    // Only while pinned columns cover the scrolling ones' left edge.
+    const under = P > 0 ? this.cols.covered(sl) : undefined;
+    const covered = under ? { col: P + under.column, px: under.px } : undefined;
+
     // Header.
     this.corner.style.width = `${this.gutterWidth}px`;
     this.syncHeader(this.headerPin, this.headerPinCells, pinned, 0, 1);
     this.headerPad.style.width = `${this.cols.start(c0)}px`;
-    this.syncHeader(this.headerRow, this.headerCells, scrolling.slice(c0, c1), P + c0, 2);
+    this.syncHeader(this.headerRow, this.headerCells, scrolling.slice(c0, c1), P + c0, 2, covered);
 
     // Body rows: recycle the ones that left, place the ones that came.
     for (const [r, v] of this.rows) {
@@ -331,7 +343,7 @@ export class Grid {
       v.gutter.classList.toggle('sel', r >= sel.rows[0] && r <= sel.rows[1] && this.active.row >= 0);
       this.syncCells(v.pin, v.pinCells, pinned, 0, r, sel);
       v.pad.style.width = `${this.cols.start(c0)}px`;
-      this.syncCells(v.el, v.cells, visibleScrolling, P + c0, r, sel);
+      this.syncCells(v.el, v.cells, visibleScrolling, P + c0, r, sel, covered);
     }
     if (this.active.row < 0) this.headerCellEl(this.active.col)?.setAttribute('id', ACTIVE_ID);
     if (document.getElementById(ACTIVE_ID)) this.scroller.setAttribute('aria-activedescendant', ACTIVE_ID);
@@ -365,13 +377,13 @@ export class Grid {
     return { el, pin, gutter, pad, pinCells: [], cells: [], row: -1, top: -1, gutterText: '' };
   }
 
-  private syncCells(parent: HTMLElement, list: CellView[], columns: readonly number[], firstDisplay: number, r: number, sel: Selection): void {
+  private syncCells(parent: HTMLElement, list: CellView[], columns: readonly number[], firstDisplay: number, r: number, sel: Selection, covered?: { col: number; px: number }): void {
     while (list.length > columns.length) list.pop()?.el.remove();
     while (list.length < columns.length) {
       const el = document.createElement('div');
       el.setAttribute('role', 'gridcell');
       parent.appendChild(el);
-      list.push({ el, col: -1, text: '\u0000', cls: '', width: -1 });
+      list.push({ el, col: -1, text: '\u0000', title: '', cls: '', width: -1, inset: 0 });
     }
     const inRows = this.active.row >= 0 && r >= sel.rows[0] && r <= sel.rows[1];
     for (let j = 0; j < columns.length; j++) {
@@ -379,10 +391,13 @@ export class Grid {
       const cv = list[j] as CellView;
       const d = firstDisplay + j;
       const raw = this.host.cell(r, c);
-      const text = raw === undefined ? '' : this.host.display(c, raw);
+      const shown = raw === undefined ? { text: '' } : this.host.display(c, raw);
+      const text = shown.text;
+      const title = shown.title ?? '';
       const selected = inRows && d >= sel.cols[0] && d <= sel.cols[1];
       const isActive = r === this.active.row && d === this.active.col;
-      const cls = `c${this.host.numeric(c) ? ' num' : ''}${raw === undefined ? ' loading' : ''}${selected ? ' sel' : ''}${isActive ? ' active' : ''}`;
+      const inset = covered?.col === d ? covered.px : 0;
+      const cls = `c${this.host.numeric(c) ? ' num' : ''}${shown.tone ? ` ${shown.tone}` : ''}${inset > 0 ? ' under-pin' : ''}${raw === undefined ? ' loading' : ''}${selected ? ' sel' : ''}${isActive ? ' active' : ''}`;
       if (cv.col !== d) {
         cv.col = d;
         cv.el.setAttribute('aria-colindex', String(d + 2));
@@ -391,6 +406,17 @@ export class Grid {
       if (cv.text !== text) {
         cv.text = text;
         cv.el.textContent = text;
+      }
+      if (cv.title !== title) {
+        cv.title = title;
+        if (title) cv.el.title = title;
+        else cv.el.removeAttribute('title');
+      }
+      // A column sliding under the pinned ones shows its text from the pinned edge on, cut with an
+      // ellipsis, never the tail of a number that would read as another number.
+      if (cv.inset !== inset) {
+        cv.inset = inset;
+        cv.el.style.paddingLeft = inset > 0 ? `${inset + CELL_PADDING}px` : '';
       }
       if (cv.cls !== cls) {
         cv.cls = cls;
@@ -408,7 +434,7 @@ export class Grid {
     }
   }
 
-  private syncHeader(parent: HTMLElement, list: HeaderCellView[], columns: readonly number[], firstDisplay: number, ariaOffset: number): void {
+  private syncHeader(parent: HTMLElement, list: HeaderCellView[], columns: readonly number[], firstDisplay: number, ariaOffset: number, covered?: { col: number; px: number }): void {
     while (list.length > columns.length) list.pop()?.el.remove();
     while (list.length < columns.length) {
       const el = document.createElement('div');
@@ -432,7 +458,7 @@ export class Grid {
       resize.setAttribute('aria-hidden', 'true');
       el.append(name, sort, filter, menu, resize);
       parent.appendChild(el);
-      list.push({ el, name, sort, filter, col: -1, key: '', width: -1 });
+      list.push({ el, name, sort, filter, col: -1, key: '', width: -1, inset: 0 });
     }
     for (let j = 0; j < columns.length; j++) {
       const c = columns[j] ?? 0;
@@ -462,6 +488,12 @@ export class Grid {
       if (hv.width !== w) {
         hv.width = w;
         hv.el.style.width = `${w}px`;
+      }
+      const inset = covered?.col === d ? covered.px : 0;
+      if (hv.inset !== inset) {
+        hv.inset = inset;
+        hv.el.style.paddingLeft = inset > 0 ? `${inset + CELL_PADDING}px` : '';
+        hv.el.classList.toggle('under-pin', inset > 0);
       }
     }
   }

@@ -5,7 +5,7 @@
  */
 import type { TableActions } from './actions';
 import type { ColumnMenus } from './columnMenus';
-import { effectiveFormat, formatCell } from './format';
+import { effectiveFormat, formatCell, signedCell, timeCell, type ShownCell } from './format';
 import type { GridHost } from './grid';
 import type { StatusLine } from './notices';
 import { positionText, type PlaceMemory } from './position';
@@ -29,10 +29,15 @@ export class TableGridHost implements GridHost {
     return this.feed.get(row, column);
   }
 
-  display(column: number, text: string): string {
+  display(column: number, text: string): ShownCell {
     const m = this.state.model;
-    if (!m) return text;
-    return formatCell(text, effectiveFormat(m.info[column], m.formats.get(column), m.defaultFormat));
+    const info = m?.info[column];
+    if (!m || !info) return { text };
+    if (info.date) return timeCell(text);
+    const shown = formatCell(text, effectiveFormat(info, m.formats.get(column), m.defaultFormat));
+    if (!info.signed) return { text: shown };
+    const cell = signedCell(text, shown);
+    return this.state.meta?.colorGainsAndLosses === false ? { text: cell.text } : cell;
   }
 
   numeric(column: number): boolean {
@@ -55,6 +60,10 @@ export class TableGridHost implements GridHost {
 
   cellMenu(row: number, column: number, x: number, y: number): void {
     this.parts.menus.cell(row, column, x, y);
+  }
+
+  openCard(row: number): void {
+    this.control.openCard(row);
   }
 
   headerMenu(column: number, x: number, y: number): void {

@@ -2,7 +2,7 @@
  * The grid's keyboard and mouse. The grid holds the focus; the active cell is its
  * aria-activedescendant. Keys: arrows, Page Up/Down, Home/End, Ctrl+Home/End, Shift+… to select,
  * Ctrl+A, Ctrl+C, Shift+Space (row), Ctrl+Space (column), Escape, and Enter, F2, Shift+F10 or the
- * menu key for the cell's actions. Mouse: click to select (Shift to extend, drag to select a
+ * menu key for the cell's actions, Alt+Enter for the row as a wallet card. Mouse: click to select (Shift to extend, drag to select a
  * range), a header to sort (Shift+click adds a key) or its ⋮ for its menu, the corner for
  * everything, a row number for its row, a header's edge to resize; right-click or double-click
  * for the actions.
@@ -176,6 +176,12 @@ export class GridInput {
         this.grid.moveTo(ctrl ? n - 1 : row, d - 1, e.shiftKey);
         break;
       case 'Enter':
+        if (e.altKey) {
+          if (row >= 0) this.host.openCard(row);
+          break;
+        }
+        this.openActiveMenu();
+        break;
       case 'F2':
       case 'ContextMenu':
         this.openActiveMenu();

@@ -125,6 +125,17 @@ export class ColumnAxis {
     return [first, Math.max(first, last)];
   }
 
+  /**
+   * The column cut by the left edge when scrolled by `scroll` (the one sliding under pinned
+   * columns) and how many of its pixels are hidden; undefined when a column starts right there.
+   */
+  covered(scroll: number): { column: number; px: number } | undefined {
+    if (this.count === 0 || scroll <= 0 || scroll >= this.total) return undefined;
+    const column = this.at(scroll);
+    const px = scroll - this.start(column);
+    return px > 0 ? { column, px } : undefined;
+  }
+
   /** The scroll offset that shows column j whole in a view `width` wide, moving as little as possible. */
   scrollToShow(j: number, scroll: number, width: number): number {
     const a = this.start(j);

@@ -65,4 +65,6 @@ export interface PageControl {
   openChooser(): void;
   /** Opens the analysis panel on a column: its profile, its histogram, or a scatter against another column. */
   analyse(column: number, mode: PanelMode): void;
+  /** Shows a view row as a wallet card (card.ts) in place of the grid. */
+  openCard(row: number): void;
 }

@@ -34,7 +34,7 @@ export async function openJsonFile(path: string): Promise<TableSource> {
   const rows = findRows(value);
   if (rows) return jsonRowsSource(rows);
   return jsonRowsSource([value], [
-    { code: 'notTabular', severity: 'info', message: 'The JSON holds no array of rows; it is shown as a single row.' },
+    { code: 'notTabular', severity: 'info', message: 'This result is one record, not a list: it is shown as one row (a wallet’s metrics open as a card).' },
   ]);
 }
 

@@ -25,6 +25,10 @@ export interface Settings {
   readonly jobsStalledAfterHours: number;
   /** `table.neutralizeFormulas`: a `'` before cells a spreadsheet would run, in every export and copy. */
   readonly tableNeutralizeFormulas: boolean;
+  /** `table.colorGainsAndLosses`: PnL and ROI in the theme's green and red (the sign shows either way). */
+  readonly tableColorGainsAndLosses: boolean;
+  /** `explorer.mainUrl` / `explorer.altUrl`: an address's explorer page, `{address}` in an https URL; empty when unset. */
+  readonly explorerUrls: { readonly main: string; readonly alt: string };
 }
 
 /**
@@ -65,6 +69,8 @@ export function readSettings(): Settings {
     sandboxAutoStart: bool('sandbox.autoStart'),
     jobsStalledAfterHours: num('jobs.stalledAfterHours'),
     tableNeutralizeFormulas: bool('table.neutralizeFormulas'),
+    tableColorGainsAndLosses: bool('table.colorGainsAndLosses'),
+    explorerUrls: { main: str('explorer.mainUrl'), alt: str('explorer.altUrl') },
   };
 }
 

@@ -5,7 +5,7 @@
  * Pure: no vscode import, so unit tests can read it.
  */
 import { parseMetricColumn } from '../../core/metrics';
-import { classifyColumn } from '../../core/columnKind';
+import { classifyColumn, isSignedColumn } from '../../core/columnKind';
 import type { ColumnInfo, TableLayout } from '../../shared/tableUiProtocol';
 
 /** Longer cells are cut with an ellipsis (the whole text is in copies and exports). */
@@ -27,6 +27,8 @@ export function columnInfo(names: readonly string[], sample: readonly (readonly 
       numeric: kind.kind === 'number',
       chars: Math.min(chars, MAX_CHARS),
       ...(kind.kind === 'address' ? { address: kind.chain } : {}),
+      ...(isSignedColumn(kind, name) ? { signed: true } : {}),
+      ...(kind.kind === 'date' ? { date: true } : {}),
       ...(metric
         ? { metric: metric.metric.name, group: metric.metric.group, timeframe: metric.timeframe, kind: metric.metric.kind, description: metric.metric.description }
         : {}),

@@ -11,6 +11,8 @@ import { addressRole, type AddressRole } from '../../core/columnKind';
 import { roleText, type ListOffer } from '../../core/inputTargets';
 import { pickInputTarget, targetInputs } from '../flows/inputPicker';
 import type { TablePrompts } from './prompts';
+import { explorerLink, explorerSetting } from '../../core/explorer';
+import { readSettings } from '../base/settings';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
@@ -98,4 +100,22 @@ export async function useAsInput(
   });
   const cut = target.cut ? ` (the first ${fmt(target.count)} of ${fmt(addresses.length)}, the most per request)` : '';
   return `${shortTitle(ep)}: ${fmt(target.count)} addresses given as ${field.label}${cut}; the price shows next.`;
+}
+
+/**
+ * Opens an address's explorer page with VS Code's openExternal (which asks before leaving for a
+ * new site); with no template set, or a bad one, says so and offers the setting. Returns the status line.
+ */
+export async function openInExplorer(address: string, chain: 'main' | 'alt'): Promise<string> {
+  const link = explorerLink(readSettings().explorerUrls[chain], address, chain);
+  if ('problem' in link) {
+    const setting = explorerSetting(chain);
+    void vscode.window.showWarningMessage(link.problem, 'Open Settings').then((choice) => {
+      if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
+    });
+    // The status line is short; the notification says how to set it.
+    return link.unset ? `No block explorer is set for this chain: ${setting}.` : link.problem;
+  }
+  const opened = await vscode.env.openExternal(vscode.Uri.parse(link.url, true));
+  return opened ? `Opened ${address} in the explorer.` : `The explorer page of ${address} was not opened.`;
 }

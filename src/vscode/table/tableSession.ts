@@ -14,7 +14,7 @@ import { METRIC_GROUPS, TIMEFRAMES } from '../../core/metrics';
 import { COPY_MAX_CELLS, neutraliseFormula, RemoteTable, type Progress } from '../../core/table';
 import type { ViewQuery, ViewState } from '../../shared/tableProtocol';
 import { FIRST_WINDOW, parseUiRequest, type ColumnInfo, type ProbeState, type TableLayout, type UiMessage, type UiRequest } from '../../shared/tableUiProtocol';
-import { readSettings } from '../base/settings';
+import { onDidChangeSettings, readSettings } from '../base/settings';
 import type { Log } from '../base/log';
 import { writeAtomic } from '../../core/fileLock';
 import { chartPngPath, pngFromDataUrl } from '../../core/table/chartPng';
@@ -24,7 +24,7 @@ import { columnInfo, likelyShown } from './columnInfo';
 import type { TablePrompts } from './prompts';
 import { resultInfo } from '../../core/results/files';
 import { lastViewFor } from './savedViewStore';
-import { activityCommand, addToList, useAsInput } from './tableActions';
+import { activityCommand, addToList, openInExplorer, useAsInput } from './tableActions';
 import { TABLE_COMMAND_TITLES, tableCommandCall } from './tableCommands';
 
 export interface TableSessionDeps {
@@ -101,6 +101,10 @@ export class TableSession implements vscode.Disposable {
     this.subscriptions.push(
       panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
       panel.onDidDispose(() => this.dispose()),
+      // The page is built again with the new colours (its place is kept, as on a file switch).
+      onDidChangeSettings(() => {
+        if (this.shown) void this.sendInit(this.shown).catch((e: unknown) => this.deps.log.warn(`Table: ${message(e)}`));
+      }, 'table.colorGainsAndLosses'),
     );
   }
 
@@ -299,6 +303,7 @@ export class TableSession implements vscode.Disposable {
         metricGroups: METRIC_GROUPS,
         timeframes: TIMEFRAMES,
         test: this.deps.test,
+        colorGainsAndLosses: readSettings().tableColorGainsAndLosses,
       },
     });
     // From here on changes are pushed as they come; catch up with those since init.
@@ -388,6 +393,9 @@ export class TableSession implements vscode.Disposable {
           void vscode.window.showErrorMessage(`Wallet activity: ${message(e)}`);
         });
         this.post({ type: 'done', requestId: req.requestId, message: `Wallet activity of ${req.address}: choose the pages; the price shows before anything is sent.` });
+        return;
+      case 'openExplorer':
+        this.post({ type: 'done', requestId: req.requestId, message: await openInExplorer(req.address, req.chain) });
         return;
       case 'addToList': {
         const msg = await addToList(req.addresses, this.deps.resultsFolder(), prompts);

@@ -1,0 +1,262 @@
+// A trader's table and a wallet on one card (issue 23 items 4, 5), in a light and a dark theme:
+// a one-wallet result (one row of 639 columns) opens as its card, metrics grouped as in the
+// catalog and the four timeframes as columns, PnL signed and in the theme's green and red, the
+// table one click away; in a table of traders PnL and ROI carry their sign and colour, times show
+// in local time with UTC on hover, and a column sliding under the pinned address column shows its
+// start rather than the tail of its number; a row's menu and Alt+Enter open its card. "Open in
+// Explorer" with no template set says which setting to set. The screenshots are for looking at.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { after, before, describe } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { seededRandom } from '../../bench/tableData';
+import { IDENTITY_COLUMNS, metricColumns } from '../../src/core/metrics';
+import { sampleAddress } from '../../src/core/samples';
+import { Workbench, packagedVsix, stepWithShot } from './workbench';
+import { shown, tableFrame, until } from './tableWebview';
+
+const MINUS = '\u2212';
+
+// The functions passed to evaluate() run in the webview; the test build has no DOM library, so the
+// little they touch is declared here (as tableWebview.ts does).
+interface Box {
+  readonly left: number;
+  readonly right: number;
+}
+interface Cell {
+  readonly textContent: string | null;
+  readonly firstChild: unknown;
+  getBoundingClientRect(): Box;
+}
+declare function getComputedStyle(el: unknown): { readonly color: string; readonly textAlign: string };
+declare const document: {
+  querySelector(selector: string): Cell | null;
+  createRange(): { selectNodeContents(node: Cell): void; getBoundingClientRect(): Box };
+};
+
+function walletCsv(): string {
+  const rand = seededRandom(11);
+  const columns = [...IDENTITY_COLUMNS, ...metricColumns('main')];
+  const identity: Record<string, string> = {
+    address: sampleAddress('main', 4),
+    label: 'whale',
+    first_seen: '2023-11-02T09:15:00Z',
+    last_active: '2026-01-20T18:42:07Z',
+    main_dex: 'Raydium',
+    main_bot: '',
+    chain: 'main',
+    refreshed_at: '2026-01-21T00:00:00Z',
+  };
+  const cells = columns.map((c) => identity[c] ?? ((rand() - 0.45) * 10 ** Math.floor(rand() * 5)).toFixed(4));
+  return `${columns.join(',')}\n${cells.join(',')}\n`;
+}
+
+const TRADER_COLUMNS = ['address', 'realized_pnl_usd_7d', 'roi_7d', 'winrate_7d', 'trade_count_7d', 'volume_usd_7d', 'buy_count_7d', 'sell_count_7d', 'fees_paid_usd_7d', 'tokens_traded_7d', 'last_active'];
+
+function tradersCsv(rows: number): string {
+  const rand = seededRandom(5);
+  const lines = [TRADER_COLUMNS.join(',')];
+  for (let i = 0; i < rows; i++) {
+    lines.push(
+      [
+        sampleAddress('main', i + 10),
+        ((rand() - 0.5) * 20_000).toFixed(2),
+        ((rand() - 0.4) * 3).toFixed(4),
+        rand().toFixed(4),
+        String(Math.floor(rand() * 900)),
+        (rand() * 1e6).toFixed(2),
+        String(Math.floor(rand() * 400)),
+        String(Math.floor(rand() * 400)),
+        (rand() * 300).toFixed(2),
+        String(Math.floor(rand() * 60)),
+        new Date(1_760_000_000_000 + i * 3_600_000).toISOString(),
+      ].join(','),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The computed colour of an element and the theme's value of a CSS variable, both as rgb(). */
+function colourOf(frame: Frame, selector: string, variable: string): Promise<{ colour: string; expected: string }> {
+  return frame.locator(selector).first().evaluate((el, v) => {
+    const probe = el.ownerDocument.createElement('span');
+    probe.style.color = `var(${v})`;
+    el.ownerDocument.body.appendChild(probe);
+    const expected = getComputedStyle(probe).color;
+    probe.remove();
+    return { colour: getComputedStyle(el).color, expected };
+  }, variable);
+}
+
+const THEMES = [
+  { theme: 'Default Light Modern', name: 'card-light' },
+  { theme: 'Default Dark Modern', name: 'card-dark' },
+];
+
+for (const { theme, name } of THEMES) {
+  describe(`a trader's table and a wallet card in ${theme}`, { timeout: 300_000 }, () => {
+    let wb: Workbench;
+
+    before(async () => {
+      assert.ok(existsSync(packagedVsix), `${packagedVsix} is missing: run \`npm run package\` first`);
+      wb = await Workbench.open({
+        name,
+        settings: { 'workbench.colorTheme': theme },
+        files: { 'wallet.csv': walletCsv(), 'traders.csv': tradersCsv(40) },
+      });
+    });
+
+    const step = (title: string, fn: () => Promise<void>): void => stepWithShot(() => wb, title, fn);
+
+    after(async () => {
+      await wb?.close();
+    });
+
+    const explorerRow = (label: string) => wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: label }).first();
+
+    const openFromExplorer = async (label: string): Promise<void> => {
+      const item = wb.page.getByRole('menuitem', { name: 'Open in Table' });
+      for (let attempt = 1; ; attempt++) {
+        await explorerRow(label).click({ button: 'right' });
+        const ok = await item.waitFor({ state: 'visible', timeout: 3000 }).then(
+          () => true,
+          () => false,
+        );
+        if (ok) break;
+        await wb.page.keyboard.press('Escape');
+        if (attempt === 10) throw new Error(`"Open in Table" is not in the context menu of ${label}`);
+      }
+      await item.hover();
+      await wb.page.waitForTimeout(300);
+      await item.click();
+      await item.waitFor({ state: 'hidden', timeout: 5000 });
+    };
+
+    step('opens a one-wallet result as its card: grouped metrics × four timeframes, PnL signed and coloured', async () => {
+      await openFromExplorer('wallet.csv');
+      const frame = await tableFrame(wb.page, 'wallet.csv');
+      const card = frame.locator('section.card');
+      await card.locator('.card-table').first().waitFor({ timeout: 20_000 });
+      assert.equal(await frame.locator('.grid-box').isHidden(), true, 'the card shows in place of the grid');
+      const captions = await card.locator('.card-table caption').allInnerTexts();
+      assert.deepEqual(captions.slice(0, 3), ['Profit and loss', 'Return', 'Win rate']);
+      assert.equal(captions.length, 11, 'every group of the catalog');
+      const heads = await card.locator('.card-table').first().locator('thead th').allInnerTexts();
+      assert.deepEqual(heads, ['Metric', '1 day', '7 days', '30 days', 'All time']);
+      const pnl = card.locator('.card-table tr', { has: frame.locator('th', { hasText: /^realized_pnl_usd$/u }) });
+      const values = await pnl.locator('td').allInnerTexts();
+      assert.equal(values.length, 4);
+      for (const v of values) assert.match(v, new RegExp(`^([+${MINUS}][\\d,]+\\.\\d\\d|0\\.00)$`, 'u'), `signed money: ${v}`);
+      const gain = await colourOf(frame, '.card-table td.gain', '--vscode-charts-green');
+      assert.equal(gain.colour, gain.expected, 'a gain is the theme’s green');
+      const loss = await colourOf(frame, '.card-table td.loss', '--vscode-charts-red');
+      assert.equal(loss.colour, loss.expected, 'a loss is the theme’s red');
+      const winrate = await card.locator('.card-table tr', { has: frame.locator('th', { hasText: /^winrate$/u }) }).locator('td').first().innerText();
+      assert.match(winrate, /%$/u, 'a ratio as a percentage');
+      assert.match(await card.locator('.card-address').innerText(), /^[1-9A-HJ-NP-Za-km-z]{32,44}$/u);
+      const seen = card.locator('.card-fields dd').filter({ hasText: /^2023-11-0\d \d\d:\d\d:00$/u });
+      assert.match((await seen.first().getAttribute('title')) ?? '', /^2023-11-02 09:15:00 UTC/u, 'first_seen in local time, UTC on hover');
+      await wb.screenshot('wallet-card');
+    });
+
+    step('"Open in Explorer" with no template set says which setting to set', async () => {
+      const frame = await tableFrame(wb.page, 'wallet.csv');
+      await frame.locator('section.card button', { hasText: /^Open in Explorer$/u }).click();
+      const text = await wb.waitForNotification(/walletAnalytics\.explorer\.mainUrl/u);
+      assert.match(text, /No block explorer is set/u);
+      await wb.screenshot('explorer-unset');
+      await wb.clearNotifications();
+    });
+
+    step('the card’s "Show Table" shows the one row in the table', async () => {
+      const frame = await tableFrame(wb.page, 'wallet.csv');
+      await frame.locator('section.card button', { hasText: /^Show Table$/u }).click();
+      await until('the grid', async () => (await shown(frame)).rows.length === 1);
+      assert.equal(await frame.locator('section.card').isHidden(), true);
+      await wb.screenshot('wallet-as-table');
+    });
+
+    step('a table of traders: PnL and ROI signed and coloured, times local with UTC on hover', async () => {
+      await openFromExplorer('traders.csv');
+      const frame = await tableFrame(wb.page, 'traders.csv');
+      const s = await until('rows', async () => {
+        const v = await shown(frame);
+        return v.rows.length > 10 && (v.rows[0]?.[2] ?? '') !== '' ? v : undefined;
+      });
+      assert.equal(await frame.locator('section.card').isHidden(), true, 'many rows open as a table');
+      const pnl = s.headers.indexOf('realized_pnl_usd_7d');
+      const roi = s.headers.indexOf('roi_7d');
+      for (const row of s.rows.slice(0, 10)) {
+        assert.match(row[pnl] ?? '', new RegExp(`^[+${MINUS}][\\d,]+(\\.\\d+)?$`, 'u'), `PnL signed: ${row[pnl]}`);
+        assert.match(row[roi] ?? '', new RegExp(`^[+${MINUS}][\\d.,]+%$`, 'u'), `ROI signed: ${row[roi]}`);
+        assert.doesNotMatch(row[s.headers.indexOf('trade_count_7d')] ?? '', /^\+/u, 'a count is not signed');
+      }
+      const gain = await colourOf(frame, '.row [role=gridcell].gain', '--vscode-charts-green');
+      assert.equal(gain.colour, gain.expected);
+      const loss = await colourOf(frame, '.row [role=gridcell].loss', '--vscode-charts-red');
+      assert.equal(loss.colour, loss.expected);
+      const align = await frame.locator('.row[aria-rowindex="2"] [role=gridcell].num').first().evaluate((el) => getComputedStyle(el).textAlign);
+      assert.equal(align, 'right', 'numbers right-aligned');
+      await wb.screenshot('traders-signed');
+      // The last column, a time: scrolled into view.
+      await frame.locator('.scroller').evaluate((el) => {
+        el.scrollLeft = el.scrollWidth;
+      });
+      const time = await until('the time column', async () => {
+        const v = await shown(frame);
+        const t = v.rows[0]?.[v.headers.indexOf('last_active')] ?? '';
+        return v.headers.includes('last_active') && t !== '' ? t : undefined;
+      });
+      assert.match(time, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/u, `a time a person reads: ${time}`);
+      const title = await frame.locator('.row[aria-rowindex="2"] [role=gridcell]').filter({ hasText: time }).first().getAttribute('title');
+      assert.match(title ?? '', /^2025-10-09 08:53:20 UTC/u, 'UTC on hover');
+      await frame.locator('.row[aria-rowindex="2"] [role=gridcell]').filter({ hasText: time }).first().hover();
+      await wb.page.waitForTimeout(1200);
+      await wb.screenshot('traders-time-utc-on-hover');
+      await frame.locator('.scroller').evaluate((el) => {
+        el.scrollLeft = 0;
+      });
+    });
+
+    step('a column sliding under the pinned address shows its start, not the tail of its number', async () => {
+      const frame = await tableFrame(wb.page, 'traders.csv');
+      const firstWidth = await frame.locator('.hrow > [role=columnheader]').first().evaluate((el) => el.getBoundingClientRect().width);
+      await frame.locator('.scroller').evaluate((el, x) => {
+        el.scrollLeft = x;
+      }, Math.round(firstWidth / 2));
+      const r = await until('the covered cell laid out', () =>
+        frame.evaluate(() => {
+          const cell = document.querySelector('.row[aria-rowindex="2"] [role=gridcell].under-pin');
+          const pin = document.querySelector('.row[aria-rowindex="2"] .pin');
+          if (!cell || !pin || !cell.firstChild) return undefined;
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          return { textLeft: range.getBoundingClientRect().left, pinRight: pin.getBoundingClientRect().right, text: cell.textContent ?? '' };
+        }),
+      );
+      assert.ok(r.textLeft >= r.pinRight, `the text starts right of the pinned column: ${JSON.stringify(r)}`);
+      await wb.screenshot('scrolled-under-pin');
+      await frame.locator('.scroller').evaluate((el) => {
+        el.scrollLeft = 0;
+      });
+    });
+
+    step('a row’s menu and Alt+Enter open its card; Escape goes back to the table', async () => {
+      const frame = await tableFrame(wb.page, 'traders.csv');
+      await frame.locator('.row[aria-rowindex="4"] [role=gridcell]').nth(2).click({ button: 'right' });
+      await frame.locator('.menu').waitFor();
+      await frame.locator('.menu-item', { hasText: 'Open Row as Wallet Card' }).click();
+      const card = frame.locator('section.card');
+      await card.locator('.card-table').first().waitFor();
+      assert.match(await card.locator('.card-title').innerText(), /row 3 of 40/u);
+      await wb.screenshot('row-card-from-menu');
+      await wb.page.keyboard.press('Escape');
+      await until('the table again', async () => (await card.isHidden()) && (await frame.locator('.grid-box').isVisible()));
+      await frame.locator('.row[aria-rowindex="6"] [role=gridcell]').nth(2).click();
+      await wb.page.keyboard.press('Alt+Enter');
+      await card.locator('.card-table').first().waitFor();
+      assert.match(await card.locator('.card-title').innerText(), /row 5 of 40/u);
+      await wb.screenshot('row-card-from-key');
+    });
+  });
+}
