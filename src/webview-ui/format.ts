@@ -91,9 +91,24 @@ export function signedCell(raw: string, shown: string): ShownCell {
 const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/u;
 const pad = (n: number): string => String(n).padStart(2, '0');
 
+/**
+ * One formatter per time zone, made once: building an Intl.DateTimeFormat costs about 50 µs, and a
+ * grid render formats every time cell in view (a formatter a cell made a wide table's render slow).
+ */
+const clocks = new Map<string, Intl.DateTimeFormat>();
+function clock(timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = timeZone ?? '';
+  let f = clocks.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    clocks.set(key, f);
+  }
+  return f;
+}
+
 /** "2024-05-01 14:00:05" of a Date's fields in a time zone (undefined: the person's own). */
 function wallClock(d: Date, timeZone: string | undefined): string {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(d);
+  const parts = clock(timeZone).formatToParts(d);
   const get = (t: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === t)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
 }
@@ -108,7 +123,7 @@ export function timeCell(text: string, timeZone?: string): ShownCell {
   if (!m) return { text };
   const d = new Date(m[8] ? v.replace(' ', 'T') : `${v.replace(' ', 'T')}Z`);
   if (Number.isNaN(d.getTime())) return { text };
-  const zone = timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const zone = timeZone ?? clock(undefined).resolvedOptions().timeZone;
   return { text: wallClock(d, timeZone), title: `${wallClock(d, 'UTC')} UTC (shown in your time zone, ${zone}; the file holds ${v})` };
 }
 
