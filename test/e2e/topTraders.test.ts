@@ -57,6 +57,16 @@ describe('Top Traders of Tokens from the palette, price first', { timeout: 240_0
       els.filter((e) => e.ownerDocument.defaultView?.getComputedStyle(e).textOverflow === 'ellipsis' && e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent ?? ''),
     );
     assert.deepEqual(cut, [], 'no line of the price step is cut off');
+    // The placeholder (who pays, what Enter does) shows whole too: it was cut at the host's port.
+    const box = wb.quickInputField;
+    assert.match((await box.getAttribute('placeholder')) ?? '', /^Charged to Sandbox \(127\.0\.0\.1:\d+\)\. Enter runs it\.$/u);
+    const [full, shown] = await box.evaluate((e) => {
+      const doc = e.ownerDocument;
+      const ctx = doc.createElement('canvas').getContext('2d');
+      if (ctx) ctx.font = doc.defaultView?.getComputedStyle(e).font ?? '';
+      return [ctx?.measureText(e.getAttribute('placeholder') ?? '').width ?? 0, e.clientWidth];
+    });
+    assert.ok(full < shown, `the placeholder fits: ${full.toFixed(0)} px in ${shown} px`);
     assert.match(text, /3\/3|3 \/ 3/u, 'the step number is shown');
   });
 

@@ -231,7 +231,9 @@ export async function approvePrice(
       const detail = gate.detail;
       const ok = await deps.questions.choose({
         kind: 'step', endpointId: ep.id, to, title: `${title} · ${to}`, step: opts.step, total: opts.total, label: gate.label, detail,
-        placeholder: `${title}: ${q.text}. ${chargedTo(via)} Press Enter to run.`, copy,
+        // The title names the endpoint and the Run item the price: the placeholder, which the box
+        // cuts past about 80 characters, says whose credits pay and what Enter does.
+        placeholder: `${chargedTo(via)} Enter runs it.`, copy,
       });
       if (ok === 'copyAsCode') return copied();
       return ok ? { kind: 'approved', shown: `${gate.label} ${detail}`, credits: q.credits, ceilingLifted: false } : { kind: 'cancelled' };
