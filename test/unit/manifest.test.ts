@@ -101,15 +101,16 @@ describe('package.json manifest', () => {
     assert.ok(!events.includes('onStartupFinished'), `activationEvents: ${JSON.stringify(events)}`);
   });
 
-  it('packs only the bundles, media, package.json, README, CHANGELOG and LICENSE into the .vsix', () => {
+  it('packs only the bundles (no source maps), media, the README\'s images, package.json, README, CHANGELOG and LICENSE into the .vsix', () => {
     assert.ok(existsSync(join(root, 'dist', 'extension.js')), 'dist/extension.js is not built (node esbuild.mjs)');
     const vsce = join(root, 'node_modules', '.bin', 'vsce');
     const r = spawnSync(vsce, ['ls', '--no-dependencies'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
     assert.equal(r.status, 0, `vsce ls failed: ${r.error?.message ?? ''}${r.stderr}`);
     const files = r.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
     const allowed = [
-      /^dist\/[\w.-]+\.js(\.map)?$/,
+      /^dist\/[\w.-]+\.js$/,
       /^media\/.+/,
+      /^docs\/images\/[\w.-]+\.png$/,
       /^package\.json$/,
       /^README\.md$/,
       /^CHANGELOG\.md$/,
@@ -120,7 +121,10 @@ describe('package.json manifest', () => {
       [],
       'files in the .vsix that should not ship (see .vscodeignore)',
     );
-    const media = [manifest.icon ?? 'media/icon.png', ...walkthroughMedia()];
+    // The README's images show on the extension's page, read from the package itself.
+    const readmeImages = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/!\[[^\]]*\]\((docs\/images\/[^)]+)\)/gu)].map((m) => m[1] ?? '');
+    assert.ok(readmeImages.length > 0, 'the README shows the product');
+    const media = [manifest.icon ?? 'media/icon.png', ...walkthroughMedia(), ...readmeImages];
     // dist/tableWorker.js: the table worker, started by file from the extension bundle.
     for (const must of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', manifest.main.replace(/^\.\//, ''), 'dist/tableWorker.js', ...media]) {
       assert.ok(files.includes(must), `${must} is missing from the .vsix`);
