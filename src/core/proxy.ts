@@ -184,15 +184,30 @@ export interface ProxyChoice {
   readonly summary: string;
 }
 
-/** A proxy URL as it may be shown: scheme, user name and host, the password replaced by ***. */
+/**
+ * A proxy URL as it may be shown: scheme, user name and host, the password replaced by ***.
+ * Whatever the text, URL or not: everything before the LAST `@` is taken as credentials, so an
+ * unencoded password holding `/`, `:` or `@` (`http://u:pa/ss@host:3128`, which a URL parser
+ * reads as host `u`, or refuses) is never shown; a user part that is not a plain name is hidden too.
+ */
 export function showProxyUrl(raw: string): string {
+  const text = raw.trim();
+  const scheme = (/^[a-z][a-z0-9+.-]*:\/\//iu.exec(text)?.[0] ?? 'http://').toLowerCase();
+  const rest = /^[a-z][a-z0-9+.-]*:\/\//iu.test(text) ? text.slice(scheme.length) : text;
+  const at = rest.lastIndexOf('@');
+  const hostPart = (at < 0 ? rest : rest.slice(at + 1)).split(/[/?#\\]/u)[0] ?? '';
+  let host = hostPart;
   try {
-    const u = new URL(withScheme(raw));
-    return `${u.protocol}//${u.username ? `${u.username}${u.password ? ':***' : ''}@` : ''}${u.host}`;
+    host = new URL(`${scheme}${hostPart}`).host || hostPart;
   } catch {
-    // Not a URL: show nothing of it past what looks like credentials.
-    return raw.replace(/\/\/[^@/]*@/u, '//***@');
+    // Shown as written: it holds no credentials.
   }
+  if (at < 0) return `${scheme}${host}`;
+  const userinfo = rest.slice(0, at);
+  const colon = userinfo.indexOf(':');
+  const user = colon < 0 ? userinfo : userinfo.slice(0, colon);
+  const plainUser = /^[\w.%~+-]+$/u.test(user);
+  return `${scheme}${plainUser ? `${user}${colon < 0 ? '' : ':***'}` : '***'}@${host}`;
 }
 
 /** `proxy:3128` (a common form in HTTPS_PROXY) means `http://proxy:3128`. */

@@ -4,6 +4,7 @@
  * for the first and reconnects without end to the second (nodejs/undici#3897, still so in the
  * undici we ship). Each case must now fail within its time with a message naming the proxy, and,
  * since nothing is written before the tunnel is open, as provably not sent: not charged.
+ * Also (9a): a proxy URL is never shown with its password, even one a URL parser cannot read.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -11,7 +12,8 @@ import { after, before, describe, it } from 'node:test';
 import { WalletAnalyticsApi } from '../../src/core/api';
 import { endpoint } from '../../src/core/catalog';
 import { CancelledError, NetworkError } from '../../src/core/errors';
-import { proxyDispatcherFor, type ProxyChoice } from '../../src/core/proxy';
+import { proxyDispatcherFor, showProxyUrl, type ProxyChoice } from '../../src/core/proxy';
+import { WalletApiError } from '../../src/core/errors';
 import { sampleInput } from '../../src/core/samples';
 
 /** A "proxy" that reads CONNECT and then either says nothing or closes the connection; counts connections. */
@@ -127,5 +129,37 @@ describe('proxies that never open the tunnel (issue 21)', () => {
     assert.ok(ms < 4_000, `${ms} ms`);
     await new Promise((r) => setTimeout(r, 300));
     assert.ok(closing.connections - before <= 3, `${closing.connections - before} connections: at most one per attempt`);
+  });
+});
+
+describe('proxy URLs as shown: never a password, even unencoded (issue 21)', () => {
+  it('hides everything a password may be, in any form', () => {
+    const cases: [string, string][] = [
+      ['http://u:pa/ss@host:3128', 'http://u:***@host:3128'],
+      ['http://u:pa/ss@host:3128/', 'http://u:***@host:3128'],
+      ['u:pa/ss@host:3128', 'http://u:***@host:3128'],
+      ['http://u:123/x@host:3128', 'http://u:***@host:3128'],
+      ['http://user:p@ss@proxy:3128', 'http://user:***@proxy:3128'],
+      ['http://alice:p%40ss%20word@127.0.0.1:8080', 'http://alice:***@127.0.0.1:8080'],
+      ['http://:secret@h:1', 'http://***@h:1'],
+      ['http://pa/ss@host:1', 'http://***@host:1'],
+      ['http://tok@host:1', 'http://tok@host:1'],
+      ['proxy.corp:3128', 'http://proxy.corp:3128'],
+      ['HTTP://Proxy.Corp:80', 'http://proxy.corp'],
+    ];
+    for (const [raw, shown] of cases) assert.equal(showProxyUrl(raw), shown, raw);
+  });
+
+  it('the refusal of a malformed proxy URL does not show its password', () => {
+    for (const raw of ['http://u:pa/ss@host:port', 'ftp://u:pa/ss@proxy:21', 'http://u:s3cr3t/x@[bad']) {
+      assert.throws(
+        () => proxyDispatcherFor({ proxy: raw, strictSSL: true, noProxy: [], env: {} }),
+        (e: unknown) => e instanceof WalletApiError && !e.message.includes('pa/ss') && !e.message.includes('s3cr3t') && !e.message.includes('ss@'),
+        raw,
+      );
+    }
+    const env = proxyDispatcherFor({ strictSSL: true, noProxy: [], env: { HTTPS_PROXY: 'http://u:pa%2Fss@proxy.corp:3128' } });
+    made.push(env.dispatcher);
+    assert.ok(!env.summary.includes('pa%2Fss') && !env.summary.includes('pa/ss'), env.summary);
   });
 });
