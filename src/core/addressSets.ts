@@ -6,9 +6,9 @@
  * while a person picks. Main-chain addresses are base58 and compared as they are (case matters);
  * second-chain ones ignore case and are lower-cased.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { appendFile, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { distinctAddresses as distinctOf, type Chain } from './addresses';
+import { addressProblem, distinctAddresses as distinctOf, normaliseAddress, type Chain } from './addresses';
 import { pickAddressColumn } from './columnKind';
 import { findAddressColumn } from './compare/addressColumn';
 import { openTable, type TableSource } from './table';
@@ -212,4 +212,50 @@ export function listFileName(op: SetOperation, files: readonly string[]): string
   const stems = files.map((f) => basename(f).replace(/\.(csv|txt|json)$/iu, '').replace(/[^\w .@+-]+/gu, '_').slice(0, 40));
   const joined = stems.join(op === 'subtract' ? ' - ' : op === 'union' ? ' + ' : ' & ').slice(0, 160);
   return `${op} ${joined}.txt`;
+}
+
+/** What "Add to an Address List" did: the addresses appended, the values refused, and the list's size after. */
+export interface ListAppend {
+  readonly added: readonly string[];
+  /** Values that are not an address of either chain (addresses.ts rules), as they came. */
+  readonly skipped: readonly string[];
+  /** Addresses the list held already. */
+  readonly already: number;
+  readonly total: number;
+}
+
+/** A value as a list file holds it: an address of either chain (trimmed; second-chain ones lower-cased), or undefined when it is none. */
+export function listAddress(value: string): string | undefined {
+  const v = value.trim();
+  if (addressProblem(v, 'main') === undefined) return normaliseAddress(v, 'main');
+  if (addressProblem(v, 'alt') === undefined) return normaliseAddress(v, 'alt');
+  return undefined;
+}
+
+/**
+ * Appends to a list file (one address per line) the values that are addresses of either chain and
+ * not in it yet (second-chain ones lower-cased, as every list here is written). Anything else, a
+ * line break included, is never written: a list holds addresses only (issue 21).
+ */
+export async function appendToList(file: string, values: readonly string[]): Promise<ListAppend> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const have = text.split(/\r?\n/u).map((l) => l.trim()).filter((l) => l !== '');
+  const known = new Set(have);
+  const added: string[] = [];
+  const skipped: string[] = [];
+  let already = 0;
+  for (const raw of values) {
+    const a = listAddress(raw);
+    if (a === undefined) {
+      skipped.push(raw);
+      continue;
+    }
+    if (known.has(a)) already++;
+    else {
+      known.add(a);
+      added.push(a);
+    }
+  }
+  if (added.length > 0) await appendFile(file, `${text.length > 0 && !text.endsWith('\n') ? '\n' : ''}${listText(added)}`);
+  return { added, skipped, already, total: have.length + added.length };
 }

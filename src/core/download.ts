@@ -62,12 +62,14 @@ const EOCD_REACH = 22 + 0xffff;
  *   sandbox's and the service's alike), and a cut almost always falls inside a line. A cut that
  *   falls exactly after a line break cannot be told from the end by anyone; that is the residual
  *   risk of a server that sends no length, and the reason the server should send one;
- * - json: it must end with `}` or `]` (trailing white space allowed);
+ * - json: it must be one whole JSON value: every string, object and array it opens closed, nothing
+ *   but white space after (JsonEnd follows the nesting while the body streams). Its last character
+ *   alone says little: `[{"a":1},{"b":2}` ends with `}` and is cut (issue 21);
  * - an empty body is refused for every kind: no result file is empty, and a connection that closes
  *   right after the headers is the most common cut of all.
  * `tail` is the end of the file (for a zip, at least its last EOCD_REACH bytes when it is that long).
  */
-export function closeDelimitedProblem(kind: ResultKind, tail: Buffer, bytes: number): string | undefined {
+export function closeDelimitedProblem(kind: ResultKind, tail: Buffer, bytes: number, json?: JsonEnd): string | undefined {
   if (bytes === 0) return 'before any byte of the file arrived';
   if (kind === 'zip') {
     for (let i = tail.length - 22; i >= 0; i--) {
@@ -76,10 +78,73 @@ export function closeDelimitedProblem(kind: ResultKind, tail: Buffer, bytes: num
     return 'before the end of the archive (its closing record is missing)';
   }
   if (kind === 'json') {
-    const text = tail.toString('latin1').trimEnd();
-    return text.endsWith('}') || text.endsWith(']') ? undefined : 'before the end of the JSON';
+    // Without the streamed scan (a caller with the whole file in `tail`), the tail is scanned.
+    return (json ?? new JsonEnd().push(tail)).problem();
   }
   return tail.at(-1) === 0x0a ? undefined : 'in the middle of a line';
+}
+
+/**
+ * Follows a JSON text's nesting as it streams, byte by byte (every structural character is ASCII,
+ * and no byte of a multi-byte UTF-8 character is), to tell one whole value from a cut or broken
+ * one without holding or parsing the file: strings with their escapes, objects and arrays matched.
+ */
+export class JsonEnd {
+  /** The brackets open, innermost last ('{' or '['). */
+  private readonly open: number[] = [];
+  private inString = false;
+  private escaped = false;
+  /** A top-level value began, or ended. */
+  private started = false;
+  private ended = false;
+  /** Inside a bare top-level number or literal (it ends at white space or the end). */
+  private bare = false;
+  private malformed: string | undefined;
+  private offset = 0;
+
+  /** Reads the next bytes; returns this. */
+  push(chunk: Uint8Array): this {
+    for (let i = 0; i < chunk.length && this.malformed === undefined; i++) this.step(chunk[i] ?? 0, this.offset + i);
+    this.offset += chunk.length;
+    return this;
+  }
+
+  private step(b: number, at: number): void {
+    if (this.inString) {
+      if (this.escaped) this.escaped = false;
+      else if (b === 0x5c) this.escaped = true;
+      else if (b === 0x22) {
+        this.inString = false;
+        if (this.open.length === 0) this.ended = true;
+      }
+      return;
+    }
+    if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d) {
+      if (this.bare) [this.bare, this.ended] = [false, true];
+      return;
+    }
+    // A UTF-8 byte order mark before the value.
+    if (!this.started && at < 3 && (b === 0xef || b === 0xbb || b === 0xbf)) return;
+    if (this.ended) {
+      this.malformed = `something follows the JSON value (at byte ${at})`;
+      return;
+    }
+    this.started = true;
+    if (b === 0x22) this.inString = true;
+    else if (b === 0x7b || b === 0x5b) this.open.push(b);
+    else if (b === 0x7d || b === 0x5d) {
+      if (this.open.pop() !== (b === 0x7d ? 0x7b : 0x5b)) this.malformed = `a ${String.fromCharCode(b)} closes nothing it opened (at byte ${at})`;
+      else if (this.open.length === 0) this.ended = true;
+    } else if (this.open.length === 0) this.bare = true;
+  }
+
+  /** Why what was read is not one whole JSON value, or undefined when it is (as far as its structure shows). */
+  problem(): string | undefined {
+    if (this.malformed !== undefined) return `in malformed JSON (${this.malformed})`;
+    if (!this.started) return 'before the JSON began';
+    if (this.inString || this.open.length > 0) return 'before the end of the JSON';
+    return undefined;
+  }
 }
 
 function header(h: Record<string, string | string[] | undefined>, name: string): string | undefined {
@@ -156,6 +221,8 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
   const fh = await open(temp, 'wx+');
   let bytes = 0;
   let head: Buffer | undefined;
+  // A body that ends when the connection does is followed as JSON too, in case it is JSON (known at the end).
+  const json = closeDelimited ? new JsonEnd() : undefined;
   let closed = false;
   try {
     try {
@@ -164,6 +231,7 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
         if (bytes > max) throw new DownloadError('tooLarge', `The result file grew past the ${mib(max)} allowed; the download was stopped.`);
         if (total !== undefined && bytes > total) throw new DownloadError('truncated', `The server sent more than the ${total} bytes it announced.`);
         head ??= chunk.subarray(0, 4);
+        json?.push(chunk);
         await fh.write(chunk);
         opts.onProgress?.(bytes, total);
       }
@@ -180,7 +248,7 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
     if (closeDelimited) {
       const tail = Buffer.alloc(Math.min(bytes, EOCD_REACH));
       await fh.read(tail, 0, tail.length, bytes - tail.length);
-      const problem = closeDelimitedProblem(kind, tail, bytes);
+      const problem = closeDelimitedProblem(kind, tail, bytes, json);
       if (problem) {
         throw new DownloadError(
           'truncated',

@@ -387,7 +387,8 @@ export class HttpTransport {
     if (attempt >= this.retry.attempts || call.signal?.aborted) return undefined;
     const idempotent = call.method === 'GET' && !call.paid;
     // A proxy that asks for credentials (407/403) will ask again: another attempt only waits.
-    if (err instanceof NetworkError && err.code === 'PROXY_AUTH') return undefined;
+    // So will one that did not open the tunnel in time (each try would wait as long again).
+    if (err instanceof NetworkError && (err.code === 'PROXY_AUTH' || err.code === 'PROXY_TUNNEL_TIMEOUT' || err.code === 'PROXY_TUNNEL_STOPPED')) return undefined;
     const provenRefused = err.kind === 'rateLimited' || (err instanceof NetworkError && !err.sent);
     const transient = err.kind === 'network' || err.kind === 'server' || err.kind === 'rateLimited';
     if (!(idempotent ? transient : provenRefused)) return undefined;
@@ -425,8 +426,10 @@ export class HttpTransport {
           bodyTimeout: this.timeoutMs,
         });
       } catch (e) {
-        if (call.signal?.aborted) throw new CancelledError(ctx);
-        if (timedOut) {
+        // A tunnel the proxy never opened proves the request was never written, whoever stopped the wait.
+        const tunnel = proxyFailure(e, this.opts.dispatcher, url);
+        if (call.signal?.aborted) throw new CancelledError(tunnel ? { ...ctx, mayHaveBeenSent: false } : ctx);
+        if (timedOut && !tunnel) {
           // Our own timer proves nothing about the server: a paid call may have been accepted.
           throw call.paid
             ? new NoAnswerError({ ...ctx, timeoutMs: limit })

@@ -7,7 +7,9 @@
  *
  * Every file name, column name and filter text reaches the code as a quoted literal (a JSON
  * string is a valid Python string; SQL identifiers and strings are doubled-quote escaped), so a
- * column named `x"; import os` stays data. The notebook reads a local file and nothing else: it
+ * column named `x"; import os` stays data. No name stands raw in the code, comments included: a
+ * file named with U+2028 or NEL would otherwise end a comment where IPython splits lines (pyString,
+ * issue 21). The notebook reads a local file and nothing else: it
  * has no API call, so it has no key to hold. Pure apart from writeNotebook's file write.
  */
 import { randomBytes } from 'node:crypto';
@@ -66,9 +68,39 @@ export type NotebookCell =
 // Written without backslashes, so the SQL that holds it stays a raw Python string.
 const DECIMAL = '[+-]?(?:[0-9]+[.]?[0-9]*|[.][0-9]+)(?:[eE][+-]?[0-9]+)?';
 
-/** A Python string literal for any text: JSON string syntax is valid Python. */
+/**
+ * What must never stand raw in generated code: every character Python's str.splitlines ends a line
+ * at (\n, \r, VT, FF, FS, GS, RS, NEL, U+2028, U+2029), which IPython and Jupyter split a cell at
+ * before Python reads it, and every other control character. A name that carried one into a
+ * comment or a string could end it, and what followed would run (issue 21).
+ */
+function unsafeInCode(c: number): boolean {
+  return c < 0x20 || (c >= 0x7f && c < 0xa0) || c === 0x2028 || c === 0x2029;
+}
+
+/** s with each character unsafeInCode rewritten by f. */
+function rewriteUnsafe(s: string, f: (c: number) => string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    out += unsafeInCode(c) ? f(c) : s[i];
+  }
+  return out;
+}
+
+/**
+ * A Python string literal for any text, the one way a name reaches the code (comments included):
+ * JSON string syntax is valid Python, and what JSON leaves raw but Python or IPython would read as
+ * a line end (NEL, U+2028, U+2029) or a control (DEL, C1) is written as a \u escape.
+ */
 export function pyString(s: string): string {
-  return JSON.stringify(s);
+  return rewriteUnsafe(JSON.stringify(s), (c) => `\\u${c.toString(16).padStart(4, '0')}`);
+}
+
+/** Whether text may stand raw in generated code (no line end of any kind, no control character). */
+export function safeInCode(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (unsafeInCode(s.charCodeAt(i))) return false;
+  return true;
 }
 
 /** A SQL string literal. */
@@ -90,7 +122,8 @@ function num(n: number): string {
 /** Text of the whole SQL as a Python literal: raw triple-quoted when that is safe, else a JSON string. */
 function pySqlLiteral(sql: string): string {
   const body = `\n${sql}\n`;
-  if (!sql.includes('\\')) {
+  // The SQL's own line ends are \n; any other break or control (from a name) goes through pyString's escapes.
+  if (!sql.includes('\\') && safeInCode(sql.replaceAll('\n', ' '))) {
     if (!body.includes("'''")) return `r'''${body}'''`;
     if (!body.includes('"""')) return `r"""${body}"""`;
   }
@@ -99,7 +132,7 @@ function pySqlLiteral(sql: string): string {
 
 /** Markdown text with its special characters escaped (a file name is shown, never interpreted). */
 function mdText(s: string): string {
-  return s.replace(/[\\`*_[\]<>|~#]/gu, (c) => `\\${c}`).replace(/[\r\n]+/gu, ' ');
+  return rewriteUnsafe(s.replace(/[\\`*_[\]<>|~#]/gu, (c) => `\\${c}`), () => ' ');
 }
 
 function columnName(input: NotebookInput, c: number): string {
@@ -259,7 +292,7 @@ function pandasCell(input: NotebookInput, format: string, relative: string): str
     return `    ${pyString(col.name)}: ${col.kind === 'number' ? '"float64"' : '"string"'},  # ${col.kind}`;
   });
   const lines = [
-    `# Loads ${relative.replace(/[\r\n]/gu, ' ')} with pandas (the whole file in memory), then applies the table's view.`,
+    `# Loads ${pyString(relative)} with pandas (the whole file in memory), then applies the table's view.`,
     ...(format === 'json' ? ['import json'] : []),
     'import os',
     'import re',
@@ -414,7 +447,7 @@ function duckdbCell(input: NotebookInput, format: string, relative: string): str
             : []),
         ];
   return [
-    `# For results too large for memory: DuckDB streams ${relative.replace(/[\r\n]/gu, ' ')} and keeps only the view.`,
+    `# For results too large for memory: DuckDB streams ${pyString(relative)} and keeps only the view.`,
     '# The same filters, search and sort as the table (text order here: case ignored; digits inside text compare as characters).',
     'import os',
     '',
@@ -451,7 +484,7 @@ export function buildNotebook(input: NotebookInput): Notebook {
   const intro = [
     `# ${mdText(base)}`,
     '',
-    `Written by Wallet Analytics for VS Code on ${date} from the table of \`${base.replaceAll('`', "'")}\`${input.endpoint ? ` (${mdText(input.endpoint)})` : ''}, which sits beside this notebook.`,
+    `Written by Wallet Analytics for VS Code on ${date} from the table of \`${rewriteUnsafe(base.replaceAll('`', "'"), () => ' ')}\`${input.endpoint ? ` (${mdText(input.endpoint)})` : ''}, which sits beside this notebook.`,
     '',
     ...describeView(input).map((l) => `- ${l}`),
     '',

@@ -21,7 +21,7 @@
  * Pure core: no vscode import; src/vscode/base/connection.ts reads the settings and passes them here.
  */
 import { isIP } from 'node:net';
-import { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { Agent, Dispatcher, EnvHttpProxyAgent, Pool } from 'undici';
 import { BadInputError } from './errors';
 import { isLoopbackHost } from './http';
 
@@ -45,6 +45,134 @@ export interface ProxyOptions {
    * loopback https server through a loopback proxy; the extension never does.
    */
   readonly proxyLoopback?: boolean;
+  /** How long the proxy has to answer CONNECT (default PROXY_TUNNEL_TIMEOUT_MS); tests shorten it. */
+  readonly tunnelTimeoutMs?: number;
+}
+
+/**
+ * How long a proxy has to open a tunnel (answer CONNECT). Without a bound, undici waits five minutes
+ * for a proxy that takes the connection and never answers, and it reconnects without end to one that
+ * closes it (nodejs/undici#3897, still so in the undici 7.30 we ship): the call's own timeout and
+ * cancel never reached that phase, so a paid submit could hang forever.
+ */
+export const PROXY_TUNNEL_TIMEOUT_MS = 30_000;
+
+/**
+ * The proxy did not open the tunnel: it did not answer CONNECT in time, closed the connection, or
+ * the call was stopped first. The request itself is written only into an open tunnel, so it was
+ * never sent, and never charged. The message completes "the proxy <url> …".
+ */
+export class ProxyTunnelError extends Error {
+  constructor(
+    readonly code: 'PROXY_TUNNEL_TIMEOUT' | 'PROXY_TUNNEL_CLOSED' | 'PROXY_TUNNEL_STOPPED',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ProxyTunnelError';
+  }
+}
+
+const errorCodeOf = (e: unknown): unknown => (e && typeof e === 'object' ? (e as { code?: unknown }).code : undefined);
+
+/**
+ * The connection to the proxy that undici sends CONNECT on, with a deadline for the answer
+ * (headersTimeout), and a proxy that closes the connection turned into an error that ends the
+ * call: undici reads a socket error while connecting as worth another try, and tries without end.
+ */
+type PoolConnectOptions = Parameters<Pool['connect']>[0];
+
+class TunnelPool extends Pool {
+  constructor(
+    origin: URL | string,
+    options: Pool.Options,
+    private readonly timeoutMs: number,
+  ) {
+    super(origin, { ...options, headersTimeout: timeoutMs });
+  }
+
+  override connect(options: PoolConnectOptions): Promise<Dispatcher.ConnectData>;
+  override connect(options: PoolConnectOptions, callback: (err: Error | null, data: Dispatcher.ConnectData) => void): void;
+  override connect(options: PoolConnectOptions, callback?: (err: Error | null, data: Dispatcher.ConnectData) => void): Promise<Dispatcher.ConnectData> | void {
+    const p = super.connect(options).catch((e: unknown) => {
+      throw this.tunnelError(e);
+    });
+    if (!callback) return p;
+    p.then(
+      (data) => callback(null, data),
+      (e: unknown) => callback(e instanceof Error ? e : new Error(String(e)), undefined as unknown as Dispatcher.ConnectData),
+    );
+  }
+
+  private tunnelError(e: unknown): unknown {
+    const code = errorCodeOf(e);
+    if (code === 'UND_ERR_HEADERS_TIMEOUT') {
+      return new ProxyTunnelError('PROXY_TUNNEL_TIMEOUT', `did not answer CONNECT within ${this.timeoutMs / 1000} s`, { cause: e });
+    }
+    if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') {
+      return new ProxyTunnelError('PROXY_TUNNEL_CLOSED', 'closed the connection instead of answering CONNECT', { cause: e });
+    }
+    return e;
+  }
+}
+
+/**
+ * Ends a proxied request the moment its signal is aborted while the tunnel is still being opened
+ * (undici heeds the signal only once connected, so the call's own timeout or cancel would otherwise
+ * wait for the proxy). Until onConnect, nothing of the request has been written.
+ */
+class TunnelGuard implements Dispatcher.DispatchHandler {
+  private connected = false;
+  private stopped: ProxyTunnelError | undefined;
+
+  constructor(
+    private readonly inner: Dispatcher.DispatchHandler,
+    signal: AbortSignal,
+  ) {
+    const onAbort = (): void => {
+      if (this.connected || this.stopped) return;
+      this.stopped = new ProxyTunnelError('PROXY_TUNNEL_STOPPED', "had not answered CONNECT when the call's time ran out");
+      this.inner.onError?.(this.stopped);
+    };
+    if (signal.aborted) queueMicrotask(onAbort);
+    else signal.addEventListener('abort', onAbort, { once: true });
+    this.detach = () => signal.removeEventListener('abort', onAbort);
+  }
+
+  private readonly detach: () => void;
+
+  onConnect(abort: (err?: Error) => void): void {
+    if (this.stopped) {
+      abort(this.stopped);
+      return;
+    }
+    this.connected = true;
+    this.detach();
+    this.inner.onConnect?.(abort);
+  }
+  onUpgrade(statusCode: number, headers: Buffer[] | string[] | null, socket: import('node:stream').Duplex): void {
+    if (!this.stopped) this.inner.onUpgrade?.(statusCode, headers, socket);
+  }
+  onResponseStarted(): void {
+    if (!this.stopped) this.inner.onResponseStarted?.();
+  }
+  onHeaders(statusCode: number, headers: Buffer[], resume: () => void, statusText: string): boolean {
+    return this.stopped ? false : (this.inner.onHeaders?.(statusCode, headers, resume, statusText) ?? true);
+  }
+  onData(chunk: Buffer): boolean {
+    return this.stopped ? false : (this.inner.onData?.(chunk) ?? true);
+  }
+  onComplete(trailers: string[] | null): void {
+    this.detach();
+    if (!this.stopped) this.inner.onComplete?.(trailers);
+  }
+  onBodySent(chunkSize: number, totalBytesSent: number): void {
+    if (!this.stopped) this.inner.onBodySent?.(chunkSize, totalBytesSent);
+  }
+  onError(err: Error): void {
+    this.detach();
+    if (!this.stopped) this.inner.onError?.(err);
+  }
 }
 
 /** What was chosen, for the log: the proxy URL has no password in it. */
@@ -56,15 +184,30 @@ export interface ProxyChoice {
   readonly summary: string;
 }
 
-/** A proxy URL as it may be shown: scheme, user name and host, the password replaced by ***. */
+/**
+ * A proxy URL as it may be shown: scheme, user name and host, the password replaced by ***.
+ * Whatever the text, URL or not: everything before the LAST `@` is taken as credentials, so an
+ * unencoded password holding `/`, `:` or `@` (`http://u:pa/ss@host:3128`, which a URL parser
+ * reads as host `u`, or refuses) is never shown; a user part that is not a plain name is hidden too.
+ */
 export function showProxyUrl(raw: string): string {
+  const text = raw.trim();
+  const scheme = (/^[a-z][a-z0-9+.-]*:\/\//iu.exec(text)?.[0] ?? 'http://').toLowerCase();
+  const rest = /^[a-z][a-z0-9+.-]*:\/\//iu.test(text) ? text.slice(scheme.length) : text;
+  const at = rest.lastIndexOf('@');
+  const hostPart = (at < 0 ? rest : rest.slice(at + 1)).split(/[/?#\\]/u)[0] ?? '';
+  let host = hostPart;
   try {
-    const u = new URL(withScheme(raw));
-    return `${u.protocol}//${u.username ? `${u.username}${u.password ? ':***' : ''}@` : ''}${u.host}`;
+    host = new URL(`${scheme}${hostPart}`).host || hostPart;
   } catch {
-    // Not a URL: show nothing of it past what looks like credentials.
-    return raw.replace(/\/\/[^@/]*@/u, '//***@');
+    // Shown as written: it holds no credentials.
   }
+  if (at < 0) return `${scheme}${host}`;
+  const userinfo = rest.slice(0, at);
+  const colon = userinfo.indexOf(':');
+  const user = colon < 0 ? userinfo : userinfo.slice(0, colon);
+  const plainUser = /^[\w.%~+-]+$/u.test(user);
+  return `${scheme}${plainUser ? `${user}${colon < 0 ? '' : ':***'}` : '***'}@${host}`;
 }
 
 /** `proxy:3128` (a common form in HTTPS_PROXY) means `http://proxy:3128`. */
@@ -118,7 +261,12 @@ export class ProxyDispatcher extends Dispatcher {
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     const origin = options.origin === undefined ? undefined : new URL(String(options.origin));
     const direct = !this.proxyLoopback && origin !== undefined && isLoopbackHost(origin.hostname);
-    return (direct ? this.loopback : this.rest).dispatch(options, handler);
+    if (direct) return this.loopback.dispatch(options, handler);
+    // request() hands a handler of undici's classic shape (onConnect…); that is the one guarded.
+    // request() passes its signal in the options (undici's types leave it out).
+    const signal = (options as { signal?: unknown }).signal;
+    const guarded = this.proxyUrl && signal instanceof AbortSignal && handler.onConnect && !handler.onRequestStart;
+    return this.rest.dispatch(options, guarded ? new TunnelGuard(handler, signal) : handler);
   }
 
   override close(): Promise<void>;
@@ -187,6 +335,7 @@ export function proxyDispatcherFor(o: ProxyOptions): ProxyChoice {
           requestTls: proxiedTls,
           proxyTls: proxiedTls,
           ...(o.proxyAuthorization?.trim() ? { token: o.proxyAuthorization.trim() } : {}),
+          clientFactory: (origin: URL, options: object) => new TunnelPool(origin, options, o.tunnelTimeoutMs ?? PROXY_TUNNEL_TIMEOUT_MS),
         });
   const proxyUrl = httpsProxy ? new URL(httpsProxy) : httpProxy ? new URL(httpProxy) : undefined;
   const dispatcher = new ProxyDispatcher(loopback, rest, proxyUrl, o.proxyLoopback === true);
@@ -211,7 +360,7 @@ export function proxyDispatcherFor(o: ProxyOptions): ProxyChoice {
 export interface ProxyFailure {
   /** For the error message: says it was the proxy, and what to check. */
   readonly detail: string;
-  /** 'PROXY_AUTH' (407/403: retrying will not help), 'PROXY_TUNNEL' (other refusals), or the network code. */
+  /** 'PROXY_AUTH' (407/403: retrying will not help), 'PROXY_TUNNEL' (other refusals), a ProxyTunnelError's code, or the network code. */
   readonly code: string;
   /** Always false: the request (and the key) never left, because the tunnel was never opened. */
   readonly sent: false;
@@ -258,6 +407,9 @@ export function proxyFailure(e: unknown, dispatcher: Dispatcher | undefined, tar
   const hp = dispatcher.proxyHostPort;
   if (shown === undefined || hp === undefined) return undefined;
   for (const x of chain(e)) {
+    if (x instanceof ProxyTunnelError) {
+      return { code: x.code, sent: false, detail: `the proxy ${shown} ${x.message}, so no tunnel to ${target.host} was opened; check http.proxy or HTTPS_PROXY, or try again in a moment` };
+    }
     const msg = x instanceof Error ? x.message : '';
     const refused = /Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/u.exec(msg);
     if (refused?.[1]) {

@@ -10,7 +10,8 @@
  * - The key goes only to the base URL's origin, and no request that carries it follows a redirect
  *   (curl, requests and fetch pass custom headers on to the redirect's host), as in the transport.
  * - A queued call submits once (charged at acceptance), polls GET /request/{requestId} about every
- *   5 s until `url` is set (§1, §8.5), stops on the status `failed`, and downloads the file.
+ *   5 s until `url` is set (§1, §8.5), stops on the status `failed`, and downloads the file, only
+ *   from an https URL or an http one on this machine (FILE_URL_PATTERN), as the extension does.
  * - Every value is written as a literal of its language, quoted for that language: nothing a
  *   person typed can end a string early or be expanded ($, backticks, quotes, new lines).
  */
@@ -97,6 +98,25 @@ export function describeCall(ep: Endpoint, rawInput: unknown, baseUrl: string, c
   };
 }
 
+// ---- which result URLs a snippet downloads ----
+
+/**
+ * The result file URLs a snippet downloads: https anywhere, plain http only on this machine, the
+ * transport's own rule (http.ts checkUrl). A server's `url` of file:///etc/…, gopher://… or
+ * dict://… would otherwise have curl read a local file or write to a local service (issue 21).
+ * One regular expression, anchored at the start, in the syntax every language here reads alike
+ * (POSIX ERE for bash, Python's re, JavaScript's RegExp, .NET's for PowerShell): no \d, no flags.
+ * After a loopback host only a port, then the path, query or fragment, so `http://127.0.0.1.evil/`
+ * and `http://localhost@evil/` do not pass.
+ */
+export const FILE_URL_PATTERN = '^(https://|http://(localhost|127[.][0-9]{1,3}[.][0-9]{1,3}[.][0-9]{1,3}|\\[::1\\])(:[0-9]{1,5})?([/?#]|$))';
+
+/** What a snippet says when it refuses a file URL (the URL follows). */
+const FILE_URL_REFUSED = 'Not downloaded: the file URL is not https (or http on this machine): ';
+
+/** curl's own guard, behind the pattern: no other protocol, and a redirect only to https. */
+const CURL_PROTOCOLS = "--proto '=https,http' --proto-redir '=https'";
+
 // ---- quoting, one function per language ----
 
 /** bash: single quotes hold everything literally; a single quote is closed, escaped and reopened. */
@@ -181,12 +201,14 @@ function curlSnippet(d: CallDescription): string {
     '    fi',
     '    sleep 5',
     '  done',
+    `  file_re=${bashQuote(FILE_URL_PATTERN)}`,
+    `  [[ $url =~ $file_re ]] || { printf '%s%s\\n' ${bashQuote(FILE_URL_REFUSED)} "$url" >&2; exit 1; }`,
     '  file=$(basename "${url%%[?#]*}")',
     `  out=${bashQuote(`${name}-`)}"\${file//[^A-Za-z0-9._-]/_}"`,
     '  # The key goes with the download only when the file is on the base URL\'s origin.',
     '  case "$url" in',
-    `    "$origin"/*) curl -sS --fail -o "$out" "$url" -H "api_key: $${KEY_VARIABLE}" ;;`,
-    '    *) curl -sS --fail -L -o "$out" "$url" ;;',
+    `    "$origin"/*) curl -sS --fail -o "$out" "$url" -H "api_key: $${KEY_VARIABLE}" ${CURL_PROTOCOLS} --globoff ;;`,
+    `    *) curl -sS --fail -L -o "$out" "$url" ${CURL_PROTOCOLS} --globoff ;;`,
     '  esac',
     '  echo "Saved $out" >&2',
     ')',
@@ -243,6 +265,8 @@ function pythonSnippet(d: CallDescription): string {
     '    if record.get("status") == "failed":',
     '        sys.exit("The job failed: " + str(record.get("error") or "no reason given"))',
     '    time.sleep(5)',
+    `if not re.match(${jsonQuote(FILE_URL_PATTERN)}, url):`,
+    `    sys.exit(${jsonQuote(FILE_URL_REFUSED)} + url)`,
     `out = ${jsonQuote(`${d.endpoint.id}-`)} + re.sub(r"[^A-Za-z0-9._-]", "_", os.path.basename(urllib.parse.urlsplit(url).path))`,
     '# The key goes with the download only when the file is on the base URL\'s origin.',
     'mine = url.startswith(ORIGIN + "/")',
@@ -297,6 +321,7 @@ function typescriptSnippet(d: CallDescription): string {
       '    if (record.status === "failed") throw new Error(`The job failed: ${record.error ?? "no reason given"}`);',
       '    await new Promise((resolve) => setTimeout(resolve, 5_000));',
       '  }',
+      `  if (!new RegExp(${jsonQuote(FILE_URL_PATTERN)}).test(url)) throw new Error(${jsonQuote(FILE_URL_REFUSED)} + url);`,
       `  const out = ${jsonQuote(`${d.endpoint.id}-`)} + (new URL(url).pathname.split("/").pop() ?? "").replace(/[^A-Za-z0-9._-]/g, "_");`,
       '  // The key goes with the download only when the file is on the base URL\'s origin.',
       '  const mine = new URL(url).origin === ORIGIN;',
@@ -347,6 +372,7 @@ function powershellSnippet(d: CallDescription): string {
     '  Start-Sleep -Seconds 5',
     '}',
     '$url = [string]$record.url',
+    `if ($url -cnotmatch ${psQuote(FILE_URL_PATTERN)}) { throw (${psQuote(FILE_URL_REFUSED)} + $url) }`,
     `$out = ${psQuote(`${d.endpoint.id}-`)} + ([IO.Path]::GetFileName(([uri]$url).AbsolutePath) -replace '[^A-Za-z0-9._-]', '_')`,
     "# The key goes with the download only when the file is on the base URL's origin.",
     `if ($url.StartsWith($origin + '/')) { Invoke-WebRequest -Uri $url -Headers @{ 'api_key' = $env:${KEY_VARIABLE} } -OutFile $out -MaximumRedirection 0 -UseBasicParsing } else { Invoke-WebRequest -Uri $url -OutFile $out -UseBasicParsing }`,

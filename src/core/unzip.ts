@@ -5,8 +5,9 @@
  *
  * The whole central directory is judged before a byte is written, so a refusal costs no disk.
  * Refused: names that could escape the folder (absolute, `..`, drive letters, backslashes),
- * names that could mislead (control characters, bidi overrides that make `txt.exe` read as
- * `exe.txt`, a leading dot that hides a file), symlink entries, duplicate names, and zip bombs:
+ * names that could mislead (control characters and Unicode line/paragraph separators, bidi
+ * overrides that make `txt.exe` read as `exe.txt`, a leading dot that hides a file), symlink
+ * entries, duplicate names, and zip bombs:
  * too many entries, too many bytes in all, an entry with a compression ratio no result file has,
  * or an archive whose entries together inflate far beyond its own size (many small entries each
  * under the per-entry check). Sizes are checked as declared AND as actually inflated, since a
@@ -100,12 +101,17 @@ function isBidi(c: number): boolean {
   return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c === 0x200e || c === 0x200f || c === 0x061c;
 }
 
-/** An entry name as a message may show it: control and bidi characters written as [U+XXXX], so the name reads as it is. */
+/** U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR: Python, IPython and many editors end a line at them. */
+function isLineSeparator(c: number): boolean {
+  return c === 0x2028 || c === 0x2029;
+}
+
+/** An entry name as a message may show it: control, bidi and line-separator characters written as [U+XXXX], so the name reads as it is. */
 export function shownEntryName(name: string): string {
   let out = '';
   for (const ch of name) {
     const c = ch.codePointAt(0) ?? 0;
-    out += isControl(c) || isBidi(c) ? `[${codePoint(c)}]` : ch;
+    out += isControl(c) || isBidi(c) || isLineSeparator(c) ? `[${codePoint(c)}]` : ch;
   }
   return out;
 }
@@ -121,6 +127,7 @@ export function misleadingEntryName(name: string): string | undefined {
     const c = ch.codePointAt(0) ?? 0;
     if (isControl(c)) return `a control character (${codePoint(c)}) in the name`;
     if (isBidi(c)) return `a text-direction control (${codePoint(c)}) in the name, which can make it read as another name`;
+    if (isLineSeparator(c)) return `a line or paragraph separator (${codePoint(c)}) in the name, which ends a line in Python, notebooks and logs`;
   }
   if (name.split('/').some((segment) => segment.startsWith('.'))) return 'a leading dot in the name, which hides the file or folder';
   return undefined;

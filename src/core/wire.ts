@@ -48,11 +48,11 @@ export function requestIdSchema(label: string): z.ZodType<string> {
 export const SubmitAck = z.looseObject({ requestId: requestIdSchema('The requestId') });
 export type SubmitAck = z.infer<typeof SubmitAck>;
 
-/** A queued request record (`GET /request/{id}`, items of `GET /requests`). */
-export const RequestRecord = z.looseObject({
+/** A queued request record as this client keeps it (`GET /request/{id}`, items of `GET /requests`). */
+const RequestRecordShape = z.looseObject({
   requestId: z.string().min(1),
   /** Empty until the job is done (§2.1). */
-  url: z.string().default(''),
+  url: z.string(),
   endpoint: z.string().optional(),
   status: z.string().optional(),
   createdAt: z.string().optional(),
@@ -61,13 +61,110 @@ export const RequestRecord = z.looseObject({
   inputs: z.record(z.string(), z.unknown()).optional(),
   error: z.string().optional(),
 });
-export type RequestRecord = z.infer<typeof RequestRecord>;
+export type RequestRecord = z.infer<typeof RequestRecordShape>;
 
-/** `GET /requests`: a bare array, or an object holding one under `requests`. */
-export const RequestList = z.union([
-  z.array(RequestRecord),
-  z.looseObject({ requests: z.array(RequestRecord) }).transform((o) => o.requests),
-]);
+/** One record as read: kept (with what of it could not be read), or skipped and why. */
+export type ReadRecord = { readonly record: RequestRecord; readonly dropped: readonly string[] } | { readonly skipped: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const shown = (v: unknown): string => {
+  const t = JSON.stringify(v) ?? String(v);
+  return t.length > 40 ? `${t.slice(0, 40)}…` : t;
+};
+
+/** A time as ISO text: a string as it is, a number as epoch seconds (below 1e11) or milliseconds. */
+function isoTime(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) return undefined;
+  const d = new Date(v < 1e11 ? v * 1000 : v);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+/**
+ * One request record, read on its own (issue 21): the spec gives only requestId and url, so the
+ * other fields' types are our guess, and one odd field must not make the record, or the whole
+ * history, unreadable (a finished job would stay pending). What can be read safely is coerced: a
+ * numeric-string cost to a number, a numeric time (epoch s or ms) to ISO text, `url: null` to not
+ * set, an object error to its message or JSON. A field still unreadable is dropped and named. A
+ * record without a usable requestId (a string, or an integer, by requestIdSchema's rule) is skipped.
+ */
+export function readRequestRecord(raw: unknown): ReadRecord {
+  if (!isObject(raw)) return { skipped: `not an object (${shown(raw)})` };
+  const id = typeof raw.requestId === 'number' && Number.isSafeInteger(raw.requestId) ? String(raw.requestId) : raw.requestId;
+  const idOk = requestIdSchema('The requestId').safeParse(id);
+  if (!idOk.success) return { skipped: `no usable requestId (${shown(raw.requestId)})` };
+  const out: Record<string, unknown> = { ...raw, requestId: idOk.data };
+  const dropped: string[] = [];
+  const drop = (key: string): void => {
+    dropped.push(`${key} ${shown(raw[key])}`);
+    delete out[key];
+  };
+  if (raw.url === null || raw.url === undefined) out.url = '';
+  else if (typeof raw.url !== 'string') {
+    drop('url');
+    out.url = '';
+  }
+  for (const key of ['endpoint', 'status'] as const) if (raw[key] !== undefined && typeof raw[key] !== 'string') drop(key);
+  for (const key of ['createdAt', 'completedAt'] as const) {
+    if (raw[key] === undefined) continue;
+    const t = isoTime(raw[key]);
+    if (t === undefined) drop(key);
+    else out[key] = t;
+  }
+  if (raw.cost !== undefined) {
+    const c = raw.cost;
+    const n = typeof c === 'number' ? c : typeof c === 'string' && /^\s*[0-9]+(\.[0-9]+)?\s*$/u.test(c) ? Number(c) : Number.NaN;
+    if (Number.isFinite(n)) out.cost = n;
+    else drop('cost');
+  }
+  if (raw.inputs !== undefined && !isObject(raw.inputs)) drop('inputs');
+  if (raw.error === null) delete out.error;
+  else if (raw.error !== undefined && typeof raw.error !== 'string') {
+    const e = raw.error;
+    out.error = isObject(e) && typeof e.message === 'string' ? e.message : JSON.stringify(e);
+  }
+  const r = RequestRecordShape.safeParse(out);
+  // Every field was made to fit above; this is the shape's own guard.
+  return r.success ? { record: r.data, dropped } : { skipped: r.error.issues[0]?.message ?? 'unreadable' };
+}
+
+/** `GET /request/{id}`: one record, read as readRequestRecord reads it (refused only without a usable requestId). */
+export const RequestRecord = z.unknown().transform((v, ctx): RequestRecord => {
+  const r = readRequestRecord(v);
+  if ('skipped' in r) {
+    ctx.addIssue({ code: 'custom', message: `the request record has ${r.skipped}` });
+    return z.NEVER;
+  }
+  return r.record;
+});
+
+/** `GET /requests` as read: the readable records, and a line for each record skipped or field dropped (for the log). */
+export type RequestHistory = RequestRecord[] & { readonly unreadable?: readonly string[] };
+
+/** Each record of a history read on its own: one odd record never hides the others. */
+export function readRequestList(items: readonly unknown[]): RequestHistory {
+  const records: RequestRecord[] = [];
+  const unreadable: string[] = [];
+  items.forEach((item, i) => {
+    const r = readRequestRecord(item);
+    if ('skipped' in r) unreadable.push(`record ${i + 1} skipped: ${r.skipped}`);
+    else {
+      records.push(r.record);
+      if (r.dropped.length > 0) unreadable.push(`record ${r.record.requestId}: unreadable ${r.dropped.join(', ')} (left out)`);
+    }
+  });
+  return Object.assign(records, unreadable.length > 0 ? { unreadable } : {});
+}
+
+/** What of a history could not be read (readRequestList), for the log; [] when all of it was. */
+export function unreadableOf(list: readonly RequestRecord[]): readonly string[] {
+  return (list as RequestHistory).unreadable ?? [];
+}
+
+/** `GET /requests`: a bare array, or an object holding one under `requests`; each record read on its own. */
+export const RequestList = z
+  .union([z.array(z.unknown()), z.looseObject({ requests: z.array(z.unknown()) }).transform((o) => o.requests)])
+  .transform((items) => readRequestList(items));
 
 /**
  * `GET /credits` carries a number in a string (§2.3); a bare JSON number is accepted too. Only

@@ -52,6 +52,38 @@ export type TableMessage =
   | { readonly type: 'done'; readonly requestId: number; readonly message?: string }
   | { readonly type: 'failed'; readonly requestId?: number; readonly message: string; readonly cancelled?: boolean };
 
+/**
+ * Bounds on what the webview may ask for, so a compromised or buggy webview cannot make the host
+ * read a huge window into memory (1,000 rows × 20,000 columns took 869 MB and 38 s, issue 21). The
+ * grid asks for blocks of 64 rows (webview-ui/cellCache.ts) of the columns on screen, so these sit
+ * far above what it ever asks. A request past them is refused before the file is read.
+ */
+export const MAX_WINDOW_ROWS = 10_000;
+export const MAX_WINDOW_COLUMNS = 1_000;
+export const MAX_WINDOW_CELLS = 250_000;
+/** Column lists of a copy or an export (their cells are bounded by COPY_MAX_CELLS and by streaming). */
+export const MAX_COLUMN_LIST = 100_000;
+/** A query's filters and sort keys, and any text in it (a search, a contains filter). */
+export const MAX_QUERY_FILTERS = 10_000;
+export const MAX_SORT_KEYS = 1_000;
+export const MAX_QUERY_TEXT = 10_000;
+
+const isColumns = (v: unknown, max: number): v is number[] => Array.isArray(v) && v.length <= max && isIntList(v);
+
+function isWindow(first: unknown, last: unknown, columns: unknown): boolean {
+  if (!isInt(first) || !isInt(last) || !isColumns(columns, MAX_WINDOW_COLUMNS)) return false;
+  const rows = Math.max(0, last - first);
+  return rows <= MAX_WINDOW_ROWS && rows * columns.length <= MAX_WINDOW_CELLS;
+}
+
+/** isQuery's shape, within the bounds above. */
+function isBoundedQuery(v: unknown): boolean {
+  if (!isQuery(v)) return false;
+  const q = v as ViewQuery;
+  const texts = [q.search ?? '', ...(q.filters ?? []).map((f) => (f.kind === 'contains' ? f.text : ''))];
+  return (q.filters ?? []).length <= MAX_QUERY_FILTERS && (q.sort ?? []).length <= MAX_SORT_KEYS && texts.every((t) => t.length <= MAX_QUERY_TEXT);
+}
+
 /** The request a webview message holds, or undefined when it is not a well-formed one (the host ignores those). */
 export function parseTableRequest(message: unknown): TableRequest | undefined {
   if (!isRecord(message)) return undefined;
@@ -60,17 +92,17 @@ export function parseTableRequest(message: unknown): TableRequest | undefined {
     case 'ready':
       return { type: 'ready' };
     case 'getWindow':
-      return isInt(m.requestId) && isInt(m.first) && isInt(m.last) && isIntList(m.columns) ? (m as TableRequest) : undefined;
+      return isInt(m.requestId) && isWindow(m.first, m.last, m.columns) ? (m as TableRequest) : undefined;
     case 'setQuery':
-      return isInt(m.requestId) && isQuery(m.query) ? (m as TableRequest) : undefined;
+      return isInt(m.requestId) && isBoundedQuery(m.query) ? (m as TableRequest) : undefined;
     case 'cancel':
       return isInt(m.requestId) ? (m as TableRequest) : undefined;
     case 'copy':
-      return isInt(m.requestId) && isInt(m.first) && isInt(m.last) && isIntList(m.columns) && (m.format === 'tsv' || m.format === 'csv') && typeof m.header === 'boolean'
+      return isInt(m.requestId) && isInt(m.first) && isInt(m.last) && isColumns(m.columns, MAX_COLUMN_LIST) && (m.format === 'tsv' || m.format === 'csv') && typeof m.header === 'boolean'
         ? (m as TableRequest)
         : undefined;
     case 'export':
-      return isInt(m.requestId) && (m.columns === undefined || isIntList(m.columns)) ? (m as TableRequest) : undefined;
+      return isInt(m.requestId) && (m.columns === undefined || isColumns(m.columns, MAX_COLUMN_LIST)) ? (m as TableRequest) : undefined;
     default:
       return undefined;
   }

@@ -125,6 +125,9 @@ const MAX_LIST = 100_000;
 
 const isText = (v: unknown, max = MAX_TEXT): v is string => typeof v === 'string' && v.length <= max;
 const isNames = (v: unknown): v is string[] => Array.isArray(v) && v.length <= MAX_LIST && v.every((s) => isText(s, 10_000));
+/** Addresses the webview hands over (a cell's, today): far more than it sends, each far longer than any address. */
+const MAX_ADDRESSES = 10_000;
+const isAddresses = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.length <= MAX_ADDRESSES && v.every((s) => isText(s, 200));
 
 function isLayout(v: unknown): v is TableLayout {
   if (!isRecord(v) || !isNames(v.hidden) || !isNames(v.pinned) || !isRecord(v.widths) || !isRecord(v.formats)) return false;
@@ -160,7 +163,7 @@ export function parseUiRequest(message: unknown): UiRequest | undefined {
     case 'openExplorer':
       return isInt(m.requestId) && isText(m.address, 200) && (m.chain === 'main' || m.chain === 'alt') ? { type: 'openExplorer', requestId: m.requestId, address: m.address, chain: m.chain } : undefined;
     case 'addToList':
-      return isInt(m.requestId) && isNames(m.addresses) && m.addresses.length > 0 ? (m as UiRequest) : undefined;
+      return isInt(m.requestId) && isAddresses(m.addresses) ? (m as UiRequest) : undefined;
     case 'useAsInput':
       return isInt(m.requestId) && isInt(m.column) ? (m as UiRequest) : undefined;
     case 'saveLayout':

@@ -4,11 +4,11 @@
  * column through the table engine, and the list file's text.
  */
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { threadId } from 'node:worker_threads';
-import { AddressSetCache, addressSetOf, checkChains, combine, countOf, listFileName, listText, readAddressSet, readInThread, readInWorker, type AddressColumnReader, type SetOperation } from '../../src/core/addressSets';
+import { AddressSetCache, addressSetOf, appendToList, checkChains, combine, countOf, listAddress, listFileName, listText, readAddressSet, readInThread, readInWorker, type AddressColumnReader, type SetOperation } from '../../src/core/addressSets';
 import { parseAddressList } from '../../src/core/addresses';
 import { rng, tempDir, writeTemp } from './tableFixtures';
 
@@ -138,5 +138,37 @@ describe('address sets: reading results', () => {
   it('says when a result has no address column', async () => {
     const file = await writeTemp(dir, 'name,v\nbob,1\n');
     await assert.rejects(readAddressSet(file), /has no address column/u);
+  });
+});
+
+describe('"Add to an Address List" appends addresses only (issue 21)', () => {
+  const MAIN = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
+  const MAIN2 = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+  const ALT = '0xABCDEFabcdefABCDEFabcdefABCDEFabcdefABCD';
+
+  it('skips every value that is not an address of either chain, a line break included, and says which', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      const file = join(dir, 'mine.txt');
+      writeFileSync(file, `${MAIN}\n`);
+      const forged = `${MAIN2}\n../../etc/passwd`;
+      const r = await appendToList(file, [MAIN, ` ${MAIN2} `, forged, 'hello', '', ALT, ALT.toLowerCase(), 'So1\u2028x']);
+      assert.deepEqual(r.added, [MAIN2, ALT.toLowerCase()]);
+      assert.deepEqual(r.skipped, [forged, 'hello', '', 'So1\u2028x']);
+      assert.equal(r.already, 2);
+      assert.equal(r.total, 3);
+      assert.equal(readFileSync(file, 'utf8'), `${MAIN}\n${MAIN2}\n${ALT.toLowerCase()}\n`);
+      const again = await appendToList(file, ['not one', MAIN]);
+      assert.deepEqual([again.added, again.skipped, again.already], [[], ['not one'], 1]);
+      assert.equal(readFileSync(file, 'utf8'), `${MAIN}\n${MAIN2}\n${ALT.toLowerCase()}\n`, 'nothing written');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('listAddress reads an address of either chain, and nothing else', () => {
+    assert.equal(listAddress(` ${MAIN}\t`), MAIN);
+    assert.equal(listAddress(ALT), ALT.toLowerCase());
+    for (const v of ['', 'x', `${MAIN}\n`.repeat(2), `${MAIN}0`, '0x123', `${MAIN} ${MAIN2}`]) assert.equal(listAddress(v), undefined, JSON.stringify(v));
   });
 });

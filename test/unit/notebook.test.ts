@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { buildNotebook, duckdbQuery, NAMED_COLUMNS, notebookText, writeNotebook, type Notebook, type NotebookColumn, type NotebookInput } from '../../src/core/notebook';
+import { buildNotebook, duckdbQuery, NAMED_COLUMNS, notebookText, pyString, writeNotebook, type Notebook, type NotebookColumn, type NotebookInput } from '../../src/core/notebook';
 import { openTable, TableView, type ViewQuery } from '../../src/core/table';
 
 /** Interpreters tried in order: a chosen one, the one on PATH (maybe pyenv's), Debian's (where python3-pandas goes). */
@@ -333,4 +333,88 @@ describe('notebook: its DuckDB SQL gives the table rows (DuckDB from npm, no Pyt
       assert.ok(!existsSync(join(dir, 'pwned')), 'a column name ran as code');
     });
   }
+});
+
+// ------------------------------------------------------------------------------------------
+// Issue 21: IPython and Jupyter split a cell at every line end Python's str.splitlines knows,
+// not only \n, and an escaped command (`%x`, `!x`) on such a "line" becomes a call that ends in a
+// real \n: a file named `a<U+2028>%x<U+2028>code#.csv` in a comment ran `code`. A hostile server
+// can deliver that name (a zip entry) or such a column name (a CSV header).
+
+/** Every line end of Python's str.splitlines besides \n, and other controls. */
+const PY_BREAKS = ['\r', '\v', '\f', '\x1c', '\x1d', '\x1e', '\x85', '\u2028', '\u2029', '\r\n', '\x00', '\x7f', '\x9b'];
+const payload = (sep: string): string => `a${sep}%x${sep}__import__('os').system('touch PWNED')#`;
+
+/** Runs code cells as IPython does (its own input transformer when installed, else the same rule); prints, per cell, whether PWNED appeared. */
+const IPYTHON_RUN = `
+import json, os, sys
+try:
+    from IPython.core.inputtransformer2 import TransformerManager
+    transform = TransformerManager().transform_cell
+except ImportError:
+    # IPython's rule: the cell is split with str.splitlines, and an escaped command on a line becomes
+    # a call ending in a real new line.
+    def transform(cell):
+        return "".join("get_ipython()\\n" if line.lstrip()[:1] in ("%", "!") else line for line in cell.splitlines(keepends=True))
+class _Shell:
+    def __getattr__(self, name):
+        return lambda *a, **k: None
+pwned = []
+for cell in json.load(open(sys.argv[1], encoding="utf-8")):
+    try:
+        exec(compile(transform(cell), "<cell>", "exec"), {"get_ipython": lambda: _Shell()})
+    except BaseException:
+        pass  # the result file is not there; only what ran before matters
+    pwned.append(os.path.exists("PWNED"))
+    if pwned[-1]:
+        os.remove("PWNED")
+print(json.dumps(pwned))
+`;
+const ANY_PY = pythonWith('IPython') ?? pythonWith('json');
+
+describe('notebook: names with line breaks stay data (issue 21)', () => {
+  it('pyString writes every line end and control as an escape, and Python reads the text back', { skip: ANY_PY ? false : 'no python3' }, () => {
+    const text = `x${PY_BREAKS.join('y')}z"'\\`;
+    const literal = pyString(text);
+    for (const c of PY_BREAKS) assert.ok(!literal.includes(c), `${JSON.stringify(c)} stands raw in ${literal}`);
+    const got = runPython(ANY_PY, `import json\nprint(json.dumps(${literal}))\n`, dir);
+    assert.equal(got, text);
+  });
+
+  it('no code cell holds a line end other than \\n, whatever the file, column, filter and search', () => {
+    for (const sep of PY_BREAKS) {
+      const name = payload(sep);
+      for (const file of [`/r/${name}.csv`, `/r/${name}.txt`, `/r/${name}.json`]) {
+        const nb = buildNotebook({
+          file,
+          columns: [{ name, kind: 'address' }, { name: `n${name}`, kind: 'number' }],
+          query: { filters: [{ kind: 'contains', column: 0, text: name }], search: name, sort: [{ column: 1 }] },
+          shown: [],
+        });
+        for (const i of [1, 2]) {
+          const code = cellCode(nb, i);
+          for (const c of PY_BREAKS.filter((b) => b !== '\r\n')) assert.ok(!code.includes(c), `cell ${i} of ${JSON.stringify(file)} holds ${JSON.stringify(c)}`);
+        }
+      }
+    }
+  });
+
+  it('running each code cell as IPython does runs nothing a name holds', { skip: ANY_PY ? false : 'no python3' }, async () => {
+    const runDir = await mkdtemp(join(tmpdir(), 'wa-notebook-ipython-'));
+    try {
+      const cells: string[] = [];
+      for (const sep of ['\u2028', '\u2029', '\x85', '\x0b', '\x0c', '\x1c', '\r']) {
+        const name = payload(sep);
+        const nb = buildNotebook({ file: join(runDir, `${name}.csv`), columns: [{ name, kind: 'text' }], query: { search: name }, shown: [] });
+        cells.push(cellCode(nb, 1), cellCode(nb, 2));
+      }
+      writeFileSync(join(runDir, 'cells.json'), JSON.stringify(cells));
+      writeFileSync(join(runDir, 'run.py'), IPYTHON_RUN);
+      const r = spawnSync(ANY_PY ?? 'python3', ['run.py', 'cells.json'], { cwd: runDir, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.status, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout.trim().split('\n').pop() ?? ''), cells.map(() => false), 'a cell ran code from a name');
+    } finally {
+      await rm(runDir, { recursive: true, force: true });
+    }
+  });
 });

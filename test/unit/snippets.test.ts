@@ -131,7 +131,7 @@ describe('Copy as Code: every endpoint, every language', () => {
     const curl = snippet('curl', d);
     for (const line of curl.split('\n').filter((l) => l.includes('$WA_API_KEY') && l.includes('curl'))) assert.doesNotMatch(line, / -L /u, line);
     assert.match(curl, /"\$origin"\/\*\) curl -sS --fail -o "\$out" "\$url" -H "api_key: \$WA_API_KEY"/u);
-    assert.match(curl, /\*\) curl -sS --fail -L -o "\$out" "\$url" ;;/u);
+    assert.match(curl, /\*\) curl -sS --fail -L -o "\$out" "\$url" --proto '=https,http' --proto-redir '=https' --globoff ;;/u);
     assert.match(snippet('python', d), /allow_redirects=follow/u);
     assert.match(snippet('typescript', d), /redirect: init\.follow \? "follow" : "error"/u);
     assert.equal((snippet('powershell', d).match(/-MaximumRedirection 0/gu) ?? []).length, 3);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HISTOGRAM_BINS, MAX_HISTOGRAM_BINS } from '../../src/shared/analysisProtocol';
-import { parseTableRequest } from '../../src/shared/tableProtocol';
+import { MAX_COLUMN_LIST, MAX_QUERY_FILTERS, MAX_QUERY_TEXT, MAX_SORT_KEYS, MAX_WINDOW_CELLS, MAX_WINDOW_COLUMNS, MAX_WINDOW_ROWS, parseTableRequest } from '../../src/shared/tableProtocol';
 import { parseUiRequest, TABLE_COMMANDS } from '../../src/shared/tableUiProtocol';
 // ids.ts and tableCommands.ts hold no vscode import, so a node test may read them.
 // eslint-disable-next-line no-restricted-imports
@@ -37,6 +37,42 @@ describe('table: webview protocol', () => {
       { type: 'copy', requestId: 4, first: 0, last: 2, columns: [1], format: 'xlsx', header: true },
     ];
     for (const m of bad) assert.equal(parseTableRequest(m), undefined, JSON.stringify(m));
+  });
+});
+
+describe('table: the webview’s requests are bounded (issue 21)', () => {
+  const cols = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+
+  it('refuses a window of 1,000 rows × 20,000 columns, and any past the bounds, before the host reads a cell', () => {
+    const oversized: unknown[] = [
+      { type: 'getWindow', requestId: 1, first: 0, last: 1_000, columns: cols(20_000) },
+      { type: 'getWindow', requestId: 1, first: 0, last: MAX_WINDOW_ROWS + 1, columns: [0] },
+      { type: 'getWindow', requestId: 1, first: 5, last: Number.MAX_SAFE_INTEGER, columns: [0] },
+      { type: 'getWindow', requestId: 1, first: 0, last: 1, columns: cols(MAX_WINDOW_COLUMNS + 1) },
+      { type: 'getWindow', requestId: 1, first: 0, last: Math.floor(MAX_WINDOW_CELLS / 100) + 1, columns: cols(100) },
+      { type: 'copy', requestId: 2, first: 0, last: 2, columns: cols(MAX_COLUMN_LIST + 1), format: 'tsv', header: true },
+      { type: 'export', requestId: 3, columns: cols(MAX_COLUMN_LIST + 1) },
+      { type: 'setQuery', requestId: 4, query: { filters: Array.from({ length: MAX_QUERY_FILTERS + 1 }, () => ({ kind: 'empty', column: 0 })) } },
+      { type: 'setQuery', requestId: 4, query: { sort: Array.from({ length: MAX_SORT_KEYS + 1 }, (_, i) => ({ column: i })) } },
+      { type: 'setQuery', requestId: 4, query: { search: 'x'.repeat(MAX_QUERY_TEXT + 1) } },
+      { type: 'setQuery', requestId: 4, query: { filters: [{ kind: 'contains', column: 0, text: 'x'.repeat(MAX_QUERY_TEXT + 1) }] } },
+      { type: 'addToList', requestId: 5, addresses: Array.from({ length: 10_001 }, () => 'So1') },
+      { type: 'addToList', requestId: 5, addresses: ['x'.repeat(201)] },
+    ];
+    for (const m of oversized) assert.equal(parseUiRequest(m), undefined, JSON.stringify(m).slice(0, 120));
+  });
+
+  it('takes what the grid asks, up to the bounds', () => {
+    const fine: unknown[] = [
+      { type: 'getWindow', requestId: 1, first: 64, last: 128, columns: cols(120) },
+      { type: 'getWindow', requestId: 1, first: 0, last: MAX_WINDOW_ROWS, columns: cols(Math.floor(MAX_WINDOW_CELLS / MAX_WINDOW_ROWS)) },
+      { type: 'getWindow', requestId: 1, first: 0, last: 1, columns: cols(MAX_WINDOW_COLUMNS) },
+      { type: 'getWindow', requestId: 1, first: 1_997, last: 2_050, columns: [2] },
+      { type: 'copy', requestId: 2, first: 0, last: 1_000_000, columns: cols(1), format: 'csv', header: false },
+      { type: 'setQuery', requestId: 4, query: { search: 'x'.repeat(MAX_QUERY_TEXT), sort: [{ column: 1 }, { column: 2, descending: true }] } },
+      { type: 'addToList', requestId: 5, addresses: ['7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU'] },
+    ];
+    for (const m of fine) assert.deepEqual(parseUiRequest(m), m, JSON.stringify(m).slice(0, 120));
   });
 });
 

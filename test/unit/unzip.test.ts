@@ -217,6 +217,9 @@ describe('unzip: names that mislead are refused, and the message shows them esca
     ['bell\u0007.csv', /control character \(U\+0007\)/u, 'bell[U+0007].csv'],
     ['line\nbreak.csv', /control character \(U\+000A\)/u, 'line[U+000A]break.csv'],
     ['c1\u0085.csv', /control character \(U\+0085\)/u, 'c1[U+0085].csv'],
+    // Issue 21: Python and IPython end a line at these, so a name carrying them broke out of a notebook's comment.
+    ['a\u2028%x\u2028code#.csv', /line or paragraph separator \(U\+2028\)/u, 'a[U+2028]%x[U+2028]code#.csv'],
+    ['p\u2029.csv', /line or paragraph separator \(U\+2029\)/u, 'p[U+2029].csv'],
     ['.hidden.csv', /leading dot/u, '.hidden.csv'],
     ['tokens/.git/config', /leading dot/u, 'tokens/.git/config'],
     ['.config/x.csv', /leading dot/u, '.config/x.csv'],
@@ -230,7 +233,7 @@ describe('unzip: names that mislead are refused, and the message shows them esca
       const e = await refused(await place(zip), 'badName');
       assert.match(e.message, why);
       assert.ok(e.message.includes(`“${shown}”`), e.message);
-      assert.ok(![...e.message].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || /[\u202A-\u202E\u2066-\u2069]/u.test(ch)), 'the message itself holds no control character');
+      assert.ok(![...e.message].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || /[\u202A-\u202E\u2066-\u2069\u2028\u2029]/u.test(ch)), 'the message itself holds no control character');
     });
   }
 

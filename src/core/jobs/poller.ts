@@ -17,7 +17,7 @@
  * Pure: timers, API and downloader are injected.
  */
 import { isWalletApiError } from '../errors';
-import type { RequestRecord } from '../wire';
+import { unreadableOf, type RequestRecord } from '../wire';
 import { jobScope, type JobRecord } from './job';
 import type { JobStore } from './store';
 
@@ -91,6 +91,8 @@ export class Poller {
   private readonly unsubscribe: () => void;
   /** The scope poll at which each unlisted job was last asked for by id. */
   private readonly lastAsked = new Map<string, number>();
+  /** Per scope, what of the last `GET /requests` could not be read, so the log says it once, not every tick. */
+  private readonly lastUnreadable = new Map<string, string>();
 
   constructor(
     private readonly store: JobStore,
@@ -261,6 +263,7 @@ export class Poller {
           this.opts.onError?.(undefined, err);
           return;
         }
+        this.noteUnreadable(scope, unreadableOf(list));
         this.opts.onHistory?.(scope, list);
         const listed = new Map(list.map((r) => [r.requestId, r]));
         for (const job of jobs) {
@@ -326,6 +329,14 @@ export class Poller {
     const j = await this.store.transition(job.requestId, 'pending', { state: 'stalled' });
     if (j) this.opts.onStalled?.(j);
     return true;
+  }
+
+  /** Logs what a history held that could not be read (the rest was used), when it changed. */
+  private noteUnreadable(scope: string, notes: readonly string[]): void {
+    const text = notes.length > 5 ? `${notes.slice(0, 5).join('; ')}; and ${notes.length - 5} more` : notes.join('; ');
+    if ((this.lastUnreadable.get(scope) ?? '') === text) return;
+    this.lastUnreadable.set(scope, text);
+    if (text !== '') this.opts.log?.(`GET /requests on ${scope}: the readable records were used; ${text}.`);
   }
 
   private async apply(job: JobRecord, rec: RequestRecord, from: 'pending' | 'stalled'): Promise<void> {

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { redact } from '../../core/apiKey';
+import { logLine } from '../../core/logLine';
 
 /**
  * The "Wallet Analytics" log channel. Every line passes through redact() with the
- * secrets known to the extension, so a key can never reach the log, whatever the caller passes.
+ * secrets known to the extension, so a key can never reach the log, whatever the caller passes,
+ * and through logLine(), so one call is one line: a value holding a line break cannot forge another.
  * Its level follows VS Code's (LogOutputChannel does that by itself).
  */
 export class Log implements vscode.Disposable {
@@ -14,7 +16,7 @@ export class Log implements vscode.Disposable {
   }
 
   private clean(msg: string): string {
-    return redact(msg, this.secrets());
+    return logLine(redact(msg, this.secrets()));
   }
 
   info(msg: string): void {

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { ENDPOINTS, commandIdOf, shortTitle } from '../../core/catalog';
 import { addressRole, type AddressRole } from '../../core/columnKind';
 import { roleText, type ListOffer } from '../../core/inputTargets';
+import { appendToList, listAddress } from '../../core/addressSets';
 import { pickInputTarget, targetInputs } from '../flows/inputPicker';
 import type { TablePrompts } from './prompts';
 import { explorerLink, explorerSetting } from '../../core/explorer';
@@ -33,8 +34,10 @@ async function readLines(file: string): Promise<string[]> {
   return text.split(/\r?\n/u).map((l) => l.trim()).filter((l) => l.length > 0);
 }
 
-/** Asks which list (or a new one) and appends the addresses it does not hold yet; returns a message, or undefined if cancelled. */
+/** Asks which list (or a new one) and appends the addresses it does not hold yet (values that are not addresses are skipped, and said); returns a message, or undefined if cancelled. */
 export async function addToList(addresses: readonly string[], resultsFolder: string, prompts: TablePrompts): Promise<string | undefined> {
+  const valid = addresses.filter((a) => listAddress(a) !== undefined);
+  if (valid.length === 0) return `Nothing to add: ${addresses.length === 1 ? `${shownValue(addresses[0] ?? '')} is not an address` : 'none of these values is an address'}.`;
   const dir = listsFolder(resultsFolder);
   await fs.mkdir(dir, { recursive: true });
   const names = (await fs.readdir(dir)).filter((n) => /\.txt$/iu.test(n)).sort();
@@ -44,7 +47,7 @@ export async function addToList(addresses: readonly string[], resultsFolder: str
     const count = (await readLines(path.join(dir, n))).length;
     items.push({ label: n.replace(/\.txt$/iu, ''), description: `${fmt(count)} address${count === 1 ? '' : 'es'}`, file: path.join(dir, n) });
   }
-  const what = addresses.length === 1 ? addresses[0] ?? '' : `${fmt(addresses.length)} addresses`;
+  const what = valid.length === 1 ? (listAddress(valid[0] ?? '') ?? '') : `${fmt(valid.length)} addresses`;
   const pick = await prompts.pick(items, { title: `Add ${what} to an address list`, placeHolder: 'Pick a list, or make a new one' });
   if (!pick) return undefined;
   let file = pick.file;
@@ -57,19 +60,19 @@ export async function addToList(addresses: readonly string[], resultsFolder: str
     if (!name) return undefined;
     file = path.join(dir, `${name.trim().replace(/\.txt$/iu, '')}.txt`);
   }
-  const have = await readLines(file);
-  const known = new Set(have);
-  const added = addresses.filter((a) => !known.has(a) && (known.add(a), true));
-  if (added.length > 0) {
-    const text = await fs.readFile(file, 'utf8').catch(() => '');
-    const sep = text.length > 0 && !text.endsWith('\n') ? '\n' : '';
-    await fs.appendFile(file, `${sep}${added.join('\n')}\n`);
-  }
+  const r = await appendToList(file, addresses);
   const listName = path.basename(file, '.txt');
-  const total = have.length + added.length;
-  return added.length === 0
-    ? `List “${listName}” already holds ${what}.`
-    : `Added ${added.length === 1 ? added[0] : `${fmt(added.length)} addresses`} to list “${listName}” (${fmt(total)} in all).`;
+  const refused =
+    r.skipped.length === 0
+      ? ''
+      : ` Skipped ${r.skipped.length === 1 ? `${shownValue(r.skipped[0] ?? '')}, which is not an address` : `${fmt(r.skipped.length)} values that are not addresses (${shownValue(r.skipped[0] ?? '')}…)`}.`;
+  if (r.added.length === 0) return r.already > 0 ? `List “${listName}” already holds ${what}.${refused}` : `Nothing added to list “${listName}”.${refused}`;
+  return `Added ${r.added.length === 1 ? r.added[0] : `${fmt(r.added.length)} addresses`} to list “${listName}” (${fmt(r.total)} in all).${refused}`;
+}
+
+/** A value as a message may quote it: on one line (JSON escapes), and short. */
+function shownValue(v: string): string {
+  return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
 }
 
 /**
