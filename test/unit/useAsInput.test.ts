@@ -139,6 +139,7 @@ describe('one way to read a result: in a table worker', () => {
       ['src/vscode/base/workspaceSettings.ts', 'settings.json'],
       ['src/vscode/results/open.ts', 'Open as Text: VS Code’s text editor needs the text (refused above 50 MB)'],
       ['src/vscode/table/tableActions.ts', 'the person’s address lists'],
+      ['src/core/addressSets.ts', 'the person’s address list it appends to (appendToList)'],
     ]);
     for (const f of src) {
       if (f.startsWith('src/core/table/')) continue;
