@@ -25,6 +25,8 @@ export class TableState {
   view: ViewState | undefined;
   model: ColumnModel | undefined;
   grid: Grid | undefined;
+  /** The saved view the host says is in force (named in the toolbar), if any. */
+  savedView: string | undefined;
   /** A query asked for and not yet applied. */
   pendingQuery: { id: number; query: ViewQuery } | undefined;
 
