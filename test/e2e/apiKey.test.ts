@@ -49,17 +49,29 @@ describe('API key commands in the packaged extension', { timeout: 180_000 }, () 
     await wb.closeQuickInput();
   });
 
-  it('saves a typed key and says so', async () => {
+  it('saves a typed key, then asks where the API is (the sandbox offered instead), and says so (issue 23 item 7)', async () => {
     await wb.runCommand(SET);
     await wb.typeIntoQuickInput('wa-e2e-0123456789abcdef');
     await wb.screenshot('typed-key');
     await wb.page.keyboard.press('Enter');
+    // walletAnalytics.baseUrl is still the placeholder: where should the key go?
+    const rows = wb.quickInput.locator('.quick-input-list .monaco-list-row .label-name');
+    await rows.first().waitFor({ timeout: 15_000 });
+    assert.deepEqual(await rows.allInnerTexts(), ['Enter the API’s Address…', 'Try the Sandbox Instead', 'Later']);
+    await wb.screenshot('where-is-the-api');
+    await wb.page.keyboard.press('Enter');
+    // Nobody listens on port 9 of this machine: the free check fails, and says so in words.
+    await wb.typeIntoQuickInput('http://127.0.0.1:9', { submit: true });
     const msg = await wb.waitForNotification('API key saved');
     await wb.screenshot('key-saved');
-    assert.match(msg, /^API key saved\./);
-    assert.ok(await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Check It (Free)' }).isVisible(), 'the free check is offered');
+    assert.match(msg, /^API key saved: calls go to http:\/\/127\.0\.0\.1:9\./u);
     // Nothing on screen shows the key.
     assert.ok(!(await wb.page.locator('body').innerText()).includes('wa-e2e-0123456789abcdef'), 'the key is visible on the page');
+    await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Check It (Free)' }).click();
+    const failed = await wb.waitForNotification('refused the connection', 30_000);
+    assert.match(failed, /127\.0\.0\.1:9 refused the connection: nothing listens at that address and port .*change walletAnalytics\.baseUrl in your user settings/u);
+    assert.ok(await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Open the Base URL Setting' }).isVisible(), 'the setting is one click away');
+    await wb.screenshot('check-unreachable', { allowErrors: /refused the connection/u });
   });
 
   it('clears the key and says so', async () => {
