@@ -34,6 +34,15 @@ describe('API key commands in the packaged extension', { timeout: 180_000 }, () 
     await wb.closeQuickInput();
   });
 
+  it('lists only the command typed, not a longer one holding its words (issue 23: "Show Credits" ran "Show Account and Credits")', async () => {
+    for (const title of ['Wallet Analytics: Show Credits', 'Wallet Analytics: Wallet Activity (Swaps)…']) {
+      const labels = await wb.openPalette(title, (l) => l.includes(title));
+      assert.deepEqual(labels, [title], `typing "${title}" shows ${JSON.stringify(labels)}`);
+      if (title.endsWith('Show Credits')) await wb.screenshot('palette-show-credits');
+      await wb.closeQuickInput();
+    }
+  });
+
   it('asks for the key in a password box and explains why a key with a space is refused', async () => {
     await wb.runCommand(SET);
     await wb.quickInputField.waitFor();
