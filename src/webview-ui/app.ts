@@ -22,7 +22,7 @@ import { closeMenu } from './menu';
 import { NoticeList, ProgressBar, StatusLine } from './notices';
 import { PlaceMemory } from './position';
 import { TableState, type PageControl } from './state';
-import { busyLabel, everyRow, hidesRows, shapesRows, withFilter } from './tableQuery';
+import { busyLabel, everyRow, shapesRows, withFilter } from './tableQuery';
 import { Toolbar } from './toolbar';
 import { WindowFeed } from './windowFeed';
 
@@ -72,7 +72,6 @@ export class App implements PageControl {
       openRaw: () => host.post({ type: 'openRaw' }),
       analyse: () => this.toggleAnalysis(),
       tableCommand: (command) => this.actions.act({ type: 'tableCommand', command }),
-      showAll: () => this.showAll(),
     });
     this.panel = new AnalysisPanel(host, state, this, this.actions, this.status);
     this.chips = new FilterChips(state, this);
@@ -107,7 +106,7 @@ export class App implements PageControl {
         return;
       case 'savedView':
         state.savedView = m.name;
-        this.showView();
+        this.chips.render();
         return;
       case 'view':
         this.onView(m.view);
@@ -207,15 +206,11 @@ export class App implements PageControl {
     this.setQuery({ ...this.state.query(), search: '' });
   }
 
-  /** The toolbar's Show all: every row of the file, in the sort in force (the host drops the view's name). */
-  private showAll(): void {
+  /** Show all (the saved view's): every row of the file, in the sort in force (the host drops the view's name). */
+  showAll(): void {
     this.toolbar.clearSearch();
     this.setQuery(everyRow(this.state.query()));
     this.state.grid?.scroller.focus();
-  }
-
-  private showView(): void {
-    this.toolbar.showView(this.state.savedView, hidesRows(this.state.view?.query ?? {}));
   }
 
   clearAll(): void {
@@ -276,7 +271,6 @@ export class App implements PageControl {
     }
     state.view = v;
     this.toolbar.countLabel = v.countLabel;
-    this.showView();
     this.gridHost.activeChanged();
     state.grid?.scroller.setAttribute('aria-label', `${state.init?.title ?? 'Table'}: ${v.countLabel}`);
     state.grid?.schedule();

@@ -52,6 +52,8 @@ export interface PageControl {
   clearSearch(): void;
   /** Ends the sort, filters and search. */
   clearAll(): void;
+  /** Shows every row: the saved view's filters and search off, its sort kept. */
+  showAll(): void;
   /** Columns changed (shown, pinned, widths, formats): redraw and remember. */
   layoutChanged(): void;
   openChooser(): void;

@@ -1,6 +1,6 @@
 /**
  * The toolbar above the table: the file switcher (a result of several files), the search box
- * (applied after a pause in typing, or at once on Enter), the row count (and the saved view in force, named, with a Show all), the result's endpoint, and
+ * (applied after a pause in typing, or at once on Enter), the row count, the result's endpoint, and
  * the Columns, number format, Analyse (the analysis panel) and Export… controls, and the More menu
  * (Open in Notebook, Raw File, Save View As…, Apply Saved View…, Compare with…: the extension's
  * commands on this table). It holds its controls and tells its owner what the person asked for.
@@ -29,17 +29,11 @@ export interface ToolbarOwner {
   analyse(): void;
   /** Runs an extension command on this table (the More menu). */
   tableCommand(command: TableCommand): void;
-  /** Shows every row: the saved view's filters and search off. */
-  showAll(): void;
 }
 
 export class Toolbar {
   readonly el = el('div', { className: 'toolbar', role: 'toolbar', attrs: { 'aria-label': 'Table tools' } });
   private readonly count = el('span', { className: 'count', attrs: { 'aria-live': 'polite' } });
-  /** "View: whales ·" before the count and "· Show all" after it, while a saved view is in force. */
-  private readonly viewName = el('span', { className: 'saved-view', attrs: { 'aria-live': 'polite' } });
-  private readonly showAllButton = button('Show all', () => this.owner.showAll(), { className: 'link show-all' });
-  private readonly showAllPart = el('span', { className: 'show-all-part' }, [el('span', { className: 'dim', text: '·' }), this.showAllButton]);
   private searchBox: HTMLInputElement | undefined;
   private columns: HTMLButtonElement | undefined;
   private exportButton: HTMLButtonElement | undefined;
@@ -112,7 +106,7 @@ export class Toolbar {
       }
     });
     const source = meta.endpointTitle ? el('span', { className: 'dim source', text: meta.endpointTitle, title: `Result of ${meta.endpoint ?? ''}` }) : undefined;
-    this.el.append(box, this.viewName, this.count, this.showAllPart, ...(source ? [source] : []), el('span', { className: 'spacer' }), this.columns, format, analyse, exportButton, more);
+    this.el.append(box, this.count, ...(source ? [source] : []), el('span', { className: 'spacer' }), this.columns, format, analyse, exportButton, more);
   }
 
   /** The More menu under its button; Escape gives the focus back to the button. */
@@ -141,16 +135,6 @@ export class Toolbar {
   updateColumns(model: ColumnModel): void {
     if (!this.columns) return;
     this.columns.textContent = model.shownCount === model.count ? `Columns (${formatCount(model.count)})` : `Columns (${formatCount(model.shownCount)} of ${formatCount(model.count)})`;
-  }
-
-  /** Names the saved view in force (none: undefined), with a Show all while it leaves rows out. */
-  showView(name: string | undefined, leavesRowsOut: boolean): void {
-    this.viewName.hidden = name === undefined;
-    this.viewName.textContent = name === undefined ? '' : `View: ${name} ·`;
-    this.viewName.title = name === undefined ? '' : `The saved view “${name}” is in force: its sort, filters, search and columns. New results of this kind open in it.`;
-    this.showAllPart.hidden = name === undefined || !leavesRowsOut;
-    this.showAllButton.title =
-      name === undefined ? '' : `Show every row: the view’s filters and search off, its sort kept. New results still open in “${name}” (More ▸ Apply Saved View… ▸ No saved view stops that).`;
   }
 
   /** Shows the search in force, unless the person is typing in the box. */
