@@ -86,8 +86,12 @@ describe('API key commands in the packaged extension', { timeout: 180_000 }, () 
   it('clears the key and says so', async () => {
     await wb.clearNotifications();
     await wb.runCommand(CLEAR);
-    const msg = await wb.waitForNotification('API key cleared.');
+    const msg = await wb.waitForNotification('removed from SecretStorage');
     await wb.screenshot('key-cleared');
-    assert.equal(msg, 'API key cleared.');
+    assert.equal(msg, 'API key of “Default” removed from SecretStorage: calls with it stop until you run Set API Key again.');
+    // Run again, with no key left: it says so instead of nothing (issue 23 item 10).
+    await wb.clearNotifications();
+    await wb.runCommand(CLEAR);
+    assert.equal(await wb.waitForNotification('nothing to clear'), 'No API key was stored for “Default”: nothing to clear.');
   });
 });

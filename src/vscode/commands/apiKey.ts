@@ -4,7 +4,7 @@
  * sandbox offered instead: a key without an address would make "Check It (Free)" fail on DNS.
  */
 import * as vscode from 'vscode';
-import { checkApiKey } from '../../core/apiKey';
+import { checkApiKey, clearedKeyMessage } from '../../core/apiKey';
 import { commandIdOf, endpoint } from '../../core/catalog';
 import { checkProfileBaseUrl, DEFAULT_PROFILE_ID, normalizeBaseUrl } from '../../core/profiles';
 import { SETTINGS_SECTION } from '../../core/userOnlySettings';
@@ -115,9 +115,11 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Serv
       return true;
     }),
     vscode.commands.registerCommand(CommandIds.clearApiKey, async () => {
+      const hadKey = (await s.keys.get()) !== undefined;
       await s.keys.clear();
       s.log.info(`API key removed from SecretStorage${profileNote(s)}.`);
-      void vscode.window.showInformationMessage(`API key cleared${profileNote(s)}.`);
+      const profile = s.connection.profiles.get(s.connection.profiles.keyProfileId())?.name ?? 'this profile';
+      void vscode.window.showInformationMessage(clearedKeyMessage({ hadKey, profile: `“${profile}”`, sandboxInUse: s.connection.mode === 'sandbox' }));
       return true;
     }),
   );
