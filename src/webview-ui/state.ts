@@ -25,7 +25,7 @@ export class TableState {
   view: ViewState | undefined;
   model: ColumnModel | undefined;
   grid: Grid | undefined;
-  /** The saved view the host says is in force (named in the toolbar), if any. */
+  /** The saved view the host says is in force (named above the rows, with Show all), if any. */
   savedView: string | undefined;
   /** A query asked for and not yet applied. */
   pendingQuery: { id: number; query: ViewQuery } | undefined;

@@ -93,7 +93,7 @@ export class TableSession implements vscode.Disposable {
   /** Files for which the last chosen saved view was applied (or something else was chosen). */
   private readonly lastViewTried = new WeakSet<Opened>();
   /**
-   * The saved view a file shows, and the query it applied (as a key): named in the toolbar while
+   * The saved view a file shows, and the query it applied (as a key): named above the rows while
    * that query is in force, so no filter of a view is ever in force without its name and a Show all.
    */
   private readonly viewShown = new WeakMap<Opened, { readonly name: string; readonly key: string }>();
@@ -200,7 +200,7 @@ export class TableSession implements vscode.Disposable {
     return state.countLabel;
   }
 
-  /** The table's query was just saved as the view `name`: the toolbar names it from now on. */
+  /** The table's query was just saved as the view `name`: the page names it from now on. */
   async viewSaved(name: string): Promise<void> {
     const o = await this.opened;
     this.viewShown.set(o, { name, key: queryKey(o.table.view.query) });
