@@ -54,7 +54,7 @@ describe('table: saved views', function () {
 
   const latestView = (t: TableHandle): ViewState | undefined =>
     [...t.posted].reverse().find((m): m is Extract<UiMessage, { type: 'view' | 'init' }> => m.type === 'view' || m.type === 'init')?.view;
-  /** The saved view the toolbar names now (the last `savedView` message, or meta's). */
+  /** The saved view the page names now (the last `savedView` message, or meta's). */
   const namedView = (t: TableHandle): string | undefined => {
     const m = [...t.posted].reverse().find((x): x is Extract<UiMessage, { type: 'savedView' | 'meta' }> => x.type === 'savedView' || x.type === 'meta');
     return m?.type === 'meta' ? m.meta.savedView : m?.name;
@@ -108,10 +108,10 @@ describe('table: saved views', function () {
     assert.deepEqual(latestView(t3)?.query, {});
   });
 
-  it('a result opened in a saved view names it in its toolbar, and Show all shows every row (issue 23 item 3)', async () => {
+  it('a result opened in a saved view names it above its rows, and Show all shows every row (issue 23 item 3)', async () => {
     const t = await open(result('pnl-20261124-063000-req_v.csv', COLUMNS));
     await waitFor('opened in the view', () => (latestView(t)?.query.filters?.length ?? 0) > 0, 20_000);
-    assert.equal(namedView(t), 'Whales', 'the toolbar names the view whose filters are in force');
+    assert.equal(namedView(t), 'Whales', 'the page names the view whose filters are in force');
     // Never the narrowed rows without the name: it is posted before them.
     const named = t.posted.findIndex((m) => m.type === 'savedView' && m.name === 'Whales');
     const narrowed = t.posted.findIndex((m) => m.type === 'view' && (m.view.query.filters?.length ?? 0) > 0);
