@@ -34,10 +34,13 @@ describe('API key commands in the packaged extension', { timeout: 180_000 }, () 
     await wb.closeQuickInput();
   });
 
-  it('lists only the command typed, not a longer one holding its words (issue 23: "Show Credits" ran "Show Account and Credits")', async () => {
+  it('lists the command typed first, even after a similar one was used (issue 23: "Show Credits" ran "Show Account and Credits")', async () => {
+    // The account view's command, used just before, is listed first by the palette when it matches at all.
+    await wb.runCommand('Wallet Analytics: Open the Account View');
     for (const title of ['Wallet Analytics: Show Credits', 'Wallet Analytics: Wallet Activity (Swaps)…']) {
       const labels = await wb.openPalette(title, (l) => l.includes(title));
-      assert.deepEqual(labels, [title], `typing "${title}" shows ${JSON.stringify(labels)}`);
+      assert.equal(labels[0], title, `typing "${title}" shows ${JSON.stringify(labels)}`);
+      assert.ok(!labels.includes('Wallet Analytics: Open the Account View'), JSON.stringify(labels));
       if (title.endsWith('Show Credits')) await wb.screenshot('palette-show-credits');
       await wb.closeQuickInput();
     }
@@ -64,23 +67,19 @@ describe('API key commands in the packaged extension', { timeout: 180_000 }, () 
     await wb.screenshot('typed-key');
     await wb.page.keyboard.press('Enter');
     // walletAnalytics.baseUrl is still the placeholder: where should the key go?
-    const rows = wb.quickInput.locator('.quick-input-list .monaco-list-row .label-name');
+    const rows = wb.quickInput.locator('.quick-input-list .monaco-list-row');
     await rows.first().waitFor({ timeout: 15_000 });
-    assert.deepEqual(await rows.allInnerTexts(), ['Enter the API’s Address…', 'Try the Sandbox Instead', 'Later']);
+    const texts = await rows.allInnerTexts();
+    assert.deepEqual(texts.map((t) => t.split('\n')[0]?.trim()), ['Enter the API’s Address…', 'Try the Sandbox Instead', 'Later'], JSON.stringify(texts));
     await wb.screenshot('where-is-the-api');
-    await wb.page.keyboard.press('Enter');
-    // Nobody listens on port 9 of this machine: the free check fails, and says so in words.
-    await wb.typeIntoQuickInput('http://127.0.0.1:9', { submit: true });
+    // Later (Escape): the key is kept, and the warning says nothing can be called until the address is set.
+    await wb.page.keyboard.press('Escape');
     const msg = await wb.waitForNotification('API key saved');
     await wb.screenshot('key-saved');
-    assert.match(msg, /^API key saved: calls go to http:\/\/127\.0\.0\.1:9\./u);
+    assert.match(msg, /^API key saved, but walletAnalytics\.baseUrl is still the placeholder: nothing can be called with it until you set the API’s address\./u);
+    assert.ok(await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Open Settings' }).isVisible(), 'the setting is one click away');
     // Nothing on screen shows the key.
     assert.ok(!(await wb.page.locator('body').innerText()).includes('wa-e2e-0123456789abcdef'), 'the key is visible on the page');
-    await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Check It (Free)' }).click();
-    const failed = await wb.waitForNotification('refused the connection', 30_000);
-    assert.match(failed, /127\.0\.0\.1:9 refused the connection: nothing listens at that address and port .*change walletAnalytics\.baseUrl in your user settings/u);
-    assert.ok(await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Open the Base URL Setting' }).isVisible(), 'the setting is one click away');
-    await wb.screenshot('check-unreachable', { allowErrors: /refused the connection/u });
   });
 
   it('clears the key and says so', async () => {

@@ -491,7 +491,7 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     await wb.clearNotifications();
   });
 
-  stepWithShot(() => wb, 'opens the next result of the same kind in the saved view, named in the toolbar, and Show all shows every row (issue 23 item 3)', async () => {
+  stepWithShot(() => wb, 'opens the next result of the same kind in the saved view, named above its rows, and Show all shows every row (issue 23 item 3)', async () => {
     // SAMPLE (the first 300 rows of the big file, in the workspace) has the same columns, so the view chosen last applies to it.
     await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: SAMPLE }).click();
     await wb.page.locator('.tabs-container .tab', { hasText: SAMPLE }).first().waitFor();

@@ -61,9 +61,9 @@ async function askWhereTheApiIs(s: Services, questions: PersonQuestions): Promis
   const way = await questions.choose(
     'whereIsTheApi',
     [
-      { label: WHERE_IS_THE_API.enter, detail: 'The https:// address that came with your API plan. Your key is sent to that address only.' },
-      { label: WHERE_IS_THE_API.sandbox, detail: 'A local API with synthetic data: no key, no credits, no network. Your key stays saved for later.' },
-      { label: WHERE_IS_THE_API.later, detail: `Calls with the key go nowhere until walletAnalytics.baseUrl is set (it is now the placeholder ${placeholder}).` },
+      { label: WHERE_IS_THE_API.enter, detail: 'The https:// address of your API plan; your key goes there only' },
+      { label: WHERE_IS_THE_API.sandbox, detail: 'Synthetic data, no credits; your key stays saved' },
+      { label: WHERE_IS_THE_API.later, detail: `Nothing is called until walletAnalytics.baseUrl is set (now ${placeholder})` },
     ],
     { title: 'Where Is the Wallet Analytics API?', placeHolder: 'Your key is saved. Where should it be sent?', ignoreFocusOut: true },
   );
