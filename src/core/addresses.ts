@@ -105,6 +105,24 @@ export interface ParsedList {
 }
 
 /**
+ * The bad entries of a list in words, each with its line: every one up to `max`, then how many
+ * more ("line 2 “abc” (too short); line 5 “x” (…); and 3 more"); undefined when there is none.
+ */
+export function badEntriesText(parsed: ParsedList, max = 5): string | undefined {
+  const n = parsed.invalid.length;
+  if (n === 0) return undefined;
+  const shown = parsed.invalid.slice(0, max).map((b) => `line ${b.line} “${b.value.length > 24 ? `${b.value.slice(0, 24)}…` : b.value}” (${b.reason})`);
+  const more = n > max ? `; and ${(n - max).toLocaleString('en-US')} more` : '';
+  return `${n.toLocaleString('en-US')} entr${n === 1 ? 'y is' : 'ies are'} not ${n === 1 ? 'an address' : 'addresses'}: ${shown.join('; ')}${more}.`;
+}
+
+/** "2 duplicates removed." (or undefined): a list never loses entries without saying so. */
+export function duplicatesText(parsed: ParsedList): string | undefined {
+  const d = parsed.duplicates;
+  return d === 0 ? undefined : `${d.toLocaleString('en-US')} duplicate${d === 1 ? '' : 's'} removed.`;
+}
+
+/**
  * Parses pasted text (addresses separated by spaces, commas, semicolons or new lines)
  * into valid addresses, the invalid entries with their line numbers, and a duplicate count.
  */

@@ -28,3 +28,14 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
   }
   return out;
 }
+
+/**
+ * What Clear API Key did, in words: the key removed (and what that stops), or that there was none;
+ * with the sandbox in use, that it goes on with its own demo key.
+ */
+export function clearedKeyMessage(o: { hadKey: boolean; profile: string; sandboxInUse: boolean }): string {
+  const head = o.hadKey
+    ? `API key of ${o.profile} removed from SecretStorage: calls with it stop until you run Set API Key again.`
+    : `No API key was stored for ${o.profile}: nothing to clear.`;
+  return o.sandboxInUse ? `${head} The sandbox in use now goes on with its own demo key.` : head;
+}

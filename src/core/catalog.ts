@@ -445,7 +445,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     price: flat(500),
   }),
   e({
-    id: 'altchain_pnlplus', title: 'Second Chain: PnL of Wallets…', summary: 'All 158 metrics for every wallet on a list (up to 100,000).',
+    id: 'altchain_pnlplus', title: 'Second Chain: PnL of a Wallet List…', summary: 'All 158 metrics for every wallet on a list (up to 100,000).',
     family: 'queued', chain: 'alt', method: 'POST', path: '/altchain_pnlplus', bot: '/altchain_pnlplus', results: ['csv'],
     fields: [addressListField({ key: 'wallets', label: 'Wallets', description: 'Second-chain wallet addresses (0x…), up to 100,000.', chain: 'alt', max: LIMITS.altWalletsPerRequest, what: 'wallets' })],
     price: { kind: 'perItem', field: 'wallets', credits: 5, unit: 'wallet' },
@@ -458,13 +458,13 @@ export const ENDPOINTS: readonly Endpoint[] = [
     price: flat(5),
   }),
   e({
-    id: 'altchain_wallet_database', title: 'Second Chain: Query the Wallet Database…', summary: 'Wallets matching a query, with the same AND/OR model.',
+    id: 'altchain_wallet_database', title: 'Second Chain: Wallet Database Query…', summary: 'Wallets matching a query, with the same AND/OR model.',
     family: 'direct', chain: 'alt', method: 'POST', path: '/altchain_wallet_database', results: ['json'], answer: WalletDatabaseResult,
     fields: [queryBody('alt')], price: { kind: 'perMatch', credits: 100, minimum: 100 },
   }),
-  e({ id: 'altchain_wallet_database_columns', title: 'Second Chain: Wallet Database Fields', summary: 'The fields that can be queried on the second chain.', family: 'direct', chain: 'alt', method: 'GET', path: '/altchain_wallet_database/columns', results: ['json'], answer: ColumnList, price: FREE }),
+  e({ id: 'altchain_wallet_database_columns', title: 'Second Chain: Fields of the Wallet Database', summary: 'The fields that can be queried on the second chain.', family: 'direct', chain: 'alt', method: 'GET', path: '/altchain_wallet_database/columns', results: ['json'], answer: ColumnList, price: FREE }),
   e({
-    id: 'altchain_wallet_activity', title: 'Second Chain: Wallet Activity (Swaps)…', summary: 'Every swap of one second-chain wallet, by cursor pages.',
+    id: 'altchain_wallet_activity', title: 'Second Chain: Activity of a Wallet (Swaps)…', summary: 'Every swap of one second-chain wallet, by cursor pages.',
     family: 'direct', chain: 'alt', method: 'GET', path: '/altchain_wallets/{address}/activity', results: ['json'], answer: ActivityPage, paged: true,
     fields: [pathAddress('alt', 'Wallet'), cursor()], price: { kind: 'perPage', credits: 1 },
   }),

@@ -241,19 +241,60 @@ export class MalformedResponseError extends WalletApiError {
 }
 
 /** No HTTP answer: refused connection, DNS, TLS, drop, or no answer in time on a free call. */
+/** Where the base URL is changed, named in every "could not reach" message. */
+export const BASE_URL_SETTING = 'walletAnalytics.baseUrl';
+
+/**
+ * Why nothing could be reached, in words, from the error code of a request that never left: a
+ * name DNS does not know, a port nobody listens on, a network that cannot get there, a timeout,
+ * a certificate refused.
+ */
+export function unreachableWords(code: string | undefined, origin: string | undefined): string {
+  let host = origin ?? 'the server';
+  try {
+    if (origin) host = new URL(origin).host;
+  } catch {
+    // keep the origin as given
+  }
+  switch (code) {
+    case 'ENOTFOUND':
+      return `No server named ${host} exists: the name is unknown to DNS, so the address is probably wrong`;
+    case 'EAI_AGAIN':
+      return `The name ${host} could not be looked up (DNS did not answer): the network may be down, or the address wrong`;
+    case 'ECONNREFUSED':
+      return `${host} refused the connection: nothing listens at that address and port`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+    case 'EADDRNOTAVAIL':
+      return `The network cannot reach ${host}`;
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return `${host} did not accept a connection in time`;
+    default:
+      if (code && (code.startsWith('ERR_TLS') || code.includes('CERT'))) return `The secure connection to ${host} failed: its certificate was not accepted`;
+      return `Could not reach ${origin ?? 'the server'}`;
+  }
+}
+
 export class NetworkError extends WalletApiError {
   readonly kind = 'network' as const;
   /** False when the failure proves the request never left (connection refused, DNS, TLS, connect timeout). */
   readonly sent: boolean;
   readonly code: string | undefined;
-  constructor(ctx: CallContext & { sent: boolean; code?: string; detail: string; origin?: string; cause?: unknown }) {
+  /** The proxy failed, not the API's address: the proxy settings are what to change. */
+  readonly viaProxy: boolean;
+  /** `proxy`: the proxy failed (its detail says how), not the API's address. */
+  constructor(ctx: CallContext & { sent: boolean; code?: string; detail: string; origin?: string; proxy?: boolean; cause?: unknown }) {
     const where = ctx.origin ? ` ${ctx.origin}` : '';
     const text = ctx.sent
       ? `The connection to${where || ' the server'} failed after the request was sent (${ctx.detail}).${ctx.paid ? ` ${mayHaveBeenCharged(ctx)}` : ' Try again in a moment.'}`
-      : `Could not reach${where || ' the server'} (${ctx.detail}). ${NOT_SENT} Check the base URL setting and the network.`;
+      : ctx.proxy
+        ? `Could not reach${where || ' the server'} through the proxy (${ctx.detail}). ${NOT_SENT}`
+        : `${unreachableWords(ctx.code, ctx.origin)} (${ctx.detail}). ${NOT_SENT} If the address is wrong, change ${BASE_URL_SETTING} in your user settings (or the profile's base URL); otherwise check the network.`;
     super(text, { ...ctx, charged: ctx.sent && ctx.paid ? 'unknown' : 'no' });
     this.sent = ctx.sent;
     this.code = ctx.code;
+    this.viaProxy = ctx.proxy === true;
   }
 }
 

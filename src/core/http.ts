@@ -474,7 +474,7 @@ export class HttpTransport {
    */
   private networkError(e: unknown, ctx: CallContext, url: URL): NetworkError {
     const viaProxy = proxyFailure(e, this.opts.dispatcher, url);
-    if (viaProxy) return new NetworkError({ ...ctx, sent: false, code: viaProxy.code, detail: viaProxy.detail, origin: this.base.origin, cause: e });
+    if (viaProxy) return new NetworkError({ ...ctx, sent: false, code: viaProxy.code, detail: viaProxy.detail, origin: this.base.origin, proxy: true, cause: e });
     const code = codeOf(e);
     const hint = code && (code.startsWith('ERR_TLS') || code.includes('CERT')) ? proxyCertificateHint(this.opts.dispatcher) : undefined;
     const detail = describeNetwork(e, code) + (hint ? `; ${hint}` : '');

@@ -54,6 +54,8 @@ export interface TableMeta {
   readonly endpointTitle?: string;
   readonly columns: readonly ColumnInfo[];
   readonly layout?: TableLayout;
+  /** The saved view the table shows (its name), while its sort, filters and search are in force unchanged. */
+  readonly savedView?: string;
   readonly metricGroups: readonly string[];
   readonly timeframes: readonly string[];
   /** The extension runs under its test runner: the webview answers `probe`. */
@@ -112,6 +114,8 @@ export type UiMessage =
   | TableMessage
   | { readonly type: 'meta'; readonly meta: TableMeta }
   | { readonly type: 'probe'; readonly requestId: number }
+  /** The saved view shown now, after meta: one opened by itself or saved, or none (the person changed the rows' shape). */
+  | { readonly type: 'savedView'; readonly name?: string }
   /** The Export Table command (its keybinding): export as the toolbar's Export… does, since only the webview knows the shown columns. */
   | { readonly type: 'exportShown' }
   | { readonly type: 'profile'; readonly requestId: number; readonly profile: ColumnProfile }

@@ -25,7 +25,7 @@ import { closeMenu } from './menu';
 import { NoticeList, ProgressBar, StatusLine } from './notices';
 import { PlaceMemory } from './position';
 import { TableState, type PageControl } from './state';
-import { busyLabel, shapesRows, withFilter } from './tableQuery';
+import { busyLabel, everyRow, shapesRows, withFilter } from './tableQuery';
 import { Toolbar } from './toolbar';
 import { WindowFeed } from './windowFeed';
 
@@ -114,7 +114,12 @@ export class App implements PageControl {
       case 'meta':
         performance.mark('wa:meta');
         state.meta = m.meta;
+        state.savedView = m.meta.savedView;
         this.build();
+        return;
+      case 'savedView':
+        state.savedView = m.name;
+        this.chips.render();
         return;
       case 'view':
         this.onView(m.view);
@@ -267,15 +272,16 @@ export class App implements PageControl {
     this.setQuery({ ...this.state.query(), search: '' });
   }
 
+  /** Every row of the file, in the sort in force: a saved view's Show all, and No rows match's clear (the host drops the view's name). */
+  showAll(): void {
+    this.toolbar.clearSearch();
+    this.setQuery(everyRow(this.state.query()));
+    this.state.grid?.scroller.focus();
+  }
+
   clearAll(): void {
     this.toolbar.clearSearch();
     this.setQuery({});
-  }
-
-  clearFilters(): void {
-    this.toolbar.clearSearch();
-    const sort = this.state.query().sort;
-    this.setQuery(sort && sort.length > 0 ? { sort } : {});
   }
 
   setQuery(query: ViewQuery): void {

@@ -1,10 +1,12 @@
 /**
- * The chips above the grid that say what shapes the rows: the sort keys in order, each filter
- * and the search, each with a ✕ that removes it, and a Clear All. Hidden while nothing applies.
+ * The chips above the grid that say what shapes the rows: the saved view in force first (its name,
+ * and Show all while it leaves rows out), the sort keys in order, each filter and the search, each
+ * with a ✕ that removes it, and a Clear All. Hidden while nothing applies.
  */
 import { button, el } from './dom';
 import { describeFilter } from './filterUnits';
 import type { PageControl, TableState } from './state';
+import { hidesRows } from './tableQuery';
 
 export class FilterChips {
   readonly el = el('div', { className: 'chips', attrs: { 'aria-label': 'Sort and filters' } });
@@ -25,6 +27,22 @@ export class FilterChips {
       const x = button('✕', remove, { className: 'chip-x', title: `Remove: ${label}`, attrs: { 'aria-label': `Remove ${label}` } });
       return el('span', { className: 'chip' }, [el('span', { text }), x]);
     };
+    // A saved view never shapes the rows unnamed: its name, and one click to every row.
+    const view = state.savedView;
+    if (view !== undefined) {
+      this.el.appendChild(
+        el('span', { className: 'saved-view', text: `View: ${view}`, title: `The saved view “${view}” is in force: its sort, filters, search and columns. New results of this kind open in it.` }),
+      );
+      if (hidesRows(q)) {
+        this.el.appendChild(
+          button('Show all', () => control.showAll(), {
+            className: 'link show-all',
+            title: `Show every row: the view’s filters and search off, its sort kept. New results still open in “${view}” (More ▸ Apply Saved View… ▸ No saved view stops that).`,
+          }),
+        );
+      }
+      this.el.appendChild(el('span', { className: 'dim', text: '·' }));
+    }
     const sort = q.sort ?? [];
     if (sort.length > 0) {
       this.el.appendChild(el('span', { className: 'dim', text: 'Sorted by' }));
@@ -44,6 +62,6 @@ export class FilterChips {
     if (q.search) this.el.appendChild(chip(`Search “${q.search}”`, () => control.clearSearch(), 'the search'));
     const any = sort.length > 0 || filters.length > 0 || Boolean(q.search);
     if (any) this.el.appendChild(button('Clear All', () => control.clearAll(), { className: 'link' }));
-    this.el.hidden = !any;
+    this.el.hidden = !any && view === undefined;
   }
 }

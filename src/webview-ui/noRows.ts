@@ -27,7 +27,7 @@ export class NoRowsMatch {
     this.el.append(
       el('div', { className: 'no-rows-title', text: `${said.title}:` }),
       el('ul', {}, said.causes.map((c) => el('li', { text: c }))),
-      button(said.causes.length === 1 ? 'Clear It' : 'Clear Filters and Search', () => this.control.clearFilters(), { className: 'primary' }),
+      button(said.causes.length === 1 ? 'Clear It' : 'Clear Filters and Search', () => this.control.showAll(), { className: 'primary' }),
     );
   }
 }

@@ -27,6 +27,8 @@ export class TableState {
   view: ViewState | undefined;
   model: ColumnModel | undefined;
   grid: Grid | undefined;
+  /** The saved view the host says is in force (named above the rows, with Show all), if any. */
+  savedView: string | undefined;
   /** A query asked for and not yet applied. */
   pendingQuery: { id: number; query: ViewQuery } | undefined;
 
@@ -58,8 +60,8 @@ export interface PageControl {
   clearSearch(): void;
   /** Ends the sort, filters and search. */
   clearAll(): void;
-  /** Ends the filters and search; the sort stays. */
-  clearFilters(): void;
+  /** Shows every row: the filters and search off (a saved view's too), the sort kept. */
+  showAll(): void;
   /** Columns changed (shown, pinned, widths, formats): redraw and remember. */
   layoutChanged(): void;
   openChooser(): void;

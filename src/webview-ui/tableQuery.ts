@@ -64,6 +64,16 @@ export function shapesRows(query: ViewQuery): boolean {
   return Boolean((query.sort ?? []).length || (query.filters ?? []).length || query.search);
 }
 
+/** Whether the query leaves rows out (filters or a search; a sort keeps every row). */
+export function hidesRows(query: ViewQuery): boolean {
+  return Boolean((query.filters ?? []).length || query.search);
+}
+
+/** The query that shows every row (Show all): the filters and search off, the sort kept. */
+export function everyRow(query: ViewQuery): ViewQuery {
+  return (query.sort ?? []).length > 0 ? { sort: query.sort } : {};
+}
+
 /** The busy line while a query is applied: "Sorting, filtering…", or "Showing every row…". */
 export function busyLabel(query: ViewQuery): string {
   const sorting = (query.sort ?? []).length > 0;

@@ -34,6 +34,18 @@ describe('API key commands in the packaged extension', { timeout: 180_000 }, () 
     await wb.closeQuickInput();
   });
 
+  it('lists the command typed first, even after a similar one was used (issue 23: "Show Credits" ran "Show Account and Credits")', async () => {
+    // The account view's command, used just before, is listed first by the palette when it matches at all.
+    await wb.runCommand('Wallet Analytics: Open the Account View');
+    for (const title of ['Wallet Analytics: Show Credits', 'Wallet Analytics: Wallet Activity (Swaps)…']) {
+      const labels = await wb.openPalette(title, (l) => l.includes(title));
+      assert.equal(labels[0], title, `typing "${title}" shows ${JSON.stringify(labels)}`);
+      assert.ok(!labels.includes('Wallet Analytics: Open the Account View'), JSON.stringify(labels));
+      if (title.endsWith('Show Credits')) await wb.screenshot('palette-show-credits');
+      await wb.closeQuickInput();
+    }
+  });
+
   it('asks for the key in a password box and explains why a key with a space is refused', async () => {
     await wb.runCommand(SET);
     await wb.quickInputField.waitFor();
@@ -49,15 +61,23 @@ describe('API key commands in the packaged extension', { timeout: 180_000 }, () 
     await wb.closeQuickInput();
   });
 
-  it('saves a typed key and says so', async () => {
+  it('saves a typed key, then asks where the API is (the sandbox offered instead), and says so (issue 23 item 7)', async () => {
     await wb.runCommand(SET);
     await wb.typeIntoQuickInput('wa-e2e-0123456789abcdef');
     await wb.screenshot('typed-key');
     await wb.page.keyboard.press('Enter');
+    // walletAnalytics.baseUrl is still the placeholder: where should the key go?
+    const rows = wb.quickInput.locator('.quick-input-list .monaco-list-row');
+    await rows.first().waitFor({ timeout: 15_000 });
+    const texts = await rows.allInnerTexts();
+    assert.deepEqual(texts.map((t) => t.split('\n')[0]?.trim()), ['Enter the API’s Address…', 'Try the Sandbox Instead', 'Later'], JSON.stringify(texts));
+    await wb.screenshot('where-is-the-api');
+    // Later (Escape): the key is kept, and the warning says nothing can be called until the address is set.
+    await wb.page.keyboard.press('Escape');
     const msg = await wb.waitForNotification('API key saved');
     await wb.screenshot('key-saved');
-    assert.match(msg, /^API key saved\./);
-    assert.ok(await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Check It (Free)' }).isVisible(), 'the free check is offered');
+    assert.match(msg, /^API key saved, but walletAnalytics\.baseUrl is still the placeholder: nothing can be called with it until you set the API’s address\./u);
+    assert.ok(await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Open Settings' }).isVisible(), 'the setting is one click away');
     // Nothing on screen shows the key.
     assert.ok(!(await wb.page.locator('body').innerText()).includes('wa-e2e-0123456789abcdef'), 'the key is visible on the page');
   });
@@ -65,8 +85,12 @@ describe('API key commands in the packaged extension', { timeout: 180_000 }, () 
   it('clears the key and says so', async () => {
     await wb.clearNotifications();
     await wb.runCommand(CLEAR);
-    const msg = await wb.waitForNotification('API key cleared.');
+    const msg = await wb.waitForNotification('removed from SecretStorage');
     await wb.screenshot('key-cleared');
-    assert.equal(msg, 'API key cleared.');
+    assert.equal(msg, 'API key of “Default” removed from SecretStorage: calls with it stop until you run Set API Key again.');
+    // Run again, with no key left: it says so instead of nothing (issue 23 item 10).
+    await wb.clearNotifications();
+    await wb.runCommand(CLEAR);
+    assert.equal(await wb.waitForNotification('nothing to clear'), 'No API key was stored for “Default”: nothing to clear.');
   });
 });

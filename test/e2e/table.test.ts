@@ -5,7 +5,7 @@
 // first), measure the webview's memory, and count the grid's cells on every frame. Then a CSV cell
 // holding markup shows as text (the XSS proof).
 import assert from 'node:assert/strict';
-import { createReadStream, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -17,6 +17,7 @@ import { activeCell, cellStats, firstRowText, frameGaps, percentile, renderTimes
 const XSS = '<img src=x onerror=alert(1)>';
 const MAX_CELLS = 5_000;
 const OPEN = 'Wallet Analytics: Open in Table';
+const SAMPLE = 'wallets-300-sample.csv';
 
 /** Lines of a file, counted as it streams. */
 async function countLines(file: string): Promise<number> {
@@ -49,11 +50,19 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     // npm test has written it while the other tiers ran (bigTable.ts); run alone, this file writes it.
     const gen = await ensureBigTable();
     console.log(`# ${BIG}: ${(gen.bytes / 1e6).toFixed(0)} MB, ${gen.reused ? 'reused' : `generated in ${gen.seconds.toFixed(1)} s`}`);
+    // The first 300 rows of the big file: another result with its columns (the saved-view step).
+    const buf = Buffer.alloc(16 * 1024 * 1024);
+    const fd = openSync(BIG, 'r');
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    closeSync(fd);
+    let end = 0;
+    for (let lines = 0; lines < 301 && end < n; end++) if (buf[end] === 10) lines++;
+    const sample = buf.subarray(0, end).toString('utf8');
     const xss = ['address,label,realized_pnl_usd_7d', `So11111111111111111111111111111111111111112,${XSS},12.5`, `Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB,"=HYPERLINK(""x"")",-3`].join('\n');
     wb = await Workbench.open({
       name: 'table',
       settings: { 'walletAnalytics.sandbox.autoStart': true },
-      files: { 'markup.csv': `${xss}\n` },
+      files: { 'markup.csv': `${xss}\n`, [SAMPLE]: sample },
     });
     await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     wb.page.on('dialog', (d) => {
@@ -476,8 +485,32 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     await wb.typeIntoQuickInput('brushed wallets', { submit: true });
     const said = await wb.waitForNotification(/Saved the view "brushed wallets"/u);
     figures.push(`More menu → Save View As…: ${said}`);
+    // The table now shows that view, and says so above its rows (issue 23 item 3).
+    await until('the view named', async () => ((await frame.locator('.chips .saved-view').innerText()) === 'View: brushed wallets' ? true : undefined), 10_000);
     await wb.screenshot('table-view-saved');
     await wb.clearNotifications();
+  });
+
+  stepWithShot(() => wb, 'opens the next result of the same kind in the saved view, named above its rows, and Show all shows every row (issue 23 item 3)', async () => {
+    // SAMPLE (the first 300 rows of the big file, in the workspace) has the same columns, so the view chosen last applies to it.
+    await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: SAMPLE }).click();
+    await wb.page.locator('.tabs-container .tab', { hasText: SAMPLE }).first().waitFor();
+    await wb.runCommand(OPEN);
+    const f = await tableFrame(wb.page, SAMPLE, 15_000);
+    const opened = await until('opened in the saved view, named', async () => {
+      const v = await shown(f);
+      const name = await f.locator('.chips .saved-view').innerText().catch(() => '');
+      const showAll = f.locator('.chips button.show-all');
+      return name === 'View: brushed wallets' && /^[\d,]+ of 300 rows$/u.test(v.count) && (await showAll.isVisible()) ? v.count : undefined;
+    }, 30_000);
+    figures.push(`a new result of the same columns: "View: brushed wallets · Show all", ${opened}`);
+    await wb.screenshot('table-saved-view-named');
+    await f.locator('.chips button.show-all').click();
+    await until('every row shown, the view no longer named', async () => {
+      const v = await shown(f);
+      return v.count === '300 rows' && (await f.locator('.chips .saved-view').count()) === 0 && (await f.locator('.chips button.show-all').count()) === 0 ? true : undefined;
+    }, 15_000);
+    await wb.screenshot('table-saved-view-show-all');
   });
 
   it('shows a cell holding <img src=x onerror=alert(1)> as text, never as an element', async () => {

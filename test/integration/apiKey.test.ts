@@ -6,6 +6,10 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { CommandIds, ContextKeys } from '../../src/vscode/base/ids';
 import { API_KEY_SECRET } from '../../src/vscode/base/secrets';
+import { endpoint, commandIdOf } from '../../src/core/catalog';
+import type { RunOutcome } from '../../src/vscode/calls/callService';
+import { WHERE_IS_THE_API } from '../../src/vscode/commands/apiKey';
+import type { PersonQuestion } from '../../src/vscode/base/personQuestions';
 import { answerQuestions, answering, api as getApi, filesUnder, setApiKey, testingContext, waitFor } from './support';
 
 /** A fresh key per test, so a hit in a file can only come from that test. */
@@ -119,6 +123,67 @@ describe('API key: Set / Clear API Key', () => {
     for (const f of candidates) assert.ok(!fs.readFileSync(f, 'utf8').includes(key), `the key is in ${f}`);
     assert.equal(vscode.workspace.getConfiguration('walletAnalytics').get('apiKey'), undefined, 'an apiKey setting has a value');
     await vscode.workspace.getConfiguration('editor').update('fontSize', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  describe('the first key asks where the API is (issue 23 item 7)', () => {
+    const cfg = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('walletAnalytics');
+    const userBaseUrl = (): unknown => cfg().inspect('baseUrl')?.globalValue;
+    let before: unknown;
+    beforeEach(async () => {
+      before = userBaseUrl();
+      await cfg().update('baseUrl', undefined, vscode.ConfigurationTarget.Global); // the placeholder default
+    });
+    afterEach(async () => {
+      await vscode.commands.executeCommand(CommandIds.stopSandbox);
+      await cfg().update('baseUrl', before, vscode.ConfigurationTarget.Global);
+    });
+
+    /** Set API Key with `key` typed, then `way` chosen and `url` typed; the questions asked. */
+    async function setKeyThen(key: string, way: string | undefined, url?: string): Promise<{ ok: boolean | undefined; asked: PersonQuestion[] }> {
+      const asked: PersonQuestion[] = [];
+      const ok = await answering<boolean>(
+        (q) => {
+          asked.push(q);
+          if (q.kind === 'input') return q.id === 'apiKey' ? key : q.id === 'baseUrl' ? url : undefined;
+          return q.kind === 'choose' ? way : undefined;
+        },
+        CommandIds.setApiKey,
+      );
+      return { ok, asked };
+    }
+
+    it('asks for the base URL, offering the sandbox instead, and saves the address typed in the user settings', async () => {
+      const key = newKey();
+      const { ok, asked } = await setKeyThen(key, WHERE_IS_THE_API.enter, 'https://api.example.com/');
+      assert.equal(ok, true);
+      assert.equal(await ctx.secrets.get(API_KEY_SECRET), key);
+      const pick = asked.find((q) => q.kind === 'choose');
+      assert.ok(pick?.kind === 'choose', `a choice was offered: ${JSON.stringify(asked.map((q) => q.kind))}`);
+      assert.deepEqual(pick.items.map((i) => i.label), [WHERE_IS_THE_API.enter, WHERE_IS_THE_API.sandbox, WHERE_IS_THE_API.later]);
+      assert.ok(asked.some((q) => q.kind === 'input' && q.id === 'baseUrl'), 'the address was asked');
+      assert.equal(userBaseUrl(), 'https://api.example.com', 'saved in the user settings, normalised');
+    });
+
+    it('refuses a .invalid address, starts the sandbox when chosen, and asks nothing once an address is set', async () => {
+      await setKeyThen(newKey(), WHERE_IS_THE_API.enter, 'https://api.wallet-analytics.invalid');
+      assert.equal(userBaseUrl(), undefined, 'the placeholder is not an answer');
+
+      await setKeyThen(newKey(), WHERE_IS_THE_API.sandbox);
+      assert.equal(api.services.connection.mode, 'sandbox', 'the sandbox was started');
+      await vscode.commands.executeCommand(CommandIds.stopSandbox);
+
+      await cfg().update('baseUrl', 'https://api.example.com', vscode.ConfigurationTarget.Global);
+      const { asked } = await setKeyThen(newKey(), WHERE_IS_THE_API.enter, 'https://other.example.com');
+      assert.deepEqual(asked.map((q) => q.kind), ['input'], 'only the key is asked');
+      assert.equal(userBaseUrl(), 'https://api.example.com');
+    });
+
+    it('"Check It (Free)" with the placeholder sends nothing and says which setting to change', async () => {
+      await setKeyThen(newKey(), WHERE_IS_THE_API.later);
+      const out = await vscode.commands.executeCommand<RunOutcome>(commandIdOf(endpoint('credits')));
+      assert.equal(out?.status, 'refused', JSON.stringify(out));
+      assert.match(out.status === 'refused' ? out.message : '', /nothing was sent\. The API’s address is still the placeholder https:\/\/api\.wallet-analytics\.invalid, which exists nowhere\. Set walletAnalytics\.baseUrl \(user settings\)/u);
+    });
   });
 
   it('never writes the key to the logs, even when a caller logs it', async () => {

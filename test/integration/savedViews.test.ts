@@ -54,6 +54,11 @@ describe('table: saved views', function () {
 
   const latestView = (t: TableHandle): ViewState | undefined =>
     [...t.posted].reverse().find((m): m is Extract<UiMessage, { type: 'view' | 'init' }> => m.type === 'view' || m.type === 'init')?.view;
+  /** The saved view the page names now (the last `savedView` message, or meta's). */
+  const namedView = (t: TableHandle): string | undefined => {
+    const m = [...t.posted].reverse().find((x): x is Extract<UiMessage, { type: 'savedView' | 'meta' }> => x.type === 'savedView' || x.type === 'meta');
+    return m?.type === 'meta' ? m.meta.savedView : m?.name;
+  };
   const latestLayout = (t: TableHandle): TableLayout | undefined =>
     [...t.posted].reverse().find((m): m is Extract<UiMessage, { type: 'meta' }> => m.type === 'meta')?.meta.layout;
 
@@ -101,6 +106,38 @@ describe('table: saved views', function () {
     const t3 = await open(result('toptraders-20261124-060000-req_c.csv', COLUMNS, 'toptraders'));
     await new Promise((r) => setTimeout(r, 500));
     assert.deepEqual(latestView(t3)?.query, {});
+  });
+
+  it('a result opened in a saved view names it above its rows, and Show all shows every row (issue 23 item 3)', async () => {
+    const t = await open(result('pnl-20261124-063000-req_v.csv', COLUMNS));
+    await waitFor('opened in the view', () => (latestView(t)?.query.filters?.length ?? 0) > 0, 20_000);
+    assert.equal(namedView(t), 'Whales', 'the page names the view whose filters are in force');
+    // Never the narrowed rows without the name: it is posted before them.
+    const named = t.posted.findIndex((m) => m.type === 'savedView' && m.name === 'Whales');
+    const narrowed = t.posted.findIndex((m) => m.type === 'view' && (m.view.query.filters?.length ?? 0) > 0);
+    assert.ok(named >= 0 && named < narrowed, `the name (${named}) before the filtered rows (${narrowed})`);
+    assert.equal(latestView(t)?.countLabel, '14 of 40 rows');
+
+    // Show all (the toolbar's button asks for the view's sort without its filters and search).
+    const sort = latestView(t)?.query.sort;
+    const r = await t.request({ type: 'setQuery', requestId: 7, query: { sort } });
+    assert.equal(r.type, 'queryApplied');
+    assert.equal(latestView(t)?.countLabel, '40 rows');
+    assert.equal(namedView(t), undefined, 'the view no longer in force is no longer named');
+
+    // Saving names the view at once; Apply Saved View… names the one applied, "No saved view" none.
+    assert.equal(await vscode.commands.executeCommand(CommandIds.saveTableView, 'Sorted'), 'Sorted');
+    assert.equal(namedView(t), 'Sorted');
+    picks = [(items) => items.find((i) => i.label === 'Whales')];
+    assert.equal(await vscode.commands.executeCommand(CommandIds.applyTableView), 'Whales');
+    assert.equal(namedView(t), 'Whales');
+    picks = [(items) => items.find((i) => i.label === 'No saved view')];
+    await vscode.commands.executeCommand(CommandIds.applyTableView);
+    assert.equal(namedView(t), undefined);
+    // Put back what the next tests expect: Whales chosen last, "Sorted" gone.
+    picks = [(items) => items.find((i) => i.label === 'Whales')];
+    await vscode.commands.executeCommand(CommandIds.applyTableView);
+    assert.equal(await vscode.commands.executeCommand(CommandIds.deleteTableView, 'Sorted'), 'Sorted');
   });
 
   it('Apply Saved View… shows a view or none, and the choice is what new results open in', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseAddressList } from '../../src/core/addresses';
+import { badEntriesText, duplicatesText, parseAddressList } from '../../src/core/addresses';
 import { WalletAnalyticsApi } from '../../src/core/api';
 import {
   ALT_DEXES,
@@ -168,6 +168,21 @@ describe('parseAddressList', () => {
     assert.deepEqual(r.valid, [a, b]);
     assert.equal(r.duplicates, 2);
     assert.deepEqual(r.invalid.map((i) => [i.line, i.value]), [[4, 'bad0address']]);
+  });
+
+  it('names every bad entry with its line (the first five, then a count) and says how many duplicates were removed (issue 23 item 10)', () => {
+    const a = sampleAddress('main', 1);
+    const bad = ['x1', 'x2', 'x3', 'x4', 'x5', 'x6', 'x7'];
+    const r = parseAddressList([a, ...bad, a, a].join('\n'), 'main');
+    const text = badEntriesText(r) ?? '';
+    assert.match(text, /^7 entries are not addresses: line 2 “x1” \(.+\); line 3 “x2”/u);
+    assert.match(text, /line 6 “x5” \([^)]+\); and 2 more\.$/u);
+    assert.doesNotMatch(text, /x6/u);
+    assert.equal(duplicatesText(r), '2 duplicates removed.');
+    const one = parseAddressList(`${a}\nnope`, 'main');
+    assert.match(badEntriesText(one) ?? '', /^1 entry is not an address: line 2 “nope” \(.+\)\.$/u);
+    assert.equal(duplicatesText(one), undefined);
+    assert.equal(badEntriesText(parseAddressList(a, 'main')), undefined);
   });
 });
 

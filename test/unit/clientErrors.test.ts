@@ -20,6 +20,7 @@ import {
   NotFoundError,
   RateLimitedError,
   ServerError,
+  unreachableWords,
   type WalletApiError,
 } from '../../src/core/errors';
 import { sampleInput } from '../../src/core/samples';
@@ -187,6 +188,25 @@ describe('client errors: each refusal and failure is typed, actionable, and says
     assert.equal(e.code, 'ECONNREFUSED');
     assert.equal(e.charged, 'no');
     assert.match(e.message, /Nothing was sent\. Nothing was charged\./u);
+    assert.match(e.message, new RegExp(`^127\\.0\\.0\\.1:${port} refused the connection: nothing listens at that address and port`, 'u'));
+    assert.match(e.message, /change walletAnalytics\.baseUrl in your user settings/u, 'the setting to change is named');
+  });
+
+  it('a request that never left says why in words, and which setting to change (issue 23 item 7)', () => {
+    const origin = 'https://api.wallet-analytics.invalid';
+    const dns = new NetworkError({ sent: false, code: 'ENOTFOUND', detail: 'getaddrinfo ENOTFOUND api.wallet-analytics.invalid', origin });
+    assert.match(dns.message, /^No server named api\.wallet-analytics\.invalid exists: the name is unknown to DNS, so the address is probably wrong \(getaddrinfo/u);
+    assert.match(dns.message, /Nothing was sent\. Nothing was charged\. If the address is wrong, change walletAnalytics\.baseUrl in your user settings/u);
+    assert.equal(dns.viaProxy, false);
+    assert.match(unreachableWords('EAI_AGAIN', origin), /could not be looked up \(DNS did not answer\)/u);
+    assert.match(unreachableWords('UND_ERR_CONNECT_TIMEOUT', origin), /did not accept a connection in time/u);
+    assert.match(unreachableWords('EHOSTUNREACH', origin), /^The network cannot reach api\.wallet-analytics\.invalid$/u);
+    assert.match(unreachableWords('ERR_TLS_CERT_ALTNAME_INVALID', origin), /certificate was not accepted/u);
+    assert.equal(unreachableWords(undefined, origin), `Could not reach ${origin}`);
+    // A proxy that failed is what to change then, not the API's address.
+    const proxy = new NetworkError({ sent: false, code: 'ECONNREFUSED', detail: 'could not reach the proxy http://127.0.0.1:3128 (ECONNREFUSED); check http.proxy or HTTPS_PROXY', origin, proxy: true });
+    assert.equal(proxy.viaProxy, true);
+    assert.doesNotMatch(proxy.message, /refused the connection|walletAnalytics\.baseUrl/u);
   });
 
   it('no answer within the client’s own ackTimeoutMs on a paid submit → charged unknown, never “not charged”', async () => {

@@ -40,6 +40,7 @@ interface Manifest {
     keybindings?: { command: string; key: string; mac?: string; when?: string }[];
     walkthroughs?: { id: string; title: string; description: string; steps: WalkthroughStep[] }[];
     customEditors?: { viewType: string }[];
+    menus?: { commandPalette?: { command: string; when?: string }[] };
     languages?: { id: string; extensions?: string[] }[];
   };
 }
@@ -53,6 +54,16 @@ const declared = manifest.contributes.commands;
 const generated: { name: string; commands: () => readonly Command[] }[] = [
   { name: 'endpoint commands (src/core/manifest.ts)', commands: endpointCommands },
 ];
+
+/** A title's words, lower case, without punctuation: what the palette's filter matches against. */
+const titleWords = (title: string): string[] => title.toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter(Boolean);
+
+/** Whether every word of `a` begins a word of `b`, in the same order: the palette's word match, so typing `a` also lists `b`. */
+function wordsWithin(a: readonly string[], b: readonly string[]): boolean {
+  let i = 0;
+  for (const w of b) if (i < a.length && w.startsWith(a[i] ?? '')) i++;
+  return i === a.length;
+}
 
 describe('package.json manifest', () => {
   it('declares exactly the commands of CommandIds plus the generated ones, each once', () => {
@@ -93,6 +104,22 @@ describe('package.json manifest', () => {
       assert.ok(c.title.trim().length > 0, `${c.command} has no title`);
       assert.equal(c.category, 'Wallet Analytics', `${c.command} category`);
     }
+  });
+
+  it('has no palette title whose words, in order, lie inside another title of its category (issue 23: "Show Credits" ran "Show Account and Credits")', () => {
+    const hidden = new Set((manifest.contributes.menus?.commandPalette ?? []).filter((m) => m.when === 'false').map((m) => m.command));
+    const shown = declared.filter((c) => !hidden.has(c.command));
+    const pairs = shown.flatMap((a) =>
+      shown.filter((b) => b !== a && b.category === a.category && wordsWithin(titleWords(a.title), titleWords(b.title))).map((b) => `"${a.title}" lies inside "${b.title}"`),
+    );
+    assert.deepEqual(pairs, [], 'the palette ranks a longer or recently used title first: typing the shorter one exactly runs the other');
+  });
+
+  it('the near-duplicate check sees a title inside another, in order, and nothing else', () => {
+    assert.ok(wordsWithin(titleWords('Show Credits'), titleWords('Show Account and Credits')));
+    assert.ok(wordsWithin(titleWords('Wallet Activity (Swaps)…'), titleWords('Second Chain: Wallet Activity (Swaps)…')));
+    assert.ok(!wordsWithin(titleWords('Wallet Activity (Swaps)…'), titleWords('Second Chain: Activity of a Wallet (Swaps)…')));
+    assert.ok(!wordsWithin(titleWords('PnL of Wallets…'), titleWords('Second Chain: PnL of a Wallet List…')));
   });
 
   it('never activates on "*" (nor on startup)', () => {

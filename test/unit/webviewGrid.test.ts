@@ -10,7 +10,7 @@ import { BLOCK, CellCache } from '../../src/webview-ui/cellCache';
 import { ColumnModel } from '../../src/webview-ui/columns';
 import { effectiveFormat, formatCell } from '../../src/webview-ui/format';
 import { ColumnAxis, MAX_SCROLL_HEIGHT, RowAxis } from '../../src/webview-ui/layout';
-import { busyLabel, headerView, nextSort, panelFollow, rowsKey, shapesRows, withFilter } from '../../src/webview-ui/tableQuery';
+import { busyLabel, everyRow, headerView, hidesRows, nextSort, panelFollow, rowsKey, shapesRows, withFilter } from '../../src/webview-ui/tableQuery';
 import { distinctAddresses as collectAddresses } from '../../src/core/addressSets';
 // columnInfo.ts holds no vscode import, so a node test may read it.
 // eslint-disable-next-line no-restricted-imports
@@ -278,6 +278,16 @@ describe('the query from the page', () => {
     assert.equal(shapesRows({ sort: [], filters: [], search: '' }), false);
     assert.equal(shapesRows({ search: 'x' }), true);
     assert.equal(shapesRows({ filters: [{ column: 0, kind: 'empty' }] }), true);
+  });
+
+  it('Show all (a saved view in force) keeps the sort and drops the filters and search (issue 23 item 3)', () => {
+    const q = { sort: [{ column: 2, descending: true }], filters: [{ column: 1, kind: 'contains' as const, text: 'WHALE' }], search: 'x' };
+    assert.equal(hidesRows(q), true);
+    assert.equal(hidesRows({ sort: q.sort }), false, 'a sort leaves no row out');
+    assert.equal(hidesRows({ search: 'x' }), true);
+    assert.deepEqual(everyRow(q), { sort: q.sort });
+    assert.deepEqual(everyRow({ filters: q.filters }), {});
+    assert.equal(hidesRows(everyRow(q)), false);
   });
 });
 

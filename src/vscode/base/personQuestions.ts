@@ -9,13 +9,16 @@
 import * as vscode from 'vscode';
 
 /** Which box is asked: its answer's meaning, so a stand-in can tell the boxes of one flow apart. */
-export type InputId = 'apiKey' | 'profileName' | 'profileBaseUrl' | 'profileRename';
+export type InputId = 'apiKey' | 'profileName' | 'profileBaseUrl' | 'profileRename' | 'baseUrl';
+/** Which choice is offered (a quick pick of a few labelled ways on). */
+export type ChoiceId = 'whereIsTheApi';
 
 export type PersonQuestion =
   | { readonly kind: 'input'; readonly id: InputId; readonly options: vscode.InputBoxOptions }
+  | { readonly kind: 'choose'; readonly id: ChoiceId; readonly items: readonly vscode.QuickPickItem[]; readonly options: vscode.QuickPickOptions }
   | { readonly kind: 'confirm'; readonly message: string; readonly detail: string; readonly yes: string };
 
-/** The text entered (input) or the button clicked (confirm); undefined is Escape. */
+/** The text entered (input), the item's label chosen (choose) or the button clicked (confirm); undefined is Escape. */
 export type PersonAnswerer = (q: PersonQuestion) => string | undefined | Promise<string | undefined>;
 
 /** A message that keeps the box open: a person cannot press Enter past it. */
@@ -43,6 +46,16 @@ export class PersonQuestions {
     const a = await this.answerer(q);
     // The stand-in gets no more power than the person: an answer the box would not accept is no answer.
     return a === undefined || (await blocks(options, a)) ? undefined : a;
+  }
+
+  /** The label of the item the person chose, or undefined when they left the pick. */
+  async choose(id: ChoiceId, items: readonly vscode.QuickPickItem[], options: vscode.QuickPickOptions): Promise<string | undefined> {
+    const q: PersonQuestion = { kind: 'choose', id, items, options };
+    this.record(q);
+    if (!this.answerer) return (await vscode.window.showQuickPick(items, { ...options, canPickMany: false }))?.label;
+    const a = await this.answerer(q);
+    // Only a label the pick offers, as a person can choose nothing else.
+    return items.some((i) => i.label === a) ? a : undefined;
   }
 
   /** True only when the person clicked `yes` in the modal. */

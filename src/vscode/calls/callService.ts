@@ -29,7 +29,9 @@ import type { QueryRun, QueryRunCache } from '../../core/query/runCache';
 import { RESTRICTED_MODE, type BoundConnection, type Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import { readSettings } from '../base/settings';
-import { showApiError } from '../base/errors';
+import { placeholderUrlMessage, showApiError, showPlaceholderUrl } from '../base/errors';
+import { isPlaceholderUrl } from '../base/status';
+import { DEFAULT_PROFILE_ID } from '../../core/profiles';
 import { CommandIds } from '../base/ids';
 import { collectInputs, promptedFields } from '../flows/inputFlow';
 import type { JobService } from '../jobs/jobService';
@@ -156,6 +158,12 @@ export class CallService {
     }
     // Bound once: the price is shown for this connection, and only this one is sent to.
     const via = connection.bind();
+    if (connection.mode === 'configured' && isPlaceholderUrl(via.baseUrl)) {
+      // A `.invalid` host exists nowhere (RFC 2606): say so in words instead of a DNS error.
+      const message = placeholderUrlMessage(shortTitle(ep), via.baseUrl, via.profileId === DEFAULT_PROFILE_ID);
+      showPlaceholderUrl(message);
+      return { status: 'refused', message };
+    }
 
     // 1. Inputs: given or asked, and validated before anything is sent.
     let input: Record<string, unknown>;

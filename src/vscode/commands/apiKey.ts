@@ -1,10 +1,24 @@
+/**
+ * Set API Key and Clear API Key. Setting a key the first time, while walletAnalytics.baseUrl is
+ * still the placeholder (a `.invalid` host that exists nowhere), asks where the API is, with the
+ * sandbox offered instead: a key without an address would make "Check It (Free)" fail on DNS.
+ */
 import * as vscode from 'vscode';
-import { checkApiKey } from '../../core/apiKey';
+import { checkApiKey, clearedKeyMessage } from '../../core/apiKey';
 import { commandIdOf, endpoint } from '../../core/catalog';
-import { DEFAULT_PROFILE_ID } from '../../core/profiles';
+import { checkProfileBaseUrl, DEFAULT_PROFILE_ID, normalizeBaseUrl } from '../../core/profiles';
+import { SETTINGS_SECTION } from '../../core/userOnlySettings';
 import type { Services } from '../services';
 import { CommandIds } from '../base/ids';
 import type { PersonQuestions } from '../base/personQuestions';
+import { isPlaceholderUrl } from '../base/status';
+
+/** The ways on offered when the key has no address to go to (their labels are the answers). */
+export const WHERE_IS_THE_API = {
+  enter: 'Enter the API’s Address…',
+  sandbox: 'Try the Sandbox Instead',
+  later: 'Later',
+} as const;
 
 /** " (profile Work)" when the key acted on is an added profile's; nothing for Default, as before profiles. */
 function profileNote(s: Services): string {
@@ -37,6 +51,39 @@ export async function askApiKey(questions: PersonQuestions, box: { title: string
   return c.key;
 }
 
+/**
+ * Asks where the Default profile's API is, when its base URL is still the placeholder; writes the
+ * answer to the user settings (walletAnalytics.baseUrl is application-scope). Resolves with what
+ * the person chose: an address set, the sandbox started, or nothing.
+ */
+async function askWhereTheApiIs(s: Services, questions: PersonQuestions): Promise<'set' | 'sandbox' | 'none'> {
+  const placeholder = s.connection.profiles.defaultProfile().baseUrl;
+  const way = await questions.choose(
+    'whereIsTheApi',
+    [
+      { label: WHERE_IS_THE_API.enter, detail: 'The https:// address of your API plan; your key goes there only' },
+      { label: WHERE_IS_THE_API.sandbox, detail: 'Synthetic data, no credits; your key stays saved' },
+      { label: WHERE_IS_THE_API.later, detail: `Nothing is called until walletAnalytics.baseUrl is set (now ${placeholder})` },
+    ],
+    { title: 'Where Is the Wallet Analytics API?', placeHolder: 'Your key is saved. Where should it be sent?', ignoreFocusOut: true },
+  );
+  if (way === WHERE_IS_THE_API.sandbox) {
+    await vscode.commands.executeCommand(CommandIds.startSandbox);
+    return 'sandbox';
+  }
+  if (way !== WHERE_IS_THE_API.enter) return 'none';
+  const typed = await questions.input('baseUrl', {
+    title: 'Wallet Analytics: the API’s Address (walletAnalytics.baseUrl)',
+    prompt: 'The base URL of the Wallet Analytics API, e.g. https://api.example.com. Saved in your user settings; your key is sent there only.',
+    placeHolder: 'https://api.example.com',
+    ignoreFocusOut: true,
+    validateInput: (v) => checkProfileBaseUrl(v) ?? (isPlaceholderUrl(normalizeBaseUrl(v)) ? 'A .invalid address exists nowhere: enter the API’s real address.' : undefined),
+  });
+  if (typed === undefined) return 'none';
+  await vscode.workspace.getConfiguration(SETTINGS_SECTION).update('baseUrl', normalizeBaseUrl(typed), vscode.ConfigurationTarget.Global);
+  return 'set';
+}
+
 /** "Set API Key" and "Clear API Key": they act on the key of the profile in use (src/vscode/base/profiles.ts). */
 export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Services, questions: PersonQuestions): void {
   context.subscriptions.push(
@@ -49,16 +96,30 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Serv
       if (key === undefined) return false;
       await s.keys.set(key);
       s.log.info(`API key stored in SecretStorage${profileNote(s)}.`);
+      const first = s.connection.profiles.keyProfileId() === DEFAULT_PROFILE_ID && isPlaceholderUrl(s.connection.profiles.defaultProfile().baseUrl);
+      const where = first ? await askWhereTheApiIs(s, questions) : 'set';
+      if (where === 'sandbox') {
+        void vscode.window.showInformationMessage('API key saved. The sandbox is in use now; your key is used once walletAnalytics.baseUrl holds the API’s address and the sandbox is stopped.');
+        return true;
+      }
+      if (where === 'none') {
+        void vscode.window.showWarningMessage('API key saved, but walletAnalytics.baseUrl is still the placeholder: nothing can be called with it until you set the API’s address.', 'Open Settings').then((a) => {
+          if (a) void vscode.commands.executeCommand('workbench.action.openSettings', `${SETTINGS_SECTION}.baseUrl`);
+        });
+        return true;
+      }
       // Checking the key costs nothing (§5.4), so the one action offered is that check.
-      void vscode.window.showInformationMessage(`API key saved${profileNote(s)}.`, 'Check It (Free)').then((a) => {
+      void vscode.window.showInformationMessage(`API key saved${profileNote(s)}: calls go to ${s.connection.profiles.get(s.connection.profiles.keyProfileId())?.baseUrl ?? 'its base URL'}.`, 'Check It (Free)').then((a) => {
         if (a) void vscode.commands.executeCommand(commandIdOf(endpoint('credits')));
       });
       return true;
     }),
     vscode.commands.registerCommand(CommandIds.clearApiKey, async () => {
+      const hadKey = (await s.keys.get()) !== undefined;
       await s.keys.clear();
       s.log.info(`API key removed from SecretStorage${profileNote(s)}.`);
-      void vscode.window.showInformationMessage(`API key cleared${profileNote(s)}.`);
+      const profile = s.connection.profiles.get(s.connection.profiles.keyProfileId())?.name ?? 'this profile';
+      void vscode.window.showInformationMessage(clearedKeyMessage({ hadKey, profile: `“${profile}”`, sandboxInUse: s.connection.mode === 'sandbox' }));
       return true;
     }),
   );

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { addressProblem, parseAddressList } from '../../core/addresses';
+import { addressProblem, badEntriesText, duplicatesText, parseAddressList } from '../../core/addresses';
 import { shortTitle, validateInput, type Endpoint } from '../../core/catalog';
 import type { FieldSpec } from '../../core/fields';
 import type { JobRecord } from '../../core/jobs/job';
@@ -182,9 +182,12 @@ async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): 
         prompt: `${f.label}: paste addresses separated by spaces, commas or new lines.`,
         validate: (v) => {
           const r = parseAddressList(v, chain);
-          if (r.invalid.length) return `Not an address: “${r.invalid[0]?.value}” (${r.invalid[0]?.reason}).`;
+          const bad = badEntriesText(r);
+          const dup = duplicatesText(r);
+          if (bad) return [bad, dup].filter(Boolean).join(' ');
           if (f.max !== undefined && r.valid.length > f.max) return `Too many ${what}: ${r.valid.length.toLocaleString('en-US')}, at most ${f.max.toLocaleString('en-US')}.`;
-          return undefined;
+          // Not a problem, but said before Enter: the list sent is shorter than the one pasted.
+          return dup ? { message: `${r.valid.length.toLocaleString('en-US')} ${what}; ${dup}`, severity: vscode.InputBoxValidationSeverity.Info } : undefined;
         },
       });
     } else text = await readListSource(src, t, deps);
@@ -199,7 +202,7 @@ async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): 
 async function reviewList(parsed: ReturnType<typeof parseAddressList>, f: FieldSpec, t: StepTitle): Promise<string[] | undefined> {
   const what = f.label.toLowerCase();
   const n = parsed.valid.length;
-  const dup = parsed.duplicates ? ` ${parsed.duplicates.toLocaleString('en-US')} duplicate${parsed.duplicates === 1 ? '' : 's'} removed.` : '';
+  const dup = duplicatesText(parsed) ? ` ${duplicatesText(parsed) ?? ''}` : '';
   const problems: string[] = [];
   if (n === 0) problems.push(`No valid ${what} found.`);
   if (f.max !== undefined && n > f.max) problems.push(`Too many ${what}: ${n.toLocaleString('en-US')}, at most ${f.max.toLocaleString('en-US')} per request.`);
@@ -215,7 +218,7 @@ async function reviewList(parsed: ReturnType<typeof parseAddressList>, f: FieldS
     items.push({ label: `$(error) Line ${bad.line}: ${bad.value.length > 48 ? `${bad.value.slice(0, 48)}…` : bad.value}`, detail: bad.reason, value: 'again' });
   }
   if (parsed.invalid.length > 50) items.push({ label: `…and ${parsed.invalid.length - 50} more invalid entries`, value: 'again' });
-  const head = problems[0] ?? `${parsed.invalid.length} entr${parsed.invalid.length === 1 ? 'y is' : 'ies are'} not valid addresses.${dup}`;
+  const head = problems[0] ?? `${badEntriesText(parsed, 3) ?? ''}${dup}`;
   const choice = (await pickStep(t, items, { placeholder: head }))?.[0];
   return choice === 'use' ? parsed.valid : undefined;
 }

@@ -65,7 +65,8 @@ export function pickStep<T>(
  */
 export function inputStep(
   t: StepTitle,
-  opts: { prompt: string; placeholder?: string; value?: string; validate: (v: string) => string | undefined; password?: boolean },
+  /** `validate`: a string (or an Error-severity message) keeps the box open; an Info or Warning message only informs. */
+  opts: { prompt: string; placeholder?: string; value?: string; validate: (v: string) => string | vscode.InputBoxValidationMessage | undefined; password?: boolean },
 ): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const box = vscode.window.createInputBox();
@@ -95,7 +96,7 @@ export function inputStep(
     });
     box.onDidAccept(() => {
       const msg = opts.validate(box.value);
-      if (msg) {
+      if (typeof msg === 'string' ? msg !== '' : msg?.severity === vscode.InputBoxValidationSeverity.Error) {
         box.validationMessage = msg;
         return;
       }

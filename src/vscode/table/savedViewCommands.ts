@@ -78,7 +78,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
     vscode.commands.registerCommand(CommandIds.saveTableView, async (given?: unknown): Promise<string | undefined> => {
       const active = await activeSnapshot('Save View As… names its sort, filters, chosen columns and number formats.');
       if (!active) return undefined;
-      const { snap } = active;
+      const { session, snap } = active;
       const all = read(state);
       const existing = viewsOf(all, snap.scope);
       const raw =
@@ -99,6 +99,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
       if (name === undefined) return undefined;
       const view = captureView(name, snap.query, snap.columns.map((c) => c.name), snap.layout);
       await write(saveView(read(state), snap.scope, view));
+      await session.viewSaved(name);
       log.info(`Table: saved the view "${name}" for ${whose(snap)}.`);
       void vscode.window.showInformationMessage(`Saved the view "${name}": new ${whose(snap)} open in it.`);
       return name;
@@ -124,7 +125,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
         return undefined;
       }
       const { query, layout, missing } = viewQuery(view, snap.columns.map((c) => c.name), snap.layout);
-      const count = await session.applyView(query, layout);
+      const count = await session.applyView(query, layout, view.name);
       await write(chooseView(read(state), snap.scope, view.name));
       log.info(`Table: applied the view "${view.name}": ${count}.`);
       if (missing.length > 0) void vscode.window.showWarningMessage(`The view "${view.name}" names columns this result does not have, left out: ${missing.join(', ')}.`);

@@ -46,6 +46,8 @@ const LAYOUT_KEY = 'walletAnalytics.table.layout.';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+/** A query as a key, to tell whether the one a saved view applied is still in force. */
+const queryKey = (q: ViewQuery): string => JSON.stringify({ sort: q.sort ?? [], filters: q.filters ?? [], search: q.search ?? '' });
 const isAbort = (e: unknown): boolean => e instanceof Error && (e.name === 'AbortError' || /aborted|cancel/iu.test(e.message));
 
 interface Opened {
@@ -91,6 +93,11 @@ export class TableSession implements vscode.Disposable {
   private exporting = false;
   /** Files for which the last chosen saved view was applied (or something else was chosen). */
   private readonly lastViewTried = new WeakSet<Opened>();
+  /**
+   * The saved view a file shows, and the query it applied (as a key): named above the rows while
+   * that query is in force, so no filter of a view is ever in force without its name and a Show all.
+   */
+  private readonly viewShown = new WeakMap<Opened, { readonly name: string; readonly key: string }>();
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -183,16 +190,26 @@ export class TableSession implements vscode.Disposable {
   }
 
   /**
-   * Shows a saved view: its layout (when given) remembered for this endpoint as the column
-   * chooser's is, its query applied, and the page rebuilt with both. Resolves with the count label.
+   * Shows a saved view (`name`; none when undefined): its layout (when given) remembered for this
+   * endpoint as the column chooser's is, its query applied, and the page rebuilt with both and its
+   * name. Resolves with the count label.
    */
-  async applyView(query: ViewQuery, layout: TableLayout | undefined): Promise<string> {
+  async applyView(query: ViewQuery, layout: TableLayout | undefined, name?: string): Promise<string> {
     const o = await this.opened;
     this.lastViewTried.add(o);
     if (layout) await this.deps.state.update(o.layoutKey, layout);
     const state = await o.table.apply(query, { signal: this.closing.signal });
+    if (name === undefined) this.viewShown.delete(o);
+    else this.viewShown.set(o, { name, key: queryKey(state.query) });
     await this.sendInit(o);
     return state.countLabel;
+  }
+
+  /** The table's query was just saved as the view `name`: the page names it from now on. */
+  async viewSaved(name: string): Promise<void> {
+    const o = await this.opened;
+    this.viewShown.set(o, { name, key: queryKey(o.table.view.query) });
+    if (this.shown === o) this.post({ type: 'savedView', name });
   }
 
   /** Once per file opened: a result of an endpoint that has a last chosen saved view opens in it (its query, after the first rows). */
@@ -203,6 +220,9 @@ export class TableSession implements vscode.Disposable {
     if (!start) return;
     o.table.apply(start.query, { signal: this.closing.signal }).then(
       (state) => {
+        this.viewShown.set(o, { name: start.name, key: queryKey(state.query) });
+        // The name first: the rows it narrows never show without it.
+        if (this.shown === o) this.post({ type: 'savedView', name: start.name });
         if (this.shown === o) this.post({ type: 'view', view: this.viewState(o) });
         this.deps.log.info(`Table: ${path.basename(o.file)} opened in the saved view "${start.name}": ${state.countLabel}.`);
       },
@@ -300,6 +320,7 @@ export class TableSession implements vscode.Disposable {
         endpointTitle: ep ? shortTitle(ep) : undefined,
         columns: o.columns,
         layout,
+        savedView: this.viewShown.get(o)?.name,
         metricGroups: METRIC_GROUPS,
         timeframes: TIMEFRAMES,
         test: this.deps.test,
@@ -357,6 +378,12 @@ export class TableSession implements vscode.Disposable {
           signal,
           onProgress: (progress) => this.post({ type: 'progress', requestId: req.requestId, progress }),
         });
+        const saved = this.viewShown.get(o);
+        if (saved && saved.key !== queryKey(state.query)) {
+          // The person changed the rows' shape (or chose Show all): the table no longer shows the view.
+          this.viewShown.delete(o);
+          this.post({ type: 'savedView' });
+        }
         this.post({ type: 'queryApplied', requestId: req.requestId, view: state });
         // Pushed too, so a webview that did not ask (another request path, a test) shows the new rows.
         this.post({ type: 'view', view: state });
