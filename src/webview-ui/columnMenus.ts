@@ -79,9 +79,10 @@ export class ColumnMenus {
       { label: 'Scatter Against…', disabled: !numeric, run: () => control.analyse(column, 'scatter') },
     );
     const own = model.formats.get(column) ?? 'auto';
+    // Number formats only where the column holds numbers (an address or text column has none to format).
     items.push(
-      'separator',
-      ...MENU_FORMATS.map((f) => ({
+      ...(numeric ? ['separator' as const] : []),
+      ...(numeric ? MENU_FORMATS : []).map((f) => ({
         label: `Format: ${FORMAT_LABELS[f]}`,
         checked: own === f,
         run: () => {

@@ -92,25 +92,38 @@ const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?
 const pad = (n: number): string => String(n).padStart(2, '0');
 
 /**
- * One formatter per time zone, made once: building an Intl.DateTimeFormat costs about 50 µs, and a
- * grid render formats every time cell in view (a formatter a cell made a wide table's render slow).
+ * "2024-05-01 14:00:05" of a Date in a time zone: the person's own (undefined) and UTC from the
+ * Date's own fields, which costs nothing; any other zone (tests) through Intl, its formatter made
+ * once. A grid render shows every time cell in view: Intl's formatToParts cost ~80 µs a cell, and a
+ * formatter made per cell ~50 µs more, which took a wide table's scroll past a frame.
  */
-const clocks = new Map<string, Intl.DateTimeFormat>();
-function clock(timeZone: string | undefined): Intl.DateTimeFormat {
-  const key = timeZone ?? '';
-  let f = clocks.get(key);
+function wallClock(d: Date, timeZone: string | undefined): string {
+  if (timeZone === undefined) return stamp(d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds());
+  if (timeZone === 'UTC') return stamp(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds());
+  const parts = zoneClock(timeZone).formatToParts(d);
+  const get = (t: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === t)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
+}
+
+function stamp(y: number, mo: number, day: number, h: number, mi: number, sec: number): string {
+  return `${String(y).padStart(4, '0')}-${pad(mo)}-${pad(day)} ${pad(h)}:${pad(mi)}:${pad(sec)}`;
+}
+
+const zoneClocks = new Map<string, Intl.DateTimeFormat>();
+function zoneClock(timeZone: string): Intl.DateTimeFormat {
+  let f = zoneClocks.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
-    clocks.set(key, f);
+    zoneClocks.set(timeZone, f);
   }
   return f;
 }
 
-/** "2024-05-01 14:00:05" of a Date's fields in a time zone (undefined: the person's own). */
-function wallClock(d: Date, timeZone: string | undefined): string {
-  const parts = clock(timeZone).formatToParts(d);
-  const get = (t: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === t)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
+let localZone: string | undefined;
+/** The person's time zone's name, read once. */
+function ownZone(): string {
+  localZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return localZone;
 }
 
 /**
@@ -123,7 +136,7 @@ export function timeCell(text: string, timeZone?: string): ShownCell {
   if (!m) return { text };
   const d = new Date(m[8] ? v.replace(' ', 'T') : `${v.replace(' ', 'T')}Z`);
   if (Number.isNaN(d.getTime())) return { text };
-  const zone = timeZone ?? clock(undefined).resolvedOptions().timeZone;
+  const zone = timeZone ?? ownZone();
   return { text: wallClock(d, timeZone), title: `${wallClock(d, 'UTC')} UTC (shown in your time zone, ${zone}; the file holds ${v})` };
 }
 

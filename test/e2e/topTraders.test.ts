@@ -74,7 +74,11 @@ describe('Top Traders of Tokens from the palette, price first', { timeout: 240_0
     await wb.page.keyboard.press('Enter');
     const msg = await wb.waitForNotification(/Top Traders of Tokens is ready/u, 60_000);
     await wb.screenshot('done');
-    assert.match(msg, /toptraders-\d{8}-\d{6}-/u);
+    // Short enough to read whole: when it was sent and what it cost, not the file's long name (the tab has it).
+    assert.match(msg, /^Top Traders of Tokens is ready \(sent \d{1,2}:\d{2}( [AP]M)?, 200 credits\)\.$/u);
+    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'Top Traders of Tokens is ready' }).first();
+    const cut = await toast.locator('.notification-list-item-message').evaluate((e) => e.scrollWidth > e.clientWidth + 1);
+    assert.equal(cut, false, 'the message is not cut off');
     await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Open' }).first().click();
     const tab = wb.page.locator('.tabs-container .tab', { hasText: /\.csv/u }).first();
     await tab.waitFor({ timeout: 20_000 });

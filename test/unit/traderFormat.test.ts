@@ -76,6 +76,20 @@ describe('timestamps', () => {
     assert.equal(timeCell('2024-05-01 12:00', 'America/New_York').text, '2024-05-01 08:00:00', 'no zone: the service’s UTC');
   });
 
+  it('reads the person’s own zone from the Date itself (the grid’s path), the same as Intl says', () => {
+    const was = process.env.TZ;
+    process.env.TZ = 'Asia/Tokyo';
+    try {
+      const c = timeCell('2024-05-01T12:00:05Z');
+      assert.equal(c.text, '2024-05-01 21:00:05');
+      assert.equal(c.text, timeCell('2024-05-01T12:00:05Z', 'Asia/Tokyo').text);
+      assert.match(c.title ?? '', /^2024-05-01 12:00:05 UTC \(shown in your time zone, /u);
+    } finally {
+      if (was === undefined) delete process.env.TZ;
+      else process.env.TZ = was;
+    }
+  });
+
   it('leaves a date without a time and anything else as it is', () => {
     assert.deepEqual(timeCell('2024-05-01', 'Asia/Tokyo'), { text: '2024-05-01' });
     assert.deepEqual(timeCell('yesterday', 'Asia/Tokyo'), { text: 'yesterday' });

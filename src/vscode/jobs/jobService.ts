@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import * as path from 'node:path';
 import { endpoint, shortTitle } from '../../core/catalog';
 import { fmtCredits } from '../../core/pricing';
 import { pendingForText, type JobRecord } from '../../core/jobs/job';
@@ -134,7 +133,10 @@ export class JobService implements vscode.Disposable {
     const title = shortTitle(endpoint(j.endpointId));
     if (j.state === 'done' && j.resultPath) {
       if (readSettings().openResultOnCompletion) await openResult(j.resultPath);
-      void offerResult(`${title} is ready: ${path.basename(j.resultPath)}`, j.resultPath);
+      // The file's name (endpoint, time and request id) is the tab's title already: the message says
+      // what a person reads at a glance, and stays short enough not to be cut.
+      const sent = new Date(j.submittedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+      void offerResult(`${title} is ready (sent ${sent}, ${fmtCredits(j.cost)}).`, j.resultPath);
     } else if (j.state === 'downloadFailed') {
       const a = await vscode.window.showErrorMessage(`${title}: the job is done but its file could not be saved: ${j.error ?? 'unknown error'}`, 'Retry Download');
       if (a) await vscode.commands.executeCommand(CommandIds.retryDownload, j.requestId);
