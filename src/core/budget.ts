@@ -144,7 +144,8 @@ function millions(n: number): string {
  * spent + spent / elapsed × remaining. `of` is what it is measured against (a budget or the quota).
  */
 export function forecast(spent: number, since: number, now: number, by: Date, of: number): Forecast {
-  const elapsed = Math.max(now - since, 60_000);
+  // A pace is read over at least a day: the first minutes of a period say little about the rest.
+  const elapsed = Math.max(now - since, DAY_MS);
   const remaining = Math.max(0, by.getTime() - now);
   const projected = Math.round(spent + (spent / elapsed) * remaining);
   return { spent, projected, of, by, text: `at this pace: ${millions(projected)} of ${millions(of)} by ${by.toISOString().slice(0, 10)}` };

@@ -172,4 +172,8 @@ describe('forecast', () => {
     assert.equal(forecast(0, start, start + DAY_MS, reset, 500_000).text, 'at this pace: 0 of 500K by 2026-12-25');
     assert.equal(forecast(1_000, start, start + 15 * DAY_MS, reset, 1_000_000).text, 'at this pace: 2K of 1M by 2026-12-25');
   });
+  it('reads the pace over at least a day: a call in the period’s first minute is not a month of such calls per minute', () => {
+    const start = reset.getTime() - PERIOD_MS;
+    assert.equal(forecast(50, start, start + 60_000, reset, 1_000_000).projected, Math.round(50 + 50 * ((PERIOD_MS - 60_000) / DAY_MS)));
+  });
 });
