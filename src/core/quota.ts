@@ -2,6 +2,7 @@
  * The credit quota (§8.1) and the gate every paid call passes before it is sent:
  * show the price, ask above a threshold, refuse above a ceiling or above the balance.
  */
+import { budgetRefusal, type BudgetState } from './budget';
 import { fmtCredits, type Quote } from './pricing';
 
 export const QUOTA = 1_000_000_000;
@@ -24,8 +25,8 @@ export interface GateSettings {
 
 export type Gate =
   | { readonly kind: 'free' }
-  /** Refused before sending: nothing sent, nothing charged. */
-  | { readonly kind: 'refuse'; readonly message: string }
+  /** Refused before sending: nothing sent, nothing charged. `setting`: the one its button opens. */
+  | { readonly kind: 'refuse'; readonly message: string; readonly setting: string }
   /** A modal confirmation above the threshold. */
   /** A confirmation above the threshold; `label` and `short` are the price in the step's words, for a pick. */
   | { readonly kind: 'modal'; readonly message: string; readonly detail: string; readonly label: string; readonly short: string }
@@ -34,7 +35,7 @@ export type Gate =
    * not known): refused under the per-call ceiling unless the person waives the ceiling for this
    * one call in a modal that names it. `refusal` is what is said when they do not.
    */
-  | { readonly kind: 'unbounded'; readonly message: string; readonly detail: string; readonly refusal: string; readonly ceiling: number }
+  | { readonly kind: 'unbounded'; readonly message: string; readonly detail: string; readonly refusal: string; readonly ceiling: number; readonly budgetLeft?: number }
   /** The last step of the flow shows the price; Enter runs. */
   | { readonly kind: 'step'; readonly label: string; readonly detail: string };
 
@@ -45,8 +46,12 @@ export function ceilingText(s: GateSettings): string {
 
 const CEILING_SETTING = '“Wallet Analytics: Max Credits Per Call” (walletAnalytics.maxCreditsPerCall)';
 
-/** Decides how a call with this quote is let through. balance/reset are shown when known. */
-export function priceGate(q: Quote, s: GateSettings, balance: number | undefined, reset: Date | undefined, estimated = false): Gate {
+/**
+ * Decides how a call with this quote is let through. balance/reset are shown when known. `budgets`
+ * (core/budget.ts) hold the call's worst known case (its exact price, its "up to", or for a bill
+ * with no bound its smallest, with the amount typed held to what they leave).
+ */
+export function priceGate(q: Quote, s: GateSettings, balance: number | undefined, reset: Date | undefined, estimated = false, budgets: readonly BudgetState[] = []): Gate {
   if (q.credits === 0 && q.exact) return { kind: 'free' };
   const worst = q.exact ? q.credits : q.atMost;
   /** "balance after: N" in a dialog's detail, "balance after N" in the step's shorter line. */
@@ -63,22 +68,29 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
     return {
       kind: 'refuse',
       message: `This call would cost ${q.exact ? '' : 'up to '}${fmtCredits(worst)}, above your limit of ${fmtCredits(s.maxCreditsPerCall)} per call. Nothing was sent and nothing was charged. To run it, raise ${CEILING_SETTING} in Settings.`,
+      setting: 'walletAnalytics.maxCreditsPerCall',
     };
   }
   if (balance !== undefined && q.credits > balance) {
     return {
       kind: 'refuse',
       message: `This call costs ${fmtCredits(q.credits)} but the balance is ${fmtCredits(balance)}. Nothing was sent and nothing was charged. The balance is reset to ${QUOTA.toLocaleString('en-US')} every 30 days (${resetText}).`,
+      setting: 'walletAnalytics.maxCreditsPerCall',
     };
   }
+  const overBudget = budgetRefusal(worst ?? q.credits, budgets);
+  if (overBudget) return { kind: 'refuse', message: overBudget.message, setting: overBudget.setting };
   if (worst === undefined) {
     // The bill follows the matches, which are not known before the query runs: the ceiling cannot
     // be proven to hold, so the call is refused unless the person lifts it for this one call.
+    const budgetLeft = budgets.length ? Math.min(...budgets.map((b) => b.left)) : undefined;
+    const withinBudget = budgetLeft === undefined ? '' : ` The amount is held within what your budgets leave: ${fmtCredits(budgetLeft)}.`;
     return {
       kind: 'unbounded',
       ceiling: s.maxCreditsPerCall,
+      budgetLeft,
       message: `This query’s match count is not known, so its bill cannot be held under your ceiling of ${fmtCredits(s.maxCreditsPerCall)} per call.`,
-      detail: `It costs ${q.text}. To run it once without a ceiling, type the most credits you accept to risk in the next box (it may cost any amount up to your balance); this dialog alone sends nothing.\n\n${detail}`,
+      detail: `It costs ${q.text}. To run it once without a ceiling, type the most credits you accept to risk in the next box (it may cost any amount up to your balance); this dialog alone sends nothing.${withinBudget}\n\n${detail}`,
       refusal: `Not sent, nothing charged: this query’s match count is not known, so its bill could pass your ceiling of ${fmtCredits(s.maxCreditsPerCall)} per call. To run it, choose “Type the Credits You Accept…” and type the most credits you accept to risk; after one run, the same query has an exact price until the next hourly refresh.`,
     };
   }

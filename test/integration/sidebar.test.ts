@@ -285,7 +285,7 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     await vscode.commands.executeCommand(CommandIds.refreshAccount);
     const acc = sidebar().account;
     const rows = new Map(acc.getChildren().map((n) => [n.row, acc.getTreeItem(n)]));
-    assert.deepEqual([...rows.keys()], ['profile', 'key', 'baseUrl', 'balance', 'used', 'quota', 'reset', 'spend']);
+    assert.deepEqual([...rows.keys()], ['profile', 'key', 'baseUrl', 'balance', 'used', 'quota', 'reset', 'budgetDay', 'budgetPeriod', 'forecast', 'spend']);
     assert.equal(rows.get('profile')?.description, 'Default', 'the profile in use, first (a click switches)');
     assert.match(String(rows.get('key')?.description), /^set /u);
     assert.equal(rows.get('baseUrl')?.description, sb.baseUrl);

@@ -1,25 +1,13 @@
 import * as vscode from 'vscode';
-import { MergedList } from '../../core/mergedList';
+import type { Budgets, BudgetState } from '../../core/budget';
 import { parseScope } from '../../core/profiles';
 import { nextReset } from '../../core/quota';
+import { SpendLedger, type SpendEntry } from '../../core/spendLedger';
 
-/** One paid call the extension made, for the per-endpoint spend breakdown. */
-export interface SpendEntry {
-  readonly endpointId: string;
-  readonly credits: number;
-  readonly at: number;
-  readonly baseUrl: string;
-  /** The profile scope it was spent under (core/profiles.ts); absent on entries saved before profiles: the Default profile's. */
-  readonly scope?: string;
-  /** Unique per entry, so windows merge their ledgers (core/mergedList.ts); absent on entries saved before: made from the entry. */
-  readonly id?: string;
-}
-
-const entryId = (e: SpendEntry): string => e.id ?? `${e.at}:${e.scope ?? e.baseUrl}:${e.endpointId}:${e.credits}`;
+export type { SpendEntry } from '../../core/spendLedger';
 
 const LEDGER_KEY = 'walletAnalytics.ledger';
 const ANCHOR_KEY = 'walletAnalytics.quotaAnchor';
-const MAX_LEDGER = 5_000;
 
 /**
  * The credits balance (fetched from the free `GET /credits`, cached for a minute), the local
@@ -36,7 +24,7 @@ export class CreditsService implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
 
   /** The ledger: a stale read of globalState never loses an entry this window wrote. */
-  private readonly spent: MergedList<SpendEntry>;
+  private readonly spent: SpendLedger;
 
   constructor(
     private readonly state: vscode.Memento,
@@ -46,12 +34,9 @@ export class CreditsService implements vscode.Disposable {
     private readonly active: () => string,
     private readonly periodStartSetting: () => string,
   ) {
-    this.spent = new MergedList<SpendEntry>({
+    this.spent = new SpendLedger({
       read: () => this.state.get<SpendEntry[]>(LEDGER_KEY, []),
       write: (items) => this.state.update(LEDGER_KEY, items),
-      id: entryId,
-      order: (a, b) => a.at - b.at,
-      max: MAX_LEDGER,
     });
   }
 
@@ -90,16 +75,34 @@ export class CreditsService implements vscode.Disposable {
   /** Records a charge under the scope it was spent in, and lowers that scope's cached balance until the next refresh. */
   async record(endpointId: string, credits: number, scope = this.active()): Promise<void> {
     if (credits <= 0) return;
-    const at = Date.now();
-    const entry: SpendEntry = { endpointId, credits, at, baseUrl: parseScope(scope).baseUrl, scope, id: `${at.toString(36)}-${Math.random().toString(36).slice(2, 10)}` };
-    await this.spent.put(entry);
+    await this.spent.record(endpointId, credits, scope);
     const b = this.balances.get(scope);
     if (b) this.balances.set(scope, { ...b, value: b.value - credits });
     this.changed.fire();
   }
 
+  /** The charges of every scope, read fresh (merged with this window's). */
   ledger(): readonly SpendEntry[] {
-    return this.spent.all();
+    return this.spent.charges();
+  }
+
+  /** Each spend budget set (walletAnalytics.budget.*) as it stands for a scope, across windows. */
+  budgets(b: Budgets, scope = this.active()): BudgetState[] {
+    return this.spent.budgets(b, scope, this.nextReset(scope)?.date);
+  }
+
+  /** Holds an approved call's worst known case against the budgets, checked afresh (core/spendLedger.ts). */
+  async hold(endpointId: string, credits: number, b: Budgets, scope = this.active()): Promise<{ id: string } | { refused: string; setting: string }> {
+    const r = await this.spent.hold(endpointId, credits, scope, b, this.nextReset(scope)?.date);
+    this.changed.fire();
+    return r;
+  }
+
+  /** Ends a hold once its call settled, charged or not. */
+  async release(id: string | undefined): Promise<void> {
+    if (id === undefined) return;
+    await this.spent.release(id);
+    this.changed.fire();
   }
 
   dispose(): void {

@@ -6,6 +6,7 @@
  * extension asks these readers and never calls getConfiguration itself.
  */
 import * as vscode from 'vscode';
+import type { Budgets } from '../../core/budget';
 import { booleanSetting, numberSetting, SETTINGS, stringSetting, isUserOnly } from '../../core/settingsSchema';
 import { SETTINGS_SECTION, USER_ONLY_KEYS, type UserOnlyKey } from '../../core/userOnlySettings';
 
@@ -14,6 +15,8 @@ export interface Settings {
   readonly baseUrl: string;
   readonly confirmAbove: number;
   readonly maxCreditsPerCall: number;
+  /** `budget.perDay` / `budget.perPeriod`: the spend budgets (core/budget.ts), 0 for none. */
+  readonly budgets: Budgets;
   readonly resultsFolder: string;
   readonly activityPageBudget: number;
   readonly maxDownloadMB: number;
@@ -60,6 +63,7 @@ export function readSettings(): Settings {
     baseUrl: str('baseUrl'),
     confirmAbove: num('confirmAbove'),
     maxCreditsPerCall: num('maxCreditsPerCall'),
+    budgets: { perDay: num('budget.perDay'), perPeriod: num('budget.perPeriod') },
     resultsFolder: str('resultsFolder'),
     activityPageBudget: num('activityPageBudget'),
     maxDownloadMB: num('maxDownloadMB'),

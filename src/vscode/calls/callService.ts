@@ -138,7 +138,7 @@ export class CallService {
   /** The whole flow of one call. `raw` are command arguments from any caller: see RunArgs. */
   async run(ep: Endpoint, raw?: unknown): Promise<RunOutcome> {
     const args = runArgsFrom(raw);
-    const { connection, log } = this.deps;
+    const { connection } = this.deps;
     if (connection.keyWithheld()) {
       const manage = 'Manage Workspace Trust';
       void vscode.window.showWarningMessage(`${shortTitle(ep)}: ${RESTRICTED_MODE}`, manage).then((a) => {
@@ -218,6 +218,18 @@ export class CallService {
     });
     if (decision.kind === 'refused') return { status: 'refused', message: decision.message };
     if (decision.kind === 'cancelled') return { status: 'cancelled' };
+    try {
+      return await this.send(ep, via, input, decision, pages, args);
+    } finally {
+      // The budgets' hold on this call ends once it settled (its charges are in the ledger by then).
+      await this.deps.credits.release(decision.hold);
+    }
+  }
+
+  /** After the price was approved: sends the call (unless the connection moved) and follows it. */
+  private async send(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, decision: Extract<PriceDecision, { kind: 'approved' }>, pages: number, args: RunArgs): Promise<RunOutcome> {
+    const { log } = this.deps;
+    const paged = ep.paged === true;
     // The price was approved for `via`: if the window now uses another connection, send to neither.
     const after = this.moved(ep, via, 'the price was shown');
     if (after) return after;

@@ -173,11 +173,16 @@ async function resumeFile(file: string, deps: PagesDeps, args: PagesArgs): Promi
   if (decision.kind === 'cancelled') return { status: 'cancelled' };
   const moved = connectionChanged(deps.connection, via, 'the price was shown');
   if (moved) {
+    await deps.credits.release(decision.hold);
     void vscode.window.showErrorMessage(`${title}: ${moved}`);
     return { status: 'refused', message: moved };
   }
   deps.log.info(`${ep.id}: resuming ${path.basename(file)} at page ${saved.pages + 1}; price shown before sending (${via.label}): ${decision.shown}`);
-  return withPages(ep, deps, via, decision.shown, args, saved, more, (opts) => resumePaged(file, opts));
+  try {
+    return await withPages(ep, deps, via, decision.shown, args, saved, more, (opts) => resumePaged(file, opts));
+  } finally {
+    await deps.credits.release(decision.hold);
+  }
 }
 
 /** Registers "Resume Reading Pages…" (argument: a partial result's path or Uri; else a pick). */

@@ -30,8 +30,12 @@ import { pickStep } from '../flows/multiStep';
 import { REQUESTS_VIEW } from '../views/requestsTree';
 
 export type PriceDecision =
-  /** `accepted`: the credits the person typed to lift the ceiling for this one call. */
-  | { readonly kind: 'approved'; readonly credits: number; readonly shown: string; readonly ceilingLifted: boolean; readonly accepted?: number }
+  /**
+   * `accepted`: the credits the person typed to lift the ceiling for this one call. `hold`: the
+   * budgets' hold on the call's worst case (CreditsService.hold), for the caller to release once
+   * the call settled.
+   */
+  | { readonly kind: 'approved'; readonly credits: number; readonly shown: string; readonly ceilingLifted: boolean; readonly accepted?: number; readonly hold?: string }
   | { readonly kind: 'refused'; readonly message: string }
   | { readonly kind: 'cancelled' };
 
@@ -171,6 +175,12 @@ export function connectionChanged(connection: Connection, via: BoundConnection, 
  * the flow below `confirmAbove`, a modal above it, a refusal above `maxCreditsPerCall` or the
  * balance. A bill with no known bound (a query whose match count is unknown) is refused unless
  * the person lifts the ceiling for this one call.
+ *
+ * The spend budgets (walletAnalytics.budget.*, core/budget.ts) are checked here for every paid
+ * path, against the ledger read fresh from every window: past one, the call is refused before its
+ * price is shown. Once approved, the call's worst known case is held against them (checked afresh:
+ * another window may have spent while the person decided), and the caller releases the hold
+ * (`decision.hold`, CreditsService.release) once the call settled.
  */
 export async function approvePrice(
   ep: Endpoint,
@@ -195,28 +205,42 @@ export async function approvePrice(
     balance = deps.credits.peek(via.scope)?.value;
   }
   const reset = deps.credits.nextReset(via.scope);
-  const gate = priceGate(q, readSettings(), balance, reset?.date, reset?.estimated === true);
+  const settings = readSettings();
+  // Read fresh (every window's charges and holds) right before the price: past a budget, no price is shown.
+  const budgets = deps.credits.budgets(settings.budgets, via.scope);
+  const gate = priceGate(q, settings, balance, reset?.date, reset?.estimated === true, budgets);
   const title = shortTitle(ep);
+  const refuse = (message: string, setting: string): PriceDecision => {
+    void vscode.window.showErrorMessage(message, 'Open Settings').then((a) => {
+      if (a) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
+    });
+    return { kind: 'refused', message };
+  };
+  /** The person approved `worst` (the call's worst known case): held against the budgets, checked afresh, before it is sent. */
+  const held = async (approved: Extract<PriceDecision, { kind: 'approved' }>, worst: number): Promise<PriceDecision> => {
+    const h = await deps.credits.hold(ep.id, worst, settings.budgets, via.scope);
+    return 'id' in h ? { ...approved, hold: h.id } : refuse(h.refused, h.setting);
+  };
   switch (gate.kind) {
     case 'free':
       return { kind: 'approved', shown: 'Free', credits: 0, ceilingLifted: false };
     case 'refuse':
-      void vscode.window.showErrorMessage(gate.message, 'Open Settings').then((a) => {
-        if (a) void vscode.commands.executeCommand('workbench.action.openSettings', 'walletAnalytics.maxCreditsPerCall');
-      });
-      return { kind: 'refused', message: gate.message };
+      return refuse(gate.message, gate.setting);
     case 'unbounded': {
       const ok = await deps.questions.choose({ kind: 'modal', why: 'unbounded', endpointId: ep.id, to, message: gate.message, detail: `${gate.detail}\n\n${chargedTo(via)}`, yes: TYPE_RISK_AMOUNT, copy });
       if (ok === 'copyAsCode') return copied();
       const perMatch = ep.price.kind === 'perMatch' ? ep.price.credits : q.credits;
+      // The most that can be typed: the balance, and what the budgets leave.
+      const most = gate.budgetLeft === undefined ? balance : Math.min(gate.budgetLeft, balance ?? Infinity);
+      const within = gate.budgetLeft !== undefined && most === gate.budgetLeft ? ` and within what your budgets leave (${fmtCredits(gate.budgetLeft)})` : '';
       const accepted = ok === true
         ? await deps.questions.choose({
-          kind: 'amount', endpointId: ep.id, to, title: `${title} · ${to}`, min: q.credits, balance, perMatch: perMatch,
-          prompt: `No ceiling for this run: the service bills ${fmtCredits(perMatch)} per matching wallet, up to your balance${balance === undefined ? '' : ` (${fmtCredits(balance)})`}. Type the most credits you accept to risk, then Enter. Escape sends nothing.`,
+          kind: 'amount', endpointId: ep.id, to, title: `${title} · ${to}`, min: q.credits, balance: most, perMatch: perMatch,
+          prompt: `No ceiling for this run: the service bills ${fmtCredits(perMatch)} per matching wallet, up to your balance${balance === undefined ? '' : ` (${fmtCredits(balance)})`}. Type the most credits you accept to risk${within}, then Enter. Escape sends nothing.`,
         })
         : false;
       if (typeof accepted === 'number') {
-        return { kind: 'approved', shown: `${gate.message} ${gate.detail} (ceiling lifted for this call; ${fmtCredits(accepted)} accepted)`, credits: q.credits, ceilingLifted: true, accepted };
+        return held({ kind: 'approved', shown: `${gate.message} ${gate.detail} (ceiling lifted for this call; ${fmtCredits(accepted)} accepted)`, credits: q.credits, ceilingLifted: true, accepted }, accepted);
       }
       void vscode.window.showWarningMessage(gate.refusal);
       return { kind: 'refused', message: gate.refusal };
@@ -225,7 +249,7 @@ export async function approvePrice(
       const detail = gate.detail;
       const ok = await deps.questions.choose({ kind: 'modal', why: 'confirm', endpointId: ep.id, to, message: gate.message, detail: `${detail}\n\n${chargedTo(via)}`, yes: 'Run', copy, pick: { label: gate.label, detail: gate.short } });
       if (ok === 'copyAsCode') return copied();
-      return ok ? { kind: 'approved', shown: `${gate.message} ${detail}`, credits: q.credits, ceilingLifted: false } : { kind: 'cancelled' };
+      return ok ? held({ kind: 'approved', shown: `${gate.message} ${detail}`, credits: q.credits, ceilingLifted: false }, q.atMost ?? q.credits) : { kind: 'cancelled' };
     }
     case 'step': {
       const detail = gate.detail;
@@ -236,7 +260,7 @@ export async function approvePrice(
         placeholder: `${chargedTo(via)} Enter runs it.`, copy,
       });
       if (ok === 'copyAsCode') return copied();
-      return ok ? { kind: 'approved', shown: `${gate.label} ${detail}`, credits: q.credits, ceilingLifted: false } : { kind: 'cancelled' };
+      return ok ? held({ kind: 'approved', shown: `${gate.label} ${detail}`, credits: q.credits, ceilingLifted: false }, q.atMost ?? q.credits) : { kind: 'cancelled' };
     }
   }
 }

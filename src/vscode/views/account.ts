@@ -1,6 +1,8 @@
 /** What the Account view and the credits status bar item both show, computed once. */
 import { endpointTitle } from '../../core/history/format';
+import { forecast, type BudgetState, type Forecast } from '../../core/budget';
 import { PERIOD_MS, QUOTA } from '../../core/quota';
+import { readSettings } from '../base/settings';
 import type { Connection } from '../base/connection';
 import type { CreditsService, SpendEntry } from '../base/credits';
 import type { ApiKeyStore } from '../base/secrets';
@@ -31,6 +33,10 @@ export interface AccountFacts {
   /** What this extension spent this period against this base URL (the local ledger), by endpoint, most first. */
   readonly spend: readonly SpendLine[];
   readonly spendTotal: number;
+  /** Each budget set (walletAnalytics.budget.*), with this scope's spend and holds in every window. */
+  readonly budgets: readonly BudgetState[];
+  /** The period's spend at its current pace, to the reset, against the period budget (or the quota). */
+  readonly forecast?: Forecast;
 }
 
 /**
@@ -60,6 +66,9 @@ export function accountFacts(connection: Connection, keys: ApiKeyStore, credits:
   const reset = credits.nextReset();
   const periodStart = reset ? reset.date.getTime() - PERIOD_MS : undefined;
   const spend = spendByEndpoint(credits.ledger(), scope, periodStart);
+  const spendTotal = spend.reduce((s, l) => s + l.credits, 0);
+  const b = readSettings().budgets;
+  const budgets = credits.budgets(b, scope);
   return {
     keyState,
     baseUrl,
@@ -72,7 +81,9 @@ export function accountFacts(connection: Connection, keys: ApiKeyStore, credits:
     reset,
     periodStart,
     spend,
-    spendTotal: spend.reduce((s, l) => s + l.credits, 0),
+    spendTotal,
+    budgets,
+    forecast: reset && periodStart !== undefined ? forecast(spendTotal, periodStart, Date.now(), reset.date, b.perPeriod > 0 ? b.perPeriod : QUOTA) : undefined,
   };
 }
 

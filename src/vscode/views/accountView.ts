@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { BUDGET_SETTING, resetWords } from '../../core/budget';
 import { compactCredits, exactCredits, fullTime } from '../../core/history/format';
 import { DEFAULT_PROFILE_ID } from '../../core/profiles';
 import { CommandIds } from '../base/ids';
@@ -12,7 +13,7 @@ import type { ConnectionStatus } from '../base/status';
 
 export const ACCOUNT_VIEW = 'walletAnalyticsAccount';
 
-type RowId = 'profile' | 'key' | 'baseUrl' | 'connection' | 'balance' | 'used' | 'quota' | 'reset' | 'spend';
+type RowId = 'profile' | 'key' | 'baseUrl' | 'connection' | 'balance' | 'used' | 'quota' | 'reset' | 'budgetDay' | 'budgetPeriod' | 'forecast' | 'spend';
 
 /** A row of the Account view. Rows are kept (same object), so a change refreshes only them. */
 export class AccountNode {
@@ -25,8 +26,8 @@ export class AccountNode {
 
 /**
  * The Account view: key state, base URL, connection, credits (balance compact with the exact
- * figure in the tooltip, used this period, quota, next reset) and this period's spend by endpoint
- * from the local ledger. Actions are in its title bar and on its rows.
+ * figure in the tooltip, used this period, quota, next reset), the spend budgets with the
+ * forecast at the current pace, and this period's spend by endpoint from the local ledger. Actions are in its title bar and on its rows.
  */
 export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<AccountNode | AccountNode[] | undefined>();
@@ -81,6 +82,9 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
       ['used', `${f.used ?? ''}|${f.spendTotal}`],
       ['quota', String(f.quota)],
       ['reset', `${f.reset?.date.getTime() ?? ''}|${f.reset?.estimated ?? ''}`],
+      ['budgetDay', JSON.stringify(f.budgets.find((b) => b.kind === 'day') ?? null)],
+      ['budgetPeriod', JSON.stringify(f.budgets.find((b) => b.kind === 'period') ?? null)],
+      ['forecast', f.forecast?.text ?? ''],
       ['spend', JSON.stringify(f.spend)],
     ]);
     return m;
@@ -105,7 +109,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
       const ids: RowId[] = ['profile', 'key', 'baseUrl'];
       // The connection row only when something is wrong or pending: "OK" says nothing, and "no key" is the key row's.
       if (this.status.state !== 'ok' && this.status.state !== 'noKey') ids.push('connection');
-      ids.push('balance', 'used', 'quota', 'reset', 'spend');
+      ids.push('balance', 'used', 'quota', 'reset', 'budgetDay', 'budgetPeriod', 'forecast', 'spend');
       return ids.map((id) => this.node(id));
     }
     if (element.row === 'spend') {
@@ -238,6 +242,34 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
               ? 'From walletAnalytics.quotaPeriodStart.'
               : 'Known once the balance has been read.',
         );
+      case 'budgetDay':
+      case 'budgetPeriod': {
+        const kind = n.row === 'budgetDay' ? 'day' : 'period';
+        const b = f.budgets.find((x) => x.kind === kind);
+        const setting = BUDGET_SETTING[kind];
+        const over = b !== undefined && b.left === 0;
+        const item = t(
+          kind === 'day' ? 'Budget today (UTC)' : 'Budget this period',
+          b ? `${compactCredits(b.spent)} of ${compactCredits(b.budget)}${over ? ' — used up' : ''}` : 'not set',
+          over ? icon('warning', 'list.warningForeground') : icon('shield'),
+          b
+            ? `${exactCredits(b.spent)} spent or held of your budget of ${exactCredits(b.budget)} (${setting}); ${exactCredits(b.left)} left. It resets ${resetWords(b)}. A paid call past it is refused before its price is shown, in every window. Click to change it.`
+            : `No ${kind === 'day' ? 'daily' : '30-day'} budget: click to set ${setting}.`,
+        );
+        item.command = { command: 'workbench.action.openSettings', title: 'Open Settings', arguments: [setting] };
+        return item;
+      }
+      case 'forecast': {
+        const fc = f.forecast;
+        return t(
+          'Forecast',
+          fc ? fc.text : 'known once the period start is',
+          icon(fc && fc.projected > fc.of ? 'warning' : 'graph-line', fc && fc.projected > fc.of ? 'list.warningForeground' : undefined),
+          fc
+            ? `This period’s spend so far (${exactCredits(fc.spent)}, from the local ledger), at its pace since the period started, to the reset on ${isoDay(fc.by)}: ${exactCredits(fc.projected)} against ${exactCredits(fc.of)} (${f.budgets.some((b) => b.kind === 'period') ? 'your period budget' : 'the quota'}).`
+            : undefined,
+        );
+      }
       case 'spend': {
         const calls = f.spend.reduce((s, l) => s + l.calls, 0);
         const item = t(

@@ -1,0 +1,132 @@
+/**
+ * No paid path escapes the price gate (issue 25): every place in src/vscode that sends a call with
+ * the key (`api.call`, `api.submit`) is found in the source, and every chain of callers above it
+ * passes a function that asks approvePrice (calls/priceStep.ts), where the spend budgets, the
+ * ceiling and the person's approval are held. A new send, or a new caller of a send that skips the
+ * price, fails here. The palette, a query file, a pipeline cell, a re-run and "use as input" all go
+ * through CallService.run; Resume Reading Pages through resumePages.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+import ts from 'typescript';
+
+function repoRoot(): string {
+  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) if (statSync(join(d, 'package.json'), { throwIfNoEntry: false })?.isFile()) return d;
+  throw new Error(`no package.json above ${__dirname}`);
+}
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+}
+
+/** A named function (declaration, method, or a const/property holding an arrow or function expression). */
+interface Fn {
+  readonly where: string;
+  readonly name: string;
+  /** The names it calls (an identifier, or a property's name: `this.send(…)` is `send`). */
+  readonly calls: Set<string>;
+  /** Its paid sends (`api.call(…)`, `via.api.submit(…)`), as text. */
+  readonly sends: string[];
+}
+
+const isSend = (e: ts.CallExpression, src: ts.SourceFile): string | undefined => {
+  if (!ts.isPropertyAccessExpression(e.expression)) return undefined;
+  const method = e.expression.name.text;
+  const recv = e.expression.expression;
+  const recvName = ts.isIdentifier(recv) ? recv.text : ts.isPropertyAccessExpression(recv) ? recv.name.text : '';
+  return (method === 'call' || method === 'submit') && recvName === 'api' ? e.getText(src).split('(')[0] : undefined;
+};
+
+function nameOf(n: ts.Node): string | undefined {
+  if ((ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n)) && n.name && (ts.isIdentifier(n.name) || ts.isPrivateIdentifier(n.name))) return n.name.text;
+  if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && (ts.isVariableDeclaration(n.parent) || ts.isPropertyDeclaration(n.parent) || ts.isPropertyAssignment(n.parent)) && ts.isIdentifier(n.parent.name)) return n.parent.name.text;
+  return undefined;
+}
+
+/** Every named function of the files under dir, with what it calls and sends. */
+function functions(dir: string, base: string): Fn[] {
+  const out: Fn[] = [];
+  for (const file of tsFiles(dir)) {
+    const src = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const rel = relative(base, file).replace(/\\/gu, '/');
+    const walk = (n: ts.Node, fn: Fn | undefined): void => {
+      const name = nameOf(n);
+      let at = fn;
+      if (name !== undefined) {
+        at = { where: `${rel}#${name}`, name, calls: new Set(), sends: [] };
+        out.push(at);
+      }
+      if (ts.isCallExpression(n) && at) {
+        const c = n.expression;
+        if (ts.isIdentifier(c)) at.calls.add(c.text);
+        else if (ts.isPropertyAccessExpression(c)) at.calls.add(c.name.text);
+        const send = isSend(n, src);
+        if (send) at.sends.push(send);
+      }
+      ts.forEachChild(n, (k) => walk(k, at));
+    };
+    walk(src, undefined);
+  }
+  return out;
+}
+
+/**
+ * The chains of callers from a paid send up to a function with no caller, that pass no function
+ * asking approvePrice: each as "send ← caller ← …". Callers are found by name (conservative: a
+ * name called anywhere counts as a caller).
+ */
+function escapes(fns: readonly Fn[]): string[] {
+  const gate = (f: Fn) => f.calls.has('approvePrice');
+  const out: string[] = [];
+  const up = (f: Fn, chain: string[], seen: Set<Fn>): void => {
+    if (gate(f)) return;
+    const callers = fns.filter((c) => c !== f && !seen.has(c) && c.calls.has(f.name));
+    if (callers.length === 0) {
+      out.push(chain.join(' ← '));
+      return;
+    }
+    for (const c of callers) up(c, [...chain, c.where], new Set([...seen, c]));
+  };
+  for (const f of fns) if (f.sends.length) up(f, [`${f.where} (${f.sends.join(', ')})`], new Set([f]));
+  return out.sort();
+}
+
+describe('paid paths: every send passes the price gate (and so the budgets)', () => {
+  const root = repoRoot();
+  const fns = functions(join(root, 'src/vscode'), root);
+
+  it('finds the paid sends where they are: a queued submit, a direct call, a page of a paged read', () => {
+    const sends = fns.filter((f) => f.sends.length).map((f) => `${f.where}: ${f.sends.join(', ')}`).sort();
+    assert.deepEqual(sends, [
+      'src/vscode/calls/callService.ts#callDirect: via.api.call',
+      'src/vscode/calls/callService.ts#submitJob: via.api.submit',
+      'src/vscode/calls/pages.ts#call: api.call',
+    ]);
+  });
+
+  it('every chain of callers above a send asks approvePrice: the palette, query files, re-runs, pipeline cells (CallService.run) and Resume Reading Pages', () => {
+    assert.deepEqual(escapes(fns), []);
+    const gated = fns.filter((f) => f.calls.has('approvePrice')).map((f) => f.where).sort();
+    assert.deepEqual(gated, ['src/vscode/calls/callService.ts#run', 'src/vscode/calls/pages.ts#resumeFile']);
+  });
+
+  it('the check itself finds a send whose caller skips the price', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'wa-paid-paths-'));
+    try {
+      mkdirSync(join(tmp, 'v'), { recursive: true });
+      writeFileSync(join(tmp, 'v', 'a.ts'), [
+        'export async function gated(via) { await approvePrice(); return send(via); }',
+        'async function send(via) { return via.api.call("x", {}); }',
+        'export const shortcut = async (api) => api.submit("y", {});',
+        'export function sneaky(via) { return send(via); }',
+        'export function notASend(f) { return f.call(null); }',
+      ].join('\n'));
+      assert.deepEqual(escapes(functions(join(tmp, 'v'), tmp)), ['v/a.ts#send (via.api.call) ← v/a.ts#sneaky', 'v/a.ts#shortcut (api.submit)']);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
