@@ -159,3 +159,13 @@ describe('pipeline run against the sandbox', () => {
     assert.equal(start - (await balance()), 50);
   });
 });
+
+describe('pipeline cell output', () => {
+  it('escapes every value from a result: no HTML, link or table break survives', async () => {
+    const { summaryMarkdown } = await import('../../src/core/pipeline/output');
+    const md = summaryMarkdown({ status: 'done', credits: 1_000, rows: 3, columns: ['wallet', 'a|b'], preview: [['<img src=x onerror=alert(1)>', '[x](javascript:alert(1))']] });
+    assert.ok(md.startsWith('**done** · 1,000 credits charged · 3 rows'), md);
+    assert.ok(!md.includes('<img') && !md.includes('](') && !md.includes('a|b'), md);
+    assert.ok(md.includes('&lt;img') && md.includes('a\\|b'), md);
+  });
+});
