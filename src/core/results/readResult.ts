@@ -10,7 +10,7 @@
 import type { Chain, DistinctAddresses } from '../addresses';
 import { addressRole, classifyColumn, SAMPLE_ROWS, type AddressRole } from '../columnKind';
 import { RemoteTable } from '../table/remoteTable';
-import type { TaskOptions } from '../table/types';
+import type { SortKey, TaskOptions } from '../table/types';
 import { addressFilesOf } from './files';
 
 export interface ReadOptions extends TaskOptions {
@@ -80,6 +80,16 @@ export class ResultReader {
   /** Every cell of `column`, in file order (the worker's typed pass; never the file as one string). */
   columnText(column: number, options: TaskOptions = {}): Promise<readonly string[]> {
     return this.table.columnText(column, options);
+  }
+
+  /**
+   * The first `top` rows' cells of `columns`, sorted in the worker by `sort` first (a pipeline's
+   * "top N by a column"): only those rows cross to this thread.
+   */
+  async topRows(columns: readonly number[], top: number, sort: readonly SortKey[], options: TaskOptions = {}): Promise<readonly (readonly string[])[]> {
+    if (sort.length > 0) await this.table.apply({ sort }, options);
+    const n = Math.min(top, this.table.view.length);
+    return n > 0 ? (await this.table.window(0, n, columns, options.signal)).cells : [];
   }
 
   close(): Promise<void> {

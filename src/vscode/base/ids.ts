@@ -66,6 +66,10 @@ export const CommandIds = {
   addressSets: 'walletAnalytics.addressSets',
   /** Writes a Jupyter notebook (pandas, DuckDB) of the active table's view beside its result, and opens it. */
   openInNotebook: 'walletAnalytics.openInNotebook',
+  // ---- pipelines (src/vscode/pipeline/pipelineNotebook.ts) ----
+  newPipeline: 'walletAnalytics.newPipeline',
+  pipelineOpenResult: 'walletAnalytics.pipelineOpenResult',
+  pipelineRefreshCell: 'walletAnalytics.pipelineRefreshCell',
   /** Saved views of the active table (its sort, filters, chosen columns and number formats), per endpoint. */
   saveTableView: 'walletAnalytics.saveTableView',
   applyTableView: 'walletAnalytics.applyTableView',

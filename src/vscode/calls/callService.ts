@@ -39,6 +39,7 @@ import { writeAtomic } from '../jobs/downloader';
 import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
 import { AmbiguousCalls } from '../../core/ambiguousCalls';
+import { isLineApproval, overLine, type LineApproval } from '../../core/pipeline/plan';
 import { askPages, readPages } from './pages';
 import { approvePrice, chargedTo, connectionChanged, type CopyAsCode, type PriceDecision, type PriceQuestions } from './priceStep';
 
@@ -135,8 +136,14 @@ export class CallService {
     this.ambiguous = new AmbiguousCalls(deps.state);
   }
 
-  /** The whole flow of one call. `raw` are command arguments from any caller: see RunArgs. */
-  async run(ep: Endpoint, raw?: unknown): Promise<RunOutcome> {
+  /**
+   * The whole flow of one call. `raw` are command arguments from any caller: see RunArgs.
+   * `approval` is a pipeline plan's line for this call (core/pipeline/plan.ts), passed only by the
+   * pipeline runner, never from command arguments: only an object the plan issued counts, and it
+   * skips only the plain price step, only for an exact price within its line. The ceiling and the
+   * confirmation threshold still apply; a price past the line is refused, nothing sent.
+   */
+  async run(ep: Endpoint, raw?: unknown, approval?: LineApproval): Promise<RunOutcome> {
     const args = runArgsFrom(raw);
     const { connection } = this.deps;
     if (connection.keyWithheld()) {
@@ -210,11 +217,14 @@ export class CallService {
     const before = this.moved(ep, via, 'the inputs were asked');
     if (before) return before;
     const ctx: QuoteContext | undefined = paged ? { pages } : await this.quoteContext(ep, via, input);
+    const planned = approval === undefined ? undefined : this.withinLine(ep, input, ctx, approval);
+    if (planned && 'status' in planned) return planned;
     const decision: PriceDecision = await approvePrice(ep, input, this.deps, {
       step: promptedFields(ep).length + extra,
       total: promptedFields(ep).length + extra,
       ctx,
       via,
+      ...(planned ? { preapproved: planned.credits } : {}),
     });
     if (decision.kind === 'refused') return { status: 'refused', message: decision.message };
     if (decision.kind === 'cancelled') return { status: 'cancelled' };
@@ -247,6 +257,17 @@ export class CallService {
     } catch (e) {
       return this.failed(ep, via, input, e, sentAt, args);
     }
+  }
+
+  /** A plan line that covers this call's price, or the refusal when it is not one the plan issued or the price is past it. */
+  private withinLine(ep: Endpoint, input: Record<string, unknown>, ctx: QuoteContext | undefined, approval: LineApproval): LineApproval | RunOutcome {
+    const q = quote(ep, input, ctx);
+    const message = !isLineApproval(approval)
+      ? 'This price was not approved in a plan; nothing was sent.'
+      : overLine(approval, ep.id, q.atMost ?? q.credits, q.exact || q.atMost !== undefined);
+    if (message === undefined) return approval;
+    this.deps.log.warn(`${ep.id}: ${message}`);
+    return { status: 'refused', message };
   }
 
   /** A refusal when the window's connection is no longer the flow's; nothing is sent. */

@@ -186,7 +186,8 @@ export async function approvePrice(
   ep: Endpoint,
   input: Record<string, unknown>,
   deps: { credits: CreditsService; questions: PriceQuestions; copyAsCode?: CopyAsCode },
-  opts: { step: number; total: number; ctx?: QuoteContext; via: BoundConnection },
+  /** `preapproved`: the credits a pipeline plan the person approved allows this call (skips only the plain price step). */
+  opts: { step: number; total: number; ctx?: QuoteContext; via: BoundConnection; preapproved?: number },
 ): Promise<PriceDecision> {
   const { via } = opts;
   const to = via.label;
@@ -253,6 +254,9 @@ export async function approvePrice(
     }
     case 'step': {
       const detail = gate.detail;
+      if (opts.preapproved !== undefined && q.exact && q.credits <= opts.preapproved) {
+        return { kind: 'approved', shown: `${gate.label} ${detail} (approved in the pipeline's plan)`, credits: q.credits, ceilingLifted: false };
+      }
       const ok = await deps.questions.choose({
         kind: 'step', endpointId: ep.id, to, title: `${title} · ${to}`, step: opts.step, total: opts.total, label: gate.label, detail,
         // The title names the endpoint and the Run item the price: the placeholder, which the box

@@ -1,0 +1,185 @@
+/**
+ * The pipeline file (`*.wapipe.json`, issue 24): a trader's chain of calls written once, as plain
+ * JSON a person reads in a diff. It holds the steps and nothing else: no result, no price paid, no
+ * key (results live beside it on disk, the key in SecretStorage), so it can be committed and shared.
+ *
+ * Why this shape: one cell is one step, named, so a later step can say where its input comes from
+ * with a reference that reads as a sentence (`{"from": "traders", "top": 5000}`: "the first 5,000
+ * of traders"; `"by": "pnl_usd"` sorts first, largest first). A step is either a call of a catalog
+ * endpoint (`call` + `inputs`, checked by the catalog's own schemas once references are filled in)
+ * or a local step over earlier results that costs nothing (`take`: one column's values, optionally
+ * the top N by another column; `sets`: intersect, union or subtract address lists). References may
+ * only point up: a forward reference or a cycle is refused at the cell that makes it, so the order
+ * of the file is the order of the run. Pure: no file access, no VS Code.
+ */
+import { z } from 'zod';
+import { findEndpoint, validateInput, type Endpoint } from '../catalog';
+
+/** `{"from": cell, "column"?, "top"?, "by"?}`: the values of an earlier cell's result. */
+export const Reference = z.strictObject({
+  from: z.string().min(1),
+  /** The column whose values are taken; the result's address column when left out. */
+  column: z.string().min(1).optional(),
+  /** At most this many values (the first ones, or the largest by `by`). */
+  top: z.number().int().positive().optional(),
+  /** Sort by this column, largest first, before taking `top`. */
+  by: z.string().min(1).optional(),
+});
+export type Reference = z.infer<typeof Reference>;
+
+const NAME = z.string().regex(/^[A-Za-z][\w-]{0,39}$/u, { error: 'A cell name is a letter then up to 39 letters, digits, "_" or "-".' });
+
+const CallCell = z.strictObject({ name: NAME, call: z.string().min(1), inputs: z.record(z.string(), z.unknown()).default({}) });
+const TakeCell = z.strictObject({ name: NAME, take: Reference });
+const SetsCell = z.strictObject({
+  name: NAME,
+  sets: z.strictObject({ op: z.enum(['intersect', 'union', 'subtract']), of: z.array(z.union([z.string().min(1), Reference])).min(2) }),
+});
+export const PipelineCell = z.union([CallCell, TakeCell, SetsCell]);
+export type PipelineCell = z.infer<typeof PipelineCell>;
+export type CallCell = z.infer<typeof CallCell>;
+
+/** The file: a version and the cells in run order. A cell still being typed is kept as its raw text. */
+export const PipelineFile = z.strictObject({
+  version: z.literal(1),
+  cells: z.array(z.union([PipelineCell, z.string()])),
+});
+export type PipelineFile = z.infer<typeof PipelineFile>;
+
+export const PIPELINE_EXTENSION = '.wapipe.json';
+
+/** Whether an input value is a reference to an earlier cell (an object with `from` and nothing foreign). */
+export function asReference(v: unknown): Reference | undefined {
+  if (!v || typeof v !== 'object' || Array.isArray(v) || !('from' in v)) return undefined;
+  const r = Reference.safeParse(v);
+  return r.success ? r.data : undefined;
+}
+
+/** The references a cell makes, in the order written. */
+export function referencesOf(cell: PipelineCell): Reference[] {
+  if ('take' in cell) return [cell.take];
+  if ('sets' in cell) return cell.sets.of.map((x) => (typeof x === 'string' ? { from: x } : x));
+  return Object.values(cell.inputs).flatMap((v) => {
+    const r = asReference(v);
+    return r ? [r] : [];
+  });
+}
+
+/** One cell's problems, said at the cell (index in the file). */
+export interface CellProblem {
+  readonly index: number;
+  readonly name?: string;
+  readonly message: string;
+}
+
+/**
+ * Checks a pipeline as a whole: every cell parses, names are unique, calls name a known endpoint
+ * whose fixed inputs pass its schema, and every reference points to an earlier cell (a later one or
+ * the cell itself is refused: that is how cycles are ruled out).
+ */
+export function checkPipeline(file: PipelineFile): CellProblem[] {
+  const problems: CellProblem[] = [];
+  const seen = new Map<string, number>();
+  const all = new Map<string, number>();
+  file.cells.forEach((c, i) => {
+    if (typeof c !== 'string' && !all.has(c.name)) all.set(c.name, i);
+  });
+  file.cells.forEach((c, index) => {
+    if (typeof c === 'string') {
+      problems.push({ index, message: `Cell ${index + 1} is not a step yet: ${cellProblem(c) ?? 'unknown problem'}` });
+      return;
+    }
+    const { name } = c;
+    if (seen.has(name)) problems.push({ index, name, message: `The name “${name}” is already used by cell ${(seen.get(name) ?? 0) + 1}; cell names must be unique.` });
+    for (const r of referencesOf(c)) {
+      const at = seen.get(r.from);
+      if (at === undefined) {
+        const later = all.get(r.from);
+        if (r.from === name) problems.push({ index, name, message: `“${name}” refers to itself; a cell can only use earlier cells’ results.` });
+        else if (later !== undefined) problems.push({ index, name, message: `“${name}” uses “${r.from}”, which comes later (cell ${later + 1}); move it above, a cell can only use earlier results.` });
+        else problems.push({ index, name, message: `“${name}” uses “${r.from}”, but no cell has that name.` });
+      }
+      if (r.by !== undefined && r.top === undefined) problems.push({ index, name, message: `“${name}”: “by” sorts before taking “top”; give “top” too.` });
+    }
+    if ('call' in c) {
+      const ep = findEndpoint(c.call);
+      if (!ep) problems.push({ index, name, message: `“${name}” calls “${c.call}”, which is not an endpoint of the service.` });
+      else for (const m of fixedInputProblems(ep, c.inputs)) problems.push({ index, name, message: `“${name}”: ${m}` });
+    }
+    if (!seen.has(name)) seen.set(name, index);
+  });
+  return problems;
+}
+
+/** The schema's problems with a call's inputs, references filled with a placeholder the schema accepts only if a list is. */
+function fixedInputProblems(ep: Endpoint, inputs: Record<string, unknown>): string[] {
+  const refs = Object.keys(inputs).filter((k) => asReference(inputs[k]) !== undefined);
+  if (refs.length === 0) {
+    const v = validateInput(ep, inputs);
+    return v.ok ? [] : v.errors;
+  }
+  // Referenced fields are checked once filled in (at run time); the rest now, with those fields' own messages dropped.
+  const v = validateInput(ep, inputs);
+  if (v.ok) return [];
+  const labels = ep.fields.filter((f) => refs.includes(f.key)).map((f) => f.label);
+  return v.errors.filter((e) => !labels.some((l) => e.startsWith(l)) && !refs.some((k) => e.includes(`“${k}”`)));
+}
+
+/** Why one cell's text is not a step, or undefined when it is. */
+export function cellProblem(text: string): string | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return `its text is not JSON (${e instanceof Error ? e.message : String(e)}).`;
+  }
+  const r = PipelineCell.safeParse(raw);
+  if (r.success) return undefined;
+  return 'a step is {"name", "call", "inputs"} (a call), {"name", "take": {"from", …}} or {"name", "sets": {"op", "of"}} (local steps).';
+}
+
+/** Reads a pipeline file's text; a file that is not one throws with a message a person can act on. */
+export function parsePipeline(text: string): PipelineFile {
+  if (text.trim() === '') return { version: 1, cells: [] };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`This pipeline file is not JSON: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+  const r = PipelineFile.safeParse(raw);
+  if (!r.success) throw new Error('This is not a pipeline file: it is {"version": 1, "cells": [...]}.');
+  return r.data;
+}
+
+/** One cell's text as written in the notebook: the step if it parses, else the text itself (kept, never lost). */
+export function cellFromText(text: string): PipelineCell | string {
+  try {
+    const r = PipelineCell.safeParse(JSON.parse(text));
+    return r.success ? r.data : text;
+  } catch {
+    return text;
+  }
+}
+
+/** The file's text: stable, two-space JSON with a final newline, readable in a diff. */
+export function serializePipeline(file: PipelineFile): string {
+  return `${JSON.stringify(file, null, 2)}\n`;
+}
+
+/** A cell's text in the notebook editor. */
+export function cellText(cell: PipelineCell | string): string {
+  return typeof cell === 'string' ? cell : JSON.stringify(cell, null, 2);
+}
+
+/** The shipped example (spec §8.4): trending → top traders of its first 10 tokens → PnL of up to 5,000 of their wallets. */
+export function examplePipeline(): PipelineFile {
+  return {
+    version: 1,
+    cells: [
+      { name: 'trending', call: 'trending', inputs: { hours: 1 } },
+      { name: 'traders', call: 'toptraders', inputs: { tokens: { from: 'trending', top: 10 }, output: 'txt' } },
+      { name: 'pnl', call: 'pnl', inputs: { wallets: { from: 'traders', top: 5000 } } },
+    ],
+  };
+}

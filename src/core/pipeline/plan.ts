@@ -1,0 +1,171 @@
+/**
+ * A pipeline priced as a whole before anything is sent (issue 24 item 2): each paid cell's price,
+ * exact where its input size is known and otherwise an upper bound from the bounds the cells set
+ * ("up to 5,000 wallets × 5 = 25,000"), and the total. Prices come from the catalog through
+ * pricing.ts `quote`, the one owner, so the plan and the single-call price step cannot disagree.
+ *
+ * The person approves the plan once. What that approval allows is one `LineApproval` per paid
+ * cell, issued here and recognised only by identity (a module-private WeakSet): an object built
+ * anywhere else, such as command arguments from another extension, is never an approval. The call
+ * flow (src/vscode/calls/callService.ts) lets a cell through without asking again only when its
+ * real price is exact and within its line; a cell that would cost more stops the run.
+ * Pure: no file access, no VS Code.
+ */
+import { findEndpoint, type Endpoint } from '../catalog';
+import { fmtCredits, quote } from '../pricing';
+import { asReference, type PipelineFile, type Reference } from './format';
+
+export interface PlanLine {
+  readonly index: number;
+  readonly cell: string;
+  readonly endpointId: string;
+  /** The price, or its upper bound when `exact` is false. */
+  readonly credits: number;
+  readonly exact: boolean;
+  /** False when nothing bounds the price (a reference with no "top", a query's match count): the plan cannot be approved. */
+  readonly bounded: boolean;
+  /** Its result on disk is reused: nothing is sent, nothing charged. */
+  readonly reused: boolean;
+  /** As a person reads it: "up to 1,000 credits (at most 10 tokens × 100)". */
+  readonly text: string;
+}
+
+export interface Plan {
+  readonly lines: readonly PlanLine[];
+  /** The sum of the lines (an upper bound unless every line is exact). */
+  readonly total: number;
+  readonly exact: boolean;
+  /** The cells whose price has no bound; a plan with any cannot be approved. */
+  readonly unbounded: readonly string[];
+  /** "up to 26,050 credits" or "1,050 credits". */
+  readonly totalText: string;
+}
+
+/** What the run knows before it starts: each cell whose result is on disk, with the number of values its list gives. */
+export interface PlanKnowledge {
+  /** Cells whose result on disk will be reused (unless refreshed), with their list's size. */
+  readonly onDisk?: ReadonlyMap<string, number>;
+  /** Cells the person asked to run again even though their result is on disk. */
+  readonly refresh?: ReadonlySet<string>;
+}
+
+/** The most values a cell's result gives (its list), or undefined when nothing bounds it. */
+function sizeBounds(file: PipelineFile, know: PlanKnowledge): Map<string, { n: number; exact: boolean } | undefined> {
+  const out = new Map<string, { n: number; exact: boolean } | undefined>();
+  for (const c of file.cells) {
+    if (typeof c === 'string') continue;
+    const disk = know.refresh?.has(c.name) ? undefined : know.onDisk?.get(c.name);
+    if (disk !== undefined) out.set(c.name, { n: disk, exact: true });
+    else if ('take' in c) out.set(c.name, refSize(c.take, out));
+    else if ('sets' in c) {
+      const parts = c.sets.of.map((x) => refSize(typeof x === 'string' ? { from: x } : x, out));
+      const [first] = parts;
+      if (c.sets.op === 'subtract') out.set(c.name, first && { n: first.n, exact: false });
+      else if (c.sets.op === 'intersect') {
+        const known = parts.filter((p): p is { n: number; exact: boolean } => p !== undefined);
+        out.set(c.name, known.length === 0 ? undefined : { n: Math.min(...known.map((p) => p.n)), exact: false });
+      } else out.set(c.name, parts.every((p) => p !== undefined) ? { n: parts.reduce((s, p) => s + (p?.n ?? 0), 0), exact: false } : undefined);
+    } else out.set(c.name, undefined);
+  }
+  return out;
+}
+
+/** A reference's size: its "top", or its source's size, whichever is smaller; exact only when the source is known and not cut. */
+function refSize(r: Reference, sizes: ReadonlyMap<string, { n: number; exact: boolean } | undefined>): { n: number; exact: boolean } | undefined {
+  const src = sizes.get(r.from);
+  // A named column may hold fewer distinct values than the list: the source's size is then a bound.
+  const srcExact = src?.exact === true && r.column === undefined;
+  if (src === undefined) return r.top === undefined ? undefined : { n: r.top, exact: false };
+  if (r.top === undefined || src.n <= r.top) return { n: src.n, exact: srcExact };
+  return { n: r.top, exact: false };
+}
+
+/** The plan of a pipeline: one line per paid call cell, in file order, and the total. */
+export function planPipeline(file: PipelineFile, know: PlanKnowledge = {}): Plan {
+  const sizes = sizeBounds(file, know);
+  const lines: PlanLine[] = [];
+  file.cells.forEach((c, index) => {
+    if (typeof c === 'string' || !('call' in c)) return;
+    const ep = findEndpoint(c.call);
+    if (!ep || ep.price.kind === 'free') return;
+    if (!know.refresh?.has(c.name) && know.onDisk?.has(c.name)) {
+      lines.push({ index, cell: c.name, endpointId: ep.id, credits: 0, exact: true, bounded: true, reused: true, text: 'its result on disk is reused: free' });
+      return;
+    }
+    lines.push(lineOf(ep, index, c.name, c.inputs, sizes));
+  });
+  const total = lines.reduce((s, l) => s + l.credits, 0);
+  const exact = lines.every((l) => l.exact);
+  const unbounded = lines.filter((l) => !l.bounded).map((l) => l.cell);
+  return { lines, total, exact, unbounded, totalText: `${exact ? '' : 'up to '}${fmtCredits(total)}` };
+}
+
+function lineOf(ep: Endpoint, index: number, cell: string, inputs: Record<string, unknown>, sizes: ReadonlyMap<string, { n: number; exact: boolean } | undefined>): PlanLine {
+  const base = { index, cell, endpointId: ep.id, reused: false };
+  const rule = ep.price;
+  if (rule.kind === 'perItem') {
+    const ref = asReference(inputs[rule.field]);
+    if (ref) {
+      const size = refSize(ref, sizes);
+      if (!size) {
+        return { ...base, credits: 0, exact: false, bounded: false, text: `no bound: its ${rule.unit}s come from “${ref.from}” with no "top"; add "top" to bound the price` };
+      }
+      // The price of a list of that size, from the catalog's rule.
+      const q = quote(ep, { ...inputs, [rule.field]: new Array<string>(size.n).fill('') });
+      if (size.exact) return { ...base, credits: q.credits, exact: true, bounded: true, text: q.text };
+      const n = size.n.toLocaleString('en-US');
+      return { ...base, credits: q.credits, exact: false, bounded: true, text: `up to ${fmtCredits(q.credits)} (at most ${n} ${rule.unit}s × ${rule.credits})` };
+    }
+  }
+  if (rule.kind === 'perMatch') {
+    return { ...base, credits: 0, exact: false, bounded: false, text: 'no bound: a Wallet Database query is billed per match, not known before it runs; run that query on its own first' };
+  }
+  const q = quote(ep, inputs, ep.paged ? { pages: 1 } : {});
+  return { ...base, credits: q.atMost ?? q.credits, exact: q.exact, bounded: true, text: q.text };
+}
+
+/** One paid cell's approved line: what it may spend without asking again. */
+export interface LineApproval {
+  readonly cell: string;
+  readonly endpointId: string;
+  readonly credits: number;
+}
+
+const issued = new WeakSet<object>();
+
+/**
+ * The approvals of a plan the person has just approved, one per paid cell that will be sent.
+ * Call only after the person's own click on the plan; a plan with an unbounded line has none.
+ */
+export function approvalsOf(plan: Plan): ReadonlyMap<string, LineApproval> {
+  if (plan.unbounded.length > 0) throw new Error(`The plan has no bound for ${plan.unbounded.join(', ')}.`);
+  const out = new Map<string, LineApproval>();
+  for (const l of plan.lines) {
+    if (l.reused) continue;
+    const a: LineApproval = Object.freeze({ cell: l.cell, endpointId: l.endpointId, credits: l.credits });
+    issued.add(a);
+    out.set(l.cell, a);
+  }
+  return out;
+}
+
+/** True only for an approval issued by approvalsOf: never for an object from command arguments. */
+export function isLineApproval(x: unknown): x is LineApproval {
+  return typeof x === 'object' && x !== null && issued.has(x);
+}
+
+/**
+ * Why a cell may not spend under its line (undefined when it may): its real price is not exact,
+ * or it is more than the line approved. The run stops and the plan is asked again.
+ */
+export function overLine(a: LineApproval, endpointId: string, credits: number, exact: boolean): string | undefined {
+  if (a.endpointId !== endpointId) return `“${a.cell}” was approved for ${a.endpointId}, not ${endpointId}.`;
+  if (!exact) return `“${a.cell}”: its price is not known exactly, so it cannot run under the plan.`;
+  if (credits > a.credits) return `“${a.cell}” would cost ${fmtCredits(credits)}, more than its approved line (${fmtCredits(a.credits)}). The run stopped; nothing was sent for it. Run All again to see the new plan.`;
+  return undefined;
+}
+
+/** The plan as lines a person reads: one per paid cell, then the total. */
+export function planText(plan: Plan): string[] {
+  return [...plan.lines.map((l) => `${l.cell} (${l.endpointId}): ${l.text}`), `Total: ${plan.totalText}`];
+}

@@ -1,0 +1,218 @@
+/**
+ * Runs a pipeline's cells in order (issue 24): references filled from earlier results on disk,
+ * local steps computed here (free), calls handed to the caller's `call` (in the window, the one
+ * call flow: src/vscode/calls/callService.ts), each with its plan line. A cell whose result is on
+ * disk is reused unless the person asked to refresh it, so a re-run never pays twice for a step.
+ *
+ * Results live beside the pipeline, in `<name>.results/`: one record per cell (`<cell>.json`:
+ * where its result is, what it charged, how many values its list gives) and the local steps'
+ * lists. The pipeline file itself never holds a result. Pure apart from that folder.
+ */
+import { mkdir, readFile, stat, writeFile, rm } from 'node:fs/promises';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { addressSetOf, checkChains, combine, listText } from '../addressSets';
+import { findEndpoint, validateInput, type Endpoint } from '../catalog';
+import { quote } from '../pricing';
+import type { ReadOptions } from '../results/readResult';
+import { asReference, checkPipeline, PIPELINE_EXTENSION, referencesOf, type CallCell, type PipelineCell, type PipelineFile, type Reference } from './format';
+import { overLine, planPipeline, type LineApproval, type Plan } from './plan';
+import { resolveReference, type Resolved } from './resolve';
+
+/** What a cell's run left on disk. */
+export const CellRecord = z.object({
+  cell: z.string(),
+  endpointId: z.string().optional(),
+  resultPath: z.string(),
+  credits: z.number(),
+  /** How many values its list gives (its address column's distinct addresses): what a later plan prices by. */
+  size: z.number(),
+  at: z.string(),
+});
+export type CellRecord = z.infer<typeof CellRecord>;
+
+/** The folder beside a pipeline file where its results are kept: `x.wapipe.json` → `x.results`. */
+export function resultsDirOf(pipelinePath: string): string {
+  const base = path.basename(pipelinePath);
+  const stem = base.endsWith(PIPELINE_EXTENSION) ? base.slice(0, -PIPELINE_EXTENSION.length) : base.replace(/\.[^.]*$/u, '');
+  return path.join(path.dirname(pipelinePath), `${stem}.results`);
+}
+
+function recordFile(dir: string, cell: string): string {
+  return path.join(dir, `${cell}.json`);
+}
+
+/** The record of a cell whose result is still on disk, or undefined. */
+export async function readRecord(dir: string, cell: string): Promise<CellRecord | undefined> {
+  try {
+    const r = CellRecord.parse(JSON.parse(await readFile(recordFile(dir, cell), 'utf8')));
+    await stat(r.resultPath);
+    return r;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeRecord(dir: string, r: CellRecord): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(recordFile(dir, r.cell), `${JSON.stringify(r, null, 2)}\n`);
+}
+
+/** Forgets a cell's result (the file of a call stays where the call flow put it). */
+export async function forgetRecord(dir: string, cell: string): Promise<void> {
+  await rm(recordFile(dir, cell), { force: true });
+}
+
+/** The cells whose results are on disk, with their lists' sizes: what the plan prices exactly. */
+export async function onDisk(file: PipelineFile, dir: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const c of file.cells) {
+    if (typeof c === 'string') continue;
+    const r = await readRecord(dir, c.name);
+    if (r) out.set(c.name, r.size);
+  }
+  return out;
+}
+
+/** What a call cell's send came to. */
+export type CallResult =
+  | { readonly status: 'done'; readonly credits: number; readonly resultPath: string }
+  | { readonly status: 'stopped'; readonly message: string; readonly credits?: number };
+
+/** Sends one call (the window's call flow); `approval` is the cell's plan line (undefined for a free call). */
+export type CallCellFn = (cell: CallCell, ep: Endpoint, input: Record<string, unknown>, approval: LineApproval | undefined) => Promise<CallResult>;
+
+export type CellEvent =
+  | { readonly kind: 'running'; readonly index: number; readonly cell: string }
+  | { readonly kind: 'done'; readonly index: number; readonly cell: string; readonly record: CellRecord; readonly reused: boolean }
+  | { readonly kind: 'stopped'; readonly index: number; readonly cell: string; readonly message: string };
+
+export interface RunOptions {
+  readonly dir: string;
+  readonly plan: Plan;
+  readonly approvals: ReadonlyMap<string, LineApproval>;
+  readonly call: CallCellFn;
+  readonly refresh?: ReadonlySet<string>;
+  readonly signal?: AbortSignal;
+  readonly read?: ReadOptions;
+  readonly onEvent?: (e: CellEvent) => void;
+  /** Only these cells (by index) are run; earlier results are read from disk. Default: all. */
+  readonly only?: ReadonlySet<number>;
+}
+
+export interface RunSummary {
+  /** Credits charged by this run (reused cells charge nothing). */
+  readonly charged: number;
+  readonly stopped?: { readonly index: number; readonly cell: string; readonly message: string };
+}
+
+/** Runs the cells in order; stops at the first cell that fails, goes over its line or is cancelled (what was paid is kept). */
+export async function runPipeline(file: PipelineFile, opts: RunOptions): Promise<RunSummary> {
+  const problems = checkPipeline(file);
+  const first = problems[0];
+  if (first) return stop(opts, first.index, first.name ?? `cell ${first.index + 1}`, first.message, 0);
+  let charged = 0;
+  const records = new Map<string, CellRecord>();
+  for (const [index, c] of file.cells.entries()) {
+    if (typeof c === 'string') continue;
+    const refresh = opts.refresh?.has(c.name) === true;
+    const had = await readRecord(opts.dir, c.name);
+    if (opts.only && !opts.only.has(index)) {
+      if (had) records.set(c.name, had);
+      continue;
+    }
+    if (opts.signal?.aborted) return stop(opts, index, c.name, 'Cancelled: the run stopped before this cell; what was paid is kept.', charged);
+    if (had && !refresh) {
+      records.set(c.name, had);
+      opts.onEvent?.({ kind: 'done', index, cell: c.name, record: had, reused: true });
+      continue;
+    }
+    opts.onEvent?.({ kind: 'running', index, cell: c.name });
+    try {
+      const r = await runCell(c, records, opts);
+      if ('stopped' in r) return stop(opts, index, c.name, r.stopped, charged + r.credits);
+      charged += r.record.credits;
+      records.set(c.name, r.record);
+      await writeRecord(opts.dir, r.record);
+      opts.onEvent?.({ kind: 'done', index, cell: c.name, record: r.record, reused: false });
+    } catch (e) {
+      return stop(opts, index, c.name, e instanceof Error ? e.message : String(e), charged);
+    }
+  }
+  return { charged };
+}
+
+function stop(opts: RunOptions, index: number, cell: string, message: string, charged: number): RunSummary {
+  opts.onEvent?.({ kind: 'stopped', index, cell, message });
+  return { charged, stopped: { index, cell, message } };
+}
+
+async function resolve(ref: Reference, records: ReadonlyMap<string, CellRecord>, opts: RunOptions): Promise<Resolved> {
+  const src = records.get(ref.from);
+  if (!src) throw new Error(`“${ref.from}” has no result yet: run it first.`);
+  return resolveReference(ref, src.resultPath, { ...opts.read, ...(opts.signal ? { signal: opts.signal } : {}) });
+}
+
+type CellRun = { record: CellRecord } | { stopped: string; credits: number };
+
+async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>, opts: RunOptions): Promise<CellRun> {
+  const at = new Date().toISOString();
+  if ('take' in c) {
+    const r = await resolve(c.take, records, opts);
+    return { record: await writeList(opts.dir, c.name, r.values, at) };
+  }
+  if ('sets' in c) {
+    const refs = referencesOf(c);
+    const sets = [];
+    for (const ref of refs) {
+      const r = await resolve(ref, records, opts);
+      if (!r.chain) throw new Error(`“${ref.from}” gives no addresses to combine (column “${r.column}”).`);
+      sets.push(addressSetOf(ref.from, r.column, r.chain, r.values));
+    }
+    const mixed = checkChains(sets);
+    if (mixed) throw new Error(mixed);
+    return { record: await writeList(opts.dir, c.name, combine(c.sets.op, sets), at) };
+  }
+  const ep = findEndpoint(c.call);
+  if (!ep) throw new Error(`“${c.call}” is not an endpoint of the service.`);
+  const raw: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(c.inputs)) {
+    const ref = asReference(v);
+    raw[k] = ref ? (await resolve(ref, records, opts)).values : v;
+  }
+  const v = validateInput(ep, raw);
+  if (!v.ok) return { stopped: `${v.errors.join(' ')} Nothing was sent.`, credits: 0 };
+  const approval = opts.approvals.get(c.name);
+  if (ep.price.kind !== 'free') {
+    if (!approval) return { stopped: `“${c.name}” is not in the approved plan; nothing was sent. Run All again to see the new plan.`, credits: 0 };
+    const q = quote(ep, v.input, ep.paged ? { pages: 1 } : {});
+    const over = overLine(approval, ep.id, q.atMost ?? q.credits, q.exact || q.atMost !== undefined);
+    if (over) return { stopped: over, credits: 0 };
+  }
+  if (opts.signal?.aborted) return { stopped: 'Cancelled: nothing was sent for this cell; what was paid is kept.', credits: 0 };
+  const out = await opts.call(c, ep, v.input, approval);
+  if (out.status === 'stopped') return { stopped: out.message, credits: out.credits ?? 0 };
+  const size = await sizeOf(out.resultPath, opts);
+  return { record: { cell: c.name, endpointId: ep.id, resultPath: out.resultPath, credits: out.credits, size, at } };
+}
+
+/** The size of a result's list (what a reference to it with no "top" gives), for the next plan. */
+async function sizeOf(resultPath: string, opts: RunOptions): Promise<number> {
+  try {
+    return (await resolveReference({ from: '' }, resultPath, { ...opts.read, ...(opts.signal ? { signal: opts.signal } : {}) })).values.length;
+  } catch {
+    return 0;
+  }
+}
+
+async function writeList(dir: string, cell: string, values: readonly string[], at: string): Promise<CellRecord> {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${cell}.txt`);
+  await writeFile(file, listText(values));
+  return { cell, resultPath: file, credits: 0, size: values.length, at };
+}
+
+/** The plan of a pipeline as it stands on disk (results reused unless refreshed). */
+export async function planOnDisk(file: PipelineFile, dir: string, refresh?: ReadonlySet<string>): Promise<Plan> {
+  return planPipeline(file, { onDisk: await onDisk(file, dir), ...(refresh ? { refresh } : {}) });
+}

@@ -1,0 +1,251 @@
+/**
+ * The pipeline notebook (issue 24): `*.wapipe.json` files open as a notebook of our own type, one
+ * cell per step (a call or a local step over earlier results). The serializer writes the steps as
+ * plain JSON (core/pipeline/format.ts: no result, no key); the controller plans the chosen cells as
+ * a whole (core/pipeline/plan.ts), asks the person once in a pick whose default spends nothing,
+ * then runs them (core/pipeline/run.ts) with every paid call through the one call flow
+ * (CallService.run) carrying its plan line. Results are kept beside the file and reused.
+ */
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { shortTitle, type Endpoint } from '../../core/catalog';
+import { cellFromText, cellText, examplePipeline, parsePipeline, PIPELINE_EXTENSION, serializePipeline, type PipelineFile } from '../../core/pipeline/format';
+import { summaryMarkdown } from '../../core/pipeline/output';
+import { approvalsOf, planText, type LineApproval } from '../../core/pipeline/plan';
+import { forgetRecord, planOnDisk, readRecord, resultsDirOf, runPipeline, type CallResult, type CellRecord } from '../../core/pipeline/run';
+import { addressFilesOf } from '../../core/results/files';
+import { withResultReader } from '../../core/results/readResult';
+import type { JobRecord } from '../../core/jobs/job';
+import type { JobStore } from '../../core/jobs/store';
+import { CommandIds } from '../base/ids';
+import type { Connection } from '../base/connection';
+import type { CallService } from '../calls/callService';
+import type { PriceQuestions } from '../calls/priceStep';
+import { openResult } from '../results/open';
+
+export const PIPELINE_NOTEBOOK = 'wallet-analytics-pipeline';
+const PREVIEW_ROWS = 5;
+
+class PipelineSerializer implements vscode.NotebookSerializer {
+  deserializeNotebook(content: Uint8Array): vscode.NotebookData {
+    const text = new TextDecoder().decode(content);
+    let file: PipelineFile;
+    try {
+      file = parsePipeline(text);
+    } catch (e) {
+      // A file that is not a pipeline opens as one cell holding its text, so nothing is lost on save.
+      const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, `${text}\n// ${e instanceof Error ? e.message : String(e)}`, 'json');
+      return new vscode.NotebookData([cell]);
+    }
+    return new vscode.NotebookData(file.cells.map((c) => new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cellText(c), 'json')));
+  }
+
+  serializeNotebook(data: vscode.NotebookData): Uint8Array {
+    const file: PipelineFile = { version: 1, cells: data.cells.filter((c) => c.kind === vscode.NotebookCellKind.Code).map((c) => cellFromText(c.value)) };
+    return new TextEncoder().encode(serializePipeline(file));
+  }
+}
+
+export interface PipelineDeps {
+  readonly calls: CallService;
+  readonly questions: PriceQuestions;
+  readonly connection: Connection;
+  readonly store: JobStore;
+}
+
+/** The notebook's file as it is now in the editor (unsaved edits included). */
+function fileOf(nb: vscode.NotebookDocument): PipelineFile {
+  return { version: 1, cells: nb.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code).map((c) => cellFromText(c.document.getText())) };
+}
+
+/** Where a notebook's results are kept: beside it (`x.results/`), or for an untitled one, in the results folder. */
+function resultsDir(nb: vscode.NotebookDocument): string {
+  return resultsDirOf(nb.uri.scheme === 'file' ? nb.uri.fsPath : path.join(tmpdir(), 'untitled.wapipe.json'));
+}
+
+async function summaryOf(record: CellRecord, status: string): Promise<string> {
+  try {
+    const [first] = await addressFilesOf(record.resultPath);
+    const f = first ?? record.resultPath;
+    const s = await withResultReader(f, (r) => Promise.resolve({ rows: r.rowCount, columns: r.columns, preview: r.sample.slice(0, PREVIEW_ROWS) }));
+    return summaryMarkdown({ status, credits: record.credits, ...s, file: path.basename(record.resultPath) });
+  } catch {
+    return summaryMarkdown({ status, credits: record.credits, rows: record.size, columns: [], preview: [], file: path.basename(record.resultPath) });
+  }
+}
+
+/** Waits for a queued job to settle, or for the run to be cancelled (the job then goes on; its file is kept). */
+function settled(store: JobStore, requestId: string, signal: AbortSignal): Promise<JobRecord | undefined> {
+  return new Promise((resolve) => {
+    const check = (): boolean => {
+      const j = store.get(requestId);
+      if (j && (j.state === 'done' || j.state === 'failed' || j.state === 'untracked')) {
+        done(j);
+        return true;
+      }
+      return false;
+    };
+    const off = store.onDidChange((ids) => {
+      if (ids.includes(requestId)) check();
+    });
+    const onAbort = (): void => done(undefined);
+    function done(j: JobRecord | undefined): void {
+      off();
+      signal.removeEventListener('abort', onAbort);
+      resolve(j);
+    }
+    signal.addEventListener('abort', onAbort);
+    if (!check() && signal.aborted) done(undefined);
+  });
+}
+
+class PipelineController {
+  readonly controller: vscode.NotebookController;
+  private order = 0;
+
+  constructor(private readonly deps: PipelineDeps) {
+    this.controller = vscode.notebooks.createNotebookController('wallet-analytics-pipeline-runner', PIPELINE_NOTEBOOK, 'Wallet Analytics Pipeline');
+    this.controller.supportedLanguages = ['json'];
+    this.controller.supportsExecutionOrder = true;
+    this.controller.executeHandler = (cells, nb) => this.execute(cells, nb);
+  }
+
+  private async execute(chosen: vscode.NotebookCell[], nb: vscode.NotebookDocument): Promise<void> {
+    const file = fileOf(nb);
+    const dir = resultsDir(nb);
+    const only = new Set(chosen.map((c) => c.index));
+    const executions = new Map(chosen.map((c) => [c.index, this.controller.createNotebookCellExecution(c)]));
+    const abort = new AbortController();
+    for (const x of executions.values()) x.token.onCancellationRequested(() => abort.abort());
+    const started = new Set<number>();
+    const shown: Promise<void>[] = [];
+    const end = (index: number, ok: boolean, markdown: string): void => {
+      const x = executions.get(index);
+      if (!x) return;
+      if (!started.has(index)) {
+        x.start(Date.now());
+        started.add(index);
+      }
+      void x.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(markdown, 'text/markdown')]));
+      x.end(ok, Date.now());
+      executions.delete(index);
+    };
+    try {
+      const plan = await planOnDisk(file, dir);
+      const lines = plan.lines.filter((l) => only.has(l.index));
+      const sub = { ...plan, lines, unbounded: lines.filter((l) => !l.bounded).map((l) => l.cell), total: lines.reduce((s, l) => s + l.credits, 0) };
+      if (sub.unbounded.length > 0) {
+        const first = lines.find((l) => !l.bounded);
+        if (first) end(first.index, false, `**Not run:** ${first.text}. Nothing was sent.`);
+        return;
+      }
+      let approvals: ReadonlyMap<string, LineApproval> = new Map();
+      if (sub.total > 0) {
+        const totalText = `${lines.every((l) => l.exact) ? '' : 'up to '}${sub.total.toLocaleString('en-US')} credits`;
+        const detail = planText({ ...sub, totalText }).join('\n');
+        const ok = await this.deps.questions.ask({
+          kind: 'modal', why: 'confirm', endpointId: 'pipeline', to: this.deps.connection.label(),
+          message: `Run ${path.basename(nb.uri.path)}: ${totalText}`,
+          detail: `${detail}\n\nEach cell may spend up to its line; one that would cost more stops the run. Charged to ${this.deps.connection.label()}.`,
+          yes: 'Approve Plan and Run', pick: { label: `Approve Plan and Run (${totalText})`, detail: lines.map((l) => `${l.cell}: ${l.text}`).join(' · ') },
+        });
+        if (!ok) {
+          for (const i of [...executions.keys()]) end(i, false, '**Not run:** the plan was not approved. Nothing was sent.');
+          return;
+        }
+        approvals = approvalsOf(sub);
+      }
+      const summary = await runPipeline(file, {
+        dir, plan: sub, approvals, only, signal: abort.signal,
+        call: (cell, ep, input, approval) => this.call(ep, input, approval, abort.signal),
+        onEvent: (e) => {
+          const x = executions.get(e.index);
+          if (e.kind === 'running' && x && !started.has(e.index)) {
+            x.executionOrder = ++this.order;
+            x.start(Date.now());
+            started.add(e.index);
+          } else if (e.kind === 'done') {
+            shown.push(summaryOf(e.record, e.reused ? 'reused from disk (free)' : 'done').then((md) => end(e.index, true, md)));
+          } else if (e.kind === 'stopped') end(e.index, false, `**Stopped:** ${e.message}`);
+        },
+      });
+      if (summary.stopped) void vscode.window.showWarningMessage(`Pipeline stopped at “${summary.stopped.cell}”: ${summary.stopped.message} Charged in this run: ${summary.charged.toLocaleString('en-US')} credits.`);
+    } finally {
+      await Promise.all(shown);
+      // Cells after a stop were not run.
+      for (const i of [...executions.keys()]) end(i, false, '**Not run:** the run stopped before this cell.');
+    }
+  }
+
+  /** One paid or free call through the one call flow, with its plan line; a queued job is followed until it settles or the run is cancelled. */
+  private async call(ep: Endpoint, input: Record<string, unknown>, approval: LineApproval | undefined, signal: AbortSignal): Promise<CallResult> {
+    const out = await this.deps.calls.run(ep, { inputs: input, notify: false, wait: false, open: false, ...(ep.paged ? { pages: 1 } : {}) }, approval);
+    switch (out.status) {
+      case 'done':
+        return out.resultPath ? { status: 'done', credits: out.credits, resultPath: out.resultPath } : { status: 'stopped', message: 'The call returned no result file.', credits: out.credits };
+      case 'queued': {
+        const j = await settled(this.deps.store, out.requestId, signal);
+        if (!j) return { status: 'stopped', message: `Cancelled while ${shortTitle(ep)} ran; the job ${out.requestId} was paid and goes on: its file is listed under Requests.`, credits: out.credits };
+        if (j.state === 'done' && j.resultPath) return { status: 'done', credits: out.credits, resultPath: j.resultPath };
+        return { status: 'stopped', message: `${shortTitle(ep)}: ${j.error ?? j.state}`, credits: out.credits };
+      }
+      case 'cancelled':
+        return { status: 'stopped', message: 'Cancelled; nothing was sent.' };
+      case 'invalid':
+        return { status: 'stopped', message: `${out.errors.join(' ')} Nothing was sent.` };
+      case 'refused':
+        return { status: 'stopped', message: out.message };
+      case 'failed':
+        return { status: 'stopped', message: `${out.message}${out.charged === 'unknown' ? ' (it may have been charged: see Request History)' : ''}` };
+    }
+  }
+
+  dispose(): void {
+    this.controller.dispose();
+  }
+}
+
+/** The cell a command was run on: its argument (the cell toolbar) or the active notebook's selection. */
+function cellOf(arg: unknown): vscode.NotebookCell | undefined {
+  if (arg && typeof arg === 'object' && 'notebook' in arg && 'index' in arg) return arg as vscode.NotebookCell;
+  const ed = vscode.window.activeNotebookEditor;
+  const sel = ed?.selection;
+  return ed && sel && !sel.isEmpty ? ed.notebook.cellAt(sel.start) : undefined;
+}
+
+function cellName(cell: vscode.NotebookCell): string | undefined {
+  const c = cellFromText(cell.document.getText());
+  return typeof c === 'string' ? undefined : c.name;
+}
+
+/** Registers the notebook type, its controller and its commands (New Pipeline…, Open Result as Table, Refresh Cell Result). */
+export function registerPipelineNotebook(context: vscode.ExtensionContext, deps: PipelineDeps): void {
+  const controller = new PipelineController(deps);
+  context.subscriptions.push(
+    vscode.workspace.registerNotebookSerializer(PIPELINE_NOTEBOOK, new PipelineSerializer(), { transientOutputs: true }),
+    controller,
+    vscode.commands.registerCommand(CommandIds.newPipeline, async () => {
+      const data = new PipelineSerializer().deserializeNotebook(new TextEncoder().encode(serializePipeline(examplePipeline())));
+      const nb = await vscode.workspace.openNotebookDocument(PIPELINE_NOTEBOOK, data);
+      await vscode.window.showNotebookDocument(nb);
+      return nb;
+    }),
+    vscode.commands.registerCommand(CommandIds.pipelineOpenResult, async (arg: unknown) => {
+      const cell = cellOf(arg);
+      const name = cell && cellName(cell);
+      const rec = cell && name ? await readRecord(resultsDir(cell.notebook), name) : undefined;
+      if (!rec) return void vscode.window.showInformationMessage('This cell has no result on disk yet: run it first.');
+      await openResult(rec.resultPath);
+    }),
+    vscode.commands.registerCommand(CommandIds.pipelineRefreshCell, async (arg: unknown) => {
+      const cell = cellOf(arg);
+      const name = cell && cellName(cell);
+      if (!cell || !name) return;
+      await forgetRecord(resultsDir(cell.notebook), name);
+      void vscode.window.showInformationMessage(`“${name}” will be sent again at the next run (its price is in the next plan).`);
+    }),
+  );
+}
+
+export { PIPELINE_EXTENSION };

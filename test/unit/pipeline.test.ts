@@ -1,0 +1,171 @@
+/**
+ * Pipelines (issue 24): the file format and its checks (unique names, no forward reference or
+ * cycle), the plan (§8.4's example plans "up to 26,050"; exact once a result is on disk), and a run
+ * against the in-process sandbox whose ledger must match the plan: 50 + 1,000 + 5 × the wallets
+ * the top-traders step returned. A cell that would spend past its approved line stops the run
+ * before anything is sent for it, and a second run reuses every result on disk for free.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { WalletAnalyticsApi } from '../../src/core/api';
+import { checkPipeline, examplePipeline, parsePipeline, serializePipeline, type PipelineFile } from '../../src/core/pipeline/format';
+import { approvalsOf, isLineApproval, planPipeline } from '../../src/core/pipeline/plan';
+import { planOnDisk, readRecord, resultsDirOf, runPipeline, type CallCellFn } from '../../src/core/pipeline/run';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index';
+
+const workerFile = resolve(__dirname, '..', '..', '..', 'dist', 'tableWorker.js');
+
+describe('pipeline file', () => {
+  it('round-trips the example as plain JSON with no result in it', () => {
+    const text = serializePipeline(examplePipeline());
+    assert.deepEqual(parsePipeline(text), examplePipeline());
+    assert.deepEqual(checkPipeline(examplePipeline()), []);
+    assert.ok(!/resultPath|credits|api_key/u.test(text));
+  });
+
+  it('refuses duplicate names, forward references, self references and unknown cells at the cell', () => {
+    const f: PipelineFile = {
+      version: 1,
+      cells: [
+        { name: 'a', take: { from: 'b' } },
+        { name: 'b', take: { from: 'b' } },
+        { name: 'b', call: 'pnl', inputs: { wallets: { from: 'nope', top: 5 } } },
+      ],
+    };
+    const msgs = checkPipeline(f).map((p) => `${p.index}: ${p.message}`);
+    assert.ok(msgs.some((m) => m.startsWith('0:') && m.includes('comes later')), msgs.join('\n'));
+    assert.ok(msgs.some((m) => m.startsWith('1:') && m.includes('refers to itself')), msgs.join('\n'));
+    assert.ok(msgs.some((m) => m.startsWith('2:') && m.includes('already used')), msgs.join('\n'));
+    assert.ok(msgs.some((m) => m.startsWith('2:') && m.includes('no cell has that name')), msgs.join('\n'));
+  });
+
+  it("checks a call's fixed inputs with the catalog's schemas, but not the ones a reference fills", () => {
+    const bad: PipelineFile = { version: 1, cells: [{ name: 't', call: 'trending', inputs: { hours: 99 } }, { name: 'x', call: 'toptraders', inputs: { tokens: { from: 't', top: 2 }, output: 'pdf' } }] };
+    const msgs = checkPipeline(bad).map((p) => p.message);
+    assert.equal(msgs.length, 2, msgs.join('\n'));
+    assert.ok(msgs[0]?.startsWith('“t”: Hours'), msgs[0]);
+    assert.ok(msgs[1]?.startsWith('“x”: Output'), msgs[1]);
+  });
+});
+
+describe('pipeline plan', () => {
+  it('plans §8.4’s example at “up to 26,050” from the bounds its cells set', () => {
+    const plan = planPipeline(examplePipeline());
+    assert.equal(plan.total, 26_050);
+    assert.equal(plan.totalText, 'up to 26,050 credits');
+    assert.deepEqual(plan.lines.map((l) => [l.cell, l.credits, l.exact]), [['trending', 50, true], ['traders', 1_000, false], ['pnl', 25_000, false]]);
+    assert.equal(plan.lines[2]?.text, 'up to 25,000 credits (at most 5,000 wallets × 5)');
+  });
+
+  it('prices exactly what is on disk, reuses it for free, and refuses a reference with no bound', () => {
+    const plan = planPipeline(examplePipeline(), { onDisk: new Map([['trending', 100], ['traders', 321]]) });
+    assert.deepEqual(plan.lines.map((l) => [l.cell, l.credits, l.exact, l.reused]), [['trending', 0, true, true], ['traders', 0, true, true], ['pnl', 1_605, true, false]]);
+    assert.equal(plan.totalText, '1,605 credits');
+    const unbounded = planPipeline({ version: 1, cells: [{ name: 't', call: 'trending', inputs: {} }, { name: 'x', call: 'toptraders', inputs: { tokens: { from: 't' } } }] });
+    assert.deepEqual(unbounded.unbounded, ['x']);
+    assert.throws(() => approvalsOf(unbounded), /no bound/u);
+  });
+
+  it('recognises only approvals it issued: a copy from command arguments is none', () => {
+    const a = approvalsOf(planPipeline(examplePipeline())).get('pnl');
+    assert.ok(a && isLineApproval(a));
+    assert.equal(isLineApproval({ ...a }), false);
+    assert.equal(isLineApproval(JSON.parse(JSON.stringify(a))), false);
+  });
+});
+
+describe('pipeline run against the sandbox', () => {
+  let sb: Sandbox;
+  let api: WalletAnalyticsApi;
+  let dir: string;
+  before(async () => {
+    sb = await startSandbox({ seed: 24, wallets: 2_000, altWallets: 200, delayScale: 0.001 });
+    api = new WalletAnalyticsApi({ baseUrl: sb.baseUrl, apiKey: () => Promise.resolve(sb.demoKey) });
+    dir = mkdtempSync(join(tmpdir(), 'wa-pipe-'));
+  });
+  after(async () => {
+    await sb.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A queued call sent, followed and downloaded: the bare API, standing in for the window's call flow. */
+  const call: CallCellFn = async (_cell, ep, input) => {
+    const ack = await api.submit(ep.id, input);
+    for (;;) {
+      const rec = await api.request(ack.requestId);
+      if (rec.status === 'failed') return { status: 'stopped', message: rec.error ?? 'failed' };
+      if (rec.url) {
+        const got = await api.download(rec.url, join(dir, 'files'));
+        return { status: 'done', credits: rec.cost ?? 0, resultPath: got.path };
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  const balance = (): Promise<number> => api.credits();
+
+  it('charges exactly 50 + 1,000 + 5 × the wallets of the top-traders step, within the plan; a second run is free', async () => {
+    const file = examplePipeline();
+    const results = resultsDirOf(join(dir, 'example.wapipe.json'));
+    const plan = await planOnDisk(file, results);
+    assert.equal(plan.totalText, 'up to 26,050 credits');
+    const start = await balance();
+    const summary = await runPipeline(file, { dir: results, plan, approvals: approvalsOf(plan), call, read: { workerFile } });
+    assert.equal(summary.stopped, undefined, summary.stopped?.message);
+    const traders = await readRecord(results, 'traders');
+    const pnl = await readRecord(results, 'pnl');
+    assert.ok(traders && pnl);
+    const wallets = Math.min(traders.size, 5_000);
+    assert.ok(wallets > 0);
+    const charged = start - (await balance());
+    assert.equal(charged, 50 + 1_000 + 5 * wallets);
+    assert.equal(summary.charged, charged);
+    assert.ok(charged <= plan.total);
+    assert.equal(readFileSync(traders.resultPath, 'utf8').trim().split('\n').length, traders.size);
+    // Again: every result on disk is reused; the plan is exact and free.
+    const again = await planOnDisk(file, results);
+    assert.equal(again.total, 0);
+    const second = await runPipeline(file, { dir: results, plan: again, approvals: approvalsOf(again), call, read: { workerFile } });
+    assert.equal(second.charged, 0);
+    assert.equal(await balance(), start - charged);
+  });
+
+  it('stops the run at a cell that would spend past its approved line; nothing is sent for it', async () => {
+    const results = join(dir, 'over.results');
+    const planned: PipelineFile = {
+      version: 1,
+      cells: [
+        { name: 'trending', call: 'trending', inputs: { hours: 1 } },
+        { name: 'traders', call: 'toptraders', inputs: { tokens: { from: 'trending', top: 3 }, output: 'txt' } },
+      ],
+    };
+    const plan = planPipeline(planned);
+    assert.equal(plan.total, 350);
+    // The file changed after the plan was approved: 10 tokens now, 1,000 credits against a 300 line.
+    const edited: PipelineFile = { ...planned, cells: [planned.cells[0] ?? '', { name: 'traders', call: 'toptraders', inputs: { tokens: { from: 'trending', top: 10 }, output: 'txt' } }] };
+    const start = await balance();
+    const summary = await runPipeline(edited, { dir: results, plan, approvals: approvalsOf(plan), call, read: { workerFile } });
+    assert.equal(summary.stopped?.cell, 'traders');
+    assert.match(summary.stopped?.message ?? '', /would cost 1,000 credits, more than its approved line \(300 credits\)/u);
+    assert.equal(start - (await balance()), 50);
+    // A result reused in the plan that is gone by the run has no line: it stops, it is not paid for.
+    unlinkSync((await readRecord(results, 'trending'))?.resultPath ?? '');
+    const reusedPlan = planPipeline(planned, { onDisk: new Map([['trending', 100]]) });
+    const s2 = await runPipeline(planned, { dir: results, plan: reusedPlan, approvals: approvalsOf(reusedPlan), call, read: { workerFile } });
+    assert.equal(s2.stopped?.cell, 'trending');
+    assert.match(s2.stopped?.message ?? '', /not in the approved plan/u);
+    assert.equal(start - (await balance()), 50);
+  });
+});
+
+describe('pipeline cell output', () => {
+  it('escapes every value from a result: no HTML, link or table break survives', async () => {
+    const { summaryMarkdown } = await import('../../src/core/pipeline/output');
+    const md = summaryMarkdown({ status: 'done', credits: 1_000, rows: 3, columns: ['wallet', 'a|b'], preview: [['<img src=x onerror=alert(1)>', '[x](javascript:alert(1))']] });
+    assert.ok(md.startsWith('**done** · 1,000 credits charged · 3 rows'), md);
+    assert.ok(!md.includes('<img') && !md.includes('](') && !md.includes('a|b'), md);
+    assert.ok(md.includes('&lt;img') && md.includes('a\\|b'), md);
+  });
+});
