@@ -140,6 +140,7 @@ describe('one way to read a result: in a table worker', () => {
       ['src/vscode/results/open.ts', 'Open as Text: VS Code’s text editor needs the text (refused above 50 MB)'],
       ['src/vscode/table/tableActions.ts', 'the person’s address lists'],
       ['src/core/addressSets.ts', 'the person’s address list it appends to (appendToList)'],
+      ['src/core/pipeline/run.ts', 'a pipeline cell’s record (a small JSON: where its result is, its size and charge)'],
     ]);
     for (const f of src) {
       if (f.startsWith('src/core/table/')) continue;
