@@ -71,7 +71,13 @@ describe('API key commands in the packaged extension', { timeout: 180_000 }, () 
     await rows.first().waitFor({ timeout: 15_000 });
     const texts = await rows.allInnerTexts();
     assert.deepEqual(texts.map((t) => t.split('\n')[0]?.trim()), ['Enter the API’s Address…', 'Try the Sandbox Instead', 'Later'], JSON.stringify(texts));
+    await wb.page.mouse.move(0, 0); // no hover tooltip over the pick's title in the picture
     await wb.screenshot('where-is-the-api');
+    // Every line of the pick reads whole (the Later line was once cut at the placeholder's address).
+    const cut = await wb.quickInput.locator('.quick-input-list .monaco-list-row *').evaluateAll((els) =>
+      els.filter((e) => e.ownerDocument.defaultView?.getComputedStyle(e).textOverflow === 'ellipsis' && e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent ?? ''),
+    );
+    assert.deepEqual(cut, [], 'no line of the pick is cut off');
     // Later (Escape): the key is kept, and the warning says nothing can be called until the address is set.
     await wb.page.keyboard.press('Escape');
     const msg = await wb.waitForNotification('API key saved');

@@ -57,13 +57,12 @@ export async function askApiKey(questions: PersonQuestions, box: { title: string
  * the person chose: an address set, the sandbox started, or nothing.
  */
 async function askWhereTheApiIs(s: Services, questions: PersonQuestions): Promise<'set' | 'sandbox' | 'none'> {
-  const placeholder = s.connection.profiles.defaultProfile().baseUrl;
   const way = await questions.choose(
     'whereIsTheApi',
     [
       { label: WHERE_IS_THE_API.enter, detail: 'The https:// address of your API plan; your key goes there only' },
       { label: WHERE_IS_THE_API.sandbox, detail: 'Synthetic data, no credits; your key stays saved' },
-      { label: WHERE_IS_THE_API.later, detail: `Nothing is called until walletAnalytics.baseUrl is set (now ${placeholder})` },
+      { label: WHERE_IS_THE_API.later, detail: 'Nothing is called until you set walletAnalytics.baseUrl' },
     ],
     { title: 'Where Is the Wallet Analytics API?', placeHolder: 'Your key is saved. Where should it be sent?', ignoreFocusOut: true },
   );

@@ -263,11 +263,12 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
         const fc = f.forecast;
         return t(
           'Forecast',
-          fc ? fc.text : 'known once the period start is',
+          // Short, so the row reads whole at the sidebar's default width; the tooltip says why.
+          fc ? fc.text : 'not yet',
           icon(fc && fc.projected > fc.of ? 'warning' : 'graph-line', fc && fc.projected > fc.of ? 'list.warningForeground' : undefined),
           fc
             ? `This period’s spend so far (${exactCredits(fc.spent)}, from the local ledger), at its pace since the period started, to the reset on ${isoDay(fc.by)}: ${exactCredits(fc.projected)} against ${exactCredits(fc.of)} (${f.budgets.some((b) => b.kind === 'period') ? 'your period budget' : 'the quota'}).`
-            : undefined,
+            : 'A forecast needs the start of the quota period: it is known once the balance has been read (free), or set walletAnalytics.quotaPeriodStart.',
         );
       }
       case 'spend': {
