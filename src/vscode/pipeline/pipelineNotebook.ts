@@ -51,7 +51,11 @@ export interface PipelineDeps {
   readonly calls: CallService;
   readonly questions: PriceQuestions;
   readonly connection: Connection;
-  readonly store: JobStore;
+  /**
+   * The job store as it is now: JobService rebuilds its store (a reload does), so one captured at
+   * registration would never hear a job settle and the run would wait forever.
+   */
+  readonly store: () => JobStore;
 }
 
 /** The notebook's file as it is now in the editor (unsaved edits included). */
@@ -185,7 +189,7 @@ class PipelineController {
       case 'done':
         return out.resultPath ? { status: 'done', credits: out.credits, resultPath: out.resultPath } : { status: 'stopped', message: 'The call returned no result file.', credits: out.credits };
       case 'queued': {
-        const j = await settled(this.deps.store, out.requestId, signal);
+        const j = await settled(this.deps.store(), out.requestId, signal);
         if (!j) return { status: 'stopped', message: `Cancelled while ${shortTitle(ep)} ran; the job ${out.requestId} was paid and goes on: its file is listed under Requests.`, credits: out.credits };
         if (j.state === 'done' && j.resultPath) return { status: 'done', credits: out.credits, resultPath: j.resultPath };
         return { status: 'stopped', message: `${shortTitle(ep)}: ${j.error ?? j.state}`, credits: out.credits };

@@ -1,0 +1,89 @@
+// The pipeline notebook in a real extension host (issue 24): §8.4's example opened from disk, run
+// against a sandbox, its plan approved once ("up to 26,050"; no other price question is asked),
+// the outputs written, and the sandbox charged exactly 50 + 1,000 + 5 × the wallets the top-traders
+// step returned. A second run reuses every result on disk: no question, no charge.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { examplePipeline, serializePipeline } from '../../src/core/pipeline/format';
+import { readRecord, resultsDirOf } from '../../src/core/pipeline/run';
+import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { CommandIds } from '../../src/vscode/base/ids';
+import type { PriceQuestion } from '../../src/vscode/calls/priceStep';
+import { answerPrices, EXTENSION_ID, note, setApiKey, waitFor } from './support';
+
+const set = (k: string, v: unknown): Thenable<void> => vscode.workspace.getConfiguration('walletAnalytics').update(k, v, vscode.ConfigurationTarget.Global);
+
+describe('pipeline notebook: §8.4 example run against a sandbox', function () {
+  this.timeout(120_000);
+  let sb: Sandbox;
+  let dir: string;
+  let file: string;
+  const asked: PriceQuestion[] = [];
+
+  before(async () => {
+    // Only the plan is approved; any other price question would be answered "Cancel".
+    await answerPrices((q) => {
+      asked.push(q);
+      return q.kind === 'modal' && q.endpointId === 'pipeline';
+    });
+    sb = await startSandbox({ port: 0, jobDelayMs: [200, 400], wallets: 2_000, altWallets: 200 });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wa-pipe-'));
+    file = path.join(dir, 'example.wapipe.json');
+    fs.writeFileSync(file, serializePipeline(examplePipeline()));
+    await set('baseUrl', sb.baseUrl);
+    await set('resultsFolder', path.join(dir, 'results'));
+    await set('pollIntervalSeconds', 1);
+    await set('confirmAbove', 1_000_000);
+    await set('maxCreditsPerCall', 1_000_000);
+    assert.equal(await setApiKey(sb.demoKey), true);
+  });
+
+  after(async () => {
+    await answerPrices(undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const k of ['baseUrl', 'resultsFolder', 'pollIntervalSeconds', 'confirmAbove', 'maxCreditsPerCall']) await set(k, undefined);
+    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    await sb.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function runAll(nb: vscode.NotebookDocument): Promise<void> {
+    await vscode.window.showNotebookDocument(nb);
+    await vscode.commands.executeCommand('notebook.selectKernel', { id: 'wallet-analytics-pipeline-runner', extension: EXTENSION_ID });
+    await vscode.commands.executeCommand('notebook.execute');
+  }
+
+  const outputText = (c: vscode.NotebookCell): string => c.outputs.flatMap((o) => o.items.map((i) => new TextDecoder().decode(i.data))).join('\n');
+
+  it('plans up to 26,050, is approved once, and the sandbox charges 50 + 1,000 + 5 × wallets', async () => {
+    const nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+    assert.equal(nb.notebookType, 'wallet-analytics-pipeline');
+    assert.equal(nb.cellCount, 3);
+    const start = sb.balance();
+    await runAll(nb);
+    const results = resultsDirOf(file);
+    await waitFor('every cell has its output', () => nb.getCells().every((c) => /credits charged|Stopped|Not run/u.test(outputText(c))), 90_000);
+    for (const c of nb.getCells()) assert.match(outputText(c), /\*\*done\*\* · [\d,]+ credits charged · [\d,]+ rows/u, outputText(c));
+    const plans = asked.filter((q) => q.kind === 'modal' && q.endpointId === 'pipeline');
+    assert.equal(asked.length, 1, JSON.stringify(asked));
+    assert.match(plans[0]?.kind === 'modal' ? plans[0].message : '', /up to 26,050 credits/u);
+    const traders = await readRecord(results, 'traders');
+    assert.ok(traders);
+    const wallets = Math.min(traders.size, 5_000);
+    const charged = start - sb.balance();
+    note(`pipeline: plan up to 26,050; charged ${charged} = 50 + 1,000 + 5 × ${wallets}`);
+    assert.equal(charged, 50 + 1_000 + 5 * wallets);
+    assert.equal(fs.readFileSync(file, 'utf8'), serializePipeline(examplePipeline()), 'the file holds no result');
+
+    // Again: every result on disk is reused, nothing is asked or charged.
+    asked.length = 0;
+    const before = sb.balance();
+    await runAll(nb);
+    await waitFor('the outputs say reused', () => nb.getCells().every((c) => outputText(c).includes('reused from disk')), 30_000);
+    assert.equal(asked.length, 0);
+    assert.equal(sb.balance(), before);
+  });
+});
