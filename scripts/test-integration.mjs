@@ -7,7 +7,7 @@
 // (or --launcher=…), default auto: electron, falling back to code-server when VS Code cannot be
 // downloaded. Either way the suite writes test-results/integration/{report.txt,results.json};
 // this script prints report.txt as it grows and ends when results.json appears, or fails after
-// WA_INTEGRATION_TIMEOUT_S (default 300) seconds if the extension host never reports.
+// WA_INTEGRATION_TIMEOUT_S (default 480: the tier alone takes about 4 minutes here) seconds if the extension host never reports.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync, copyFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,7 @@ const outDir = join(root, 'test-results', 'integration');
 const reportFile = join(outDir, 'report.txt');
 const resultsFile = join(outDir, 'results.json');
 const testsEntry = join(root, 'out', 'test', 'integration', 'index.js');
-const timeoutMs = Number(process.env.WA_INTEGRATION_TIMEOUT_S ?? 300) * 1000;
+const timeoutMs = Number(process.env.WA_INTEGRATION_TIMEOUT_S ?? 480) * 1000;
 const VSCODE_VERSION = process.env.WA_VSCODE_VERSION ?? '1.100.3'; // the VS Code inside code-server 4.100.3
 
 function fail(msg) {
