@@ -130,6 +130,8 @@ export interface Forecast {
   readonly by: Date;
   /** "at this pace: 41M of 1000M by 2026-12-25" */
   readonly text: string;
+  /** "41M of 1000M by 12-25": the Account row's value, whole at the sidebar's default width (its label says "Forecast"). */
+  readonly short: string;
 }
 
 /** Credits in millions, as the forecast writes them: "41M", "0.5M", "1000M". */
@@ -148,5 +150,7 @@ export function forecast(spent: number, since: number, now: number, by: Date, of
   const elapsed = Math.max(now - since, DAY_MS);
   const remaining = Math.max(0, by.getTime() - now);
   const projected = Math.round(spent + (spent / elapsed) * remaining);
-  return { spent, projected, of, by, text: `at this pace: ${millions(projected)} of ${millions(of)} by ${by.toISOString().slice(0, 10)}` };
+  const day = by.toISOString().slice(0, 10);
+  const amounts = `${millions(projected)} of ${millions(of)} by`;
+  return { spent, projected, of, by, text: `at this pace: ${amounts} ${day}`, short: `${amounts} ${day.slice(5)}` };
 }

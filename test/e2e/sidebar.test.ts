@@ -37,7 +37,12 @@ describe('the sidebar: a running job turns done, live', { timeout: 300_000 }, ()
     await pane('Requests').locator('.welcome-view-content', { hasText: 'No requests yet' }).waitFor({ timeout: 30_000 });
     const text = await account.innerText();
     assert.match(text, /API key\s*sandbox/u);
-    assert.match(text, /Base URL\s*http:\/\/127\.0\.0\.1:\d+/u);
+    assert.match(text, /Base URL\s*127\.0\.0\.1:\d+/u);
+    // Every row reads whole at the sidebar's default width (the Base URL and Forecast rows were cut).
+    const cut = await account.locator('.monaco-list-row .monaco-icon-label-container, .monaco-list-row .label-description, .monaco-list-row .label-name').evaluateAll((els) =>
+      els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent ?? ''),
+    );
+    assert.deepEqual(cut, [], 'no Account row is cut off');
     assert.match(text, /Quota\s*1000M every 30 days/u);
     const status = wb.page.locator('.part.statusbar .statusbar-item', { hasText: '1000M' });
     await status.waitFor({ timeout: 10_000 });

@@ -170,6 +170,7 @@ describe('forecast', () => {
   it('says nothing more than the spend with nothing spent, and small sums in K', () => {
     const start = reset.getTime() - PERIOD_MS;
     assert.equal(forecast(0, start, start + DAY_MS, reset, 500_000).text, 'at this pace: 0 of 500K by 2026-12-25');
+    assert.equal(forecast(0, start, start + DAY_MS, reset, 500_000).short, '0 of 500K by 12-25', 'the Account row, whole at the default width');
     assert.equal(forecast(1_000, start, start + 15 * DAY_MS, reset, 1_000_000).text, 'at this pace: 2K of 1M by 2026-12-25');
   });
   it('reads the pace over at least a day: a call in the period’s first minute is not a month of such calls per minute', () => {

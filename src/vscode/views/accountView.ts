@@ -163,13 +163,14 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
         const setting = !sandbox && f.profileId === DEFAULT_PROFILE_ID;
         const item = t(
           'Base URL',
-          f.baseUrl,
+          // The host reads whole at the sidebar's default width; the whole URL is in the tooltip.
+          hostOf(f.baseUrl),
           icon(sandbox ? 'beaker' : 'globe'),
-          sandbox
+          `${f.baseUrl}\n\n${sandbox
             ? 'The built-in sandbox (loopback, synthetic data). Stop it to return to the profile used before.'
             : setting
               ? 'walletAnalytics.baseUrl: click to change it.'
-              : `The base URL of the profile “${f.profileName}”: its key is sent here only. For another address, add another profile.`,
+              : `The base URL of the profile “${f.profileName}”: its key is sent here only. For another address, add another profile.`}`,
         );
         item.contextValue = sandbox ? 'account.baseUrl.sandbox' : 'account.baseUrl.configured';
         if (setting) item.command = { command: 'workbench.action.openSettings', title: 'Open Settings', arguments: ['walletAnalytics.baseUrl'] };
@@ -264,10 +265,10 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
         return t(
           'Forecast',
           // Short, so the row reads whole at the sidebar's default width; the tooltip says why.
-          fc ? fc.text : 'not yet',
+          fc ? fc.short : 'not yet',
           icon(fc && fc.projected > fc.of ? 'warning' : 'graph-line', fc && fc.projected > fc.of ? 'list.warningForeground' : undefined),
           fc
-            ? `This period’s spend so far (${exactCredits(fc.spent)}, from the local ledger), at its pace since the period started, to the reset on ${isoDay(fc.by)}: ${exactCredits(fc.projected)} against ${exactCredits(fc.of)} (${f.budgets.some((b) => b.kind === 'period') ? 'your period budget' : 'the quota'}).`
+            ? `${fc.text[0]?.toUpperCase() ?? ''}${fc.text.slice(1)}. This period’s spend so far (${exactCredits(fc.spent)}, from the local ledger), at its pace since the period started, to the reset on ${isoDay(fc.by)}: ${exactCredits(fc.projected)} against ${exactCredits(fc.of)} (${f.budgets.some((b) => b.kind === 'period') ? 'your period budget' : 'the quota'}).`
             : 'A forecast needs the start of the quota period: it is known once the balance has been read (free), or set walletAnalytics.quotaPeriodStart.',
         );
       }
@@ -295,5 +296,15 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
   dispose(): void {
     for (const s of this.subs) s.dispose();
     this.changed.dispose();
+  }
+}
+
+/** "api.example.com" of "https://api.example.com/v1": what the Base URL row shows. */
+function hostOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname === '/' || u.pathname === '' ? u.host : `${u.host}${u.pathname}`;
+  } catch {
+    return url;
   }
 }
