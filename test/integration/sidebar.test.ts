@@ -288,7 +288,9 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     assert.deepEqual([...rows.keys()], ['profile', 'key', 'baseUrl', 'balance', 'used', 'quota', 'reset', 'budgetDay', 'budgetPeriod', 'forecast', 'spend']);
     assert.equal(rows.get('profile')?.description, 'Default', 'the profile in use, first (a click switches)');
     assert.match(String(rows.get('key')?.description), /^set /u);
-    assert.equal(rows.get('baseUrl')?.description, sb.baseUrl);
+    // The host, whole at the sidebar's default width; the whole URL in the tooltip.
+    assert.equal(rows.get('baseUrl')?.description, new URL(sb.baseUrl).host);
+    assert.ok(String(rows.get('baseUrl')?.tooltip).startsWith(`${sb.baseUrl}\n`), String(rows.get('baseUrl')?.tooltip));
     const balance = sb.balance();
     assert.equal(rows.get('balance')?.description, `${compactCredits(balance)} credits`);
     const tip = rows.get('balance')?.tooltip;
