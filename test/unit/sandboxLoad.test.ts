@@ -137,6 +137,26 @@ describe('sandbox: polls wait behind other requests', () => {
     assert.equal(turns.length, 1, 'a later poll schedules a turn again');
   });
 
+  it('PollQueue holds a batch while other requests are answered, until one ends or maxWaitMs passes', async () => {
+    let busy = true;
+    const q = new PollQueue(2, (run) => setImmediate(run), () => busy, 50);
+    const done: number[] = [];
+    for (let i = 0; i < 3; i++) void q.turn().then(() => done.push(i));
+    const flush = () => new Promise<void>((r) => setImmediate(r));
+    await flush();
+    await flush();
+    assert.deepEqual(done, [], 'no poll goes while another request is answered');
+    busy = false;
+    q.kick();
+    await flush();
+    await flush();
+    assert.deepEqual(done, [0, 1, 2], 'the other request ended: the batches go, in order');
+    busy = true;
+    const t0 = Date.now();
+    await q.turn();
+    assert.ok(Date.now() - t0 >= 45, 'a request that never ends holds a poll no longer than maxWaitMs');
+  });
+
   it('answers a Wallet Database query read in the same turn as 300 polls before the polls', async () => {
     const sb = await startSandbox({ wallets: 2_000, altWallets: 200, jobDelayMs: [3_600_000, 3_600_000] });
     const sockets: Socket[] = [];
