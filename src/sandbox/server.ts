@@ -111,7 +111,7 @@ export class Pipeline {
   readonly log: ReceivedRequest[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private readonly closing = new AbortController();
-  /** Requests other than polls being answered now: a batch of polls waits for them (PollQueue). */
+  /** Calls being answered now (direct and queued, not the free account reads): a batch of polls waits for them (PollQueue). */
   private others = 0;
   private readonly polls = new PollQueue(POLL_BATCH, undefined, () => this.others > 0);
 
@@ -198,7 +198,9 @@ export class Pipeline {
       throw new ApiError(404, ERROR_CODES.notFound, route.kind === 'wrongMethod' ? `${url.pathname} takes ${route.ep.method}, not ${method}.` : `No endpoint ${method} ${url.pathname}.`);
     }
     const { ep, params } = route;
-    if (ep.id === 'request') return this.answer(req, res, url, ep, params);
+    // Polls wait behind the calls that do work (queries, submits, pages), not behind other free
+    // account reads: those are as quick as a poll, and the client paces them itself.
+    if (ep.family === 'account') return this.answer(req, res, url, ep, params);
     this.others++;
     try {
       await this.answer(req, res, url, ep, params);
