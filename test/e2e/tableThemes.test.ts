@@ -69,26 +69,7 @@ for (const { theme, name } of THEMES) {
 
     const explorerRow = (label: string) => wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: label }).first();
 
-    /** Right-clicks an explorer row and picks "Open in Table" (the extension's items arrive a moment after the workbench). */
-    const openFromExplorer = async (label: string): Promise<void> => {
-      const item = wb.page.getByRole('menuitem', { name: 'Open in Table' });
-      for (let attempt = 1; ; attempt++) {
-        await explorerRow(label).click({ button: 'right' });
-        const shown = await item.waitFor({ state: 'visible', timeout: 3000 }).then(
-          () => true,
-          () => false,
-        );
-        if (shown) break;
-        await wb.page.keyboard.press('Escape');
-        if (attempt === 10) throw new Error(`"Open in Table" is not in the context menu of ${label}`);
-      }
-      // The workbench ignores a click that comes right after its menu opened (the right-click's own
-      // mouse-up must not pick an item): point at it first, then click.
-      await item.hover();
-      await wb.page.waitForTimeout(300);
-      await item.click();
-      await item.waitFor({ state: 'hidden', timeout: 5000 });
-    };
+    const openFromExplorer = (label: string): Promise<void> => wb.openInTableFromExplorer(label);
 
     step('opens a CSV from the explorer context menu, with a notice for its ragged row', async () => {
       await openFromExplorer('wallets.csv');

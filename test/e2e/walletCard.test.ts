@@ -112,25 +112,8 @@ for (const { theme, name } of THEMES) {
       await wb?.close();
     });
 
-    const explorerRow = (label: string) => wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: label }).first();
 
-    const openFromExplorer = async (label: string): Promise<void> => {
-      const item = wb.page.getByRole('menuitem', { name: 'Open in Table' });
-      for (let attempt = 1; ; attempt++) {
-        await explorerRow(label).click({ button: 'right' });
-        const ok = await item.waitFor({ state: 'visible', timeout: 3000 }).then(
-          () => true,
-          () => false,
-        );
-        if (ok) break;
-        await wb.page.keyboard.press('Escape');
-        if (attempt === 10) throw new Error(`"Open in Table" is not in the context menu of ${label}`);
-      }
-      await item.hover();
-      await wb.page.waitForTimeout(300);
-      await item.click();
-      await item.waitFor({ state: 'hidden', timeout: 5000 });
-    };
+    const openFromExplorer = (label: string): Promise<void> => wb.openInTableFromExplorer(label);
 
     step('opens a one-wallet result as its card: grouped metrics × four timeframes, PnL signed and coloured', async () => {
       await openFromExplorer('wallet.csv');

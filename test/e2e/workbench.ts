@@ -312,6 +312,30 @@ export class Workbench {
     }
   }
 
+  /**
+   * Right-clicks an Explorer row and picks "Open in Table" (the extension's items arrive a moment
+   * after the workbench). The workbench ignores a click that comes right after its menu opened (the
+   * right-click's own mouse-up must not pick an item): point at it first, then click.
+   */
+  async openInTableFromExplorer(label: string): Promise<void> {
+    const row = this.page.locator('.explorer-folders-view .monaco-list-row', { hasText: label }).first();
+    const item = this.page.getByRole('menuitem', { name: 'Open in Table' });
+    for (let attempt = 1; ; attempt++) {
+      await row.click({ button: 'right' });
+      const shown = await item.waitFor({ state: 'visible', timeout: 3000 }).then(
+        () => true,
+        () => false,
+      );
+      if (shown) break;
+      await this.page.keyboard.press('Escape');
+      if (attempt === 10) throw new Error(`"Open in Table" is not in the context menu of ${label}`);
+    }
+    await item.hover();
+    await this.page.waitForTimeout(300);
+    await item.click();
+    await item.waitFor({ state: 'hidden', timeout: 5000 });
+  }
+
   /** The palette row whose label is exactly title (e.g. "Wallet Analytics: Set API Key"). */
   paletteRow(title: string): Locator {
     return this.quickInput.locator('.quick-input-list .monaco-list-row').filter({
