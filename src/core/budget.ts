@@ -12,7 +12,7 @@
  */
 import { compactCredits } from './history/format';
 import { fmtCredits } from './pricing';
-import { PERIOD_MS } from './quota';
+import { PERIOD_MS } from './quotaPeriod';
 
 export const DAY_MS = 24 * 3600 * 1000;
 

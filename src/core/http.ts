@@ -20,6 +20,7 @@
 import { request, type Dispatcher } from 'undici';
 import { sleep } from './abort';
 import { redact } from './apiKey';
+import { isLoopbackHost } from './loopback';
 import { proxyCertificateHint, proxyFailure } from './proxy';
 import { ErrorBody, ERROR_CODES } from './wire';
 import {
@@ -119,12 +120,6 @@ export interface HttpAnswer {
 }
 
 // ---- URLs ----
-
-/** True for hosts whose traffic never leaves the machine: 127.0.0.0/8, localhost, [::1]. */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  return h === 'localhost' || h === '[::1]' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/u.test(h);
-}
 
 /** Parses and checks a base or file URL: https, or http only for loopback; no credentials. */
 export function checkUrl(raw: string, what: string): URL {

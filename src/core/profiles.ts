@@ -10,7 +10,8 @@
  * rewrite: that is the migration. Other profiles append `#profile=<id>`, which no base URL has
  * (`checkProfileBaseUrl` refuses a fragment).
  */
-import { checkUrl, isLoopbackHost } from './http';
+import { checkUrl } from './http';
+import { isLoopbackHost } from './loopback';
 
 export interface Profile {
   readonly id: string;

@@ -23,7 +23,7 @@
 import { isIP } from 'node:net';
 import { Agent, Dispatcher, EnvHttpProxyAgent, Pool } from 'undici';
 import { BadInputError } from './errors';
-import { isLoopbackHost } from './http';
+import { isLoopbackHost } from './loopback';
 
 /** The environment variables that matter here (a copy of process.env will do). */
 export type ProxyEnv = Readonly<Record<string, string | undefined>>;

@@ -4,9 +4,7 @@
  */
 import { budgetRefusal, type BudgetState } from './budget';
 import { fmtCredits, type Quote } from './pricing';
-
-export const QUOTA = 1_000_000_000;
-export const PERIOD_MS = 30 * 24 * 3600 * 1000;
+import { PERIOD_MS, QUOTA } from './quotaPeriod';
 
 /**
  * The next reset after now, for periods of 30 days counted from anchor (§8.1). The API does not

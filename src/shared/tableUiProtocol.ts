@@ -6,12 +6,12 @@
  * everything the webview sends.
  */
 import { isInt, isRecord } from '../core/table/queryGuards';
+import { NUMBER_FORMATS, type NumberFormat, type TableLayout } from '../core/table/tableLayout';
 import { HISTOGRAM_BINS, MAX_HISTOGRAM_BINS, type ColumnProfile, type Histogram, type ScatterData } from './analysisProtocol';
 import { parseTableRequest, type TableMessage, type TableRequest } from './tableProtocol';
 
-/** How numbers are shown. `auto`: the table's default for the column (thousands, or % for ratios). */
-export type NumberFormat = 'auto' | 'raw' | 'thousands' | 'fixed2' | 'compact' | 'percent';
-export const NUMBER_FORMATS: readonly NumberFormat[] = ['auto', 'raw', 'thousands', 'fixed2', 'compact', 'percent'];
+export { NUMBER_FORMATS, type NumberFormat, type TableLayout };
+
 
 /** What the host knows about a column beyond its name. */
 export interface ColumnInfo {
@@ -33,15 +33,6 @@ export interface ColumnInfo {
   readonly description?: string;
   /** Characters of the longest cell among the first rows (capped), to size the column. */
   readonly chars?: number;
-}
-
-/** A person's column choices, remembered per endpoint (by column name, so they carry to the next result). */
-export interface TableLayout {
-  readonly hidden: readonly string[];
-  readonly pinned: readonly string[];
-  readonly widths: Readonly<Record<string, number>>;
-  readonly formats: Readonly<Record<string, NumberFormat>>;
-  readonly defaultFormat: NumberFormat;
 }
 
 /** Everything the interface needs besides the data, sent right after `init`. */

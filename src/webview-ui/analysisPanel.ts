@@ -20,10 +20,8 @@ import { button, el, select } from './dom';
 import { formatCount } from './format';
 import type { Host, Pending } from './host';
 import type { StatusLine } from './notices';
-import type { PageControl, TableState } from './state';
+import type { PageControl, PanelMode, TableState } from './state';
 import { panelFollow, rowsKey, withFilter } from './tableQuery';
-
-export type PanelMode = 'profile' | 'histogram' | 'scatter';
 
 const MIN_WIDTH = 280;
 const DEFAULT_WIDTH = 400;

@@ -8,7 +8,7 @@
 import type { ColumnFilter, ViewQuery, ViewState } from '../shared/tableProtocol';
 import type { ColumnInfo, ProbeState, UiMessage } from '../shared/tableUiProtocol';
 import { TableActions } from './actions';
-import { AnalysisPanel, type PanelMode } from './analysisPanel';
+import { AnalysisPanel } from './analysisPanel';
 import { CardView } from './card';
 import { isWalletRow } from '../core/walletCard';
 import { FilterChips } from './chips';
@@ -24,7 +24,7 @@ import type { Host } from './host';
 import { closeMenu } from './menu';
 import { NoticeList, ProgressBar, StatusLine } from './notices';
 import { PlaceMemory } from './position';
-import { TableState, type PageControl } from './state';
+import { TableState, type PageControl, type PanelMode } from './state';
 import { busyLabel, everyRow, shapesRows, withFilter } from './tableQuery';
 import { Toolbar } from './toolbar';
 import { WindowFeed } from './windowFeed';

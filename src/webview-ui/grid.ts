@@ -8,42 +8,9 @@
  */
 import type { ColumnModel } from './columns';
 import { ColumnAxis, RowAxis } from './layout';
-import { formatCount, type ShownCell } from './format';
+import { formatCount } from './format';
 import { GridInput } from './gridInput';
-import type { HeaderView } from './tableQuery';
-
-/** What the grid reads and tells; the app implements it. */
-export interface GridHost {
-  readonly rowCount: number;
-  /** The raw text of a cell, or undefined while its window is on the way. */
-  cell(row: number, column: number): string | undefined;
-  /** What a cell shows: its text, a tooltip, a gain's or a loss's tone. */
-  display(column: number, text: string): ShownCell;
-  numeric(column: number): boolean;
-  header(column: number): HeaderView;
-  /** Rows [first, last) of these columns are about to show: fetch what is missing. */
-  ensure(first: number, last: number, columns: readonly number[]): void;
-  sortClick(column: number, add: boolean): void;
-  cellMenu(row: number, column: number, x: number, y: number): void;
-  /** Alt+Enter: the row as a wallet card. */
-  openCard(row: number): void;
-  headerMenu(column: number, x: number, y: number): void;
-  copy(): void;
-  resized(column: number, width: number, done: boolean): void;
-  activeChanged(): void;
-}
-
-export interface CellPos {
-  /** View row; -1 is the header row. */
-  readonly row: number;
-  /** Display index (pinned columns first). */
-  readonly col: number;
-}
-
-export interface Selection {
-  readonly rows: [number, number];
-  readonly cols: [number, number];
-}
+import type { CellPos, GridHost, Selection } from './gridTypes';
 
 interface CellView {
   readonly el: HTMLElement;

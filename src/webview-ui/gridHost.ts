@@ -6,7 +6,7 @@
 import type { TableActions } from './actions';
 import type { ColumnMenus } from './columnMenus';
 import { effectiveFormat, formatCell, signedCell, timeCell, type ShownCell } from './format';
-import type { GridHost } from './grid';
+import type { GridHost } from './gridTypes';
 import type { StatusLine } from './notices';
 import { positionText, type PlaceMemory } from './position';
 import type { PageControl, TableState } from './state';

@@ -8,14 +8,14 @@
  * for the actions.
  */
 import type { ColumnModel } from './columns';
-import type { CellPos, Grid, GridHost } from './grid';
+import type { CellPos, GridHost, GridSurface } from './gridTypes';
 
 export class GridInput {
   private dragging = false;
 
   /** Listens on the grid's scroller (keys) and sizer (mouse), for the page's lifetime. */
   constructor(
-    private readonly grid: Grid,
+    private readonly grid: GridSurface,
     sizer: HTMLElement,
     private readonly model: ColumnModel,
     private readonly host: GridHost,

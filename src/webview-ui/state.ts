@@ -5,7 +5,6 @@
  */
 import type { ColumnFilter, TableNotice, ViewQuery, ViewState } from '../shared/tableProtocol';
 import type { TableMeta } from '../shared/tableUiProtocol';
-import type { PanelMode } from './analysisPanel';
 import type { ColumnModel } from './columns';
 import { filterUnit, type FilterUnit } from './filterUnits';
 import { effectiveFormat } from './format';
@@ -53,6 +52,9 @@ export class TableState {
 }
 
 /** What the page's parts (chips, menus, the grid's host) may ask of the page. */
+/** What the analysis panel shows for a column: its profile, a histogram, or a scatter against another. */
+export type PanelMode = 'profile' | 'histogram' | 'scatter';
+
 export interface PageControl {
   setQuery(query: ViewQuery): void;
   setFilter(column: number, filter: ColumnFilter | undefined): void;

@@ -9,7 +9,8 @@ import { describe, it } from 'node:test';
 import { budgetRefusal, budgetStates, DAY_MS, forecast, HOLD_TTL_MS, utcDayStart, type Budgets } from '../../src/core/budget';
 import { endpoint } from '../../src/core/catalog';
 import { quote } from '../../src/core/pricing';
-import { PERIOD_MS, priceGate } from '../../src/core/quota';
+import { priceGate } from '../../src/core/quota';
+import { PERIOD_MS } from '../../src/core/quotaPeriod';
 import { sampleAddress } from '../../src/core/samples';
 import { SpendLedger, type SpendEntry } from '../../src/core/spendLedger';
 

@@ -1,5 +1,26 @@
+/**
+ * The floors of src/, as rules. Each folder of src/ is a floor; a file may import only the floors
+ * its row names (relative imports, type-only ones included), so the direction of every dependency
+ * is checked, not remembered. Lower floors first:
+ *
+ *   floor        may import                         vscode  node built-ins (itself or through what it imports)
+ *   core         core                               no      yes
+ *   shared       shared, core                       no      no   (both bundles import it: the webview's runs in a browser)
+ *   sandbox      sandbox, core                      no      yes
+ *   webview-ui   webview-ui, shared, core           no      no   (browser bundle)
+ *   vscode       vscode, shared, core, sandbox      yes     yes
+ *   extension.ts vscode, shared, core, sandbox      yes     yes
+ *
+ * core never imports shared: what both need (the analysis types, a layout's number formats) lives
+ * in core and shared re-exports it, so shared never imports core code that imports shared back.
+ * And no import cycle anywhere in src/: a cycle is a floor that has not been drawn (the piece both
+ * files need moves down, into its own file). Inside src/vscode, base/ is the floor every feature
+ * stands on, and commands/ are leaves. The vscode module is reached only by the vscode floor and
+ * activate(); the check follows imports transitively, so core reaching a vscode/ file is caught too.
+ */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
@@ -191,10 +212,6 @@ describe('layering: the floor of src/vscode', () => {
     assert.deepEqual(offenders, []);
   });
 
-  it('src/vscode has no import cycles', () => {
-    assert.deepEqual(importCycles(vscodeDir, root), []);
-  });
-
   it('the checks themselves catch an import leaving a folder and a two-file cycle', () => {
     withTree(
       {
@@ -206,6 +223,125 @@ describe('layering: the floor of src/vscode', () => {
       (tmp) => {
         assert.deepEqual(importsLeaving(join(tmp, 'base'), [join(tmp, 'base')], tmp), ['base/up.ts → views/panel.ts']);
         assert.deepEqual(importCycles(tmp, tmp), [['views/b.ts', 'views/panel.ts']]);
+      },
+    );
+  });
+});
+
+/** One floor of src/: where it is, which floors it may import, and whether it may reach `vscode` and node's built-ins. */
+interface Floor {
+  readonly floor: string;
+  /** Relative to src/: a folder, or one file. */
+  readonly path: string;
+  readonly may: readonly string[];
+  readonly vscode: boolean;
+  readonly node: boolean;
+}
+
+/** The table of the head comment, as data: lower floors first. */
+const FLOORS: readonly Floor[] = [
+  { floor: 'core', path: 'core', may: ['core'], vscode: false, node: true },
+  { floor: 'shared', path: 'shared', may: ['shared', 'core'], vscode: false, node: false },
+  { floor: 'sandbox', path: 'sandbox', may: ['sandbox', 'core'], vscode: false, node: true },
+  { floor: 'webview-ui', path: 'webview-ui', may: ['webview-ui', 'shared', 'core'], vscode: false, node: false },
+  { floor: 'vscode', path: 'vscode', may: ['vscode', 'shared', 'core', 'sandbox'], vscode: true, node: true },
+  { floor: 'extension.ts', path: 'extension.ts', may: ['extension.ts', 'vscode', 'shared', 'core', 'sandbox'], vscode: true, node: true },
+];
+
+const nodeBuiltins = new Set(builtinModules);
+const isNodeBuiltin = (spec: string): boolean => spec.startsWith('node:') || nodeBuiltins.has(spec.split('/')[0] ?? spec);
+const isVscode = (spec: string): boolean => spec === 'vscode' || spec.startsWith('vscode/');
+
+/** The floor a file under src belongs to, or undefined. */
+function floorOf(src: string, file: string, floors: readonly Floor[]): Floor | undefined {
+  return floors.find((f) => file === join(src, f.path) || inside(file, join(src, f.path)));
+}
+
+/** Every import from one floor to a floor its row does not name, and every file of src/ on no floor, as text. */
+function floorBreaches(src: string, floors: readonly Floor[]): string[] {
+  const base = dirname(src);
+  return tsFiles(src).flatMap((file) => {
+    const from = floorOf(src, file, floors);
+    if (!from) return [`${relative(base, file)} is on no floor: add it to the table`];
+    return specifiers(file).flatMap((spec) => {
+      const to = spec.startsWith('.') ? resolveRelative(file, spec) : undefined;
+      if (!to) return [];
+      const target = floorOf(src, to, floors);
+      return target && from.may.includes(target.floor) ? [] : [`${relative(base, file)} (${from.floor}) → ${relative(base, to)} (${target?.floor ?? 'outside src'})`];
+    });
+  });
+}
+
+/**
+ * For each file of a floor that may not reach `vscode` or node's built-ins, the chain of relative
+ * imports by which it does (through files of other floors too: a browser bundle breaks as well on a
+ * core file that reads the disk).
+ */
+function forbiddenReaches(src: string, floors: readonly Floor[]): string[] {
+  const base = dirname(src);
+  const specs = new Map<string, string[]>();
+  const specsOf = (f: string): string[] => specs.get(f) ?? (specs.set(f, specifiers(f)), specs.get(f) ?? []);
+  return tsFiles(src).flatMap((entry) => {
+    const floor = floorOf(src, entry, floors);
+    if (!floor || (floor.vscode && floor.node)) return [];
+    const parent = new Map<string, string | undefined>([[entry, undefined]]);
+    for (const queue = [entry]; queue.length > 0; ) {
+      const file = queue.shift() as string;
+      for (const spec of specsOf(file)) {
+        if ((!floor.vscode && isVscode(spec)) || (!floor.node && isNodeBuiltin(spec))) {
+          const chain = [spec];
+          for (let f: string | undefined = file; f; f = parent.get(f)) chain.unshift(relative(base, f));
+          return [`${floor.floor}: ${chain.join(' → ')}`];
+        }
+        const next = spec.startsWith('.') ? resolveRelative(file, spec) : undefined;
+        if (next && !parent.has(next)) {
+          parent.set(next, file);
+          queue.push(next);
+        }
+      }
+    }
+    return [];
+  });
+}
+
+describe('layering: the floors of src/ (the table at the head of this file)', () => {
+  const src = join(root, 'src');
+
+  it('every import goes to a floor its row names (core never imports shared, vscode, webview-ui or the sandbox; …)', () => {
+    assert.deepEqual(floorBreaches(src, FLOORS), [], 'move the piece both floors need down to the lower one');
+  });
+
+  it('shared and webview-ui reach neither vscode nor node built-ins, even through core', () => {
+    assert.deepEqual(forbiddenReaches(src, FLOORS), []);
+  });
+
+  it('src/ has no import cycle', () => {
+    assert.deepEqual(importCycles(src, root), [], 'a cycle is a floor not drawn yet: move what both files need into a file below them');
+  });
+
+  it('the checks themselves catch an upward import, core importing shared, a browser floor reaching node, a file on no floor', () => {
+    withTree(
+      {
+        'src/core/a.ts': "import { p } from '../shared/p';\nexport const a = p;\n",
+        'src/core/disk.ts': "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
+        'src/core/pure.ts': "import { z } from 'zod';\nexport const x = z;\n",
+        'src/shared/p.ts': "import { x } from '../core/pure';\nexport const p = x;\n",
+        'src/webview-ui/ui.ts': "import { r } from '../core/disk';\nimport { p } from '../shared/p';\nexport const u = [r, p];\n",
+        'src/webview-ui/host.ts': "import type { W } from '../vscode/w';\nexport type H = W;\n",
+        'src/vscode/w.ts': "import * as vscode from 'vscode';\nexport type W = typeof vscode;\n",
+        'src/stray.ts': 'export const s = 1;\n',
+      },
+      (tmp) => {
+        const src = join(tmp, 'src');
+        assert.deepEqual(floorBreaches(src, FLOORS).sort(), [
+          'src/core/a.ts (core) → src/shared/p.ts (shared)',
+          'src/stray.ts is on no floor: add it to the table',
+          'src/webview-ui/host.ts (webview-ui) → src/vscode/w.ts (vscode)',
+        ]);
+        assert.deepEqual(forbiddenReaches(src, FLOORS).sort(), [
+          'webview-ui: src/webview-ui/host.ts → src/vscode/w.ts → vscode',
+          'webview-ui: src/webview-ui/ui.ts → src/core/disk.ts → node:fs',
+        ]);
       },
     );
   });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { endpoint } from '../../src/core/catalog';
 import { quote } from '../../src/core/pricing';
-import { nextReset, priceGate, PERIOD_MS } from '../../src/core/quota';
+import { nextReset, priceGate } from '../../src/core/quota';
+import { PERIOD_MS } from '../../src/core/quotaPeriod';
 import { sampleAddress } from '../../src/core/samples';
 
 const S = { confirmAbove: 1_000, maxCreditsPerCall: 1_000_000 };

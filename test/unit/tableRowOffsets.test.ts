@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { open } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { chunkEnd, MAX_ROW_BYTES } from '../../src/core/table/rowChunks';
-import { RowOffsets } from '../../src/core/table/rowOffsets';
+import { chunkEnd } from '../../src/core/table/rowChunks';
+import { MAX_ROW_BYTES, RowOffsets } from '../../src/core/table/rowOffsets';
 import { readRowBytes } from '../../src/core/table/rowReads';
 import { rng, tempDir, writeTemp } from './tableFixtures';
 

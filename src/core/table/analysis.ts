@@ -10,8 +10,8 @@
  * than 15 significant digits) is counted, listed and compared by its decimal text, so distinct
  * counts, top values, min and max are the file's values; mean and quantiles stay doubles.
  */
-import type { ColumnProfile, Histogram, ProfileType, ScatterData, ValueCount } from '../../shared/analysisProtocol';
-import { HISTOGRAM_BINS } from '../../shared/analysisProtocol';
+import type { ColumnProfile, Histogram, ProfileType, ScatterData, ValueCount } from './analysisTypes';
+import { HISTOGRAM_BINS } from './analysisTypes';
 import { countCells, kindOfCounts } from '../columnKind';
 import { formatCount } from './notices';
 import { canonicalDecimal, compareDecimalText, NumberScan, numberTextScan } from './numbers';

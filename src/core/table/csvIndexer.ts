@@ -6,8 +6,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { hasBom } from './bytes';
 import type { CellWalker } from './cellWalkWasm';
-import { MAX_ROW_BYTES } from './rowChunks';
-import { RowOffsets } from './rowOffsets';
+import { MAX_ROW_BYTES, RowOffsets } from './rowOffsets';
 import { DEFAULT_DIALECT, detectDialect, DIALECT_SAMPLE, type Dialect } from './csvDialect';
 import { RowScanner, type ScanPlace } from './rowScanner';
 import { Utf8Check } from './utf8Check';

@@ -4,8 +4,7 @@ import { COMMA } from './bytes';
 import { delimiterName, type Dialect } from './csvDialect';
 import type { ScanProblems } from './csvIndexer';
 import { formatCount, place } from './notices';
-import { MAX_ROW_BYTES } from './rowChunks';
-import type { RowOffsets } from './rowOffsets';
+import { MAX_ROW_BYTES, type RowOffsets } from './rowOffsets';
 import type { TableNotice } from './types';
 
 /** Turns physical rows (the header is row 0 of a CSV) into places a person can find. */

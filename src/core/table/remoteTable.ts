@@ -8,9 +8,9 @@
  */
 import { join } from 'node:path';
 import { threadId as mainThreadId, Worker, type WorkerOptions } from 'node:worker_threads';
-import type { ColumnProfile, Histogram, ScatterData } from '../../shared/analysisProtocol';
+import type { ColumnProfile, Histogram, ScatterData } from './analysisTypes';
 import type { Chain, DistinctAddresses } from '../addresses';
-import { HISTOGRAM_BINS } from '../../shared/analysisProtocol';
+import { HISTOGRAM_BINS } from './analysisTypes';
 import { Listeners } from './listeners';
 import type { CopyOptions, ExportOptions, ExportResult } from './exportView';
 import type { Progress, SourceChange, TableNotice, TableWindow, TaskOptions, ViewQuery } from './types';

@@ -4,12 +4,10 @@
  * caller works on the current one (two buffers, alternating).
  */
 import type { FileHandle } from 'node:fs/promises';
-import type { RowOffsets } from './rowOffsets';
+import { MAX_ROW_BYTES, type RowOffsets } from './rowOffsets';
 
 /** 1 MiB: reads of 1, 2 and 4 MiB index at the same speed (bench:table), and the two buffers of a source are its biggest fixed cost. */
 export const CHUNK_BYTES = 1 << 20;
-/** A longer row is read only this far (a file ending inside an open quote is one such row). */
-export const MAX_ROW_BYTES = 64 << 20;
 
 /** Rows [first, last) of the file, read together; `base` is the file offset of buf[0]. */
 export interface RowChunk {

@@ -6,7 +6,9 @@
  * apart. Line numbers (for notices) are kept as a checkpoint every 1,024 rows plus, once some row
  * holds line breaks (quoted cells) or blank lines follow it, one byte a row of extra line breaks.
  */
-import { MAX_ROW_BYTES } from './rowChunks';
+
+/** A longer row is read only this far (a file ending inside an open quote is one such row). Here, below the readers, since the index counts such rows. */
+export const MAX_ROW_BYTES = 64 << 20;
 
 const BLOCK_SHIFT = 10;
 const BLOCK = 1 << BLOCK_SHIFT;

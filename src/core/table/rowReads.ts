@@ -10,8 +10,7 @@
  */
 import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { MAX_ROW_BYTES } from './rowChunks';
-import type { RowOffsets } from './rowOffsets';
+import { MAX_ROW_BYTES, type RowOffsets } from './rowOffsets';
 
 /** Row reads closer than this are merged into one read (if the gap is no bigger than the rows read so far)… */
 const MERGE_GAP = 64 << 10;

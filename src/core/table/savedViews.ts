@@ -9,7 +9,7 @@
  * well-formed scopes and views, so a damaged or older value never breaks a table. Pure.
  */
 import { exactBounds } from './numbers';
-import { NUMBER_FORMATS, type NumberFormat, type TableLayout } from '../../shared/tableUiProtocol';
+import { NUMBER_FORMATS, type NumberFormat, type TableLayout } from './tableLayout';
 import type { ColumnFilter, SortKey, ViewQuery } from './types';
 
 /** A filter with its column named. */

@@ -10,7 +10,7 @@
  * as data, and `progress` may come before it. `cancel` aborts a request; `close` ends the table.
  * Both sides validate what they receive (parseWorkerRequest, parseWorkerMessage).
  */
-import { MAX_HISTOGRAM_BINS, type ColumnProfile, type Histogram, type ScatterData } from '../../shared/analysisProtocol';
+import { MAX_HISTOGRAM_BINS, type ColumnProfile, type Histogram, type ScatterData } from './analysisTypes';
 import type { Chain, DistinctAddresses } from '../addresses';
 import type { ExportResult } from './exportView';
 import { isInt, isIntList, isQuery, isRecord } from './queryGuards';
