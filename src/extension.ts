@@ -39,7 +39,7 @@ import { registerSidebar, type Sidebar } from './vscode/views/sidebar';
  * Only under VS Code's test runner (ExtensionMode.Test): what the integration suite drives. It
  * holds the key and can spend, so an installed extension returns nothing (src/vscode/base/exports.ts).
  */
-export interface TestSurface {
+interface TestSurface {
   readonly services: Services;
   readonly activationMs: number;
   /** The Wallet Analytics view container: Account and Requests views, credits status bar item. */

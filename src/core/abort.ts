@@ -40,8 +40,3 @@ export function sleep(ms: number, signal: AbortSignal | undefined, cancelled: ()
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
-
-/** Yields to the event loop, so a long synchronous loop lets the extension host breathe. */
-export function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}

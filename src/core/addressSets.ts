@@ -43,7 +43,7 @@ export function addressSetOf(file: string, column: string, chain: Chain, cells: 
 
 /** The addresses of a result's address column, read through the table engine (no full cell walk). */
 /** One file's address column: its name, chain and every cell's text, in file order. */
-export interface AddressColumnCells {
+interface AddressColumnCells {
   readonly column: string;
   readonly chain: Chain;
   readonly cells: readonly string[];
@@ -215,7 +215,7 @@ export function listFileName(op: SetOperation, files: readonly string[]): string
 }
 
 /** What "Add to an Address List" did: the addresses appended, the values refused, and the list's size after. */
-export interface ListAppend {
+interface ListAppend {
   readonly added: readonly string[];
   /** Values that are not an address of either chain (addresses.ts rules), as they came. */
   readonly skipped: readonly string[];

@@ -95,7 +95,7 @@ export function addressListSchema(chain: Chain, max: number, rule: string): z.Zo
     });
 }
 
-export interface ParsedList {
+interface ParsedList {
   /** Valid, normalised, de-duplicated, in first-seen order. */
   readonly valid: string[];
   /** Entries that are not addresses, with their 1-based line number in the input. */

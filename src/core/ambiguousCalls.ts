@@ -8,14 +8,14 @@ import { createHash } from 'node:crypto';
 import { MergedList } from './mergedList';
 
 /** The part of VS Code's Memento (globalState) this needs: core never imports vscode. */
-export interface KeyValueState {
+interface KeyValueState {
   get<T>(key: string, defaultValue: T): T;
   update(key: string, value: unknown): PromiseLike<void>;
 }
 
 const KEY = 'walletAnalytics.ambiguousCalls';
 /** How long an unsettled call is remembered. */
-export const AMBIGUOUS_MEMORY_MS = 24 * 60 * 60 * 1000;
+const AMBIGUOUS_MEMORY_MS = 24 * 60 * 60 * 1000;
 const MAX = 200;
 
 interface Entry {

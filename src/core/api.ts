@@ -37,7 +37,7 @@ import {
   type ColumnInfo,
 } from './wire';
 
-export type { CallLog, RetryOptions } from './http';
+export type { CallLog } from './http';
 
 export interface ApiOptions {
   /** From the `walletAnalytics.baseUrl` setting. https, or http for loopback only. */
@@ -54,12 +54,12 @@ export interface ApiOptions {
   readonly dispatcher?: Dispatcher;
 }
 
-export type CreatorsPageT = z.output<typeof CreatorsPage>;
-export type CreatorRecordT = z.output<typeof CreatorRecord>;
-export type WalletMetricsT = z.output<typeof WalletMetrics>;
+type CreatorsPageT = z.output<typeof CreatorsPage>;
+type CreatorRecordT = z.output<typeof CreatorRecord>;
+type WalletMetricsT = z.output<typeof WalletMetrics>;
 
 /** What the generic `call` returns: the checked answer and the credits it cost. */
-export interface CallResult {
+interface CallResult {
   readonly endpoint: Endpoint;
   readonly value: unknown;
   readonly charged: number;

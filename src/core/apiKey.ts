@@ -1,6 +1,6 @@
 /** Rules for what a person may paste as an API key. Pure, so it is unit-tested without VS Code. */
 
-export type KeyCheck = { ok: true; key: string } | { ok: false; message: string };
+type KeyCheck = { ok: true; key: string } | { ok: false; message: string };
 
 /** Trims the input and rejects empty keys and keys holding whitespace or control characters. */
 export function checkApiKey(input: string | undefined): KeyCheck {

@@ -26,7 +26,7 @@ export interface Budgets {
 }
 
 /** A ledger entry as the budget reads it (src/vscode/base/credits.ts SpendEntry, or a hold). */
-export interface Spent {
+interface Spent {
   readonly credits: number;
   readonly at: number;
   readonly scope?: string;
@@ -35,7 +35,7 @@ export interface Spent {
   readonly hold?: boolean;
 }
 
-export type BudgetKind = 'day' | 'period';
+type BudgetKind = 'day' | 'period';
 
 export const BUDGET_SETTING: Record<BudgetKind, string> = {
   day: 'walletAnalytics.budget.perDay',
@@ -62,7 +62,7 @@ export function utcDayStart(now: number): number {
 }
 
 /** The credits of a scope's entries since `since` (holds only while fresh). */
-export function spentSince(entries: readonly Spent[], scope: string, since: number, now: number): number {
+function spentSince(entries: readonly Spent[], scope: string, since: number, now: number): number {
   let sum = 0;
   for (const e of entries) {
     if ((e.scope ?? e.baseUrl) !== scope || e.at < since) continue;
@@ -89,11 +89,6 @@ export function budgetStates(b: Budgets, entries: readonly Spent[], scope: strin
     out.push({ kind: 'period', budget: b.perPeriod, spent, left: Math.max(0, b.perPeriod - spent), since, resetsAt: reset ?? new Date(now + PERIOD_MS), rolling: reset === undefined });
   }
   return out;
-}
-
-/** The budget that leaves the least (undefined when no budget is set). */
-export function tightest(states: readonly BudgetState[]): BudgetState | undefined {
-  return states.reduce<BudgetState | undefined>((t, s) => (t === undefined || s.left < t.left ? s : t), undefined);
 }
 
 /** "2026-12-25 00:00 UTC" */

@@ -84,7 +84,7 @@ export interface Endpoint {
 }
 
 /** Limits the spec leaves open (§8.6) are our choice, kept here; a refused call costs nothing anyway. */
-export const LIMITS = {
+const LIMITS = {
   tokensPerRequest: 1_000,
   walletsPerRequest: 100_000,
   /** §4.3 rule 3, §8.5 */
@@ -484,7 +484,7 @@ export function findEndpoint(id: string): Endpoint | undefined {
 }
 
 /** The zod schema of an endpoint's whole input: its fields (optional ones may be absent) and its cross-field rules. */
-export function inputSchema(ep: Endpoint): z.ZodType<Record<string, unknown>> {
+function inputSchema(ep: Endpoint): z.ZodType<Record<string, unknown>> {
   const shape: Record<string, z.ZodType> = {};
   for (const f of ep.fields) {
     // A field with a default may be left out; the default is then sent, so the call is what the price assumed.
@@ -498,7 +498,7 @@ export function inputSchema(ep: Endpoint): z.ZodType<Record<string, unknown>> {
   }) as unknown as z.ZodType<Record<string, unknown>>;
 }
 
-export type Validated = { ok: true; input: Record<string, unknown> } | { ok: false; errors: string[] };
+type Validated = { ok: true; input: Record<string, unknown> } | { ok: false; errors: string[] };
 
 /**
  * Validates raw input against an endpoint, with messages a person can act on: "X is required."
@@ -538,7 +538,7 @@ export function validateInput(ep: Endpoint, raw: unknown): Validated {
 }
 
 /** A request ready for the transport: method, path with placeholders filled, query and body by wire name. */
-export interface WireRequest {
+interface WireRequest {
   readonly method: HttpMethod;
   readonly path: string;
   readonly query: Record<string, string>;

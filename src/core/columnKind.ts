@@ -17,14 +17,14 @@ import { parseMetricColumn } from './metrics';
 import { isNumberText } from './table/numbers';
 
 /** Share of the non-empty cells that must be addresses of one chain (or dates) for the column to be one. */
-export const AGREE = 0.9;
+const AGREE = 0.9;
 /** Rows read to judge a column when not every row is read (the table's first look, compare, address sets, use as input). */
 export const SAMPLE_ROWS = 50;
 
-export type ColumnKind = { readonly kind: 'empty' | 'number' | 'date' | 'text' } | { readonly kind: 'address'; readonly chain: Chain };
+type ColumnKind = { readonly kind: 'empty' | 'number' | 'date' | 'text' } | { readonly kind: 'address'; readonly chain: Chain };
 
 /** What the classifier counts of a column's non-empty cells (a cell may count as several). */
-export interface CellCounts {
+interface CellCounts {
   readonly filled: number;
   /** Plain decimals (numbers.ts), all-digit addresses included. */
   readonly numbers: number;
@@ -51,7 +51,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]
 export type ListWant = 'wallets' | 'tokens';
 
 /** The chain `value` (trimmed) is an address of, or undefined. */
-export function addressChain(value: string): Chain | undefined {
+function addressChain(value: string): Chain | undefined {
   const v = value.trim();
   if (addressProblem(v, 'main') === undefined) return 'main';
   if (addressProblem(v, 'alt') === undefined) return 'alt';
@@ -125,7 +125,7 @@ export function classifyColumn(cells: Iterable<string>, name = ''): ColumnKind {
 }
 
 /** The chain of a column's addresses, or undefined when it is not an address column. */
-export function columnChain(cells: Iterable<string>, name = ''): Chain | undefined {
+function columnChain(cells: Iterable<string>, name = ''): Chain | undefined {
   const k = classifyColumn(cells, name);
   return k.kind === 'address' ? k.chain : undefined;
 }

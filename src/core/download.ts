@@ -23,7 +23,7 @@ import { CancelledError, DownloadError, WalletApiError } from './errors';
 import { checkUrl } from './http';
 import { proxyFailure } from './proxy';
 
-export const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3;
+const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3;
 /** Temporary download files are `<prefix><hex>.part` in the destination folder (swept at start-up: src/core/sweep.ts). */
 export const DOWNLOAD_TEMP_PREFIX = '.wa-download-';
 const MAX_REDIRECTS = 5;

@@ -35,12 +35,12 @@ export type ErrorKind =
   | 'download'
   | 'unzip';
 
-export type Charged = 'no' | 'unknown';
+type Charged = 'no' | 'unknown';
 
-export const NOTHING_CHARGED = 'Nothing was charged.';
+const NOTHING_CHARGED = 'Nothing was charged.';
 const NOT_SENT = 'Nothing was sent. Nothing was charged.';
-export const SET_KEY_COMMAND = 'Wallet Analytics: Set API Key';
-export const RESET_IP_COMMAND = 'Wallet Analytics: Reset Saved IP Address';
+const SET_KEY_COMMAND = 'Wallet Analytics: Set API Key';
+const RESET_IP_COMMAND = 'Wallet Analytics: Reset Saved IP Address';
 
 /** Where a call failed: which endpoint, and whether it costs credits (the message depends on it). */
 export interface CallContext {
@@ -56,7 +56,7 @@ export interface CallContext {
  * What a paid call that may have been accepted says, by family. A queued job can be looked
  * up in the free request history; a direct call leaves no record, so only the balance tells.
  */
-export const MAY_HAVE_BEEN_CHARGED = {
+const MAY_HAVE_BEEN_CHARGED = {
   queued: 'It may have been charged: the server may have accepted it. Do not submit it again before checking Request History (free).',
   direct:
     'It may have been charged: the server may have accepted it. Running it again may charge again; check your credits before you do.',
@@ -356,7 +356,7 @@ export class CancelledError extends WalletApiError {
   }
 }
 
-export type DownloadProblem = 'http' | 'truncated' | 'tooLarge' | 'redirects' | 'io';
+type DownloadProblem = 'http' | 'truncated' | 'tooLarge' | 'redirects' | 'io';
 
 /** A result file could not be saved. Downloading a result is free, so nothing is charged. */
 export class DownloadError extends WalletApiError {
@@ -383,9 +383,4 @@ export class UnzipError extends WalletApiError {
 /** Narrowing helper: is e one of this layer's errors? */
 export function isWalletApiError(e: unknown): e is WalletApiError {
   return e instanceof WalletApiError;
-}
-
-/** True when a call may have been charged without this machine knowing: reconcile before any retry. */
-export function isAmbiguous(e: unknown): e is WalletApiError {
-  return e instanceof WalletApiError && e.charged === 'unknown';
 }

@@ -12,7 +12,7 @@ export function explorerSetting(chain: Chain): string {
   return `walletAnalytics.explorer.${chain === 'alt' ? 'altUrl' : 'mainUrl'}`;
 }
 
-export type ExplorerLink = { readonly url: string } | { readonly problem: string; readonly unset: boolean };
+type ExplorerLink = { readonly url: string } | { readonly problem: string; readonly unset: boolean };
 
 /** The explorer URL of `address` on `chain` from `template`, or why there is none. */
 export function explorerLink(template: string, address: string, chain: Chain): ExplorerLink {

@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { addressListSchema, addressRule, addressSchema, type Chain } from './addresses';
 
-export type FieldKind =
+type FieldKind =
   | 'address'
   | 'addressList'
   | 'integer'
@@ -122,12 +122,6 @@ export function textField(b: Base & { min: number; max: number; pattern?: RegExp
   let schema = z.string({ error: rule }).trim().min(b.min, { error: rule }).max(b.max, { error: rule });
   if (b.pattern) schema = schema.regex(b.pattern, { error: rule });
   return spec(b, { kind: 'text', min: b.min, max: b.max, rule, schema });
-}
-
-export function textListField(b: Base & { min: number; max: number }): FieldSpec {
-  const rule = `${b.label} must be a list of ${fmt(b.min)} to ${fmt(b.max)} non-empty texts.`;
-  const schema = z.array(z.string({ error: rule }).min(1, { error: rule }), { error: rule }).min(b.min, { error: rule }).max(b.max, { error: rule });
-  return spec(b, { kind: 'textList', min: b.min, max: b.max, rule, schema });
 }
 
 /** A field with its own schema; `rule` is its whole rule in one sentence, said for a value of the wrong type. */

@@ -21,7 +21,7 @@ export interface LockOptions {
   readonly now?: () => number;
 }
 
-export interface HeldLock {
+interface HeldLock {
   readonly path: string;
   /** Stops the heartbeat and deletes the lock file (only if it is still ours). */
   release(): Promise<void>;

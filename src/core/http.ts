@@ -45,9 +45,9 @@ import {
 
 /** §7.1: a submit not acknowledged within 100 seconds is refused; nothing is queued or charged. */
 export const ACK_TIMEOUT_MS = 100_000;
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 /** Bigger JSON answers than this are refused rather than held in memory. */
-export const MAX_JSON_BYTES = 256 * 1024 * 1024;
+const MAX_JSON_BYTES = 256 * 1024 * 1024;
 
 export interface RetryOptions {
   /** Attempts in all, the first included. */
@@ -79,7 +79,7 @@ export interface CallLog {
   readonly willRetry: boolean;
 }
 
-export interface TransportOptions {
+interface TransportOptions {
   readonly baseUrl: string;
   readonly apiKey: () => Promise<string | undefined>;
   readonly dispatcher?: Dispatcher;
@@ -91,7 +91,7 @@ export interface TransportOptions {
 }
 
 /** What the api layer asks the transport to send. */
-export interface HttpCall {
+interface HttpCall {
   readonly endpointId?: string;
   readonly method: 'GET' | 'POST';
   /** Starts with '/', already percent-encoded (catalog.encodeRequest). */
@@ -194,7 +194,7 @@ function parseErrorBody(text: string): ParsedError {
 }
 
 /** Maps a non-2xx answer to its typed error, from the ErrorBody code first, then the HTTP status. */
-export function errorFromResponse(
+function errorFromResponse(
   status: number,
   headers: Record<string, string | string[] | undefined>,
   text: string,

@@ -41,7 +41,7 @@ export interface InputTarget {
 }
 
 /** A target that cannot take the list: too few addresses for its least. */
-export interface RefusedTarget {
+interface RefusedTarget {
   readonly ep: Endpoint;
   readonly field: FieldSpec;
   readonly reason: string;

@@ -4,10 +4,10 @@
  */
 import { ENDPOINTS, commandIdOf } from './catalog';
 
-export const CATEGORY = 'Wallet Analytics';
+const CATEGORY = 'Wallet Analytics';
 export const ENDPOINT_COMMAND_PREFIX = 'walletAnalytics.endpoint.';
 
-export interface CommandContribution {
+interface CommandContribution {
   readonly command: string;
   readonly title: string;
   readonly category: string;

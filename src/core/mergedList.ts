@@ -10,7 +10,7 @@
  * Pure: the store is two functions.
  */
 
-export interface MergedListOptions<T> {
+interface MergedListOptions<T> {
   read(): readonly T[];
   write(items: T[]): PromiseLike<void>;
   id(item: T): string;

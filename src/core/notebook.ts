@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import type { ColumnFilter, SortKey, ViewQuery } from './table/types';
 
 /** How a column is typed in the notebook: addresses and text as strings, numbers as float64. */
-export type NotebookColumnKind = 'address' | 'text' | 'number';
+type NotebookColumnKind = 'address' | 'text' | 'number';
 
 export interface NotebookColumn {
   readonly name: string;
@@ -53,7 +53,7 @@ export interface Notebook {
   readonly cells: readonly NotebookCell[];
 }
 
-export type NotebookCell =
+type NotebookCell =
   | { readonly cell_type: 'markdown'; readonly id: string; readonly metadata: Record<string, unknown>; readonly source: string[] }
   | {
       readonly cell_type: 'code';
@@ -98,18 +98,18 @@ export function pyString(s: string): string {
 }
 
 /** Whether text may stand raw in generated code (no line end of any kind, no control character). */
-export function safeInCode(s: string): boolean {
+function safeInCode(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (unsafeInCode(s.charCodeAt(i))) return false;
   return true;
 }
 
 /** A SQL string literal. */
-export function sqlString(s: string): string {
+function sqlString(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;
 }
 
 /** A quoted SQL identifier (DuckDB: double quotes, doubled inside). */
-export function sqlIdent(s: string): string {
+function sqlIdent(s: string): string {
   return `"${s.replaceAll('"', '""')}"`;
 }
 

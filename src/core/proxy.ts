@@ -26,7 +26,7 @@ import { BadInputError } from './errors';
 import { isLoopbackHost } from './loopback';
 
 /** The environment variables that matter here (a copy of process.env will do). */
-export type ProxyEnv = Readonly<Record<string, string | undefined>>;
+type ProxyEnv = Readonly<Record<string, string | undefined>>;
 
 export interface ProxyOptions {
   /** `http.proxy` (user value); empty or undefined: the environment decides. */
@@ -55,14 +55,14 @@ export interface ProxyOptions {
  * closes it (nodejs/undici#3897, still so in the undici 7.30 we ship): the call's own timeout and
  * cancel never reached that phase, so a paid submit could hang forever.
  */
-export const PROXY_TUNNEL_TIMEOUT_MS = 30_000;
+const PROXY_TUNNEL_TIMEOUT_MS = 30_000;
 
 /**
  * The proxy did not open the tunnel: it did not answer CONNECT in time, closed the connection, or
  * the call was stopped first. The request itself is written only into an open tunnel, so it was
  * never sent, and never charged. The message completes "the proxy <url> …".
  */
-export class ProxyTunnelError extends Error {
+class ProxyTunnelError extends Error {
   constructor(
     readonly code: 'PROXY_TUNNEL_TIMEOUT' | 'PROXY_TUNNEL_CLOSED' | 'PROXY_TUNNEL_STOPPED',
     message: string,
@@ -235,7 +235,7 @@ function parseProxy(raw: string, from: string): URL {
  * Routes loopback targets to a direct agent and everything else to undici's EnvHttpProxyAgent
  * (which itself sends no-proxy hosts directly). Also knows its proxy, so failures can name it.
  */
-export class ProxyDispatcher extends Dispatcher {
+class ProxyDispatcher extends Dispatcher {
   constructor(
     private readonly loopback: Dispatcher,
     private readonly rest: Dispatcher,
@@ -357,7 +357,7 @@ export function proxyDispatcherFor(o: ProxyOptions): ProxyChoice {
 // ---- failures that were the proxy's ----
 
 /** What a failure through the proxy means, or undefined when it was not the proxy's. */
-export interface ProxyFailure {
+interface ProxyFailure {
   /** For the error message: says it was the proxy, and what to check. */
   readonly detail: string;
   /** 'PROXY_AUTH' (407/403: retrying will not help), 'PROXY_TUNNEL' (other refusals), a ProxyTunnelError's code, or the network code. */

@@ -16,12 +16,12 @@ export function nextReset(anchorMs: number, nowMs: number, periodMs = PERIOD_MS)
   return new Date(anchorMs + Math.max(1, periods) * periodMs);
 }
 
-export interface GateSettings {
+interface GateSettings {
   readonly confirmAbove: number;
   readonly maxCreditsPerCall: number;
 }
 
-export type Gate =
+type Gate =
   | { readonly kind: 'free' }
   /** Refused before sending: nothing sent, nothing charged. `setting`: the one its button opens. */
   | { readonly kind: 'refuse'; readonly message: string; readonly setting: string }

@@ -10,7 +10,7 @@ import { contributes } from '../../package.json';
 export const SETTINGS_SECTION = 'walletAnalytics';
 
 /** One declared setting; `key` is without the `walletAnalytics.` prefix. */
-export interface SettingSchema {
+interface SettingSchema {
   readonly key: string;
   readonly type: 'string' | 'number' | 'integer' | 'boolean';
   readonly default: string | number | boolean;

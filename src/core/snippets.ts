@@ -36,7 +36,7 @@ export const KEY_VARIABLE = 'WA_API_KEY';
 const KEY_MARK = '\u0000the key\u0000';
 
 /** One header: its name, and its value or the key. */
-export type SnippetHeader = readonly [name: string, value: string | { readonly key: true }];
+type SnippetHeader = readonly [name: string, value: string | { readonly key: true }];
 
 /** Everything a snippet says, derived from the same functions as the request the extension sends. */
 export interface CallDescription {
@@ -56,7 +56,7 @@ export interface CallDescription {
   readonly price: Quote;
 }
 
-export type Described = { readonly ok: true; readonly call: CallDescription } | { readonly ok: false; readonly errors: readonly string[] };
+type Described = { readonly ok: true; readonly call: CallDescription } | { readonly ok: false; readonly errors: readonly string[] };
 
 function headerList(h: Record<string, string>): SnippetHeader[] {
   return Object.entries(h).map(([k, v]) => [k, v === KEY_MARK ? { key: true } : v] as const);

@@ -24,7 +24,7 @@ export interface SpendEntry {
 }
 
 /** The store the ledger lives in (globalState's get/update for one key). */
-export interface LedgerStore {
+interface LedgerStore {
   read(): readonly SpendEntry[];
   write(items: SpendEntry[]): PromiseLike<void>;
 }

@@ -1,7 +1,7 @@
 /** "Did you mean" for a mistyped name (query fields, server input names): the closest known name by edit distance. One implementation for the client and the sandbox. */
 
 /** Levenshtein distance, with an early exit once it exceeds `max`. */
-export function editDistance(a: string, b: string, max = Infinity): number {
+function editDistance(a: string, b: string, max = Infinity): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

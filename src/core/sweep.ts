@@ -25,14 +25,14 @@ const SIDECAR_TEMP = /\.json\.\d+\.[0-9a-f]+\.tmp$/u;
 /** A window's private download folder (src/core/jobs/resultWriter.ts): left behind when that window died. */
 const CLAIM_DIR = /^\.wa-claim-.+-[0-9a-f]+$/u;
 
-export interface SweepOptions {
+interface SweepOptions {
   /** Default LEFTOVER_AGE_MS. */
   readonly olderThanMs?: number;
   /** Now, in ms since the epoch (file times are wall-clock). Default Date.now(). */
   readonly now?: number;
 }
 
-export interface SweepResult {
+interface SweepResult {
   /** Names removed, relative to the folder. */
   readonly removed: string[];
   /** Leftover names kept because they are recent (perhaps in use by another window). */

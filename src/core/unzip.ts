@@ -22,7 +22,7 @@ import * as yauzl from 'yauzl';
 import { CancelledError, UnzipError, WalletApiError } from './errors';
 import { exists } from './results/files';
 
-export interface UnzipLimits {
+interface UnzipLimits {
   readonly maxEntries: number;
   /** Uncompressed bytes of all entries together. */
   readonly maxTotalBytes: number;
@@ -45,9 +45,9 @@ export interface UnzipLimits {
 export const MAX_ARCHIVE_RATIO = 100;
 export const ARCHIVE_RATIO_FLOOR_BYTES = 64 * 1024 ** 2;
 /** Far more than one file per token of the largest token list (1,000); a directory of 10,000 entries is read in milliseconds. */
-export const MAX_ENTRIES = 10_000;
+const MAX_ENTRIES = 10_000;
 
-export const DEFAULT_UNZIP_LIMITS: UnzipLimits = {
+const DEFAULT_UNZIP_LIMITS: UnzipLimits = {
   maxEntries: MAX_ENTRIES,
   maxTotalBytes: 8 * 1024 ** 3,
   maxRatio: 200,
@@ -56,14 +56,14 @@ export const DEFAULT_UNZIP_LIMITS: UnzipLimits = {
   archiveRatioFloorBytes: ARCHIVE_RATIO_FLOOR_BYTES,
 };
 
-export interface UnzipOptions {
+interface UnzipOptions {
   /** The folder to create; by default the zip's path without `.zip` (with -1, -2… if taken). */
   readonly targetDir?: string;
   readonly limits?: Partial<UnzipLimits>;
   readonly signal?: AbortSignal;
 }
 
-export interface UnzipResult {
+interface UnzipResult {
   readonly dir: string;
   /** Paths of the extracted files, relative to dir, with '/' separators. */
   readonly files: readonly string[];

@@ -8,24 +8,24 @@
 import { METRIC_GROUPS, METRICS, parseMetricColumn, TIMEFRAMES, type Metric, type MetricGroup, type Timeframe } from './metrics';
 
 /** A metric of the card: its catalog entry and its raw text per timeframe (undefined: no such column). */
-export interface CardMetric {
+interface CardMetric {
   readonly metric: Metric;
   readonly values: Readonly<Partial<Record<Timeframe, string>>>;
 }
 
-export interface CardGroup {
+interface CardGroup {
   readonly group: MetricGroup;
   readonly metrics: readonly CardMetric[];
 }
 
 /** A column of the row that is not a metric (address, label, first_seen…), in file order. */
-export interface CardField {
+interface CardField {
   readonly column: number;
   readonly name: string;
   readonly value: string;
 }
 
-export interface WalletCard {
+interface WalletCard {
   readonly fields: readonly CardField[];
   /** The timeframes some column of the row has, in catalog order (1d, 7d, 30d, all). */
   readonly timeframes: readonly Timeframe[];

@@ -7,8 +7,7 @@
 import { z } from 'zod';
 
 /** Status of a queued request. Not shown in the spec: `url` being set is the only proof of done. */
-export const REQUEST_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
-export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+export type RequestStatus = 'queued' | 'running' | 'done' | 'failed';
 
 /** The longest requestId taken (our bound: the spec shows only that it is a string, §2.1). */
 export const REQUEST_ID_MAX = 512;
@@ -64,7 +63,7 @@ const RequestRecordShape = z.looseObject({
 export type RequestRecord = z.infer<typeof RequestRecordShape>;
 
 /** One record as read: kept (with what of it could not be read), or skipped and why. */
-export type ReadRecord = { readonly record: RequestRecord; readonly dropped: readonly string[] } | { readonly skipped: string };
+type ReadRecord = { readonly record: RequestRecord; readonly dropped: readonly string[] } | { readonly skipped: string };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const shown = (v: unknown): string => {
@@ -88,7 +87,7 @@ function isoTime(v: unknown): string | undefined {
  * set, an object error to its message or JSON. A field still unreadable is dropped and named. A
  * record without a usable requestId (a string, or an integer, by requestIdSchema's rule) is skipped.
  */
-export function readRequestRecord(raw: unknown): ReadRecord {
+function readRequestRecord(raw: unknown): ReadRecord {
   if (!isObject(raw)) return { skipped: `not an object (${shown(raw)})` };
   const id = typeof raw.requestId === 'number' && Number.isSafeInteger(raw.requestId) ? String(raw.requestId) : raw.requestId;
   const idOk = requestIdSchema('The requestId').safeParse(id);
@@ -139,7 +138,7 @@ export const RequestRecord = z.unknown().transform((v, ctx): RequestRecord => {
 });
 
 /** `GET /requests` as read: the readable records, and a line for each record skipped or field dropped (for the log). */
-export type RequestHistory = RequestRecord[] & { readonly unreadable?: readonly string[] };
+type RequestHistory = RequestRecord[] & { readonly unreadable?: readonly string[] };
 
 /** Each record of a history read on its own: one odd record never hides the others. */
 export function readRequestList(items: readonly unknown[]): RequestHistory {

@@ -13,7 +13,7 @@ import { Rng, base58String, hash32, hexAddress, unit } from './rng';
 export const PAGE_SIZE = 100;
 const NATIVE_USD: Record<Chain, number> = { main: 150, alt: 3000 };
 
-export interface Swap {
+interface Swap {
   readonly signature: string;
   readonly time: string;
   readonly side: 'buy' | 'sell';

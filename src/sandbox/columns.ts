@@ -31,7 +31,7 @@ export function onlyChainOf(metric: string): Chain | undefined {
 }
 
 /** A metric column: where its value comes from in the wallet store. */
-export interface MetricColumn {
+interface MetricColumn {
   readonly kind: 'metric';
   readonly name: string;
   /** Index among the metric columns of both chains (metric-major, as metricColumns() without a chain). */
@@ -42,7 +42,7 @@ export interface MetricColumn {
 }
 
 /** A categorical column: an index into `values`. */
-export interface CategoryColumn {
+interface CategoryColumn {
   readonly kind: 'category';
   readonly name: 'main_dex' | 'main_bot';
   readonly values: readonly string[];

@@ -14,12 +14,12 @@ import { finished, pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import type { Lines, ResultContent } from './results';
 
-export const CONTENT_TYPES = {
+const CONTENT_TYPES = {
   txt: 'text/plain; charset=utf-8',
   csv: 'text/csv; charset=utf-8',
   zip: 'application/zip',
 } as const;
-export type FileExt = keyof typeof CONTENT_TYPES;
+type FileExt = keyof typeof CONTENT_TYPES;
 
 /** Lines joined by "\n" (each line ends with one), in chunks of about 64 KB; stops (throws) when told to. */
 function* chunks(lines: Lines, stop: () => boolean): Generator<string> {
@@ -52,7 +52,7 @@ async function pump(source: Iterable<string>, out: Writable): Promise<void> {
 }
 
 /** Writes a result to path and answers its size in bytes. */
-export async function writeResult(content: ResultContent, path: string, mtime: Date, stop: () => boolean = () => false): Promise<number> {
+async function writeResult(content: ResultContent, path: string, mtime: Date, stop: () => boolean = () => false): Promise<number> {
   if (content.ext === 'zip') {
     const zip = new ZipFile();
     for (const e of content.entries) {
@@ -66,7 +66,7 @@ export async function writeResult(content: ResultContent, path: string, mtime: D
   return (await stat(path)).size;
 }
 
-export interface StoredFile {
+interface StoredFile {
   readonly path: string;
   readonly name: string;
   readonly ext: FileExt;
@@ -111,7 +111,7 @@ async function makeDir(): Promise<string> {
 }
 
 /** Disk kept for result files before the least recently used are deleted (they are made again on demand). */
-export const DEFAULT_DISK_BUDGET = 2 * 1024 ** 3;
+const DEFAULT_DISK_BUDGET = 2 * 1024 ** 3;
 
 /**
  * Result files by id: registered with their producer, written once on first need, kept on disk
@@ -202,7 +202,7 @@ export class FileStore {
   }
 }
 
-export interface DownloadFaults {
+interface DownloadFaults {
   readonly truncate: boolean;
   readonly corruptZip: boolean;
 }

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_CODES } from '../core/wire';
 
-export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 /** A refusal: thrown by handlers, answered as `{ error: { code, message } }` (our design, src/core/wire.ts). */
 export class ApiError extends Error {
@@ -42,7 +42,7 @@ export function sendError(res: ServerResponse, e: ApiError): void {
 }
 
 /** The most a request body may hold: a 100,000-address pnl list is about 5 MB. */
-export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** Reads and parses a JSON body; undefined when there is none. */
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {

@@ -140,7 +140,7 @@ export function inputKey(p: Param): string {
   return p.name === '*' ? 'query' : p.name;
 }
 
-export type Read = { readonly ok: true; readonly input: Input } | { readonly ok: false; readonly errors: readonly string[] };
+type Read = { readonly ok: true; readonly input: Input } | { readonly ok: false; readonly errors: readonly string[] };
 
 const show = (v: unknown): string => (typeof v === 'string' ? `“${v.length > 60 ? `${v.slice(0, 60)}…` : v}”` : (JSON.stringify(v) ?? String(v)));
 const named = (p: Param): string => `${p.label} (“${p.name}”)`;

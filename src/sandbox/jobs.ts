@@ -15,7 +15,7 @@ import { resultContent } from './results';
 import { Rng, hash32 } from './rng';
 import { ROUTES, type Endpoint } from './routes';
 
-export interface Job {
+interface Job {
   readonly requestId: string;
   readonly key: string;
   readonly endpoint: string;
@@ -29,7 +29,7 @@ export interface Job {
   readonly fileId: string;
 }
 
-export interface JobDeps {
+interface JobDeps {
   readonly world: World;
   readonly files: FileStore;
   readonly faults: FaultSwitches;
@@ -56,7 +56,7 @@ function summarise(input: Record<string, unknown>): Record<string, unknown> {
 const newId = (prefix: string, bytes: number) => `${prefix}${randomBytes(bytes).toString('hex')}`;
 
 /** A fresh request id (unguessable). The client takes any id as opaque (requestIdSchema in src/core/wire.ts). */
-export function newRequestId(): string {
+function newRequestId(): string {
   return newId('req_', 10);
 }
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -218,7 +218,7 @@ export class Jobs {
 }
 
 /** The extension of an endpoint's file for these inputs (without producing it). */
-export function fileExt(ep: Endpoint, input: Record<string, unknown>): string {
+function fileExt(ep: Endpoint, input: Record<string, unknown>): string {
   if (ep.id === 'toptraders') return input.output === 'txt' ? 'txt' : 'zip';
   if (ep.results.includes('csv') && ep.results.includes('txt')) return input.format === 'txt' ? 'txt' : 'csv';
   return ep.results[0] ?? 'txt';

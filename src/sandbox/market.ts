@@ -32,12 +32,12 @@ export interface Token {
   readonly rugged: boolean;
 }
 
-export interface Creator {
+interface Creator {
   readonly address: string;
   readonly tokens: number[];
 }
 
-export interface Venue {
+interface Venue {
   readonly address: string;
   readonly name: string;
   readonly swapRate: number;
@@ -45,7 +45,7 @@ export interface Venue {
   readonly size: number;
 }
 
-export interface AltToken {
+interface AltToken {
   readonly address: string;
   readonly symbol: string;
   readonly price: number;

@@ -8,7 +8,7 @@
  */
 
 /** How one endpoint is billed, in the spec's own words. */
-export type Price =
+type Price =
   /** Account endpoints and the column lists (§4.1 account, §4.2, §8.2 last row). */
   | { readonly kind: 'free' }
   /** "N" per call. */
@@ -73,14 +73,14 @@ export const PRICES: Readonly<Record<string, Price>> = {
 };
 
 /** What the answer tells that a price needs: matches found, creators returned, pages read. */
-export interface Outcome {
+interface Outcome {
   readonly matches?: number;
   readonly returned?: number;
   readonly pages?: number;
 }
 
 /** The price of an endpoint; throws for an id without one (a programming error). */
-export function priceOf(id: string): Price {
+function priceOf(id: string): Price {
   const p = PRICES[id];
   if (!p) throw new Error(`no sandbox price for ${id}`);
   return p;

@@ -17,7 +17,7 @@ import type { HourView } from './wallets';
 const CHAIN_NAME: Record<Chain, string> = { main: 'main chain', alt: 'second chain' };
 
 /** Why a field name is not queryable on the chain (with a suggestion), or undefined when it is. */
-export function fieldProblem(name: string, chain: Chain): string | undefined {
+function fieldProblem(name: string, chain: Chain): string | undefined {
   const cols = queryColumns(chain);
   if (cols.has(name)) return undefined;
   const tfMatch = /_(1d|7d|30d|all)$/u.exec(name);

@@ -18,7 +18,7 @@ export type Trait = 'zero' | 'edge' | 'skill' | 'unskill' | 'bot' | 'early';
 /** What reading a value does after the jitter. */
 export type Post = 'money' | 'number' | 'ratio' | 'score' | 'count' | 'int' | 'seconds';
 
-export interface Recipe {
+interface Recipe {
   readonly f: Magnitude;
   readonly g: Trait;
   readonly gw: number;

@@ -21,7 +21,7 @@ export type ResultContent =
   | { readonly ext: 'txt' | 'csv'; readonly lines: Lines }
   | { readonly ext: 'zip'; readonly entries: readonly { readonly name: string; readonly lines: Lines }[] };
 
-export interface JobContext {
+interface JobContext {
   readonly world: World;
   /** The hour the job was accepted in (ms of its start); every time in the file is relative to it. */
   readonly hourStart: number;
@@ -30,7 +30,7 @@ export interface JobContext {
 type Cell = string | number | boolean | null | undefined;
 
 /** One CSV line (RFC 4180 quoting; null and undefined are empty cells). */
-export function csvLine(cells: readonly Cell[]): string {
+function csvLine(cells: readonly Cell[]): string {
   let s = '';
   for (let i = 0; i < cells.length; i++) {
     const c = cells[i];

@@ -4,7 +4,7 @@
  */
 
 /** mulberry32: a tiny, fast 32-bit PRNG; returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
+function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) | 0;
@@ -50,7 +50,7 @@ export class Rng {
 }
 
 /** fmix32 from MurmurHash3: spreads the bits of a 32-bit integer. */
-export function mix32(h: number): number {
+function mix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

@@ -7,9 +7,9 @@
  */
 import type { Chain } from '../core/addresses';
 
-export type Family = 'queued' | 'direct' | 'account';
-export type Method = 'GET' | 'POST';
-export type ResultKind = 'txt' | 'csv' | 'zip' | 'json';
+type Family = 'queued' | 'direct' | 'account';
+type Method = 'GET' | 'POST';
+type ResultKind = 'txt' | 'csv' | 'zip' | 'json';
 
 export interface Endpoint {
   readonly id: string;

@@ -22,7 +22,7 @@ import { chargeFor } from './prices';
 import { routeOf, type Endpoint, type Routed } from './routes';
 import type { ReceivedRequest } from './types';
 
-export interface ServerDeps {
+interface ServerDeps {
   readonly accounts: Accounts;
   readonly jobs: Jobs;
   readonly direct: Direct;

@@ -22,7 +22,7 @@ import { ALL_METRIC_COLUMNS, categories, chainMetricColumns, metricOnChain } fro
 import { NATIVE_PRICE, RECIPES, finishColumn, type Magnitude, type Trait } from './recipes';
 import { Rng, base58Address, hash32, hexAddress } from './rng';
 
-export const LABELS = ['', 'whale', 'sniper', 'smart money', 'market maker', 'fresh wallet', 'bot', 'insider', 'influencer', 'copy trader'] as const;
+const LABELS = ['', 'whale', 'sniper', 'smart money', 'market maker', 'fresh wallet', 'bot', 'insider', 'influencer', 'copy trader'] as const;
 
 const TF_COUNT = TIMEFRAMES.length;
 /** Days in each timeframe; 'all' is the wallet's age. */
@@ -199,7 +199,7 @@ export function computeColumn(set: WalletSet, col: number, jit: Float32Array | u
 }
 
 /** The per-wallet jitter factors of one hour, one array per timeframe. */
-export function hourJitter(set: WalletSet, hour: number): Float32Array[] {
+function hourJitter(set: WalletSet, hour: number): Float32Array[] {
   const out = JITTER.map(() => new Float32Array(set.n));
   for (let i = 0; i < set.n; i++) {
     const j = (hash32(set.seed, set.addresses[i] ?? '', hour) / 4294967296) * 2 - 1;

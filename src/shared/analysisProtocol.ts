@@ -13,12 +13,4 @@
  * to…" is then the table's own useAsInput on the filtered view, price first as everywhere.
  */
 
-export {
-  HISTOGRAM_BINS,
-  MAX_HISTOGRAM_BINS,
-  type ColumnProfile,
-  type Histogram,
-  type ProfileType,
-  type ScatterData,
-  type ValueCount,
-} from '../core/table/analysisTypes';
+export { HISTOGRAM_BINS, MAX_HISTOGRAM_BINS, type ColumnProfile, type Histogram, type ScatterData } from '../core/table/analysisTypes';

@@ -10,7 +10,7 @@ import { NUMBER_FORMATS, type NumberFormat, type TableLayout } from '../core/tab
 import { HISTOGRAM_BINS, MAX_HISTOGRAM_BINS, type ColumnProfile, type Histogram, type ScatterData } from './analysisProtocol';
 import { parseTableRequest, type TableMessage, type TableRequest } from './tableProtocol';
 
-export { NUMBER_FORMATS, type NumberFormat, type TableLayout };
+export { type NumberFormat, type TableLayout };
 
 
 /** What the host knows about a column beyond its name. */

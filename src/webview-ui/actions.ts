@@ -11,7 +11,7 @@ import type { TableState } from './state';
 import type { WindowFeed } from './windowFeed';
 
 /** What the actions tell the page. */
-export interface ActionsOwner {
+interface ActionsOwner {
   exportingChanged(exporting: boolean): void;
   showError(text: string): void;
 }

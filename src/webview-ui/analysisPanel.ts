@@ -26,7 +26,7 @@ import { panelFollow, rowsKey, withFilter } from './tableQuery';
 const MIN_WIDTH = 280;
 const DEFAULT_WIDTH = 400;
 /** How long the table's filters stay unchanged before the panel computes again. */
-export const REFRESH_DELAY_MS = 400;
+const REFRESH_DELAY_MS = 400;
 
 export class AnalysisPanel {
   readonly el = el('aside', { className: 'analysis', attrs: { 'aria-label': 'Analysis' } });

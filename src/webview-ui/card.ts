@@ -11,7 +11,7 @@ import { button, el } from './dom';
 import { formatCount, metricCell, signedCell, timeCell, type ShownCell } from './format';
 
 /** What the card asks of the page. */
-export interface CardOwner {
+interface CardOwner {
   showTable(): void;
   openExplorer(address: string, chain: 'main' | 'alt'): void;
   copyAddress(address: string): void;

@@ -11,7 +11,7 @@ import type { ColumnFilter } from '../shared/tableProtocol';
 
 export type ScaleKind = 'linear' | 'log';
 
-export interface Tick {
+interface Tick {
   readonly value: number;
   readonly label: string;
 }
@@ -75,7 +75,7 @@ export class Scale {
 }
 
 /** The 1-2-5 step that gives about `count` intervals over [lo, hi]. */
-export function niceStep(lo: number, hi: number, count: number): number {
+function niceStep(lo: number, hi: number, count: number): number {
   const span = hi - lo;
   if (!(span > 0) || !Number.isFinite(span)) return 0;
   const raw = span / Math.max(1, count);
@@ -140,13 +140,13 @@ export function padDomain(min: number, max: number, kind: ScaleKind): [number, n
 }
 
 /** A histogram's bin i in data units (a log histogram's edges are log10 units). */
-export function binRange(h: Histogram, i: number): [number, number] {
+function binRange(h: Histogram, i: number): [number, number] {
   const a = h.edges[i] ?? NaN;
   const b = h.edges[i + 1] ?? NaN;
   return h.log ? [10 ** a, 10 ** b] : [a, b];
 }
 
-export interface Bar {
+interface Bar {
   readonly bin: number;
   readonly x: number;
   readonly y: number;
@@ -202,7 +202,7 @@ export function binsFilter(h: Histogram, first: number, last: number): { filter:
 }
 
 /** v rounded down or up to the power of ten at or below `fine`. */
-export function roundOut(v: number, fine: number, dir: 'down' | 'up'): number {
+function roundOut(v: number, fine: number, dir: 'down' | 'up'): number {
   if (!(fine > 0) || !Number.isFinite(fine)) return roundEdge(v);
   const step = 10 ** Math.floor(Math.log10(fine));
   const k = v / step;

@@ -8,7 +8,7 @@ import { button, el } from './dom';
 import { formatCount } from './format';
 import { closeMenu } from './menu';
 
-export interface ChooserOptions {
+interface ChooserOptions {
   readonly model: ColumnModel;
   readonly timeframes: readonly string[];
   readonly groups: readonly string[];

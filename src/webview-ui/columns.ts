@@ -4,15 +4,15 @@
  */
 import type { ColumnInfo, NumberFormat, TableLayout } from '../shared/tableUiProtocol';
 
-export interface Preset {
+interface Preset {
   /** Timeframes whose metric columns show; empty: every timeframe. */
   readonly timeframes: readonly string[];
   /** Metric groups whose columns show; empty: every group. */
   readonly groups: readonly string[];
 }
 
-export const MIN_WIDTH = 48;
-export const MAX_WIDTH = 1200;
+const MIN_WIDTH = 48;
+const MAX_WIDTH = 1200;
 
 /**
  * The width a column gets before anyone resizes it: room for its name (`ui`: a UI character's

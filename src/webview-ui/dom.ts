@@ -3,7 +3,7 @@
  * `value`), never as markup: the webview never parses HTML from data. Also the page's font metrics.
  */
 
-export interface ElOptions {
+interface ElOptions {
   className?: string;
   text?: string;
   title?: string;
@@ -49,7 +49,7 @@ export function placePopup(popup: HTMLElement, x: number, y: number): void {
 }
 
 /** The page's font metrics: a digit's and a UI character's width, and the row height. */
-export interface FontMetrics {
+interface FontMetrics {
   readonly digit: number;
   readonly ui: number;
   readonly rowHeight: number;

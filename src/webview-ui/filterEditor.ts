@@ -12,7 +12,7 @@ import { closeMenu } from './menu';
 
 type Kind = ColumnFilter['kind'];
 
-export interface FilterEditorOptions {
+interface FilterEditorOptions {
   readonly column: number;
   readonly name: string;
   readonly numeric: boolean;

@@ -56,7 +56,7 @@ const ACTIVE_ID = 'grid-active-cell';
 const CELL_PADDING = 8;
 
 /** How long the last renders took (ms), for the e2e test's scroll figures; a small ring. */
-export const renderTimes: number[] = [];
+const renderTimes: number[] = [];
 const RENDER_TIMES = 1024;
 (globalThis as { __waRenderTimes?: number[] }).__waRenderTimes = renderTimes;
 

@@ -11,7 +11,7 @@ import { effectiveFormat } from './format';
 import type { Grid } from './grid';
 
 /** The host's init message, as kept. */
-export interface Init {
+interface Init {
   readonly title: string;
   readonly kind: 'csv' | 'txt' | 'json';
   readonly columns: readonly string[];

@@ -15,7 +15,7 @@ const SEARCH_DELAY_MS = 300;
 const TABLE_FORMATS: NumberFormat[] = ['auto', 'raw', 'thousands', 'fixed2', 'compact'];
 
 /** What the toolbar asks of its owner. */
-export interface ToolbarOwner {
+interface ToolbarOwner {
   /** Search every cell for this text ('' ends the search). */
   search(text: string): void;
   focusGrid(): void;

@@ -9,7 +9,7 @@ import { BLOCK, CellCache, type WindowAsk } from './cellCache';
 import type { Host, Reply } from './host';
 
 /** What the feed reads from and tells its owner. */
-export interface FeedOwner {
+interface FeedOwner {
   /** The version of the view shown now, if any: windows of another version are stale. */
   version(): number | undefined;
   /** Whether the grid exists (the first paint is only noted once it does). */

@@ -9,10 +9,10 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { TableSource, TaskOptions } from '../table/types';
 import { compareSources, type CompareSource } from './compareSource';
 
-export const COMPARE_SUFFIX = '.compare.json';
+const COMPARE_SUFFIX = '.compare.json';
 const MARK = 'walletAnalyticsCompare';
 
-export interface CompareSpec {
+interface CompareSpec {
   /** The result each side reads: absolute, or relative to the spec file's folder. */
   readonly a: string;
   readonly b: string;
@@ -33,7 +33,7 @@ export function compareFileText(spec: CompareSpec): string {
  * system. It never starts with an endpoint id and a date (as a result's name does), so the table
  * keeps its column layout apart from that endpoint's results.
  */
-export function compareFileName(a: string, b: string): string {
+function compareFileName(a: string, b: string): string {
   const stem = (p: string): string => basename(p).replace(/\.(csv|txt|json)$/iu, '').replace(/[^\w .@+-]+/gu, '_').slice(0, 80);
   return `compare ${stem(a)} vs ${stem(b)}${COMPARE_SUFFIX}`;
 }

@@ -18,13 +18,13 @@ import { addressKey } from './addressColumn';
 /** The words of the status column. */
 export const STATUS = { onlyA: 'only in A', onlyB: 'only in B', both: 'in both' } as const;
 
-export interface CompareCounts {
+interface CompareCounts {
   readonly onlyA: number;
   readonly onlyB: number;
   readonly both: number;
 }
 
-export interface CompareOptions extends TaskOptions {
+interface CompareOptions extends TaskOptions {
   /** Names shown in the notice (file names); 'A' and 'B' when absent. */
   readonly labels?: { readonly a: string; readonly b: string };
   /** Close both sources when the comparison is closed (true when the comparison opened them). */

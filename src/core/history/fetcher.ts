@@ -13,14 +13,14 @@
 import type { RequestRecord } from '../wire';
 import { abortable } from '../abort';
 
-export interface HistorySnapshot {
+interface HistorySnapshot {
   readonly baseUrl: string;
   readonly records: readonly RequestRecord[];
   /** When the answer arrived (ms, on the fetcher's monotonic clock: compare only with other `at`s). */
   readonly at: number;
 }
 
-export interface HistoryFetcherOptions {
+interface HistoryFetcherOptions {
   /** One `GET /requests` against baseUrl. */
   fetch(baseUrl: string, signal: AbortSignal): Promise<readonly RequestRecord[]>;
   /** The current interval (read at every call, so focus and settings apply at once). */
@@ -31,7 +31,7 @@ export interface HistoryFetcherOptions {
   now?: () => number;
 }
 
-export type HistoryListener = (event: { baseUrl: string; snapshot?: HistorySnapshot; error?: unknown }) => void;
+type HistoryListener = (event: { baseUrl: string; snapshot?: HistorySnapshot; error?: unknown }) => void;
 
 interface Slot {
   startedAt: number;

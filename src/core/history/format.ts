@@ -46,7 +46,7 @@ export function endpointTitle(endpointId: string): string {
  * The server shortens long lists in `GET /requests` to `{ count, first }`. For a summary,
  * such a value counts as a list of `count` items.
  */
-export function shortenedList(v: unknown): { count: number; first: readonly unknown[] } | undefined {
+function shortenedList(v: unknown): { count: number; first: readonly unknown[] } | undefined {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
   const o = v as { count?: unknown; first?: unknown };
   return typeof o.count === 'number' && Array.isArray(o.first) ? { count: o.count, first: o.first } : undefined;
@@ -97,7 +97,7 @@ export function fullTime(ms: number): string {
 }
 
 /** "1 min 5 s", "42 s", "2 h 3 min". */
-export function duration(ms: number): string {
+function duration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s} s`;
   const m = Math.floor(s / 60);
@@ -138,7 +138,7 @@ export function requestTooltipMarkdown(it: HistoryItem, statusWords: string): st
 }
 
 /** What the credits tooltip shows (the Account view's facts, as far as it needs them). */
-export interface CreditsTooltipFacts {
+interface CreditsTooltipFacts {
   readonly keyState: string;
   readonly baseUrl: string;
   readonly balance?: { readonly value: number; readonly at: number };

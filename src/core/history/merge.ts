@@ -10,7 +10,7 @@
 import { jobScope, type JobRecord, type JobState } from '../jobs/job';
 import type { RequestRecord } from '../wire';
 
-export type ItemStatus = 'running' | 'done' | 'failed';
+type ItemStatus = 'running' | 'done' | 'failed';
 
 export interface HistoryItem {
   readonly requestId: string;
@@ -65,7 +65,7 @@ function furthest(a: ItemStatus, b: ItemStatus): ItemStatus {
 }
 
 /** A local record as a history item. */
-export function itemOfJob(j: JobRecord): HistoryItem {
+function itemOfJob(j: JobRecord): HistoryItem {
   return {
     requestId: j.requestId,
     endpointId: j.endpointId,
@@ -82,7 +82,7 @@ export function itemOfJob(j: JobRecord): HistoryItem {
 }
 
 /** A server record (optionally with its local job) as a history item. */
-export function itemOfRecord(r: RequestRecord, j?: JobRecord): HistoryItem {
+function itemOfRecord(r: RequestRecord, j?: JobRecord): HistoryItem {
   const fromServer: ItemStatus = statusOfServer(r);
   if (!j) {
     return {
@@ -113,7 +113,7 @@ export function itemOfRecord(r: RequestRecord, j?: JobRecord): HistoryItem {
 }
 
 /** Newest first; equal times by requestId, so the order is stable. */
-export function compareItems(a: HistoryItem, b: HistoryItem): number {
+function compareItems(a: HistoryItem, b: HistoryItem): number {
   return b.createdAt - a.createdAt || (a.requestId < b.requestId ? 1 : a.requestId > b.requestId ? -1 : 0);
 }
 

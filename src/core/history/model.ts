@@ -42,7 +42,7 @@ function startOfDay(ms: number): number {
 }
 
 /** Where today and yesterday start (local days), for grouping many items against one clock. */
-export function dayBounds(nowMs: number): { today: number; yesterday: number } {
+function dayBounds(nowMs: number): { today: number; yesterday: number } {
   const today = startOfDay(nowMs);
   const d = new Date(today);
   d.setDate(d.getDate() - 1);
@@ -57,7 +57,7 @@ export function groupOf(item: HistoryItem, nowMs: number, bounds = dayBounds(now
 }
 
 /** What a row shows, besides its label. */
-export interface RowText {
+interface RowText {
   readonly label: string;
   readonly description: string;
 }

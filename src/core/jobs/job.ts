@@ -59,7 +59,7 @@ export function jobScope(j: Pick<JobRecord, 'baseUrl' | 'profileId'>): string {
 }
 
 /** Jobs whose file is still to come and that are polled (a stalled job waits for the person's choice). */
-export function isOpen(j: JobRecord): boolean {
+function isOpen(j: JobRecord): boolean {
   return j.state === 'pending' || j.state === 'downloading';
 }
 

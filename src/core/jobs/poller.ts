@@ -30,9 +30,9 @@ export interface PollApi {
 export type Downloader = (job: JobRecord, signal: AbortSignal) => Promise<{ resultPath: string }>;
 
 /** How often pending jobs are read when nothing says otherwise (the default of `walletAnalytics.pollIntervalSeconds`). */
-export const DEFAULT_POLL_INTERVAL_MS = 5_000;
+const DEFAULT_POLL_INTERVAL_MS = 5_000;
 
-export interface PollerOptions {
+interface PollerOptions {
   /**
    * The API for a job's scope (its profile and base URL, `jobScope`; a bare base URL for jobs of the
    * Default profile), or undefined while it cannot be reached (no key for it now, a removed profile).

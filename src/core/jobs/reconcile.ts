@@ -21,12 +21,12 @@ import type { RequestRecord } from '../wire';
 /** How far the server's clock (createdAt) may be from ours, either way. */
 export const RECONCILE_CLOCK_SKEW_MS = 2 * 60_000;
 /** How long the history is searched, at least, from the start of the search. */
-export const RECONCILE_MAX_WAIT_MS = 30_000;
+const RECONCILE_MAX_WAIT_MS = 30_000;
 /** How often the history is read while searching. */
-export const RECONCILE_INTERVAL_MS = 3_000;
+const RECONCILE_INTERVAL_MS = 3_000;
 
 /** What reconcileSubmit tells; `message` of each is in RECONCILE_MESSAGES. */
-export type ReconcileResult =
+type ReconcileResult =
   | { readonly kind: 'found'; readonly record: RequestRecord }
   | { readonly kind: 'notFound'; readonly waitedMs: number }
   | { readonly kind: 'unknown'; readonly error: unknown };

@@ -28,11 +28,11 @@ import { resultKindOf } from '../results/kinds';
 import { resultMeta } from '../results/meta';
 import { resultFileName, sidecarOf, zipFolderOf } from '../results/names';
 
-export interface ResultFileApi {
+interface ResultFileApi {
   download(url: string, destDir: string, opts: Omit<DownloadOptions, 'destDir' | 'headersFor' | 'dispatcher'>): Promise<DownloadResult>;
 }
 
-export interface ResultWriterOptions {
+interface ResultWriterOptions {
   /** The API of a job's scope (`jobScope`: its profile and base URL), or undefined when it is not available in this window. */
   apiFor(scope: string): ResultFileApi | undefined;
   /** The results folder now. */

@@ -25,7 +25,7 @@ export interface JobPersistence {
   save(jobs: readonly JobRecord[]): Promise<void>;
 }
 
-export type JobsListener = (changed: readonly string[]) => void;
+type JobsListener = (changed: readonly string[]) => void;
 
 /** How many finished jobs to keep locally (the server keeps the full history). */
 const KEEP_FINISHED = 500;

@@ -22,16 +22,16 @@ import { directResultStem, isSidecar } from '../results/names';
 import { writeJsonAtomic } from '../query/diskJson';
 import { ActivityPage, CreatorsPage } from '../wire';
 
-export type Row = Record<string, unknown>;
+type Row = Record<string, unknown>;
 
 /** Where the next page starts: a cursor (activity) or a page number (creators). */
-export type Position = string | number;
+type Position = string | number;
 
 /** One paid call: the shape of `WalletAnalyticsApi.call` (the checked answer and the credits it cost). */
 export type PageCall = (endpointId: string, input: Record<string, unknown>) => Promise<{ readonly value: unknown; readonly charged: number }>;
 
 /** Marks a file as a paged result this module wrote (and may resume). */
-export const PAGED_FORMAT = 'wallet-analytics/pages@1';
+const PAGED_FORMAT = 'wallet-analytics/pages@1';
 
 /** What a paged result file holds, as read back. */
 export interface PagedResult {
@@ -116,7 +116,7 @@ function pagingOf(ep: Endpoint): Paging | undefined {
 }
 
 /** Whether ep is read page by page into a kept file (wallet activity on both chains, token creators). */
-export function isPagedEndpoint(ep: Endpoint): boolean {
+function isPagedEndpoint(ep: Endpoint): boolean {
   return pagingOf(ep) !== undefined;
 }
 
@@ -230,7 +230,7 @@ export async function loadPaged(file: string): Promise<PagedResult> {
 
 // ---- reading ----
 
-export interface ReadOptions {
+interface ReadOptions {
   readonly call: PageCall;
   /** The most pages this run reads. */
   readonly maxPages: number;
@@ -245,7 +245,7 @@ export interface ReadOptions {
  * How a run ended: `last` (the last page was read), `budget` (maxPages read, more remain),
  * `cancelled`, or `failed` (`error` says why; what was paid before it is on disk).
  */
-export type ReadEnd = 'last' | 'budget' | 'cancelled' | 'failed';
+type ReadEnd = 'last' | 'budget' | 'cancelled' | 'failed';
 
 export interface ReadOutcome {
   readonly end: ReadEnd;

@@ -66,7 +66,7 @@ export function referencesOf(cell: PipelineCell): Reference[] {
 }
 
 /** One cell's problems, said at the cell (index in the file). */
-export interface CellProblem {
+interface CellProblem {
   readonly index: number;
   readonly name?: string;
   readonly message: string;
@@ -126,7 +126,7 @@ function fixedInputProblems(ep: Endpoint, inputs: Record<string, unknown>): stri
 }
 
 /** Why one cell's text is not a step, or undefined when it is. */
-export function cellProblem(text: string): string | undefined {
+function cellProblem(text: string): string | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(text);

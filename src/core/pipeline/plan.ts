@@ -15,7 +15,7 @@ import { findEndpoint, type Endpoint } from '../catalog';
 import { fmtCredits, quote } from '../pricing';
 import { asReference, type PipelineFile, type Reference } from './format';
 
-export interface PlanLine {
+interface PlanLine {
   readonly index: number;
   readonly cell: string;
   readonly endpointId: string;
@@ -42,7 +42,7 @@ export interface Plan {
 }
 
 /** What the run knows before it starts: each cell whose result is on disk, with the number of values its list gives. */
-export interface PlanKnowledge {
+interface PlanKnowledge {
   /** Cells whose result on disk will be reused (unless refreshed), with their list's size. */
   readonly onDisk?: ReadonlyMap<string, number>;
   /** Cells the person asked to run again even though their result is on disk. */

@@ -64,7 +64,7 @@ export async function forgetRecord(dir: string, cell: string): Promise<void> {
 }
 
 /** The cells whose results are on disk, with their lists' sizes: what the plan prices exactly. */
-export async function onDisk(file: PipelineFile, dir: string): Promise<Map<string, number>> {
+async function onDisk(file: PipelineFile, dir: string): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const c of file.cells) {
     if (typeof c === 'string') continue;
@@ -82,12 +82,12 @@ export type CallResult =
 /** Sends one call (the window's call flow); `approval` is the cell's plan line (undefined for a free call). */
 export type CallCellFn = (cell: CallCell, ep: Endpoint, input: Record<string, unknown>, approval: LineApproval | undefined) => Promise<CallResult>;
 
-export type CellEvent =
+type CellEvent =
   | { readonly kind: 'running'; readonly index: number; readonly cell: string }
   | { readonly kind: 'done'; readonly index: number; readonly cell: string; readonly record: CellRecord; readonly reused: boolean }
   | { readonly kind: 'stopped'; readonly index: number; readonly cell: string; readonly message: string };
 
-export interface RunOptions {
+interface RunOptions {
   readonly dir: string;
   readonly plan: Plan;
   readonly approvals: ReadonlyMap<string, LineApproval>;
@@ -100,7 +100,7 @@ export interface RunOptions {
   readonly only?: ReadonlySet<number>;
 }
 
-export interface RunSummary {
+interface RunSummary {
   /** Credits charged by this run (reused cells charge nothing). */
   readonly charged: number;
   readonly stopped?: { readonly index: number; readonly cell: string; readonly message: string };

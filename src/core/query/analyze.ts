@@ -15,7 +15,7 @@ import { Condition, OPERATORS, type Operator } from './model';
 import { isCondition, outlineQuery, spanOf, valueOf, type ConditionRef, type FieldRef, type GroupRef, type QueryOutline, type Span } from './outline';
 import { closestName } from '../suggest';
 
-export type QueryDiagnosticCode =
+type QueryDiagnosticCode =
   | 'unknown-field'
   | 'other-chain-field'
   | 'wrong-type'
@@ -43,7 +43,7 @@ export interface QueryDiagnostic extends Span {
   readonly related?: readonly (Span & { readonly message: string })[];
 }
 
-export interface AnalyzeOptions {
+interface AnalyzeOptions {
   /** The chain to check against; by default the file's `$chain` ("main" when absent). */
   readonly chain?: Chain;
 }
@@ -214,10 +214,10 @@ function betweenProblem(c: ConditionRef): QueryDiagnostic | undefined {
  * or fewer survives the trip through a double (the value the client sends) unchanged; one of 16
  * or more may come out as another number.
  */
-export const MAX_EXACT_DIGITS = 15;
+const MAX_EXACT_DIGITS = 15;
 
 /** Significant digits of a JSON number literal: zeros that only place the point do not count. */
-export function significantDigits(literal: string): number {
+function significantDigits(literal: string): number {
   const mantissa = literal.replace(/^-/u, '').split(/[eE]/u)[0] ?? '';
   return mantissa.replace('.', '').replace(/^0+/u, '').replace(/0+$/u, '').length;
 }

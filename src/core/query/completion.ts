@@ -5,7 +5,7 @@
 import { findNodeAtLocation, getLocation, parseTree, type JSONPath } from 'jsonc-parser';
 import { PARSE_OPTIONS, propertyValue, type FieldRef, type Span } from './outline';
 
-export type CompletionContext =
+type CompletionContext =
   | { readonly kind: 'field'; readonly role: FieldRef['role']; readonly replace?: Span }
   | { readonly kind: 'value'; readonly field: string; readonly replace?: Span };
 

@@ -66,7 +66,7 @@ export function allowedValues(c: ColumnInfo): readonly string[] | undefined {
 }
 
 /** "last 30 days" for "30d"; the raw timeframe when it is not one we know. */
-export function timeframeLabel(c: ColumnInfo): string | undefined {
+function timeframeLabel(c: ColumnInfo): string | undefined {
   if (c.timeframe === undefined) return undefined;
   return TIMEFRAME_LABEL[c.timeframe as Timeframe] ?? c.timeframe;
 }

@@ -6,7 +6,7 @@ import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { analyzeQuery } from './analyze';
 import { bodyOfFile, QueryFile, withoutFileKeys, type QueryBody } from './model';
 
-export type ParsedQueryFile =
+type ParsedQueryFile =
   | { ok: true; body: QueryBody; chain: 'main' | 'alt' | undefined }
   | { ok: false; errors: string[] };
 

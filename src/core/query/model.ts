@@ -62,7 +62,7 @@ export const OrGroup: z.ZodType<OrGroup> = z.strictObject({
 export const Group: z.ZodType<Group> = z.union([AndGroup, OrGroup]);
 export const QueryNode: z.ZodType<QueryNode> = z.union([Condition, AndGroup, OrGroup]);
 
-export const SortKey = z.strictObject({
+const SortKey = z.strictObject({
   field: z.string().min(1),
   dir: z.enum(['asc', 'desc']).default('desc'),
 });
@@ -94,7 +94,7 @@ export const QueryFile = QueryBody.extend({
 export type QueryFile = z.infer<typeof QueryFile>;
 
 /** True for a key that stays in the file and is never sent: one starting with `$`. */
-export function isFileKey(key: string): boolean {
+function isFileKey(key: string): boolean {
   return key.startsWith('$');
 }
 
@@ -137,7 +137,4 @@ export function canonicalQuery(body: unknown): string {
 
 export function isAnd(n: QueryNode): n is AndGroup {
   return typeof n === 'object' && 'and' in n;
-}
-export function isOr(n: QueryNode): n is OrGroup {
-  return typeof n === 'object' && 'or' in n;
 }

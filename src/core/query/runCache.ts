@@ -37,7 +37,7 @@ export function runKey(baseUrl: string, chain: Chain, body: QueryBody): string {
 }
 
 /** Whether a run's answer is still what the service returns at `now`: no hourly refresh has fallen since. */
-export function isFresh(run: QueryRun, now: number): boolean {
+function isFresh(run: QueryRun, now: number): boolean {
   return now >= run.at && sameRefreshPeriod(run.at, now);
 }
 

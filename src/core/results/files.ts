@@ -25,7 +25,7 @@ export async function freeName(dir: string, name: string): Promise<string> {
   }
 }
 
-export interface ResultInfo {
+interface ResultInfo {
   /** Endpoint id, when the file is a result of this extension. */
   readonly endpoint?: string;
   /** Table files of the same extracted .zip result (absolute, sorted), or just the file itself. */

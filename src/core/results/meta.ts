@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { JobRecord } from '../jobs/job';
 
 /** What the `<name>.meta.json` sidecar holds. */
-export interface ResultMeta {
+interface ResultMeta {
   endpoint: string;
   inputs: Record<string, unknown>;
   requestId: string;

@@ -11,7 +11,7 @@ import type { JobRecord } from '../jobs/job';
 import { kindOfName, type ResultKind } from './kinds';
 
 /** `yyyymmdd-hhmmss` in UTC, for file names that sort by time. */
-export function stamp(iso: string): string {
+function stamp(iso: string): string {
   const d = new Date(iso);
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}`;
@@ -57,7 +57,7 @@ export function endpointFromName(file: string): string | undefined {
 }
 
 /** Files the table opens. */
-export const TABLE_FILE = /\.(csv|txt|json)$/iu;
+const TABLE_FILE = /\.(csv|txt|json)$/iu;
 const SIDECAR = /\.meta\.json$/iu;
 
 /** The sidecar of a result file (or of a `.zip`): `<file>.meta.json`. */

@@ -21,7 +21,7 @@ export interface ReadOptions extends TaskOptions {
 }
 
 /** One address column of a result: where it is, its chain and whose addresses its name says it holds. */
-export interface ResultAddressColumn {
+interface ResultAddressColumn {
   readonly column: number;
   readonly name: string;
   readonly chain: Chain;
@@ -30,7 +30,7 @@ export interface ResultAddressColumn {
 }
 
 /** A result file open in a table worker: its header, first rows, address columns and a column's addresses or text. */
-export class ResultReader {
+class ResultReader {
   private constructor(
     readonly file: string,
     private readonly table: RemoteTable,
@@ -98,7 +98,7 @@ export class ResultReader {
 }
 
 /** One list that a result offers: an address column's distinct addresses (merged over the files of an extracted .zip). */
-export interface ResultList extends DistinctAddresses {
+interface ResultList extends DistinctAddresses {
   /** The column's name (the first file's, for a folder). */
   readonly column: string;
   readonly chain: Chain;

@@ -19,10 +19,10 @@ import { cellReaders } from './typedColumn';
 import { CellKind, type TypedColumn } from './types';
 
 /** How many values `top` lists. */
-export const TOP_VALUES = 10;
+const TOP_VALUES = 10;
 
 /** "these 12 rows", "this 1 row": how the failures name the view. */
-export function rowsPhrase(n: number): string {
+function rowsPhrase(n: number): string {
   return n === 1 ? 'this 1 row' : `these ${formatCount(n)} rows`;
 }
 

@@ -24,11 +24,11 @@ import type { Delimiter } from './csvDialect';
 const STRIDE_SHIFT = 5;
 const NONE = 0xffffffff;
 /** At most this many columns get a place for every cell. */
-export const PER_CELL_MAX_COLUMNS = 64;
+const PER_CELL_MAX_COLUMNS = 64;
 
 export type CellMapLayout = 'marks' | 'cells' | 'deltas';
 
-export interface CellMapSizes {
+interface CellMapSizes {
   /** Bytes of the longest row (decides the offset type of the cells layout). */
   readonly maxRowBytes?: number;
   /** Bytes of the file (bounds the memory of the cells layout). */

@@ -20,7 +20,7 @@ export interface RaggedRows {
   firstCells: number;
 }
 
-export interface ColumnPassResult {
+interface ColumnPassResult {
   readonly columns: TypedColumn[];
   /** Set when this pass built the map. */
   readonly map: CellMap | undefined;

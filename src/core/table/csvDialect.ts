@@ -60,7 +60,7 @@ function headerDelimiter(sample: Buffer): Delimiter {
  * at CR, LF and CRLF alike. Its cost is a few thousand indexOf calls at open, and never a pass
  * over a file whose first bytes have no lone CR (such a file keeps the kernel's scan).
  */
-export function endsLinesAtCr(bytes: Buffer, whole: boolean): boolean {
+function endsLinesAtCr(bytes: Buffer, whole: boolean): boolean {
   for (let at = bytes.indexOf(CR); at !== -1; at = bytes.indexOf(CR, at + 1)) {
     if (at + 1 < bytes.length ? bytes[at + 1] !== LF : whole) return true;
   }

@@ -17,7 +17,7 @@ export function neutraliseFormula(cell: string): string {
 }
 
 /** The cell quoted when it holds the delimiter, a quote or a line break (quotes doubled). */
-export function quoteCell(cell: string, delimiter: ',' | '\t'): string {
+function quoteCell(cell: string, delimiter: ',' | '\t'): string {
   const needs = cell.includes(delimiter) || cell.includes('"') || cell.includes('\n') || cell.includes('\r');
   return needs ? `"${cell.replaceAll('"', '""')}"` : cell;
 }

@@ -52,7 +52,7 @@ export function openAddressList(path: string, options: OpenCsvOptions = {}): Pro
   return CsvSource.open(path, { kind: 'txt', delimited: false }, options);
 }
 
-export class CsvSource implements TableSource, CsvFile {
+class CsvSource implements TableSource, CsvFile {
   readonly kind: 'csv' | 'txt';
   readonly delimited: boolean;
   readonly indexed: Promise<void>;

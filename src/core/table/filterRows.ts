@@ -16,7 +16,7 @@ export function filterNeed(f: ColumnFilter): ColumnNeed {
 }
 
 /** A test by row id for one filter over its typed column. */
-export function rowTest(f: ColumnFilter, col: TypedColumn): (r: number) => boolean {
+function rowTest(f: ColumnFilter, col: TypedColumn): (r: number) => boolean {
   const scaled = col.scaled;
   if (scaled && f.kind !== 'contains') {
     // A narrow column (numbers and empty cells): its values without making its Float64 copy.

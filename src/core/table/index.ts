@@ -65,17 +65,13 @@
  * Measured costs on three shapes (100,000 × 640 numbers, 723 MB; 1,000,000 × 12 quoted text,
  * 206 MB; 100,000 rows with a 5–20 KB cell, 1.35 GB): bench/RESULTS-table.md (npm run bench:table).
  */
-export { abortable } from '../abort';
-export { columnHistogram, profileColumn, quantile, scatterPoints } from './analysis';
-export { formatLine, neutraliseFormula, quoteCell } from './csvFormat';
-export { CsvSource, openAddressList, openCsvFile, type OpenCsvOptions } from './csvSource';
-export { COPY_MAX_CELLS, copySelection, exportView, type CopyOptions, type ExportOptions, type ExportResult } from './exportView';
-export { filterRows } from './filterRows';
+export { neutraliseFormula } from './csvFormat';
+export { openAddressList, openCsvFile } from './csvSource';
+export { COPY_MAX_CELLS, copySelection, exportView } from './exportView';
 export { findRows, jsonRowsSource, openJsonFile } from './jsonSource';
-export { isNumberText, parseNumberText } from './numbers';
+export { parseNumberText } from './numbers';
 export { openTable } from './openTable';
-export { compareText, sortRows } from './sortRows';
+export { compareText } from './sortRows';
 export { TableView } from './tableView';
-export { defaultWorkerFile, fromWireError, RemoteTable, TABLE_WORKER_YOUNG_GENERATION_MB, TableWorkerError, tableWorkerOptions, type RemoteOpenOptions } from './remoteTable';
-export type { ViewSnapshot } from './workerProtocol';
+export { RemoteTable, TABLE_WORKER_YOUNG_GENERATION_MB, TableWorkerError, tableWorkerOptions } from './remoteTable';
 export * from './types';

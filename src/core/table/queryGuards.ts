@@ -15,7 +15,7 @@ const isOptionalNumber = (v: unknown): boolean => v === undefined || (typeof v =
 const isBoundText = (text: unknown, bound: unknown): boolean => text === undefined || (typeof text === 'string' && typeof bound === 'number' && parseNumberText(text) === bound);
 
 /** A well-formed ColumnFilter. */
-export function isFilter(v: unknown): v is ColumnFilter {
+function isFilter(v: unknown): v is ColumnFilter {
   if (!isRecord(v) || !isInt(v.column)) return false;
   switch (v.kind) {
     case 'range':

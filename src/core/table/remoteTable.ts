@@ -39,13 +39,13 @@ export class TableWorkerError extends Error {
 }
 
 /** The error a worker reported, rebuilt on this side: an AbortError stays one, a RangeError too; the rest are TableWorkerErrors. */
-export function fromWireError(e: WireError): Error {
+function fromWireError(e: WireError): Error {
   if (e.name === 'AbortError') return new DOMException(e.message, 'AbortError');
   if (e.name === 'RangeError') return new RangeError(e.message);
   return new TableWorkerError(e.message, e.name, e.code);
 }
 
-export interface RemoteOpenOptions {
+interface RemoteOpenOptions {
   /** Cancels the open (the worker stops); a later abort does nothing (close() ends the table). */
   readonly signal?: AbortSignal;
   /** The worker bundle (default: tableWorker.js beside this bundle, i.e. dist/). */
@@ -68,7 +68,7 @@ export function tableWorkerOptions(): WorkerOptions {
 }
 
 /** Where the worker bundle is when this code runs from dist/extension.js. */
-export function defaultWorkerFile(): string {
+function defaultWorkerFile(): string {
   return join(__dirname, 'tableWorker.js');
 }
 

@@ -10,7 +10,7 @@ import { MAX_ROW_BYTES, type RowOffsets } from './rowOffsets';
 export const CHUNK_BYTES = 1 << 20;
 
 /** Rows [first, last) of the file, read together; `base` is the file offset of buf[0]. */
-export interface RowChunk {
+interface RowChunk {
   readonly buf: Buffer;
   readonly base: number;
   readonly first: number;

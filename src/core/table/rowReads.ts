@@ -18,7 +18,7 @@ const MERGE_GAP = 64 << 10;
 const MERGE_MAX = 4 << 20;
 
 /** Bytes that hold some rows; `base` is the file offset of buf[0]. */
-export interface RowBytes {
+interface RowBytes {
   readonly buf: Buffer;
   readonly base: number;
 }

@@ -13,7 +13,7 @@ import { NUMBER_FORMATS, type NumberFormat, type TableLayout } from './tableLayo
 import type { ColumnFilter, SortKey, ViewQuery } from './types';
 
 /** A filter with its column named. */
-export type NamedFilter =
+type NamedFilter =
   | { readonly kind: 'range'; readonly column: string; readonly min?: number; readonly max?: number; readonly minText?: string; readonly maxText?: string }
   | { readonly kind: 'contains'; readonly column: string; readonly text: string }
   | { readonly kind: 'empty' | 'nonEmpty'; readonly column: string };
@@ -33,7 +33,7 @@ export interface SavedView {
   readonly savedAt: string;
 }
 
-export interface ScopeViews {
+interface ScopeViews {
   readonly views: readonly SavedView[];
   /** The name of the view last chosen for this scope: a new result opens in it. */
   readonly last?: string;

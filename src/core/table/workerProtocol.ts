@@ -27,7 +27,7 @@ export interface WireError {
   readonly code?: string;
 }
 
-export interface ExportRequestOptions {
+interface ExportRequestOptions {
   readonly columns?: readonly number[];
   readonly neutraliseFormulas: boolean;
   readonly header: boolean;

@@ -22,14 +22,14 @@ const addresses = (n: number): string => `${fmt(n)} address${n === 1 ? '' : 'es'
 const TITLE = 'Wallet Analytics: Address Sets';
 
 /** What tests (or another command) pass instead of answering the two steps. */
-export interface AddressSetsArgs {
+interface AddressSetsArgs {
   readonly files: readonly string[];
   readonly op: SetOperation;
   /** For subtract: the result kept (the others are taken from it); the first file when absent. */
   readonly keep?: string;
 }
 
-export interface AddressSetsOutcome {
+interface AddressSetsOutcome {
   /** The list file written, or undefined when the operation gave no address. */
   readonly file: string | undefined;
   readonly count: number;

@@ -14,7 +14,7 @@ import { openInTable } from '../table/tableEditor';
 import { pickOneResult, resultItems, tableFile, targetPaths, type AnalysisDeps } from './resultChoice';
 
 /** Saves the comparison of two results (table files or result folders) and opens it; returns the comparison file. */
-export async function compareResults(deps: AnalysisDeps, a: string, b: string): Promise<string> {
+async function compareResults(deps: AnalysisDeps, a: string, b: string): Promise<string> {
   const [fa, fb] = await Promise.all([tableFile(a), tableFile(b)]);
   if (path.resolve(fa) === path.resolve(fb)) throw new Error(`Pick two different results: both are ${path.basename(fa)}.`);
   const dir = path.join(deps.resultsFolder(), 'compares');

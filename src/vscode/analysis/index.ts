@@ -8,7 +8,6 @@ import { registerAddressSetsCommand } from './addressSetsCommand';
 import { registerCompareCommands } from './compareCommand';
 import type { AnalysisDeps } from './resultChoice';
 
-export type { AnalysisDeps } from './resultChoice';
 
 export function registerAnalysisCommands(context: vscode.ExtensionContext, deps: AnalysisDeps): void {
   registerCompareCommands(context, deps);

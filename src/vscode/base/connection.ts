@@ -12,7 +12,7 @@ import type { ProfileService } from './profiles';
 import { ContextKeys } from './ids';
 import type { ContextKeySetter } from './contextKeys';
 
-export type Mode = 'configured' | 'sandbox';
+type Mode = 'configured' | 'sandbox';
 
 /**
  * One call flow's connection, fixed when the flow starts: the price is shown for it, the call is
@@ -33,7 +33,7 @@ export interface BoundConnection {
 }
 
 /** "Account A (api.example.com)": a profile's name and the host its calls go to. */
-export function connectionLabel(profileName: string, baseUrl: string): string {
+function connectionLabel(profileName: string, baseUrl: string): string {
   let host: string;
   try {
     host = new URL(baseUrl).host;

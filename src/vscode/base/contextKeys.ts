@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ContextKeys } from './ids';
 
-export type ContextKey = (typeof ContextKeys)[keyof typeof ContextKeys];
+type ContextKey = (typeof ContextKeys)[keyof typeof ContextKeys];
 
 /**
  * Sets the extension's context keys (for `when` clauses) and remembers the last value set.

@@ -79,23 +79,6 @@ export const CommandIds = {
   getStarted: 'walletAnalytics.getStarted',
 } as const;
 
-/** Commands that need an argument from a view or notification, hidden from the palette. */
-export const VIEW_ONLY_COMMANDS: readonly CommandId[] = [
-  CommandIds.retryDownload,
-  CommandIds.openResult,
-  CommandIds.openRequest,
-  CommandIds.revealRequest,
-  CommandIds.downloadRequestAgain,
-  CommandIds.copyRequestId,
-  CommandIds.rerunRequest,
-  CommandIds.useResultAsInput,
-  CommandIds.showMoreRequests,
-  CommandIds.openRequestFile,
-  CommandIds.compareWith,
-];
-
-export type CommandId = (typeof CommandIds)[keyof typeof CommandIds];
-
 /** Context keys the extension sets, for `when` clauses in package.json. */
 export const ContextKeys = {
   hasKey: 'walletAnalytics.hasKey',

@@ -9,9 +9,9 @@
 import * as vscode from 'vscode';
 
 /** Which box is asked: its answer's meaning, so a stand-in can tell the boxes of one flow apart. */
-export type InputId = 'apiKey' | 'profileName' | 'profileBaseUrl' | 'profileRename' | 'baseUrl';
+type InputId = 'apiKey' | 'profileName' | 'profileBaseUrl' | 'profileRename' | 'baseUrl';
 /** Which choice is offered (a quick pick of a few labelled ways on). */
-export type ChoiceId = 'whereIsTheApi';
+type ChoiceId = 'whereIsTheApi';
 
 export type PersonQuestion =
   | { readonly kind: 'input'; readonly id: InputId; readonly options: vscode.InputBoxOptions }

@@ -11,7 +11,7 @@ import { booleanSetting, numberSetting, SETTINGS, stringSetting, isUserOnly } fr
 import { SETTINGS_SECTION, USER_ONLY_KEYS, type UserOnlyKey } from '../../core/userOnlySettings';
 
 /** The walletAnalytics settings the calls, jobs and table read. */
-export interface Settings {
+interface Settings {
   readonly baseUrl: string;
   readonly confirmAbove: number;
   readonly maxCreditsPerCall: number;
@@ -92,7 +92,7 @@ export function pollIntervalMs(): number {
 }
 
 /** The sidebar's settings (package.json declares them with their descriptions). */
-export interface SidebarSettings {
+interface SidebarSettings {
   /** Below this balance the status bar item turns the warning colour, and one notification per period says so. */
   readonly warnBelow: number;
   /** Below this, the error colour and a second notification. */
@@ -117,7 +117,7 @@ export function readSidebarSettings(): SidebarSettings {
 }
 
 /** VS Code's own proxy settings (section `http`), as src/core/proxy.ts takes them. */
-export interface ProxySettings {
+interface ProxySettings {
   readonly proxy: string | undefined;
   readonly strictSSL: boolean;
   readonly noProxy: string[];

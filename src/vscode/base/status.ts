@@ -19,7 +19,7 @@ import type { ApiKeyStore } from './secrets';
  */
 export type SidebarState = 'noKey' | 'noBaseUrl' | 'checking' | 'ok' | 'offline' | 'refused' | 'untrusted';
 
-export interface StatusError {
+interface StatusError {
   /** WalletApiError kind (network, server, keyRefused, ipMismatch, …), or `other`. */
   readonly kind: string;
   readonly message: string;

@@ -13,7 +13,7 @@ import { onDidChangeSettings, workspaceUserOnlyValues } from './settings';
 
 const SHOWN_KEY = 'walletAnalytics.ignoredWorkspaceSettings';
 
-export interface IgnoredSettings {
+interface IgnoredSettings {
   /** The settings file (absolute path), or "workspace settings" when only VS Code reports them. */
   readonly file: string;
   readonly keys: readonly UserOnlyKey[];
@@ -28,7 +28,7 @@ async function readText(file: string): Promise<string | undefined> {
 }
 
 /** The user-only settings each workspace settings file sets. */
-export async function findIgnoredSettings(): Promise<IgnoredSettings[]> {
+async function findIgnoredSettings(): Promise<IgnoredSettings[]> {
   const out: IgnoredSettings[] = [];
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     if (folder.uri.scheme !== 'file') continue;
@@ -49,7 +49,7 @@ export async function findIgnoredSettings(): Promise<IgnoredSettings[]> {
 }
 
 /** The notice for one file: names the file and the settings, says they are ignored and why. */
-export function ignoredNotice(i: IgnoredSettings): string {
+function ignoredNotice(i: IgnoredSettings): string {
   const where = path.isAbsolute(i.file) ? vscode.workspace.asRelativePath(i.file, true) : i.file;
   const names = i.keys.map((k) => `${SETTINGS_SECTION}.${k}`).join(', ');
   return `${where} sets ${names}. ${i.keys.length === 1 ? 'It is' : 'They are'} ignored: where your API key goes and how much a call may spend are set in your user settings only, never by a workspace, and so is how often requests are sent with your key.`;

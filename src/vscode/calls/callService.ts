@@ -89,7 +89,7 @@ export type Reconciled =
   | { readonly kind: 'notFound'; readonly message: string }
   | { readonly kind: 'unknown'; readonly message: string };
 
-export interface CallDeps {
+interface CallDeps {
   readonly connection: Connection;
   readonly credits: CreditsService;
   readonly jobs: JobService;
@@ -108,7 +108,7 @@ export interface CallDeps {
 }
 
 /** Keeps only what a caller may say (see RunArgs); anything else, such as `yes`, is dropped. */
-export function runArgsFrom(raw: unknown): RunArgs {
+function runArgsFrom(raw: unknown): RunArgs {
   if (!raw || typeof raw !== 'object') return {};
   const r = raw as Record<string, unknown>;
   const inputs = r.inputs && typeof r.inputs === 'object' && !Array.isArray(r.inputs) ? (r.inputs as Record<string, unknown>) : undefined;

@@ -28,7 +28,7 @@ export type CopyOutcome =
   | { readonly status: 'invalid'; readonly errors: readonly string[] };
 
 /** What a caller may pass: the language, instead of picking it; a query file's chain. */
-export interface CopyOptions {
+interface CopyOptions {
   readonly language?: SnippetLanguage;
   readonly chain?: Chain;
 }
@@ -85,7 +85,7 @@ export class CodeCopier {
   }
 }
 
-export interface CopyCommandDeps {
+interface CopyCommandDeps {
   readonly connection: Connection;
   readonly jobs: JobService;
   readonly state: vscode.Memento;

@@ -47,7 +47,7 @@ export interface PagesDeps {
 }
 
 
-export interface PagesArgs {
+interface PagesArgs {
   /** Open the result in the table when the read ends (default true). */
   readonly open?: boolean;
   /** Resume: how many more pages, instead of asking ('all': up to the budget). */

@@ -55,13 +55,13 @@ export type PriceQuestion =
  * An answer: true spends, false cancels, 'copyAsCode' copies the call and spends nothing (only where
  * the question offers it); a number is the amount typed at an 'amount' question (and nothing else).
  */
-export type PriceAnswer = boolean | 'copyAsCode' | number;
+type PriceAnswer = boolean | 'copyAsCode' | number;
 
 /** Someone who answers price questions: the window, or the test suite standing in for a click. */
 export type PriceAnswerer = (q: PriceQuestion) => Promise<PriceAnswer> | PriceAnswer;
 
 /** The price step's and the dialogs' extra choice. */
-export const COPY_AS_CODE = 'Copy as Code…';
+const COPY_AS_CODE = 'Copy as Code…';
 
 /** Asks price questions in the window; keeps the ones asked, for the log and the tests. */
 export class PriceQuestions {
@@ -149,10 +149,10 @@ export type CopyAsCode = (ep: Endpoint, input: Record<string, unknown>, ctx?: Qu
  * The unbounded dialog's only button. It spends nothing: it opens the box where the person types
  * the credits they accept to risk, so Enter on the dialog (its default) can never lift the ceiling.
  */
-export const TYPE_RISK_AMOUNT = 'Type the Credits You Accept…';
+const TYPE_RISK_AMOUNT = 'Type the Credits You Accept…';
 
 /** The default of "may charge again": the free look that tells whether it was. */
-export const SHOW_HISTORY = 'Show Request History (Free)';
+const SHOW_HISTORY = 'Show Request History (Free)';
 
 /** The line every price question carries: whose credits pay, and where the call goes. */
 export function chargedTo(via: BoundConnection): string {

@@ -9,7 +9,7 @@ import { BackSignal, inputStep, pickStep, type PickItem, type StepTitle } from '
 import { pickQuery, type QueryInputDeps } from './queryInput';
 
 /** What the input steps need from the caller; `columns` is for the query step (queryInput.ts). */
-export interface InputFlowDeps extends QueryInputDeps {
+interface InputFlowDeps extends QueryInputDeps {
   /** Past inputs of this command, newest first. */
   readonly recent: readonly Record<string, unknown>[];
   readonly doneJobs: () => readonly JobRecord[];

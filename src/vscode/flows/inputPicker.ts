@@ -11,10 +11,10 @@ import type { TablePrompts } from '../table/prompts';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
-export type TargetItem = vscode.QuickPickItem & { readonly target?: InputTarget };
+type TargetItem = vscode.QuickPickItem & { readonly target?: InputTarget };
 
 /** The picker's items: the fitting endpoints, then (under a separator) those that take another kind. */
-export function targetItems(targets: readonly InputTarget[]): TargetItem[] {
+function targetItems(targets: readonly InputTarget[]): TargetItem[] {
   const items: TargetItem[] = [];
   let shownOther = false;
   for (const t of targets) {

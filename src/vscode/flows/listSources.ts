@@ -60,7 +60,7 @@ async function firstTabularFile(p: string): Promise<string> {
  * A .txt list's lines, or a .csv's column: the one classifier's address column first, the person
  * picks. Read in a table worker (core/results/readResult.ts), never as one string on this thread.
  */
-export async function readAddressFile(file: string, t: StepTitle): Promise<string | undefined> {
+async function readAddressFile(file: string, t: StepTitle): Promise<string | undefined> {
   return withResultReader(file, async (reader) => {
     const header = reader.columns;
     if (header.length === 0) return '';

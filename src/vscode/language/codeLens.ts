@@ -14,7 +14,7 @@ import type { QueryFieldService } from './fieldService';
 import { queryEndpoint, type QueryRunner } from './runner';
 
 /** The price line of a run lens: "100 credits per matching wallet (≥ 100)". */
-export function perMatchText(chain: Chain): string {
+function perMatchText(chain: Chain): string {
   const rule = queryEndpoint(chain).price;
   return rule.kind === 'perMatch' ? `${rule.credits} credits per matching wallet (≥ ${rule.minimum})` : describeRule(queryEndpoint(chain));
 }

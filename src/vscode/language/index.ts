@@ -14,10 +14,10 @@ import { QueryCompletions, QueryHovers, QueryQuickFixes } from './providers';
 import { QueryRunner, type RunQueryArgs } from './runner';
 
 /** The built-in extension that runs the JSON language service. */
-export const JSON_LANGUAGE_FEATURES = 'vscode.json-language-features';
+const JSON_LANGUAGE_FEATURES = 'vscode.json-language-features';
 
 /** What the query language exposes to the tests (through ExtensionApi.testing). */
-export interface QueryLanguage {
+interface QueryLanguage {
   readonly fields: QueryFieldService;
   readonly runner: QueryRunner;
   readonly diagnostics: QueryDiagnostics;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { shortTitle, type Endpoint } from '../../core/catalog';
-import { cellFromText, cellText, examplePipeline, parsePipeline, PIPELINE_EXTENSION, serializePipeline, type PipelineFile } from '../../core/pipeline/format';
+import { cellFromText, cellText, examplePipeline, parsePipeline, serializePipeline, type PipelineFile } from '../../core/pipeline/format';
 import { summaryMarkdown } from '../../core/pipeline/output';
 import { approvalsOf, planText, type LineApproval } from '../../core/pipeline/plan';
 import { forgetRecord, planOnDisk, readRecord, resultsDirOf, runPipeline, type CallResult, type CellRecord } from '../../core/pipeline/run';
@@ -24,7 +24,7 @@ import type { CallService } from '../calls/callService';
 import type { PriceQuestions } from '../calls/priceStep';
 import { openResult } from '../results/open';
 
-export const PIPELINE_NOTEBOOK = 'wallet-analytics-pipeline';
+const PIPELINE_NOTEBOOK = 'wallet-analytics-pipeline';
 const PREVIEW_ROWS = 5;
 
 class PipelineSerializer implements vscode.NotebookSerializer {
@@ -47,7 +47,7 @@ class PipelineSerializer implements vscode.NotebookSerializer {
   }
 }
 
-export interface PipelineDeps {
+interface PipelineDeps {
   readonly calls: CallService;
   readonly questions: PriceQuestions;
   readonly connection: Connection;
@@ -252,4 +252,3 @@ export function registerPipelineNotebook(context: vscode.ExtensionContext, deps:
   );
 }
 
-export { PIPELINE_EXTENSION };

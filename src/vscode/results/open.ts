@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
 import { openInTable } from '../table/tableEditor';
 import { tableFilesIn } from '../../core/results/files';
 
 /** The read-only scheme for a result's raw text, so a result is never edited by accident. */
-export const RESULT_SCHEME = 'wallet-analytics-result';
+const RESULT_SCHEME = 'wallet-analytics-result';
 
 /** Serves result files read-only under RESULT_SCHEME. */
 export function registerResultScheme(context: vscode.ExtensionContext): void {
@@ -28,36 +27,6 @@ export async function openResult(p: string): Promise<void> {
     return;
   }
   await openInTable(p);
-}
-
-/** Largest file opened as raw text: above it VS Code's text editor is slow or refuses, and the table is the way. */
-const RAW_MAX_BYTES = 50 * 1024 * 1024;
-
-/** Opens a result's raw file read-only in a text editor (a folder: its first table file). */
-export async function openResultRaw(p: string): Promise<void> {
-  const st = await fs.stat(p);
-  if (st.isDirectory()) {
-    const first = (await tableFilesIn(p))[0];
-    if (!first) {
-      await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(p));
-      return;
-    }
-    return openResultRaw(first);
-  }
-  if (st.size > RAW_MAX_BYTES) {
-    const pick = await vscode.window.showWarningMessage(
-      `${path.basename(p)} is ${(st.size / 1024 / 1024).toFixed(0)} MB: too large to read as text comfortably. Open it in the table instead?`,
-      'Open in Table',
-      'Reveal in Explorer',
-    );
-    if (pick === 'Open in Table') await openInTable(p);
-    else if (pick === 'Reveal in Explorer') await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(p));
-    return;
-  }
-  const uri = vscode.Uri.file(p).with({ scheme: RESULT_SCHEME });
-  const doc = await vscode.workspace.openTextDocument(uri);
-  if (/\.json$/iu.test(p)) await vscode.languages.setTextDocumentLanguage(doc, 'json');
-  await vscode.window.showTextDocument(doc, { preview: false });
 }
 
 /**

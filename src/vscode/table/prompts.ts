@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
  * pick among items, a name, and the command a cell or column action runs.
  */
 /** What a save dialog is for: by default an export of the view to CSV. */
-export interface SaveDialogKind {
+interface SaveDialogKind {
   readonly filters: Record<string, string[]>;
   readonly title: string;
   readonly saveLabel: string;

@@ -25,7 +25,7 @@ export function activityCommand(chain: 'main' | 'alt'): string {
 }
 
 /** Address lists live in `<results folder>/lists/<name>.txt`, one address per line. */
-export function listsFolder(resultsFolder: string): string {
+function listsFolder(resultsFolder: string): string {
   return path.join(resultsFolder, 'lists');
 }
 

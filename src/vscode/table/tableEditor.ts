@@ -15,9 +15,9 @@ import { tableFileOf } from '../../core/results/files';
 import { tableHtml, tableResourceRoots } from './tableHtml';
 import { TableSession } from './tableSession';
 
-export const TABLE_VIEW_TYPE = 'walletAnalytics.table';
+const TABLE_VIEW_TYPE = 'walletAnalytics.table';
 
-export interface TableEditorDeps {
+interface TableEditorDeps {
   readonly log: Log;
   /** The folder results are written to now (address lists go in its `lists/`). */
   readonly resultsFolder: () => string;

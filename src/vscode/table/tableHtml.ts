@@ -7,7 +7,7 @@ export function tableResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
 }
 
 /** A fresh nonce per page, from crypto. */
-export function makeNonce(): string {
+function makeNonce(): string {
   return randomBytes(18).toString('base64');
 }
 

@@ -27,7 +27,7 @@ import { lastViewFor } from './savedViewStore';
 import { activityCommand, addToList, openInExplorer, useAsInput } from './tableActions';
 import { TABLE_COMMAND_TITLES, tableCommandCall } from './tableCommands';
 
-export interface TableSessionDeps {
+interface TableSessionDeps {
   readonly state: vscode.Memento;
   readonly log: Log;
   readonly resultsFolder: () => string;

@@ -7,7 +7,7 @@ import type { Connection } from '../base/connection';
 import type { CreditsService, SpendEntry } from '../base/credits';
 import type { ApiKeyStore } from '../base/secrets';
 
-export type KeyState = 'set' | 'notSet' | 'sandbox';
+type KeyState = 'set' | 'notSet' | 'sandbox';
 
 export interface SpendLine {
   readonly endpointId: string;

@@ -16,7 +16,7 @@ export const ACCOUNT_VIEW = 'walletAnalyticsAccount';
 type RowId = 'profile' | 'key' | 'baseUrl' | 'connection' | 'balance' | 'used' | 'quota' | 'reset' | 'budgetDay' | 'budgetPeriod' | 'forecast' | 'spend';
 
 /** A row of the Account view. Rows are kept (same object), so a change refreshes only them. */
-export class AccountNode {
+class AccountNode {
   constructor(
     readonly row: RowId | 'spendLine',
     /** For a spend line: its endpoint. */

@@ -9,7 +9,7 @@ import type { HistoryService } from '../base/history';
 import { onDidChangeSettings, readSidebarSettings } from '../base/settings';
 import type { ConnectionStatus } from '../base/status';
 
-export type CreditsLevel = 'ok' | 'warn' | 'critical';
+type CreditsLevel = 'ok' | 'warn' | 'critical';
 
 const WARNED_KEY = 'walletAnalytics.creditsWarned';
 

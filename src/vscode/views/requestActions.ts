@@ -15,13 +15,13 @@ import { FileNode, RequestNode } from './requestsTree';
 import type { RequestsView } from './requestsView';
 
 /** What tests (and other commands) may pass instead of answering prompts; a person never needs them. */
-export interface ActionArgs extends Pick<RunArgs, 'notify' | 'wait'> {
+interface ActionArgs extends Pick<RunArgs, 'notify' | 'wait'> {
   /** Use Result as Input to…: the endpoint to run, instead of picking it. */
   readonly target?: string;
 }
 
 /** Only the run options a caller may pass on; VS Code hands menu commands extra arguments (the selection) that are not ours. */
-function runOptions(a: unknown): Pick<RunArgs, 'notify' | 'wait'> & { target?: string } {
+function runOptions(a: unknown): ActionArgs {
   if (typeof a !== 'object' || a === null || Array.isArray(a)) return {};
   const o = a as Record<string, unknown>;
   const out: { notify?: boolean; wait?: boolean; target?: string } = {};

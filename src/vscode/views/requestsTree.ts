@@ -17,7 +17,7 @@ export class RequestNode {
   readonly kind = 'request';
   constructor(readonly requestId: string) {}
 }
-export class MoreNode {
+class MoreNode {
   readonly kind = 'more';
   constructor(readonly group: GroupId) {}
 }
@@ -29,7 +29,7 @@ export class FileNode {
     readonly bytes: number,
   ) {}
 }
-export class NoteNode {
+class NoteNode {
   readonly kind = 'note';
   constructor(
     readonly requestId: string,
@@ -63,7 +63,7 @@ function bytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-export interface RequestsSource {
+interface RequestsSource {
   /** The base URL whose history is shown. */
   baseUrl(): string;
   /** The server's last answer for it, if any. */
@@ -256,7 +256,7 @@ export class RequestsProvider implements vscode.TreeDataProvider<RequestsElement
 }
 
 /** A row's tooltip: what ran, its state, cost, times, requestId and every input (server strings as literal text). */
-export function tooltipOf(it: HistoryItem): vscode.MarkdownString {
+function tooltipOf(it: HistoryItem): vscode.MarkdownString {
   // Not trusted, no HTML, no theme icons: the text holds the server's strings.
   return new vscode.MarkdownString(requestTooltipMarkdown(it, STATUS_WORDS[rowIcon(it)]));
 }

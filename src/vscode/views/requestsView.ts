@@ -12,7 +12,7 @@ import { ResultFiles } from './resultFiles';
 import { onDidChangeSettings, readSidebarSettings } from '../base/settings';
 import { stateOfError, type ConnectionStatus } from '../base/status';
 
-export interface RequestsViewDeps {
+interface RequestsViewDeps {
   readonly connection: Connection;
   readonly jobs: JobService;
   readonly history: HistoryService;
