@@ -83,6 +83,7 @@ async function main(): Promise<void> {
       inputs: r.inputs ?? {},
       cost: r.cost ?? 0,
       baseUrl: sb.baseUrl,
+      profileId: 'default',
       submittedAt: new Date(Date.now() - i * 1000).toISOString(),
       state: i < 15 ? 'done' : 'pending',
       ...(i < 15 ? { url: r.url, resultPath: `/results/${r.requestId}` } : {}),

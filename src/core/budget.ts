@@ -29,8 +29,7 @@ export interface Budgets {
 interface Spent {
   readonly credits: number;
   readonly at: number;
-  readonly scope?: string;
-  readonly baseUrl: string;
+  readonly scope: string;
   /** A call approved and not yet settled: counted for HOLD_TTL_MS, then forgotten. */
   readonly hold?: boolean;
 }
@@ -65,7 +64,7 @@ export function utcDayStart(now: number): number {
 function spentSince(entries: readonly Spent[], scope: string, since: number, now: number): number {
   let sum = 0;
   for (const e of entries) {
-    if ((e.scope ?? e.baseUrl) !== scope || e.at < since) continue;
+    if (e.scope !== scope || e.at < since) continue;
     if (e.hold && now - e.at > HOLD_TTL_MS) continue;
     sum += e.credits;
   }

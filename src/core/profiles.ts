@@ -3,12 +3,11 @@
  * accounts (two keys, maybe on one base URL) and the sandbox apart. Pure: the list, its checks,
  * and the "scope" that keys everything kept per profile.
  *
- * Why a scope string: jobs, the request history, the spend ledger and the caches were all keyed by
- * base URL. Two profiles can share a base URL with two keys (two accounts), so each is now keyed by
- * `scopeKey(profileId, baseUrl)`. The Default profile's scope is its bare base URL, so every record
- * saved before profiles existed (keyed by base URL, no profile id) is the Default profile's with no
- * rewrite: that is the migration. Other profiles append `#profile=<id>`, which no base URL has
- * (`checkProfileBaseUrl` refuses a fragment).
+ * Why a scope string: two profiles can share a base URL with two keys (two accounts), so jobs, the
+ * request history, the spend ledger and the caches are keyed by `scopeKey(profileId, baseUrl)`, not
+ * by base URL. A value that holds a scope is named a scope (never `baseUrl`); parseScope gives its
+ * parts back. The Default profile's scope is its bare base URL; other profiles append
+ * `#profile=<id>`, which no base URL has (`checkProfileBaseUrl` refuses a fragment).
  */
 import { checkUrl } from './http';
 import { isLoopbackHost } from './loopback';
@@ -20,14 +19,14 @@ export interface Profile {
   readonly baseUrl: string;
 }
 
-/** The profile of `walletAnalytics.baseUrl` and the key saved before profiles existed. */
+/** The profile of the `walletAnalytics.baseUrl` setting, whose key is `walletAnalytics.apiKey`. */
 export const DEFAULT_PROFILE_ID = 'default';
 /** The built-in sandbox: no key, no credits; its base URL is wherever it runs now. */
 export const SANDBOX_PROFILE_ID = 'sandbox';
 export const DEFAULT_PROFILE_NAME = 'Default';
 export const SANDBOX_PROFILE_NAME = 'Sandbox';
 
-/** The SecretStorage entry that holds a profile's key; the Default profile keeps the name it always had. */
+/** The SecretStorage entry that holds a profile's key; the Default profile's has no suffix. */
 export function secretNameFor(profileId: string): string {
   return profileId === DEFAULT_PROFILE_ID ? 'walletAnalytics.apiKey' : `walletAnalytics.apiKey.${profileId}`;
 }
@@ -40,7 +39,7 @@ export function scopeKey(profileId: string, baseUrl: string): string {
   return profileId === DEFAULT_PROFILE_ID ? baseUrl : `${baseUrl}${SCOPE_MARK}${profileId}`;
 }
 
-/** The profile and base URL of a scope; a scope without a profile mark (an old record) is the Default profile's. */
+/** The profile and base URL of a scope; a scope without a profile mark is the Default profile's. */
 export function parseScope(scope: string): { profileId: string; baseUrl: string } {
   const at = scope.lastIndexOf(SCOPE_MARK);
   if (at >= 0) {

@@ -7,18 +7,16 @@
  */
 import { budgetRefusal, budgetStates, type Budgets, type BudgetState } from './budget';
 import { MergedList } from './mergedList';
-import { parseScope } from './profiles';
 
 /** One paid call the extension made, for the per-endpoint spend breakdown and the budgets. */
 export interface SpendEntry {
   readonly endpointId: string;
   readonly credits: number;
   readonly at: number;
-  readonly baseUrl: string;
-  /** The profile scope it was spent under (core/profiles.ts); absent on entries saved before profiles: the Default profile's. */
-  readonly scope?: string;
-  /** Unique per entry, so windows merge their ledgers (core/mergedList.ts); absent on entries saved before: made from the entry. */
-  readonly id?: string;
+  /** The profile scope it was spent under (core/profiles.ts scopeKey: the profile and its base URL). */
+  readonly scope: string;
+  /** Unique per entry, so windows merge their ledgers (core/mergedList.ts). */
+  readonly id: string;
   /** A call approved and not yet settled (its worst known case): counted by the budgets, not as spend. */
   readonly hold?: boolean;
 }
@@ -29,7 +27,7 @@ interface LedgerStore {
   write(items: SpendEntry[]): PromiseLike<void>;
 }
 
-const entryId = (e: SpendEntry): string => e.id ?? `${e.at}:${e.scope ?? e.baseUrl}:${e.endpointId}:${e.credits}`;
+const entryId = (e: SpendEntry): string => e.id;
 const MAX_LEDGER = 5_000;
 const newId = (at: number): string => `${at.toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 
@@ -60,12 +58,12 @@ export class SpendLedger {
   async record(endpointId: string, credits: number, scope: string): Promise<void> {
     if (credits <= 0) return;
     const at = this.now();
-    const hold = this.list.all().find((e) => e.hold && e.id !== undefined && this.mine.has(e.id) && e.endpointId === endpointId && (e.scope ?? e.baseUrl) === scope);
-    if (hold?.id !== undefined) {
+    const hold = this.list.all().find((e) => e.hold && this.mine.has(e.id) && e.endpointId === endpointId && e.scope === scope);
+    if (hold) {
       if (hold.credits > credits) await this.list.put({ ...hold, credits: hold.credits - credits });
       else await this.release(hold.id);
     }
-    await this.list.put({ endpointId, credits, at, baseUrl: parseScope(scope).baseUrl, scope, id: newId(at) });
+    await this.list.put({ endpointId, credits, at, scope, id: newId(at) });
   }
 
   /** Each budget of a scope as it stands now (charges and fresh holds, in every window). */
@@ -84,7 +82,7 @@ export class SpendLedger {
     const id = `hold-${newId(at)}`;
     if (credits > 0 && (b.perDay > 0 || b.perPeriod > 0)) {
       this.mine.add(id);
-      await this.list.put({ endpointId, credits, at, baseUrl: parseScope(scope).baseUrl, scope, id, hold: true });
+      await this.list.put({ endpointId, credits, at, scope, id, hold: true });
     }
     return { id };
   }

@@ -74,7 +74,7 @@ describe('query language: .waquery.json files against a sandbox', function () {
   it('reads both chains’ field lists from the sandbox (free) and keeps them on disk per base URL', async () => {
     assert.deepEqual(fields.main?.map((c) => c.name), columnInfos('main').map((c) => c.name));
     assert.deepEqual(fields.alt?.map((c) => c.name), columnInfos('alt').map((c) => c.name));
-    assert.equal(fields.baseUrl, sb.baseUrl);
+    assert.equal(fields.scope, sb.baseUrl);
     const ctx = (await getApi()).testing?.context;
     assert.ok(ctx);
     const files = fs.readdirSync(path.join(ctx.globalStorageUri.fsPath, 'query-fields'));

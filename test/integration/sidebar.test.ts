@@ -17,6 +17,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { ExtensionApi } from '../../src/extension';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import { CommandIds, ContextKeys } from '../../src/vscode/base/ids';
+import { parseScope } from '../../src/core/profiles';
 // Types only: the extension's bundle has its own copies of these classes, so `instanceof` cannot see them; `kind` can.
 import type { FileNode, GroupNode, RequestNode, RequestsElement } from '../../src/vscode/views/requestsTree';
 import { api as getApi, note, waitFor, answerPrices, setApiKey } from './support';
@@ -301,7 +302,7 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     const spendNode = acc.getChildren().find((n) => n.row === 'spend');
     assert.ok(spendNode);
     const lines = acc.getChildren(spendNode).map((n) => acc.getTreeItem(n));
-    const ledger = api.services.credits.ledger().filter((e) => e.baseUrl === sb.baseUrl);
+    const ledger = api.services.credits.ledger().filter((e) => parseScope(e.scope).baseUrl === sb.baseUrl);
     const byEp = new Map<string, number>();
     for (const e of ledger) byEp.set(e.endpointId, (byEp.get(e.endpointId) ?? 0) + e.credits);
     assert.deepEqual(

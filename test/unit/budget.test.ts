@@ -18,14 +18,15 @@ const S = { confirmAbove: 1_000, maxCreditsPerCall: 1_000_000 };
 const SCOPE = 'http://127.0.0.1:1';
 const now = Date.parse('2026-12-10T15:30:00Z');
 const reset = new Date('2026-12-25T00:00:00Z');
-const entry = (credits: number, at: number, extra: Partial<SpendEntry> = {}): SpendEntry => ({ endpointId: 'trending', credits, at, baseUrl: SCOPE, scope: SCOPE, ...extra });
+let entryCount = 0;
+const entry = (credits: number, at: number, extra: Partial<SpendEntry> = {}): SpendEntry => ({ endpointId: 'trending', credits, at, scope: SCOPE, id: `e${(entryCount += 1)}`, ...extra });
 
 describe('budget states', () => {
   it('counts a UTC day from midnight and a period from reset − 30 days, per scope; 0 is no budget', () => {
     const ledger = [
       entry(100, utcDayStart(now) - 1), // yesterday: the period's, not the day's
       entry(40, utcDayStart(now) + 1000),
-      entry(7, now - 10, { scope: 'other', baseUrl: 'other' }),
+      entry(7, now - 10, { scope: 'other' }),
       entry(1000, reset.getTime() - PERIOD_MS - 1), // the period before
     ];
     const [day, period] = budgetStates({ perDay: 50, perPeriod: 500 }, ledger, SCOPE, now, reset);

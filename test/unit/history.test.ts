@@ -25,7 +25,7 @@ function rec(id: string, at: number, o: Partial<RequestRecord> = {}): RequestRec
   return { requestId: id, url: '', endpoint: 'trending', status: 'queued', createdAt: iso(at), cost: 50, inputs: { hours: 1 }, ...o };
 }
 function job(id: string, at: number, o: Partial<JobRecord> = {}): JobRecord {
-  return { requestId: id, endpointId: 'trending', inputs: { hours: 1 }, cost: 50, baseUrl: BASE, submittedAt: iso(at), state: 'pending', ...o };
+  return { requestId: id, endpointId: 'trending', inputs: { hours: 1 }, cost: 50, baseUrl: BASE, profileId: 'default', submittedAt: iso(at), state: 'pending', ...o };
 }
 
 describe('history: merge of the server history and local jobs', () => {

@@ -151,7 +151,7 @@ describe('history fetcher: one GET /requests per interval, shared by everyone', 
       requests: async (signal) => [...(await fetcher.get(BASE, { signal }))],
     };
     const poller = new Poller(store, { apiFor: () => api, download: async (j) => ({ resultPath: `/r/${j.requestId}` }), intervalMs: 40 });
-    const job = (id: string): JobRecord => ({ requestId: id, endpointId: 'trending', inputs: { hours: 1 }, cost: 50, baseUrl: BASE, submittedAt: new Date().toISOString(), state: 'pending' });
+    const job = (id: string): JobRecord => ({ requestId: id, endpointId: 'trending', inputs: { hours: 1 }, cost: 50, baseUrl: BASE, profileId: 'default', submittedAt: new Date().toISOString(), state: 'pending' });
     await store.put(job('a'));
     await store.put(job('b'));
     poller.start();

@@ -11,7 +11,7 @@ import type { RequestRecord } from '../../src/core/wire';
 const BASE = 'http://127.0.0.1:1';
 
 function job(id: string, at = '2026-11-21T10:00:00.000Z'): JobRecord {
-  return { requestId: id, endpointId: 'trending', inputs: { hours: 1 }, cost: 50, baseUrl: BASE, submittedAt: at, state: 'pending' };
+  return { requestId: id, endpointId: 'trending', inputs: { hours: 1 }, cost: 50, baseUrl: BASE, profileId: 'default', submittedAt: at, state: 'pending' };
 }
 
 /** A fake server: records become done when `finish` is called; every call is counted. */

@@ -45,7 +45,7 @@ async function submitJob(endpointId: string, at: string): Promise<JobRecord> {
   const ep = endpoint(endpointId);
   const input = sampleInput(ep);
   const ack = await api.submit(endpointId, input);
-  return { requestId: ack.requestId, endpointId, inputs: input, cost: 0, baseUrl: sb.baseUrl, submittedAt: at, state: 'pending' };
+  return { requestId: ack.requestId, endpointId, inputs: input, cost: 0, baseUrl: sb.baseUrl, profileId: 'default', submittedAt: at, state: 'pending' };
 }
 
 function writer(dir: string) {

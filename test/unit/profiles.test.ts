@@ -22,8 +22,8 @@ import type { RequestRecord } from '../../src/core/wire';
 
 const BASE = 'https://api.example.com';
 
-function job(id: string, profileId?: string): JobRecord {
-  return { requestId: id, endpointId: 'trending', inputs: { hours: 1 }, cost: 50, baseUrl: BASE, submittedAt: '2026-11-21T10:00:00.000Z', state: 'pending', ...(profileId ? { profileId } : {}) };
+function job(id: string, profileId: string = DEFAULT_PROFILE_ID): JobRecord {
+  return { requestId: id, endpointId: 'trending', inputs: { hours: 1 }, cost: 50, baseUrl: BASE, submittedAt: '2026-11-21T10:00:00.000Z', state: 'pending', profileId };
 }
 
 describe('profiles: the list and its checks', () => {
@@ -91,7 +91,6 @@ describe('profiles: the scope that keys per-profile records, and the migration',
   it('the Default scope is the bare base URL, so records saved before profiles (keyed by base URL) are Default’s', () => {
     assert.equal(scopeKey(DEFAULT_PROFILE_ID, BASE), BASE);
     assert.deepEqual(parseScope(BASE), { profileId: DEFAULT_PROFILE_ID, baseUrl: BASE });
-    assert.equal(jobScope(job('old')), BASE, 'a job with no profile id is the Default profile’s');
     assert.equal(jobScope(job('d', DEFAULT_PROFILE_ID)), BASE);
   });
 

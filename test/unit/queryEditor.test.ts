@@ -89,7 +89,7 @@ describe('query caches on disk', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wa-qrun-'));
     let now = Date.UTC(2026, 10, 21, 14, 5);
     const cache = new QueryRunCache(dir, () => now);
-    await cache.record({ baseUrl: 'http://127.0.0.1:1', chain: 'main', at: now, total: 42, charged: 4200, resultPath: '/nowhere.json', body, answer: { total: 42, wallets: [] } });
+    await cache.record({ scope: 'http://127.0.0.1:1', chain: 'main', at: now, total: 42, charged: 4200, resultPath: '/nowhere.json', body, answer: { total: 42, wallets: [] } });
     const reordered = { limit: 5, where: { and: [{ value: 0.5, op: '>' as const, field: 'winrate_30d' }] } };
     const hit = await cache.lookup('http://127.0.0.1:1', 'main', reordered);
     assert.equal(hit?.total, 42, 'the same query in another key order');
@@ -113,7 +113,7 @@ describe('query caches on disk', () => {
   it('keeps field lists per base URL and ignores a corrupt file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wa-qfields-'));
     const cache = new FieldCache(dir);
-    await cache.write({ baseUrl: 'http://127.0.0.1:1', fetchedAt: 5, main: SANDBOX_COLUMNS.main ? [...SANDBOX_COLUMNS.main] : [] });
+    await cache.write({ scope: 'http://127.0.0.1:1', fetchedAt: 5, main: SANDBOX_COLUMNS.main ? [...SANDBOX_COLUMNS.main] : [] });
     const back = await cache.read('http://127.0.0.1:1');
     assert.equal(back?.main?.length, SANDBOX_COLUMNS.main?.length);
     assert.equal(await cache.read('http://127.0.0.1:2'), undefined);

@@ -41,7 +41,7 @@ describe('the hourly refresh rule', () => {
 
 describe('the run cache follows the clock hour', () => {
   const record = (cache: QueryRunCache, t: number) =>
-    cache.record({ baseUrl: BASE, chain: 'main', at: t, total: 323, charged: 32_300, body, answer: { total: 323, wallets: [] } });
+    cache.record({ scope: BASE, chain: 'main', at: t, total: 323, charged: 32_300, body, answer: { total: 323, wallets: [] } });
 
   it('a run at 14:50 is stale at 15:10: not opened free, and its count gives no exact quote', async () => {
     let now = at(14, 50);
@@ -89,7 +89,7 @@ describe('the sandbox refreshes on the same rule', () => {
     const cache = new QueryRunCache(mkdtempSync(join(tmpdir(), 'wa-refresh-')), () => t);
     t = at(14, 5);
     const first = await api.walletDatabase('main', query);
-    await cache.record({ baseUrl: sb.baseUrl, chain: 'main', at: t, total: first.total, charged: 0, body: query, answer: first });
+    await cache.record({ scope: sb.baseUrl, chain: 'main', at: t, total: first.total, charged: 0, body: query, answer: first });
     t = at(14, 55);
     const run = await cache.lookup(sb.baseUrl, 'main', query);
     assert.ok(run, 'the client calls the 14:05 run current at 14:55');
@@ -105,7 +105,7 @@ describe('the sandbox refreshes on the same rule', () => {
     const cache = new QueryRunCache(mkdtempSync(join(tmpdir(), 'wa-refresh-')), () => t);
     t = at(16, 50);
     const before1500 = await api.walletDatabase('main', query);
-    await cache.record({ baseUrl: sb.baseUrl, chain: 'main', at: t, total: before1500.total, charged: 0, body: query, answer: before1500 });
+    await cache.record({ scope: sb.baseUrl, chain: 'main', at: t, total: before1500.total, charged: 0, body: query, answer: before1500 });
     t = at(17, 10);
     assert.equal(await cache.lookup(sb.baseUrl, 'main', query), undefined, 'the client calls the 16:50 run stale at 17:10');
     const after1500 = await api.walletDatabase('main', query);

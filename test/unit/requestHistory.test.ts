@@ -86,7 +86,7 @@ describe('request history: each record read on its own (issue 21)', () => {
 
     it('a finished job completes although another record of the history is odd', async () => {
       const store = new JobStore(new MemoryPersistence());
-      const job = (id: string): JobRecord => ({ requestId: id, endpointId: 'trending', inputs: { hours: 1 }, cost: 50, baseUrl: base, submittedAt: '2026-11-21T10:00:00.000Z', state: 'pending' });
+      const job = (id: string): JobRecord => ({ requestId: id, endpointId: 'trending', inputs: { hours: 1 }, cost: 50, baseUrl: base, profileId: 'default', submittedAt: '2026-11-21T10:00:00.000Z', state: 'pending' });
       await store.put(job('cost-text'));
       await store.put(job('good-1'));
       const logs: string[] = [];

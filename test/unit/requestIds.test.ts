@@ -87,7 +87,7 @@ describe('requestId: a job with the id Zm9v+YmFy/cQ== is followed to its file', 
 
     const dir = mkdtempSync(join(tmpdir(), 'wa-reqid-'));
     const store = new JobStore(new MemoryPersistence());
-    const job: JobRecord = { requestId: ODD, endpointId: 'trending', inputs: { hours: 1 }, cost: 50, baseUrl: sb.baseUrl, submittedAt: new Date().toISOString(), state: 'pending' };
+    const job: JobRecord = { requestId: ODD, endpointId: 'trending', inputs: { hours: 1 }, cost: 50, baseUrl: sb.baseUrl, profileId: 'default', submittedAt: new Date().toISOString(), state: 'pending' };
     await store.put(job);
     const poller = new Poller(store, {
       apiFor: () => api,
@@ -118,7 +118,7 @@ describe('requestId: a job with the id Zm9v+YmFy/cQ== is followed to its file', 
     const dir = mkdtempSync(join(tmpdir(), 'wa-reqid-'));
     const store = new JobStore(new MemoryPersistence());
     const at = new Date().toISOString();
-    for (const id of ids) await store.put({ requestId: id, endpointId: 'trending', inputs: {}, cost: 50, baseUrl: sb.baseUrl, submittedAt: at, state: 'pending' });
+    for (const id of ids) await store.put({ requestId: id, endpointId: 'trending', inputs: {}, cost: 50, baseUrl: sb.baseUrl, profileId: 'default', submittedAt: at, state: 'pending' });
     const poller = new Poller(store, {
       apiFor: () => api,
       intervalMs: 10,

@@ -1,6 +1,6 @@
 /**
  * The one shared, single-flight reader of `GET /requests`. Every view and the job poller ask it,
- * so the service sees at most one history call per interval per base URL, whoever asks:
+ * so the service sees at most one history call per interval per profile scope (core/profiles.ts: a profile and its base URL), whoever asks:
  * - a caller inside the interval gets the last answer (or the last error) again;
  * - callers during a fetch share it (single flight);
  * - `force` (a Refresh button) may cut the interval short, but never below `minForceMs`.
@@ -14,15 +14,15 @@ import type { RequestRecord } from '../wire';
 import { abortable } from '../abort';
 
 interface HistorySnapshot {
-  readonly baseUrl: string;
+  readonly scope: string;
   readonly records: readonly RequestRecord[];
   /** When the answer arrived (ms, on the fetcher's monotonic clock: compare only with other `at`s). */
   readonly at: number;
 }
 
 interface HistoryFetcherOptions {
-  /** One `GET /requests` against baseUrl. */
-  fetch(baseUrl: string, signal: AbortSignal): Promise<readonly RequestRecord[]>;
+  /** One `GET /requests` with the scope's base URL and key. */
+  fetch(scope: string, signal: AbortSignal): Promise<readonly RequestRecord[]>;
   /** The current interval (read at every call, so focus and settings apply at once). */
   minIntervalMs(): number;
   /** The shortest gap a forced refresh may leave (default 1 s). */
@@ -31,7 +31,7 @@ interface HistoryFetcherOptions {
   now?: () => number;
 }
 
-type HistoryListener = (event: { baseUrl: string; snapshot?: HistorySnapshot; error?: unknown }) => void;
+type HistoryListener = (event: { scope: string; snapshot?: HistorySnapshot; error?: unknown }) => void;
 
 interface Slot {
   startedAt: number;
@@ -45,7 +45,7 @@ export class HistoryFetcher {
   private readonly slots = new Map<string, Slot>();
   private readonly listeners = new Set<HistoryListener>();
   private readonly abort = new AbortController();
-  /** How many `GET /requests` were sent, per base URL (for tests and the log). */
+  /** How many `GET /requests` were sent, per scope (for tests and the log). */
   readonly sent = new Map<string, number>();
 
   constructor(private readonly opts: HistoryFetcherOptions) {}
@@ -66,20 +66,20 @@ export class HistoryFetcher {
     return () => this.listeners.delete(listener);
   }
 
-  /** The last answer for baseUrl, however old, without asking. */
-  peek(baseUrl: string): HistorySnapshot | undefined {
-    return this.slots.get(baseUrl)?.snapshot;
+  /** The last answer for scope, however old, without asking. */
+  peek(scope: string): HistorySnapshot | undefined {
+    return this.slots.get(scope)?.snapshot;
   }
 
   /** Whether a call now would reach the server (the interval has passed and nothing is in flight). */
-  due(baseUrl: string): boolean {
-    const s = this.slots.get(baseUrl);
+  due(scope: string): boolean {
+    const s = this.slots.get(scope);
     return !s || (!s.inFlight && !this.fresh(s.startedAt, this.opts.minIntervalMs()));
   }
 
-  /** The history of baseUrl: the last answer while it is younger than the interval, else one shared fetch. */
-  get(baseUrl: string, o: { force?: boolean; signal?: AbortSignal } = {}): Promise<readonly RequestRecord[]> {
-    let slot = this.slots.get(baseUrl);
+  /** The history of scope: the last answer while it is younger than the interval, else one shared fetch. */
+  get(scope: string, o: { force?: boolean; signal?: AbortSignal } = {}): Promise<readonly RequestRecord[]> {
+    let slot = this.slots.get(scope);
     const now = this.now();
     if (!slot?.inFlight) {
       const gap = o.force ? (this.opts.minForceMs ?? 1_000) : this.opts.minIntervalMs();
@@ -87,30 +87,30 @@ export class HistoryFetcher {
         if (slot.error !== undefined) return Promise.reject(slot.error);
         if (slot.snapshot) return Promise.resolve(slot.snapshot.records);
       } else {
-        slot = this.start(baseUrl, slot, now);
+        slot = this.start(scope, slot, now);
       }
     }
     const p = slot?.inFlight ?? Promise.resolve(slot?.snapshot?.records ?? []);
     return abortable(p, o.signal);
   }
 
-  private start(baseUrl: string, old: Slot | undefined, now: number): Slot {
+  private start(scope: string, old: Slot | undefined, now: number): Slot {
     const slot: Slot = { startedAt: now, snapshot: old?.snapshot };
-    this.slots.set(baseUrl, slot);
-    this.sent.set(baseUrl, (this.sent.get(baseUrl) ?? 0) + 1);
-    slot.inFlight = this.opts.fetch(baseUrl, this.abort.signal).then(
+    this.slots.set(scope, slot);
+    this.sent.set(scope, (this.sent.get(scope) ?? 0) + 1);
+    slot.inFlight = this.opts.fetch(scope, this.abort.signal).then(
       (records) => {
         slot.inFlight = undefined;
         slot.error = undefined;
-        slot.snapshot = { baseUrl, records, at: this.now() };
+        slot.snapshot = { scope, records, at: this.now() };
         // A forgotten slot's answer (the key changed meanwhile) is nobody's news.
-        if (this.slots.get(baseUrl) === slot) this.emit({ baseUrl, snapshot: slot.snapshot });
+        if (this.slots.get(scope) === slot) this.emit({ scope, snapshot: slot.snapshot });
         return records;
       },
       (error: unknown) => {
         slot.inFlight = undefined;
         slot.error = error;
-        if (this.slots.get(baseUrl) === slot) this.emit({ baseUrl, error });
+        if (this.slots.get(scope) === slot) this.emit({ scope, error });
         throw error;
       },
     );
@@ -129,9 +129,9 @@ export class HistoryFetcher {
     }
   }
 
-  /** Forgets everything known about baseUrl (a changed key: the next call asks again, and an answer in flight is not kept). */
-  forget(baseUrl: string): void {
-    this.slots.delete(baseUrl);
+  /** Forgets everything known about scope (a changed key: the next call asks again, and an answer in flight is not kept). */
+  forget(scope: string): void {
+    this.slots.delete(scope);
   }
 
   dispose(): void {

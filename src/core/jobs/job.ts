@@ -1,5 +1,5 @@
 /** A queued job as the extension tracks it, from submit to a file on disk. */
-import { DEFAULT_PROFILE_ID, scopeKey } from '../profiles';
+import { scopeKey } from '../profiles';
 
 export type JobState =
   /** Accepted by the server; waiting for `url`. */
@@ -30,9 +30,9 @@ export interface JobRecord {
   readonly baseUrl: string;
   /**
    * The profile it was submitted under (core/profiles.ts): it is polled and downloaded with that
-   * profile's key only, whichever profile is active. Absent on jobs saved before profiles: Default's.
+   * profile's key only, whichever profile is active.
    */
-  readonly profileId?: string;
+  readonly profileId: string;
   readonly submittedAt: string;
   readonly state: JobState;
   readonly url?: string;
@@ -55,7 +55,7 @@ export interface JobRecord {
 
 /** What the job is polled and downloaded under: its profile and base URL (core/profiles.ts scopeKey). */
 export function jobScope(j: Pick<JobRecord, 'baseUrl' | 'profileId'>): string {
-  return scopeKey(j.profileId ?? DEFAULT_PROFILE_ID, j.baseUrl);
+  return scopeKey(j.profileId, j.baseUrl);
 }
 
 /** Jobs whose file is still to come and that are polled (a stalled job waits for the person's choice). */

@@ -44,7 +44,7 @@ interface PollerOptions {
   maxBackoffMs?: number;
   log?: (line: string) => void;
   /** Sees every `GET /requests` answer, so views can share it instead of asking again. */
-  onHistory?: (baseUrl: string, records: readonly RequestRecord[]) => void;
+  onHistory?: (scope: string, records: readonly RequestRecord[]) => void;
   /** Where failures are reported (not thrown: a poller never dies). */
   onError?: (job: JobRecord | undefined, err: unknown) => void;
   random?: () => number;

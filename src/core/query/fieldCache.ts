@@ -1,5 +1,5 @@
 /**
- * The queryable fields of each service, kept on disk per base URL (one file each), so the editor
+ * The queryable fields of each service, kept on disk per profile scope (one file each), so the editor
  * knows them at once after a restart and without a network. Refreshed on demand ("Refresh Query
  * Fields") or when older than a day; reading the lists is free.
  */
@@ -16,7 +16,7 @@ export const FIELD_LIST_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 const KEEP_FILES = 20;
 
 const Entry = z.object({
-  baseUrl: z.string(),
+  scope: z.string(),
   fetchedAt: z.number(),
   main: z.array(ColumnInfo).optional(),
   alt: z.array(ColumnInfo).optional(),
@@ -26,18 +26,18 @@ export type FieldCacheEntry = z.infer<typeof Entry> & ChainColumns;
 export class FieldCache {
   constructor(private readonly dir: string) {}
 
-  private file(baseUrl: string): string {
-    return join(this.dir, `fields-${hashKey(baseUrl)}.json`);
+  private file(scope: string): string {
+    return join(this.dir, `fields-${hashKey(scope)}.json`);
   }
 
-  /** The cached lists of a base URL, or undefined. */
-  async read(baseUrl: string): Promise<FieldCacheEntry | undefined> {
-    const r = Entry.safeParse(await readJson(this.file(baseUrl)));
-    return r.success && r.data.baseUrl === baseUrl ? r.data : undefined;
+  /** The cached lists of a scope, or undefined. */
+  async read(scope: string): Promise<FieldCacheEntry | undefined> {
+    const r = Entry.safeParse(await readJson(this.file(scope)));
+    return r.success && r.data.scope === scope ? r.data : undefined;
   }
 
   async write(entry: FieldCacheEntry): Promise<void> {
-    await writeJsonAtomic(this.file(entry.baseUrl), entry);
+    await writeJsonAtomic(this.file(entry.scope), entry);
     await this.prune();
   }
 

@@ -1,6 +1,6 @@
 /**
  * Answers of Wallet Database queries, kept on disk with when they ran, the total and the credits
- * charged. The same query (canonicalQuery + chain + base URL) run again before the next hourly
+ * charged. The same query (canonicalQuery + chain + profile scope) run again before the next hourly
  * refresh returns the same wallets (§8.5), so its answer is opened again for free and its match
  * count makes the price of running it again exact.
  *
@@ -18,7 +18,7 @@ import { canonicalQuery, type QueryBody } from './model';
 
 const Entry = z.object({
   key: z.string(),
-  baseUrl: z.string(),
+  scope: z.string(),
   chain: z.enum(['main', 'alt']),
   query: z.string(),
   at: z.number(),
@@ -32,8 +32,8 @@ const Entry = z.object({
 export type QueryRun = z.infer<typeof Entry>;
 
 /** The cache key of a query on a chain at a service. */
-export function runKey(baseUrl: string, chain: Chain, body: QueryBody): string {
-  return hashKey(`${baseUrl}\n${chain}\n${canonicalQuery(body)}`);
+export function runKey(scope: string, chain: Chain, body: QueryBody): string {
+  return hashKey(`${scope}\n${chain}\n${canonicalQuery(body)}`);
 }
 
 /** Whether a run's answer is still what the service returns at `now`: no hourly refresh has fallen since. */
@@ -62,8 +62,8 @@ export class QueryRunCache {
   }
 
   /** The run of this query in the current refresh period, or undefined. */
-  async lookup(baseUrl: string, chain: Chain, body: QueryBody): Promise<QueryRun | undefined> {
-    const key = runKey(baseUrl, chain, body);
+  async lookup(scope: string, chain: Chain, body: QueryBody): Promise<QueryRun | undefined> {
+    const key = runKey(scope, chain, body);
     const r = Entry.safeParse(await readJson(this.metaFile(key)));
     if (!r.success || r.data.key !== key || r.data.query !== canonicalQuery(body)) return undefined;
     return isFresh(r.data, this.now()) ? r.data : undefined;
@@ -72,7 +72,7 @@ export class QueryRunCache {
   /** Records a run and its answer (a copy, so the cache does not depend on the results folder). */
   async record(run: Omit<QueryRun, 'key' | 'query' | 'answerPath'> & { body: QueryBody; answer: unknown }): Promise<QueryRun> {
     const { body, answer, ...rest } = run;
-    const key = runKey(run.baseUrl, run.chain, body);
+    const key = runKey(run.scope, run.chain, body);
     const entry: QueryRun = { ...rest, key, query: canonicalQuery(body), answerPath: this.answerFile(key) };
     await writeJsonAtomic(entry.answerPath, answer);
     await writeJsonAtomic(this.metaFile(key), entry);

@@ -12,7 +12,7 @@ const ANCHOR_KEY = 'walletAnalytics.quotaAnchor';
 /**
  * The credits balance (fetched from the free `GET /credits`, cached for a minute), the local
  * ledger of what this extension spent, and the anchor from which 30-day resets are counted; all
- * per profile scope (Connection.scope: a bare base URL for the Default profile, as before profiles).
+ * per profile scope (Connection.scope, core/profiles.ts scopeKey).
  *
  * Every method takes the scope it is about, the active one by default. A call flow passes its own
  * (Connection.bind), so a charge or a balance is never filed under a profile switched to meanwhile;

@@ -20,9 +20,9 @@ export class HistoryService implements vscode.Disposable {
 
   constructor(private readonly connection: Connection) {
     this.fetcher = new HistoryFetcher({
-      fetch: async (baseUrl, signal) => {
-        const api = connection.apiFor(baseUrl);
-        if (!api) throw new Error(`The service at ${baseUrl} is not available in this window.`);
+      fetch: async (scope, signal) => {
+        const api = connection.apiFor(scope);
+        if (!api) throw new Error(`The service at ${scope} is not available in this window.`);
         return api.requests(signal);
       },
       minIntervalMs: () => this.intervalMs(),
@@ -51,12 +51,12 @@ export class HistoryService implements vscode.Disposable {
   }
 
   /** The API the poller uses: its `requests` is the shared fetcher, `request` goes straight through. */
-  pollApiFor(baseUrl: string): PollApi | undefined {
-    const api = this.connection.apiFor(baseUrl);
+  pollApiFor(scope: string): PollApi | undefined {
+    const api = this.connection.apiFor(scope);
     if (!api) return undefined;
     return {
       request: (id, signal) => api.request(id, signal),
-      requests: async (signal) => [...(await this.fetcher.get(baseUrl, { signal }))],
+      requests: async (signal) => [...(await this.fetcher.get(scope, { signal }))],
     };
   }
 

@@ -7,8 +7,7 @@
  *   reach of any workspace. It is not a setting on purpose: a setting can be written by a folder's
  *   `.vscode/settings.json` or a `.code-workspace` file, and a profile says where a key is sent.
  * - Each profile's key is in SecretStorage under `walletAnalytics.apiKey.<profileId>`; the Default
- *   profile (base URL from the user-only `walletAnalytics.baseUrl`) keeps `walletAnalytics.apiKey`,
- *   so a key saved before profiles existed is the Default profile's.
+ *   profile (base URL from the user-only `walletAnalytics.baseUrl`) keeps `walletAnalytics.apiKey`.
  * - The Sandbox profile is built in (no key, no credits); it is the sandbox the Connection runs.
  * - The active profile is per window (in memory); the last one chosen (not the sandbox, which has its
  *   own `sandbox.autoStart`) is remembered in globalState `walletAnalytics.activeProfile` for new windows.

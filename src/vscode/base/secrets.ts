@@ -3,7 +3,7 @@ import { DEFAULT_PROFILE_ID, secretNameFor } from '../../core/profiles';
 import { ContextKeys } from './ids';
 import type { ContextKeySetter } from './contextKeys';
 
-/** The SecretStorage entry holding the Default profile's key (the name it had before profiles). */
+/** The SecretStorage entry holding the Default profile's key (core/profiles.ts secretNameFor). */
 export const API_KEY_SECRET = secretNameFor(DEFAULT_PROFILE_ID);
 
 /**

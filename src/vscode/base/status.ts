@@ -96,33 +96,33 @@ export class ConnectionStatus implements vscode.Disposable {
    */
   async recheck(): Promise<SidebarState> {
     const gen = ++this.generation;
-    const base = this.connection.scope();
+    const scope = this.connection.scope();
     if (this.connection.keyWithheld()) return this.set('untrusted', undefined, gen);
     if (!(await this.connection.canCall())) return this.set('noKey', undefined, gen);
-    if (this.connection.mode === 'configured' && isPlaceholderUrl(base)) return this.set('noBaseUrl', undefined, gen);
+    if (this.connection.mode === 'configured' && isPlaceholderUrl(scope)) return this.set('noBaseUrl', undefined, gen);
     if (this.current !== 'ok') await this.set('checking', undefined, gen);
     try {
       await this.credits.refresh();
-      return await this.set('ok', undefined, gen, base);
+      return await this.set('ok', undefined, gen, scope);
     } catch (e) {
       const s = stateOfError(e);
-      return this.set(s.state, s.error, gen, base);
+      return this.set(s.state, s.error, gen, scope);
     }
   }
 
   /** Records the outcome of a call against a scope (Connection.scope: a history fetch, a credits refresh). */
-  async report(baseUrl: string, e?: unknown): Promise<void> {
-    if (baseUrl !== this.connection.scope() || !this.canPoll) return;
-    if (e === undefined) await this.set('ok', undefined, this.generation, baseUrl);
+  async report(scope: string, e?: unknown): Promise<void> {
+    if (scope !== this.connection.scope() || !this.canPoll) return;
+    if (e === undefined) await this.set('ok', undefined, this.generation, scope);
     else {
       const s = stateOfError(e);
-      await this.set(s.state, s.error, this.generation, baseUrl);
+      await this.set(s.state, s.error, this.generation, scope);
     }
   }
 
-  private async set(state: SidebarState, error: StatusError | undefined, gen: number, baseUrl?: string): Promise<SidebarState> {
+  private async set(state: SidebarState, error: StatusError | undefined, gen: number, scope?: string): Promise<SidebarState> {
     // An answer that arrives after a newer check started, or for a base URL no longer in use, is old news.
-    if (gen !== this.generation || (baseUrl !== undefined && baseUrl !== this.connection.scope())) return this.current;
+    if (gen !== this.generation || (scope !== undefined && scope !== this.connection.scope())) return this.current;
     const same = this.published && state === this.current && error?.message === this.err?.message;
     this.published = true;
     this.current = state;

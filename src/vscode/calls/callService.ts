@@ -441,7 +441,7 @@ export class CallService {
     const total = (result.value as { total?: unknown } | null)?.total;
     if (ep.price.kind !== 'perMatch' || !this.deps.queryRuns || !body || typeof total !== 'number') return undefined;
     try {
-      const run = await this.deps.queryRuns.record({ baseUrl: via.scope, chain: ep.chain, at: sentAt, total, charged: result.charged, resultPath: file, body, answer: result.value });
+      const run = await this.deps.queryRuns.record({ scope: via.scope, chain: ep.chain, at: sentAt, total, charged: result.charged, resultPath: file, body, answer: result.value });
       this.recorded.fire(run);
       return run;
     } catch (e) {

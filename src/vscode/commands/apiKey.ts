@@ -20,7 +20,7 @@ export const WHERE_IS_THE_API = {
   later: 'Later',
 } as const;
 
-/** " (profile Work)" when the key acted on is an added profile's; nothing for Default, as before profiles. */
+/** " (profile Work)" when the key acted on is an added profile's; nothing for Default, the profile most people only ever have. */
 function profileNote(s: Services): string {
   const id = s.connection.profiles.keyProfileId();
   return id === DEFAULT_PROFILE_ID ? '' : ` (profile “${s.connection.profiles.get(id)?.name ?? id}”)`;

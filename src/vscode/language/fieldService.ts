@@ -35,10 +35,10 @@ export class QueryFieldService implements vscode.Disposable {
 
   /** The lists known now for the current base URL; starts loading them when none are. */
   peek(): ChainColumns | undefined {
-    const baseUrl = this.connection.scope();
-    const entry = this.known.get(baseUrl);
+    const scope = this.connection.scope();
+    const entry = this.known.get(scope);
     // After a failure, wait for a new key, base URL or an explicit refresh rather than retry on every keystroke.
-    if (!entry && !this.failures.has(baseUrl)) void this.ensure();
+    if (!entry && !this.failures.has(scope)) void this.ensure();
     return entry;
   }
 
@@ -49,26 +49,26 @@ export class QueryFieldService implements vscode.Disposable {
 
   /** The lists of the current base URL: memory, disk, or the server. */
   async ensure(): Promise<ChainColumns | undefined> {
-    const baseUrl = this.connection.scope();
-    const mem = this.known.get(baseUrl);
+    const scope = this.connection.scope();
+    const mem = this.known.get(scope);
     if (mem) return mem;
-    let p = this.loading.get(baseUrl);
+    let p = this.loading.get(scope);
     if (!p) {
-      p = this.load(baseUrl).finally(() => this.loading.delete(baseUrl));
-      this.loading.set(baseUrl, p);
+      p = this.load(scope).finally(() => this.loading.delete(scope));
+      this.loading.set(scope, p);
     }
     return p;
   }
 
-  private async load(baseUrl: string): Promise<FieldCacheEntry | undefined> {
-    const disk = await this.cache.read(baseUrl);
+  private async load(scope: string): Promise<FieldCacheEntry | undefined> {
+    const disk = await this.cache.read(scope);
     if (disk) {
       this.remember(disk);
       if (Date.now() - disk.fetchedAt > FIELD_LIST_MAX_AGE_MS) void this.refresh().catch(() => undefined);
       return disk;
     }
     if (!(await this.connection.canCall())) {
-      this.failures.set(baseUrl, this.connection.keyWithheld() ? 'the folder is in Restricted Mode (trust it to read the fields)' : 'no API key is set and the sandbox is not running');
+      this.failures.set(scope, this.connection.keyWithheld() ? 'the folder is in Restricted Mode (trust it to read the fields)' : 'no API key is set and the sandbox is not running');
       this.changed.fire();
       return undefined;
     }
@@ -81,7 +81,7 @@ export class QueryFieldService implements vscode.Disposable {
 
   /** Reads both chains' lists from the server (free), keeps them on disk and in memory. */
   async refresh(): Promise<FieldCacheEntry> {
-    const baseUrl = this.connection.scope();
+    const scope = this.connection.scope();
     const api = this.connection.api();
     const read = async (chain: Chain): Promise<ColumnInfo[] | undefined> => {
       try {
@@ -94,21 +94,21 @@ export class QueryFieldService implements vscode.Disposable {
     };
     try {
       const [main, alt] = await Promise.all([read('main'), read('alt')]);
-      const entry: FieldCacheEntry = { baseUrl, fetchedAt: Date.now(), main, alt };
+      const entry: FieldCacheEntry = { scope, fetchedAt: Date.now(), main, alt };
       await this.cache.write(entry).catch((e: unknown) => this.log.warn(`Query fields not cached on disk: ${String(e)}`));
-      this.failures.delete(baseUrl);
+      this.failures.delete(scope);
       this.remember(entry);
       this.log.info(`Query fields read from ${this.connection.baseUrl()}: ${main?.length ?? 0} on the main chain, ${alt?.length ?? 'none'} on the second chain (free).`);
       return entry;
     } catch (e) {
-      this.failures.set(baseUrl, e instanceof Error ? e.message : String(e));
+      this.failures.set(scope, e instanceof Error ? e.message : String(e));
       this.changed.fire();
       throw e;
     }
   }
 
   private remember(entry: FieldCacheEntry): void {
-    this.known.set(entry.baseUrl, entry);
+    this.known.set(entry.scope, entry);
     this.changed.fire();
   }
 

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FieldCache } from '../../core/query/fieldCache';
 import type { QueryRunCache } from '../../core/query/runCache';
+import { parseScope } from '../../core/profiles';
 import type { CallService } from '../calls/callService';
 import { CommandIds } from '../base/ids';
 import type { Services } from '../services';
@@ -51,7 +52,7 @@ export function registerQueryLanguage(context: vscode.ExtensionContext, services
     vscode.commands.registerCommand(CommandIds.refreshQueryFields, async () => {
       try {
         const entry = await fields.refresh();
-        const msg = `Query fields refreshed from ${entry.baseUrl}: ${entry.main?.length ?? 0} on the main chain${entry.alt ? `, ${entry.alt.length} on the second chain` : ''} (free).`;
+        const msg = `Query fields refreshed from ${parseScope(entry.scope).baseUrl}: ${entry.main?.length ?? 0} on the main chain${entry.alt ? `, ${entry.alt.length} on the second chain` : ''} (free).`;
         void vscode.window.showInformationMessage(msg);
         return entry;
       } catch (e) {

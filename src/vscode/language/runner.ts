@@ -86,9 +86,9 @@ export class QueryRunner {
       return { status: 'invalid', problems: ready.problems };
     }
     const { body, chain } = ready;
-    const baseUrl = this.connection.scope();
+    const scope = this.connection.scope();
     if (!args.fresh) {
-      const run = await this.cache.lookup(baseUrl, chain, body);
+      const run = await this.cache.lookup(scope, chain, body);
       if (run) return this.openCached(doc, run, args);
     }
     // The one call flow: the price (and the ceiling) is shown and decided there, whoever asked; it

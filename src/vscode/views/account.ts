@@ -40,14 +40,13 @@ export interface AccountFacts {
 }
 
 /**
- * Sums a ledger by endpoint, for the entries of a scope (a profile and its base URL; entries saved
- * before profiles have no scope and are the Default profile's, whose scope is the bare base URL)
- * since `since` (all when undefined).
+ * Sums a ledger by endpoint, for the entries of a scope (a profile and its base URL) since `since`
+ * (all when undefined).
  */
 export function spendByEndpoint(ledger: readonly SpendEntry[], scope: string, since: number | undefined): SpendLine[] {
   const by = new Map<string, { credits: number; calls: number }>();
   for (const e of ledger) {
-    if ((e.scope ?? e.baseUrl) !== scope || (since !== undefined && e.at < since)) continue;
+    if (e.scope !== scope || (since !== undefined && e.at < since)) continue;
     const s = by.get(e.endpointId) ?? { credits: 0, calls: 0 };
     s.credits += e.credits;
     s.calls += 1;

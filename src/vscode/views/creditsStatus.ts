@@ -89,12 +89,12 @@ export class CreditsStatus implements vscode.Disposable {
   /** Reads the balance now (free) and reports the outcome to the connection status. */
   async refresh(): Promise<void> {
     if (!this.status.canPoll) return;
-    const base = this.connection.scope();
+    const scope = this.connection.scope();
     try {
       await this.credits.refresh();
-      await this.status.report(base);
+      await this.status.report(scope);
     } catch (e) {
-      await this.status.report(base, e);
+      await this.status.report(scope, e);
     }
   }
 

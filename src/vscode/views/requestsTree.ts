@@ -64,10 +64,10 @@ function bytes(n: number): string {
 }
 
 interface RequestsSource {
-  /** The base URL whose history is shown. */
-  baseUrl(): string;
+  /** The profile scope whose history is shown. */
+  scope(): string;
   /** The server's last answer for it, if any. */
-  server(baseUrl: string): Parameters<typeof mergeHistory>[0];
+  server(scope: string): Parameters<typeof mergeHistory>[0];
   /** The locally tracked jobs. */
   local(): Parameters<typeof mergeHistory>[1];
   /** Whether the tree should show items now (else it is empty and a welcome view shows). */
@@ -104,11 +104,11 @@ export class RequestsProvider implements vscode.TreeDataProvider<RequestsElement
 
   /** Re-merges server and local records and fires only what changed. */
   rebuild(): ModelChange {
-    const base = this.source.baseUrl();
-    const items = mergeHistory(this.source.server(base), this.source.local(), base);
+    const scope = this.source.scope();
+    const items = mergeHistory(this.source.server(scope), this.source.local(), scope);
     const change = this.model.update(items, Date.now());
     if (this.requestNodes.size > items.length * 2 + 1_000) {
-      // Forget nodes of requests no longer listed (a switch of base URL, a trimmed history).
+      // Forget nodes of requests no longer listed (a switch of profile, a trimmed history).
       const keep = new Map<string, RequestNode>();
       for (const i of items) {
         const n = this.requestNodes.get(i.requestId);

@@ -40,20 +40,20 @@ export class RequestsView implements vscode.Disposable {
   constructor(private readonly d: RequestsViewDeps) {
     this.files = new ResultFiles(d.jobs);
     this.provider = new RequestsProvider({
-      baseUrl: () => d.connection.scope(),
-      server: (base) => d.history.fetcher.peek(base)?.records,
+      scope: () => d.connection.scope(),
+      server: (scope) => d.history.fetcher.peek(scope)?.records,
       local: () => this.jobStore().all(),
       showing: () => d.status.state === 'ok' || d.status.state === 'checking',
       ensureOnDisk: (item) => this.files.ensure(item, d.connection.scope()),
     });
     this.treeView = vscode.window.createTreeView(REQUESTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
     const unFetch = d.history.fetcher.onDidFetch((e) => {
-      if (e.baseUrl !== d.connection.scope()) return;
+      if (e.scope !== d.connection.scope()) return;
       // One failed poll is not "offline" (the view would flash its welcome): the second in a row is.
       // A refused key is said at once.
       this.failures = e.error === undefined ? 0 : this.failures + 1;
       const refused = e.error !== undefined && stateOfError(e.error).state === 'refused';
-      if (e.error === undefined || refused || this.failures >= 2 || d.status.state !== 'ok') void d.status.report(e.baseUrl, e.error);
+      if (e.error === undefined || refused || this.failures >= 2 || d.status.state !== 'ok') void d.status.report(e.scope, e.error);
       if (e.snapshot) this.rebuild();
     });
     this.subs.push(
