@@ -4,6 +4,7 @@
 import * as esbuild from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { moveStrings } from './nls.mjs';
 
 async function load(entry) {
   const r = await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', write: false, packages: 'external', logLevel: 'error' });
@@ -20,6 +21,8 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const own = pkg.contributes.commands.filter((c) => !c.command.startsWith(ENDPOINT_COMMAND_PREFIX));
 pkg.contributes.commands = [...own, ...endpointCommands()];
 writeFileSync('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
+// The titles just written (and any new literal) go to package.nls.json as %keys%.
+moveStrings();
 
 const readme = readFileSync('README.md', 'utf8');
 const start = readme.indexOf(ENDPOINT_TABLE_START);
