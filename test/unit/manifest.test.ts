@@ -141,6 +141,7 @@ describe('package.json manifest', () => {
       /^docs\/images\/[\w.-]+\.png$/,
       /^package\.json$/,
       /^package\.nls(\.[\w-]+)?\.json$/,
+      /^l10n\/bundle\.l10n(\.[\w-]+)?\.json$/,
       /^README\.md$/,
       /^CHANGELOG\.md$/,
       /^LICENSE$/,
@@ -155,7 +156,7 @@ describe('package.json manifest', () => {
     assert.ok(readmeImages.length > 0, 'the README shows the product');
     const media = [manifest.icon ?? 'media/icon.png', ...walkthroughMedia(), ...readmeImages];
     // dist/tableWorker.js: the table worker, started by file from the extension bundle.
-    for (const must of ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', manifest.main.replace(/^\.\//, ''), 'dist/tableWorker.js', ...media]) {
+    for (const must of ['package.json', 'package.nls.json', 'l10n/bundle.l10n.json', 'README.md', 'CHANGELOG.md', 'LICENSE', manifest.main.replace(/^\.\//, ''), 'dist/tableWorker.js', ...media]) {
       assert.ok(files.includes(must), `${must} is missing from the .vsix`);
     }
   });
