@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import { openInTable } from '../table/tableEditor';
 import { tableFilesIn } from '../../core/results/files';
-import { l10n } from '../../shared/l10n';
 
 /** The read-only scheme for a result's raw text, so a result is never edited by accident. */
 const RESULT_SCHEME = 'wallet-analytics-result';
