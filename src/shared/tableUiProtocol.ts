@@ -113,6 +113,39 @@ export type UiMessage =
   | { readonly type: 'histogram'; readonly requestId: number; readonly histogram: Histogram }
   | { readonly type: 'scatter'; readonly requestId: number; readonly scatter: ScatterData };
 
+/**
+ * Each request that is answered, paired with its reply's type. A caller gets the one reply it
+ * asked for (or `failed`, which any request may get instead), not the union of every reply to
+ * narrow: UiReplyTo<'getWindow'> is the `window` message. Requests absent here get no reply.
+ */
+export const UI_REPLY_TYPES = {
+  getWindow: 'window',
+  setQuery: 'queryApplied',
+  copy: 'done',
+  export: 'done',
+  copyText: 'done',
+  walletActivity: 'done',
+  openExplorer: 'done',
+  addToList: 'done',
+  useAsInput: 'done',
+  switchFile: 'done',
+  tableCommand: 'done',
+  profile: 'profile',
+  histogram: 'histogram',
+  scatter: 'scatter',
+  savePng: 'done',
+} as const satisfies Partial<Record<UiRequest['type'], UiMessage['type']>>;
+
+/** A request that gets a reply. */
+export type UiAsk = Extract<UiRequest, { type: keyof typeof UI_REPLY_TYPES }>;
+/** The reply to a request of type T: its own message, or `failed`. */
+export type UiReplyTo<T extends UiAsk['type']> = Extract<UiMessage, { type: (typeof UI_REPLY_TYPES)[T] | 'failed' }>;
+
+/** Whether m is the reply to a request of type T (its type pairs with T; the ids are the caller's to compare). */
+export function isReplyTo<T extends UiAsk['type']>(type: T, m: UiMessage): m is UiReplyTo<T> {
+  return m.type === 'failed' || m.type === UI_REPLY_TYPES[type];
+}
+
 const MAX_TEXT = 1_000_000;
 /** A PNG of a chart as a data: URL (a 4K canvas compresses well below this). */
 const MAX_PNG_URL = 40_000_000;

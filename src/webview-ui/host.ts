@@ -1,10 +1,11 @@
 /**
  * The webview's side of the message protocol: posts requests with fresh ids and matches each reply
- * (window, queryApplied, done, failed, and the analysis panel's profile, histogram and scatter) to its request; progress with a request id goes to that
- * request's listener. One reply per id.
+ * to its request; progress with a request id goes to that request's listener. One reply per id.
+ * A request's reply is typed by the protocol's pairing (UiReplyTo): asking for a window gives a
+ * `window` or `failed`, nothing else to narrow.
  */
 import type { Progress } from '../shared/tableProtocol';
-import { FIRST_WINDOW, type UiMessage, type UiRequest } from '../shared/tableUiProtocol';
+import { FIRST_WINDOW, UI_REPLY_TYPES, type UiAsk, type UiMessage, type UiReplyTo, type UiRequest } from '../shared/tableUiProtocol';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -14,16 +15,17 @@ interface VsCodeApi {
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
-const REPLY_TYPES = new Set(['window', 'queryApplied', 'done', 'failed', 'profile', 'histogram', 'scatter']);
-export type Reply = Extract<UiMessage, { type: 'window' | 'queryApplied' | 'done' | 'failed' | 'profile' | 'histogram' | 'scatter' }>;
+const REPLY_TYPES = new Set<string>([...Object.values(UI_REPLY_TYPES), 'failed']);
+/** Any reply. */
+export type Reply = UiReplyTo<UiAsk['type']>;
 
 const isReply = (m: UiMessage): m is Reply => REPLY_TYPES.has(m.type);
 type WithoutId<T> = T extends { requestId: number } ? Omit<T, 'requestId'> : never;
-export type Ask = WithoutId<Extract<UiRequest, { requestId: number }>>;
+export type Ask = WithoutId<UiAsk>;
 
-export interface Pending {
+export interface Pending<R extends Reply = Reply> {
   readonly id: number;
-  readonly reply: Promise<Reply>;
+  readonly reply: Promise<R>;
 }
 
 export class Host {
@@ -37,9 +39,9 @@ export class Host {
   }
 
   /** Posts a request; its reply resolves `reply` (a `failed` reply resolves too: check its type). */
-  ask(request: Ask, onProgress?: (p: Progress) => void): Pending {
+  ask<A extends Ask>(request: A, onProgress?: (p: Progress) => void): Pending<UiReplyTo<A['type']>> {
     const id = this.next++;
-    const reply = new Promise<Reply>((resolve) => this.waiting.set(id, { resolve, onProgress }));
+    const reply = new Promise<UiReplyTo<A['type']>>((resolve) => this.waiting.set(id, { resolve: (r) => resolve(r as UiReplyTo<A['type']>), onProgress }));
     this.api.postMessage({ ...request, requestId: id });
     return { id, reply };
   }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HISTOGRAM_BINS, MAX_HISTOGRAM_BINS } from '../../src/shared/analysisProtocol';
 import { MAX_COLUMN_LIST, MAX_QUERY_FILTERS, MAX_QUERY_TEXT, MAX_SORT_KEYS, MAX_WINDOW_CELLS, MAX_WINDOW_COLUMNS, MAX_WINDOW_ROWS, parseTableRequest } from '../../src/shared/tableProtocol';
-import { parseUiRequest, TABLE_COMMANDS } from '../../src/shared/tableUiProtocol';
+import { isReplyTo, parseUiRequest, TABLE_COMMANDS, UI_REPLY_TYPES, type UiMessage, type UiReplyTo } from '../../src/shared/tableUiProtocol';
 // ids.ts and tableCommands.ts hold no vscode import, so a node test may read them.
 // eslint-disable-next-line no-restricted-imports
 import { CommandIds } from '../../src/vscode/base/ids';
@@ -121,12 +121,35 @@ describe('table: the toolbar’s More menu (Open in Notebook, saved views, Compa
     for (const m of bad) assert.equal(parseUiRequest(m), undefined, JSON.stringify(m));
   });
 
-  it('runs the title bar’s commands: Compare with… on this table’s file as A, the others on the active table', () => {
+  it('runs the title bar’s commands on the table whose toolbar was used: Compare with… on its file as A, the others on the table itself', () => {
     const file = '/results/pnl-2026-11-24.csv';
-    assert.deepEqual(tableCommandCall('openInNotebook', file), { id: CommandIds.openInNotebook, arg: undefined });
-    assert.deepEqual(tableCommandCall('saveView', file), { id: CommandIds.saveTableView, arg: undefined });
-    assert.deepEqual(tableCommandCall('applyView', file), { id: CommandIds.applyTableView, arg: undefined });
-    assert.deepEqual(tableCommandCall('compareWith', file), { id: CommandIds.compareWith, arg: file });
+    const table = { file };
+    assert.deepEqual(tableCommandCall('openInNotebook', table), { id: CommandIds.openInNotebook, arg: table });
+    assert.deepEqual(tableCommandCall('saveView', table), { id: CommandIds.saveTableView, arg: table });
+    assert.deepEqual(tableCommandCall('applyView', table), { id: CommandIds.applyTableView, arg: table });
+    assert.equal(tableCommandCall('applyView', table).arg, table, 'the table itself, not a copy found again');
+    assert.deepEqual(tableCommandCall('compareWith', table), { id: CommandIds.compareWith, arg: file });
     for (const c of TABLE_COMMANDS) assert.ok(TABLE_COMMAND_TITLES[c].length > 0);
+  });
+});
+
+describe('table: requests paired with their replies (UI_REPLY_TYPES)', () => {
+  it('pairs every request that is answered with its reply type; a cancel and a probe answer get none', () => {
+    assert.deepEqual(Object.keys(UI_REPLY_TYPES).sort(), ['addToList', 'copy', 'copyText', 'export', 'getWindow', 'histogram', 'openExplorer', 'profile', 'savePng', 'scatter', 'setQuery', 'switchFile', 'tableCommand', 'useAsInput', 'walletActivity']);
+    assert.equal(UI_REPLY_TYPES.getWindow, 'window');
+    assert.equal(UI_REPLY_TYPES.setQuery, 'queryApplied');
+    assert.equal(UI_REPLY_TYPES.scatter, 'scatter');
+  });
+
+  it('tells a request’s reply from any other message: its own type or failed', () => {
+    const failed: UiMessage = { type: 'failed', requestId: 1, message: 'x' };
+    const done: UiMessage = { type: 'done', requestId: 1 };
+    assert.ok(isReplyTo('profile', failed));
+    assert.ok(isReplyTo('copy', done));
+    assert.ok(!isReplyTo('getWindow', done), 'a done is no window');
+    assert.ok(!isReplyTo('histogram', { type: 'view', view: { version: 0, length: 0, total: 0, query: {}, countLabel: '' } } as unknown as UiMessage));
+    // The pairing is a type too: the reply to a histogram can only be a histogram or failed.
+    const types: UiReplyTo<'histogram'>['type'][] = ['histogram', 'failed'];
+    assert.equal(types.length, 2);
   });
 });

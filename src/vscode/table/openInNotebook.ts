@@ -8,14 +8,14 @@ import * as vscode from 'vscode';
 import { notebookColumns, writeNotebook } from '../../core/notebook';
 import { CommandIds } from '../base/ids';
 import type { Log } from '../base/log';
-import type { TableSession } from './tableSession';
+import { TableSession } from './tableSession';
 import { l10n } from '../../shared/l10n';
 
-/** Registers the command; `active` is the table in the active editor, if any. */
+/** Registers the command: on the table given (its toolbar's More menu hands its session), else on the one in the active editor. */
 export function registerOpenInNotebook(context: vscode.ExtensionContext, active: () => TableSession | undefined, log: Log): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand(CommandIds.openInNotebook, async (): Promise<string | undefined> => {
-      const session = active();
+    vscode.commands.registerCommand(CommandIds.openInNotebook, async (given?: unknown): Promise<string | undefined> => {
+      const session = given instanceof TableSession ? given : active();
       if (!session) {
         void vscode.window.showInformationMessage(l10n.t('Open a result in the Wallet Analytics Table first: Open in Notebook writes a notebook of the view it shows.'));
         return undefined;

@@ -21,7 +21,7 @@ import { CommandIds } from '../base/ids';
 import type { Log } from '../base/log';
 import type { TablePrompts } from './prompts';
 import { readSavedViews as read, writeSavedViews } from './savedViewStore';
-import type { TableSession, TableSnapshot } from './tableSession';
+import { TableSession, type TableSnapshot } from './tableSession';
 import { l10n } from '../../shared/l10n';
 
 /** "results of pnl" or "tables with these columns". */
@@ -53,8 +53,9 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
   const { state, log } = deps;
   const write = (s: SavedViewsState): Thenable<void> => writeSavedViews(state, s);
 
-  const activeSnapshot = async (what: string): Promise<{ session: TableSession; snap: TableSnapshot } | undefined> => {
-    const session = deps.active();
+  /** The table given (its toolbar hands its session; a string is a view's name), else the one in the active editor. */
+  const activeSnapshot = async (what: string, given: unknown): Promise<{ session: TableSession; snap: TableSnapshot } | undefined> => {
+    const session = given instanceof TableSession ? given : deps.active();
     if (!session) {
       void vscode.window.showInformationMessage(l10n.t('Open a result in the Wallet Analytics Table first: {0}', what));
       return undefined;
@@ -77,7 +78,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
 
   context.subscriptions.push(
     vscode.commands.registerCommand(CommandIds.saveTableView, async (given?: unknown): Promise<string | undefined> => {
-      const active = await activeSnapshot('Save View As… names its sort, filters, chosen columns and number formats.');
+      const active = await activeSnapshot('Save View As… names its sort, filters, chosen columns and number formats.', given);
       if (!active) return undefined;
       const { session, snap } = active;
       const all = read(state);
@@ -107,7 +108,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
     }),
 
     vscode.commands.registerCommand(CommandIds.applyTableView, async (given?: unknown): Promise<string | undefined> => {
-      const active = await activeSnapshot('Apply Saved View… shows one of its saved views.');
+      const active = await activeSnapshot('Apply Saved View… shows one of its saved views.', given);
       if (!active) return undefined;
       const { session, snap } = active;
       const NONE = { label: l10n.t('No saved view'), detail: l10n.t('File order, no filters; new results open as the file is') };
@@ -134,7 +135,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
     }),
 
     vscode.commands.registerCommand(CommandIds.deleteTableView, async (given?: unknown): Promise<string | undefined> => {
-      const active = await activeSnapshot('Delete Saved View… removes one of its saved views.');
+      const active = await activeSnapshot('Delete Saved View… removes one of its saved views.', given);
       if (!active) return undefined;
       const { snap } = active;
       const name = typeof given === 'string' ? viewsOf(read(state), snap.scope).find((v) => sameName(v.name, given))?.name : (await pickView(snap, 'Delete Saved View'))?.view?.name;

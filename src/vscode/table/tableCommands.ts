@@ -15,18 +15,20 @@ export const TABLE_COMMAND_TITLES: Readonly<Record<TableCommand, string>> = {
   compareWith: 'Compare with',
 };
 
-/** The command a toolbar request runs on the table showing `file`, with its argument. */
-export function tableCommandCall(command: TableCommand, file: string): { readonly id: string; readonly arg: unknown } {
+/**
+ * The command a toolbar request runs on `table` (the session whose toolbar was used), with its
+ * argument: the table itself, so the command acts on it rather than on whichever editor is active.
+ */
+export function tableCommandCall<T extends { readonly file: string }>(command: TableCommand, table: T): { readonly id: string; readonly arg: T | string } {
   switch (command) {
     case 'openInNotebook':
-      // These act on the active table, which is the one whose toolbar was used.
-      return { id: CommandIds.openInNotebook, arg: undefined };
+      return { id: CommandIds.openInNotebook, arg: table };
     case 'saveView':
-      return { id: CommandIds.saveTableView, arg: undefined };
+      return { id: CommandIds.saveTableView, arg: table };
     case 'applyView':
-      return { id: CommandIds.applyTableView, arg: undefined };
+      return { id: CommandIds.applyTableView, arg: table };
     case 'compareWith':
       // As from the title bar, which hands over the editor's file: A is this table, only B is asked.
-      return { id: CommandIds.compareWith, arg: file };
+      return { id: CommandIds.compareWith, arg: table.file };
   }
 }

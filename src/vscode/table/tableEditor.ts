@@ -5,7 +5,7 @@
  * and "Export Table" commands (the latter for its keybinding, which reaches the active table), and, under the test runner only, hooks to drive a table through its message path.
  */
 import * as vscode from 'vscode';
-import type { ProbeState, UiMessage, UiRequest } from '../../shared/tableUiProtocol';
+import { isReplyTo, UI_REPLY_TYPES, type ProbeState, type UiAsk, type UiMessage, type UiReplyTo, type UiRequest } from '../../shared/tableUiProtocol';
 import { CommandIds } from '../base/ids';
 import type { Log } from '../base/log';
 import { registerOpenInNotebook } from './openInNotebook';
@@ -29,8 +29,8 @@ export interface TableHandle {
   /** The file shown. */
   readonly file: string;
   readonly panel: vscode.WebviewPanel;
-  /** Sends a request through the same handler the webview's messages go to; resolves with the reply of its requestId. */
-  request(req: UiRequest, timeoutMs?: number): Promise<UiMessage>;
+  /** Sends a request through the same handler the webview's messages go to; resolves with the reply of its requestId (its own type, or failed). */
+  request<R extends UiRequest>(req: R, timeoutMs?: number): Promise<R extends UiAsk ? UiReplyTo<R['type']> : UiMessage>;
   /** Every message posted to the webview since the table opened. */
   readonly posted: readonly UiMessage[];
   /** Asks the webview what it shows. */
@@ -45,7 +45,9 @@ export interface TableTestHooks {
   setPrompts(prompts: TablePrompts | undefined): void;
 }
 
-const REPLIES = new Set(['window', 'queryApplied', 'done', 'failed', 'profile', 'histogram', 'scatter']);
+/** Any reply type: what answers a request with an id that gets no reply of its own (a cancel, a malformed one in a test). */
+const ANY_REPLY = new Set<string>([...Object.values(UI_REPLY_TYPES), 'failed']);
+const isAsk = (req: UiRequest): req is UiAsk => req.type in UI_REPLY_TYPES;
 
 class TableEditorProvider implements vscode.CustomReadonlyEditorProvider {
   readonly sessions = new Set<{ session: TableSession; posted: UiMessage[] }>();
@@ -92,22 +94,24 @@ class TableEditorProvider implements vscode.CustomReadonlyEditorProvider {
       panel: session.panel,
       posted: entry.posted,
       probe: () => session.probe(),
-      request: (req, timeoutMs = 60_000) =>
-        new Promise<UiMessage>((resolve, reject) => {
+      request: <R extends UiRequest>(req: R, timeoutMs = 60_000) =>
+        new Promise<R extends UiAsk ? UiReplyTo<R['type']> : UiMessage>((resolve, reject) => {
+          type Reply = R extends UiAsk ? UiReplyTo<R['type']> : UiMessage;
           const id = 'requestId' in req ? req.requestId : undefined;
           if (id === undefined) {
-            void session.receive(req).then(() => resolve({ type: 'done', requestId: -1 }), reject);
+            void session.receive(req).then(() => resolve({ type: 'done', requestId: -1 } as Reply), reject);
             return;
           }
+          const answers = (m: UiMessage): boolean => (isAsk(req) ? isReplyTo(req.type, m) : ANY_REPLY.has(m.type));
           const timer = setTimeout(() => {
             untap();
             reject(new Error(`No reply to ${req.type} #${id} within ${timeoutMs} ms.`));
           }, timeoutMs);
           const untap = session.tap((m) => {
-            if (REPLIES.has(m.type) && 'requestId' in m && m.requestId === id) {
+            if (answers(m) && 'requestId' in m && m.requestId === id) {
               clearTimeout(timer);
               untap();
-              resolve(m);
+              resolve(m as Reply);
             }
           });
           void session.receive(req);

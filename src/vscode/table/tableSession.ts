@@ -11,30 +11,21 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { ENDPOINTS, shortTitle } from '../../core/catalog';
 import { METRIC_GROUPS, TIMEFRAMES } from '../../core/metrics';
-import { COPY_MAX_CELLS, neutraliseFormula, RemoteTable, type Progress } from '../../core/table';
+import { RemoteTable } from '../../core/table';
 import type { ViewQuery, ViewState } from '../../shared/tableProtocol';
 import { FIRST_WINDOW, parseUiRequest, type ColumnInfo, type ProbeState, type TableLayout, type UiMessage, type UiRequest } from '../../shared/tableUiProtocol';
 import { onDidChangeSettings, readSettings } from '../base/settings';
-import type { Log } from '../base/log';
-import { writeAtomic } from '../../core/fileLock';
-import { chartPngPath, pngFromDataUrl } from '../../core/table/chartPng';
-import { addressRole } from '../../core/columnKind';
-import { resultRole } from '../../core/inputTargets';
-import { columnInfo, likelyShown } from './columnInfo';
-import type { TablePrompts } from './prompts';
 import { resultInfo } from '../../core/results/files';
+import { ANALYSIS_HANDLERS } from './analysisHandlers';
+import { CELL_ACTION_HANDLERS } from './cellActions';
+import { columnInfo, likelyShown } from './columnInfo';
+import { COMMAND_HANDLERS } from './commandHandlers';
+import { DATA_HANDLERS } from './dataHandlers';
 import { lastViewFor } from './savedViewStore';
-import { activityCommand, addToList, openInExplorer, useAsInput } from './tableActions';
-import { TABLE_COMMAND_TITLES, tableCommandCall } from './tableCommands';
-import { l10n } from '../../shared/l10n';
+import { fmt, isAbort, message, queryKey, type HandledRequest, type Handlers, type HandledType, type Opened, type TableContext, type TableSessionDeps } from './tableContext';
 
-interface TableSessionDeps {
-  readonly state: vscode.Memento;
-  readonly log: Log;
-  readonly resultsFolder: () => string;
-  readonly prompts: () => TablePrompts;
-  readonly test: boolean;
-}
+/** Every request the webview may send that is not the session's own (ready, probeState, log, cancel), by type, to its handler. */
+const HANDLERS: Handlers<HandledType> = { ...DATA_HANDLERS, ...ANALYSIS_HANDLERS, ...CELL_ACTION_HANDLERS, ...COMMAND_HANDLERS };
 
 /** Rows of the first window used to tell numbers and addresses apart. */
 const SAMPLE_ROWS = 50;
@@ -45,22 +36,6 @@ const FIRST_COLUMNS = 32;
 const PROGRESS_MS = 120;
 const LAYOUT_KEY = 'walletAnalytics.table.layout.';
 
-const fmt = (n: number): string => n.toLocaleString('en-US');
-const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
-/** A query as a key, to tell whether the one a saved view applied is still in force. */
-const queryKey = (q: ViewQuery): string => JSON.stringify({ sort: q.sort ?? [], filters: q.filters ?? [], search: q.search ?? '' });
-const isAbort = (e: unknown): boolean => e instanceof Error && (e.name === 'AbortError' || /aborted|cancel/iu.test(e.message));
-
-interface Opened {
-  readonly file: string;
-  /** The source and its view, in their worker. */
-  readonly table: RemoteTable;
-  readonly columns: readonly ColumnInfo[];
-  readonly endpoint?: string;
-  readonly files: readonly string[];
-  readonly layoutKey: string;
-  readonly unsubscribe: () => void;
-}
 
 /** See TableSession.snapshot. */
 export interface TableSnapshot {
@@ -91,7 +66,6 @@ export class TableSession implements vscode.Disposable {
   /** Milliseconds from the session's start to the first window sent (for the log). */
   private readonly started = performance.now();
   private firstWindowLogged = false;
-  private exporting = false;
   /** Files for which the last chosen saved view was applied (or something else was chosen). */
   private readonly lastViewTried = new WeakSet<Opened>();
   /**
@@ -99,12 +73,14 @@ export class TableSession implements vscode.Disposable {
    * that query is in force, so no filter of a view is ever in force without its name and a Show all.
    */
   private readonly viewShown = new WeakMap<Opened, { readonly name: string; readonly key: string }>();
+  private readonly context: TableContext;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
     readonly documentFile: string,
     private readonly deps: TableSessionDeps,
   ) {
+    this.context = this.makeContext();
     this.opened = this.open(documentFile);
     this.subscriptions.push(
       panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
@@ -359,215 +335,36 @@ export class TableSession implements vscode.Disposable {
       return;
     }
     const o = await this.opened;
-    const prompts = this.deps.prompts();
-    switch (req.type) {
-      case 'getWindow': {
-        const signal = this.controller(req.requestId);
-        const last = Math.min(req.last, o.table.view.length);
-        const window = await o.table.window(Math.min(req.first, last), last, req.columns, signal);
-        this.post({ type: 'window', requestId: req.requestId, window });
-        if (!this.firstWindowLogged) {
-          this.firstWindowLogged = true;
-          this.deps.log.info(`Table: ${path.basename(o.file)}: first window sent ${Math.round(performance.now() - this.started)} ms after opening.`);
-        }
-        return;
-      }
-      case 'setQuery': {
-        const signal = this.controller(req.requestId);
-        const t0 = performance.now();
-        const state = await o.table.apply(req.query, {
-          signal,
-          onProgress: (progress) => this.post({ type: 'progress', requestId: req.requestId, progress }),
-        });
-        const saved = this.viewShown.get(o);
-        if (saved && saved.key !== queryKey(state.query)) {
-          // The person changed the rows' shape (or chose Show all): the table no longer shows the view.
-          this.viewShown.delete(o);
-          this.post({ type: 'savedView' });
-        }
-        this.post({ type: 'queryApplied', requestId: req.requestId, view: state });
-        // Pushed too, so a webview that did not ask (another request path, a test) shows the new rows.
-        this.post({ type: 'view', view: state });
-        this.deps.log.info(`Table: query applied in ${Math.round(performance.now() - t0)} ms: ${state.countLabel}.`);
-        return;
-      }
-      case 'copy': {
-        const rows = Math.max(0, Math.min(req.last, o.table.view.length) - req.first);
-        if (rows * req.columns.length > COPY_MAX_CELLS) {
-          this.post({ type: 'failed', requestId: req.requestId, message: `That is ${fmt(rows * req.columns.length)} cells; copy at most ${fmt(COPY_MAX_CELLS)}, or export the view to CSV.` });
-          return;
-        }
-        const neutraliseFormulas = readSettings().tableNeutralizeFormulas;
-        const text = await o.table.copy(req.first, req.last, req.columns, { format: req.format, header: req.header, neutraliseFormulas }, this.controller(req.requestId));
-        await vscode.env.clipboard.writeText(text);
-        const what = `${fmt(rows)} row${rows === 1 ? '' : 's'} × ${fmt(req.columns.length)} column${req.columns.length === 1 ? '' : 's'}`;
-        this.post({ type: 'done', requestId: req.requestId, message: `Copied ${what}${req.header ? ' with headers' : ''}.` });
-        return;
-      }
-      case 'export':
-        await this.export(o, req.requestId, req.columns, prompts);
-        return;
-      case 'copyText': {
-        // A single cell (or an address) pasted into a spreadsheet runs as a formula as readily as a selection.
-        const text = readSettings().tableNeutralizeFormulas ? neutraliseFormula(req.text) : req.text;
-        await vscode.env.clipboard.writeText(text);
-        const note = text === req.text ? '' : ` with a ' first, so a spreadsheet shows it as text (walletAnalytics.table.neutralizeFormulas)`;
-        this.post({ type: 'done', requestId: req.requestId, message: `Copied ${req.what}${note}.` });
-        return;
-      }
-      case 'walletActivity':
-        // Not awaited: the command asks for pages and shows the price; this reply only says it started.
-        prompts.runCommand(activityCommand(req.chain), { inputs: { address: req.address } }).then(undefined, (e: unknown) => {
-          void vscode.window.showErrorMessage(l10n.t('Wallet activity: {0}', message(e)));
-        });
-        this.post({ type: 'done', requestId: req.requestId, message: `Wallet activity of ${req.address}: choose the pages; the price shows before anything is sent.` });
-        return;
-      case 'openExplorer':
-        this.post({ type: 'done', requestId: req.requestId, message: await openInExplorer(req.address, req.chain) });
-        return;
-      case 'addToList': {
-        const msg = await addToList(req.addresses, this.deps.resultsFolder(), prompts);
-        this.post({ type: 'done', requestId: req.requestId, message: msg });
-        return;
-      }
-      case 'useAsInput':
-        await this.useColumnAsInput(o, req.requestId, req.column, prompts);
-        return;
-      case 'saveLayout':
-        await this.deps.state.update(o.layoutKey, req.layout);
-        return;
-      case 'switchFile': {
-        const target = o.files.find((f) => path.relative(path.dirname(o.files[0] ?? f), f) === req.file);
-        if (!target) throw new Error(`${req.file} is not a file of this result.`);
-        if (target !== o.file) {
-          o.unsubscribe();
-          for (const c of this.controllers.values()) c.abort();
-          void o.table.close();
-          this.opened = this.open(target);
-          await this.sendInit(await this.opened);
-        }
-        this.post({ type: 'done', requestId: req.requestId });
-        return;
-      }
-      case 'openRaw':
-        await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(o.file), 'default', { preview: false });
-        return;
-      case 'tableCommand': {
-        // Not awaited: the command asks its own questions (a name, a view, the result B); this reply only says it started.
-        const call = tableCommandCall(req.command, o.file);
-        prompts.runCommand(call.id, call.arg).then(undefined, (e: unknown) => {
-          void vscode.window.showErrorMessage(`${TABLE_COMMAND_TITLES[req.command]}: ${message(e)}`);
-        });
-        this.post({ type: 'done', requestId: req.requestId });
-        return;
-      }
-      case 'profile': {
-        const profile = await o.table.profile(req.column, this.analysisOptions(req.requestId));
-        this.post({ type: 'profile', requestId: req.requestId, profile });
-        this.deps.log.info(`Table: profile of ${profile.name} over ${fmt(profile.count)} rows in ${Math.round(profile.ms)} ms.`);
-        return;
-      }
-      case 'histogram': {
-        const histogram = await o.table.histogram(req.column, req.bins, req.log, this.analysisOptions(req.requestId));
-        this.post({ type: 'histogram', requestId: req.requestId, histogram });
-        return;
-      }
-      case 'scatter': {
-        const t0 = performance.now();
-        const scatter = await o.table.scatter(req.x, req.y, this.analysisOptions(req.requestId));
-        // The typed arrays go to the webview as binary (VS Code serialises ArrayBuffers apart from the JSON).
-        this.post({ type: 'scatter', requestId: req.requestId, scatter });
-        this.deps.log.info(`Table: scatter of ${fmt(scatter.xs.length)} points sent ${Math.round(performance.now() - t0)} ms after the request (worker ${Math.round(scatter.ms)} ms).`);
-        return;
-      }
-      case 'savePng':
-        await this.savePng(o, req.requestId, req.name, req.dataUrl, prompts);
-        return;
-    }
+    // The map holds one handler per type, so the one for req.type takes req (TypeScript cannot correlate the two).
+    const handler = HANDLERS[req.type] as (ctx: TableContext, o: Opened, req: HandledRequest) => Promise<void>;
+    await handler(this.context, o, req);
   }
 
-  /** Cancellation by the webview (cancel) or the session's end, and the worker's progress forwarded. */
-  private analysisOptions(requestId: number): { signal: AbortSignal; onProgress: (p: Progress) => void } {
-    return { signal: this.controller(requestId), onProgress: (progress) => this.post({ type: 'progress', requestId, progress }) };
-  }
-
-  /** Writes a chart's PNG where the person says (default: `<result>-<chart>.png` beside the result), atomically. */
-  private async savePng(o: Opened, requestId: number, name: string, dataUrl: string, prompts: TablePrompts): Promise<void> {
-    const png = pngFromDataUrl(dataUrl);
-    const target = await prompts.savePath(chartPngPath(o.file, name), { filters: { 'PNG images': ['png'] }, title: l10n.t('Save the chart “{0}” as PNG', name), saveLabel: 'Save' });
-    if (!target) {
-      this.post({ type: 'failed', requestId, message: 'Saving the chart was cancelled.', cancelled: true });
-      return;
-    }
-    await writeAtomic(target, png);
-    this.post({ type: 'done', requestId, message: `Saved ${target}.` });
-  }
-
-  private async export(o: Opened, requestId: number, columns: readonly number[] | undefined, prompts: TablePrompts): Promise<void> {
-    if (this.exporting) {
-      this.post({ type: 'failed', requestId, message: 'An export of this table is already running.' });
-      return;
-    }
-    this.exporting = true;
-    try {
-      await this.exportTo(o, requestId, columns, prompts);
-    } finally {
-      this.exporting = false;
-    }
-  }
-
-  private async exportTo(o: Opened, requestId: number, columns: readonly number[] | undefined, prompts: TablePrompts): Promise<void> {
-    const base = path.basename(o.file).replace(/\.(csv|txt|json)$/iu, '');
-    const target = await prompts.savePath(path.join(path.dirname(o.file), `${base}-view.csv`));
-    if (!target) {
-      this.post({ type: 'failed', requestId, message: 'Export cancelled.', cancelled: true });
-      return;
-    }
-    const signal = this.controller(requestId);
-    const rows = o.table.view.length;
-    const neutraliseFormulas = readSettings().tableNeutralizeFormulas;
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: l10n.t('Exporting {0} rows to {1}', fmt(rows), path.basename(target)), cancellable: true },
-      (progress, token) => {
-        const c = this.controllers.get(requestId);
-        token.onCancellationRequested(() => c?.abort());
-        let last = 0;
-        return o.table.export(target, {
-          columns,
-          neutraliseFormulas,
-          signal,
-          onProgress: (p) => {
-            this.post({ type: 'progress', requestId, progress: p });
-            const pct = p.total > 0 ? (100 * p.done) / p.total : 100;
-            progress.report({ increment: pct - last, message: `${fmt(p.done)} of ${fmt(p.total)} rows` });
-            last = pct;
-          },
-        });
+  /** What the handlers may do with this session (tableContext.ts). */
+  private makeContext(): TableContext {
+    return {
+      session: this,
+      deps: this.deps,
+      post: (m) => this.post(m),
+      controller: (requestId) => this.controller(requestId),
+      requestController: (requestId) => this.controllers.get(requestId),
+      analysisOptions: (requestId) => ({ signal: this.controller(requestId), onProgress: (progress) => this.post({ type: 'progress', requestId, progress }) }),
+      viewShown: this.viewShown,
+      firstWindowSent: (o) => {
+        if (this.firstWindowLogged) return;
+        this.firstWindowLogged = true;
+        this.deps.log.info(`Table: ${path.basename(o.file)}: first window sent ${Math.round(performance.now() - this.started)} ms after opening.`);
       },
-    );
-    this.post({
-      type: 'done',
-      requestId,
-      message: `Exported ${fmt(result.rows)} rows × ${fmt(columns?.length ?? o.table.columns.length)} columns to ${target}${neutraliseFormulas ? ' (formulas neutralised)' : ''}.`,
-    });
-    void vscode.window.showInformationMessage(l10n.t('Exported {0} rows to {1}.', fmt(result.rows), path.basename(target)), l10n.t('Open in Table'), l10n.t('Reveal')).then((pick) => {
-      if (pick === 'Open in Table') void vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(target), 'walletAnalytics.table');
-      else if (pick === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target));
-    });
-  }
-
-  private async useColumnAsInput(o: Opened, requestId: number, column: number, prompts: TablePrompts): Promise<void> {
-    const info = o.columns[column];
-    if (!info) throw new RangeError(`There is no column ${column}.`);
-    const signal = this.controller(requestId);
-    // One pass for the whole column in the worker (cached there): it counts the distinct addresses
-    // there too (addresses.ts), so only the list crosses to this thread.
-    const chain = info.address ?? 'main';
-    const { addresses, skipped } = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: l10n.t('Reading the addresses of {0}', info.name) },
-      () => o.table.addresses(column, chain, { signal, onProgress: (progress) => this.post({ type: 'progress', requestId, progress }) }),
-    );
-    const msg = await useAsInput(addresses, chain, { column: info.name, skipped, role: addressRole(info.name, resultRole(o.endpoint)) }, prompts);
-    this.post({ type: 'done', requestId, message: msg });
+      switchTo: async (o, file) => {
+        const target = o.files.find((f) => path.relative(path.dirname(o.files[0] ?? f), f) === file);
+        if (!target) throw new Error(`${file} is not a file of this result.`);
+        if (target === o.file) return;
+        o.unsubscribe();
+        for (const c of this.controllers.values()) c.abort();
+        void o.table.close();
+        this.opened = this.open(target);
+        await this.sendInit(await this.opened);
+      },
+    };
   }
 }
