@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { WalletAnalyticsApi, type ApiOptions, type CallLog } from '../../src/core/api';
 import { endpoint } from '../../src/core/catalog';
 import { CancelledError, NetworkError, ServerError, type WalletApiError } from '../../src/core/errors';
-import { parseRetryAfter } from '../../src/core/http';
+import { parseRetryAfter } from '../../src/core/httpFailures';
 import { sampleInput } from '../../src/core/samples';
 import { closedPort, drop, errorBody, json, fixtureServer } from './fixtures/httpFixture';
 

@@ -10,10 +10,10 @@ import { join, relative, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import ts from 'typescript';
 import { classifyColumn, pickAddressColumn } from '../../src/core/columnKind';
-import { numericColumns } from '../../src/core/compare/compareSource';
+import { numericColumns } from '../../src/core/compare/pairRows';
 import { distinctAddresses } from '../../src/core/addresses';
 import { METRICS } from '../../src/core/metrics';
-import { notebookColumns } from '../../src/core/notebook';
+import { notebookColumns } from '../../src/core/notebookModel';
 import { compareText, jsonRowsSource, openCsvFile, TableView } from '../../src/core/table';
 import { profileColumn } from '../../src/core/table/analysis';
 // eslint-disable-next-line no-restricted-imports -- columnInfo.ts is pure (no vscode import)

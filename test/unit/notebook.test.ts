@@ -18,7 +18,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { buildNotebook, duckdbQuery, NAMED_COLUMNS, notebookText, pyString, writeNotebook, type Notebook, type NotebookColumn, type NotebookInput } from '../../src/core/notebook';
+import { buildNotebook, duckdbQuery, NAMED_COLUMNS, notebookText, writeNotebook } from '../../src/core/notebook';
+import { pyString } from '../../src/core/notebookCode';
+import type { Notebook, NotebookColumn, NotebookInput } from '../../src/core/notebookModel';
 import { openTable, TableView, type ViewQuery } from '../../src/core/table';
 
 /** Interpreters tried in order: a chosen one, the one on PATH (maybe pyenv's), Debian's (where python3-pandas goes). */

@@ -11,7 +11,9 @@ import { CREATOR_COLUMNS, ENDPOINTS, validateInput } from '../../src/core/catalo
 import type { FieldSpec } from '../../src/core/fields';
 import { MAX_QUERY_LIMIT } from '../../src/core/query/model';
 import { sampleInput } from '../../src/core/samples';
-import { BOUNDS, INPUTS, checkInput, exampleInput, inputKey, paramsOf, queryBody, type Param } from '../../src/sandbox/inputs';
+import { INPUTS, checkInput, exampleInput, inputKey, paramsOf, type Param } from '../../src/sandbox/inputs';
+import { BOUNDS } from '../../src/sandbox/bounds';
+import { queryBody } from '../../src/sandbox/queryBody';
 import { PRICES, chargeFor } from '../../src/sandbox/prices';
 import { ROUTES, endpointById, routeOf } from '../../src/sandbox/routes';
 

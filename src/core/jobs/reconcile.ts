@@ -15,7 +15,7 @@
  * silent"). Pure: the history reader, the clock and the sleep are injected.
  */
 import { CancelledError } from '../errors';
-import { ACK_TIMEOUT_MS } from '../http';
+import { ACK_TIMEOUT_MS } from '../httpFailures';
 import type { RequestRecord } from '../wire';
 
 /** How far the server's clock (createdAt) may be from ours, either way. */

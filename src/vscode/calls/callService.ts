@@ -43,21 +43,7 @@ import { isLineApproval, overLine, type LineApproval } from '../../core/pipeline
 import { askPages, readPages } from './pages';
 import { approvePrice, chargedTo, connectionChanged, type CopyAsCode, type PriceDecision, type PriceQuestions } from './priceStep';
 import { l10n } from '../../shared/l10n';
-
-/**
- * What a caller may pass: inputs (validated exactly as typed ones), pages for paged reads, and
- * how to follow the call. There is deliberately no way to approve the price.
- */
-export interface RunArgs {
-  readonly inputs?: Record<string, unknown>;
-  /** Paged reads (activity, token creators): how many pages, instead of asking. */
-  readonly pages?: number | 'all';
-  /** false: wait silently and return the settled job. */
-  readonly notify?: boolean;
-  /** false: return as soon as the job is accepted and tracked (it completes in the background). */
-  readonly wait?: boolean;
-  readonly open?: boolean;
-}
+import { runArgsFrom, type RunArgs } from './runArgs';
 
 export type RunOutcome =
   | { readonly status: 'cancelled' }
@@ -106,16 +92,6 @@ interface CallDeps {
   readonly reconcile: (q: ReconcileQuery) => Promise<Reconciled>;
   /** Offers "Copy as Code…" at the price step; choosing it ends the flow as cancelled (nothing sent). */
   readonly copyAsCode?: CopyAsCode;
-}
-
-/** Keeps only what a caller may say (see RunArgs); anything else, such as `yes`, is dropped. */
-function runArgsFrom(raw: unknown): RunArgs {
-  if (!raw || typeof raw !== 'object') return {};
-  const r = raw as Record<string, unknown>;
-  const inputs = r.inputs && typeof r.inputs === 'object' && !Array.isArray(r.inputs) ? (r.inputs as Record<string, unknown>) : undefined;
-  const pages = r.pages === 'all' || (typeof r.pages === 'number' && Number.isInteger(r.pages) && r.pages > 0) ? (r.pages as number | 'all') : undefined;
-  const bool = (k: string): boolean | undefined => (typeof r[k] === 'boolean' ? (r[k] as boolean) : undefined);
-  return { inputs, pages, notify: bool('notify'), wait: bool('wait'), open: bool('open') };
 }
 
 const RECENT_MAX = 5;

@@ -5,7 +5,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { notebookColumns, writeNotebook } from '../../core/notebook';
+import { writeNotebook } from '../../core/notebook';
+import { notebookColumns } from '../../core/notebookModel';
 import { CommandIds } from '../base/ids';
 import type { Log } from '../base/log';
 import { TableSession } from './tableSession';
