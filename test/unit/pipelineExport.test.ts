@@ -251,6 +251,19 @@ describe('exported pipeline script against the sandbox', { skip: NO_PYTHON }, ()
     }
   });
 
+  it('no call spends past its plan line: a line lowered after the plan stops the run before that call is sent', async () => {
+    const script = scriptIn('line', examplePipeline());
+    // The script's own main, with the traders line lowered to 300 (as if its input had grown since the plan).
+    const harness = join(dir, 'line', 'lower.py');
+    writeFileSync(harness, ['import importlib.util, sys', 'spec = importlib.util.spec_from_file_location("s", sys.argv[1])', 'm = importlib.util.module_from_spec(spec)', 'spec.loader.exec_module(m)',
+      'm.DATA["plan"]["lines"][1]["credits"] = 300', 'sys.exit(m.main(["--max-credits", "26050"]))'].join('\n'));
+    const l0 = sb.ledger().length;
+    const r = await runPython(harness, [script], env());
+    assert.equal(r.status, 1, r.out);
+    assert.match(r.out, /"traders" would cost 1,000 credits, more than its line in the plan \(300 credits\)\. Nothing was sent for it\./u);
+    assert.deepEqual(charges(l0), [['trending', 50]]);
+  });
+
   it('a submit with no answer is found in the request history and followed: charged once, never twice', async () => {
     const file: PipelineFile = { version: 1, cells: [{ name: 'trending', call: 'trending', inputs: { hours: 3 } }, { name: 'traders', call: 'toptraders', inputs: { tokens: { from: 'trending', top: 2 }, output: 'txt' } }] };
     const script = scriptIn('ambiguous', file);
