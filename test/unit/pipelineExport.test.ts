@@ -19,6 +19,7 @@ import { approvalsOf, planPipeline, planText } from '../../src/core/pipeline/pla
 import { resolveReference } from '../../src/core/pipeline/resolve';
 import { planOnDisk, readRecord, resultsDirOf, runPipeline, type CallCellFn } from '../../src/core/pipeline/run';
 import { sampleInput } from '../../src/core/samples';
+import { extractZip } from '../../src/core/unzip';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index';
 
 const workerFile = resolve(__dirname, '..', '..', '..', 'dist', 'tableWorker.js');
@@ -169,7 +170,9 @@ describe('exported pipeline script against the sandbox', { skip: NO_PYTHON }, ()
       if (rec.status === 'failed') return { status: 'stopped', message: rec.error ?? 'failed' };
       if (rec.url) {
         const got = await api.download(rec.url, join(dir, 'editor-files'));
-        return { status: 'done', credits: rec.cost ?? 0, resultPath: got.path };
+        // As the window's result writer does: a .zip is extracted into a folder of its own.
+        const resultPath = got.path.endsWith('.zip') ? (await extractZip(got.path)).dir : got.path;
+        return { status: 'done', credits: rec.cost ?? 0, resultPath };
       }
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -189,41 +192,70 @@ describe('exported pipeline script against the sandbox', { skip: NO_PYTHON }, ()
     return p;
   }
 
-  it('the script charges what the editor run charges and writes the same results (the §8.4 example)', async () => {
-    const file = examplePipeline();
-    const editorDir = resultsDirOf(join(dir, 'editor', 'example.wapipe.json'));
+  /** The pipeline run by the core (the editor's run) and by its exported script: the charges of each, in order, and the results folders. */
+  async function both(sub: string, file: PipelineFile): Promise<{ editor: [string, number][]; script: [string, number][]; editorDir: string; scriptDir: string; log: string; total: number }> {
+    const editorDir = resultsDirOf(join(dir, `${sub}-editor`, 'example.wapipe.json'));
     const plan = await planOnDisk(file, editorDir);
     const l0 = sb.ledger().length;
     const summary = await runPipeline(file, { dir: editorDir, plan, approvals: approvalsOf(plan), call, read: { workerFile } });
     assert.equal(summary.stopped, undefined, summary.stopped?.message);
-    const editorCharges = charges(l0);
-
-    const script = scriptIn('script', file);
+    const editor = charges(l0);
+    const script = scriptIn(sub, file);
     const l1 = sb.ledger().length;
     const r = await runPython(script, ['--max-credits', String(plan.total)], env());
-    console.log(`--- the exported script's run log ---\n${r.out}`);
     assert.equal(r.status, 0, r.out);
     const scriptCharges = charges(l1);
-    console.log(`--- charges: editor ${JSON.stringify(editorCharges)}; script ${JSON.stringify(scriptCharges)}; plan ${plan.totalText} ---`);
-    assert.deepEqual(scriptCharges, editorCharges);
-    const traders = await readRecord(editorDir, 'traders');
-    assert.ok(traders);
-    assert.deepEqual(editorCharges, [['trending', 50], ['toptraders', 1_000], ['pnl', 5 * Math.min(traders.size, 5_000)]]);
-    assert.match(r.out, new RegExp(`Charged in this run: ${(1_050 + 5 * Math.min(traders.size, 5_000)).toLocaleString('en-US')} credits\\.`, 'u'));
+    console.log(`--- ${sub}: the exported script's run log ---\n${r.out}--- ${sub}: plan ${plan.totalText}; charged by the editor run ${JSON.stringify(editor)}, by the script ${JSON.stringify(scriptCharges)} ---`);
+    return { editor, script: scriptCharges, editorDir, scriptDir: join(dir, sub, 'example.results'), log: r.out, total: plan.total };
+  }
 
-    // The same record files in the results folder, the same charges and sizes, the same values in each result.
-    const scriptDir = join(dir, 'script', 'example.results');
+  /** The same record files, charges, sizes and values per cell; local steps' lists byte for byte. */
+  async function sameResults(editorDir: string, scriptDir: string, cells: readonly PipelineCell[]): Promise<void> {
     const records = (d: string): string[] => readdirSync(d).filter((n) => n.endsWith('.json') && !n.includes('.result')).sort();
     assert.deepEqual(records(scriptDir), records(editorDir));
-    for (const c of ['trending', 'traders', 'pnl']) {
-      const a = await readRecord(editorDir, c);
-      const b = await readRecord(scriptDir, c);
-      assert.ok(a && b, c);
-      assert.deepEqual([b.cell, b.endpointId, b.credits, b.size], [a.cell, a.endpointId, a.credits, a.size], c);
-      assert.deepEqual(await values(b.resultPath), await values(a.resultPath), `the values of ${c}`);
+    for (const c of cells) {
+      const a = await readRecord(editorDir, c.name);
+      const b = await readRecord(scriptDir, c.name);
+      assert.ok(a && b, c.name);
+      assert.deepEqual([b.cell, b.endpointId, b.credits, b.size], [a.cell, a.endpointId, a.credits, a.size], c.name);
+      assert.deepEqual(await values(b.resultPath), await values(a.resultPath), `the values of ${c.name}`);
+      if (!('call' in c)) assert.equal(readFileSync(b.resultPath, 'utf8'), readFileSync(a.resultPath, 'utf8'), `${c.name}.txt`);
     }
-    const pnl = await readRecord(scriptDir, 'pnl');
+  }
+
+  it('the script charges what the editor run charges and writes the same results (the §8.4 example)', async () => {
+    const file = examplePipeline();
+    const r = await both('example', file);
+    assert.deepEqual(r.script, r.editor);
+    const traders = await readRecord(r.editorDir, 'traders');
+    assert.ok(traders);
+    const wallets = Math.min(traders.size, 5_000);
+    assert.deepEqual(r.editor, [['trending', 50], ['toptraders', 1_000], ['pnl', 5 * wallets]]);
+    assert.match(r.log, new RegExp(`Charged in this run: ${(1_050 + 5 * wallets).toLocaleString('en-US')} credits\\.`, 'u'));
+    assert.ok(1_050 + 5 * wallets <= r.total);
+    await sameResults(r.editorDir, r.scriptDir, file.cells.filter((c): c is PipelineCell => typeof c !== 'string'));
+    const pnl = await readRecord(r.scriptDir, 'pnl');
     assert.ok(pnl && readFileSync(pnl.resultPath, 'utf8').split('\n')[0]?.includes(','), 'the pnl result is the CSV');
+  });
+
+  it('the same for a chain with local steps, a .zip of CSVs, a set operation and a sort ("by")', async () => {
+    const file: PipelineFile = {
+      version: 1,
+      cells: [
+        { name: 'trending', call: 'trending', inputs: { hours: 2 } },
+        { name: 'first', take: { from: 'trending', top: 3 } },
+        { name: 'traders', call: 'toptraders', inputs: { tokens: { from: 'first' }, output: 'txt' } },
+        { name: 'early', call: 'earlybuyers', inputs: { tokens: { from: 'first' }, buyers: 50 } },
+        { name: 'both', sets: { op: 'union', of: ['traders', { from: 'early', top: 100 }] } },
+        { name: 'pnl', call: 'pnl', inputs: { wallets: { from: 'both', top: 120 } } },
+        { name: 'best', take: { from: 'pnl', top: 10, by: 'realized_pnl_usd_30d' } },
+      ],
+    };
+    const r = await both('chain', file);
+    assert.deepEqual(r.script, r.editor);
+    assert.deepEqual(r.editor.map(([e]) => e), ['trending', 'toptraders', 'earlybuyers', 'pnl']);
+    assert.ok(r.editor.reduce((t, [, c]) => t + c, 0) <= r.total, 'within the plan');
+    await sameResults(r.editorDir, r.scriptDir, file.cells.filter((c): c is PipelineCell => typeof c !== 'string'));
   });
 
   it('--max-credits below the plan refuses: exit 2, nothing sent, nothing charged', async () => {
