@@ -71,6 +71,13 @@ function kindOf(cell: PipelineCell): string | undefined {
   return Object.keys(STEP_KINDS).find((k) => k in cell);
 }
 
+/** What the script's data says of a cell, by its kind's generator (a kind without one is refused before this). */
+function stepOf(cell: PipelineCell): StepData {
+  const gen = STEP_KINDS[kindOf(cell) ?? ''];
+  if (!gen) throw new Error(`No generator for the step “${cell.name}”.`);
+  return gen(cell);
+}
+
 /** A field's rule as data for the script's checks (src/core/fields.ts). */
 function fieldData(f: FieldSpec): Record<string, unknown> {
   const out: Record<string, unknown> = { key: f.key, wire: f.wire, label: f.label, kind: f.kind, optional: f.optional, rule: f.rule };
@@ -131,7 +138,7 @@ export function pipelineScript(file: PipelineFile, opts: ScriptOptions): Exporte
     historyPath: endpoint('requests').path,
     plan: planData(plan),
     endpoints: Object.fromEntries([...used].map(([id, ep]) => [id, endpointData(ep)])),
-    steps: cells.map((c) => (STEP_KINDS[kindOf(c) ?? ''] ?? (() => ({ kind: '', name: c.name })))(c)),
+    steps: cells.map(stepOf),
   };
   const header = [
     '#!/usr/bin/env python3',

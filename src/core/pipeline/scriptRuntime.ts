@@ -650,11 +650,22 @@ def follow(ctx, request_id, credits):
     ctx["known"].add(request_id)
     api = ctx["api"]
     path = DATA["pollPath"][0] + urllib.parse.quote(request_id, safe="") + DATA["pollPath"][1]
+    misses = 0
     while True:
         try:
-            rec = api.json("GET", path)
-        except requests.RequestException:
-            # The poll is free: try again at the next turn.
+            r = api.send("GET", path)
+            if r.status_code >= 300 and (r.status_code >= 500 or r.status_code in (408, 429)):
+                raise requests.RequestException(f"HTTP {r.status_code}")
+            if r.status_code >= 300:
+                raise Stop(f"The job {request_id} could not be followed: HTTP {r.status_code}: {r.text[:300]}. It was paid; its file is listed in your request history.")
+            rec = r.json()
+            misses = 0
+        except (requests.RequestException, ValueError) as e:
+            # The poll is free: try again at the next turn, for a while.
+            misses += 1
+            if misses >= 12:
+                ctx["charged"] += credits
+                raise Stop(f"The job {request_id} could not be followed ({e}). It was paid; its file is listed in your request history.")
             time.sleep(POLL_SECONDS)
             continue
         if isinstance(rec.get("cost"), (int, float)) and not isinstance(rec.get("cost"), bool):
