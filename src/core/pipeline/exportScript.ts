@@ -8,8 +8,8 @@
  *   line's credits and text, the total); the input checks are the catalog's field specs carried as
  *   data and read by one Python check per field kind; the poll and history paths are the catalog's
  *   entries; the file-URL rule is the snippets' FILE_URL_PATTERN. Nothing is written per endpoint.
- * - Every name and value is data: the whole pipeline goes into the script as JSON text inside
- *   Python string literals made by pyString (notebook.ts, the issue-21 rule), never as code.
+ * - Every name and value is data: the pipeline goes into the script as one Python literal whose
+ *   every string is made by pyString (notebook.ts, the issue-21 rule), never as code.
  * - Each step kind is one small generator here (STEP_KINDS: what the script's data says of a cell)
  *   with one Python function of the same kind in scriptRuntime.ts. A kind without a generator is
  *   refused at export with its name, never exported half-done.
@@ -71,6 +71,28 @@ function kindOf(cell: PipelineCell): string | undefined {
   return Object.keys(STEP_KINDS).find((k) => k in cell);
 }
 
+/**
+ * A JSON value as a Python literal a person can read: strings only through pyString (every name
+ * and value is a string literal, never code), numbers as decimal text, true/false/null as Python
+ * spells them; a container on one line when short, else one item per line.
+ */
+export function pyLiteral(v: unknown, indent: string): string {
+  if (v === null || v === undefined) return 'None';
+  if (typeof v === 'boolean') return v ? 'True' : 'False';
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new RangeError(`Not a finite number: ${v}`);
+    return String(v);
+  }
+  if (typeof v === 'string') return pyString(v);
+  const inner = `${indent}    `;
+  const [open, close, items] = Array.isArray(v)
+    ? ['[', ']', v.map((x) => pyLiteral(x, inner))]
+    : ['{', '}', Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).map(([k, x]) => `${pyString(k)}: ${pyLiteral(x, inner)}`)];
+  const flat = `${open}${items.join(', ')}${close}`;
+  if (items.length === 0 || (flat.length + indent.length <= 110 && !flat.includes('\n'))) return flat;
+  return `${open}\n${items.map((x) => `${inner}${x},`).join('\n')}\n${indent}${close}`;
+}
+
 /** What the script's data says of a cell, by its kind's generator (a kind without one is refused before this). */
 function stepOf(cell: PipelineCell): StepData {
   const gen = STEP_KINDS[kindOf(cell) ?? ''];
@@ -121,10 +143,14 @@ export function pipelineScript(file: PipelineFile, opts: ScriptOptions): Exporte
   }
   const [pollBefore = '', pollAfter = ''] = endpoint('request').path.split('{requestId}');
   const headers = Object.fromEntries(Object.entries(callHeaders('', false)).filter(([k]) => k !== 'api_key'));
+  // What a reader looks for first (the steps, the plan), then what the runtime's checks read.
   const data = {
     name: opts.name,
     baseUrl: opts.baseUrl.replace(/\/+$/u, ''),
     resultsDir: opts.resultsDir,
+    plan: planData(plan),
+    steps: cells.map(stepOf),
+    endpoints: Object.fromEntries([...used].map(([id, ep]) => [id, endpointData(ep)])),
     safeUrl: FILE_URL_PATTERN,
     headers,
     addressPatterns: ADDRESS_PATTERNS,
@@ -136,9 +162,6 @@ export function pipelineScript(file: PipelineFile, opts: ScriptOptions): Exporte
     sampleRows: SAMPLE_ROWS,
     pollPath: [pollBefore, pollAfter],
     historyPath: endpoint('requests').path,
-    plan: planData(plan),
-    endpoints: Object.fromEntries([...used].map(([id, ep]) => [id, endpointData(ep)])),
-    steps: cells.map(stepOf),
   };
   const header = [
     '#!/usr/bin/env python3',
@@ -149,9 +172,7 @@ export function pipelineScript(file: PipelineFile, opts: ScriptOptions): Exporte
     '# never written here; WA_BASE_URL overrides the base URL below. Results go beside this script.',
     `# Run: ${SCRIPT_KEY_VARIABLE}=... python3 <this file> --max-credits ${plan.total}`,
   ];
-  // The data: one JSON text, a Python string literal per line (implicitly joined), read with json.loads.
-  const json = JSON.stringify(data, null, 1).split('\n');
-  const dataLines = ['DATA = json.loads(', ...json.map((l, i) => `    ${pyString(i < json.length - 1 ? `${l}\n` : l)}`), ')'];
+  const dataLines = [`DATA = ${pyLiteral(data, '')}`];
   const text = [...header, SCRIPT_RUNTIME.trimEnd(), '', '', '# ---- the pipeline, as data ----', '', ...dataLines, '', '', 'if __name__ == "__main__":', '    sys.exit(main())', ''].join('\n');
   return { ok: true, text, plan };
 }

@@ -1,7 +1,7 @@
 /**
  * The fixed part of an exported pipeline script (issue 24 item 3): the Python that every export
- * shares. It holds no name and no value of any pipeline: those arrive as data (one JSON text read
- * with json.loads, written by exportScript.ts through pyString), so nothing a person typed is ever
+ * shares. It holds no name and no value of any pipeline: those arrive as data (one Python literal,
+ * DATA, whose strings exportScript.ts writes through pyString), so nothing a person typed is ever
  * code. Each step kind is one Python function (`step_call`, `step_take`, `step_sets`), registered
  * in STEP_KINDS beside its generator in exportScript.ts.
  *
@@ -20,7 +20,6 @@
 export const SCRIPT_RUNTIME = String.raw`
 import argparse
 import csv
-import io
 import json
 import math
 import os
