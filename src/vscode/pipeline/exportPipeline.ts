@@ -107,6 +107,8 @@ export async function exportPipeline(nb: vscode.NotebookDocument, deps: ExportDe
   await writeFile(scriptFile, out.text, { mode: 0o755 });
   const total = out.plan.total;
   const lines = [`Exported ${path.basename(scriptFile)} (plan: ${out.plan.totalText}). Run it with WA_API_KEY set and --max-credits ${total}.`];
+  // The sandbox lives only while this window does: a script written for it needs WA_BASE_URL elsewhere.
+  if (/^http:\/\/(?:localhost|127\.|\[::1\])/u.test(deps.baseUrl())) lines.push(`It is written for ${deps.baseUrl()} (this machine); set WA_BASE_URL to run it against another server.`);
   const schedule = await pickSchedule(deps.persons, total);
   let cron: string | undefined;
   if (schedule) {
