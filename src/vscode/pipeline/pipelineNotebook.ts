@@ -22,8 +22,10 @@ import { CommandIds } from '../base/ids';
 import type { Connection } from '../base/connection';
 import type { CallService } from '../calls/callService';
 import type { PriceQuestions } from '../calls/priceStep';
+import type { PersonQuestions } from '../base/personQuestions';
 import { openResult } from '../results/open';
 import { l10n } from '../../shared/l10n';
+import { exportPipelineCommand } from './exportPipeline';
 
 export const PIPELINE_NOTEBOOK = 'wallet-analytics-pipeline';
 const PREVIEW_ROWS = 5;
@@ -57,10 +59,12 @@ export interface PipelineDeps {
    * registration would never hear a job settle and the run would wait forever.
    */
   readonly store: () => JobStore;
+  /** The person's answers outside prices (Export Pipeline as Script's schedule and replace). */
+  readonly persons: PersonQuestions;
 }
 
 /** The notebook's file as it is now in the editor (unsaved edits included). */
-function fileOf(nb: vscode.NotebookDocument): PipelineFile {
+export function fileOf(nb: vscode.NotebookDocument): PipelineFile {
   return { version: 1, cells: nb.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code).map((c) => cellFromText(c.document.getText())) };
 }
 
@@ -224,7 +228,7 @@ function cellName(cell: vscode.NotebookCell): string | undefined {
   return typeof c === 'string' ? undefined : c.name;
 }
 
-/** Registers the notebook type, its controller and its commands (New Pipeline…, Open Result as Table, Refresh Cell Result). */
+/** Registers the notebook type, its controller and its commands (New Pipeline…, Open Result as Table, Refresh Cell Result, Export Pipeline as Script…). */
 export function registerPipelineNotebook(context: vscode.ExtensionContext, deps: PipelineDeps): void {
   const controller = new PipelineController(deps);
   context.subscriptions.push(
@@ -243,6 +247,9 @@ export function registerPipelineNotebook(context: vscode.ExtensionContext, deps:
       if (!rec) return void vscode.window.showInformationMessage(l10n.t('This cell has no result on disk yet: run it first.'));
       await openResult(rec.resultPath);
     }),
+    vscode.commands.registerCommand(CommandIds.exportPipelineScript, (arg: unknown) =>
+      exportPipelineCommand(arg, PIPELINE_NOTEBOOK, { baseUrl: () => deps.connection.baseUrl(), fileOf, persons: deps.persons }),
+    ),
     vscode.commands.registerCommand(CommandIds.pipelineRefreshCell, async (arg: unknown) => {
       const cell = cellOf(arg);
       const name = cell && cellName(cell);
