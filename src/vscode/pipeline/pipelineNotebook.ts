@@ -154,6 +154,8 @@ class PipelineController {
           if (e.kind === 'running' && x && !started.has(e.index)) {
             x.executionOrder = ++this.order;
             x.start(Date.now());
+            // The last run's output ("Not run", an older result) would read as this run's.
+            void x.clearOutput();
             started.add(e.index);
           } else if (e.kind === 'done') {
             shown.push(cellResultOutput(e.cell, e.record, e.reused ? 'reused from disk (free)' : 'done').then((out) => end(e.index, true, out)));

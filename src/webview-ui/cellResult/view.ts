@@ -111,7 +111,7 @@ export class CellResultView {
   /** Asks the host for the page that starts at `start` (clamped); the reply repaints. */
   private go(start: number): void {
     const want = pageStart(start, this.result.rows);
-    if (!this.channel || want === this.start) return;
+    if (!this.channel || want === this.start || this.pending !== undefined) return;
     this.channel.request(this, (requestId) => {
       this.pending = requestId;
       return { type: 'page', requestId, cell: this.result.cell, start: want };
@@ -150,10 +150,19 @@ export class CellResultView {
     this.paintButtons();
   }
 
+  /**
+   * Previous and Next are off at either end. Not while a page is on its way: a disabled button
+   * loses the keyboard's focus (a second press meanwhile is ignored by go()). One turned off with
+   * the focus on it hands the focus to the other.
+   */
   private paintButtons(): void {
-    const busy = this.pending !== undefined;
-    if (this.prev) this.prev.disabled = busy || this.start === 0;
-    if (this.next) this.next.disabled = busy || this.start + PAGE_ROWS >= this.result.rows;
+    if (!this.prev || !this.next) return;
+    const focused = this.root.ownerDocument.activeElement;
+    this.prev.disabled = this.start === 0;
+    this.next.disabled = this.start + PAGE_ROWS >= this.result.rows;
+    if (focused === this.next && this.next.disabled) this.prev.focus();
+    if (focused === this.prev && this.prev.disabled) this.next.focus();
+    this.root.setAttribute('aria-busy', String(this.pending !== undefined));
   }
 
   dispose(): void {
