@@ -184,6 +184,19 @@ describe('the example pipeline in a notebook: planned, approved once, its result
     const wallets = Number(/([\d,]+) rows?$/u.exec(status[1] ?? '')?.[1]?.replace(/,/gu, ''));
     assert.ok(wallets > 0);
     assert.ok(confirms.length <= 1, JSON.stringify(confirms));
+    // §8.4's charge: 50 + 1,000 + 5 × the wallets the top-traders step returned (one a row of its list).
+    const credits = status.map((s) => Number(/ ([\d,]+) credits? charged/u.exec(s)?.[1]?.replace(/,/gu, '')));
+    assert.equal(credits[2], 5 * wallets, `pnl: 5 × ${wallets} wallets`);
+    console.log(`# pipeline: plan up to 26,050; charged ${credits.reduce((a, b) => a + b, 0)} = 50 + 1,000 + 5 × ${wallets}`);
+    // The renderer's colours are the theme's: the status line is in the workbench's foreground colour.
+    const [fg, themeFg] = await views
+      .first()
+      .evaluate((e) => {
+        const view = e.ownerDocument.defaultView;
+        return [view?.getComputedStyle(e).color ?? '', view?.getComputedStyle(e.ownerDocument.documentElement).getPropertyValue('--vscode-foreground').trim() ?? ''];
+      });
+    assert.ok(themeFg !== '', 'VS Code set its theme variables in the outputs frame');
+    assert.notEqual(fg, 'rgb(0, 0, 0)', 'not the browser default');
     // Each result is a table with a header and at most a page of rows; a CSV cell is text.
     const pnl = views.nth(2);
     assert.ok((await pnl.locator('thead th').count()) > 2);

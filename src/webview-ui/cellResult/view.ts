@@ -52,6 +52,21 @@ function ensureStyle(doc: Document): void {
   doc.head.appendChild(s);
 }
 
+const SCROLL_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'Home', 'End']);
+
+/**
+ * The output's frame hands every key on to the notebook, where Enter edits the cell (and takes the
+ * focus away, scrolling to it): Enter and Space on our buttons, and the sideways keys in the rows'
+ * region, are this view's own, so they stop here (their default action, a press or a scroll, stays).
+ */
+function keepOwnKeys(e: KeyboardEvent): void {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const t = e.target;
+  const press = t instanceof HTMLButtonElement && (e.key === 'Enter' || e.key === ' ');
+  const scroll = t instanceof HTMLElement && t.classList.contains('wa-cr-wrap') && SCROLL_KEYS.has(e.key);
+  if (press || scroll) e.stopPropagation();
+}
+
 export class CellResultView {
   private start = 0;
   private rows: readonly (readonly string[])[];
@@ -85,6 +100,7 @@ export class CellResultView {
       // The table scrolls sideways; focusable, so the arrow keys scroll it.
       box.appendChild(el('div', { className: 'wa-cr-wrap', role: 'region', attrs: { tabindex: '0', 'aria-label': `Rows of ${result.cell}` } }, [table]));
     }
+    box.addEventListener('keydown', keepOwnKeys);
 
     this.label = el('span', { className: 'wa-cr-label', attrs: { 'aria-live': 'polite' } });
     this.error = el('span', { className: 'wa-cr-error', attrs: { role: 'status' } });
