@@ -49,7 +49,14 @@ export interface CellResult {
 
 /** Renderer → host. */
 export type CellResultRequest =
-  | { readonly type: 'page'; readonly requestId: number; readonly cell: string; readonly start: number }
+  | {
+      readonly type: 'page';
+      readonly requestId: number;
+      readonly cell: string;
+      /** The result file's name the view shows: a cell run again since has another, and its rows would not fit the view's columns. */
+      readonly file: string;
+      readonly start: number;
+    }
   | { readonly type: 'openTable'; readonly cell: string };
 
 /** Host → renderer: the reply to a `page` request (matched by requestId). */
@@ -79,7 +86,10 @@ function isColumn(v: unknown): v is ColumnInfo {
 export function parseCellResultRequest(message: unknown): CellResultRequest | undefined {
   if (!isRecord(message) || !isName(message.cell)) return undefined;
   const { cell } = message;
-  if (message.type === 'page') return isCount(message.requestId) && isCount(message.start) ? { type: 'page', requestId: message.requestId, cell, start: message.start } : undefined;
+  if (message.type === 'page') {
+    const { requestId, start, file } = message;
+    return isCount(requestId) && isCount(start) && isName(file) ? { type: 'page', requestId, cell, file, start } : undefined;
+  }
   if (message.type === 'openTable') return { type: 'openTable', cell };
   return undefined;
 }

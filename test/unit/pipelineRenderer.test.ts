@@ -33,23 +33,26 @@ const W = (i: number): string => sampleAddress('main', i);
 
 describe('pipeline renderer: the page protocol at the host (what a renderer may ask)', () => {
   it('takes a page request and an Open as Table request, and nothing else', () => {
-    assert.deepEqual(parseCellResultRequest({ type: 'page', requestId: 3, cell: 'pnl', start: 20 }), { type: 'page', requestId: 3, cell: 'pnl', start: 20 });
+    assert.deepEqual(parseCellResultRequest({ type: 'page', requestId: 3, cell: 'pnl', file: 'pnl.csv', start: 20 }), { type: 'page', requestId: 3, cell: 'pnl', file: 'pnl.csv', start: 20 });
     assert.deepEqual(parseCellResultRequest({ type: 'openTable', cell: 'pnl' }), { type: 'openTable', cell: 'pnl' });
     // Foreign fields do not cross (a path, say): the request is rebuilt from its known fields.
-    assert.deepEqual(parseCellResultRequest({ type: 'page', requestId: 1, cell: 'pnl', start: 0, path: '/etc/passwd' }), { type: 'page', requestId: 1, cell: 'pnl', start: 0 });
+    assert.deepEqual(parseCellResultRequest({ type: 'page', requestId: 1, cell: 'pnl', file: 'pnl.csv', start: 0, path: '/etc/passwd' }), { type: 'page', requestId: 1, cell: 'pnl', file: 'pnl.csv', start: 0 });
     for (const bad of [
       undefined,
       null,
       'page',
       [],
-      { type: 'page', requestId: 1, cell: 'pnl' },
-      { type: 'page', requestId: 1, cell: 'pnl', start: -10 },
-      { type: 'page', requestId: 1, cell: 'pnl', start: 1.5 },
-      { type: 'page', requestId: 1, cell: 'pnl', start: '10' },
-      { type: 'page', requestId: -1, cell: 'pnl', start: 0 },
-      { type: 'page', requestId: 1, cell: '', start: 0 },
-      { type: 'page', requestId: 1, cell: 'x'.repeat(5000), start: 0 },
-      { type: 'page', requestId: 1, cell: 7, start: 0 },
+      { type: 'page', requestId: 1, cell: 'pnl', file: 'pnl.csv' },
+      { type: 'page', requestId: 1, cell: 'pnl', start: 0 },
+      { type: 'page', requestId: 1, cell: 'pnl', file: '', start: 0 },
+      { type: 'page', requestId: 1, cell: 'pnl', file: 'pnl.csv', start: -10 },
+      { type: 'page', requestId: 1, cell: 'pnl', file: 'pnl.csv', start: 1.5 },
+      { type: 'page', requestId: 1, cell: 'pnl', file: 'pnl.csv', start: '10' },
+      { type: 'page', requestId: 1, cell: 'pnl', file: 'pnl.csv', start: Number.MAX_SAFE_INTEGER + 2 },
+      { type: 'page', requestId: -1, cell: 'pnl', file: 'pnl.csv', start: 0 },
+      { type: 'page', requestId: 1, cell: '', file: 'pnl.csv', start: 0 },
+      { type: 'page', requestId: 1, cell: 'x'.repeat(5000), file: 'pnl.csv', start: 0 },
+      { type: 'page', requestId: 1, cell: 7, file: 'pnl.csv', start: 0 },
       { type: 'openTable' },
       { type: 'readFile', cell: 'pnl' },
     ]) {

@@ -105,6 +105,7 @@ export function registerCellResultMessaging(context: vscode.ExtensionContext, re
       try {
         const record = await recordOf(editor.notebook, m.cell);
         if (!record) return reply({ type: 'pageError', requestId: m.requestId, cell: m.cell, message: 'This result is no longer on disk: run the cell again.' }, editor);
+        if (path.basename(record.resultPath) !== m.file) return reply({ type: 'pageError', requestId: m.requestId, cell: m.cell, message: 'This cell has a newer result: run it again to see it here.' }, editor);
         const file = (await tableFileOf(record.resultPath)) ?? record.resultPath;
         const page = await results.page(file, m.start);
         reply({ type: 'page', requestId: m.requestId, cell: m.cell, ...page }, editor);

@@ -52,6 +52,8 @@ function ensureStyle(doc: Document): void {
   doc.head.appendChild(s);
 }
 
+/** How long a page may take (the engine opens the file in a worker first: seconds for a large one). */
+const ANSWER_MS = 60_000;
 const SCROLL_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'Home', 'End']);
 
 /**
@@ -95,7 +97,12 @@ export class CellResultView {
     this.body = el('tbody');
     if (result.columns.length > 0) {
       const head = el('tr', {}, [el('th', { className: 'num', text: '#', attrs: { scope: 'col' } })]);
-      for (const c of result.columns) head.appendChild(el('th', { className: c.numeric ? 'num' : '', text: c.name, title: c.description ?? c.name, attrs: { scope: 'col' } }));
+      for (const c of result.columns) {
+        const th = el('th', { className: c.numeric ? 'num' : '', text: c.name, title: c.description ?? c.name, attrs: { scope: 'col' } });
+        // As wide as the first rows' longest cell (the table's own measure), so a page does not shift the columns.
+        if (c.chars !== undefined) th.style.minWidth = `${Math.min(c.chars, 40)}ch`;
+        head.appendChild(th);
+      }
       const table = el('table', { attrs: { 'aria-label': `Result of ${result.cell}` } }, [el('thead', {}, [head]), this.body]);
       // The table scrolls sideways; focusable, so the arrow keys scroll it.
       box.appendChild(el('div', { className: 'wa-cr-wrap', role: 'region', attrs: { tabindex: '0', 'aria-label': `Rows of ${result.cell}` } }, [table]));
@@ -130,7 +137,14 @@ export class CellResultView {
     if (!this.channel || want === this.start || this.pending !== undefined) return;
     this.channel.request(this, (requestId) => {
       this.pending = requestId;
-      return { type: 'page', requestId, cell: this.result.cell, start: want };
+      // An extension that never answers (it was reloaded) must not leave the pager stuck.
+      setTimeout(() => {
+        if (this.pending !== requestId) return;
+        this.pending = undefined;
+        this.error.textContent = 'No answer from the extension: run the cell again, or use Open as Table.';
+        this.paintButtons();
+      }, ANSWER_MS);
+      return { type: 'page', requestId, cell: this.result.cell, file: this.result.file, start: want };
     });
     this.paintButtons();
   }
