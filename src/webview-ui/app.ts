@@ -19,6 +19,7 @@ import { ColumnModel, naturalWidth } from './columns';
 import { el, measureFont } from './dom';
 import { closeFilterEditor } from './filterEditor';
 import { Grid } from './grid';
+import { queryAnnouncement } from './gridAria';
 import { TableGridHost } from './gridHost';
 import type { Host } from './host';
 import { closeMenu } from './menu';
@@ -293,12 +294,14 @@ export class App implements PageControl {
     this.chips.render();
     state.grid?.render();
     const started = performance.now();
+    const before = state.view?.query;
+    const said = (v: ViewState): void => this.status.say(queryAnnouncement(before, v.query, v.countLabel, (c) => state.columnName(c) ?? String(c)), `(${Math.round(performance.now() - started)} ms)`);
     void p.reply.then((r) => {
       if (state.pendingQuery?.id !== p.id) return; // a later query replaced it
       state.pendingQuery = undefined;
       this.progress.setBusy(undefined);
       if (r.type === 'queryApplied' && r.view.version === state.view?.version) {
-        this.status.say(`${r.view.countLabel} (${Math.round(performance.now() - started)} ms).`);
+        said(r.view);
       } else if (r.type === 'queryApplied') {
         this.feed.clear();
         this.onView(r.view, true);
@@ -308,7 +311,7 @@ export class App implements PageControl {
         if (grid) grid.anchor = grid.active;
         grid?.reset();
         this.gridHost.activeChanged();
-        this.status.say(`${r.view.countLabel} (${Math.round(performance.now() - started)} ms).`);
+        said(r.view);
       } else if (r.type === 'failed' && !r.cancelled) this.showError(r.message);
       this.chips.render();
       state.grid?.render();

@@ -93,7 +93,7 @@ export function headerView(info: ColumnInfo | undefined, column: number, query: 
     info?.description,
     info?.kind ? `(${info.kind}${info.timeframe ? `, ${info.timeframe}` : ''})` : '',
     filtered ? 'Filtered (●).' : '',
-    'Click to sort, Shift+click to add a sort key, right-click or Enter for more.',
+    'Click to sort, Shift+click to add a sort key, right-click or Enter for more; Alt+Left/Right resizes.',
   ]
     .filter(Boolean)
     .join('\n');
