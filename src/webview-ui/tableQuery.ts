@@ -13,6 +13,7 @@ export interface HeaderView {
   readonly title: string;
   /** ▲ / ▼ and the key's rank when several keys sort. */
   readonly sort?: string;
+  /** aria-sort: the first sort key's header only. */
   readonly sortDirection?: 'ascending' | 'descending';
   readonly filtered: boolean;
 }
@@ -93,6 +94,8 @@ export function headerView(info: ColumnInfo | undefined, column: number, query: 
     info?.description,
     info?.kind ? `(${info.kind}${info.timeframe ? `, ${info.timeframe}` : ''})` : '',
     filtered ? 'Filtered (●).' : '',
+    // A screen reader hears aria-sort on one header only (the first key); the others say their rank here.
+    key && keys.length > 1 ? `Sort key ${i + 1} of ${keys.length}, ${key.descending ? 'descending' : 'ascending'}.` : '',
     'Click to sort, Shift+click to add a sort key, right-click or Enter for more; Alt+Left/Right resizes.',
   ]
     .filter(Boolean)
@@ -101,7 +104,8 @@ export function headerView(info: ColumnInfo | undefined, column: number, query: 
     name,
     title,
     sort: key ? `${key.descending ? '▼' : '▲'}${keys.length > 1 ? i + 1 : ''}` : undefined,
-    sortDirection: key ? (key.descending ? 'descending' : 'ascending') : undefined,
+    // ARIA: aria-sort on one header at a time, the key that sorts first.
+    sortDirection: key && i === 0 ? (key.descending ? 'descending' : 'ascending') : undefined,
     filtered,
   };
 }
