@@ -1,11 +1,12 @@
-// Accessibility of every webview (issue 26 item 7), one theme a file (a11yLight, a11yDark,
-// a11yHighContrast .test.ts call axeSuite(), so the three run side by side in the tier). The extension has one kind of webview, the
-// Wallet Analytics Table (a custom editor); what a person sees in it is: the grid with its toolbar
-// and notices, the cell menu, the filter dialog, the column chooser, the analysis panel (profile,
-// histogram, scatter, a chart as a table), a one-wallet result as its card, and a comparison of two
-// results. Each is checked with axe-core in the theme of the file: a step fails on any serious or
-// critical violation (after closing what it opened, so the next step starts clean), and every
-// result (all impacts) goes to test-results/e2e/axe-results-<theme>.{json,md}.
+// Accessibility of every webview (issue 26 item 7), one theme a file: a11yLight, a11yDark,
+// a11yHighContrast and a11yHighContrastLight .test.ts call axeSuite(), so they run side by side in
+// the tier. The extension has one kind of webview, the Wallet Analytics Table (a custom editor;
+// the sidebar's Account and Requests are tree views); what a person sees in it is: the grid with
+// its toolbar and notices, the cell menu, the filter dialog, the column chooser, the analysis
+// panel (profile, histogram, scatter, a chart as a table), a one-wallet result as its card, and a
+// comparison of two results. Each is checked with axe-core in the theme of the file: a step fails
+// on any serious or critical violation (after closing what it opened, so the next step starts
+// clean), and every result (all impacts) goes to test-results/e2e/axe-results-<theme>.{json,md}.
 // The sandbox runs beside it (autoStart), as for a person trying the extension.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -54,8 +55,8 @@ const small = (from: number, to: number): string =>
 
 const COMPARE = 'early-vs-late.compare.json';
 
-/** The axe steps for every view of the table webview, in one theme. */
-export function axeSuite(theme: string, short: string): void {
+/** The axe steps for every view of the table webview, in one theme; VS Code gives the webview's body `bodyClass` in it. */
+export function axeSuite(theme: string, short: string, bodyClass: string): void {
   describe(`the webviews pass axe-core in ${theme}`, { timeout: 280_000 }, () => {
     let wb: Workbench;
     const runs: AxeRun[] = [];
@@ -105,8 +106,7 @@ export function axeSuite(theme: string, short: string): void {
 
     step('the table: grid, toolbar, a notice', async () => {
       const frame = await open('wallets.csv');
-      const kind = short === 'hc' ? 'vscode-high-contrast' : short === 'dark' ? 'vscode-dark' : 'vscode-light';
-      await until(`the webview in ${theme}`, () => frame.evaluate((k) => (globalThis as unknown as { document: { body: { classList: { contains(c: string): boolean } } } }).document.body.classList.contains(k), kind));
+      await until(`the webview in ${theme}`, () => frame.evaluate((k) => (globalThis as unknown as { document: { body: { classList: { contains(c: string): boolean } } } }).document.body.classList.contains(k), bodyClass));
       await until('rows and the notice', async () => (await shown(frame)).rows.length > 5 && (await frame.locator('.notice').count()) > 0);
       await check(frame, 'table');
     });
