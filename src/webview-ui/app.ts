@@ -51,6 +51,8 @@ export class App implements PageControl {
   private readonly card: CardView;
   /** The file whose one row opened as a card by default (once: "Show Table" then sticks). */
   private cardDefaultDone: string | undefined;
+  /** The query in force before the host sent this file's page again (init), to say what changed once it is built. */
+  private reinitFrom: ViewQuery | undefined;
 
   constructor(
     root: HTMLElement,
@@ -103,6 +105,8 @@ export class App implements PageControl {
     switch (m.type) {
       case 'init':
         performance.mark('wa:init');
+        // The same file again (a saved view applied from the palette): build() says what changed.
+        this.reinitFrom = state.init?.title === m.title ? state.view?.query : undefined;
         state.init = m;
         state.view = m.view;
         this.notices.set(m.notices);
@@ -171,6 +175,10 @@ export class App implements PageControl {
     grid.scroller.setAttribute('aria-label', `${init.title}: ${init.view.countLabel}`);
     grid.scroller.addEventListener('scroll', () => this.place.saveSoon(), { passive: true });
     this.onView(init.view, true);
+    const from = this.reinitFrom;
+    this.reinitFrom = undefined;
+    const said = from ? queryAnnouncement(from, init.view.query, init.view.countLabel, (c) => this.state.columnName(c) ?? String(c)) : undefined;
+    if (said !== undefined && said !== init.view.countLabel) this.status.say(said);
     this.notices.render();
     this.chips.render();
     grid.render();
@@ -337,6 +345,9 @@ export class App implements PageControl {
       state.grid?.scrollToRow(0);
       this.toolbar.showSearch(v.query.search ?? '');
       this.chips.render();
+      // A query from elsewhere (a saved view applied from the palette) is said as one of ours is
+      // (ours is said when its reply comes).
+      if (!state.pendingQuery && (shapesRows(v.query) || shapesRows(current.query))) this.status.say(queryAnnouncement(current.query, v.query, v.countLabel, (c) => state.columnName(c) ?? String(c)));
     }
     state.view = v;
     this.toolbar.countLabel = v.countLabel;

@@ -4,7 +4,8 @@
 // included), sorts a column and filters it from their menus (Enter), hears the counts in the live
 // region, widens the column (Alt+Right on its header), opens the analysis panel's histogram and
 // Tabs to the chart, closes it with Escape and finds the focus where it was; Shift+Tab reaches the
-// chips and the toolbar.
+// chips and the toolbar, whose More menu saves the view and applies saved views (the workbench's
+// input box and quick pick answered from the keyboard too), each announced.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
@@ -236,5 +237,38 @@ describe('the table by keyboard alone', { timeout: 280_000 }, () => {
     await panel.waitFor({ state: 'hidden' });
     assert.equal((await focused(frame)).text, 'Analyse', 'the focus is back on the button');
     await wb.screenshot('back-on-analyse');
+  });
+
+  step('saves the view and applies views from the More menu; a query applied from the palette is announced too', async () => {
+    /** From the toolbar, More ▾ (Tab, then Enter), then the item `label`. */
+    const more = async (label: RegExp): Promise<void> => {
+      await pressUntil('Tab', 'More', (v) => /^More/u.test(v.text));
+      await press('Enter');
+      await pick(label);
+    };
+    /** Types into the workbench's quick input that opened, and Enter once `row` (if given) is the one selected. */
+    const answer = async (text: string, row?: string): Promise<void> => {
+      await wb.quickInputField.waitFor({ state: 'visible', timeout: 15_000 });
+      await wb.page.keyboard.insertText(text);
+      if (row) await until(`"${row}" selected`, async () => (await wb.quickInput.locator('.monaco-list-row.focused').first().innerText()).includes(row));
+      await press('Enter');
+      await wb.quickInput.waitFor({ state: 'hidden' });
+    };
+    await more(/^Save View As…$/u);
+    await answer('winners');
+    await wb.waitForNotification(/Saved the view "winners"/u);
+    await pressUntil('Shift+Tab', 'Analyse', (v) => v.text === 'Analyse', 10);
+    await more(/^Apply Saved View…$/u);
+    await answer('No saved view', 'No saved view');
+    await until('every row, said', async () => (await liveText()) === 'Sort removed; Filter removed: 30 rows');
+    await pressUntil('Shift+Tab', 'Analyse', (v) => v.text === 'Analyse', 10);
+    await more(/^Apply Saved View…$/u);
+    await answer('winners', 'winners');
+    const count = await until('the view applied', async () => {
+      const v = await shown(frame);
+      return /^\d+ of 30 rows$/u.test(v.count) ? v.count : undefined;
+    });
+    await until('the view said', async () => (await liveText()) === `Sorted by realized_pnl_usd_7d, descending; Filtered: ${count}`);
+    await wb.screenshot('view-applied');
   });
 });
