@@ -130,9 +130,9 @@ for (const { theme, name } of THEMES) {
       const values = await pnl.locator('td').allInnerTexts();
       assert.equal(values.length, 4);
       for (const v of values) assert.match(v, new RegExp(`^([+${MINUS}][\\d,]+\\.\\d\\d|0\\.00)$`, 'u'), `signed money: ${v}`);
-      const gain = await colourOf(frame, '.card-table td.gain', '--vscode-charts-green');
-      assert.equal(gain.colour, gain.expected, 'a gain is the theme’s green');
-      const loss = await colourOf(frame, '.card-table td.loss', '--vscode-charts-red');
+      const gain = await colourOf(frame, '.card-table td.gain', '--wa-gain');
+      assert.equal(gain.colour, gain.expected, 'a gain is the table’s gain colour: the theme’s green (in light themes mixed with the text colour, for contrast)');
+      const loss = await colourOf(frame, '.card-table td.loss', '--wa-loss');
       assert.equal(loss.colour, loss.expected, 'a loss is the theme’s red');
       const winrate = await card.locator('.card-table tr', { has: frame.locator('th', { hasText: /^winrate$/u }) }).locator('td').first().innerText();
       assert.match(winrate, /%$/u, 'a ratio as a percentage');
@@ -174,9 +174,9 @@ for (const { theme, name } of THEMES) {
         assert.match(row[roi] ?? '', new RegExp(`^[+${MINUS}][\\d.,]+%$`, 'u'), `ROI signed: ${row[roi]}`);
         assert.doesNotMatch(row[s.headers.indexOf('trade_count_7d')] ?? '', /^\+/u, 'a count is not signed');
       }
-      const gain = await colourOf(frame, '.row [role=gridcell].gain', '--vscode-charts-green');
+      const gain = await colourOf(frame, '.row [role=gridcell].gain', '--wa-gain');
       assert.equal(gain.colour, gain.expected);
-      const loss = await colourOf(frame, '.row [role=gridcell].loss', '--vscode-charts-red');
+      const loss = await colourOf(frame, '.row [role=gridcell].loss', '--wa-loss');
       assert.equal(loss.colour, loss.expected);
       const align = await frame.locator('.row[aria-rowindex="2"] [role=gridcell].num').first().evaluate((el) => getComputedStyle(el).textAlign);
       assert.equal(align, 'right', 'numbers right-aligned');
