@@ -380,6 +380,14 @@ export class UnzipError extends WalletApiError {
   }
 }
 
+/**
+ * What an error says, as text: its message, or the thrown value itself when it is not an Error.
+ * The one place that turns "something thrown" into words (a test holds every other file to it).
+ */
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
 /** Narrowing helper: is e one of this layer's errors? */
 export function isWalletApiError(e: unknown): e is WalletApiError {
   return e instanceof WalletApiError;

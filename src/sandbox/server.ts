@@ -21,6 +21,7 @@ import type { Jobs } from './jobs';
 import { chargeFor } from './prices';
 import { routeOf, type Endpoint, type Routed } from './routes';
 import type { ReceivedRequest } from './types';
+import { errorText } from '../core/errors';
 
 export interface ServerDeps {
   readonly accounts: Accounts;
@@ -164,7 +165,7 @@ export class Pipeline {
         return;
       }
       if (e instanceof ApiError) sendError(res, e);
-      else sendError(res, new ApiError(500, ERROR_CODES.server, `Internal error: ${(e as Error).message}`));
+      else sendError(res, new ApiError(500, ERROR_CODES.server, `Internal error: ${errorText(e)}`));
     } finally {
       // A truncated download never finishes: record the status it was sent with.
       if (entry.status === 0 && res.headersSent) entry.status = res.statusCode;

@@ -16,6 +16,8 @@ import { windowPrompts } from '../table/prompts';
 import { useAsInput } from '../table/tableActions';
 import { addressRole } from '../../core/columnKind';
 import { browseFiles, resultItems, targetPaths, type AnalysisDeps, type ResultItem } from './resultChoice';
+import { showError, showErrorIn } from '../base/errors';
+import { errorText } from '../../core/errors';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 const addresses = (n: number): string => `${fmt(n)} address${n === 1 ? '' : 'es'}`;
@@ -89,7 +91,7 @@ async function writeList(cache: AddressSetCache, choice: Choice, offer: boolean)
           if (message) vscode.window.setStatusBarMessage(message, 8000);
         }
       } catch (e) {
-        void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+        void showError(e);
       }
     });
   }
@@ -142,7 +144,7 @@ function pickResults(items: readonly ResultItem[], cache: AddressSetCache, prese
       notes.set(file, '$(loading~spin) reading…');
       cache.get(file).then(
         (s) => notes.set(file, `${addresses(s.addresses.length)} in “${s.column}”`),
-        (e: unknown) => notes.set(file, `$(warning) ${e instanceof Error ? e.message : String(e)}`),
+        (e: unknown) => notes.set(file, `$(warning) ${errorText(e)}`),
       ).finally(() => {
         if (!closed) render();
       });
@@ -234,7 +236,7 @@ export function registerAddressSetsCommand(context: vscode.ExtensionContext, dep
         const choice = await pickOperation(cache, files);
         return choice ? await writeList(cache, choice, true) : undefined;
       } catch (e) {
-        void vscode.window.showErrorMessage(`Address Sets: ${e instanceof Error ? e.message : String(e)}`);
+        void showErrorIn('Address Sets', e);
         return undefined;
       }
     }),

@@ -12,6 +12,7 @@ import { compareFileText, comparePath } from '../../core/compare/compareFile';
 import { CommandIds } from '../base/ids';
 import { openInTable } from '../table/tableEditor';
 import { pickOneResult, resultItems, tableFile, targetPaths, type AnalysisDeps } from './resultChoice';
+import { showErrorIn } from '../base/errors';
 
 /** Saves the comparison of two results (table files or result folders) and opens it; returns the comparison file. */
 export async function compareResults(deps: AnalysisDeps, a: string, b: string): Promise<string> {
@@ -48,7 +49,7 @@ export function registerCompareCommands(context: vscode.ExtensionContext, deps: 
     try {
       return await run(await targetPaths(deps, target, selection));
     } catch (e) {
-      void vscode.window.showErrorMessage(`Compare: ${e instanceof Error ? e.message : String(e)}`);
+      void showErrorIn('Compare', e);
       return undefined;
     }
   };

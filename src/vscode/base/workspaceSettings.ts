@@ -10,6 +10,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { SETTINGS_SECTION, userOnlyKeysIn, type UserOnlyKey } from '../../core/userOnlySettings';
 import { onDidChangeSettings, workspaceUserOnlyValues } from './settings';
+import { showWarning } from './errors';
 
 const SHOWN_KEY = 'walletAnalytics.ignoredWorkspaceSettings';
 
@@ -80,7 +81,7 @@ export class WorkspaceSettingsGuard implements vscode.Disposable {
       this.shown.push(text);
       const open = 'Open the File';
       const user = 'Open User Settings';
-      void vscode.window.showWarningMessage(text, ...(path.isAbsolute(i.file) ? [open] : []), user).then((a) => {
+      void showWarning(text, ...(path.isAbsolute(i.file) ? [open] : []), user).then((a) => {
         if (a === open) void vscode.window.showTextDocument(vscode.Uri.file(i.file));
         else if (a === user) void vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS_SECTION);
       });

@@ -18,7 +18,7 @@ import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { shortTitle, validateInput, type Endpoint } from '../../core/catalog';
-import { BadInputError, isWalletApiError } from '../../core/errors';
+import { BadInputError, isWalletApiError, errorText } from '../../core/errors';
 import { RECONCILE_MESSAGES } from '../../core/jobs/reconcile';
 import type { JobRecord } from '../../core/jobs/job';
 import { directResultStem } from '../../core/results/names';
@@ -29,7 +29,7 @@ import type { QueryRun, QueryRunCache } from '../../core/query/runCache';
 import { RESTRICTED_MODE, type BoundConnection, type Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import { readSettings } from '../base/settings';
-import { placeholderUrlMessage, showApiError, showPlaceholderUrl } from '../base/errors';
+import { placeholderUrlMessage, showError, showErrorIn, showPlaceholderUrl, showWarning } from '../base/errors';
 import { isPlaceholderUrl } from '../base/status';
 import { DEFAULT_PROFILE_ID } from '../../core/profiles';
 import { CommandIds } from '../base/ids';
@@ -148,13 +148,13 @@ export class CallService {
     const { connection } = this.deps;
     if (connection.keyWithheld()) {
       const manage = 'Manage Workspace Trust';
-      void vscode.window.showWarningMessage(`${shortTitle(ep)}: ${RESTRICTED_MODE}`, manage).then((a) => {
+      void showWarning(`${shortTitle(ep)}: ${RESTRICTED_MODE}`, manage).then((a) => {
         if (a === manage) void vscode.commands.executeCommand('workbench.trust.manage');
       });
       return { status: 'refused', message: RESTRICTED_MODE };
     }
     if (!(await connection.canCall())) {
-      const a = await vscode.window.showWarningMessage(
+      const a = await showWarning(
         'No API key is set. Set the key issued with your API plan, or try every feature in the built-in sandbox (no key, no credits, no network).',
         'Set API Key',
         'Try the Sandbox',
@@ -275,12 +275,12 @@ export class CallService {
     const message = connectionChanged(this.deps.connection, via, during);
     if (message === undefined) return undefined;
     this.deps.log.warn(`${ep.id}: ${message}`);
-    void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${message}`);
+    void showError(`${shortTitle(ep)}: ${message}`);
     return { status: 'refused', message };
   }
 
   private invalid(ep: Endpoint, errors: readonly string[]): RunOutcome {
-    void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${errors.join(' ')} Nothing was sent; nothing was charged.`);
+    void showError(`${shortTitle(ep)}: ${errors.join(' ')} Nothing was sent; nothing was charged.`);
     return { status: 'invalid', errors };
   }
 
@@ -320,18 +320,18 @@ export class CallService {
   private async failed(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, e: unknown, sentAt: number, args: RunArgs): Promise<RunOutcome> {
     if (e instanceof BadInputError && e.source === 'client') return this.invalid(ep, e.problems);
     const charged = isWalletApiError(e) ? e.charged : 'unknown';
-    const message = e instanceof Error ? e.message : String(e);
+    const message = errorText(e);
     const paid = isPaid(ep);
     if (paid) void this.deps.credits.refresh(via.scope).catch(() => undefined);
     if (!paid || charged === 'no') {
-      void showApiError(e, `${shortTitle(ep)}: `);
+      void showErrorIn(shortTitle(ep), e);
       return { status: 'failed', message, charged };
     }
     if (ep.family === 'queued') {
       const settled = await this.reconcile(ep, via, input, sentAt, message, args);
       if (settled) return settled;
     } else {
-      void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${message}`);
+      void showErrorIn(shortTitle(ep), e);
     }
     await this.ambiguous.remember(via.scope, ep.id, input);
     return { status: 'failed', message, charged: 'unknown' };
@@ -359,13 +359,13 @@ export class CallService {
     }
     if (r.kind === 'notFound') {
       const retry = 'Retry…';
-      void vscode.window.showWarningMessage(`${title}: ${r.message}`, retry).then((a) => {
+      void showWarning(`${title}: ${r.message}`, retry).then((a) => {
         // Retry runs the whole flow again: the price is shown again before anything is sent.
         if (a === retry) void this.run(ep, { inputs: input });
       });
       return { status: 'failed', message: `${message} ${r.message}`, charged: 'unknown' };
     }
-    void vscode.window.showErrorMessage(`${title}: ${message} ${r.message}`);
+    void showError(`${title}: ${message} ${r.message}`);
     return undefined;
   }
 
@@ -446,7 +446,7 @@ export class CallService {
       return run;
     } catch (e) {
       // The answer is saved and charged; only the next price is less exact.
-      this.deps.log.warn(`${ep.id}: the match count was not kept for the next price: ${e instanceof Error ? e.message : String(e)}`);
+      this.deps.log.warn(`${ep.id}: the match count was not kept for the next price: ${errorText(e)}`);
       return undefined;
     }
   }

@@ -21,6 +21,7 @@ import type { JobService } from '../jobs/jobService';
 import { queryDocument } from '../language/documents';
 import { queryEndpoint, type QueryRunner } from '../language/runner';
 import { RequestNode } from '../views/requestsTree';
+import { showError } from '../base/errors';
 
 export type CopyOutcome =
   | { readonly status: 'copied'; readonly language: SnippetLanguage; readonly text: string; readonly message: string }
@@ -58,7 +59,7 @@ export class CodeCopier {
   async copy(ep: Endpoint, input: unknown, opts: CopyOptions & { ctx?: QuoteContext } = {}): Promise<CopyOutcome> {
     const d = describeCall(ep, input, this.connection.baseUrl(), opts.ctx);
     if (!d.ok) {
-      void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${d.errors.join(' ')} Nothing was copied.`);
+      void showError(`${shortTitle(ep)}: ${d.errors.join(' ')} Nothing was copied.`);
       return { status: 'invalid', errors: d.errors };
     }
     const language = opts.language ?? this.languageForTests ?? (await this.pickLanguage(ep));
@@ -114,7 +115,7 @@ export function registerCopyAsCode(context: vscode.ExtensionContext, copier: Cod
     if (!doc) throw new Error('Open a .waquery.json file to copy it as code.');
     const ready = await deps.queries.prepare(doc, opts.chain);
     if ('problems' in ready) {
-      void vscode.window.showErrorMessage(`The query was not copied: ${ready.problems[0] ?? ''}${ready.problems.length > 1 ? ` (and ${ready.problems.length - 1} more)` : ''}`);
+      void showError(`The query was not copied: ${ready.problems[0] ?? ''}${ready.problems.length > 1 ? ` (and ${ready.problems.length - 1} more)` : ''}`);
       return { status: 'invalid', errors: ready.problems };
     }
     // The same query run since the last hourly refresh makes the price exact, as at the price step.
@@ -159,7 +160,7 @@ export function registerCopyAsCode(context: vscode.ExtensionContext, copier: Cod
         if (vscode.window.activeTextEditor?.document.languageId === 'waquery') return await fromQuery(undefined, opts);
         return await fromPalette(opts);
       } catch (e) {
-        void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+        void showError(e);
         return undefined;
       }
     }),

@@ -12,6 +12,7 @@ import type { Services } from '../services';
 import { CommandIds } from '../base/ids';
 import type { PersonQuestions } from '../base/personQuestions';
 import { isPlaceholderUrl } from '../base/status';
+import { showError, showWarning } from '../base/errors';
 
 /** The ways on offered when the key has no address to go to (their labels are the answers). */
 export const WHERE_IS_THE_API = {
@@ -45,7 +46,7 @@ export async function askApiKey(questions: PersonQuestions, box: { title: string
   if (input === undefined) return undefined;
   const c = checkApiKey(input);
   if (!c.ok) {
-    void vscode.window.showErrorMessage(c.message);
+    void showError(c.message);
     return undefined;
   }
   return c.key;
@@ -102,7 +103,7 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Serv
         return true;
       }
       if (where === 'none') {
-        void vscode.window.showWarningMessage('API key saved, but walletAnalytics.baseUrl is still the placeholder: nothing can be called with it until you set the API’s address.', 'Open Settings').then((a) => {
+        void showWarning('API key saved, but walletAnalytics.baseUrl is still the placeholder: nothing can be called with it until you set the API’s address.', 'Open Settings').then((a) => {
           if (a) void vscode.commands.executeCommand('workbench.action.openSettings', `${SETTINGS_SECTION}.baseUrl`);
         });
         return true;

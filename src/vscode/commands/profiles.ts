@@ -6,6 +6,7 @@ import { checkProfileBaseUrl, checkProfileName, DEFAULT_PROFILE_ID, SANDBOX_PROF
 import type { Services } from '../services';
 import { CommandIds } from '../base/ids';
 import type { PersonQuestions } from '../base/personQuestions';
+import { showError, showErrorIn } from '../base/errors';
 
 /**
  * What a caller may pass to Add Profile: values that pre-fill the boxes the person still answers.
@@ -59,7 +60,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       try {
         id = (await profiles.add({ name, baseUrl })).id;
       } catch (e) {
-        void vscode.window.showErrorMessage(`Add Profile: ${e instanceof Error ? e.message : String(e)}`);
+        void showErrorIn('Add Profile', e);
         return undefined;
       }
       await s.keys.setFor(id, key);
@@ -90,7 +91,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
         id = picked.id;
       }
       if (id !== SANDBOX_PROFILE_ID && !profiles.get(id)) {
-        void vscode.window.showErrorMessage('Switch Profile: that profile no longer exists.');
+        void showError('Switch Profile: that profile no longer exists.');
         return undefined;
       }
       await s.connection.switchProfile(id);
@@ -112,7 +113,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       try {
         await profiles.rename(id, name);
       } catch (e) {
-        void vscode.window.showErrorMessage(`Rename Profile: ${e instanceof Error ? e.message : String(e)}`);
+        void showErrorIn('Rename Profile', e);
         return false;
       }
       return true;
@@ -124,13 +125,13 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       if (id === undefined) return false;
       const p = profiles.get(id);
       if (!p || id === DEFAULT_PROFILE_ID) {
-        void vscode.window.showErrorMessage('Remove Profile: only a profile you added can be removed (Default is walletAnalytics.baseUrl; clear its key with Clear API Key).');
+        void showError('Remove Profile: only a profile you added can be removed (Default is walletAnalytics.baseUrl; clear its key with Clear API Key).');
         return false;
       }
       const waiting = liveJobs(id);
       if (waiting > 0) {
         // Its key is the only one that may poll and download them; removing it would strand paid jobs.
-        void vscode.window.showErrorMessage(
+        void showError(
           `“${p.name}” has ${waiting} job${waiting === 1 ? '' : 's'} still waiting for ${waiting === 1 ? 'its file' : 'their files'}, polled with this profile’s key. Remove it once they are done (or stopped tracking); nothing was removed.`,
         );
         return false;

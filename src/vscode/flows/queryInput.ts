@@ -4,6 +4,7 @@ import { inexactNumberProblem } from '../../core/query/analyze';
 import { parseQueryFile } from '../../core/query/file';
 import { MAX_QUERY_LIMIT, OPERATORS, type Operator, type QueryBody } from '../../core/query/model';
 import { inputStep, pickStep, type StepTitle } from './multiStep';
+import { showError } from '../base/errors';
 
 /** What the query step needs from its caller (inputFlow.ts's InputFlowDeps has it). */
 export interface QueryInputDeps {
@@ -31,7 +32,7 @@ export async function pickQuery(chain: 'main' | 'alt', t: StepTitle, deps: Query
   }
   const parsed = parseQueryFile(text);
   if (!parsed.ok) {
-    void vscode.window.showErrorMessage(`The query file is not valid, so nothing was sent: ${parsed.errors.slice(0, 3).join(' ')}`);
+    void showError(`The query file is not valid, so nothing was sent: ${parsed.errors.slice(0, 3).join(' ')}`);
     return undefined;
   }
   return parsed.body;

@@ -12,6 +12,7 @@ import { makeDownloader } from './downloader';
 import { GlobalStatePersistence } from './persistence';
 import { resultsFolder } from './resultsFolder';
 import { CommandIds } from '../base/ids';
+import { showError, showWarning } from '../base/errors';
 
 /**
  * The jobs of this window: the persisted store, the one shared poller, and the notifications
@@ -72,7 +73,7 @@ export class JobService implements vscode.Disposable {
     const title = shortTitle(endpoint(j.endpointId));
     const since = Date.parse(j.pendingSince ?? j.submittedAt);
     const pendingFor = pendingForText(Number.isNaN(since) ? 0 : Date.now() - since);
-    const a = await vscode.window.showWarningMessage(
+    const a = await showWarning(
       `${title} (job ${j.requestId}) has been pending for ${pendingFor}, so it is no longer checked. Keep waiting for it, or stop tracking it? The Requests view lists it either way.`,
       'Keep Waiting',
       'Stop Tracking',
@@ -138,10 +139,10 @@ export class JobService implements vscode.Disposable {
       const sent = new Date(j.submittedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
       void offerResult(`${title} is ready (sent ${sent}, ${fmtCredits(j.cost)}).`, j.resultPath);
     } else if (j.state === 'downloadFailed') {
-      const a = await vscode.window.showErrorMessage(`${title}: the job is done but its file could not be saved: ${j.error ?? 'unknown error'}`, 'Retry Download');
+      const a = await showError(`${title}: the job is done but its file could not be saved: ${j.error ?? 'unknown error'}`, 'Retry Download');
       if (a) await vscode.commands.executeCommand(CommandIds.retryDownload, j.requestId);
     } else if (j.state === 'failed') {
-      void vscode.window.showErrorMessage(`${title} failed on the server: ${j.error ?? 'no reason given'}`);
+      void showError(`${title} failed on the server: ${j.error ?? 'no reason given'}`);
     } else if (j.state === 'stalled') {
       await this.announceStalled(j);
     }

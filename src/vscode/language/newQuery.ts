@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { EXAMPLE_QUERY } from '../../core/query/example';
+import { showError } from '../base/errors';
 
 const SUFFIX = '.waquery.json';
 
@@ -36,7 +37,7 @@ export async function newQueryFile(target?: vscode.Uri): Promise<vscode.Uri | un
     const file = name.trim().endsWith(SUFFIX) ? name.trim() : `${name.trim().replace(/\.json$/u, '')}${SUFFIX}`;
     uri = vscode.Uri.joinPath(folder, file);
     if (await exists(uri)) {
-      void vscode.window.showErrorMessage(`${file} already exists; nothing was overwritten.`);
+      void showError(`${file} already exists; nothing was overwritten.`);
       return undefined;
     }
   }

@@ -15,6 +15,7 @@ import { CommandIds } from '../base/ids';
 import { openResult } from '../results/open';
 import { queryDocument } from './documents';
 import type { QueryFieldService } from './fieldService';
+import { showError, showWarning } from '../base/errors';
 
 /** Arguments of the run commands (CodeLens, palette, tests). */
 export interface RunQueryArgs {
@@ -77,7 +78,7 @@ export class QueryRunner {
   async run(arg: unknown, args: RunQueryArgs = {}): Promise<QueryRunResult> {
     const doc = await queryDocument(arg);
     if (!doc) {
-      void vscode.window.showWarningMessage('Open a .waquery.json file to run it (Wallet Analytics: New Wallet Database Query creates one).');
+      void showWarning('Open a .waquery.json file to run it (Wallet Analytics: New Wallet Database Query creates one).');
       return { status: 'cancelled' };
     }
     const ready = await this.prepare(doc, args.chain);
@@ -146,7 +147,7 @@ export class QueryRunner {
   private async showProblems(problems: readonly string[], refresh: boolean): Promise<void> {
     const actions = ['Show Problems', ...(refresh ? ['Refresh Query Fields'] : [])];
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-    const a = await vscode.window.showErrorMessage(`The query was not sent (nothing was charged): ${problems[0] ?? ''}${more}`, ...actions);
+    const a = await showError(`The query was not sent (nothing was charged): ${problems[0] ?? ''}${more}`, ...actions);
     if (a === 'Show Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
     else if (a === 'Refresh Query Fields') await vscode.commands.executeCommand(CommandIds.refreshQueryFields);
   }

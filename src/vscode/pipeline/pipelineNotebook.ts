@@ -23,6 +23,8 @@ import type { Connection } from '../base/connection';
 import type { CallService } from '../calls/callService';
 import type { PriceQuestions } from '../calls/priceStep';
 import { openResult } from '../results/open';
+import { showWarning } from '../base/errors';
+import { errorText } from '../../core/errors';
 
 export const PIPELINE_NOTEBOOK = 'wallet-analytics-pipeline';
 const PREVIEW_ROWS = 5;
@@ -35,7 +37,7 @@ class PipelineSerializer implements vscode.NotebookSerializer {
       file = parsePipeline(text);
     } catch (e) {
       // A file that is not a pipeline opens as one cell holding its text, so nothing is lost on save.
-      const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, `${text}\n// ${e instanceof Error ? e.message : String(e)}`, 'json');
+      const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, `${text}\n// ${errorText(e)}`, 'json');
       return new vscode.NotebookData([cell]);
     }
     return new vscode.NotebookData(file.cells.map((c) => new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cellText(c), 'json')));
@@ -174,7 +176,7 @@ class PipelineController {
           } else if (e.kind === 'stopped') end(e.index, false, `**Stopped:** ${e.message}`);
         },
       });
-      if (summary.stopped) void vscode.window.showWarningMessage(`Pipeline stopped at “${summary.stopped.cell}”: ${summary.stopped.message} Charged in this run: ${summary.charged.toLocaleString('en-US')} credits.`);
+      if (summary.stopped) void showWarning(`Pipeline stopped at “${summary.stopped.cell}”: ${summary.stopped.message} Charged in this run: ${summary.charged.toLocaleString('en-US')} credits.`);
     } finally {
       await Promise.all(shown);
       // Cells after a stop were not run.

@@ -9,6 +9,7 @@ import { notebookColumns, writeNotebook } from '../../core/notebook';
 import { CommandIds } from '../base/ids';
 import type { Log } from '../base/log';
 import type { TableSession } from './tableSession';
+import { showErrorIn } from '../base/errors';
 
 /** Registers the command; `active` is the table in the active editor, if any. */
 export function registerOpenInNotebook(context: vscode.ExtensionContext, active: () => TableSession | undefined, log: Log): void {
@@ -28,7 +29,7 @@ export function registerOpenInNotebook(context: vscode.ExtensionContext, active:
         await Promise.resolve(vscode.commands.executeCommand('vscode.openWith', uri, 'jupyter-notebook')).catch(() => vscode.commands.executeCommand('vscode.open', uri));
         return target;
       } catch (e) {
-        void vscode.window.showErrorMessage(`Open in Notebook: ${e instanceof Error ? e.message : String(e)}`);
+        void showErrorIn('Open in Notebook', e);
         return undefined;
       }
     }),

@@ -22,6 +22,7 @@ import type { Log } from '../base/log';
 import type { TablePrompts } from './prompts';
 import { readSavedViews as read, writeSavedViews } from './savedViewStore';
 import type { TableSession, TableSnapshot } from './tableSession';
+import { showWarning } from '../base/errors';
 
 /** "results of pnl" or "tables with these columns". */
 function whose(snap: TableSnapshot): string {
@@ -128,7 +129,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
       const count = await session.applyView(query, layout, view.name);
       await write(chooseView(read(state), snap.scope, view.name));
       log.info(`Table: applied the view "${view.name}": ${count}.`);
-      if (missing.length > 0) void vscode.window.showWarningMessage(`The view "${view.name}" names columns this result does not have, left out: ${missing.join(', ')}.`);
+      if (missing.length > 0) void showWarning(`The view "${view.name}" names columns this result does not have, left out: ${missing.join(', ')}.`);
       return view.name;
     }),
 

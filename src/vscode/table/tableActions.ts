@@ -14,6 +14,8 @@ import { pickInputTarget, targetInputs } from '../flows/inputPicker';
 import type { TablePrompts } from './prompts';
 import { explorerLink, explorerSetting } from '../../core/explorer';
 import { readSettings } from '../base/settings';
+import { showErrorIn, showWarning } from '../base/errors';
+import { errorText } from '../../core/errors';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
@@ -94,12 +96,12 @@ export async function useAsInput(
   try {
     target = await pickInputTarget([offer], prompts, { title: `Use ${fmt(addresses.length)} ${roleText(role)} from “${about.column}” as input to…${skipped}` });
   } catch (e) {
-    return e instanceof Error ? e.message : String(e);
+    return errorText(e);
   }
   if (!target) return undefined;
   const { ep, field } = target;
   prompts.runCommand(commandIdOf(ep), { inputs: targetInputs(target) }).then(undefined, (e: unknown) => {
-    void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${e instanceof Error ? e.message : String(e)}`);
+    void showErrorIn(shortTitle(ep), e);
   });
   const cut = target.cut ? ` (the first ${fmt(target.count)} of ${fmt(addresses.length)}, the most per request)` : '';
   return `${shortTitle(ep)}: ${fmt(target.count)} addresses given as ${field.label}${cut}; the price shows next.`;
@@ -113,7 +115,7 @@ export async function openInExplorer(address: string, chain: 'main' | 'alt'): Pr
   const link = explorerLink(readSettings().explorerUrls[chain], address, chain);
   if ('problem' in link) {
     const setting = explorerSetting(chain);
-    void vscode.window.showWarningMessage(link.problem, 'Open Settings').then((choice) => {
+    void showWarning(link.problem, 'Open Settings').then((choice) => {
       if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
     });
     // The status line is short; the notification says how to set it.

@@ -14,6 +14,7 @@ import { registerSavedViews } from './savedViewCommands';
 import { tableFileOf } from '../../core/results/files';
 import { tableHtml, tableResourceRoots } from './tableHtml';
 import { TableSession } from './tableSession';
+import { showError } from '../base/errors';
 
 export const TABLE_VIEW_TYPE = 'walletAnalytics.table';
 
@@ -155,7 +156,7 @@ export function registerTableEditor(context: vscode.ExtensionContext, deps: Tabl
       try {
         await openInTable(p);
       } catch (e) {
-        void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+        void showError(e);
       }
     }),
   );

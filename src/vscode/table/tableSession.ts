@@ -26,6 +26,8 @@ import { resultInfo } from '../../core/results/files';
 import { lastViewFor } from './savedViewStore';
 import { activityCommand, addToList, openInExplorer, useAsInput } from './tableActions';
 import { TABLE_COMMAND_TITLES, tableCommandCall } from './tableCommands';
+import { showErrorIn } from '../base/errors';
+import { errorText } from '../../core/errors';
 
 export interface TableSessionDeps {
   readonly state: vscode.Memento;
@@ -45,7 +47,6 @@ const PROGRESS_MS = 120;
 const LAYOUT_KEY = 'walletAnalytics.table.layout.';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
-const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 /** A query as a key, to tell whether the one a saved view applied is still in force. */
 const queryKey = (q: ViewQuery): string => JSON.stringify({ sort: q.sort ?? [], filters: q.filters ?? [], search: q.search ?? '' });
 const isAbort = (e: unknown): boolean => e instanceof Error && (e.name === 'AbortError' || /aborted|cancel/iu.test(e.message));
@@ -110,7 +111,7 @@ export class TableSession implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
       // The page is built again with the new colours (its place is kept, as on a file switch).
       onDidChangeSettings(() => {
-        if (this.shown) void this.sendInit(this.shown).catch((e: unknown) => this.deps.log.warn(`Table: ${message(e)}`));
+        if (this.shown) void this.sendInit(this.shown).catch((e: unknown) => this.deps.log.warn(`Table: ${errorText(e)}`));
       }, 'table.colorGainsAndLosses'),
     );
   }
@@ -154,8 +155,8 @@ export class TableSession implements vscode.Disposable {
     } catch (e) {
       const requestId = 'requestId' in req ? req.requestId : undefined;
       const cancelled = isAbort(e);
-      if (!cancelled) this.deps.log.warn(`Table: ${req.type} failed: ${message(e)}`);
-      this.post({ type: 'failed', requestId, message: cancelled ? 'Cancelled.' : message(e), cancelled });
+      if (!cancelled) this.deps.log.warn(`Table: ${req.type} failed: ${errorText(e)}`);
+      this.post({ type: 'failed', requestId, message: cancelled ? 'Cancelled.' : errorText(e), cancelled });
     } finally {
       if ('requestId' in req) this.controllers.delete(req.requestId);
     }
@@ -227,7 +228,7 @@ export class TableSession implements vscode.Disposable {
         this.deps.log.info(`Table: ${path.basename(o.file)} opened in the saved view "${start.name}": ${state.countLabel}.`);
       },
       (e: unknown) => {
-        if (!isAbort(e)) this.deps.log.warn(`Table: the saved view "${start.name}" could not be applied: ${message(e)}`);
+        if (!isAbort(e)) this.deps.log.warn(`Table: the saved view "${start.name}" could not be applied: ${errorText(e)}`);
       },
     );
   }
@@ -290,7 +291,7 @@ export class TableSession implements vscode.Disposable {
       }
     });
     table.indexed.catch((e: unknown) => {
-      if (!isAbort(e) && !this.disposed) this.post({ type: 'failed', message: `Reading ${path.basename(file)} stopped: ${message(e)}` });
+      if (!isAbort(e) && !this.disposed) this.post({ type: 'failed', message: `Reading ${path.basename(file)} stopped: ${errorText(e)}` });
     });
     const opened: Opened = { file, table, columns, endpoint: info.endpoint, files: info.files, layoutKey, unsubscribe };
     this.current = opened;
@@ -340,7 +341,7 @@ export class TableSession implements vscode.Disposable {
       try {
         await this.sendInit(await this.opened);
       } catch (e) {
-        if (!isAbort(e)) this.post({ type: 'failed', message: `${path.basename(this.file)} could not be opened: ${message(e)}` });
+        if (!isAbort(e)) this.post({ type: 'failed', message: `${path.basename(this.file)} could not be opened: ${errorText(e)}` });
       }
       return;
     }
@@ -417,7 +418,7 @@ export class TableSession implements vscode.Disposable {
       case 'walletActivity':
         // Not awaited: the command asks for pages and shows the price; this reply only says it started.
         prompts.runCommand(activityCommand(req.chain), { inputs: { address: req.address } }).then(undefined, (e: unknown) => {
-          void vscode.window.showErrorMessage(`Wallet activity: ${message(e)}`);
+          void showErrorIn('Wallet activity', e);
         });
         this.post({ type: 'done', requestId: req.requestId, message: `Wallet activity of ${req.address}: choose the pages; the price shows before anything is sent.` });
         return;
@@ -455,7 +456,7 @@ export class TableSession implements vscode.Disposable {
         // Not awaited: the command asks its own questions (a name, a view, the result B); this reply only says it started.
         const call = tableCommandCall(req.command, o.file);
         prompts.runCommand(call.id, call.arg).then(undefined, (e: unknown) => {
-          void vscode.window.showErrorMessage(`${TABLE_COMMAND_TITLES[req.command]}: ${message(e)}`);
+          void showErrorIn(TABLE_COMMAND_TITLES[req.command], e);
         });
         this.post({ type: 'done', requestId: req.requestId });
         return;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { compactCredits, creditsTooltipMarkdown, exactCredits } from '../../core/history/format';
+import { showError, showWarning } from '../base/errors';
 import { CommandIds } from '../base/ids';
 import type { Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
@@ -159,7 +160,7 @@ export class CreditsStatus implements vscode.Disposable {
     const balance = f.balance?.value ?? 0;
     const reset = f.reset ? ` The balance is reset to ${compactCredits(f.quota)} on ${isoDay(f.reset.date)}${f.reset.estimated ? ' (estimated)' : ''}.` : '';
     const text = `Wallet Analytics: ${exactCredits(balance)} left, below your ${level === 'critical' ? 'critical' : 'warning'} threshold of ${compactCredits(threshold)}.${reset}`;
-    const show = level === 'critical' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+    const show = level === 'critical' ? showError : showWarning;
     const a = await show(text, 'Open Account', 'Change Threshold');
     if (a === 'Open Account') await vscode.commands.executeCommand(CommandIds.showAccount);
     else if (a === 'Change Threshold') await vscode.commands.executeCommand('workbench.action.openSettings', 'walletAnalytics.credits');

@@ -13,6 +13,7 @@ import { pickInputTarget, targetInputs } from '../flows/inputPicker';
 import { openResult } from '../results/open';
 import { FileNode, RequestNode } from './requestsTree';
 import type { RequestsView } from './requestsView';
+import { showError, showWarning } from '../base/errors';
 
 /** What tests (and other commands) may pass instead of answering prompts; a person never needs them. */
 export interface ActionArgs extends Pick<RunArgs, 'notify' | 'wait'> {
@@ -61,7 +62,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
       try {
         return await f(...a);
       } catch (e) {
-        void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+        void showError(e);
         return undefined;
       }
     };
@@ -98,7 +99,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
     });
     if (!chosen) return { status: 'cancelled' };
     if (chosen.cut) {
-      void vscode.window.showWarningMessage(
+      void showWarning(
         `The result holds ${chosen.offer.distinct.toLocaleString('en-US')} ${chosen.wants}; the first ${chosen.count.toLocaleString('en-US')} (the most per request) are used.`,
       );
     }
@@ -123,7 +124,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
           return undefined;
         }
         if (item.status === 'failed') {
-          const a = await vscode.window.showErrorMessage(
+          const a = await showError(
             `${title} failed on the server: ${item.error ?? 'no reason given'}. It was accepted, so it was charged.`,
             'Re-run with the Same Inputs',
             'Copy requestId',

@@ -6,6 +6,7 @@ import { mergeHistory, type HistoryItem } from '../../core/history/merge';
 import { GROUPS, HistoryModel, contextValueOf, rowIcon, rowText, type GroupId, type ModelChange, type RowIcon } from '../../core/history/model';
 import { isZipItem } from '../../core/results/kinds';
 import { CommandIds } from '../base/ids';
+import { errorText } from '../../core/errors';
 
 export const REQUESTS_VIEW = 'walletAnalyticsRequests';
 
@@ -172,7 +173,7 @@ export class RequestsProvider implements vscode.TreeDataProvider<RequestsElement
       }
       return out.length ? out : [new NoteNode(node.requestId, 'The archive holds no files.', false)];
     } catch (e) {
-      return [new NoteNode(node.requestId, `Could not get the result: ${e instanceof Error ? e.message : String(e)}`, true)];
+      return [new NoteNode(node.requestId, `Could not get the result: ${errorText(e)}`, true)];
     }
   }
 
