@@ -21,7 +21,7 @@ import type { Jobs } from './jobs';
 import { chargeFor } from './prices';
 import { routeOf, type Endpoint, type Routed } from './routes';
 import type { ReceivedRequest } from './types';
-import { errorText } from '../core/errors';
+import { errorText, CancelledError } from '../core/errors';
 
 export interface ServerDeps {
   readonly accounts: Accounts;
@@ -336,7 +336,7 @@ export class Pipeline {
 
   /** Cuts waits short and waits for requests being handled (close() uses it after the listeners stop). */
   async drain(): Promise<void> {
-    this.closing.abort();
+    this.closing.abort(new CancelledError());
     await Promise.allSettled([...this.inFlight]);
   }
 }

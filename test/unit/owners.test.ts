@@ -133,3 +133,118 @@ describe('one owner shows errors to the person; one turns an error into words', 
     );
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// 2. Cancellation is one type, and no error is recognised by its words.
+
+/**
+ * Files allowed to read an error's words, and why: each is the boundary with a library that says
+ * what happened only in words, read once there and turned into our typed errors.
+ * - proxy.ts: undici reports a proxy's refusal of CONNECT only as "Proxy response (407) !== 200
+ *   when HTTP Tunneling"; the status is read from there (a NetworkError with a proxy code).
+ * - unzip.ts: yauzl refuses an unsafe entry name only in its message; it becomes an UnzipError.
+ * - http.ts: describeNetwork does not repeat a Node error code its message already names (what
+ *   is shown, not what is decided).
+ */
+const TEXT_READERS = new Set(['src/core/proxy.ts', 'src/core/unzip.ts', 'src/core/http.ts']);
+
+/** A name that holds a thrown value: e, err, error, reason, cause, …, or anything ending in Error/error. */
+const ERROR_NAME = /^(?:e|err|error|ex|x|reason|cause|failure)$|Error$|error$/u;
+
+const TEXT_METHODS = new Set(['includes', 'startsWith', 'endsWith', 'match', 'matchAll', 'indexOf', 'lastIndexOf', 'search']);
+
+/** Whether an expression is an error's words: `e.message`, `err.stack`, `String(e)`, `errorText(e)`, or a name given one of those in this file. */
+function isErrorWords(x: ts.Expression, sf: ts.SourceFile, named: ReadonlySet<string>): boolean {
+  while (ts.isParenthesizedExpression(x) || ts.isAsExpression(x) || ts.isNonNullExpression(x)) x = x.expression;
+  if (ts.isPropertyAccessExpression(x) && (x.name.text === 'message' || x.name.text === 'stack')) {
+    let r: ts.Expression = x.expression;
+    while (ts.isParenthesizedExpression(r) || ts.isAsExpression(r) || ts.isNonNullExpression(r)) r = r.expression;
+    const last = ts.isPropertyAccessExpression(r) ? r.name.text : r.getText(sf);
+    return ERROR_NAME.test(last);
+  }
+  if (ts.isCallExpression(x) && ts.isIdentifier(x.expression) && (x.expression.text === 'errorText' || x.expression.text === 'String')) {
+    const a = x.arguments[0];
+    return a !== undefined && ts.isIdentifier(a) && ERROR_NAME.test(a.text);
+  }
+  return ts.isIdentifier(x) && named.has(x.text);
+}
+
+/** An error recognised by its words: a text method on them, a regex tested on them, or a comparison with a string. */
+function textDetection(): (n: ts.Node, sf: ts.SourceFile) => string | undefined {
+  let file: ts.SourceFile | undefined;
+  let named = new Set<string>();
+  return (n, sf) => {
+    if (sf !== file) {
+      // The names this file gives an error's words (const msg = errorText(e)), so reading them later counts too.
+      file = sf;
+      named = new Set<string>();
+      const collect = (m: ts.Node): void => {
+        if (ts.isVariableDeclaration(m) && ts.isIdentifier(m.name) && m.initializer && isErrorWords(m.initializer, sf, named)) named.add(m.name.text);
+        ts.forEachChild(m, collect);
+      };
+      collect(sf);
+    }
+    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression)) {
+      const method = n.expression.name.text;
+      if (TEXT_METHODS.has(method) && isErrorWords(n.expression.expression, sf, named)) return n.getText(sf);
+      const arg = n.arguments[0];
+      if ((method === 'test' || method === 'exec') && arg !== undefined && isErrorWords(arg, sf, named)) return n.getText(sf);
+    }
+    if (ts.isBinaryExpression(n) && [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(n.operatorToken.kind)) {
+      const [a, b] = [n.left, n.right];
+      if ((ts.isStringLiteralLike(b) && isErrorWords(a, sf, named)) || (ts.isStringLiteralLike(a) && isErrorWords(b, sf, named))) return n.getText(sf);
+    }
+    return undefined;
+  };
+}
+
+/** The ways a second cancellation type comes in: the platform's AbortError made by hand, or a controller aborted without our type. */
+function secondCancellation(n: ts.Node, sf: ts.SourceFile): string | undefined {
+  if (ts.isNewExpression(n) && n.expression.getText(sf) === 'DOMException') return n.getText(sf);
+  if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'abort' && n.arguments.length === 0) return n.getText(sf);
+  // It throws the signal's reason as it is: the platform's AbortError when aborted by someone else's code.
+  if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'throwIfAborted') return n.getText(sf);
+  if (ts.isClassDeclaration(n) && n.name && /Cancel|Abort/u.test(n.name.text) && n.name.text !== 'CancelledError') return `class ${n.name.text}`;
+  return undefined;
+}
+
+describe('one cancellation type, recognised by type; no error recognised by its words', () => {
+  it('no file reads an error’s message (or stack) to decide what it is (the boundaries with undici and yauzl excepted)', () => {
+    assert.deepEqual(
+      scan(src, textDetection()).filter((f) => !TEXT_READERS.has(fileOf(f))),
+      [],
+      'recognise it by type (core/errors.ts: isCancelled, the WalletApiError classes and their kind)',
+    );
+  });
+
+  it('no second cancellation type: no DOMException made by hand, no controller aborted without a CancelledError, no throwIfAborted (throwIfCancelled), no other Cancel/Abort class', () => {
+    assert.deepEqual(scan(src, secondCancellation), []);
+  });
+
+  it('the checks see words read and a second cancellation type, and pass over other text and types', () => {
+    const found = scanFiles(
+      {
+        'a.ts': [
+          "const isAbort = (e: unknown): boolean => e instanceof Error && (e.name === 'AbortError' || /aborted|cancel/iu.test(e.message));",
+          "if (err.message.includes('refused')) retry();",
+          'const msg = errorText(x);',
+          "if (msg.startsWith('Proxy')) no();",
+          "if (error.message === 'Cancelled.') no();",
+          "const label = issue.message.includes(field.label) ? issue.message : '';",
+          "if (/x/u.test(name)) ok();",
+          "const d = new DOMException('The operation was aborted', 'AbortError');",
+          'controller.abort();',
+          'controller.abort(new CancelledError());',
+          'class AbortedError extends Error {}',
+          'signal?.throwIfAborted();',
+          'throwIfCancelled(signal);',
+        ].join('\n'),
+      },
+      (n, sf) => textDetection()(n, sf) ?? secondCancellation(n, sf),
+    );
+    assert.deepEqual(
+      found.map((f) => f.slice(f.indexOf(':') + 1, f.indexOf(':', f.indexOf(':') + 1))),
+      ['1', '2', '4', '5', '8', '9', '11', '12'],
+    );
+  });
+});

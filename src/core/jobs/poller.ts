@@ -16,7 +16,7 @@
  *   downloaded once even across reloads; a failed download keeps the job for a retry.
  * Pure: timers, API and downloader are injected.
  */
-import { isWalletApiError, errorText } from '../errors';
+import { isWalletApiError, errorText, CancelledError } from '../errors';
 import { unreadableOf, type RequestRecord } from '../wire';
 import { jobScope, type JobRecord } from './job';
 import type { JobStore } from './store';
@@ -165,7 +165,7 @@ export class Poller {
 
   dispose(): void {
     this.disposed = true;
-    this.abort.abort();
+    this.abort.abort(new CancelledError());
     for (const p of this.scopes.values()) if (p.timer) clearTimeout(p.timer);
     this.unsubscribe();
   }

@@ -24,7 +24,7 @@ import type { CallService } from '../calls/callService';
 import type { PriceQuestions } from '../calls/priceStep';
 import { openResult } from '../results/open';
 import { showWarning } from '../base/errors';
-import { errorText } from '../../core/errors';
+import { errorText, CancelledError } from '../../core/errors';
 
 export const PIPELINE_NOTEBOOK = 'wallet-analytics-pipeline';
 const PREVIEW_ROWS = 5;
@@ -123,7 +123,7 @@ class PipelineController {
     const only = new Set(chosen.map((c) => c.index));
     const executions = new Map(chosen.map((c) => [c.index, this.controller.createNotebookCellExecution(c)]));
     const abort = new AbortController();
-    for (const x of executions.values()) x.token.onCancellationRequested(() => abort.abort());
+    for (const x of executions.values()) x.token.onCancellationRequested(() => abort.abort(new CancelledError()));
     const started = new Set<number>();
     const shown: Promise<void>[] = [];
     const end = (index: number, ok: boolean, markdown: string): void => {

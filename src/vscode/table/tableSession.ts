@@ -27,7 +27,7 @@ import { lastViewFor } from './savedViewStore';
 import { activityCommand, addToList, openInExplorer, useAsInput } from './tableActions';
 import { TABLE_COMMAND_TITLES, tableCommandCall } from './tableCommands';
 import { showErrorIn } from '../base/errors';
-import { errorText } from '../../core/errors';
+import { CancelledError, errorText, isCancelled } from '../../core/errors';
 
 export interface TableSessionDeps {
   readonly state: vscode.Memento;
@@ -49,7 +49,6 @@ const LAYOUT_KEY = 'walletAnalytics.table.layout.';
 const fmt = (n: number): string => n.toLocaleString('en-US');
 /** A query as a key, to tell whether the one a saved view applied is still in force. */
 const queryKey = (q: ViewQuery): string => JSON.stringify({ sort: q.sort ?? [], filters: q.filters ?? [], search: q.search ?? '' });
-const isAbort = (e: unknown): boolean => e instanceof Error && (e.name === 'AbortError' || /aborted|cancel/iu.test(e.message));
 
 interface Opened {
   readonly file: string;
@@ -154,7 +153,7 @@ export class TableSession implements vscode.Disposable {
       await this.handle(req);
     } catch (e) {
       const requestId = 'requestId' in req ? req.requestId : undefined;
-      const cancelled = isAbort(e);
+      const cancelled = isCancelled(e);
       if (!cancelled) this.deps.log.warn(`Table: ${req.type} failed: ${errorText(e)}`);
       this.post({ type: 'failed', requestId, message: cancelled ? 'Cancelled.' : errorText(e), cancelled });
     } finally {
@@ -165,8 +164,8 @@ export class TableSession implements vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.closing.abort();
-    for (const c of this.controllers.values()) c.abort();
+    this.closing.abort(new CancelledError());
+    for (const c of this.controllers.values()) c.abort(new CancelledError());
     clearTimeout(this.progressTimer);
     for (const d of this.subscriptions) d.dispose();
     void this.opened.then(
@@ -228,7 +227,7 @@ export class TableSession implements vscode.Disposable {
         this.deps.log.info(`Table: ${path.basename(o.file)} opened in the saved view "${start.name}": ${state.countLabel}.`);
       },
       (e: unknown) => {
-        if (!isAbort(e)) this.deps.log.warn(`Table: the saved view "${start.name}" could not be applied: ${errorText(e)}`);
+        if (!isCancelled(e)) this.deps.log.warn(`Table: the saved view "${start.name}" could not be applied: ${errorText(e)}`);
       },
     );
   }
@@ -291,7 +290,7 @@ export class TableSession implements vscode.Disposable {
       }
     });
     table.indexed.catch((e: unknown) => {
-      if (!isAbort(e) && !this.disposed) this.post({ type: 'failed', message: `Reading ${path.basename(file)} stopped: ${errorText(e)}` });
+      if (!isCancelled(e) && !this.disposed) this.post({ type: 'failed', message: `Reading ${path.basename(file)} stopped: ${errorText(e)}` });
     });
     const opened: Opened = { file, table, columns, endpoint: info.endpoint, files: info.files, layoutKey, unsubscribe };
     this.current = opened;
@@ -341,7 +340,7 @@ export class TableSession implements vscode.Disposable {
       try {
         await this.sendInit(await this.opened);
       } catch (e) {
-        if (!isAbort(e)) this.post({ type: 'failed', message: `${path.basename(this.file)} could not be opened: ${errorText(e)}` });
+        if (!isCancelled(e)) this.post({ type: 'failed', message: `${path.basename(this.file)} could not be opened: ${errorText(e)}` });
       }
       return;
     }
@@ -355,7 +354,7 @@ export class TableSession implements vscode.Disposable {
       return;
     }
     if (req.type === 'cancel') {
-      this.controllers.get(req.requestId)?.abort();
+      this.controllers.get(req.requestId)?.abort(new CancelledError());
       return;
     }
     const o = await this.opened;
@@ -441,7 +440,7 @@ export class TableSession implements vscode.Disposable {
         if (!target) throw new Error(`${req.file} is not a file of this result.`);
         if (target !== o.file) {
           o.unsubscribe();
-          for (const c of this.controllers.values()) c.abort();
+          for (const c of this.controllers.values()) c.abort(new CancelledError());
           void o.table.close();
           this.opened = this.open(target);
           await this.sendInit(await this.opened);
@@ -530,7 +529,7 @@ export class TableSession implements vscode.Disposable {
       { location: vscode.ProgressLocation.Notification, title: `Exporting ${fmt(rows)} rows to ${path.basename(target)}`, cancellable: true },
       (progress, token) => {
         const c = this.controllers.get(requestId);
-        token.onCancellationRequested(() => c?.abort());
+        token.onCancellationRequested(() => c?.abort(new CancelledError()));
         let last = 0;
         return o.table.export(target, {
           columns,
