@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
+import { StorageFamilies, StorageKeys } from '../../src/core/storage';
 
 /** The repository root: the nearest folder up from this file holding package.json. */
 function repoRoot(): string {
@@ -245,6 +246,62 @@ describe('one cancellation type, recognised by type; no error recognised by its 
     assert.deepEqual(
       found.map((f) => f.slice(f.indexOf(':') + 1, f.indexOf(':', f.indexOf(':') + 1))),
       ['1', '2', '4', '5', '8', '9', '11', '12'],
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// 3. Storage keys: one typed map, one way in.
+
+/** The owner of globalState and workspaceState, and of every key's name. */
+const STORAGE_OWNER = 'src/core/storage.ts';
+const KEYS: readonly string[] = Object.values(StorageKeys).map((k) => k.key);
+const PREFIXES: readonly string[] = Object.values(StorageFamilies).map((f) => f.prefix);
+
+/** A key spelt out (a string, or the start of a template, equal to a key or beginning with a family's prefix), or a state touched directly. */
+function storageTouch(n: ts.Node, sf: ts.SourceFile): string | undefined {
+  if (ts.isIdentifier(n) && (n.text === 'globalState' || n.text === 'workspaceState' || n.text === 'Memento')) return n.text;
+  const text = ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateHead(n) ? n.text : undefined;
+  if (text !== undefined && (KEYS.includes(text) || PREFIXES.some((p) => text.startsWith(p)))) return n.getText(sf);
+  return undefined;
+}
+
+describe('one typed map of storage keys, read and written only through its owner', () => {
+  it('no file outside src/core/storage.ts touches globalState, workspaceState or a Memento, or spells a storage key', () => {
+    assert.deepEqual(
+      scan(src, storageTouch).filter((f) => fileOf(f) !== STORAGE_OWNER),
+      [],
+      'read and write through Storage (src/core/storage.ts): StorageKeys / StorageFamilies, merged by MergedList or MergedRecord',
+    );
+  });
+
+  it('the map names each key once, under the extension’s prefix, and no key falls inside a family', () => {
+    const all = [...KEYS, ...PREFIXES];
+    assert.deepEqual(all.filter((k, i) => all.indexOf(k) !== i), [], 'spelt twice');
+    assert.deepEqual(all.filter((k) => !k.startsWith('walletAnalytics.')), []);
+    assert.deepEqual(KEYS.filter((k) => PREFIXES.some((p) => k.startsWith(p))), []);
+    assert.deepEqual(PREFIXES.filter((p) => PREFIXES.some((q) => q !== p && p.startsWith(q))), []);
+  });
+
+  it('the check sees a key spelt out, a family prefix in a template, and a state touched, and passes over settings and comments', () => {
+    const found = scanFiles(
+      {
+        'a.ts': [
+          "// state.get('walletAnalytics.jobs')",
+          "const a = state.get('walletAnalytics.jobs');",
+          'const b = `walletAnalytics.recent.${ep.id}`;',
+          "const c = 'walletAnalytics.table.layout.';",
+          'const d = context.globalState;',
+          'let e: vscode.Memento;',
+          "const f = 'walletAnalytics.jobs.stalledAfterHours';",
+          "const g = storage.get(StorageKeys.jobs);",
+        ].join('\n'),
+      },
+      storageTouch,
+    );
+    assert.deepEqual(
+      found.map((f) => f.slice(f.indexOf(':') + 1)),
+      ["2: 'walletAnalytics.jobs'", '3: `walletAnalytics.recent.${', "4: 'walletAnalytics.table.layout.'", '5: globalState', '6: Memento'],
     );
   });
 });

@@ -40,6 +40,7 @@ import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
 import { AmbiguousCalls } from '../../core/ambiguousCalls';
 import { isLineApproval, overLine, type LineApproval } from '../../core/pipeline/plan';
+import type { Storage } from '../../core/storage';
 import { askPages, readPages } from './pages';
 import { approvePrice, chargedTo, connectionChanged, type CopyAsCode, type PriceDecision, type PriceQuestions } from './priceStep';
 
@@ -94,7 +95,7 @@ export interface CallDeps {
   readonly credits: CreditsService;
   readonly jobs: JobService;
   readonly log: Log;
-  readonly state: vscode.Memento;
+  readonly storage: Storage;
   readonly questions: PriceQuestions;
   /**
    * Wallet Database answers of the current refresh period (core/query/runCache.ts): every answer,
@@ -117,12 +118,7 @@ export function runArgsFrom(raw: unknown): RunArgs {
   return { inputs, pages, notify: bool('notify'), wait: bool('wait'), open: bool('open') };
 }
 
-const RECENT_MAX = 5;
 const RECENT_MAX_LIST = 10_000;
-
-function recentKey(ep: Endpoint): string {
-  return `walletAnalytics.recent.${ep.id}`;
-}
 
 const MAY_CHARGE_AGAIN = 'Run Again (May Charge Again)';
 
@@ -133,7 +129,7 @@ export class CallService {
   readonly onDidRecordRun = this.recorded.event;
 
   constructor(private readonly deps: CallDeps) {
-    this.ambiguous = new AmbiguousCalls(deps.state);
+    this.ambiguous = new AmbiguousCalls(deps.storage);
   }
 
   /**
@@ -182,7 +178,7 @@ export class CallService {
       input = v.input;
     } else {
       const asked = await collectInputs(ep, {
-        recent: this.deps.state.get<Record<string, unknown>[]>(recentKey(ep), []),
+        recent: this.deps.storage.recentInputs(ep.id),
         doneJobs: () => this.deps.jobs.store.all().filter((j) => j.state === 'done'),
         columns: (chain) => via.api.columns(chain),
       }, extra);
@@ -310,10 +306,7 @@ export class CallService {
   private async remember(ep: Endpoint, input: Record<string, unknown>): Promise<void> {
     // Huge lists are not kept: globalState is not a file store, and the result sidecar has them.
     if (Object.values(input).some((v) => Array.isArray(v) && v.length > RECENT_MAX_LIST)) return;
-    const state = this.deps.state;
-    const old = state.get<Record<string, unknown>[]>(recentKey(ep), []);
-    const same = JSON.stringify(input);
-    await state.update(recentKey(ep), [input, ...old.filter((o) => JSON.stringify(o) !== same)].slice(0, RECENT_MAX));
+    await this.deps.storage.rememberInput(ep.id, input);
   }
 
   /** A failed send: a proven refusal says so; an unknown outcome is reconciled or remembered, never guessed. */

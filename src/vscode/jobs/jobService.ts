@@ -4,6 +4,7 @@ import { fmtCredits } from '../../core/pricing';
 import { pendingForText, type JobRecord } from '../../core/jobs/job';
 import { Poller, type PollApi } from '../../core/jobs/poller';
 import { JobStore } from '../../core/jobs/store';
+import type { Storage } from '../../core/storage';
 import type { Connection } from '../base/connection';
 import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
@@ -24,6 +25,7 @@ export class JobService implements vscode.Disposable {
 
   constructor(
     private readonly context: vscode.ExtensionContext,
+    private readonly storage: Storage,
     private readonly connection: Connection,
     private readonly log: Log,
     /**
@@ -36,7 +38,7 @@ export class JobService implements vscode.Disposable {
   }
 
   private build(): [JobStore, Poller] {
-    const store = new JobStore(new GlobalStatePersistence(this.context.globalState));
+    const store = new JobStore(new GlobalStatePersistence(this.storage));
     const shared = this.shared;
     const poller = new Poller(store, {
       apiFor: (baseUrl) => (shared ? shared.pollApiFor(baseUrl) : this.connection.apiFor(baseUrl)),
@@ -87,7 +89,7 @@ export class JobService implements vscode.Disposable {
   }
 
   /**
-   * Rebuilds store and poller from globalState, exactly as a window reload does.
+   * Rebuilds store and poller from the stored jobs, exactly as a window reload does.
    * Used by the integration tests to prove a pending job resumes and downloads once.
    */
   reloadForTest(): void {

@@ -28,9 +28,10 @@ import { activityCommand, addToList, openInExplorer, useAsInput } from './tableA
 import { TABLE_COMMAND_TITLES, tableCommandCall } from './tableCommands';
 import { showErrorIn } from '../base/errors';
 import { CancelledError, errorText, isCancelled } from '../../core/errors';
+import { memberKey, StorageFamilies, type Storage, type StorageKey } from '../../core/storage';
 
 export interface TableSessionDeps {
-  readonly state: vscode.Memento;
+  readonly storage: Storage;
   readonly log: Log;
   readonly resultsFolder: () => string;
   readonly prompts: () => TablePrompts;
@@ -44,7 +45,6 @@ const FIRST_ROWS = 64;
 const FIRST_COLUMNS = 32;
 /** How often indexing progress is forwarded to the webview. */
 const PROGRESS_MS = 120;
-const LAYOUT_KEY = 'walletAnalytics.table.layout.';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 /** A query as a key, to tell whether the one a saved view applied is still in force. */
@@ -57,7 +57,9 @@ interface Opened {
   readonly columns: readonly ColumnInfo[];
   readonly endpoint?: string;
   readonly files: readonly string[];
-  readonly layoutKey: string;
+  /** The table's scope (its endpoint, or a hash of its columns): its layout and saved views are kept under it. */
+  readonly scope: string;
+  readonly layoutKey: StorageKey<unknown>;
   readonly unsubscribe: () => void;
 }
 
@@ -185,8 +187,8 @@ export class TableSession implements vscode.Disposable {
    */
   async snapshot(): Promise<TableSnapshot> {
     const o = await this.opened;
-    const layout = this.deps.state.get<TableLayout>(o.layoutKey);
-    return { file: o.file, endpoint: o.endpoint, scope: o.layoutKey.slice(LAYOUT_KEY.length), columns: o.columns, query: o.table.view.query, shown: likelyShown(o.columns, layout), layout };
+    const layout = this.deps.storage.get(o.layoutKey) as TableLayout | undefined;
+    return { file: o.file, endpoint: o.endpoint, scope: o.scope, columns: o.columns, query: o.table.view.query, shown: likelyShown(o.columns, layout), layout };
   }
 
   /**
@@ -197,7 +199,7 @@ export class TableSession implements vscode.Disposable {
   async applyView(query: ViewQuery, layout: TableLayout | undefined, name?: string): Promise<string> {
     const o = await this.opened;
     this.lastViewTried.add(o);
-    if (layout) await this.deps.state.update(o.layoutKey, layout);
+    if (layout) await this.deps.storage.set(o.layoutKey, layout);
     const state = await o.table.apply(query, { signal: this.closing.signal });
     if (name === undefined) this.viewShown.delete(o);
     else this.viewShown.set(o, { name, key: queryKey(state.query) });
@@ -216,7 +218,7 @@ export class TableSession implements vscode.Disposable {
   private openInLastView(o: Opened): void {
     if (this.lastViewTried.has(o)) return;
     this.lastViewTried.add(o);
-    const start = lastViewFor(this.deps.state, o.layoutKey.slice(LAYOUT_KEY.length), o.table.columns);
+    const start = lastViewFor(this.deps.storage, o.scope, o.table.columns);
     if (!start) return;
     o.table.apply(start.query, { signal: this.closing.signal }).then(
       (state) => {
@@ -265,7 +267,8 @@ export class TableSession implements vscode.Disposable {
       throw e;
     }
     const columns = columnInfo(table.columns, sample);
-    const layoutKey = LAYOUT_KEY + (info.endpoint ?? `columns:${createHash('sha1').update(table.columns.join('\n')).digest('hex').slice(0, 16)}`);
+    const scope = info.endpoint ?? `columns:${createHash('sha1').update(table.columns.join('\n')).digest('hex').slice(0, 16)}`;
+    const layoutKey = memberKey(StorageFamilies.tableLayout, scope);
     let latest: { bytesDone: number; bytesTotal: number } | undefined;
     const unsubscribe = table.onDidChange((change) => {
       // Nothing is pushed before the webview has init and meta (sendInit catches up then): it could not use it yet.
@@ -292,7 +295,7 @@ export class TableSession implements vscode.Disposable {
     table.indexed.catch((e: unknown) => {
       if (!isCancelled(e) && !this.disposed) this.post({ type: 'failed', message: `Reading ${path.basename(file)} stopped: ${errorText(e)}` });
     });
-    const opened: Opened = { file, table, columns, endpoint: info.endpoint, files: info.files, layoutKey, unsubscribe };
+    const opened: Opened = { file, table, columns, endpoint: info.endpoint, files: info.files, scope, layoutKey, unsubscribe };
     this.current = opened;
     return opened;
   }
@@ -300,7 +303,7 @@ export class TableSession implements vscode.Disposable {
   private async sendInit(o: Opened): Promise<void> {
     const ep = o.endpoint ? ENDPOINTS.find((e) => e.id === o.endpoint) : undefined;
     const title = path.basename(o.file);
-    const layout = this.deps.state.get<TableLayout>(o.layoutKey);
+    const layout = this.deps.storage.get(o.layoutKey) as TableLayout | undefined;
     this.panel.title = title;
     this.shown = undefined;
     const noticesAtInit = o.table.notices;
@@ -433,7 +436,7 @@ export class TableSession implements vscode.Disposable {
         await this.useColumnAsInput(o, req.requestId, req.column, prompts);
         return;
       case 'saveLayout':
-        await this.deps.state.update(o.layoutKey, req.layout);
+        await this.deps.storage.set(o.layoutKey, req.layout);
         return;
       case 'switchFile': {
         const target = o.files.find((f) => path.relative(path.dirname(o.files[0] ?? f), f) === req.file);
