@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import { findEndpoint, validateInput, type Endpoint } from '../catalog';
+import { errorText } from '../errors';
 
 /** `{"from": cell, "column"?, "top"?, "by"?}`: the values of an earlier cell's result. */
 export const Reference = z.strictObject({
@@ -131,7 +132,7 @@ export function cellProblem(text: string): string | undefined {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    return `its text is not JSON (${e instanceof Error ? e.message : String(e)}).`;
+    return `its text is not JSON (${errorText(e)}).`;
   }
   const r = PipelineCell.safeParse(raw);
   if (r.success) return undefined;
@@ -145,7 +146,7 @@ export function parsePipeline(text: string): PipelineFile {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new Error(`This pipeline file is not JSON: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new Error(`This pipeline file is not JSON: ${errorText(e)}`, { cause: e });
   }
   const r = PipelineFile.safeParse(raw);
   if (!r.success) throw new Error('This is not a pipeline file: it is {"version": 1, "cells": [...]}.');

@@ -18,6 +18,7 @@ import type { ReadOptions } from '../results/readResult';
 import { asReference, checkPipeline, PIPELINE_EXTENSION, referencesOf, type CallCell, type PipelineCell, type PipelineFile, type Reference } from './format';
 import { overLine, planPipeline, type LineApproval, type Plan } from './plan';
 import { resolveReference, type Resolved } from './resolve';
+import { errorText } from '../errors';
 
 /** What a cell's run left on disk. */
 export const CellRecord = z.object({
@@ -136,7 +137,7 @@ export async function runPipeline(file: PipelineFile, opts: RunOptions): Promise
       await writeRecord(opts.dir, r.record);
       opts.onEvent?.({ kind: 'done', index, cell: c.name, record: r.record, reused: false });
     } catch (e) {
-      return stop(opts, index, c.name, e instanceof Error ? e.message : String(e), charged);
+      return stop(opts, index, c.name, errorText(e), charged);
     }
   }
   return { charged };

@@ -24,6 +24,8 @@ import { openResult } from '../results/open';
 import { l10n } from '../../shared/l10n';
 import { exportPipelineCommand } from './exportPipeline';
 import { cellResultOutput, registerCellResultMessaging } from './cellResultOutput';
+import { showWarning } from '../base/errors';
+import { errorText, CancelledError } from '../../core/errors';
 
 export const PIPELINE_NOTEBOOK = 'wallet-analytics-pipeline';
 
@@ -35,7 +37,7 @@ class PipelineSerializer implements vscode.NotebookSerializer {
       file = parsePipeline(text);
     } catch (e) {
       // A file that is not a pipeline opens as one cell holding its text, so nothing is lost on save.
-      const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, `${text}\n// ${e instanceof Error ? e.message : String(e)}`, 'json');
+      const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, `${text}\n// ${errorText(e)}`, 'json');
       return new vscode.NotebookData([cell]);
     }
     return new vscode.NotebookData(file.cells.map((c) => new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cellText(c), 'json')));
@@ -112,7 +114,7 @@ class PipelineController {
     const only = new Set(chosen.map((c) => c.index));
     const executions = new Map(chosen.map((c) => [c.index, this.controller.createNotebookCellExecution(c)]));
     const abort = new AbortController();
-    for (const x of executions.values()) x.token.onCancellationRequested(() => abort.abort());
+    for (const x of executions.values()) x.token.onCancellationRequested(() => abort.abort(new CancelledError()));
     const started = new Set<number>();
     const shown: Promise<void>[] = [];
     const end = (index: number, ok: boolean, output: string | vscode.NotebookCellOutput): void => {
@@ -167,7 +169,7 @@ class PipelineController {
           } else if (e.kind === 'stopped') end(e.index, false, `**Stopped:** ${e.message}`);
         },
       });
-      if (summary.stopped) void vscode.window.showWarningMessage(l10n.t('Pipeline stopped at “{0}”: {1} Charged in this run: {2} credits.', summary.stopped.cell, summary.stopped.message, summary.charged.toLocaleString('en-US')));
+      if (summary.stopped) void showWarning(l10n.t('Pipeline stopped at “{0}”: {1} Charged in this run: {2} credits.', summary.stopped.cell, summary.stopped.message, summary.charged.toLocaleString('en-US')));
     } finally {
       await Promise.all(shown);
       // Cells after a stop were not run.
