@@ -8,7 +8,8 @@
  * of traders"; `"by": "pnl_usd"` sorts first, largest first). A step is either a call of a catalog
  * endpoint (`call` + `inputs`, checked by the catalog's own schemas once references are filled in)
  * or a local step over earlier results that costs nothing (`take`: one column's values, optionally
- * the top N by another column; `sets`: intersect, union or subtract address lists). References may
+ * the top N by another column; `filter`: the rows of a result that pass the table's own column
+ * filters, src/core/pipeline/filter.ts; `sets`: intersect, union or subtract address lists). References may
  * only point up: a forward reference or a cycle is refused at the cell that makes it, so the order
  * of the file is the order of the run. Pure: no file access, no VS Code.
  */
@@ -35,7 +36,24 @@ const SetsCell = z.strictObject({
   name: NAME,
   sets: z.strictObject({ op: z.enum(['intersect', 'union', 'subtract']), of: z.array(z.union([z.string().min(1), Reference])).min(2) }),
 });
-export const PipelineCell = z.union([CallCell, TakeCell, SetsCell]);
+/**
+ * One condition of a filter step, in the table's own filter terms (src/core/table/types.ts
+ * ColumnFilter): ">=" and "<=" are a range's inclusive bounds, "between" both, "contains" a text
+ * (any case), "empty" and "nonEmpty" no value. A bound may be written as a string of digits, so a
+ * number longer than a double holds ("123456789012345678901") is compared at every digit.
+ */
+export const FilterCondition = z.discriminatedUnion('op', [
+  z.strictObject({ column: z.string().min(1), op: z.enum(['>=', '<=']), value: z.union([z.number(), z.string().min(1)]) }),
+  z.strictObject({ column: z.string().min(1), op: z.literal('between'), value: z.tuple([z.union([z.number(), z.string().min(1)]), z.union([z.number(), z.string().min(1)])]) }),
+  z.strictObject({ column: z.string().min(1), op: z.literal('contains'), value: z.string().min(1) }),
+  z.strictObject({ column: z.string().min(1), op: z.enum(['empty', 'nonEmpty']) }),
+]);
+export type FilterCondition = z.infer<typeof FilterCondition>;
+
+const FilterCell = z.strictObject({ name: NAME, filter: z.strictObject({ from: z.string().min(1), where: z.array(FilterCondition).min(1) }) });
+export type FilterCell = z.infer<typeof FilterCell>;
+
+export const PipelineCell = z.union([CallCell, TakeCell, FilterCell, SetsCell]);
 export type PipelineCell = z.infer<typeof PipelineCell>;
 export type CallCell = z.infer<typeof CallCell>;
 
@@ -58,6 +76,7 @@ export function asReference(v: unknown): Reference | undefined {
 /** The references a cell makes, in the order written. */
 export function referencesOf(cell: PipelineCell): Reference[] {
   if ('take' in cell) return [cell.take];
+  if ('filter' in cell) return [{ from: cell.filter.from }];
   if ('sets' in cell) return cell.sets.of.map((x) => (typeof x === 'string' ? { from: x } : x));
   return Object.values(cell.inputs).flatMap((v) => {
     const r = asReference(v);
@@ -135,7 +154,7 @@ export function cellProblem(text: string): string | undefined {
   }
   const r = PipelineCell.safeParse(raw);
   if (r.success) return undefined;
-  return 'a step is {"name", "call", "inputs"} (a call), {"name", "take": {"from", …}} or {"name", "sets": {"op", "of"}} (local steps).';
+  return 'a step is {"name", "call", "inputs"} (a call), {"name", "take": {"from", …}}, {"name", "filter": {"from", "where": [{"column", "op", "value"}]}} or {"name", "sets": {"op", "of"}} (local steps).';
 }
 
 /** Reads a pipeline file's text; a file that is not one throws with a message a person can act on. */
