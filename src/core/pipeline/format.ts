@@ -84,17 +84,31 @@ export function referencesOf(cell: PipelineCell): Reference[] {
   });
 }
 
-/** One cell's problems, said at the cell (index in the file). */
+/** One cell's problems, said at the cell (index in the file), at `path` in its JSON when one part is wrong. */
 export interface CellProblem {
   readonly index: number;
   readonly name?: string;
   readonly message: string;
+  /** Where in the cell's JSON (jsonc-parser's path), e.g. ["inputs", "hours"]; the whole cell when absent. */
+  readonly path?: readonly (string | number)[];
+}
+
+/** The references a cell makes, each with where it is written in the cell. */
+export function referencesAt(cell: PipelineCell): { ref: Reference; path: (string | number)[] }[] {
+  if ('take' in cell) return [{ ref: cell.take, path: ['take', 'from'] }];
+  if ('filter' in cell) return [{ ref: { from: cell.filter.from }, path: ['filter', 'from'] }];
+  if ('sets' in cell) return cell.sets.of.map((x, i) => (typeof x === 'string' ? { ref: { from: x }, path: ['sets', 'of', i] } : { ref: x, path: ['sets', 'of', i, 'from'] }));
+  return Object.entries(cell.inputs).flatMap(([k, v]) => {
+    const r = asReference(v);
+    return r ? [{ ref: r, path: ['inputs', k, 'from'] }] : [];
+  });
 }
 
 /**
  * Checks a pipeline as a whole: every cell parses, names are unique, calls name a known endpoint
  * whose fixed inputs pass its schema, and every reference points to an earlier cell (a later one or
- * the cell itself is refused: that is how cycles are ruled out).
+ * the cell itself is refused: that is how cycles are ruled out). A Wallet Database query's own
+ * checks (its fields against the server's list) are cellChecks.ts's, as in a `.waquery.json`.
  */
 export function checkPipeline(file: PipelineFile): CellProblem[] {
   const problems: CellProblem[] = [];
@@ -109,39 +123,40 @@ export function checkPipeline(file: PipelineFile): CellProblem[] {
       return;
     }
     const { name } = c;
-    if (seen.has(name)) problems.push({ index, name, message: `The name “${name}” is already used by cell ${(seen.get(name) ?? 0) + 1}; cell names must be unique.` });
-    for (const r of referencesOf(c)) {
+    if (seen.has(name)) problems.push({ index, name, path: ['name'], message: `The name “${name}” is already used by cell ${(seen.get(name) ?? 0) + 1}; cell names must be unique.` });
+    for (const { ref: r, path } of referencesAt(c)) {
       const at = seen.get(r.from);
       if (at === undefined) {
         const later = all.get(r.from);
-        if (r.from === name) problems.push({ index, name, message: `“${name}” refers to itself; a cell can only use earlier cells’ results.` });
-        else if (later !== undefined) problems.push({ index, name, message: `“${name}” uses “${r.from}”, which comes later (cell ${later + 1}); move it above, a cell can only use earlier results.` });
-        else problems.push({ index, name, message: `“${name}” uses “${r.from}”, but no cell has that name.` });
+        if (r.from === name) problems.push({ index, name, path, message: `“${name}” refers to itself; a cell can only use earlier cells’ results.` });
+        else if (later !== undefined) problems.push({ index, name, path, message: `“${name}” uses “${r.from}”, which comes later (cell ${later + 1}); move it above, a cell can only use earlier results.` });
+        else problems.push({ index, name, path, message: `“${name}” uses “${r.from}”, but no cell has that name.` });
       }
-      if (r.by !== undefined && r.top === undefined) problems.push({ index, name, message: `“${name}”: “by” sorts before taking “top”; give “top” too.` });
+      if (r.by !== undefined && r.top === undefined) problems.push({ index, name, path: path.slice(0, -1), message: `“${name}”: “by” sorts before taking “top”; give “top” too.` });
     }
     if ('call' in c) {
       const ep = findEndpoint(c.call);
-      if (!ep) problems.push({ index, name, message: `“${name}” calls “${c.call}”, which is not an endpoint of the service.` });
-      else for (const m of fixedInputProblems(ep, c.inputs)) problems.push({ index, name, message: `“${name}”: ${m}` });
+      if (!ep) problems.push({ index, name, path: ['call'], message: `“${name}” calls “${c.call}”, which is not an endpoint of the service.` });
+      else for (const m of fixedInputProblems(ep, c.inputs)) problems.push({ index, name, path: m.key === undefined ? ['inputs'] : ['inputs', m.key], message: `“${name}”: ${m.message}` });
     }
     if (!seen.has(name)) seen.set(name, index);
   });
   return problems;
 }
 
-/** The schema's problems with a call's inputs, references filled with a placeholder the schema accepts only if a list is. */
-function fixedInputProblems(ep: Endpoint, inputs: Record<string, unknown>): string[] {
-  const refs = Object.keys(inputs).filter((k) => asReference(inputs[k]) !== undefined);
-  if (refs.length === 0) {
-    const v = validateInput(ep, inputs);
-    return v.ok ? [] : v.errors;
-  }
-  // Referenced fields are checked once filled in (at run time); the rest now, with those fields' own messages dropped.
+/** The schema's problems with a call's inputs, each with the input it is about; the fields references fill are checked once filled in (at run time). */
+function fixedInputProblems(ep: Endpoint, inputs: Record<string, unknown>): { message: string; key?: string }[] {
   const v = validateInput(ep, inputs);
   if (v.ok) return [];
+  const refs = Object.keys(inputs).filter((k) => asReference(inputs[k]) !== undefined);
   const labels = ep.fields.filter((f) => refs.includes(f.key)).map((f) => f.label);
-  return v.errors.filter((e) => !labels.some((l) => e.startsWith(l)) && !refs.some((k) => e.includes(`“${k}”`)));
+  return v.errors
+    .filter((e) => !labels.some((l) => e.startsWith(l)) && !refs.some((k) => e.includes(`“${k}”`)))
+    .map((message) => {
+      // Each message names its field first (its rule, or "X is required."): said at that input.
+      const field = ep.fields.find((f) => message.startsWith(f.label));
+      return field && field.key in inputs ? { message, key: field.key } : { message };
+    });
 }
 
 /** Why one cell's text is not a step, or undefined when it is. */
