@@ -97,6 +97,10 @@ describe('pipeline cell completions', () => {
     const v = cellCompletionAt(e, at(e, '"output": ""') + 11);
     assert.equal(v?.kind, 'inputValue');
     assert.deepEqual(v?.kind === 'inputValue' ? v.field.options : [], endpoint('toptraders').fields.find((f) => f.key === 'output')?.options);
+    // On a key already written (as the notebook shows a cell: two-space JSON): that key is offered again, replacing it whole.
+    const pretty = JSON.stringify({ name: 't', call: 'trending', inputs: { hours: 99 } }, null, 2);
+    const on = cellCompletionAt(pretty, at(pretty, '"hours"') + 1);
+    assert.deepEqual(on?.kind === 'inputKey' ? [on.present, on.replace] : on, [[], { offset: at(pretty, '"hours"'), length: 7 }]);
     const h = '{"name": "t", "call": "trending", "inputs": {"hours": 1}}';
     assert.equal(inputFieldAt(h, at(h, '"hours"') + 2)?.key, 'hours');
     assert.equal(inputFieldAt(h, at(h, '"name"') + 2), undefined);

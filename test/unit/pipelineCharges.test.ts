@@ -85,10 +85,10 @@ describe('pipeline plans against the sandbox ledger', () => {
 
   /** Runs `file` under its own plan; returns the plan and what the sandbox's ledger charged during the run. */
   async function planAndRun(name: string, file: PipelineFile, results: string, opts: { refresh?: ReadonlySet<string> } = {}): Promise<{ plan: Plan; charged: number; byEndpoint: Map<string, number> }> {
-    const plan = await planOnDisk(file, results, opts.refresh, lastAnswer);
+    const plan = await planOnDisk(file, results, opts.refresh, lastAnswer, clock);
     assert.deepEqual(plan.unbounded, [], planText(plan).join('\n'));
     const since = sb.ledger().length;
-    const summary = await runPipeline(file, { dir: results, plan, approvals: approvalsOf(plan), call, read, lastAnswer, ...(opts.refresh ? { refresh: opts.refresh } : {}) });
+    const summary = await runPipeline(file, { dir: results, plan, approvals: approvalsOf(plan), call, read, lastAnswer, now: clock, ...(opts.refresh ? { refresh: opts.refresh } : {}) });
     assert.equal(summary.stopped, undefined, summary.stopped?.message);
     const entries = sb.ledger().slice(since);
     const charged = entries.reduce((s, e) => s + e.credits, 0);
@@ -177,7 +177,7 @@ describe('pipeline plans against the sandbox ledger', () => {
     };
     const results = join(dir, 'wdb.results');
     // 1. No answer this hour: the plan has no bound and says what to do; Run All cannot be approved.
-    const first = await planOnDisk(file, results, undefined, lastAnswer);
+    const first = await planOnDisk(file, results, undefined, lastAnswer, clock);
     assert.deepEqual(first.unbounded, ['whales']);
     assert.match(first.lines[0]?.text ?? '', /no bound: .*Run this cell alone/u);
     assert.equal(first.lines[1]?.text, 'up to 2,500 credits (at most 500 wallets × 5)', 'the limit bounds the wallets a later step gets');
@@ -185,7 +185,7 @@ describe('pipeline plans against the sandbox ledger', () => {
     table.push(`| Wallet Database, no answer this hour | ${planText(first).join('; ')} | refused, 0 |`);
     // 2. Run alone (the call flow asks its price as for one query): charged per match.
     let since = sb.ledger().length;
-    const alone = await runPipeline(file, { dir: results, plan: first, approvals: new Map(), call, read, lastAnswer, only: new Set([0]), askAlone: new Set(['whales']) });
+    const alone = await runPipeline(file, { dir: results, plan: first, approvals: new Map(), call, read, lastAnswer, now: clock, only: new Set([0]), askAlone: new Set(['whales']) });
     assert.equal(alone.stopped, undefined, alone.stopped?.message);
     const whales = await readRecord(results, 'whales');
     const answer = await runs.lookup(sb.baseUrl, 'main', query);
@@ -205,7 +205,7 @@ describe('pipeline plans against the sandbox ledger', () => {
     assert.equal(again.charged, 100 * answer.total);
     // 5. After the hourly refresh the count is stale: refreshed again, the line has no bound.
     now += HOUR;
-    const stale = await planOnDisk(file, results, new Set(['whales']), lastAnswer);
+    const stale = await planOnDisk(file, results, new Set(['whales']), lastAnswer, clock);
     assert.deepEqual(stale.unbounded, ['whales']);
     since = sb.ledger().length;
     assert.equal(sb.ledger().length, since);
@@ -272,6 +272,18 @@ describe('pipeline plans against the sandbox ledger', () => {
     assert.deepEqual(sent, ['traders']);
     assert.deepEqual(sb.ledger().slice(since).map((e) => [e.endpoint, e.credits]), [['toptraders', 100]]);
     assert.ok(await readRecord(results, 'trending'), 'the earlier result is still on disk');
+    // Inside a local step: Cancel while a filter reads its source in the table worker; it ends there, nothing after it runs.
+    const local: PipelineFile = { version: 1, cells: [file.cells[0] ?? '', { name: 'some', filter: { from: 'trending', where: [{ column: 'token', op: 'nonEmpty' }] } }, { name: 'pnl', call: 'pnl', inputs: { wallets: { from: 'some', top: 3 } } }] };
+    abort = new AbortController();
+    since = sb.ledger().length;
+    sent.length = 0;
+    const localPlan = planPipeline(local, { onDisk: new Map([['trending', 1]]) });
+    const s3 = await runPipeline(local, { dir: results, plan: localPlan, approvals: approvalsOf(localPlan), call, read, signal: abort.signal, onEvent: (e) => e.kind === 'running' && e.cell === 'some' && abort.abort() });
+    assert.equal(s3.stopped?.cell, 'some');
+    assert.match(s3.stopped?.message ?? '', /^Cancelled while this cell ran/u);
+    assert.equal(await readRecord(results, 'some'), undefined);
+    assert.deepEqual(sent, []);
+    assert.equal(sb.ledger().length, since);
   });
 
   it('Run All reuses every result on disk; a refreshed cell alone is sent again, at its exact line', async () => {

@@ -5,7 +5,7 @@
  * `.waquery.json` completes there (the caller hands the query's view to the query language).
  * Pure: text and offset in, a context out.
  */
-import { findNodeAtLocation, getLocation, parseTree } from 'jsonc-parser';
+import { findNodeAtLocation, findNodeAtOffset, getLocation, parseTree } from 'jsonc-parser';
 import { findEndpoint, type Endpoint } from '../catalog';
 import type { FieldSpec } from '../fields';
 import { PARSE_OPTIONS, type Span } from '../query/outline';
@@ -46,7 +46,13 @@ export function cellCompletionAt(text: string, offset: number): CellCompletion |
   const last = path[path.length - 1];
   if (loc.isAtPropertyKey) {
     const ep = path.length === 2 && path[0] === 'inputs' ? endpointOf(text) : undefined;
-    return ep ? { kind: 'inputKey', endpoint: ep, present: inputKeys(text), ...r } : undefined;
+    if (!ep) return undefined;
+    // On a key already written: it is replaced whole, and it is not one of the keys "present" (it may be chosen again).
+    const root = parseTree(text, [], PARSE_OPTIONS);
+    const key = root && findNodeAtOffset(root, offset);
+    const on = key?.type === 'string' && key.parent?.type === 'property' && key.parent.children?.[0] === key ? key : undefined;
+    const present = inputKeys(text).filter((k) => k !== on?.value);
+    return { kind: 'inputKey', endpoint: ep, present, ...(on ? { replace: { offset: on.offset, length: on.length } } : r) };
   }
   if (path.length === 1 && last === 'call') return { kind: 'endpoint', ...r };
   if (last === 'from' || (path.length === 3 && path[0] === 'sets' && path[1] === 'of' && typeof last === 'number')) return { kind: 'cell', ...r };

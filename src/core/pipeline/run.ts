@@ -109,6 +109,8 @@ export interface RunOptions {
    * a lone Wallet Database cell whose match count the plan cannot know).
    */
   readonly askAlone?: ReadonlySet<string>;
+  /** The clock a Wallet Database answer's refresh period is judged by (default Date.now; tests give the sandbox's). */
+  readonly now?: () => number;
 }
 
 /** Looks a Wallet Database query's answer of the current refresh period up: the query files' own rule. */
@@ -150,6 +152,8 @@ export async function runPipeline(file: PipelineFile, opts: RunOptions): Promise
       await writeRecord(opts.dir, r.record);
       opts.onEvent?.({ kind: 'done', index, cell: c.name, record: r.record, reused: r.reused === true });
     } catch (e) {
+      // Cancel inside a local step (a read in the table worker) ends it where it is; nothing of it is kept.
+      if (opts.signal?.aborted) return stop(opts, index, c.name, 'Cancelled while this cell ran; nothing of it was kept, what was paid before it is kept.', charged);
       return stop(opts, index, c.name, e instanceof Error ? e.message : String(e), charged);
     }
   }
@@ -217,7 +221,7 @@ async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>
       const file = await reuseAnswer(opts.dir, c.name, last);
       return { record: { cell: c.name, endpointId: ep.id, resultPath: file, credits: 0, size: await sizeOf(file, opts), at }, reused: true };
     }
-    if (last) ctx = { knownMatches: last.total, matchesAt: last.at, now: Date.now() };
+    if (last) ctx = { knownMatches: last.total, matchesAt: last.at, now: (opts.now ?? Date.now)() };
   }
   const approval = opts.approvals.get(c.name);
   const alone = opts.askAlone?.has(c.name) === true && approval === undefined;
@@ -273,7 +277,7 @@ export async function knownAnswers(file: PipelineFile, lastAnswer: LastAnswer): 
 }
 
 /** The plan of a pipeline as it stands on disk (results reused unless refreshed; Wallet Database answers of this hour free). */
-export async function planOnDisk(file: PipelineFile, dir: string, refresh?: ReadonlySet<string>, lastAnswer?: LastAnswer): Promise<Plan> {
+export async function planOnDisk(file: PipelineFile, dir: string, refresh?: ReadonlySet<string>, lastAnswer?: LastAnswer, now: () => number = Date.now): Promise<Plan> {
   const answers = lastAnswer ? await knownAnswers(file, lastAnswer) : undefined;
-  return planPipeline(file, { onDisk: await onDisk(file, dir), ...(refresh ? { refresh } : {}), ...(answers ? { answers } : {}) });
+  return planPipeline(file, { onDisk: await onDisk(file, dir), ...(refresh ? { refresh } : {}), ...(answers ? { answers } : {}), now: now() });
 }
