@@ -9,11 +9,14 @@
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { shortTitle, type Endpoint } from '../../core/catalog';
+import { findEndpoint, shortTitle, type Endpoint } from '../../core/catalog';
 import { cellFromText, cellText, examplePipeline, parsePipeline, PIPELINE_EXTENSION, serializePipeline, type PipelineFile } from '../../core/pipeline/format';
 import { summaryMarkdown } from '../../core/pipeline/output';
+import { firstCellError } from '../../core/pipeline/cellChecks';
 import { approvalsOf, planText, type LineApproval } from '../../core/pipeline/plan';
-import { forgetRecord, planOnDisk, readRecord, resultsDirOf, runPipeline, type CallResult, type CellRecord } from '../../core/pipeline/run';
+import { forgetRecord, planOnDisk, readRecord, resultsDirOf, runPipeline, type CallResult, type CellRecord, type LastAnswer } from '../../core/pipeline/run';
+import type { ChainColumns } from '../../core/query/fields';
+import type { QueryRunCache } from '../../core/query/runCache';
 import { addressFilesOf } from '../../core/results/files';
 import { withResultReader } from '../../core/results/readResult';
 import type { JobRecord } from '../../core/jobs/job';
@@ -56,11 +59,20 @@ export interface PipelineDeps {
    * registration would never hear a job settle and the run would wait forever.
    */
   readonly store: () => JobStore;
+  /** Wallet Database answers of this refresh period (the query files' cache): free reuse and exact prices. */
+  readonly queryRuns?: Pick<QueryRunCache, 'lookup'>;
+  /** The server's field lists (QueryFieldService.ensure), so a query's fields are checked before the plan. */
+  readonly columns?: () => Promise<ChainColumns | undefined>;
 }
 
 /** The notebook's file as it is now in the editor (unsaved edits included). */
 function fileOf(nb: vscode.NotebookDocument): PipelineFile {
   return { version: 1, cells: nb.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code).map((c) => cellFromText(c.document.getText())) };
+}
+
+/** The notebook's code cells' texts, in order (what the checks read). */
+function codeTexts(nb: vscode.NotebookDocument): string[] {
+  return nb.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code).map((c) => c.document.getText());
 }
 
 /** Where a notebook's results are kept: beside it (`x.results/`), or for an untitled one, in the results folder. */
@@ -136,9 +148,22 @@ class PipelineController {
       executions.delete(index);
     };
     try {
-      const plan = await planOnDisk(file, dir);
+      // The checks the editor shows (core/pipeline/cellChecks.ts), with the same message: a bad cell runs nothing.
+      const bad = firstCellError(codeTexts(nb), await this.deps.columns?.().catch(() => undefined));
+      if (bad) {
+        const at = nb.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code)[bad.index]?.index;
+        const shown = at !== undefined && executions.has(at) ? at : [...executions.keys()].sort((a, b) => a - b)[0];
+        const where = at === shown ? '' : ` (cell ${bad.index + 1})`;
+        if (shown !== undefined) end(shown, false, `**Not run:** ${bad.message}${where} Nothing was sent.`);
+        return;
+      }
+      const lastAnswer = this.lastAnswer();
+      const plan = await planOnDisk(file, dir, undefined, lastAnswer);
       const lines = plan.lines.filter((l) => only.has(l.index));
       const sub = { ...plan, lines, unbounded: lines.filter((l) => !l.bounded).map((l) => l.cell), total: lines.reduce((s, l) => s + l.credits, 0) };
+      // A lone Wallet Database cell whose match count no answer of this hour gives: its price is asked as for one query.
+      const lone = only.size === 1 && lines.length === 1 && lines[0]?.bounded === false && findEndpoint(lines[0].endpointId)?.price.kind === 'perMatch' ? lines[0] : undefined;
+      if (lone) sub.unbounded = [];
       if (sub.unbounded.length > 0) {
         const first = lines.find((l) => !l.bounded);
         if (first) end(first.index, false, `**Not run:** ${first.text}. Nothing was sent.`);
@@ -162,6 +187,8 @@ class PipelineController {
       }
       const summary = await runPipeline(file, {
         dir, plan: sub, approvals, only, signal: abort.signal,
+        ...(lastAnswer ? { lastAnswer } : {}),
+        ...(lone ? { askAlone: new Set([lone.cell]) } : {}),
         call: (cell, ep, input, approval) => this.call(ep, input, approval, abort.signal),
         onEvent: (e) => {
           const x = executions.get(e.index);
@@ -180,6 +207,12 @@ class PipelineController {
       // Cells after a stop were not run.
       for (const i of [...executions.keys()]) end(i, false, '**Not run:** the run stopped before this cell.');
     }
+  }
+
+  /** The query files' rule for this window's connection: the same query's answer from this refresh period. */
+  private lastAnswer(): LastAnswer | undefined {
+    const runs = this.deps.queryRuns;
+    return runs ? (ep, body) => runs.lookup(this.deps.connection.scope(), ep.chain, body) : undefined;
   }
 
   /** One paid or free call through the one call flow, with its plan line; a queued job is followed until it settles or the run is cancelled. */
