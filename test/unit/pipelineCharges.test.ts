@@ -261,9 +261,9 @@ describe('pipeline plans against the sandbox ledger', () => {
     const inside: CallCellFn = async (cell, ep, input, approval) => {
       if (cell.name !== 'traders') return call(cell, ep, input, approval);
       sent.push(cell.name);
-      await api.submit(ep.id, input);
+      const ack = await api.submit(ep.id, input);
       abort.abort();
-      return { status: 'stopped', message: 'Cancelled while Top Traders ran; the job was paid and goes on.', credits: 100 };
+      return { status: 'stopped', message: 'Cancelled while Top Traders ran; the job was paid and goes on.', credits: 100, requestId: ack.requestId };
     };
     const again = planPipeline(file, { onDisk: new Map([['trending', 1]]) });
     const s = await runPipeline(file, { dir: results, plan: again, approvals: approvalsOf(again), call: inside, read, signal: abort.signal });
@@ -272,6 +272,27 @@ describe('pipeline plans against the sandbox ledger', () => {
     assert.deepEqual(sent, ['traders']);
     assert.deepEqual(sb.ledger().slice(since).map((e) => [e.endpoint, e.credits]), [['toptraders', 100]]);
     assert.ok(await readRecord(results, 'trending'), 'the earlier result is still on disk');
+    // The next run adopts the job that was paid for: the plan says so, nothing is sent for it, only pnl is charged.
+    const adopt = async (requestId: string): Promise<{ resultPath: string } | undefined> => {
+      for (;;) {
+        const rec = await api.request(requestId);
+        if (rec.status === 'failed') return undefined;
+        if (rec.url) return { resultPath: (await api.download(rec.url, join(dir, 'files'))).path };
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const resumed = await planOnDisk(file, results);
+    assert.match(resumed.lines.find((l) => l.cell === 'traders')?.text ?? '', /^already paid \(req_\w+, cancelled while it ran\): its result is awaited, free$/u);
+    assert.equal(resumed.totalText, 'up to 50 credits');
+    since = sb.ledger().length;
+    sent.length = 0;
+    const s2 = await runPipeline(file, { dir: results, plan: resumed, approvals: approvalsOf(resumed), call, read, adopt });
+    assert.equal(s2.stopped, undefined, s2.stopped?.message);
+    assert.deepEqual(sent, ['pnl']);
+    const traders = await readRecord(results, 'traders');
+    assert.ok(traders && traders.credits === 0 && traders.size > 0);
+    assert.deepEqual(sb.ledger().slice(since).map((e) => [e.endpoint, e.credits]), [['pnl', 5 * Math.min(10, traders.size)]]);
+    table.push(`| cancelled inside toptraders, then Run All again | ${planText(resumed).join('; ')} | ${(5 * Math.min(10, traders.size)).toLocaleString('en-US')} (the paid job adopted) |`);
     // Inside a local step: Cancel while a filter reads its source in the table worker; it ends there, nothing after it runs.
     const local: PipelineFile = { version: 1, cells: [file.cells[0] ?? '', { name: 'some', filter: { from: 'trending', where: [{ column: 'token', op: 'nonEmpty' }] } }, { name: 'pnl', call: 'pnl', inputs: { wallets: { from: 'some', top: 3 } } }] };
     abort = new AbortController();

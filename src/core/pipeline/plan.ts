@@ -57,6 +57,8 @@ export interface PlanKnowledge {
   readonly answers?: ReadonlyMap<string, KnownAnswer>;
   /** The time the plan is for (ms); default Date.now(). */
   readonly now?: number;
+  /** Cells with a job already paid for in a run cancelled while it ran (its request id): its result is adopted, free. */
+  readonly paid?: ReadonlyMap<string, string>;
 }
 
 /** A Wallet Database query's answer from the current refresh period. */
@@ -125,6 +127,11 @@ export function planPipeline(file: PipelineFile, know: PlanKnowledge = {}): Plan
     if (!ep || ep.price.kind === 'free') return;
     if (!know.refresh?.has(c.name) && know.onDisk?.has(c.name)) {
       lines.push({ index, cell: c.name, endpointId: ep.id, credits: 0, exact: true, bounded: true, reused: true, text: 'its result on disk is reused: free' });
+      return;
+    }
+    const paid = know.paid?.get(c.name);
+    if (paid !== undefined) {
+      lines.push({ index, cell: c.name, endpointId: ep.id, credits: 0, exact: true, bounded: true, reused: true, text: `already paid (${paid}, cancelled while it ran): its result is awaited, free` });
       return;
     }
     if (ep.price.kind === 'perMatch') {

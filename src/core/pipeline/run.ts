@@ -57,6 +57,29 @@ export async function readRecord(dir: string, cell: string): Promise<CellRecord 
   }
 }
 
+/**
+ * A job a cell paid for whose result had not come when the run stopped (Cancel while it ran): kept
+ * so the next run adopts its result instead of paying again, as long as the cell's input is the same.
+ */
+export const PendingJob = z.object({ cell: z.string(), endpointId: z.string(), requestId: z.string(), credits: z.number(), input: z.string(), at: z.string() });
+export type PendingJob = z.infer<typeof PendingJob>;
+
+function pendingFile(dir: string, cell: string): string {
+  return path.join(dir, `${cell}.pending.json`);
+}
+
+/** The paid job a cell still waits for, or undefined. */
+export async function readPending(dir: string, cell: string): Promise<PendingJob | undefined> {
+  try {
+    return PendingJob.parse(JSON.parse(await readFile(pendingFile(dir, cell), 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A result of a queued job the run follows (in the window: the job store), or undefined when it failed or the wait was cancelled. */
+export type AdoptJob = (requestId: string, signal?: AbortSignal) => Promise<{ readonly resultPath: string } | undefined>;
+
 async function writeRecord(dir: string, r: CellRecord): Promise<void> {
   await mkdir(dir, { recursive: true });
   await writeFile(recordFile(dir, r.cell), `${JSON.stringify(r, null, 2)}\n`);
@@ -81,7 +104,8 @@ export async function onDisk(file: PipelineFile, dir: string): Promise<Map<strin
 /** What a call cell's send came to. */
 export type CallResult =
   | { readonly status: 'done'; readonly credits: number; readonly resultPath: string }
-  | { readonly status: 'stopped'; readonly message: string; readonly credits?: number };
+  /** `requestId`: a queued job that was accepted (paid) before the run stopped; it goes on, and the next run adopts its result. */
+  | { readonly status: 'stopped'; readonly message: string; readonly credits?: number; readonly requestId?: string };
 
 /** Sends one call (the window's call flow); `approval` is the cell's plan line (undefined for a free call). */
 export type CallCellFn = (cell: CallCell, ep: Endpoint, input: Record<string, unknown>, approval: LineApproval | undefined) => Promise<CallResult>;
@@ -111,6 +135,8 @@ export interface RunOptions {
   readonly askAlone?: ReadonlySet<string>;
   /** The clock a Wallet Database answer's refresh period is judged by (default Date.now; tests give the sandbox's). */
   readonly now?: () => number;
+  /** Follows a job a cell already paid for (a run cancelled while it ran), so its result is adopted, not paid again. */
+  readonly adopt?: AdoptJob;
 }
 
 /** Looks a Wallet Database query's answer of the current refresh period up: the query files' own rule. */
@@ -223,6 +249,15 @@ async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>
     }
     if (last) ctx = { knownMatches: last.total, matchesAt: last.at, now: (opts.now ?? Date.now)() };
   }
+  // A job this cell paid for in a run cancelled while it ran: its result is adopted, nothing is sent again.
+  const inputKey = JSON.stringify(v.input);
+  const pending = await readPending(opts.dir, c.name);
+  if (pending && pending.input === inputKey && opts.adopt) {
+    const got = await opts.adopt(pending.requestId, opts.signal);
+    if (opts.signal?.aborted) return { stopped: `Cancelled while waiting for ${pending.requestId}, which was paid and goes on; the next run adopts its result.`, credits: 0 };
+    await rm(pendingFile(opts.dir, c.name), { force: true });
+    if (got) return { record: { cell: c.name, endpointId: ep.id, resultPath: got.resultPath, credits: 0, size: await sizeOf(got.resultPath, opts), at }, reused: true };
+  }
   const approval = opts.approvals.get(c.name);
   const alone = opts.askAlone?.has(c.name) === true && approval === undefined;
   if (ep.price.kind !== 'free' && !alone) {
@@ -233,7 +268,14 @@ async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>
   }
   if (opts.signal?.aborted) return { stopped: 'Cancelled: nothing was sent for this cell; what was paid is kept.', credits: 0 };
   const out = await opts.call(c, ep, v.input, approval);
-  if (out.status === 'stopped') return { stopped: out.message, credits: out.credits ?? 0 };
+  if (out.status === 'stopped') {
+    if (out.requestId && (out.credits ?? 0) > 0) {
+      await mkdir(opts.dir, { recursive: true });
+      const job: PendingJob = { cell: c.name, endpointId: ep.id, requestId: out.requestId, credits: out.credits ?? 0, input: inputKey, at };
+      await writeFile(pendingFile(opts.dir, c.name), `${JSON.stringify(job, null, 2)}\n`);
+    }
+    return { stopped: out.message, credits: out.credits ?? 0 };
+  }
   const size = await sizeOf(out.resultPath, opts);
   return { record: { cell: c.name, endpointId: ep.id, resultPath: out.resultPath, credits: out.credits, size, at } };
 }
@@ -279,5 +321,10 @@ export async function knownAnswers(file: PipelineFile, lastAnswer: LastAnswer): 
 /** The plan of a pipeline as it stands on disk (results reused unless refreshed; Wallet Database answers of this hour free). */
 export async function planOnDisk(file: PipelineFile, dir: string, refresh?: ReadonlySet<string>, lastAnswer?: LastAnswer, now: () => number = Date.now): Promise<Plan> {
   const answers = lastAnswer ? await knownAnswers(file, lastAnswer) : undefined;
-  return planPipeline(file, { onDisk: await onDisk(file, dir), ...(refresh ? { refresh } : {}), ...(answers ? { answers } : {}), now: now() });
+  const paid = new Map<string, string>();
+  for (const c of file.cells) {
+    const p = typeof c === 'string' ? undefined : await readPending(dir, c.name);
+    if (p) paid.set(p.cell, p.requestId);
+  }
+  return planPipeline(file, { onDisk: await onDisk(file, dir), ...(refresh ? { refresh } : {}), ...(answers ? { answers } : {}), ...(paid.size > 0 ? { paid } : {}), now: now() });
 }

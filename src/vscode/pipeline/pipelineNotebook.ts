@@ -189,6 +189,7 @@ class PipelineController {
         dir, plan: sub, approvals, only, signal: abort.signal,
         ...(lastAnswer ? { lastAnswer } : {}),
         ...(lone ? { askAlone: new Set([lone.cell]) } : {}),
+        adopt: (requestId, signal) => this.adopt(requestId, signal ?? abort.signal),
         call: (cell, ep, input, approval) => this.call(ep, input, approval, abort.signal),
         onEvent: (e) => {
           const x = executions.get(e.index);
@@ -209,6 +210,14 @@ class PipelineController {
     }
   }
 
+  /** The result of a job a cell paid for before a run was cancelled: waited for in the job store, never sent again. */
+  private async adopt(requestId: string, signal: AbortSignal): Promise<{ resultPath: string } | undefined> {
+    // A job the store does not know (another profile's, or cleared) is not waited for: the cell is planned and sent again.
+    if (!this.deps.store().get(requestId)) return undefined;
+    const j = await settled(this.deps.store(), requestId, signal);
+    return j?.state === 'done' && j.resultPath ? { resultPath: j.resultPath } : undefined;
+  }
+
   /** The query files' rule for this window's connection: the same query's answer from this refresh period. */
   private lastAnswer(): LastAnswer | undefined {
     const runs = this.deps.queryRuns;
@@ -223,7 +232,7 @@ class PipelineController {
         return out.resultPath ? { status: 'done', credits: out.credits, resultPath: out.resultPath } : { status: 'stopped', message: 'The call returned no result file.', credits: out.credits };
       case 'queued': {
         const j = await settled(this.deps.store(), out.requestId, signal);
-        if (!j) return { status: 'stopped', message: `Cancelled while ${shortTitle(ep)} ran; the job ${out.requestId} was paid and goes on: its file is listed under Requests.`, credits: out.credits };
+        if (!j) return { status: 'stopped', message: `Cancelled while ${shortTitle(ep)} ran; the job ${out.requestId} was paid and goes on: the next run adopts its result (free), and its file is listed under Requests.`, credits: out.credits, requestId: out.requestId };
         if (j.state === 'done' && j.resultPath) return { status: 'done', credits: out.credits, resultPath: j.resultPath };
         return { status: 'stopped', message: `${shortTitle(ep)}: ${j.error ?? j.state}`, credits: out.credits };
       }
