@@ -14,6 +14,7 @@ import { registerApiKeyCommands } from './vscode/commands/apiKey';
 import { registerProfileCommands } from './vscode/commands/profiles';
 import { ContextKeys } from './vscode/base/ids';
 import { registerEndpointCommands } from './vscode/commands/endpoints';
+import { registerPipelineLanguage } from './vscode/pipeline/pipelineLanguage';
 import { registerPipelineNotebook } from './vscode/pipeline/pipelineNotebook';
 import { registerSandboxAndResultCommands } from './vscode/commands/sandbox';
 import { registerGetStartedCommand } from './vscode/commands/walkthrough';
@@ -126,10 +127,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     copyAsCode: (ep, input, ctx) => copier.copy(ep, input, { ctx }),
   });
   registerEndpointCommands(context, calls);
-  registerPipelineNotebook(context, { calls, questions: prices, connection, store: () => jobs.store, persons: questions });
   registerPagesCommands(context, { connection, credits, jobs, log, questions: prices });
   registerSandboxAndResultCommands(context, { connection, jobs, showLog: () => log.channel.show(true) });
   const queryLanguage = registerQueryLanguage(context, services, calls, queryRuns);
+  registerPipelineNotebook(context, { calls, questions: prices, connection, store: () => jobs.store, persons: questions, queryRuns, columns: () => queryLanguage.fields.ensure() });
+  registerPipelineLanguage(context, queryLanguage.fields);
   const table = registerTableEditor(context, { log, storage, resultsFolder: () => jobs.folder() });
 
   await keys.refresh();
