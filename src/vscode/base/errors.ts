@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { commandIdOf, endpoint } from '../../core/catalog';
-import { BASE_URL_SETTING, IpMismatchError, KeyRefusedError, MissingKeyError, NetworkError, isWalletApiError } from '../../core/errors';
+import { BASE_URL_SETTING, IpMismatchError, KeyRefusedError, MissingKeyError, NetworkError } from '../../core/errors';
 import { CommandIds } from './ids';
 
 const OPEN_SETTING = 'Open the Base URL Setting';
@@ -39,9 +39,11 @@ export async function showApiError(e: unknown, prefix = ''): Promise<void> {
   } else if (e instanceof NetworkError && !e.sent && !e.viaProxy) {
     // Nothing left this machine: most often the address is wrong; say which setting holds it.
     await offerBaseUrl(message, vscode.window.showErrorMessage);
-  } else if (isWalletApiError(e)) {
-    await vscode.window.showErrorMessage(message);
   } else {
-    await vscode.window.showErrorMessage(message);
+    // A button keeps the toast open and whole: without one VS Code shows a long message cut to
+    // one line (issue 23). The log holds the request line and what the service answered.
+    if ((await vscode.window.showErrorMessage(message, SHOW_LOG)) === SHOW_LOG) await vscode.commands.executeCommand(CommandIds.showLog);
   }
 }
+
+const SHOW_LOG = 'Show Log';
