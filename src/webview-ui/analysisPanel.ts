@@ -135,6 +135,17 @@ export class AnalysisPanel {
     if (total > 0 && fits < this.width) this.setWidth(Math.max(MIN_WIDTH, fits));
     grid.reveal({ row: -1, col: d });
     grid.schedule();
+    // Once more after the layout settled (the grid's scrollbar and the panel's own width can move
+    // the edge by a few pixels after this first measure).
+    requestAnimationFrame(() => {
+      if (!this.isOpen || this.state.model?.displayed.indexOf(this.column) !== d) return;
+      grid.reveal({ row: -1, col: d });
+      grid.render();
+      // What the grid thinks it shows can pass the panel's edge by a few pixels: measure and nudge.
+      const right = grid.cellRect({ row: -1, col: d })?.right ?? 0;
+      const edge = this.el.getBoundingClientRect().left;
+      if (right > edge) grid.scroller.scrollLeft += Math.ceil(right - edge) + 1;
+    });
   }
 
   /** The panel's width, within its bounds; the splitter and revealColumn() set it. */

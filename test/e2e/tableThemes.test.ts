@@ -135,13 +135,16 @@ for (const { theme, name } of THEMES) {
       // whole and not under the pinned address, the panel narrower if need be (issue 23).
       const analysedName = await panel.getByLabel('Column', { exact: true }).evaluate((el) => (el as unknown as { selectedOptions: ArrayLike<{ textContent: string | null }> }).selectedOptions[0]?.textContent ?? '');
       const analysed = frame.locator('.hrow [role=columnheader]', { has: frame.locator('.hname', { hasText: new RegExp(`^${analysedName}$`, 'u') }) });
+      let seen = '';
       const boxes = await until('the column beside the panel', async () => {
-        const h = (await analysed.count()) > 0 ? await analysed.boundingBox({ timeout: 1_000 }) : null;
+        // Its name as a person reads it (the cell's box may run a few pixels past the grid's edge at the end of its scroll).
+        const h = (await analysed.count()) > 0 ? await analysed.locator('.hname').boundingBox({ timeout: 1_000 }) : null;
         const p = await panel.boundingBox({ timeout: 1_000 });
         const underPin = h ? await analysed.evaluate((el) => el.classList.contains('under-pin')) : true;
+        seen = JSON.stringify({ header: h, panel: p, underPin });
         return h && p && !underPin && h.x + h.width <= p.x + 1 ? { header: h, panel: p } : undefined;
       }, 5_000).catch(() => ({ header: null, panel: null }));
-      assert.ok(boxes.header && boxes.panel, `the panel does not cover the column it analyses (${analysedName}), nor does the pinned column`);
+      assert.ok(boxes.header && boxes.panel, `the panel does not cover the column it analyses (${analysedName}), nor does the pinned column: ${seen}`);
       await wb.screenshot('analysis-beside-its-column');
       await panel.getByLabel('Column', { exact: true }).selectOption({ label: 'realized_pnl_usd_7d' });
       await panel.locator('button', { hasText: /^Scatter$/u }).click();
