@@ -108,7 +108,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   // The key and the profiles change only on the person's own answers to `questions`.
   const questions = new PersonQuestions();
   registerApiKeyCommands(context, services, questions);
-  registerGetStartedCommand(context);
+  registerGetStartedCommand(context, {
+    contextKeys,
+    hasKey: () => (keys.peek() ?? '') !== '',
+    sandbox: () => connection.mode === 'sandbox',
+    onDidChange: (listener) => vscode.Disposable.from(keys.onDidChange(listener), connection.onDidChange(listener)),
+  });
   registerProfileCommands(context, services, questions);
   registerResultScheme(context);
   // One call flow for every way a call starts; only the person's answers to `prices` spend.

@@ -216,6 +216,11 @@ export class Grid {
     this.host.activeChanged();
   }
 
+  /** The width the row gutter and the pinned columns take: what never scrolls sideways. */
+  get fixedWidth(): number {
+    return this.gutterWidth + this.pinnedWidth;
+  }
+
   /** Scrolls so that a cell shows whole. */
   reveal(pos: CellPos): void {
     const P = this.model.pinnedColumns.length;

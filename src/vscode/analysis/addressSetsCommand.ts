@@ -3,7 +3,7 @@
  * steps. First the results, each one's address count shown as it is read (once per result, cached
  * for the window) and the counts of every operation in the title as the person picks; then the
  * operation, each with its count. The list is written beside the results as a `.txt` (one address
- * per line, what every list endpoint takes) and offered to "Use these N addresses as input to…",
+ * per line, what every list endpoint takes) and offered to "Use as Input…" (the one input picker),
  * whose endpoint command runs without `yes`: its price is shown before anything is sent.
  */
 import * as vscode from 'vscode';
@@ -82,7 +82,8 @@ async function writeList(cache: AddressSetCache, choice: Choice, offer: boolean)
   const file = await freeName(path.dirname(first), listFileName(choice.op, choice.files));
   await fs.writeFile(file, listText(list));
   if (offer) {
-    const use = `Use these ${fmt(list.length)} addresses as input to…`;
+    // Short, so the toast's source and both buttons read whole (the count is in the message).
+    const use = 'Use as Input…';
     void vscode.window.showInformationMessage(l10n.t('Wrote {0} ({1}) to {2}.', addresses(list.length), names, path.basename(file)), use, l10n.t('Open')).then(async (pick) => {
       try {
         if (pick === l10n.t('Open')) await openInTable(file);

@@ -11,11 +11,15 @@ import * as vscode from 'vscode';
 import { commandIdOf, endpoint } from '../../core/catalog';
 import { BASE_URL_SETTING, IpMismatchError, KeyRefusedError, MissingKeyError, NetworkError, errorText } from '../../core/errors';
 import { CommandIds } from './ids';
+import { l10n } from '../../shared/l10n';
 
-const OPEN_SETTING = 'Open the Base URL Setting';
-const TRY_SANDBOX = 'Try the Sandbox';
-const SET_KEY = 'Set API Key';
-const RESET_IP = 'Reset Saved IP Address';
+// The fixing actions' labels, in the person's language (a pick is compared with the same words).
+const OPEN_SETTING = (): string => l10n.t('Open the Base URL Setting');
+const TRY_SANDBOX = (): string => l10n.t('Try the Sandbox');
+const SET_KEY = (): string => l10n.t('Set API Key');
+const RESET_IP = (): string => l10n.t('Reset Saved IP Address');
+const SHOW_LOG = (): string => l10n.t('Show Log');
+
 
 /**
  * Why a call was not sent while the base URL is still the placeholder (a `.invalid` host, which
@@ -28,23 +32,28 @@ export function placeholderUrlMessage(title: string, baseUrl: string, isDefaultP
 
 /** The actions that fix an error of the API client, by its type (none for the others). */
 function fixesFor(e: unknown): string[] {
-  if (e instanceof KeyRefusedError || e instanceof MissingKeyError) return [SET_KEY, TRY_SANDBOX];
-  if (e instanceof IpMismatchError) return [RESET_IP];
+  if (e instanceof KeyRefusedError || e instanceof MissingKeyError) return [SET_KEY(), TRY_SANDBOX()];
+  if (e instanceof IpMismatchError) return [RESET_IP()];
   // Nothing left this machine: most often the address is wrong; say which setting holds it.
-  if (e instanceof NetworkError && !e.sent && !e.viaProxy) return [OPEN_SETTING, TRY_SANDBOX];
+  if (e instanceof NetworkError && !e.sent && !e.viaProxy) return [OPEN_SETTING(), TRY_SANDBOX()];
   return [];
 }
 
 /** Runs one of fixesFor's actions. */
 async function runFix(action: string): Promise<void> {
-  if (action === SET_KEY) await vscode.commands.executeCommand(CommandIds.setApiKey);
-  else if (action === TRY_SANDBOX) await vscode.commands.executeCommand(CommandIds.startSandbox);
-  else if (action === RESET_IP) await vscode.commands.executeCommand(commandIdOf(endpoint('reset_ip')));
-  else if (action === OPEN_SETTING) await vscode.commands.executeCommand('workbench.action.openSettings', BASE_URL_SETTING);
+  if (action === SET_KEY()) await vscode.commands.executeCommand(CommandIds.setApiKey);
+  else if (action === TRY_SANDBOX()) await vscode.commands.executeCommand(CommandIds.startSandbox);
+  else if (action === RESET_IP()) await vscode.commands.executeCommand(commandIdOf(endpoint('reset_ip')));
+  else if (action === OPEN_SETTING()) await vscode.commands.executeCommand('workbench.action.openSettings', BASE_URL_SETTING);
+  else if (action === SHOW_LOG()) await vscode.commands.executeCommand(CommandIds.showLog);
 }
 
 async function show(level: 'error' | 'warning', message: string, problem: unknown, actions: readonly string[]): Promise<string | undefined> {
   const fixes = fixesFor(problem).filter((f) => !actions.includes(f));
+  // An error with no action gets Show Log: a button keeps the toast open and whole (without one VS
+  // Code shows a long message cut to one line, issue 23), and the log holds the request line and
+  // what the service answered.
+  if (level === 'error' && actions.length === 0 && fixes.length === 0) fixes.push(SHOW_LOG());
   const say = level === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
   const picked = await say(message, ...actions, ...fixes);
   if (picked !== undefined && fixes.includes(picked)) {
@@ -75,5 +84,6 @@ export function showWarning(problem: unknown, ...actions: string[]): Promise<str
 
 /** The placeholder base URL's message, as a warning with the setting and the sandbox offered. */
 export function showPlaceholderUrl(message: string): void {
-  void vscode.window.showWarningMessage(message, OPEN_SETTING, TRY_SANDBOX).then((a) => (a ? runFix(a) : undefined));
+  void vscode.window.showWarningMessage(message, OPEN_SETTING(), TRY_SANDBOX()).then((a) => (a ? runFix(a) : undefined));
 }
+
