@@ -4,7 +4,9 @@
  * (vscode/table/columnInfo.ts, and through it the notebook and the analysis panel's address
  * column), the profile over every row (table/analysis.ts), the engine's typed columns
  * (table/typedColumn.ts), compare and address sets (compare/), "Use Result as Input to…"
- * (history/resultAddresses.ts) and the "from a previous result" list source. A test
+ * (history/resultAddresses.ts), the "from a previous result" list source, the address lists
+ * (addressSets.ts: which chain a value is an address of), and whether a number is a profit or a
+ * return (isSignedName: the table's columns and the wallet card's metrics). A test
  * (columnKind.test.ts) lists the callers and holds each to it.
  *
  * Addresses are never numbers: an all-digit base58 string of address length (the System Program,
@@ -17,7 +19,7 @@ import { parseMetricColumn } from './metrics';
 import { isNumberText } from './table/numbers';
 
 /** Share of the non-empty cells that must be addresses of one chain (or dates) for the column to be one. */
-const AGREE = 0.9;
+export const AGREE = 0.9;
 /** Rows read to judge a column when not every row is read (the table's first look, compare, address sets, use as input). */
 export const SAMPLE_ROWS = 50;
 
@@ -37,12 +39,12 @@ interface CellCounts {
 }
 
 /** Headers of an address column, best first (a wallet-like one wins among several address columns). */
-const ADDRESS_NAMES = ['address', 'wallet', 'wallet_address', 'trader', 'owner', 'holder', 'buyer', 'maker'];
-const NAME_HINT: Record<ListWant, RegExp> = {
+export const ADDRESS_NAMES = ['address', 'wallet', 'wallet_address', 'trader', 'owner', 'holder', 'buyer', 'maker'];
+export const NAME_HINT: Record<ListWant, RegExp> = {
   wallets: /wallet|trader|buyer|holder|owner|maker|address/iu,
   tokens: /token|mint/iu,
 };
-const ADDRESS_NAME = /address|wallet|trader|buyer|holder|owner|maker|token|mint|program|account|signer|pool/iu;
+export const ADDRESS_NAME = /address|wallet|trader|buyer|holder|owner|maker|token|mint|program|account|signer|pool/iu;
 const ALL_DIGITS = /^\d+$/u;
 /** ISO 8601 dates and times (2024-05-01, 2024-05-01T12:00:00Z): what the service writes. */
 const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/u;
@@ -51,7 +53,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]
 export type ListWant = 'wallets' | 'tokens';
 
 /** The chain `value` (trimmed) is an address of, or undefined. */
-function addressChain(value: string): Chain | undefined {
+export function addressChain(value: string): Chain | undefined {
   const v = value.trim();
   if (addressProblem(v, 'main') === undefined) return 'main';
   if (addressProblem(v, 'alt') === undefined) return 'alt';
@@ -109,14 +111,21 @@ const SIGNED_NAME = /(?:^|_)(?:pnl|roi|profit)(?:_|$)/iu;
 const UNSIGNED_NAME = /stddev|share|count|factor|gross|ratio/iu;
 
 /**
+ * Whether a metric or a column name is a profit or a return, either side of zero (PnL, ROI; not
+ * their spreads, shares of trades, or sums positive by definition). The one rule, for the
+ * catalog's metrics (the wallet card) and for names outside the catalog alike.
+ */
+export function isSignedName(name: string): boolean {
+  return SIGNED_NAME.test(name) && !UNSIGNED_NAME.test(name);
+}
+
+/**
  * True for a number column that holds a profit or a return, either side of zero (shown with its
- * sign and coloured): a catalog metric marked signed (metrics.ts), or a PnL/ROI name outside the catalog.
+ * sign and coloured): a catalog metric's column by its metric's name, any other by its own.
  */
 export function isSignedColumn(kind: ColumnKind, name: string): boolean {
   if (kind.kind !== 'number') return false;
-  const metric = parseMetricColumn(name);
-  if (metric) return metric.metric.signed === true;
-  return SIGNED_NAME.test(name) && !UNSIGNED_NAME.test(name);
+  return isSignedName(parseMetricColumn(name)?.metric.name ?? name);
 }
 
 /** The kind of a column from its cells (all of them, or its first SAMPLE_ROWS) and its name. */

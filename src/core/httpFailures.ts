@@ -17,6 +17,7 @@ import {
   ServerError,
   WalletApiError,
   type CallContext,
+  errorText,
 } from './errors';
 
 /** §7.1: a submit not acknowledged within 100 seconds is refused; nothing is queued or charged. */
@@ -136,7 +137,7 @@ export function provesNotSent(code: string | undefined): boolean {
 }
 
 export function describeNetwork(e: unknown, code: string | undefined): string {
-  const msg = e instanceof Error ? e.message : String(e);
+  const msg = errorText(e);
   return code && !msg.includes(code) ? `${code}: ${msg}` : msg;
 }
 

@@ -38,6 +38,8 @@ const ENTRY_POINTS = new Set([
   // VS Code calls these on the bundle's entry (package.json "main").
   'src/extension.ts#activate',
   'src/extension.ts#deactivate',
+  // VS Code calls this on the notebook renderer's bundle (package.json notebookRenderer entrypoint).
+  'src/webview-ui/cellResult/main.ts#activate',
   // scripts/sync.mjs loads these files by path (npm run sync writes package.json and the README from them).
   'src/core/manifest.ts#ENDPOINT_COMMAND_PREFIX',
   'src/core/docs.ts#ENDPOINT_TABLE_START',

@@ -10,7 +10,8 @@
 import type { Chain, DistinctAddresses } from '../addresses';
 import { addressRole, classifyColumn, SAMPLE_ROWS, type AddressRole } from '../columnKind';
 import { RemoteTable } from '../table/remoteTable';
-import type { SortKey, TaskOptions } from '../table/types';
+import type { ExportResult } from '../table/exportView';
+import type { SortKey, TaskOptions, ViewQuery } from '../table/types';
 import { addressFilesOf } from './files';
 
 export interface ReadOptions extends TaskOptions {
@@ -30,7 +31,7 @@ interface ResultAddressColumn {
 }
 
 /** A result file open in a table worker: its header, first rows, address columns and a column's addresses or text. */
-class ResultReader {
+export class ResultReader {
   private constructor(
     readonly file: string,
     private readonly table: RemoteTable,
@@ -90,6 +91,26 @@ class ResultReader {
     if (sort.length > 0) await this.table.apply({ sort }, options);
     const n = Math.min(top, this.table.view.length);
     return n > 0 ? (await this.table.window(0, n, columns, options.signal)).cells : [];
+  }
+
+  /**
+   * Rows [first, first + count) in file order, cells of the first `columns` columns (all by
+   * default): one page of a pipeline cell's result for the notebook renderer; only that page crosses.
+   */
+  async page(first: number, count: number, options: TaskOptions & { columns?: number } = {}): Promise<readonly (readonly string[])[]> {
+    const width = Math.min(options.columns ?? this.columns.length, this.columns.length);
+    if (count <= 0 || first >= this.rowCount || width === 0) return [];
+    return (await this.table.window(first, Math.min(first + count, this.rowCount), Array.from({ length: width }, (_, i) => i), options.signal)).cells;
+  }
+
+  /**
+   * The rows that pass `query`'s filters, written to `target` as CSV by the worker (the table's own
+   * filter and export: a pipeline's filter step keeps what the table would show). Plain data: the
+   * cells are written as they are, with "\n" line ends, for the next step to read.
+   */
+  async exportFiltered(query: ViewQuery, target: string, options: TaskOptions = {}): Promise<ExportResult> {
+    await this.table.apply(query, options);
+    return this.table.export(target, { ...options, neutraliseFormulas: false, lineEnding: '\n' });
   }
 
   close(): Promise<void> {

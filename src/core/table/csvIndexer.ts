@@ -10,6 +10,7 @@ import { MAX_ROW_BYTES, RowOffsets } from './rowOffsets';
 import { DEFAULT_DIALECT, detectDialect, DIALECT_SAMPLE, type Dialect } from './csvDialect';
 import { RowScanner, type ScanPlace } from './rowScanner';
 import { Utf8Check } from './utf8Check';
+import { throwIfCancelled } from '../abort';
 
 /** What the scan found wrong with the file. */
 export interface ScanProblems {
@@ -115,7 +116,7 @@ export class CsvIndexer {
     issue();
     for (let read = inFlight.shift(); read; read = inFlight.shift()) {
       const chunk = await read.bytes;
-      signal.throwIfAborted();
+      throwIfCancelled(signal);
       const at = pos;
       pos += chunk.length;
       if (chunk.length < read.length) {

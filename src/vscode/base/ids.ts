@@ -70,6 +70,8 @@ export const CommandIds = {
   newPipeline: 'walletAnalytics.newPipeline',
   pipelineOpenResult: 'walletAnalytics.pipelineOpenResult',
   pipelineRefreshCell: 'walletAnalytics.pipelineRefreshCell',
+  /** Writes the open pipeline as a Python script beside it, and a workflow and a cron line for a schedule (src/vscode/pipeline/exportPipeline.ts). */
+  exportPipelineScript: 'walletAnalytics.exportPipelineScript',
   /** Saved views of the active table (its sort, filters, chosen columns and number formats), per endpoint. */
   saveTableView: 'walletAnalytics.saveTableView',
   applyTableView: 'walletAnalytics.applyTableView',
@@ -89,6 +91,8 @@ export const ContextKeys = {
   errorKind: 'walletAnalytics.errorKind',
   /** The Requests view has a filter or search in force. */
   requestsFiltered: 'walletAnalytics.requestsFiltered',
+  /** The walkthrough's first step: a key or the sandbox in use, set only once the walkthrough showed (commands/walkthrough.ts). */
+  walkthroughKeyOrSandbox: 'walletAnalytics.walkthrough.keyOrSandbox',
 } as const;
 
 /** The id of the Getting Started walkthrough in package.json (contributes.walkthroughs); a test checks they agree. */

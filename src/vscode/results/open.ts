@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import { openInTable } from '../table/tableEditor';
 import { tableFilesIn } from '../../core/results/files';
+import { l10n } from '../../shared/l10n';
+import { showWarning } from '../base/errors';
 
 /** The read-only scheme for a result's raw text, so a result is never edited by accident. */
 const RESULT_SCHEME = 'wallet-analytics-result';
@@ -35,8 +37,8 @@ export async function openResult(p: string): Promise<void> {
  * button away, the path a right-click in the Explorer.
  */
 export async function offerResult(message: string, p: string, severity: 'info' | 'warning' = 'info'): Promise<void> {
-  const show = severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  const show = severity === 'warning' ? showWarning : (m: string, ...a: string[]) => vscode.window.showInformationMessage(m, ...a);
   const pick = await show(message, 'Open', 'Reveal in Explorer');
   if (pick === 'Open') await openResult(p);
-  else if (pick === 'Reveal in Explorer') await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(p));
+  else if (pick === l10n.t('Reveal in Explorer')) await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(p));
 }

@@ -8,10 +8,11 @@ import { addressRole } from '../../core/columnKind';
 import { resultRole } from '../../core/inputTargets';
 import { neutraliseFormula } from '../../core/table';
 import { l10n } from '../../shared/l10n';
+import { showErrorIn } from '../base/errors';
 import { readSettings } from '../base/settings';
 import type { TablePrompts } from './prompts';
 import { activityCommand, addToList, openInExplorer, useAsInput } from './tableActions';
-import { message, type Handlers, type Opened, type TableContext } from './tableContext';
+import { type Handlers, type Opened, type TableContext } from './tableContext';
 
 export const CELL_ACTION_HANDLERS: Handlers<'copyText' | 'walletActivity' | 'openExplorer' | 'addToList' | 'useAsInput'> = {
   async copyText(ctx, _o, req) {
@@ -25,7 +26,7 @@ export const CELL_ACTION_HANDLERS: Handlers<'copyText' | 'walletActivity' | 'ope
     const prompts = ctx.deps.prompts();
     // Not awaited: the command asks for pages and shows the price; this reply only says it started.
     prompts.runCommand(activityCommand(req.chain), { inputs: { address: req.address } }).then(undefined, (e: unknown) => {
-      void vscode.window.showErrorMessage(l10n.t('Wallet activity: {0}', message(e)));
+      void showErrorIn(l10n.t('Wallet activity'), e);
     });
     ctx.post({ type: 'done', requestId: req.requestId, message: `Wallet activity of ${req.address}: choose the pages; the price shows before anything is sent.` });
   },

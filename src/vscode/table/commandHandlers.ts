@@ -5,8 +5,9 @@
  * raw file; the column layout remembered per endpoint.
  */
 import * as vscode from 'vscode';
+import { showErrorIn } from '../base/errors';
 import { TABLE_COMMAND_TITLES, tableCommandCall } from './tableCommands';
-import { message, type Handlers } from './tableContext';
+import { type Handlers } from './tableContext';
 
 export const COMMAND_HANDLERS: Handlers<'tableCommand' | 'switchFile' | 'openRaw' | 'saveLayout'> = {
   async tableCommand(ctx, _o, req) {
@@ -14,7 +15,7 @@ export const COMMAND_HANDLERS: Handlers<'tableCommand' | 'switchFile' | 'openRaw
     // Not awaited: the command asks its own questions (a name, a view, the result B); this reply only says it started.
     const call = tableCommandCall(req.command, ctx.session);
     prompts.runCommand(call.id, call.arg).then(undefined, (e: unknown) => {
-      void vscode.window.showErrorMessage(`${TABLE_COMMAND_TITLES[req.command]}: ${message(e)}`);
+      void showErrorIn(TABLE_COMMAND_TITLES[req.command], e);
     });
     ctx.post({ type: 'done', requestId: req.requestId });
   },
@@ -26,6 +27,6 @@ export const COMMAND_HANDLERS: Handlers<'tableCommand' | 'switchFile' | 'openRaw
     await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(o.file), 'default', { preview: false });
   },
   async saveLayout(ctx, o, req) {
-    await ctx.deps.state.update(o.layoutKey, req.layout);
+    await ctx.deps.storage.set(o.layoutKey, req.layout);
   },
 };

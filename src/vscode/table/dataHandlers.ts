@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
+import { CancelledError } from '../../core/errors';
 import { COPY_MAX_CELLS } from '../../core/table';
 import { l10n } from '../../shared/l10n';
 import { readSettings } from '../base/settings';
@@ -83,7 +84,7 @@ async function exportTo(ctx: TableContext, o: Opened, requestId: number, columns
     { location: vscode.ProgressLocation.Notification, title: l10n.t('Exporting {0} rows to {1}', fmt(rows), path.basename(target)), cancellable: true },
     (progress, token) => {
       const c = ctx.requestController(requestId);
-      token.onCancellationRequested(() => c?.abort());
+      token.onCancellationRequested(() => c?.abort(new CancelledError()));
       let last = 0;
       return o.table.export(target, {
         columns,
@@ -104,7 +105,7 @@ async function exportTo(ctx: TableContext, o: Opened, requestId: number, columns
     message: `Exported ${fmt(result.rows)} rows × ${fmt(columns?.length ?? o.table.columns.length)} columns to ${target}${neutraliseFormulas ? ' (formulas neutralised)' : ''}.`,
   });
   void vscode.window.showInformationMessage(l10n.t('Exported {0} rows to {1}.', fmt(result.rows), path.basename(target)), l10n.t('Open in Table'), l10n.t('Reveal')).then((pick) => {
-    if (pick === 'Open in Table') void vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(target), 'walletAnalytics.table');
-    else if (pick === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target));
+    if (pick === l10n.t('Open in Table')) void vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(target), 'walletAnalytics.table');
+    else if (pick === l10n.t('Reveal')) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target));
   });
 }

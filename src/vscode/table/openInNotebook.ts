@@ -11,6 +11,7 @@ import { CommandIds } from '../base/ids';
 import type { Log } from '../base/log';
 import { TableSession } from './tableSession';
 import { l10n } from '../../shared/l10n';
+import { showErrorIn } from '../base/errors';
 
 /** Registers the command: on the table given (its toolbar's More menu hands its session), else on the one in the active editor. */
 export function registerOpenInNotebook(context: vscode.ExtensionContext, active: () => TableSession | undefined, log: Log): void {
@@ -30,7 +31,7 @@ export function registerOpenInNotebook(context: vscode.ExtensionContext, active:
         await Promise.resolve(vscode.commands.executeCommand('vscode.openWith', uri, 'jupyter-notebook')).catch(() => vscode.commands.executeCommand('vscode.open', uri));
         return target;
       } catch (e) {
-        void vscode.window.showErrorMessage(l10n.t('Open in Notebook: {0}', e instanceof Error ? e.message : String(e)));
+        void showErrorIn(l10n.t('Open in Notebook'), e);
         return undefined;
       }
     }),

@@ -6,7 +6,7 @@
  * cellActions.ts (a cell's and a column's actions) and commandHandlers.ts (the toolbar's commands,
  * the file switcher, the layout).
  */
-import type * as vscode from 'vscode';
+import type { Storage, StorageKey } from '../../core/storage';
 import type { RemoteTable } from '../../core/table';
 import type { Progress, ViewQuery } from '../../shared/tableProtocol';
 import type { ColumnInfo, UiMessage, UiRequest } from '../../shared/tableUiProtocol';
@@ -14,7 +14,7 @@ import type { Log } from '../base/log';
 import type { TablePrompts } from './prompts';
 
 export interface TableSessionDeps {
-  readonly state: vscode.Memento;
+  readonly storage: Storage;
   readonly log: Log;
   readonly resultsFolder: () => string;
   readonly prompts: () => TablePrompts;
@@ -29,7 +29,9 @@ export interface Opened {
   readonly columns: readonly ColumnInfo[];
   readonly endpoint?: string;
   readonly files: readonly string[];
-  readonly layoutKey: string;
+  /** The table's scope (its endpoint, or a hash of its columns): its layout and saved views are kept under it. */
+  readonly scope: string;
+  readonly layoutKey: StorageKey<unknown>;
   readonly unsubscribe: () => void;
 }
 
@@ -65,7 +67,5 @@ type Handler<K extends HandledType> = (ctx: TableContext, o: Opened, req: Extrac
 export type Handlers<K extends HandledType> = { readonly [T in K]: Handler<T> };
 
 export const fmt = (n: number): string => n.toLocaleString('en-US');
-export const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 /** A query as a key, to tell whether the one a saved view applied is still in force. */
 export const queryKey = (q: ViewQuery): string => JSON.stringify({ sort: q.sort ?? [], filters: q.filters ?? [], search: q.search ?? '' });
-export const isAbort = (e: unknown): boolean => e instanceof Error && (e.name === 'AbortError' || /aborted|cancel/iu.test(e.message));

@@ -22,7 +22,9 @@ import { columnInfo, likelyShown } from './columnInfo';
 import { COMMAND_HANDLERS } from './commandHandlers';
 import { DATA_HANDLERS } from './dataHandlers';
 import { lastViewFor } from './savedViewStore';
-import { fmt, isAbort, message, queryKey, type HandledRequest, type Handlers, type HandledType, type Opened, type TableContext, type TableSessionDeps } from './tableContext';
+import { CancelledError, errorText, isCancelled } from '../../core/errors';
+import { memberKey, StorageFamilies } from '../../core/storage';
+import { fmt, queryKey, type HandledRequest, type Handlers, type HandledType, type Opened, type TableContext, type TableSessionDeps } from './tableContext';
 
 /** Every request the webview may send that is not the session's own (ready, probeState, log, cancel), by type, to its handler. */
 const HANDLERS: Handlers<HandledType> = { ...DATA_HANDLERS, ...ANALYSIS_HANDLERS, ...CELL_ACTION_HANDLERS, ...COMMAND_HANDLERS };
@@ -34,7 +36,6 @@ const FIRST_ROWS = 64;
 const FIRST_COLUMNS = 32;
 /** How often indexing progress is forwarded to the webview. */
 const PROGRESS_MS = 120;
-const LAYOUT_KEY = 'walletAnalytics.table.layout.';
 
 
 /** See TableSession.snapshot. */
@@ -87,7 +88,7 @@ export class TableSession implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
       // The page is built again with the new colours (its place is kept, as on a file switch).
       onDidChangeSettings(() => {
-        if (this.shown) void this.sendInit(this.shown).catch((e: unknown) => this.deps.log.warn(`Table: ${message(e)}`));
+        if (this.shown) void this.sendInit(this.shown).catch((e: unknown) => this.deps.log.warn(`Table: ${errorText(e)}`));
       }, 'table.colorGainsAndLosses'),
     );
   }
@@ -130,9 +131,9 @@ export class TableSession implements vscode.Disposable {
       await this.handle(req);
     } catch (e) {
       const requestId = 'requestId' in req ? req.requestId : undefined;
-      const cancelled = isAbort(e);
-      if (!cancelled) this.deps.log.warn(`Table: ${req.type} failed: ${message(e)}`);
-      this.post({ type: 'failed', requestId, message: cancelled ? 'Cancelled.' : message(e), cancelled });
+      const cancelled = isCancelled(e);
+      if (!cancelled) this.deps.log.warn(`Table: ${req.type} failed: ${errorText(e)}`);
+      this.post({ type: 'failed', requestId, message: cancelled ? 'Cancelled.' : errorText(e), cancelled });
     } finally {
       if ('requestId' in req) this.controllers.delete(req.requestId);
     }
@@ -141,8 +142,8 @@ export class TableSession implements vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.closing.abort();
-    for (const c of this.controllers.values()) c.abort();
+    this.closing.abort(new CancelledError());
+    for (const c of this.controllers.values()) c.abort(new CancelledError());
     clearTimeout(this.progressTimer);
     for (const d of this.subscriptions) d.dispose();
     void this.opened.then(
@@ -162,8 +163,8 @@ export class TableSession implements vscode.Disposable {
    */
   async snapshot(): Promise<TableSnapshot> {
     const o = await this.opened;
-    const layout = this.deps.state.get<TableLayout>(o.layoutKey);
-    return { file: o.file, endpoint: o.endpoint, scope: o.layoutKey.slice(LAYOUT_KEY.length), columns: o.columns, query: o.table.view.query, shown: likelyShown(o.columns, layout), layout };
+    const layout = this.deps.storage.get(o.layoutKey) as TableLayout | undefined;
+    return { file: o.file, endpoint: o.endpoint, scope: o.scope, columns: o.columns, query: o.table.view.query, shown: likelyShown(o.columns, layout), layout };
   }
 
   /**
@@ -174,7 +175,7 @@ export class TableSession implements vscode.Disposable {
   async applyView(query: ViewQuery, layout: TableLayout | undefined, name?: string): Promise<string> {
     const o = await this.opened;
     this.lastViewTried.add(o);
-    if (layout) await this.deps.state.update(o.layoutKey, layout);
+    if (layout) await this.deps.storage.set(o.layoutKey, layout);
     const state = await o.table.apply(query, { signal: this.closing.signal });
     if (name === undefined) this.viewShown.delete(o);
     else this.viewShown.set(o, { name, key: queryKey(state.query) });
@@ -193,7 +194,7 @@ export class TableSession implements vscode.Disposable {
   private openInLastView(o: Opened): void {
     if (this.lastViewTried.has(o)) return;
     this.lastViewTried.add(o);
-    const start = lastViewFor(this.deps.state, o.layoutKey.slice(LAYOUT_KEY.length), o.table.columns);
+    const start = lastViewFor(this.deps.storage, o.scope, o.table.columns);
     if (!start) return;
     o.table.apply(start.query, { signal: this.closing.signal }).then(
       (state) => {
@@ -204,7 +205,7 @@ export class TableSession implements vscode.Disposable {
         this.deps.log.info(`Table: ${path.basename(o.file)} opened in the saved view "${start.name}": ${state.countLabel}.`);
       },
       (e: unknown) => {
-        if (!isAbort(e)) this.deps.log.warn(`Table: the saved view "${start.name}" could not be applied: ${message(e)}`);
+        if (!isCancelled(e)) this.deps.log.warn(`Table: the saved view "${start.name}" could not be applied: ${errorText(e)}`);
       },
     );
   }
@@ -242,7 +243,8 @@ export class TableSession implements vscode.Disposable {
       throw e;
     }
     const columns = columnInfo(table.columns, sample);
-    const layoutKey = LAYOUT_KEY + (info.endpoint ?? `columns:${createHash('sha1').update(table.columns.join('\n')).digest('hex').slice(0, 16)}`);
+    const scope = info.endpoint ?? `columns:${createHash('sha1').update(table.columns.join('\n')).digest('hex').slice(0, 16)}`;
+    const layoutKey = memberKey(StorageFamilies.tableLayout, scope);
     let latest: { bytesDone: number; bytesTotal: number } | undefined;
     const unsubscribe = table.onDidChange((change) => {
       // Nothing is pushed before the webview has init and meta (sendInit catches up then): it could not use it yet.
@@ -267,9 +269,9 @@ export class TableSession implements vscode.Disposable {
       }
     });
     table.indexed.catch((e: unknown) => {
-      if (!isAbort(e) && !this.disposed) this.post({ type: 'failed', message: `Reading ${path.basename(file)} stopped: ${message(e)}` });
+      if (!isCancelled(e) && !this.disposed) this.post({ type: 'failed', message: `Reading ${path.basename(file)} stopped: ${errorText(e)}` });
     });
-    const opened: Opened = { file, table, columns, endpoint: info.endpoint, files: info.files, layoutKey, unsubscribe };
+    const opened: Opened = { file, table, columns, endpoint: info.endpoint, files: info.files, scope, layoutKey, unsubscribe };
     this.current = opened;
     return opened;
   }
@@ -277,7 +279,7 @@ export class TableSession implements vscode.Disposable {
   private async sendInit(o: Opened): Promise<void> {
     const ep = o.endpoint ? ENDPOINTS.find((e) => e.id === o.endpoint) : undefined;
     const title = path.basename(o.file);
-    const layout = this.deps.state.get<TableLayout>(o.layoutKey);
+    const layout = this.deps.storage.get(o.layoutKey) as TableLayout | undefined;
     this.panel.title = title;
     this.shown = undefined;
     const noticesAtInit = o.table.notices;
@@ -317,7 +319,7 @@ export class TableSession implements vscode.Disposable {
       try {
         await this.sendInit(await this.opened);
       } catch (e) {
-        if (!isAbort(e)) this.post({ type: 'failed', message: `${path.basename(this.file)} could not be opened: ${message(e)}` });
+        if (!isCancelled(e)) this.post({ type: 'failed', message: `${path.basename(this.file)} could not be opened: ${errorText(e)}` });
       }
       return;
     }
@@ -331,7 +333,7 @@ export class TableSession implements vscode.Disposable {
       return;
     }
     if (req.type === 'cancel') {
-      this.controllers.get(req.requestId)?.abort();
+      this.controllers.get(req.requestId)?.abort(new CancelledError());
       return;
     }
     const o = await this.opened;
@@ -360,7 +362,7 @@ export class TableSession implements vscode.Disposable {
         if (!target) throw new Error(`${file} is not a file of this result.`);
         if (target === o.file) return;
         o.unsubscribe();
-        for (const c of this.controllers.values()) c.abort();
+        for (const c of this.controllers.values()) c.abort(new CancelledError());
         void o.table.close();
         this.opened = this.open(target);
         await this.sendInit(await this.opened);
