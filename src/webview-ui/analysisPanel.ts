@@ -14,7 +14,8 @@
 import type { ColumnProfile, Histogram, ScatterData } from '../shared/analysisProtocol';
 import type { ColumnFilter, ViewQuery, ViewState } from '../shared/tableProtocol';
 import type { TableActions } from './actions';
-import { histogramRows, profileRows, scatterBinFilters, scatterRows, typedFilters, type ScaleKind } from './chartMath';
+import type { ScaleKind } from './chartMath';
+import { histogramRows, profileRows, scatterBinFilters, scatterRows, typedFilters } from './chartTables';
 import { ChartView, type Brush, type ChartSpec, type DataBrush } from './charts';
 import { button, el, select } from './dom';
 import { formatCount } from './format';

@@ -144,10 +144,10 @@ describe('one owner shows errors to the person; one turns an error into words', 
  * - proxy.ts: undici reports a proxy's refusal of CONNECT only as "Proxy response (407) !== 200
  *   when HTTP Tunneling"; the status is read from there (a NetworkError with a proxy code).
  * - unzip.ts: yauzl refuses an unsafe entry name only in its message; it becomes an UnzipError.
- * - http.ts: describeNetwork does not repeat a Node error code its message already names (what
- *   is shown, not what is decided).
+ * - httpFailures.ts (the transport's reading of a failure, split from http.ts): describeNetwork
+ *   does not repeat a Node error code its message already names (what is shown, not what is decided).
  */
-const TEXT_READERS = new Set(['src/core/proxy.ts', 'src/core/unzip.ts', 'src/core/http.ts']);
+const TEXT_READERS = new Set(['src/core/proxy.ts', 'src/core/unzip.ts', 'src/core/httpFailures.ts']);
 
 /** A name that holds a thrown value: e, err, error, reason, cause, …, or anything ending in Error/error. */
 const ERROR_NAME = /^(?:e|err|error|ex|x|reason|cause|failure)$|Error$|error$/u;

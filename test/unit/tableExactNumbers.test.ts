@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { jsonRowsSource, openCsvFile, TableView, type TableSource } from '../../src/core/table';
 import { profileColumn } from '../../src/core/table/analysis';
 import { TypedColumnBuilder } from '../../src/core/table/typedColumn';
-import { typedFilters } from '../../src/webview-ui/chartMath';
+import { typedFilters } from '../../src/webview-ui/chartTables';
 import { tempDir, writeTemp } from './tableFixtures';
 
 let dir = '';

@@ -1,4 +1,4 @@
-// The analysis panel's chart logic without a DOM (src/webview-ui/chartMath.ts): scales linear and
+// The analysis panel's chart logic without a DOM (src/webview-ui/chartMath.ts, chartTables.ts): scales linear and
 // log with their ticks, histogram bars, the scatter's pixel density, a brush turned into range
 // filters in data units (log axes too), colours read from the theme, the table equivalents.
 import assert from 'node:assert/strict';
@@ -17,22 +17,16 @@ import {
   dotOffsets,
   extent,
   histogramBars,
-  histogramRows,
   linearTicks,
-  numberText,
   padDomain,
   pixelRound,
-  profileRows,
   parseColor,
   pointColor,
   pointStyle,
   Scale,
-  scatterBinFilters,
-  scatterRows,
-  type ScatterRow,
   tickLabel,
-  typedFilters,
 } from '../../src/webview-ui/chartMath';
+import { histogramRows, numberText, profileRows, scatterBinFilters, scatterRows, type ScatterRow, typedFilters } from '../../src/webview-ui/chartTables';
 
 const close = (a: number, b: number, eps = 1e-9): boolean => Math.abs(a - b) <= eps * Math.max(1, Math.abs(a), Math.abs(b));
 
