@@ -77,7 +77,8 @@ export async function onDisk(file: PipelineFile, dir: string): Promise<Map<strin
 /** What a call cell's send came to. */
 export type CallResult =
   | { readonly status: 'done'; readonly credits: number; readonly resultPath: string }
-  | { readonly status: 'stopped'; readonly message: string; readonly credits?: number };
+  /** `notSent`: the call flow refused or was cancelled before sending (a budget, the ceiling, the approval). */
+  | { readonly status: 'stopped'; readonly message: string; readonly credits?: number; readonly notSent?: true };
 
 /** Sends one call (the window's call flow); `approval` is the cell's plan line (undefined for a free call). */
 export type CallCellFn = (cell: CallCell, ep: Endpoint, input: Record<string, unknown>, approval: LineApproval | undefined) => Promise<CallResult>;

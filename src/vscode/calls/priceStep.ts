@@ -186,8 +186,13 @@ export async function approvePrice(
   ep: Endpoint,
   input: Record<string, unknown>,
   deps: { credits: CreditsService; questions: PriceQuestions; copyAsCode?: CopyAsCode },
-  /** `preapproved`: the credits a pipeline plan the person approved allows this call (skips only the plain price step). */
-  opts: { step: number; total: number; ctx?: QuoteContext; via: BoundConnection; preapproved?: number },
+  /**
+   * `preapproved`: the credits a pipeline plan the person approved allows this call (skips only the
+   * plain price step). `standing`: a watch's run, approved when the watch was created (skips the
+   * confirmation too, and its refusals are the watch's to tell); `risk`: that approval is the most
+   * accepted for a query billed per match.
+   */
+  opts: { step: number; total: number; ctx?: QuoteContext; via: BoundConnection; preapproved?: number; standing?: boolean; risk?: boolean },
 ): Promise<PriceDecision> {
   const { via } = opts;
   const to = via.label;
@@ -212,6 +217,8 @@ export async function approvePrice(
   const gate = priceGate(q, settings, balance, reset?.date, reset?.estimated === true, budgets);
   const title = shortTitle(ep);
   const refuse = (message: string, setting: string): PriceDecision => {
+    // A watch's run has nobody waiting on it: the watch says it was skipped, and why.
+    if (opts.standing === true) return { kind: 'refused', message };
     void vscode.window.showErrorMessage(message, 'Open Settings').then((a) => {
       if (a) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
     });
@@ -228,6 +235,14 @@ export async function approvePrice(
     case 'refuse':
       return refuse(gate.message, gate.setting);
     case 'unbounded': {
+      if (opts.standing === true && opts.risk === true && opts.preapproved !== undefined) {
+        // The amount accepted when the watch was created, held under the ceiling and the budgets.
+        const accepted = opts.preapproved;
+        if (accepted > gate.ceiling) {
+          return refuse(`The watch accepts up to ${fmtCredits(accepted)} per run, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: ${fmtCredits(gate.ceiling)}). Nothing was sent.`, 'walletAnalytics.maxCreditsPerCall');
+        }
+        return held({ kind: 'approved', shown: `${gate.message} (up to ${fmtCredits(accepted)} accepted when the watch was created)`, credits: q.credits, ceilingLifted: false, accepted }, accepted);
+      }
       const ok = await deps.questions.choose({ kind: 'modal', why: 'unbounded', endpointId: ep.id, to, message: gate.message, detail: `${gate.detail}\n\n${chargedTo(via)}`, yes: TYPE_RISK_AMOUNT, copy });
       if (ok === 'copyAsCode') return copied();
       const perMatch = ep.price.kind === 'perMatch' ? ep.price.credits : q.credits;
@@ -248,14 +263,19 @@ export async function approvePrice(
     }
     case 'modal': {
       const detail = gate.detail;
+      if (opts.standing === true && opts.preapproved !== undefined && (q.exact || q.atMost !== undefined) && (q.atMost ?? q.credits) <= opts.preapproved) {
+        return held({ kind: 'approved', shown: `${gate.message} ${detail} (approved when the watch was created)`, credits: q.credits, ceilingLifted: false }, q.atMost ?? q.credits);
+      }
       const ok = await deps.questions.choose({ kind: 'modal', why: 'confirm', endpointId: ep.id, to, message: gate.message, detail: `${detail}\n\n${chargedTo(via)}`, yes: 'Run', copy, pick: { label: gate.label, detail: gate.short } });
       if (ok === 'copyAsCode') return copied();
       return ok ? held({ kind: 'approved', shown: `${gate.message} ${detail}`, credits: q.credits, ceilingLifted: false }, q.atMost ?? q.credits) : { kind: 'cancelled' };
     }
     case 'step': {
       const detail = gate.detail;
-      if (opts.preapproved !== undefined && q.exact && q.credits <= opts.preapproved) {
-        return { kind: 'approved', shown: `${gate.label} ${detail} (approved in the pipeline's plan)`, credits: q.credits, ceilingLifted: false };
+      if (opts.preapproved !== undefined && (q.exact || (opts.standing === true && q.atMost !== undefined)) && (q.atMost ?? q.credits) <= opts.preapproved) {
+        // Held like any approved call, so another window counts it before its charge is known.
+        const why = opts.standing === true ? 'approved when the watch was created' : "approved in the pipeline's plan";
+        return held({ kind: 'approved', shown: `${gate.label} ${detail} (${why})`, credits: q.credits, ceilingLifted: false }, q.atMost ?? q.credits);
       }
       const ok = await deps.questions.choose({
         kind: 'step', endpointId: ep.id, to, title: `${title} · ${to}`, step: opts.step, total: opts.total, label: gate.label, detail,
