@@ -10,6 +10,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { compareFileText, comparePath } from '../../core/compare/compareFile';
 import { PERIOD_MS } from '../../core/quota';
+import { tableFileOf } from '../../core/results/files';
 import { changeLine, detectChanges } from '../../core/watch/changes';
 import { spentSince, type WatchRecord } from '../../core/watch/model';
 import { WatchRunner, type WatchEvent } from '../../core/watch/runner';
@@ -59,7 +60,11 @@ export class WatchService implements vscode.Disposable {
     this.store = new WatchStore(deps.dir);
     this.runner = new WatchRunner({
       store: this.store,
-      execute: (w) => runWatch(w, deps, this.abort.signal),
+      execute: async (w) => {
+        const out = await runWatch(w, deps, this.abort.signal);
+        // A .zip result is a folder of tables: its first table is the one compared.
+        return out.kind === 'done' ? { ...out, resultPath: (await tableFileOf(out.resultPath)) ?? out.resultPath } : out;
+      },
       compare: (a, b, threshold) => detectChanges(a, b, threshold),
       saveComparison: (a, b) => this.saveComparison(a, b),
       tell: (e) => this.tell(e),
