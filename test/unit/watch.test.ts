@@ -140,6 +140,17 @@ describe('watch runner: one window runs a watch, never twice per slot', () => {
     await w.runner.dispose();
   });
 
+  it('a run that charged more than the amount approved per run (a query billed per match) pauses the watch and says so', async () => {
+    const store = new WatchStore(join(dir, 'over'));
+    await store.put(watch('f', { approval: { credits: 40, risk: true, scope: 'http://sandbox' } }));
+    const w = windowOf(store, { t: T0 + H + 1000 });
+    assert.deepEqual(await w.runner.tick(), ['f']);
+    const saved = await store.get('f');
+    assert.equal(saved?.paused, true);
+    assert.match(saved?.runs.at(-1)?.text ?? '', /Charged 50 credits, more than the 40 approved per run: the watch is paused\./u);
+    await w.runner.dispose();
+  });
+
   it('a paused watch does not run', async () => {
     const store = new WatchStore(join(dir, 'paused'));
     await store.put(watch('d', { paused: true }));

@@ -115,6 +115,12 @@ export class WatchRunner {
           run = { at, status: 'failed', text: `Ran, but not compared: ${e instanceof Error ? e.message : String(e)}`, credits: out.credits, resultPath: out.resultPath };
         }
       }
+      // A query billed per match can cost more than the amount accepted (the service bills what matched):
+      // the watch stops there, so it never does it twice without the person.
+      if (out.kind !== 'skipped' && out.credits > w.approval.credits) {
+        run = { ...run, text: `${run.text} Charged ${out.credits.toLocaleString('en-US')} credits, more than the ${w.approval.credits.toLocaleString('en-US')} approved per run: the watch is paused.` };
+        await this.deps.store.update(id, (x) => ({ ...x, paused: true }));
+      }
       const after = await this.deps.store.addRun(id, run);
       this.deps.tell({ kind: 'ran', watch: after ?? w, run, manual, ...(changes ? { changes } : {}), ...(w.lastResultAt !== undefined ? { previousAt: w.lastResultAt } : {}) });
       return run;
