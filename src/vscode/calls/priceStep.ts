@@ -44,7 +44,7 @@ export type PriceQuestion =
   /** The last step of the flow: the price, Enter runs. */
   | { readonly kind: 'step'; readonly endpointId: string; readonly to: string; readonly title: string; readonly step: number; readonly total: number; readonly label: string; readonly detail: string; readonly placeholder: string; readonly copy?: boolean }
   /** A modal: above the threshold, a bill with no bound ("just this once"), or a call that may already have been charged. */
-  | { readonly kind: 'modal'; readonly why: 'confirm' | 'unbounded' | 'mayChargeAgain'; readonly endpointId: string; readonly to: string; readonly message: string; readonly detail: string; readonly yes: string; readonly copy?: boolean; readonly pick?: { readonly label: string; readonly detail: string } }
+  | { readonly kind: 'modal'; readonly why: 'confirm' | 'unbounded' | 'mayChargeAgain'; readonly endpointId: string; readonly to: string; readonly message: string; readonly detail: string; readonly yes: string; readonly copy?: boolean; readonly pick?: { readonly label: string; readonly detail: string; readonly description?: string } }
   /**
    * After "unbounded": the credits the person accepts to risk, typed (Enter alone runs nothing).
    * `min` is the smallest bill, `balance` the most that can be typed, `perMatch` the price of a match.
@@ -114,7 +114,7 @@ export class PriceQuestions {
     type Choice = vscode.QuickPickItem & { readonly value: PriceAnswer };
     const items: Choice[] = [
       { label: '$(close) Cancel', description: 'the default: Enter sends nothing', detail: 'Nothing is sent, nothing is charged.', value: false },
-      { label: q.pick?.label ?? q.yes, description: 'above your confirmation threshold', detail: q.pick?.detail ?? q.detail, value: true },
+      { label: q.pick?.label ?? q.yes, description: q.pick?.description ?? 'above your confirmation threshold', detail: q.pick?.detail ?? q.detail, value: true },
       ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: 'As curl, Python, TypeScript or PowerShell. Nothing is sent or charged.', value: 'copyAsCode' as const }] : []),
     ];
     const pick = await vscode.window.showQuickPick(items, { title: `${q.message} · ${q.to}`, placeHolder: `Choose “${q.yes}” to spend; Enter on Cancel sends nothing.`, ignoreFocusOut: true, matchOnDetail: false });

@@ -143,6 +143,12 @@ function budgetWords(states: readonly BudgetState[]): string {
   return `Each run lives in ${states.map((s) => `your ${s.kind === 'day' ? 'daily' : '30-day'} budget (${fmtCredits(s.left)} of ${fmtCredits(s.budget)} left, resets ${resetWords(s)})`).join(' and ')}; a run that would pass one is skipped, nothing sent.`;
 }
 
+/** The budgets in one short line, for the approval's pick: "Daily budget: 250,000 credits left of 250,000 · 30-day: …". */
+function budgetLine(states: readonly BudgetState[]): string {
+  if (states.length === 0) return 'No spend budget is set: only the per-call ceiling holds each run.';
+  return states.map((s) => `${s.kind === 'day' ? 'Daily budget' : '30-day budget'}: ${fmtCredits(s.left)} left of ${s.budget.toLocaleString('en-US')}`).join(' · ');
+}
+
 /** Watch This…: the target, when, what counts, then the price per run, approved once. */
 async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): Promise<WatchRecord | undefined> {
   const args = watchArgsFrom(extra ?? arg, deps.testMode);
@@ -210,7 +216,7 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
     kind: 'modal', why: 'confirm', endpointId, to,
     message: `Watch “${name}”, ${scheduleText(schedule)}: ${perRunText} per run`,
     detail, yes: 'Create Watch',
-    pick: { label: `Create Watch (${perRunText} per run, ${scheduleText(schedule)})`, detail: budgetWords(states) },
+    pick: { label: `Create Watch (${perRunText} per run, ${scheduleText(schedule)})`, description: 'your one approval for every run', detail: budgetLine(states) },
   });
   if (!ok) return undefined;
   const now = Date.now();
