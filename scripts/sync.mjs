@@ -4,6 +4,8 @@
 import * as esbuild from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { moveStrings } from './nls.mjs';
+import { localise } from './l10n.mjs';
 
 async function load(entry) {
   const r = await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', write: false, packages: 'external', logLevel: 'error' });
@@ -20,6 +22,8 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const own = pkg.contributes.commands.filter((c) => !c.command.startsWith(ENDPOINT_COMMAND_PREFIX));
 pkg.contributes.commands = [...own, ...endpointCommands()];
 writeFileSync('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
+// The titles just written (and any new literal) go to package.nls.json as %keys%.
+moveStrings();
 
 const readme = readFileSync('README.md', 'utf8');
 const start = readme.indexOf(ENDPOINT_TABLE_START);
@@ -27,4 +31,6 @@ const end = readme.indexOf(ENDPOINT_TABLE_END);
 if (start < 0 || end < 0) throw new Error(`README.md needs the markers ${ENDPOINT_TABLE_START} … ${ENDPOINT_TABLE_END}`);
 writeFileSync('README.md', readme.slice(0, start) + endpointTable() + readme.slice(end + ENDPOINT_TABLE_END.length));
 writeFileSync(QUERY_SCHEMA_PATH, queryJsonSchemaText());
+// User-facing literals in the code go through l10n.t; l10n/bundle.l10n.json is rewritten.
+localise();
 console.log(`sync: ${endpointCommands().length} endpoint commands in package.json; README endpoint table written; ${QUERY_SCHEMA_PATH} generated from the query model.`);

@@ -23,6 +23,8 @@ for (const a of asked) {
 }
 const want = new Set(asked.length ? asked : TIERS);
 const min = 60_000;
+/** No tier or check runs longer than this in all, however much it prints (CI stops at 90 minutes). */
+const HARD_CAP_MS = 40 * min;
 
 const active = new Set(); // the runners in progress, so Ctrl+C can stop them too
 const stopGroup = (child, signal) => {
@@ -41,10 +43,12 @@ for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
 }
 
 /**
- * Runs a command with its output shown live and kept; never hangs past timeoutMs. With `quiet`
- * (a check running beside a tier) its output is printed whole when it ends, not mixed in live.
+ * Runs a command with its output shown live and kept. A wait follows progress, not the clock of a
+ * fast machine: the command is stopped only when it has printed nothing for idleMs (a stalled
+ * runner), or past HARD_CAP_MS in all (never hangs CI). With `quiet` (a check running beside a
+ * tier) its output is printed whole when it ends, not mixed in live.
  */
-function run(title, cmd, args, timeoutMs, env = {}, quiet = false) {
+function run(title, cmd, args, idleMs, env = {}, quiet = false) {
   return new Promise((resolve) => {
     const started = Date.now();
     const header = `\n━━ ${title}: ${cmd} ${args.join(' ')}`;
@@ -52,8 +56,10 @@ function run(title, cmd, args, timeoutMs, env = {}, quiet = false) {
     // Own process group, so a timeout ends the runner and everything it started.
     const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
+    let lastOutput = Date.now();
     const take = (stream) => (d) => {
       output += d.toString();
+      lastOutput = Date.now();
       if (!quiet) stream.write(d);
     };
     child.stdout.on('data', take(process.stdout));
@@ -61,15 +67,22 @@ function run(title, cmd, args, timeoutMs, env = {}, quiet = false) {
     active.add(child);
     let timedOut = false;
     let killTimer;
-    const timer = setTimeout(() => {
+    const timer = setInterval(() => {
+      const idle = Date.now() - lastOutput;
+      const total = Date.now() - started;
+      if (timedOut || (idle < idleMs && total < HARD_CAP_MS)) return;
       timedOut = true;
-      console.error(`\ntest-all: ${title} did not finish within ${timeoutMs / 1000} s; stopping it.`);
+      console.error(
+        idle >= idleMs
+          ? `\ntest-all: ${title} printed nothing for ${Math.round(idle / 1000)} s (stalled); stopping it.`
+          : `\ntest-all: ${title} ran past ${HARD_CAP_MS / 60_000} minutes in all; stopping it.`,
+      );
       // SIGTERM first, so runners close their browsers and code-servers; then no more waiting.
       stopGroup(child, 'SIGTERM');
       killTimer = setTimeout(() => stopGroup(child, 'SIGKILL'), 15_000);
-    }, timeoutMs);
+    }, 1_000);
     const done = (code, error) => {
-      clearTimeout(timer);
+      clearInterval(timer);
       clearTimeout(killTimer);
       active.delete(child);
       const seconds = (Date.now() - started) / 1000;

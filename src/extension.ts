@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { useBundle } from './shared/l10n';
 import type { CallLog } from './core/api';
 import { QueryRunCache } from './core/query/runCache';
 import { CallService } from './vscode/calls/callService';
@@ -84,6 +85,8 @@ function logCall(log: Log, e: CallLog): void {
 
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionExports | undefined> {
   const started = performance.now();
+  // Every l10n.t in the host and the core reads VS Code's bundle for the display language.
+  useBundle(vscode.l10n.bundle);
   const contextKeys = new ContextKeySetter();
   // Profiles (src/vscode/base/profiles.ts): each its base URL and key; the keys store acts on the one in use.
   const profiles = new ProfileService(context.globalState);

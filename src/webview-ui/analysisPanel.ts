@@ -22,6 +22,7 @@ import type { Host, Pending } from './host';
 import type { StatusLine } from './notices';
 import type { PageControl, TableState } from './state';
 import { panelFollow, rowsKey, withFilter } from './tableQuery';
+import { l10n } from '../shared/l10n';
 
 export type PanelMode = 'profile' | 'histogram' | 'scatter';
 
@@ -31,11 +32,11 @@ const DEFAULT_WIDTH = 400;
 export const REFRESH_DELAY_MS = 400;
 
 export class AnalysisPanel {
-  readonly el = el('aside', { className: 'analysis', attrs: { 'aria-label': 'Analysis' } });
+  readonly el = el('aside', { className: 'analysis', attrs: { 'aria-label': l10n.t('Analysis') } });
   private readonly splitter = el('div', {
     className: 'analysis-splitter',
     role: 'separator',
-    attrs: { tabindex: '0', 'aria-orientation': 'vertical', 'aria-label': 'Resize the analysis panel (Left and Right arrows)' },
+    attrs: { tabindex: '0', 'aria-orientation': 'vertical', 'aria-label': l10n.t('Resize the analysis panel (Left and Right arrows)') },
   });
   private readonly body = el('div', { className: 'analysis-body' });
   private readonly chart = new ChartView((b) => this.brushed(b));
@@ -67,7 +68,7 @@ export class AnalysisPanel {
   /** Counts the charts asked to draw: a frame drawing an older one gives way. */
   private drawGeneration = 0;
   // Parts rebuilt by render().
-  private readonly heading = el('h2', { className: 'analysis-title', text: 'Analysis', attrs: { id: 'analysis-title', tabindex: '-1', 'data-key': 'title' } });
+  private readonly heading = el('h2', { className: 'analysis-title', text: l10n.t('Analysis'), attrs: { id: 'analysis-title', tabindex: '-1', 'data-key': 'title' } });
   private readonly info = el('div', { className: 'analysis-info dim', attrs: { 'aria-live': 'polite' } });
   private readonly stats = el('div', { className: 'analysis-stats' });
   private readonly chartControls = el('div', { className: 'analysis-row' });
@@ -210,11 +211,11 @@ export class AnalysisPanel {
             ? this.host.ask({ type: 'scatter', x: this.column, y: this.yColumn })
             : undefined;
     if (!p) {
-      this.info.textContent = 'A scatter needs a second numeric column; this table has none.';
+      this.info.textContent = l10n.t('A scatter needs a second numeric column; this table has none.');
       return;
     }
     this.pending = p;
-    this.info.textContent = this.mode === 'scatter' ? 'Reading the points of every row…' : 'Reading every row of the view…';
+    this.info.textContent = this.mode === 'scatter' ? l10n.t('Reading the points of every row…') : l10n.t('Reading every row of the view…');
     void p.reply.then((r) => {
       if (token !== this.token) return;
       this.pending = undefined;
@@ -224,7 +225,7 @@ export class AnalysisPanel {
       } else if (r.type === 'histogram') this.histogram = r.histogram;
       else if (r.type === 'scatter') this.scatter = r.scatter;
       else if (r.type === 'failed') {
-        this.info.textContent = r.cancelled ? 'Stopped.' : `Could not compute: ${r.message}`;
+        this.info.textContent = r.cancelled ? l10n.t('Stopped.') : l10n.t('Could not compute: {0}', r.message);
         return;
       }
       this.render();
@@ -252,7 +253,7 @@ export class AnalysisPanel {
         this.histogram = r.histogram;
         this.brush = undefined;
         this.render();
-      } else if (r.type === 'failed' && !r.cancelled) this.info.textContent = `Could not compute: ${r.message}`;
+      } else if (r.type === 'failed' && !r.cancelled) this.info.textContent = l10n.t('Could not compute: {0}', r.message);
     });
   }
 
@@ -265,15 +266,15 @@ export class AnalysisPanel {
     const active = document.activeElement;
     const focusKey = active instanceof HTMLElement && b.contains(active) ? active.dataset.key : undefined;
     b.textContent = '';
-    const close = button('✕', () => this.close(true), { className: 'chip-x', title: 'Close (Escape)', attrs: { 'aria-label': 'Close the analysis panel', 'data-key': 'close' } });
+    const close = button('✕', () => this.close(true), { className: 'chip-x', title: l10n.t('Close (Escape)'), attrs: { 'aria-label': l10n.t('Close the analysis panel'), 'data-key': 'close' } });
     b.append(el('div', { className: 'analysis-head' }, [this.heading, close]));
     const columnSelect = select(
       info.map((c, i) => ({ value: String(i), label: c.name })),
       String(this.column),
       (v) => this.open(Number(v), this.mode),
-      { className: 'dropdown', attrs: { 'aria-label': 'Column', 'data-key': 'column' } },
+      { className: 'dropdown', attrs: { 'aria-label': l10n.t('Column'), 'data-key': 'column' } },
     );
-    const modes = el('div', { className: 'analysis-modes', role: 'group', attrs: { 'aria-label': 'What to show' } });
+    const modes = el('div', { className: 'analysis-modes', role: 'group', attrs: { 'aria-label': l10n.t('What to show') } });
     const numeric = info[this.column]?.numeric ?? false;
     for (const [mode, label] of [
       ['profile', 'Profile'],
@@ -284,7 +285,7 @@ export class AnalysisPanel {
       m.disabled = mode !== 'profile' && !numeric;
       modes.appendChild(m);
     }
-    b.append(el('label', { className: 'analysis-row' }, [el('span', { className: 'dim', text: 'Column' }), columnSelect]), modes, this.info);
+    b.append(el('label', { className: 'analysis-row' }, [el('span', { className: 'dim', text: l10n.t('Column') }), columnSelect]), modes, this.info);
     this.renderInfo(this.state.view);
     this.renderStats();
     b.append(this.stats);
@@ -302,7 +303,7 @@ export class AnalysisPanel {
     this.info.textContent = parts.join(', ');
     if (this.refreshTimer !== 0) this.info.append(' · The rows changed: computing again…');
     else if (view && view.version !== this.computedOn && !this.brushApplied) {
-      this.info.append(' · the table’s rows have changed since. ', button('Refresh', () => this.open(this.column, this.mode), { className: 'link' }));
+      this.info.append(' · the table’s rows have changed since. ', button(l10n.t('Refresh'), () => this.open(this.column, this.mode), { className: 'link' }));
     }
   }
 
@@ -315,9 +316,9 @@ export class AnalysisPanel {
     for (const [k, v] of profileRows(p)) dl.append(el('dt', { text: k }), el('dd', { text: v }));
     s.appendChild(dl);
     if (p.top.length > 0) {
-      const table = el('table', { className: 'analysis-grid', attrs: { 'aria-label': `Top ${p.top.length} values of ${p.name}` } });
-      table.appendChild(el('caption', { text: `Top ${p.top.length} values` }));
-      table.appendChild(el('thead', {}, [el('tr', {}, [el('th', { text: 'Value', attrs: { scope: 'col' } }), el('th', { text: 'Rows', attrs: { scope: 'col' } })])]));
+      const table = el('table', { className: 'analysis-grid', attrs: { 'aria-label': l10n.t('Top {0} values of {1}', p.top.length, p.name) } });
+      table.appendChild(el('caption', { text: l10n.t('Top {0} values', p.top.length) }));
+      table.appendChild(el('thead', {}, [el('tr', {}, [el('th', { text: l10n.t('Value'), attrs: { scope: 'col' } }), el('th', { text: l10n.t('Rows'), attrs: { scope: 'col' } })])]));
       const tbody = el('tbody');
       for (const t of p.top) tbody.appendChild(el('tr', {}, [el('td', { className: 'value', text: t.value, title: t.value }), el('td', { className: 'num', text: formatCount(t.count) })]));
       table.appendChild(tbody);
@@ -335,12 +336,12 @@ export class AnalysisPanel {
     const scaleSelect = (value: ScaleKind, label: string, set: (k: ScaleKind) => void): HTMLSelectElement =>
       select(
         [
-          { value: 'linear', label: `${label}: linear` },
-          { value: 'log', label: `${label}: log` },
+          { value: 'linear', label: l10n.t('{0}: linear', label) },
+          { value: 'log', label: l10n.t('{0}: log', label) },
         ],
         value,
         (v) => set(v === 'log' ? 'log' : 'linear'),
-        { className: 'dropdown', attrs: { 'aria-label': `${label} scale`, 'data-key': `scale-${label}` } },
+        { className: 'dropdown', attrs: { 'aria-label': l10n.t('{0} scale', label), 'data-key': `scale-${label}` } },
       );
     if (this.mode === 'scatter') {
       const numeric = info.map((c, i) => ({ c, i })).filter(({ c, i }) => c.numeric && i !== this.column);
@@ -353,9 +354,9 @@ export class AnalysisPanel {
           this.render();
           this.body.querySelector<HTMLElement>('.y-select')?.focus();
         },
-        { className: 'dropdown y-select', attrs: { 'aria-label': 'Against (y axis)', 'data-key': 'y' } },
+        { className: 'dropdown y-select', attrs: { 'aria-label': l10n.t('Against (y axis)'), 'data-key': 'y' } },
       );
-      controls.append(el('span', { className: 'dim', text: 'Against' }), y);
+      controls.append(el('span', { className: 'dim', text: l10n.t('Against') }), y);
     }
     const spec = this.chartSpec();
     if (this.mode === 'scatter' || this.histogram) {
@@ -378,7 +379,7 @@ export class AnalysisPanel {
     if (!spec) {
       this.chart.clear();
       this.brushBox.textContent = '';
-      if (this.mode === 'profile' && this.profile && !this.profile.histogram) this.caption.textContent = 'No histogram: the column holds no numbers.';
+      if (this.mode === 'profile' && this.profile && !this.profile.histogram) this.caption.textContent = l10n.t('No histogram: the column holds no numbers.');
       return;
     }
     // Drawn once the panel is laid out (the chart takes the panel's width).
@@ -391,8 +392,8 @@ export class AnalysisPanel {
     });
     this.caption.textContent = this.captionText(undefined);
     this.renderBrush();
-    const save = button('Save as PNG…', () => this.savePng(), { className: 'secondary', title: 'Save the chart as a PNG file', attrs: { 'data-key': 'png' } });
-    const tableToggle = button(this.showTable ? 'Hide Table' : 'Show as Table', () => {
+    const save = button(l10n.t('Save as PNG…'), () => this.savePng(), { className: 'secondary', title: l10n.t('Save the chart as a PNG file'), attrs: { 'data-key': 'png' } });
+    const tableToggle = button(this.showTable ? l10n.t('Hide Table') : l10n.t('Show as Table'), () => {
       this.showTable = !this.showTable;
       this.renderChart();
       this.chartTools.querySelector<HTMLElement>('.table-toggle')?.focus();
@@ -504,9 +505,9 @@ export class AnalysisPanel {
       this.chart.showBrush(undefined);
       this.setQuery(q);
     };
-    const fieldset = el('fieldset', { className: 'analysis-fields' }, [el('legend', { className: 'dim', text: spec.kind === 'scatter' ? 'Brush: drag a rectangle, or type the bounds' : 'Brush: drag across bars, or type the bounds' })]);
+    const fieldset = el('fieldset', { className: 'analysis-fields' }, [el('legend', { className: 'dim', text: spec.kind === 'scatter' ? l10n.t('Brush: drag a rectangle, or type the bounds') : l10n.t('Brush: drag across bars, or type the bounds') })]);
     for (const f of fields) fieldset.appendChild(el('div', { className: 'analysis-row' }, [el('span', { className: 'bound-name', text: this.name(f.column), title: this.name(f.column) }), f.min, el('span', { text: '–' }), f.max]));
-    fieldset.appendChild(el('div', { className: 'analysis-row' }, [button('Apply', apply, { className: 'secondary' }), button('Clear', clear, { className: 'secondary' })]));
+    fieldset.appendChild(el('div', { className: 'analysis-row' }, [button(l10n.t('Apply'), apply, { className: 'secondary' }), button(l10n.t('Clear'), clear, { className: 'secondary' })]));
     fieldset.appendChild(error);
     box.appendChild(fieldset);
     // The offer, once the view holds the brushed rows.
@@ -514,17 +515,17 @@ export class AnalysisPanel {
     const address = this.addressColumn();
     if (active && !this.brushApplied && !this.state.pendingQuery) {
       const n = this.state.rowCount;
-      const said = el('div', { className: 'analysis-row' }, [el('span', { text: `${formatCount(n)} rows in the ${this.brush ? 'brush' : 'filters'}.` })]);
+      const said = el('div', { className: 'analysis-row' }, [el('span', { text: l10n.t('{0} rows in the {1}.', formatCount(n), this.brush ? 'brush' : 'filters') })]);
       if (address !== undefined) {
-        const use = button(`Use these ${formatCount(n)} addresses as input to…`, () => this.actions.useAsInput(address, this.name(address)), {
+        const use = button(l10n.t('Use these {0} addresses as input to…', formatCount(n)), () => this.actions.useAsInput(address, this.name(address)), {
           className: 'primary',
-          title: `The ${this.name(address)} column of the ${formatCount(n)} rows (the price shows first)`,
+          title: l10n.t('The {0} column of the {1} rows (the price shows first)', this.name(address), formatCount(n)),
         });
         use.disabled = n === 0;
         said.appendChild(use);
       }
       box.appendChild(said);
-    } else if (this.brush && this.brushApplied) box.appendChild(el('div', { className: 'dim', text: this.brush.count >= 0 ? `${formatCount(this.brush.count)} in the brush; filtering the table…` : 'Filtering the table…' }));
+    } else if (this.brush && this.brushApplied) box.appendChild(el('div', { className: 'dim', text: this.brush.count >= 0 ? l10n.t('{0} in the brush; filtering the table…', formatCount(this.brush.count)) : l10n.t('Filtering the table…') }));
   }
 
   /** A row of the scatter's table: its points become the table's rows (the brush shows the bin on the chart). */
@@ -551,13 +552,13 @@ export class AnalysisPanel {
     const head = (names: string[]): HTMLElement => el('thead', {}, [el('tr', {}, names.map((n) => el('th', { text: n, attrs: { scope: 'col' } })))]);
     const tbody = el('tbody');
     if (spec?.kind === 'histogram') {
-      table.setAttribute('aria-label', `Histogram of ${spec.xName} as a table`);
-      table.append(el('caption', { text: `${spec.xName}: rows per bin` }), head(['From', 'To', 'Rows']));
+      table.setAttribute('aria-label', l10n.t('Histogram of {0} as a table', spec.xName));
+      table.append(el('caption', { text: l10n.t('{0}: rows per bin', spec.xName) }), head(['From', 'To', 'Rows']));
       for (const r of histogramRows(spec.histogram)) tbody.appendChild(el('tr', {}, [el('td', { className: 'num', text: r.from }), el('td', { className: 'num', text: r.to }), el('td', { className: 'num', text: formatCount(r.count) })]));
     } else if (spec?.kind === 'scatter') {
-      table.setAttribute('aria-label', `Scatter of ${spec.yName} against ${spec.xName} as a table`);
+      table.setAttribute('aria-label', l10n.t('Scatter of {0} against {1} as a table', spec.yName, spec.xName));
       table.append(
-        el('caption', { text: `x: ${spec.xName} in 10 ranges; y: ${spec.yName} of the points in each. A count shows its rows in the table.` }),
+        el('caption', { text: l10n.t('x: {0} in 10 ranges; y: {1} of the points in each. A count shows its rows in the table.', spec.xName, spec.yName) }),
         head(['x from', 'x to', 'Points', 'y min', 'y median', 'y max']),
       );
       const { x, y } = spec.scatter;
@@ -567,8 +568,8 @@ export class AnalysisPanel {
           // The count is the way to the range's points (a filter on x and y, as a brush of that range would be); the panel stays narrow.
           const show = button(formatCount(r.points), () => this.showBin(scatterBinFilters(r, x, y), r.points), {
             className: 'link show-rows',
-            title: `Show these ${formatCount(r.points)} rows in the table`,
-            attrs: { 'aria-label': `${formatCount(r.points)}: show these rows, ${spec.xName} ${r.from} to ${r.to}`, 'data-key': `bin-${i}` },
+            title: l10n.t('Show these {0} rows in the table', formatCount(r.points)),
+            attrs: { 'aria-label': l10n.t('{0}: show these rows, {1} {2} to {3}', formatCount(r.points), spec.xName, r.from, r.to), 'data-key': `bin-${i}` },
           });
           count.appendChild(show);
         } else count.textContent = '0';

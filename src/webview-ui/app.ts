@@ -28,6 +28,7 @@ import { TableState, type PageControl } from './state';
 import { busyLabel, everyRow, shapesRows, withFilter } from './tableQuery';
 import { Toolbar } from './toolbar';
 import { WindowFeed } from './windowFeed';
+import { l10n } from '../shared/l10n';
 
 const LAYOUT_SAVE_DELAY_MS = 400;
 
@@ -91,7 +92,7 @@ export class App implements PageControl {
     root.textContent = ''; // the page's own "Opening…" line, shown until this script ran
     const main = el('div', { className: 'main-row' }, [this.gridBox, this.card.el, this.panel.el]);
     root.append(this.toolbar.el, this.chips.el, this.notices.el, this.progress.el, main, this.status.el);
-    this.gridBox.appendChild(el('div', { className: 'placeholder', text: 'Opening…' }));
+    this.gridBox.appendChild(el('div', { className: 'placeholder', text: l10n.t('Opening…') }));
   }
 
   // ---- messages from the host --------------------------------------------------------------

@@ -9,6 +9,7 @@ import { walletCard } from '../core/walletCard';
 import type { ColumnInfo } from '../shared/tableUiProtocol';
 import { button, el } from './dom';
 import { formatCount, metricCell, signedCell, timeCell, type ShownCell } from './format';
+import { l10n } from '../shared/l10n';
 
 /** What the card asks of the page. */
 export interface CardOwner {
@@ -27,7 +28,7 @@ function cellEl(tag: 'td' | 'dd', shown: ShownCell, colors: boolean, className =
 }
 
 export class CardView {
-  readonly el = el('section', { className: 'card', role: 'region', attrs: { 'aria-label': 'Wallet card', tabindex: '-1' } });
+  readonly el = el('section', { className: 'card', role: 'region', attrs: { 'aria-label': l10n.t('Wallet card'), tabindex: '-1' } });
   /** The view row shown, or undefined while the table shows. */
   row: number | undefined;
 
@@ -50,7 +51,7 @@ export class CardView {
     this.row = row;
     this.el.hidden = false;
     this.el.textContent = '';
-    this.el.append(this.bar(row, undefined), el('div', { className: 'placeholder', text: `Reading row ${formatCount(row + 1)}…` }));
+    this.el.append(this.bar(row, undefined), el('div', { className: 'placeholder', text: l10n.t('Reading row {0}…', formatCount(row + 1)) }));
   }
 
   /** The card of view row `row`: its cells (`values[c]` for column c) under the columns' information. */
@@ -79,7 +80,7 @@ export class CardView {
     for (const g of card.groups) {
       const table = el('table', { className: 'card-table' });
       table.appendChild(el('caption', { text: groupTitle(g.group) }));
-      const head = el('tr', {}, [el('th', { text: 'Metric', attrs: { scope: 'col' } })]);
+      const head = el('tr', {}, [el('th', { text: l10n.t('Metric'), attrs: { scope: 'col' } })]);
       for (const tf of card.timeframes) head.appendChild(el('th', { className: 'num', text: TF_HEAD[tf], title: TIMEFRAME_LABEL[tf], attrs: { scope: 'col' } }));
       table.appendChild(el('thead', {}, [head]));
       const body = el('tbody');
@@ -91,7 +92,7 @@ export class CardView {
       table.appendChild(body);
       this.el.appendChild(table);
     }
-    if (card.groups.length === 0) this.el.appendChild(el('div', { className: 'placeholder', text: 'This row has no wallet metric columns.' }));
+    if (card.groups.length === 0) this.el.appendChild(el('div', { className: 'placeholder', text: l10n.t('This row has no wallet metric columns.') }));
   }
 
   hide(): void {
@@ -103,13 +104,13 @@ export class CardView {
   private bar(row: number, address: { text: string; chain: 'main' | 'alt' } | undefined, rowCount?: number): HTMLElement {
     const where = rowCount === undefined || rowCount === 1 ? 'Wallet' : `Wallet · row ${formatCount(row + 1)} of ${formatCount(rowCount)}`;
     const bar = el('div', { className: 'card-bar' }, [el('h2', { className: 'card-title', text: where })]);
-    if (address) bar.appendChild(el('span', { className: 'card-address', text: address.text, title: `${address.chain === 'alt' ? 'Alt' : 'Main'}-chain address` }));
+    if (address) bar.appendChild(el('span', { className: 'card-address', text: address.text, title: l10n.t('{0}-chain address', address.chain === 'alt' ? 'Alt' : 'Main') }));
     bar.appendChild(el('span', { className: 'spacer' }));
     if (address) {
-      bar.appendChild(button('Open in Explorer', () => this.owner.openExplorer(address.text, address.chain), { className: 'secondary', title: 'Open this address on the chain’s block explorer (walletAnalytics.explorer settings)' }));
-      bar.appendChild(button('Copy Address', () => this.owner.copyAddress(address.text), { className: 'secondary' }));
+      bar.appendChild(button(l10n.t('Open in Explorer'), () => this.owner.openExplorer(address.text, address.chain), { className: 'secondary', title: l10n.t('Open this address on the chain’s block explorer (walletAnalytics.explorer settings)') }));
+      bar.appendChild(button(l10n.t('Copy Address'), () => this.owner.copyAddress(address.text), { className: 'secondary' }));
     }
-    bar.appendChild(button('Show Table', () => this.owner.showTable(), { className: 'primary', title: 'Back to the table (Escape)' }));
+    bar.appendChild(button(l10n.t('Show Table'), () => this.owner.showTable(), { className: 'primary', title: l10n.t('Back to the table (Escape)') }));
     return bar;
   }
 }

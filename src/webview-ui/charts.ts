@@ -26,6 +26,7 @@ import {
   type ScaleKind,
 } from './chartMath';
 import { el } from './dom';
+import { l10n } from '../shared/l10n';
 
 /** A brush in data units; an absent bound spans the axis. */
 export interface DataBrush {
@@ -187,7 +188,7 @@ export class ChartView {
     ctx.putImageData(image, px, py);
     this.skipped = grid.skipped;
     drawAxes(ctx, x, y, plot, theme, spec.xName, spec.yName);
-    this.canvas.setAttribute('aria-label', `Scatter of ${spec.yName} against ${spec.xName}: ${grid.drawn.toLocaleString('en-US')} points. Use “Show as table” for the data.`);
+    this.canvas.setAttribute('aria-label', l10n.t('Scatter of {0} against {1}: {2} points. Use “Show as table” for the data.', spec.yName, spec.xName, grid.drawn.toLocaleString('en-US')));
   }
 
   /** Shows a brush given in data units (typed into the panel's fields); undefined bounds span the axis. */

@@ -7,9 +7,10 @@ import { button, el } from './dom';
 import { describeFilter } from './filterUnits';
 import type { PageControl, TableState } from './state';
 import { hidesRows } from './tableQuery';
+import { l10n } from '../shared/l10n';
 
 export class FilterChips {
-  readonly el = el('div', { className: 'chips', attrs: { 'aria-label': 'Sort and filters' } });
+  readonly el = el('div', { className: 'chips', attrs: { 'aria-label': l10n.t('Sort and filters') } });
 
   constructor(
     private readonly state: TableState,
@@ -24,20 +25,20 @@ export class FilterChips {
     const name = (c: number): string => state.columnName(c) ?? String(c);
     this.el.textContent = '';
     const chip = (text: string, remove: () => void, label: string): HTMLElement => {
-      const x = button('✕', remove, { className: 'chip-x', title: `Remove: ${label}`, attrs: { 'aria-label': `Remove ${label}` } });
+      const x = button('✕', remove, { className: 'chip-x', title: l10n.t('Remove: {0}', label), attrs: { 'aria-label': l10n.t('Remove {0}', label) } });
       return el('span', { className: 'chip' }, [el('span', { text }), x]);
     };
     // A saved view never shapes the rows unnamed: its name, and one click to every row.
     const view = state.savedView;
     if (view !== undefined) {
       this.el.appendChild(
-        el('span', { className: 'saved-view', text: `View: ${view}`, title: `The saved view “${view}” is in force: its sort, filters, search and columns. New results of this kind open in it.` }),
+        el('span', { className: 'saved-view', text: l10n.t('View: {0}', view), title: l10n.t('The saved view “{0}” is in force: its sort, filters, search and columns. New results of this kind open in it.', view) }),
       );
       if (hidesRows(q)) {
         this.el.appendChild(
-          button('Show all', () => control.showAll(), {
+          button(l10n.t('Show all'), () => control.showAll(), {
             className: 'link show-all',
-            title: `Show every row: the view’s filters and search off, its sort kept. New results still open in “${view}” (More ▸ Apply Saved View… ▸ No saved view stops that).`,
+            title: l10n.t('Show every row: the view’s filters and search off, its sort kept. New results still open in “{0}” (More ▸ Apply Saved View… ▸ No saved view stops that).', view),
           }),
         );
       }
@@ -45,7 +46,7 @@ export class FilterChips {
     }
     const sort = q.sort ?? [];
     if (sort.length > 0) {
-      this.el.appendChild(el('span', { className: 'dim', text: 'Sorted by' }));
+      this.el.appendChild(el('span', { className: 'dim', text: l10n.t('Sorted by') }));
       sort.forEach((k, i) => {
         const label = `${name(k.column)} ${k.descending ? '▼' : '▲'}`;
         this.el.appendChild(chip(`${sort.length > 1 ? `${i + 1}. ` : ''}${label}`, () => control.setQuery({ ...state.query(), sort: sort.filter((s) => s !== k) }), `sort by ${name(k.column)}`));
@@ -53,7 +54,7 @@ export class FilterChips {
     }
     const filters = q.filters ?? [];
     if (filters.length > 0) {
-      this.el.appendChild(el('span', { className: 'dim', text: 'Filters' }));
+      this.el.appendChild(el('span', { className: 'dim', text: l10n.t('Filters') }));
       for (const f of filters) {
         const text = describeFilter(f, name(f.column), state.filterUnit(f.column));
         this.el.appendChild(chip(text, () => control.setFilter(f.column, undefined), text));
@@ -61,7 +62,7 @@ export class FilterChips {
     }
     if (q.search) this.el.appendChild(chip(`Search “${q.search}”`, () => control.clearSearch(), 'the search'));
     const any = sort.length > 0 || filters.length > 0 || Boolean(q.search);
-    if (any) this.el.appendChild(button('Clear All', () => control.clearAll(), { className: 'link' }));
+    if (any) this.el.appendChild(button(l10n.t('Clear All'), () => control.clearAll(), { className: 'link' }));
     this.el.hidden = !any && view === undefined;
   }
 }

@@ -7,6 +7,7 @@ import type { ColumnModel } from './columns';
 import { button, el } from './dom';
 import { formatCount } from './format';
 import { closeMenu } from './menu';
+import { l10n } from '../shared/l10n';
 
 export interface ChooserOptions {
   readonly model: ColumnModel;
@@ -25,11 +26,11 @@ export function showColumnChooser(o: ChooserOptions): void {
   const hasMetrics = model.info.some((c) => c.metric);
   const backdrop = el('div', { className: 'backdrop' });
   const dialog = el('div', { className: 'dialog chooser', role: 'dialog', attrs: { 'aria-modal': 'true', 'aria-labelledby': 'chooser-title' } });
-  const title = el('div', { className: 'dialog-title', attrs: { id: 'chooser-title' }, text: 'Columns' });
+  const title = el('div', { className: 'dialog-title', attrs: { id: 'chooser-title' }, text: l10n.t('Columns') });
   const count = el('span', { className: 'dim', attrs: { 'aria-live': 'polite' } });
   dialog.appendChild(el('div', { className: 'dialog-head' }, [title, count]));
 
-  const search = el('input', { className: 'input wide', attrs: { type: 'search', placeholder: `Search ${formatCount(model.count)} columns`, 'aria-label': 'Search columns' } });
+  const search = el('input', { className: 'input wide', attrs: { type: 'search', placeholder: l10n.t('Search {0} columns', formatCount(model.count)), 'aria-label': l10n.t('Search columns') } });
   dialog.appendChild(search);
 
   let timeframe: string | undefined;
@@ -45,10 +46,10 @@ export function showColumnChooser(o: ChooserOptions): void {
     return b;
   };
   if (hasMetrics) {
-    const tfRow = el('div', { className: 'preset-row', role: 'group', attrs: { 'aria-label': 'Timeframe preset' } }, [el('span', { className: 'preset-label', text: 'Timeframe' })]);
+    const tfRow = el('div', { className: 'preset-row', role: 'group', attrs: { 'aria-label': l10n.t('Timeframe preset') } }, [el('span', { className: 'preset-label', text: l10n.t('Timeframe') })]);
     tfRow.appendChild(toggle('Any', () => timeframe === undefined, () => (timeframe = undefined), 'Metrics of every timeframe'));
     for (const tf of o.timeframes) tfRow.appendChild(toggle(tf, () => timeframe === tf, () => (timeframe = tf), `Only the metrics over ${TF_LABEL[tf] ?? tf}`));
-    const groupRow = el('div', { className: 'preset-row', role: 'group', attrs: { 'aria-label': 'Metric group preset' } }, [el('span', { className: 'preset-label', text: 'Metric group' })]);
+    const groupRow = el('div', { className: 'preset-row', role: 'group', attrs: { 'aria-label': l10n.t('Metric group preset') } }, [el('span', { className: 'preset-label', text: l10n.t('Metric group') })]);
     groupRow.appendChild(toggle('Any', () => groups.size === 0, () => groups.clear(), 'Every metric group'));
     for (const g of o.groups) {
       if (!model.info.some((c) => c.group === g)) continue;
@@ -58,7 +59,7 @@ export function showColumnChooser(o: ChooserOptions): void {
   }
   dialog.appendChild(
     el('div', { className: 'preset-row' }, [
-      button('Show all', () => {
+      button(l10n.t('Show all'), () => {
         timeframe = undefined;
         groups.clear();
         model.showAll();
@@ -66,7 +67,7 @@ export function showColumnChooser(o: ChooserOptions): void {
       }, { className: 'secondary' }),
       ...(hasMetrics
         ? [
-            button('Hide all metrics', () => {
+            button(l10n.t('Hide all metrics'), () => {
               model.hideMetrics();
               refresh();
             }, { className: 'secondary' }),
@@ -75,9 +76,9 @@ export function showColumnChooser(o: ChooserOptions): void {
     ]),
   );
 
-  const list = el('div', { className: 'chooser-list', role: 'group', attrs: { 'aria-label': 'Columns' } });
+  const list = el('div', { className: 'chooser-list', role: 'group', attrs: { 'aria-label': l10n.t('Columns') } });
   dialog.appendChild(list);
-  const done = button('Done', () => close(), { className: 'primary' });
+  const done = button(l10n.t('Done'), () => close(), { className: 'primary' });
   dialog.appendChild(el('div', { className: 'buttons' }, [done]));
 
   const renderList = (): void => {
@@ -95,18 +96,18 @@ export function showColumnChooser(o: ChooserOptions): void {
         refresh(false);
       });
       const pinned = model.isPinned(c);
-      const pin = button(pinned ? 'Unpin' : 'Pin', () => {
+      const pin = button(pinned ? l10n.t('Unpin') : l10n.t('Pin'), () => {
         model.togglePin(c);
         refresh();
-      }, { className: `pin-toggle${pinned ? ' on' : ''}`, title: pinned ? `Unpin ${col.name}` : `Pin ${col.name} to the left` });
+      }, { className: `pin-toggle${pinned ? ' on' : ''}`, title: pinned ? l10n.t('Unpin {0}', col.name) : l10n.t('Pin {0} to the left', col.name) });
       pin.setAttribute('aria-pressed', String(pinned));
       const label = el('label', { className: 'chooser-name', title: col.description ?? col.name }, [box, el('span', { text: col.name }), el('span', { className: 'dim', text: meta })]);
       list.appendChild(el('div', { className: 'chooser-row' }, [label, pin]));
     });
-    if (shown === 0) list.appendChild(el('div', { className: 'dim empty', text: `No column matches “${search.value}”.` }));
+    if (shown === 0) list.appendChild(el('div', { className: 'dim empty', text: l10n.t('No column matches “{0}”.', search.value) }));
   };
   const refresh = (all = true, notify = true): void => {
-    count.textContent = `${formatCount(model.shownCount)} of ${formatCount(model.count)} shown`;
+    count.textContent = l10n.t('{0} of {1} shown', formatCount(model.shownCount), formatCount(model.count));
     for (const p of presetButtons) p.b.setAttribute('aria-pressed', String(p.pressed()));
     if (all) renderList();
     if (notify) o.changed();

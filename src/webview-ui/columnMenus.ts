@@ -12,6 +12,7 @@ import { FORMAT_LABELS, formatCount } from './format';
 import { showMenu, type MenuItem } from './menu';
 import type { PageControl, TableState } from './state';
 import type { WindowFeed } from './windowFeed';
+import { l10n } from '../shared/l10n';
 
 const MENU_FORMATS: NumberFormat[] = ['auto', 'raw', 'thousands', 'fixed2', 'compact', 'percent'];
 
@@ -34,23 +35,23 @@ export class ColumnMenus {
     const sel = grid.selection;
     const cells = (sel.rows[1] - sel.rows[0] + 1) * (sel.cols[1] - sel.cols[0] + 1);
     const items: MenuItem[] = [
-      { label: 'Copy Cell', hint: cells === 1 ? 'Ctrl+C' : '', run: () => actions.copyCell(row, column) },
-      ...(cells > 1 ? [{ label: `Copy Selection with Headers (${formatCount(cells)} cells)`, hint: 'Ctrl+C', run: () => actions.copySelection() }] : []),
-      { label: 'Copy Row with Headers', run: () => actions.copyRange(row, row + 1, model.displayed, true, 'row') },
-      { label: 'Copy Column with Header', run: () => actions.copyRange(0, this.state.rowCount, [column], true, 'column') },
+      { label: l10n.t('Copy Cell'), hint: cells === 1 ? 'Ctrl+C' : '', run: () => actions.copyCell(row, column) },
+      ...(cells > 1 ? [{ label: l10n.t('Copy Selection with Headers ({0} cells)', formatCount(cells)), hint: 'Ctrl+C', run: () => actions.copySelection() }] : []),
+      { label: l10n.t('Copy Row with Headers'), run: () => actions.copyRange(row, row + 1, model.displayed, true, 'row') },
+      { label: l10n.t('Copy Column with Header'), run: () => actions.copyRange(0, this.state.rowCount, [column], true, 'column') },
     ];
     if (info?.address && raw && raw.trim() !== '') {
       const address = raw.trim();
       const chain = info.address;
       items.push(
         'separator',
-        { label: 'Copy Address', run: () => actions.act({ type: 'copyText', text: address, what: `address ${address}` }) },
-        { label: 'Open Wallet Activity…', hint: 'price first', run: () => actions.act({ type: 'walletActivity', address, chain }) },
-        { label: 'Open in Explorer', run: () => actions.act({ type: 'openExplorer', address, chain }) },
-        { label: 'Add to an Address List…', run: () => actions.act({ type: 'addToList', addresses: [address] }) },
+        { label: l10n.t('Copy Address'), run: () => actions.act({ type: 'copyText', text: address, what: `address ${address}` }) },
+        { label: l10n.t('Open Wallet Activity…'), hint: 'price first', run: () => actions.act({ type: 'walletActivity', address, chain }) },
+        { label: l10n.t('Open in Explorer'), run: () => actions.act({ type: 'openExplorer', address, chain }) },
+        { label: l10n.t('Add to an Address List…'), run: () => actions.act({ type: 'addToList', addresses: [address] }) },
       );
     }
-    if (isWalletRow(model.info.map((c) => c.name))) items.push('separator', { label: 'Open Row as Wallet Card', hint: 'Alt+Enter', run: () => this.control.openCard(row) });
+    if (isWalletRow(model.info.map((c) => c.name))) items.push('separator', { label: l10n.t('Open Row as Wallet Card'), hint: 'Alt+Enter', run: () => this.control.openCard(row) });
     items.push('separator', ...this.columnItems(column, x, y));
     showMenu(items, x, y, `Actions for ${info?.name ?? 'cell'} in row ${formatCount(row + 1)}`, grid.scroller);
   }
@@ -65,25 +66,25 @@ export class ColumnMenus {
     const key = keys.find((k) => k.column === column);
     const name = model.info[column]?.name ?? '';
     const items: MenuItem[] = [
-      { label: 'Sort Ascending', checked: key !== undefined && !key.descending && keys.length === 1, run: () => control.setQuery({ ...state.query(), sort: [{ column }] }) },
-      { label: 'Sort Descending', checked: key?.descending === true && keys.length === 1, run: () => control.setQuery({ ...state.query(), sort: [{ column, descending: true }] }) },
+      { label: l10n.t('Sort Ascending'), checked: key !== undefined && !key.descending && keys.length === 1, run: () => control.setQuery({ ...state.query(), sort: [{ column }] }) },
+      { label: l10n.t('Sort Descending'), checked: key?.descending === true && keys.length === 1, run: () => control.setQuery({ ...state.query(), sort: [{ column, descending: true }] }) },
     ];
-    if (keys.length > 0 && !key) items.push({ label: 'Add to Sort (then by this)', hint: 'Shift+click', run: () => control.setQuery({ ...state.query(), sort: [...keys, { column }] }) });
-    if (key) items.push({ label: 'Remove from Sort', run: () => control.setQuery({ ...state.query(), sort: keys.filter((k) => k.column !== column) }) });
+    if (keys.length > 0 && !key) items.push({ label: l10n.t('Add to Sort (then by this)'), hint: 'Shift+click', run: () => control.setQuery({ ...state.query(), sort: [...keys, { column }] }) });
+    if (key) items.push({ label: l10n.t('Remove from Sort'), run: () => control.setQuery({ ...state.query(), sort: keys.filter((k) => k.column !== column) }) });
     items.push('separator', ...this.columnItems(column, x, y, true));
     const numeric = model.info[column]?.numeric ?? false;
     items.push(
       'separator',
-      { label: 'Profile Column', run: () => control.analyse(column, 'profile') },
-      { label: 'Histogram', disabled: !numeric, run: () => control.analyse(column, 'histogram') },
-      { label: 'Scatter Against…', disabled: !numeric, run: () => control.analyse(column, 'scatter') },
+      { label: l10n.t('Profile Column'), run: () => control.analyse(column, 'profile') },
+      { label: l10n.t('Histogram'), disabled: !numeric, run: () => control.analyse(column, 'histogram') },
+      { label: l10n.t('Scatter Against…'), disabled: !numeric, run: () => control.analyse(column, 'scatter') },
     );
     const own = model.formats.get(column) ?? 'auto';
     // Number formats only where the column holds numbers (an address or text column has none to format).
     items.push(
       ...(numeric ? ['separator' as const] : []),
       ...(numeric ? MENU_FORMATS : []).map((f) => ({
-        label: `Format: ${FORMAT_LABELS[f]}`,
+        label: l10n.t('Format: {0}', FORMAT_LABELS[f]),
         checked: own === f,
         run: () => {
           if (f === 'auto') model.formats.delete(column);
@@ -92,7 +93,7 @@ export class ColumnMenus {
         },
       })),
       'separator',
-      { label: 'Copy Column with Header', run: () => this.actions.copyRange(0, state.rowCount, [column], true, 'column') },
+      { label: l10n.t('Copy Column with Header'), run: () => this.actions.copyRange(0, state.rowCount, [column], true, 'column') },
     );
     showMenu(items, x, y, `Actions for column ${name}`, grid.scroller);
   }
@@ -107,7 +108,7 @@ export class ColumnMenus {
     const filter = (state.query().filters ?? []).find((f) => f.column === column);
     const items: MenuItem[] = [
       {
-        label: filter ? 'Edit Filter…' : 'Filter…',
+        label: filter ? l10n.t('Edit Filter…') : l10n.t('Filter…'),
         run: () =>
           showFilterEditor({
             column,
@@ -122,35 +123,35 @@ export class ColumnMenus {
           }),
       },
     ];
-    if (filter) items.push({ label: 'Remove Filter', run: () => control.setFilter(column, undefined) });
+    if (filter) items.push({ label: l10n.t('Remove Filter'), run: () => control.setFilter(column, undefined) });
     if (!header) {
       items.push(
-        { label: 'Sort Ascending', run: () => control.setQuery({ ...state.query(), sort: [{ column }] }) },
-        { label: 'Sort Descending', run: () => control.setQuery({ ...state.query(), sort: [{ column, descending: true }] }) },
+        { label: l10n.t('Sort Ascending'), run: () => control.setQuery({ ...state.query(), sort: [{ column }] }) },
+        { label: l10n.t('Sort Descending'), run: () => control.setQuery({ ...state.query(), sort: [{ column, descending: true }] }) },
       );
     }
     items.push(
       {
-        label: model.isPinned(column) ? 'Unpin Column' : 'Pin Column',
+        label: model.isPinned(column) ? l10n.t('Unpin Column') : l10n.t('Pin Column'),
         run: () => {
           model.togglePin(column);
           control.layoutChanged();
         },
       },
       {
-        label: 'Hide Column',
+        label: l10n.t('Hide Column'),
         disabled: model.shownCount <= 1,
         run: () => {
           model.setHidden(column, true);
           control.layoutChanged();
         },
       },
-      { label: 'Choose Columns…', run: () => control.openChooser() },
+      { label: l10n.t('Choose Columns…'), run: () => control.openChooser() },
     );
     if (info?.address) {
       const n = state.rowCount;
       items.push('separator', {
-        label: `Use These ${formatCount(n)} Addresses as Input to…`,
+        label: l10n.t('Use These {0} Addresses as Input to…', formatCount(n)),
         hint: 'price first',
         disabled: n === 0,
         run: () => this.actions.useAsInput(column, info.name),

@@ -9,6 +9,7 @@ import type { ColumnFilter } from '../shared/tableProtocol';
 import { button, el, placePopup } from './dom';
 import { boundFromTyped, boundShown, type FilterUnit } from './filterUnits';
 import { closeMenu } from './menu';
+import { l10n } from '../shared/l10n';
 
 type Kind = ColumnFilter['kind'];
 
@@ -36,16 +37,16 @@ export function closeFilterEditor(): void {
 export function showFilterEditor(o: FilterEditorOptions): void {
   closeMenu();
   closeFilterEditor();
-  const dialog = el('div', { className: 'popover filter-editor', role: 'dialog', attrs: { 'aria-label': `Filter ${o.name}`, 'aria-modal': 'false' } });
-  dialog.appendChild(el('div', { className: 'popover-title', text: `Filter “${o.name}”` }));
+  const dialog = el('div', { className: 'popover filter-editor', role: 'dialog', attrs: { 'aria-label': l10n.t('Filter {0}', o.name), 'aria-modal': 'false' } });
+  dialog.appendChild(el('div', { className: 'popover-title', text: l10n.t('Filter “{0}”', o.name) }));
   const kinds: { kind: Kind; label: string }[] = [
-    ...(o.numeric ? [{ kind: 'range' as const, label: 'Number between' }] : []),
-    { kind: 'contains', label: 'Text contains' },
-    { kind: 'empty', label: 'Is empty' },
-    { kind: 'nonEmpty', label: 'Is not empty' },
+    ...(o.numeric ? [{ kind: 'range' as const, label: l10n.t('Number between') }] : []),
+    { kind: 'contains', label: l10n.t('Text contains') },
+    { kind: 'empty', label: l10n.t('Is empty') },
+    { kind: 'nonEmpty', label: l10n.t('Is not empty') },
   ];
   let kind: Kind = o.current?.kind ?? (o.numeric ? 'range' : 'contains');
-  const group = el('div', { className: 'radio-group', role: 'radiogroup', attrs: { 'aria-label': 'Filter kind' } });
+  const group = el('div', { className: 'radio-group', role: 'radiogroup', attrs: { 'aria-label': l10n.t('Filter kind') } });
   const radios: HTMLInputElement[] = [];
   const name = `filter-kind-${o.column}`;
   for (const k of kinds) {
@@ -62,16 +63,16 @@ export function showFilterEditor(o: FilterEditorOptions): void {
 
   const unit = o.unit;
   const inUnit = unit.suffix ? ` (${unit.suffix})` : '';
-  const min = el('input', { className: 'input', attrs: { type: 'text', inputmode: 'decimal', placeholder: `min${unit.suffix}`, 'aria-label': `Minimum${inUnit}` } });
-  const max = el('input', { className: 'input', attrs: { type: 'text', inputmode: 'decimal', placeholder: `max${unit.suffix}`, 'aria-label': `Maximum${inUnit}` } });
-  const text = el('input', { className: 'input wide', attrs: { type: 'text', placeholder: 'text to find', 'aria-label': 'Text the cell contains' } });
+  const min = el('input', { className: 'input', attrs: { type: 'text', inputmode: 'decimal', placeholder: l10n.t('min{0}', unit.suffix), 'aria-label': l10n.t('Minimum{0}', inUnit) } });
+  const max = el('input', { className: 'input', attrs: { type: 'text', inputmode: 'decimal', placeholder: l10n.t('max{0}', unit.suffix), 'aria-label': l10n.t('Maximum{0}', inUnit) } });
+  const text = el('input', { className: 'input wide', attrs: { type: 'text', placeholder: l10n.t('text to find'), 'aria-label': l10n.t('Text the cell contains') } });
   if (o.current?.kind === 'range') {
     min.value = o.current.min === undefined ? '' : boundShown(o.current.min, unit);
     max.value = o.current.max === undefined ? '' : boundShown(o.current.max, unit);
   }
   if (o.current?.kind === 'contains') text.value = o.current.text;
   const suffix = (): HTMLElement[] => (unit.suffix ? [el('span', { className: 'dim', text: unit.suffix })] : []);
-  const rangeRow = el('div', { className: 'field-row' }, [min, ...suffix(), el('span', { className: 'dim', text: 'to' }), max, ...suffix()]);
+  const rangeRow = el('div', { className: 'field-row' }, [min, ...suffix(), el('span', { className: 'dim', text: l10n.t('to') }), max, ...suffix()]);
   const textRow = el('div', { className: 'field-row' }, [text]);
   const error = el('div', { className: 'field-error', role: 'alert' });
   dialog.append(rangeRow, textRow, error);
@@ -91,21 +92,21 @@ export function showFilterEditor(o: FilterEditorOptions): void {
       const a = ta === undefined || ta === 'bad' ? ta : ta.value;
       const b = tb === undefined || tb === 'bad' ? tb : tb.value;
       if (a === 'bad' || b === 'bad') {
-        error.textContent = unit.suffix === '%' ? 'Give percentages as the column shows them, e.g. 60 or 12.5 (for 60% and 12.5%).' : 'Give numbers, e.g. 1000, -2.5, 1e6, 1.5k or 25%.';
+        error.textContent = unit.suffix === '%' ? l10n.t('Give percentages as the column shows them, e.g. 60 or 12.5 (for 60% and 12.5%).') : l10n.t('Give numbers, e.g. 1000, -2.5, 1e6, 1.5k or 25%.');
         return;
       }
       if (a === undefined && b === undefined) {
-        error.textContent = 'Give a minimum, a maximum, or both.';
+        error.textContent = l10n.t('Give a minimum, a maximum, or both.');
         return;
       }
       if (a !== undefined && b !== undefined && a > b) {
-        error.textContent = 'The minimum is above the maximum.';
+        error.textContent = l10n.t('The minimum is above the maximum.');
         return;
       }
       f = { kind: 'range', column: o.column, ...(a !== undefined ? { min: a } : {}), ...(b !== undefined ? { max: b } : {}), ...exactBounds(typeof ta === 'object' ? ta.text : '', a, typeof tb === 'object' ? tb.text : '', b) };
     } else if (kind === 'contains') {
       if (text.value === '') {
-        error.textContent = 'Type the text to find.';
+        error.textContent = l10n.t('Type the text to find.');
         return;
       }
       f = { kind: 'contains', column: o.column, text: text.value };
@@ -124,16 +125,16 @@ export function showFilterEditor(o: FilterEditorOptions): void {
     if (!dialog.contains(e.target as Node)) close(false);
   };
   const buttons = el('div', { className: 'buttons' }, [
-    button('Apply', doApply, { className: 'primary' }),
+    button(l10n.t('Apply'), doApply, { className: 'primary' }),
     button(
-      'Remove filter',
+      l10n.t('Remove filter'),
       () => {
         close();
         o.apply(undefined);
       },
       { className: 'secondary' },
     ),
-    button('Cancel', () => close(), { className: 'secondary' }),
+    button(l10n.t('Cancel'), () => close(), { className: 'secondary' }),
   ]);
   dialog.appendChild(buttons);
   dialog.addEventListener('keydown', (e) => {

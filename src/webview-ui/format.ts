@@ -5,6 +5,7 @@
  */
 import { parseNumberText } from '../core/table/numbers';
 import type { ColumnInfo, NumberFormat } from '../shared/tableUiProtocol';
+import { l10n } from '../shared/l10n';
 
 export type ConcreteFormat = Exclude<NumberFormat, 'auto'>;
 
@@ -137,7 +138,7 @@ export function timeCell(text: string, timeZone?: string): ShownCell {
   const d = new Date(m[8] ? v.replace(' ', 'T') : `${v.replace(' ', 'T')}Z`);
   if (Number.isNaN(d.getTime())) return { text };
   const zone = timeZone ?? ownZone();
-  return { text: wallClock(d, timeZone), title: `${wallClock(d, 'UTC')} UTC (shown in your time zone, ${zone}; the file holds ${v})` };
+  return { text: wallClock(d, timeZone), title: l10n.t('{0} UTC (shown in your time zone, {1}; the file holds {2})', wallClock(d, 'UTC'), zone, v) };
 }
 
 /** "3d 4h", "2h 05m", "45s": a duration in seconds, to the two largest units. */

@@ -11,6 +11,7 @@ import { ColumnAxis, RowAxis } from './layout';
 import { formatCount, type ShownCell } from './format';
 import { GridInput } from './gridInput';
 import type { HeaderView } from './tableQuery';
+import { l10n } from '../shared/l10n';
 
 /** What the grid reads and tells; the app implements it. */
 export interface GridHost {
@@ -126,7 +127,7 @@ export class Grid {
     this.scroller.tabIndex = 0;
     this.scroller.setAttribute('role', 'grid');
     this.scroller.setAttribute('aria-multiselectable', 'true');
-    this.scroller.setAttribute('aria-label', 'Result table');
+    this.scroller.setAttribute('aria-label', l10n.t('Result table'));
     this.scroller.style.setProperty('--row-line', `${rowHeight}px`);
     this.sizer = document.createElement('div');
     this.sizer.className = 'sizer';
@@ -143,7 +144,7 @@ export class Grid {
     this.corner.setAttribute('role', 'columnheader');
     this.corner.setAttribute('aria-colindex', '1');
     this.corner.textContent = '#';
-    this.corner.title = 'Row number (click to select everything)';
+    this.corner.title = l10n.t('Row number (click to select everything)');
     this.headerPin.appendChild(this.corner);
     this.headerPad = document.createElement('div');
     this.headerPad.className = 'pad';
@@ -451,7 +452,7 @@ export class Grid {
       const menu = document.createElement('span');
       menu.className = 'hmenu';
       menu.textContent = '⋮';
-      menu.title = 'Column actions (Enter)';
+      menu.title = l10n.t('Column actions (Enter)');
       menu.setAttribute('aria-hidden', 'true');
       const resize = document.createElement('span');
       resize.className = 'rsz';

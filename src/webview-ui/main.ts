@@ -1,8 +1,15 @@
 // The results-table webview: wires the page to the host (ready handshake first, then messages).
 import type { UiMessage } from '../shared/tableUiProtocol';
+import { L10N_META, useBundle } from '../shared/l10n';
 import { App } from './app';
 import { Host } from './host';
 
+// The translation bundle the host put in the page (none in English): before anything is drawn.
+try {
+  useBundle(JSON.parse(document.querySelector(`meta[name="${L10N_META}"]`)?.getAttribute('content') ?? '{}') as Record<string, string>);
+} catch {
+  // A page without a readable bundle is shown in English.
+}
 const host = new Host();
 const root = document.getElementById('app') ?? document.body;
 const app = new App(root, host);

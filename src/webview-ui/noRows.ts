@@ -6,6 +6,7 @@
 import { button, el } from './dom';
 import { describeFilter, noRowsMatch } from './filterUnits';
 import type { PageControl, TableState } from './state';
+import { l10n } from '../shared/l10n';
 
 export class NoRowsMatch {
   readonly el = el('div', { className: 'no-rows', role: 'status' });
@@ -27,7 +28,7 @@ export class NoRowsMatch {
     this.el.append(
       el('div', { className: 'no-rows-title', text: `${said.title}:` }),
       el('ul', {}, said.causes.map((c) => el('li', { text: c }))),
-      button(said.causes.length === 1 ? 'Clear It' : 'Clear Filters and Search', () => this.control.showAll(), { className: 'primary' }),
+      button(said.causes.length === 1 ? l10n.t('Clear It') : l10n.t('Clear Filters and Search'), () => this.control.showAll(), { className: 'primary' }),
     );
   }
 }

@@ -7,6 +7,7 @@
 import type { TableNotice } from '../shared/tableProtocol';
 import { button, el } from './dom';
 import { formatCount } from './format';
+import { l10n } from '../shared/l10n';
 
 /** The notices a file's reading found, above the grid. */
 export class NoticeList {
@@ -35,12 +36,12 @@ export class NoticeList {
       const icon = n.severity === 'error' ? '⛔' : n.severity === 'warning' ? '⚠' : 'ⓘ';
       const parts: Node[] = [el('span', { className: 'notice-icon', text: icon, attrs: { 'aria-hidden': 'true' } }), el('span', { className: 'notice-text', text: n.message })];
       const row = n.row;
-      if (row !== undefined && row > 0) parts.push(button(`Go to row ${formatCount(row)}`, () => this.goToRow(row), { className: 'link' }));
+      if (row !== undefined && row > 0) parts.push(button(l10n.t('Go to row {0}', formatCount(row)), () => this.goToRow(row), { className: 'link' }));
       parts.push(
         button('✕', () => {
           this.dismissed.add(key);
           this.render();
-        }, { className: 'chip-x', title: 'Dismiss', attrs: { 'aria-label': 'Dismiss this notice' } }),
+        }, { className: 'chip-x', title: l10n.t('Dismiss'), attrs: { 'aria-label': l10n.t('Dismiss this notice') } }),
       );
       this.el.appendChild(el('div', { className: `notice ${n.severity}`, role: n.severity === 'info' ? 'note' : 'alert' }, parts));
     }
@@ -59,7 +60,7 @@ export class NoticeList {
 export class ProgressBar {
   private readonly bar = el('div', { className: 'progress-bar' });
   private readonly label = el('span', { className: 'progress-label' });
-  readonly el = el('div', { className: 'progress', role: 'progressbar', attrs: { 'aria-label': 'Progress', 'aria-valuemin': '0', 'aria-valuemax': '100' } }, [this.bar, this.label]);
+  readonly el = el('div', { className: 'progress', role: 'progressbar', attrs: { 'aria-label': l10n.t('Progress'), 'aria-valuemin': '0', 'aria-valuemax': '100' } }, [this.bar, this.label]);
   private indexing: { pct: number; label: string } | undefined;
   private busy: string | undefined;
 
@@ -75,7 +76,7 @@ export class ProgressBar {
       return;
     }
     const pct = total > 0 ? Math.floor((100 * done) / total) : 0;
-    this.indexing = { pct, label: `Indexing rows… ${pct}% · ${formatCount(rows)} rows so far (sorting and filtering wait for it)` };
+    this.indexing = { pct, label: l10n.t('Indexing rows… {0}% · {1} rows so far (sorting and filtering wait for it)', pct, formatCount(rows)) };
     if (!this.busy) this.show(this.indexing.pct, this.indexing.label);
   }
 

@@ -10,6 +10,7 @@ import type { ColumnModel } from './columns';
 import { button, el, select } from './dom';
 import { formatCount, SHORT_FORMAT_LABELS } from './format';
 import { showMenu, type MenuItem } from './menu';
+import { l10n } from '../shared/l10n';
 
 const SEARCH_DELAY_MS = 300;
 const TABLE_FORMATS: NumberFormat[] = ['auto', 'raw', 'thousands', 'fixed2', 'compact'];
@@ -32,7 +33,7 @@ export interface ToolbarOwner {
 }
 
 export class Toolbar {
-  readonly el = el('div', { className: 'toolbar', role: 'toolbar', attrs: { 'aria-label': 'Table tools' } });
+  readonly el = el('div', { className: 'toolbar', role: 'toolbar', attrs: { 'aria-label': l10n.t('Table tools') } });
   private readonly count = el('span', { className: 'count', attrs: { 'aria-live': 'polite' } });
   private searchBox: HTMLInputElement | undefined;
   private columns: HTMLButtonElement | undefined;
@@ -54,13 +55,13 @@ export class Toolbar {
           meta.files.map((f) => ({ value: f, label: f })),
           current,
           (file) => owner.switchFile(file),
-          { className: 'dropdown file-switch', title: 'Files of this result', attrs: { 'aria-label': 'File of this result' } },
+          { className: 'dropdown file-switch', title: l10n.t('Files of this result'), attrs: { 'aria-label': l10n.t('File of this result') } },
         ),
       );
     }
     const box = el('input', {
       className: 'input search',
-      attrs: { type: 'search', placeholder: 'Search all cells', 'aria-label': 'Search all cells (rows where any cell contains the text)' },
+      attrs: { type: 'search', placeholder: l10n.t('Search all cells'), 'aria-label': l10n.t('Search all cells (rows where any cell contains the text)') },
     });
     box.value = search;
     box.addEventListener('input', () => {
@@ -77,7 +78,7 @@ export class Toolbar {
       } else if (e.key === 'ArrowDown') owner.focusGrid();
     });
     this.searchBox = box;
-    this.columns = button('', () => owner.openChooser(), { className: 'secondary', title: 'Show, hide and pin columns; presets by timeframe and metric group' });
+    this.columns = button('', () => owner.openChooser(), { className: 'secondary', title: l10n.t('Show, hide and pin columns; presets by timeframe and metric group') });
     this.updateColumns(model);
     const format = select(
       TABLE_FORMATS.map((f) => ({ value: f, label: SHORT_FORMAT_LABELS[f] })),
@@ -86,18 +87,18 @@ export class Toolbar {
         model.defaultFormat = v as NumberFormat;
         owner.formatChanged();
       },
-      { className: 'dropdown', title: 'How numbers are shown (copy and export keep the file’s text)', attrs: { 'aria-label': 'Number format' } },
+      { className: 'dropdown', title: l10n.t('How numbers are shown (copy and export keep the file’s text)'), attrs: { 'aria-label': l10n.t('Number format') } },
     );
-    const exportButton = button('Export…', () => owner.export(), { className: 'secondary', title: 'Save the rows shown (filtered and sorted) and the shown columns to a CSV file' });
+    const exportButton = button(l10n.t('Export…'), () => owner.export(), { className: 'secondary', title: l10n.t('Save the rows shown (filtered and sorted) and the shown columns to a CSV file') });
     exportButton.disabled = exporting;
     this.exportButton = exportButton;
-    const analyse = button('Analyse', () => owner.analyse(), { className: 'secondary analyse', title: 'Profile the current column, chart it (histogram, scatter), brush to filter' });
+    const analyse = button(l10n.t('Analyse'), () => owner.analyse(), { className: 'secondary analyse', title: l10n.t('Profile the current column, chart it (histogram, scatter), brush to filter') });
     this.analyseButton = analyse;
     // One menu for what takes the table elsewhere: room for the search box on a narrow editor.
-    const more = button('More ▾', () => this.openMore(more), {
+    const more = button(l10n.t('More ▾'), () => this.openMore(more), {
       className: 'secondary more',
-      title: 'Open in Notebook, Raw File, Save View As…, Apply Saved View…, Compare with…',
-      attrs: { 'aria-haspopup': 'menu', 'aria-label': 'More: Open in Notebook, Raw File, saved views, Compare with…' },
+      title: l10n.t('Open in Notebook, Raw File, Save View As…, Apply Saved View…, Compare with…'),
+      attrs: { 'aria-haspopup': 'menu', 'aria-label': l10n.t('More: Open in Notebook, Raw File, saved views, Compare with…') },
     });
     more.addEventListener('keydown', (e) => {
       if (e.key === 'ArrowDown') {
@@ -105,7 +106,7 @@ export class Toolbar {
         this.openMore(more);
       }
     });
-    const source = meta.endpointTitle ? el('span', { className: 'dim source', text: meta.endpointTitle, title: `Result of ${meta.endpoint ?? ''}` }) : undefined;
+    const source = meta.endpointTitle ? el('span', { className: 'dim source', text: meta.endpointTitle, title: l10n.t('Result of {0}', meta.endpoint ?? '') }) : undefined;
     this.el.append(box, this.count, ...(source ? [source] : []), el('span', { className: 'spacer' }), this.columns, format, analyse, exportButton, more);
   }
 
@@ -114,13 +115,13 @@ export class Toolbar {
     const run = (command: TableCommand) => () => this.owner.tableCommand(command);
     // The commands are those of the editor's title bar and the palette, run on this table.
     const items: MenuItem[] = [
-      { label: 'Open in Notebook', hint: 'pandas, DuckDB', run: run('openInNotebook') },
-      { label: 'Raw File', hint: 'as text', run: () => this.owner.openRaw() },
+      { label: l10n.t('Open in Notebook'), hint: 'pandas, DuckDB', run: run('openInNotebook') },
+      { label: l10n.t('Raw File'), hint: 'as text', run: () => this.owner.openRaw() },
       'separator',
-      { label: 'Save View As…', run: run('saveView') },
-      { label: 'Apply Saved View…', run: run('applyView') },
+      { label: l10n.t('Save View As…'), run: run('saveView') },
+      { label: l10n.t('Apply Saved View…'), run: run('applyView') },
       'separator',
-      { label: 'Compare with…', hint: 'another result', run: run('compareWith') },
+      { label: l10n.t('Compare with…'), hint: 'another result', run: run('compareWith') },
     ];
     const r = anchor.getBoundingClientRect();
     showMenu(items, r.left, r.bottom + 2, 'More', anchor);
@@ -134,7 +135,7 @@ export class Toolbar {
   /** Says how many columns show. */
   updateColumns(model: ColumnModel): void {
     if (!this.columns) return;
-    this.columns.textContent = model.shownCount === model.count ? `Columns (${formatCount(model.count)})` : `Columns (${formatCount(model.shownCount)} of ${formatCount(model.count)})`;
+    this.columns.textContent = model.shownCount === model.count ? l10n.t('Columns ({0})', formatCount(model.count)) : l10n.t('Columns ({0} of {1})', formatCount(model.shownCount), formatCount(model.count));
   }
 
   /** Shows the search in force, unless the person is typing in the box. */

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { exportsFor } from '../../src/vscode/base/exports';
 import { api, extension, note } from './support';
+import { timingFigure } from '../timing';
 
 // Runs first (files load in name order), so the extension is still inactive here.
 describe('activation', () => {
@@ -27,10 +28,9 @@ describe('activation', () => {
     note(`activation: ${activationMs.toFixed(1)} ms inside activate(), ${wallMs.toFixed(1)} ms wall for extension.activate()`);
     assert.ok(activationMs > 0, 'ExtensionApi.activationMs is not measured');
     assert.ok(wallMs >= activationMs, 'wall time cannot be less than the time inside activate()');
-    // The 500 ms budget is a reported figure (49–238 ms inside activate() across this stop's runs,
-    // with the unit tier, tsc and eslint beside it); the ceiling fails only a real regression.
-    note(`activation ${activationMs < 500 ? 'within' : 'OVER'} the 500 ms budget`);
-    assert.ok(activationMs < 2_000, `activate() took ${activationMs.toFixed(0)} ms; budget 500 ms (ceiling 2,000 ms)`);
+    // The 500 ms budget is a reported figure (49–238 ms inside activate() across the last runs); a
+    // benchmark run (WA_TIMING=1) fails past the ceiling.
+    timingFigure('activate()', activationMs, 500, 2_000, note);
   });
 });
 

@@ -187,7 +187,8 @@ describe('retries of free GETs: they recover', () => {
     const e = await rejects(client(f.url, { retry: { attempts: 5, baseDelayMs: 10_000 } }).credits(ac.signal));
     assert.ok(e instanceof CancelledError);
     assert.equal(e.charged, 'no');
-    assert.ok(Date.now() - t0 < 2_000);
+    // Sooner than the 10 s wait it would otherwise sit out, on any machine.
+    assert.ok(Date.now() - t0 < 5_000);
   });
 
   it('a free GET that gets no answer in timeoutMs is retried', async () => {

@@ -9,6 +9,7 @@ import { endpointCommands } from '../../src/core/manifest';
 // ids.ts is a plain const map (no vscode import), so a node test may read it.
 // eslint-disable-next-line no-restricted-imports
 import { CommandIds, WALKTHROUGH_ID } from '../../src/vscode/base/ids';
+import { localizedManifest } from './localizedManifest';
 
 /** The repository root: the nearest folder up from this file holding package.json. */
 function repoRoot(): string {
@@ -44,7 +45,7 @@ interface Manifest {
     languages?: { id: string; extensions?: string[] }[];
   };
 }
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
+const manifest = localizedManifest(root) as Manifest;
 const declared = manifest.contributes.commands;
 
 /**
@@ -128,7 +129,7 @@ describe('package.json manifest', () => {
     assert.ok(!events.includes('onStartupFinished'), `activationEvents: ${JSON.stringify(events)}`);
   });
 
-  it('packs only the bundles (no source maps), media, the README\'s images, package.json, README, CHANGELOG and LICENSE into the .vsix', () => {
+  it('packs only the bundles (no source maps), media, the README\'s images, package.json and its strings, README, CHANGELOG and LICENSE into the .vsix', () => {
     assert.ok(existsSync(join(root, 'dist', 'extension.js')), 'dist/extension.js is not built (node esbuild.mjs)');
     const vsce = join(root, 'node_modules', '.bin', 'vsce');
     const r = spawnSync(vsce, ['ls', '--no-dependencies'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
@@ -139,6 +140,8 @@ describe('package.json manifest', () => {
       /^media\/.+/,
       /^docs\/images\/[\w.-]+\.png$/,
       /^package\.json$/,
+      /^package\.nls(\.[\w-]+)?\.json$/,
+      /^l10n\/bundle\.l10n(\.[\w-]+)?\.json$/,
       /^README\.md$/,
       /^CHANGELOG\.md$/,
       /^LICENSE$/,
@@ -153,7 +156,7 @@ describe('package.json manifest', () => {
     assert.ok(readmeImages.length > 0, 'the README shows the product');
     const media = [manifest.icon ?? 'media/icon.png', ...walkthroughMedia(), ...readmeImages];
     // dist/tableWorker.js: the table worker, started by file from the extension bundle.
-    for (const must of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', manifest.main.replace(/^\.\//, ''), 'dist/tableWorker.js', ...media]) {
+    for (const must of ['package.json', 'package.nls.json', 'l10n/bundle.l10n.json', 'README.md', 'CHANGELOG.md', 'LICENSE', manifest.main.replace(/^\.\//, ''), 'dist/tableWorker.js', ...media]) {
       assert.ok(files.includes(must), `${must} is missing from the .vsix`);
     }
   });

@@ -90,7 +90,7 @@ describe('proxies that never open the tunnel (issue 21)', () => {
     assert.equal(error.sent, false);
     assert.equal(error.charged, 'no');
     assert.match(error.message, /the proxy http:\/\/127\.0\.0\.1:\d+ had not answered CONNECT/u);
-    assert.ok(ms < 4_000, `${ms} ms`);
+    assert.ok(ms < 15_000, `${ms} ms: sooner than the 30 s tunnel deadline`);
   });
 
   it('a silent proxy: a paid submit fails at its acknowledgement timeout as not sent, not charged, and is not retried', async () => {
@@ -99,7 +99,7 @@ describe('proxies that never open the tunnel (issue 21)', () => {
     assert.ok(error instanceof NetworkError, String(error));
     assert.equal(error.charged, 'no');
     assert.match(error.message, /Nothing was charged/u);
-    assert.ok(ms < 4_000, `${ms} ms`);
+    assert.ok(ms < 15_000, `${ms} ms: sooner than the 30 s tunnel deadline`);
     assert.equal(silent.connections - before, 1, 'one CONNECT, no retry');
   });
 
@@ -108,7 +108,7 @@ describe('proxies that never open the tunnel (issue 21)', () => {
     assert.ok(error instanceof NetworkError, String(error));
     assert.equal(error.code, 'PROXY_TUNNEL_TIMEOUT');
     assert.match(error.message, /did not answer CONNECT within 0\.5 s/u);
-    assert.ok(ms < 4_000, `${ms} ms`);
+    assert.ok(ms < 15_000, `${ms} ms: sooner than the 30 s tunnel deadline`);
   });
 
   it('a silent proxy: cancelling a paid submit says it was not charged', async () => {
@@ -117,7 +117,7 @@ describe('proxies that never open the tunnel (issue 21)', () => {
     const { error, ms } = await failure(api(silentUrl).submit('trending', sampleInput(endpoint('trending')), ac.signal), 6_000);
     assert.ok(error instanceof CancelledError, String(error));
     assert.equal(error.charged, 'no');
-    assert.ok(ms < 4_000, `${ms} ms`);
+    assert.ok(ms < 15_000, `${ms} ms: sooner than the 30 s tunnel deadline`);
   });
 
   it('a proxy that closes the connection: a paid submit fails at once as not charged, and the proxy is not hammered', async () => {
@@ -126,7 +126,7 @@ describe('proxies that never open the tunnel (issue 21)', () => {
     assert.ok(error instanceof NetworkError, String(error));
     assert.equal(error.charged, 'no');
     assert.match(error.message, /the proxy http:\/\/127\.0\.0\.1:\d+ closed the connection instead of answering CONNECT/u);
-    assert.ok(ms < 4_000, `${ms} ms`);
+    assert.ok(ms < 15_000, `${ms} ms: sooner than the 30 s tunnel deadline`);
     await new Promise((r) => setTimeout(r, 300));
     assert.ok(closing.connections - before <= 3, `${closing.connections - before} connections: at most one per attempt`);
   });

@@ -189,7 +189,9 @@ describe('sandbox API: refusals cost nothing (§7.1, §7.2)', () => {
       const took = performance.now() - t0;
       assert.equal(r.status, 504);
       assert.equal(errorCode(r), 'ack_timeout');
-      assert.ok(took >= 55 && took < 1_500, `answered after ${took} ms`);
+      // The 504 itself says the server's timer ran out before the 3 s acknowledgement (that would be a
+      // 200); the clock only checks that the server did wait for its timer.
+      assert.ok(took >= 55, `answered after ${took} ms`);
       assert.equal(sb.ledger().length, 0);
       assert.equal(RequestList.parse((await call(sb, 'GET', '/requests')).body).length, 0);
       sb.setFaults({ slowAckMs: 30 });
@@ -209,7 +211,8 @@ describe('sandbox API: refusals cost nothing (§7.1, §7.2)', () => {
     await new Promise((r) => setTimeout(r, 50));
     const t0 = performance.now();
     await sb.close();
-    assert.ok(performance.now() - t0 < 2_000);
+    // Sooner than the acknowledgement it would otherwise wait out (60 s), on any machine.
+    assert.ok(performance.now() - t0 < 30_000);
     await assert.rejects(pending);
     assert.equal(sb.ledger().length, 0);
   });

@@ -3,6 +3,7 @@
 // filters in data units (log axes too), colours read from the theme, the table equivalents.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { timingFigure } from '../timing';
 import type { Histogram } from '../../src/shared/analysisProtocol';
 import type { ColumnFilter } from '../../src/shared/tableProtocol';
 import {
@@ -216,8 +217,8 @@ describe('scatter brush, density and colours', () => {
     blendDensity(g.counts, g.max, pixels, { r: 55, g: 148, b: 255 });
     const ms = performance.now() - t;
     assert.equal(g.drawn, n);
-    // About 30 ms on an idle core; the bound leaves room for a shared, busy machine.
-    assert.ok(ms < 1500, `${ms.toFixed(0)} ms`);
+    // About 30 ms on an idle core: a figure (bench:analysis times the charts), failed only by a benchmark run.
+    timingFigure('density grid of the points', ms, 100, 1_500);
   });
 
   it('blends a lone point at 55 % and the densest pixel opaque', () => {

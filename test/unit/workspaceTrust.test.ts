@@ -4,10 +4,11 @@
  * Restricted Mode and virtual folders, and a settings file that sets a user-only key is found.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { USER_ONLY_KEYS, userOnlyKeysIn } from '../../src/core/userOnlySettings';
+import { localizedManifest } from './localizedManifest';
 
 interface Prop {
   scope?: string;
@@ -27,7 +28,7 @@ function root(): string {
   for (let d = __dirname; dirname(d) !== d; d = dirname(d)) if (existsSync(join(d, 'package.json'))) return d;
   throw new Error(`no package.json above ${__dirname}`);
 }
-const manifest = JSON.parse(readFileSync(join(root(), 'package.json'), 'utf8')) as Manifest;
+const manifest = localizedManifest(root()) as Manifest;
 const props = manifest.contributes.configuration.properties;
 
 describe('workspace trust: the manifest', () => {

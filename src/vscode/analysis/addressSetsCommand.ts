@@ -16,6 +16,7 @@ import { windowPrompts } from '../table/prompts';
 import { useAsInput } from '../table/tableActions';
 import { addressRole } from '../../core/columnKind';
 import { browseFiles, resultItems, targetPaths, type AnalysisDeps, type ResultItem } from './resultChoice';
+import { l10n } from '../../shared/l10n';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 const addresses = (n: number): string => `${fmt(n)} address${n === 1 ? '' : 'es'}`;
@@ -50,7 +51,7 @@ function isArgs(v: unknown): v is AddressSetsArgs {
 /** The sets of `files`, in order, read with a progress notification when any is not read yet. */
 async function setsOf(cache: AddressSetCache, files: readonly string[]): Promise<AddressSet[]> {
   if (files.every((f) => cache.has(f))) return Promise.all(files.map((f) => cache.get(f)));
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Reading the addresses of each result…' }, () =>
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: l10n.t('Reading the addresses of each result…') }, () =>
     Promise.all(files.map((f) => cache.get(f))),
   );
 }
@@ -72,7 +73,7 @@ async function writeList(cache: AddressSetCache, choice: Choice, offer: boolean)
   const list = combine(choice.op, sets);
   const names = choice.files.map((f) => path.basename(f)).join(choice.op === 'subtract' ? ' − ' : choice.op === 'union' ? ' ∪ ' : ' ∩ ');
   if (list.length === 0) {
-    void vscode.window.showInformationMessage(`${names}: no address, so no list was written.`);
+    void vscode.window.showInformationMessage(l10n.t('{0}: no address, so no list was written.', names));
     return { file: undefined, count: 0 };
   }
   const first = choice.files[0] ?? '';
@@ -80,7 +81,7 @@ async function writeList(cache: AddressSetCache, choice: Choice, offer: boolean)
   await fs.writeFile(file, listText(list));
   if (offer) {
     const use = `Use these ${fmt(list.length)} addresses as input to…`;
-    void vscode.window.showInformationMessage(`Wrote ${addresses(list.length)} (${names}) to ${path.basename(file)}.`, use, 'Open').then(async (pick) => {
+    void vscode.window.showInformationMessage(l10n.t('Wrote {0} ({1}) to {2}.', addresses(list.length), names, path.basename(file)), use, l10n.t('Open')).then(async (pick) => {
       try {
         if (pick === 'Open') await openInTable(file);
         else if (pick === use) {
@@ -100,14 +101,14 @@ async function writeList(cache: AddressSetCache, choice: Choice, offer: boolean)
 function pickResults(items: readonly ResultItem[], cache: AddressSetCache, preselected: readonly string[]): Promise<string[] | undefined> {
   return new Promise((resolve) => {
     const qp = vscode.window.createQuickPick<ResultItem>();
-    qp.title = `${TITLE}: results`;
+    qp.title = l10n.t('{0}: results', TITLE);
     qp.step = 1;
     qp.totalSteps = 2;
     qp.canSelectMany = true;
     qp.matchOnDescription = true;
     qp.matchOnDetail = true;
     qp.ignoreFocusOut = true;
-    const addFiles: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('folder-opened'), tooltip: 'Add files…' };
+    const addFiles: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('folder-opened'), tooltip: l10n.t('Add files…') };
     qp.buttons = [addFiles];
     let list = items.filter((i) => i.file !== undefined);
     const about = new Map(list.map((i) => [i.file ?? '', i.description ?? '']));
@@ -127,8 +128,8 @@ function pickResults(items: readonly ResultItem[], cache: AddressSetCache, prese
       rendering = false;
       const files = [...selected];
       const ready = files.filter((f) => cache.has(f) && notes.has(f) && !notes.get(f)?.startsWith('$(loading'));
-      if (files.length < 2) qp.placeholder = 'Pick two or more results with an address column (Space to pick, Enter to go on)';
-      else if (ready.length < files.length) qp.placeholder = `Reading the addresses of ${files.length - ready.length} result${files.length - ready.length === 1 ? '' : 's'}…`;
+      if (files.length < 2) qp.placeholder = l10n.t('Pick two or more results with an address column (Space to pick, Enter to go on)');
+      else if (ready.length < files.length) qp.placeholder = l10n.t('Reading the addresses of {0} result{1}…', files.length - ready.length, files.length - ready.length === 1 ? '' : 's');
       else void counts(files);
     };
     const counts = async (files: string[]): Promise<void> => {
@@ -170,7 +171,7 @@ function pickResults(items: readonly ResultItem[], cache: AddressSetCache, prese
     qp.onDidAccept(() => {
       const files = chosen();
       if (files.length < 2) {
-        qp.placeholder = 'Pick at least two results (Space picks one).';
+        qp.placeholder = l10n.t('Pick at least two results (Space picks one).');
         return;
       }
       closed = true;
@@ -198,17 +199,17 @@ async function pickOperation(cache: AddressSetCache, files: readonly string[]): 
   type Item = vscode.QuickPickItem & { choice: Choice };
   const short = (f: string): string => path.basename(f);
   const items: Item[] = [
-    { label: '$(filter) Intersect', description: `${addresses(countOf('intersect', sets))} in all ${files.length}`, choice: { op: 'intersect', files } },
-    { label: '$(layers) Union', description: `${addresses(countOf('union', sets))} in any of them`, choice: { op: 'union', files } },
+    { label: l10n.t('$(filter) Intersect'), description: l10n.t('{0} in all {1}', addresses(countOf('intersect', sets)), files.length), choice: { op: 'intersect', files } },
+    { label: l10n.t('$(layers) Union'), description: l10n.t('{0} in any of them', addresses(countOf('union', sets))), choice: { op: 'union', files } },
     ...files.map((f, i) => {
       const ordered = [f, ...files.filter((_, j) => j !== i)];
       const n = countOf('subtract', [sets[i] as AddressSet, ...sets.filter((_, j) => j !== i)]);
-      return { label: `$(remove) Only in ${short(f)}`, description: `${addresses(n)}: ${short(f)} minus the other${files.length > 2 ? 's' : ''}`, choice: { op: 'subtract' as const, files: ordered } };
+      return { label: l10n.t('$(remove) Only in {0}', short(f)), description: l10n.t('{0}: {1} minus the other{2}', addresses(n), short(f), files.length > 2 ? 's' : ''), choice: { op: 'subtract' as const, files: ordered } };
     }),
   ];
   const pick = await vscode.window.showQuickPick(items, {
-    title: `${TITLE}: operation (2/2)`,
-    placeHolder: 'The list is written beside the results as a .txt, one address per line; nothing is sent',
+    title: l10n.t('{0}: operation (2/2)', TITLE),
+    placeHolder: l10n.t('The list is written beside the results as a .txt, one address per line; nothing is sent'),
     ignoreFocusOut: true,
   });
   return pick?.choice;
@@ -234,7 +235,7 @@ export function registerAddressSetsCommand(context: vscode.ExtensionContext, dep
         const choice = await pickOperation(cache, files);
         return choice ? await writeList(cache, choice, true) : undefined;
       } catch (e) {
-        void vscode.window.showErrorMessage(`Address Sets: ${e instanceof Error ? e.message : String(e)}`);
+        void vscode.window.showErrorMessage(l10n.t('Address Sets: {0}', e instanceof Error ? e.message : String(e)));
         return undefined;
       }
     }),

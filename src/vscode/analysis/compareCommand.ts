@@ -12,6 +12,7 @@ import { compareFileText, comparePath } from '../../core/compare/compareFile';
 import { CommandIds } from '../base/ids';
 import { openInTable } from '../table/tableEditor';
 import { pickOneResult, resultItems, tableFile, targetPaths, type AnalysisDeps } from './resultChoice';
+import { l10n } from '../../shared/l10n';
 
 /** Saves the comparison of two results (table files or result folders) and opens it; returns the comparison file. */
 export async function compareResults(deps: AnalysisDeps, a: string, b: string): Promise<string> {
@@ -30,16 +31,16 @@ export function registerCompareCommands(context: vscode.ExtensionContext, deps: 
   const run = async (given: readonly string[]): Promise<string | undefined> => {
     let [a, b] = given;
     if (given.length > 2) {
-      void vscode.window.showInformationMessage(`Compare takes two results; ${given.length} are selected. The first two are compared: ${given.slice(0, 2).map((g) => path.basename(g)).join(' and ')}.`);
+      void vscode.window.showInformationMessage(l10n.t('Compare takes two results; {0} are selected. The first two are compared: {1}.', given.length, given.slice(0, 2).map((g) => path.basename(g)).join(' and ')));
     }
     if (!a) {
-      a = await pickOneResult(await resultItems(deps), { title: 'Compare Results (1/2): A', placeHolder: 'The first result (A): rows only in A, only in B and in both; Δ = B − A' });
+      a = await pickOneResult(await resultItems(deps), { title: l10n.t('Compare Results (1/2): A'), placeHolder: l10n.t('The first result (A): rows only in A, only in B and in both; Δ = B − A') });
       if (!a) return undefined;
     }
     if (!b) {
       const first = a;
       const items = (await resultItems(deps)).filter((i) => i.file !== first);
-      b = await pickOneResult(items, { title: `Compare ${path.basename(first)} (A) with… (B)`, placeHolder: 'The second result (B), for example a later run of the same endpoint' });
+      b = await pickOneResult(items, { title: l10n.t('Compare {0} (A) with… (B)', path.basename(first)), placeHolder: l10n.t('The second result (B), for example a later run of the same endpoint') });
       if (!b) return undefined;
     }
     return compareResults(deps, a, b);
@@ -48,7 +49,7 @@ export function registerCompareCommands(context: vscode.ExtensionContext, deps: 
     try {
       return await run(await targetPaths(deps, target, selection));
     } catch (e) {
-      void vscode.window.showErrorMessage(`Compare: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showErrorMessage(l10n.t('Compare: {0}', e instanceof Error ? e.message : String(e)));
       return undefined;
     }
   };

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { JobRecord } from '../../core/jobs/job';
 import { endpointTitle } from '../../core/history/format';
 import { tableFileOf } from '../../core/results/files';
+import { l10n } from '../../shared/l10n';
 
 export interface AnalysisDeps {
   /** Finished jobs of this window's store (those with a result file are offered). */
@@ -44,9 +45,9 @@ export async function resultItems(deps: AnalysisDeps, extra: readonly string[] =
     const p = j.resultPath ?? '';
     if (seen.has(p) || !(await exists(p))) continue;
     seen.add(p);
-    items.push({ label: path.basename(p), description: endpointTitle(j.endpointId), detail: j.completedAt ? `finished ${j.completedAt.replace('T', ' ').slice(0, 16)}` : undefined, file: p });
+    items.push({ label: path.basename(p), description: endpointTitle(j.endpointId), detail: j.completedAt ? l10n.t('finished {0}', j.completedAt.replace('T', ' ').slice(0, 16)) : undefined, file: p });
   }
-  items.push({ label: '$(folder-opened) Choose files…', description: '.csv, .txt or .json', alwaysShow: true, browse: true });
+  items.push({ label: l10n.t('$(folder-opened) Choose files…'), description: l10n.t('.csv, .txt or .json'), alwaysShow: true, browse: true });
   return items;
 }
 

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { commandIdOf, endpoint } from '../../core/catalog';
 import { BASE_URL_SETTING, IpMismatchError, KeyRefusedError, MissingKeyError, NetworkError, isWalletApiError } from '../../core/errors';
 import { CommandIds } from './ids';
+import { l10n } from '../../shared/l10n';
 
 const OPEN_SETTING = 'Open the Base URL Setting';
 const TRY_SANDBOX = 'Try the Sandbox';
@@ -30,11 +31,11 @@ export function showPlaceholderUrl(message: string): void {
 export async function showApiError(e: unknown, prefix = ''): Promise<void> {
   const message = `${prefix}${e instanceof Error ? e.message : String(e)}`;
   if (e instanceof KeyRefusedError || e instanceof MissingKeyError) {
-    const a = await vscode.window.showErrorMessage(message, 'Set API Key', 'Try the Sandbox');
+    const a = await vscode.window.showErrorMessage(message, l10n.t('Set API Key'), l10n.t('Try the Sandbox'));
     if (a === 'Set API Key') await vscode.commands.executeCommand(CommandIds.setApiKey);
     if (a === 'Try the Sandbox') await vscode.commands.executeCommand(CommandIds.startSandbox);
   } else if (e instanceof IpMismatchError) {
-    const a = await vscode.window.showErrorMessage(message, 'Reset Saved IP Address');
+    const a = await vscode.window.showErrorMessage(message, l10n.t('Reset Saved IP Address'));
     if (a) await vscode.commands.executeCommand(commandIdOf(endpoint('reset_ip')));
   } else if (e instanceof NetworkError && !e.sent && !e.viaProxy) {
     // Nothing left this machine: most often the address is wrong; say which setting holds it.

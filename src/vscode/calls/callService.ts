@@ -42,6 +42,7 @@ import { AmbiguousCalls } from '../../core/ambiguousCalls';
 import { isLineApproval, overLine, type LineApproval } from '../../core/pipeline/plan';
 import { askPages, readPages } from './pages';
 import { approvePrice, chargedTo, connectionChanged, type CopyAsCode, type PriceDecision, type PriceQuestions } from './priceStep';
+import { l10n } from '../../shared/l10n';
 
 /**
  * What a caller may pass: inputs (validated exactly as typed ones), pages for paged reads, and
@@ -155,9 +156,9 @@ export class CallService {
     }
     if (!(await connection.canCall())) {
       const a = await vscode.window.showWarningMessage(
-        'No API key is set. Set the key issued with your API plan, or try every feature in the built-in sandbox (no key, no credits, no network).',
-        'Set API Key',
-        'Try the Sandbox',
+        l10n.t('No API key is set. Set the key issued with your API plan, or try every feature in the built-in sandbox (no key, no credits, no network).'),
+        l10n.t('Set API Key'),
+        l10n.t('Try the Sandbox'),
       );
       if (a === 'Set API Key') await vscode.commands.executeCommand(CommandIds.setApiKey);
       else if (a === 'Try the Sandbox') await vscode.commands.executeCommand(CommandIds.startSandbox);
@@ -282,7 +283,7 @@ export class CallService {
   }
 
   private invalid(ep: Endpoint, errors: readonly string[]): RunOutcome {
-    void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${errors.join(' ')} Nothing was sent; nothing was charged.`);
+    void vscode.window.showErrorMessage(l10n.t('{0}: {1} Nothing was sent; nothing was charged.', shortTitle(ep), errors.join(' ')));
     return { status: 'invalid', errors };
   }
 
@@ -304,7 +305,7 @@ export class CallService {
       endpointId: ep.id,
       to: via.label,
       message: `${shortTitle(ep)} with these inputs may already have been charged: at ${when} it ended without a clear answer.`,
-      detail: `Running it again may charge again. Check your credits and Request History (both free) first if you are not sure. The price is shown next. ${chargedTo(via)}`,
+      detail: l10n.t('Running it again may charge again. Check your credits and Request History (both free) first if you are not sure. The price is shown next. {0}', chargedTo(via)),
       yes: MAY_CHARGE_AGAIN,
     });
   }
@@ -411,12 +412,12 @@ export class CallService {
       const balance = await this.deps.credits.refresh(via.scope);
       const reset = this.deps.credits.nextReset(via.scope);
       void vscode.window.showInformationMessage(
-        `Credits: ${balance.toLocaleString('en-US')} left${reset ? `; next reset ${reset.date.toISOString().slice(0, 10)}${reset.estimated ? ' (estimated)' : ''}` : ''}. (Checking credits is free.)`,
+        l10n.t('Credits: {0} left{1}. (Checking credits is free.)', balance.toLocaleString('en-US'), reset ? `; next reset ${reset.date.toISOString().slice(0, 10)}${reset.estimated ? ' (estimated)' : ''}` : ''),
       );
       return { status: 'done', credits: 0, shown, value: balance };
     }
     if (ep.accountCall === 'resetIp') {
-      void vscode.window.showInformationMessage('The saved IP address was reset; the next call binds the key to this machine’s address. (Free.)');
+      void vscode.window.showInformationMessage(l10n.t('The saved IP address was reset; the next call binds the key to this machine’s address. (Free.)'));
       return { status: 'done', credits: 0, shown, value: null };
     }
     const file = await this.saveJson(ep, result.value);

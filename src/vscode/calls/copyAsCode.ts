@@ -21,6 +21,7 @@ import type { JobService } from '../jobs/jobService';
 import { queryDocument } from '../language/documents';
 import { queryEndpoint, type QueryRunner } from '../language/runner';
 import { RequestNode } from '../views/requestsTree';
+import { l10n } from '../../shared/l10n';
 
 export type CopyOutcome =
   | { readonly status: 'copied'; readonly language: SnippetLanguage; readonly text: string; readonly message: string }
@@ -58,7 +59,7 @@ export class CodeCopier {
   async copy(ep: Endpoint, input: unknown, opts: CopyOptions & { ctx?: QuoteContext } = {}): Promise<CopyOutcome> {
     const d = describeCall(ep, input, this.connection.baseUrl(), opts.ctx);
     if (!d.ok) {
-      void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${d.errors.join(' ')} Nothing was copied.`);
+      void vscode.window.showErrorMessage(l10n.t('{0}: {1} Nothing was copied.', shortTitle(ep), d.errors.join(' ')));
       return { status: 'invalid', errors: d.errors };
     }
     const language = opts.language ?? this.languageForTests ?? (await this.pickLanguage(ep));
@@ -79,7 +80,7 @@ export class CodeCopier {
     const langs = [...SNIPPET_LANGUAGES].sort((a, b) => (a.id === last ? -1 : b.id === last ? 1 : 0));
     const pick = await vscode.window.showQuickPick(
       langs.map((l) => ({ label: l.label, detail: l.detail, id: l.id })),
-      { title: `Copy ${shortTitle(ep)} as Code`, placeHolder: `The language (the key is read from ${KEY_VARIABLE}, never copied)` },
+      { title: l10n.t('Copy {0} as Code', shortTitle(ep)), placeHolder: l10n.t('The language (the key is read from {0}, never copied)', KEY_VARIABLE) },
     );
     return pick?.id;
   }
@@ -114,7 +115,7 @@ export function registerCopyAsCode(context: vscode.ExtensionContext, copier: Cod
     if (!doc) throw new Error('Open a .waquery.json file to copy it as code.');
     const ready = await deps.queries.prepare(doc, opts.chain);
     if ('problems' in ready) {
-      void vscode.window.showErrorMessage(`The query was not copied: ${ready.problems[0] ?? ''}${ready.problems.length > 1 ? ` (and ${ready.problems.length - 1} more)` : ''}`);
+      void vscode.window.showErrorMessage(l10n.t('The query was not copied: {0}{1}', ready.problems[0] ?? '', ready.problems.length > 1 ? ` (and ${ready.problems.length - 1} more)` : ''));
       return { status: 'invalid', errors: ready.problems };
     }
     // The same query run since the last hourly refresh makes the price exact, as at the price step.
@@ -126,7 +127,7 @@ export function registerCopyAsCode(context: vscode.ExtensionContext, copier: Cod
   const fromPalette = async (opts: CopyOptions): Promise<CopyOutcome> => {
     const pick = await vscode.window.showQuickPick(
       ENDPOINTS.map((ep) => ({ label: ep.title, description: describeRule(ep), detail: `${ep.method} ${ep.path} · ${ep.summary}`, ep })),
-      { title: 'Wallet Analytics: Copy as Code', placeHolder: 'The call to copy (nothing is sent)', matchOnDetail: true },
+      { title: l10n.t('Wallet Analytics: Copy as Code'), placeHolder: l10n.t('The call to copy (nothing is sent)'), matchOnDetail: true },
     );
     if (!pick) return { status: 'cancelled' };
     const ep = pick.ep;

@@ -36,6 +36,7 @@ import { pickStep } from '../flows/multiStep';
 import { approvePrice, connectionChanged, type PriceQuestions } from './priceStep';
 import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
+import { l10n } from '../../shared/l10n';
 
 /** What reading pages needs of the extension's services (EndpointDeps and Services both have it). */
 export interface PagesDeps {
@@ -88,10 +89,10 @@ export async function askPages(ep: Endpoint, input: Record<string, unknown>, ste
   const price = (n: number) => quote(ep, input, { pages: n }).text.replace(/ \(.*$/u, '');
   const rows = (n: number) => (creators ? `up to ${plural(n * Number(input.page_size), 'creator')}` : `up to ${plural(n * 100, 'swap')}`);
   const items = choices.map((n) => ({ label: plural(n, 'page'), description: `${rows(n)} · ${price(n)}`, value: n as number | 'all' }));
-  items.push({ label: `All pages, up to the budget of ${budget}`, description: `${price(budget)} · stops early at the last page`, value: 'all' });
+  items.push({ label: l10n.t('All pages, up to the budget of {0}', budget), description: l10n.t('{0} · stops early at the last page', price(budget)), value: 'all' });
   const each = creators ? `${Number(input.page_size)} creators a page, 100 credits each` : '100 swaps a page, 1 credit each';
   const pick = await pickStep({ title: shortTitle(ep), step, total }, items, {
-    placeholder: `How many pages? ${each}. Paid pages are kept even if reading stops. (Budget: walletAnalytics.activityPageBudget)`,
+    placeholder: l10n.t('How many pages? {0}. Paid pages are kept even if reading stops. (Budget: walletAnalytics.activityPageBudget)', each),
   });
   return pick?.[0];
 }
@@ -115,7 +116,7 @@ export async function resumePages(target: unknown, deps: PagesDeps, args: PagesA
   const key = path.resolve(file);
   if (resuming.has(key)) {
     // A second "Resume" on the same file would read (and pay for) the same pages twice.
-    void vscode.window.showInformationMessage(`${path.basename(file)} is being read already; its progress is in the notification.`);
+    void vscode.window.showInformationMessage(l10n.t('{0} is being read already; its progress is in the notification.', path.basename(file)));
     return { status: 'cancelled' };
   }
   resuming.add(key);
@@ -135,7 +136,7 @@ async function resumeFile(file: string, deps: PagesDeps, args: PagesArgs): Promi
     saved = await loadPaged(file);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    void vscode.window.showErrorMessage(`Resume Reading Pages: ${message}`);
+    void vscode.window.showErrorMessage(l10n.t('Resume Reading Pages: {0}', message));
     return { status: 'failed', message, charged: 'no', credits: 0, value: undefined };
   }
   const ep = endpoint(saved.endpointId);
@@ -194,7 +195,7 @@ async function pickPartial(deps: PagesDeps): Promise<string | undefined> {
   const folder = deps.jobs.folder();
   const partial = await listResumable(folder);
   if (partial.length === 0) {
-    void vscode.window.showInformationMessage(`No partial page reads to resume in ${folder}.`);
+    void vscode.window.showInformationMessage(l10n.t('No partial page reads to resume in {0}.', folder));
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(
@@ -203,11 +204,11 @@ async function pickPartial(deps: PagesDeps): Promise<string | undefined> {
       return {
         label: `${shortTitle(ep)}: ${whatRead(result)}`,
         description: `${describeKept(ep, result)}${result.stopped ? ` · stopped: ${result.stopped}` : ''}`,
-        detail: `${path.basename(file)} · continues at page ${result.pages + 1}`,
+        detail: l10n.t('{0} · continues at page {1}', path.basename(file), result.pages + 1),
         file,
       };
     }),
-    { title: 'Wallet Analytics: Resume Reading Pages', placeHolder: 'A partial result: its paid pages are kept, and reading continues after them', matchOnDescription: true, matchOnDetail: true },
+    { title: l10n.t('Wallet Analytics: Resume Reading Pages'), placeHolder: l10n.t('A partial result: its paid pages are kept, and reading continues after them'), matchOnDescription: true, matchOnDetail: true },
   );
   return pick?.file;
 }
@@ -275,7 +276,7 @@ async function withPages(
       ? `page ${failedPage} was read and charged but could not be saved (${message}).`
       : `page ${failedPage} failed: ${message}`;
     const text = `${title}: ${what} Kept in ${path.basename(out.file)}: ${describeKept(ep, kept)}${thisRun}. Resume continues from page ${failedPage}.`;
-    void vscode.window.showErrorMessage(text, 'Resume', 'Open').then((a) => followUp(a, out.file));
+    void vscode.window.showErrorMessage(text, l10n.t('Resume'), l10n.t('Open')).then((a) => followUp(a, out.file));
     return { status: 'failed', message: text, charged, credits: out.credits, value: kept, resultPath: out.file };
   }
 
@@ -287,7 +288,7 @@ async function withPages(
   } else {
     const why = out.end === 'cancelled' ? 'Cancelled' : `Stopped after the ${plural(kept.asked, 'page')} asked for; more remain`;
     const text = `${title}: ${why}. Kept in ${path.basename(out.file)}: ${done}${thisRun}. Resume continues from page ${kept.pages + 1}.`;
-    void vscode.window.showInformationMessage(text, 'Resume', 'Open').then((a) => followUp(a, out.file));
+    void vscode.window.showInformationMessage(text, l10n.t('Resume'), l10n.t('Open')).then((a) => followUp(a, out.file));
   }
   return { status: 'done', credits: out.credits, shown, value: kept, resultPath: out.file, end: out.end };
 }

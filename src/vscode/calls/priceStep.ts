@@ -28,6 +28,7 @@ import type { CreditsService } from '../base/credits';
 import { readSettings } from '../base/settings';
 import { pickStep } from '../flows/multiStep';
 import { REQUESTS_VIEW } from '../views/requestsTree';
+import { l10n } from '../../shared/l10n';
 
 export type PriceDecision =
   /**
@@ -99,8 +100,8 @@ export class PriceQuestions {
     }
     const pick = await pickStep<PriceAnswer>({ title: q.title, step: q.step, total: q.total }, [
       { label: q.label, detail: q.detail, value: true },
-      ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: 'As curl, Python, TypeScript or PowerShell. Nothing is sent or charged.', value: 'copyAsCode' as const }] : []),
-      { label: '$(close) Cancel', detail: 'Nothing is sent.', value: false },
+      ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: l10n.t('As curl, Python, TypeScript or PowerShell. Nothing is sent or charged.'), value: 'copyAsCode' as const }] : []),
+      { label: l10n.t('$(close) Cancel'), detail: l10n.t('Nothing is sent.'), value: false },
     ], { placeholder: q.placeholder });
     const v = pick?.[0];
     return v === true ? true : v === 'copyAsCode' ? 'copyAsCode' : false;
@@ -113,11 +114,11 @@ export class PriceQuestions {
   private async confirm(q: Extract<PriceQuestion, { kind: 'modal' }>): Promise<PriceAnswer> {
     type Choice = vscode.QuickPickItem & { readonly value: PriceAnswer };
     const items: Choice[] = [
-      { label: '$(close) Cancel', description: 'the default: Enter sends nothing', detail: 'Nothing is sent, nothing is charged.', value: false },
-      { label: q.pick?.label ?? q.yes, description: q.pick?.description ?? 'above your confirmation threshold', detail: q.pick?.detail ?? q.detail, value: true },
-      ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: 'As curl, Python, TypeScript or PowerShell. Nothing is sent or charged.', value: 'copyAsCode' as const }] : []),
+      { label: l10n.t('$(close) Cancel'), description: l10n.t('the default: Enter sends nothing'), detail: l10n.t('Nothing is sent, nothing is charged.'), value: false },
+      { label: q.pick?.label ?? q.yes, description: q.pick?.description ?? l10n.t('above your confirmation threshold'), detail: q.pick?.detail ?? q.detail, value: true },
+      ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: l10n.t('As curl, Python, TypeScript or PowerShell. Nothing is sent or charged.'), value: 'copyAsCode' as const }] : []),
     ];
-    const pick = await vscode.window.showQuickPick(items, { title: `${q.message} · ${q.to}`, placeHolder: `Choose “${q.yes}” to spend; Enter on Cancel sends nothing.`, ignoreFocusOut: true, matchOnDetail: false });
+    const pick = await vscode.window.showQuickPick(items, { title: `${q.message} · ${q.to}`, placeHolder: l10n.t('Choose “{0}” to spend; Enter on Cancel sends nothing.', q.yes), ignoreFocusOut: true, matchOnDetail: false });
     return pick?.value ?? false;
   }
 
@@ -130,7 +131,7 @@ export class PriceQuestions {
     const typed = await vscode.window.showInputBox({
       title: q.title,
       prompt: q.prompt,
-      placeHolder: `The most credits you accept, e.g. ${fmtCredits(Math.max(q.min, 100 * q.perMatch))}`,
+      placeHolder: l10n.t('The most credits you accept, e.g. {0}', fmtCredits(Math.max(q.min, 100 * q.perMatch))),
       ignoreFocusOut: false,
       validateInput: (text) => {
         const problem = riskAmountProblem(text, q.min, q.balance);
@@ -219,7 +220,7 @@ export async function approvePrice(
   const refuse = (message: string, setting: string): PriceDecision => {
     // A watch's run has nobody waiting on it: the watch says it was skipped, and why.
     if (opts.standing === true) return { kind: 'refused', message };
-    void vscode.window.showErrorMessage(message, 'Open Settings').then((a) => {
+    void vscode.window.showErrorMessage(message, l10n.t('Open Settings')).then((a) => {
       if (a) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
     });
     return { kind: 'refused', message };
@@ -252,7 +253,7 @@ export async function approvePrice(
       const accepted = ok === true
         ? await deps.questions.choose({
           kind: 'amount', endpointId: ep.id, to, title: `${title} · ${to}`, min: q.credits, balance: most, perMatch: perMatch,
-          prompt: `No ceiling for this run: the service bills ${fmtCredits(perMatch)} per matching wallet, up to your balance${balance === undefined ? '' : ` (${fmtCredits(balance)})`}. Type the most credits you accept to risk${within}, then Enter. Escape sends nothing.`,
+          prompt: l10n.t('No ceiling for this run: the service bills {0} per matching wallet, up to your balance{1}. Type the most credits you accept to risk{2}, then Enter. Escape sends nothing.', fmtCredits(perMatch), balance === undefined ? '' : ` (${fmtCredits(balance)})`, within),
         })
         : false;
       if (typeof accepted === 'number') {
@@ -281,7 +282,7 @@ export async function approvePrice(
         kind: 'step', endpointId: ep.id, to, title: `${title} · ${to}`, step: opts.step, total: opts.total, label: gate.label, detail,
         // The title names the endpoint and the Run item the price: the placeholder, which the box
         // cuts past about 80 characters, says whose credits pay and what Enter does.
-        placeholder: `${chargedTo(via)} Enter runs it.`, copy,
+        placeholder: l10n.t('{0} Enter runs it.', chargedTo(via)), copy,
       });
       if (ok === 'copyAsCode') return copied();
       return ok ? held({ kind: 'approved', shown: `${gate.label} ${detail}`, credits: q.credits, ceilingLifted: false }, q.atMost ?? q.credits) : { kind: 'cancelled' };

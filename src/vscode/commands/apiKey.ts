@@ -12,6 +12,7 @@ import type { Services } from '../services';
 import { CommandIds } from '../base/ids';
 import type { PersonQuestions } from '../base/personQuestions';
 import { isPlaceholderUrl } from '../base/status';
+import { l10n } from '../../shared/l10n';
 
 /** The ways on offered when the key has no address to go to (their labels are the answers). */
 export const WHERE_IS_THE_API = {
@@ -60,11 +61,11 @@ async function askWhereTheApiIs(s: Services, questions: PersonQuestions): Promis
   const way = await questions.choose(
     'whereIsTheApi',
     [
-      { label: WHERE_IS_THE_API.enter, detail: 'The https:// address of your API plan; your key goes there only' },
-      { label: WHERE_IS_THE_API.sandbox, detail: 'Synthetic data, no credits; your key stays saved' },
-      { label: WHERE_IS_THE_API.later, detail: 'Nothing is called until you set walletAnalytics.baseUrl' },
+      { label: WHERE_IS_THE_API.enter, detail: l10n.t('The https:// address of your API plan; your key goes there only') },
+      { label: WHERE_IS_THE_API.sandbox, detail: l10n.t('Synthetic data, no credits; your key stays saved') },
+      { label: WHERE_IS_THE_API.later, detail: l10n.t('Nothing is called until you set walletAnalytics.baseUrl') },
     ],
-    { title: 'Where Is the Wallet Analytics API?', placeHolder: 'Your key is saved. Where should it be sent?', ignoreFocusOut: true },
+    { title: l10n.t('Where Is the Wallet Analytics API?'), placeHolder: l10n.t('Your key is saved. Where should it be sent?'), ignoreFocusOut: true },
   );
   if (way === WHERE_IS_THE_API.sandbox) {
     await vscode.commands.executeCommand(CommandIds.startSandbox);
@@ -72,9 +73,9 @@ async function askWhereTheApiIs(s: Services, questions: PersonQuestions): Promis
   }
   if (way !== WHERE_IS_THE_API.enter) return 'none';
   const typed = await questions.input('baseUrl', {
-    title: 'Wallet Analytics: the API’s Address (walletAnalytics.baseUrl)',
-    prompt: 'The base URL of the Wallet Analytics API, e.g. https://api.example.com. Saved in your user settings; your key is sent there only.',
-    placeHolder: 'https://api.example.com',
+    title: l10n.t('Wallet Analytics: the API’s Address (walletAnalytics.baseUrl)'),
+    prompt: l10n.t('The base URL of the Wallet Analytics API, e.g. https://api.example.com. Saved in your user settings; your key is sent there only.'),
+    placeHolder: l10n.t('https://api.example.com'),
     ignoreFocusOut: true,
     validateInput: (v) => checkProfileBaseUrl(v) ?? (isPlaceholderUrl(normalizeBaseUrl(v)) ? 'A .invalid address exists nowhere: enter the API’s real address.' : undefined),
   });
@@ -89,8 +90,8 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Serv
     // Arguments are ignored: only the person's own entry in the password box stores a key.
     vscode.commands.registerCommand(CommandIds.setApiKey, async () => {
       const key = await askApiKey(questions, {
-        title: `Wallet Analytics: Set API Key${profileNote(s)}`,
-        prompt: 'Paste the API key issued with your API plan. It is kept in VS Code’s SecretStorage only.',
+        title: l10n.t('Wallet Analytics: Set API Key{0}', profileNote(s)),
+        prompt: l10n.t('Paste the API key issued with your API plan. It is kept in VS Code’s SecretStorage only.'),
       });
       if (key === undefined) return false;
       await s.keys.set(key);
@@ -98,17 +99,17 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Serv
       const first = s.connection.profiles.keyProfileId() === DEFAULT_PROFILE_ID && isPlaceholderUrl(s.connection.profiles.defaultProfile().baseUrl);
       const where = first ? await askWhereTheApiIs(s, questions) : 'set';
       if (where === 'sandbox') {
-        void vscode.window.showInformationMessage('API key saved. The sandbox is in use now; your key is used once walletAnalytics.baseUrl holds the API’s address and the sandbox is stopped.');
+        void vscode.window.showInformationMessage(l10n.t('API key saved. The sandbox is in use now; your key is used once walletAnalytics.baseUrl holds the API’s address and the sandbox is stopped.'));
         return true;
       }
       if (where === 'none') {
-        void vscode.window.showWarningMessage('API key saved, but walletAnalytics.baseUrl is still the placeholder: nothing can be called with it until you set the API’s address.', 'Open Settings').then((a) => {
+        void vscode.window.showWarningMessage(l10n.t('API key saved, but walletAnalytics.baseUrl is still the placeholder: nothing can be called with it until you set the API’s address.'), l10n.t('Open Settings')).then((a) => {
           if (a) void vscode.commands.executeCommand('workbench.action.openSettings', `${SETTINGS_SECTION}.baseUrl`);
         });
         return true;
       }
       // Checking the key costs nothing (§5.4), so the one action offered is that check.
-      void vscode.window.showInformationMessage(`API key saved${profileNote(s)}: calls go to ${s.connection.profiles.get(s.connection.profiles.keyProfileId())?.baseUrl ?? 'its base URL'}.`, 'Check It (Free)').then((a) => {
+      void vscode.window.showInformationMessage(l10n.t('API key saved{0}: calls go to {1}.', profileNote(s), s.connection.profiles.get(s.connection.profiles.keyProfileId())?.baseUrl ?? 'its base URL'), l10n.t('Check It (Free)')).then((a) => {
         if (a) void vscode.commands.executeCommand(commandIdOf(endpoint('credits')));
       });
       return true;

@@ -8,6 +8,7 @@ import { ENDPOINTS, commandIdOf, type Endpoint } from '../../core/catalog';
 import { describeRule } from '../../core/pricing';
 import type { CallService } from '../calls/callService';
 import { CommandIds } from '../base/ids';
+import { l10n } from '../../shared/l10n';
 
 const FAMILY_LABEL: Record<string, string> = { queued: 'Queued jobs (a file)', direct: 'Direct (JSON now)', account: 'Account (free)' };
 
@@ -36,7 +37,7 @@ export function registerEndpointCommands(context: vscode.ExtensionContext, calls
           }
         }
       }
-      const pick = await vscode.window.showQuickPick(items, { title: 'Wallet Analytics: Run an Endpoint', placeHolder: 'Type a name, a bot command (/pnlplus) or a path', matchOnDetail: true, matchOnDescription: true });
+      const pick = await vscode.window.showQuickPick(items, { title: l10n.t('Wallet Analytics: Run an Endpoint'), placeHolder: l10n.t('Type a name, a bot command (/pnlplus) or a path'), matchOnDetail: true, matchOnDescription: true });
       if (pick?.ep) return calls.run(pick.ep);
       return undefined;
     }),

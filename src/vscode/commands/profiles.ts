@@ -6,6 +6,7 @@ import { checkProfileBaseUrl, checkProfileName, DEFAULT_PROFILE_ID, SANDBOX_PROF
 import type { Services } from '../services';
 import { CommandIds } from '../base/ids';
 import type { PersonQuestions } from '../base/personQuestions';
+import { l10n } from '../../shared/l10n';
 
 /**
  * What a caller may pass to Add Profile: values that pre-fill the boxes the person still answers.
@@ -35,7 +36,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       // Arguments only pre-fill: the person reads each box and presses Enter (or Escape).
       const name = await questions.input('profileName', {
         title: title(1),
-        prompt: 'A name for this connection, e.g. “Work account”.',
+        prompt: l10n.t('A name for this connection, e.g. “Work account”.'),
         value: str(preset?.name),
         ignoreFocusOut: true,
         validateInput: (v) => checkProfileName(v, profiles.added()),
@@ -43,8 +44,8 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       if (name === undefined) return undefined;
       const baseUrl = await questions.input('profileBaseUrl', {
         title: title(2),
-        prompt: 'The API’s base URL: https:// (http:// only for this machine). This profile’s key is sent there and nowhere else.',
-        placeHolder: 'https://api.example.com',
+        prompt: l10n.t('The API’s base URL: https:// (http:// only for this machine). This profile’s key is sent there and nowhere else.'),
+        placeHolder: l10n.t('https://api.example.com'),
         value: str(preset?.baseUrl),
         ignoreFocusOut: true,
         validateInput: (v) => checkProfileBaseUrl(v),
@@ -52,20 +53,20 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       if (baseUrl === undefined) return undefined;
       const key = await askApiKey(questions, {
         title: title(3),
-        prompt: `The API key for “${name.trim()}”. It is kept in VS Code’s SecretStorage only and sent only to ${baseUrl.trim()}.`,
+        prompt: l10n.t('The API key for “{0}”. It is kept in VS Code’s SecretStorage only and sent only to {1}.', name.trim(), baseUrl.trim()),
       });
       if (key === undefined) return undefined;
       let id: string;
       try {
         id = (await profiles.add({ name, baseUrl })).id;
       } catch (e) {
-        void vscode.window.showErrorMessage(`Add Profile: ${e instanceof Error ? e.message : String(e)}`);
+        void vscode.window.showErrorMessage(l10n.t('Add Profile: {0}', e instanceof Error ? e.message : String(e)));
         return undefined;
       }
       await s.keys.setFor(id, key);
       await s.connection.switchProfile(id);
       s.log.info(`Profile “${name.trim()}” added (${s.connection.baseUrl()}); its key is in SecretStorage. It is active in this window.`);
-      void vscode.window.showInformationMessage(`Profile “${name.trim()}” added and in use. Calls go to ${s.connection.baseUrl()}.`, 'Check Its Key (Free)').then((a) => {
+      void vscode.window.showInformationMessage(l10n.t('Profile “{0}” added and in use. Calls go to {1}.', name.trim(), s.connection.baseUrl()), l10n.t('Check Its Key (Free)')).then((a) => {
         if (a) void vscode.commands.executeCommand(commandIdOf(endpoint('credits')));
       });
       return id;
@@ -77,20 +78,20 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
         const active = s.connection.activeProfile().id;
         type Item = vscode.QuickPickItem & { id: string };
         const items: Item[] = [
-          ...profiles.keyed().map((p) => ({ id: p.id, label: p.name, description: p.baseUrl, detail: p.id === active ? 'In use in this window' : undefined })),
-          { id: SANDBOX_PROFILE_ID, label: SANDBOX_PROFILE_NAME, description: 'built in: synthetic data, no key, no credits', detail: active === SANDBOX_PROFILE_ID ? 'In use in this window' : undefined },
-          { id: '', label: '$(add) Add Profile…', alwaysShow: true },
+          ...profiles.keyed().map((p) => ({ id: p.id, label: p.name, description: p.baseUrl, detail: p.id === active ? l10n.t('In use in this window') : undefined })),
+          { id: SANDBOX_PROFILE_ID, label: SANDBOX_PROFILE_NAME, description: l10n.t('built in: synthetic data, no key, no credits'), detail: active === SANDBOX_PROFILE_ID ? l10n.t('In use in this window') : undefined },
+          { id: '', label: l10n.t('$(add) Add Profile…'), alwaysShow: true },
         ];
         const picked = await vscode.window.showQuickPick(items, {
-          title: 'Wallet Analytics: Switch Profile',
-          placeHolder: `In use: ${s.connection.activeProfile().name}. Jobs already sent stay with the profile they were sent under.`,
+          title: l10n.t('Wallet Analytics: Switch Profile'),
+          placeHolder: l10n.t('In use: {0}. Jobs already sent stay with the profile they were sent under.', s.connection.activeProfile().name),
         });
         if (!picked) return undefined;
         if (picked.id === '') return vscode.commands.executeCommand<string | undefined>(CommandIds.addProfile);
         id = picked.id;
       }
       if (id !== SANDBOX_PROFILE_ID && !profiles.get(id)) {
-        void vscode.window.showErrorMessage('Switch Profile: that profile no longer exists.');
+        void vscode.window.showErrorMessage(l10n.t('Switch Profile: that profile no longer exists.'));
         return undefined;
       }
       await s.connection.switchProfile(id);
@@ -104,7 +105,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       const p = profiles.get(id);
       if (!p || id === DEFAULT_PROFILE_ID) return false;
       const name = await questions.input('profileRename', {
-        title: `Wallet Analytics: Rename “${p.name}”`,
+        title: l10n.t('Wallet Analytics: Rename “{0}”', p.name),
         value: str(presetName) ?? p.name,
         validateInput: (v) => checkProfileName(v, profiles.added(), id),
       });
@@ -112,7 +113,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       try {
         await profiles.rename(id, name);
       } catch (e) {
-        void vscode.window.showErrorMessage(`Rename Profile: ${e instanceof Error ? e.message : String(e)}`);
+        void vscode.window.showErrorMessage(l10n.t('Rename Profile: {0}', e instanceof Error ? e.message : String(e)));
         return false;
       }
       return true;
@@ -124,14 +125,14 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       if (id === undefined) return false;
       const p = profiles.get(id);
       if (!p || id === DEFAULT_PROFILE_ID) {
-        void vscode.window.showErrorMessage('Remove Profile: only a profile you added can be removed (Default is walletAnalytics.baseUrl; clear its key with Clear API Key).');
+        void vscode.window.showErrorMessage(l10n.t('Remove Profile: only a profile you added can be removed (Default is walletAnalytics.baseUrl; clear its key with Clear API Key).'));
         return false;
       }
       const waiting = liveJobs(id);
       if (waiting > 0) {
         // Its key is the only one that may poll and download them; removing it would strand paid jobs.
         void vscode.window.showErrorMessage(
-          `“${p.name}” has ${waiting} job${waiting === 1 ? '' : 's'} still waiting for ${waiting === 1 ? 'its file' : 'their files'}, polled with this profile’s key. Remove it once they are done (or stopped tracking); nothing was removed.`,
+          l10n.t('“{0}” has {1} job{2} still waiting for {3}, polled with this profile’s key. Remove it once they are done (or stopped tracking); nothing was removed.', p.name, waiting, waiting === 1 ? '' : 's', waiting === 1 ? 'its file' : 'their files'),
         );
         return false;
       }
@@ -144,7 +145,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       await s.keys.deleteFor(id);
       await profiles.remove(id);
       s.log.info(`Profile “${p.name}” removed; its key was deleted from SecretStorage.`);
-      void vscode.window.showInformationMessage(`Profile “${p.name}” removed and its key deleted. In use now: ${s.connection.activeProfile().name}.`);
+      void vscode.window.showInformationMessage(l10n.t('Profile “{0}” removed and its key deleted. In use now: {1}.', p.name, s.connection.activeProfile().name));
       return true;
     }),
   );
@@ -153,12 +154,12 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
 async function pickAdded(s: Services, what: string): Promise<string | undefined> {
   const added = s.connection.profiles.added();
   if (added.length === 0) {
-    void vscode.window.showInformationMessage(`${what}: there are no added profiles (Default and Sandbox are built in). Add one with Add Profile….`);
+    void vscode.window.showInformationMessage(l10n.t('{0}: there are no added profiles (Default and Sandbox are built in). Add one with Add Profile….', what));
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
     added.map((p) => ({ id: p.id, label: p.name, description: p.baseUrl })),
-    { title: `Wallet Analytics: ${what}` },
+    { title: l10n.t('Wallet Analytics: {0}', what) },
   );
   return picked?.id;
 }

@@ -3,6 +3,7 @@ import type { Connection } from '../base/connection';
 import type { JobService } from '../jobs/jobService';
 import { openResult } from '../results/open';
 import { CommandIds } from '../base/ids';
+import { l10n } from '../../shared/l10n';
 
 /** Start/Stop Sandbox, Show Log, and the result commands views and notifications call. */
 export function registerSandboxAndResultCommands(
@@ -12,17 +13,17 @@ export function registerSandboxAndResultCommands(
   context.subscriptions.push(
     vscode.commands.registerCommand(CommandIds.startSandbox, async () => {
       const s = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: 'Starting the Wallet Analytics sandbox…' },
+        { location: vscode.ProgressLocation.Window, title: l10n.t('Starting the Wallet Analytics sandbox…') },
         () => deps.connection.startSandbox(),
       );
       void vscode.window.showInformationMessage(
-        `Sandbox running at ${s.baseUrl}: every command now works on synthetic data, with no key, no credits and no network. Your API key is untouched.`,
+        l10n.t('Sandbox running at {0}: every command now works on synthetic data, with no key, no credits and no network. Your API key is untouched.', s.baseUrl),
       );
       return s.baseUrl;
     }),
     vscode.commands.registerCommand(CommandIds.stopSandbox, async () => {
       await deps.connection.stopSandbox();
-      void vscode.window.showInformationMessage(`Sandbox stopped. Calls go to ${deps.connection.baseUrl()} again.`);
+      void vscode.window.showInformationMessage(l10n.t('Sandbox stopped. Calls go to {0} again.', deps.connection.baseUrl()));
     }),
     vscode.commands.registerCommand(CommandIds.showLog, () => deps.showLog()),
     vscode.commands.registerCommand(CommandIds.retryDownload, async (requestId?: unknown) => {

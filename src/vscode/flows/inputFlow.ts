@@ -7,6 +7,7 @@ import { parseNumber, parseTimestamp } from '../../core/parseInput';
 import { readListSource, type ListSource } from './listSources';
 import { BackSignal, inputStep, pickStep, type PickItem, type StepTitle } from './multiStep';
 import { pickQuery, type QueryInputDeps } from './queryInput';
+import { l10n } from '../../shared/l10n';
 
 /** What the input steps need from the caller; `columns` is for the query step (queryInput.ts). */
 export interface InputFlowDeps extends QueryInputDeps {
@@ -52,7 +53,7 @@ export async function collectInputs(ep: Endpoint, deps: InputFlowDeps, extraStep
       const v = validateInput(ep, input);
       if (!v.ok) {
         const again = await pickStep({ title, step: total - extraSteps, total }, [
-          { label: '$(arrow-left) Go back and fix', detail: v.errors.join(' '), value: 'back' as const },
+          { label: l10n.t('$(arrow-left) Go back and fix'), detail: v.errors.join(' '), value: 'back' as const },
         ], { placeholder: v.errors[0] });
         if (!again) return undefined;
         i = fields.length - 1;
@@ -84,7 +85,7 @@ async function askField(f: FieldSpec, t: StepTitle, deps: InputFlowDeps, previou
       const chain = f.chain ?? 'main';
       return inputStep(t, {
         prompt,
-        placeholder: chain === 'alt' ? '0x…' : 'base58 address',
+        placeholder: chain === 'alt' ? l10n.t('0x…') : l10n.t('base58 address'),
         value: typeof previous === 'string' ? previous : '',
         validate: (v) => {
           const p = addressProblem(v.trim(), chain);
@@ -105,7 +106,7 @@ async function askField(f: FieldSpec, t: StepTitle, deps: InputFlowDeps, previou
     case 'timestamp':
       return inputStep(t, {
         prompt,
-        placeholder: 'Unix seconds, or a date like 2026-11-21 or 2026-11-21T14:30Z',
+        placeholder: l10n.t('Unix seconds, or a date like 2026-11-21 or 2026-11-21T14:30Z'),
         value: typeof previous === 'number' ? String(previous) : '',
         validate: (v) => {
           const n = parseTimestamp(v);
@@ -121,10 +122,10 @@ async function askField(f: FieldSpec, t: StepTitle, deps: InputFlowDeps, previou
     case 'enum': {
       const items: PickItem<string | typeof SKIP>[] = (f.options ?? []).map((o) => ({
         label: o,
-        description: o === f.default ? 'default' : o === previous ? 'last used' : undefined,
+        description: o === f.default ? l10n.t('default') : o === previous ? l10n.t('last used') : undefined,
         value: o,
       }));
-      if (f.optional) items.unshift({ label: `Any ${f.label.toLowerCase()}`, description: 'leave out', value: SKIP });
+      if (f.optional) items.unshift({ label: l10n.t('Any {0}', f.label.toLowerCase()), description: l10n.t('leave out'), value: SKIP });
       const first = typeof previous === 'string' ? previous : f.default;
       items.sort((a, b) => (a.value === first ? -1 : b.value === first ? 1 : 0));
       return (await pickStep(t, items, { placeholder: prompt }))?.[0];
@@ -133,7 +134,7 @@ async function askField(f: FieldSpec, t: StepTitle, deps: InputFlowDeps, previou
       const picked = await pickStep(
         t,
         (f.options ?? []).map((o) => ({ label: o, value: o })),
-        { placeholder: `${prompt} Pick none for all.`, canPickMany: true, selected: Array.isArray(previous) ? (previous as string[]) : [] },
+        { placeholder: l10n.t('{0} Pick none for all.', prompt), canPickMany: true, selected: Array.isArray(previous) ? (previous as string[]) : [] },
       );
       if (picked === undefined) return undefined;
       return picked.length === 0 ? SKIP : picked;
@@ -161,25 +162,25 @@ async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): 
     const ed = vscode.window.activeTextEditor;
     const selText = ed ? ed.selections.map((s) => ed.document.getText(s)).join('\n') : '';
     const sources: PickItem<ListSource | { recent: string[] }>[] = [
-      { label: '$(edit) Type or paste…', detail: 'Separated by spaces, commas or new lines', value: 'paste' },
+      { label: l10n.t('$(edit) Type or paste…'), detail: l10n.t('Separated by spaces, commas or new lines'), value: 'paste' },
     ];
-    if (selText.trim()) sources.push({ label: '$(selection) From the selection', detail: `${parseAddressList(selText, chain).valid.length} valid addresses selected`, value: 'selection' });
-    if (ed) sources.push({ label: '$(file) From the active file', detail: vscode.workspace.asRelativePath(ed.document.uri), value: 'activeFile' });
-    sources.push({ label: '$(folder-opened) From a .txt or .csv file…', detail: 'Choose the column of a .csv', value: 'file' });
-    if (deps.doneJobs().some((j) => j.resultPath)) sources.push({ label: '$(history) From a previous result…', value: 'result' });
+    if (selText.trim()) sources.push({ label: l10n.t('$(selection) From the selection'), detail: l10n.t('{0} valid addresses selected', parseAddressList(selText, chain).valid.length), value: 'selection' });
+    if (ed) sources.push({ label: l10n.t('$(file) From the active file'), detail: vscode.workspace.asRelativePath(ed.document.uri), value: 'activeFile' });
+    sources.push({ label: l10n.t('$(folder-opened) From a .txt or .csv file…'), detail: l10n.t('Choose the column of a .csv'), value: 'file' });
+    if (deps.doneJobs().some((j) => j.resultPath)) sources.push({ label: l10n.t('$(history) From a previous result…'), value: 'result' });
     for (const r of deps.recent.slice(0, 3)) {
       const list = r[f.key];
       if (Array.isArray(list) && list.length > 0) {
-        sources.push({ label: `$(clock) Recent: ${list.length.toLocaleString('en-US')} ${what}`, detail: list.slice(0, 3).join(', '), value: { recent: list.map(String) } });
+        sources.push({ label: l10n.t('$(clock) Recent: {0} {1}', list.length.toLocaleString('en-US'), what), detail: list.slice(0, 3).join(', '), value: { recent: list.map(String) } });
       }
     }
-    const src = (await pickStep(t, sources, { placeholder: `Where do the ${what} come from? (${rangeText(f)})` }))?.[0];
+    const src = (await pickStep(t, sources, { placeholder: l10n.t('Where do the {0} come from? ({1})', what, rangeText(f)) }))?.[0];
     if (src === undefined) return undefined;
     let text: string | undefined;
     if (typeof src === 'object') text = src.recent.join('\n');
     else if (src === 'paste') {
       text = await inputStep(t, {
-        prompt: `${f.label}: paste addresses separated by spaces, commas or new lines.`,
+        prompt: l10n.t('{0}: paste addresses separated by spaces, commas or new lines.', f.label),
         validate: (v) => {
           const r = parseAddressList(v, chain);
           const bad = badEntriesText(r);
@@ -212,12 +213,12 @@ async function reviewList(parsed: ReturnType<typeof parseAddressList>, f: FieldS
     return parsed.valid;
   }
   const items: PickItem<'use' | 'again'>[] = [];
-  if (problems.length === 0) items.push({ label: `$(check) Continue with the ${n.toLocaleString('en-US')} valid ${what}`, detail: `${parsed.invalid.length} invalid entr${parsed.invalid.length === 1 ? 'y' : 'ies'} left out.${dup}`, value: 'use' });
-  items.push({ label: '$(arrow-left) Choose or fix the list again', value: 'again' });
+  if (problems.length === 0) items.push({ label: l10n.t('$(check) Continue with the {0} valid {1}', n.toLocaleString('en-US'), what), detail: l10n.t('{0} invalid entr{1} left out.{2}', parsed.invalid.length, parsed.invalid.length === 1 ? 'y' : 'ies', dup), value: 'use' });
+  items.push({ label: l10n.t('$(arrow-left) Choose or fix the list again'), value: 'again' });
   for (const bad of parsed.invalid.slice(0, 50)) {
-    items.push({ label: `$(error) Line ${bad.line}: ${bad.value.length > 48 ? `${bad.value.slice(0, 48)}…` : bad.value}`, detail: bad.reason, value: 'again' });
+    items.push({ label: l10n.t('$(error) Line {0}: {1}', bad.line, bad.value.length > 48 ? `${bad.value.slice(0, 48)}…` : bad.value), detail: bad.reason, value: 'again' });
   }
-  if (parsed.invalid.length > 50) items.push({ label: `…and ${parsed.invalid.length - 50} more invalid entries`, value: 'again' });
+  if (parsed.invalid.length > 50) items.push({ label: l10n.t('…and {0} more invalid entries', parsed.invalid.length - 50), value: 'again' });
   const head = problems[0] ?? `${badEntriesText(parsed, 3) ?? ''}${dup}`;
   const choice = (await pickStep(t, items, { placeholder: head }))?.[0];
   return choice === 'use' ? parsed.valid : undefined;
@@ -227,7 +228,7 @@ async function askTokenWindows(f: FieldSpec, t: StepTitle): Promise<{ token: str
   const list: { token: string; from: number; to: number }[] = [];
   for (;;) {
     const token = await inputStep(t, {
-      prompt: `Token ${list.length + 1}: its mint address.`,
+      prompt: l10n.t('Token {0}: its mint address.', list.length + 1),
       validate: (v) => {
         const p = addressProblem(v.trim(), 'main');
         if (p) return `Not a valid address: ${p}.`;
@@ -235,11 +236,11 @@ async function askTokenWindows(f: FieldSpec, t: StepTitle): Promise<{ token: str
       },
     });
     if (token === undefined) return undefined;
-    const from = await inputStep(t, { prompt: `Token ${list.length + 1}: the window opens at (Unix seconds or ISO date).`, validate: (v) => (parseTimestamp(v) === undefined ? 'Give Unix seconds or an ISO date.' : undefined) });
+    const from = await inputStep(t, { prompt: l10n.t('Token {0}: the window opens at (Unix seconds or ISO date).', list.length + 1), validate: (v) => (parseTimestamp(v) === undefined ? 'Give Unix seconds or an ISO date.' : undefined) });
     if (from === undefined) return undefined;
     const fromS = parseTimestamp(from) ?? 0;
     const to = await inputStep(t, {
-      prompt: `Token ${list.length + 1}: the window closes at.`,
+      prompt: l10n.t('Token {0}: the window closes at.', list.length + 1),
       validate: (v) => {
         const s = parseTimestamp(v);
         return s === undefined ? 'Give Unix seconds or an ISO date.' : s <= fromS ? 'The window must close after it opens.' : undefined;
@@ -250,8 +251,8 @@ async function askTokenWindows(f: FieldSpec, t: StepTitle): Promise<{ token: str
     if (list.length >= (f.max ?? 20)) return list;
     if (list.length >= (f.min ?? 2)) {
       const more = await pickStep(t, [
-        { label: `$(check) Done: ${list.length} tokens`, value: false },
-        { label: '$(add) Add another token', value: true },
+        { label: l10n.t('$(check) Done: {0} tokens', list.length), value: false },
+        { label: l10n.t('$(add) Add another token'), value: true },
       ]);
       if (more === undefined) return undefined;
       if (!more[0]) return list;

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { rankTargets, roleText, type InputTarget, type ListOffer } from '../../core/inputTargets';
 import type { TablePrompts } from '../table/prompts';
+import { l10n } from '../../shared/l10n';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
@@ -20,13 +21,13 @@ export function targetItems(targets: readonly InputTarget[]): TargetItem[] {
   for (const t of targets) {
     if (t.fits === false && !shownOther) {
       shownOther = true;
-      items.push({ label: `Take ${t.wants}: “${t.offer.column}” looks like ${roleText(t.offer.role)}`, kind: vscode.QuickPickItemKind.Separator });
+      items.push({ label: l10n.t('Take {0}: “{1}” looks like {2}', t.wants, t.offer.column, roleText(t.offer.role)), kind: vscode.QuickPickItemKind.Separator });
     }
     const list = t.cut ? `the first ${fmt(t.count)} of ${fmt(t.offer.distinct)} (the most per request)` : fmt(t.count);
     items.push({
       label: `${t.fits === false ? '$(warning) ' : ''}${t.ep.title}`,
       description: `${t.price.text}`,
-      detail: `Takes ${t.wants}: ${list} ${t.count === 1 ? 'address' : 'addresses'} from “${t.offer.column}” (${roleText(t.offer.role)}). ${t.ep.summary}`,
+      detail: l10n.t('Takes {0}: {1} {2} from “{3}” ({4}). {5}', t.wants, list, t.count === 1 ? 'address' : 'addresses', t.offer.column, roleText(t.offer.role), t.ep.summary),
       target: t,
     });
   }
@@ -54,7 +55,7 @@ export async function pickInputTarget(
   }
   const pick = await prompts.pick(targetItems(targets), {
     title: about.title,
-    placeHolder: 'Best first for what the column holds; the price is shown again before anything is sent',
+    placeHolder: l10n.t('Best first for what the column holds; the price is shown again before anything is sent'),
     matchOnDescription: true,
     matchOnDetail: true,
   });

@@ -5,6 +5,7 @@ import { pickAddressColumn } from '../../core/columnKind';
 import type { JobRecord } from '../../core/jobs/job';
 import { withResultReader } from '../../core/results/readResult';
 import { pickStep, type StepTitle } from './multiStep';
+import { l10n } from '../../shared/l10n';
 
 /** Where a list of addresses can come from. */
 export type ListSource = 'paste' | 'selection' | 'activeFile' | 'file' | 'result' | 'recent';
@@ -24,7 +25,7 @@ export async function readListSource(
       return vscode.window.activeTextEditor?.document.getText() ?? '';
     case 'file': {
       const picked = await vscode.window.showOpenDialog({
-        title: `${t.title}: choose a .txt or .csv file`,
+        title: l10n.t('{0}: choose a .txt or .csv file', t.title),
         canSelectMany: false,
         filters: { 'Address lists': ['txt', 'csv'], 'All files': ['*'] },
       });
@@ -36,7 +37,7 @@ export async function readListSource(
       const chosen = await pickStep(
         t,
         jobs.map((j) => ({ label: path.basename(j.resultPath ?? ''), description: j.endpointId, detail: j.completedAt, value: j })),
-        { placeholder: jobs.length ? 'Take the addresses of a previous result' : 'No finished results yet' },
+        { placeholder: jobs.length ? l10n.t('Take the addresses of a previous result') : l10n.t('No finished results yet') },
       );
       const job = chosen?.[0];
       if (!job?.resultPath) return undefined;
@@ -71,7 +72,7 @@ export async function readAddressFile(file: string, t: StepTitle): Promise<strin
       const col = await pickStep(
         t,
         order.map(({ h, i }) => ({ label: h || `(column ${i + 1})`, description: reader.sample[0]?.[i] ?? '', value: i })),
-        { placeholder: `Which column of ${path.basename(file)} holds the addresses?` },
+        { placeholder: l10n.t('Which column of {0} holds the addresses?', path.basename(file)) },
       );
       idx = col?.[0];
     }

@@ -12,6 +12,7 @@ import { makeDownloader } from './downloader';
 import { GlobalStatePersistence } from './persistence';
 import { resultsFolder } from './resultsFolder';
 import { CommandIds } from '../base/ids';
+import { l10n } from '../../shared/l10n';
 
 /**
  * The jobs of this window: the persisted store, the one shared poller, and the notifications
@@ -73,9 +74,9 @@ export class JobService implements vscode.Disposable {
     const since = Date.parse(j.pendingSince ?? j.submittedAt);
     const pendingFor = pendingForText(Number.isNaN(since) ? 0 : Date.now() - since);
     const a = await vscode.window.showWarningMessage(
-      `${title} (job ${j.requestId}) has been pending for ${pendingFor}, so it is no longer checked. Keep waiting for it, or stop tracking it? The Requests view lists it either way.`,
-      'Keep Waiting',
-      'Stop Tracking',
+      l10n.t('{0} (job {1}) has been pending for {2}, so it is no longer checked. Keep waiting for it, or stop tracking it? The Requests view lists it either way.', title, j.requestId, pendingFor),
+      l10n.t('Keep Waiting'),
+      l10n.t('Stop Tracking'),
     );
     if (a === 'Keep Waiting') {
       this.askedStalled.delete(j.requestId);
@@ -103,7 +104,7 @@ export class JobService implements vscode.Disposable {
     if (!opts.notify) return this.poller.whenSettled(job.requestId);
     const title = shortTitle(endpoint(job.endpointId));
     const settled = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `${title}: queued (${fmtCredits(job.cost)} charged)`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: l10n.t('{0}: queued ({1} charged)', title, fmtCredits(job.cost)), cancellable: true },
       (progress, token) =>
         new Promise<JobRecord | undefined>((resolve) => {
           const started = Date.now();
@@ -120,7 +121,7 @@ export class JobService implements vscode.Disposable {
     );
     if (!settled) {
       void vscode.window.showInformationMessage(
-        `Stopped waiting. The job ${job.requestId} still runs on the server; its file will be downloaded to ${this.folder()} and listed under Requests when it is done.`,
+        l10n.t('Stopped waiting. The job {0} still runs on the server; its file will be downloaded to {1} and listed under Requests when it is done.', job.requestId, this.folder()),
       );
       return undefined;
     }
@@ -138,10 +139,10 @@ export class JobService implements vscode.Disposable {
       const sent = new Date(j.submittedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
       void offerResult(`${title} is ready (sent ${sent}, ${fmtCredits(j.cost)}).`, j.resultPath);
     } else if (j.state === 'downloadFailed') {
-      const a = await vscode.window.showErrorMessage(`${title}: the job is done but its file could not be saved: ${j.error ?? 'unknown error'}`, 'Retry Download');
+      const a = await vscode.window.showErrorMessage(l10n.t('{0}: the job is done but its file could not be saved: {1}', title, j.error ?? 'unknown error'), l10n.t('Retry Download'));
       if (a) await vscode.commands.executeCommand(CommandIds.retryDownload, j.requestId);
     } else if (j.state === 'failed') {
-      void vscode.window.showErrorMessage(`${title} failed on the server: ${j.error ?? 'no reason given'}`);
+      void vscode.window.showErrorMessage(l10n.t('{0} failed on the server: {1}', title, j.error ?? 'no reason given'));
     } else if (j.state === 'stalled') {
       await this.announceStalled(j);
     }

@@ -12,6 +12,7 @@ import { QueryFieldService } from './fieldService';
 import { newQueryFile } from './newQuery';
 import { QueryCompletions, QueryHovers, QueryQuickFixes } from './providers';
 import { QueryRunner, type RunQueryArgs } from './runner';
+import { l10n } from '../../shared/l10n';
 
 /** The built-in extension that runs the JSON language service. */
 export const JSON_LANGUAGE_FEATURES = 'vscode.json-language-features';
@@ -55,7 +56,7 @@ export function registerQueryLanguage(context: vscode.ExtensionContext, services
         void vscode.window.showInformationMessage(msg);
         return entry;
       } catch (e) {
-        void vscode.window.showErrorMessage(`The query fields could not be read: ${e instanceof Error ? e.message : String(e)}`);
+        void vscode.window.showErrorMessage(l10n.t('The query fields could not be read: {0}', e instanceof Error ? e.message : String(e)));
         return undefined;
       }
     }),

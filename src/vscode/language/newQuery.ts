@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { EXAMPLE_QUERY } from '../../core/query/example';
+import { l10n } from '../../shared/l10n';
 
 const SUFFIX = '.waquery.json';
 
@@ -26,8 +27,8 @@ export async function newQueryFile(target?: vscode.Uri): Promise<vscode.Uri | un
     while (await exists(vscode.Uri.joinPath(folder, nameFor(n)))) n++;
     const suggested = nameFor(n);
     const name = await vscode.window.showInputBox({
-      title: 'New Wallet Database Query',
-      prompt: `File name in ${vscode.workspace.asRelativePath(folder)}; it ends in ${SUFFIX}`,
+      title: l10n.t('New Wallet Database Query'),
+      prompt: l10n.t('File name in {0}; it ends in {1}', vscode.workspace.asRelativePath(folder), SUFFIX),
       value: suggested,
       valueSelection: [0, suggested.length - SUFFIX.length],
       validateInput: (v) => (/^[^\\/:*?"<>|]+$/u.test(v.trim()) ? undefined : 'A file name, without folders or special characters.'),
@@ -36,7 +37,7 @@ export async function newQueryFile(target?: vscode.Uri): Promise<vscode.Uri | un
     const file = name.trim().endsWith(SUFFIX) ? name.trim() : `${name.trim().replace(/\.json$/u, '')}${SUFFIX}`;
     uri = vscode.Uri.joinPath(folder, file);
     if (await exists(uri)) {
-      void vscode.window.showErrorMessage(`${file} already exists; nothing was overwritten.`);
+      void vscode.window.showErrorMessage(l10n.t('{0} already exists; nothing was overwritten.', file));
       return undefined;
     }
   }

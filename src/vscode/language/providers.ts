@@ -7,6 +7,7 @@ import { CommandIds } from '../base/ids';
 import { rangeOf } from './documents';
 import { DIAGNOSTIC_SOURCE } from './diagnostics';
 import type { QueryFieldService } from './fieldService';
+import { l10n } from '../../shared/l10n';
 
 /** Field names (with timeframe and type) at a field position; a categorical field's names at its value. */
 export class QueryCompletions implements vscode.CompletionItemProvider {
@@ -22,7 +23,7 @@ export class QueryCompletions implements vscode.CompletionItemProvider {
       const item = new vscode.CompletionItem('Refresh Query Fields', vscode.CompletionItemKind.Event);
       item.detail = `The ${CHAIN_LABEL[chain]}'s fields are not loaded${this.fields.problem() ? `: ${this.fields.problem() ?? ''}` : ''}`;
       item.insertText = '';
-      item.command = { title: 'Refresh Query Fields', command: CommandIds.refreshQueryFields };
+      item.command = { title: l10n.t('Refresh Query Fields'), command: CommandIds.refreshQueryFields };
       return [item];
     }
     const range = (span: Span | undefined): vscode.Range | undefined => (span ? rangeOf(doc, span) : undefined);
@@ -95,7 +96,7 @@ export class QueryQuickFixes implements vscode.CodeActionProvider {
       if (match.refreshMayFix && !refreshOffered) {
         refreshOffered = true;
         const a = new vscode.CodeAction('Refresh Query Fields (read the field list from the server again, free)', vscode.CodeActionKind.QuickFix);
-        a.command = { title: 'Refresh Query Fields', command: CommandIds.refreshQueryFields };
+        a.command = { title: l10n.t('Refresh Query Fields'), command: CommandIds.refreshQueryFields };
         a.diagnostics = [diag];
         actions.push(a);
       }

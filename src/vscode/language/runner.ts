@@ -15,6 +15,7 @@ import { CommandIds } from '../base/ids';
 import { openResult } from '../results/open';
 import { queryDocument } from './documents';
 import type { QueryFieldService } from './fieldService';
+import { l10n } from '../../shared/l10n';
 
 /** Arguments of the run commands (CodeLens, palette, tests). */
 export interface RunQueryArgs {
@@ -77,7 +78,7 @@ export class QueryRunner {
   async run(arg: unknown, args: RunQueryArgs = {}): Promise<QueryRunResult> {
     const doc = await queryDocument(arg);
     if (!doc) {
-      void vscode.window.showWarningMessage('Open a .waquery.json file to run it (Wallet Analytics: New Wallet Database Query creates one).');
+      void vscode.window.showWarningMessage(l10n.t('Open a .waquery.json file to run it (Wallet Analytics: New Wallet Database Query creates one).'));
       return { status: 'cancelled' };
     }
     const ready = await this.prepare(doc, args.chain);
@@ -126,7 +127,7 @@ export class QueryRunner {
     const ep = queryEndpoint(chain);
     const run = await this.cache.lookup(this.connection.scope(), chain, parsed.body);
     if (!run) {
-      void vscode.window.showInformationMessage(`This exact query has not run since the last hourly refresh, so its match count is not known: ${quote(ep, {}).text}.`);
+      void vscode.window.showInformationMessage(l10n.t('This exact query has not run since the last hourly refresh, so its match count is not known: {0}.', quote(ep, {}).text));
       return { status: 'none' };
     }
     const now = Date.now();
@@ -135,7 +136,7 @@ export class QueryRunner {
     const open = 'Open Last Answer (Free)';
     const again = 'Run Anyway';
     void vscode.window
-      .showInformationMessage(`Running this query again costs ${q.text}. It ran ${ago(run.at, now)}; its answer opens free until ${until}.`, open, again)
+      .showInformationMessage(l10n.t('Running this query again costs {0}. It ran {1}; its answer opens free until {2}.', q.text, ago(run.at, now), until), open, again)
       .then((a) => {
         if (a === open) void this.run(doc.uri, { chain });
         else if (a === again) void this.run(doc.uri, { chain, fresh: true });
@@ -146,7 +147,7 @@ export class QueryRunner {
   private async showProblems(problems: readonly string[], refresh: boolean): Promise<void> {
     const actions = ['Show Problems', ...(refresh ? ['Refresh Query Fields'] : [])];
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-    const a = await vscode.window.showErrorMessage(`The query was not sent (nothing was charged): ${problems[0] ?? ''}${more}`, ...actions);
+    const a = await vscode.window.showErrorMessage(l10n.t('The query was not sent (nothing was charged): {0}{1}', problems[0] ?? '', more), ...actions);
     if (a === 'Show Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
     else if (a === 'Refresh Query Fields') await vscode.commands.executeCommand(CommandIds.refreshQueryFields);
   }

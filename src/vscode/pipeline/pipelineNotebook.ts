@@ -23,6 +23,7 @@ import type { Connection } from '../base/connection';
 import type { CallService } from '../calls/callService';
 import type { PriceQuestions } from '../calls/priceStep';
 import { openResult } from '../results/open';
+import { l10n } from '../../shared/l10n';
 
 export const PIPELINE_NOTEBOOK = 'wallet-analytics-pipeline';
 const PREVIEW_ROWS = 5;
@@ -151,8 +152,8 @@ class PipelineController {
         const ok = await this.deps.questions.ask({
           kind: 'modal', why: 'confirm', endpointId: 'pipeline', to: this.deps.connection.label(),
           message: `Run ${path.basename(nb.uri.path)}: ${totalText}`,
-          detail: `${detail}\n\nEach cell may spend up to its line; one that would cost more stops the run. Charged to ${this.deps.connection.label()}.`,
-          yes: 'Approve Plan and Run', pick: { label: `Approve Plan and Run (${totalText})`, detail: lines.map((l) => `${l.cell}: ${l.text}`).join(' · ') },
+          detail: l10n.t('{0}\n\nEach cell may spend up to its line; one that would cost more stops the run. Charged to {1}.', detail, this.deps.connection.label()),
+          yes: 'Approve Plan and Run', pick: { label: l10n.t('Approve Plan and Run ({0})', totalText), detail: lines.map((l) => `${l.cell}: ${l.text}`).join(' · ') },
         });
         if (!ok) {
           for (const i of [...executions.keys()]) end(i, false, '**Not run:** the plan was not approved. Nothing was sent.');
@@ -174,7 +175,7 @@ class PipelineController {
           } else if (e.kind === 'stopped') end(e.index, false, `**Stopped:** ${e.message}`);
         },
       });
-      if (summary.stopped) void vscode.window.showWarningMessage(`Pipeline stopped at “${summary.stopped.cell}”: ${summary.stopped.message} Charged in this run: ${summary.charged.toLocaleString('en-US')} credits.`);
+      if (summary.stopped) void vscode.window.showWarningMessage(l10n.t('Pipeline stopped at “{0}”: {1} Charged in this run: {2} credits.', summary.stopped.cell, summary.stopped.message, summary.charged.toLocaleString('en-US')));
     } finally {
       await Promise.all(shown);
       // Cells after a stop were not run.
@@ -246,7 +247,7 @@ export function registerPipelineNotebook(context: vscode.ExtensionContext, deps:
       const cell = cellOf(arg);
       const name = cell && cellName(cell);
       const rec = cell && name ? await readRecord(resultsDir(cell.notebook), name) : undefined;
-      if (!rec) return void vscode.window.showInformationMessage('This cell has no result on disk yet: run it first.');
+      if (!rec) return void vscode.window.showInformationMessage(l10n.t('This cell has no result on disk yet: run it first.'));
       await openResult(rec.resultPath);
     }),
     vscode.commands.registerCommand(CommandIds.pipelineRefreshCell, async (arg: unknown) => {
@@ -254,7 +255,7 @@ export function registerPipelineNotebook(context: vscode.ExtensionContext, deps:
       const name = cell && cellName(cell);
       if (!cell || !name) return;
       await forgetRecord(resultsDir(cell.notebook), name);
-      void vscode.window.showInformationMessage(`“${name}” will be sent again at the next run (its price is in the next plan).`);
+      void vscode.window.showInformationMessage(l10n.t('“{0}” will be sent again at the next run (its price is in the next plan).', name));
     }),
   );
 }

@@ -3,6 +3,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { openInTable } from '../table/tableEditor';
 import { tableFilesIn } from '../../core/results/files';
+import { l10n } from '../../shared/l10n';
 
 /** The read-only scheme for a result's raw text, so a result is never edited by accident. */
 export const RESULT_SCHEME = 'wallet-analytics-result';
@@ -46,9 +47,9 @@ export async function openResultRaw(p: string): Promise<void> {
   }
   if (st.size > RAW_MAX_BYTES) {
     const pick = await vscode.window.showWarningMessage(
-      `${path.basename(p)} is ${(st.size / 1024 / 1024).toFixed(0)} MB: too large to read as text comfortably. Open it in the table instead?`,
-      'Open in Table',
-      'Reveal in Explorer',
+      l10n.t('{0} is {1} MB: too large to read as text comfortably. Open it in the table instead?', path.basename(p), (st.size / 1024 / 1024).toFixed(0)),
+      l10n.t('Open in Table'),
+      l10n.t('Reveal in Explorer'),
     );
     if (pick === 'Open in Table') await openInTable(p);
     else if (pick === 'Reveal in Explorer') await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(p));

@@ -9,6 +9,7 @@ import { notebookColumns, writeNotebook } from '../../core/notebook';
 import { CommandIds } from '../base/ids';
 import type { Log } from '../base/log';
 import type { TableSession } from './tableSession';
+import { l10n } from '../../shared/l10n';
 
 /** Registers the command; `active` is the table in the active editor, if any. */
 export function registerOpenInNotebook(context: vscode.ExtensionContext, active: () => TableSession | undefined, log: Log): void {
@@ -16,7 +17,7 @@ export function registerOpenInNotebook(context: vscode.ExtensionContext, active:
     vscode.commands.registerCommand(CommandIds.openInNotebook, async (): Promise<string | undefined> => {
       const session = active();
       if (!session) {
-        void vscode.window.showInformationMessage('Open a result in the Wallet Analytics Table first: Open in Notebook writes a notebook of the view it shows.');
+        void vscode.window.showInformationMessage(l10n.t('Open a result in the Wallet Analytics Table first: Open in Notebook writes a notebook of the view it shows.'));
         return undefined;
       }
       try {
@@ -28,7 +29,7 @@ export function registerOpenInNotebook(context: vscode.ExtensionContext, active:
         await Promise.resolve(vscode.commands.executeCommand('vscode.openWith', uri, 'jupyter-notebook')).catch(() => vscode.commands.executeCommand('vscode.open', uri));
         return target;
       } catch (e) {
-        void vscode.window.showErrorMessage(`Open in Notebook: ${e instanceof Error ? e.message : String(e)}`);
+        void vscode.window.showErrorMessage(l10n.t('Open in Notebook: {0}', e instanceof Error ? e.message : String(e)));
         return undefined;
       }
     }),

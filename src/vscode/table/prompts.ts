@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { l10n } from '../../shared/l10n';
 
 /**
  * The few things the table asks a person or hands to VS Code, behind one interface so the
@@ -12,7 +13,7 @@ export interface SaveDialogKind {
   readonly saveLabel: string;
 }
 
-const CSV_EXPORT: SaveDialogKind = { filters: { 'CSV files': ['csv'] }, title: 'Export the table view to CSV', saveLabel: 'Export' };
+const CSV_EXPORT: SaveDialogKind = { filters: { 'CSV files': ['csv'] }, title: l10n.t('Export the table view to CSV'), saveLabel: 'Export' };
 
 export interface TablePrompts {
   savePath(defaultPath: string, kind?: SaveDialogKind): Promise<string | undefined>;

@@ -22,6 +22,7 @@ import type { Log } from '../base/log';
 import type { TablePrompts } from './prompts';
 import { readSavedViews as read, writeSavedViews } from './savedViewStore';
 import type { TableSession, TableSnapshot } from './tableSession';
+import { l10n } from '../../shared/l10n';
 
 /** "results of pnl" or "tables with these columns". */
 function whose(snap: TableSnapshot): string {
@@ -55,7 +56,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
   const activeSnapshot = async (what: string): Promise<{ session: TableSession; snap: TableSnapshot } | undefined> => {
     const session = deps.active();
     if (!session) {
-      void vscode.window.showInformationMessage(`Open a result in the Wallet Analytics Table first: ${what}`);
+      void vscode.window.showInformationMessage(l10n.t('Open a result in the Wallet Analytics Table first: {0}', what));
       return undefined;
     }
     return { session, snap: await session.snapshot() };
@@ -65,12 +66,12 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
     const all = read(state);
     const views = viewsOf(all, snap.scope);
     if (views.length === 0) {
-      void vscode.window.showInformationMessage(`No saved views for ${whose(snap)} yet: sort, filter and choose columns, then run "Save View As…".`);
+      void vscode.window.showInformationMessage(l10n.t('No saved views for {0} yet: sort, filter and choose columns, then run "Save View As…".', whose(snap)));
       return undefined;
     }
     const last = lastView(all, snap.scope)?.name;
-    const items = [...views.map((v) => ({ label: v.name, description: v.name === last ? 'opens new results' : undefined, detail: summary(v), view: v })), ...extra.map((i) => ({ ...i, view: undefined }))];
-    const picked = await deps.prompts().pick(items, { title, placeHolder: `Saved views of ${whose(snap)}`, matchOnDetail: true });
+    const items = [...views.map((v) => ({ label: v.name, description: v.name === last ? l10n.t('opens new results') : undefined, detail: summary(v), view: v })), ...extra.map((i) => ({ ...i, view: undefined }))];
+    const picked = await deps.prompts().pick(items, { title, placeHolder: l10n.t('Saved views of {0}', whose(snap)), matchOnDetail: true });
     return picked ? { view: picked.view, item: picked } : undefined;
   };
 
@@ -85,8 +86,8 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
         typeof given === 'string'
           ? given
           : await deps.prompts().input({
-              title: `Save View As (for ${whose(snap)})`,
-              prompt: 'A name for this table\'s sort, filters, chosen columns and number formats. New results open in the view chosen last.',
+              title: l10n.t('Save View As (for {0})', whose(snap)),
+              prompt: l10n.t('A name for this table\'s sort, filters, chosen columns and number formats. New results open in the view chosen last.'),
               value: lastView(all, snap.scope)?.name ?? '',
               validateInput: (v) => {
                 const name = cleanViewName(v);
@@ -101,7 +102,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
       await write(saveView(read(state), snap.scope, view));
       await session.viewSaved(name);
       log.info(`Table: saved the view "${name}" for ${whose(snap)}.`);
-      void vscode.window.showInformationMessage(`Saved the view "${name}": new ${whose(snap)} open in it.`);
+      void vscode.window.showInformationMessage(l10n.t('Saved the view "{0}": new {1} open in it.', name, whose(snap)));
       return name;
     }),
 
@@ -109,7 +110,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
       const active = await activeSnapshot('Apply Saved View… shows one of its saved views.');
       if (!active) return undefined;
       const { session, snap } = active;
-      const NONE = { label: 'No saved view', detail: 'File order, no filters; new results open as the file is' };
+      const NONE = { label: l10n.t('No saved view'), detail: l10n.t('File order, no filters; new results open as the file is') };
       let view: SavedView | undefined;
       if (typeof given === 'string') {
         view = viewsOf(read(state), snap.scope).find((v) => sameName(v.name, given));
@@ -128,7 +129,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
       const count = await session.applyView(query, layout, view.name);
       await write(chooseView(read(state), snap.scope, view.name));
       log.info(`Table: applied the view "${view.name}": ${count}.`);
-      if (missing.length > 0) void vscode.window.showWarningMessage(`The view "${view.name}" names columns this result does not have, left out: ${missing.join(', ')}.`);
+      if (missing.length > 0) void vscode.window.showWarningMessage(l10n.t('The view "{0}" names columns this result does not have, left out: {1}.', view.name, missing.join(', ')));
       return view.name;
     }),
 
@@ -140,7 +141,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
       if (name === undefined) return undefined;
       await write(deleteView(read(state), snap.scope, name));
       log.info(`Table: deleted the view "${name}" of ${whose(snap)}.`);
-      void vscode.window.showInformationMessage(`Deleted the view "${name}".`);
+      void vscode.window.showInformationMessage(l10n.t('Deleted the view "{0}".', name));
       return name;
     }),
   );

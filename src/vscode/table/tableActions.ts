@@ -14,6 +14,7 @@ import { pickInputTarget, targetInputs } from '../flows/inputPicker';
 import type { TablePrompts } from './prompts';
 import { explorerLink, explorerSetting } from '../../core/explorer';
 import { readSettings } from '../base/settings';
+import { l10n } from '../../shared/l10n';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
@@ -42,19 +43,19 @@ export async function addToList(addresses: readonly string[], resultsFolder: str
   await fs.mkdir(dir, { recursive: true });
   const names = (await fs.readdir(dir)).filter((n) => /\.txt$/iu.test(n)).sort();
   type Item = vscode.QuickPickItem & { file?: string };
-  const items: Item[] = [{ label: '$(add) New list…', description: `in ${dir}` }];
+  const items: Item[] = [{ label: l10n.t('$(add) New list…'), description: l10n.t('in {0}', dir) }];
   for (const n of names) {
     const count = (await readLines(path.join(dir, n))).length;
-    items.push({ label: n.replace(/\.txt$/iu, ''), description: `${fmt(count)} address${count === 1 ? '' : 'es'}`, file: path.join(dir, n) });
+    items.push({ label: n.replace(/\.txt$/iu, ''), description: l10n.t('{0} address{1}', fmt(count), count === 1 ? '' : 'es'), file: path.join(dir, n) });
   }
   const what = valid.length === 1 ? (listAddress(valid[0] ?? '') ?? '') : `${fmt(valid.length)} addresses`;
-  const pick = await prompts.pick(items, { title: `Add ${what} to an address list`, placeHolder: 'Pick a list, or make a new one' });
+  const pick = await prompts.pick(items, { title: l10n.t('Add {0} to an address list', what), placeHolder: l10n.t('Pick a list, or make a new one') });
   if (!pick) return undefined;
   let file = pick.file;
   if (!file) {
     const name = await prompts.input({
-      title: 'New address list',
-      prompt: `A name for the list (saved as a .txt in ${dir})`,
+      title: l10n.t('New address list'),
+      prompt: l10n.t('A name for the list (saved as a .txt in {0})', dir),
       validateInput: (v) => (/^[\w .-]{1,80}$/u.test(v.trim()) ? undefined : 'Letters, digits, spaces, dots, dashes and underscores; at most 80.'),
     });
     if (!name) return undefined;
@@ -92,7 +93,7 @@ export async function useAsInput(
   const skipped = about.skipped > 0 ? `; ${fmt(about.skipped)} cells that are not addresses left out` : '';
   let target;
   try {
-    target = await pickInputTarget([offer], prompts, { title: `Use ${fmt(addresses.length)} ${roleText(role)} from “${about.column}” as input to…${skipped}` });
+    target = await pickInputTarget([offer], prompts, { title: l10n.t('Use {0} {1} from “{2}” as input to…{3}', fmt(addresses.length), roleText(role), about.column, skipped) });
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
   }
@@ -113,7 +114,7 @@ export async function openInExplorer(address: string, chain: 'main' | 'alt'): Pr
   const link = explorerLink(readSettings().explorerUrls[chain], address, chain);
   if ('problem' in link) {
     const setting = explorerSetting(chain);
-    void vscode.window.showWarningMessage(link.problem, 'Open Settings').then((choice) => {
+    void vscode.window.showWarningMessage(link.problem, l10n.t('Open Settings')).then((choice) => {
       if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
     });
     // The status line is short; the notification says how to set it.

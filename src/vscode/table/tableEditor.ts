@@ -14,6 +14,7 @@ import { registerSavedViews } from './savedViewCommands';
 import { tableFileOf } from '../../core/results/files';
 import { tableHtml, tableResourceRoots } from './tableHtml';
 import { TableSession } from './tableSession';
+import { l10n } from '../../shared/l10n';
 
 export const TABLE_VIEW_TYPE = 'walletAnalytics.table';
 
@@ -134,7 +135,7 @@ export function registerTableEditor(context: vscode.ExtensionContext, deps: Tabl
     vscode.commands.registerCommand(CommandIds.exportTable, () => {
       const entry = provider.active();
       if (!entry) {
-        void vscode.window.showInformationMessage('Open a result in the Wallet Analytics Table first: Export saves the rows and columns it shows.');
+        void vscode.window.showInformationMessage(l10n.t('Open a result in the Wallet Analytics Table first: Export saves the rows and columns it shows.'));
         return false;
       }
       entry.session.exportShown();
@@ -145,7 +146,7 @@ export function registerTableEditor(context: vscode.ExtensionContext, deps: Tabl
       p ??= vscode.window.activeTextEditor?.document.uri.scheme === 'file' ? vscode.window.activeTextEditor.document.uri.fsPath : undefined;
       if (!p) {
         const picked = await vscode.window.showOpenDialog({
-          title: 'Open in Wallet Analytics Table',
+          title: l10n.t('Open in Wallet Analytics Table'),
           canSelectMany: false,
           filters: { 'Tables': ['csv', 'txt', 'json'], 'All files': ['*'] },
         });

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
+import { L10N_META } from '../../shared/l10n';
 
 /** The folders a table webview may load from: the built bundle and the stylesheet, nothing else. */
 export function tableResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
@@ -29,11 +30,12 @@ export function tableHtml(webview: vscode.Webview, extensionUri: vscode.Uri, tit
     "form-action 'none'",
   ].join('; ');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeAttr(vscode.env.language || 'en')}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta name="${L10N_META}" content="${escapeAttr(JSON.stringify(vscode.l10n.bundle ?? {}))}">
 <link rel="stylesheet" href="${escapeAttr(style.toString())}">
 <title>${escapeAttr(title)}</title>
 </head>

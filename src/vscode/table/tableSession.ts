@@ -26,6 +26,7 @@ import { resultInfo } from '../../core/results/files';
 import { lastViewFor } from './savedViewStore';
 import { activityCommand, addToList, openInExplorer, useAsInput } from './tableActions';
 import { TABLE_COMMAND_TITLES, tableCommandCall } from './tableCommands';
+import { l10n } from '../../shared/l10n';
 
 export interface TableSessionDeps {
   readonly state: vscode.Memento;
@@ -417,7 +418,7 @@ export class TableSession implements vscode.Disposable {
       case 'walletActivity':
         // Not awaited: the command asks for pages and shows the price; this reply only says it started.
         prompts.runCommand(activityCommand(req.chain), { inputs: { address: req.address } }).then(undefined, (e: unknown) => {
-          void vscode.window.showErrorMessage(`Wallet activity: ${message(e)}`);
+          void vscode.window.showErrorMessage(l10n.t('Wallet activity: {0}', message(e)));
         });
         this.post({ type: 'done', requestId: req.requestId, message: `Wallet activity of ${req.address}: choose the pages; the price shows before anything is sent.` });
         return;
@@ -493,7 +494,7 @@ export class TableSession implements vscode.Disposable {
   /** Writes a chart's PNG where the person says (default: `<result>-<chart>.png` beside the result), atomically. */
   private async savePng(o: Opened, requestId: number, name: string, dataUrl: string, prompts: TablePrompts): Promise<void> {
     const png = pngFromDataUrl(dataUrl);
-    const target = await prompts.savePath(chartPngPath(o.file, name), { filters: { 'PNG images': ['png'] }, title: `Save the chart “${name}” as PNG`, saveLabel: 'Save' });
+    const target = await prompts.savePath(chartPngPath(o.file, name), { filters: { 'PNG images': ['png'] }, title: l10n.t('Save the chart “{0}” as PNG', name), saveLabel: 'Save' });
     if (!target) {
       this.post({ type: 'failed', requestId, message: 'Saving the chart was cancelled.', cancelled: true });
       return;
@@ -526,7 +527,7 @@ export class TableSession implements vscode.Disposable {
     const rows = o.table.view.length;
     const neutraliseFormulas = readSettings().tableNeutralizeFormulas;
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Exporting ${fmt(rows)} rows to ${path.basename(target)}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: l10n.t('Exporting {0} rows to {1}', fmt(rows), path.basename(target)), cancellable: true },
       (progress, token) => {
         const c = this.controllers.get(requestId);
         token.onCancellationRequested(() => c?.abort());
@@ -549,7 +550,7 @@ export class TableSession implements vscode.Disposable {
       requestId,
       message: `Exported ${fmt(result.rows)} rows × ${fmt(columns?.length ?? o.table.columns.length)} columns to ${target}${neutraliseFormulas ? ' (formulas neutralised)' : ''}.`,
     });
-    void vscode.window.showInformationMessage(`Exported ${fmt(result.rows)} rows to ${path.basename(target)}.`, 'Open in Table', 'Reveal').then((pick) => {
+    void vscode.window.showInformationMessage(l10n.t('Exported {0} rows to {1}.', fmt(result.rows), path.basename(target)), l10n.t('Open in Table'), l10n.t('Reveal')).then((pick) => {
       if (pick === 'Open in Table') void vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(target), 'walletAnalytics.table');
       else if (pick === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target));
     });
@@ -563,7 +564,7 @@ export class TableSession implements vscode.Disposable {
     // there too (addresses.ts), so only the list crosses to this thread.
     const chain = info.address ?? 'main';
     const { addresses, skipped } = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: `Reading the addresses of ${info.name}` },
+      { location: vscode.ProgressLocation.Window, title: l10n.t('Reading the addresses of {0}', info.name) },
       () => o.table.addresses(column, chain, { signal, onProgress: (progress) => this.post({ type: 'progress', requestId, progress }) }),
     );
     const msg = await useAsInput(addresses, chain, { column: info.name, skipped, role: addressRole(info.name, resultRole(o.endpoint)) }, prompts);

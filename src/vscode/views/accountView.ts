@@ -10,6 +10,7 @@ import { accountFacts, isoDay, type AccountFacts, type SpendLine } from './accou
 import { levelOf } from './creditsStatus';
 import { onDidChangeSettings, readSidebarSettings } from '../base/settings';
 import type { ConnectionStatus } from '../base/status';
+import { l10n } from '../../shared/l10n';
 
 export const ACCOUNT_VIEW = 'walletAnalyticsAccount';
 
@@ -142,7 +143,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
       case 'profile': {
         const item = t('Profile', f.profileName, icon(f.keyState === 'sandbox' ? 'beaker' : 'account'), `The connection in use in this window: ${f.profileName} (${f.baseUrl}). Click to switch; jobs already sent stay with the profile they were sent under.`);
         item.contextValue = 'account.profile';
-        item.command = { command: CommandIds.switchProfile, title: 'Switch Profile…' };
+        item.command = { command: CommandIds.switchProfile, title: l10n.t('Switch Profile…') };
         return item;
       }
       case 'key': {
@@ -154,7 +155,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
         };
         const item = t('API key', desc, icon('key'), f.keyState === 'sandbox' ? tips[f.keyState] : `${tips[f.keyState] ?? ''} It is the key of the profile “${f.profileName}”, sent only to ${f.baseUrl}.`);
         item.contextValue = `account.key.${f.keyState}`;
-        if (f.keyState === 'notSet') item.command = { command: CommandIds.setApiKey, title: 'Set API Key' };
+        if (f.keyState === 'notSet') item.command = { command: CommandIds.setApiKey, title: l10n.t('Set API Key') };
         return item;
       }
       case 'baseUrl': {
@@ -173,7 +174,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
               : `The base URL of the profile “${f.profileName}”: its key is sent here only. For another address, add another profile.`}`,
         );
         item.contextValue = sandbox ? 'account.baseUrl.sandbox' : 'account.baseUrl.configured';
-        if (setting) item.command = { command: 'workbench.action.openSettings', title: 'Open Settings', arguments: ['walletAnalytics.baseUrl'] };
+        if (setting) item.command = { command: 'workbench.action.openSettings', title: l10n.t('Open Settings'), arguments: ['walletAnalytics.baseUrl'] };
         return item;
       }
       case 'connection': {
@@ -199,7 +200,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
                 ? RESTRICTED_MODE
                 : undefined),
         );
-        item.command = s === 'untrusted' ? { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' } : { command: CommandIds.refreshAccount, title: 'Retry' };
+        item.command = s === 'untrusted' ? { command: 'workbench.trust.manage', title: l10n.t('Manage Workspace Trust') } : { command: CommandIds.refreshAccount, title: l10n.t('Retry') };
         return item;
       }
       case 'balance': {
@@ -215,7 +216,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
           level === 'critical' ? icon('warning', 'errorForeground') : level === 'warn' ? icon('warning', 'list.warningForeground') : this.brandIcon,
           tip,
         );
-        item.command = { command: CommandIds.refreshAccount, title: 'Refresh' };
+        item.command = { command: CommandIds.refreshAccount, title: l10n.t('Refresh') };
         return item;
       }
       case 'used': {
@@ -257,7 +258,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
             ? `${exactCredits(b.spent)} spent or held of your budget of ${exactCredits(b.budget)} (${setting}); ${exactCredits(b.left)} left. It resets ${resetWords(b)}. A paid call past it is refused before its price is shown, in every window. Click to change it.`
             : `No ${kind === 'day' ? 'daily' : '30-day'} budget: click to set ${setting}.`,
         );
-        item.command = { command: 'workbench.action.openSettings', title: 'Open Settings', arguments: [setting] };
+        item.command = { command: 'workbench.action.openSettings', title: l10n.t('Open Settings'), arguments: [setting] };
         return item;
       }
       case 'forecast': {

@@ -8,6 +8,7 @@ import { accountFacts, isoDay, type AccountFacts } from './account';
 import type { HistoryService } from '../base/history';
 import { onDidChangeSettings, readSidebarSettings } from '../base/settings';
 import type { ConnectionStatus } from '../base/status';
+import { l10n } from '../../shared/l10n';
 
 export type CreditsLevel = 'ok' | 'warn' | 'critical';
 
@@ -139,7 +140,7 @@ export class CreditsStatus implements vscode.Disposable {
       this.item.tooltip = this.tooltip(f, settings.warnBelow, settings.criticalBelow);
       if (this.levelNow !== 'ok') void this.notifyOnce(f, this.levelNow, this.levelNow === 'critical' ? settings.criticalBelow : settings.warnBelow);
     }
-    this.item.accessibilityInformation = { label: `Wallet Analytics credits: ${f.balance ? exactCredits(f.balance.value) : 'unknown'}` };
+    this.item.accessibilityInformation = { label: l10n.t('Wallet Analytics credits: {0}', f.balance ? exactCredits(f.balance.value) : 'unknown') };
     this.visible = true;
     this.item.show();
   }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { SANDBOX_PROFILE_ID } from '../../core/profiles';
 import { CommandIds } from '../base/ids';
 import type { Connection } from '../base/connection';
+import { l10n } from '../../shared/l10n';
 
 /**
  * The active profile's name in the status bar; a click switches profiles. Shown always, so the
@@ -39,7 +40,7 @@ export class ProfileStatus implements vscode.Disposable {
     md.isTrusted = false;
     md.supportHtml = false;
     this.item.tooltip = md;
-    this.item.accessibilityInformation = { label: sandbox ? 'Wallet Analytics sandbox in use: click to switch profiles' : `Wallet Analytics profile ${p.name}: click to switch` };
+    this.item.accessibilityInformation = { label: sandbox ? l10n.t('Wallet Analytics sandbox in use: click to switch profiles') : l10n.t('Wallet Analytics profile {0}: click to switch', p.name) };
   }
 
   dispose(): void {

@@ -13,6 +13,7 @@ import { pickInputTarget, targetInputs } from '../flows/inputPicker';
 import { openResult } from '../results/open';
 import { FileNode, RequestNode } from './requestsTree';
 import type { RequestsView } from './requestsView';
+import { l10n } from '../../shared/l10n';
 
 /** What tests (and other commands) may pass instead of answering prompts; a person never needs them. */
 export interface ActionArgs extends Pick<RunArgs, 'notify' | 'wait'> {
@@ -49,7 +50,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
     return download();
     function download(): Thenable<string> {
       return vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `${endpointTitle(item.endpointId)}: downloading the result (free)…` },
+        { location: vscode.ProgressLocation.Notification, title: l10n.t('{0}: downloading the result (free)…', endpointTitle(item.endpointId)) },
         () => view.files.ensure(item, baseUrl(), { again }),
       );
     }
@@ -88,18 +89,18 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
     // column's distinct addresses, at most the most a request takes.
     const most = Math.max(...listFields().map((t) => t.field.max ?? 0));
     const lists = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `${endpointTitle(item.endpointId)}: reading the addresses of the result (free)…` },
+      { location: vscode.ProgressLocation.Notification, title: l10n.t('{0}: reading the addresses of the result (free)…', endpointTitle(item.endpointId)) },
       () => readResultLists(p, { limit: most, hint: resultRole(item.endpointId) }),
     );
     if (lists.every((l) => l.addresses.length === 0)) throw new Error(`The result of ${endpointTitle(item.endpointId)} holds no addresses to use as input.`);
     const chosen = await pickInputTarget(lists, { pick: (items, o) => Promise.resolve(vscode.window.showQuickPick(items, o)) }, {
-      title: `Use the result of ${endpointTitle(item.endpointId)} as input to…`,
+      title: l10n.t('Use the result of {0} as input to…', endpointTitle(item.endpointId)),
       preset: opts.target,
     });
     if (!chosen) return { status: 'cancelled' };
     if (chosen.cut) {
       void vscode.window.showWarningMessage(
-        `The result holds ${chosen.offer.distinct.toLocaleString('en-US')} ${chosen.wants}; the first ${chosen.count.toLocaleString('en-US')} (the most per request) are used.`,
+        l10n.t('The result holds {0} {1}; the first {2} (the most per request) are used.', chosen.offer.distinct.toLocaleString('en-US'), chosen.wants, chosen.count.toLocaleString('en-US')),
       );
     }
     const { target: _t, ...run } = opts;
@@ -119,14 +120,14 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
         const item = itemOf(target);
         const title = endpointTitle(item.endpointId);
         if (item.status === 'running') {
-          void vscode.window.showInformationMessage(`${title} is still running on the server; its result opens here when it is done.`);
+          void vscode.window.showInformationMessage(l10n.t('{0} is still running on the server; its result opens here when it is done.', title));
           return undefined;
         }
         if (item.status === 'failed') {
           const a = await vscode.window.showErrorMessage(
-            `${title} failed on the server: ${item.error ?? 'no reason given'}. It was accepted, so it was charged.`,
-            'Re-run with the Same Inputs',
-            'Copy requestId',
+            l10n.t('{0} failed on the server: {1}. It was accepted, so it was charged.', title, item.error ?? 'no reason given'),
+            l10n.t('Re-run with the Same Inputs'),
+            l10n.t('Copy requestId'),
           );
           if (a === 'Copy requestId') await vscode.env.clipboard.writeText(item.requestId);
           else if (a) await rerun(item.requestId);
@@ -150,7 +151,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
       guard(async (target: unknown) => {
         const item = itemOf(target);
         const p = await onDisk(item, true);
-        void vscode.window.showInformationMessage(`${endpointTitle(item.endpointId)}: downloaded again to ${path.basename(p)}.`, 'Open').then((a) => {
+        void vscode.window.showInformationMessage(l10n.t('{0}: downloaded again to {1}.', endpointTitle(item.endpointId), path.basename(p)), l10n.t('Open')).then((a) => {
           if (a) void openResult(p);
         });
         return p;
@@ -181,10 +182,10 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
       if (typeof endpointId === 'string') return view.setFilter({ ...model.filter, endpointId });
       const counts = model.endpointsInHistory();
       const items: (vscode.QuickPickItem & { id?: string })[] = [
-        { label: '$(list-flat) All endpoints', description: `${model.size.toLocaleString('en-US')} requests`, id: '' },
-        ...counts.map((c) => ({ label: endpointTitle(c.endpointId), description: `${c.count.toLocaleString('en-US')} request${c.count === 1 ? '' : 's'}`, id: c.endpointId, picked: c.endpointId === model.filter.endpointId })),
+        { label: l10n.t('$(list-flat) All endpoints'), description: l10n.t('{0} requests', model.size.toLocaleString('en-US')), id: '' },
+        ...counts.map((c) => ({ label: endpointTitle(c.endpointId), description: l10n.t('{0} request{1}', c.count.toLocaleString('en-US'), c.count === 1 ? '' : 's'), id: c.endpointId, picked: c.endpointId === model.filter.endpointId })),
       ];
-      const pick = await vscode.window.showQuickPick(items, { title: 'Wallet Analytics: Filter Requests by Endpoint', placeHolder: 'Show only the requests of…' });
+      const pick = await vscode.window.showQuickPick(items, { title: l10n.t('Wallet Analytics: Filter Requests by Endpoint'), placeHolder: l10n.t('Show only the requests of…') });
       if (pick) await view.setFilter({ ...model.filter, endpointId: pick.id || undefined });
       return undefined;
     }),
@@ -192,8 +193,8 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
       if (typeof text === 'string') return view.setFilter({ ...model.filter, search: text });
       const before = model.filter;
       const box = vscode.window.createInputBox();
-      box.title = 'Wallet Analytics: Search Requests';
-      box.placeholder = 'Words in the title, inputs (an address), requestId or status; Enter keeps the filter, Escape undoes it';
+      box.title = l10n.t('Wallet Analytics: Search Requests');
+      box.placeholder = l10n.t('Words in the title, inputs (an address), requestId or status; Enter keeps the filter, Escape undoes it');
       box.value = before.search ?? '';
       let timer: ReturnType<typeof setTimeout> | undefined;
       let accepted = false;

@@ -6,6 +6,7 @@ import { mergeHistory, type HistoryItem } from '../../core/history/merge';
 import { GROUPS, HistoryModel, contextValueOf, rowIcon, rowText, type GroupId, type ModelChange, type RowIcon } from '../../core/history/model';
 import { isZipItem } from '../../core/results/kinds';
 import { CommandIds } from '../base/ids';
+import { l10n } from '../../shared/l10n';
 
 export const REQUESTS_VIEW = 'walletAnalyticsRequests';
 
@@ -199,11 +200,11 @@ export class RequestsProvider implements vscode.TreeDataProvider<RequestsElement
     if (element instanceof MoreNode) {
       const { more } = this.model.page(element.group);
       const next = Math.min(more, this.model.pageSize);
-      const item = new vscode.TreeItem(`Show ${next.toLocaleString('en-US')} more…`);
+      const item = new vscode.TreeItem(l10n.t('Show {0} more…', next.toLocaleString('en-US')));
       item.id = `more:${element.group}`;
-      item.description = `${more.toLocaleString('en-US')} not shown`;
+      item.description = l10n.t('{0} not shown', more.toLocaleString('en-US'));
       item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.command = { command: CommandIds.showMoreRequests, title: 'Show More', arguments: [element.group] };
+      item.command = { command: CommandIds.showMoreRequests, title: l10n.t('Show More'), arguments: [element.group] };
       return item;
     }
     if (element instanceof FileNode) {
@@ -213,7 +214,7 @@ export class RequestsProvider implements vscode.TreeDataProvider<RequestsElement
       item.resourceUri = vscode.Uri.file(element.file);
       item.tooltip = element.file;
       item.contextValue = 'requestFile';
-      item.command = { command: CommandIds.openRequestFile, title: 'Open', arguments: [element] };
+      item.command = { command: CommandIds.openRequestFile, title: l10n.t('Open'), arguments: [element] };
       return item;
     }
     if (element instanceof NoteNode) {
@@ -238,7 +239,7 @@ export class RequestsProvider implements vscode.TreeDataProvider<RequestsElement
     item.iconPath = ICONS[icon]();
     item.contextValue = contextValueOf(it);
     item.accessibilityInformation = { label: `${text.label}, ${text.description}, ${STATUS_WORDS[icon]}` };
-    if (it.status !== 'running') item.command = { command: CommandIds.openRequest, title: 'Open', arguments: [element] };
+    if (it.status !== 'running') item.command = { command: CommandIds.openRequest, title: l10n.t('Open'), arguments: [element] };
     return item;
   }
 

@@ -22,6 +22,7 @@ import type { Connection } from '../base/connection';
 import type { CallService, RunOutcome } from '../calls/callService';
 import { queryEndpoint } from '../language/runner';
 import { callCell, type PipelineDeps } from '../pipeline/pipelineNotebook';
+import { l10n } from '../../shared/l10n';
 
 export interface TargetDeps extends Pick<PipelineDeps, 'calls' | 'store'> {
   readonly calls: CallService;
@@ -73,7 +74,7 @@ export async function priceOfRun(t: WatchTarget): Promise<RunPrice> {
     if ('problem' in r) return { kind: 'unwatchable', message: r.problem };
     const q = quote(r.ep, { query: r.body });
     const perMatch = r.ep.price.kind === 'perMatch' ? r.ep.price.credits : q.credits;
-    return { kind: 'perMatch', min: q.credits, perMatch, text: `${fmtCredits(perMatch)} per matching wallet, at least ${fmtCredits(q.credits)}` };
+    return { kind: 'perMatch', min: q.credits, perMatch, text: l10n.t('{0} per matching wallet, at least {1}', fmtCredits(perMatch), fmtCredits(q.credits)) };
   }
   const p = await readPipeline(t.file);
   const plan = await freshPlan(t.file, p);

@@ -27,6 +27,7 @@ import { openInTable } from '../table/tableEditor';
 import { RequestNode } from '../views/requestsTree';
 import { priceOfRun, targetName } from './targets';
 import type { WatchService } from './watchService';
+import { l10n } from '../../shared/l10n';
 
 export const WATCHES_VIEW = 'walletAnalyticsWatches';
 const QUERY_SUFFIX = '.waquery.json';
@@ -95,22 +96,22 @@ function targetOf(arg: unknown, deps: WatchCommandDeps): WatchTarget | { problem
 async function askSchedule(testMode: boolean): Promise<Schedule | undefined> {
   type Item = vscode.QuickPickItem & { readonly pick: 'hourly' | 'daily9' | 'daily' | 'interval' };
   const items: Item[] = [
-    { label: 'Every hour', description: 'at :00 UTC, when the metrics refresh', pick: 'hourly' },
-    { label: 'Every day at 09:00 UTC', pick: 'daily9' },
-    { label: 'Every day at…', description: 'a UTC time you type', pick: 'daily' },
-    { label: 'Custom interval…', description: 'at least an hour', pick: 'interval' },
+    { label: l10n.t('Every hour'), description: l10n.t('at :00 UTC, when the metrics refresh'), pick: 'hourly' },
+    { label: l10n.t('Every day at 09:00 UTC'), pick: 'daily9' },
+    { label: l10n.t('Every day at…'), description: l10n.t('a UTC time you type'), pick: 'daily' },
+    { label: l10n.t('Custom interval…'), description: l10n.t('at least an hour'), pick: 'interval' },
   ];
-  const chosen = await vscode.window.showQuickPick(items, { title: 'Watch This (1/3): when to run it', ignoreFocusOut: true });
+  const chosen = await vscode.window.showQuickPick(items, { title: l10n.t('Watch This (1/3): when to run it'), ignoreFocusOut: true });
   if (!chosen) return undefined;
   if (chosen.pick === 'hourly') return { kind: 'hourly' };
   if (chosen.pick === 'daily9') return { kind: 'daily', at: 9 * 60 };
   if (chosen.pick === 'daily') {
-    const t = await vscode.window.showInputBox({ title: 'Every day at (UTC)', placeHolder: '09:00', validateInput: (v) => (parseTimeOfDay(v) === undefined ? 'A UTC time such as 09:00 or 17:30.' : undefined) });
+    const t = await vscode.window.showInputBox({ title: l10n.t('Every day at (UTC)'), placeHolder: '09:00', validateInput: (v) => (parseTimeOfDay(v) === undefined ? 'A UTC time such as 09:00 or 17:30.' : undefined) });
     const at = t === undefined ? undefined : parseTimeOfDay(t);
     return at === undefined ? undefined : { kind: 'daily', at };
   }
   const t = await vscode.window.showInputBox({
-    title: 'Every…', placeHolder: '2h, 90m, 1d',
+    title: l10n.t('Every…'), placeHolder: l10n.t('2h, 90m, 1d'),
     validateInput: (v) => { const p = parseInterval(v, testMode); return 'problem' in p ? p.problem : undefined; },
   });
   const p = t === undefined ? undefined : parseInterval(t, testMode);
@@ -126,9 +127,9 @@ export function parseThreshold(text: string): Threshold | null | { problem: stri
 
 async function askThreshold(): Promise<Threshold | null | undefined> {
   const t = await vscode.window.showInputBox({
-    title: 'Watch This (2/3): which change counts',
-    prompt: 'New and gone wallets always count. Also count a numeric column that moved by more than a percentage (either way), or leave empty.',
-    placeHolder: 'realized_pnl_usd_7d 20%',
+    title: l10n.t('Watch This (2/3): which change counts'),
+    prompt: l10n.t('New and gone wallets always count. Also count a numeric column that moved by more than a percentage (either way), or leave empty.'),
+    placeHolder: l10n.t('realized_pnl_usd_7d 20%'),
     ignoreFocusOut: true,
     validateInput: (v) => { const p = parseThreshold(v); return p && 'problem' in p ? p.problem : undefined; },
   });
@@ -153,16 +154,16 @@ function budgetLine(states: readonly BudgetState[]): string {
 async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): Promise<WatchRecord | undefined> {
   const args = watchArgsFrom(extra ?? arg, deps.testMode);
   if ('problem' in args) {
-    void vscode.window.showErrorMessage(`Watch This: ${args.problem}`);
+    void vscode.window.showErrorMessage(l10n.t('Watch This: {0}', args.problem));
     return undefined;
   }
   const found = args.target ?? targetOf(arg, deps);
   if (!found) {
-    void vscode.window.showInformationMessage('Watch This works on a past request (right-click it in the Requests view), a .waquery.json query file or a .wapipe.json pipeline (open it, or right-click it in the Explorer).');
+    void vscode.window.showInformationMessage(l10n.t('Watch This works on a past request (right-click it in the Requests view), a .waquery.json query file or a .wapipe.json pipeline (open it, or right-click it in the Explorer).'));
     return undefined;
   }
   if ('problem' in found) {
-    void vscode.window.showErrorMessage(`Watch This: ${found.problem}`);
+    void vscode.window.showErrorMessage(l10n.t('Watch This: {0}', found.problem));
     return undefined;
   }
   const target = found;
@@ -175,7 +176,7 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
   // The price per run, shown with the budget it lives in: the person's one approval.
   const price = await priceOfRun(target);
   if (price.kind === 'unwatchable') {
-    void vscode.window.showErrorMessage(`Watch This: ${price.message}`);
+    void vscode.window.showErrorMessage(l10n.t('Watch This: {0}', price.message));
     return undefined;
   }
   const { connection, credits } = deps.watches.deps;
@@ -190,8 +191,8 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
   if (price.kind === 'perMatch') {
     const left = states.length ? Math.min(...states.map((s) => s.left)) : Infinity;
     const typed = await deps.questions.choose({
-      kind: 'amount', endpointId, to, title: `Watch “${name}” (3/3) · ${to}`, min: price.min, balance: Math.min(ceiling, left), perMatch: price.perMatch,
-      prompt: `A Wallet Database query is billed per match (${price.text}), not known before it runs. Type the most credits each run may cost (at most your per-call ceiling${left < Infinity ? ' and what your budgets leave' : ''}); a run that could cost more is skipped. Escape creates nothing.`,
+      kind: 'amount', endpointId, to, title: l10n.t('Watch “{0}” (3/3) · {1}', name, to), min: price.min, balance: Math.min(ceiling, left), perMatch: price.perMatch,
+      prompt: l10n.t('A Wallet Database query is billed per match ({0}), not known before it runs. Type the most credits each run may cost (at most your per-call ceiling{1}); a run that could cost more is skipped. Escape creates nothing.', price.text, left < Infinity ? ' and what your budgets leave' : ''),
     });
     if (typeof typed !== 'number') return undefined;
     perRun = typed;
@@ -199,7 +200,7 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
   } else {
     perRun = price.credits;
     if (perRun > ceiling) {
-      void vscode.window.showErrorMessage(`Watch This: a run costs ${price.text}, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: ${fmtCredits(ceiling)}); no watch was created.`);
+      void vscode.window.showErrorMessage(l10n.t('Watch This: a run costs {0}, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: {1}); no watch was created.', price.text, fmtCredits(ceiling)));
       return undefined;
     }
   }
@@ -216,7 +217,7 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
     kind: 'modal', why: 'confirm', endpointId, to,
     message: `Watch “${name}”, ${scheduleText(schedule)}: ${perRunText} per run`,
     detail, yes: 'Create Watch',
-    pick: { label: `Create Watch (${perRunText} per run, ${scheduleText(schedule)})`, description: 'your one approval for every run', detail: budgetLine(states) },
+    pick: { label: l10n.t('Create Watch ({0} per run, {1})', perRunText, scheduleText(schedule)), description: l10n.t('your one approval for every run'), detail: budgetLine(states) },
   });
   if (!ok) return undefined;
   const now = Date.now();
@@ -230,7 +231,7 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
     lastSlot: slotOf(schedule, now), runs: [],
   };
   await deps.watches.add(record);
-  void vscode.window.showInformationMessage(`Watching “${name}” ${scheduleText(schedule)}; the first run is at ${sinceText(nextSlot(schedule, now), now)}.`, 'Run Now').then((a) => {
+  void vscode.window.showInformationMessage(l10n.t('Watching “{0}” {1}; the first run is at {2}.', name, scheduleText(schedule), sinceText(nextSlot(schedule, now), now)), l10n.t('Run Now')).then((a) => {
     if (a === 'Run Now') void deps.watches.runNow(record.id);
   });
   return record;
@@ -279,15 +280,15 @@ export class WatchesProvider implements vscode.TreeDataProvider<Node>, vscode.Di
 
   getTreeItem(n: Node): vscode.TreeItem {
     const w = this.watches.list().find((x) => x.id === (n instanceof WatchNode ? n.id : n.watchId));
-    if (!w) return new vscode.TreeItem('(removed)');
+    if (!w) return new vscode.TreeItem(l10n.t('(removed)'));
     const now = Date.now();
     if (n instanceof WatchNode) {
       const item = new vscode.TreeItem(w.name, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `watch:${w.id}`;
-      item.description = w.paused ? 'paused' : scheduleText(w.schedule);
+      item.description = w.paused ? l10n.t('paused') : scheduleText(w.schedule);
       item.iconPath = new vscode.ThemeIcon(w.paused ? 'debug-pause' : 'eye');
       item.contextValue = w.paused ? 'watch paused' : 'watch active';
-      item.tooltip = `${w.name}\n${scheduleText(w.schedule)}; approved: ${w.approval.risk ? 'up to ' : ''}${fmtCredits(w.approval.credits)} per run${w.threshold ? `\nCounts: new and gone wallets, and ${w.threshold.column} moving more than ${w.threshold.percent}%` : '\nCounts: new and gone wallets'}`;
+      item.tooltip = l10n.t('{0}\n{1}; approved: {2}{3} per run{4}', w.name, scheduleText(w.schedule), w.approval.risk ? 'up to ' : '', fmtCredits(w.approval.credits), w.threshold ? `\nCounts: new and gone wallets, and ${w.threshold.column} moving more than ${w.threshold.percent}%` : '\nCounts: new and gone wallets');
       return item;
     }
     const last = lastRun(w);
@@ -296,13 +297,13 @@ export class WatchesProvider implements vscode.TreeDataProvider<Node>, vscode.Di
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     item.id = `watch:${w.id}:${row}`;
     item.contextValue = `watchDetail ${row}`;
-    if (row === 'next') item.description = w.paused ? 'paused' : sinceText(nextSlot(w.schedule, Math.max(now, w.lastSlot)), now);
+    if (row === 'next') item.description = w.paused ? l10n.t('paused') : sinceText(nextSlot(w.schedule, Math.max(now, w.lastSlot)), now);
     else if (row === 'spent') item.description = fmtCredits(this.watches.spentThisPeriod(w));
     else {
-      item.description = last ? `${last.text} · ${sinceText(last.at, now)}` : 'not run yet';
+      item.description = last ? `${last.text} · ${sinceText(last.at, now)}` : l10n.t('not run yet');
       item.tooltip = last ? `${last.text}\n${new Date(last.at).toISOString()}` : undefined;
       const open = last?.comparePath ?? last?.resultPath;
-      if (open) item.command = { command: CommandIds.openWatchResult, title: last?.comparePath ? 'Open Changes' : 'Open Result', arguments: [w.id] };
+      if (open) item.command = { command: CommandIds.openWatchResult, title: last?.comparePath ? l10n.t('Open Changes') : l10n.t('Open Result'), arguments: [w.id] };
       item.iconPath = new vscode.ThemeIcon(!last ? 'circle-outline' : last.status === 'changed' ? 'diff' : last.status === 'skipped' || last.status === 'failed' ? 'warning' : last.status === 'missed' ? 'history' : 'check');
     }
     return item;
@@ -342,7 +343,7 @@ export function registerWatches(context: vscode.ExtensionContext, deps: WatchCom
       const id = need(t);
       const w = watches.list().find((x) => x.id === id);
       const yes = 'Remove Watch';
-      const a = await vscode.window.showWarningMessage(`Remove the watch “${w?.name ?? id}”? Its results stay on disk.`, { modal: true }, yes);
+      const a = await vscode.window.showWarningMessage(l10n.t('Remove the watch “{0}”? Its results stay on disk.', w?.name ?? id), { modal: true }, yes);
       return a === yes ? watches.remove(id) : false;
     })),
     vscode.commands.registerCommand(CommandIds.openWatchResult, guard(async (t?: unknown) => {
@@ -350,7 +351,7 @@ export function registerWatches(context: vscode.ExtensionContext, deps: WatchCom
       const last = w && [...w.runs].reverse().find((r) => r.resultPath !== undefined);
       if (last?.comparePath) await openInTable(last.comparePath);
       else if (last?.resultPath) await openResult(last.resultPath);
-      else void vscode.window.showInformationMessage('This watch has no result yet.');
+      else void vscode.window.showInformationMessage(l10n.t('This watch has no result yet.'));
     })),
   );
   watches.start();
