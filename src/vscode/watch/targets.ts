@@ -12,7 +12,7 @@ import { findEndpoint, type Endpoint } from '../../core/catalog';
 import { endpointTitle } from '../../core/history/format';
 import { parsePipeline, type PipelineFile } from '../../core/pipeline/format';
 import { approvalsOf, standingApproval, type Plan } from '../../core/pipeline/plan';
-import { planOnDisk, resultsDirOf, runPipeline } from '../../core/pipeline/run';
+import { planOnDisk, readRecord, resultsDirOf, runPipeline } from '../../core/pipeline/run';
 import { fmtCredits, quote, type Quote } from '../../core/pricing';
 import { parseQueryFile } from '../../core/query/file';
 import type { QueryBody } from '../../core/query/model';
@@ -158,7 +158,7 @@ export async function runWatch(w: WatchRecord, deps: TargetDeps, signal: AbortSi
   }
   // The watched result: the last cell's.
   const last = [...p.cells].reverse().find((c) => typeof c !== 'string');
-  const rec = last && typeof last !== 'string' ? JSON.parse(await fs.readFile(path.join(resultsDirOf(t.file), `${last.name}.json`), 'utf8')) as { resultPath?: unknown } : undefined;
-  if (typeof rec?.resultPath !== 'string') return { kind: 'failed', message: 'The pipeline left no result to compare.', credits: summary.charged };
+  const rec = last && typeof last !== 'string' ? await readRecord(resultsDirOf(t.file), last.name) : undefined;
+  if (!rec) return { kind: 'failed', message: 'The pipeline left no result to compare.', credits: summary.charged };
   return { kind: 'done', credits: summary.charged, resultPath: rec.resultPath };
 }
