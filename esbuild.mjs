@@ -1,4 +1,4 @@
-// Builds the three bundles (extension host, its table worker, and webview) and, with --tests, the test entries.
+// Builds the bundles (extension host, its table worker, the table webview and the notebook renderer) and, with --tests, the test entries.
 //   node esbuild.mjs                 development build with source maps
 //   node esbuild.mjs --production    minified
 //   node esbuild.mjs --watch         rebuild on change
@@ -66,6 +66,15 @@ const builds = [
     outdir: 'dist',
     platform: 'browser',
     format: 'iife',
+    target: 'es2022',
+  },
+  {
+    ...common,
+    // The pipeline notebook's renderer (package.json notebookRenderer): VS Code imports it as an ES module.
+    entryPoints: { cellResultRenderer: 'src/webview-ui/cellResult/main.ts' },
+    outdir: 'dist',
+    platform: 'browser',
+    format: 'esm',
     target: 'es2022',
   },
 ];

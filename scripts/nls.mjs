@@ -18,7 +18,7 @@ for (const s of userFacingStrings(pkg)) {
   if (typeof v !== 'string' || /^%[^%\s]+%$/u.test(v)) continue;
   literals.push(s.key);
   if (check) continue;
-  if (nls[s.key] !== undefined && nls[s.key] !== v) throw new Error(`nls: ${s.key} already means "${nls[s.key]}", not "${v}"`);
+  // A literal is the newest text for its key (a title edited since it was moved).
   nls[s.key] = v;
   s.set(`%${s.key}%`);
 }

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { moveStrings } from './nls.mjs';
 import { localise } from './l10n.mjs';
+import { COMMANDS_END, COMMANDS_START, commandsTable } from './commandsTable.mjs';
 
 async function load(entry) {
   const r = await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', write: false, packages: 'external', logLevel: 'error' });
@@ -29,7 +30,12 @@ const readme = readFileSync('README.md', 'utf8');
 const start = readme.indexOf(ENDPOINT_TABLE_START);
 const end = readme.indexOf(ENDPOINT_TABLE_END);
 if (start < 0 || end < 0) throw new Error(`README.md needs the markers ${ENDPOINT_TABLE_START} … ${ENDPOINT_TABLE_END}`);
-writeFileSync('README.md', readme.slice(0, start) + endpointTable() + readme.slice(end + ENDPOINT_TABLE_END.length));
+let text = readme.slice(0, start) + endpointTable() + readme.slice(end + ENDPOINT_TABLE_END.length);
+const cs = text.indexOf(COMMANDS_START);
+const ce = text.indexOf(COMMANDS_END);
+if (cs < 0 || ce < 0) throw new Error(`README.md needs the markers ${COMMANDS_START} … ${COMMANDS_END}`);
+text = text.slice(0, cs) + commandsTable(JSON.parse(readFileSync('package.json', 'utf8')), JSON.parse(readFileSync('package.nls.json', 'utf8'))) + text.slice(ce + COMMANDS_END.length);
+writeFileSync('README.md', text);
 writeFileSync(QUERY_SCHEMA_PATH, queryJsonSchemaText());
 // User-facing literals in the code go through l10n.t; l10n/bundle.l10n.json is rewritten.
 localise();

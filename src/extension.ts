@@ -127,7 +127,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     copyAsCode: (ep, input, ctx) => copier.copy(ep, input, { ctx }),
   });
   registerEndpointCommands(context, calls);
-  registerPipelineNotebook(context, { calls, questions: prices, connection, store: () => jobs.store });
+  registerPipelineNotebook(context, { calls, questions: prices, connection, store: () => jobs.store, persons: questions });
   registerPagesCommands(context, { connection, credits, jobs, log, questions: prices });
   registerSandboxAndResultCommands(context, { connection, jobs, showLog: () => log.channel.show(true) });
   const queryLanguage = registerQueryLanguage(context, services, calls, queryRuns);

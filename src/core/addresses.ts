@@ -11,6 +11,9 @@ const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/u;
 const BASE58_CHARS = /^[1-9A-HJ-NP-Za-km-z]+$/u;
 const EVM = /^0x[0-9a-fA-F]{40}$/u;
 
+/** The address forms as regular-expression text, for code generated in another language (the exported pipeline script). */
+export const ADDRESS_PATTERNS: Readonly<Record<Chain, string>> = { main: BASE58.source, alt: EVM.source };
+
 /** Why a string is not an address of the chain, or undefined when it is one. */
 export function addressProblem(value: string, chain: Chain): string | undefined {
   if (chain === 'alt') {

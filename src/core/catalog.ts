@@ -55,6 +55,19 @@ export type PriceRule =
   /** Wallet activity: per page read. */
   | { readonly kind: 'perPage'; readonly credits: number };
 
+/**
+ * What a cross-field rule checks, as data: code generated in another language (the exported
+ * pipeline script) checks the same pairs with the same message.
+ */
+export type CrossFieldSpec =
+  /** Numbers lo ≤ hi. */
+  | { readonly kind: 'ordered'; readonly lo: string; readonly hi: string; readonly message: string }
+  /** Times from < to. */
+  | { readonly kind: 'before'; readonly from: string; readonly to: string; readonly message: string };
+
+/** A cross-field rule: a message when broken, and what it checks as data. */
+export type CrossFieldRule = ((input: Record<string, unknown>) => string | undefined) & { readonly spec: CrossFieldSpec };
+
 export interface Endpoint {
   readonly id: string;
   /** As a person would say it, for the command palette. Ends in … when it asks for inputs. */
@@ -69,7 +82,7 @@ export interface Endpoint {
   readonly results: readonly ResultKind[];
   readonly fields: readonly FieldSpec[];
   /** Cross-field rules (ranges in order, timestamps in order): a message when broken. */
-  readonly rules: readonly ((input: Record<string, unknown>) => string | undefined)[];
+  readonly rules: readonly CrossFieldRule[];
   readonly price: PriceRule;
   /** Direct endpoints read by cursor pages. */
   readonly paged?: boolean;
@@ -203,15 +216,24 @@ const queryBody = (chain: Chain): FieldSpec =>
     schema: QueryBody,
   });
 
-const ordered = (lo: string, hi: string, what: string) => (i: Record<string, unknown>) => {
-  const a = i[lo];
-  const b = i[hi];
-  return typeof a === 'number' && typeof b === 'number' && a > b ? `${what}: the minimum (${a}) is above the maximum (${b}).` : undefined;
+/** `{min}` and `{max}` in an ordered rule's message are the values given. */
+const ordered = (lo: string, hi: string, what: string): CrossFieldRule => {
+  const message = `${what}: the minimum ({min}) is above the maximum ({max}).`;
+  const rule = (i: Record<string, unknown>): string | undefined => {
+    const a = i[lo];
+    const b = i[hi];
+    return typeof a === 'number' && typeof b === 'number' && a > b ? message.replace('{min}', String(a)).replace('{max}', String(b)) : undefined;
+  };
+  return Object.assign(rule, { spec: { kind: 'ordered', lo, hi, message } as const });
 };
-const before = (from: string, to: string) => (i: Record<string, unknown>) => {
-  const a = i[from];
-  const b = i[to];
-  return typeof a === 'number' && typeof b === 'number' && a >= b ? 'The time window ends before it starts: “from” must be earlier than “to”.' : undefined;
+const before = (from: string, to: string): CrossFieldRule => {
+  const message = 'The time window ends before it starts: “from” must be earlier than “to”.';
+  const rule = (i: Record<string, unknown>): string | undefined => {
+    const a = i[from];
+    const b = i[to];
+    return typeof a === 'number' && typeof b === 'number' && a >= b ? message : undefined;
+  };
+  return Object.assign(rule, { spec: { kind: 'before', from, to, message } as const });
 };
 
 type Entry = Omit<Endpoint, 'rules' | 'fields' | 'answer'> & { fields?: FieldSpec[]; rules?: Endpoint['rules']; answer?: z.ZodType };

@@ -37,12 +37,12 @@ export interface CellCounts {
 }
 
 /** Headers of an address column, best first (a wallet-like one wins among several address columns). */
-const ADDRESS_NAMES = ['address', 'wallet', 'wallet_address', 'trader', 'owner', 'holder', 'buyer', 'maker'];
-const NAME_HINT: Record<ListWant, RegExp> = {
+export const ADDRESS_NAMES = ['address', 'wallet', 'wallet_address', 'trader', 'owner', 'holder', 'buyer', 'maker'];
+export const NAME_HINT: Record<ListWant, RegExp> = {
   wallets: /wallet|trader|buyer|holder|owner|maker|address/iu,
   tokens: /token|mint/iu,
 };
-const ADDRESS_NAME = /address|wallet|trader|buyer|holder|owner|maker|token|mint|program|account|signer|pool/iu;
+export const ADDRESS_NAME = /address|wallet|trader|buyer|holder|owner|maker|token|mint|program|account|signer|pool/iu;
 const ALL_DIGITS = /^\d+$/u;
 /** ISO 8601 dates and times (2024-05-01, 2024-05-01T12:00:00Z): what the service writes. */
 const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/u;

@@ -38,6 +38,8 @@ export interface FieldSpec {
   /** Bounds: of the value for numbers, of the length for lists and text. */
   readonly min?: number;
   readonly max?: number;
+  /** A text field's form, as regular-expression text (its schema holds it too): for code generated in another language. */
+  readonly pattern?: string;
   /** The field's whole rule in one sentence, naming the field: the message for a wrong value. */
   readonly rule: string;
   /** Validates one value of this field (not undefined: optionality is applied by the endpoint). */
@@ -90,8 +92,8 @@ export function numberField(b: Base & { min?: number; max?: number }): FieldSpec
 }
 
 /** Unix seconds accepted for a time: 2010-01-01 to 2100-01-01 (UTC). A millisecond time is far above. */
-const UNIX_MIN = 1_262_304_000;
-const UNIX_MAX = 4_102_444_800;
+export const UNIX_MIN = 1_262_304_000;
+export const UNIX_MAX = 4_102_444_800;
 
 /**
  * A Unix time in seconds, named `label` in its messages: the one schema for every time input
@@ -121,7 +123,7 @@ export function textField(b: Base & { min: number; max: number; pattern?: RegExp
   const rule = b.rule ?? `${b.label} must be ${fmt(b.min)} to ${fmt(b.max)} characters.`;
   let schema = z.string({ error: rule }).trim().min(b.min, { error: rule }).max(b.max, { error: rule });
   if (b.pattern) schema = schema.regex(b.pattern, { error: rule });
-  return spec(b, { kind: 'text', min: b.min, max: b.max, rule, schema });
+  return spec(b, { kind: 'text', min: b.min, max: b.max, rule, schema, ...(b.pattern ? { pattern: b.pattern.source } : {}) });
 }
 
 export function textListField(b: Base & { min: number; max: number }): FieldSpec {

@@ -88,6 +88,25 @@ export function signedCell(raw: string, shown: string): ShownCell {
   return { text: shown.startsWith('-') ? MINUS + shown.slice(1) : shown.startsWith(MINUS) ? shown : MINUS + shown, tone: 'loss' };
 }
 
+/**
+ * What a cell of a column shows, by the table's rules: a time in the person's zone, a number in the
+ * column's format (its own, else the table's), a profit or return with its sign (and its tone
+ * unless `colour` is off). The grid and a pipeline cell's result (the notebook renderer) both ask here.
+ */
+export function displayCell(
+  info: Pick<ColumnInfo, 'kind' | 'numeric' | 'signed' | 'date'>,
+  text: string,
+  own: NumberFormat | undefined,
+  table: NumberFormat,
+  colour: boolean,
+): ShownCell {
+  if (info.date) return timeCell(text);
+  const shown = formatCell(text, effectiveFormat(info, own, table));
+  if (!info.signed) return { text: shown };
+  const cell = signedCell(text, shown);
+  return colour ? cell : { text: cell.text };
+}
+
 /** An ISO date-time with a time of day; a zone-less one is the service's UTC. */
 const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/u;
 const pad = (n: number): string => String(n).padStart(2, '0');

@@ -5,7 +5,7 @@
  */
 import type { TableActions } from './actions';
 import type { ColumnMenus } from './columnMenus';
-import { effectiveFormat, formatCell, signedCell, timeCell, type ShownCell } from './format';
+import { displayCell, type ShownCell } from './format';
 import type { GridHost } from './grid';
 import type { StatusLine } from './notices';
 import { positionText, type PlaceMemory } from './position';
@@ -33,11 +33,7 @@ export class TableGridHost implements GridHost {
     const m = this.state.model;
     const info = m?.info[column];
     if (!m || !info) return { text };
-    if (info.date) return timeCell(text);
-    const shown = formatCell(text, effectiveFormat(info, m.formats.get(column), m.defaultFormat));
-    if (!info.signed) return { text: shown };
-    const cell = signedCell(text, shown);
-    return this.state.meta?.colorGainsAndLosses === false ? { text: cell.text } : cell;
+    return displayCell(info, text, m.formats.get(column), m.defaultFormat, this.state.meta?.colorGainsAndLosses !== false);
   }
 
   numeric(column: number): boolean {

@@ -104,7 +104,7 @@ export async function setApiKey(key: string): Promise<boolean> {
 
 /** Add Profile as a person does it: name, base URL and key typed into its three boxes. Returns the new profile's id. */
 export async function addProfile(p: { name: string; baseUrl: string; key: string }): Promise<string | undefined> {
-  const typed = { profileName: p.name, profileBaseUrl: p.baseUrl, apiKey: p.key, profileRename: undefined, baseUrl: undefined };
+  const typed = { profileName: p.name, profileBaseUrl: p.baseUrl, apiKey: p.key, profileRename: undefined, baseUrl: undefined, exportSchedule: undefined };
   return answering<string>((q) => (q.kind === 'input' ? typed[q.id] : undefined), CommandIds.addProfile);
 }
 

@@ -92,6 +92,16 @@ export class ResultReader {
     return n > 0 ? (await this.table.window(0, n, columns, options.signal)).cells : [];
   }
 
+  /**
+   * Rows [first, first + count) in file order, cells of the first `columns` columns (all by
+   * default): one page of a pipeline cell's result for the notebook renderer; only that page crosses.
+   */
+  async page(first: number, count: number, options: TaskOptions & { columns?: number } = {}): Promise<readonly (readonly string[])[]> {
+    const width = Math.min(options.columns ?? this.columns.length, this.columns.length);
+    if (count <= 0 || first >= this.rowCount || width === 0) return [];
+    return (await this.table.window(first, Math.min(first + count, this.rowCount), Array.from({ length: width }, (_, i) => i), options.signal)).cells;
+  }
+
   close(): Promise<void> {
     return this.table.close();
   }

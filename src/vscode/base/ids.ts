@@ -70,6 +70,8 @@ export const CommandIds = {
   newPipeline: 'walletAnalytics.newPipeline',
   pipelineOpenResult: 'walletAnalytics.pipelineOpenResult',
   pipelineRefreshCell: 'walletAnalytics.pipelineRefreshCell',
+  /** Writes the open pipeline as a Python script beside it, and a workflow and a cron line for a schedule (src/vscode/pipeline/exportPipeline.ts). */
+  exportPipelineScript: 'walletAnalytics.exportPipelineScript',
   /** Saved views of the active table (its sort, filters, chosen columns and number formats), per endpoint. */
   saveTableView: 'walletAnalytics.saveTableView',
   applyTableView: 'walletAnalytics.applyTableView',

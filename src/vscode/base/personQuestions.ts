@@ -9,9 +9,9 @@
 import * as vscode from 'vscode';
 
 /** Which box is asked: its answer's meaning, so a stand-in can tell the boxes of one flow apart. */
-export type InputId = 'apiKey' | 'profileName' | 'profileBaseUrl' | 'profileRename' | 'baseUrl';
+export type InputId = 'apiKey' | 'profileName' | 'profileBaseUrl' | 'profileRename' | 'baseUrl' | 'exportSchedule';
 /** Which choice is offered (a quick pick of a few labelled ways on). */
-export type ChoiceId = 'whereIsTheApi';
+export type ChoiceId = 'whereIsTheApi' | 'exportSchedule';
 
 export type PersonQuestion =
   | { readonly kind: 'input'; readonly id: InputId; readonly options: vscode.InputBoxOptions }

@@ -11,22 +11,21 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { shortTitle, type Endpoint } from '../../core/catalog';
 import { cellFromText, cellText, examplePipeline, parsePipeline, PIPELINE_EXTENSION, serializePipeline, type PipelineFile } from '../../core/pipeline/format';
-import { summaryMarkdown } from '../../core/pipeline/output';
 import { approvalsOf, planText, type LineApproval } from '../../core/pipeline/plan';
-import { forgetRecord, planOnDisk, readRecord, resultsDirOf, runPipeline, type CallResult, type CellRecord } from '../../core/pipeline/run';
-import { addressFilesOf } from '../../core/results/files';
-import { withResultReader } from '../../core/results/readResult';
+import { forgetRecord, planOnDisk, readRecord, resultsDirOf, runPipeline, type CallResult } from '../../core/pipeline/run';
 import type { JobRecord } from '../../core/jobs/job';
 import type { JobStore } from '../../core/jobs/store';
 import { CommandIds } from '../base/ids';
 import type { Connection } from '../base/connection';
 import type { CallService } from '../calls/callService';
 import type { PriceQuestions } from '../calls/priceStep';
+import type { PersonQuestions } from '../base/personQuestions';
 import { openResult } from '../results/open';
 import { l10n } from '../../shared/l10n';
+import { exportPipelineCommand } from './exportPipeline';
+import { cellResultOutput, registerCellResultMessaging } from './cellResultOutput';
 
 export const PIPELINE_NOTEBOOK = 'wallet-analytics-pipeline';
-const PREVIEW_ROWS = 5;
 
 class PipelineSerializer implements vscode.NotebookSerializer {
   deserializeNotebook(content: Uint8Array): vscode.NotebookData {
@@ -57,27 +56,18 @@ export interface PipelineDeps {
    * registration would never hear a job settle and the run would wait forever.
    */
   readonly store: () => JobStore;
+  /** The person's answers outside prices (Export Pipeline as Script's schedule and replace). */
+  readonly persons: PersonQuestions;
 }
 
 /** The notebook's file as it is now in the editor (unsaved edits included). */
-function fileOf(nb: vscode.NotebookDocument): PipelineFile {
+export function fileOf(nb: vscode.NotebookDocument): PipelineFile {
   return { version: 1, cells: nb.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code).map((c) => cellFromText(c.document.getText())) };
 }
 
 /** Where a notebook's results are kept: beside it (`x.results/`), or for an untitled one, in the results folder. */
 function resultsDir(nb: vscode.NotebookDocument): string {
   return resultsDirOf(nb.uri.scheme === 'file' ? nb.uri.fsPath : path.join(tmpdir(), 'untitled.wapipe.json'));
-}
-
-async function summaryOf(record: CellRecord, status: string): Promise<string> {
-  try {
-    const [first] = await addressFilesOf(record.resultPath);
-    const f = first ?? record.resultPath;
-    const s = await withResultReader(f, (r) => Promise.resolve({ rows: r.rowCount, columns: r.columns, preview: r.sample.slice(0, PREVIEW_ROWS) }));
-    return summaryMarkdown({ status, credits: record.credits, ...s, file: path.basename(record.resultPath) });
-  } catch {
-    return summaryMarkdown({ status, credits: record.credits, rows: record.size, columns: [], preview: [], file: path.basename(record.resultPath) });
-  }
 }
 
 /** Waits for a queued job to settle, or for the run to be cancelled (the job then goes on; its file is kept). */
@@ -125,14 +115,14 @@ class PipelineController {
     for (const x of executions.values()) x.token.onCancellationRequested(() => abort.abort());
     const started = new Set<number>();
     const shown: Promise<void>[] = [];
-    const end = (index: number, ok: boolean, markdown: string): void => {
+    const end = (index: number, ok: boolean, output: string | vscode.NotebookCellOutput): void => {
       const x = executions.get(index);
       if (!x) return;
       if (!started.has(index)) {
         x.start(Date.now());
         started.add(index);
       }
-      void x.replaceOutput(new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(markdown, 'text/markdown')]));
+      void x.replaceOutput(typeof output === 'string' ? new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(output, 'text/markdown')]) : output);
       x.end(ok, Date.now());
       executions.delete(index);
     };
@@ -169,9 +159,11 @@ class PipelineController {
           if (e.kind === 'running' && x && !started.has(e.index)) {
             x.executionOrder = ++this.order;
             x.start(Date.now());
+            // The last run's output ("Not run", an older result) would read as this run's.
+            void x.clearOutput();
             started.add(e.index);
           } else if (e.kind === 'done') {
-            shown.push(summaryOf(e.record, e.reused ? 'reused from disk (free)' : 'done').then((md) => end(e.index, true, md)));
+            shown.push(cellResultOutput(e.cell, e.record, e.reused ? 'reused from disk (free)' : 'done').then((out) => end(e.index, true, out)));
           } else if (e.kind === 'stopped') end(e.index, false, `**Stopped:** ${e.message}`);
         },
       });
@@ -231,12 +223,19 @@ function cellName(cell: vscode.NotebookCell): string | undefined {
   return typeof c === 'string' ? undefined : c.name;
 }
 
-/** Registers the notebook type, its controller and its commands (New Pipeline…, Open Result as Table, Refresh Cell Result). */
+/** Registers the notebook type, its controller and its commands (New Pipeline…, Open Result as Table, Refresh Cell Result, Export Pipeline as Script…). */
 export function registerPipelineNotebook(context: vscode.ExtensionContext, deps: PipelineDeps): void {
   const controller = new PipelineController(deps);
   context.subscriptions.push(
     vscode.workspace.registerNotebookSerializer(PIPELINE_NOTEBOOK, new PipelineSerializer(), { transientOutputs: true }),
     controller,
+  );
+  registerCellResultMessaging(
+    context,
+    (nb, name) => (nb.notebookType === PIPELINE_NOTEBOOK ? readRecord(resultsDir(nb), name) : Promise.resolve(undefined)),
+    (nb, name) => (nb.notebookType === PIPELINE_NOTEBOOK ? nb.getCells().find((c) => cellName(c) === name) : undefined),
+  );
+  context.subscriptions.push(
     vscode.commands.registerCommand(CommandIds.newPipeline, async () => {
       const data = new PipelineSerializer().deserializeNotebook(new TextEncoder().encode(serializePipeline(examplePipeline())));
       const nb = await vscode.workspace.openNotebookDocument(PIPELINE_NOTEBOOK, data);
@@ -250,6 +249,9 @@ export function registerPipelineNotebook(context: vscode.ExtensionContext, deps:
       if (!rec) return void vscode.window.showInformationMessage(l10n.t('This cell has no result on disk yet: run it first.'));
       await openResult(rec.resultPath);
     }),
+    vscode.commands.registerCommand(CommandIds.exportPipelineScript, (arg: unknown) =>
+      exportPipelineCommand(arg, PIPELINE_NOTEBOOK, { baseUrl: () => deps.connection.baseUrl(), fileOf, persons: deps.persons }),
+    ),
     vscode.commands.registerCommand(CommandIds.pipelineRefreshCell, async (arg: unknown) => {
       const cell = cellOf(arg);
       const name = cell && cellName(cell);

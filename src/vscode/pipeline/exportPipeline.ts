@@ -1,0 +1,151 @@
+/**
+ * "Export Pipeline as Script" (issue 24 item 3): the open pipeline written out as one Python
+ * script beside it (core/pipeline/exportScript.ts), with the base URL of the connection as it is
+ * now and never the key; then, if the person picks a schedule, a GitHub Actions workflow (in the
+ * workspace's .github/workflows/ when the pipeline is in a workspace folder, else beside the
+ * script) and a crontab line to copy (core/pipeline/schedulerFiles.ts). Nothing is sent and
+ * nothing is spent here: the script spends only when someone runs it with --max-credits.
+ */
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { pipelineScript } from '../../core/pipeline/exportScript';
+import { PIPELINE_EXTENSION, type PipelineFile } from '../../core/pipeline/format';
+import { cronLine, githubWorkflow, isPlainPath, parseSchedule, plainName, runsPerDay, scheduleText, type Schedule } from '../../core/pipeline/schedulerFiles';
+import { fmtCredits } from '../../core/pricing';
+import type { PersonQuestions } from '../base/personQuestions';
+import { l10n } from '../../shared/l10n';
+
+export interface ExportDeps {
+  /** The person's answers (a stand-in under the test runner): the schedule, and whether to replace a script. */
+  readonly persons: PersonQuestions;
+  /** The base URL the script is written with (the connection's now). */
+  readonly baseUrl: () => string;
+  /** The pipeline as it is in the editor (unsaved edits included). */
+  readonly fileOf: (nb: vscode.NotebookDocument) => PipelineFile;
+}
+
+/** The notebook a toolbar click or the palette means: the toolbar's argument, else the active notebook. */
+function notebookOf(arg: unknown, notebookType: string): vscode.NotebookDocument | undefined {
+  if (arg && typeof arg === 'object' && 'notebookEditor' in arg) {
+    const ed = (arg as { notebookEditor?: { notebookUri?: unknown } }).notebookEditor;
+    const uri = ed?.notebookUri;
+    if (uri instanceof vscode.Uri) {
+      const nb = vscode.workspace.notebookDocuments.find((d) => d.uri.toString() === uri.toString());
+      if (nb?.notebookType === notebookType) return nb;
+    }
+  }
+  const nb = vscode.window.activeNotebookEditor?.notebook;
+  return nb?.notebookType === notebookType ? nb : undefined;
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await access(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The stem of a pipeline's file name: `example.wapipe.json` → `example`. */
+function stemOf(uri: vscode.Uri): string {
+  const base = path.basename(uri.path);
+  return base.endsWith(PIPELINE_EXTENSION) ? base.slice(0, -PIPELINE_EXTENSION.length) : base.replace(/\.[^.]*$/u, '');
+}
+
+interface SchedulePick extends vscode.QuickPickItem {
+  readonly schedule?: Schedule;
+  readonly other?: true;
+}
+
+/** The schedule the person picks (undefined: the script only, or the pick was dismissed). */
+async function pickSchedule(persons: PersonQuestions, total: number): Promise<Schedule | undefined> {
+  const day = (s: Schedule): string => (total > 0 ? `at most ${fmtCredits(total * runsPerDay(s))} a day` : 'free');
+  const hourly: Schedule = { kind: 'hourly', minute: 0 };
+  const daily: Schedule = { kind: 'daily', hour: 6, minute: 0 };
+  const items: SchedulePick[] = [
+    { label: l10n.t('No schedule'), detail: l10n.t('Only the script: run it yourself, or from a scheduler you already have.') },
+    { label: l10n.t('Every day at 06:00 UTC'), description: day(daily), schedule: daily },
+    { label: l10n.t('Every hour'), description: day(hourly), schedule: hourly },
+    { label: l10n.t('Another schedule…'), detail: l10n.t('"every day at 18:45", "every hour at :15", "every 15 minutes", "every 6 hours" (UTC)'), other: true },
+  ];
+  const label = await persons.choose('exportSchedule', items, { title: l10n.t('Run the exported script on a schedule?'), placeHolder: l10n.t('A GitHub Actions workflow and a crontab line are written for the schedule') });
+  const picked = items.find((i) => i.label === label);
+  if (!picked?.other) return picked?.schedule;
+  const text = await persons.input('exportSchedule', {
+    title: l10n.t('Schedule (UTC)'),
+    value: 'every day at 06:00',
+    validateInput: (v) => {
+      const s = parseSchedule(v);
+      return 'error' in s ? s.error : undefined;
+    },
+  });
+  if (text === undefined) return undefined;
+  const s = parseSchedule(text);
+  return 'error' in s ? undefined : s;
+}
+
+/** Exports the pipeline; returns the script's path (undefined when nothing was written). */
+export async function exportPipeline(nb: vscode.NotebookDocument, deps: ExportDeps): Promise<string | undefined> {
+  if (nb.uri.scheme !== 'file') {
+    void vscode.window.showWarningMessage(l10n.t('Save the pipeline first: its script is written beside it.'));
+    return undefined;
+  }
+  const stem = plainName(stemOf(nb.uri));
+  const dir = path.dirname(nb.uri.fsPath);
+  const scriptFile = path.join(dir, `${stem}.py`);
+  const resultsDir = `${stem}.results`;
+  const out = pipelineScript(deps.fileOf(nb), { name: path.basename(nb.uri.fsPath), baseUrl: deps.baseUrl(), resultsDir });
+  if (!out.ok) {
+    void vscode.window.showErrorMessage(l10n.t('The pipeline cannot be exported yet: {0}', out.problems.join(' ')), { modal: false });
+    return undefined;
+  }
+  if (await exists(scriptFile)) {
+    const ok = await deps.persons.confirm(`${path.basename(scriptFile)} exists beside the pipeline. Replace it?`, 'The script is written again from the pipeline as it is now in the editor.', 'Replace');
+    if (!ok) return undefined;
+  }
+  await writeFile(scriptFile, out.text, { mode: 0o755 });
+  const total = out.plan.total;
+  const lines = [`Exported ${path.basename(scriptFile)} (plan: ${out.plan.totalText}). Run it with WA_API_KEY set and --max-credits ${total}.`];
+  // The sandbox lives only while this window does: a script written for it needs WA_BASE_URL elsewhere.
+  if (/^http:\/\/(?:localhost|127\.|\[::1\])/u.test(deps.baseUrl())) lines.push(`It is written for ${deps.baseUrl()} (this machine); set WA_BASE_URL to run it against another server.`);
+  const schedule = await pickSchedule(deps.persons, total);
+  let cron: string | undefined;
+  if (schedule) {
+    const folder = vscode.workspace.getWorkspaceFolder(nb.uri);
+    const rel = (p: string): string => (folder ? path.relative(folder.uri.fsPath, p).split(path.sep).join('/') : path.basename(p));
+    const run = { script: rel(scriptFile), results: rel(path.join(dir, resultsDir)), maxCredits: total, name: path.basename(nb.uri.fsPath) };
+    if (isPlainPath(run.script) && isPlainPath(run.results)) {
+      const wfDir = folder ? path.join(folder.uri.fsPath, '.github', 'workflows') : dir;
+      const wfFile = path.join(wfDir, `wallet-analytics-${stem}.yml`);
+      await mkdir(wfDir, { recursive: true });
+      await writeFile(wfFile, githubWorkflow(schedule, run));
+      lines.push(`Workflow (${scheduleText(schedule)}): ${folder ? rel(wfFile) : path.basename(wfFile)}; add the repository secret WA_API_KEY.`);
+      cron = cronLine(schedule, { ...run, script: path.basename(scriptFile), results: resultsDir }, dir);
+    } else {
+      lines.push(`No workflow: “${run.script}” is not a plain path (letters, digits, “._-/”); move or rename it to schedule it.`);
+    }
+  }
+  const open = 'Open Script';
+  const copy = 'Copy Cron Line';
+  // Not awaited: the files are written; the message waits for the person, the command does not.
+  void vscode.window.showInformationMessage(lines.join(' '), ...(cron ? [open, copy] : [open])).then(async (picked) => {
+    if (picked === open) await vscode.window.showTextDocument(vscode.Uri.file(scriptFile));
+    if (picked === copy && cron) {
+      await vscode.env.clipboard.writeText(cron);
+      void vscode.window.showInformationMessage(l10n.t('The cron line is on the clipboard. Set WA_API_KEY in the crontab before it (never in the script).'));
+    }
+  });
+  return scriptFile;
+}
+
+/** The command: the toolbar's or the active pipeline notebook. */
+export async function exportPipelineCommand(arg: unknown, notebookType: string, deps: ExportDeps): Promise<string | undefined> {
+  const nb = notebookOf(arg, notebookType);
+  if (!nb) {
+    void vscode.window.showInformationMessage(l10n.t('Open a pipeline notebook (*.wapipe.json) to export it.'));
+    return undefined;
+  }
+  return exportPipeline(nb, deps);
+}
