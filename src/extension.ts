@@ -160,7 +160,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     // The test runner looks every half second, so a test interval of seconds runs on time.
     tickMs: testMode ? 500 : 30_000,
   });
-  registerWatches(context, { watches, questions: prices, testMode, historyItem: (id) => sidebar.requests.provider.model.get(id) });
+  registerWatches(context, {
+    watches, questions: prices, testMode, historyItem: (id) => sidebar.requests.provider.model.get(id),
+    exporter: { persons: questions, baseUrl: () => connection.baseUrl() },
+  });
   jobs.start();
   // A workspace cannot choose where the key goes or how much may be spent; say so when one tries.
   const workspaceSettings = new WorkspaceSettingsGuard(context.globalState);

@@ -132,6 +132,35 @@ describe('watches: a query file watched on a short test interval (against a sand
     assert.equal(rec?.paused, true);
   });
 
+  it('Export Watch writes the script and a workflow on the watch’s schedule, bound to its approved price per run; a query watch is not exported', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(folder, 'the suite opens a folder');
+    await answerPrices((q) => q.kind === 'modal' && q.yes === 'Create Watch');
+    const w = await vscode.commands.executeCommand<WatchRecord | undefined>(CommandIds.watchThis, {
+      target: { kind: 'request', endpointId: 'trending', inputs: { hours: 2 } }, name: 'Trending 2h', schedule: { kind: 'daily', at: 6 * 60 + 30 }, threshold: null,
+    });
+    assert.ok(w);
+    try {
+      assert.equal(w.approval.credits, 50);
+      const sent = sb.received().filter((r) => r.method === 'POST').length;
+      const script = await vscode.commands.executeCommand<string | undefined>(CommandIds.exportWatch, w.id);
+      assert.ok(script && fs.existsSync(script), String(script));
+      assert.equal(path.basename(script), 'watch-Trending_2h.py');
+      const workflow = fs.readFileSync(path.join(folder, '.github', 'workflows', 'wallet-analytics-watch-Trending_2h.yml'), 'utf8');
+      assert.match(workflow, /cron: "30 6 \* \* \*"/u);
+      assert.match(workflow, /--max-credits 50\b/u);
+      assert.doesNotMatch(fs.readFileSync(script, 'utf8'), new RegExp(sb.demoKey, 'u'), 'the key is never written');
+      assert.equal(sb.received().filter((r) => r.method === 'POST').length, sent, 'exporting sends nothing');
+      assert.ok(watch);
+      assert.equal(await vscode.commands.executeCommand(CommandIds.exportWatch, watch.id), undefined, 'a query billed per match has no bound a script could hold');
+      note(`exported ${path.basename(script)} with a workflow at 30 6 * * * and --max-credits 50`);
+    } finally {
+      await (await watches()).remove(w.id);
+      fs.rmSync(path.join(folder, '.github'), { recursive: true, force: true });
+      for (const f of fs.readdirSync(folder).filter((n) => n.startsWith('watch-Trending'))) fs.rmSync(path.join(folder, f), { recursive: true, force: true });
+    }
+  });
+
   it('a custom interval under an hour is refused from command arguments outside the test runner’s rule (at least 500 ms here, an hour for people)', async () => {
     const out = await vscode.commands.executeCommand<WatchRecord | undefined>(CommandIds.watchThis, { target: { kind: 'request', endpointId: 'trending', inputs: { hours: 2 } }, schedule: { kind: 'interval', ms: 100 } });
     assert.equal(out, undefined);

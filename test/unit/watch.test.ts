@@ -13,7 +13,8 @@ import { sampleAddress } from '../../src/core/samples';
 import { changeLine, detectChanges, movedPast } from '../../src/core/watch/changes';
 import type { WatchRecord } from '../../src/core/watch/model';
 import { WatchRunner, type ExecOutcome, type WatchEvent } from '../../src/core/watch/runner';
-import { checkInterval, dueAt, nextSlot, parseInterval, parseTimeOfDay, scheduleText, slotOf } from '../../src/core/watch/schedule';
+import { cronOf } from '../../src/core/pipeline/schedulerFiles';
+import { checkInterval, cronSchedule, dueAt, nextSlot, parseInterval, parseTimeOfDay, scheduleText, slotOf } from '../../src/core/watch/schedule';
 import { WatchStore } from '../../src/core/watch/store';
 
 const H = 3_600_000;
@@ -77,6 +78,19 @@ describe('watch schedules', () => {
     assert.match(JSON.stringify(checkInterval(3000)), /At least an hour/u);
     assert.deepEqual(checkInterval(3000, true), { ms: 3000 });
     assert.match(JSON.stringify(parseInterval('soon')), /Type an interval/u);
+  });
+});
+
+describe('Export Watch: the watch’s schedule as the exported script’s scheduler writes it', () => {
+  it('every hour, every day at 09:30 UTC and every 2 hours as cron (UTC); 90 minutes cannot be said in cron', () => {
+    const cron = (s: Parameters<typeof cronSchedule>[0]): string => {
+      const c = cronSchedule(s);
+      return 'error' in c ? c.error : cronOf(c);
+    };
+    assert.equal(cron({ kind: 'hourly' }), '0 * * * *');
+    assert.equal(cron({ kind: 'daily', at: 9 * 60 + 30 }), '30 9 * * *');
+    assert.equal(cron({ kind: 'interval', ms: 2 * H }), '0 */2 * * *');
+    assert.match(cron({ kind: 'interval', ms: 90 * 60_000 }), /An interval must be/u);
   });
 });
 

@@ -9,6 +9,7 @@
  * so it never runs twice for one slot; slots that passed while no window ran it (the editor was
  * closed) are counted and told, never caught up silently. Pure: every function takes the time.
  */
+import { scheduleProblem, type Schedule as CronSchedule } from '../pipeline/schedulerFiles';
 import { REFRESH_PERIOD_MS } from '../refresh';
 
 const HOUR_MS = 3_600_000;
@@ -103,4 +104,18 @@ export function checkInterval(ms: number, testMode = false): { ms: number } | { 
     return { problem: 'At least an hour: the metrics refresh hourly, and the same query inside the hour gives the same answer.' };
   }
   return { ms };
+}
+
+/**
+ * The watch's schedule as an exported script's scheduler writes it (core/pipeline/schedulerFiles.ts:
+ * a GitHub Actions workflow, a crontab line), or why cron cannot say it (an interval that does not
+ * divide the hour or the day).
+ */
+export function cronSchedule(s: Schedule): CronSchedule | { readonly error: string } {
+  const out: CronSchedule =
+    s.kind === 'hourly' ? { kind: 'hourly', minute: 0 }
+    : s.kind === 'daily' ? { kind: 'daily', hour: Math.floor(s.at / 60), minute: s.at % 60 }
+    : { kind: 'interval', minutes: s.ms / 60_000 };
+  const problem = scheduleProblem(out);
+  return problem ? { error: problem } : out;
 }

@@ -84,6 +84,8 @@ export const CommandIds = {
   resumeWatch: 'walletAnalytics.resumeWatch',
   runWatchNow: 'walletAnalytics.runWatchNow',
   removeWatch: 'walletAnalytics.removeWatch',
+  /** The watch as a Python script with a GitHub Actions workflow and a crontab line on its schedule (hidden from the palette). */
+  exportWatch: 'walletAnalytics.exportWatch',
   /** The last result's Changes table (or the result) of a watch (hidden from the palette). */
   openWatchResult: 'walletAnalytics.openWatchResult',
   // ---- the Getting Started walkthrough (package.json contributes.walkthroughs) ----
@@ -108,6 +110,7 @@ export const VIEW_ONLY_COMMANDS: readonly CommandId[] = [
   CommandIds.resumeWatch,
   CommandIds.runWatchNow,
   CommandIds.removeWatch,
+  CommandIds.exportWatch,
   CommandIds.openWatchResult,
 ];
 

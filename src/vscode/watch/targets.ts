@@ -51,7 +51,8 @@ async function readQuery(file: string): Promise<{ ep: Endpoint; body: QueryBody 
   return { ep: queryEndpoint(parsed.chain ?? 'main'), body: parsed.body };
 }
 
-async function readPipeline(file: string): Promise<PipelineFile> {
+/** A watched pipeline as it is on disk now (also what Export Watch writes out). */
+export async function readPipeline(file: string): Promise<PipelineFile> {
   return parsePipeline(await fs.readFile(file, 'utf8'));
 }
 

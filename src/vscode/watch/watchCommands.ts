@@ -25,6 +25,7 @@ import { chargedTo, type PriceQuestions } from '../calls/priceStep';
 import { openResult } from '../results/open';
 import { openInTable } from '../table/tableEditor';
 import { RequestNode } from '../views/requestsTree';
+import { exportWatch, type ExportWatchDeps } from './exportWatch';
 import { priceOfRun, targetName } from './targets';
 import type { WatchService } from './watchService';
 import { l10n } from '../../shared/l10n';
@@ -39,6 +40,8 @@ export interface WatchCommandDeps {
   readonly historyItem: (requestId: string) => HistoryItem | undefined;
   /** True only under VS Code's test runner: a test-only interval shorter than an hour is allowed. */
   readonly testMode: boolean;
+  /** Export Watch's deps: the person's answers (replace a script?) and the base URL written into it. */
+  readonly exporter: ExportWatchDeps;
 }
 
 /** What a caller may pre-fill (never the approval). */
@@ -345,6 +348,10 @@ export function registerWatches(context: vscode.ExtensionContext, deps: WatchCom
       const yes = 'Remove Watch';
       const a = await vscode.window.showWarningMessage(l10n.t('Remove the watch “{0}”? Its results stay on disk.', w?.name ?? id), { modal: true }, yes);
       return a === yes ? watches.remove(id) : false;
+    })),
+    vscode.commands.registerCommand(CommandIds.exportWatch, guard(async (t?: unknown) => {
+      const w = watches.list().find((x) => x.id === need(t));
+      return w ? exportWatch(w, deps.exporter) : undefined;
     })),
     vscode.commands.registerCommand(CommandIds.openWatchResult, guard(async (t?: unknown) => {
       const w = watches.list().find((x) => x.id === need(t));
