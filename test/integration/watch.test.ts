@@ -132,6 +132,32 @@ describe('watches: a query file watched on a short test interval (against a sand
     assert.equal(rec?.paused, true);
   });
 
+  it('a watch’s run is held against the budgets like any approved call (another window counts it before its charge is known)', async () => {
+    await set('budget.perDay', (await spentToday()) + 10_000);
+    await answerPrices((q) => q.kind === 'modal' && q.yes === 'Create Watch');
+    const w = await vscode.commands.executeCommand<WatchRecord | undefined>(CommandIds.watchThis, {
+      target: { kind: 'request', endpointId: 'trending', inputs: { hours: 3 } }, name: 'Trending 3h', schedule: { kind: 'hourly' }, threshold: null,
+    });
+    assert.ok(w);
+    const credits = (await getApi()).services.credits;
+    const holds: [string, number][] = [];
+    const hold = credits.hold.bind(credits);
+    credits.hold = (endpointId, n, b, scope) => {
+      holds.push([endpointId, n]);
+      return hold(endpointId, n, b, scope);
+    };
+    try {
+      await answerPrices(false);
+      await vscode.commands.executeCommand(CommandIds.runWatchNow, w.id);
+      const run = (await (await watches()).store.get(w.id))?.runs.at(-1);
+      assert.equal(run?.status, 'first', JSON.stringify(run));
+      assert.deepEqual(holds, [['trending', 50]]);
+    } finally {
+      credits.hold = hold;
+      await (await watches()).remove(w.id);
+    }
+  });
+
   it('Export Watch writes the script and a workflow on the watch’s schedule, bound to its approved price per run; a query watch is not exported', async () => {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     assert.ok(folder, 'the suite opens a folder');
