@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import ts from 'typescript';
-import { L10N_ROOTS, messagesIn, scanSource } from './l10nScan.mjs';
+import { L10N_ROOTS, messagesIn, scanSource, untranslatedComparisons } from './l10nScan.mjs';
 
 const OWNER = 'src/shared/l10n.ts';
 export const BUNDLE = 'l10n/bundle.l10n.json';
@@ -90,6 +90,8 @@ export function localise() {
       wrapped += scanSource(f, text).length - scanSource(f, r.text).length;
       text = r.text;
     }
+    // A pick compared with a literal the file shows translated is compared with the translation.
+    for (const c of untranslatedComparisons(f, text).reverse()) text = `${text.slice(0, c.start)}l10n.t(${c.text})${text.slice(c.end)}`;
     writeFileSync(f, text);
   }
   mkdirSync('l10n', { recursive: true });

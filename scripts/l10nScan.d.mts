@@ -8,3 +8,4 @@ export interface Sink {
 export function scanSource(fileName: string, text: string): Sink[];
 export function messagesIn(fileName: string, text: string): string[];
 export const L10N_ROOTS: readonly string[];
+export function untranslatedComparisons(fileName: string, text: string): Sink[];

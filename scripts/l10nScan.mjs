@@ -1,7 +1,8 @@
 // Where a string a person reads is written in the extension's code (issue 26: localisable): the one
 // list of those places ("sinks"), used by scripts/l10n.mjs (which wraps them in l10n.t and writes
 // l10n/bundle.l10n.json) and by test/unit/l10n.test.ts (which fails on a new literal at a sink).
-// Sinks: the arguments of show{Information,Warning,Error}Message and the `detail` of their options;
+// Sinks: the arguments of show{Information,Warning,Error}Message and of the error owner's showError,
+// showErrorIn and showWarning (src/vscode/base/errors.ts), and the `detail` of their options;
 // an object literal's label, description, detail, placeHolder, placeholder, prompt, title, tooltip
 // or validationMessage, an `aria-label` attribute, or the `text` of a webview element (dom.ts el()); the label of button(…); an assignment to .textContent, .title, .placeholder, .tooltip,
 // .description, .label or .ariaLabel; setAttribute('aria-label' | 'title' | 'placeholder', …); and
@@ -10,7 +11,7 @@
 // file holds is translated.
 import ts from 'typescript';
 
-const SHOW = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage']);
+const SHOW = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'showError', 'showErrorIn', 'showWarning']);
 const PROPS = new Set(['label', 'description', 'detail', 'placeHolder', 'placeholder', 'prompt', 'title', 'tooltip', 'validationMessage', 'text', 'aria-label']);
 const ASSIGNED = new Set(['textContent', 'title', 'placeholder', 'tooltip', 'description', 'label', 'ariaLabel']);
 const ATTRS = new Set(['aria-label', 'title', 'placeholder']);
@@ -83,4 +84,28 @@ export function messagesIn(fileName, text) {
   };
   visit(sf);
   return out;
+}
+
+/**
+ * Literals compared with what a person picked (`a === 'Retry'`, `case 'Retry':`) whose text this
+ * file shows through l10n.t: in another language the pick is the translation, so the comparison
+ * must be with l10n.t('Retry') too. [{ start, end, line, text }]
+ */
+export function untranslatedComparisons(fileName, text) {
+  const shown = new Set(messagesIn(fileName, text));
+  if (shown.size === 0) return [];
+  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const out = [];
+  const take = (e) => {
+    if (e && (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) && shown.has(e.text) && !wrapped(e)) out.push(e);
+  };
+  const visit = (n) => {
+    if (ts.isBinaryExpression(n) && [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(n.operatorToken.kind)) {
+      take(n.left);
+      take(n.right);
+    } else if (ts.isCaseClause(n)) take(n.expression);
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out.map((node) => ({ start: node.getStart(sf), end: node.getEnd(), line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, text: node.getText(sf) }));
 }

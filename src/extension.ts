@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { useBundle } from './shared/l10n';
 import type { CallLog } from './core/api';
 import { QueryRunCache } from './core/query/runCache';
+import { Storage } from './core/storage';
 import { CallService } from './vscode/calls/callService';
 import { registerAnalysisCommands } from './vscode/analysis';
 import { CodeCopier, registerCopyAsCode } from './vscode/calls/copyAsCode';
@@ -13,6 +14,7 @@ import { registerApiKeyCommands } from './vscode/commands/apiKey';
 import { registerProfileCommands } from './vscode/commands/profiles';
 import { ContextKeys } from './vscode/base/ids';
 import { registerEndpointCommands } from './vscode/commands/endpoints';
+import { registerPipelineLanguage } from './vscode/pipeline/pipelineLanguage';
 import { registerPipelineNotebook } from './vscode/pipeline/pipelineNotebook';
 import { registerSandboxAndResultCommands } from './vscode/commands/sandbox';
 import { registerGetStartedCommand } from './vscode/commands/walkthrough';
@@ -89,49 +91,57 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   useBundle(vscode.l10n.bundle);
   const contextKeys = new ContextKeySetter();
   // Profiles (src/vscode/base/profiles.ts): each its base URL and key; the keys store acts on the one in use.
-  const profiles = new ProfileService(context.globalState);
+  // Every stored value, through one typed map of keys (src/core/storage.ts).
+  const storage = new Storage(context);
+  const profiles = new ProfileService(storage);
   const keys = new ApiKeyStore(context.secrets, contextKeys, () => profiles.keyProfileId());
   const log = new Log(() => keys.peekAll());
   const connection = new Connection(keys, contextKeys, log, (e) => logCall(log, e), profiles);
   const credits = new CreditsService(
-    context.globalState,
+    storage,
     (scope) => connection.apiFor(scope),
     () => connection.scope(),
     () => readSettings().quotaPeriodStart,
   );
   // One history reader and one pace for the window: the poller and every view share them.
   const history = new HistoryService(connection);
-  const jobs = new JobService(context, connection, log, history);
+  const jobs = new JobService(context, storage, connection, log, history);
   context.subscriptions.push(profiles, keys, log, connection, credits, jobs, history, new ProfileStatus(connection));
-  const services: Services = { contextKeys, keys, log, connection, credits, jobs };
+  const services: Services = { contextKeys, keys, log, connection, credits, jobs, storage };
 
   // The key and the profiles change only on the person's own answers to `questions`.
   const questions = new PersonQuestions();
   registerApiKeyCommands(context, services, questions);
-  registerGetStartedCommand(context);
+  registerGetStartedCommand(context, {
+    contextKeys,
+    hasKey: () => (keys.peek() ?? '') !== '',
+    sandbox: () => connection.mode === 'sandbox',
+    onDidChange: (listener) => vscode.Disposable.from(keys.onDidChange(listener), connection.onDidChange(listener)),
+  });
   registerProfileCommands(context, services, questions);
   registerResultScheme(context);
   // One call flow for every way a call starts; only the person's answers to `prices` spend.
   const prices = new PriceQuestions();
   const queryRuns = new QueryRunCache(path.join(context.globalStorageUri.fsPath, 'query-runs'));
-  const copier = new CodeCopier(connection, context.globalState);
+  const copier = new CodeCopier(connection, storage);
   const calls = new CallService({
     connection,
     credits,
     jobs,
     log,
-    state: context.globalState,
+    storage,
     questions: prices,
     queryRuns,
     reconcile: (q) => reconcileInHistory(jobs, q),
     copyAsCode: (ep, input, ctx) => copier.copy(ep, input, { ctx }),
   });
   registerEndpointCommands(context, calls);
-  registerPipelineNotebook(context, { calls, questions: prices, connection, store: () => jobs.store, persons: questions });
   registerPagesCommands(context, { connection, credits, jobs, log, questions: prices });
   registerSandboxAndResultCommands(context, { connection, jobs, showLog: () => log.channel.show(true) });
   const queryLanguage = registerQueryLanguage(context, services, calls, queryRuns);
-  const table = registerTableEditor(context, { log, resultsFolder: () => jobs.folder() });
+  registerPipelineNotebook(context, { calls, questions: prices, connection, store: () => jobs.store, persons: questions, queryRuns, columns: () => queryLanguage.fields.ensure() });
+  registerPipelineLanguage(context, queryLanguage.fields);
+  const table = registerTableEditor(context, { log, storage, resultsFolder: () => jobs.folder() });
 
   await keys.refresh();
   await contextKeys.set(ContextKeys.sandbox, false);
@@ -139,7 +149,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   // Built once the key and the sandbox are known, so the views open on the right content.
   const sidebar = registerSidebar(context, services, history);
   registerCopyAsCode(context, copier, {
-    connection, jobs, state: context.globalState, queries: queryLanguage.runner,
+    connection, jobs, storage, queries: queryLanguage.runner,
     historyItem: (id) => sidebar.requests.provider.model.get(id),
   });
   registerAnalysisCommands(context, {
@@ -166,7 +176,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   });
   jobs.start();
   // A workspace cannot choose where the key goes or how much may be spent; say so when one tries.
-  const workspaceSettings = new WorkspaceSettingsGuard(context.globalState);
+  const workspaceSettings = new WorkspaceSettingsGuard(storage);
   context.subscriptions.push(workspaceSettings);
   void workspaceSettings.check().catch((e: unknown) => log.warn(`Workspace settings not checked: ${String(e)}`));
   // A crash's .part files and extraction folders; fire-and-forget, so activation never waits on the disk.

@@ -1,4 +1,9 @@
-/** Waiting with an AbortSignal: the wait stops, the shared work behind it goes on (table passes, the shared history fetch). */
+/**
+ * Waiting with an AbortSignal: the wait stops, the shared work behind it goes on (table passes, the
+ * shared history fetch). Whatever reason a signal was aborted with, the wait rejects with the one
+ * cancellation type, CancelledError (core/errors.ts).
+ */
+import { CancelledError } from './errors';
 
 /** `promise`, or a rejection with the signal's reason as soon as `signal` aborts. */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
@@ -20,9 +25,15 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefine
   });
 }
 
-function abortReason(signal: AbortSignal): Error {
+/** Why signal was aborted, as the one cancellation type: its own CancelledError, or one made for the platform's reason (kept as its cause). */
+export function abortReason(signal: AbortSignal): CancelledError {
   const reason: unknown = signal.reason;
-  return reason instanceof Error ? reason : new DOMException('The operation was aborted', 'AbortError');
+  return reason instanceof CancelledError ? reason : new CancelledError({ cause: reason });
+}
+
+/** Throws, when signal has been aborted, the one cancellation type (AbortSignal.throwIfAborted would throw the platform's reason). */
+export function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortReason(signal);
 }
 
 /** Waits ms; if `signal` aborts first, the timer is cleared and the wait rejects with `cancelled()` (the caller's own error). */

@@ -8,8 +8,8 @@
  */
 import { appendFile, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { addressProblem, distinctAddresses as distinctOf, normaliseAddress, type Chain } from './addresses';
-import { pickAddressColumn } from './columnKind';
+import { distinctAddresses as distinctOf, normaliseAddress, type Chain } from './addresses';
+import { addressChain, pickAddressColumn } from './columnKind';
 import { findAddressColumn } from './compare/addressColumn';
 import { openTable, type TableSource } from './table';
 import { withResultReader } from './results/readResult';
@@ -227,9 +227,8 @@ export interface ListAppend {
 /** A value as a list file holds it: an address of either chain (trimmed; second-chain ones lower-cased), or undefined when it is none. */
 export function listAddress(value: string): string | undefined {
   const v = value.trim();
-  if (addressProblem(v, 'main') === undefined) return normaliseAddress(v, 'main');
-  if (addressProblem(v, 'alt') === undefined) return normaliseAddress(v, 'alt');
-  return undefined;
+  const chain = addressChain(v);
+  return chain === undefined ? undefined : normaliseAddress(v, chain);
 }
 
 /**

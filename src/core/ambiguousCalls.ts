@@ -5,15 +5,9 @@
  * first asks for an explicit "may charge again".
  */
 import { createHash } from 'node:crypto';
-import { MergedList } from './mergedList';
+import type { MergedList } from './mergedList';
+import { StorageKeys, type Storage } from './storage';
 
-/** The part of VS Code's Memento (globalState) this needs: core never imports vscode. */
-export interface KeyValueState {
-  get<T>(key: string, defaultValue: T): T;
-  update(key: string, value: unknown): PromiseLike<void>;
-}
-
-const KEY = 'walletAnalytics.ambiguousCalls';
 /** How long an unsettled call is remembered. */
 export const AMBIGUOUS_MEMORY_MS = 24 * 60 * 60 * 1000;
 const MAX = 200;
@@ -42,12 +36,11 @@ export class AmbiguousCalls {
   private readonly list: MergedList<Entry>;
 
   constructor(
-    private readonly state: KeyValueState,
+    storage: Storage,
     private readonly now: () => number = Date.now,
   ) {
-    this.list = new MergedList<Entry>({
-      read: () => this.state.get<Entry[]>(KEY, []),
-      write: (items) => this.state.update(KEY, items),
+    this.list = storage.list<Entry>(StorageKeys.ambiguousCalls, {
+      parse: (raw) => (Array.isArray(raw) ? (raw as Entry[]) : []),
       id: (e) => e.id,
       order: (a, b) => a.at - b.at,
       max: MAX,

@@ -4,7 +4,9 @@
  * (vscode/table/columnInfo.ts, and through it the notebook and the analysis panel's address
  * column), the profile over every row (table/analysis.ts), the engine's typed columns
  * (table/typedColumn.ts), compare and address sets (compare/), "Use Result as Input to…"
- * (history/resultAddresses.ts) and the "from a previous result" list source. A test
+ * (history/resultAddresses.ts), the "from a previous result" list source, the address lists
+ * (addressSets.ts: which chain a value is an address of), and whether a number is a profit or a
+ * return (isSignedName: the table's columns and the wallet card's metrics). A test
  * (columnKind.test.ts) lists the callers and holds each to it.
  *
  * Addresses are never numbers: an all-digit base58 string of address length (the System Program,
@@ -109,14 +111,21 @@ const SIGNED_NAME = /(?:^|_)(?:pnl|roi|profit)(?:_|$)/iu;
 const UNSIGNED_NAME = /stddev|share|count|factor|gross|ratio/iu;
 
 /**
+ * Whether a metric or a column name is a profit or a return, either side of zero (PnL, ROI; not
+ * their spreads, shares of trades, or sums positive by definition). The one rule, for the
+ * catalog's metrics (the wallet card) and for names outside the catalog alike.
+ */
+export function isSignedName(name: string): boolean {
+  return SIGNED_NAME.test(name) && !UNSIGNED_NAME.test(name);
+}
+
+/**
  * True for a number column that holds a profit or a return, either side of zero (shown with its
- * sign and coloured): a catalog metric marked signed (metrics.ts), or a PnL/ROI name outside the catalog.
+ * sign and coloured): a catalog metric's column by its metric's name, any other by its own.
  */
 export function isSignedColumn(kind: ColumnKind, name: string): boolean {
   if (kind.kind !== 'number') return false;
-  const metric = parseMetricColumn(name);
-  if (metric) return metric.metric.signed === true;
-  return SIGNED_NAME.test(name) && !UNSIGNED_NAME.test(name);
+  return isSignedName(parseMetricColumn(name)?.metric.name ?? name);
 }
 
 /** The kind of a column from its cells (all of them, or its first SAMPLE_ROWS) and its name. */

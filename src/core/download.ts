@@ -19,7 +19,7 @@ import type { ResultKind } from './catalog';
 import { freeName } from './results/files';
 import { dispositionName, resultKindOf, urlName } from './results/kinds';
 import { safeFileName } from './results/names';
-import { CancelledError, DownloadError, WalletApiError } from './errors';
+import { CancelledError, DownloadError, WalletApiError, errorText } from './errors';
 import { checkUrl } from './http';
 import { proxyFailure } from './proxy';
 
@@ -179,7 +179,7 @@ async function openFollowingRedirects(url: string, opts: DownloadOptions): Promi
     } catch (e) {
       if (opts.signal?.aborted) throw new CancelledError();
       // A proxy that refused the tunnel is named, so the person knows what to fix.
-      const detail = proxyFailure(e, opts.dispatcher, current)?.detail ?? (e instanceof Error ? e.message : String(e));
+      const detail = proxyFailure(e, opts.dispatcher, current)?.detail ?? errorText(e);
       throw new DownloadError('io', `Could not download the result file from ${current.origin}: ${detail}.`, { cause: e });
     }
     const location = header(res.headers, 'location');

@@ -347,10 +347,16 @@ export class InsecureUrlError extends WalletApiError {
   }
 }
 
-/** Cancelled by the caller's AbortSignal. */
+/**
+ * Cancelled: by the caller's AbortSignal, a newer request that replaces this one, or a closing
+ * table or window. The one cancellation type of the extension (a test holds it): every
+ * AbortController is aborted with one, and a signal aborted any other way is turned into one
+ * (abortReason, core/abort.ts), so a cancellation is recognised by type (isCancelled), never by
+ * its words.
+ */
 export class CancelledError extends WalletApiError {
   readonly kind = 'cancelled' as const;
-  constructor(ctx: CallContext & { mayHaveBeenSent?: boolean } = {}) {
+  constructor(ctx: CallContext & { mayHaveBeenSent?: boolean; cause?: unknown } = {}) {
     const unknown = ctx.paid === true && ctx.mayHaveBeenSent !== false;
     super(unknown ? `Cancelled. ${mayHaveBeenCharged(ctx)}` : 'Cancelled.', { ...ctx, charged: unknown ? 'unknown' : 'no' });
   }
@@ -378,6 +384,19 @@ export class UnzipError extends WalletApiError {
     super(message, { charged: 'no', cause });
     this.problem = problem;
   }
+}
+
+/**
+ * What an error says, as text: its message, or the thrown value itself when it is not an Error.
+ * The one place that turns "something thrown" into words (a test holds every other file to it).
+ */
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Whether e is a cancellation (the one type: CancelledError), so it is not reported as a failure. */
+export function isCancelled(e: unknown): e is CancelledError {
+  return e instanceof CancelledError;
 }
 
 /** Narrowing helper: is e one of this layer's errors? */

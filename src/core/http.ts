@@ -22,25 +22,7 @@ import { sleep } from './abort';
 import { redact } from './apiKey';
 import { proxyCertificateHint, proxyFailure } from './proxy';
 import { ErrorBody, ERROR_CODES } from './wire';
-import {
-  AckTimeoutError,
-  BadInputError,
-  CancelledError,
-  InsecureUrlError,
-  InsufficientCreditsError,
-  IpMismatchError,
-  KeyRefusedError,
-  MalformedResponseError,
-  MissingKeyError,
-  NetworkError,
-  NoAnswerError,
-  NotFoundError,
-  RateLimitedError,
-  ServerError,
-  WalletApiError,
-  type CallContext,
-  type ErrorKind,
-} from './errors';
+import { AckTimeoutError, BadInputError, CancelledError, InsecureUrlError, InsufficientCreditsError, IpMismatchError, KeyRefusedError, MalformedResponseError, MissingKeyError, NetworkError, NoAnswerError, NotFoundError, RateLimitedError, ServerError, WalletApiError, type CallContext, type ErrorKind, errorText } from './errors';
 
 /** §7.1: a submit not acknowledged within 100 seconds is refused; nothing is queued or charged. */
 export const ACK_TIMEOUT_MS = 100_000;
@@ -264,7 +246,7 @@ function provesNotSent(code: string | undefined): boolean {
 }
 
 function describeNetwork(e: unknown, code: string | undefined): string {
-  const msg = e instanceof Error ? e.message : String(e);
+  const msg = errorText(e);
   return code && !msg.includes(code) ? `${code}: ${msg}` : msg;
 }
 

@@ -32,8 +32,6 @@ export interface Metric {
   readonly description: string;
   /** The one chain the metric exists on; absent when it exists on both. */
   readonly only?: Chain;
-  /** A profit or a return that is either side of zero (PnL, ROI): shown with its sign, a gain apart from a loss. */
-  readonly signed?: true;
 }
 
 export const METRIC_GROUPS = [
@@ -224,17 +222,9 @@ const GROUP_ROWS: Record<MetricGroup, Row[]> = {
   ],
 };
 
-/**
- * Profits and returns that can fall either side of zero: the PnL and ROI groups' `pnl`/`roi`
- * metrics, but not their spreads (stddev), shares of trades, or sums that are positive by definition.
- */
-function isSigned(group: MetricGroup, name: string, kind: MetricKind): boolean {
-  return (group === 'pnl' || group === 'roi') && (kind === 'usd' || kind === 'native' || kind === 'ratio') && /pnl|roi/u.test(name) && !/stddev|_share$/u.test(name);
-}
-
 /** Every metric of either chain, in a stable order (group, then the order above). */
 export const METRICS: readonly Metric[] = METRIC_GROUPS.flatMap((group) =>
-  GROUP_ROWS[group].map(([name, kind, description, only]) => ({ name, group, kind, description, ...(only ? { only } : {}), ...(isSigned(group, name, kind) ? { signed: true as const } : {}) })),
+  GROUP_ROWS[group].map(([name, kind, description, only]) => ({ name, group, kind, description, ...(only ? { only } : {}) })),
 );
 
 /** The 158 metrics of a chain, in METRICS order. */

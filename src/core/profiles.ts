@@ -11,6 +11,7 @@
  * (`checkProfileBaseUrl` refuses a fragment).
  */
 import { checkUrl, isLoopbackHost } from './http';
+import { errorText } from './errors';
 
 export interface Profile {
   readonly id: string;
@@ -76,7 +77,7 @@ export function checkProfileBaseUrl(raw: string): string | undefined {
   try {
     checkUrl(v, 'base URL');
   } catch (e) {
-    return e instanceof Error ? e.message : String(e);
+    return errorText(e);
   }
   return undefined;
 }

@@ -22,7 +22,7 @@
  */
 import { isIP } from 'node:net';
 import { Agent, Dispatcher, EnvHttpProxyAgent, Pool } from 'undici';
-import { BadInputError } from './errors';
+import { BadInputError, errorText } from './errors';
 import { isLoopbackHost } from './http';
 
 /** The environment variables that matter here (a copy of process.env will do). */
@@ -410,7 +410,7 @@ export function proxyFailure(e: unknown, dispatcher: Dispatcher | undefined, tar
     if (x instanceof ProxyTunnelError) {
       return { code: x.code, sent: false, detail: `the proxy ${shown} ${x.message}, so no tunnel to ${target.host} was opened; check http.proxy or HTTPS_PROXY, or try again in a moment` };
     }
-    const msg = x instanceof Error ? x.message : '';
+    const msg = errorText(x);
     const refused = /Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/u.exec(msg);
     if (refused?.[1]) {
       const status = Number(refused[1]);

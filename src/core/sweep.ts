@@ -14,6 +14,7 @@ import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DOWNLOAD_TEMP_PREFIX } from './download';
 import { UNZIP_TEMP_PREFIX } from './unzip';
+import { errorText } from './errors';
 
 /** How old a leftover must be before it is removed. */
 export const LEFTOVER_AGE_MS = 10 * 60_000;
@@ -78,7 +79,7 @@ export async function sweepLeftovers(folder: string, opts: SweepOptions = {}): P
       await rm(path, { recursive: true, force: true });
       result.removed.push(name);
     } catch (e) {
-      result.failed.push({ name, error: e instanceof Error ? e.message : String(e) });
+      result.failed.push({ name, error: errorText(e) });
     }
   }
   return result;

@@ -19,7 +19,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import * as yauzl from 'yauzl';
-import { CancelledError, UnzipError, WalletApiError } from './errors';
+import { CancelledError, UnzipError, WalletApiError, errorText } from './errors';
 import { exists } from './results/files';
 
 export interface UnzipLimits {
@@ -136,7 +136,7 @@ export function misleadingEntryName(name: string): string | undefined {
 /** yauzl refuses unsafe names itself; its messages are translated into ours. */
 function fromYauzl(e: unknown): WalletApiError {
   if (e instanceof WalletApiError) return e;
-  const msg = e instanceof Error ? e.message : String(e);
+  const msg = errorText(e);
   const m = /^(absolute path|invalid relative path|invalid characters in fileName): (.*)$/su.exec(msg);
   if (m) return new UnzipError('zipSlip', `The archive was refused: entry “${shownEntryName(m[2] ?? '')}” has ${m[1] === 'absolute path' ? 'an absolute path' : m[1] === 'invalid relative path' ? 'a “..” segment' : 'a backslash in the name'} and could write outside its folder. Nothing was extracted.`, e);
   return new UnzipError('corrupt', `The archive could not be read: ${msg}. Nothing was extracted.`, e);

@@ -5,11 +5,14 @@
  * one-wallet result is one row of 639 columns: read this way it is a page. Pure: names and texts
  * in, the card's model out; the webview formats and draws it.
  */
+import { isSignedName } from './columnKind';
 import { METRIC_GROUPS, METRICS, parseMetricColumn, TIMEFRAMES, type Metric, type MetricGroup, type Timeframe } from './metrics';
 
 /** A metric of the card: its catalog entry and its raw text per timeframe (undefined: no such column). */
 export interface CardMetric {
   readonly metric: Metric;
+  /** A profit or a return (core/columnKind.ts): shown with its sign, a gain apart from a loss. */
+  readonly signed: boolean;
   readonly values: Readonly<Partial<Record<Timeframe, string>>>;
 }
 
@@ -58,7 +61,7 @@ export function walletCard(columns: readonly string[], values: readonly string[]
   const groups: CardGroup[] = [];
   for (const group of METRIC_GROUPS) {
     const metrics: CardMetric[] = [];
-    for (const [metric, values] of byMetric) if (metric.group === group) metrics.push({ metric, values });
+    for (const [metric, values] of byMetric) if (metric.group === group) metrics.push({ metric, signed: isSignedName(metric.name), values });
     if (metrics.length > 0) groups.push({ group, metrics: metrics.sort((a, b) => order(a.metric) - order(b.metric)) });
   }
   return { fields, timeframes: TIMEFRAMES.filter((t) => seen.has(t)), groups };

@@ -5,13 +5,14 @@
  */
 import { HELP, parseArgs } from './cliArgs';
 import { startSandbox } from './index';
+import { errorText } from '../core/errors';
 
 async function main(): Promise<void> {
   let opts: ReturnType<typeof parseArgs>;
   try {
     opts = parseArgs(process.argv.slice(2));
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n`);
+    process.stderr.write(`${errorText(e)}\n`);
     process.exitCode = 2;
     return;
   }
@@ -38,6 +39,6 @@ async function main(): Promise<void> {
 
 // An entry point only (tests import ./cliArgs, never this file).
 main().catch((e: unknown) => {
-  process.stderr.write(`The sandbox could not start: ${(e as Error).message}\n`);
+  process.stderr.write(`The sandbox could not start: ${errorText(e)}\n`);
   process.exitCode = 1;
 });

@@ -1,6 +1,7 @@
 /** Small HTTP helpers for the sandbox's node:http handlers: JSON answers, error bodies, body reading. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_CODES } from '../core/wire';
+import { errorText } from '../core/errors';
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -60,7 +61,7 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw new ApiError(400, ERROR_CODES.badInput, `The body is not valid JSON: ${(e as Error).message}`);
+    throw new ApiError(400, ERROR_CODES.badInput, `The body is not valid JSON: ${errorText(e)}`);
   }
 }
 

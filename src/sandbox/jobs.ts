@@ -14,6 +14,7 @@ import { chargeFor } from './prices';
 import { resultContent } from './results';
 import { Rng, hash32 } from './rng';
 import { ROUTES, type Endpoint } from './routes';
+import { errorText } from '../core/errors';
 
 export interface Job {
   readonly requestId: string;
@@ -117,7 +118,7 @@ export class Jobs {
       job.url = this.fileUrl(job, file.name);
       this.finish(job, 'done');
     } catch (e) {
-      if (!this.closed) this.finish(job, 'failed', `The result file could not be written: ${(e as Error).message}`);
+      if (!this.closed) this.finish(job, 'failed', `The result file could not be written: ${errorText(e)}`);
     }
   }
 

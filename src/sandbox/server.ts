@@ -21,6 +21,7 @@ import type { Jobs } from './jobs';
 import { chargeFor } from './prices';
 import { routeOf, type Endpoint, type Routed } from './routes';
 import type { ReceivedRequest } from './types';
+import { errorText, CancelledError } from '../core/errors';
 
 export interface ServerDeps {
   readonly accounts: Accounts;
@@ -164,7 +165,7 @@ export class Pipeline {
         return;
       }
       if (e instanceof ApiError) sendError(res, e);
-      else sendError(res, new ApiError(500, ERROR_CODES.server, `Internal error: ${(e as Error).message}`));
+      else sendError(res, new ApiError(500, ERROR_CODES.server, `Internal error: ${errorText(e)}`));
     } finally {
       // A truncated download never finishes: record the status it was sent with.
       if (entry.status === 0 && res.headersSent) entry.status = res.statusCode;
@@ -335,7 +336,7 @@ export class Pipeline {
 
   /** Cuts waits short and waits for requests being handled (close() uses it after the listeners stop). */
   async drain(): Promise<void> {
-    this.closing.abort();
+    this.closing.abort(new CancelledError());
     await Promise.allSettled([...this.inFlight]);
   }
 }

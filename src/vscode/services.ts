@@ -1,3 +1,4 @@
+import type { Storage } from '../core/storage';
 import type { Connection } from './base/connection';
 import type { ContextKeySetter } from './base/contextKeys';
 import type { CreditsService } from './base/credits';
@@ -13,4 +14,6 @@ export interface Services {
   readonly connection: Connection;
   readonly credits: CreditsService;
   readonly jobs: JobService;
+  /** globalState and workspaceState, through the one typed map of keys (core/storage.ts). */
+  readonly storage: Storage;
 }

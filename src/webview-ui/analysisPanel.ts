@@ -28,6 +28,8 @@ export type PanelMode = 'profile' | 'histogram' | 'scatter';
 
 const MIN_WIDTH = 280;
 const DEFAULT_WIDTH = 400;
+/** Room for the grid's vertical scrollbar and the splitter, beside the column the panel analyses. */
+const SCROLLBAR_ROOM = 24;
 /** How long the table's filters stay unchanged before the panel computes again. */
 export const REFRESH_DELAY_MS = 400;
 
@@ -114,7 +116,45 @@ export class AnalysisPanel {
     if (mode === 'scatter' && (this.yColumn < 0 || this.yColumn === column || !info[this.yColumn]?.numeric)) this.yColumn = this.defaultY(column);
     this.load();
     this.render();
+    this.revealColumn();
     (mode === 'scatter' ? this.body.querySelector<HTMLElement>('.y-select') : this.heading)?.focus();
+  }
+
+  /**
+   * The panel takes the grid's right side; it must not hide the column it analyses (issue 23). It
+   * narrows (down to its least width) so the gutter, the pinned columns and that column fit beside
+   * it, and the grid scrolls sideways to show the column. The rows stay where they are.
+   */
+  private revealColumn(): void {
+    const { grid, model } = this.state;
+    const d = model?.displayed.indexOf(this.column) ?? -1;
+    if (!grid || !model || d < 0) return;
+    const total = this.el.parentElement?.clientWidth ?? 0;
+    const pinned = d < model.pinnedColumns.length;
+    const need = grid.fixedWidth + (pinned ? 0 : model.width(this.column)) + SCROLLBAR_ROOM;
+    const fits = Math.floor(total - need);
+    if (total > 0 && fits < this.width) this.setWidth(Math.max(MIN_WIDTH, fits));
+    grid.reveal({ row: -1, col: d });
+    grid.schedule();
+    // Once more after the layout settled (the grid's scrollbar and the panel's own width can move
+    // the edge by a few pixels after this first measure).
+    requestAnimationFrame(() => {
+      if (!this.isOpen || this.state.model?.displayed.indexOf(this.column) !== d) return;
+      grid.reveal({ row: -1, col: d });
+      grid.render();
+      // What the grid thinks it shows can pass the panel's edge by a few pixels: measure and nudge.
+      const right = grid.cellRect({ row: -1, col: d })?.right ?? 0;
+      const edge = this.el.getBoundingClientRect().left;
+      if (right > edge) grid.scroller.scrollLeft += Math.ceil(right - edge) + 1;
+    });
+  }
+
+  /** The panel's width, within its bounds; the splitter and revealColumn() set it. */
+  private setWidth(w: number): void {
+    const max = Math.max(MIN_WIDTH, window.innerWidth - 200);
+    this.width = Math.round(Math.max(MIN_WIDTH, Math.min(max, w)));
+    this.el.style.width = `${this.width}px`;
+    this.splitter.setAttribute('aria-valuenow', String(this.width));
   }
 
   /** The toolbar's Analyse button: open on the grid's column, or close. */
@@ -608,12 +648,7 @@ export class AnalysisPanel {
 
   private wireSplitter(): void {
     const s = this.splitter;
-    const setWidth = (w: number): void => {
-      const max = Math.max(MIN_WIDTH, window.innerWidth - 200);
-      this.width = Math.round(Math.max(MIN_WIDTH, Math.min(max, w)));
-      this.el.style.width = `${this.width}px`;
-      s.setAttribute('aria-valuenow', String(this.width));
-    };
+    const setWidth = (w: number): void => this.setWidth(w);
     s.setAttribute('aria-valuemin', String(MIN_WIDTH));
     s.setAttribute('aria-valuenow', String(this.width));
     s.addEventListener('keydown', (e) => {

@@ -19,6 +19,7 @@ import { ColumnModel, naturalWidth } from './columns';
 import { el, measureFont } from './dom';
 import { closeFilterEditor } from './filterEditor';
 import { Grid } from './grid';
+import { queryAnnouncement } from './gridAria';
 import { TableGridHost } from './gridHost';
 import type { Host } from './host';
 import { closeMenu } from './menu';
@@ -51,6 +52,8 @@ export class App implements PageControl {
   private readonly card: CardView;
   /** The file whose one row opened as a card by default (once: "Show Table" then sticks). */
   private cardDefaultDone: string | undefined;
+  /** The query in force before the host sent this file's page again (init), to say what changed once it is built. */
+  private reinitFrom: ViewQuery | undefined;
 
   constructor(
     root: HTMLElement,
@@ -103,6 +106,8 @@ export class App implements PageControl {
     switch (m.type) {
       case 'init':
         performance.mark('wa:init');
+        // The same file again (a saved view applied from the palette): build() says what changed.
+        this.reinitFrom = state.init?.title === m.title ? state.view?.query : undefined;
         state.init = m;
         state.view = m.view;
         this.notices.set(m.notices);
@@ -171,6 +176,10 @@ export class App implements PageControl {
     grid.scroller.setAttribute('aria-label', `${init.title}: ${init.view.countLabel}`);
     grid.scroller.addEventListener('scroll', () => this.place.saveSoon(), { passive: true });
     this.onView(init.view, true);
+    const from = this.reinitFrom;
+    this.reinitFrom = undefined;
+    const said = from ? queryAnnouncement(from, init.view.query, init.view.countLabel, (c) => this.state.columnName(c) ?? String(c)) : undefined;
+    if (said !== undefined && said !== init.view.countLabel) this.status.say(said);
     this.notices.render();
     this.chips.render();
     grid.render();
@@ -294,12 +303,14 @@ export class App implements PageControl {
     this.chips.render();
     state.grid?.render();
     const started = performance.now();
+    const before = state.view?.query;
+    const said = (v: ViewState): void => this.status.say(queryAnnouncement(before, v.query, v.countLabel, (c) => state.columnName(c) ?? String(c)), `(${Math.round(performance.now() - started)} ms)`);
     void p.reply.then((r) => {
       if (state.pendingQuery?.id !== p.id) return; // a later query replaced it
       state.pendingQuery = undefined;
       this.progress.setBusy(undefined);
       if (r.type === 'queryApplied' && r.view.version === state.view?.version) {
-        this.status.say(`${r.view.countLabel} (${Math.round(performance.now() - started)} ms).`);
+        said(r.view);
       } else if (r.type === 'queryApplied') {
         this.feed.clear();
         this.onView(r.view, true);
@@ -309,7 +320,7 @@ export class App implements PageControl {
         if (grid) grid.anchor = grid.active;
         grid?.reset();
         this.gridHost.activeChanged();
-        this.status.say(`${r.view.countLabel} (${Math.round(performance.now() - started)} ms).`);
+        said(r.view);
       } else if (r.type === 'failed' && !r.cancelled) this.showError(r.message);
       this.chips.render();
       state.grid?.render();
@@ -335,6 +346,9 @@ export class App implements PageControl {
       state.grid?.scrollToRow(0);
       this.toolbar.showSearch(v.query.search ?? '');
       this.chips.render();
+      // A query from elsewhere (a saved view applied from the palette) is said as one of ours is
+      // (ours is said when its reply comes).
+      if (!state.pendingQuery && (shapesRows(v.query) || shapesRows(current.query))) this.status.say(queryAnnouncement(current.query, v.query, v.countLabel, (c) => state.columnName(c) ?? String(c)));
     }
     state.view = v;
     this.toolbar.countLabel = v.countLabel;

@@ -86,7 +86,7 @@ export class CardView {
       const body = el('tbody');
       for (const m of g.metrics) {
         const tr = el('tr', {}, [el('th', { text: m.metric.name, title: m.metric.description, attrs: { scope: 'row' } })]);
-        for (const tf of card.timeframes) tr.appendChild(cellEl('td', metricCell(m.values[tf], m.metric.kind, m.metric.signed === true), colors, 'num'));
+        for (const tf of card.timeframes) tr.appendChild(cellEl('td', metricCell(m.values[tf], m.metric.kind, m.signed), colors, 'num'));
         body.appendChild(tr);
       }
       table.appendChild(body);

@@ -258,6 +258,7 @@ export function countInBox(xs: ArrayLike<number>, ys: ArrayLike<number>, xmin: n
  */
 export function densityGrid(xs: ArrayLike<number>, ys: ArrayLike<number>, x: Scale, y: Scale, w: number, h: number, size = 1): { counts: Uint32Array; max: number; drawn: number; skipped: number } {
   const counts = new Uint32Array(w * h);
+  const dot = dotOffsets(size);
   let max = 0;
   let drawn = 0;
   let skipped = 0;
@@ -274,20 +275,69 @@ export function densityGrid(xs: ArrayLike<number>, ys: ArrayLike<number>, x: Sca
     const px = fx === w ? w - 1 : Math.floor(fx);
     const py = fy === h ? h - 1 : Math.floor(fy);
     drawn++;
-    for (let dy = 0; dy < size; dy++) {
-      const r = py + dy - (size >> 1);
-      if (r < 0 || r >= h) continue;
-      for (let dx = 0; dx < size; dx++) {
-        const c = px + dx - (size >> 1);
-        if (c < 0 || c >= w) continue;
-        const k = r * w + c;
-        const n = (counts[k] ?? 0) + 1;
-        counts[k] = n;
-        if (n > max) max = n;
-      }
+    for (let j = 0; j < dot.length; j += 2) {
+      const r = py + (dot[j + 1] ?? 0);
+      const c = px + (dot[j] ?? 0);
+      if (r < 0 || r >= h || c < 0 || c >= w) continue;
+      const k = r * w + c;
+      const n = (counts[k] ?? 0) + 1;
+      counts[k] = n;
+      if (n > max) max = n;
     }
   }
   return { counts, max, drawn, skipped };
+}
+
+/** The pixels of a dot `size` device pixels wide, as (dx, dy) pairs around its centre: a square up to 3, a disc above. */
+export function dotOffsets(size: number): Int16Array {
+  const s = Math.max(1, Math.round(size));
+  const half = s >> 1;
+  const r2 = (s / 2) ** 2;
+  const out: number[] = [];
+  for (let dy = 0; dy < s; dy++) {
+    for (let dx = 0; dx < s; dx++) {
+      const cx = dx + 0.5 - s / 2;
+      const cy = dy + 0.5 - s / 2;
+      if (s > 3 && cx * cx + cy * cy > r2) continue;
+      out.push(dx - half, dy - half);
+    }
+  }
+  return Int16Array.from(out);
+}
+
+/**
+ * How a scatter's points are drawn (issue 23: tiny and faint, worse in the dark theme): a dot a few
+ * CSS pixels wide, larger when there are fewer points, and a lone point at 85 % opacity (opaque in
+ * the high-contrast themes), so each shows against the background at any pixel ratio.
+ */
+export function pointStyle(points: number, dpr: number, highContrast: boolean): { cssSize: number; size: number; floor: number } {
+  const cssSize = points <= 2_000 ? 5 : points <= 20_000 ? 4 : points <= 100_000 ? 3 : 2;
+  return { cssSize, size: Math.max(1, Math.round(cssSize * (dpr || 1))), floor: highContrast ? 1 : 0.85 };
+}
+
+/** WCAG's relative luminance of a colour. */
+function luminance(c: Rgb): number {
+  const ch = (v: number): number => {
+    const s = v / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * ch(c.r) + 0.7152 * ch(c.g) + 0.0722 * ch(c.b);
+}
+
+/** WCAG's contrast ratio of two colours (1 to 21). */
+export function contrastRatio(a: Rgb, b: Rgb): number {
+  const la = luminance(a);
+  const lb = luminance(b);
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+
+/**
+ * The points' colour: the theme's chart colour when it stands out from the chart's background by
+ * 3:1 at least (WCAG's ratio for graphics), else the theme's foreground, which always does.
+ */
+export function pointColor(accent: Rgb, background: Rgb | undefined, foreground: Rgb | undefined): Rgb {
+  if (!background || !foreground) return accent;
+  return contrastRatio(accent, background) >= 3 ? accent : foreground;
 }
 
 export interface Rgb {

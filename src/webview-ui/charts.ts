@@ -21,6 +21,8 @@ import {
   histogramBars,
   padDomain,
   parseColor,
+  pointColor,
+  pointStyle,
   Scale,
   type Rgb,
   type ScaleKind,
@@ -182,9 +184,11 @@ export class ChartView {
     const ph = Math.round(plot.h * dpr);
     const dx = new Scale(spec.xScale, x0, x1, 0, pw);
     const dy = new Scale(spec.yScale, y0, y1, ph, 0);
-    const grid = densityGrid(xs, ys, dx, dy, pw, ph, dpr >= 1.5 ? 2 : 1);
+    const style = pointStyle(xs.length, dpr, theme.highContrast);
+    const grid = densityGrid(xs, ys, dx, dy, pw, ph, style.size);
     const image = ctx.getImageData(px, py, pw, ph);
-    blendDensity(grid.counts, grid.max, image.data, theme.accentRgb, theme.highContrast ? 1 : 0.55);
+    const colour = pointColor(theme.accentRgb, parseColor(theme.background), parseColor(theme.fg));
+    blendDensity(grid.counts, grid.max, image.data, colour, style.floor);
     ctx.putImageData(image, px, py);
     this.skipped = grid.skipped;
     drawAxes(ctx, x, y, plot, theme, spec.xName, spec.yName);

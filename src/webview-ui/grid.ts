@@ -9,6 +9,7 @@
 import type { ColumnModel } from './columns';
 import { ColumnAxis, RowAxis } from './layout';
 import { formatCount, type ShownCell } from './format';
+import { ariaColIndex, ariaRowIndex, gridCounts } from './gridAria';
 import { GridInput } from './gridInput';
 import type { HeaderView } from './tableQuery';
 import { l10n } from '../shared/l10n';
@@ -134,7 +135,7 @@ export class Grid {
     this.headerRow = document.createElement('div');
     this.headerRow.className = 'hrow';
     this.headerRow.setAttribute('role', 'row');
-    this.headerRow.setAttribute('aria-rowindex', '1');
+    this.headerRow.setAttribute('aria-rowindex', String(ariaRowIndex(-1)));
     this.headerRow.style.height = `${headerHeight}px`;
     this.headerPin = document.createElement('div');
     this.headerPin.className = 'pin';
@@ -213,6 +214,11 @@ export class Grid {
     this.active = { row: rows[1], col: cols[1] };
     this.render();
     this.host.activeChanged();
+  }
+
+  /** The width the row gutter and the pinned columns take: what never scrolls sideways. */
+  get fixedWidth(): number {
+    return this.gutterWidth + this.pinnedWidth;
   }
 
   /** Scrolls so that a cell shows whole. */
@@ -295,8 +301,9 @@ export class Grid {
     const [r0, r1] = this.axis.range(st, OVERSCAN_ROWS);
     const [c0, c1] = this.cols.range(sl, clientW - left, OVERSCAN_COLS);
 
-    this.scroller.setAttribute('aria-rowcount', String(n + 1));
-    this.scroller.setAttribute('aria-colcount', String(model.shownCount + 1));
+    const counts = gridCounts(n, model.shownCount);
+    this.scroller.setAttribute('aria-rowcount', String(counts.rowcount));
+    this.scroller.setAttribute('aria-colcount', String(counts.colcount));
     document.getElementById(ACTIVE_ID)?.removeAttribute('id');
 
     // Only while pinned columns cover the scrolling ones' left edge.
@@ -305,9 +312,9 @@ export class Grid {
 
     // Header.
     this.corner.style.width = `${this.gutterWidth}px`;
-    this.syncHeader(this.headerPin, this.headerPinCells, pinned, 0, 1);
+    this.syncHeader(this.headerPin, this.headerPinCells, pinned, 0);
     this.headerPad.style.width = `${this.cols.start(c0)}px`;
-    this.syncHeader(this.headerRow, this.headerCells, scrolling.slice(c0, c1), P + c0, 2, covered);
+    this.syncHeader(this.headerRow, this.headerCells, scrolling.slice(c0, c1), P + c0, covered);
 
     // Body rows: recycle the ones that left, place the ones that came.
     for (const [r, v] of this.rows) {
@@ -332,7 +339,7 @@ export class Grid {
       if (v.top !== top) {
         v.top = top;
         v.el.style.top = `${top}px`;
-        v.el.setAttribute('aria-rowindex', String(r + 2));
+        v.el.setAttribute('aria-rowindex', String(ariaRowIndex(r)));
         v.el.classList.toggle('odd', r % 2 === 1);
       }
       const gutterText = formatCount(r + 1);
@@ -401,7 +408,7 @@ export class Grid {
       const cls = `c${this.host.numeric(c) ? ' num' : ''}${shown.tone ? ` ${shown.tone}` : ''}${inset > 0 ? ' under-pin' : ''}${raw === undefined ? ' loading' : ''}${selected ? ' sel' : ''}${isActive ? ' active' : ''}`;
       if (cv.col !== d) {
         cv.col = d;
-        cv.el.setAttribute('aria-colindex', String(d + 2));
+        cv.el.setAttribute('aria-colindex', String(ariaColIndex(d)));
         cv.el.dataset.d = String(d);
       }
       if (cv.text !== text) {
@@ -435,7 +442,7 @@ export class Grid {
     }
   }
 
-  private syncHeader(parent: HTMLElement, list: HeaderCellView[], columns: readonly number[], firstDisplay: number, ariaOffset: number, covered?: { col: number; px: number }): void {
+  private syncHeader(parent: HTMLElement, list: HeaderCellView[], columns: readonly number[], firstDisplay: number, covered?: { col: number; px: number }): void {
     while (list.length > columns.length) list.pop()?.el.remove();
     while (list.length < columns.length) {
       const el = document.createElement('div');
@@ -473,7 +480,7 @@ export class Grid {
         hv.key = key;
         hv.col = d;
         hv.el.dataset.d = String(d);
-        hv.el.setAttribute('aria-colindex', String(d + ariaOffset));
+        hv.el.setAttribute('aria-colindex', String(ariaColIndex(d)));
         hv.name.textContent = h.name;
         hv.el.title = h.title;
         hv.sort.textContent = h.sort ?? '';

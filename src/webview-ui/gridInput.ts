@@ -2,13 +2,17 @@
  * The grid's keyboard and mouse. The grid holds the focus; the active cell is its
  * aria-activedescendant. Keys: arrows, Page Up/Down, Home/End, Ctrl+Home/End, Shift+… to select,
  * Ctrl+A, Ctrl+C, Shift+Space (row), Ctrl+Space (column), Escape, and Enter, F2, Shift+F10 or the
- * menu key for the cell's actions, Alt+Enter for the row as a wallet card. Mouse: click to select (Shift to extend, drag to select a
+ * menu key for the cell's actions, Alt+Enter for the row as a wallet card, and on the header row
+ * Alt+Left/Right to narrow or widen the column (what dragging its edge does). Mouse: click to select (Shift to extend, drag to select a
  * range), a header to sort (Shift+click adds a key) or its ⋮ for its menu, the corner for
  * everything, a row number for its row, a header's edge to resize; right-click or double-click
  * for the actions.
  */
 import type { ColumnModel } from './columns';
 import type { CellPos, Grid, GridHost } from './grid';
+
+/** Pixels a column grows or shrinks by with Alt+Right / Alt+Left on its header. */
+const RESIZE_STEP = 16;
 
 export class GridInput {
   private dragging = false;
@@ -145,6 +149,13 @@ export class GridInput {
   private onKey(e: KeyboardEvent): void {
     const ctrl = e.ctrlKey || e.metaKey;
     const { row, col } = this.grid.active;
+    if (row < 0 && e.altKey && !ctrl && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+      const c = this.grid.columnAt(col);
+      if (c !== undefined) this.host.resized(c, this.model.width(c) + (e.key === 'ArrowRight' ? RESIZE_STEP : -RESIZE_STEP), true);
+      e.preventDefault();
+      e.stopPropagation();
+      return;
+    }
     const n = this.host.rowCount;
     const d = this.model.shownCount;
     const page = Math.max(1, this.grid.visibleRowCount - 1);

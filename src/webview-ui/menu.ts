@@ -74,7 +74,8 @@ export function showMenu(items: readonly MenuItem[], x: number, y: number, label
     if (refocus) returnFocus.focus();
   };
   const onBlur = (): void => close(false);
-  document.body.appendChild(menu);
+  // In the page's one landmark (main), as everything a person reads is.
+  (document.querySelector('main') ?? document.body).appendChild(menu);
   placePopup(menu, x, y);
   document.addEventListener('mousedown', outside, true);
   window.addEventListener('blur', onBlur);

@@ -124,9 +124,11 @@ export class StatusLine {
     this.pos.textContent = text;
   }
 
-  say(text: string): void {
+  /** Shows `text`, which the live region says; `aside` (a timing) shows after it and is not said. */
+  say(text: string, aside?: string): void {
     this.msg.classList.remove('error');
     this.msg.textContent = text;
+    if (aside) this.msg.append(el('span', { className: 'status-aside', text: ` ${aside}`, attrs: { 'aria-hidden': 'true' } }));
   }
 
   error(text: string): void {

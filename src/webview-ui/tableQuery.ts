@@ -6,6 +6,7 @@
  */
 import type { ColumnFilter, SortKey, ViewQuery } from '../shared/tableProtocol';
 import type { ColumnInfo } from '../shared/tableUiProtocol';
+import { l10n } from '../shared/l10n';
 
 /** What a column header shows (the grid draws it). */
 export interface HeaderView {
@@ -13,6 +14,7 @@ export interface HeaderView {
   readonly title: string;
   /** ▲ / ▼ and the key's rank when several keys sort. */
   readonly sort?: string;
+  /** aria-sort: the first sort key's header only. */
   readonly sortDirection?: 'ascending' | 'descending';
   readonly filtered: boolean;
 }
@@ -92,8 +94,10 @@ export function headerView(info: ColumnInfo | undefined, column: number, query: 
     name,
     info?.description,
     info?.kind ? `(${info.kind}${info.timeframe ? `, ${info.timeframe}` : ''})` : '',
-    filtered ? 'Filtered (●).' : '',
-    'Click to sort, Shift+click to add a sort key, right-click or Enter for more.',
+    filtered ? l10n.t('Filtered (●).') : '',
+    // A screen reader hears aria-sort on one header only (the first key); the others say their rank here.
+    key && keys.length > 1 ? (key.descending ? l10n.t('Sort key {0} of {1}, descending.', i + 1, keys.length) : l10n.t('Sort key {0} of {1}, ascending.', i + 1, keys.length)) : '',
+    l10n.t('Click to sort, Shift+click to add a sort key, right-click or Enter for more; Alt+Left/Right resizes.'),
   ]
     .filter(Boolean)
     .join('\n');
@@ -101,7 +105,8 @@ export function headerView(info: ColumnInfo | undefined, column: number, query: 
     name,
     title,
     sort: key ? `${key.descending ? '▼' : '▲'}${keys.length > 1 ? i + 1 : ''}` : undefined,
-    sortDirection: key ? (key.descending ? 'descending' : 'ascending') : undefined,
+    // ARIA: aria-sort on one header at a time, the key that sorts first.
+    sortDirection: key && i === 0 ? (key.descending ? 'descending' : 'ascending') : undefined,
     filtered,
   };
 }

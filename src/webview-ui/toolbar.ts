@@ -34,7 +34,8 @@ export interface ToolbarOwner {
 
 export class Toolbar {
   readonly el = el('div', { className: 'toolbar', role: 'toolbar', attrs: { 'aria-label': l10n.t('Table tools') } });
-  private readonly count = el('span', { className: 'count', attrs: { 'aria-live': 'polite' } });
+  // Not a live region: it changes as a large file is indexed; the status line says the count once a query is applied.
+  private readonly count = el('span', { className: 'count' });
   private searchBox: HTMLInputElement | undefined;
   private columns: HTMLButtonElement | undefined;
   private exportButton: HTMLButtonElement | undefined;

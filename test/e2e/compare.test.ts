@@ -116,7 +116,13 @@ describe('compare two results and combine their addresses, in Chromium', { timeo
     await intersect.click();
     await wb.waitForNotification(/Wrote 20 addresses/u);
     await wb.screenshot('address-sets-written');
-    await wb.page.locator('.notifications-toasts .monaco-button', { hasText: 'Use these 20 addresses as input to…' }).first().click();
+    // The toast reads whole: its source and both buttons (a long button once cut the source to "Wallet A…").
+    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'Wrote 20 addresses' }).first();
+    const cut = await toast.locator('.notification-list-item-source, .notification-list-item-message, .monaco-button').evaluateAll((els) =>
+      els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent ?? ''),
+    );
+    assert.deepEqual(cut, [], 'no text in the toast is cut off');
+    await toast.locator('.monaco-button', { hasText: 'Use as Input…' }).first().click();
     const pnl = wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'PnL of Wallets…' }).first();
     await pnl.waitFor({ timeout: 30_000 });
     await pnl.click();

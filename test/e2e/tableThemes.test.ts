@@ -131,6 +131,21 @@ for (const { theme, name } of THEMES) {
       await frame.locator('.toolbar button', { hasText: /^Analyse$/u }).click();
       const panel = frame.locator('aside.analysis');
       await panel.waitFor();
+      // The panel takes the grid's right side: the column it analyses is scrolled into what is left,
+      // whole and not under the pinned address, the panel narrower if need be (issue 23).
+      const analysedName = await panel.getByLabel('Column', { exact: true }).evaluate((el) => (el as unknown as { selectedOptions: ArrayLike<{ textContent: string | null }> }).selectedOptions[0]?.textContent ?? '');
+      const analysed = frame.locator('.hrow [role=columnheader]', { has: frame.locator('.hname', { hasText: new RegExp(`^${analysedName}$`, 'u') }) });
+      let seen = '';
+      const boxes = await until('the column beside the panel', async () => {
+        // Its name as a person reads it (the cell's box may run a few pixels past the grid's edge at the end of its scroll).
+        const h = (await analysed.count()) > 0 ? await analysed.locator('.hname').boundingBox({ timeout: 1_000 }) : null;
+        const p = await panel.boundingBox({ timeout: 1_000 });
+        const underPin = h ? await analysed.evaluate((el) => el.classList.contains('under-pin')) : true;
+        seen = JSON.stringify({ header: h, panel: p, underPin });
+        return h && p && !underPin && h.x + h.width <= p.x + 1 ? { header: h, panel: p } : undefined;
+      }, 5_000).catch(() => ({ header: null, panel: null }));
+      assert.ok(boxes.header && boxes.panel, `the panel does not cover the column it analyses (${analysedName}), nor does the pinned column: ${seen}`);
+      await wb.screenshot('analysis-beside-its-column');
       await panel.getByLabel('Column', { exact: true }).selectOption({ label: 'realized_pnl_usd_7d' });
       await panel.locator('button', { hasText: /^Scatter$/u }).click();
       await panel.locator('.y-select').selectOption({ label: 'winrate_7d' });
@@ -146,16 +161,22 @@ for (const { theme, name } of THEMES) {
         const v = [((n >> 16) & 255) - (bg[0] ?? 0), ((n >> 8) & 255) - (bg[1] ?? 0), (n & 255) - (bg[2] ?? 0)];
         const vv = v.reduce((a, x) => a + x * x, 0);
         let near = 0;
+        let strong = 0;
         for (let i = 0; i < d.length; i += 4) {
           const p = [(d[i] ?? 0) - (bg[0] ?? 0), (d[i + 1] ?? 0) - (bg[1] ?? 0), (d[i + 2] ?? 0) - (bg[2] ?? 0)];
           const t = p.reduce((a, x, k) => a + x * (v[k] ?? 0), 0) / vv;
           const off = Math.hypot(...p.map((x, k) => x - t * (v[k] ?? 0)));
           if (t > 0.3 && off < 16) near++;
+          if (t > 0.75 && off < 24) strong++;
         }
-        return { blue, near };
+        return { blue, near, strong, width: c.width, cssWidth: (el as unknown as { clientWidth: number }).clientWidth };
       });
       assert.match(found.blue, /^#[0-9a-f]{6}/iu, 'the theme defines --vscode-charts-blue');
       assert.ok(found.near > 20, `pixels in ${found.blue}: ${found.near}`);
+      // Points a person sees (issue 23: tiny and faint): the 300 points cover, at 75 % of the blue or
+      // more, at least 5 CSS pixels each on average (one device pixel at 55 % before).
+      const dpr = found.width / Math.max(1, found.cssWidth);
+      assert.ok(found.strong / (dpr * dpr) >= 300 * 5, `strong pixels of the points: ${found.strong} at ${dpr}×`);
       await wb.screenshot('analysis-scatter');
       await panel.locator('button', { hasText: /^Histogram$/u }).click();
       await until('the histogram drawn', async () => (await panel.locator('.analysis-caption').innerText()).includes('Drawn in'), 30_000);

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { sampleAddress } from '../../src/core/samples';
 import { Workbench, packagedVsix } from './workbench';
+import { shown, tableFrame, until } from './tableWebview';
 
 const TITLE = 'Wallet Analytics: Top Traders of Tokens…';
 
@@ -82,6 +83,14 @@ describe('Top Traders of Tokens from the palette, price first', { timeout: 240_0
     await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Open' }).first().click();
     const tab = wb.page.locator('.tabs-container .tab', { hasText: /\.csv/u }).first();
     await tab.waitFor({ timeout: 20_000 });
+    // The table drawn, not a blank page, in the picture.
+    const frame = await tableFrame(wb.page, ((await tab.innerText()).trim().split('\n')[0] ?? '').trim());
+    const v = await until('the result table drawn', async () => {
+      const t = await shown(frame);
+      return t.headers.length > 0 && t.progress === undefined ? t : undefined;
+    }, 30_000);
+    // A token with no traders gives a file of headers only: the table says so.
+    if (v.rows.length === 0) assert.match(await frame.locator('.notice').first().innerText({ timeout: 5_000 }), /no data rows/u);
     await wb.screenshot('result-open');
     assert.match(await tab.innerText(), /\.csv/u);
   });
@@ -141,6 +150,10 @@ describe('a helpful error, on screen', { timeout: 180_000 }, () => {
     const msg = await wb.waitForNotification(/Check a Request/u, 30_000);
     assert.match(msg, /req_does_not_exist|not found|no request/iu, msg);
     assert.deepEqual((await wb.errorNotifications()).length, 1, 'shown as an error');
+    // Whole, not cut to one line (a toast without a button shows collapsed: issue 23).
+    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'Check a Request' }).first();
+    const cut = await toast.locator('.notification-list-item-message').evaluate((e) => e.scrollWidth > e.clientWidth + 1);
+    assert.equal(cut, false, 'the error is not cut off');
     await assert.rejects(wb.screenshot('unknown-request'), /Error notification on screen/u);
     await wb.screenshot('unknown-request-allowed', { allowErrors: /Check a Request/u });
   });

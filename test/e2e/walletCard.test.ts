@@ -28,7 +28,10 @@ interface Cell {
   readonly firstChild: unknown;
   getBoundingClientRect(): Box;
 }
-declare function getComputedStyle(el: unknown): { readonly color: string; readonly textAlign: string };
+interface Styled {
+  readonly parentElement: Styled | null;
+}
+declare function getComputedStyle(el: unknown): { readonly color: string; readonly textAlign: string; readonly backgroundColor: string };
 declare const document: {
   querySelector(selector: string): Cell | null;
   createRange(): { selectNodeContents(node: Cell): void; getBoundingClientRect(): Box };
@@ -76,6 +79,17 @@ function tradersCsv(rows: number): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** WCAG's contrast ratio of two computed `rgb(…)` colours. */
+function contrast(a: string, b: string): number {
+  const lum = (c: string): number => {
+    const [r = 0, g = 0, bl = 0] = (c.match(/[\d.]+/gu) ?? []).map(Number);
+    const ch = (v: number): number => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * ch(r) + 0.7152 * ch(g) + 0.0722 * ch(bl);
+  };
+  const [x, y] = [lum(a), lum(b)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
+
 /** The computed colour of an element and the theme's value of a CSS variable, both as rgb(). */
 function colourOf(frame: Frame, selector: string, variable: string): Promise<{ colour: string; expected: string }> {
   return frame.locator(selector).first().evaluate((el, v) => {
@@ -89,7 +103,9 @@ function colourOf(frame: Frame, selector: string, variable: string): Promise<{ c
 }
 
 const THEMES = [
-  { theme: 'Default Light Modern', name: 'card-light' },
+  // Light+, not Light Modern: its selection is dark blue with white text, where a sorted header's
+  // link-blue name once vanished (issue 23).
+  { theme: 'Default Light+', name: 'card-light' },
   { theme: 'Default Dark Modern', name: 'card-dark' },
 ];
 
@@ -130,9 +146,9 @@ for (const { theme, name } of THEMES) {
       const values = await pnl.locator('td').allInnerTexts();
       assert.equal(values.length, 4);
       for (const v of values) assert.match(v, new RegExp(`^([+${MINUS}][\\d,]+\\.\\d\\d|0\\.00)$`, 'u'), `signed money: ${v}`);
-      const gain = await colourOf(frame, '.card-table td.gain', '--vscode-charts-green');
-      assert.equal(gain.colour, gain.expected, 'a gain is the theme’s green');
-      const loss = await colourOf(frame, '.card-table td.loss', '--vscode-charts-red');
+      const gain = await colourOf(frame, '.card-table td.gain', '--wa-gain');
+      assert.equal(gain.colour, gain.expected, 'a gain is the table’s gain colour: the theme’s green (in light themes mixed with the text colour, for contrast)');
+      const loss = await colourOf(frame, '.card-table td.loss', '--wa-loss');
       assert.equal(loss.colour, loss.expected, 'a loss is the theme’s red');
       const winrate = await card.locator('.card-table tr', { has: frame.locator('th', { hasText: /^winrate$/u }) }).locator('td').first().innerText();
       assert.match(winrate, /%$/u, 'a ratio as a percentage');
@@ -174,9 +190,9 @@ for (const { theme, name } of THEMES) {
         assert.match(row[roi] ?? '', new RegExp(`^[+${MINUS}][\\d.,]+%$`, 'u'), `ROI signed: ${row[roi]}`);
         assert.doesNotMatch(row[s.headers.indexOf('trade_count_7d')] ?? '', /^\+/u, 'a count is not signed');
       }
-      const gain = await colourOf(frame, '.row [role=gridcell].gain', '--vscode-charts-green');
+      const gain = await colourOf(frame, '.row [role=gridcell].gain', '--wa-gain');
       assert.equal(gain.colour, gain.expected);
-      const loss = await colourOf(frame, '.row [role=gridcell].loss', '--vscode-charts-red');
+      const loss = await colourOf(frame, '.row [role=gridcell].loss', '--wa-loss');
       assert.equal(loss.colour, loss.expected);
       const align = await frame.locator('.row[aria-rowindex="2"] [role=gridcell].num').first().evaluate((el) => getComputedStyle(el).textAlign);
       assert.equal(align, 'right', 'numbers right-aligned');
@@ -198,6 +214,46 @@ for (const { theme, name } of THEMES) {
       await wb.screenshot('traders-time-utc-on-hover');
       await frame.locator('.scroller').evaluate((el) => {
         el.scrollLeft = 0;
+      });
+    });
+
+    step('a selected header reads on its selection: name, sort mark and menu in the selection’s foreground', async () => {
+      const frame = await tableFrame(wb.page, 'traders.csv');
+      const header = frame.locator('.hrow [role=columnheader]', { has: frame.locator('.hname', { hasText: /^roi_7d$/u }) });
+      await header.click(); // sorts by it, the active cell on its first row
+      await until('sorted', async () => (await header.getAttribute('aria-sort')) === 'ascending');
+      // Up from the column's cell to the header itself (the active cell is on the column, its row may vary).
+      await until('the header selected', async () => {
+        if (await header.evaluate((el) => el.classList.contains('active'))) return true;
+        await wb.page.keyboard.press('ArrowUp');
+        return undefined;
+      });
+      await wb.page.mouse.move(5, 400); // not hovering the header
+      await wb.page.waitForTimeout(300);
+      const colours = await header.evaluate((el) => {
+        const part = (sel: string): string => {
+          const p = el.querySelector(sel);
+          return p ? getComputedStyle(p).color : '';
+        };
+        // What shows behind the header: its own background, or the first one behind it that is not transparent.
+        let background = '';
+        for (let e = el as unknown as Styled | null; e && background === ''; e = e.parentElement) {
+          const b = getComputedStyle(e).backgroundColor;
+          if (b !== 'transparent' && !/^rgba\(.*,\s*0\)$/u.test(b)) background = b;
+        }
+        return { background, name: part('.hname'), sort: part('.hsort'), menu: part('.hmenu') };
+      });
+      await wb.screenshot('selected-header');
+      for (const part of ['name', 'sort', 'menu'] as const) {
+        const ratio = contrast(colours[part], colours.background);
+        assert.ok(ratio >= 4.5, `the header's ${part} reads on the selection: ${ratio.toFixed(2)} (${JSON.stringify(colours)})`);
+      }
+      // Two more clicks: descending, then the file's order again for the next steps.
+      await header.click();
+      await header.click();
+      await until('unsorted', async () => (await header.getAttribute('aria-sort')) === null);
+      await frame.locator('.scroller').evaluate((el) => {
+        el.scrollTop = 0;
       });
     });
 

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { WalletAnalyticsApi } from '../../src/core/api';
 import { DEFAULT_PROFILE_ID, scopeKey } from '../../src/core/profiles';
+import { Storage } from '../../src/core/storage';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { CreditsService } from '../../src/vscode/base/credits';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
@@ -210,7 +211,7 @@ describe('a call is bound to the connection its price was shown for', function (
     const asked: string[] = [];
     let answer: (n: number) => void = () => undefined;
     const credits = new CreditsService(
-      state,
+      new Storage({ globalState: state, workspaceState: state }),
       (scope) => ({
         credits: () => {
           asked.push(scope);

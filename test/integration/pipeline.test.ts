@@ -1,7 +1,10 @@
 // The pipeline notebook in a real extension host (issue 24): §8.4's example opened from disk, run
 // against a sandbox, its plan approved once ("up to 26,050"; no other price question is asked),
 // the outputs written, and the sandbox charged exactly 50 + 1,000 + 5 × the wallets the top-traders
-// step returned. A second run reuses every result on disk: no question, no charge.
+// step returned. A second run reuses every result on disk: no question, no charge; nor after the
+// notebook is closed and its file opened again. A bad cell is underlined with the field's own rule
+// (a Wallet Database cell's query as in a .waquery.json), gets the catalog's completions, and Run
+// All refuses it with the same message, before any price is asked.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -85,5 +88,51 @@ describe('pipeline notebook: §8.4 example run against a sandbox', function () {
     await waitFor('the outputs say reused', () => nb.getCells().every((c) => outputText(c).includes('reused from disk')), 30_000);
     assert.equal(asked.length, 0);
     assert.equal(sb.balance(), before);
+  });
+
+  it('keeps the notebook and its results on disk across a close and reopen: reused, nothing charged again', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const before = sb.balance();
+    asked.length = 0;
+    const nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+    assert.equal(nb.cellCount, 3);
+    assert.deepEqual(nb.getCells().map((c) => JSON.parse(c.document.getText()) as unknown), examplePipeline().cells);
+    await runAll(nb);
+    await waitFor('the reopened outputs say reused', () => nb.getCells().every((c) => outputText(c).includes('reused from disk')), 30_000);
+    assert.equal(asked.length, 0, JSON.stringify(asked));
+    assert.equal(sb.balance(), before);
+    note(`pipeline reopened: ${nb.cellCount} cells, every result reused from ${path.basename(resultsDirOf(file))}, 0 credits`);
+  });
+
+  it('underlines a bad cell with the field’s own rule, completes inputs from the catalog, and Run All refuses it with the same message', async () => {
+    const bad = path.join(dir, 'bad.wapipe.json');
+    const query = { where: { and: [{ field: 'winrate_30', op: '>=', value: 0.6 }] }, limit: 10 };
+    fs.writeFileSync(bad, serializePipeline({ version: 1, cells: [{ name: 'w', call: 'wallet_database', inputs: { query } }, { name: 't', call: 'trending', inputs: { hours: 99 } }] }));
+    const nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(bad));
+    await vscode.window.showNotebookDocument(nb);
+    const [w, t] = nb.getCells();
+    assert.ok(w && t);
+    const diags = (c: vscode.NotebookCell): vscode.Diagnostic[] => vscode.languages.getDiagnostics(c.document.uri).filter((d) => d.source === 'Wallet Analytics');
+    // The field list comes from the sandbox (free); the unknown field is then said as in a .waquery.json.
+    const unknown = await waitFor('the query cell’s unknown field is underlined', () => diags(w).find((d) => d.message.startsWith('Unknown field "winrate_30"')), 20_000);
+    assert.equal(w.document.getText(unknown.range), '"winrate_30"');
+    const hours = await waitFor('the trending cell’s hours are underlined', () => diags(t).find((d) => d.message.includes('Hours')), 10_000);
+    assert.equal(t.document.getText(hours.range), '99');
+    // Completions: the endpoint's own inputs at a key of "inputs".
+    const text = t.document.getText();
+    const keyAt = t.document.positionAt(text.indexOf('"hours"') + 1);
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', t.document.uri, keyAt);
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    assert.ok(labels.includes('hours'), labels.join(', '));
+    // Run All: nothing asked, nothing sent; the first bad cell says the diagnostic's own message.
+    asked.length = 0;
+    const before = sb.balance();
+    await vscode.commands.executeCommand('notebook.selectKernel', { id: 'wallet-analytics-pipeline-runner', extension: EXTENSION_ID });
+    await vscode.commands.executeCommand('notebook.execute');
+    const out = await waitFor('the bad cell says why it did not run', () => nb.getCells().map(outputText).find((o) => o.includes('Not run')), 20_000);
+    assert.ok(out.includes(unknown.message), `${out}\n≠ ${unknown.message}`);
+    assert.equal(asked.length, 0);
+    assert.equal(sb.balance(), before);
+    note(`pipeline cell checks: “${unknown.message.slice(0, 60)}…” underlined and refused by Run All`);
   });
 });

@@ -8,11 +8,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { sampleAddress } from '../../src/core/samples';
+import { memberKey, StorageFamilies, StorageKeys } from '../../src/core/storage';
 import type { TableLayout, UiMessage } from '../../src/shared/tableUiProtocol';
 import type { ViewState } from '../../src/shared/tableProtocol';
 import { CommandIds } from '../../src/vscode/base/ids';
 import type { TablePrompts } from '../../src/vscode/table/prompts';
-import { SAVED_VIEWS_KEY } from '../../src/vscode/table/savedViewStore';
 import type { TableHandle, TableTestHooks } from '../../src/vscode/table/tableEditor';
 import { api, testingContext, waitFor } from './support';
 
@@ -23,7 +23,8 @@ describe('table: saved views', function () {
   let hooks: TableTestHooks;
   let state: vscode.Memento;
   let dir: string;
-  const LAYOUT_KEYS = ['walletAnalytics.table.layout.pnl', 'walletAnalytics.table.layout.toptraders'];
+  const SAVED_VIEWS_KEY = StorageKeys.savedViews.key;
+  const LAYOUT_KEYS = ['pnl', 'toptraders'].map((scope) => memberKey(StorageFamilies.tableLayout, scope).key);
   let layoutsBefore: unknown[] = [];
   let picks: ((items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined)[] = [];
   const prompts: TablePrompts = {

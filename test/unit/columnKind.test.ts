@@ -121,8 +121,34 @@ describe('column kinds: one owner', () => {
       if (f === owner) continue;
       const text = readFileSync(join(root, f), 'utf8');
       assert.doesNotMatch(text, /(?:address|wallet|token|mint)\|(?:address|wallet|token|mint|trader)/u, `${f}: a header rule`);
-      assert.doesNotMatch(text, /\bAGREE\b|>= 0\.[89]\b|0\.[89] \* (?:filled|cells)/u, `${f}: a share of agreeing cells`);
+      assert.doesNotMatch(text, /\bAGREE\s*=|>= 0\.[89]\b|0\.[89] \* (?:filled|cells)/u, `${f}: a share of agreeing cells`);
       assert.ok(!(text.includes('isNumberText(') && /addressProblem\(|addressChain\(/u.test(text)), `${f}: numbers and addresses told apart`);
     }
+  });
+
+  /** The regular expressions a file writes (a TypeScript scan: comments and strings do not count). */
+  const regexes = (f: string): string[] => {
+    const out: string[] = [];
+    const visit = (n: ts.Node): void => {
+      if (ts.isRegularExpressionLiteral(n)) out.push(n.text);
+      ts.forEachChild(n, visit);
+    };
+    visit(ts.createSourceFile(f, readFileSync(join(root, f), 'utf8'), ts.ScriptTarget.Latest, true));
+    return out;
+  };
+
+  it('no other file tells a profit or a return by its name (issue 26: metrics.ts had its own /pnl|roi/ rule beside isSignedColumn’s)', () => {
+    // The sandbox stands in for the server: its recipes say how to make up each metric's values, not what a column holds.
+    const found = src.filter((f) => f !== 'src/core/columnKind.ts' && !f.startsWith(join('src', 'sandbox'))).flatMap((f) => regexes(f).filter((r) => /pnl|roi|profit/iu.test(r)).map((r) => `${f}: ${r}`));
+    assert.deepEqual(found, []);
+  });
+
+  it('no other file tells which chain a value is an address of by trying both (issue 26: addressSets.ts had its own)', () => {
+    const owners = new Set(['src/core/columnKind.ts', 'src/core/addresses.ts']);
+    const found = src.filter((f) => !owners.has(f)).filter((f) => {
+      const text = readFileSync(join(root, f), 'utf8');
+      return /addressProblem\([^)]*'main'\)/u.test(text) && /addressProblem\([^)]*'alt'\)/u.test(text);
+    });
+    assert.deepEqual(found, [], 'ask core/columnKind.ts addressChain()');
   });
 });

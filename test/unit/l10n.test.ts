@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { BUNDLE, bundleText, sourceFiles } from '../../scripts/l10n.mjs';
-import { scanSource } from '../../scripts/l10nScan.mjs';
+import { scanSource, untranslatedComparisons } from '../../scripts/l10nScan.mjs';
 
 const root = ((): string => {
   for (let d = __dirname; dirname(d) !== d; d = dirname(d)) if (existsSync(join(d, 'package.nls.json'))) return d;
@@ -30,6 +30,13 @@ describe('user-facing strings go through l10n.t', () => {
   it('no literal a person reads at a sink in src/vscode, src/webview-ui or extension.ts', () => {
     const left = inRoot(() => sourceFiles().flatMap((f) => scanSource(f, readFileSync(f, 'utf8')).map((s) => `${f}:${s.line} ${s.text.slice(0, 90)}`)));
     assert.deepEqual(left, [], 'wrap them in l10n.t (npm run sync does it)');
+  });
+
+  it('compares a pick with the translation of what it showed, never with the English literal', () => {
+    const left = inRoot(() => sourceFiles().flatMap((f) => untranslatedComparisons(f, readFileSync(f, 'utf8')).map((s) => `${f}:${s.line} ${s.text}`)));
+    assert.deepEqual(left, [], 'in another language the pick is the translation: compare with l10n.t(…) (npm run sync does it)');
+    const src = "const a = await w.showWarningMessage(l10n.t('Stop?'), l10n.t('Retry')); if (a === 'Retry') go(); switch (a) { case 'Retry': break; case 'Other': break; }";
+    assert.deepEqual(untranslatedComparisons('x.ts', src).map((s) => s.text), ["'Retry'", "'Retry'"]);
   });
 
   it('sees each kind of sink, and leaves data, codicons and wrapped text alone', () => {

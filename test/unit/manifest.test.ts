@@ -193,7 +193,7 @@ describe('package.json conventions: walkthrough, keybindings, icon, remote', () 
     assert.deepEqual(
       walkthrough.steps.map((s) => s.title),
       [
-        'Set your API key, or start the sandbox',
+        'Your key, or the sandbox',
         'Make a first call, price first',
         'Open the result table',
         'Write a .waquery.json query',

@@ -8,12 +8,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MergedList } from '../../src/core/mergedList';
 import { AmbiguousCalls } from '../../src/core/ambiguousCalls';
+import { RECENT_INPUTS_MAX, Storage, StorageKeys } from '../../src/core/storage';
 
 /** A key-value store whose reads lag: each write queues the value before it, and reads hand those back first. */
 class EchoStore {
   saved = new Map<string, unknown>();
   late: { key: string; value: unknown }[] = [];
-  get<T>(key: string, fallback: T): T {
+  get<T>(key: string, fallback?: T): T {
     const i = this.late.findIndex((l) => l.key === key);
     if (i >= 0) return (this.late.splice(i, 1)[0]?.value ?? fallback) as T;
     return (this.saved.get(key) ?? fallback) as T;
@@ -87,7 +88,7 @@ describe('a list in globalState that a stale read cannot shrink', () => {
 
   it('unsettled paid calls: none is forgotten by a stale read, and a settled one stays forgotten', async () => {
     const store = new EchoStore();
-    const calls = new AmbiguousCalls(store, () => 1_000_000);
+    const calls = new AmbiguousCalls(new Storage({ globalState: store, workspaceState: store }), () => 1_000_000);
     const base = 'http://127.0.0.1:1';
     for (const hours of [1, 2, 3]) await calls.remember(base, 'trending', { hours });
     for (const hours of [1, 2, 3]) assert.equal(calls.lastAt(base, 'trending', { hours }), 1_000_000, `hours ${hours} remembered`);
@@ -95,5 +96,51 @@ describe('a list in globalState that a stale read cannot shrink', () => {
     assert.equal(calls.lastAt(base, 'trending', { hours: 2 }), undefined);
     assert.equal(calls.lastAt(base, 'trending', { hours: 2 }), undefined, 'and again, past the stale read');
     assert.equal(calls.lastAt(base, 'trending', { hours: 3 }), 1_000_000);
+  });
+});
+
+describe('a record in globalState that a stale read cannot undo (MergedRecord, through Storage)', () => {
+  const storage = (store: EchoStore): Storage => new Storage({ globalState: store, workspaceState: store });
+
+  it('keeps every entry set one after another, though each write reads the record before the last (warned-once marks, quota anchors)', async () => {
+    const store = new EchoStore();
+    const marks = storage(store).record(StorageKeys.creditsWarned);
+    for (const [i, k] of ['a', 'b', 'c', 'd'].entries()) await marks.set(k, i);
+    assert.deepEqual(marks.all(), { a: 0, b: 1, c: 2, d: 3 });
+    store.late = [];
+    assert.deepEqual(store.get(StorageKeys.creditsWarned.key), { a: 0, b: 1, c: 2, d: 3 }, 'and the saved record has them all');
+  });
+
+  it('the same writes through a plain read-modify-write lose entries (what the warned-once marks did)', async () => {
+    const store = new EchoStore();
+    for (const [i, k] of ['a', 'b', 'c', 'd'].entries()) await store.update('w', { ...store.get<Record<string, number>>('w', {}), [k]: i });
+    store.late = [];
+    assert.notDeepEqual(store.get('w'), { a: 0, b: 1, c: 2, d: 3 });
+  });
+
+  it('modify writes only the entries it changed: another window’s entry comes through, a deleted one stays deleted (saved views)', async () => {
+    const store = new EchoStore();
+    const views = storage(store).record(StorageKeys.savedViews);
+    await views.modify((all) => ({ ...all, pnl: 1 }));
+    await views.modify((all) => ({ ...all, trending: 2 }));
+    store.late = [];
+    // Another window saves a scope.
+    store.saved.set(StorageKeys.savedViews.key, { ...store.get<Record<string, unknown>>(StorageKeys.savedViews.key, {}), mcap: 3 });
+    await views.modify((all) => Object.fromEntries(Object.entries(all).filter(([k]) => k !== 'pnl')));
+    assert.deepEqual(views.all(), { trending: 2, mcap: 3 });
+    store.late = [];
+    assert.deepEqual(store.get(StorageKeys.savedViews.key), { trending: 2, mcap: 3 });
+  });
+
+  it('recent inputs: the newest first, each once, at most RECENT_INPUTS_MAX, none lost to a stale read', async () => {
+    const store = new EchoStore();
+    const s = storage(store);
+    for (let i = 0; i < RECENT_INPUTS_MAX + 2; i++) await s.rememberInput('trending', { hours: i }, i);
+    await s.rememberInput('trending', { hours: 3 }, 100);
+    const want = [{ hours: 3 }, { hours: 6 }, { hours: 5 }, { hours: 4 }, { hours: 2 }].slice(0, RECENT_INPUTS_MAX);
+    assert.deepEqual(s.recentInputs('trending'), want);
+    store.late = [];
+    assert.deepEqual(storage(store).recentInputs('trending'), want, 'another window reads the same');
+    assert.deepEqual(s.recentInputs('pnl'), [], 'per endpoint');
   });
 });

@@ -4,7 +4,7 @@
 // shows its start, not the tail of its number.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { classifyColumn, isSignedColumn } from '../../src/core/columnKind';
+import { classifyColumn, isSignedColumn, isSignedName } from '../../src/core/columnKind';
 import { METRICS } from '../../src/core/metrics';
 // eslint-disable-next-line no-restricted-imports -- columnInfo.ts is pure (no vscode import)
 import { columnInfo } from '../../src/vscode/table/columnInfo';
@@ -12,10 +12,10 @@ import { durationText, metricCell, signedCell, timeCell } from '../../src/webvie
 import { ColumnAxis } from '../../src/webview-ui/layout';
 import { sampleAddress } from '../../src/core/samples';
 
-const signedNames = (): string[] => METRICS.filter((m) => m.signed).map((m) => m.name);
+const signedNames = (): string[] => METRICS.filter((m) => isSignedName(m.name)).map((m) => m.name);
 
 describe('which columns are profits and returns', () => {
-  it('the catalog marks PnL and ROI metrics signed, not their spreads, shares or positive sums', () => {
+  it('the one rule (core/columnKind.ts) marks the catalog’s PnL and ROI metrics signed, not their spreads, shares or positive sums', () => {
     const s = signedNames();
     for (const n of ['realized_pnl_usd', 'unrealized_pnl_native', 'total_pnl_usd', 'worst_trade_pnl_usd', 'avg_trade_pnl_usd', 'pnl_after_fees_usd', 'roi', 'realized_roi', 'median_trade_roi']) {
       assert.ok(s.includes(n), `${n} is signed`);

@@ -11,8 +11,10 @@ import {
   blendDensity,
   brushBins,
   brushFilters,
+  contrastRatio,
   countInBox,
   densityGrid,
+  dotOffsets,
   extent,
   histogramBars,
   histogramRows,
@@ -22,6 +24,8 @@ import {
   pixelRound,
   profileRows,
   parseColor,
+  pointColor,
+  pointStyle,
   Scale,
   scatterBinFilters,
   scatterRows,
@@ -199,6 +203,38 @@ describe('scatter brush, density and colours', () => {
     assert.equal(logged.skipped, 1);
     const big = densityGrid(new Float32Array([5]), new Float32Array([5]), x, y, 10, 10, 2);
     assert.equal(big.counts.reduce((a, b) => a + b, 0), 4, 'HiDPI: 2 × 2 pixels a point');
+  });
+
+  it('draws a scatter point a few CSS pixels wide and nearly opaque, at any pixel ratio (issue 23: tiny and faint)', () => {
+    for (const dpr of [1, 2]) {
+      const few = pointStyle(300, dpr, false);
+      assert.ok(few.cssSize >= 4 && few.size >= 4 * dpr, `300 points at ${dpr}×: ${JSON.stringify(few)}`);
+      assert.ok(few.floor >= 0.8, 'a lone point stands out');
+      const many = pointStyle(100_000, dpr, false);
+      assert.ok(many.size >= 2 * dpr && many.size <= few.size, `100,000 points at ${dpr}×: ${JSON.stringify(many)}`);
+    }
+    assert.equal(pointStyle(300, 1, true).floor, 1, 'high contrast: opaque');
+    // One point of 5 device pixels covers a disc of them, centred on its pixel.
+    const x = new Scale('linear', 0, 20, 0, 20);
+    const y = new Scale('linear', 0, 20, 20, 0);
+    const g = densityGrid(new Float32Array([10]), new Float32Array([10]), x, y, 20, 20, 5);
+    const lit = g.counts.reduce((a, b) => a + b, 0);
+    assert.ok(lit >= 13 && lit < 25, `a disc, not a square: ${lit}`);
+    assert.equal(g.counts[10 * 20 + 10], 1, 'the centre');
+    assert.equal(dotOffsets(1).length, 2, 'one pixel');
+    assert.equal(dotOffsets(3).length, 18, 'a 3 × 3 square');
+  });
+
+  it('colours the points in the theme’s chart colour unless it fades into the background', () => {
+    const blue = { r: 55, g: 148, b: 255 };
+    const dark = { r: 31, g: 31, b: 31 };
+    const fg = { r: 204, g: 204, b: 204 };
+    assert.ok(contrastRatio(blue, dark) > 3);
+    assert.deepEqual(pointColor(blue, dark, fg), blue);
+    const navy = { r: 20, g: 30, b: 70 };
+    assert.deepEqual(pointColor(navy, dark, fg), fg, 'a chart colour close to the background gives way to the foreground');
+    assert.deepEqual(pointColor(blue, undefined, fg), blue);
+    assert.equal(Math.round(contrastRatio({ r: 0, g: 0, b: 0 }, { r: 255, g: 255, b: 255 })), 21);
   });
 
   it('draws 100,000 points into pixels quickly', () => {

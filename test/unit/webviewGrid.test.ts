@@ -261,9 +261,10 @@ describe('the query from the page', () => {
     const h = headerView({ name: 'volume_7d', numeric: true, kind: 'volume', timeframe: '7d' }, 3, q);
     assert.equal(h.name, 'volume_7d');
     assert.equal(h.sort, '▼2');
-    assert.equal(h.sortDirection, 'descending');
+    assert.equal(h.sortDirection, undefined, 'aria-sort on one header at a time: the first key’s');
+    assert.equal(headerView(undefined, 0, q).sortDirection, 'ascending');
     assert.equal(h.filtered, true);
-    assert.match(h.title, /^volume_7d\n\(volume, 7d\)\nFiltered \(●\)\.\nClick to sort/u);
+    assert.match(h.title, /^volume_7d\n\(volume, 7d\)\nFiltered \(●\)\.\nSort key 2 of 2, descending\.\nClick to sort/u);
     const plain = headerView(undefined, 5, { sort: [{ column: 5 }] });
     assert.deepEqual([plain.name, plain.sort, plain.sortDirection, plain.filtered], ['5', '▲', 'ascending', false]);
     assert.equal(headerView(undefined, 1, q).sort, undefined);

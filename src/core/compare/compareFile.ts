@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { TableSource, TaskOptions } from '../table/types';
 import { compareSources, type CompareSource } from './compareSource';
+import { errorText } from '../errors';
 
 export const COMPARE_SUFFIX = '.compare.json';
 const MARK = 'walletAnalyticsCompare';
@@ -44,7 +45,7 @@ export async function readCompareFile(path: string): Promise<CompareSpec> {
   try {
     value = JSON.parse(await readFile(path, 'utf8'));
   } catch (e) {
-    throw new Error(`${basename(path)} is not a comparison file: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new Error(`${basename(path)} is not a comparison file: ${errorText(e)}`, { cause: e });
   }
   const o = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
   if (o[MARK] !== 1 || typeof o.a !== 'string' || typeof o.b !== 'string' || o.a === '' || o.b === '') {
@@ -65,7 +66,7 @@ export async function openCompareFile(path: string, open: (file: string) => Prom
     if (a.status === 'fulfilled') await a.value.close();
     if (b.status === 'fulfilled') await b.value.close();
     const [file, reason]: [string, unknown] = a.status === 'rejected' ? [spec.a, a.reason] : [spec.b, (b as PromiseRejectedResult).reason];
-    throw new Error(`${basename(file)} could not be opened: ${reason instanceof Error ? reason.message : String(reason)}`, { cause: reason });
+    throw new Error(`${basename(file)} could not be opened: ${errorText(reason)}`, { cause: reason });
   }
   try {
     return await compareSources(a.value, b.value, { ...options, ownsSources: true, labels: { a: basename(spec.a), b: basename(spec.b) } });

@@ -14,6 +14,7 @@ import { parseNumberText } from '../table/numbers';
 import { CellKind, type ColumnNeed, type SourceChange, type TableNotice, type TableSource, type TaskOptions, type TypedColumn } from '../table/types';
 import { classifyColumn, pickAddressColumn, SAMPLE_ROWS, type AddressColumn } from '../columnKind';
 import { addressKey } from './addressColumn';
+import { throwIfCancelled } from '../abort';
 
 /** The words of the status column. */
 export const STATUS = { onlyA: 'only in A', onlyB: 'only in B', both: 'in both' } as const;
@@ -45,7 +46,7 @@ const nf = (n: number): string => n.toLocaleString('en-US');
 export async function compareSources(a: TableSource, b: TableSource, options: CompareOptions = {}): Promise<CompareSource> {
   const { signal } = options;
   await Promise.all([a.indexed, b.indexed]);
-  signal?.throwIfAborted();
+  throwIfCancelled(signal);
   // One sample of each side's first rows serves both questions: which column holds addresses, which are numbers.
   const [sampleA, sampleB] = await Promise.all([firstRows(a, signal), firstRows(b, signal)]);
   const addrA = pickAddressColumn(a.columns, sampleA);
@@ -58,7 +59,7 @@ export async function compareSources(a: TableSource, b: TableSource, options: Co
     a.typedColumns([{ column: addrA.column, text: true }], options),
     b.typedColumns([{ column: addrB.column, text: true }], options),
   ]);
-  signal?.throwIfAborted();
+  throwIfCancelled(signal);
   const numericA = numericColumns(a.columns, sampleA);
   const numericB = numericColumns(b.columns, sampleB);
   const pairs = pairRows(textA?.fullText ?? [], textB?.fullText ?? [], addrA.chain);
@@ -334,7 +335,7 @@ export class CompareSource implements TableSource {
       return new Map(typed.map((t, i) => [list[i]?.column ?? t.column, t]));
     };
     const [typedA, typedB] = await Promise.all([typedOf(this.a, fromA), typedOf(this.b, fromB)]);
-    options.signal?.throwIfAborted();
+    throwIfCancelled(options.signal);
     return needs.map((n, i) => {
       const c = cols[i] as Col;
       const text = n.text === true;

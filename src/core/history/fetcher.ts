@@ -12,6 +12,7 @@
  */
 import type { RequestRecord } from '../wire';
 import { abortable } from '../abort';
+import { CancelledError } from '../errors';
 
 export interface HistorySnapshot {
   readonly baseUrl: string;
@@ -135,7 +136,7 @@ export class HistoryFetcher {
   }
 
   dispose(): void {
-    this.abort.abort();
+    this.abort.abort(new CancelledError());
     this.listeners.clear();
   }
 }

@@ -16,7 +16,7 @@
  *   downloaded once even across reloads; a failed download keeps the job for a retry.
  * Pure: timers, API and downloader are injected.
  */
-import { isWalletApiError } from '../errors';
+import { isWalletApiError, errorText, CancelledError } from '../errors';
 import { unreadableOf, type RequestRecord } from '../wire';
 import { jobScope, type JobRecord } from './job';
 import type { JobStore } from './store';
@@ -64,7 +64,6 @@ export interface PollerOptions {
 export const UNKNOWN_JOB_ERROR = 'Unknown to the service: GET /request/{id} answered 404 Not Found, so this job is no longer followed. If it finishes after all, its file is listed under Requests.';
 
 const isNotFound = (e: unknown): boolean => isWalletApiError(e) && e.kind === 'notFound';
-const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /**
  * The pace of one scope (a profile and its base URL): its own failures, backoff and tick count.
@@ -166,7 +165,7 @@ export class Poller {
 
   dispose(): void {
     this.disposed = true;
-    this.abort.abort();
+    this.abort.abort(new CancelledError());
     for (const p of this.scopes.values()) if (p.timer) clearTimeout(p.timer);
     this.unsubscribe();
   }
@@ -248,7 +247,7 @@ export class Poller {
       failed = true;
       const ra = (err as { retryAfterMs?: unknown }).retryAfterMs;
       if (typeof ra === 'number') pace.retryAfterMs = Math.max(pace.retryAfterMs ?? 0, ra);
-      this.opts.log?.(`Polling ${what} failed: ${message(err)}`);
+      this.opts.log?.(`Polling ${what} failed: ${errorText(err)}`);
     };
     try {
       const api = this.opts.apiFor(scope);
@@ -363,8 +362,8 @@ export class Poller {
         await this.store.transition(requestId, 'downloading', { state: 'done', resultPath, error: undefined });
       } catch (err) {
         if (this.disposed) return;
-        this.opts.log?.(`Download of ${requestId} failed: ${message(err)}`);
-        await this.store.transition(requestId, 'downloading', { state: 'downloadFailed', error: message(err) });
+        this.opts.log?.(`Download of ${requestId} failed: ${errorText(err)}`);
+        await this.store.transition(requestId, 'downloading', { state: 'downloadFailed', error: errorText(err) });
         this.opts.onError?.(this.store.get(requestId), err);
       }
     })().finally(() => this.downloads.delete(requestId));

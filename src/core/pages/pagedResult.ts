@@ -21,6 +21,7 @@ import { ENDPOINTS, endpoint, type Endpoint } from '../catalog';
 import { directResultStem, isSidecar } from '../results/names';
 import { writeJsonAtomic } from '../query/diskJson';
 import { ActivityPage, CreatorsPage } from '../wire';
+import { errorText } from '../errors';
 
 export type Row = Record<string, unknown>;
 
@@ -195,7 +196,7 @@ export async function loadPaged(file: string): Promise<PagedResult> {
   try {
     json = JSON.parse(await readFile(file, 'utf8'));
   } catch (e) {
-    throw new Error(`${file} cannot be read as JSON: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new Error(`${file} cannot be read as JSON: ${errorText(e)}`, { cause: e });
   }
   const s = Stored.safeParse(json);
   if (!s.success) throw new Error(`${file} is not a saved paged result (activity or token creators) that can be resumed.`);
@@ -296,7 +297,7 @@ async function readInto(file: string, ep: Endpoint, start: Start, opts: ReadOpti
   const rows: Row[] = kept ? [...kept.rows] : [];
   const stop = async (end: ReadEnd, extra: { error?: unknown; unsaved?: boolean } = {}): Promise<ReadOutcome> => {
     if (kept && end !== 'last') {
-      const why = end === 'failed' ? (extra.error instanceof Error ? extra.error.message : String(extra.error)) : end;
+      const why = end === 'failed' ? errorText(extra.error) : end;
       if (!extra.unsaved) {
         // Best effort: the pages are already on disk; only the note of why the run stopped would be lost.
         const noted: PagedResult = { ...kept, stopped: why };

@@ -8,12 +8,14 @@
  * of traders"; `"by": "pnl_usd"` sorts first, largest first). A step is either a call of a catalog
  * endpoint (`call` + `inputs`, checked by the catalog's own schemas once references are filled in)
  * or a local step over earlier results that costs nothing (`take`: one column's values, optionally
- * the top N by another column; `sets`: intersect, union or subtract address lists). References may
+ * the top N by another column; `filter`: the rows of a result that pass the table's own column
+ * filters, src/core/pipeline/filter.ts; `sets`: intersect, union or subtract address lists). References may
  * only point up: a forward reference or a cycle is refused at the cell that makes it, so the order
  * of the file is the order of the run. Pure: no file access, no VS Code.
  */
 import { z } from 'zod';
 import { findEndpoint, validateInput, type Endpoint } from '../catalog';
+import { errorText } from '../errors';
 
 /** `{"from": cell, "column"?, "top"?, "by"?}`: the values of an earlier cell's result. */
 export const Reference = z.strictObject({
@@ -35,7 +37,24 @@ const SetsCell = z.strictObject({
   name: NAME,
   sets: z.strictObject({ op: z.enum(['intersect', 'union', 'subtract']), of: z.array(z.union([z.string().min(1), Reference])).min(2) }),
 });
-export const PipelineCell = z.union([CallCell, TakeCell, SetsCell]);
+/**
+ * One condition of a filter step, in the table's own filter terms (src/core/table/types.ts
+ * ColumnFilter): ">=" and "<=" are a range's inclusive bounds, "between" both, "contains" a text
+ * (any case), "empty" and "nonEmpty" no value. A bound may be written as a string of digits, so a
+ * number longer than a double holds ("123456789012345678901") is compared at every digit.
+ */
+export const FilterCondition = z.discriminatedUnion('op', [
+  z.strictObject({ column: z.string().min(1), op: z.enum(['>=', '<=']), value: z.union([z.number(), z.string().min(1)]) }),
+  z.strictObject({ column: z.string().min(1), op: z.literal('between'), value: z.tuple([z.union([z.number(), z.string().min(1)]), z.union([z.number(), z.string().min(1)])]) }),
+  z.strictObject({ column: z.string().min(1), op: z.literal('contains'), value: z.string().min(1) }),
+  z.strictObject({ column: z.string().min(1), op: z.enum(['empty', 'nonEmpty']) }),
+]);
+export type FilterCondition = z.infer<typeof FilterCondition>;
+
+const FilterCell = z.strictObject({ name: NAME, filter: z.strictObject({ from: z.string().min(1), where: z.array(FilterCondition).min(1) }) });
+export type FilterCell = z.infer<typeof FilterCell>;
+
+export const PipelineCell = z.union([CallCell, TakeCell, FilterCell, SetsCell]);
 export type PipelineCell = z.infer<typeof PipelineCell>;
 export type CallCell = z.infer<typeof CallCell>;
 
@@ -58,6 +77,7 @@ export function asReference(v: unknown): Reference | undefined {
 /** The references a cell makes, in the order written. */
 export function referencesOf(cell: PipelineCell): Reference[] {
   if ('take' in cell) return [cell.take];
+  if ('filter' in cell) return [{ from: cell.filter.from }];
   if ('sets' in cell) return cell.sets.of.map((x) => (typeof x === 'string' ? { from: x } : x));
   return Object.values(cell.inputs).flatMap((v) => {
     const r = asReference(v);
@@ -65,17 +85,31 @@ export function referencesOf(cell: PipelineCell): Reference[] {
   });
 }
 
-/** One cell's problems, said at the cell (index in the file). */
+/** One cell's problems, said at the cell (index in the file), at `path` in its JSON when one part is wrong. */
 export interface CellProblem {
   readonly index: number;
   readonly name?: string;
   readonly message: string;
+  /** Where in the cell's JSON (jsonc-parser's path), e.g. ["inputs", "hours"]; the whole cell when absent. */
+  readonly path?: readonly (string | number)[];
+}
+
+/** The references a cell makes, each with where it is written in the cell. */
+export function referencesAt(cell: PipelineCell): { ref: Reference; path: (string | number)[] }[] {
+  if ('take' in cell) return [{ ref: cell.take, path: ['take', 'from'] }];
+  if ('filter' in cell) return [{ ref: { from: cell.filter.from }, path: ['filter', 'from'] }];
+  if ('sets' in cell) return cell.sets.of.map((x, i) => (typeof x === 'string' ? { ref: { from: x }, path: ['sets', 'of', i] } : { ref: x, path: ['sets', 'of', i, 'from'] }));
+  return Object.entries(cell.inputs).flatMap(([k, v]) => {
+    const r = asReference(v);
+    return r ? [{ ref: r, path: ['inputs', k, 'from'] }] : [];
+  });
 }
 
 /**
  * Checks a pipeline as a whole: every cell parses, names are unique, calls name a known endpoint
  * whose fixed inputs pass its schema, and every reference points to an earlier cell (a later one or
- * the cell itself is refused: that is how cycles are ruled out).
+ * the cell itself is refused: that is how cycles are ruled out). A Wallet Database query's own
+ * checks (its fields against the server's list) are cellChecks.ts's, as in a `.waquery.json`.
  */
 export function checkPipeline(file: PipelineFile): CellProblem[] {
   const problems: CellProblem[] = [];
@@ -90,39 +124,40 @@ export function checkPipeline(file: PipelineFile): CellProblem[] {
       return;
     }
     const { name } = c;
-    if (seen.has(name)) problems.push({ index, name, message: `The name “${name}” is already used by cell ${(seen.get(name) ?? 0) + 1}; cell names must be unique.` });
-    for (const r of referencesOf(c)) {
+    if (seen.has(name)) problems.push({ index, name, path: ['name'], message: `The name “${name}” is already used by cell ${(seen.get(name) ?? 0) + 1}; cell names must be unique.` });
+    for (const { ref: r, path } of referencesAt(c)) {
       const at = seen.get(r.from);
       if (at === undefined) {
         const later = all.get(r.from);
-        if (r.from === name) problems.push({ index, name, message: `“${name}” refers to itself; a cell can only use earlier cells’ results.` });
-        else if (later !== undefined) problems.push({ index, name, message: `“${name}” uses “${r.from}”, which comes later (cell ${later + 1}); move it above, a cell can only use earlier results.` });
-        else problems.push({ index, name, message: `“${name}” uses “${r.from}”, but no cell has that name.` });
+        if (r.from === name) problems.push({ index, name, path, message: `“${name}” refers to itself; a cell can only use earlier cells’ results.` });
+        else if (later !== undefined) problems.push({ index, name, path, message: `“${name}” uses “${r.from}”, which comes later (cell ${later + 1}); move it above, a cell can only use earlier results.` });
+        else problems.push({ index, name, path, message: `“${name}” uses “${r.from}”, but no cell has that name.` });
       }
-      if (r.by !== undefined && r.top === undefined) problems.push({ index, name, message: `“${name}”: “by” sorts before taking “top”; give “top” too.` });
+      if (r.by !== undefined && r.top === undefined) problems.push({ index, name, path: path.slice(0, -1), message: `“${name}”: “by” sorts before taking “top”; give “top” too.` });
     }
     if ('call' in c) {
       const ep = findEndpoint(c.call);
-      if (!ep) problems.push({ index, name, message: `“${name}” calls “${c.call}”, which is not an endpoint of the service.` });
-      else for (const m of fixedInputProblems(ep, c.inputs)) problems.push({ index, name, message: `“${name}”: ${m}` });
+      if (!ep) problems.push({ index, name, path: ['call'], message: `“${name}” calls “${c.call}”, which is not an endpoint of the service.` });
+      else for (const m of fixedInputProblems(ep, c.inputs)) problems.push({ index, name, path: m.key === undefined ? ['inputs'] : ['inputs', m.key], message: `“${name}”: ${m.message}` });
     }
     if (!seen.has(name)) seen.set(name, index);
   });
   return problems;
 }
 
-/** The schema's problems with a call's inputs, references filled with a placeholder the schema accepts only if a list is. */
-function fixedInputProblems(ep: Endpoint, inputs: Record<string, unknown>): string[] {
-  const refs = Object.keys(inputs).filter((k) => asReference(inputs[k]) !== undefined);
-  if (refs.length === 0) {
-    const v = validateInput(ep, inputs);
-    return v.ok ? [] : v.errors;
-  }
-  // Referenced fields are checked once filled in (at run time); the rest now, with those fields' own messages dropped.
+/** The schema's problems with a call's inputs, each with the input it is about; the fields references fill are checked once filled in (at run time). */
+function fixedInputProblems(ep: Endpoint, inputs: Record<string, unknown>): { message: string; key?: string }[] {
   const v = validateInput(ep, inputs);
   if (v.ok) return [];
+  const refs = Object.keys(inputs).filter((k) => asReference(inputs[k]) !== undefined);
   const labels = ep.fields.filter((f) => refs.includes(f.key)).map((f) => f.label);
-  return v.errors.filter((e) => !labels.some((l) => e.startsWith(l)) && !refs.some((k) => e.includes(`“${k}”`)));
+  return v.errors
+    .filter((e) => !labels.some((l) => e.startsWith(l)) && !refs.some((k) => e.includes(`“${k}”`)))
+    .map((message) => {
+      // Each message names its field first (its rule, or "X is required."): said at that input.
+      const field = ep.fields.find((f) => message.startsWith(f.label));
+      return field && field.key in inputs ? { message, key: field.key } : { message };
+    });
 }
 
 /** Why one cell's text is not a step, or undefined when it is. */
@@ -131,11 +166,11 @@ export function cellProblem(text: string): string | undefined {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    return `its text is not JSON (${e instanceof Error ? e.message : String(e)}).`;
+    return `its text is not JSON (${errorText(e)}).`;
   }
   const r = PipelineCell.safeParse(raw);
   if (r.success) return undefined;
-  return 'a step is {"name", "call", "inputs"} (a call), {"name", "take": {"from", …}} or {"name", "sets": {"op", "of"}} (local steps).';
+  return 'a step is {"name", "call", "inputs"} (a call), {"name", "take": {"from", …}}, {"name", "filter": {"from", "where": [{"column", "op", "value"}]}} or {"name", "sets": {"op", "of"}} (local steps).';
 }
 
 /** Reads a pipeline file's text; a file that is not one throws with a message a person can act on. */
@@ -145,7 +180,7 @@ export function parsePipeline(text: string): PipelineFile {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new Error(`This pipeline file is not JSON: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new Error(`This pipeline file is not JSON: ${errorText(e)}`, { cause: e });
   }
   const r = PipelineFile.safeParse(raw);
   if (!r.success) throw new Error('This is not a pipeline file: it is {"version": 1, "cells": [...]}.');

@@ -13,6 +13,7 @@
  */
 import { findEndpoint, type Endpoint } from '../catalog';
 import { fmtCredits, quote } from '../pricing';
+import { fmtRefreshTime, nextRefresh } from '../refresh';
 import { asReference, type PipelineFile, type Reference } from './format';
 
 export interface PlanLine {
@@ -47,6 +48,32 @@ export interface PlanKnowledge {
   readonly onDisk?: ReadonlyMap<string, number>;
   /** Cells the person asked to run again even though their result is on disk. */
   readonly refresh?: ReadonlySet<string>;
+  /**
+   * Wallet Database cells whose very query has an answer from the current refresh period (the
+   * query files' cache: src/core/query/runCache.ts lookup, the one rule): its match count, when
+   * it ran, and how many wallets it returned. That answer opens free; refreshed, it prices the
+   * query exactly.
+   */
+  readonly answers?: ReadonlyMap<string, KnownAnswer>;
+  /** The time the plan is for (ms); default Date.now(). */
+  readonly now?: number;
+  /** Cells with a job already paid for in a run cancelled while it ran (its request id): its result is adopted, free. */
+  readonly paid?: ReadonlyMap<string, string>;
+}
+
+/** A Wallet Database query's answer from the current refresh period. */
+export interface KnownAnswer {
+  readonly total: number;
+  readonly at: number;
+  /** Wallets in the answer (the limit cuts `total`). */
+  readonly returned: number;
+}
+
+/** The query's `limit` (the most wallets its answer lists), when the inputs hold one. */
+function queryLimit(inputs: Record<string, unknown>): number | undefined {
+  const q = inputs.query;
+  const limit = q && typeof q === 'object' && !Array.isArray(q) ? (q as Record<string, unknown>).limit : undefined;
+  return typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? limit : undefined;
 }
 
 /** The most values a cell's result gives (its list), or undefined when nothing bounds it. */
@@ -57,7 +84,17 @@ function sizeBounds(file: PipelineFile, know: PlanKnowledge): Map<string, { n: n
     const disk = know.refresh?.has(c.name) ? undefined : know.onDisk?.get(c.name);
     if (disk !== undefined) out.set(c.name, { n: disk, exact: true });
     else if ('take' in c) out.set(c.name, refSize(c.take, out));
-    else if ('sets' in c) {
+    else if ('filter' in c) {
+      // A filter keeps some of its source's rows: the source's size bounds it; how many pass is known only once it ran.
+      const src = out.get(c.filter.from);
+      out.set(c.name, src && { n: src.n, exact: false });
+    }
+    else if ('call' in c) {
+      // A Wallet Database answer lists at most its limit; an answer of this hour, exactly what it listed.
+      const answer = know.refresh?.has(c.name) ? undefined : know.answers?.get(c.name);
+      const limit = findEndpoint(c.call)?.price.kind === 'perMatch' ? queryLimit(c.inputs) : undefined;
+      out.set(c.name, answer ? { n: answer.returned, exact: true } : limit === undefined ? undefined : { n: limit, exact: false });
+    } else if ('sets' in c) {
       const parts = c.sets.of.map((x) => refSize(typeof x === 'string' ? { from: x } : x, out));
       const [first] = parts;
       if (c.sets.op === 'subtract') out.set(c.name, first && { n: first.n, exact: false });
@@ -65,7 +102,7 @@ function sizeBounds(file: PipelineFile, know: PlanKnowledge): Map<string, { n: n
         const known = parts.filter((p): p is { n: number; exact: boolean } => p !== undefined);
         out.set(c.name, known.length === 0 ? undefined : { n: Math.min(...known.map((p) => p.n)), exact: false });
       } else out.set(c.name, parts.every((p) => p !== undefined) ? { n: parts.reduce((s, p) => s + (p?.n ?? 0), 0), exact: false } : undefined);
-    } else out.set(c.name, undefined);
+    }
   }
   return out;
 }
@@ -90,6 +127,15 @@ export function planPipeline(file: PipelineFile, know: PlanKnowledge = {}): Plan
     if (!ep || ep.price.kind === 'free') return;
     if (!know.refresh?.has(c.name) && know.onDisk?.has(c.name)) {
       lines.push({ index, cell: c.name, endpointId: ep.id, credits: 0, exact: true, bounded: true, reused: true, text: 'its result on disk is reused: free' });
+      return;
+    }
+    const paid = know.paid?.get(c.name);
+    if (paid !== undefined) {
+      lines.push({ index, cell: c.name, endpointId: ep.id, credits: 0, exact: true, bounded: true, reused: true, text: `already paid (${paid}, cancelled while it ran): its result is awaited, free` });
+      return;
+    }
+    if (ep.price.kind === 'perMatch') {
+      lines.push(queryLine(ep, index, c.name, c.inputs, know.answers?.get(c.name), know.refresh?.has(c.name) === true, know.now ?? Date.now()));
       return;
     }
     lines.push(lineOf(ep, index, c.name, c.inputs, sizes));
@@ -117,11 +163,29 @@ function lineOf(ep: Endpoint, index: number, cell: string, inputs: Record<string
       return { ...base, credits: q.credits, exact: false, bounded: true, text: `up to ${fmtCredits(q.credits)} (at most ${n} ${rule.unit}s × ${rule.credits})` };
     }
   }
-  if (rule.kind === 'perMatch') {
-    return { ...base, credits: 0, exact: false, bounded: false, text: 'no bound: a Wallet Database query is billed per match, not known before it runs; run that query on its own first' };
-  }
   const q = quote(ep, inputs, ep.paged ? { pages: 1 } : {});
   return { ...base, credits: q.atMost ?? q.credits, exact: q.exact, bounded: true, text: q.text };
+}
+
+/**
+ * A Wallet Database cell's line. Its bill follows the number of matches whatever the limit (§4.2),
+ * so nothing the cell sets bounds it: only an answer of the same query from this refresh period
+ * does. That answer opens free (the rule of query files: QueryRunner, QueryRunCache); asked to
+ * refresh, its match count prices the query exactly (pricing.ts quote, `knownMatches`/`matchesAt`).
+ * With no such answer the line has no bound, and says how to get one.
+ */
+function queryLine(ep: Endpoint, index: number, cell: string, inputs: Record<string, unknown>, answer: KnownAnswer | undefined, refresh: boolean, now: number): PlanLine {
+  const base = { index, cell, endpointId: ep.id };
+  if (answer && !refresh) {
+    const text = `free: the same query's answer from ${fmtRefreshTime(answer.at)} (${answer.total.toLocaleString('en-US')} matching wallets) opens again; nothing is sent until the refresh at ${fmtRefreshTime(nextRefresh(answer.at))}`;
+    return { ...base, credits: 0, exact: true, bounded: true, reused: true, text };
+  }
+  const q = quote(ep, inputs, answer ? { knownMatches: answer.total, matchesAt: answer.at, now } : {});
+  if (q.exact) return { ...base, credits: q.credits, exact: true, bounded: true, reused: false, text: q.text };
+  return {
+    ...base, credits: 0, exact: false, bounded: false, reused: false,
+    text: `no bound: a Wallet Database query is billed ${ep.price.kind === 'perMatch' ? ep.price.credits : 100} credits per matching wallet whatever its limit, and this query has no answer since the last hourly refresh to count its matches. Run this cell alone (Run Cell asks its price as for one query) or the same query from a .waquery.json file; Run All then opens that answer free until the next refresh`,
+  };
 }
 
 /** One paid cell's approved line: what it may spend without asking again. */

@@ -8,16 +8,21 @@
  * where its result is, what it charged, how many values its list gives) and the local steps'
  * lists. The pipeline file itself never holds a result. Pure apart from that folder.
  */
-import { mkdir, readFile, stat, writeFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, stat, writeFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { addressSetOf, checkChains, combine, listText } from '../addressSets';
 import { findEndpoint, validateInput, type Endpoint } from '../catalog';
-import { quote } from '../pricing';
+import { quote, type QuoteContext } from '../pricing';
+import type { QueryBody } from '../query/model';
+import type { QueryRun } from '../query/runCache';
 import type { ReadOptions } from '../results/readResult';
 import { asReference, checkPipeline, PIPELINE_EXTENSION, referencesOf, type CallCell, type PipelineCell, type PipelineFile, type Reference } from './format';
-import { overLine, planPipeline, type LineApproval, type Plan } from './plan';
+import { overLine, planPipeline, type KnownAnswer, type LineApproval, type Plan } from './plan';
+import { filterResult } from './filter';
 import { resolveReference, type Resolved } from './resolve';
+import { errorText } from '../errors';
 
 /** What a cell's run left on disk. */
 export const CellRecord = z.object({
@@ -53,6 +58,29 @@ export async function readRecord(dir: string, cell: string): Promise<CellRecord 
   }
 }
 
+/**
+ * A job a cell paid for whose result had not come when the run stopped (Cancel while it ran): kept
+ * so the next run adopts its result instead of paying again, as long as the cell's input is the same.
+ */
+export const PendingJob = z.object({ cell: z.string(), endpointId: z.string(), requestId: z.string(), credits: z.number(), input: z.string(), at: z.string() });
+export type PendingJob = z.infer<typeof PendingJob>;
+
+function pendingFile(dir: string, cell: string): string {
+  return path.join(dir, `${cell}.pending.json`);
+}
+
+/** The paid job a cell still waits for, or undefined. */
+export async function readPending(dir: string, cell: string): Promise<PendingJob | undefined> {
+  try {
+    return PendingJob.parse(JSON.parse(await readFile(pendingFile(dir, cell), 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A result of a queued job the run follows (in the window: the job store), or undefined when it failed or the wait was cancelled. */
+export type AdoptJob = (requestId: string, signal?: AbortSignal) => Promise<{ readonly resultPath: string } | undefined>;
+
 async function writeRecord(dir: string, r: CellRecord): Promise<void> {
   await mkdir(dir, { recursive: true });
   await writeFile(recordFile(dir, r.cell), `${JSON.stringify(r, null, 2)}\n`);
@@ -77,8 +105,11 @@ export async function onDisk(file: PipelineFile, dir: string): Promise<Map<strin
 /** What a call cell's send came to. */
 export type CallResult =
   | { readonly status: 'done'; readonly credits: number; readonly resultPath: string }
-  /** `notSent`: the call flow refused or was cancelled before sending (a budget, the ceiling, the approval). */
-  | { readonly status: 'stopped'; readonly message: string; readonly credits?: number; readonly notSent?: true };
+  /**
+   * `requestId`: a queued job that was accepted (paid) before the run stopped; it goes on, and the next run adopts its result.
+   * `notSent`: the call flow refused or was cancelled before sending (a budget, the ceiling, the approval).
+   */
+  | { readonly status: 'stopped'; readonly message: string; readonly credits?: number; readonly requestId?: string; readonly notSent?: true };
 
 /** Sends one call (the window's call flow); `approval` is the cell's plan line (undefined for a free call). */
 export type CallCellFn = (cell: CallCell, ep: Endpoint, input: Record<string, unknown>, approval: LineApproval | undefined) => Promise<CallResult>;
@@ -99,7 +130,21 @@ export interface RunOptions {
   readonly onEvent?: (e: CellEvent) => void;
   /** Only these cells (by index) are run; earlier results are read from disk. Default: all. */
   readonly only?: ReadonlySet<number>;
+  /** The Wallet Database answer of the same query from this refresh period (in the window: QueryRunCache.lookup for the connection). */
+  readonly lastAnswer?: LastAnswer;
+  /**
+   * Paid cells sent with no plan line: the call flow asks their price as for one call (Run Cell on
+   * a lone Wallet Database cell whose match count the plan cannot know).
+   */
+  readonly askAlone?: ReadonlySet<string>;
+  /** The clock a Wallet Database answer's refresh period is judged by (default Date.now; tests give the sandbox's). */
+  readonly now?: () => number;
+  /** Follows a job a cell already paid for (a run cancelled while it ran), so its result is adopted, not paid again. */
+  readonly adopt?: AdoptJob;
 }
+
+/** Looks a Wallet Database query's answer of the current refresh period up: the query files' own rule. */
+export type LastAnswer = (ep: Endpoint, body: QueryBody) => Promise<QueryRun | undefined>;
 
 export interface RunSummary {
   /** Credits charged by this run (reused cells charge nothing). */
@@ -135,9 +180,11 @@ export async function runPipeline(file: PipelineFile, opts: RunOptions): Promise
       charged += r.record.credits;
       records.set(c.name, r.record);
       await writeRecord(opts.dir, r.record);
-      opts.onEvent?.({ kind: 'done', index, cell: c.name, record: r.record, reused: false });
+      opts.onEvent?.({ kind: 'done', index, cell: c.name, record: r.record, reused: r.reused === true });
     } catch (e) {
-      return stop(opts, index, c.name, e instanceof Error ? e.message : String(e), charged);
+      // Cancel inside a local step (a read in the table worker) ends it where it is; nothing of it is kept.
+      if (opts.signal?.aborted) return stop(opts, index, c.name, 'Cancelled while this cell ran; nothing of it was kept, what was paid before it is kept.', charged);
+      return stop(opts, index, c.name, errorText(e), charged);
     }
   }
   return { charged };
@@ -151,16 +198,28 @@ function stop(opts: RunOptions, index: number, cell: string, message: string, ch
 async function resolve(ref: Reference, records: ReadonlyMap<string, CellRecord>, opts: RunOptions): Promise<Resolved> {
   const src = records.get(ref.from);
   if (!src) throw new Error(`“${ref.from}” has no result yet: run it first.`);
-  return resolveReference(ref, src.resultPath, { ...opts.read, ...(opts.signal ? { signal: opts.signal } : {}) });
+  return resolveReference(ref, src.resultPath, readOptions(opts));
 }
 
-type CellRun = { record: CellRecord } | { stopped: string; credits: number };
+function readOptions(opts: RunOptions): ReadOptions {
+  return { ...opts.read, ...(opts.signal ? { signal: opts.signal } : {}) };
+}
+
+type CellRun = { record: CellRecord; reused?: boolean } | { stopped: string; credits: number };
 
 async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>, opts: RunOptions): Promise<CellRun> {
   const at = new Date().toISOString();
   if ('take' in c) {
     const r = await resolve(c.take, records, opts);
     return { record: await writeList(opts.dir, c.name, r.values, at) };
+  }
+  if ('filter' in c) {
+    const src = records.get(c.filter.from);
+    if (!src) throw new Error(`“${c.filter.from}” has no result yet: run it first.`);
+    await mkdir(opts.dir, { recursive: true });
+    const file = path.join(opts.dir, `${c.name}.csv`);
+    await filterResult(src.resultPath, c.filter.where, file, c.filter.from, readOptions(opts));
+    return { record: { cell: c.name, resultPath: file, credits: 0, size: await sizeOf(file, opts), at } };
   }
   if ('sets' in c) {
     const refs = referencesOf(c);
@@ -183,16 +242,44 @@ async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>
   }
   const v = validateInput(ep, raw);
   if (!v.ok) return { stopped: `${v.errors.join(' ')} Nothing was sent.`, credits: 0 };
+  let ctx: QuoteContext = ep.paged ? { pages: 1 } : {};
+  if (ep.price.kind === 'perMatch') {
+    // The query files' rule: the same query's answer from this refresh period opens free; refreshed, its count prices it exactly.
+    const body = v.input.query as QueryBody;
+    const last = await opts.lastAnswer?.(ep, body);
+    if (last && opts.refresh?.has(c.name) !== true) {
+      const file = await reuseAnswer(opts.dir, c.name, last);
+      return { record: { cell: c.name, endpointId: ep.id, resultPath: file, credits: 0, size: await sizeOf(file, opts), at }, reused: true };
+    }
+    if (last) ctx = { knownMatches: last.total, matchesAt: last.at, now: (opts.now ?? Date.now)() };
+  }
+  // A job this cell paid for in a run cancelled while it ran: its result is adopted, nothing is sent again.
+  const inputKey = JSON.stringify(v.input);
+  const pending = await readPending(opts.dir, c.name);
+  if (pending && pending.input === inputKey && opts.adopt) {
+    const got = await opts.adopt(pending.requestId, opts.signal);
+    if (opts.signal?.aborted) return { stopped: `Cancelled while waiting for ${pending.requestId}, which was paid and goes on; the next run adopts its result.`, credits: 0 };
+    await rm(pendingFile(opts.dir, c.name), { force: true });
+    if (got) return { record: { cell: c.name, endpointId: ep.id, resultPath: got.resultPath, credits: 0, size: await sizeOf(got.resultPath, opts), at }, reused: true };
+  }
   const approval = opts.approvals.get(c.name);
-  if (ep.price.kind !== 'free') {
+  const alone = opts.askAlone?.has(c.name) === true && approval === undefined;
+  if (ep.price.kind !== 'free' && !alone) {
     if (!approval) return { stopped: `“${c.name}” is not in the approved plan; nothing was sent. Run All again to see the new plan.`, credits: 0 };
-    const q = quote(ep, v.input, ep.paged ? { pages: 1 } : {});
+    const q = quote(ep, v.input, ctx);
     const over = overLine(approval, ep.id, q.atMost ?? q.credits, q.exact || q.atMost !== undefined);
     if (over) return { stopped: over, credits: 0 };
   }
   if (opts.signal?.aborted) return { stopped: 'Cancelled: nothing was sent for this cell; what was paid is kept.', credits: 0 };
   const out = await opts.call(c, ep, v.input, approval);
-  if (out.status === 'stopped') return { stopped: out.message, credits: out.credits ?? 0 };
+  if (out.status === 'stopped') {
+    if (out.requestId && (out.credits ?? 0) > 0) {
+      await mkdir(opts.dir, { recursive: true });
+      const job: PendingJob = { cell: c.name, endpointId: ep.id, requestId: out.requestId, credits: out.credits ?? 0, input: inputKey, at };
+      await writeFile(pendingFile(opts.dir, c.name), `${JSON.stringify(job, null, 2)}\n`);
+    }
+    return { stopped: out.message, credits: out.credits ?? 0 };
+  }
   const size = await sizeOf(out.resultPath, opts);
   return { record: { cell: c.name, endpointId: ep.id, resultPath: out.resultPath, credits: out.credits, size, at } };
 }
@@ -200,10 +287,18 @@ async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>
 /** The size of a result's list (what a reference to it with no "top" gives), for the next plan. */
 async function sizeOf(resultPath: string, opts: RunOptions): Promise<number> {
   try {
-    return (await resolveReference({ from: '' }, resultPath, { ...opts.read, ...(opts.signal ? { signal: opts.signal } : {}) })).values.length;
+    return (await resolveReference({ from: '' }, resultPath, readOptions(opts))).values.length;
   } catch {
     return 0;
   }
+}
+
+/** A Wallet Database answer of this refresh period, copied beside the pipeline as the cell's result: nothing sent, nothing charged. */
+async function reuseAnswer(dir: string, cell: string, run: QueryRun): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${cell}.answer.json`);
+  await copyFile(run.resultPath && existsSync(run.resultPath) ? run.resultPath : run.answerPath, file);
+  return file;
 }
 
 async function writeList(dir: string, cell: string, values: readonly string[], at: string): Promise<CellRecord> {
@@ -213,7 +308,27 @@ async function writeList(dir: string, cell: string, values: readonly string[], a
   return { cell, resultPath: file, credits: 0, size: values.length, at };
 }
 
-/** The plan of a pipeline as it stands on disk (results reused unless refreshed). */
-export async function planOnDisk(file: PipelineFile, dir: string, refresh?: ReadonlySet<string>): Promise<Plan> {
-  return planPipeline(file, { onDisk: await onDisk(file, dir), ...(refresh ? { refresh } : {}) });
+/** The Wallet Database cells whose very query has an answer from this refresh period (by `lastAnswer`, the query files' rule). */
+export async function knownAnswers(file: PipelineFile, lastAnswer: LastAnswer): Promise<Map<string, KnownAnswer>> {
+  const out = new Map<string, KnownAnswer>();
+  for (const c of file.cells) {
+    if (typeof c === 'string' || !('call' in c)) continue;
+    const ep = findEndpoint(c.call);
+    if (ep?.price.kind !== 'perMatch') continue;
+    const v = validateInput(ep, c.inputs);
+    const run = v.ok ? await lastAnswer(ep, v.input.query as QueryBody) : undefined;
+    if (run) out.set(c.name, { total: run.total, at: run.at, returned: Math.min(run.total, (v.ok && (v.input.query as QueryBody).limit) || run.total) });
+  }
+  return out;
+}
+
+/** The plan of a pipeline as it stands on disk (results reused unless refreshed; Wallet Database answers of this hour free). */
+export async function planOnDisk(file: PipelineFile, dir: string, refresh?: ReadonlySet<string>, lastAnswer?: LastAnswer, now: () => number = Date.now): Promise<Plan> {
+  const answers = lastAnswer ? await knownAnswers(file, lastAnswer) : undefined;
+  const paid = new Map<string, string>();
+  for (const c of file.cells) {
+    const p = typeof c === 'string' ? undefined : await readPending(dir, c.name);
+    if (p) paid.set(p.cell, p.requestId);
+  }
+  return planPipeline(file, { onDisk: await onDisk(file, dir), ...(refresh ? { refresh } : {}), ...(answers ? { answers } : {}), ...(paid.size > 0 ? { paid } : {}), now: now() });
 }

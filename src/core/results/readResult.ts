@@ -10,7 +10,8 @@
 import type { Chain, DistinctAddresses } from '../addresses';
 import { addressRole, classifyColumn, SAMPLE_ROWS, type AddressRole } from '../columnKind';
 import { RemoteTable } from '../table/remoteTable';
-import type { SortKey, TaskOptions } from '../table/types';
+import type { ExportResult } from '../table/exportView';
+import type { SortKey, TaskOptions, ViewQuery } from '../table/types';
 import { addressFilesOf } from './files';
 
 export interface ReadOptions extends TaskOptions {
@@ -100,6 +101,16 @@ export class ResultReader {
     const width = Math.min(options.columns ?? this.columns.length, this.columns.length);
     if (count <= 0 || first >= this.rowCount || width === 0) return [];
     return (await this.table.window(first, Math.min(first + count, this.rowCount), Array.from({ length: width }, (_, i) => i), options.signal)).cells;
+  }
+
+  /**
+   * The rows that pass `query`'s filters, written to `target` as CSV by the worker (the table's own
+   * filter and export: a pipeline's filter step keeps what the table would show). Plain data: the
+   * cells are written as they are, with "\n" line ends, for the next step to read.
+   */
+  async exportFiltered(query: ViewQuery, target: string, options: TaskOptions = {}): Promise<ExportResult> {
+    await this.table.apply(query, options);
+    return this.table.export(target, { ...options, neutraliseFormulas: false, lineEnding: '\n' });
   }
 
   close(): Promise<void> {

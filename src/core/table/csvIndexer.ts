@@ -11,6 +11,7 @@ import { RowOffsets } from './rowOffsets';
 import { DEFAULT_DIALECT, detectDialect, DIALECT_SAMPLE, type Dialect } from './csvDialect';
 import { RowScanner, type ScanPlace } from './rowScanner';
 import { Utf8Check } from './utf8Check';
+import { throwIfCancelled } from '../abort';
 
 /** What the scan found wrong with the file. */
 export interface ScanProblems {
@@ -116,7 +117,7 @@ export class CsvIndexer {
     issue();
     for (let read = inFlight.shift(); read; read = inFlight.shift()) {
       const chunk = await read.bytes;
-      signal.throwIfAborted();
+      throwIfCancelled(signal);
       const at = pos;
       pos += chunk.length;
       if (chunk.length < read.length) {

@@ -9,7 +9,8 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { abortable } from '../abort';
+import { abortable, throwIfCancelled } from '../abort';
+import { CancelledError } from '../errors';
 import type { CellMap } from './cellMap';
 import { CellSpan, cellText, countCells, readRowCells } from './cells';
 import { CellWalker } from './cellWalkWasm';
@@ -89,7 +90,7 @@ export class CsvSource implements TableSource, CsvFile {
 
   /** Opens `path` in `format`; see openCsvFile. */
   static async open(path: string, format: Format, options: OpenCsvOptions): Promise<CsvSource> {
-    options.signal?.throwIfAborted();
+    throwIfCancelled(options.signal);
     const fh = await open(path, 'r');
     try {
       const size = (await fh.stat()).size;
@@ -217,7 +218,7 @@ export class CsvSource implements TableSource, CsvFile {
   }
 
   async close(): Promise<void> {
-    this.lifetime.abort(new Error('The table was closed'));
+    this.lifetime.abort(new CancelledError());
     await this.indexed.catch(() => undefined);
     await this.passQueue.catch(() => undefined);
     await this.fh.close();

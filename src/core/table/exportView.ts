@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { abortable } from '../abort';
+import { abortable, throwIfCancelled } from '../abort';
 import { formatLine } from './csvFormat';
 import type { TableView } from './tableView';
 import type { TaskOptions } from './types';
@@ -65,7 +65,7 @@ export async function exportView(view: TableView, target: string, options: Expor
       await write(formatLine(columns.map((c) => view.source.columns[c] ?? ''), ',', neutralise) + eol);
     }
     for (let first = 0; first < ids.length; ) {
-      signal?.throwIfAborted();
+      throwIfCancelled(signal);
       let last = first + 1;
       for (let bytes = view.source.rowBytes?.(ids[first] ?? 0) ?? 0; last < ids.length && last - first < batchRows; last++) {
         bytes += view.source.rowBytes?.(ids[last] ?? 0) ?? 0;
@@ -76,7 +76,7 @@ export async function exportView(view: TableView, target: string, options: Expor
       await write(formatLines(await view.source.readCells(batch, columns, signal), neutralise, eol));
       onProgress?.({ task: 'export', done: first, total: ids.length });
     }
-    signal?.throwIfAborted(); // cancelled after the last batch: still no file
+    throwIfCancelled(signal); // cancelled after the last batch: still no file
     await fh.close();
     done = true;
     await rename(temp, target);

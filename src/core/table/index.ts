@@ -59,7 +59,7 @@
  *     refresh. window, apply (sort, filters, search), export, copy, columnText, profile, histogram,
  *     scatter (analysis.ts: exact statistics over the view's rows, for the analysis panel), close: async,
  *     cancelled by AbortSignal; onDidChange and `indexed` as on a TableSource. Errors come back
- *     typed: AbortError, RangeError, else TableWorkerError {remoteName, code}.
+ *     typed: CancelledError, RangeError, else TableWorkerError {remoteName, code}.
  *   Messages: workerProtocol.ts, one union each way, validated on entry on both sides.
  *
  * Measured costs on three shapes (100,000 × 640 numbers, 723 MB; 1,000,000 × 12 quoted text,

@@ -12,9 +12,12 @@ import type { ColumnProfile, Histogram, ScatterData } from '../../shared/analysi
 import type { Chain, DistinctAddresses } from '../addresses';
 import { HISTOGRAM_BINS } from '../../shared/analysisProtocol';
 import { Listeners } from './listeners';
+import { abortReason, throwIfCancelled } from '../abort';
+import { CancelledError } from '../errors';
 import type { CopyOptions, ExportOptions, ExportResult } from './exportView';
 import type { Progress, SourceChange, TableNotice, TableWindow, TaskOptions, ViewQuery } from './types';
 import {
+  CANCELLED_WIRE_NAME,
   parseWorkerMessage,
   type OpenedTable,
   type ViewSnapshot,
@@ -38,9 +41,13 @@ export class TableWorkerError extends Error {
   }
 }
 
-/** The error a worker reported, rebuilt on this side: an AbortError stays one, a RangeError too; the rest are TableWorkerErrors. */
+/**
+ * The error a worker reported, rebuilt on this side by the name the wire carries: a cancellation
+ * (ours, or the platform's AbortError from a Node API in the worker) is a CancelledError, a
+ * RangeError stays one; the rest are TableWorkerErrors.
+ */
 export function fromWireError(e: WireError): Error {
-  if (e.name === 'AbortError') return new DOMException(e.message, 'AbortError');
+  if (e.name === CANCELLED_WIRE_NAME || e.name === 'AbortError') return new CancelledError();
   if (e.name === 'RangeError') return new RangeError(e.message);
   return new TableWorkerError(e.message, e.name, e.code);
 }
@@ -84,10 +91,6 @@ interface Pending {
   readonly onProgress?: (p: Progress) => void;
 }
 
-const aborted = (signal: AbortSignal): Error => {
-  const reason: unknown = signal.reason;
-  return reason instanceof Error ? reason : new DOMException('The operation was aborted', 'AbortError');
-};
 
 export class RemoteTable {
   readonly kind: OpenedTable['kind'];
@@ -121,7 +124,7 @@ export class RemoteTable {
 
   /** Starts a worker (tableWorkerOptions) and opens `file` in it (by extension, as openTable); resolves with the header and first rows known. */
   static async open(file: string, options: RemoteOpenOptions = {}): Promise<RemoteTable> {
-    options.signal?.throwIfAborted();
+    throwIfCancelled(options.signal);
     const channel = new Channel(new Worker(options.workerFile ?? defaultWorkerFile(), tableWorkerOptions()));
     const early: WorkerMessage[] = [];
     channel.onEvent = (m) => early.push(m); // changes that race the reply; replayed below
@@ -164,7 +167,7 @@ export class RemoteTable {
     return this.channel.request({ type: 'window', first, last, columns }, 'window', { signal });
   }
 
-  /** Sorts, filters and searches in the worker; a later call cancels an earlier one still running (AbortError). */
+  /** Sorts, filters and searches in the worker; a later call cancels an earlier one still running (CancelledError). */
   async apply(query: ViewQuery, options: TaskOptions = {}): Promise<ViewSnapshot> {
     const view = await this.channel.request({ type: 'apply', query }, 'apply', options);
     if (view.version >= this.state.version) this.state = view;
@@ -218,7 +221,7 @@ export class RemoteTable {
         // The worker is stopped below either way.
       }
       await this.channel.stop();
-      this.settle(new DOMException('The table was closed.', 'AbortError'));
+      this.settle(new CancelledError());
     })();
     return this.closed;
   }
@@ -260,14 +263,14 @@ class Channel {
 
   request<K extends Op>(body: RequestBody & { type: K }, op: K, options: TaskOptions): Promise<ValueOf<K>> {
     const { signal, onProgress } = options;
-    if (signal?.aborted) return Promise.reject(aborted(signal));
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     if (this.stopping) return Promise.reject(new TableWorkerError('The table is closed.', 'Error', 'TABLE_CLOSED'));
     const id = this.nextId++;
     return new Promise<ValueOf<K>>((resolve, reject) => {
       const onAbort = (): void => {
         if (!this.pending.delete(id)) return;
         this.worker.postMessage({ type: 'cancel', id } satisfies WorkerRequest);
-        reject(aborted(signal as AbortSignal));
+        reject(abortReason(signal as AbortSignal));
       };
       const done = (): void => signal?.removeEventListener('abort', onAbort);
       this.pending.set(id, {
@@ -291,7 +294,7 @@ class Channel {
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    this.fail(new DOMException('The table was closed.', 'AbortError'));
+    this.fail(new CancelledError());
     await this.worker.terminate();
   }
 

@@ -5,6 +5,7 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import type { RowOffsets } from './rowOffsets';
+import { throwIfCancelled } from '../abort';
 
 /** 1 MiB: reads of 1, 2 and 4 MiB index at the same speed (bench:table), and the two buffers of a source are its biggest fixed cost. */
 export const CHUNK_BYTES = 1 << 20;
@@ -37,7 +38,7 @@ export async function* readRowChunks(
   let pending = r < last ? prefetch() : undefined;
   while (pending) {
     const chunk = await pending;
-    signal?.throwIfAborted();
+    throwIfCancelled(signal);
     pending = r < last ? prefetch() : undefined;
     yield chunk;
   }

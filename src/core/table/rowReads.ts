@@ -12,6 +12,7 @@ import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { MAX_ROW_BYTES } from './rowChunks';
 import type { RowOffsets } from './rowOffsets';
+import { throwIfCancelled } from '../abort';
 
 /** Row reads closer than this are merged into one read (if the gap is no bigger than the rows read so far)… */
 const MERGE_GAP = 64 << 10;
@@ -43,7 +44,7 @@ export function readRowBytes(fh: FileHandle, offsets: RowOffsets, rows: readonly
   }
   const out = new Map<number, RowBytes>();
   for (const run of runs) {
-    signal?.throwIfAborted();
+    throwIfCancelled(signal);
     const buf = Buffer.allocUnsafe(run.end - run.start);
     const bytesRead = readSync(fh.fd, buf, 0, buf.length, run.start);
     const bytes = { buf: buf.subarray(0, bytesRead), base: run.start };

@@ -3,11 +3,12 @@
  * chosen by sort keys, column filters and a global search. Windows of the view are read from
  * the source on demand, only the rows and columns asked for.
  */
-import { abortable } from '../abort';
+import { abortable, throwIfCancelled } from '../abort';
 import { filterNeed, filterRows } from './filterRows';
 import { formatCount } from './notices';
 import { sortRows } from './sortRows';
 import type { TableSource, TableWindow, TaskOptions, TypedColumn, ViewQuery } from './types';
+import { CancelledError } from '../errors';
 
 export class TableView {
   private rows: Uint32Array | undefined; // undefined: every row, in file order
@@ -62,10 +63,10 @@ export class TableView {
 
   /**
    * Sorts, filters and searches; resolves when the new rows are in place. A later call cancels
-   * an earlier one still running (which then rejects with an AbortError).
+   * an earlier one still running (which then rejects with a CancelledError).
    */
   async apply(query: ViewQuery, options: TaskOptions = {}): Promise<void> {
-    this.applying?.abort();
+    this.applying?.abort(new CancelledError());
     const own = new AbortController();
     this.applying = own;
     const signal = options.signal ? AbortSignal.any([own.signal, options.signal]) : own.signal;
@@ -82,7 +83,7 @@ export class TableView {
       this.source.typedColumns(needs, { signal, onProgress: options.onProgress }),
       search === '' ? Promise.resolve(undefined) : this.source.searchRows(search, { signal, onProgress: options.onProgress }),
     ]);
-    signal.throwIfAborted();
+    throwIfCancelled(signal);
     const filterColumns = columns.slice(0, filters.length) as TypedColumn[];
     const sortColumns = columns.slice(filters.length) as TypedColumn[];
     const [into, spare] = this.buffersFor(this.source.rowCount);

@@ -12,6 +12,7 @@
  */
 import { MAX_HISTOGRAM_BINS, type ColumnProfile, type Histogram, type ScatterData } from '../../shared/analysisProtocol';
 import type { Chain, DistinctAddresses } from '../addresses';
+import { isCancelled } from '../errors';
 import type { ExportResult } from './exportView';
 import { isInt, isIntList, isQuery, isRecord } from './queryGuards';
 import type { Progress, SourceChange, TableNotice, TableWindow, ViewQuery, ViewSnapshot } from './types';
@@ -95,8 +96,12 @@ export type WorkerMessage =
   | { readonly type: 'indexed' }
   | { readonly type: 'indexFailed'; readonly error: WireError };
 
+/** The wire name of a cancellation: by type here, since a minified bundle renames the class. */
+export const CANCELLED_WIRE_NAME = 'CancelledError';
+
 /** The error as data; anything thrown (not only Errors) becomes one. */
 export function toWireError(e: unknown): WireError {
+  if (isCancelled(e)) return { name: CANCELLED_WIRE_NAME, message: e.message };
   if (e instanceof Error) {
     const code = (e as { code?: unknown }).code;
     return { name: e.name, message: e.message, ...(typeof code === 'string' ? { code } : {}) };

@@ -5,7 +5,7 @@
  * (tableWorker.ts wires it to parentPort); `post` is the only way out, so it is tested as is.
  */
 import { threadId } from 'node:worker_threads';
-import { abortable } from '../abort';
+import { abortable, throwIfCancelled } from '../abort';
 import { distinctAddresses } from '../addresses';
 import { columnHistogram, profileColumn, scatterPoints } from './analysis';
 import { copySelection, exportView } from './exportView';
@@ -13,6 +13,7 @@ import { openTable } from './openTable';
 import { TableView } from './tableView';
 import type { Progress, SourceChange, TableSource, TaskOptions, TypedColumn } from './types';
 import { parseWorkerRequest, toWireError, type OpenedTable, type ViewSnapshot, type WorkerMessage, type WorkerReply, type WorkerRequest } from './workerProtocol';
+import { CancelledError } from '../errors';
 
 /** Least time between two progress messages of one kind. */
 const PUSH_MS = 50;
@@ -40,7 +41,7 @@ export class WorkerTable {
       return;
     }
     if (req.type === 'cancel') {
-      this.controllers.get(req.id)?.abort();
+      this.controllers.get(req.id)?.abort(new CancelledError());
       return;
     }
     const own = new AbortController();
@@ -111,7 +112,7 @@ export class WorkerTable {
       columns.map((column) => ({ column })),
       options,
     );
-    options.signal.throwIfAborted();
+    throwIfCancelled(options.signal);
     return typed;
   }
 
@@ -120,7 +121,7 @@ export class WorkerTable {
     const source = await openTable(file, { signal, prepareColumns });
     if (signal.aborted) {
       await source.close();
-      signal.throwIfAborted();
+      throwIfCancelled(signal);
     }
     this.source = source;
     this.view = new TableView(source);
@@ -136,7 +137,7 @@ export class WorkerTable {
   }
 
   private async close(): Promise<null> {
-    this.lifetime.abort();
+    this.lifetime.abort(new CancelledError());
     clearTimeout(this.pushTimer);
     this.pendingChange = undefined;
     this.unsubscribe?.();

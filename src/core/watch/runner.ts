@@ -9,6 +9,7 @@
  * Pure and injected: the store, the clock, the call flow, the comparison and what is told.
  */
 import type { HeldLock, LockOptions } from '../fileLock';
+import { errorText } from '../errors';
 import { anyChange, changesText, type Changes } from './changes';
 import type { RunRecord, Threshold, WatchRecord } from './model';
 import { dueAt } from './schedule';
@@ -112,7 +113,7 @@ export class WatchRunner {
           const text = changes.missingColumn ? `${changesText(changes, w.threshold)} (no column “${changes.missingColumn}” to measure)` : changesText(changes, w.threshold);
           run = { at, status: anyChange(changes) ? 'changed' : 'unchanged', text, credits: out.credits, resultPath: out.resultPath, comparePath };
         } catch (e) {
-          run = { at, status: 'failed', text: `Ran, but not compared: ${e instanceof Error ? e.message : String(e)}`, credits: out.credits, resultPath: out.resultPath };
+          run = { at, status: 'failed', text: `Ran, but not compared: ${errorText(e)}`, credits: out.credits, resultPath: out.resultPath };
         }
       }
       // A query billed per match can cost more than the amount accepted (the service bills what matched):
@@ -133,7 +134,7 @@ export class WatchRunner {
     try {
       return await this.deps.execute(w);
     } catch (e) {
-      return { kind: 'failed', message: e instanceof Error ? e.message : String(e), credits: 0 };
+      return { kind: 'failed', message: errorText(e), credits: 0 };
     }
   }
 

@@ -3,7 +3,7 @@
  * steps. First the results, each one's address count shown as it is read (once per result, cached
  * for the window) and the counts of every operation in the title as the person picks; then the
  * operation, each with its count. The list is written beside the results as a `.txt` (one address
- * per line, what every list endpoint takes) and offered to "Use these N addresses as input to…",
+ * per line, what every list endpoint takes) and offered to "Use as Input…" (the one input picker),
  * whose endpoint command runs without `yes`: its price is shown before anything is sent.
  */
 import * as vscode from 'vscode';
@@ -17,6 +17,8 @@ import { useAsInput } from '../table/tableActions';
 import { addressRole } from '../../core/columnKind';
 import { browseFiles, resultItems, targetPaths, type AnalysisDeps, type ResultItem } from './resultChoice';
 import { l10n } from '../../shared/l10n';
+import { showError, showErrorIn } from '../base/errors';
+import { errorText } from '../../core/errors';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 const addresses = (n: number): string => `${fmt(n)} address${n === 1 ? '' : 'es'}`;
@@ -80,17 +82,18 @@ async function writeList(cache: AddressSetCache, choice: Choice, offer: boolean)
   const file = await freeName(path.dirname(first), listFileName(choice.op, choice.files));
   await fs.writeFile(file, listText(list));
   if (offer) {
-    const use = `Use these ${fmt(list.length)} addresses as input to…`;
+    // Short, so the toast's source and both buttons read whole (the count is in the message).
+    const use = 'Use as Input…';
     void vscode.window.showInformationMessage(l10n.t('Wrote {0} ({1}) to {2}.', addresses(list.length), names, path.basename(file)), use, l10n.t('Open')).then(async (pick) => {
       try {
-        if (pick === 'Open') await openInTable(file);
+        if (pick === l10n.t('Open')) await openInTable(file);
         else if (pick === use) {
           // The endpoint's own command runs without `yes`: the price step comes before anything is sent.
           const message = await useAsInput(list, sets[0]?.chain ?? 'main', { column: path.basename(file), skipped: 0, role: addressRole(sets[0]?.column ?? '') }, windowPrompts);
           if (message) vscode.window.setStatusBarMessage(message, 8000);
         }
       } catch (e) {
-        void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+        void showError(e);
       }
     });
   }
@@ -143,7 +146,7 @@ function pickResults(items: readonly ResultItem[], cache: AddressSetCache, prese
       notes.set(file, '$(loading~spin) reading…');
       cache.get(file).then(
         (s) => notes.set(file, `${addresses(s.addresses.length)} in “${s.column}”`),
-        (e: unknown) => notes.set(file, `$(warning) ${e instanceof Error ? e.message : String(e)}`),
+        (e: unknown) => notes.set(file, `$(warning) ${errorText(e)}`),
       ).finally(() => {
         if (!closed) render();
       });
@@ -235,7 +238,7 @@ export function registerAddressSetsCommand(context: vscode.ExtensionContext, dep
         const choice = await pickOperation(cache, files);
         return choice ? await writeList(cache, choice, true) : undefined;
       } catch (e) {
-        void vscode.window.showErrorMessage(l10n.t('Address Sets: {0}', e instanceof Error ? e.message : String(e)));
+        void showErrorIn(l10n.t('Address Sets'), e);
         return undefined;
       }
     }),

@@ -13,6 +13,7 @@ import { CommandIds } from '../base/ids';
 import { openInTable } from '../table/tableEditor';
 import { pickOneResult, resultItems, tableFile, targetPaths, type AnalysisDeps } from './resultChoice';
 import { l10n } from '../../shared/l10n';
+import { showErrorIn } from '../base/errors';
 
 /** Saves the comparison of two results (table files or result folders) and opens it; returns the comparison file. */
 export async function compareResults(deps: AnalysisDeps, a: string, b: string): Promise<string> {
@@ -49,7 +50,7 @@ export function registerCompareCommands(context: vscode.ExtensionContext, deps: 
     try {
       return await run(await targetPaths(deps, target, selection));
     } catch (e) {
-      void vscode.window.showErrorMessage(l10n.t('Compare: {0}', e instanceof Error ? e.message : String(e)));
+      void showErrorIn(l10n.t('Compare'), e);
       return undefined;
     }
   };

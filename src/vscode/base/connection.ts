@@ -11,6 +11,7 @@ import { DEFAULT_PROFILE_ID, parseScope, SANDBOX_PROFILE_ID, SANDBOX_PROFILE_NAM
 import type { ProfileService } from './profiles';
 import { ContextKeys } from './ids';
 import type { ContextKeySetter } from './contextKeys';
+import { errorText } from '../../core/errors';
 
 export type Mode = 'configured' | 'sandbox';
 
@@ -228,7 +229,7 @@ export class Connection implements vscode.Disposable {
       this.proxied = choice.dispatcher;
       return choice.dispatcher;
     } catch (e) {
-      this.log.error(e instanceof Error ? e.message : String(e));
+      this.log.error(errorText(e));
       this.proxyProblem = e;
       throw e;
     }

@@ -3,11 +3,10 @@ import type { Budgets, BudgetState } from '../../core/budget';
 import { parseScope } from '../../core/profiles';
 import { nextReset } from '../../core/quota';
 import { SpendLedger, type SpendEntry } from '../../core/spendLedger';
+import { StorageKeys, type Storage } from '../../core/storage';
 
 export type { SpendEntry } from '../../core/spendLedger';
 
-const LEDGER_KEY = 'walletAnalytics.ledger';
-const ANCHOR_KEY = 'walletAnalytics.quotaAnchor';
 
 /**
  * The credits balance (fetched from the free `GET /credits`, cached for a minute), the local
@@ -27,7 +26,7 @@ export class CreditsService implements vscode.Disposable {
   private readonly spent: SpendLedger;
 
   constructor(
-    private readonly state: vscode.Memento,
+    private readonly storage: Storage,
     /** The client of a scope (Connection.apiFor), or undefined when that service is gone. */
     private readonly apiFor: (scope: string) => { credits(): Promise<number> } | undefined,
     /** The active scope (Connection.scope). */
@@ -35,8 +34,8 @@ export class CreditsService implements vscode.Disposable {
     private readonly periodStartSetting: () => string,
   ) {
     this.spent = new SpendLedger({
-      read: () => this.state.get<SpendEntry[]>(LEDGER_KEY, []),
-      write: (items) => this.state.update(LEDGER_KEY, items),
+      read: () => (this.storage.get(StorageKeys.ledger) ?? []) as SpendEntry[],
+      write: (items) => this.storage.set(StorageKeys.ledger, items),
     });
   }
 
@@ -58,8 +57,8 @@ export class CreditsService implements vscode.Disposable {
     if (!api) throw new Error(`The service at ${parseScope(scope).baseUrl} is not available in this window.`);
     const value = await api.credits();
     this.balances.set(scope, { value, at: Date.now() });
-    const anchors = this.state.get<Record<string, number>>(ANCHOR_KEY, {});
-    if (anchors[scope] === undefined) await this.state.update(ANCHOR_KEY, { ...anchors, [scope]: Date.now() });
+    const anchors = this.storage.record(StorageKeys.quotaAnchors);
+    if (anchors.get(scope) === undefined) await anchors.set(scope, Date.now());
     this.changed.fire();
     return value;
   }
@@ -68,7 +67,7 @@ export class CreditsService implements vscode.Disposable {
   nextReset(scope = this.active()): { date: Date; estimated: boolean } | undefined {
     const setting = Date.parse(this.periodStartSetting());
     if (!Number.isNaN(setting)) return { date: nextReset(setting, Date.now()), estimated: false };
-    const anchor = this.state.get<Record<string, number>>(ANCHOR_KEY, {})[scope];
+    const anchor = this.storage.record(StorageKeys.quotaAnchors).get(scope);
     return anchor === undefined ? undefined : { date: nextReset(anchor, Date.now()), estimated: true };
   }
 

@@ -1,18 +1,25 @@
+/**
+ * The one owner of telling the person something went wrong (or needs their attention): every
+ * error and warning notification of the extension goes through showError, showErrorIn or
+ * showWarning, so an API error always carries the action that fixes it (Set API Key, Reset Saved
+ * IP Address, the base URL setting) wherever it surfaces, and its words come from errorText
+ * (core/errors.ts). A test (test/unit/owners.test.ts) fails when another file calls
+ * showErrorMessage/showWarningMessage itself; the price questions (calls/priceStep.ts) and the
+ * person's yes/no questions (base/personQuestions.ts) are their own owners.
+ */
 import * as vscode from 'vscode';
 import { commandIdOf, endpoint } from '../../core/catalog';
-import { BASE_URL_SETTING, IpMismatchError, KeyRefusedError, MissingKeyError, NetworkError, isWalletApiError } from '../../core/errors';
+import { BASE_URL_SETTING, IpMismatchError, KeyRefusedError, MissingKeyError, NetworkError, errorText } from '../../core/errors';
 import { CommandIds } from './ids';
 import { l10n } from '../../shared/l10n';
 
-const OPEN_SETTING = 'Open the Base URL Setting';
-const TRY_SANDBOX = 'Try the Sandbox';
+// The fixing actions' labels, in the person's language (a pick is compared with the same words).
+const OPEN_SETTING = (): string => l10n.t('Open the Base URL Setting');
+const TRY_SANDBOX = (): string => l10n.t('Try the Sandbox');
+const SET_KEY = (): string => l10n.t('Set API Key');
+const RESET_IP = (): string => l10n.t('Reset Saved IP Address');
+const SHOW_LOG = (): string => l10n.t('Show Log');
 
-/** The two ways on from an address that leads nowhere: the setting to change, or the sandbox. */
-async function offerBaseUrl(message: string, show: typeof vscode.window.showErrorMessage): Promise<void> {
-  const a = await show(message, OPEN_SETTING, TRY_SANDBOX);
-  if (a === OPEN_SETTING) await vscode.commands.executeCommand('workbench.action.openSettings', BASE_URL_SETTING);
-  if (a === TRY_SANDBOX) await vscode.commands.executeCommand(CommandIds.startSandbox);
-}
 
 /**
  * Why a call was not sent while the base URL is still the placeholder (a `.invalid` host, which
@@ -23,26 +30,60 @@ export function placeholderUrlMessage(title: string, baseUrl: string, isDefaultP
   return `${title}: nothing was sent. The API’s address is still the placeholder ${baseUrl}, which exists nowhere. Set ${where} to the address that came with your API plan, or try the sandbox (no key, no credits).`;
 }
 
-export function showPlaceholderUrl(message: string): void {
-  void offerBaseUrl(message, vscode.window.showWarningMessage);
+/** The actions that fix an error of the API client, by its type (none for the others). */
+function fixesFor(e: unknown): string[] {
+  if (e instanceof KeyRefusedError || e instanceof MissingKeyError) return [SET_KEY(), TRY_SANDBOX()];
+  if (e instanceof IpMismatchError) return [RESET_IP()];
+  // Nothing left this machine: most often the address is wrong; say which setting holds it.
+  if (e instanceof NetworkError && !e.sent && !e.viaProxy) return [OPEN_SETTING(), TRY_SANDBOX()];
+  return [];
 }
 
-/** Shows an error with the action that fixes it, when there is one. */
-export async function showApiError(e: unknown, prefix = ''): Promise<void> {
-  const message = `${prefix}${e instanceof Error ? e.message : String(e)}`;
-  if (e instanceof KeyRefusedError || e instanceof MissingKeyError) {
-    const a = await vscode.window.showErrorMessage(message, l10n.t('Set API Key'), l10n.t('Try the Sandbox'));
-    if (a === 'Set API Key') await vscode.commands.executeCommand(CommandIds.setApiKey);
-    if (a === 'Try the Sandbox') await vscode.commands.executeCommand(CommandIds.startSandbox);
-  } else if (e instanceof IpMismatchError) {
-    const a = await vscode.window.showErrorMessage(message, l10n.t('Reset Saved IP Address'));
-    if (a) await vscode.commands.executeCommand(commandIdOf(endpoint('reset_ip')));
-  } else if (e instanceof NetworkError && !e.sent && !e.viaProxy) {
-    // Nothing left this machine: most often the address is wrong; say which setting holds it.
-    await offerBaseUrl(message, vscode.window.showErrorMessage);
-  } else if (isWalletApiError(e)) {
-    await vscode.window.showErrorMessage(message);
-  } else {
-    await vscode.window.showErrorMessage(message);
-  }
+/** Runs one of fixesFor's actions. */
+async function runFix(action: string): Promise<void> {
+  if (action === SET_KEY()) await vscode.commands.executeCommand(CommandIds.setApiKey);
+  else if (action === TRY_SANDBOX()) await vscode.commands.executeCommand(CommandIds.startSandbox);
+  else if (action === RESET_IP()) await vscode.commands.executeCommand(commandIdOf(endpoint('reset_ip')));
+  else if (action === OPEN_SETTING()) await vscode.commands.executeCommand('workbench.action.openSettings', BASE_URL_SETTING);
+  else if (action === SHOW_LOG()) await vscode.commands.executeCommand(CommandIds.showLog);
 }
+
+async function show(level: 'error' | 'warning', message: string, problem: unknown, actions: readonly string[]): Promise<string | undefined> {
+  const fixes = fixesFor(problem).filter((f) => !actions.includes(f));
+  // An error with no action gets Show Log: a button keeps the toast open and whole (without one VS
+  // Code shows a long message cut to one line, issue 23), and the log holds the request line and
+  // what the service answered.
+  if (level === 'error' && actions.length === 0 && fixes.length === 0) fixes.push(SHOW_LOG());
+  const say = level === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+  const picked = await say(message, ...actions, ...fixes);
+  if (picked !== undefined && fixes.includes(picked)) {
+    await runFix(picked);
+    return undefined;
+  }
+  return picked;
+}
+
+/**
+ * Shows an error (a thrown value, or the words of a problem) with the caller's actions, and the
+ * action that fixes it when it is one of the API client's errors (that one is run here).
+ * Resolves to the caller's action the person picked, if any.
+ */
+export function showError(problem: unknown, ...actions: string[]): Promise<string | undefined> {
+  return show('error', errorText(problem), problem, actions);
+}
+
+/** showError, the message led by what failed: "Compare: …". */
+export function showErrorIn(what: string, problem: unknown, ...actions: string[]): Promise<string | undefined> {
+  return show('error', `${what}: ${errorText(problem)}`, problem, actions);
+}
+
+/** A warning (something the person should know or do, short of an error), with the caller's actions. */
+export function showWarning(problem: unknown, ...actions: string[]): Promise<string | undefined> {
+  return show('warning', errorText(problem), problem, actions);
+}
+
+/** The placeholder base URL's message, as a warning with the setting and the sandbox offered. */
+export function showPlaceholderUrl(message: string): void {
+  void vscode.window.showWarningMessage(message, OPEN_SETTING(), TRY_SANDBOX()).then((a) => (a ? runFix(a) : undefined));
+}
+

@@ -126,6 +126,8 @@ export const ContextKeys = {
   errorKind: 'walletAnalytics.errorKind',
   /** The Requests view has a filter or search in force. */
   requestsFiltered: 'walletAnalytics.requestsFiltered',
+  /** The walkthrough's first step: a key or the sandbox in use, set only once the walkthrough showed (commands/walkthrough.ts). */
+  walkthroughKeyOrSandbox: 'walletAnalytics.walkthrough.keyOrSandbox',
 } as const;
 
 /** The id of the Getting Started walkthrough in package.json (contributes.walkthroughs); a test checks they agree. */

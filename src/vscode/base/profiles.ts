@@ -14,7 +14,8 @@
  *   own `sandbox.autoStart`) is remembered in globalState `walletAnalytics.activeProfile` for new windows.
  */
 import * as vscode from 'vscode';
-import { MergedList } from '../../core/mergedList';
+import type { MergedList } from '../../core/mergedList';
+import { StorageKeys, type Storage } from '../../core/storage';
 import {
   addProfile,
   DEFAULT_PROFILE_ID,
@@ -28,8 +29,6 @@ import {
 } from '../../core/profiles';
 import { readSettings } from './settings';
 
-const LIST_KEY = 'walletAnalytics.profiles';
-const ACTIVE_KEY = 'walletAnalytics.activeProfile';
 
 export class ProfileService implements vscode.Disposable {
   private active: string;
@@ -46,15 +45,14 @@ export class ProfileService implements vscode.Disposable {
    */
   private readonly list: MergedList<Profile>;
 
-  constructor(private readonly state: vscode.Memento) {
-    this.list = new MergedList<Profile>({
-      read: () => parseProfiles(this.state.get<unknown>(LIST_KEY, [])),
-      write: (items) => this.state.update(LIST_KEY, items),
+  constructor(private readonly storage: Storage) {
+    this.list = storage.list<Profile>(StorageKeys.profiles, {
+      parse: (raw) => parseProfiles(raw ?? []),
       id: (p) => p.id,
       order: () => 0,
       max: 1_000,
     });
-    const remembered = state.get<string>(ACTIVE_KEY, DEFAULT_PROFILE_ID);
+    const remembered = storage.get(StorageKeys.activeProfile) ?? DEFAULT_PROFILE_ID;
     this.active = this.get(remembered) ? remembered : DEFAULT_PROFILE_ID;
   }
 
@@ -102,7 +100,7 @@ export class ProfileService implements vscode.Disposable {
     if (id === this.active) return;
     if (id === SANDBOX_PROFILE_ID) this.beforeSandbox = this.activeId();
     this.active = id;
-    if (id !== SANDBOX_PROFILE_ID) await this.state.update(ACTIVE_KEY, id);
+    if (id !== SANDBOX_PROFILE_ID) await this.storage.set(StorageKeys.activeProfile, id);
     this.changed.fire();
   }
 
@@ -125,7 +123,7 @@ export class ProfileService implements vscode.Disposable {
   /** Removes an added profile from the list (the caller deletes its key). */
   async remove(id: string): Promise<void> {
     await this.list.remove(id);
-    if (this.state.get<string>(ACTIVE_KEY) === id) await this.state.update(ACTIVE_KEY, DEFAULT_PROFILE_ID);
+    if (this.storage.get(StorageKeys.activeProfile) === id) await this.storage.set(StorageKeys.activeProfile, DEFAULT_PROFILE_ID);
     if (this.active === id) this.active = DEFAULT_PROFILE_ID;
     if (this.beforeSandbox === id) this.beforeSandbox = DEFAULT_PROFILE_ID;
     this.changed.fire();

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isWalletApiError } from '../../core/errors';
+import { isWalletApiError, errorText } from '../../core/errors';
 import { ContextKeys } from './ids';
 import type { Connection } from './connection';
 import type { ContextKeySetter } from './contextKeys';
@@ -37,7 +37,7 @@ export function isPlaceholderUrl(baseUrl: string): boolean {
 
 export function stateOfError(e: unknown): { state: SidebarState; error: StatusError } {
   const kind = isWalletApiError(e) ? e.kind : 'other';
-  const message = e instanceof Error ? e.message : String(e);
+  const message = errorText(e);
   const state: SidebarState = kind === 'keyRefused' || kind === 'ipMismatch' ? 'refused' : kind === 'noKey' ? 'noKey' : 'offline';
   return { state, error: { kind, message } };
 }

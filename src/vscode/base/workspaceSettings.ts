@@ -8,10 +8,11 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { StorageKeys, type Storage } from '../../core/storage';
 import { SETTINGS_SECTION, userOnlyKeysIn, type UserOnlyKey } from '../../core/userOnlySettings';
 import { onDidChangeSettings, workspaceUserOnlyValues } from './settings';
+import { showWarning } from './errors';
 
-const SHOWN_KEY = 'walletAnalytics.ignoredWorkspaceSettings';
 
 export interface IgnoredSettings {
   /** The settings file (absolute path), or "workspace settings" when only VS Code reports them. */
@@ -61,7 +62,7 @@ export class WorkspaceSettingsGuard implements vscode.Disposable {
   /** Every notice shown in this window, oldest first. */
   readonly shown: string[] = [];
 
-  constructor(private readonly state: vscode.Memento) {
+  constructor(private readonly storage: Storage) {
     this.subs.push(
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.check()),
       onDidChangeSettings(() => void this.check()),
@@ -69,23 +70,25 @@ export class WorkspaceSettingsGuard implements vscode.Disposable {
   }
 
   async check(): Promise<string[]> {
-    const shown = new Set(this.state.get<string[]>(SHOWN_KEY, []));
+    const said = this.storage.record(StorageKeys.ignoredWorkspaceSettings, 200);
+    const shown = new Set(Object.keys(said.all()));
     const notices: string[] = [];
     for (const i of await findIgnoredSettings()) {
       const id = `${i.file}|${i.keys.join(',')}`;
       if (shown.has(id)) continue;
       shown.add(id);
+      // The newest 200 are kept: a notice of a file long gone is not worth the space.
+      await said.modify((all) => Object.fromEntries(Object.entries({ ...all, [id]: Date.now() }).sort((a, b) => a[1] - b[1]).slice(-200)));
       const text = ignoredNotice(i);
       notices.push(text);
       this.shown.push(text);
       const open = 'Open the File';
       const user = 'Open User Settings';
-      void vscode.window.showWarningMessage(text, ...(path.isAbsolute(i.file) ? [open] : []), user).then((a) => {
+      void showWarning(text, ...(path.isAbsolute(i.file) ? [open] : []), user).then((a) => {
         if (a === open) void vscode.window.showTextDocument(vscode.Uri.file(i.file));
         else if (a === user) void vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS_SECTION);
       });
     }
-    if (notices.length > 0) await this.state.update(SHOWN_KEY, [...shown].slice(-200));
     return notices;
   }
 

@@ -18,7 +18,7 @@ import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { shortTitle, validateInput, type Endpoint } from '../../core/catalog';
-import { BadInputError, isWalletApiError } from '../../core/errors';
+import { BadInputError, isWalletApiError, errorText } from '../../core/errors';
 import { RECONCILE_MESSAGES } from '../../core/jobs/reconcile';
 import type { JobRecord } from '../../core/jobs/job';
 import { directResultStem } from '../../core/results/names';
@@ -29,7 +29,7 @@ import type { QueryRun, QueryRunCache } from '../../core/query/runCache';
 import { RESTRICTED_MODE, type BoundConnection, type Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import { readSettings } from '../base/settings';
-import { placeholderUrlMessage, showApiError, showPlaceholderUrl } from '../base/errors';
+import { placeholderUrlMessage, showError, showErrorIn, showPlaceholderUrl, showWarning } from '../base/errors';
 import { isPlaceholderUrl } from '../base/status';
 import { DEFAULT_PROFILE_ID } from '../../core/profiles';
 import { CommandIds } from '../base/ids';
@@ -40,6 +40,7 @@ import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
 import { AmbiguousCalls } from '../../core/ambiguousCalls';
 import { isLineApproval, overLine, type LineApproval } from '../../core/pipeline/plan';
+import type { Storage } from '../../core/storage';
 import { askPages, readPages } from './pages';
 import { approvePrice, chargedTo, connectionChanged, type CopyAsCode, type PriceDecision, type PriceQuestions } from './priceStep';
 import { l10n } from '../../shared/l10n';
@@ -95,7 +96,7 @@ export interface CallDeps {
   readonly credits: CreditsService;
   readonly jobs: JobService;
   readonly log: Log;
-  readonly state: vscode.Memento;
+  readonly storage: Storage;
   readonly questions: PriceQuestions;
   /**
    * Wallet Database answers of the current refresh period (core/query/runCache.ts): every answer,
@@ -118,12 +119,7 @@ export function runArgsFrom(raw: unknown): RunArgs {
   return { inputs, pages, notify: bool('notify'), wait: bool('wait'), open: bool('open') };
 }
 
-const RECENT_MAX = 5;
 const RECENT_MAX_LIST = 10_000;
-
-function recentKey(ep: Endpoint): string {
-  return `walletAnalytics.recent.${ep.id}`;
-}
 
 const MAY_CHARGE_AGAIN = 'Run Again (May Charge Again)';
 
@@ -134,7 +130,7 @@ export class CallService {
   readonly onDidRecordRun = this.recorded.event;
 
   constructor(private readonly deps: CallDeps) {
-    this.ambiguous = new AmbiguousCalls(deps.state);
+    this.ambiguous = new AmbiguousCalls(deps.storage);
   }
 
   /**
@@ -149,19 +145,19 @@ export class CallService {
     const { connection } = this.deps;
     if (connection.keyWithheld()) {
       const manage = 'Manage Workspace Trust';
-      void vscode.window.showWarningMessage(`${shortTitle(ep)}: ${RESTRICTED_MODE}`, manage).then((a) => {
+      void showWarning(`${shortTitle(ep)}: ${RESTRICTED_MODE}`, manage).then((a) => {
         if (a === manage) void vscode.commands.executeCommand('workbench.trust.manage');
       });
       return { status: 'refused', message: RESTRICTED_MODE };
     }
     if (!(await connection.canCall())) {
-      const a = await vscode.window.showWarningMessage(
+      const a = await showWarning(
         l10n.t('No API key is set. Set the key issued with your API plan, or try every feature in the built-in sandbox (no key, no credits, no network).'),
         l10n.t('Set API Key'),
         l10n.t('Try the Sandbox'),
       );
-      if (a === 'Set API Key') await vscode.commands.executeCommand(CommandIds.setApiKey);
-      else if (a === 'Try the Sandbox') await vscode.commands.executeCommand(CommandIds.startSandbox);
+      if (a === l10n.t('Set API Key')) await vscode.commands.executeCommand(CommandIds.setApiKey);
+      else if (a === l10n.t('Try the Sandbox')) await vscode.commands.executeCommand(CommandIds.startSandbox);
       if (!(await connection.canCall())) return { status: 'cancelled' };
     }
     // Bound once: the price is shown for this connection, and only this one is sent to.
@@ -183,7 +179,7 @@ export class CallService {
       input = v.input;
     } else {
       const asked = await collectInputs(ep, {
-        recent: this.deps.state.get<Record<string, unknown>[]>(recentKey(ep), []),
+        recent: this.deps.storage.recentInputs(ep.id),
         doneJobs: () => this.deps.jobs.store.all().filter((j) => j.state === 'done'),
         columns: (chain) => via.api.columns(chain),
       }, extra);
@@ -278,12 +274,12 @@ export class CallService {
     const message = connectionChanged(this.deps.connection, via, during);
     if (message === undefined) return undefined;
     this.deps.log.warn(`${ep.id}: ${message}`);
-    void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${message}`);
+    void showError(`${shortTitle(ep)}: ${message}`);
     return { status: 'refused', message };
   }
 
   private invalid(ep: Endpoint, errors: readonly string[]): RunOutcome {
-    void vscode.window.showErrorMessage(l10n.t('{0}: {1} Nothing was sent; nothing was charged.', shortTitle(ep), errors.join(' ')));
+    void showError(l10n.t('{0}: {1} Nothing was sent; nothing was charged.', shortTitle(ep), errors.join(' ')));
     return { status: 'invalid', errors };
   }
 
@@ -313,28 +309,25 @@ export class CallService {
   private async remember(ep: Endpoint, input: Record<string, unknown>): Promise<void> {
     // Huge lists are not kept: globalState is not a file store, and the result sidecar has them.
     if (Object.values(input).some((v) => Array.isArray(v) && v.length > RECENT_MAX_LIST)) return;
-    const state = this.deps.state;
-    const old = state.get<Record<string, unknown>[]>(recentKey(ep), []);
-    const same = JSON.stringify(input);
-    await state.update(recentKey(ep), [input, ...old.filter((o) => JSON.stringify(o) !== same)].slice(0, RECENT_MAX));
+    await this.deps.storage.rememberInput(ep.id, input);
   }
 
   /** A failed send: a proven refusal says so; an unknown outcome is reconciled or remembered, never guessed. */
   private async failed(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, e: unknown, sentAt: number, args: RunArgs): Promise<RunOutcome> {
     if (e instanceof BadInputError && e.source === 'client') return this.invalid(ep, e.problems);
     const charged = isWalletApiError(e) ? e.charged : 'unknown';
-    const message = e instanceof Error ? e.message : String(e);
+    const message = errorText(e);
     const paid = isPaid(ep);
     if (paid) void this.deps.credits.refresh(via.scope).catch(() => undefined);
     if (!paid || charged === 'no') {
-      void showApiError(e, `${shortTitle(ep)}: `);
+      void showErrorIn(shortTitle(ep), e);
       return { status: 'failed', message, charged };
     }
     if (ep.family === 'queued') {
       const settled = await this.reconcile(ep, via, input, sentAt, message, args);
       if (settled) return settled;
     } else {
-      void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${message}`);
+      void showErrorIn(shortTitle(ep), e);
     }
     await this.ambiguous.remember(via.scope, ep.id, input);
     return { status: 'failed', message, charged: 'unknown' };
@@ -362,13 +355,13 @@ export class CallService {
     }
     if (r.kind === 'notFound') {
       const retry = 'Retry…';
-      void vscode.window.showWarningMessage(`${title}: ${r.message}`, retry).then((a) => {
+      void showWarning(`${title}: ${r.message}`, retry).then((a) => {
         // Retry runs the whole flow again: the price is shown again before anything is sent.
         if (a === retry) void this.run(ep, { inputs: input });
       });
       return { status: 'failed', message: `${message} ${r.message}`, charged: 'unknown' };
     }
-    void vscode.window.showErrorMessage(`${title}: ${message} ${r.message}`);
+    void showError(`${title}: ${message} ${r.message}`);
     return undefined;
   }
 
@@ -451,7 +444,7 @@ export class CallService {
       return run;
     } catch (e) {
       // The answer is saved and charged; only the next price is less exact.
-      this.deps.log.warn(`${ep.id}: the match count was not kept for the next price: ${e instanceof Error ? e.message : String(e)}`);
+      this.deps.log.warn(`${ep.id}: the match count was not kept for the next price: ${errorText(e)}`);
       return undefined;
     }
   }

@@ -14,6 +14,7 @@ import { endpointTitle, hasShortenedList } from '../../core/history/format';
 import type { HistoryItem } from '../../core/history/merge';
 import { describeRule, type QuoteContext } from '../../core/pricing';
 import { KEY_VARIABLE, SNIPPET_LANGUAGES, describeCall, isSnippetLanguage, languageLabel, snippet, type SnippetLanguage } from '../../core/snippets';
+import { StorageKeys, type Storage } from '../../core/storage';
 import type { Connection } from '../base/connection';
 import { CommandIds } from '../base/ids';
 import { collectInputs } from '../flows/inputFlow';
@@ -22,6 +23,7 @@ import { queryDocument } from '../language/documents';
 import { queryEndpoint, type QueryRunner } from '../language/runner';
 import { RequestNode } from '../views/requestsTree';
 import { l10n } from '../../shared/l10n';
+import { showError } from '../base/errors';
 
 export type CopyOutcome =
   | { readonly status: 'copied'; readonly language: SnippetLanguage; readonly text: string; readonly message: string }
@@ -34,7 +36,6 @@ export interface CopyOptions {
   readonly chain?: Chain;
 }
 
-const LAST_LANGUAGE = 'walletAnalytics.copyAsCode.language';
 
 function optionsFrom(raw: unknown): CopyOptions {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
@@ -52,19 +53,19 @@ export class CodeCopier {
 
   constructor(
     private readonly connection: Connection,
-    private readonly state: vscode.Memento,
+    private readonly storage: Storage,
   ) {}
 
   /** Copies the call of ep with input; the language is the caller's, or picked (the last one first). */
   async copy(ep: Endpoint, input: unknown, opts: CopyOptions & { ctx?: QuoteContext } = {}): Promise<CopyOutcome> {
     const d = describeCall(ep, input, this.connection.baseUrl(), opts.ctx);
     if (!d.ok) {
-      void vscode.window.showErrorMessage(l10n.t('{0}: {1} Nothing was copied.', shortTitle(ep), d.errors.join(' ')));
+      void showError(l10n.t('{0}: {1} Nothing was copied.', shortTitle(ep), d.errors.join(' ')));
       return { status: 'invalid', errors: d.errors };
     }
     const language = opts.language ?? this.languageForTests ?? (await this.pickLanguage(ep));
     if (!language) return { status: 'cancelled' };
-    await this.state.update(LAST_LANGUAGE, language);
+    await this.storage.set(StorageKeys.copyAsCodeLanguage, language);
     const text = snippet(language, d.call);
     await vscode.env.clipboard.writeText(text);
     const sandbox = this.connection.activeSandbox;
@@ -76,7 +77,7 @@ export class CodeCopier {
   }
 
   private async pickLanguage(ep: Endpoint): Promise<SnippetLanguage | undefined> {
-    const last = this.state.get<string>(LAST_LANGUAGE);
+    const last = this.storage.get(StorageKeys.copyAsCodeLanguage);
     const langs = [...SNIPPET_LANGUAGES].sort((a, b) => (a.id === last ? -1 : b.id === last ? 1 : 0));
     const pick = await vscode.window.showQuickPick(
       langs.map((l) => ({ label: l.label, detail: l.detail, id: l.id })),
@@ -89,7 +90,7 @@ export class CodeCopier {
 export interface CopyCommandDeps {
   readonly connection: Connection;
   readonly jobs: JobService;
-  readonly state: vscode.Memento;
+  readonly storage: Storage;
   /** A Requests view item by its requestId. */
   readonly historyItem: (requestId: string) => HistoryItem | undefined;
   readonly queries: QueryRunner;
@@ -115,7 +116,7 @@ export function registerCopyAsCode(context: vscode.ExtensionContext, copier: Cod
     if (!doc) throw new Error('Open a .waquery.json file to copy it as code.');
     const ready = await deps.queries.prepare(doc, opts.chain);
     if ('problems' in ready) {
-      void vscode.window.showErrorMessage(l10n.t('The query was not copied: {0}{1}', ready.problems[0] ?? '', ready.problems.length > 1 ? ` (and ${ready.problems.length - 1} more)` : ''));
+      void showError(l10n.t('The query was not copied: {0}{1}', ready.problems[0] ?? '', ready.problems.length > 1 ? ` (and ${ready.problems.length - 1} more)` : ''));
       return { status: 'invalid', errors: ready.problems };
     }
     // The same query run since the last hourly refresh makes the price exact, as at the price step.
@@ -132,7 +133,7 @@ export function registerCopyAsCode(context: vscode.ExtensionContext, copier: Cod
     if (!pick) return { status: 'cancelled' };
     const ep = pick.ep;
     const input = await collectInputs(ep, {
-      recent: deps.state.get<Record<string, unknown>[]>(`walletAnalytics.recent.${ep.id}`, []),
+      recent: deps.storage.recentInputs(ep.id),
       doneJobs: () => deps.jobs.store.all().filter((j) => j.state === 'done'),
       columns: (chain) => deps.connection.api().columns(chain),
     }, 0);
@@ -160,7 +161,7 @@ export function registerCopyAsCode(context: vscode.ExtensionContext, copier: Cod
         if (vscode.window.activeTextEditor?.document.languageId === 'waquery') return await fromQuery(undefined, opts);
         return await fromPalette(opts);
       } catch (e) {
-        void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+        void showError(e);
         return undefined;
       }
     }),

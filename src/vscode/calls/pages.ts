@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { endpoint, shortTitle, type Endpoint } from '../../core/catalog';
-import { isWalletApiError } from '../../core/errors';
+import { isWalletApiError, errorText } from '../../core/errors';
 import {
   listResumable,
   loadPaged,
@@ -31,7 +31,7 @@ import { CommandIds } from '../base/ids';
 import type { BoundConnection, Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import { readSettings } from '../base/settings';
-import { showApiError } from '../base/errors';
+import { showError, showErrorIn } from '../base/errors';
 import { pickStep } from '../flows/multiStep';
 import { approvePrice, connectionChanged, type PriceQuestions } from './priceStep';
 import type { Log } from '../base/log';
@@ -135,8 +135,8 @@ async function resumeFile(file: string, deps: PagesDeps, args: PagesArgs): Promi
   try {
     saved = await loadPaged(file);
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    void vscode.window.showErrorMessage(l10n.t('Resume Reading Pages: {0}', message));
+    const message = errorText(e);
+    void showErrorIn(l10n.t('Resume Reading Pages'), e);
     return { status: 'failed', message, charged: 'no', credits: 0, value: undefined };
   }
   const ep = endpoint(saved.endpointId);
@@ -151,7 +151,7 @@ async function resumeFile(file: string, deps: PagesDeps, args: PagesArgs): Promi
   if (saved.baseUrl !== undefined && saved.baseUrl !== now) {
     // Its cursor belongs to the other server: continuing here would mix two data sets (or pay real credits after the sandbox's).
     const message = `${path.basename(file)} was read from ${saved.baseUrl}, and calls now go to ${now}. Nothing was sent; nothing was charged. Switch back (Start/Stop Sandbox, or walletAnalytics.baseUrl) to resume it.`;
-    void vscode.window.showErrorMessage(`${title}: ${message}`);
+    void showError(`${title}: ${message}`);
     return { status: 'failed', message, charged: 'no', credits: 0, value: saved, resultPath: file };
   }
   const profile = { id: via.profileId, name: via.profileName };
@@ -159,7 +159,7 @@ async function resumeFile(file: string, deps: PagesDeps, args: PagesArgs): Promi
     // Same server, another account: its key would pay for the rest of a read another account began.
     const was = deps.connection.profiles.get(saved.profileId)?.name ?? saved.profileId;
     const message = `${path.basename(file)} was read under the profile “${was}”, and this window uses “${profile.name}”. Nothing was sent; nothing was charged. Switch Profile… to “${was}” to resume it.`;
-    void vscode.window.showErrorMessage(`${title}: ${message}`);
+    void showError(`${title}: ${message}`);
     return { status: 'failed', message, charged: 'no', credits: 0, value: saved, resultPath: file };
   }
   const budget = readSettings().activityPageBudget;
@@ -175,7 +175,7 @@ async function resumeFile(file: string, deps: PagesDeps, args: PagesArgs): Promi
   const moved = connectionChanged(deps.connection, via, 'the price was shown');
   if (moved) {
     await deps.credits.release(decision.hold);
-    void vscode.window.showErrorMessage(`${title}: ${moved}`);
+    void showError(`${title}: ${moved}`);
     return { status: 'refused', message: moved };
   }
   deps.log.info(`${ep.id}: resuming ${path.basename(file)} at page ${saved.pages + 1}; price shown before sending (${via.label}): ${decision.shown}`);
@@ -264,11 +264,11 @@ async function withPages(
 
   if (out.end === 'failed') {
     const error = out.error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     const charged = isWalletApiError(error) ? (error.charged === 'no' ? 'no' : 'unknown') : out.unsaved ? 'unknown' : 'no';
     if (!kept) {
       // Not one page paid in this file: the error alone (with the action that fixes it, if any).
-      void showApiError(error, `${title}: `);
+      void showErrorIn(title, error);
       return { status: 'failed', message, charged, credits: out.credits, value: undefined };
     }
     const failedPage = kept.pages + 1;
@@ -276,7 +276,7 @@ async function withPages(
       ? `page ${failedPage} was read and charged but could not be saved (${message}).`
       : `page ${failedPage} failed: ${message}`;
     const text = `${title}: ${what} Kept in ${path.basename(out.file)}: ${describeKept(ep, kept)}${thisRun}. Resume continues from page ${failedPage}.`;
-    void vscode.window.showErrorMessage(text, l10n.t('Resume'), l10n.t('Open')).then((a) => followUp(a, out.file));
+    void showError(text, l10n.t('Resume'), l10n.t('Open')).then((a) => followUp(a, out.file));
     return { status: 'failed', message: text, charged, credits: out.credits, value: kept, resultPath: out.file };
   }
 
@@ -294,6 +294,6 @@ async function withPages(
 }
 
 function followUp(action: string | undefined, file: string): void {
-  if (action === 'Resume') void vscode.commands.executeCommand(CommandIds.resumePages, file);
-  else if (action === 'Open') void openResult(file);
+  if (action === l10n.t('Resume')) void vscode.commands.executeCommand(CommandIds.resumePages, file);
+  else if (action === l10n.t('Open')) void openResult(file);
 }

@@ -13,6 +13,7 @@ import { CommandIds } from '../base/ids';
 import type { PersonQuestions } from '../base/personQuestions';
 import { isPlaceholderUrl } from '../base/status';
 import { l10n } from '../../shared/l10n';
+import { showError, showWarning } from '../base/errors';
 
 /** The ways on offered when the key has no address to go to (their labels are the answers). */
 export const WHERE_IS_THE_API = {
@@ -46,7 +47,7 @@ export async function askApiKey(questions: PersonQuestions, box: { title: string
   if (input === undefined) return undefined;
   const c = checkApiKey(input);
   if (!c.ok) {
-    void vscode.window.showErrorMessage(c.message);
+    void showError(c.message);
     return undefined;
   }
   return c.key;
@@ -103,7 +104,7 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Serv
         return true;
       }
       if (where === 'none') {
-        void vscode.window.showWarningMessage(l10n.t('API key saved, but walletAnalytics.baseUrl is still the placeholder: nothing can be called with it until you set the API’s address.'), l10n.t('Open Settings')).then((a) => {
+        void showWarning(l10n.t('API key saved, but walletAnalytics.baseUrl is still the placeholder: nothing can be called with it until you set the API’s address.'), l10n.t('Open Settings')).then((a) => {
           if (a) void vscode.commands.executeCommand('workbench.action.openSettings', `${SETTINGS_SECTION}.baseUrl`);
         });
         return true;

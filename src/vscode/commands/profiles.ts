@@ -7,6 +7,7 @@ import type { Services } from '../services';
 import { CommandIds } from '../base/ids';
 import type { PersonQuestions } from '../base/personQuestions';
 import { l10n } from '../../shared/l10n';
+import { showError, showErrorIn } from '../base/errors';
 
 /**
  * What a caller may pass to Add Profile: values that pre-fill the boxes the person still answers.
@@ -60,7 +61,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       try {
         id = (await profiles.add({ name, baseUrl })).id;
       } catch (e) {
-        void vscode.window.showErrorMessage(l10n.t('Add Profile: {0}', e instanceof Error ? e.message : String(e)));
+        void showErrorIn(l10n.t('Add Profile'), e);
         return undefined;
       }
       await s.keys.setFor(id, key);
@@ -91,7 +92,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
         id = picked.id;
       }
       if (id !== SANDBOX_PROFILE_ID && !profiles.get(id)) {
-        void vscode.window.showErrorMessage(l10n.t('Switch Profile: that profile no longer exists.'));
+        void showError(l10n.t('Switch Profile: that profile no longer exists.'));
         return undefined;
       }
       await s.connection.switchProfile(id);
@@ -113,7 +114,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       try {
         await profiles.rename(id, name);
       } catch (e) {
-        void vscode.window.showErrorMessage(l10n.t('Rename Profile: {0}', e instanceof Error ? e.message : String(e)));
+        void showErrorIn(l10n.t('Rename Profile'), e);
         return false;
       }
       return true;
@@ -125,13 +126,13 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       if (id === undefined) return false;
       const p = profiles.get(id);
       if (!p || id === DEFAULT_PROFILE_ID) {
-        void vscode.window.showErrorMessage(l10n.t('Remove Profile: only a profile you added can be removed (Default is walletAnalytics.baseUrl; clear its key with Clear API Key).'));
+        void showError(l10n.t('Remove Profile: only a profile you added can be removed (Default is walletAnalytics.baseUrl; clear its key with Clear API Key).'));
         return false;
       }
       const waiting = liveJobs(id);
       if (waiting > 0) {
         // Its key is the only one that may poll and download them; removing it would strand paid jobs.
-        void vscode.window.showErrorMessage(
+        void showError(
           l10n.t('“{0}” has {1} job{2} still waiting for {3}, polled with this profile’s key. Remove it once they are done (or stopped tracking); nothing was removed.', p.name, waiting, waiting === 1 ? '' : 's', waiting === 1 ? 'its file' : 'their files'),
         );
         return false;

@@ -5,6 +5,7 @@ import { parseQueryFile } from '../../core/query/file';
 import { MAX_QUERY_LIMIT, OPERATORS, type Operator, type QueryBody } from '../../core/query/model';
 import { inputStep, pickStep, type StepTitle } from './multiStep';
 import { l10n } from '../../shared/l10n';
+import { showError } from '../base/errors';
 
 /** What the query step needs from its caller (inputFlow.ts's InputFlowDeps has it). */
 export interface QueryInputDeps {
@@ -32,7 +33,7 @@ export async function pickQuery(chain: 'main' | 'alt', t: StepTitle, deps: Query
   }
   const parsed = parseQueryFile(text);
   if (!parsed.ok) {
-    void vscode.window.showErrorMessage(l10n.t('The query file is not valid, so nothing was sent: {0}', parsed.errors.slice(0, 3).join(' ')));
+    void showError(l10n.t('The query file is not valid, so nothing was sent: {0}', parsed.errors.slice(0, 3).join(' ')));
     return undefined;
   }
   return parsed.body;

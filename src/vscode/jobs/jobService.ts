@@ -4,6 +4,7 @@ import { fmtCredits } from '../../core/pricing';
 import { pendingForText, type JobRecord } from '../../core/jobs/job';
 import { Poller, type PollApi } from '../../core/jobs/poller';
 import { JobStore } from '../../core/jobs/store';
+import type { Storage } from '../../core/storage';
 import type { Connection } from '../base/connection';
 import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
@@ -13,6 +14,7 @@ import { GlobalStatePersistence } from './persistence';
 import { resultsFolder } from './resultsFolder';
 import { CommandIds } from '../base/ids';
 import { l10n } from '../../shared/l10n';
+import { showError, showWarning } from '../base/errors';
 
 /**
  * The jobs of this window: the persisted store, the one shared poller, and the notifications
@@ -24,6 +26,7 @@ export class JobService implements vscode.Disposable {
 
   constructor(
     private readonly context: vscode.ExtensionContext,
+    private readonly storage: Storage,
     private readonly connection: Connection,
     private readonly log: Log,
     /**
@@ -36,7 +39,7 @@ export class JobService implements vscode.Disposable {
   }
 
   private build(): [JobStore, Poller] {
-    const store = new JobStore(new GlobalStatePersistence(this.context.globalState));
+    const store = new JobStore(new GlobalStatePersistence(this.storage));
     const shared = this.shared;
     const poller = new Poller(store, {
       apiFor: (baseUrl) => (shared ? shared.pollApiFor(baseUrl) : this.connection.apiFor(baseUrl)),
@@ -73,21 +76,21 @@ export class JobService implements vscode.Disposable {
     const title = shortTitle(endpoint(j.endpointId));
     const since = Date.parse(j.pendingSince ?? j.submittedAt);
     const pendingFor = pendingForText(Number.isNaN(since) ? 0 : Date.now() - since);
-    const a = await vscode.window.showWarningMessage(
+    const a = await showWarning(
       l10n.t('{0} (job {1}) has been pending for {2}, so it is no longer checked. Keep waiting for it, or stop tracking it? The Requests view lists it either way.', title, j.requestId, pendingFor),
       l10n.t('Keep Waiting'),
       l10n.t('Stop Tracking'),
     );
-    if (a === 'Keep Waiting') {
+    if (a === l10n.t('Keep Waiting')) {
       this.askedStalled.delete(j.requestId);
       await this.poller.keepWaiting(j.requestId);
-    } else if (a === 'Stop Tracking') {
+    } else if (a === l10n.t('Stop Tracking')) {
       await this.poller.stopTracking(j.requestId);
     }
   }
 
   /**
-   * Rebuilds store and poller from globalState, exactly as a window reload does.
+   * Rebuilds store and poller from the stored jobs, exactly as a window reload does.
    * Used by the integration tests to prove a pending job resumes and downloads once.
    */
   reloadForTest(): void {
@@ -139,10 +142,10 @@ export class JobService implements vscode.Disposable {
       const sent = new Date(j.submittedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
       void offerResult(`${title} is ready (sent ${sent}, ${fmtCredits(j.cost)}).`, j.resultPath);
     } else if (j.state === 'downloadFailed') {
-      const a = await vscode.window.showErrorMessage(l10n.t('{0}: the job is done but its file could not be saved: {1}', title, j.error ?? 'unknown error'), l10n.t('Retry Download'));
+      const a = await showError(l10n.t('{0}: the job is done but its file could not be saved: {1}', title, j.error ?? 'unknown error'), l10n.t('Retry Download'));
       if (a) await vscode.commands.executeCommand(CommandIds.retryDownload, j.requestId);
     } else if (j.state === 'failed') {
-      void vscode.window.showErrorMessage(l10n.t('{0} failed on the server: {1}', title, j.error ?? 'no reason given'));
+      void showError(l10n.t('{0} failed on the server: {1}', title, j.error ?? 'no reason given'));
     } else if (j.state === 'stalled') {
       await this.announceStalled(j);
     }

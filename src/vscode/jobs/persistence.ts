@@ -1,16 +1,14 @@
-import type * as vscode from 'vscode';
 import type { JobRecord } from '../../core/jobs/job';
 import type { JobPersistence } from '../../core/jobs/store';
-
-const KEY = 'walletAnalytics.jobs';
+import { StorageKeys, type Storage } from '../../core/storage';
 
 /** Jobs kept in globalState, so a pending job survives a window reload or a restart. */
 export class GlobalStatePersistence implements JobPersistence {
-  constructor(private readonly state: vscode.Memento) {}
+  constructor(private readonly storage: Storage) {}
   load(): readonly JobRecord[] {
-    return this.state.get<JobRecord[]>(KEY, []);
+    return this.storage.get(StorageKeys.jobs) ?? [];
   }
   async save(jobs: readonly JobRecord[]): Promise<void> {
-    await this.state.update(KEY, jobs);
+    await this.storage.set(StorageKeys.jobs, [...jobs]);
   }
 }

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { sweepLeftovers } from '../../core/sweep';
 import { readSettings } from '../base/settings';
 import type { Log } from '../base/log';
+import { errorText } from '../../core/errors';
 
 /**
  * Where results are written: `walletAnalytics.resultsFolder` if set (absolute, or relative to the
@@ -31,7 +32,7 @@ export function sweepResultsFolderInBackground(folder: () => string, log: Pick<L
       if (r.removed.length > 0) log.info(`Removed ${r.removed.length} leftover(s) of an interrupted download or extraction from ${dir}: ${r.removed.join(', ')}.`);
       for (const f of r.failed) log.warn(`Could not remove the leftover ${path.join(dir, f.name)}: ${f.error}`);
     } catch (e) {
-      log.warn(`The results folder was not swept for leftovers: ${e instanceof Error ? e.message : String(e)}`);
+      log.warn(`The results folder was not swept for leftovers: ${errorText(e)}`);
     }
   })();
 }

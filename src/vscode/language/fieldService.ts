@@ -5,6 +5,7 @@ import type { ChainColumns } from '../../core/query/fields';
 import type { ColumnInfo } from '../../core/wire';
 import type { Connection } from '../base/connection';
 import type { Log } from '../base/log';
+import { errorText } from '../../core/errors';
 
 /**
  * The queryable fields of the service this window talks to: from memory, else the disk cache
@@ -87,7 +88,7 @@ export class QueryFieldService implements vscode.Disposable {
       try {
         return await api.columns(chain);
       } catch (e) {
-        this.log.warn(`Query fields (${chain} chain) could not be read from ${this.connection.baseUrl()}: ${e instanceof Error ? e.message : String(e)}`);
+        this.log.warn(`Query fields (${chain} chain) could not be read from ${this.connection.baseUrl()}: ${errorText(e)}`);
         if (chain === 'main') throw e;
         return undefined;
       }
@@ -101,7 +102,7 @@ export class QueryFieldService implements vscode.Disposable {
       this.log.info(`Query fields read from ${this.connection.baseUrl()}: ${main?.length ?? 0} on the main chain, ${alt?.length ?? 'none'} on the second chain (free).`);
       return entry;
     } catch (e) {
-      this.failures.set(baseUrl, e instanceof Error ? e.message : String(e));
+      this.failures.set(baseUrl, errorText(e));
       this.changed.fire();
       throw e;
     }

@@ -13,6 +13,7 @@ import { newQueryFile } from './newQuery';
 import { QueryCompletions, QueryHovers, QueryQuickFixes } from './providers';
 import { QueryRunner, type RunQueryArgs } from './runner';
 import { l10n } from '../../shared/l10n';
+import { showErrorIn } from '../base/errors';
 
 /** The built-in extension that runs the JSON language service. */
 export const JSON_LANGUAGE_FEATURES = 'vscode.json-language-features';
@@ -56,7 +57,7 @@ export function registerQueryLanguage(context: vscode.ExtensionContext, services
         void vscode.window.showInformationMessage(msg);
         return entry;
       } catch (e) {
-        void vscode.window.showErrorMessage(l10n.t('The query fields could not be read: {0}', e instanceof Error ? e.message : String(e)));
+        void showErrorIn(l10n.t('The query fields could not be read'), e);
         return undefined;
       }
     }),

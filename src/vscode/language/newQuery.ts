@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { EXAMPLE_QUERY } from '../../core/query/example';
 import { l10n } from '../../shared/l10n';
+import { showError } from '../base/errors';
 
 const SUFFIX = '.waquery.json';
 
@@ -37,7 +38,7 @@ export async function newQueryFile(target?: vscode.Uri): Promise<vscode.Uri | un
     const file = name.trim().endsWith(SUFFIX) ? name.trim() : `${name.trim().replace(/\.json$/u, '')}${SUFFIX}`;
     uri = vscode.Uri.joinPath(folder, file);
     if (await exists(uri)) {
-      void vscode.window.showErrorMessage(l10n.t('{0} already exists; nothing was overwritten.', file));
+      void showError(l10n.t('{0} already exists; nothing was overwritten.', file));
       return undefined;
     }
   }

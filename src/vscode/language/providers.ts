@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { Chain } from '../../core/addresses';
 import { analyzeQuery, type QueryFix } from '../../core/query/analyze';
 import { completionContextAt } from '../../core/query/completion';
 import { FieldIndex, allowedValues, fieldDetail, fieldHoverMarkdown, CHAIN_LABEL, otherChain } from '../../core/query/fields';
@@ -15,9 +16,17 @@ export class QueryCompletions implements vscode.CompletionItemProvider {
 
   provideCompletionItems(doc: vscode.TextDocument, pos: vscode.Position): vscode.CompletionItem[] | undefined {
     const text = doc.getText();
-    const ctx = completionContextAt(text, doc.offsetAt(pos));
+    return this.complete(doc, text, doc.offsetAt(pos), outlineQuery(text).chain);
+  }
+
+  /**
+   * The completions at `offset` of a query `text` on `chain`. `text` may be a query held inside a
+   * larger document (a pipeline cell: the cell's text with all but the query blanked, core/pipeline/cellChecks.ts
+   * queryView), so its offsets are the document's.
+   */
+  complete(doc: vscode.TextDocument, text: string, offset: number, chain: Chain): vscode.CompletionItem[] | undefined {
+    const ctx = completionContextAt(text, offset);
     if (!ctx) return undefined;
-    const chain = outlineQuery(text).chain;
     const index = FieldIndex.of(this.fields.peek(), chain);
     if (!index) {
       const item = new vscode.CompletionItem('Refresh Query Fields', vscode.CompletionItemKind.Event);
@@ -58,18 +67,23 @@ export class QueryHovers implements vscode.HoverProvider {
   constructor(private readonly fields: QueryFieldService) {}
 
   provideHover(doc: vscode.TextDocument, pos: vscode.Position): vscode.Hover | undefined {
-    const outline = outlineQuery(doc.getText());
-    const offset = doc.offsetAt(pos);
+    const text = doc.getText();
+    return this.hover(doc, text, doc.offsetAt(pos), outlineQuery(text).chain);
+  }
+
+  /** The hover at `offset` of a query `text` on `chain` (a whole file, or a query held in a pipeline cell: see QueryCompletions.complete). */
+  hover(doc: vscode.TextDocument, text: string, offset: number, chain: Chain): vscode.Hover | undefined {
+    const outline = outlineQuery(text);
     const f = outline.fields.find((x) => offset >= x.span.offset && offset < x.span.offset + x.span.length);
     if (!f) return undefined;
-    const index = FieldIndex.of(this.fields.peek(), outline.chain);
+    const index = FieldIndex.of(this.fields.peek(), chain);
     const col = index?.get(f.name);
-    if (col) return new vscode.Hover(new vscode.MarkdownString(fieldHoverMarkdown(col, outline.chain)), rangeOf(doc, f.span));
+    if (col) return new vscode.Hover(new vscode.MarkdownString(fieldHoverMarkdown(col, chain)), rangeOf(doc, f.span));
     const other = index?.onOtherChainOnly(f.name);
     if (other) {
-      const to = otherChain(outline.chain);
+      const to = otherChain(chain);
       return new vscode.Hover(
-        new vscode.MarkdownString(`${fieldHoverMarkdown(other, to)}\n\n**Only on the ${CHAIN_LABEL[to]}**: this query runs on the ${CHAIN_LABEL[outline.chain]}.`),
+        new vscode.MarkdownString(`${fieldHoverMarkdown(other, to)}\n\n**Only on the ${CHAIN_LABEL[to]}**: this query runs on the ${CHAIN_LABEL[chain]}.`),
         rangeOf(doc, f.span),
       );
     }

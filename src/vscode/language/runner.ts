@@ -16,6 +16,7 @@ import { openResult } from '../results/open';
 import { queryDocument } from './documents';
 import type { QueryFieldService } from './fieldService';
 import { l10n } from '../../shared/l10n';
+import { showError, showWarning } from '../base/errors';
 
 /** Arguments of the run commands (CodeLens, palette, tests). */
 export interface RunQueryArgs {
@@ -78,7 +79,7 @@ export class QueryRunner {
   async run(arg: unknown, args: RunQueryArgs = {}): Promise<QueryRunResult> {
     const doc = await queryDocument(arg);
     if (!doc) {
-      void vscode.window.showWarningMessage(l10n.t('Open a .waquery.json file to run it (Wallet Analytics: New Wallet Database Query creates one).'));
+      void showWarning(l10n.t('Open a .waquery.json file to run it (Wallet Analytics: New Wallet Database Query creates one).'));
       return { status: 'cancelled' };
     }
     const ready = await this.prepare(doc, args.chain);
@@ -147,7 +148,7 @@ export class QueryRunner {
   private async showProblems(problems: readonly string[], refresh: boolean): Promise<void> {
     const actions = ['Show Problems', ...(refresh ? ['Refresh Query Fields'] : [])];
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-    const a = await vscode.window.showErrorMessage(l10n.t('The query was not sent (nothing was charged): {0}{1}', problems[0] ?? '', more), ...actions);
+    const a = await showError(l10n.t('The query was not sent (nothing was charged): {0}{1}', problems[0] ?? '', more), ...actions);
     if (a === 'Show Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
     else if (a === 'Refresh Query Fields') await vscode.commands.executeCommand(CommandIds.refreshQueryFields);
   }

@@ -18,6 +18,7 @@ import { CELL_RESULT_MIME, CELL_RESULT_RENDERER_ID, MAX_COLUMNS, PAGE_ROWS, page
 import { readSettings } from '../base/settings';
 import { CommandIds } from '../base/ids';
 import { cellResultOf, pageCells } from './cellResultData';
+import { errorText } from '../../core/errors';
 
 const MARKDOWN_PREVIEW = 5;
 
@@ -110,7 +111,7 @@ export function registerCellResultMessaging(context: vscode.ExtensionContext, re
         const page = await results.page(file, m.start);
         reply({ type: 'page', requestId: m.requestId, cell: m.cell, ...page }, editor);
       } catch (e) {
-        reply({ type: 'pageError', requestId: m.requestId, cell: m.cell, message: `These rows could not be read: ${e instanceof Error ? e.message : String(e)}`.slice(0, 900) }, editor);
+        reply({ type: 'pageError', requestId: m.requestId, cell: m.cell, message: `These rows could not be read: ${errorText(e)}`.slice(0, 900) }, editor);
       }
     }),
   );

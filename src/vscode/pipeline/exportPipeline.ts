@@ -15,6 +15,7 @@ import { cronLine, githubWorkflow, isPlainPath, parseSchedule, plainName, runsPe
 import { fmtCredits } from '../../core/pricing';
 import type { PersonQuestions } from '../base/personQuestions';
 import { l10n } from '../../shared/l10n';
+import { showError, showWarning } from '../base/errors';
 
 export interface ExportDeps {
   /** The person's answers (a stand-in under the test runner): the schedule, and whether to replace a script. */
@@ -89,7 +90,7 @@ async function pickSchedule(persons: PersonQuestions, total: number): Promise<Sc
 /** Exports the pipeline; returns the script's path (undefined when nothing was written). */
 export async function exportPipeline(nb: vscode.NotebookDocument, deps: ExportDeps): Promise<string | undefined> {
   if (nb.uri.scheme !== 'file') {
-    void vscode.window.showWarningMessage(l10n.t('Save the pipeline first: its script is written beside it.'));
+    void showWarning(l10n.t('Save the pipeline first: its script is written beside it.'));
     return undefined;
   }
   return exportPipelineFile(deps.fileOf(nb), { uri: nb.uri, stem: plainName(stemOf(nb.uri)), name: path.basename(nb.uri.fsPath) }, deps);
@@ -115,7 +116,7 @@ export async function exportPipelineFile(file: PipelineFile, place: ExportPlace,
   const resultsDir = `${stem}.results`;
   const out = pipelineScript(file, { name: place.name, baseUrl: deps.baseUrl(), resultsDir });
   if (!out.ok) {
-    void vscode.window.showErrorMessage(l10n.t('The pipeline cannot be exported yet: {0}', out.problems.join(' ')), { modal: false });
+    void showError(l10n.t('The pipeline cannot be exported yet: {0}', out.problems.join(' ')));
     return undefined;
   }
   if (await exists(scriptFile)) {

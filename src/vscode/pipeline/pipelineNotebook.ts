@@ -9,10 +9,13 @@
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { shortTitle, type Endpoint } from '../../core/catalog';
+import { findEndpoint, shortTitle, type Endpoint } from '../../core/catalog';
 import { cellFromText, cellText, examplePipeline, parsePipeline, PIPELINE_EXTENSION, serializePipeline, type PipelineFile } from '../../core/pipeline/format';
 import { approvalsOf, planText, type LineApproval } from '../../core/pipeline/plan';
-import { forgetRecord, planOnDisk, readRecord, resultsDirOf, runPipeline, type CallResult } from '../../core/pipeline/run';
+import { firstCellError } from '../../core/pipeline/cellChecks';
+import { forgetRecord, planOnDisk, readRecord, resultsDirOf, runPipeline, type CallResult, type LastAnswer } from '../../core/pipeline/run';
+import type { ChainColumns } from '../../core/query/fields';
+import type { QueryRunCache } from '../../core/query/runCache';
 import type { JobRecord } from '../../core/jobs/job';
 import type { JobStore } from '../../core/jobs/store';
 import { CommandIds } from '../base/ids';
@@ -24,6 +27,8 @@ import { openResult } from '../results/open';
 import { l10n } from '../../shared/l10n';
 import { exportPipelineCommand } from './exportPipeline';
 import { cellResultOutput, registerCellResultMessaging } from './cellResultOutput';
+import { showWarning } from '../base/errors';
+import { errorText, CancelledError } from '../../core/errors';
 
 export const PIPELINE_NOTEBOOK = 'wallet-analytics-pipeline';
 
@@ -35,7 +40,7 @@ class PipelineSerializer implements vscode.NotebookSerializer {
       file = parsePipeline(text);
     } catch (e) {
       // A file that is not a pipeline opens as one cell holding its text, so nothing is lost on save.
-      const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, `${text}\n// ${e instanceof Error ? e.message : String(e)}`, 'json');
+      const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, `${text}\n// ${errorText(e)}`, 'json');
       return new vscode.NotebookData([cell]);
     }
     return new vscode.NotebookData(file.cells.map((c) => new vscode.NotebookCellData(vscode.NotebookCellKind.Code, cellText(c), 'json')));
@@ -58,11 +63,20 @@ export interface PipelineDeps {
   readonly store: () => JobStore;
   /** The person's answers outside prices (Export Pipeline as Script's schedule and replace). */
   readonly persons: PersonQuestions;
+  /** Wallet Database answers of this refresh period (the query files' cache): free reuse and exact prices. */
+  readonly queryRuns?: Pick<QueryRunCache, 'lookup'>;
+  /** The server's field lists (QueryFieldService.ensure), so a query's fields are checked before the plan. */
+  readonly columns?: () => Promise<ChainColumns | undefined>;
 }
 
 /** The notebook's file as it is now in the editor (unsaved edits included). */
 export function fileOf(nb: vscode.NotebookDocument): PipelineFile {
   return { version: 1, cells: nb.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code).map((c) => cellFromText(c.document.getText())) };
+}
+
+/** The notebook's code cells' texts, in order (what the checks read). */
+function codeTexts(nb: vscode.NotebookDocument): string[] {
+  return nb.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code).map((c) => c.document.getText());
 }
 
 /** Where a notebook's results are kept: beside it (`x.results/`), or for an untitled one, in the results folder. */
@@ -112,7 +126,7 @@ class PipelineController {
     const only = new Set(chosen.map((c) => c.index));
     const executions = new Map(chosen.map((c) => [c.index, this.controller.createNotebookCellExecution(c)]));
     const abort = new AbortController();
-    for (const x of executions.values()) x.token.onCancellationRequested(() => abort.abort());
+    for (const x of executions.values()) x.token.onCancellationRequested(() => abort.abort(new CancelledError()));
     const started = new Set<number>();
     const shown: Promise<void>[] = [];
     const end = (index: number, ok: boolean, output: string | vscode.NotebookCellOutput): void => {
@@ -127,9 +141,22 @@ class PipelineController {
       executions.delete(index);
     };
     try {
-      const plan = await planOnDisk(file, dir);
+      // The checks the editor shows (core/pipeline/cellChecks.ts), with the same message: a bad cell runs nothing.
+      const bad = firstCellError(codeTexts(nb), await this.deps.columns?.().catch(() => undefined));
+      if (bad) {
+        const at = nb.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code)[bad.index]?.index;
+        const shown = at !== undefined && executions.has(at) ? at : [...executions.keys()].sort((a, b) => a - b)[0];
+        const where = at === shown ? '' : ` (cell ${bad.index + 1})`;
+        if (shown !== undefined) end(shown, false, `**Not run:** ${bad.message}${where} Nothing was sent.`);
+        return;
+      }
+      const lastAnswer = this.lastAnswer();
+      const plan = await planOnDisk(file, dir, undefined, lastAnswer);
       const lines = plan.lines.filter((l) => only.has(l.index));
       const sub = { ...plan, lines, unbounded: lines.filter((l) => !l.bounded).map((l) => l.cell), total: lines.reduce((s, l) => s + l.credits, 0) };
+      // A lone Wallet Database cell whose match count no answer of this hour gives: its price is asked as for one query.
+      const lone = only.size === 1 && lines.length === 1 && lines[0]?.bounded === false && findEndpoint(lines[0].endpointId)?.price.kind === 'perMatch' ? lines[0] : undefined;
+      if (lone) sub.unbounded = [];
       if (sub.unbounded.length > 0) {
         const first = lines.find((l) => !l.bounded);
         if (first) end(first.index, false, `**Not run:** ${first.text}. Nothing was sent.`);
@@ -143,7 +170,7 @@ class PipelineController {
           kind: 'modal', why: 'confirm', endpointId: 'pipeline', to: this.deps.connection.label(),
           message: `Run ${path.basename(nb.uri.path)}: ${totalText}`,
           detail: l10n.t('{0}\n\nEach cell may spend up to its line; one that would cost more stops the run. Charged to {1}.', detail, this.deps.connection.label()),
-          yes: 'Approve Plan and Run', pick: { label: l10n.t('Approve Plan and Run ({0})', totalText), detail: lines.map((l) => `${l.cell}: ${l.text}`).join(' · ') },
+          yes: 'Approve Plan and Run', pick: { label: l10n.t('Approve Plan and Run ({0})', totalText), detail: lines.map((l) => (l.exact ? l10n.t('{0} {1}', l.cell, l.credits.toLocaleString('en-US')) : l10n.t('{0} ≤ {1}', l.cell, l.credits.toLocaleString('en-US')))).join(' · ') },
         });
         if (!ok) {
           for (const i of [...executions.keys()]) end(i, false, '**Not run:** the plan was not approved. Nothing was sent.');
@@ -153,6 +180,9 @@ class PipelineController {
       }
       const summary = await runPipeline(file, {
         dir, plan: sub, approvals, only, signal: abort.signal,
+        ...(lastAnswer ? { lastAnswer } : {}),
+        ...(lone ? { askAlone: new Set([lone.cell]) } : {}),
+        adopt: (requestId, signal) => this.adopt(requestId, signal ?? abort.signal),
         call: (cell, ep, input, approval) => this.call(ep, input, approval, abort.signal),
         onEvent: (e) => {
           const x = executions.get(e.index);
@@ -167,12 +197,26 @@ class PipelineController {
           } else if (e.kind === 'stopped') end(e.index, false, `**Stopped:** ${e.message}`);
         },
       });
-      if (summary.stopped) void vscode.window.showWarningMessage(l10n.t('Pipeline stopped at “{0}”: {1} Charged in this run: {2} credits.', summary.stopped.cell, summary.stopped.message, summary.charged.toLocaleString('en-US')));
+      if (summary.stopped) void showWarning(l10n.t('Pipeline stopped at “{0}”: {1} Charged in this run: {2} credits.', summary.stopped.cell, summary.stopped.message, summary.charged.toLocaleString('en-US')));
     } finally {
       await Promise.all(shown);
       // Cells after a stop were not run.
       for (const i of [...executions.keys()]) end(i, false, '**Not run:** the run stopped before this cell.');
     }
+  }
+
+  /** The result of a job a cell paid for before a run was cancelled: waited for in the job store, never sent again. */
+  private async adopt(requestId: string, signal: AbortSignal): Promise<{ resultPath: string } | undefined> {
+    // A job the store does not know (another profile's, or cleared) is not waited for: the cell is planned and sent again.
+    if (!this.deps.store().get(requestId)) return undefined;
+    const j = await settled(this.deps.store(), requestId, signal);
+    return j?.state === 'done' && j.resultPath ? { resultPath: j.resultPath } : undefined;
+  }
+
+  /** The query files' rule for this window's connection: the same query's answer from this refresh period. */
+  private lastAnswer(): LastAnswer | undefined {
+    const runs = this.deps.queryRuns;
+    return runs ? (ep, body) => runs.lookup(this.deps.connection.scope(), ep.chain, body) : undefined;
   }
 
   private call(ep: Endpoint, input: Record<string, unknown>, approval: LineApproval | undefined, signal: AbortSignal): Promise<CallResult> {
@@ -195,7 +239,7 @@ export async function callCell(deps: Pick<PipelineDeps, 'calls' | 'store'>, ep: 
       return out.resultPath ? { status: 'done', credits: out.credits, resultPath: out.resultPath } : { status: 'stopped', message: 'The call returned no result file.', credits: out.credits };
     case 'queued': {
       const j = await settled(deps.store(), out.requestId, signal);
-      if (!j) return { status: 'stopped', message: `Cancelled while ${shortTitle(ep)} ran; the job ${out.requestId} was paid and goes on: its file is listed under Requests.`, credits: out.credits };
+      if (!j) return { status: 'stopped', message: `Cancelled while ${shortTitle(ep)} ran; the job ${out.requestId} was paid and goes on: the next run adopts its result (free), and its file is listed under Requests.`, credits: out.credits, requestId: out.requestId };
       if (j.state === 'done' && j.resultPath) return { status: 'done', credits: out.credits, resultPath: j.resultPath };
       return { status: 'stopped', message: `${shortTitle(ep)}: ${j.error ?? j.state}`, credits: out.credits };
     }

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { openInTable } from '../table/tableEditor';
 import { tableFilesIn } from '../../core/results/files';
 import { l10n } from '../../shared/l10n';
+import { showWarning } from '../base/errors';
 
 /** The read-only scheme for a result's raw text, so a result is never edited by accident. */
 export const RESULT_SCHEME = 'wallet-analytics-result';
@@ -46,13 +47,13 @@ export async function openResultRaw(p: string): Promise<void> {
     return openResultRaw(first);
   }
   if (st.size > RAW_MAX_BYTES) {
-    const pick = await vscode.window.showWarningMessage(
+    const pick = await showWarning(
       l10n.t('{0} is {1} MB: too large to read as text comfortably. Open it in the table instead?', path.basename(p), (st.size / 1024 / 1024).toFixed(0)),
       l10n.t('Open in Table'),
       l10n.t('Reveal in Explorer'),
     );
-    if (pick === 'Open in Table') await openInTable(p);
-    else if (pick === 'Reveal in Explorer') await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(p));
+    if (pick === l10n.t('Open in Table')) await openInTable(p);
+    else if (pick === l10n.t('Reveal in Explorer')) await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(p));
     return;
   }
   const uri = vscode.Uri.file(p).with({ scheme: RESULT_SCHEME });
@@ -67,8 +68,8 @@ export async function openResultRaw(p: string): Promise<void> {
  * button away, the path a right-click in the Explorer.
  */
 export async function offerResult(message: string, p: string, severity: 'info' | 'warning' = 'info'): Promise<void> {
-  const show = severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  const show = severity === 'warning' ? showWarning : (m: string, ...a: string[]) => vscode.window.showInformationMessage(m, ...a);
   const pick = await show(message, 'Open', 'Reveal in Explorer');
   if (pick === 'Open') await openResult(p);
-  else if (pick === 'Reveal in Explorer') await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(p));
+  else if (pick === l10n.t('Reveal in Explorer')) await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(p));
 }

@@ -10,6 +10,7 @@ import { CommandIds } from '../base/ids';
 import type { Log } from '../base/log';
 import type { TableSession } from './tableSession';
 import { l10n } from '../../shared/l10n';
+import { showErrorIn } from '../base/errors';
 
 /** Registers the command; `active` is the table in the active editor, if any. */
 export function registerOpenInNotebook(context: vscode.ExtensionContext, active: () => TableSession | undefined, log: Log): void {
@@ -29,7 +30,7 @@ export function registerOpenInNotebook(context: vscode.ExtensionContext, active:
         await Promise.resolve(vscode.commands.executeCommand('vscode.openWith', uri, 'jupyter-notebook')).catch(() => vscode.commands.executeCommand('vscode.open', uri));
         return target;
       } catch (e) {
-        void vscode.window.showErrorMessage(l10n.t('Open in Notebook: {0}', e instanceof Error ? e.message : String(e)));
+        void showErrorIn(l10n.t('Open in Notebook'), e);
         return undefined;
       }
     }),

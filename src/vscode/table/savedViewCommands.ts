@@ -20,9 +20,11 @@ import {
 import { CommandIds } from '../base/ids';
 import type { Log } from '../base/log';
 import type { TablePrompts } from './prompts';
-import { readSavedViews as read, writeSavedViews } from './savedViewStore';
+import { modifySavedViews, readSavedViews as read } from './savedViewStore';
 import type { TableSession, TableSnapshot } from './tableSession';
 import { l10n } from '../../shared/l10n';
+import { showWarning } from '../base/errors';
+import type { Storage } from '../../core/storage';
 
 /** "results of pnl" or "tables with these columns". */
 function whose(snap: TableSnapshot): string {
@@ -41,7 +43,7 @@ function summary(v: SavedView): string {
 }
 
 interface Deps {
-  readonly state: vscode.Memento;
+  readonly storage: Storage;
   readonly log: Log;
   /** The table in the active editor, if any. */
   readonly active: () => TableSession | undefined;
@@ -50,8 +52,8 @@ interface Deps {
 
 /** Registers the three commands. Each resolves with the view's name (undefined when nothing was done), for tests. */
 export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps): void {
-  const { state, log } = deps;
-  const write = (s: SavedViewsState): Thenable<void> => writeSavedViews(state, s);
+  const { storage: state, log } = deps;
+  const modify = (change: (s: SavedViewsState) => SavedViewsState): Promise<void> => modifySavedViews(state, change);
 
   const activeSnapshot = async (what: string): Promise<{ session: TableSession; snap: TableSnapshot } | undefined> => {
     const session = deps.active();
@@ -99,7 +101,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
       const name = raw === undefined ? undefined : cleanViewName(raw);
       if (name === undefined) return undefined;
       const view = captureView(name, snap.query, snap.columns.map((c) => c.name), snap.layout);
-      await write(saveView(read(state), snap.scope, view));
+      await modify((s) => saveView(s, snap.scope, view));
       await session.viewSaved(name);
       log.info(`Table: saved the view "${name}" for ${whose(snap)}.`);
       void vscode.window.showInformationMessage(l10n.t('Saved the view "{0}": new {1} open in it.', name, whose(snap)));
@@ -122,14 +124,14 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
       }
       if (!view) {
         await session.applyView({}, undefined);
-        await write(chooseView(read(state), snap.scope, undefined));
+        await modify((s) => chooseView(s, snap.scope, undefined));
         return undefined;
       }
       const { query, layout, missing } = viewQuery(view, snap.columns.map((c) => c.name), snap.layout);
       const count = await session.applyView(query, layout, view.name);
-      await write(chooseView(read(state), snap.scope, view.name));
+      await modify((s) => chooseView(s, snap.scope, view.name));
       log.info(`Table: applied the view "${view.name}": ${count}.`);
-      if (missing.length > 0) void vscode.window.showWarningMessage(l10n.t('The view "{0}" names columns this result does not have, left out: {1}.', view.name, missing.join(', ')));
+      if (missing.length > 0) void showWarning(l10n.t('The view "{0}" names columns this result does not have, left out: {1}.', view.name, missing.join(', ')));
       return view.name;
     }),
 
@@ -139,7 +141,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
       const { snap } = active;
       const name = typeof given === 'string' ? viewsOf(read(state), snap.scope).find((v) => sameName(v.name, given))?.name : (await pickView(snap, 'Delete Saved View'))?.view?.name;
       if (name === undefined) return undefined;
-      await write(deleteView(read(state), snap.scope, name));
+      await modify((s) => deleteView(s, snap.scope, name));
       log.info(`Table: deleted the view "${name}" of ${whose(snap)}.`);
       void vscode.window.showInformationMessage(l10n.t('Deleted the view "{0}".', name));
       return name;

@@ -15,6 +15,8 @@ import type { TablePrompts } from './prompts';
 import { explorerLink, explorerSetting } from '../../core/explorer';
 import { readSettings } from '../base/settings';
 import { l10n } from '../../shared/l10n';
+import { showErrorIn, showWarning } from '../base/errors';
+import { errorText } from '../../core/errors';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
@@ -95,12 +97,12 @@ export async function useAsInput(
   try {
     target = await pickInputTarget([offer], prompts, { title: l10n.t('Use {0} {1} from “{2}” as input to…{3}', fmt(addresses.length), roleText(role), about.column, skipped) });
   } catch (e) {
-    return e instanceof Error ? e.message : String(e);
+    return errorText(e);
   }
   if (!target) return undefined;
   const { ep, field } = target;
   prompts.runCommand(commandIdOf(ep), { inputs: targetInputs(target) }).then(undefined, (e: unknown) => {
-    void vscode.window.showErrorMessage(`${shortTitle(ep)}: ${e instanceof Error ? e.message : String(e)}`);
+    void showErrorIn(shortTitle(ep), e);
   });
   const cut = target.cut ? ` (the first ${fmt(target.count)} of ${fmt(addresses.length)}, the most per request)` : '';
   return `${shortTitle(ep)}: ${fmt(target.count)} addresses given as ${field.label}${cut}; the price shows next.`;
@@ -114,7 +116,7 @@ export async function openInExplorer(address: string, chain: 'main' | 'alt'): Pr
   const link = explorerLink(readSettings().explorerUrls[chain], address, chain);
   if ('problem' in link) {
     const setting = explorerSetting(chain);
-    void vscode.window.showWarningMessage(link.problem, l10n.t('Open Settings')).then((choice) => {
+    void showWarning(link.problem, l10n.t('Open Settings')).then((choice) => {
       if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
     });
     // The status line is short; the notification says how to set it.

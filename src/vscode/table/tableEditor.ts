@@ -15,11 +15,14 @@ import { tableFileOf } from '../../core/results/files';
 import { tableHtml, tableResourceRoots } from './tableHtml';
 import { TableSession } from './tableSession';
 import { l10n } from '../../shared/l10n';
+import { showError } from '../base/errors';
+import type { Storage } from '../../core/storage';
 
 export const TABLE_VIEW_TYPE = 'walletAnalytics.table';
 
 export interface TableEditorDeps {
   readonly log: Log;
+  readonly storage: Storage;
   /** The folder results are written to now (address lists go in its `lists/`). */
   readonly resultsFolder: () => string;
 }
@@ -65,7 +68,7 @@ class TableEditorProvider implements vscode.CustomReadonlyEditorProvider {
     panel.webview.options = { enableScripts: true, localResourceRoots: tableResourceRoots(extensionUri) };
     const test = this.context.extensionMode === vscode.ExtensionMode.Test;
     const session = new TableSession(panel, document.uri.fsPath, {
-      state: this.context.globalState,
+      storage: this.deps.storage,
       log: this.deps.log,
       resultsFolder: this.deps.resultsFolder,
       prompts: () => this.prompts,
@@ -156,12 +159,12 @@ export function registerTableEditor(context: vscode.ExtensionContext, deps: Tabl
       try {
         await openInTable(p);
       } catch (e) {
-        void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+        void showError(e);
       }
     }),
   );
   registerOpenInNotebook(context, () => provider.active()?.session, deps.log);
-  registerSavedViews(context, { state: context.globalState, log: deps.log, active: () => provider.active()?.session, prompts: () => provider.prompts });
+  registerSavedViews(context, { storage: deps.storage, log: deps.log, active: () => provider.active()?.session, prompts: () => provider.prompts });
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
     async table(file, timeoutMs = 20_000) {

@@ -17,7 +17,8 @@ const escapeAttr = (s: string): string => s.replace(/&/gu, '&amp;').replace(/"/g
 /**
  * The page: a strict CSP (nothing by default; the script only by its nonce; the stylesheet only
  * from the extension's own folders; no images, fonts, frames or connections), one stylesheet, one script. Every cell is written later with
- * textContent by the script; the page itself holds no data.
+ * textContent by the script; the page itself holds no data. The page is one landmark (main, which
+ * the menus open in too) with a heading that names the file, for screen readers (it is not drawn).
  */
 export function tableHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, nonce = makeNonce()): string {
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
@@ -40,7 +41,10 @@ export function tableHtml(webview: vscode.Webview, extensionUri: vscode.Uri, tit
 <title>${escapeAttr(title)}</title>
 </head>
 <body>
+<main>
+<h1 class="sr-only">${escapeAttr(title)}</h1>
 <div id="app" class="app"><div class="placeholder">Opening ${escapeAttr(title)}…</div></div>
+</main>
 <script nonce="${escapeAttr(nonce)}" src="${escapeAttr(script.toString())}"></script>
 </body>
 </html>`;

@@ -27,9 +27,12 @@ import { lastViewFor } from './savedViewStore';
 import { activityCommand, addToList, openInExplorer, useAsInput } from './tableActions';
 import { TABLE_COMMAND_TITLES, tableCommandCall } from './tableCommands';
 import { l10n } from '../../shared/l10n';
+import { showErrorIn } from '../base/errors';
+import { CancelledError, errorText, isCancelled } from '../../core/errors';
+import { memberKey, StorageFamilies, type Storage, type StorageKey } from '../../core/storage';
 
 export interface TableSessionDeps {
-  readonly state: vscode.Memento;
+  readonly storage: Storage;
   readonly log: Log;
   readonly resultsFolder: () => string;
   readonly prompts: () => TablePrompts;
@@ -43,13 +46,10 @@ const FIRST_ROWS = 64;
 const FIRST_COLUMNS = 32;
 /** How often indexing progress is forwarded to the webview. */
 const PROGRESS_MS = 120;
-const LAYOUT_KEY = 'walletAnalytics.table.layout.';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
-const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 /** A query as a key, to tell whether the one a saved view applied is still in force. */
 const queryKey = (q: ViewQuery): string => JSON.stringify({ sort: q.sort ?? [], filters: q.filters ?? [], search: q.search ?? '' });
-const isAbort = (e: unknown): boolean => e instanceof Error && (e.name === 'AbortError' || /aborted|cancel/iu.test(e.message));
 
 interface Opened {
   readonly file: string;
@@ -58,7 +58,9 @@ interface Opened {
   readonly columns: readonly ColumnInfo[];
   readonly endpoint?: string;
   readonly files: readonly string[];
-  readonly layoutKey: string;
+  /** The table's scope (its endpoint, or a hash of its columns): its layout and saved views are kept under it. */
+  readonly scope: string;
+  readonly layoutKey: StorageKey<unknown>;
   readonly unsubscribe: () => void;
 }
 
@@ -111,7 +113,7 @@ export class TableSession implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
       // The page is built again with the new colours (its place is kept, as on a file switch).
       onDidChangeSettings(() => {
-        if (this.shown) void this.sendInit(this.shown).catch((e: unknown) => this.deps.log.warn(`Table: ${message(e)}`));
+        if (this.shown) void this.sendInit(this.shown).catch((e: unknown) => this.deps.log.warn(`Table: ${errorText(e)}`));
       }, 'table.colorGainsAndLosses'),
     );
   }
@@ -154,9 +156,9 @@ export class TableSession implements vscode.Disposable {
       await this.handle(req);
     } catch (e) {
       const requestId = 'requestId' in req ? req.requestId : undefined;
-      const cancelled = isAbort(e);
-      if (!cancelled) this.deps.log.warn(`Table: ${req.type} failed: ${message(e)}`);
-      this.post({ type: 'failed', requestId, message: cancelled ? 'Cancelled.' : message(e), cancelled });
+      const cancelled = isCancelled(e);
+      if (!cancelled) this.deps.log.warn(`Table: ${req.type} failed: ${errorText(e)}`);
+      this.post({ type: 'failed', requestId, message: cancelled ? 'Cancelled.' : errorText(e), cancelled });
     } finally {
       if ('requestId' in req) this.controllers.delete(req.requestId);
     }
@@ -165,8 +167,8 @@ export class TableSession implements vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.closing.abort();
-    for (const c of this.controllers.values()) c.abort();
+    this.closing.abort(new CancelledError());
+    for (const c of this.controllers.values()) c.abort(new CancelledError());
     clearTimeout(this.progressTimer);
     for (const d of this.subscriptions) d.dispose();
     void this.opened.then(
@@ -186,8 +188,8 @@ export class TableSession implements vscode.Disposable {
    */
   async snapshot(): Promise<TableSnapshot> {
     const o = await this.opened;
-    const layout = this.deps.state.get<TableLayout>(o.layoutKey);
-    return { file: o.file, endpoint: o.endpoint, scope: o.layoutKey.slice(LAYOUT_KEY.length), columns: o.columns, query: o.table.view.query, shown: likelyShown(o.columns, layout), layout };
+    const layout = this.deps.storage.get(o.layoutKey) as TableLayout | undefined;
+    return { file: o.file, endpoint: o.endpoint, scope: o.scope, columns: o.columns, query: o.table.view.query, shown: likelyShown(o.columns, layout), layout };
   }
 
   /**
@@ -198,7 +200,7 @@ export class TableSession implements vscode.Disposable {
   async applyView(query: ViewQuery, layout: TableLayout | undefined, name?: string): Promise<string> {
     const o = await this.opened;
     this.lastViewTried.add(o);
-    if (layout) await this.deps.state.update(o.layoutKey, layout);
+    if (layout) await this.deps.storage.set(o.layoutKey, layout);
     const state = await o.table.apply(query, { signal: this.closing.signal });
     if (name === undefined) this.viewShown.delete(o);
     else this.viewShown.set(o, { name, key: queryKey(state.query) });
@@ -217,7 +219,7 @@ export class TableSession implements vscode.Disposable {
   private openInLastView(o: Opened): void {
     if (this.lastViewTried.has(o)) return;
     this.lastViewTried.add(o);
-    const start = lastViewFor(this.deps.state, o.layoutKey.slice(LAYOUT_KEY.length), o.table.columns);
+    const start = lastViewFor(this.deps.storage, o.scope, o.table.columns);
     if (!start) return;
     o.table.apply(start.query, { signal: this.closing.signal }).then(
       (state) => {
@@ -228,7 +230,7 @@ export class TableSession implements vscode.Disposable {
         this.deps.log.info(`Table: ${path.basename(o.file)} opened in the saved view "${start.name}": ${state.countLabel}.`);
       },
       (e: unknown) => {
-        if (!isAbort(e)) this.deps.log.warn(`Table: the saved view "${start.name}" could not be applied: ${message(e)}`);
+        if (!isCancelled(e)) this.deps.log.warn(`Table: the saved view "${start.name}" could not be applied: ${errorText(e)}`);
       },
     );
   }
@@ -266,7 +268,8 @@ export class TableSession implements vscode.Disposable {
       throw e;
     }
     const columns = columnInfo(table.columns, sample);
-    const layoutKey = LAYOUT_KEY + (info.endpoint ?? `columns:${createHash('sha1').update(table.columns.join('\n')).digest('hex').slice(0, 16)}`);
+    const scope = info.endpoint ?? `columns:${createHash('sha1').update(table.columns.join('\n')).digest('hex').slice(0, 16)}`;
+    const layoutKey = memberKey(StorageFamilies.tableLayout, scope);
     let latest: { bytesDone: number; bytesTotal: number } | undefined;
     const unsubscribe = table.onDidChange((change) => {
       // Nothing is pushed before the webview has init and meta (sendInit catches up then): it could not use it yet.
@@ -291,9 +294,9 @@ export class TableSession implements vscode.Disposable {
       }
     });
     table.indexed.catch((e: unknown) => {
-      if (!isAbort(e) && !this.disposed) this.post({ type: 'failed', message: `Reading ${path.basename(file)} stopped: ${message(e)}` });
+      if (!isCancelled(e) && !this.disposed) this.post({ type: 'failed', message: `Reading ${path.basename(file)} stopped: ${errorText(e)}` });
     });
-    const opened: Opened = { file, table, columns, endpoint: info.endpoint, files: info.files, layoutKey, unsubscribe };
+    const opened: Opened = { file, table, columns, endpoint: info.endpoint, files: info.files, scope, layoutKey, unsubscribe };
     this.current = opened;
     return opened;
   }
@@ -301,7 +304,7 @@ export class TableSession implements vscode.Disposable {
   private async sendInit(o: Opened): Promise<void> {
     const ep = o.endpoint ? ENDPOINTS.find((e) => e.id === o.endpoint) : undefined;
     const title = path.basename(o.file);
-    const layout = this.deps.state.get<TableLayout>(o.layoutKey);
+    const layout = this.deps.storage.get(o.layoutKey) as TableLayout | undefined;
     this.panel.title = title;
     this.shown = undefined;
     const noticesAtInit = o.table.notices;
@@ -341,7 +344,7 @@ export class TableSession implements vscode.Disposable {
       try {
         await this.sendInit(await this.opened);
       } catch (e) {
-        if (!isAbort(e)) this.post({ type: 'failed', message: `${path.basename(this.file)} could not be opened: ${message(e)}` });
+        if (!isCancelled(e)) this.post({ type: 'failed', message: `${path.basename(this.file)} could not be opened: ${errorText(e)}` });
       }
       return;
     }
@@ -355,7 +358,7 @@ export class TableSession implements vscode.Disposable {
       return;
     }
     if (req.type === 'cancel') {
-      this.controllers.get(req.requestId)?.abort();
+      this.controllers.get(req.requestId)?.abort(new CancelledError());
       return;
     }
     const o = await this.opened;
@@ -418,7 +421,7 @@ export class TableSession implements vscode.Disposable {
       case 'walletActivity':
         // Not awaited: the command asks for pages and shows the price; this reply only says it started.
         prompts.runCommand(activityCommand(req.chain), { inputs: { address: req.address } }).then(undefined, (e: unknown) => {
-          void vscode.window.showErrorMessage(l10n.t('Wallet activity: {0}', message(e)));
+          void showErrorIn(l10n.t('Wallet activity'), e);
         });
         this.post({ type: 'done', requestId: req.requestId, message: `Wallet activity of ${req.address}: choose the pages; the price shows before anything is sent.` });
         return;
@@ -434,14 +437,14 @@ export class TableSession implements vscode.Disposable {
         await this.useColumnAsInput(o, req.requestId, req.column, prompts);
         return;
       case 'saveLayout':
-        await this.deps.state.update(o.layoutKey, req.layout);
+        await this.deps.storage.set(o.layoutKey, req.layout);
         return;
       case 'switchFile': {
         const target = o.files.find((f) => path.relative(path.dirname(o.files[0] ?? f), f) === req.file);
         if (!target) throw new Error(`${req.file} is not a file of this result.`);
         if (target !== o.file) {
           o.unsubscribe();
-          for (const c of this.controllers.values()) c.abort();
+          for (const c of this.controllers.values()) c.abort(new CancelledError());
           void o.table.close();
           this.opened = this.open(target);
           await this.sendInit(await this.opened);
@@ -456,7 +459,7 @@ export class TableSession implements vscode.Disposable {
         // Not awaited: the command asks its own questions (a name, a view, the result B); this reply only says it started.
         const call = tableCommandCall(req.command, o.file);
         prompts.runCommand(call.id, call.arg).then(undefined, (e: unknown) => {
-          void vscode.window.showErrorMessage(`${TABLE_COMMAND_TITLES[req.command]}: ${message(e)}`);
+          void showErrorIn(TABLE_COMMAND_TITLES[req.command], e);
         });
         this.post({ type: 'done', requestId: req.requestId });
         return;
@@ -530,7 +533,7 @@ export class TableSession implements vscode.Disposable {
       { location: vscode.ProgressLocation.Notification, title: l10n.t('Exporting {0} rows to {1}', fmt(rows), path.basename(target)), cancellable: true },
       (progress, token) => {
         const c = this.controllers.get(requestId);
-        token.onCancellationRequested(() => c?.abort());
+        token.onCancellationRequested(() => c?.abort(new CancelledError()));
         let last = 0;
         return o.table.export(target, {
           columns,
@@ -551,8 +554,8 @@ export class TableSession implements vscode.Disposable {
       message: `Exported ${fmt(result.rows)} rows × ${fmt(columns?.length ?? o.table.columns.length)} columns to ${target}${neutraliseFormulas ? ' (formulas neutralised)' : ''}.`,
     });
     void vscode.window.showInformationMessage(l10n.t('Exported {0} rows to {1}.', fmt(result.rows), path.basename(target)), l10n.t('Open in Table'), l10n.t('Reveal')).then((pick) => {
-      if (pick === 'Open in Table') void vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(target), 'walletAnalytics.table');
-      else if (pick === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target));
+      if (pick === l10n.t('Open in Table')) void vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(target), 'walletAnalytics.table');
+      else if (pick === l10n.t('Reveal')) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target));
     });
   }
 

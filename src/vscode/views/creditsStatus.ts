@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { compactCredits, creditsTooltipMarkdown, exactCredits } from '../../core/history/format';
+import { StorageKeys, type Storage } from '../../core/storage';
+import { showError, showWarning } from '../base/errors';
 import { CommandIds } from '../base/ids';
 import type { Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
@@ -12,7 +14,6 @@ import { l10n } from '../../shared/l10n';
 
 export type CreditsLevel = 'ok' | 'warn' | 'critical';
 
-const WARNED_KEY = 'walletAnalytics.creditsWarned';
 
 /** Which threshold a balance is under. */
 export function levelOf(balance: number, warnBelow: number, criticalBelow: number): CreditsLevel {
@@ -42,7 +43,7 @@ export class CreditsStatus implements vscode.Disposable {
     private readonly credits: CreditsService,
     private readonly status: ConnectionStatus,
     private readonly history: HistoryService,
-    private readonly state: vscode.Memento,
+    private readonly storage: Storage,
   ) {
     this.item.name = 'Wallet Analytics Credits';
     this.item.command = CommandIds.showAccount;
@@ -153,14 +154,14 @@ export class CreditsStatus implements vscode.Disposable {
   private async notifyOnce(f: AccountFacts, level: 'warn' | 'critical', threshold: number): Promise<void> {
     const period = f.periodStart !== undefined ? new Date(f.periodStart).toISOString().slice(0, 10) : 'unknown';
     const key = `${f.scope}|${period}|${level}`;
-    const warned = this.state.get<Record<string, number>>(WARNED_KEY, {});
-    if (warned[key] !== undefined || this.notified.includes(key)) return;
+    const warned = this.storage.record(StorageKeys.creditsWarned);
+    if (warned.get(key) !== undefined || this.notified.includes(key)) return;
     this.notified.push(key);
-    await this.state.update(WARNED_KEY, { ...warned, [key]: Date.now() });
+    await warned.set(key, Date.now());
     const balance = f.balance?.value ?? 0;
     const reset = f.reset ? ` The balance is reset to ${compactCredits(f.quota)} on ${isoDay(f.reset.date)}${f.reset.estimated ? ' (estimated)' : ''}.` : '';
     const text = `Wallet Analytics: ${exactCredits(balance)} left, below your ${level === 'critical' ? 'critical' : 'warning'} threshold of ${compactCredits(threshold)}.${reset}`;
-    const show = level === 'critical' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+    const show = level === 'critical' ? showError : showWarning;
     const a = await show(text, 'Open Account', 'Change Threshold');
     if (a === 'Open Account') await vscode.commands.executeCommand(CommandIds.showAccount);
     else if (a === 'Change Threshold') await vscode.commands.executeCommand('workbench.action.openSettings', 'walletAnalytics.credits');

@@ -14,6 +14,7 @@ import { openResult } from '../results/open';
 import { FileNode, RequestNode } from './requestsTree';
 import type { RequestsView } from './requestsView';
 import { l10n } from '../../shared/l10n';
+import { showError, showWarning } from '../base/errors';
 
 /** What tests (and other commands) may pass instead of answering prompts; a person never needs them. */
 export interface ActionArgs extends Pick<RunArgs, 'notify' | 'wait'> {
@@ -62,7 +63,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
       try {
         return await f(...a);
       } catch (e) {
-        void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+        void showError(e);
         return undefined;
       }
     };
@@ -99,7 +100,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
     });
     if (!chosen) return { status: 'cancelled' };
     if (chosen.cut) {
-      void vscode.window.showWarningMessage(
+      void showWarning(
         l10n.t('The result holds {0} {1}; the first {2} (the most per request) are used.', chosen.offer.distinct.toLocaleString('en-US'), chosen.wants, chosen.count.toLocaleString('en-US')),
       );
     }
@@ -124,12 +125,12 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
           return undefined;
         }
         if (item.status === 'failed') {
-          const a = await vscode.window.showErrorMessage(
+          const a = await showError(
             l10n.t('{0} failed on the server: {1}. It was accepted, so it was charged.', title, item.error ?? 'no reason given'),
             l10n.t('Re-run with the Same Inputs'),
             l10n.t('Copy requestId'),
           );
-          if (a === 'Copy requestId') await vscode.env.clipboard.writeText(item.requestId);
+          if (a === l10n.t('Copy requestId')) await vscode.env.clipboard.writeText(item.requestId);
           else if (a) await rerun(item.requestId);
           return undefined;
         }

@@ -7,6 +7,7 @@ import { GROUPS, HistoryModel, contextValueOf, rowIcon, rowText, type GroupId, t
 import { isZipItem } from '../../core/results/kinds';
 import { CommandIds } from '../base/ids';
 import { l10n } from '../../shared/l10n';
+import { errorText } from '../../core/errors';
 
 export const REQUESTS_VIEW = 'walletAnalyticsRequests';
 
@@ -173,7 +174,7 @@ export class RequestsProvider implements vscode.TreeDataProvider<RequestsElement
       }
       return out.length ? out : [new NoteNode(node.requestId, 'The archive holds no files.', false)];
     } catch (e) {
-      return [new NoteNode(node.requestId, `Could not get the result: ${e instanceof Error ? e.message : String(e)}`, true)];
+      return [new NoteNode(node.requestId, `Could not get the result: ${errorText(e)}`, true)];
     }
   }
 

@@ -27,7 +27,7 @@ export function registerSidebar(context: vscode.ExtensionContext, s: Services, h
   const account = new AccountProvider(s.connection, s.keys, s.credits, status, context.extensionUri);
   const accountView = vscode.window.createTreeView(ACCOUNT_VIEW, { treeDataProvider: account });
   const requests = new RequestsView({ connection: s.connection, jobs: s.jobs, history, status, contextKeys: s.contextKeys });
-  const credits = new CreditsStatus(s.connection, s.keys, s.credits, status, history, context.globalState);
+  const credits = new CreditsStatus(s.connection, s.keys, s.credits, status, history, s.storage);
   context.subscriptions.push(status, account, accountView, requests, credits);
   // A glance at the Account view reads a balance older than a minute (free).
   context.subscriptions.push(

@@ -14,6 +14,7 @@ import { plainName } from '../../core/pipeline/schedulerFiles';
 import type { WatchRecord } from '../../core/watch/model';
 import { cronSchedule } from '../../core/watch/schedule';
 import type { PersonQuestions } from '../base/personQuestions';
+import { showErrorIn, showWarning } from '../base/errors';
 import { exportPipelineFile } from '../pipeline/exportPipeline';
 import { readPipeline } from './targets';
 import { l10n } from '../../shared/l10n';
@@ -27,13 +28,13 @@ export interface ExportWatchDeps {
 export async function exportWatch(w: WatchRecord, deps: ExportWatchDeps): Promise<string | undefined> {
   const schedule = cronSchedule(w.schedule);
   if ('error' in schedule) {
-    void vscode.window.showErrorMessage(l10n.t('Export Watch: {0}', schedule.error));
+    void showErrorIn(l10n.t('Export Watch'), schedule.error);
     return undefined;
   }
   const bound = { schedule, maxCredits: w.approval.credits };
   const t = w.target;
   if (t.kind === 'query') {
-    void vscode.window.showWarningMessage(l10n.t('Export Watch: a Wallet Database query is billed per match, so no exported script can hold its price to a bound. It keeps running here, in the editor.'));
+    void showWarning(l10n.t('Export Watch: a Wallet Database query is billed per match, so no exported script can hold its price to a bound. It keeps running here, in the editor.'));
     return undefined;
   }
   if (t.kind === 'pipeline') {
@@ -44,7 +45,7 @@ export async function exportWatch(w: WatchRecord, deps: ExportWatchDeps): Promis
   }
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder || folder.uri.scheme !== 'file') {
-    void vscode.window.showWarningMessage(l10n.t('Export Watch: open a folder first; the script and its workflow are written there.'));
+    void showWarning(l10n.t('Export Watch: open a folder first; the script and its workflow are written there.'));
     return undefined;
   }
   const file: PipelineFile = { version: 1, cells: [{ name: 'run', call: t.endpointId, inputs: t.inputs }] };

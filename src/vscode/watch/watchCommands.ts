@@ -20,6 +20,7 @@ import { checkInterval, nextSlot, parseInterval, parseTimeOfDay, periodOf, sched
 import { sinceText } from '../../core/watch/changes';
 import type { HistoryItem } from '../../core/history/merge';
 import { CommandIds } from '../base/ids';
+import { showError, showErrorIn } from '../base/errors';
 import { readSettings } from '../base/settings';
 import { chargedTo, type PriceQuestions } from '../calls/priceStep';
 import { openResult } from '../results/open';
@@ -157,7 +158,7 @@ function budgetLine(states: readonly BudgetState[]): string {
 async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): Promise<WatchRecord | undefined> {
   const args = watchArgsFrom(extra ?? arg, deps.testMode);
   if ('problem' in args) {
-    void vscode.window.showErrorMessage(l10n.t('Watch This: {0}', args.problem));
+    void showErrorIn(l10n.t('Watch This'), args.problem);
     return undefined;
   }
   const found = args.target ?? targetOf(arg, deps);
@@ -166,7 +167,7 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
     return undefined;
   }
   if ('problem' in found) {
-    void vscode.window.showErrorMessage(l10n.t('Watch This: {0}', found.problem));
+    void showErrorIn(l10n.t('Watch This'), found.problem);
     return undefined;
   }
   const target = found;
@@ -179,7 +180,7 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
   // The price per run, shown with the budget it lives in: the person's one approval.
   const price = await priceOfRun(target);
   if (price.kind === 'unwatchable') {
-    void vscode.window.showErrorMessage(l10n.t('Watch This: {0}', price.message));
+    void showErrorIn(l10n.t('Watch This'), price.message);
     return undefined;
   }
   const { connection, credits } = deps.watches.deps;
@@ -203,7 +204,7 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
   } else {
     perRun = price.credits;
     if (perRun > ceiling) {
-      void vscode.window.showErrorMessage(l10n.t('Watch This: a run costs {0}, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: {1}); no watch was created.', price.text, fmtCredits(ceiling)));
+      void showError(l10n.t('Watch This: a run costs {0}, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: {1}); no watch was created.', price.text, fmtCredits(ceiling)));
       return undefined;
     }
   }
@@ -235,7 +236,7 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
   };
   await deps.watches.add(record);
   void vscode.window.showInformationMessage(l10n.t('Watching “{0}” {1}; the first run is at {2}.', name, scheduleText(schedule), sinceText(nextSlot(schedule, now), now)), l10n.t('Run Now')).then((a) => {
-    if (a === 'Run Now') void deps.watches.runNow(record.id);
+    if (a === l10n.t('Run Now')) void deps.watches.runNow(record.id);
   });
   return record;
 }
@@ -332,7 +333,7 @@ export function registerWatches(context: vscode.ExtensionContext, deps: WatchCom
     try {
       return await f(...a);
     } catch (e) {
-      void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+      void showError(e);
       return undefined;
     }
   };
@@ -346,8 +347,8 @@ export function registerWatches(context: vscode.ExtensionContext, deps: WatchCom
       const id = need(t);
       const w = watches.list().find((x) => x.id === id);
       const yes = 'Remove Watch';
-      const a = await vscode.window.showWarningMessage(l10n.t('Remove the watch “{0}”? Its results stay on disk.', w?.name ?? id), { modal: true }, yes);
-      return a === yes ? watches.remove(id) : false;
+      const ok = await deps.exporter.persons.confirm(l10n.t('Remove the watch “{0}”?', w?.name ?? id), l10n.t('It stops running; its results stay on disk.'), yes);
+      return ok ? watches.remove(id) : false;
     })),
     vscode.commands.registerCommand(CommandIds.exportWatch, guard(async (t?: unknown) => {
       const w = watches.list().find((x) => x.id === need(t));

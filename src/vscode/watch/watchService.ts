@@ -16,6 +16,8 @@ import { spentSince, type WatchRecord } from '../../core/watch/model';
 import { WatchRunner, type WatchEvent } from '../../core/watch/runner';
 import { WatchStore } from '../../core/watch/store';
 import type { CreditsService } from '../base/credits';
+import { showWarning } from '../base/errors';
+import { CancelledError, errorText } from '../../core/errors';
 import type { Log } from '../base/log';
 import { openResult } from '../results/open';
 import { openInTable } from '../table/tableEditor';
@@ -82,7 +84,7 @@ export class WatchService implements vscode.Disposable {
     try {
       await this.runner.tick();
     } catch (e) {
-      this.deps.log.warn(`Watches: ${e instanceof Error ? e.message : String(e)}`);
+      this.deps.log.warn(`Watches: ${errorText(e)}`);
     }
     await this.reload();
   }
@@ -143,7 +145,7 @@ export class WatchService implements vscode.Disposable {
     if (this.told.length > 50) this.told.shift();
     this.toldEmitter.fire(t);
     this.deps.log.info(`Watch: ${text}`);
-    return level === 'warning' ? vscode.window.showWarningMessage(text, ...actions) : vscode.window.showInformationMessage(text, ...actions);
+    return level === 'warning' ? showWarning(text, ...actions) : vscode.window.showInformationMessage(text, ...actions);
   }
 
   private tell(e: WatchEvent): void {
@@ -173,7 +175,7 @@ export class WatchService implements vscode.Disposable {
 
   dispose(): void {
     if (this.timer) clearInterval(this.timer);
-    this.abort.abort();
+    this.abort.abort(new CancelledError());
     void this.runner.dispose();
     this.changed.dispose();
     this.toldEmitter.dispose();

@@ -1,0 +1,155 @@
+/**
+ * Every value the extension keeps in VS Code's globalState or workspaceState, in one typed map
+ * (name, scope, value type), and the one way to read and write them. VS Code hands every window
+ * the same globalState and can answer a read with an older value for a moment after a write
+ * (the echo of an earlier write arriving late), so a plain read-modify-write can lose what this
+ * window had just written: lists go through MergedList and records through MergedRecord
+ * (core/mergedList.ts), which lay this window's own writes over what is read. A value written
+ * whole (the active profile, a table's layout) is set, never read-modified-written.
+ *
+ * A test (test/unit/owners.test.ts) fails when another file touches globalState or workspaceState
+ * or spells one of these keys. Pure: no vscode import; VS Code's Memento fits KeyValueStore.
+ */
+import type { JobRecord } from './jobs/job';
+import { MergedList, MergedRecord, type MergedListOptions } from './mergedList';
+
+/** The part of VS Code's Memento used here (core never imports vscode). */
+export interface KeyValueStore {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): PromiseLike<void>;
+}
+
+export type StorageScope = 'global' | 'workspace';
+
+/** One stored value: its key, its scope and (as a type only) what it holds. */
+export interface StorageKey<T> {
+  readonly key: string;
+  readonly scope: StorageScope;
+  /** Never set: carries the value's type. */
+  readonly value?: T;
+}
+
+/** A family of keys, one per member (an endpoint, a table scope): prefix + member. */
+export interface StorageFamily<T> {
+  readonly prefix: string;
+  readonly scope: StorageScope;
+  readonly value?: T;
+}
+
+const global = <T>(key: string): StorageKey<T> => ({ key, scope: 'global' });
+const globalFamily = <T>(prefix: string): StorageFamily<T> => ({ prefix, scope: 'global' });
+
+/** A remembered input of an endpoint, with when it was last used. */
+export interface RecentInput {
+  readonly input: Record<string, unknown>;
+  readonly at: number;
+}
+
+/**
+ * Every single key. Values read back are what some version of the extension wrote, so the
+ * owners of unchecked shapes (profiles, saved views, ledger, unsettled calls) parse them on read.
+ */
+export const StorageKeys = {
+  /** Jobs tracked (core/jobs/store.ts merges by requestId and rev itself). */
+  jobs: global<JobRecord[]>('walletAnalytics.jobs'),
+  /** The spend ledger: charges and holds (core/spendLedger.ts), a MergedList. */
+  ledger: global<unknown[]>('walletAnalytics.ledger'),
+  /** Paid calls that ended without a clear answer (core/ambiguousCalls.ts), a MergedList. */
+  ambiguousCalls: global<unknown[]>('walletAnalytics.ambiguousCalls'),
+  /** The added profiles (core/profiles.ts parses them), a MergedList. */
+  profiles: global<unknown[]>('walletAnalytics.profiles'),
+  /** The profile a new window starts in (written whole). */
+  activeProfile: global<string>('walletAnalytics.activeProfile'),
+  /** Per profile scope: when its first balance was read, from which 30-day resets are estimated. */
+  quotaAnchors: global<Record<string, number>>('walletAnalytics.quotaAnchor'),
+  /** Credits notifications shown, `<scope>|<period>|<level>` → when: each is shown once across windows. */
+  creditsWarned: global<Record<string, number>>('walletAnalytics.creditsWarned'),
+  /** Ignored workspace settings already said, `<file>|<keys>` → when. */
+  ignoredWorkspaceSettings: global<Record<string, number>>('walletAnalytics.ignoredWorkspaceSettings'),
+  /** The language Copy as Code last used (written whole). */
+  copyAsCodeLanguage: global<string>('walletAnalytics.copyAsCode.language'),
+  /** Saved table views, per table scope (core/table/savedViews.ts parses them). */
+  savedViews: global<Record<string, unknown>>('walletAnalytics.table.savedViews'),
+} as const;
+
+/** Every family of keys. */
+export const StorageFamilies = {
+  /** An endpoint's recent inputs (member: the endpoint id), newest last. */
+  recentInputs: globalFamily<RecentInput[]>('walletAnalytics.recent.'),
+  /** A table's column layout (member: the table scope, an endpoint id or a hash of its columns; written whole). */
+  tableLayout: globalFamily<unknown>('walletAnalytics.table.layout.'),
+} as const;
+
+/** The key of one member of a family. */
+export function memberKey<T>(family: StorageFamily<T>, member: string): StorageKey<T> {
+  return { key: family.prefix + member, scope: family.scope };
+}
+
+/** How many inputs an endpoint remembers. */
+export const RECENT_INPUTS_MAX = 5;
+
+const isRecentInput = (v: unknown): v is RecentInput =>
+  typeof v === 'object' && v !== null && typeof (v as RecentInput).at === 'number' && typeof (v as RecentInput).input === 'object' && (v as RecentInput).input !== null;
+
+/** globalState and workspaceState behind the typed keys; one per window, so each merged value has one memory of this window's writes. */
+export class Storage {
+  private readonly lists = new Map<string, MergedList<unknown>>();
+  private readonly records = new Map<string, MergedRecord<unknown>>();
+
+  constructor(private readonly stores: { readonly globalState: KeyValueStore; readonly workspaceState: KeyValueStore }) {}
+
+  private store(scope: StorageScope): KeyValueStore {
+    return scope === 'global' ? this.stores.globalState : this.stores.workspaceState;
+  }
+
+  /** The stored value, as stored. */
+  get<T>(k: StorageKey<T>): T | undefined {
+    return this.store(k.scope).get<T>(k.key);
+  }
+
+  /** Writes a value whole (no read before it, so nothing to merge); undefined removes it. */
+  async set<T>(k: StorageKey<T>, value: T | undefined): Promise<void> {
+    await this.store(k.scope).update(k.key, value);
+  }
+
+  /** The list kept under k, merged with this window's writes (the first caller's options hold for the window). */
+  list<T>(k: StorageKey<unknown[]>, o: Omit<MergedListOptions<T>, 'read' | 'write'> & { parse(raw: unknown): readonly T[] }): MergedList<T> {
+    const id = `${k.scope}:${k.key}`;
+    let l = this.lists.get(id) as MergedList<T> | undefined;
+    if (!l) {
+      l = new MergedList<T>({ ...o, read: () => o.parse(this.get(k)), write: (items) => this.set(k, items) });
+      this.lists.set(id, l as MergedList<unknown>);
+    }
+    return l;
+  }
+
+  /** The record kept under k, merged with this window's writes, entry by entry. */
+  record<V>(k: StorageKey<Record<string, V>>, max = 1_000): MergedRecord<V> {
+    const id = `${k.scope}:${k.key}`;
+    let r = this.records.get(id) as MergedRecord<V> | undefined;
+    if (!r) {
+      r = new MergedRecord<V>({ read: () => this.get(k), write: (value) => this.set(k, value), max });
+      this.records.set(id, r as MergedRecord<unknown>);
+    }
+    return r;
+  }
+
+  /** An endpoint's recent inputs, newest first. */
+  recentInputs(endpointId: string): Record<string, unknown>[] {
+    return this.recentList(endpointId).all().reverse().map((r) => r.input);
+  }
+
+  /** Remembers an input of an endpoint as its newest (the same input once). */
+  rememberInput(endpointId: string, input: Record<string, unknown>, now = Date.now()): Promise<void> {
+    return this.recentList(endpointId).put({ input, at: now });
+  }
+
+  private recentList(endpointId: string): MergedList<RecentInput> {
+    return this.list<RecentInput>(memberKey(StorageFamilies.recentInputs, endpointId), {
+      parse: (raw) => (Array.isArray(raw) ? raw.filter(isRecentInput) : []),
+      id: (r) => JSON.stringify(r.input),
+      order: (a, b) => a.at - b.at,
+      max: RECENT_INPUTS_MAX,
+    });
+  }
+}
