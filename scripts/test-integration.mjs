@@ -108,7 +108,7 @@ async function runWithCodeServer() {
     server = await cs.startCodeServer({
       stateDir: state,
       folder: workspace,
-      env: { WA_INTEGRATION_OUT: outDir, WA_INTEGRATION_QUIET: '1' },
+      env: { WA_INTEGRATION_OUT: outDir, WA_INTEGRATION_QUIET: '1', ...(process.env.WA_INTEGRATION_ONLY ? { WA_INTEGRATION_ONLY: process.env.WA_INTEGRATION_ONLY } : {}) },
     });
     browser = await chromium.launch({ executablePath: cs.chromiumPath, args: [...cs.chromiumArgs], headless: true, timeout: 60_000 });
     const page = await browser.newPage();

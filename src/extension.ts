@@ -37,6 +37,8 @@ import { ProfileStatus } from './vscode/views/profileStatus';
 import { HistoryService } from './vscode/base/history';
 import { WorkspaceSettingsGuard } from './vscode/base/workspaceSettings';
 import { registerSidebar, type Sidebar } from './vscode/views/sidebar';
+import { WatchService } from './vscode/watch/watchService';
+import { registerWatches } from './vscode/watch/watchCommands';
 
 /**
  * Only under VS Code's test runner (ExtensionMode.Test): what the integration suite drives. It
@@ -58,6 +60,8 @@ interface TestSurface {
   readonly workspaceSettings: WorkspaceSettingsGuard;
   /** Copy as Code: its languageForTests stands in for the person's pick. */
   readonly copier: CodeCopier;
+  /** The watches: their store, runner and what they told. */
+  readonly watches: WatchService;
 }
 
 /** What activate() returns under the test runner; outside it, nothing (exportsFor). */
@@ -157,6 +161,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
       return sidebar.requests.files.ensure(item, connection.scope());
     },
   });
+  // Watches (src/vscode/watch/): one window runs them; each run goes through the call flow above.
+  const testMode = context.extensionMode === vscode.ExtensionMode.Test;
+  const watches = new WatchService({
+    calls, connection, credits, log, store: () => jobs.store,
+    dir: path.join(context.globalStorageUri.fsPath, 'watches'),
+    resultsFolder: () => jobs.folder(),
+    // The test runner looks every half second, so a test interval of seconds runs on time.
+    tickMs: testMode ? 500 : 30_000,
+  });
+  registerWatches(context, {
+    watches, questions: prices, testMode, historyItem: (id) => sidebar.requests.provider.model.get(id),
+    exporter: { persons: questions, baseUrl: () => connection.baseUrl() },
+  });
   jobs.start();
   // A workspace cannot choose where the key goes or how much may be spent; say so when one tries.
   const workspaceSettings = new WorkspaceSettingsGuard(storage);
@@ -167,7 +184,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
   // Other extensions get nothing: the services hold the key and can spend (src/vscode/base/exports.ts).
-  const testing: TestSurface = { services, activationMs, sidebar, context, table, prices, questions, workspaceSettings, copier };
+  const testing: TestSurface = { services, activationMs, sidebar, context, table, prices, questions, workspaceSettings, copier, watches };
   return exportsFor(context.extensionMode, { testing });
 }
 

@@ -21,10 +21,12 @@ export interface LockOptions {
   readonly now?: () => number;
 }
 
-interface HeldLock {
+export interface HeldLock {
   readonly path: string;
   /** Stops the heartbeat and deletes the lock file (only if it is still ours). */
   release(): Promise<void>;
+  /** Whether the lock file is still ours (another process may have taken it over as abandoned). */
+  stillHeld(): Promise<boolean>;
 }
 
 interface Owner {
@@ -105,6 +107,9 @@ function held(path: string, token: string, heartbeatMs: number): HeldLock {
   let released = false;
   return {
     path,
+    async stillHeld(): Promise<boolean> {
+      return !released && (await readOwner(path))?.token === token;
+    },
     async release(): Promise<void> {
       if (released) return;
       released = true;

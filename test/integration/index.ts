@@ -73,6 +73,8 @@ export async function run(): Promise<void> {
     const files = fs
       .readdirSync(__dirname)
       .filter((f) => f.endsWith('.test.js'))
+      // WA_INTEGRATION_ONLY=watch: only the files whose names contain it (an engineer's one file; CI runs all).
+      .filter((f) => !process.env.WA_INTEGRATION_ONLY || f.includes(process.env.WA_INTEGRATION_ONLY))
       .sort();
     if (files.length === 0) throw new Error(`No *.test.js files next to ${__filename}; was the suite built?`);
     for (const f of files) mocha.addFile(path.join(__dirname, f));

@@ -3,8 +3,12 @@
  * the key (`api.call`, `api.submit`) is found in the source, and every chain of callers above it
  * passes a function that asks approvePrice (calls/priceStep.ts), where the spend budgets, the
  * ceiling and the person's approval are held. A new send, or a new caller of a send that skips the
- * price, fails here. The palette, a query file, a pipeline cell, a re-run and "use as input" all go
- * through CallService.run; Resume Reading Pages through resumePages.
+ * price, fails here. The palette, a query file, a pipeline cell, a re-run, "use as input" and a
+ * watch's run all go through CallService.run; Resume Reading Pages through resumePages.
+ *
+ * What passes the price without asking again is a pre-approval (core/pipeline/plan.ts): a
+ * pipeline's plan the person approved, or a watch's price per run the person approved when creating
+ * it. The places that issue one are enumerated too, each after the person's own answer.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -30,6 +34,8 @@ interface Fn {
   readonly calls: Set<string>;
   /** Its paid sends (`api.call(…)`, `via.api.submit(…)`), as text. */
   readonly sends: string[];
+  /** Every call it makes, as written up to its arguments (`this.store.put`, `deps.watches.add`). */
+  readonly callees: string[];
 }
 
 const isSend = (e: ts.CallExpression, src: ts.SourceFile): string | undefined => {
@@ -56,13 +62,14 @@ function functions(dir: string, base: string): Fn[] {
       const name = nameOf(n);
       let at = fn;
       if (name !== undefined) {
-        at = { where: `${rel}#${name}`, name, calls: new Set(), sends: [] };
+        at = { where: `${rel}#${name}`, name, calls: new Set(), sends: [], callees: [] };
         out.push(at);
       }
       if (ts.isCallExpression(n) && at) {
         const c = n.expression;
         if (ts.isIdentifier(c)) at.calls.add(c.text);
         else if (ts.isPropertyAccessExpression(c)) at.calls.add(c.name.text);
+        at.callees.push(c.getText(src));
         const send = isSend(n, src);
         if (send) at.sends.push(send);
       }
@@ -111,6 +118,25 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
     assert.deepEqual(escapes(fns), []);
     const gated = fns.filter((f) => f.calls.has('approvePrice')).map((f) => f.where).sort();
     assert.deepEqual(gated, ['src/vscode/calls/callService.ts#run', 'src/vscode/calls/pages.ts#resumeFile']);
+  });
+
+  it('pre-approvals are issued in two places only, each from the person’s own approval: a pipeline’s plan, and a watch’s price per run', () => {
+    const issuers = fns.filter((f) => f.calls.has('approvalsOf') || f.calls.has('standingApproval')).map((f) => f.where).sort();
+    assert.deepEqual(issuers, ['src/vscode/pipeline/pipelineNotebook.ts#execute', 'src/vscode/watch/targets.ts#runWatch']);
+    // The plan is approved by the person before its approvals are issued.
+    assert.ok(fns.find((f) => f.where === 'src/vscode/pipeline/pipelineNotebook.ts#execute')?.calls.has('ask'));
+    // A watch's run passes the stored approval to the call flow (CallService.run), which prices it and holds it under the budgets and the ceiling.
+    const runWatch = fns.find((f) => f.where === 'src/vscode/watch/targets.ts#runWatch');
+    assert.ok(runWatch?.callees.includes('deps.calls.run'), 'a watch run goes through CallService.run');
+    assert.deepEqual(runWatch?.sends, [], 'a watch never sends on its own');
+  });
+
+  it('a watch (and so its approval) is stored only by Watch This…, after the person approved its price per run', () => {
+    const puts = fns.filter((f) => f.where.startsWith('src/vscode/watch/') && f.callees.some((c) => /\bstore\.(put|update)$/u.test(c))).map((f) => f.where).sort();
+    assert.deepEqual(puts, ['src/vscode/watch/watchService.ts#add', 'src/vscode/watch/watchService.ts#setPaused']);
+    const adders = fns.filter((f) => f.callees.some((c) => /\bwatches\.add$/u.test(c))).map((f) => f.where);
+    assert.deepEqual(adders, ['src/vscode/watch/watchCommands.ts#watchThis']);
+    assert.ok(fns.find((f) => f.where === 'src/vscode/watch/watchCommands.ts#watchThis')?.calls.has('ask'), 'Watch This asks the person');
   });
 
   it('the check itself finds a send whose caller skips the price', () => {

@@ -141,6 +141,8 @@ describe('one way to read a result: in a table worker', () => {
       ['src/vscode/table/tableActions.ts', 'the person’s address lists'],
       ['src/core/addressSets.ts', 'the person’s address list it appends to (appendToList)'],
       ['src/core/pipeline/run.ts', 'a pipeline cell’s record (a small JSON: where its result is, its size and charge)'],
+      ['src/core/watch/store.ts', 'the watches (a small JSON shared by the windows)'],
+      ['src/vscode/watch/targets.ts', 'a watched .waquery.json or .wapipe.json, read afresh at each run'],
     ]);
     for (const f of src) {
       if (f.startsWith('src/core/table/')) continue;

@@ -193,6 +193,17 @@ export interface LineApproval {
   readonly cell: string;
   readonly endpointId: string;
   readonly credits: number;
+  /**
+   * A watch's price, approved once when the person created it (core/watch/): its runs happen with
+   * nobody at the keyboard, so within its line it is not asked again, even above the confirmation
+   * threshold; the budgets and the per-call ceiling still hold, and a refusal is the watch's to tell.
+   */
+  readonly standing?: true;
+  /**
+   * With `standing`: a Wallet Database query, billed per match (no price is known before it runs);
+   * `credits` is the most the person accepted to risk per run, never above the ceiling.
+   */
+  readonly risk?: true;
 }
 
 const issued = new WeakSet<object>();
@@ -201,16 +212,26 @@ const issued = new WeakSet<object>();
  * The approvals of a plan the person has just approved, one per paid cell that will be sent.
  * Call only after the person's own click on the plan; a plan with an unbounded line has none.
  */
-export function approvalsOf(plan: Plan): ReadonlyMap<string, LineApproval> {
+export function approvalsOf(plan: Plan, opts: { readonly standing?: boolean } = {}): ReadonlyMap<string, LineApproval> {
   if (plan.unbounded.length > 0) throw new Error(`The plan has no bound for ${plan.unbounded.join(', ')}.`);
   const out = new Map<string, LineApproval>();
   for (const l of plan.lines) {
     if (l.reused) continue;
-    const a: LineApproval = Object.freeze({ cell: l.cell, endpointId: l.endpointId, credits: l.credits });
+    const a: LineApproval = Object.freeze({ cell: l.cell, endpointId: l.endpointId, credits: l.credits, ...(opts.standing ? { standing: true as const } : {}) });
     issued.add(a);
     out.set(l.cell, a);
   }
   return out;
+}
+
+/**
+ * A watch run's approval: the price per run the person approved when creating the watch (stored
+ * with it), for one call. Call only from a watch's run, with that stored price.
+ */
+export function standingApproval(endpointId: string, credits: number, risk: boolean): LineApproval {
+  const a: LineApproval = Object.freeze({ cell: 'watch', endpointId, credits, standing: true as const, ...(risk ? { risk: true as const } : {}) });
+  issued.add(a);
+  return a;
 }
 
 /** True only for an approval issued by approvalsOf: never for an object from command arguments. */

@@ -105,8 +105,11 @@ async function onDisk(file: PipelineFile, dir: string): Promise<Map<string, numb
 /** What a call cell's send came to. */
 export type CallResult =
   | { readonly status: 'done'; readonly credits: number; readonly resultPath: string }
-  /** `requestId`: a queued job that was accepted (paid) before the run stopped; it goes on, and the next run adopts its result. */
-  | { readonly status: 'stopped'; readonly message: string; readonly credits?: number; readonly requestId?: string };
+  /**
+   * `requestId`: a queued job that was accepted (paid) before the run stopped; it goes on, and the next run adopts its result.
+   * `notSent`: the call flow refused or was cancelled before sending (a budget, the ceiling, the approval).
+   */
+  | { readonly status: 'stopped'; readonly message: string; readonly credits?: number; readonly requestId?: string; readonly notSent?: true };
 
 /** Sends one call (the window's call flow); `approval` is the cell's plan line (undefined for a free call). */
 export type CallCellFn = (cell: CallCell, ep: Endpoint, input: Record<string, unknown>, approval: LineApproval | undefined) => Promise<CallResult>;

@@ -24,7 +24,7 @@ export type Schedule =
 const pad = (n: number): string => String(n).padStart(2, '0');
 
 /** Why a schedule cannot be written as cron, or undefined when it can. */
-function scheduleProblem(s: Schedule): string | undefined {
+export function scheduleProblem(s: Schedule): string | undefined {
   const whole = (n: number, lo: number, hi: number): boolean => Number.isInteger(n) && n >= lo && n <= hi;
   switch (s.kind) {
     case 'hourly':

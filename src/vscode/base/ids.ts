@@ -76,6 +76,18 @@ export const CommandIds = {
   saveTableView: 'walletAnalytics.saveTableView',
   applyTableView: 'walletAnalytics.applyTableView',
   deleteTableView: 'walletAnalytics.deleteTableView',
+  // ---- watches (src/vscode/watch/) ----
+  /** A past request (Requests item), a query file or a pipeline, re-run on a schedule; its price per run approved once. */
+  watchThis: 'walletAnalytics.watchThis',
+  /** The Watches view's row switch (hidden from the palette). */
+  pauseWatch: 'walletAnalytics.pauseWatch',
+  resumeWatch: 'walletAnalytics.resumeWatch',
+  runWatchNow: 'walletAnalytics.runWatchNow',
+  removeWatch: 'walletAnalytics.removeWatch',
+  /** The watch as a Python script with a GitHub Actions workflow and a crontab line on its schedule (hidden from the palette). */
+  exportWatch: 'walletAnalytics.exportWatch',
+  /** The last result's Changes table (or the result) of a watch (hidden from the palette). */
+  openWatchResult: 'walletAnalytics.openWatchResult',
   // ---- the Getting Started walkthrough (package.json contributes.walkthroughs) ----
   /** Opens the walkthrough: key or sandbox, a first call with its price, the table, a query file. */
   getStarted: 'walletAnalytics.getStarted',

@@ -197,7 +197,7 @@ export class CallService {
       total: promptedFields(ep).length + extra,
       ctx,
       via,
-      ...(planned ? { preapproved: planned.credits } : {}),
+      ...(planned ? { preapproved: planned.credits, standing: planned.standing === true, risk: planned.risk === true } : {}),
     });
     if (decision.kind === 'refused') return { status: 'refused', message: decision.message };
     if (decision.kind === 'cancelled') return { status: 'cancelled' };
@@ -235,9 +235,11 @@ export class CallService {
   /** A plan line that covers this call's price, or the refusal when it is not one the plan issued or the price is past it. */
   private withinLine(ep: Endpoint, input: Record<string, unknown>, ctx: QuoteContext | undefined, approval: LineApproval): LineApproval | RunOutcome {
     const q = quote(ep, input, ctx);
+    // A watch's accepted risk on a query billed per match: its smallest bill must fit; the rest is held at the accepted amount.
+    const risky = isLineApproval(approval) && approval.risk === true && !q.exact && q.atMost === undefined;
     const message = !isLineApproval(approval)
       ? 'This price was not approved in a plan; nothing was sent.'
-      : overLine(approval, ep.id, q.atMost ?? q.credits, q.exact || q.atMost !== undefined);
+      : overLine(approval, ep.id, risky ? q.credits : q.atMost ?? q.credits, risky || q.exact || q.atMost !== undefined);
     if (message === undefined) return approval;
     this.deps.log.warn(`${ep.id}: ${message}`);
     return { status: 'refused', message };
@@ -396,7 +398,9 @@ export class CallService {
     const summary = typeof total === 'number'
       ? matchedSummary(total, result.charged, Array.isArray(wallets) ? wallets.length : total, accepted)
       : result.charged > 0 ? `${fmtCredits(result.charged)} charged` : '';
-    void offerResult(`${title}: done${summary ? `: ${summary}` : ''}.`, file, accepted !== undefined && result.charged > accepted ? 'warning' : 'info');
+    // A bill past the amount accepted is said even to a caller that asked for no notification (a watch, a pipeline).
+    const over = accepted !== undefined && result.charged > accepted;
+    if (args.notify !== false || over) void offerResult(`${title}: done${summary ? `: ${summary}` : ''}.`, file, over ? 'warning' : 'info');
     return { status: 'done', credits: result.charged, shown, value: result.value, resultPath: file, run };
   }
 

@@ -45,7 +45,7 @@ export type PriceQuestion =
   /** The last step of the flow: the price, Enter runs. */
   | { readonly kind: 'step'; readonly endpointId: string; readonly to: string; readonly title: string; readonly step: number; readonly total: number; readonly label: string; readonly detail: string; readonly placeholder: string; readonly copy?: boolean }
   /** A modal: above the threshold, a bill with no bound ("just this once"), or a call that may already have been charged. */
-  | { readonly kind: 'modal'; readonly why: 'confirm' | 'unbounded' | 'mayChargeAgain'; readonly endpointId: string; readonly to: string; readonly message: string; readonly detail: string; readonly yes: string; readonly copy?: boolean; readonly pick?: { readonly label: string; readonly detail: string } }
+  | { readonly kind: 'modal'; readonly why: 'confirm' | 'unbounded' | 'mayChargeAgain'; readonly endpointId: string; readonly to: string; readonly message: string; readonly detail: string; readonly yes: string; readonly copy?: boolean; readonly pick?: { readonly label: string; readonly detail: string; readonly description?: string } }
   /**
    * After "unbounded": the credits the person accepts to risk, typed (Enter alone runs nothing).
    * `min` is the smallest bill, `balance` the most that can be typed, `perMatch` the price of a match.
@@ -115,7 +115,7 @@ export class PriceQuestions {
     type Choice = vscode.QuickPickItem & { readonly value: PriceAnswer };
     const items: Choice[] = [
       { label: l10n.t('$(close) Cancel'), description: l10n.t('the default: Enter sends nothing'), detail: l10n.t('Nothing is sent, nothing is charged.'), value: false },
-      { label: q.pick?.label ?? q.yes, description: l10n.t('above your confirmation threshold'), detail: q.pick?.detail ?? q.detail, value: true },
+      { label: q.pick?.label ?? q.yes, description: q.pick?.description ?? l10n.t('above your confirmation threshold'), detail: q.pick?.detail ?? q.detail, value: true },
       ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: l10n.t('As curl, Python, TypeScript or PowerShell. Nothing is sent or charged.'), value: 'copyAsCode' as const }] : []),
     ];
     const pick = await vscode.window.showQuickPick(items, { title: `${q.message} · ${q.to}`, placeHolder: l10n.t('Choose “{0}” to spend; Enter on Cancel sends nothing.', q.yes), ignoreFocusOut: true, matchOnDetail: false });
@@ -187,8 +187,13 @@ export async function approvePrice(
   ep: Endpoint,
   input: Record<string, unknown>,
   deps: { credits: CreditsService; questions: PriceQuestions; copyAsCode?: CopyAsCode },
-  /** `preapproved`: the credits a pipeline plan the person approved allows this call (skips only the plain price step). */
-  opts: { step: number; total: number; ctx?: QuoteContext; via: BoundConnection; preapproved?: number },
+  /**
+   * `preapproved`: the credits a pipeline plan the person approved allows this call (skips only the
+   * plain price step). `standing`: a watch's run, approved when the watch was created (skips the
+   * confirmation too, and its refusals are the watch's to tell); `risk`: that approval is the most
+   * accepted for a query billed per match.
+   */
+  opts: { step: number; total: number; ctx?: QuoteContext; via: BoundConnection; preapproved?: number; standing?: boolean; risk?: boolean },
 ): Promise<PriceDecision> {
   const { via } = opts;
   const to = via.label;
@@ -213,6 +218,8 @@ export async function approvePrice(
   const gate = priceGate(q, settings, balance, reset?.date, reset?.estimated === true, budgets);
   const title = shortTitle(ep);
   const refuse = (message: string, setting: string): PriceDecision => {
+    // A watch's run has nobody waiting on it: the watch says it was skipped, and why.
+    if (opts.standing === true) return { kind: 'refused', message };
     void vscode.window.showErrorMessage(message, l10n.t('Open Settings')).then((a) => {
       if (a) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
     });
@@ -229,6 +236,14 @@ export async function approvePrice(
     case 'refuse':
       return refuse(gate.message, gate.setting);
     case 'unbounded': {
+      if (opts.standing === true && opts.risk === true && opts.preapproved !== undefined) {
+        // The amount accepted when the watch was created, held under the ceiling and the budgets.
+        const accepted = opts.preapproved;
+        if (accepted > gate.ceiling) {
+          return refuse(`The watch accepts up to ${fmtCredits(accepted)} per run, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: ${fmtCredits(gate.ceiling)}). Nothing was sent.`, 'walletAnalytics.maxCreditsPerCall');
+        }
+        return held({ kind: 'approved', shown: `${gate.message} (up to ${fmtCredits(accepted)} accepted when the watch was created)`, credits: q.credits, ceilingLifted: false, accepted }, accepted);
+      }
       const ok = await deps.questions.choose({ kind: 'modal', why: 'unbounded', endpointId: ep.id, to, message: gate.message, detail: `${gate.detail}\n\n${chargedTo(via)}`, yes: TYPE_RISK_AMOUNT, copy });
       if (ok === 'copyAsCode') return copied();
       const perMatch = ep.price.kind === 'perMatch' ? ep.price.credits : q.credits;
@@ -249,14 +264,19 @@ export async function approvePrice(
     }
     case 'modal': {
       const detail = gate.detail;
+      if (opts.standing === true && opts.preapproved !== undefined && (q.exact || q.atMost !== undefined) && (q.atMost ?? q.credits) <= opts.preapproved) {
+        return held({ kind: 'approved', shown: `${gate.message} ${detail} (approved when the watch was created)`, credits: q.credits, ceilingLifted: false }, q.atMost ?? q.credits);
+      }
       const ok = await deps.questions.choose({ kind: 'modal', why: 'confirm', endpointId: ep.id, to, message: gate.message, detail: `${detail}\n\n${chargedTo(via)}`, yes: 'Run', copy, pick: { label: gate.label, detail: gate.short } });
       if (ok === 'copyAsCode') return copied();
       return ok ? held({ kind: 'approved', shown: `${gate.message} ${detail}`, credits: q.credits, ceilingLifted: false }, q.atMost ?? q.credits) : { kind: 'cancelled' };
     }
     case 'step': {
       const detail = gate.detail;
-      if (opts.preapproved !== undefined && q.exact && q.credits <= opts.preapproved) {
-        return { kind: 'approved', shown: `${gate.label} ${detail} (approved in the pipeline's plan)`, credits: q.credits, ceilingLifted: false };
+      if (opts.preapproved !== undefined && (q.exact || (opts.standing === true && q.atMost !== undefined)) && (q.atMost ?? q.credits) <= opts.preapproved) {
+        // Held like any approved call, so another window counts it before its charge is known.
+        const why = opts.standing === true ? 'approved when the watch was created' : "approved in the pipeline's plan";
+        return held({ kind: 'approved', shown: `${gate.label} ${detail} (${why})`, credits: q.credits, ceilingLifted: false }, q.atMost ?? q.credits);
       }
       const ok = await deps.questions.choose({
         kind: 'step', endpointId: ep.id, to, title: `${title} · ${to}`, step: opts.step, total: opts.total, label: gate.label, detail,

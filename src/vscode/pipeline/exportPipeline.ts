@@ -93,11 +93,28 @@ async function exportPipeline(nb: vscode.NotebookDocument, deps: ExportDeps): Pr
     void showWarning(l10n.t('Save the pipeline first: its script is written beside it.'));
     return undefined;
   }
-  const stem = plainName(stemOf(nb.uri));
+  return exportPipelineFile(deps.fileOf(nb), { uri: nb.uri, stem: plainName(stemOf(nb.uri)), name: path.basename(nb.uri.fsPath) }, deps);
+}
+
+/** Where an export goes: `<stem>.py` in the folder of `uri` (a pipeline, or a file a watch names), under the display name `name`. */
+interface ExportPlace {
+  readonly uri: vscode.Uri;
+  readonly stem: string;
+  readonly name: string;
+}
+
+/**
+ * Writes the script of a pipeline (as data) beside `place.uri`, then the workflow and cron line for
+ * a schedule: `given` (an exported watch's own, with the price per run it was approved for as the
+ * bound), else the one the person picks.
+ */
+export async function exportPipelineFile(file: PipelineFile, place: ExportPlace, deps: Pick<ExportDeps, 'persons' | 'baseUrl'>, given?: { readonly schedule: Schedule; readonly maxCredits: number }): Promise<string | undefined> {
+  const nb = { uri: place.uri };
+  const stem = place.stem;
   const dir = path.dirname(nb.uri.fsPath);
   const scriptFile = path.join(dir, `${stem}.py`);
   const resultsDir = `${stem}.results`;
-  const out = pipelineScript(deps.fileOf(nb), { name: path.basename(nb.uri.fsPath), baseUrl: deps.baseUrl(), resultsDir });
+  const out = pipelineScript(file, { name: place.name, baseUrl: deps.baseUrl(), resultsDir });
   if (!out.ok) {
     void showError(l10n.t('The pipeline cannot be exported yet: {0}', out.problems.join(' ')));
     return undefined;
@@ -107,16 +124,16 @@ async function exportPipeline(nb: vscode.NotebookDocument, deps: ExportDeps): Pr
     if (!ok) return undefined;
   }
   await writeFile(scriptFile, out.text, { mode: 0o755 });
-  const total = out.plan.total;
+  const total = given ? Math.min(given.maxCredits, out.plan.total) : out.plan.total;
   const lines = [`Exported ${path.basename(scriptFile)} (plan: ${out.plan.totalText}). Run it with WA_API_KEY set and --max-credits ${total}.`];
   // The sandbox lives only while this window does: a script written for it needs WA_BASE_URL elsewhere.
   if (/^http:\/\/(?:localhost|127\.|\[::1\])/u.test(deps.baseUrl())) lines.push(`It is written for ${deps.baseUrl()} (this machine); set WA_BASE_URL to run it against another server.`);
-  const schedule = await pickSchedule(deps.persons, total);
+  const schedule = given ? given.schedule : await pickSchedule(deps.persons, total);
   let cron: string | undefined;
   if (schedule) {
     const folder = vscode.workspace.getWorkspaceFolder(nb.uri);
     const rel = (p: string): string => (folder ? path.relative(folder.uri.fsPath, p).split(path.sep).join('/') : path.basename(p));
-    const run = { script: rel(scriptFile), results: rel(path.join(dir, resultsDir)), maxCredits: total, name: path.basename(nb.uri.fsPath) };
+    const run = { script: rel(scriptFile), results: rel(path.join(dir, resultsDir)), maxCredits: total, name: place.name };
     if (isPlainPath(run.script) && isPlainPath(run.results)) {
       const wfDir = folder ? path.join(folder.uri.fsPath, '.github', 'workflows') : dir;
       const wfFile = path.join(wfDir, `wallet-analytics-${stem}.yml`);

@@ -52,7 +52,7 @@ class PipelineSerializer implements vscode.NotebookSerializer {
   }
 }
 
-interface PipelineDeps {
+export interface PipelineDeps {
   readonly calls: CallService;
   readonly questions: PriceQuestions;
   readonly connection: Connection;
@@ -219,31 +219,38 @@ class PipelineController {
     return runs ? (ep, body) => runs.lookup(this.deps.connection.scope(), ep.chain, body) : undefined;
   }
 
-  /** One paid or free call through the one call flow, with its plan line; a queued job is followed until it settles or the run is cancelled. */
-  private async call(ep: Endpoint, input: Record<string, unknown>, approval: LineApproval | undefined, signal: AbortSignal): Promise<CallResult> {
-    const out = await this.deps.calls.run(ep, { inputs: input, notify: false, wait: false, open: false, ...(ep.paged ? { pages: 1 } : {}) }, approval);
-    switch (out.status) {
-      case 'done':
-        return out.resultPath ? { status: 'done', credits: out.credits, resultPath: out.resultPath } : { status: 'stopped', message: 'The call returned no result file.', credits: out.credits };
-      case 'queued': {
-        const j = await settled(this.deps.store(), out.requestId, signal);
-        if (!j) return { status: 'stopped', message: `Cancelled while ${shortTitle(ep)} ran; the job ${out.requestId} was paid and goes on: the next run adopts its result (free), and its file is listed under Requests.`, credits: out.credits, requestId: out.requestId };
-        if (j.state === 'done' && j.resultPath) return { status: 'done', credits: out.credits, resultPath: j.resultPath };
-        return { status: 'stopped', message: `${shortTitle(ep)}: ${j.error ?? j.state}`, credits: out.credits };
-      }
-      case 'cancelled':
-        return { status: 'stopped', message: 'Cancelled; nothing was sent.' };
-      case 'invalid':
-        return { status: 'stopped', message: `${out.errors.join(' ')} Nothing was sent.` };
-      case 'refused':
-        return { status: 'stopped', message: out.message };
-      case 'failed':
-        return { status: 'stopped', message: `${out.message}${out.charged === 'unknown' ? ' (it may have been charged: see Request History)' : ''}` };
-    }
+  private call(ep: Endpoint, input: Record<string, unknown>, approval: LineApproval | undefined, signal: AbortSignal): Promise<CallResult> {
+    return callCell(this.deps, ep, input, approval, signal);
   }
 
   dispose(): void {
     this.controller.dispose();
+  }
+}
+
+/**
+ * One paid or free call of a pipeline cell through the one call flow, with its plan line; a queued
+ * job is followed until it settles or the run is cancelled. Also a watched pipeline's (src/vscode/watch/).
+ */
+export async function callCell(deps: Pick<PipelineDeps, 'calls' | 'store'>, ep: Endpoint, input: Record<string, unknown>, approval: LineApproval | undefined, signal: AbortSignal): Promise<CallResult> {
+  const out = await deps.calls.run(ep, { inputs: input, notify: false, wait: false, open: false, ...(ep.paged ? { pages: 1 } : {}) }, approval);
+  switch (out.status) {
+    case 'done':
+      return out.resultPath ? { status: 'done', credits: out.credits, resultPath: out.resultPath } : { status: 'stopped', message: 'The call returned no result file.', credits: out.credits };
+    case 'queued': {
+      const j = await settled(deps.store(), out.requestId, signal);
+      if (!j) return { status: 'stopped', message: `Cancelled while ${shortTitle(ep)} ran; the job ${out.requestId} was paid and goes on: the next run adopts its result (free), and its file is listed under Requests.`, credits: out.credits, requestId: out.requestId };
+      if (j.state === 'done' && j.resultPath) return { status: 'done', credits: out.credits, resultPath: j.resultPath };
+      return { status: 'stopped', message: `${shortTitle(ep)}: ${j.error ?? j.state}`, credits: out.credits };
+    }
+    case 'cancelled':
+      return { status: 'stopped', message: 'Cancelled; nothing was sent.', notSent: true };
+    case 'invalid':
+      return { status: 'stopped', message: `${out.errors.join(' ')} Nothing was sent.`, notSent: true };
+    case 'refused':
+      return { status: 'stopped', message: out.message, notSent: true };
+    case 'failed':
+      return { status: 'stopped', message: `${out.message}${out.charged === 'unknown' ? ' (it may have been charged: see Request History)' : ''}` };
   }
 }
 

@@ -1,0 +1,165 @@
+/**
+ * What a watch re-runs, in the window: a past request (the same endpoint and inputs), a query file
+ * (read afresh), or a pipeline (every call cell sent again). Two questions per target: its price
+ * per run (asked once, when the watch is created) and one run through the one call flow
+ * (CallService.run and its price gate) with the approval stored in the watch, so each run is
+ * priced and held under the budgets, the per-call ceiling and that approval; a run that would
+ * pass any of them is skipped and nothing is sent.
+ */
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { findEndpoint, type Endpoint } from '../../core/catalog';
+import { endpointTitle } from '../../core/history/format';
+import { parsePipeline, type PipelineFile } from '../../core/pipeline/format';
+import { approvalsOf, standingApproval, type Plan } from '../../core/pipeline/plan';
+import { planOnDisk, readRecord, resultsDirOf, runPipeline } from '../../core/pipeline/run';
+import { fmtCredits, quote, type Quote } from '../../core/pricing';
+import { parseQueryFile } from '../../core/query/file';
+import type { QueryBody } from '../../core/query/model';
+import type { ExecOutcome } from '../../core/watch/runner';
+import type { WatchRecord, WatchTarget } from '../../core/watch/model';
+import type { Connection } from '../base/connection';
+import type { CallService, RunOutcome } from '../calls/callService';
+import { queryEndpoint } from '../language/runner';
+import { callCell, type PipelineDeps } from '../pipeline/pipelineNotebook';
+import { l10n } from '../../shared/l10n';
+
+export interface TargetDeps extends Pick<PipelineDeps, 'calls' | 'store'> {
+  readonly calls: CallService;
+  readonly connection: Connection;
+}
+
+/** The price of one run, as the person approves it when creating the watch. */
+type RunPrice =
+  /** Known before it runs: exact, or its bound (`credits` is the most a run may cost). `cells`: a pipeline's lines. */
+  | { readonly kind: 'bounded'; readonly credits: number; readonly exact: boolean; readonly text: string; readonly cells?: Record<string, number> }
+  /** A Wallet Database query, billed per match: at least `min`, at most what the person accepts. */
+  | { readonly kind: 'perMatch'; readonly min: number; readonly perMatch: number; readonly text: string }
+  | { readonly kind: 'unwatchable'; readonly message: string };
+
+/** A target's name in the view and the notification: "Trending tokens (hours 2)", "whales.waquery.json". */
+export function targetName(t: WatchTarget): string {
+  if (t.kind !== 'request') return path.basename(t.file);
+  const inputs = Object.entries(t.inputs).map(([k, v]) => `${k} ${Array.isArray(v) ? `${v.length} items` : typeof v === 'object' ? '…' : String(v)}`).join(', ');
+  const text = `${endpointTitle(t.endpointId)}${inputs ? ` (${inputs})` : ''}`;
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+async function readQuery(file: string): Promise<{ ep: Endpoint; body: QueryBody } | { problem: string }> {
+  const parsed = parseQueryFile(await fs.readFile(file, 'utf8'));
+  if (!parsed.ok) return { problem: `${path.basename(file)}: ${parsed.errors.join(' ')}` };
+  return { ep: queryEndpoint(parsed.chain ?? 'main'), body: parsed.body };
+}
+
+/** A watched pipeline as it is on disk now (also what Export Watch writes out). */
+export async function readPipeline(file: string): Promise<PipelineFile> {
+  return parsePipeline(await fs.readFile(file, 'utf8'));
+}
+
+/** Every call cell sent again: a watch wants fresh results, not the ones on disk. */
+async function freshPlan(file: string, p: PipelineFile): Promise<Plan> {
+  const calls = new Set(p.cells.flatMap((c) => (typeof c !== 'string' && 'call' in c ? [c.name] : [])));
+  return planOnDisk(p, resultsDirOf(file), calls);
+}
+
+/** The price of one run of a target, for the person to approve when creating the watch. */
+export async function priceOfRun(t: WatchTarget): Promise<RunPrice> {
+  if (t.kind === 'request') {
+    const ep = findEndpoint(t.endpointId);
+    if (!ep) return { kind: 'unwatchable', message: `“${t.endpointId}” is not an endpoint of the service.` };
+    const q: Quote = quote(ep, t.inputs, ep.paged ? { pages: 1 } : {});
+    return { kind: 'bounded', credits: q.atMost ?? q.credits, exact: q.exact, text: q.text };
+  }
+  if (t.kind === 'query') {
+    const r = await readQuery(t.file);
+    if ('problem' in r) return { kind: 'unwatchable', message: r.problem };
+    const q = quote(r.ep, { query: r.body });
+    const perMatch = r.ep.price.kind === 'perMatch' ? r.ep.price.credits : q.credits;
+    return { kind: 'perMatch', min: q.credits, perMatch, text: l10n.t('{0} per matching wallet, at least {1}', fmtCredits(perMatch), fmtCredits(q.credits)) };
+  }
+  const p = await readPipeline(t.file);
+  const plan = await freshPlan(t.file, p);
+  if (plan.unbounded.length > 0) {
+    return { kind: 'unwatchable', message: `${path.basename(t.file)}: no bound on the price of ${plan.unbounded.join(', ')} (add "top" to its reference, or watch that query on its own).` };
+  }
+  const cells = Object.fromEntries(plan.lines.filter((l) => !l.reused).map((l) => [l.cell, l.credits]));
+  return { kind: 'bounded', credits: plan.total, exact: plan.exact, text: plan.totalText, cells };
+}
+
+/** A call flow's outcome as a watch's run: a result, a skip (nothing sent), or a failure. */
+function outcomeOf(out: RunOutcome): ExecOutcome {
+  switch (out.status) {
+    case 'done':
+      return out.resultPath ? { kind: 'done', credits: out.credits, resultPath: out.resultPath } : { kind: 'failed', message: 'The call returned no result file.', credits: out.credits };
+    case 'queued': {
+      const j = out.job;
+      if (j?.state === 'done' && j.resultPath) return { kind: 'done', credits: out.credits, resultPath: j.resultPath };
+      return { kind: 'failed', message: j?.error ?? `the job ended ${j?.state ?? 'without an answer'}`, credits: out.credits };
+    }
+    case 'refused':
+      return { kind: 'skipped', message: out.message };
+    case 'cancelled':
+      return { kind: 'skipped', message: 'Cancelled; nothing was sent.' };
+    case 'invalid':
+      return { kind: 'failed', message: `${out.errors.join(' ')} Nothing was sent.`, credits: 0 };
+    case 'failed':
+      return { kind: 'failed', message: `${out.message}${out.charged === 'unknown' ? ' (it may have been charged: see Request History)' : ''}`, credits: 0 };
+  }
+}
+
+/**
+ * One run of a watch through the call flow, with the price approved when it was created. Nothing
+ * is sent when the window cannot call unattended (no key, Restricted Mode), when it now uses
+ * another connection than the one the price was approved for, or when the price went above it.
+ */
+export async function runWatch(w: WatchRecord, deps: TargetDeps, signal: AbortSignal): Promise<ExecOutcome> {
+  const { connection } = deps;
+  if (connection.keyWithheld()) return { kind: 'skipped', message: 'This folder is in Restricted Mode: no call is sent with your key.' };
+  if (!(await connection.canCall())) return { kind: 'skipped', message: 'No API key is set (or the sandbox is not running).' };
+  if (connection.scope() !== w.approval.scope) {
+    return { kind: 'skipped', message: `its price was approved for another connection than this window’s (${connection.label()}); nothing was sent.` };
+  }
+  const t = w.target;
+  if (t.kind === 'request') {
+    const ep = findEndpoint(t.endpointId);
+    if (!ep) return { kind: 'failed', message: `“${t.endpointId}” is not an endpoint of the service.`, credits: 0 };
+    const out = await deps.calls.run(ep, { inputs: t.inputs, notify: false, wait: true, open: false, ...(ep.paged ? { pages: 1 } : {}) }, standingApproval(ep.id, w.approval.credits, false));
+    return outcomeOf(out);
+  }
+  if (t.kind === 'query') {
+    const r = await readQuery(t.file);
+    if ('problem' in r) return { kind: 'failed', message: r.problem, credits: 0 };
+    const out = await deps.calls.run(r.ep, { inputs: { query: r.body }, notify: false, wait: true, open: false }, standingApproval(r.ep.id, w.approval.credits, w.approval.risk === true));
+    return outcomeOf(out);
+  }
+  const p = await readPipeline(t.file);
+  const plan = await freshPlan(t.file, p);
+  const approved = w.approval.cells ?? {};
+  for (const l of plan.lines) {
+    if (l.reused) continue;
+    const line = approved[l.cell];
+    if (!l.bounded || line === undefined || l.credits > line) {
+      const was = line === undefined ? 'no approved line' : `its approved line is ${fmtCredits(line)}`;
+      return { kind: 'skipped', message: `“${l.cell}” would cost ${l.bounded ? fmtCredits(l.credits) : 'an unknown amount'} and ${was}; nothing was sent. Remove the watch and watch the pipeline again to approve the new price.` };
+    }
+  }
+  let notSent = false;
+  const summary = await runPipeline(p, {
+    dir: resultsDirOf(t.file), plan, approvals: approvalsOf(plan, { standing: true }), signal,
+    refresh: new Set(plan.lines.map((l) => l.cell)),
+    call: async (_cell, ep, input, approval) => {
+      const r = await callCell(deps, ep, input, approval, signal);
+      notSent = r.status === 'stopped' && r.notSent === true;
+      return r;
+    },
+  });
+  if (summary.stopped) {
+    // Skipped when the call flow sent nothing in this run (a budget, the ceiling, the approval); failed once anything was paid.
+    return notSent && summary.charged === 0 ? { kind: 'skipped', message: `“${summary.stopped.cell}”: ${summary.stopped.message}` } : { kind: 'failed', message: `“${summary.stopped.cell}”: ${summary.stopped.message}`, credits: summary.charged };
+  }
+  // The watched result: the last cell's.
+  const last = [...p.cells].reverse().find((c) => typeof c !== 'string');
+  const rec = last && typeof last !== 'string' ? await readRecord(resultsDirOf(t.file), last.name) : undefined;
+  if (!rec) return { kind: 'failed', message: 'The pipeline left no result to compare.', credits: summary.charged };
+  return { kind: 'done', credits: summary.charged, resultPath: rec.resultPath };
+}

@@ -1,0 +1,366 @@
+/**
+ * "Watch This…" and the Watches view (issue 25). Watch This takes a past request (a Requests
+ * item), a query file or a pipeline (the Explorer, the active editor), asks when to run it and
+ * which change counts, then shows the price per run with the budget it lives in: the person's one
+ * approval, stored with the watch. Command arguments may pre-fill the target, the name, the
+ * schedule and the threshold (the tests do), never the approval; a test-only interval shorter than
+ * the hourly refresh is accepted only under VS Code's test runner.
+ *
+ * The view lists each watch with its next run, its last result, its spend this period, and a
+ * pause switch on the row; Run Now, Remove Watch and the result of the last run are a click away.
+ */
+import * as vscode from 'vscode';
+import { DAY_MS, resetWords, type BudgetState } from '../../core/budget';
+import { findEndpoint } from '../../core/catalog';
+import { fmtCredits } from '../../core/pricing';
+import { PIPELINE_EXTENSION } from '../../core/pipeline/format';
+import { lastRun, Threshold, WatchTarget, type WatchRecord } from '../../core/watch/model';
+import { checkInterval, nextSlot, parseInterval, parseTimeOfDay, periodOf, scheduleText, slotOf, type Schedule } from '../../core/watch/schedule';
+import { sinceText } from '../../core/watch/changes';
+import type { HistoryItem } from '../../core/history/merge';
+import { CommandIds } from '../base/ids';
+import { showError, showErrorIn } from '../base/errors';
+import { readSettings } from '../base/settings';
+import { chargedTo, type PriceQuestions } from '../calls/priceStep';
+import { openResult } from '../results/open';
+import { openInTable } from '../table/tableEditor';
+import { RequestNode } from '../views/requestsTree';
+import { exportWatch, type ExportWatchDeps } from './exportWatch';
+import { priceOfRun, targetName } from './targets';
+import type { WatchService } from './watchService';
+import { l10n } from '../../shared/l10n';
+
+const WATCHES_VIEW = 'walletAnalyticsWatches';
+const QUERY_SUFFIX = '.waquery.json';
+
+interface WatchCommandDeps {
+  readonly watches: WatchService;
+  readonly questions: PriceQuestions;
+  /** A Requests item's record (endpoint and inputs). */
+  readonly historyItem: (requestId: string) => HistoryItem | undefined;
+  /** True only under VS Code's test runner: a test-only interval shorter than an hour is allowed. */
+  readonly testMode: boolean;
+  /** Export Watch's deps: the person's answers (replace a script?) and the base URL written into it. */
+  readonly exporter: ExportWatchDeps;
+}
+
+/** What a caller may pre-fill (never the approval). */
+interface WatchArgs {
+  readonly target?: WatchTarget;
+  readonly name?: string;
+  readonly schedule?: Schedule;
+  /** null: no threshold (only new and gone rows count). */
+  readonly threshold?: Threshold | null;
+  readonly notify?: 'changed' | 'always';
+}
+
+function watchArgsFrom(raw: unknown, testMode: boolean): WatchArgs | { problem: string } {
+  if (!raw || typeof raw !== 'object' || raw instanceof vscode.Uri || raw instanceof RequestNode) return {};
+  const r = raw as Record<string, unknown>;
+  const target = r.target === undefined ? undefined : WatchTarget.safeParse(r.target);
+  if (target && !target.success) return { problem: 'The watch’s target is not a request, a query file or a pipeline.' };
+  let schedule: Schedule | undefined;
+  const s = r.schedule as { kind?: unknown; at?: unknown; ms?: unknown } | undefined;
+  if (s?.kind === 'hourly') schedule = { kind: 'hourly' };
+  else if (s?.kind === 'daily' && typeof s.at === 'number') schedule = { kind: 'daily', at: s.at };
+  else if (s?.kind === 'interval' && typeof s.ms === 'number') {
+    const c = checkInterval(s.ms, testMode);
+    if ('problem' in c) return c;
+    schedule = { kind: 'interval', ms: c.ms };
+  }
+  const th = r.threshold === null ? null : r.threshold === undefined ? undefined : Threshold.safeParse(r.threshold);
+  if (th && !th.success) return { problem: 'The threshold is a column and a percentage, e.g. realized_pnl_usd_7d 20%.' };
+  return {
+    ...(target?.success ? { target: target.data } : {}),
+    ...(typeof r.name === 'string' && r.name.trim() ? { name: r.name.trim() } : {}),
+    ...(schedule ? { schedule } : {}),
+    ...(th === null ? { threshold: null } : th?.success ? { threshold: th.data } : {}),
+    ...(r.notify === 'always' || r.notify === 'changed' ? { notify: r.notify } : {}),
+  };
+}
+
+/** The target a command was run on: a Requests item, a file (Explorer, editor), or the active editor's file. */
+function targetOf(arg: unknown, deps: WatchCommandDeps): WatchTarget | { problem: string } | undefined {
+  if (arg instanceof RequestNode || typeof arg === 'string') {
+    const item = deps.historyItem(arg instanceof RequestNode ? arg.requestId : arg);
+    if (!item) return { problem: 'That request is no longer in the history.' };
+    const ep = findEndpoint(item.endpointId);
+    if (!ep || ep.family !== 'queued') return { problem: `${item.endpointId} cannot be re-run, so it cannot be watched.` };
+    return { kind: 'request', endpointId: item.endpointId, inputs: item.inputs };
+  }
+  const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeNotebookEditor?.notebook.uri ?? vscode.window.activeTextEditor?.document.uri;
+  if (!uri || uri.scheme !== 'file') return undefined;
+  const file = uri.fsPath;
+  if (file.endsWith(QUERY_SUFFIX)) return { kind: 'query', file };
+  if (file.endsWith(PIPELINE_EXTENSION)) return { kind: 'pipeline', file };
+  return undefined;
+}
+
+async function askSchedule(testMode: boolean): Promise<Schedule | undefined> {
+  type Item = vscode.QuickPickItem & { readonly pick: 'hourly' | 'daily9' | 'daily' | 'interval' };
+  const items: Item[] = [
+    { label: l10n.t('Every hour'), description: l10n.t('at :00 UTC, when the metrics refresh'), pick: 'hourly' },
+    { label: l10n.t('Every day at 09:00 UTC'), pick: 'daily9' },
+    { label: l10n.t('Every day at…'), description: l10n.t('a UTC time you type'), pick: 'daily' },
+    { label: l10n.t('Custom interval…'), description: l10n.t('at least an hour'), pick: 'interval' },
+  ];
+  const chosen = await vscode.window.showQuickPick(items, { title: l10n.t('Watch This (1/3): when to run it'), ignoreFocusOut: true });
+  if (!chosen) return undefined;
+  if (chosen.pick === 'hourly') return { kind: 'hourly' };
+  if (chosen.pick === 'daily9') return { kind: 'daily', at: 9 * 60 };
+  if (chosen.pick === 'daily') {
+    const t = await vscode.window.showInputBox({ title: l10n.t('Every day at (UTC)'), placeHolder: '09:00', validateInput: (v) => (parseTimeOfDay(v) === undefined ? 'A UTC time such as 09:00 or 17:30.' : undefined) });
+    const at = t === undefined ? undefined : parseTimeOfDay(t);
+    return at === undefined ? undefined : { kind: 'daily', at };
+  }
+  const t = await vscode.window.showInputBox({
+    title: l10n.t('Every…'), placeHolder: l10n.t('2h, 90m, 1d'),
+    validateInput: (v) => { const p = parseInterval(v, testMode); return 'problem' in p ? p.problem : undefined; },
+  });
+  const p = t === undefined ? undefined : parseInterval(t, testMode);
+  return p && 'ms' in p ? { kind: 'interval', ms: p.ms } : undefined;
+}
+
+/** "realized_pnl_usd_7d 20%" → a threshold; '' → none. */
+function parseThreshold(text: string): Threshold | null | { problem: string } {
+  if (text.trim() === '') return null;
+  const m = /^\s*([\w.$-]+)\s*(?:>|moves?\s+by)?\s*(\d+(?:\.\d+)?)\s*%\s*$/iu.exec(text);
+  return m?.[1] && m[2] ? { column: m[1], percent: Number(m[2]) } : { problem: 'A column and a percentage, e.g. realized_pnl_usd_7d 20%; empty for new and gone rows only.' };
+}
+
+async function askThreshold(): Promise<Threshold | null | undefined> {
+  const t = await vscode.window.showInputBox({
+    title: l10n.t('Watch This (2/3): which change counts'),
+    prompt: l10n.t('New and gone wallets always count. Also count a numeric column that moved by more than a percentage (either way), or leave empty.'),
+    placeHolder: l10n.t('realized_pnl_usd_7d 20%'),
+    ignoreFocusOut: true,
+    validateInput: (v) => { const p = parseThreshold(v); return p && 'problem' in p ? p.problem : undefined; },
+  });
+  if (t === undefined) return undefined;
+  const p = parseThreshold(t);
+  return p && 'problem' in p ? undefined : p;
+}
+
+/** "daily budget: 9,500 of 10,000 credits left, resets at …"; the budgets a watch's runs live in. */
+function budgetWords(states: readonly BudgetState[]): string {
+  if (states.length === 0) return 'No spend budget is set (walletAnalytics.budget.perDay, walletAnalytics.budget.perPeriod): only the per-call ceiling holds each run.';
+  return `Each run lives in ${states.map((s) => `your ${s.kind === 'day' ? 'daily' : '30-day'} budget (${fmtCredits(s.left)} of ${fmtCredits(s.budget)} left, resets ${resetWords(s)})`).join(' and ')}; a run that would pass one is skipped, nothing sent.`;
+}
+
+/** The budgets in one short line, for the approval's pick: "Daily budget: 250,000 credits left of 250,000 · 30-day: …". */
+function budgetLine(states: readonly BudgetState[]): string {
+  if (states.length === 0) return 'No spend budget is set: only the per-call ceiling holds each run.';
+  return states.map((s) => `${s.kind === 'day' ? 'Daily budget' : '30-day budget'}: ${fmtCredits(s.left)} left of ${s.budget.toLocaleString('en-US')}`).join(' · ');
+}
+
+/** Watch This…: the target, when, what counts, then the price per run, approved once. */
+async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): Promise<WatchRecord | undefined> {
+  const args = watchArgsFrom(extra ?? arg, deps.testMode);
+  if ('problem' in args) {
+    void showErrorIn(l10n.t('Watch This'), args.problem);
+    return undefined;
+  }
+  const found = args.target ?? targetOf(arg, deps);
+  if (!found) {
+    void vscode.window.showInformationMessage(l10n.t('Watch This works on a past request (right-click it in the Requests view), a .waquery.json query file or a .wapipe.json pipeline (open it, or right-click it in the Explorer).'));
+    return undefined;
+  }
+  if ('problem' in found) {
+    void showErrorIn(l10n.t('Watch This'), found.problem);
+    return undefined;
+  }
+  const target = found;
+  const name = args.name ?? targetName(target);
+  const schedule = args.schedule ?? (await askSchedule(deps.testMode));
+  if (!schedule) return undefined;
+  const threshold = args.threshold !== undefined ? args.threshold : await askThreshold();
+  if (threshold === undefined) return undefined;
+
+  // The price per run, shown with the budget it lives in: the person's one approval.
+  const price = await priceOfRun(target);
+  if (price.kind === 'unwatchable') {
+    void showErrorIn(l10n.t('Watch This'), price.message);
+    return undefined;
+  }
+  const { connection, credits } = deps.watches.deps;
+  const scope = connection.scope();
+  const to = connection.label();
+  const settings = readSettings();
+  const states = credits.budgets(settings.budgets, scope);
+  const endpointId = target.kind === 'request' ? target.endpointId : target.kind;
+  const ceiling = settings.maxCreditsPerCall;
+  let perRun: number;
+  let risk = false;
+  if (price.kind === 'perMatch') {
+    const left = states.length ? Math.min(...states.map((s) => s.left)) : Infinity;
+    const typed = await deps.questions.choose({
+      kind: 'amount', endpointId, to, title: l10n.t('Watch “{0}” (3/3) · {1}', name, to), min: price.min, balance: Math.min(ceiling, left), perMatch: price.perMatch,
+      prompt: l10n.t('A Wallet Database query is billed per match ({0}), not known before it runs. Type the most credits each run may cost (at most your per-call ceiling{1}); a run that could cost more is skipped. Escape creates nothing.', price.text, left < Infinity ? ' and what your budgets leave' : ''),
+    });
+    if (typeof typed !== 'number') return undefined;
+    perRun = typed;
+    risk = true;
+  } else {
+    perRun = price.credits;
+    if (perRun > ceiling) {
+      void showError(l10n.t('Watch This: a run costs {0}, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: {1}); no watch was created.', price.text, fmtCredits(ceiling)));
+      return undefined;
+    }
+  }
+  const perRunText = risk ? `up to ${fmtCredits(perRun)}` : price.kind === 'bounded' && !price.exact ? `up to ${fmtCredits(perRun)}` : fmtCredits(perRun);
+  const perDay = Math.max(1, Math.round(DAY_MS / periodOf(schedule)));
+  const paid = perRun > 0;
+  const detail = [
+    `${scheduleText(schedule)}: ${perRunText} per run${paid ? `, at most ${fmtCredits(perRun * perDay)} a day` : ''}.`,
+    budgetWords(states),
+    'This is the only approval: a run whose price is above it is skipped and the watch says so.',
+    chargedTo(connection.bind()),
+  ].join('\n\n');
+  const ok = await deps.questions.ask({
+    kind: 'modal', why: 'confirm', endpointId, to,
+    message: `Watch “${name}”, ${scheduleText(schedule)}: ${perRunText} per run`,
+    detail, yes: 'Create Watch',
+    pick: { label: l10n.t('Create Watch ({0} per run, {1})', perRunText, scheduleText(schedule)), description: l10n.t('your one approval for every run'), detail: budgetLine(states) },
+  });
+  if (!ok) return undefined;
+  const now = Date.now();
+  const record: WatchRecord = {
+    id: `w-${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+    name, target, schedule,
+    approval: { credits: perRun, scope, ...(risk ? { risk: true } : {}), ...(price.kind === 'bounded' && price.cells ? { cells: price.cells } : {}) },
+    ...(threshold ? { threshold } : {}),
+    notify: args.notify ?? 'changed', paused: false, createdAt: now,
+    // The slot it was created in is not run: the first run is the next slot.
+    lastSlot: slotOf(schedule, now), runs: [],
+  };
+  await deps.watches.add(record);
+  void vscode.window.showInformationMessage(l10n.t('Watching “{0}” {1}; the first run is at {2}.', name, scheduleText(schedule), sinceText(nextSlot(schedule, now), now)), l10n.t('Run Now')).then((a) => {
+    if (a === l10n.t('Run Now')) void deps.watches.runNow(record.id);
+  });
+  return record;
+}
+
+// ---- the view ----
+
+class WatchNode {
+  constructor(readonly id: string) {}
+}
+class DetailNode {
+  constructor(readonly watchId: string, readonly row: 'next' | 'last' | 'spent') {}
+}
+type Node = WatchNode | DetailNode;
+
+function idOfTarget(t: unknown): string | undefined {
+  if (t instanceof WatchNode) return t.id;
+  if (t instanceof DetailNode) return t.watchId;
+  return typeof t === 'string' ? t : undefined;
+}
+
+class WatchesProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly sub: vscode.Disposable;
+  private readonly nodes = new Map<string, WatchNode>();
+
+  constructor(private readonly watches: WatchService) {
+    this.sub = watches.onDidChange(() => this.changed.fire(undefined));
+  }
+
+  getChildren(n?: Node): Node[] {
+    if (!n) {
+      return this.watches.list().map((w) => {
+        let node = this.nodes.get(w.id);
+        if (!node) this.nodes.set(w.id, (node = new WatchNode(w.id)));
+        return node;
+      });
+    }
+    return n instanceof WatchNode ? [new DetailNode(n.id, 'next'), new DetailNode(n.id, 'last'), new DetailNode(n.id, 'spent')] : [];
+  }
+
+  getParent(n: Node): Node | undefined {
+    return n instanceof DetailNode ? this.nodes.get(n.watchId) : undefined;
+  }
+
+  getTreeItem(n: Node): vscode.TreeItem {
+    const w = this.watches.list().find((x) => x.id === (n instanceof WatchNode ? n.id : n.watchId));
+    if (!w) return new vscode.TreeItem(l10n.t('(removed)'));
+    const now = Date.now();
+    if (n instanceof WatchNode) {
+      const item = new vscode.TreeItem(w.name, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `watch:${w.id}`;
+      item.description = w.paused ? l10n.t('paused') : scheduleText(w.schedule);
+      item.iconPath = new vscode.ThemeIcon(w.paused ? 'debug-pause' : 'eye');
+      item.contextValue = w.paused ? 'watch paused' : 'watch active';
+      item.tooltip = l10n.t('{0}\n{1}; approved: {2}{3} per run{4}', w.name, scheduleText(w.schedule), w.approval.risk ? 'up to ' : '', fmtCredits(w.approval.credits), w.threshold ? `\nCounts: new and gone wallets, and ${w.threshold.column} moving more than ${w.threshold.percent}%` : '\nCounts: new and gone wallets');
+      return item;
+    }
+    const last = lastRun(w);
+    const row = n.row;
+    const label = row === 'next' ? 'Next run' : row === 'last' ? 'Last result' : 'Spent this period';
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+    item.id = `watch:${w.id}:${row}`;
+    item.contextValue = `watchDetail ${row}`;
+    if (row === 'next') item.description = w.paused ? l10n.t('paused') : sinceText(nextSlot(w.schedule, Math.max(now, w.lastSlot)), now);
+    else if (row === 'spent') item.description = fmtCredits(this.watches.spentThisPeriod(w));
+    else {
+      item.description = last ? `${last.text} · ${sinceText(last.at, now)}` : l10n.t('not run yet');
+      item.tooltip = last ? `${last.text}\n${new Date(last.at).toISOString()}` : undefined;
+      const open = last?.comparePath ?? last?.resultPath;
+      if (open) item.command = { command: CommandIds.openWatchResult, title: last?.comparePath ? l10n.t('Open Changes') : l10n.t('Open Result'), arguments: [w.id] };
+      item.iconPath = new vscode.ThemeIcon(!last ? 'circle-outline' : last.status === 'changed' ? 'diff' : last.status === 'skipped' || last.status === 'failed' ? 'warning' : last.status === 'missed' ? 'history' : 'check');
+    }
+    return item;
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** Registers Watch This…, Pause/Resume, Run Now, Remove Watch, the view, and starts the runner. */
+export function registerWatches(context: vscode.ExtensionContext, deps: WatchCommandDeps): { provider: WatchesProvider; view: vscode.TreeView<unknown> } {
+  const { watches } = deps;
+  const provider = new WatchesProvider(watches);
+  const view = vscode.window.createTreeView(WATCHES_VIEW, { treeDataProvider: provider }) as vscode.TreeView<unknown>;
+  const need = (t: unknown): string => {
+    const id = idOfTarget(t);
+    if (!id || !watches.list().some((w) => w.id === id)) throw new Error('That watch is no longer there.');
+    return id;
+  };
+  const guard = <A extends unknown[], R>(f: (...a: A) => Promise<R>) => async (...a: A): Promise<R | undefined> => {
+    try {
+      return await f(...a);
+    } catch (e) {
+      void showError(e);
+      return undefined;
+    }
+  };
+  context.subscriptions.push(
+    watches, provider, view,
+    vscode.commands.registerCommand(CommandIds.watchThis, guard((arg?: unknown, extra?: unknown) => watchThis(deps, arg, extra))),
+    vscode.commands.registerCommand(CommandIds.pauseWatch, guard((t?: unknown) => watches.setPaused(need(t), true))),
+    vscode.commands.registerCommand(CommandIds.resumeWatch, guard((t?: unknown) => watches.setPaused(need(t), false))),
+    vscode.commands.registerCommand(CommandIds.runWatchNow, guard((t?: unknown) => watches.runNow(need(t)))),
+    vscode.commands.registerCommand(CommandIds.removeWatch, guard(async (t?: unknown) => {
+      const id = need(t);
+      const w = watches.list().find((x) => x.id === id);
+      const yes = 'Remove Watch';
+      const ok = await deps.exporter.persons.confirm(l10n.t('Remove the watch “{0}”?', w?.name ?? id), l10n.t('It stops running; its results stay on disk.'), yes);
+      return ok ? watches.remove(id) : false;
+    })),
+    vscode.commands.registerCommand(CommandIds.exportWatch, guard(async (t?: unknown) => {
+      const w = watches.list().find((x) => x.id === need(t));
+      return w ? exportWatch(w, deps.exporter) : undefined;
+    })),
+    vscode.commands.registerCommand(CommandIds.openWatchResult, guard(async (t?: unknown) => {
+      const w = watches.list().find((x) => x.id === need(t));
+      const last = w && [...w.runs].reverse().find((r) => r.resultPath !== undefined);
+      if (last?.comparePath) await openInTable(last.comparePath);
+      else if (last?.resultPath) await openResult(last.resultPath);
+      else void vscode.window.showInformationMessage(l10n.t('This watch has no result yet.'));
+    })),
+  );
+  watches.start();
+  return { provider, view };
+}

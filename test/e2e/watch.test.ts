@@ -1,0 +1,151 @@
+// A person watches a Wallet Database query file in Chromium, against the built-in sandbox, inside
+// a daily budget: the Watches view's welcome, Watch This… (when, which change counts, the most per
+// run, then the one approval with the budget it lives in), the view with its rows and its pause
+// switch, Run Now, a change told in one line whose Open Changes opens the compare table, a run past
+// the day's budget skipped with nothing charged, and the Account view's budgets and forecast.
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe } from 'node:test';
+import type { Locator } from 'playwright-core';
+import { Workbench, packagedVsix, stepWithShot } from './workbench';
+
+const FILE = 'winners.waquery.json';
+const query = (winrate: number, trades: number): string =>
+  `{\n  "where": { "and": [ { "field": "winrate_30d", "op": ">=", "value": ${winrate} }, { "field": "trade_count_30d", "op": ">", "value": ${trades} } ] },\n  "limit": 50\n}\n`;
+
+describe('watches: a query watched inside a daily budget, in Chromium', { timeout: 420_000 }, () => {
+  let wb: Workbench;
+  const step = (title: string, fn: () => Promise<void>): void => stepWithShot(() => wb, title, fn);
+  const pane = (title: string): Locator => wb.page.locator('.pane', { has: wb.page.locator('.pane-header', { hasText: new RegExp(`^\\s*${title}`, 'u') }) });
+  const watchRow = (): Locator => pane('Watches').locator('.monaco-list-row', { hasText: FILE }).first();
+  const detail = (label: string): Locator => pane('Watches').locator('.monaco-list-row', { hasText: label }).first();
+  const balance = async (): Promise<string> => (await pane('Account').locator('.monaco-list-row', { hasText: 'Balance' }).first().innerText()).replace(/\s+/gu, ' ');
+  const runNow = async (): Promise<void> => {
+    await wb.clearNotifications().catch(() => undefined);
+    await watchRow().hover();
+    await watchRow().locator('.action-label[aria-label="Run Now"]').click();
+  };
+
+  before(async () => {
+    assert.ok(existsSync(packagedVsix), `${packagedVsix} is missing: run \`npm run package\` first`);
+    wb = await Workbench.open({
+      name: 'watch',
+      settings: { 'walletAnalytics.sandbox.autoStart': true, 'walletAnalytics.budget.perDay': 250_000, 'walletAnalytics.budget.perPeriod': 1_000_000 },
+      // A few wallets match at first (100 credits each).
+      files: { [FILE]: query(0.9, 100) },
+      viewport: { width: 1400, height: 900 },
+    });
+  });
+
+  after(async () => {
+    await wb?.close();
+  });
+
+  step('the Watches view says what a watch is when there is none', async () => {
+    const icon = wb.page.locator('.part.activitybar .action-item .action-label[aria-label^="Wallet Analytics"]');
+    await icon.waitFor({ timeout: 60_000 });
+    await icon.click();
+    await pane('Account').locator('.monaco-list-row', { hasText: /1000M credits/u }).waitFor({ timeout: 60_000 });
+    const welcome = pane('Watches').locator('.welcome-view-content');
+    await welcome.waitFor({ timeout: 30_000 });
+    assert.match(await welcome.innerText(), /No watches yet\. A watch re-runs a past request, a query file or a pipeline/u);
+    await wb.screenshot('empty');
+  });
+
+  step('Watch This… on the query file: every hour, a threshold, the most per run, then the one approval with the budget it lives in', async () => {
+    await wb.page.keyboard.press('Control+P');
+    await wb.typeIntoQuickInput(FILE);
+    await wb.quickInput.locator('.monaco-list-row', { hasText: FILE }).first().waitFor({ timeout: 15_000 });
+    await wb.page.keyboard.press('Enter');
+    await wb.page.locator('.tabs-container .tab', { hasText: FILE }).waitFor({ timeout: 15_000 });
+    await wb.runCommand('Wallet Analytics: Watch This…');
+    await wb.quickInput.locator('.monaco-list-row', { hasText: 'Every hour' }).first().waitFor({ timeout: 15_000 });
+    await wb.page.keyboard.press('Enter');
+    await wb.page.waitForTimeout(300);
+    await wb.typeIntoQuickInput('winrate_30d 5%', { submit: true });
+    await wb.page.waitForTimeout(300);
+    await wb.typeIntoQuickInput('200000', { submit: true });
+    const create = wb.quickInput.locator('.monaco-list-row', { hasText: 'Create Watch' }).first();
+    await create.waitFor({ timeout: 15_000 });
+    const shown = (await wb.quickInput.innerText()).replace(/\s+/gu, ' ');
+    assert.match(shown, /Watch “winners\.waquery\.json”, every hour: up to 200,000 credits per run/u);
+    assert.match(shown, /Daily budget: 250,000 credits left of 250,000 · 30-day budget: 1,000,000 credits left of 1,000,000/u);
+    await wb.screenshot('approve');
+    await create.click();
+    await wb.waitForNotification(/Watching “winners\.waquery\.json” every hour; the first run is at (?:\d{4}-\d{2}-\d{2} )?\d{2}:00 UTC/u);
+    await watchRow().waitFor({ timeout: 15_000 });
+    await detail('Last result').waitFor({ timeout: 15_000 });
+    const text = (await pane('Watches').innerText()).replace(/\s+/gu, ' ');
+    assert.match(text, /winners\.waquery\.json\s*every hour/u);
+    assert.match(text, /Next run\s*(?:\d{4}-\d{2}-\d{2} )?\d{2}:00 UTC/u);
+    assert.match(text, /Last result\s*not run yet/u);
+    assert.match(text, /Spent this period\s*0 credits/u);
+    await wb.screenshot('created');
+  });
+
+  step('Run Now: the first result (a few matches, charged per match), nothing asked', async () => {
+    await runNow();
+    await wb.waitForNotification(/winners\.waquery\.json: First result/u, 60_000);
+    await detail('Spent this period').filter({ hasText: /[1-9][\d,]* credits/u }).waitFor({ timeout: 15_000 });
+    assert.equal(await wb.quickInput.isVisible(), false, 'no price question at a run');
+  });
+
+  step('the query file changes; Run Now: what changed is told in one line, Open Changes opens the compare table', async () => {
+    writeFileSync(join(wb.workspace, FILE), query(0.7, 50));
+    await runNow();
+    const line = await wb.waitForNotification(/winners\.waquery\.json: .*new wallets?.* since \d{2}:\d{2} UTC/u, 60_000);
+    assert.match(line, /^winners\.waquery\.json: \d+ new wallets?(, \d+ gone)?(, \d+ moved past 5% on winrate_30d)? since \d{2}:\d{2} UTC$/u, line);
+    console.log(`# told: ${line}`);
+    await wb.screenshot('changed');
+    await wb.page.locator('.notifications-toasts .notification-toast', { hasText: line }).locator('.monaco-button', { hasText: 'Open Changes' }).click();
+    await wb.page.locator('.tabs-container .tab', { hasText: /^compare .*\.compare\.json/u }).first().waitFor({ timeout: 30_000 });
+    // The table's own frame draws its rows a moment later.
+    await wb.page.waitForTimeout(3000);
+    await wb.screenshot('changes');
+  });
+
+  step('Run Now past the day’s budget: skipped, nothing sent, nothing charged, and the watch says so', async () => {
+    await wb.runCommand('View: Close All Editors');
+    const before = await balance();
+    await runNow();
+    const said = await wb.waitForNotification(/winners\.waquery\.json: Skipped: Past your daily budget/u, 60_000);
+    assert.match(said, /Nothing was sent and nothing was charged/u);
+    console.log(`# refused: ${said}`);
+    await detail('Last result').filter({ hasText: 'Skipped' }).waitFor({ timeout: 15_000 });
+    await wb.page.waitForTimeout(1500);
+    assert.equal(await balance(), before, 'the balance did not move');
+    // The whole message, as a person reads it by expanding the toast.
+    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'Skipped' }).first();
+    await toast.hover();
+    const expand = toast.locator('.codicon-notifications-expand');
+    if (await expand.isVisible()) await expand.click();
+    await wb.screenshot('refused');
+  });
+
+  step('the Account view: spend against each budget, and the forecast to the reset', async () => {
+    await wb.clearNotifications().catch(() => undefined);
+    await wb.runCommand('View: Close All Editors');
+    // Room for every Account row: the Requests and Watches views folded.
+    await pane('Requests').locator('.pane-header').click();
+    await pane('Watches').locator('.pane-header').click();
+    const account = pane('Account');
+    await account.locator('.monaco-list-row', { hasText: 'Forecast' }).waitFor({ timeout: 15_000 });
+    const text = (await account.innerText()).replace(/\s+/gu, ' ');
+    assert.match(text, /Budget today \(UTC\)\s*[\d.]+K of 250K/u, text);
+    assert.match(text, /Budget this period\s*[\d.]+K of 1M/u, text);
+    assert.match(text, /Forecast\s*[\d.]+[KM]? of 1M by \d{2}-\d{2}/u, text);
+    await wb.screenshot('account');
+  });
+
+  step('the pause switch on the row: paused, then resumed', async () => {
+    await pane('Watches').locator('.pane-header').click();
+    await watchRow().hover();
+    await watchRow().locator('.action-label[aria-label="Pause Watch"]').click();
+    await detail('Next run').filter({ hasText: 'paused' }).waitFor({ timeout: 15_000 });
+    await watchRow().hover();
+    await wb.screenshot('paused');
+    await watchRow().locator('.action-label[aria-label="Resume Watch"]').click();
+    await detail('Next run').filter({ hasText: /\d{2}:00 UTC/u }).waitFor({ timeout: 15_000 });
+  });
+});
