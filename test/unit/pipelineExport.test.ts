@@ -80,8 +80,8 @@ describe('pipeline script generator', () => {
     assert.ok(!unbounded.ok && unbounded.problems.some((p) => p.includes('no bound')), JSON.stringify(unbounded));
     const bad = pipelineScript({ version: 1, cells: [{ name: 't', call: 'trending', inputs: { hours: 99 } }] }, { name: 'x', baseUrl: 'https://a.example', resultsDir: 'x.results' });
     assert.ok(!bad.ok && bad.problems.some((p) => p.includes('Hours must be a whole number from 1 to 24.')), JSON.stringify(bad));
-    // A kind added to the format later (another engineer's "filter") is named, not exported half-done.
-    const later = { name: 'f', filter: { from: 't' } } as unknown as PipelineCell;
+    // A kind added to the format later is named, not exported half-done.
+    const later = { name: 'f', pivot: { from: 't' } } as unknown as PipelineCell;
     const unknown = pipelineScript({ version: 1, cells: [{ name: 't', call: 'trending', inputs: {} }, later] }, { name: 'x', baseUrl: 'https://a.example', resultsDir: 'x.results' });
     assert.ok(!unknown.ok && unknown.problems.some((p) => p.includes('“f” is a kind of step the exported script cannot run yet')), JSON.stringify(unknown));
   });
@@ -238,7 +238,7 @@ describe('exported pipeline script against the sandbox', { skip: NO_PYTHON }, ()
     assert.ok(pnl && readFileSync(pnl.resultPath, 'utf8').split('\n')[0]?.includes(','), 'the pnl result is the CSV');
   });
 
-  it('the same for a chain with local steps, a .zip of CSVs, a set operation and a sort ("by")', async () => {
+  it('the same for a chain with local steps, a .zip of CSVs, a set operation, a sort ("by") and a filter', async () => {
     const file: PipelineFile = {
       version: 1,
       cells: [
@@ -249,6 +249,9 @@ describe('exported pipeline script against the sandbox', { skip: NO_PYTHON }, ()
         { name: 'both', sets: { op: 'union', of: ['traders', { from: 'early', top: 100 }] } },
         { name: 'pnl', call: 'pnl', inputs: { wallets: { from: 'both', top: 120 } } },
         { name: 'best', take: { from: 'pnl', top: 10, by: 'realized_pnl_usd_30d' } },
+        // The table's own filters in the editor, the script's port of them: the same rows, byte for byte.
+        { name: 'winners', filter: { from: 'pnl', where: [{ column: 'realized_pnl_usd_30d', op: '>=', value: '0' }, { column: 'winrate_30d', op: 'between', value: [0.2, '0.9'] }] } },
+        { name: 'winnerList', take: { from: 'winners' } },
       ],
     };
     const r = await both('chain', file);

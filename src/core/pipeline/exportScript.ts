@@ -25,7 +25,7 @@ import { UNIX_MAX, UNIX_MIN, type FieldSpec } from '../fields';
 import { callHeaders } from '../http';
 import { pyString } from '../notebookCode';
 import { FILE_URL_PATTERN } from '../snippets';
-import { asReference, checkPipeline, referencesOf, type CallCell, type PipelineCell, type PipelineFile, type Reference } from './format';
+import { asReference, checkPipeline, referencesOf, type CallCell, type FilterCondition, type PipelineCell, type PipelineFile, type Reference } from './format';
 import { planPipeline, planText, type Plan } from './plan';
 import { SCRIPT_RUNTIME } from './scriptRuntime';
 
@@ -51,6 +51,10 @@ type StepData = Record<string, unknown> & { readonly kind: string; readonly name
 const STEP_KINDS: Readonly<Record<string, (cell: PipelineCell) => StepData>> = {
   call: (c) => callStep(c as CallCell),
   take: (c) => ({ kind: 'take', name: c.name, take: (c as { take: Reference }).take }),
+  filter: (c) => {
+    const f = (c as { filter: { from: string; where: readonly FilterCondition[] } }).filter;
+    return { kind: 'filter', name: c.name, from: f.from, where: f.where };
+  },
   sets: (c) => ({ kind: 'sets', name: c.name, op: (c as { sets: { op: string } }).sets.op, of: referencesOf(c) }),
 };
 

@@ -2,7 +2,7 @@
  * The fixed part of an exported pipeline script (issue 24 item 3): the Python that every export
  * shares. It holds no name and no value of any pipeline: those arrive as data (one Python literal,
  * DATA, whose strings exportScript.ts writes through pyString), so nothing a person typed is ever
- * code. Each step kind is one Python function (`step_call`, `step_take`, `step_sets`), registered
+ * code. Each step kind is one Python function (`step_call`, `step_take`, `step_filter`, `step_sets`), registered
  * in STEP_KINDS beside its generator in exportScript.ts.
  *
  * What it does, as the editor does it:
@@ -21,6 +21,7 @@ export const SCRIPT_RUNTIME = String.raw`
 import argparse
 import csv
 import json
+from decimal import Decimal
 import math
 import os
 import re
@@ -528,6 +529,63 @@ def step_take(ctx, step):
     write_list(ctx, step["name"], values)
 
 
+DECIMAL = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
+
+
+def csv_line(cells):
+    """One CSV line as the table's export writes it (csvFormat.ts formatLine, formulas left as they are)."""
+    if len(cells) == 1 and cells[0] == "":
+        return '""'
+    return ",".join('"' + c.replace('"', '""') + '"' if any(ch in c for ch in ',"\n\r') else c for c in cells)
+
+
+def condition_test(c, i):
+    """One condition of a filter step as the table's column filter reads it (src/core/pipeline/filter.ts):
+    ranges inclusive and exact at every digit (Decimal), contains in any case, empty and nonEmpty."""
+    cell = lambda r: r[i] if i < len(r) else ""
+    op = c["op"]
+    if op == "contains":
+        needle = c["value"].lower()
+        return lambda r: needle in cell(r).lower()
+    if op == "empty":
+        return lambda r: cell(r) == ""
+    if op == "nonEmpty":
+        return lambda r: cell(r) != ""
+    bound = lambda v: Decimal(str(v).strip())
+    lo = bound(c["value"][0]) if op == "between" else bound(c["value"]) if op == ">=" else None
+    hi = bound(c["value"][1]) if op == "between" else bound(c["value"]) if op == "<=" else None
+
+    def in_range(r):
+        t = cell(r).strip()
+        if not DECIMAL.match(t):
+            return False
+        x = Decimal(t)
+        return (lo is None or x >= lo) and (hi is None or x <= hi)
+
+    return in_range
+
+
+def step_filter(ctx, step):
+    src = ctx["done"].get(step["from"])
+    if src is None:
+        raise Stop(f"{json.dumps(step['from'])} has no result yet.")
+    files = result_files(src["resultPath"])
+    if len(files) != 1:
+        raise Stop(f"{json.dumps(step['from'])} is a folder of {len(files)} files; a filter reads one result file.")
+    cols, rows = read_rows(files[0])
+    tests = []
+    for c in step["where"]:
+        if c["column"] not in cols:
+            raise Stop(f"{json.dumps(step['from'])} has no column {json.dumps(c['column'])} to filter on (its columns: {', '.join(cols)}).")
+        tests.append(condition_test(c, cols.index(c["column"])))
+    kept = [r for r in rows if all(t(r) for t in tests)]
+    path = os.path.join(ctx["dir"], step["name"] + ".csv")
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        f.write("".join(csv_line(r) + "\n" for r in [cols] + kept))
+    write_record(ctx, step["name"], None, path, 0)
+    say(f"  {len(kept):,} rows kept → {os.path.relpath(path)}")
+
+
 def step_sets(ctx, step):
     sets, chains = [], set()
     for ref in step["of"]:
@@ -677,7 +735,7 @@ def follow(ctx, request_id, credits):
         time.sleep(POLL_SECONDS)
 
 
-STEP_KINDS = {"call": step_call, "take": step_take, "sets": step_sets}
+STEP_KINDS = {"call": step_call, "take": step_take, "filter": step_filter, "sets": step_sets}
 
 
 # ---- the run ----
