@@ -15,6 +15,7 @@ import { checkPipeline, examplePipeline, parsePipeline, serializePipeline, type 
 import { approvalsOf, isLineApproval, planPipeline } from '../../src/core/pipeline/plan';
 import { planOnDisk, readRecord, resultsDirOf, runPipeline, type CallCellFn } from '../../src/core/pipeline/run';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index';
+import { queuedCall } from './pipelineSupport';
 
 const workerFile = resolve(__dirname, '..', '..', '..', 'dist', 'tableWorker.js');
 
@@ -92,18 +93,7 @@ describe('pipeline run against the sandbox', () => {
   });
 
   /** A queued call sent, followed and downloaded: the bare API, standing in for the window's call flow. */
-  const call: CallCellFn = async (_cell, ep, input) => {
-    const ack = await api.submit(ep.id, input);
-    for (;;) {
-      const rec = await api.request(ack.requestId);
-      if (rec.status === 'failed') return { status: 'stopped', message: rec.error ?? 'failed' };
-      if (rec.url) {
-        const got = await api.download(rec.url, join(dir, 'files'));
-        return { status: 'done', credits: rec.cost ?? 0, resultPath: got.path };
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
+  const call: CallCellFn = (_cell, ep, input) => queuedCall(api, ep.id, input, join(dir, 'files'));
   const balance = (): Promise<number> => api.credits();
 
   it('charges exactly 50 + 1,000 + 5 × the wallets of the top-traders step, within the plan; a second run is free', async () => {

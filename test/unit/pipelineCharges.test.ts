@@ -23,6 +23,7 @@ import { planOnDisk, readRecord, runPipeline, type CallCellFn, type LastAnswer }
 import type { QueryBody } from '../../src/core/query/model';
 import { QueryRunCache } from '../../src/core/query/runCache';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index';
+import { queuedCall } from './pipelineSupport';
 
 const workerFile = resolve(__dirname, '..', '..', '..', 'dist', 'tableWorker.js');
 const read = { workerFile };
@@ -71,16 +72,7 @@ describe('pipeline plans against the sandbox ledger', () => {
   const call: CallCellFn = async (cell, ep, input) => {
     sent.push(cell.name);
     if (ep.family !== 'queued') return { status: 'done', ...(await direct(ep, input)) };
-    const ack = await api.submit(ep.id, input);
-    for (;;) {
-      const rec = await api.request(ack.requestId);
-      if (rec.status === 'failed') return { status: 'stopped', message: rec.error ?? 'failed' };
-      if (rec.url) {
-        const got = await api.download(rec.url, join(dir, 'files'));
-        return { status: 'done', credits: rec.cost ?? 0, resultPath: got.path };
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    return queuedCall(api, ep.id, input, join(dir, 'files'));
   };
 
   /** Runs `file` under its own plan; returns the plan and what the sandbox's ledger charged during the run. */

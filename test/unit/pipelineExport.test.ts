@@ -21,6 +21,7 @@ import { planOnDisk, readRecord, resultsDirOf, runPipeline, type CallCellFn } fr
 import { sampleInput } from '../../src/core/samples';
 import { extractZip } from '../../src/core/unzip';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index';
+import { queuedCall } from './pipelineSupport';
 
 const workerFile = resolve(__dirname, '..', '..', '..', 'dist', 'tableWorker.js');
 const PYTHON = spawnSync('python3', ['-c', 'import requests'], { stdio: 'ignore', timeout: 20_000 }).status === 0;
@@ -163,20 +164,9 @@ describe('exported pipeline script against the sandbox', { skip: NO_PYTHON }, ()
   });
 
   /** The editor's run: the core runPipeline with the real client (as pipeline.test.ts). */
-  const call: CallCellFn = async (_cell, ep, input) => {
-    const ack = await api.submit(ep.id, input);
-    for (;;) {
-      const rec = await api.request(ack.requestId);
-      if (rec.status === 'failed') return { status: 'stopped', message: rec.error ?? 'failed' };
-      if (rec.url) {
-        const got = await api.download(rec.url, join(dir, 'editor-files'));
-        // As the window's result writer does: a .zip is extracted into a folder of its own.
-        const resultPath = got.path.endsWith('.zip') ? (await extractZip(got.path)).dir : got.path;
-        return { status: 'done', credits: rec.cost ?? 0, resultPath };
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
+  const call: CallCellFn = (_cell, ep, input) =>
+    // As the window's result writer does: a .zip is extracted into a folder of its own.
+    queuedCall(api, ep.id, input, join(dir, 'editor-files'), async (f) => (f.endsWith('.zip') ? (await extractZip(f)).dir : f));
   const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH ?? '', WA_API_KEY: sb.demoKey, WA_BASE_URL: sb.baseUrl, WA_POLL_SECONDS: '0.05', WA_HISTORY_WAIT_SECONDS: '2' });
   const charges = (from: number): [string, number][] => sb.ledger().slice(from).map((e) => [e.endpoint, e.credits]);
   const values = async (p: string): Promise<readonly string[]> => (await resolveReference({ from: '' }, p, { workerFile })).values;
