@@ -28,19 +28,7 @@ describe('Address Sets: Enter while the addresses are read', { timeout: 300_000 
     await wb.runCommand('Wallet Analytics: Show Log');
     await wb.page.locator('.part.statusbar', { hasText: 'WA Sandbox' }).waitFor({ state: 'visible', timeout: 30_000 });
     await wb.runCommand('View: Hide Panel');
-    const row = (label: string) => wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: label }).first();
-    await row('first.csv').click();
-    await row('second.csv').click({ modifiers: ['ControlOrMeta'] });
-    const item = wb.page.getByRole('menuitem', { name: 'Address Sets…' });
-    for (let attempt = 1; ; attempt++) {
-      await row('second.csv').click({ button: 'right' });
-      if (await item.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) break;
-      await wb.page.keyboard.press('Escape');
-      if (attempt === 10) throw new Error('"Address Sets…" is not in the context menu of two selected files');
-    }
-    await item.hover();
-    await wb.page.waitForTimeout(300);
-    await item.click();
+    await wb.addressSetsFromExplorer('first.csv', 'second.csv');
     // Enter as soon as the pick shows, while both are still being read.
     await wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'second.csv' }).first().waitFor({ timeout: 30_000 });
     const reading = (await wb.quickInput.locator('.quick-input-list .monaco-list-row').allInnerTexts()).some((t) => /reading/u.test(t));

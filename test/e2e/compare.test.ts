@@ -89,20 +89,7 @@ describe('compare two results and combine their addresses, in Chromium', { timeo
   step('intersects two Explorer-selected results, counts shown as they are picked, then hands the list on: price first', async () => {
     // The Explorer is open already (the comparison was revealed in it); a click on its icon would close it.
     if (!(await wb.page.locator('.explorer-folders-view').isVisible())) await wb.page.locator('.part.activitybar .action-item .action-label[aria-label^="Explorer"]').click();
-    const row = (label: string) => wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: label }).first();
-    await row('early.csv').click();
-    await row('late.csv').click({ modifiers: ['ControlOrMeta'] });
-    const item = wb.page.getByRole('menuitem', { name: 'Address Sets…' });
-    for (let attempt = 1; ; attempt++) {
-      await row('late.csv').click({ button: 'right' });
-      if (await item.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) break;
-      await wb.page.keyboard.press('Escape');
-      if (attempt === 10) throw new Error('"Address Sets…" is not in the context menu of two selected files');
-    }
-    // The workbench ignores a click right after its menu opened: point at the item first.
-    await item.hover();
-    await wb.page.waitForTimeout(300);
-    await item.click();
+    await wb.addressSetsFromExplorer('early.csv', 'late.csv');
     const placeholder = async (): Promise<string> => (await wb.quickInputField.getAttribute('placeholder')) ?? '';
     await until('both results picked and counted', async () => /in all 20 · in any 50 · only in early\.csv 10/u.test(await placeholder()), 30_000);
     const described = await wb.quickInput.locator('.quick-input-list .monaco-list-row').allInnerTexts();

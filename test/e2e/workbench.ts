@@ -312,6 +312,24 @@ export class Workbench {
     }
   }
 
+  /** Selects two files in the Explorer and runs "Address Sets…" from their context menu (retried until the item shows). */
+  async addressSetsFromExplorer(first: string, second: string): Promise<void> {
+    const row = (label: string) => this.page.locator('.explorer-folders-view .monaco-list-row', { hasText: label }).first();
+    await row(first).click();
+    await row(second).click({ modifiers: ['ControlOrMeta'] });
+    const item = this.page.getByRole('menuitem', { name: 'Address Sets…' });
+    for (let attempt = 1; ; attempt++) {
+      await row(second).click({ button: 'right' });
+      if (await item.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) break;
+      await this.page.keyboard.press('Escape');
+      if (attempt === 10) throw new Error('"Address Sets…" is not in the context menu of two selected files');
+    }
+    // The workbench ignores a click right after its menu opened: point at the item first.
+    await item.hover();
+    await this.page.waitForTimeout(300);
+    await item.click();
+  }
+
   /**
    * Right-clicks an Explorer row and picks "Open in Table" (the extension's items arrive a moment
    * after the workbench). The workbench ignores a click that comes right after its menu opened (the
