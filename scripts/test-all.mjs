@@ -151,7 +151,10 @@ async function tier(name, cmd, args, timeoutMs, parse, env, quiet = false) {
     failed = 1;
     note = 'no tests ran';
   }
-  tiers.push({ name, passed, failed, lines: c.lines, note, seconds: r.seconds });
+  // The failed tests by name (node:test and the integration launcher mark them `✖`), repeated in
+  // the summary: a CI log keeps only its tail, and a failure must be named there.
+  const failures = [...new Set(r.output.split('\n').filter((l) => /^\s*✖ /u.test(l)).map((l) => l.trim().slice(0, 500)))];
+  tiers.push({ name, passed, failed, lines: c.lines, note, seconds: r.seconds, failures });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -260,6 +263,9 @@ const all = [
 ];
 tiers.sort((a, b) => TIERS.indexOf(a.name) - TIERS.indexOf(b.name)); // some ran side by side
 console.log('\n━━ summary');
+for (const t of tiers) {
+  for (const f of (t.failures ?? []).slice(0, 20)) console.log(`${t.name} ${f}`);
+}
 for (const t of tiers) {
   if (t.lines.length) console.log(`${t.name}: ${t.lines.join(' · ')}`);
 }

@@ -237,6 +237,9 @@ try {
 const { results, launcher: used, wallMs } = outcome;
 if (results.failures > 0) printExtensionLog();
 if (results.crash) console.log(`\nThe suite crashed before or while running:\n${results.crash}`);
+// The failed tests by name, after the log: a CI run shows only the tail of what is printed, and
+// the summary (scripts/test-all.mjs) repeats these `✖` lines.
+for (const f of results.failed ?? []) console.log(`✖ integration: ${f.title}: ${String(f.error).split('\n')[0].slice(0, 400)}`);
 console.log(
   `integration (${used}, VS Code ${results.vscodeVersion}): ${results.passes} passing, ${results.failures} failing, ` +
     `${results.pending} pending in ${(wallMs / 1000).toFixed(1)} s`,
