@@ -91,12 +91,17 @@ describe('watches: a query file watched on a short test interval (against a sand
     assert.match(line.text, /^Active winners: (?:[\d,]+ new wallets?|[\d,]+ gone|[\d,]+ moved past 5% on winrate_30d)(?:, [^,]+)* since \d{2}:\d{2} UTC$/u, line.text);
     assert.deepEqual(line.actions, ['Open Changes', 'Open Result']);
     note(`told: "${line.text}"`);
-    await vscode.commands.executeCommand(CommandIds.openWatchResult, watch?.id);
+    // The line's own Open Changes (what its notification's button does): the watch runs every 3 s,
+    // so by now a later run (the same answer, no changes) may be the latest; the button still opens
+    // the changes it told. (A CI run once asked the Watches view's Open Result instead, after such
+    // a later run, and got that run's result, not a compare table.)
+    line.act('Open Changes');
     const tab = await waitFor('the compare table', () => {
       const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
       return input instanceof vscode.TabInputCustom && input.uri.fsPath.endsWith('.compare.json') ? input : undefined;
     }, 10_000);
     assert.equal(tab.viewType, 'walletAnalytics.table');
+    assert.equal(tab.uri.fsPath, changed.comparePath, 'the compare of the run it told');
   });
 
   it('a run past the day’s budget is skipped: nothing sent, nothing on the sandbox’s ledger, and the watch says so', async () => {
@@ -130,6 +135,18 @@ describe('watches: a query file watched on a short test interval (against a sand
     const w = await watches();
     const rec = w.list().find((x) => x.id === watch?.id);
     assert.equal(rec?.paused, true);
+    // The view's Open Result opens the latest run's changes, even a run this window's list has not
+    // reloaded yet: here one the window that runs the watch (another one) has just added, the
+    // first result again.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const first = rec?.runs.find((r) => r.status === 'first');
+    assert.ok(first?.resultPath);
+    await w.store.addRun(watch.id, { ...first, at: Date.now(), status: 'unchanged', text: 'Run in another window.' });
+    await vscode.commands.executeCommand(CommandIds.openWatchResult, watch.id);
+    await waitFor('the latest run opened', () => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputCustom && input.uri.fsPath === first.resultPath ? input : undefined;
+    }, 10_000);
   });
 
   it('a watch’s run is held against the budgets like any approved call (another window counts it before its charge is known)', async () => {

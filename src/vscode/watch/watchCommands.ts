@@ -354,7 +354,9 @@ export function registerWatches(context: vscode.ExtensionContext, deps: WatchCom
       return w ? exportWatch(w, deps.exporter) : undefined;
     })),
     vscode.commands.registerCommand(CommandIds.openWatchResult, guard(async (t?: unknown) => {
-      const w = watches.list().find((x) => x.id === need(t));
+      // The store, not the view's list: a run that just ended here, or in the window that runs the
+      // watch, is in the store before the list's next reload (a CI run opened the run before).
+      const w = await watches.store.get(need(t));
       const last = w && [...w.runs].reverse().find((r) => r.resultPath !== undefined);
       if (last?.comparePath) await openInTable(last.comparePath);
       else if (last?.resultPath) await openResult(last.resultPath);

@@ -38,11 +38,16 @@ interface WatchServiceDeps extends TargetDeps {
   readonly tickMs: number;
 }
 
-/** A line told to the person, kept for the tests (the notification's text and its buttons). */
+/**
+ * A line told to the person, kept for the tests: the notification's text, its buttons, and what a
+ * button does (`act`, the same function the notification's answer calls, so a test presses the
+ * button of this line, not of whichever run is latest by then).
+ */
 interface Told {
   readonly watchId: string;
   readonly text: string;
   readonly actions: readonly string[];
+  readonly act: (action: string) => void;
 }
 
 export class WatchService implements vscode.Disposable {
@@ -139,13 +144,16 @@ export class WatchService implements vscode.Disposable {
     return file;
   }
 
-  private say(watchId: string, text: string, actions: readonly string[], level: 'info' | 'warning'): Thenable<string | undefined> {
-    const t: Told = { watchId, text, actions };
+  private say(watchId: string, text: string, actions: readonly string[], level: 'info' | 'warning', act: (action: string) => void = () => undefined): void {
+    const t: Told = { watchId, text, actions, act };
     this.told.push(t);
     if (this.told.length > 50) this.told.shift();
     this.toldEmitter.fire(t);
     this.deps.log.info(`Watch: ${text}`);
-    return level === 'warning' ? showWarning(text, ...actions) : vscode.window.showInformationMessage(text, ...actions);
+    const shown = level === 'warning' ? showWarning(text, ...actions) : vscode.window.showInformationMessage(text, ...actions);
+    void shown.then((a) => {
+      if (a !== undefined) act(a);
+    });
   }
 
   private tell(e: WatchEvent): void {
@@ -153,21 +161,21 @@ export class WatchService implements vscode.Disposable {
     const w = e.watch;
     if (e.kind === 'missed') {
       const text = `${w.name}: ${e.count} scheduled run${e.count === 1 ? ' was' : 's were'} missed while the editor was closed (not caught up).`;
-      void this.say(w.id, text, [RUN_ONCE_NOW], 'info').then((a) => {
+      this.say(w.id, text, [RUN_ONCE_NOW], 'info', (a) => {
         if (a === RUN_ONCE_NOW) void this.runNow(w.id);
       });
       return;
     }
     const { run } = e;
     if (run.status === 'skipped' || run.status === 'failed') {
-      void this.say(w.id, `${w.name}: ${run.text}`, [], 'warning');
+      this.say(w.id, `${w.name}: ${run.text}`, [], 'warning');
       return;
     }
     const changed = run.status === 'changed';
     if (!changed && w.notify === 'changed' && !e.manual) return;
     const text = e.changes && e.previousAt !== undefined ? changeLine(w.name, e.changes, w.threshold, e.previousAt, run.at) : `${w.name}: ${run.text}`;
     const actions = [...(run.comparePath ? [OPEN_CHANGES] : []), ...(run.resultPath ? [OPEN_RESULT] : [])];
-    void this.say(w.id, text, actions, 'info').then((a) => {
+    this.say(w.id, text, actions, 'info', (a) => {
       if (a === OPEN_CHANGES && run.comparePath) void openInTable(run.comparePath);
       else if (a === OPEN_RESULT && run.resultPath) void openResult(run.resultPath);
     });
