@@ -33,8 +33,11 @@ export async function testingContext(): Promise<vscode.ExtensionContext> {
 /**
  * Polls until check() returns a value other than undefined/false, or fails after timeoutMs.
  * `what` may be a function: it is read at the timeout, so the error can say what was seen then.
+ * The default wait is long (20 s) because it costs nothing when the state comes: it returns at once
+ * then, and a slower CI machine (the integration tier took 6 min there against 3 here) still gets
+ * there. A test that something does not happen never uses it.
  */
-export async function waitFor<T>(what: string | (() => string), check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+export async function waitFor<T>(what: string | (() => string), check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
