@@ -4,58 +4,24 @@
  * and the pinned columns (with the row numbers) stick to the left, both by CSS `position: sticky`,
  * so the compositor keeps them in place while scrolling. Elements are recycled: a scroll moves rows
  * and rewrites the text of cells whose content changed, nothing more. Cells are written with
- * textContent only. The keyboard and the mouse are handled in gridInput.ts.
+ * textContent only. This file places rows and columns as the view scrolls; the elements themselves
+ * (a row, its cells, the header's cells) are made and written in gridCells.ts, and the keyboard
+ * and the mouse are handled in gridInput.ts.
  */
 import type { ColumnModel } from './columns';
 import { ColumnAxis, RowAxis } from './layout';
 import { formatCount } from './format';
-import { ariaColIndex, ariaRowIndex, gridCounts } from './gridAria';
+import { ariaRowIndex, gridCounts } from './gridAria';
+import { ACTIVE_ID, makeRow, syncCells, syncHeader, type CellSource, type HeaderCellView, type RowView } from './gridCells';
 import { GridInput } from './gridInput';
 import type { CellPos, GridHost, Selection } from './gridTypes';
 import { l10n } from '../shared/l10n';
-
-interface CellView {
-  readonly el: HTMLElement;
-  col: number;
-  text: string;
-  title: string;
-  cls: string;
-  width: number;
-  /** Pixels of the cell under the pinned columns (its text starts after them). */
-  inset: number;
-}
-
-interface RowView {
-  readonly el: HTMLElement;
-  readonly pin: HTMLElement;
-  readonly gutter: HTMLElement;
-  readonly pad: HTMLElement;
-  readonly pinCells: CellView[];
-  readonly cells: CellView[];
-  row: number;
-  top: number;
-  gutterText: string;
-}
-
-interface HeaderCellView {
-  readonly el: HTMLElement;
-  readonly name: HTMLElement;
-  readonly sort: HTMLElement;
-  readonly filter: HTMLElement;
-  col: number;
-  key: string;
-  width: number;
-  inset: number;
-}
 
 const OVERSCAN_ROWS = 6;
 const OVERSCAN_COLS = 2;
 /** Rows and columns fetched beyond the overscan, so a steady scroll finds its cells ready. */
 const PREFETCH_ROWS = 40;
 const PREFETCH_COLS = 4;
-const ACTIVE_ID = 'grid-active-cell';
-/** A cell's own left padding (table.css `.c`). */
-const CELL_PADDING = 8;
 
 /** How long the last renders took (ms), for the e2e test's scroll figures; a small ring. */
 const renderTimes: number[] = [];
@@ -268,6 +234,7 @@ export class Grid {
     const [r0, r1] = this.axis.range(st, OVERSCAN_ROWS);
     const [c0, c1] = this.cols.range(sl, clientW - left, OVERSCAN_COLS);
 
+    const src: CellSource = { host: this.host, model, active: this.active };
     const counts = gridCounts(n, model.shownCount);
     this.scroller.setAttribute('aria-rowcount', String(counts.rowcount));
     this.scroller.setAttribute('aria-colcount', String(counts.colcount));
@@ -279,9 +246,9 @@ export class Grid {
 
     // Header.
     this.corner.style.width = `${this.gutterWidth}px`;
-    this.syncHeader(this.headerPin, this.headerPinCells, pinned, 0);
+    syncHeader(src, this.headerPin, this.headerPinCells, pinned, 0);
     this.headerPad.style.width = `${this.cols.start(c0)}px`;
-    this.syncHeader(this.headerRow, this.headerCells, scrolling.slice(c0, c1), P + c0, covered);
+    syncHeader(src, this.headerRow, this.headerCells, scrolling.slice(c0, c1), P + c0, covered);
 
     // Body rows: recycle the ones that left, place the ones that came.
     for (const [r, v] of this.rows) {
@@ -296,7 +263,7 @@ export class Grid {
     for (let r = r0; r < r1; r++) {
       let v = this.rows.get(r);
       if (!v) {
-        v = this.pool.pop() ?? this.makeRow();
+        v = this.pool.pop() ?? makeRow(this.rowHeight);
         v.row = r;
         v.top = -1;
         this.rows.set(r, v);
@@ -316,9 +283,9 @@ export class Grid {
       }
       v.gutter.style.width = `${this.gutterWidth}px`;
       v.gutter.classList.toggle('sel', r >= sel.rows[0] && r <= sel.rows[1] && this.active.row >= 0);
-      this.syncCells(v.pin, v.pinCells, pinned, 0, r, sel);
+      syncCells(src, v.pin, v.pinCells, pinned, 0, r, sel);
       v.pad.style.width = `${this.cols.start(c0)}px`;
-      this.syncCells(v.el, v.cells, visibleScrolling, P + c0, r, sel, covered);
+      syncCells(src, v.el, v.cells, visibleScrolling, P + c0, r, sel, covered);
     }
     if (this.active.row < 0) this.headerCellEl(this.active.col)?.setAttribute('id', ACTIVE_ID);
     if (document.getElementById(ACTIVE_ID)) this.scroller.setAttribute('aria-activedescendant', ACTIVE_ID);
@@ -332,146 +299,6 @@ export class Grid {
   }
 
   // ------------------------------------------------------------------------------------------
-
-  private makeRow(): RowView {
-    const el = document.createElement('div');
-    el.className = 'row';
-    el.setAttribute('role', 'row');
-    el.style.height = `${this.rowHeight}px`;
-    const pin = document.createElement('div');
-    pin.className = 'pin';
-    pin.setAttribute('role', 'presentation');
-    const gutter = document.createElement('div');
-    gutter.className = 'gutter';
-    gutter.setAttribute('role', 'rowheader');
-    gutter.setAttribute('aria-colindex', '1');
-    pin.appendChild(gutter);
-    const pad = document.createElement('div');
-    pad.className = 'pad';
-    el.append(pin, pad);
-    return { el, pin, gutter, pad, pinCells: [], cells: [], row: -1, top: -1, gutterText: '' };
-  }
-
-  private syncCells(parent: HTMLElement, list: CellView[], columns: readonly number[], firstDisplay: number, r: number, sel: Selection, covered?: { col: number; px: number }): void {
-    while (list.length > columns.length) list.pop()?.el.remove();
-    while (list.length < columns.length) {
-      const el = document.createElement('div');
-      el.setAttribute('role', 'gridcell');
-      parent.appendChild(el);
-      list.push({ el, col: -1, text: '\u0000', title: '', cls: '', width: -1, inset: 0 });
-    }
-    const inRows = this.active.row >= 0 && r >= sel.rows[0] && r <= sel.rows[1];
-    for (let j = 0; j < columns.length; j++) {
-      const c = columns[j] ?? 0;
-      const cv = list[j] as CellView;
-      const d = firstDisplay + j;
-      const raw = this.host.cell(r, c);
-      const shown = raw === undefined ? { text: '' } : this.host.display(c, raw);
-      const text = shown.text;
-      const title = shown.title ?? '';
-      const selected = inRows && d >= sel.cols[0] && d <= sel.cols[1];
-      const isActive = r === this.active.row && d === this.active.col;
-      const inset = covered?.col === d ? covered.px : 0;
-      const cls = `c${this.host.numeric(c) ? ' num' : ''}${shown.tone ? ` ${shown.tone}` : ''}${inset > 0 ? ' under-pin' : ''}${raw === undefined ? ' loading' : ''}${selected ? ' sel' : ''}${isActive ? ' active' : ''}`;
-      if (cv.col !== d) {
-        cv.col = d;
-        cv.el.setAttribute('aria-colindex', String(ariaColIndex(d)));
-        cv.el.dataset.d = String(d);
-      }
-      if (cv.text !== text) {
-        cv.text = text;
-        cv.el.textContent = text;
-      }
-      if (cv.title !== title) {
-        cv.title = title;
-        if (title) cv.el.title = title;
-        else cv.el.removeAttribute('title');
-      }
-      // A column sliding under the pinned ones shows its text from the pinned edge on, cut with an
-      // ellipsis, never the tail of a number that would read as another number.
-      if (cv.inset !== inset) {
-        cv.inset = inset;
-        cv.el.style.paddingLeft = inset > 0 ? `${inset + CELL_PADDING}px` : '';
-      }
-      if (cv.cls !== cls) {
-        cv.cls = cls;
-        cv.el.className = cls;
-        cv.el.setAttribute('aria-selected', String(selected));
-      }
-      const w = this.model.width(c);
-      if (cv.width !== w) {
-        cv.width = w;
-        cv.el.style.width = `${w}px`;
-      }
-      // Recycled elements keep their attributes: the id goes exactly where the active cell is.
-      if (isActive) cv.el.id = ACTIVE_ID;
-      else if (cv.el.id) cv.el.removeAttribute('id');
-    }
-  }
-
-  private syncHeader(parent: HTMLElement, list: HeaderCellView[], columns: readonly number[], firstDisplay: number, covered?: { col: number; px: number }): void {
-    while (list.length > columns.length) list.pop()?.el.remove();
-    while (list.length < columns.length) {
-      const el = document.createElement('div');
-      el.className = 'hcell';
-      el.setAttribute('role', 'columnheader');
-      const name = document.createElement('span');
-      name.className = 'hname';
-      const sort = document.createElement('span');
-      sort.className = 'hsort';
-      sort.setAttribute('aria-hidden', 'true');
-      const filter = document.createElement('span');
-      filter.className = 'hfilter';
-      filter.setAttribute('aria-hidden', 'true');
-      const menu = document.createElement('span');
-      menu.className = 'hmenu';
-      menu.textContent = '⋮';
-      menu.title = l10n.t('Column actions (Enter)');
-      menu.setAttribute('aria-hidden', 'true');
-      const resize = document.createElement('span');
-      resize.className = 'rsz';
-      resize.setAttribute('aria-hidden', 'true');
-      el.append(name, sort, filter, menu, resize);
-      parent.appendChild(el);
-      list.push({ el, name, sort, filter, col: -1, key: '', width: -1, inset: 0 });
-    }
-    for (let j = 0; j < columns.length; j++) {
-      const c = columns[j] ?? 0;
-      const hv = list[j] as HeaderCellView;
-      const d = firstDisplay + j;
-      const h = this.host.header(c);
-      const isActive = this.active.row < 0 && d === this.active.col;
-      if (!isActive && hv.el.id) hv.el.removeAttribute('id');
-      const key = `${d}|${h.name}|${h.sort ?? ''}|${h.filtered}|${isActive}|${this.host.numeric(c)}`;
-      if (hv.key !== key) {
-        hv.key = key;
-        hv.col = d;
-        hv.el.dataset.d = String(d);
-        hv.el.setAttribute('aria-colindex', String(ariaColIndex(d)));
-        hv.name.textContent = h.name;
-        hv.el.title = h.title;
-        hv.sort.textContent = h.sort ?? '';
-        hv.filter.textContent = h.filtered ? '●' : '';
-        hv.el.classList.toggle('num', this.host.numeric(c));
-        hv.el.classList.toggle('sorted', h.sort !== undefined);
-        hv.el.classList.toggle('filtered', h.filtered);
-        hv.el.classList.toggle('active', isActive);
-        if (h.sortDirection) hv.el.setAttribute('aria-sort', h.sortDirection);
-        else hv.el.removeAttribute('aria-sort');
-      }
-      const w = this.model.width(c);
-      if (hv.width !== w) {
-        hv.width = w;
-        hv.el.style.width = `${w}px`;
-      }
-      const inset = covered?.col === d ? covered.px : 0;
-      if (hv.inset !== inset) {
-        hv.inset = inset;
-        hv.el.style.paddingLeft = inset > 0 ? `${inset + CELL_PADDING}px` : '';
-        hv.el.classList.toggle('under-pin', inset > 0);
-      }
-    }
-  }
 
   private headerCellEl(col: number): HTMLElement | undefined {
     return [...this.headerPinCells, ...this.headerCells].find((h) => h.col === col)?.el;

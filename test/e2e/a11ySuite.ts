@@ -7,7 +7,9 @@
 // comparison of two results. Each is checked with axe-core in the theme of the file: a step fails
 // on any serious or critical violation (after closing what it opened, so the next step starts
 // clean), and every result (all impacts) goes to test-results/e2e/axe-results-<theme>.{json,md}.
-// The sandbox runs beside it (autoStart), as for a person trying the extension.
+// The sandbox runs beside it (autoStart), as for a person trying the extension. The notebook
+// renderer's outputs (pipeline cells) are checked in pipeline.test.ts, where the notebook already
+// runs, in four themes (axe-results-notebook-renderer.{json,md}).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe } from 'node:test';

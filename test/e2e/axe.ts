@@ -32,21 +32,58 @@ export interface AxeRun {
 
 const AXE_SOURCE = readFileSync(join(repoRoot, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
-/** Runs axe over the whole document of `frame` (the webview's inner frame); injects it first when needed. */
-export async function runAxe(frame: Frame, view: string, theme: string): Promise<AxeRun> {
+/**
+ * Runs axe over the whole document of `frame` (the webview's inner frame), or only over the
+ * elements `include` selects (a notebook renderer's outputs, in a frame whose page is VS Code's);
+ * injects axe first when needed.
+ */
+export async function runAxe(frame: Frame, view: string, theme: string, include?: string): Promise<AxeRun> {
   const present = await frame.evaluate(() => typeof (globalThis as { axe?: unknown }).axe === 'object');
   if (!present) await frame.evaluate(AXE_SOURCE);
-  const r = await frame.evaluate(async () => {
+  const r = await frame.evaluate(async (selector) => {
     interface Axe {
       run(context: unknown, options: unknown): Promise<{ violations: AxeRule[]; incomplete: AxeRule[]; passes: unknown[] }>;
     }
     const axe = (globalThis as unknown as { axe: Axe }).axe;
-    const res = await axe.run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations', 'incomplete'] });
+    const res = await axe.run(selector ?? (globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations', 'incomplete'] });
     const slim = (rules: AxeRule[]): AxeRule[] =>
       rules.map((v) => ({ id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html.slice(0, 300), failureSummary: n.failureSummary })) }));
     return { violations: slim(res.violations), incomplete: slim(res.incomplete), passes: res.passes.length };
-  });
+  }, include);
   return { view, theme, ...r };
+}
+
+/**
+ * Runs `fn` (an axe run) with a notebook's outputs frame made measurable, then puts it back. That
+ * frame is VS Code's: transparent over the workbench, which paints the notebook's background
+ * behind it, and a body of no height that clips (overflow: hidden) the outputs it positions
+ * absolutely. axe, inside the frame, would find every output clipped (its contrast rule then
+ * applies to nothing) and no background (it would take white, under a dark theme's light text).
+ * So the frame's root is given `background`, the colour the workbench shows behind the outputs
+ * (the caller reads it there), and its body stops clipping; nothing else changes.
+ */
+export async function withBackdrop<T>(frame: Frame, background: string, fn: () => Promise<T>): Promise<T> {
+  const set = (paint: string | undefined): Promise<void> =>
+    frame.evaluate((bg) => {
+      interface Style {
+        setProperty(name: string, value: string, priority?: string): void;
+        removeProperty(name: string): void;
+      }
+      const d = (globalThis as unknown as { document: { documentElement: { style: Style }; body: { style: Style } } }).document;
+      if (bg === undefined) {
+        d.documentElement.style.removeProperty('background');
+        d.body.style.removeProperty('overflow');
+      } else {
+        d.documentElement.style.setProperty('background', bg, 'important');
+        d.body.style.setProperty('overflow', 'visible', 'important');
+      }
+    }, paint);
+  await set(background);
+  try {
+    return await fn();
+  } finally {
+    await set(undefined);
+  }
 }
 
 /** The serious and critical violations of a run, one line each (for an assertion's message). */

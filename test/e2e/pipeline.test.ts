@@ -3,12 +3,16 @@
 // comes first as a pick whose default (Enter) approves nothing, and Enter on it sends nothing; run
 // again and approved, a cell is seen running, each output shows its status, credits, rows and a
 // small table (our notebook renderer) whose next page comes from the table engine, and "Open as
-// Table" opens the result in the table editor. Screenshots of each step are for looking at.
+// Table" opens the result in the table editor. Screenshots of each step are for looking at. The
+// renderer's outputs are checked with axe-core (issue 26 item 7) in the dark theme the walk runs
+// in, in Light Modern and in both high-contrast themes, here rather than in the a11y suite, so the
+// notebook is run once.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
 import type { Frame, Locator } from 'playwright-core';
 import { examplePipeline, serializePipeline } from '../../src/core/pipeline/format';
+import { blocking, runAxe, withBackdrop, writeAxeReport, type AxeRun } from './axe';
 import { firstRowText, until } from './tableWebview';
 import { stepWithShot, Workbench, packagedVsix } from './workbench';
 
@@ -209,6 +213,74 @@ describe('the example pipeline in a notebook: planned, approved once, its result
     await reveal(pnl);
     await wb.page.waitForTimeout(300);
     await wb.screenshot('outputs');
+  });
+
+  /** Picks a colour theme as a person does (Preferences: Color Theme) and waits for the outputs' frame to take it. */
+  const pickTheme = async (label: string, bodyClass: string): Promise<void> => {
+    await wb.runCommand('Preferences: Color Theme');
+    await wb.typeIntoQuickInput(label);
+    await wb.quickInput.locator('.quick-input-list .monaco-list-row.focused', { hasText: label }).waitFor({ timeout: 15_000 });
+    await wb.page.keyboard.press('Enter');
+    await wb.quickInput.waitFor({ state: 'hidden', timeout: 15_000 });
+    await until(
+      `the outputs in ${label}`,
+      () =>
+        frame.evaluate((k) => {
+          // The theme's kind as VS Code marks the body (a light high-contrast theme carries both high-contrast classes).
+          const list = (globalThis as unknown as { document: { body: { classList: { contains(c: string): boolean } } } }).document.body.classList;
+          const kinds = ['vscode-light', 'vscode-dark', 'vscode-high-contrast', 'vscode-high-contrast-light'].filter((c) => list.contains(c));
+          return kinds.includes(k) && kinds.every((c) => c === k || (k === 'vscode-high-contrast-light' && c === 'vscode-high-contrast'));
+        }, bodyClass),
+      30_000,
+    );
+  };
+
+  step('the outputs pass axe-core in Dark Modern, Light Modern and both high-contrast themes', async () => {
+    const runs: AxeRun[] = [];
+    const problems: string[] = [];
+    const pnl = frame.locator('.wa-cr').nth(2);
+    const check = async (theme: string): Promise<void> => {
+      // axe judges the contrast of what shows: the coloured gains and losses are columns to the
+      // right of the identity columns, so the rows' region scrolls one into view first.
+      const toned = pnl.locator('td.gain, td.loss');
+      assert.ok((await toned.count()) > 0, 'the pnl page shows a gain or a loss');
+      await toned.first().evaluate((e) => e.scrollIntoView({ block: 'nearest', inline: 'center' }));
+      await reveal(pnl);
+      // What shows behind the outputs' (transparent) frame: the first background the workbench
+      // paints under the notebook's rows (the list's own in most themes, the editor's in high contrast).
+      const backdrop = await wb.page
+        .locator('.notebook-editor .monaco-list-rows')
+        .first()
+        .evaluate((e) => {
+          for (let n: typeof e | null = e; n; n = n.parentElement) {
+            const bg = e.ownerDocument.defaultView?.getComputedStyle(n).backgroundColor ?? '';
+            if (bg !== '' && bg !== 'transparent' && bg !== 'rgba(0, 0, 0, 0)') return bg;
+          }
+          return '';
+        });
+      assert.match(backdrop, /^rgb\(/u, `the notebook's background is a solid colour: ${backdrop}`);
+      // Only our renderer's outputs: the frame's page (its containers, its markdown) is VS Code's.
+      const run = await withBackdrop(frame, backdrop, () => runAxe(frame, 'notebook-renderer', theme, '.wa-cr'));
+      runs.push(run);
+      problems.push(...blocking(run).map((b) => `${theme}: ${b}`));
+      await wb.screenshot(`outputs-axe-${theme}`);
+    };
+    try {
+      await check('dark');
+      await pickTheme('Light Modern', 'vscode-light');
+      await check('light');
+      await pickTheme('Light High Contrast', 'vscode-high-contrast-light');
+      await check('hc-light');
+      await pickTheme('Dark High Contrast', 'vscode-high-contrast');
+      await check('hc');
+    } finally {
+      if (runs.length > 0) console.log(`# axe results: ${writeAxeReport(runs, 'notebook-renderer')}`);
+      for (const r of runs) console.log(`# axe ${r.view} (${r.theme}): ${r.violations.map((v) => `${v.id} (${v.impact ?? '?'}, ${v.nodes.length})`).join(', ') || 'no violations'}; ${r.passes} rules passed`);
+      // The rest of the walk in the theme it started in.
+      if (runs.length > 1) await pickTheme('Dark Modern', 'vscode-dark');
+      await pnl.locator('.wa-cr-wrap').evaluate((e) => e.scrollTo({ left: 0 }));
+    }
+    assert.deepEqual(problems, [], problems.join('\n'));
   });
 
   step('Next shows the next page, read by the table engine; the buttons are reached by Tab', async () => {

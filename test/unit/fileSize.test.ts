@@ -20,15 +20,6 @@ const MAX_LINES = 450;
  */
 const DATA_FILES = new Set(['src/core/catalog.ts', 'src/core/pipeline/scriptRuntime.ts']);
 
-/**
- * Not yet split (issue 26, item 2, left for after the webview work of issues 23 and 26 landed):
- * each may not grow past the length it has now, and leaves this list once split. Not data.
- */
-const PENDING_SPLITS: ReadonlyMap<string, number> = new Map([
-  ['src/webview-ui/analysisPanel.ts', 672],
-  ['src/webview-ui/grid.ts', 492],
-]);
-
 function repoRoot(): string {
   for (let d = __dirname; dirname(d) !== d; d = dirname(d)) {
     if (statSync(join(d, 'package.json'), { throwIfNoEntry: false })?.isFile()) return d;
@@ -54,15 +45,7 @@ describe('file size', () => {
   const root = repoRoot();
 
   it(`no file of src/ is over ${MAX_LINES} lines (data files named in DATA_FILES aside)`, () => {
-    assert.deepEqual(longFiles(root, 'src', MAX_LINES, new Set([...DATA_FILES, ...PENDING_SPLITS.keys()])), [], 'split the file by concern');
-  });
-
-  it('a file waiting to be split does not grow, and leaves PENDING_SPLITS once it is under the limit', () => {
-    for (const [file, cap] of PENDING_SPLITS) {
-      const lines = readFileSync(join(root, file), 'utf8').split('\n').length - 1;
-      assert.ok(lines <= cap, `${file} grew to ${lines} lines (cap ${cap}): split it instead`);
-      assert.ok(lines > MAX_LINES, `${file} is ${lines} lines now: remove it from PENDING_SPLITS`);
-    }
+    assert.deepEqual(longFiles(root, 'src', MAX_LINES, DATA_FILES), [], 'split the file by concern');
   });
 
   it('the data files named are still in the tree (a stale entry would hide a file)', () => {
