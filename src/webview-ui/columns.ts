@@ -26,6 +26,28 @@ export function naturalWidth(digit: number, ui: number): (c: ColumnInfo) => numb
   };
 }
 
+/**
+ * Where a column the grid stood on is after the shown columns changed (a preset, a hide, a pin):
+ * its display index in `after` when it still shows, else the display index of the nearest column
+ * of `before` that still does (the next one to its right first, then the one to its left). The
+ * grid addresses cells by display index, so without this its active cell would keep the index and
+ * land on another column.
+ */
+export function followColumn(before: readonly number[], after: readonly number[], index: number): number {
+  if (after.length === 0) return 0;
+  const at = new Map(after.map((c, d) => [c, d]));
+  const col = before[index];
+  if (col === undefined) return Math.max(0, Math.min(after.length - 1, index));
+  for (let k = 0; k < before.length; k++) {
+    for (const i of k === 0 ? [index] : [index + k, index - k]) {
+      const c = before[i];
+      const d = c === undefined ? undefined : at.get(c);
+      if (d !== undefined) return d;
+    }
+  }
+  return Math.max(0, Math.min(after.length - 1, index));
+}
+
 export class ColumnModel {
   readonly hidden = new Set<number>();
   /** Pinned columns in the order they were pinned. */
