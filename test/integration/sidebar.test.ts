@@ -310,10 +310,15 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
       [...byEp.keys()].map((id) => endpointTitle(id)).sort(),
       'one line per endpoint this extension paid for',
     );
+    // The amount compact (the row reads whole at the sidebar's default width), the exact one, the calls and the share in the tooltip.
     for (const l of lines) {
       const id = [...byEp.keys()].find((k) => endpointTitle(k) === labelOf(l)) ?? '';
-      assert.match(String(l.description), new RegExp(`^${(byEp.get(id) ?? 0).toLocaleString('en-US')} credits`, 'u'));
+      assert.equal(String(l.description), compactCredits(byEp.get(id) ?? 0));
+      assert.match(String(l.tooltip), new RegExp(`: ${(byEp.get(id) ?? 0).toLocaleString('en-US')} credits? in \\d+ paid calls?(, \\d+% of this period’s spend)?\\.$`, 'u'));
     }
+    const spent = [...byEp.values()].reduce((a, b) => a + b, 0);
+    assert.equal(String(rows.get('spend')?.description), `${compactCredits(spent)} credits`);
+    assert.match(String(rows.get('spend')?.tooltip), new RegExp(`^${spent.toLocaleString('en-US')} credits? in \\d+ paid calls?\\.`, 'u'));
     note(`account: balance "${String(rows.get('balance')?.description)}", spend ${lines.map((l) => `${labelOf(l)}: ${String(l.description)}`).join('; ')}`);
   });
 
