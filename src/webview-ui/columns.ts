@@ -56,6 +56,8 @@ export class ColumnModel {
   readonly formats = new Map<number, NumberFormat>();
   defaultFormat: NumberFormat = 'auto';
   private displayCache: { pinned: number[]; scrolling: number[] } | undefined;
+  /** The columns shown when moves() was last asked (or the model built, or a layout applied). */
+  private shownBefore: readonly number[] = [];
 
   constructor(
     readonly info: readonly ColumnInfo[],
@@ -64,6 +66,19 @@ export class ColumnModel {
   ) {
     const firstAddress = info.findIndex((c) => c.address !== undefined);
     if (firstAddress >= 0) this.pinned = [firstAddress];
+    this.shownBefore = this.displayed;
+  }
+
+  /**
+   * Where each display index of the columns shown at the last call went since (followColumn): the
+   * grid's active cell stays on its column through a preset, a hide or a pin. Always a valid display
+   * index now (0 when nothing shows).
+   */
+  moves(): (index: number) => number {
+    const before = this.shownBefore;
+    const after = this.displayed;
+    this.shownBefore = after;
+    return (index) => followColumn(before, after, index);
   }
 
   get count(): number {
@@ -193,5 +208,6 @@ export class ColumnModel {
     this.changed();
     // Never hide every column: a file whose names all differ would show nothing.
     if (this.shownCount === 0) this.showAll();
+    this.shownBefore = this.displayed;
   }
 }

@@ -6,7 +6,7 @@
  * and rewrites the text of cells whose content changed, nothing more. Cells are written with
  * textContent only. The keyboard and the mouse are handled in gridInput.ts.
  */
-import { followColumn, type ColumnModel } from './columns';
+import type { ColumnModel } from './columns';
 import { ColumnAxis, RowAxis } from './layout';
 import { formatCount } from './format';
 import { ariaColIndex, ariaRowIndex, gridCounts } from './gridAria';
@@ -81,8 +81,6 @@ export class Grid {
   private sizerKey = '';
   active: CellPos = { row: 0, col: 0 };
   anchor: CellPos = { row: 0, col: 0 };
-  /** The columns shown (display order) when the active cell was last placed: a change of columns keeps it on its column. */
-  private shownBefore: readonly number[];
 
   constructor(
     parent: HTMLElement,
@@ -92,7 +90,6 @@ export class Grid {
     readonly headerHeight: number,
     private readonly digitWidth: number,
   ) {
-    this.shownBefore = model.displayed;
     this.scroller = document.createElement('div');
     this.scroller.className = 'scroller';
     this.scroller.tabIndex = 0;
@@ -487,12 +484,8 @@ export class Grid {
 
   private clampActive(): void {
     const n = this.host.rowCount;
-    const d = Math.max(1, this.model.shownCount);
-    // The same column (by its index in the file), or the nearest one still shown, not the same display index.
-    const before = this.shownBefore;
-    const after = this.model.displayed;
-    this.shownBefore = after;
-    const clamp = (p: CellPos): CellPos => ({ row: Math.max(-1, Math.min(n - 1, p.row)), col: Math.max(0, Math.min(d - 1, followColumn(before, after, p.col))) });
+    const col = this.model.moves(); // the same column, or the nearest still shown: not the same display index
+    const clamp = (p: CellPos): CellPos => ({ row: Math.max(-1, Math.min(n - 1, p.row)), col: col(p.col) });
     this.active = clamp(this.active);
     this.anchor = clamp(this.anchor);
   }

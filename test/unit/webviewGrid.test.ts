@@ -160,6 +160,12 @@ describe('columns', () => {
     assert.equal(followColumn([0, 5, 6, 1], [0, 1], 3), 1);
     assert.equal(followColumn([0, 1, 2], [2, 0, 1], 1), 2, 'a column pinned since: its new place');
     assert.equal(followColumn([0, 1], [], 1), 0);
+    // The model says where its columns went since it was last asked: what the grid's reset uses.
+    const g = new ColumnModel(wallets, () => 100);
+    const at = g.displayed.findIndex((c) => wallets[c]?.name === 'realized_pnl_usd_7d');
+    g.applyPreset({ timeframes: ['7d'], groups: [] });
+    assert.equal(wallets[g.displayed[g.moves()(at)] ?? -1]?.name, 'realized_pnl_usd_7d');
+    assert.equal(g.moves()(3), 3, 'nothing changed since: the same index');
   });
 
   it('remembers a layout by column name and applies it to another file of the same endpoint', () => {
