@@ -187,10 +187,12 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     assert.equal(again, opened);
     assert.equal(downloads(), 2, 'Download Again fetched the file once more');
     assert.deepEqual(
-      fs.readdirSync(results).filter((n) => n.includes(item.requestId)).sort(),
+      // Named for a person (no request id in it): its parts and what would be set aside all start with its name.
+      fs.readdirSync(results).filter((n) => n.startsWith(path.basename(opened))).sort(),
       [path.basename(opened), `${path.basename(opened)}.meta.json`],
       'the result replaced in place, with its sidecar, and nothing left aside',
     );
+    assert.equal((JSON.parse(fs.readFileSync(`${opened}.meta.json`, 'utf8')) as { requestId?: string }).requestId, item.requestId, 'the sidecar keeps the request id');
     assert.equal(await vscode.commands.executeCommand(CommandIds.copyRequestId, provider().node(item.requestId)), item.requestId);
     assert.equal(await vscode.env.clipboard.readText(), item.requestId);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
