@@ -108,6 +108,11 @@ describe('Top Traders of Tokens from the palette, price first', { timeout: 240_0
     });
     assert.ok(bar.searchWidth >= bar.placeholder + 8, `the search box (${bar.searchWidth} px) holds its placeholder (${bar.placeholder.toFixed(0)} px)`);
     assert.ok(bar.overflow <= 1 && bar.inside, `nothing of the toolbar sticks out (${bar.overflow} px)`);
+    // The result is named for a person: the endpoint and when it was sent (local time), whole in the
+    // breadcrumbs and the Explorer; the request id is in its sidecar, not in the name.
+    const crumbs = await wb.page.locator('.breadcrumbs-control').first().innerText();
+    assert.match(crumbs, /toptraders-\d{4}-\d{2}-\d{2}-\d{4}(-\d+)?/u, crumbs);
+    assert.doesNotMatch(crumbs, /req_/u, crumbs);
     await wb.screenshot('result-open');
     assert.match(await tab.innerText(), /\.csv/u);
   });
