@@ -26,6 +26,28 @@ export function naturalWidth(digit: number, ui: number): (c: ColumnInfo) => numb
   };
 }
 
+/**
+ * Where a column the grid stood on is after the shown columns changed (a preset, a hide, a pin):
+ * its display index in `after` when it still shows, else the display index of the nearest column
+ * of `before` that still does (the next one to its right first, then the one to its left). The
+ * grid addresses cells by display index, so without this its active cell would keep the index and
+ * land on another column.
+ */
+export function followColumn(before: readonly number[], after: readonly number[], index: number): number {
+  if (after.length === 0) return 0;
+  const at = new Map(after.map((c, d) => [c, d]));
+  const col = before[index];
+  if (col === undefined) return Math.max(0, Math.min(after.length - 1, index));
+  for (let k = 0; k < before.length; k++) {
+    for (const i of k === 0 ? [index] : [index + k, index - k]) {
+      const c = before[i];
+      const d = c === undefined ? undefined : at.get(c);
+      if (d !== undefined) return d;
+    }
+  }
+  return Math.max(0, Math.min(after.length - 1, index));
+}
+
 export class ColumnModel {
   readonly hidden = new Set<number>();
   /** Pinned columns in the order they were pinned. */
@@ -34,6 +56,8 @@ export class ColumnModel {
   readonly formats = new Map<number, NumberFormat>();
   defaultFormat: NumberFormat = 'auto';
   private displayCache: { pinned: number[]; scrolling: number[] } | undefined;
+  /** The columns shown when moves() was last asked (or the model built, or a layout applied). */
+  private shownBefore: readonly number[] = [];
 
   constructor(
     readonly info: readonly ColumnInfo[],
@@ -42,6 +66,19 @@ export class ColumnModel {
   ) {
     const firstAddress = info.findIndex((c) => c.address !== undefined);
     if (firstAddress >= 0) this.pinned = [firstAddress];
+    this.shownBefore = this.displayed;
+  }
+
+  /**
+   * Where each display index of the columns shown at the last call went since (followColumn): the
+   * grid's active cell stays on its column through a preset, a hide or a pin. Always a valid display
+   * index now (0 when nothing shows).
+   */
+  moves(): (index: number) => number {
+    const before = this.shownBefore;
+    const after = this.displayed;
+    this.shownBefore = after;
+    return (index) => followColumn(before, after, index);
   }
 
   get count(): number {
@@ -171,5 +208,6 @@ export class ColumnModel {
     this.changed();
     // Never hide every column: a file whose names all differ would show nothing.
     if (this.shownCount === 0) this.showAll();
+    this.shownBefore = this.displayed;
   }
 }

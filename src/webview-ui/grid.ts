@@ -311,8 +311,8 @@ export class Grid {
 
   private clampActive(): void {
     const n = this.host.rowCount;
-    const d = Math.max(1, this.model.shownCount);
-    const clamp = (p: CellPos): CellPos => ({ row: Math.max(-1, Math.min(n - 1, p.row)), col: Math.max(0, Math.min(d - 1, p.col)) });
+    const col = this.model.moves(); // the same column, or the nearest still shown: not the same display index
+    const clamp = (p: CellPos): CellPos => ({ row: Math.max(-1, Math.min(n - 1, p.row)), col: col(p.col) });
     this.active = clamp(this.active);
     this.anchor = clamp(this.anchor);
   }

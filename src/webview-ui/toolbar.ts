@@ -108,7 +108,10 @@ export class Toolbar {
       }
     });
     const source = meta.endpointTitle ? el('span', { className: 'dim source', text: meta.endpointTitle, title: l10n.t('Result of {0}', meta.endpoint ?? '') }) : undefined;
-    this.el.append(box, this.count, ...(source ? [source] : []), el('span', { className: 'spacer' }), this.columns, format, analyse, exportButton, more);
+    // The buttons go together, at the right; when the row is too narrow (a result's file switcher,
+    // a narrow editor) they wrap as one group to a second line instead of squeezing the search box.
+    const tools = el('div', { className: 'tools' }, [this.columns, format, analyse, exportButton, more]);
+    this.el.append(box, this.count, ...(source ? [source] : []), tools);
   }
 
   /** The More menu under its button; Escape gives the focus back to the button. */

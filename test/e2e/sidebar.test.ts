@@ -77,6 +77,22 @@ describe('the sidebar: a running job turns done, live', { timeout: 300_000 }, ()
     assert.match(text, /Today/u);
     assert.doesNotMatch(text, /Running/u, 'the Running group went away');
     await wb.page.locator('.part.statusbar .statusbar-item', { hasText: '999.99M' }).waitFor({ timeout: 15_000 });
+    // The spend rows, the last of the Account view, read whole at the sidebar's default width too
+    // ("Trending Tokens 50 credits · 1 call…" was cut): the amount on the row, the rest in its tooltip.
+    // At the default height too: the Account view's share of the sidebar holds every row down to
+    // the first spend line (it stopped at "Budget today", the Forecast and the spend below the fold).
+    const account = pane('Account');
+    const line = account.locator('.monaco-list-row', { hasText: 'Trending Tokens' });
+    await line.waitFor({ timeout: 15_000 });
+    const [lineBox, bodyBox] = await Promise.all([line.boundingBox(), account.locator('.pane-body').boundingBox()]);
+    assert.ok(lineBox && bodyBox && lineBox.y + lineBox.height <= bodyBox.y + bodyBox.height + 1, `the spend line is in view: ${JSON.stringify({ lineBox, bodyBox })}`);
+    assert.match(await line.innerText(), /^Trending Tokens\s*50$/u);
+    assert.ok(await account.locator('.monaco-list-row', { hasText: 'Forecast' }).isVisible(), 'the Forecast row is in view');
+    assert.match(await account.locator('.monaco-list-row', { hasText: 'Spent this period' }).innerText(), /Spent this period\s*50 credits$/u);
+    const cut = await account.locator('.monaco-list-row .monaco-icon-label-container, .monaco-list-row .label-description, .monaco-list-row .label-name').evaluateAll((els) =>
+      els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent ?? ''),
+    );
+    assert.deepEqual(cut, [], 'no Account row is cut off, the spend rows included');
     await wb.page.locator('.part.activitybar').hover();
     await wb.screenshot('done');
   });

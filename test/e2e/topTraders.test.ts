@@ -91,6 +91,28 @@ describe('Top Traders of Tokens from the palette, price first', { timeout: 240_0
     }, 30_000);
     // A token with no traders gives a file of headers only: the table says so.
     if (v.rows.length === 0) assert.match(await frame.locator('.notice').first().innerText({ timeout: 5_000 }), /no data rows/u);
+    // A .zip result's toolbar holds its file switcher too: at 1280 px the search box keeps room
+    // for its placeholder (it was squeezed to "Search a"), the buttons wrap to a line of their own
+    // rather than overflow, and nothing sticks out of the toolbar.
+    await frame.locator('.toolbar select.file-switch').waitFor({ timeout: 10_000 });
+    const bar = await frame.locator('.toolbar').evaluate((t) => {
+      const search = t.querySelector('input.search');
+      const box = search?.getBoundingClientRect();
+      const inside = [...t.querySelectorAll('button, select, input')].every((e) => {
+        const r = e.getBoundingClientRect();
+        return r.left >= 0 && r.right <= (t.ownerDocument.defaultView?.innerWidth ?? 0) + 1;
+      });
+      const ctx = t.ownerDocument.createElement('canvas').getContext('2d');
+      if (ctx && search) ctx.font = t.ownerDocument.defaultView?.getComputedStyle(search).font ?? '';
+      return { searchWidth: search?.clientWidth ?? 0, placeholder: ctx?.measureText(search?.getAttribute('placeholder') ?? '').width ?? 0, overflow: t.scrollWidth - t.clientWidth, inside, top: box?.top ?? -1 };
+    });
+    assert.ok(bar.searchWidth >= bar.placeholder + 8, `the search box (${bar.searchWidth} px) holds its placeholder (${bar.placeholder.toFixed(0)} px)`);
+    assert.ok(bar.overflow <= 1 && bar.inside, `nothing of the toolbar sticks out (${bar.overflow} px)`);
+    // The result is named for a person: the endpoint and when it was sent (local time), whole in the
+    // breadcrumbs and the Explorer; the request id is in its sidecar, not in the name.
+    const crumbs = await wb.page.locator('.breadcrumbs-control').first().innerText();
+    assert.match(crumbs, /toptraders-\d{4}-\d{2}-\d{2}-\d{4}(-\d+)?/u, crumbs);
+    assert.doesNotMatch(crumbs, /req_/u, crumbs);
     await wb.screenshot('result-open');
     assert.match(await tab.innerText(), /\.csv/u);
   });

@@ -87,7 +87,7 @@ describe('spend budgets: refused before the price, nothing charged (against a sa
     acc.refresh();
     const rows = new Map(acc.getChildren().map((n) => [n.row, acc.getTreeItem(n)]));
     const day = String(rows.get('budgetDay')?.description);
-    assert.match(day, /^[\d.]+K? of [\d.]+K?( — used up)?$/u, day);
+    assert.match(day, /^([\d.]+K? of [\d.]+K?|all [\d.]+K? used)$/u, day);
     assert.match(String(rows.get('budgetPeriod')?.description), / of 1M$/u);
     assert.match(String(rows.get('forecast')?.description), /^[\d.]+[KM]? of 1M by \d{2}-\d{2}$/u);
     assert.match(String(rows.get('forecast')?.tooltip), /^At this pace: [\d.]+[KM]? of 1M by \d{4}-\d{2}-\d{2}\./u);

@@ -71,7 +71,8 @@ describe('endpoints: every command, the price first, jobs polled and downloaded 
     assert.equal(out.job?.state, 'done', JSON.stringify(out.job));
     const file = out.job?.resultPath ?? '';
     assert.equal(path.dirname(file), results);
-    assert.match(path.basename(file), /^trending-\d{8}-\d{6}-[A-Za-z0-9_-]+\.txt$/u);
+    // Named for a person (the endpoint, when it was sent in local time, -2… when taken); the request id is in the sidecar.
+    assert.match(path.basename(file), /^trending-\d{4}-\d{2}-\d{2}-\d{4}(-\d+)?\.txt$/u);
     const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
     assert.ok(lines.length > 0 && lines.every((l) => /^[1-9A-HJ-NP-Za-km-z]{32,44}$/u.test(l)), 'a .txt of addresses');
     const meta = JSON.parse(fs.readFileSync(`${file}.meta.json`, 'utf8')) as Record<string, unknown>;

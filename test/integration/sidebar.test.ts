@@ -187,10 +187,12 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     assert.equal(again, opened);
     assert.equal(downloads(), 2, 'Download Again fetched the file once more');
     assert.deepEqual(
-      fs.readdirSync(results).filter((n) => n.includes(item.requestId)).sort(),
+      // Named for a person (no request id in it): its parts and what would be set aside all start with its name.
+      fs.readdirSync(results).filter((n) => n.startsWith(path.basename(opened))).sort(),
       [path.basename(opened), `${path.basename(opened)}.meta.json`],
       'the result replaced in place, with its sidecar, and nothing left aside',
     );
+    assert.equal((JSON.parse(fs.readFileSync(`${opened}.meta.json`, 'utf8')) as { requestId?: string }).requestId, item.requestId, 'the sidecar keeps the request id');
     assert.equal(await vscode.commands.executeCommand(CommandIds.copyRequestId, provider().node(item.requestId)), item.requestId);
     assert.equal(await vscode.env.clipboard.readText(), item.requestId);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -310,10 +312,15 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
       [...byEp.keys()].map((id) => endpointTitle(id)).sort(),
       'one line per endpoint this extension paid for',
     );
+    // The amount compact (the row reads whole at the sidebar's default width), the exact one, the calls and the share in the tooltip.
     for (const l of lines) {
       const id = [...byEp.keys()].find((k) => endpointTitle(k) === labelOf(l)) ?? '';
-      assert.match(String(l.description), new RegExp(`^${(byEp.get(id) ?? 0).toLocaleString('en-US')} credits`, 'u'));
+      assert.equal(String(l.description), compactCredits(byEp.get(id) ?? 0));
+      assert.match(String(l.tooltip), new RegExp(`: ${(byEp.get(id) ?? 0).toLocaleString('en-US')} credits? in \\d+ paid calls?(, \\d+% of this period’s spend)?\\.$`, 'u'));
     }
+    const spent = [...byEp.values()].reduce((a, b) => a + b, 0);
+    assert.equal(String(rows.get('spend')?.description), `${compactCredits(spent)} credits`);
+    assert.match(String(rows.get('spend')?.tooltip), new RegExp(`^${spent.toLocaleString('en-US')} credits? in \\d+ paid calls?\\.`, 'u'));
     note(`account: balance "${String(rows.get('balance')?.description)}", spend ${lines.map((l) => `${labelOf(l)}: ${String(l.description)}`).join('; ')}`);
   });
 

@@ -14,7 +14,7 @@ import { endpoint } from '../../src/core/catalog';
 import { tryLock } from '../../src/core/fileLock';
 import type { JobRecord } from '../../src/core/jobs/job';
 import { Poller } from '../../src/core/jobs/poller';
-import { resultFileName } from '../../src/core/results/names';
+import { readableResultName, resultFileName } from '../../src/core/results/names';
 import { makeResultWriter } from '../../src/core/jobs/resultWriter';
 import { JobStore, MemoryPersistence } from '../../src/core/jobs/store';
 import { sampleInput } from '../../src/core/samples';
@@ -120,14 +120,15 @@ describe('many windows, one truth', () => {
     assert.equal(fetchesOf(withUrl.url), 1);
     const files = readdirSync(a.resultPath);
     assert.ok(files.length > 0);
-    // A third window after a crash before the sidecar: the folder is adopted as it is, not deleted or fetched again.
-    rmSync(`${a.resultPath}.zip.meta.json`);
+    // A third window after a crash between the folder's move and the .zip's (the sidecar, which names the
+    // job, goes first): the folder is adopted as it is, not deleted or fetched again.
+    rmSync(`${a.resultPath}.zip`);
     writeFileSync(join(a.resultPath, 'note-from-window-1.txt'), 'mine');
     const c = await writer(dir)(withUrl, signal);
     assert.equal(c.resultPath, a.resultPath);
     assert.equal(readFileSync(join(a.resultPath, 'note-from-window-1.txt'), 'utf8'), 'mine');
     assert.equal(fetchesOf(withUrl.url), 1);
-    assert.deepEqual(readdirSync(dir).sort(), expectedEntries({ ...withUrl, resultPath: a.resultPath }).sort());
+    assert.deepEqual(readdirSync(dir).sort(), expectedEntries({ ...withUrl, resultPath: a.resultPath }).filter((n) => !n.endsWith('.zip')).sort());
   });
 
   it('a finished file without its sidecar is adopted, not copied to -1', { timeout: 30_000 }, async () => {
@@ -146,6 +147,50 @@ describe('many windows, one truth', () => {
     assert.equal(readFileSync(got.resultPath, 'utf8'), 'the finished file');
     assert.equal(fetchesOf(rec.url), 0);
     assert.deepEqual(readdirSync(dir).sort(), [name, `${name}.meta.json`]);
+  });
+
+  it('names results for people (endpoint, local date and time, -2 when taken), the request id in the sidecar; each job claimed once', { timeout: 30_000 }, async () => {
+    const dir = folder();
+    const ready = async (j: JobRecord): Promise<JobRecord> => {
+      let rec = await api.request(j.requestId);
+      for (let i = 0; i < 200 && !rec.url; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        rec = await api.request(j.requestId);
+      }
+      return { ...j, state: 'downloading', url: rec.url };
+    };
+    // Two jobs of one endpoint sent in the same minute.
+    const j1 = await ready(await submitJob('trending', '2026-11-21T12:00:05.000Z'));
+    const j2 = await ready(await submitJob('trending', '2026-11-21T12:00:40.000Z'));
+    const signal = new AbortController().signal;
+    const a = await writer(dir)(j1, signal);
+    const b = await writer(dir)(j2, signal);
+    const d = new Date(j1.submittedAt);
+    const p2 = (n: number) => String(n).padStart(2, '0');
+    const readable = `trending-${d.getFullYear()}-${p2(d.getMonth() + 1)}-${p2(d.getDate())}-${p2(d.getHours())}${p2(d.getMinutes())}`;
+    assert.equal(basename(a.resultPath), `${readable}.txt`, 'the endpoint and when it was sent, in local time: no request id');
+    assert.equal(basename(b.resultPath), `${readable}-2.txt`, 'the second of the minute: -2');
+    assert.equal(readableResultName(j2, 'txt', 2), basename(b.resultPath));
+    const whose = (p: string) => (JSON.parse(readFileSync(`${p}.meta.json`, 'utf8')) as { requestId: string; file: string }).requestId;
+    assert.equal(whose(a.resultPath), j1.requestId, 'the sidecar keeps the request id');
+    assert.equal(whose(b.resultPath), j2.requestId);
+    // Asked again (another window, a re-run), each job finds its own result: not fetched twice, not a -3.
+    assert.equal((await writer(dir)(j2, signal)).resultPath, b.resultPath);
+    assert.equal((await writer(dir)(j1, signal)).resultPath, a.resultPath);
+    assert.equal(fetchesOf(j1.url), 1);
+    assert.equal(fetchesOf(j2.url), 1);
+    // A crash after the sidecar (it goes first and reserves the name), before the file was moved in:
+    // the file lands under that name, not a new one.
+    rmSync(b.resultPath);
+    assert.equal((await writer(dir)(j2, signal)).resultPath, b.resultPath);
+    assert.equal(readdirSync(dir).sort().join(' '), [a, b].flatMap((r) => [basename(r.resultPath), `${basename(r.resultPath)}.meta.json`]).sort().join(' '), 'nothing else: no copy, no lock, no claim folder');
+    // A result under the older name (an earlier version: the request id in it) is still adopted, not fetched.
+    const j3 = await ready(await submitJob('trending', '2026-11-21T12:00:50.000Z'));
+    const olderName = resultFileName(j3, 'txt');
+    writeFileSync(join(dir, olderName), 'from before');
+    writeFileSync(join(dir, `${olderName}.meta.json`), JSON.stringify({ endpoint: 'trending', requestId: j3.requestId, baseUrl: j3.baseUrl }));
+    assert.equal((await writer(dir)(j3, signal)).resultPath, join(dir, olderName));
+    assert.equal(fetchesOf(j3.url), 0);
   });
 
   it('a claim held by a live window is respected; an abandoned one (old, or its process gone) is taken over', async () => {

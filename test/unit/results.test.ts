@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { addressFilesOf, exists, freeName, resultInfo, setAside, tableFileOf, tableFilesIn } from '../../src/core/results/files';
 import { isZipItem } from '../../src/core/results/kinds';
-import { directResultStem, endpointFromName, isTableFile, partsOf, sidecarOf, zipFolderOf } from '../../src/core/results/names';
+import { directResultStem, endpointFromName, isTableFile, partsOf, readableResultName, readableResultStem, sidecarOf, zipFolderOf } from '../../src/core/results/names';
 
 describe('results: names', () => {
   it('names a direct result, a sidecar, a zip folder and every part of a result', () => {
@@ -26,6 +26,20 @@ describe('results: names', () => {
     assert.equal(isTableFile('a.zip'), false);
     assert.equal(endpointFromName('/r/pnl-20261121-101500.json'), 'pnl');
     assert.equal(endpointFromName('/r/pnl-notastamp.json'), undefined);
+    // Results named for people, and those named before (the request id in them), are both recognised.
+    assert.equal(endpointFromName('/r/pnl-2026-11-21-1015.csv'), 'pnl');
+    assert.equal(endpointFromName('/r/pnl-2026-11-21-1015-2.csv'), 'pnl');
+    assert.equal(endpointFromName('/r/toptraders-2026-11-21-1015'), 'toptraders');
+    assert.equal(endpointFromName('/r/pnl-20261122-080000-req_2.csv'), 'pnl');
+    assert.equal(endpointFromName('/r/pnl-2026-11-21-10150.csv'), undefined);
+  });
+
+  it('names a job’s result for people: endpoint, local date and time of sending, -2 and on when taken', () => {
+    const job = { endpointId: 'pnl', submittedAt: new Date(2026, 10, 22, 8, 0, 59).toISOString() };
+    assert.equal(readableResultName(job, 'csv'), 'pnl-2026-11-22-0800.csv');
+    assert.equal(readableResultName(job, 'csv', 2), 'pnl-2026-11-22-0800-2.csv');
+    assert.equal(readableResultName({ ...job, endpointId: 'toptraders' }, 'zip', 3), 'toptraders-2026-11-22-0800-3.zip');
+    assert.ok(readableResultName(job, 'csv', 2).startsWith(readableResultStem(job)));
   });
 
   it('knows a zip result by its URL, or by its endpoint and inputs before there is one', () => {

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { IDENTITY_COLUMNS, metricColumns } from '../../src/core/metrics';
 import { FIRST_WINDOW, parseUiRequest, type ColumnInfo } from '../../src/shared/tableUiProtocol';
 import { BLOCK, CellCache } from '../../src/webview-ui/cellCache';
-import { ColumnModel } from '../../src/webview-ui/columns';
+import { ColumnModel, followColumn } from '../../src/webview-ui/columns';
 import { effectiveFormat, formatCell } from '../../src/webview-ui/format';
 import { ColumnAxis, MAX_SCROLL_HEIGHT, RowAxis } from '../../src/webview-ui/layout';
 import { busyLabel, everyRow, headerView, hidesRows, nextSort, panelFollow, rowsKey, shapesRows, withFilter } from '../../src/webview-ui/tableQuery';
@@ -132,6 +132,40 @@ describe('columns', () => {
     assert.deepEqual(m.displayed.slice(0, 2), [0, pnl]);
     m.setHidden(1, true);
     assert.ok(!m.displayed.includes(1));
+  });
+
+  it('keeps the active cell on its column when a preset hides columns, or moves it to the nearest one shown', () => {
+    const m = new ColumnModel(wallets, () => 100);
+    const name = (d: number, shown: readonly number[]): string | undefined => wallets[shown[d] ?? -1]?.name;
+    // On a 7d metric: the 7d preset hides the 1d columns before it, so its display index changes.
+    let before = m.displayed;
+    const on7d = before.findIndex((c) => wallets[c]?.name === 'realized_pnl_usd_7d');
+    m.applyPreset({ timeframes: ['7d'], groups: [] });
+    let after = m.displayed;
+    assert.notEqual(name(on7d, after), 'realized_pnl_usd_7d', 'the same display index is another column now');
+    assert.equal(name(followColumn(before, after, on7d), after), 'realized_pnl_usd_7d');
+    // On a 1d metric the 30d preset hides: the nearest column still shown (in the order it was shown in).
+    m.showAll();
+    before = m.displayed;
+    const on1d = before.findIndex((c) => wallets[c]?.name === 'realized_pnl_usd_1d');
+    m.applyPreset({ timeframes: ['30d'], groups: [] });
+    after = m.displayed;
+    const landed = followColumn(before, after, on1d);
+    const distance = (c: number | undefined): number => Math.abs(before.indexOf(c ?? -1) - on1d);
+    assert.ok(after[landed] !== undefined && before.includes(after[landed] ?? -1));
+    assert.equal(distance(after[landed]), Math.min(...after.map(distance)), 'no column still shown is nearer');
+    assert.equal(followColumn([0, 1, 2, 3, 4], [0, 1, 3, 4], 2), 2, 'at equal distance, the one to its right');
+    // The last column hidden: the nearest to its left; an identity column stays where it is.
+    assert.equal(followColumn([0, 1, 2, 3], [0, 1, 2], 3), 2);
+    assert.equal(followColumn([0, 5, 6, 1], [0, 1], 3), 1);
+    assert.equal(followColumn([0, 1, 2], [2, 0, 1], 1), 2, 'a column pinned since: its new place');
+    assert.equal(followColumn([0, 1], [], 1), 0);
+    // The model says where its columns went since it was last asked: what the grid's reset uses.
+    const g = new ColumnModel(wallets, () => 100);
+    const at = g.displayed.findIndex((c) => wallets[c]?.name === 'realized_pnl_usd_7d');
+    g.applyPreset({ timeframes: ['7d'], groups: [] });
+    assert.equal(wallets[g.displayed[g.moves()(at)] ?? -1]?.name, 'realized_pnl_usd_7d');
+    assert.equal(g.moves()(3), 3, 'nothing changed since: the same index');
   });
 
   it('remembers a layout by column name and applies it to another file of the same endpoint', () => {

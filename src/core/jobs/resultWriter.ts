@@ -1,21 +1,27 @@
 /**
- * The poller's downloader: streams a finished job's file into the results folder under a readable
- * name, extracts a .zip into a folder of its own, and writes the `<name>.meta.json` sidecar last.
+ * The poller's downloader: streams a finished job's file into the results folder under a name a
+ * person reads (`<endpoint>-<yyyy-mm-dd-hhmm>.<ext>`, `-2`… when taken: names.ts), extracts a .zip
+ * into a folder of its own, and writes the `<name>.meta.json` sidecar, which holds the request id:
+ * the sidecar is what tells whose result a readable name holds.
  *
  * Several windows poll the same jobs and share one results folder, so:
- * - the work on one result is claimed with a lock file beside it (`.<name>.lock`, created 'wx'):
- *   exactly one window downloads; another sees the claim, waits, and adopts the finished result;
+ * - the work on one job is claimed with a lock file keyed by the job (`.<older name>.lock`, the
+ *   name results had before, which holds the request id; created 'wx'): exactly one window
+ *   downloads; another sees the claim, waits, and adopts the finished result;
+ * - a readable name is chosen, and the result moved in, under a second, folder-wide lock
+ *   (`.wa-naming.lock`, held for a few renames), so two jobs never take the same name; the sidecar
+ *   goes first: it reserves the name and says whose it is;
  * - everything is written in a private claim folder and then moved into place without ever
- *   replacing what is there (a hard link, or a check and a rename under the lock), so no window
- *   overwrites, deletes or duplicates another's file or extracted folder;
- * - a result already in place (a file or an extracted folder, from another window or from a run
- *   that crashed before its sidecar) is adopted and its sidecar completed, not fetched again.
+ *   replacing what is there, so no window overwrites, deletes or duplicates another's file or folder;
+ * - a result already in place is adopted, not fetched again: one whose sidecar names this job, one
+ *   under the older name (from an earlier version, sidecar or not), or a folder whose sidecar was
+ *   written before a crash (the file is then moved in under that reserved name).
  * A claim whose owner is gone (no heartbeat for a few minutes, or its process ended) is taken over.
  * Pure Node: the API, the folder and the limits are injected.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import { endpoint } from '../catalog';
 import type { DownloadOptions, DownloadResult } from '../download';
 import { DownloadError, isWalletApiError } from '../errors';
@@ -25,8 +31,11 @@ import { jobScope, type JobRecord } from './job';
 import type { Downloader } from './poller';
 import { exists } from '../results/files';
 import { resultKindOf } from '../results/kinds';
-import { resultMeta } from '../results/meta';
-import { resultFileName, sidecarOf, zipFolderOf } from '../results/names';
+import { resultMeta, sidecarRequest } from '../results/meta';
+import { isSidecar, readableResultName, readableResultStem, resultFileName, sidecarOf, zipFolderOf } from '../results/names';
+
+/** The folder-wide lock under which a readable name is chosen and the result moved in. */
+const NAMING_LOCK = '.wa-naming.lock';
 
 interface ResultFileApi {
   download(url: string, destDir: string, opts: Omit<DownloadOptions, 'destDir' | 'headersFor' | 'dispatcher'>): Promise<DownloadResult>;
@@ -72,57 +81,94 @@ export function makeResultWriter(opts: ResultWriterOptions): Downloader {
     const ep = endpoint(job.endpointId);
     const guessed = resultKindOf(url);
     const ext = guessed === 'json' || !ep.results.includes(guessed) ? (ep.results[0] ?? 'txt') : guessed;
-    const name = resultFileName(job, ext);
-    const file = join(dir, name);
-    const zipDir = zipFolderOf(file);
-    const metaFile = sidecarOf(file);
-    const placed = ext === 'zip' ? zipDir : file;
-    const sidecar = async (fileName: string, bytes: number | undefined): Promise<void> => {
-      const meta = { ...resultMeta({ ...job, completedAt: job.completedAt ?? new Date().toISOString() }, fileName), ...(bytes !== undefined ? { bytes } : {}) };
-      await writeAtomic(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+    // The older name: unique to the job, so the key of its claim; a result already under it is adopted.
+    const older = resultFileName(job, ext);
+    const olderFile = join(dir, older);
+    const olderPlaced = ext === 'zip' ? zipFolderOf(olderFile) : olderFile;
+    const writeSidecar = async (file: string, bytes: number | undefined): Promise<void> => {
+      const meta = { ...resultMeta({ ...job, completedAt: job.completedAt ?? new Date().toISOString() }, basename(file)), ...(bytes !== undefined ? { bytes } : {}) };
+      await writeAtomic(sidecarOf(file), `${JSON.stringify(meta, null, 2)}\n`);
+    };
+    const holdLock = async (path: string) => {
+      for (;;) {
+        const held = await tryLock(path, opts.lock);
+        if (held) return held;
+        await sleep(opts.waitPollMs ?? 250, signal);
+      }
     };
 
-    const claimed = async (): Promise<{ resultPath: string }> => {
-      // Under the claim. A result already in place is complete (it is only ever moved in whole): adopt it.
-      if (await exists(placed)) {
-        if (!(await exists(metaFile))) await sidecar(ext === 'zip' ? name : basename(file), undefined);
-        return { resultPath: placed };
+    /** This job's result in the folder: placed (done), or only reserved by its sidecar (a crash before the move). */
+    const ours = async (): Promise<{ placed: string } | { reserved: string } | undefined> => {
+      if ((await exists(sidecarOf(olderFile))) && (await exists(olderPlaced))) return { placed: olderPlaced };
+      const stem = readableResultStem(job);
+      const names = await readdir(dir).catch(() => [] as string[]);
+      for (const n of names.filter((x) => x.startsWith(stem) && isSidecar(x)).sort()) {
+        const who = await sidecarRequest(join(dir, n));
+        if (who?.requestId !== job.requestId || who.baseUrl !== job.baseUrl) continue;
+        const file = join(dir, n.slice(0, -'.meta.json'.length));
+        const placed = file.endsWith('.zip') ? zipFolderOf(file) : file;
+        return (await exists(placed)) ? { placed } : { reserved: file };
       }
-      // Leftovers of a claim whose owner died are ours to clear now that we hold the lock.
-      const prefix = `.wa-claim-${name}-`;
-      for (const e of await readdir(dir)) if (e.startsWith(prefix)) await rm(join(dir, e), { recursive: true, force: true });
-      const work = join(dir, `${prefix}${randomBytes(4).toString('hex')}`);
-      await mkdir(work);
+      return undefined;
+    };
+
+    /** Under the naming lock: the sidecar (it reserves the name), then the extracted folder, then the file. */
+    const place = async (downloaded: string, bytes: number, extracted: string | undefined, reserved: string | undefined): Promise<{ resultPath: string }> => {
+      const kindExt = extname(downloaded).slice(1) || ext;
+      const naming = await holdLock(join(dir, NAMING_LOCK));
       try {
-        const got = await withRetries(() => fileApi.download(url, work, { fileName: name, maxBytes: opts.maxBytes(), signal }), signal, opts.retryDelayMs ?? 500);
-        const finalFile = join(dir, basename(got.path));
-        let resultPath = finalFile;
-        if (got.kind === 'zip' || ext === 'zip') {
-          const target = zipFolderOf(finalFile);
-          const extracted = await extractZip(got.path, { targetDir: join(work, 'extracted'), signal });
-          // Never over another window's folder: a folder already there is adopted, ours dropped with the claim folder.
-          if (!(await exists(target))) {
+        let file = reserved !== undefined && extname(reserved) === `.${kindExt}` ? reserved : undefined;
+        for (let i = 1; file === undefined; i++) {
+          const f = join(dir, readableResultName(job, kindExt, i));
+          if (!(await exists(f)) && !(await exists(sidecarOf(f))) && !(await exists(zipFolderOf(f)))) file = f;
+        }
+        await writeSidecar(file, bytes);
+        let resultPath = file;
+        if (extracted !== undefined) {
+          resultPath = zipFolderOf(file);
+          // Never over another folder: one already there (ours, from before a crash) is adopted, the new one dropped with the claim folder.
+          if (!(await exists(resultPath))) {
             try {
-              await rename(extracted.dir, target);
+              await rename(extracted, resultPath);
             } catch (e) {
               const c = (e as { code?: unknown }).code;
               if (c !== 'EEXIST' && c !== 'ENOTEMPTY') throw e;
             }
           }
-          resultPath = target;
         }
-        // The file itself: placed without replacing one already there (same job, same bytes).
-        await renameNoReplace(got.path, finalFile);
-        await sidecar(basename(got.path), got.bytes);
+        await renameNoReplace(downloaded, file);
         return { resultPath };
+      } finally {
+        await naming.release();
+      }
+    };
+
+    const claimed = async (): Promise<{ resultPath: string }> => {
+      // Under the claim. A result already in place is complete (it is only ever moved in whole): adopt it.
+      if (await exists(olderPlaced)) {
+        if (!(await exists(sidecarOf(olderFile)))) await writeSidecar(olderFile, undefined);
+        return { resultPath: olderPlaced };
+      }
+      const found = await ours();
+      if (found && 'placed' in found) return { resultPath: found.placed };
+      // Leftovers of a claim whose owner died are ours to clear now that we hold the lock.
+      const prefix = `.wa-claim-${older}-`;
+      for (const e of await readdir(dir)) if (e.startsWith(prefix)) await rm(join(dir, e), { recursive: true, force: true });
+      const work = join(dir, `${prefix}${randomBytes(4).toString('hex')}`);
+      await mkdir(work);
+      try {
+        const got = await withRetries(() => fileApi.download(url, work, { fileName: older, maxBytes: opts.maxBytes(), signal }), signal, opts.retryDelayMs ?? 500);
+        const extracted = got.kind === 'zip' || ext === 'zip' ? (await extractZip(got.path, { targetDir: join(work, 'extracted'), signal })).dir : undefined;
+        return await place(got.path, got.bytes, extracted, found?.reserved);
       } finally {
         await rm(work, { recursive: true, force: true });
       }
     };
 
     for (;;) {
-      if ((await exists(metaFile)) && (await exists(placed))) return { resultPath: placed };
-      const lock = await tryLock(join(dir, `.${name}.lock`), opts.lock);
+      const found = await ours();
+      if (found && 'placed' in found) return { resultPath: found.placed };
+      const lock = await tryLock(join(dir, `.${older}.lock`), opts.lock);
       if (!lock) {
         // Another window is on it: wait, then adopt its result (or take over if it gave up).
         await sleep(opts.waitPollMs ?? 250, signal);

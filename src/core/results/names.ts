@@ -1,6 +1,8 @@
 /**
- * What results are called on disk: the name a queued job's file is written under
- * (`<endpoint>-<yyyymmdd-hhmmss>-<requestId>.<ext>`), the name a direct or paged JSON result is
+ * What results are called on disk: the name a queued job's file is written under, for a person to
+ * read in a tab (`<endpoint>-<yyyy-mm-dd-hhmm>.<ext>` in local time, `-2`, `-3`… when taken; the
+ * request id is in the sidecar), the name such files had before (`<endpoint>-<yyyymmdd-hhmmss>-<requestId>.<ext>`,
+ * still recognised, and the key of a job's claim), the name a direct or paged JSON result is
  * saved under (`<endpoint>-<yyyymmdd-hhmmss>.json`), the sidecar beside each (`<file>.meta.json`),
  * the folder a `.zip` is extracted to (its name without `.zip`), and the safe name a downloaded
  * file gets from its server. Pure: no file system.
@@ -39,9 +41,35 @@ export function fileSafeRequestId(requestId: string): string {
   return safe === requestId ? safe : `${safe}-${tag(requestId)}`;
 }
 
-/** `<endpoint>-<yyyymmdd-hhmmss>-<requestId>.<ext>`, with the request id made safe for a file name. */
+/**
+ * `<endpoint>-<yyyymmdd-hhmmss>-<requestId>.<ext>`, with the request id made safe for a file name:
+ * what a job's result was named before it was named for people. Unique per job, so it stays the key
+ * of the job's download claim, and a result already under this name is adopted as it is.
+ */
 export function resultFileName(job: Pick<JobRecord, 'endpointId' | 'submittedAt' | 'requestId'>, ext: string): string {
   return `${job.endpointId}-${stamp(job.submittedAt)}-${fileSafeRequestId(job.requestId)}.${ext}`;
+}
+
+/** `yyyy-mm-dd-hhmm` in local time: when a job was sent, as the person's clock said it. */
+function localStamp(iso: string): string {
+  const d = new Date(iso);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}`;
+}
+
+/**
+ * The i-th name (from 1) a queued job's result may take: `<endpoint>-<yyyy-mm-dd-hhmm>.<ext>`
+ * (when it was sent, local time), then `…-2.<ext>`, `…-3.<ext>` when the name is taken. Short enough
+ * for a tab; the request id is in the sidecar, which tells whose result a name holds.
+ */
+export function readableResultName(job: Pick<JobRecord, 'endpointId' | 'submittedAt'>, ext: string, i = 1): string {
+  const stem = `${job.endpointId}-${localStamp(job.submittedAt)}`;
+  return `${i <= 1 ? stem : `${stem}-${i}`}.${ext}`;
+}
+
+/** The part every readable name of a job's result starts with (`<endpoint>-<yyyy-mm-dd-hhmm>`). */
+export function readableResultStem(job: Pick<JobRecord, 'endpointId' | 'submittedAt'>): string {
+  return `${job.endpointId}-${localStamp(job.submittedAt)}`;
 }
 
 /** `<endpoint>-<yyyymmdd-hhmmss>`: the stem of a direct or paged result's `.json` file. */
@@ -49,11 +77,14 @@ export function directResultStem(endpointId: string, now: Date = new Date()): st
   return `${endpointId}-${stamp(now.toISOString())}`;
 }
 
-/** The endpoint id a result file name starts with (`pnl-20261121-101500-….csv`), longest id first. */
+/** After the endpoint id: a readable stamp (`2026-11-21-1015`) or the older one (`20261121-101500`). */
+const STAMP_AFTER_ID = /^(\d{4}-\d{2}-\d{2}-\d{4}|\d{8}-\d{6})(?=[-.]|$)/u;
+
+/** The endpoint id a result file name starts with (`pnl-2026-11-21-1015.csv`, `pnl-20261121-101500-….csv`), longest id first. */
 export function endpointFromName(file: string): string | undefined {
   const base = basename(file);
   const ids = ENDPOINTS.map((e) => e.id).sort((a, b) => b.length - a.length);
-  return ids.find((id) => base.startsWith(`${id}-`) && /^\d{8}-\d{6}/u.test(base.slice(id.length + 1)));
+  return ids.find((id) => base.startsWith(`${id}-`) && STAMP_AFTER_ID.test(base.slice(id.length + 1)));
 }
 
 /** Files the table opens. */

@@ -252,7 +252,8 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
         const over = b !== undefined && b.left === 0;
         const item = t(
           kind === 'day' ? 'Budget today (UTC)' : 'Budget this period',
-          b ? `${compactCredits(b.spent)} of ${compactCredits(b.budget)}${over ? ' — used up' : ''}` : 'not set',
+          // Short, so the row reads whole at the sidebar's default width (" — used up" after both amounts was cut); exact figures in the tooltip.
+          b ? (over ? `all ${compactCredits(b.budget)} used` : `${compactCredits(b.spent)} of ${compactCredits(b.budget)}`) : 'not set',
           over ? icon('warning', 'list.warningForeground') : icon('shield'),
           b
             ? `${exactCredits(b.spent)} spent or held of your budget of ${exactCredits(b.budget)} (${setting}); ${exactCredits(b.left)} left. It resets ${resetWords(b)}. A paid call past it is refused before its price is shown, in every window. Click to change it.`
@@ -275,11 +276,12 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
       }
       case 'spend': {
         const calls = f.spend.reduce((s, l) => s + l.calls, 0);
+        // The amount only, compact, so the row reads whole at the sidebar's default width ("154,200 credits · 3 calls" was cut); the exact sum and the calls in the tooltip.
         const item = t(
           'Spent this period',
-          f.spend.length ? `${exactCredits(f.spendTotal)} · ${calls} call${calls === 1 ? '' : 's'}` : 'nothing yet',
+          f.spend.length ? `${compactCredits(f.spendTotal)} credits` : 'nothing yet',
           icon('pie-chart'),
-          'Paid calls this extension made against this base URL since the period started (the local ledger; other clients of the key are not in it).',
+          `${f.spend.length ? `${exactCredits(f.spendTotal)} in ${calls} paid call${calls === 1 ? '' : 's'}. ` : ''}Paid calls this extension made against this base URL since the period started (the local ledger; other clients of the key are not in it).`,
         );
         // Always expandable (a note when empty): a row that turns from leaf to parent would shift its neighbours.
         item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
@@ -288,8 +290,9 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
       case 'spendLine': {
         const l: SpendLine | undefined = f.spend.find((x) => x.endpointId === n.endpointId);
         if (!l) return t('No paid calls yet this period', '', icon('info'));
-        const share = f.spendTotal > 0 ? ` · ${Math.round((l.credits / f.spendTotal) * 100)}%` : '';
-        return t(l.title, `${exactCredits(l.credits)} · ${l.calls} call${l.calls === 1 ? '' : 's'}${share}`, icon('symbol-method'));
+        const share = f.spendTotal > 0 ? `, ${Math.round((l.credits / f.spendTotal) * 100)}% of this period’s spend` : '';
+        // The endpoint and its amount (compact) read whole at the sidebar's default width; the calls and the share are in the tooltip.
+        return t(l.title, compactCredits(l.credits), icon('symbol-method'), `${l.title}: ${exactCredits(l.credits)} in ${l.calls} paid call${l.calls === 1 ? '' : 's'}${share}.`);
       }
     }
   }
