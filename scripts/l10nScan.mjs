@@ -22,7 +22,8 @@
 //     left English here, STATIC_DATA below names them), and not under a property
 //     named spec (a cross-field rule's spec is the exported pipeline script's own English);
 //   - what a function returns when its name says it makes words: it ends in Words, Text, Message,
-//     Problem(s), Hint, Reason, Summary or Phrase, or starts with describe.
+//     Problem(s), Hint, Reason, Summary or Phrase, or starts with describe or validate (an unnamed
+//     function passed as an argument answers for the function it is written in).
 // Inside a sink the search goes on through ?:, +, ??, ||, parentheses, object and array literals,
 // call arguments and a template's ${…} (also the arguments after the message of an l10n.t), into
 // the `const` of the same function an identifier names (`detail: short`), and a module-level
@@ -146,7 +147,7 @@ const CORE_PROPS = new Set(['message', 'detail', 'refusal', 'reason', 'problem',
  * words, as a status line says them).
  */
 const STATIC_DATA = new Set(['TOKEN_WINDOWS_RULE', 'COLUMNS_RULE', 'STATUS_TEXT']);
-const WORDS_FUNCTION = /(Words|Text|Message|Problems?|Hint|Reason|Summary|Phrase)$|^describe/u;
+const WORDS_FUNCTION = /(Words|Text|Message|Problems?|Hint|Reason|Summary|Phrase)$|^(describe|validate)/u;
 /** A literal's text, a template's ${…} read as 0 (so `at ${time}` reads as words, `${a} ${b}` does not). */
 const textOf = (e) => (ts.isTemplateExpression(e) ? e.head.text + e.templateSpans.map((s) => `0${s.literal.text}`).join('') : e.text);
 /** Reads as words: a space between letters, or a sentence's last mark; `word` also takes one capitalised word. */
@@ -164,9 +165,12 @@ function inFunction(n) {
   return false;
 }
 
+/** A function's name; an unnamed one passed as an argument (`issues.map((i) => …)`) answers for the function it is written in. */
 function functionName(f) {
   if (f.name) return f.name.getText();
-  return f.parent && (ts.isVariableDeclaration(f.parent) || ts.isPropertyAssignment(f.parent)) ? f.parent.name.getText() : undefined;
+  if (f.parent && (ts.isVariableDeclaration(f.parent) || ts.isPropertyAssignment(f.parent))) return f.parent.name.getText();
+  if (f.parent && ts.isCallExpression(f.parent)) for (let p = f.parent.parent; p; p = p.parent) if (ts.isFunctionLike(p)) return functionName(p);
+  return undefined;
 }
 
 /** The literals of words inside a sink expression (head comment), and the module-level constants of words it names. */

@@ -115,7 +115,7 @@ interface ParsedList {
 export function badEntriesText(parsed: ParsedList, max = 5): string | undefined {
   const n = parsed.invalid.length;
   if (n === 0) return undefined;
-  const shown = parsed.invalid.slice(0, max).map((b) => `line ${b.line} “${b.value.length > 24 ? `${b.value.slice(0, 24)}…` : b.value}” (${b.reason})`);
+  const shown = parsed.invalid.slice(0, max).map((b) => l10n.t('line {0} “{1}” ({2})', b.line, b.value.length > 24 ? `${b.value.slice(0, 24)}…` : b.value, b.reason));
   const more = n > max ? l10n.t('; and {0} more', (n - max).toLocaleString('en-US')) : '';
   return n === 1 ? l10n.t('{0} entry is not an address: {1}{2}.', n.toLocaleString('en-US'), shown.join('; '), more) : l10n.t('{0} entries are not addresses: {1}{2}.', n.toLocaleString('en-US'), shown.join('; '), more);
 }

@@ -85,7 +85,7 @@ export function chargedFor(ep: Endpoint, input: Record<string, unknown>, value: 
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)
-    .map((i) => `${i.path.length ? i.path.join('.') : 'the answer'}: ${i.message}`)
+    .map((i) => `${i.path.length ? i.path.join('.') : l10n.t('the answer')}: ${i.message}`)
     .join('; ');
 }
 

@@ -542,17 +542,17 @@ export function validateInput(ep: Endpoint, raw: unknown): Validated {
   const issues = r.error.issues.filter((i) => !(fieldIssue && i.path.length === 0 && i.code === 'custom'));
   const errors = issues.map((i) => {
     if (i.path.length === 0) {
-      if (i.code === 'unrecognized_keys') return `${title} takes no input named ${names(i.keys)}.`;
-      if (i.code === 'invalid_type') return `${title} takes its inputs as an object of named fields.`;
+      if (i.code === 'unrecognized_keys') return l10n.t('{0} takes no input named {1}.', title, names(i.keys));
+      if (i.code === 'invalid_type') return l10n.t('{0} takes its inputs as an object of named fields.', title);
       return i.message;
     }
     const field = ep.fields.find((f) => f.key === i.path[0]);
     if (!field) return i.message;
-    if (given?.[field.key] === undefined) return `${field.label} is required.`;
+    if (given?.[field.key] === undefined) return l10n.t('{0} is required.', field.label);
     const inner = i.path.slice(1);
     if (i.code === 'unrecognized_keys') {
-      const at = typeof inner[0] === 'number' ? ` item ${inner[0] + 1}` : inner.length ? ` ${inner.join('.')}` : '';
-      return `${field.label}:${at} takes no field named ${names(i.keys)}.`;
+      const at = typeof inner[0] === 'number' ? l10n.t(' item {0}', inner[0] + 1) : inner.length ? ` ${inner.join('.')}` : '';
+      return l10n.t('{0}:{1} takes no field named {2}.', field.label, at, names(i.keys));
     }
     // A value of the wrong type: the field's rule. Inside a query, where the path says more, that path and zod's words.
     if (i.code === 'invalid_type' && field.kind !== 'query') return field.rule;

@@ -62,7 +62,7 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
         ? l10n.t('balance after{0} {1}', colon, (balance - (worst ?? q.credits)).toLocaleString('en-US'))
         : l10n.t('balance now{0} {1}', colon, balance.toLocaleString('en-US'));
   const day = reset?.toISOString().slice(0, 10);
-  const resetText = l10n.t('next reset: {0}', day ?? 'unknown');
+  const resetText = l10n.t('next reset: {0}', day ?? l10n.t('unknown'));
   const detail = `${balanceText(':')} · ${resetText} · ${ceilingText(s)}${day && estimated ? l10n.t(' (reset date estimated)') : ''}`;
   if (worst !== undefined && worst > s.maxCreditsPerCall) {
     return {
@@ -99,7 +99,7 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
   // The quick pick's detail line shows about 85 characters before it cuts the rest to "…": the
   // step says the same in fewer words (the ceiling last, whole). "~" marks an estimated reset date.
   const stepReset = day ? l10n.t('resets {0}{1}', estimated ? '~' : '', day) : l10n.t('reset unknown');
-  const label = `$(play) Run — ${q.text}`;
+  const label = l10n.t('$(play) Run — {0}', q.text);
   const short = l10n.t('{0} · {1} · ceiling {2} per call', balanceText(''), stepReset, s.maxCreditsPerCall.toLocaleString('en-US'));
   if (worst > s.confirmAbove) {
     return { kind: 'modal', message: q.exact ? l10n.t('Run this call for {0}?', fmtCredits(worst)) : l10n.t('Run this call for up to {0}?', fmtCredits(worst)), detail: `${q.text}. ${detail.charAt(0).toUpperCase()}${detail.slice(1)}`, label, short };

@@ -61,12 +61,13 @@ describe('user-facing strings go through l10n.t', () => {
       "function f(e: Error) { if (!e) throw new UnzipError('zipSlip', 'The archive was refused.'); throw new RangeError(l10n.t('No row {0}.', 3)); }",
       "function g(x: number) { const held = x > 1 ? 'is used up' : l10n.t('has {0} left', x); return { kind: 'refuse', message: `Past your budget: it ${held}.`, setting: KEY, code: 'Over' }; }",
       "function resetWords(r: boolean) { return r ? 'as older calls leave' : l10n.t('at {0}', 1); }",
+      'function validateList(xs: string[]) { return xs.map((x) => `${x} is required.`); }',
       "function h() { log.info('Started the table worker.'); return { problem: 'Free', text: `${1} ${2}` }; }",
       "const FIELD = { label: 'Tokens', message: 'A list of tokens.' }; const s = { spec: (() => ({ message: 'Script text.' }))() };",
     ].join('\n');
     assert.deepEqual(
       scanSource('src/core/x.ts', src).map((s) => s.text),
-      ["'Nothing was sent.'", '`Gone after ${n} s. ${NOT_SENT}`', "'The archive was refused.'", "'is used up'", '`Past your budget: it ${held}.`', "'as older calls leave'", "'Free'"],
+      ["'Nothing was sent.'", '`Gone after ${n} s. ${NOT_SENT}`', "'The archive was refused.'", "'is used up'", '`Past your budget: it ${held}.`', "'as older calls leave'", '`${x} is required.`', "'Free'"],
     );
   });
 

@@ -129,7 +129,7 @@ function fieldProblems(f: FieldRef, fields: FieldIndex, text: string): QueryDiag
         code: 'unknown-field',
         severity: 'error',
         message: l10n.t('"{0}" needs a timeframe{1}: {2}.', f.name, where, timeframes.map((n) => `"${n}"`).join(', ')),
-        fixes: timeframes.map((n) => stringFix(`Change to "${n}"`, f.span, n)),
+        fixes: timeframes.map((n) => stringFix(l10n.t('Change to "{0}"', n), f.span, n)),
       },
     ];
   }
