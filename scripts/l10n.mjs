@@ -1,5 +1,6 @@
 // Localisable code (issue 26): wraps every user-facing literal at a sink (scripts/l10nScan.mjs) in
-// l10n.t(…) from src/shared/l10n.ts, a template's ${…} becoming {0}, {1}…; then writes
+// l10n.t(…) from the strings owner (src/core/l10n.ts; src/shared/l10n.ts re-exports it, and files
+// outside core import it from there), a template's ${…} becoming {0}, {1}…; then writes
 // l10n/bundle.l10n.json, the English source of every l10n.t message (what a translation
 // translates; package.json "l10n" points VS Code at the folder). Run by `npm run sync`;
 // test/unit/l10n.test.ts fails on a new literal at a sink and on a stale bundle.
@@ -8,32 +9,38 @@ import { dirname, join, relative, sep } from 'node:path';
 import ts from 'typescript';
 import { L10N_ROOTS, messagesIn, scanSource, untranslatedComparisons } from './l10nScan.mjs';
 
-const OWNER = 'src/shared/l10n.ts';
+const OWNERS = new Set(['src/core/l10n.ts', 'src/shared/l10n.ts']);
 export const BUNDLE = 'l10n/bundle.l10n.json';
 
 export function sourceFiles() {
   const files = [];
   const walk = (p) => (statSync(p).isDirectory() ? readdirSync(p).sort().forEach((n) => walk(join(p, n))) : p.endsWith('.ts') && !p.endsWith('.d.ts') && files.push(p));
   L10N_ROOTS.forEach(walk);
-  return files.map((f) => f.split(sep).join('/')).filter((f) => f !== OWNER);
+  return files.map((f) => f.split(sep).join('/')).filter((f) => !OWNERS.has(f));
 }
 
 const quote = (s) =>
   `'${s.replace(/[\\'\n\r\t\u0000-\u001f\u2028\u2029]/gu, (c) => ({ '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}'`;
 
-/** l10n.t(…) for one literal node, or undefined when it cannot be said as a message (braces in the text). */
+/**
+ * l10n.t(…) for one literal node, or undefined when it cannot be said as a message: text that reads
+ * like an argument ({0}) would be taken for one. Other braces ({address}, {"token"…}) stay as they
+ * are: l10n.t replaces only the arguments it is given.
+ */
 function wrap(text, sf, start) {
   const node = findNode(sf, start);
   if (!node) return undefined;
-  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return /[{}]/u.test(node.text) ? undefined : `l10n.t(${quote(node.text)})`;
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return ARGUMENT.test(node.text) ? undefined : `l10n.t(${quote(node.text)})`;
   if (ts.isTemplateExpression(node)) {
     const parts = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)];
-    if (parts.some((p) => /[{}]/u.test(p))) return undefined;
+    if (parts.some((p) => ARGUMENT.test(p))) return undefined;
     const message = node.head.text + node.templateSpans.map((s, i) => `{${i}}${s.literal.text}`).join('');
     return `l10n.t(${quote(message)}, ${node.templateSpans.map((s) => s.expression.getText(sf)).join(', ')})`;
   }
   return undefined;
 }
+
+const ARGUMENT = /\{\d+\}/u;
 
 function findNode(sf, start) {
   let hit;
@@ -61,8 +68,9 @@ function wrapFile(file, text) {
     }
     out = out.slice(0, f.start) + w + out.slice(f.end);
   }
-  if (out !== text && !/import \{[^}]*\bl10n\b[^}]*\} from '[./]*\/?shared\/l10n'/u.test(out) && !/from '\.\/l10n'/u.test(out)) {
-    let rel = relative(dirname(file), 'src/shared/l10n').split(sep).join('/');
+  if (out !== text && !/import \{[^}]*\bl10n\b[^}]*\} from '[^']*\/l10n'/u.test(out)) {
+    const owner = file.startsWith('src/core/') ? 'src/core/l10n' : 'src/shared/l10n';
+    let rel = relative(dirname(file), owner).split(sep).join('/');
     if (!rel.startsWith('.')) rel = `./${rel}`;
     const imports = [...out.matchAll(/^import [^;]+;\n/gmu)];
     const at = imports.length ? (imports.at(-1).index ?? 0) + imports.at(-1)[0].length : 0;

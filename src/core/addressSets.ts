@@ -13,6 +13,7 @@ import { addressChain, pickAddressColumn } from './columnKind';
 import { findAddressColumn } from './compare/addressColumn';
 import { openTable, type TableSource } from './table';
 import { withResultReader } from './results/readResult';
+import { l10n } from './l10n';
 
 export type SetOperation = 'intersect' | 'union' | 'subtract';
 
@@ -97,7 +98,7 @@ export async function readAddressSet(file: string, signal?: AbortSignal, read: A
     else if (col) parts.push(addressSetOf(f, col.column, col.chain, col.cells));
   }
   const first = parts[0];
-  if (!first) throw new Error(`${basename(file)} has no address column.`);
+  if (!first) throw new Error(l10n.t('{0} has no address column.', basename(file)));
   if (parts.length === 1) return first;
   // A result folder (an extracted .zip): its files' addresses of the first file's chain, merged.
   const same = parts.filter((p) => p.chain === first.chain);
@@ -109,7 +110,7 @@ export async function readAddressSet(file: string, signal?: AbortSignal, read: A
 async function tableFiles(p: string): Promise<string[]> {
   if (!(await stat(p)).isDirectory()) return [p];
   const names = (await readdir(p)).filter((n) => /\.(csv|txt)$/iu.test(n)).sort();
-  if (names.length === 0) throw new Error(`${basename(p)} holds no .csv or .txt file.`);
+  if (names.length === 0) throw new Error(l10n.t('{0} holds no .csv or .txt file.', basename(p)));
   return names.map((n) => join(p, n));
 }
 

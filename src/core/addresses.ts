@@ -4,6 +4,7 @@
  * compared case-insensitively and normalised to lower case. This is the one place to change it.
  */
 import { z } from 'zod';
+import { l10n } from './l10n';
 
 export type Chain = 'main' | 'alt';
 
@@ -18,16 +19,16 @@ export const ADDRESS_PATTERNS: Readonly<Record<Chain, string>> = { main: BASE58.
 export function addressProblem(value: string, chain: Chain): string | undefined {
   if (chain === 'alt') {
     if (EVM.test(value)) return undefined;
-    if (!value.startsWith('0x')) return 'second-chain addresses start with 0x';
-    if (value.length !== 42) return `second-chain addresses are 42 characters (0x + 40 hex), this one has ${value.length}`;
-    return 'second-chain addresses hold only hex digits after 0x';
+    if (!value.startsWith('0x')) return l10n.t('second-chain addresses start with 0x');
+    if (value.length !== 42) return l10n.t('second-chain addresses are 42 characters (0x + 40 hex), this one has {0}', value.length);
+    return l10n.t('second-chain addresses hold only hex digits after 0x');
   }
   if (BASE58.test(value)) return undefined;
   if (!BASE58_CHARS.test(value)) {
     const bad = [...value].find((ch) => !BASE58_CHARS.test(ch));
-    return `“${bad ?? ''}” is not a base58 character (base58 has no 0, O, I or l)`;
+    return l10n.t('“{0}” is not a base58 character (base58 has no 0, O, I or l)', bad ?? '');
   }
-  return `addresses are 32 to 44 characters, this one has ${value.length}`;
+  return l10n.t('addresses are 32 to 44 characters, this one has {0}', value.length);
 }
 
 /** Normalises an address for comparison and sending (lower case on the second chain). */
@@ -82,7 +83,7 @@ export function addressSchema(chain: Chain, rule?: string): z.ZodType<string> {
     .trim()
     .superRefine((v, ctx) => {
       const p = addressProblem(v, chain);
-      if (p) ctx.addIssue({ code: 'custom', message: rule === undefined ? `“${short(v)}” is not a valid address: ${p}.` : `${rule} “${short(v)}”: ${p}.` });
+      if (p) ctx.addIssue({ code: 'custom', message: rule === undefined ? l10n.t('“{0}” is not a valid address: {1}.', short(v), p) : `${rule} “${short(v)}”: ${p}.` });
     })
     .transform((v) => normaliseAddress(v, chain));
 }
@@ -114,15 +115,15 @@ interface ParsedList {
 export function badEntriesText(parsed: ParsedList, max = 5): string | undefined {
   const n = parsed.invalid.length;
   if (n === 0) return undefined;
-  const shown = parsed.invalid.slice(0, max).map((b) => `line ${b.line} “${b.value.length > 24 ? `${b.value.slice(0, 24)}…` : b.value}” (${b.reason})`);
-  const more = n > max ? `; and ${(n - max).toLocaleString('en-US')} more` : '';
-  return `${n.toLocaleString('en-US')} entr${n === 1 ? 'y is' : 'ies are'} not ${n === 1 ? 'an address' : 'addresses'}: ${shown.join('; ')}${more}.`;
+  const shown = parsed.invalid.slice(0, max).map((b) => l10n.t('line {0} “{1}” ({2})', b.line, b.value.length > 24 ? `${b.value.slice(0, 24)}…` : b.value, b.reason));
+  const more = n > max ? l10n.t('; and {0} more', (n - max).toLocaleString('en-US')) : '';
+  return n === 1 ? l10n.t('{0} entry is not an address: {1}{2}.', n.toLocaleString('en-US'), shown.join('; '), more) : l10n.t('{0} entries are not addresses: {1}{2}.', n.toLocaleString('en-US'), shown.join('; '), more);
 }
 
 /** "2 duplicates removed." (or undefined): a list never loses entries without saying so. */
 export function duplicatesText(parsed: ParsedList): string | undefined {
   const d = parsed.duplicates;
-  return d === 0 ? undefined : `${d.toLocaleString('en-US')} duplicate${d === 1 ? '' : 's'} removed.`;
+  return d === 0 ? undefined : d === 1 ? l10n.t('{0} duplicate removed.', d.toLocaleString('en-US')) : l10n.t('{0} duplicates removed.', d.toLocaleString('en-US'));
 }
 
 /**

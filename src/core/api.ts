@@ -36,6 +36,7 @@ import {
   WalletMetrics,
   type ColumnInfo,
 } from './wire';
+import { l10n } from './l10n';
 
 export type { CallLog } from './http';
 
@@ -84,7 +85,7 @@ export function chargedFor(ep: Endpoint, input: Record<string, unknown>, value: 
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)
-    .map((i) => `${i.path.length ? i.path.join('.') : 'the answer'}: ${i.message}`)
+    .map((i) => `${i.path.length ? i.path.join('.') : l10n.t('the answer')}: ${i.message}`)
     .join('; ');
 }
 
@@ -192,7 +193,7 @@ export class WalletAnalyticsApi {
         throw new MalformedResponseError({
           ...ctx,
           status: answer.status,
-          problem: answer.text.trim() === '' ? 'the answer is empty' : `the answer is not JSON (it begins “${preview(answer.text)}”)`,
+          problem: answer.text.trim() === '' ? l10n.t('the answer is empty') : l10n.t('the answer is not JSON (it begins “{0}”)', preview(answer.text)),
         });
       }
     }
@@ -208,7 +209,7 @@ export class WalletAnalyticsApi {
 
   /** Submits a queued job (§4.1); charged at acceptance. Never retried unless the server provably refused it. */
   async submit(endpointId: string, input: unknown, signal?: AbortSignal): Promise<SubmitAck> {
-    if (endpoint(endpointId).family !== 'queued') throw new Error(`${endpointId} is not a queued endpoint`);
+    if (endpoint(endpointId).family !== 'queued') throw new Error(l10n.t('{0} is not a queued endpoint', endpointId));
     return this.typed(SubmitAck, endpointId, input, signal);
   }
 

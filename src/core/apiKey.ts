@@ -1,3 +1,4 @@
+import { l10n } from './l10n';
 /** Rules for what a person may paste as an API key. Pure, so it is unit-tested without VS Code. */
 
 type KeyCheck = { ok: true; key: string } | { ok: false; message: string };
@@ -6,15 +7,15 @@ type KeyCheck = { ok: true; key: string } | { ok: false; message: string };
 export function checkApiKey(input: string | undefined): KeyCheck {
   const key = (input ?? '').trim();
   if (key.length === 0) {
-    return { ok: false, message: 'The API key is empty. Paste the key issued with your API plan.' };
+    return { ok: false, message: l10n.t('The API key is empty. Paste the key issued with your API plan.') };
   }
   // eslint-disable-next-line no-control-regex
   const bad = /[\s\u0000-\u001f\u007f-\u009f]/u.exec(key);
   if (bad) {
-    const what = /\s/u.test(bad[0]) ? 'a space or line break' : 'a control character';
+    const what = /\s/u.test(bad[0]) ? l10n.t('a space or line break') : l10n.t('a control character');
     return {
       ok: false,
-      message: `The API key contains ${what} at position ${bad.index + 1}. Copy the key again without surrounding text.`,
+      message: l10n.t('The API key contains {0} at position {1}. Copy the key again without surrounding text.', what, bad.index + 1),
     };
   }
   return { ok: true, key };
@@ -35,7 +36,7 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
  */
 export function clearedKeyMessage(o: { hadKey: boolean; profile: string; sandboxInUse: boolean }): string {
   const head = o.hadKey
-    ? `API key of ${o.profile} removed from SecretStorage: calls with it stop until you run Set API Key again.`
-    : `No API key was stored for ${o.profile}: nothing to clear.`;
-  return o.sandboxInUse ? `${head} The sandbox in use now goes on with its own demo key.` : head;
+    ? l10n.t('API key of {0} removed from SecretStorage: calls with it stop until you run Set API Key again.', o.profile)
+    : l10n.t('No API key was stored for {0}: nothing to clear.', o.profile);
+  return o.sandboxInUse ? l10n.t('{0} The sandbox in use now goes on with its own demo key.', head) : head;
 }

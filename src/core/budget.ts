@@ -13,6 +13,7 @@
 import { compactCredits } from './history/format';
 import { fmtCredits } from './pricing';
 import { PERIOD_MS } from './quotaPeriod';
+import { l10n } from './l10n';
 
 export const DAY_MS = 24 * 3600 * 1000;
 
@@ -41,7 +42,8 @@ export const BUDGET_SETTING: Record<BudgetKind, string> = {
   period: 'walletAnalytics.budget.perPeriod',
 };
 
-const BUDGET_NAME: Record<BudgetKind, string> = { day: 'daily budget', period: '30-day budget' };
+/** A budget's name in a sentence (a function: a constant would be made before any bundle arrives). */
+const budgetName = (kind: BudgetKind): string => (kind === 'day' ? l10n.t('daily budget') : l10n.t('30-day budget'));
 
 /** One budget as it stands: what it allows, what is spent (and held) in its window, when it resets. */
 export interface BudgetState {
@@ -97,7 +99,7 @@ function utcTime(d: Date): string {
 
 /** When a budget resets, in words. */
 export function resetWords(s: BudgetState): string {
-  return s.rolling ? 'as older calls leave the last 30 days (the period start is not known yet)' : `at ${utcTime(s.resetsAt)}`;
+  return s.rolling ? l10n.t('as older calls leave the last 30 days (the period start is not known yet)') : l10n.t('at {0}', utcTime(s.resetsAt));
 }
 
 /**
@@ -108,11 +110,11 @@ export function resetWords(s: BudgetState): string {
 export function budgetRefusal(needed: number, states: readonly BudgetState[]): { message: string; setting: string; state: BudgetState } | undefined {
   const over = states.filter((s) => needed > s.left).sort((a, b) => a.left - b.left)[0];
   if (!over) return undefined;
-  const held = over.spent >= over.budget ? 'is used up' : `has ${fmtCredits(over.left)} left`;
+  const held = over.spent >= over.budget ? l10n.t('is used up') : l10n.t('has {0} left', fmtCredits(over.left));
   return {
     state: over,
     setting: BUDGET_SETTING[over.kind],
-    message: `Past your ${BUDGET_NAME[over.kind]}: this call needs ${fmtCredits(needed)}, and your ${BUDGET_NAME[over.kind]} of ${fmtCredits(over.budget)} ${held} (${fmtCredits(over.spent)} spent). Nothing was sent and nothing was charged. It resets ${resetWords(over)}; to run it sooner, raise ${BUDGET_SETTING[over.kind]} in Settings.`,
+    message: l10n.t('Past your {0}: this call needs {1}, and your {2} of {3} {4} ({5} spent). Nothing was sent and nothing was charged. It resets {6}; to run it sooner, raise {7} in Settings.', budgetName(over.kind), fmtCredits(needed), budgetName(over.kind), fmtCredits(over.budget), held, fmtCredits(over.spent), resetWords(over), BUDGET_SETTING[over.kind]),
   };
 }
 
@@ -145,6 +147,6 @@ export function forecast(spent: number, since: number, now: number, by: Date, of
   const remaining = Math.max(0, by.getTime() - now);
   const projected = Math.round(spent + (spent / elapsed) * remaining);
   const day = by.toISOString().slice(0, 10);
-  const amounts = `${millions(projected)} of ${millions(of)} by`;
-  return { spent, projected, of, by, text: `at this pace: ${amounts} ${day}`, short: `${amounts} ${day.slice(5)}` };
+  const amounts = l10n.t('{0} of {1} by', millions(projected), millions(of));
+  return { spent, projected, of, by, text: l10n.t('at this pace: {0} {1}', amounts, day), short: `${amounts} ${day.slice(5)}` };
 }

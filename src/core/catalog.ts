@@ -37,6 +37,7 @@ import {
   WalletDatabaseResult,
   WalletMetrics,
 } from './wire';
+import { l10n } from './l10n';
 
 export type Family = 'queued' | 'direct' | 'account';
 export type HttpMethod = 'GET' | 'POST';
@@ -183,9 +184,9 @@ function tokenWindowsSchema(): z.ZodType {
         for (const [r, key] of [[token, 'token'], [from, 'from'], [to, 'to']] as const) {
           if (!r.success) ctx.addIssue({ code: 'custom', path: [i, key], message: r.error.issues[0]?.message ?? TOKEN_WINDOWS_RULE });
         }
-        if (from.success && to.success && from.data >= to.data) ctx.addIssue({ code: 'custom', path: [i], message: `Token ${n}: the window ends before it starts.` });
+        if (from.success && to.success && from.data >= to.data) ctx.addIssue({ code: 'custom', path: [i], message: l10n.t('Token {0}: the window ends before it starts.', n) });
         if (token.success) {
-          if (seen.has(token.data)) ctx.addIssue({ code: 'custom', path: [i, 'token'], message: `Token ${n} is listed twice.` });
+          if (seen.has(token.data)) ctx.addIssue({ code: 'custom', path: [i, 'token'], message: l10n.t('Token {0} is listed twice.', n) });
           seen.add(token.data);
         }
       });
@@ -216,30 +217,32 @@ const queryBody = (chain: Chain): FieldSpec =>
     schema: QueryBody,
   });
 
-/** `{min}` and `{max}` in an ordered rule's message are the values given. */
+/**
+ * A range in order: the rule says it in the person's language, with the values given. The spec's
+ * message is the exported script's own text (a file, in English: `{min}` and `{max}` are the values
+ * the script fills in), so it is data, not a message made here.
+ */
 const ordered = (lo: string, hi: string, what: string): CrossFieldRule => {
-  const message = `${what}: the minimum ({min}) is above the maximum ({max}).`;
   const rule = (i: Record<string, unknown>): string | undefined => {
     const a = i[lo];
     const b = i[hi];
-    return typeof a === 'number' && typeof b === 'number' && a > b ? message.replace('{min}', String(a)).replace('{max}', String(b)) : undefined;
+    return typeof a === 'number' && typeof b === 'number' && a > b ? l10n.t('{0}: the minimum ({1}) is above the maximum ({2}).', what, String(a), String(b)) : undefined;
   };
-  return Object.assign(rule, { spec: { kind: 'ordered', lo, hi, message } as const });
+  return Object.assign(rule, { spec: { kind: 'ordered', lo, hi, message: `${what}: the minimum ({min}) is above the maximum ({max}).` } as const });
 };
 const before = (from: string, to: string): CrossFieldRule => {
-  const message = 'The time window ends before it starts: “from” must be earlier than “to”.';
   const rule = (i: Record<string, unknown>): string | undefined => {
     const a = i[from];
     const b = i[to];
-    return typeof a === 'number' && typeof b === 'number' && a >= b ? message : undefined;
+    return typeof a === 'number' && typeof b === 'number' && a >= b ? l10n.t('The time window ends before it starts: “from” must be earlier than “to”.') : undefined;
   };
-  return Object.assign(rule, { spec: { kind: 'before', from, to, message } as const });
+  return Object.assign(rule, { spec: { kind: 'before', from, to, message: 'The time window ends before it starts: “from” must be earlier than “to”.' } as const });
 };
 
 type Entry = Omit<Endpoint, 'rules' | 'fields' | 'answer'> & { fields?: FieldSpec[]; rules?: Endpoint['rules']; answer?: z.ZodType };
 const e = (x: Entry): Endpoint => {
   const answer = x.answer ?? (x.family === 'queued' ? SubmitAck : undefined);
-  if (!answer) throw new Error(`No answer schema for endpoint ${x.id}`);
+  if (!answer) throw new Error(l10n.t('No answer schema for endpoint {0}', x.id));
   return { ...x, fields: x.fields ?? [], rules: x.rules ?? [], answer };
 };
 const flat = (credits: number): PriceRule => ({ kind: 'flat', credits });
@@ -497,7 +500,7 @@ const BY_ID = new Map(ENDPOINTS.map((ep) => [ep.id, ep]));
 /** The endpoint with this id; throws for an unknown id (a programming error). */
 export function endpoint(id: string): Endpoint {
   const ep = BY_ID.get(id);
-  if (!ep) throw new Error(`Unknown endpoint id: ${id}`);
+  if (!ep) throw new Error(l10n.t('Unknown endpoint id: {0}', id));
   return ep;
 }
 
@@ -539,17 +542,17 @@ export function validateInput(ep: Endpoint, raw: unknown): Validated {
   const issues = r.error.issues.filter((i) => !(fieldIssue && i.path.length === 0 && i.code === 'custom'));
   const errors = issues.map((i) => {
     if (i.path.length === 0) {
-      if (i.code === 'unrecognized_keys') return `${title} takes no input named ${names(i.keys)}.`;
-      if (i.code === 'invalid_type') return `${title} takes its inputs as an object of named fields.`;
+      if (i.code === 'unrecognized_keys') return l10n.t('{0} takes no input named {1}.', title, names(i.keys));
+      if (i.code === 'invalid_type') return l10n.t('{0} takes its inputs as an object of named fields.', title);
       return i.message;
     }
     const field = ep.fields.find((f) => f.key === i.path[0]);
     if (!field) return i.message;
-    if (given?.[field.key] === undefined) return `${field.label} is required.`;
+    if (given?.[field.key] === undefined) return l10n.t('{0} is required.', field.label);
     const inner = i.path.slice(1);
     if (i.code === 'unrecognized_keys') {
-      const at = typeof inner[0] === 'number' ? ` item ${inner[0] + 1}` : inner.length ? ` ${inner.join('.')}` : '';
-      return `${field.label}:${at} takes no field named ${names(i.keys)}.`;
+      const at = typeof inner[0] === 'number' ? l10n.t(' item {0}', inner[0] + 1) : inner.length ? ` ${inner.join('.')}` : '';
+      return l10n.t('{0}:{1} takes no field named {2}.', field.label, at, names(i.keys));
     }
     // A value of the wrong type: the field's rule. Inside a query, where the path says more, that path and zod's words.
     if (i.code === 'invalid_type' && field.kind !== 'query') return field.rule;

@@ -22,6 +22,7 @@ import { safeFileName } from './results/names';
 import { CancelledError, DownloadError, WalletApiError, errorText } from './errors';
 import { checkUrl } from './http';
 import { proxyFailure } from './proxy';
+import { l10n } from './l10n';
 
 const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3;
 /** Temporary download files are `<prefix><hex>.part` in the destination folder (swept at start-up: src/core/sweep.ts). */
@@ -70,18 +71,18 @@ const EOCD_REACH = 22 + 0xffff;
  * `tail` is the end of the file (for a zip, at least its last EOCD_REACH bytes when it is that long).
  */
 export function closeDelimitedProblem(kind: ResultKind, tail: Buffer, bytes: number, json?: JsonEnd): string | undefined {
-  if (bytes === 0) return 'before any byte of the file arrived';
+  if (bytes === 0) return l10n.t('before any byte of the file arrived');
   if (kind === 'zip') {
     for (let i = tail.length - 22; i >= 0; i--) {
       if (tail.readUInt32LE(i) === 0x06054b50 && i + 22 + tail.readUInt16LE(i + 20) === tail.length) return undefined;
     }
-    return 'before the end of the archive (its closing record is missing)';
+    return l10n.t('before the end of the archive (its closing record is missing)');
   }
   if (kind === 'json') {
     // Without the streamed scan (a caller with the whole file in `tail`), the tail is scanned.
     return (json ?? new JsonEnd().push(tail)).problem();
   }
-  return tail.at(-1) === 0x0a ? undefined : 'in the middle of a line';
+  return tail.at(-1) === 0x0a ? undefined : l10n.t('in the middle of a line');
 }
 
 /**
@@ -180,20 +181,20 @@ async function openFollowingRedirects(url: string, opts: DownloadOptions): Promi
       if (opts.signal?.aborted) throw new CancelledError();
       // A proxy that refused the tunnel is named, so the person knows what to fix.
       const detail = proxyFailure(e, opts.dispatcher, current)?.detail ?? errorText(e);
-      throw new DownloadError('io', `Could not download the result file from ${current.origin}: ${detail}.`, { cause: e });
+      throw new DownloadError('io', l10n.t('Could not download the result file from {0}: {1}.', current.origin, detail), { cause: e });
     }
     const location = header(res.headers, 'location');
     if (res.statusCode >= 300 && res.statusCode < 400 && location) {
       discard(res.body);
-      if (hop >= MAX_REDIRECTS) throw new DownloadError('redirects', `The result file redirected more than ${MAX_REDIRECTS} times.`);
+      if (hop >= MAX_REDIRECTS) throw new DownloadError('redirects', l10n.t('The result file redirected more than {0} times.', MAX_REDIRECTS));
       // Each hop is checked (https unless loopback) and gets its own headers from headersFor.
       current = checkUrl(new URL(location, current).href, 'result file URL');
       continue;
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
       discard(res.body);
-      const hint = res.statusCode === 404 || res.statusCode === 410 ? ' The file may have expired; its request record still lists it.' : '';
-      throw new DownloadError('http', `The result file could not be downloaded (HTTP ${res.statusCode}).${hint}`, { status: res.statusCode });
+      const hint = res.statusCode === 404 || res.statusCode === 410 ? l10n.t(' The file may have expired; its request record still lists it.') : '';
+      throw new DownloadError('http', l10n.t('The result file could not be downloaded (HTTP {0}).{1}', res.statusCode, hint), { status: res.statusCode });
     }
     return { res, url: current };
   }
@@ -212,7 +213,7 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
   const closeDelimited = total === undefined && !/chunked/iu.test(header(res.headers, 'transfer-encoding') ?? '');
   if (total !== undefined && total > max) {
     discard(res.body);
-    throw new DownloadError('tooLarge', `The result file is ${mib(total)}, more than the ${mib(max)} allowed. Raise the size limit to download it.`);
+    throw new DownloadError('tooLarge', l10n.t('The result file is {0}, more than the {1} allowed. Raise the size limit to download it.', mib(total), mib(max)));
   }
 
   await mkdir(opts.destDir, { recursive: true });
@@ -228,8 +229,8 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
     try {
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         bytes += chunk.length;
-        if (bytes > max) throw new DownloadError('tooLarge', `The result file grew past the ${mib(max)} allowed; the download was stopped.`);
-        if (total !== undefined && bytes > total) throw new DownloadError('truncated', `The server sent more than the ${total} bytes it announced.`);
+        if (bytes > max) throw new DownloadError('tooLarge', l10n.t('The result file grew past the {0} allowed; the download was stopped.', mib(max)));
+        if (total !== undefined && bytes > total) throw new DownloadError('truncated', l10n.t('The server sent more than the {0} bytes it announced.', total));
         head ??= chunk.subarray(0, 4);
         json?.push(chunk);
         await fh.write(chunk);
@@ -238,10 +239,10 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
     } catch (e) {
       if (e instanceof WalletApiError) throw e;
       if (opts.signal?.aborted) throw new CancelledError();
-      throw new DownloadError('truncated', `The download broke off after ${bytes} bytes${total !== undefined ? ` of ${total}` : ''}; nothing was kept. Try the download again (it is free).`, { cause: e });
+      throw new DownloadError('truncated', l10n.t('The download broke off after {0} bytes{1}; nothing was kept. Try the download again (it is free).', bytes, total !== undefined ? l10n.t(' of {0}', total) : ''), { cause: e });
     }
     if (total !== undefined && bytes !== total) {
-      throw new DownloadError('truncated', `The download ended after ${bytes} of ${total} bytes; nothing was kept. Try the download again (it is free).`);
+      throw new DownloadError('truncated', l10n.t('The download ended after {0} of {1} bytes; nothing was kept. Try the download again (it is free).', bytes, total));
     }
     const zipMagic = head !== undefined && head.length === 4 && head.readUInt32LE(0) === 0x04034b50;
     const kind: ResultKind = zipMagic ? 'zip' : resultKindOf(finalUrl.href, contentType, disposition);
@@ -252,7 +253,7 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
       if (problem) {
         throw new DownloadError(
           'truncated',
-          `The server sent the result file without a length, and the connection closed ${problem}: it was cut off. Nothing was kept. Try the download again (it is free).`,
+          l10n.t('The server sent the result file without a length, and the connection closed {0}: it was cut off. Nothing was kept. Try the download again (it is free).', problem),
         );
       }
     }

@@ -14,8 +14,13 @@
  *
  * Server answers are mapped to these classes once, in http.ts (`errorFromResponse`), from
  * the HTTP status and the ErrorBody code of wire.ts. Messages are redacted there too.
+ *
+ * Every message is made through l10n.t (core/l10n.ts) when the error is made, so it reads in the
+ * person's language; the sentences shared by several messages are functions, not constants, for
+ * the same reason (a constant would be English, made before any bundle arrives).
  */
 import { redact } from './apiKey';
+import { l10n } from './l10n';
 
 export type ErrorKind =
   | 'noKey'
@@ -37,10 +42,11 @@ export type ErrorKind =
 
 type Charged = 'no' | 'unknown';
 
-const NOTHING_CHARGED = 'Nothing was charged.';
-const NOT_SENT = 'Nothing was sent. Nothing was charged.';
-const SET_KEY_COMMAND = 'Wallet Analytics: Set API Key';
-const RESET_IP_COMMAND = 'Wallet Analytics: Reset Saved IP Address';
+const nothingCharged = (): string => l10n.t('Nothing was charged.');
+const notSent = (): string => l10n.t('Nothing was sent. Nothing was charged.');
+/** Command titles as the Command Palette shows them (package.nls.json holds the same English). */
+const setKeyCommand = (): string => l10n.t('Wallet Analytics: Set API Key');
+const resetIpCommand = (): string => l10n.t('Wallet Analytics: Reset Saved IP Address');
 
 /** Where a call failed: which endpoint, and whether it costs credits (the message depends on it). */
 export interface CallContext {
@@ -56,18 +62,10 @@ export interface CallContext {
  * What a paid call that may have been accepted says, by family. A queued job can be looked
  * up in the free request history; a direct call leaves no record, so only the balance tells.
  */
-const MAY_HAVE_BEEN_CHARGED = {
-  queued: 'It may have been charged: the server may have accepted it. Do not submit it again before checking Request History (free).',
-  direct:
-    'It may have been charged: the server may have accepted it. Running it again may charge again; check your credits before you do.',
-  unknownFamily:
-    'It may have been charged: the server may have accepted it. Check Request History and your credits before running it again.',
-} as const;
-
 function mayHaveBeenCharged(ctx: CallContext): string {
-  if (ctx.family === 'queued') return MAY_HAVE_BEEN_CHARGED.queued;
-  if (ctx.family === 'direct') return MAY_HAVE_BEEN_CHARGED.direct;
-  return MAY_HAVE_BEEN_CHARGED.unknownFamily;
+  if (ctx.family === 'queued') return l10n.t('It may have been charged: the server may have accepted it. Do not submit it again before checking Request History (free).');
+  if (ctx.family === 'direct') return l10n.t('It may have been charged: the server may have accepted it. Running it again may charge again; check your credits before you do.');
+  return l10n.t('It may have been charged: the server may have accepted it. Check Request History and your credits before running it again.');
 }
 
 interface Init extends CallContext {
@@ -111,11 +109,11 @@ export abstract class WalletApiError extends Error {
 
 /** Appends "Nothing was charged." for refused paid calls (§7.2: a refused call says it cost nothing). */
 function refusal(text: string, ctx: CallContext): string {
-  return ctx.paid ? `${text} ${NOTHING_CHARGED}` : text;
+  return ctx.paid ? `${text} ${nothingCharged()}` : text;
 }
 
 function said(serverMessage: string | undefined): string {
-  return serverMessage ? ` The server said: “${serverMessage.replace(/\.$/u, '')}”.` : '';
+  return serverMessage ? ` ${l10n.t('The server said: “{0}”.', serverMessage.replace(/\.$/u, ''))}` : '';
 }
 
 function dot(s: string): string {
@@ -126,7 +124,7 @@ function dot(s: string): string {
 export class MissingKeyError extends WalletApiError {
   readonly kind = 'noKey' as const;
   constructor(ctx: CallContext = {}) {
-    super(refusal(`No API key is set. Run “${SET_KEY_COMMAND}” to enter the key issued with your API plan.`, ctx), {
+    super(refusal(l10n.t('No API key is set. Run “{0}” to enter the key issued with your API plan.', setKeyCommand()), ctx), {
       ...ctx,
       charged: 'no',
     });
@@ -139,7 +137,7 @@ export class KeyRefusedError extends WalletApiError {
   constructor(ctx: CallContext & { status?: number; serverMessage?: string } = {}) {
     super(
       refusal(
-        `The API key was refused.${said(ctx.serverMessage)} Run “${SET_KEY_COMMAND}” to enter a valid key (the plan with the Wallet Database and the API is required).`,
+        l10n.t('The API key was refused.{0} Run “{1}” to enter a valid key (the plan with the Wallet Database and the API is required).', said(ctx.serverMessage), setKeyCommand()),
         ctx,
       ),
       { ...ctx, charged: 'no' },
@@ -157,9 +155,11 @@ export class IpMismatchError extends WalletApiError {
   constructor(ctx: CallContext & { status?: number; serverMessage?: string } = {}) {
     super(
       refusal(
-        `The key is bound to one IP address, and this call came from a machine whose address differs.${said(ctx.serverMessage)} ` +
-          'In a remote window (SSH, WSL, Codespaces), calls leave from the remote machine, not from this computer. ' +
-          `“${RESET_IP_COMMAND}” (free) binds the key to the machine that makes the next call; then try again.`,
+        l10n.t(
+          'The key is bound to one IP address, and this call came from a machine whose address differs.{0} In a remote window (SSH, WSL, Codespaces), calls leave from the remote machine, not from this computer. “{1}” (free) binds the key to the machine that makes the next call; then try again.',
+          said(ctx.serverMessage),
+          resetIpCommand(),
+        ),
         ctx,
       ),
       { ...ctx, charged: 'no' },
@@ -173,10 +173,17 @@ export class InsufficientCreditsError extends WalletApiError {
   readonly balance: number | undefined;
   readonly needed: number | undefined;
   constructor(ctx: CallContext & { status?: number; serverMessage?: string; balance?: number; needed?: number } = {}) {
-    const parts = ['Not enough credits for this call'];
-    if (ctx.needed !== undefined) parts.push(`: it costs ${ctx.needed.toLocaleString('en-US')}`);
-    if (ctx.balance !== undefined) parts.push(`${ctx.needed !== undefined ? ' and' : ':'} the balance is ${ctx.balance.toLocaleString('en-US')}`);
-    super(`${parts.join('')}. ${NOTHING_CHARGED} The quota is reset every 30 days.`, { ...ctx, charged: 'no' });
+    const needed = ctx.needed?.toLocaleString('en-US');
+    const balance = ctx.balance?.toLocaleString('en-US');
+    const head =
+      needed !== undefined && balance !== undefined
+        ? l10n.t('Not enough credits for this call: it costs {0} and the balance is {1}.', needed, balance)
+        : needed !== undefined
+          ? l10n.t('Not enough credits for this call: it costs {0}.', needed)
+          : balance !== undefined
+            ? l10n.t('Not enough credits for this call: the balance is {0}.', balance)
+            : l10n.t('Not enough credits for this call.');
+    super(`${head} ${nothingCharged()} ${l10n.t('The quota is reset every 30 days.')}`, { ...ctx, charged: 'no' });
     this.balance = ctx.balance;
     this.needed = ctx.needed;
   }
@@ -193,8 +200,8 @@ export class BadInputError extends WalletApiError {
     const list = problems.map(dot).join(' ');
     const text =
       ctx.source === 'client'
-        ? `Check the input: ${list || 'it is not valid.'} ${NOT_SENT}`
-        : refusal(`The server refused the input: ${list || `HTTP ${ctx.status ?? 400}.`}`, ctx);
+        ? l10n.t('Check the input: {0} {1}', list || l10n.t('it is not valid.'), notSent())
+        : refusal(l10n.t('The server refused the input: {0}', list || l10n.t('HTTP {0}.', ctx.status ?? 400)), ctx);
     super(text, { ...ctx, charged: 'no' });
     this.source = ctx.source;
     this.problems = problems;
@@ -207,8 +214,11 @@ export class RateLimitedError extends WalletApiError {
   /** How long the server asked to wait (Retry-After), when it said. */
   readonly retryAfterMs: number | undefined;
   constructor(ctx: CallContext & { status?: number; serverMessage?: string; retryAfterMs?: number } = {}) {
-    const wait = ctx.retryAfterMs === undefined ? 'wait a little' : `wait ${Math.ceil(ctx.retryAfterMs / 1000)} s`;
-    super(refusal(`Too many requests: the server asks to ${wait} before trying again.`, ctx), { ...ctx, charged: 'no' });
+    const text =
+      ctx.retryAfterMs === undefined
+        ? l10n.t('Too many requests: the server asks to wait a little before trying again.')
+        : l10n.t('Too many requests: the server asks to wait {0} s before trying again.', Math.ceil(ctx.retryAfterMs / 1000));
+    super(refusal(text, ctx), { ...ctx, charged: 'no' });
     this.retryAfterMs = ctx.retryAfterMs;
   }
 }
@@ -219,7 +229,7 @@ export class ServerError extends WalletApiError {
   constructor(ctx: CallContext & { status?: number; serverMessage?: string } = {}) {
     const paid = ctx.paid === true;
     super(
-      `The server failed (HTTP ${ctx.status ?? 500}).${said(ctx.serverMessage)} ${paid ? mayHaveBeenCharged(ctx) : 'Try again in a moment.'}`,
+      l10n.t('The server failed (HTTP {0}).{1} {2}', ctx.status ?? 500, said(ctx.serverMessage), paid ? mayHaveBeenCharged(ctx) : l10n.t('Try again in a moment.')),
       { ...ctx, charged: paid ? 'unknown' : 'no' },
     );
   }
@@ -233,7 +243,7 @@ export class MalformedResponseError extends WalletApiError {
   constructor(ctx: CallContext & { status?: number; problem: string }) {
     const paid = ctx.paid === true;
     super(
-      `The server’s answer${ctx.what ? ` to ${ctx.what}` : ''} was not understood: ${dot(ctx.problem)}${paid ? ` ${mayHaveBeenCharged(ctx)}` : ''}`,
+      `${ctx.what ? l10n.t('The server’s answer to {0} was not understood: {1}', ctx.what, dot(ctx.problem)) : l10n.t('The server’s answer was not understood: {0}', dot(ctx.problem))}${paid ? ` ${mayHaveBeenCharged(ctx)}` : ''}`,
       { ...ctx, charged: paid ? 'unknown' : 'no' },
     );
     this.problem = ctx.problem;
@@ -250,7 +260,7 @@ export const BASE_URL_SETTING = 'walletAnalytics.baseUrl';
  * a certificate refused.
  */
 export function unreachableWords(code: string | undefined, origin: string | undefined): string {
-  let host = origin ?? 'the server';
+  let host = origin ?? l10n.t('the server');
   try {
     if (origin) host = new URL(origin).host;
   } catch {
@@ -258,21 +268,21 @@ export function unreachableWords(code: string | undefined, origin: string | unde
   }
   switch (code) {
     case 'ENOTFOUND':
-      return `No server named ${host} exists: the name is unknown to DNS, so the address is probably wrong`;
+      return l10n.t('No server named {0} exists: the name is unknown to DNS, so the address is probably wrong', host);
     case 'EAI_AGAIN':
-      return `The name ${host} could not be looked up (DNS did not answer): the network may be down, or the address wrong`;
+      return l10n.t('The name {0} could not be looked up (DNS did not answer): the network may be down, or the address wrong', host);
     case 'ECONNREFUSED':
-      return `${host} refused the connection: nothing listens at that address and port`;
+      return l10n.t('{0} refused the connection: nothing listens at that address and port', host);
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
     case 'EADDRNOTAVAIL':
-      return `The network cannot reach ${host}`;
+      return l10n.t('The network cannot reach {0}', host);
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'ETIMEDOUT':
-      return `${host} did not accept a connection in time`;
+      return l10n.t('{0} did not accept a connection in time', host);
     default:
-      if (code && (code.startsWith('ERR_TLS') || code.includes('CERT'))) return `The secure connection to ${host} failed: its certificate was not accepted`;
-      return `Could not reach ${origin ?? 'the server'}`;
+      if (code && (code.startsWith('ERR_TLS') || code.includes('CERT'))) return l10n.t('The secure connection to {0} failed: its certificate was not accepted', host);
+      return l10n.t('Could not reach {0}', origin ?? l10n.t('the server'));
   }
 }
 
@@ -285,12 +295,12 @@ export class NetworkError extends WalletApiError {
   readonly viaProxy: boolean;
   /** `proxy`: the proxy failed (its detail says how), not the API's address. */
   constructor(ctx: CallContext & { sent: boolean; code?: string; detail: string; origin?: string; proxy?: boolean; cause?: unknown }) {
-    const where = ctx.origin ? ` ${ctx.origin}` : '';
+    const where = ctx.origin ? ctx.origin : l10n.t('the server');
     const text = ctx.sent
-      ? `The connection to${where || ' the server'} failed after the request was sent (${ctx.detail}).${ctx.paid ? ` ${mayHaveBeenCharged(ctx)}` : ' Try again in a moment.'}`
+      ? `${l10n.t('The connection to {0} failed after the request was sent ({1}).', where, ctx.detail)} ${ctx.paid ? mayHaveBeenCharged(ctx) : l10n.t('Try again in a moment.')}`
       : ctx.proxy
-        ? `Could not reach${where || ' the server'} through the proxy (${ctx.detail}). ${NOT_SENT}`
-        : `${unreachableWords(ctx.code, ctx.origin)} (${ctx.detail}). ${NOT_SENT} If the address is wrong, change ${BASE_URL_SETTING} in your user settings (or the profile's base URL); otherwise check the network.`;
+        ? `${l10n.t('Could not reach {0} through the proxy ({1}).', where, ctx.detail)} ${notSent()}`
+        : `${unreachableWords(ctx.code, ctx.origin)} (${ctx.detail}). ${notSent()} ${l10n.t("If the address is wrong, change {0} in your user settings (or the profile's base URL); otherwise check the network.", BASE_URL_SETTING)}`;
     super(text, { ...ctx, charged: ctx.sent && ctx.paid ? 'unknown' : 'no' });
     this.sent = ctx.sent;
     this.code = ctx.code;
@@ -308,7 +318,7 @@ export class AckTimeoutError extends WalletApiError {
   constructor(ctx: CallContext & { status?: number; serverMessage?: string; timeoutMs?: number } = {}) {
     const secs = ctx.timeoutMs === undefined ? 100 : Math.round(ctx.timeoutMs / 100) / 10;
     super(
-      `The server did not acknowledge the request within ${secs} s, so it was not queued, not charged (§7.1). ${NOTHING_CHARGED} Try again later.`,
+      `${l10n.t('The server did not acknowledge the request within {0} s, so it was not queued, not charged (§7.1).', secs)} ${nothingCharged()} ${l10n.t('Try again later.')}`,
       { ...ctx, charged: 'no' },
     );
   }
@@ -323,7 +333,7 @@ export class NoAnswerError extends WalletApiError {
   readonly timeoutMs: number;
   constructor(ctx: CallContext & { timeoutMs: number }) {
     const secs = Math.round(ctx.timeoutMs / 100) / 10;
-    super(`No answer from the server within ${secs} s; this machine stopped waiting, but the request was sent. ${mayHaveBeenCharged(ctx)}`, {
+    super(`${l10n.t('No answer from the server within {0} s; this machine stopped waiting, but the request was sent.', secs)} ${mayHaveBeenCharged(ctx)}`, {
       ...ctx,
       charged: 'unknown',
     });
@@ -335,7 +345,7 @@ export class NoAnswerError extends WalletApiError {
 export class NotFoundError extends WalletApiError {
   readonly kind = 'notFound' as const;
   constructor(ctx: CallContext & { status?: number; serverMessage?: string } = {}) {
-    super(refusal(`Not found${ctx.what ? `: ${ctx.what}` : ''}.${said(ctx.serverMessage)}`, ctx), { ...ctx, charged: 'no' });
+    super(refusal(`${ctx.what ? l10n.t('Not found: {0}.', ctx.what) : l10n.t('Not found.')}${said(ctx.serverMessage)}`, ctx), { ...ctx, charged: 'no' });
   }
 }
 
@@ -343,7 +353,7 @@ export class NotFoundError extends WalletApiError {
 export class InsecureUrlError extends WalletApiError {
   readonly kind = 'insecureUrl' as const;
   constructor(ctx: CallContext & { url: string; reason: string }) {
-    super(`Refused to use ${ctx.url}: ${dot(ctx.reason)} ${NOT_SENT}`, { ...ctx, charged: 'no' });
+    super(`${l10n.t('Refused to use {0}: {1}', ctx.url, dot(ctx.reason))} ${notSent()}`, { ...ctx, charged: 'no' });
   }
 }
 
@@ -358,7 +368,7 @@ export class CancelledError extends WalletApiError {
   readonly kind = 'cancelled' as const;
   constructor(ctx: CallContext & { mayHaveBeenSent?: boolean; cause?: unknown } = {}) {
     const unknown = ctx.paid === true && ctx.mayHaveBeenSent !== false;
-    super(unknown ? `Cancelled. ${mayHaveBeenCharged(ctx)}` : 'Cancelled.', { ...ctx, charged: unknown ? 'unknown' : 'no' });
+    super(unknown ? `${l10n.t('Cancelled.')} ${mayHaveBeenCharged(ctx)}` : l10n.t('Cancelled.'), { ...ctx, charged: unknown ? 'unknown' : 'no' });
   }
 }
 

@@ -6,6 +6,7 @@
  * message the person can act on out.
  */
 import { addressProblem, type Chain } from './addresses';
+import { l10n } from './l10n';
 
 /** The setting that holds a chain's template. */
 export function explorerSetting(chain: Chain): string {
@@ -18,17 +19,17 @@ type ExplorerLink = { readonly url: string } | { readonly problem: string; reado
 export function explorerLink(template: string, address: string, chain: Chain): ExplorerLink {
   const setting = explorerSetting(chain);
   const t = template.trim();
-  if (t === '') return { problem: `No block explorer is set for ${chain === 'alt' ? 'alt' : 'main'}-chain addresses: set ${setting} to its address page, e.g. https://explorer.example/account/{address}.`, unset: true };
+  if (t === '') return { problem: l10n.t('No block explorer is set for {0}-chain addresses: set {1} to its address page, e.g. https://explorer.example/account/{address}.', chain === 'alt' ? 'alt' : 'main', setting), unset: true };
   let parsed: URL;
   try {
     parsed = new URL(t.replace(/\{address\}/gu, 'ADDRESS'));
   } catch {
-    return { problem: `${setting} is not a URL: ${t}`, unset: false };
+    return { problem: l10n.t('{0} is not a URL: {1}', setting, t), unset: false };
   }
-  if (parsed.protocol !== 'https:') return { problem: `${setting} must start with https:// (it is ${parsed.protocol}…).`, unset: false };
-  if (!t.includes('{address}')) return { problem: `${setting} has no {address} where the address goes: ${t}`, unset: false };
+  if (parsed.protocol !== 'https:') return { problem: l10n.t('{0} must start with https:// (it is {1}…).', setting, parsed.protocol), unset: false };
+  if (!t.includes('{address}')) return { problem: l10n.t('{0} has no {address} where the address goes: {1}', setting, t), unset: false };
   const a = address.trim();
   const bad = addressProblem(a, chain);
-  if (bad !== undefined) return { problem: `Not a ${chain}-chain address: ${bad}`, unset: false };
+  if (bad !== undefined) return { problem: l10n.t('Not a {0}-chain address: {1}', chain, bad), unset: false };
   return { url: t.replace(/\{address\}/gu, encodeURIComponent(a)) };
 }

@@ -35,6 +35,7 @@ import {
   type CallContext,
   type ErrorKind,
 } from './errors';
+import { l10n } from './l10n';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** Bigger JSON answers than this are refused rather than held in memory. */
@@ -118,19 +119,19 @@ export function checkUrl(raw: string, what: string): URL {
   try {
     u = new URL(raw);
   } catch {
-    throw new BadInputError({ source: 'client', problems: [`The ${what} “${raw}” is not a valid URL`] });
+    throw new BadInputError({ source: 'client', problems: [l10n.t('The {0} “{1}” is not a valid URL', what, raw)] });
   }
   const shown = `${u.protocol}//${u.host}`;
   if (u.protocol !== 'https:' && u.protocol !== 'http:') {
-    throw new InsecureUrlError({ url: shown, reason: `the ${what} must start with https://` });
+    throw new InsecureUrlError({ url: shown, reason: l10n.t('the {0} must start with https://', what) });
   }
   if (u.username || u.password) {
-    throw new InsecureUrlError({ url: shown, reason: `the ${what} must not hold a user name or password` });
+    throw new InsecureUrlError({ url: shown, reason: l10n.t('the {0} must not hold a user name or password', what) });
   }
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
     throw new InsecureUrlError({
       url: shown,
-      reason: `plain http:// is allowed only for loopback hosts (127.0.0.1, localhost, [::1]); use https:// for ${u.hostname}`,
+      reason: l10n.t('plain http:// is allowed only for loopback hosts (127.0.0.1, localhost, [::1]); use https:// for {0}', u.hostname),
     });
   }
   return u;
@@ -141,7 +142,7 @@ async function readCapped(body: AsyncIterable<Buffer>, max: number): Promise<str
   let n = 0;
   for await (const c of body) {
     n += c.length;
-    if (n > max) throw new Error(`the answer is larger than ${max} bytes`);
+    if (n > max) throw new Error(l10n.t('the answer is larger than {0} bytes', max));
     chunks.push(c);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -153,7 +154,7 @@ async function readCapped(body: AsyncIterable<Buffer>, max: number): Promise<str
  * (src/core/snippets.ts) writes it out, so a snippet cannot differ from what the extension sends.
  */
 export function callUrl(base: URL, path: string, query: Readonly<Record<string, string>> = {}): URL {
-  if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`Not a path: ${path}`);
+  if (!path.startsWith('/') || path.startsWith('//')) throw new Error(l10n.t('Not a path: {0}', path));
   const u = new URL(base.origin);
   u.pathname = base.pathname.replace(/\/+$/u, '') + path;
   for (const [k, v] of Object.entries(query)) u.searchParams.set(k, v);
@@ -205,7 +206,7 @@ export class HttpTransport {
   /** The full URL of a catalog path and query under the base URL. */
   urlFor(path: string, query: Readonly<Record<string, string>> = {}): URL {
     const u = callUrl(this.base, path, query);
-    if (!this.isBaseOrigin(u)) throw new Error(`Path left the base origin: ${path}`);
+    if (!this.isBaseOrigin(u)) throw new Error(l10n.t('Path left the base origin: {0}', path));
     return u;
   }
 
@@ -298,7 +299,7 @@ export class HttpTransport {
           // Our own timer proves nothing about the server: a paid call may have been accepted.
           throw call.paid
             ? new NoAnswerError({ ...ctx, timeoutMs: limit })
-            : new NetworkError({ ...ctx, sent: true, detail: `no answer within ${limit / 1000} s`, origin: this.base.origin });
+            : new NetworkError({ ...ctx, sent: true, detail: l10n.t('no answer within {0} s', limit / 1000), origin: this.base.origin });
         }
         throw this.networkError(e, ctx, url);
       }
@@ -310,7 +311,7 @@ export class HttpTransport {
       } catch (e) {
         if (call.signal?.aborted) throw new CancelledError(ctx);
         const code = codeOf(e);
-        throw new NetworkError({ ...ctx, sent: true, code, detail: `the answer broke off: ${describeNetwork(e, code)}`, origin: this.base.origin, cause: e });
+        throw new NetworkError({ ...ctx, sent: true, code, detail: l10n.t('the answer broke off: {0}', describeNetwork(e, code)), origin: this.base.origin, cause: e });
       }
       if (res.statusCode < 200 || res.statusCode >= 300) {
         throw errorFromResponse(res.statusCode, res.headers, text, { ...ctx, quoted: call.quoted, knownBalance: call.knownBalance });

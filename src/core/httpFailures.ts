@@ -19,6 +19,7 @@ import {
   type CallContext,
   errorText,
 } from './errors';
+import { l10n } from './l10n';
 
 /** §7.1: a submit not acknowledged within 100 seconds is refused; nothing is queued or charged. */
 export const ACK_TIMEOUT_MS = 100_000;
@@ -85,7 +86,7 @@ export function errorFromResponse(
     return new MalformedResponseError({
       ...ctx,
       status,
-      problem: `an unexpected redirect (HTTP ${status}${to ? ` to ${String(to)}` : ''}); redirects are not followed, so the key stays with the base URL`,
+      problem: l10n.t('an unexpected redirect (HTTP {0}{1}); redirects are not followed, so the key stays with the base URL', status, to ? l10n.t(' to {0}', String(to)) : ''),
     });
   }
   const C = ERROR_CODES;
@@ -107,7 +108,7 @@ export function errorFromResponse(
   if (status === 404) return new NotFoundError(base);
   if (status === 429) return new RateLimitedError({ ...base, retryAfterMs: parseRetryAfter(headers['retry-after']) });
   if (status >= 500) return new ServerError(base);
-  return new BadInputError({ ...base, source: 'server', problems: [message ?? `HTTP ${status}`] });
+  return new BadInputError({ ...base, source: 'server', problems: [message ?? l10n.t('HTTP {0}', status)] });
 }
 
 // ---- network failures ----

@@ -10,6 +10,7 @@ import { ENDPOINTS, validateInput, type Endpoint } from './catalog';
 import { roleFits, roleWanted, type AddressRole, type ListWant } from './columnKind';
 import type { FieldSpec } from './fields';
 import { quote, type Quote } from './pricing';
+import { l10n } from './l10n';
 
 /** A list a column (or a result) offers. */
 export interface ListOffer {
@@ -87,7 +88,7 @@ export function rankTargets(offers: readonly ListOffer[]): { targets: InputTarge
     const list = offer.addresses.length > max ? offer.addresses.slice(0, max) : offer.addresses;
     const least = field.min ?? 1;
     if (list.length < least) {
-      refused.push({ ep, field, reason: `takes at least ${least.toLocaleString('en-US')}` });
+      refused.push({ ep, field, reason: l10n.t('takes at least {0}', least.toLocaleString('en-US')) });
       continue;
     }
     // A short sample proves the other fields are optional or defaulted; the length was checked above.
@@ -117,7 +118,7 @@ export function roleText(role: AddressRole | undefined): string {
     case 'token':
       return 'tokens';
     case 'creator':
-      return 'token creators (wallets)';
+      return l10n.t('token creators (wallets)');
     default:
       return 'addresses';
   }

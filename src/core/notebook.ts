@@ -18,10 +18,11 @@ import * as path from 'node:path';
 import { DECIMAL, mdText, num, pyString, pySqlLiteral, rewriteUnsafe, sqlIdent, sqlString } from './notebookCode';
 import type { Notebook, NotebookColumn, NotebookInput } from './notebookModel';
 import type { ColumnFilter, SortKey } from './table/types';
+import { l10n } from './l10n';
 
 function columnName(input: NotebookInput, c: number): string {
   const col = input.columns[c];
-  if (!col) throw new RangeError(`The view names column ${c}; the table has ${input.columns.length}.`);
+  if (!col) throw new RangeError(l10n.t('The view names column {0}; the table has {1}.', c, input.columns.length));
   return col.name;
 }
 
@@ -30,18 +31,18 @@ function describeFilter(input: NotebookInput, f: ColumnFilter): string {
   switch (f.kind) {
     case 'range':
       return f.min !== undefined && f.max !== undefined
-        ? `${name} from ${f.min} to ${f.max}`
+        ? l10n.t('{0} from {1} to {2}', name, f.min, f.max)
         : f.min !== undefined
           ? `${name} ≥ ${f.min}`
           : f.max !== undefined
             ? `${name} ≤ ${f.max}`
-            : `${name} is a number`;
+            : l10n.t('{0} is a number', name);
     case 'contains':
-      return `${name} contains "${f.text}"`;
+      return l10n.t('{0} contains "{1}"', name, f.text);
     case 'empty':
-      return `${name} is empty`;
+      return l10n.t('{0} is empty', name);
     case 'nonEmpty':
-      return `${name} is not empty`;
+      return l10n.t('{0} is not empty', name);
   }
 }
 
@@ -419,5 +420,5 @@ export async function writeNotebook(input: NotebookInput): Promise<string> {
     }
     return target;
   }
-  throw new Error(`There are already 999 notebooks named ${stem}…ipynb beside the result.`);
+  throw new Error(l10n.t('There are already 999 notebooks named {0}…ipynb beside the result.', stem));
 }

@@ -1,3 +1,4 @@
+import { l10n } from './l10n';
 /**
  * How a value reaches the notebook's code (notebook.ts) as a literal, never raw: Python strings
  * (JSON syntax, with every line end Python or IPython knows escaped), SQL strings and identifiers,
@@ -56,7 +57,7 @@ export function sqlIdent(s: string): string {
 
 /** A number as Python and SQL read it (finite only; the protocol refuses others). */
 export function num(n: number): string {
-  if (!Number.isFinite(n)) throw new RangeError(`A filter bound must be a finite number, not ${n}.`);
+  if (!Number.isFinite(n)) throw new RangeError(l10n.t('A filter bound must be a finite number, not {0}.', n));
   return String(n);
 }
 

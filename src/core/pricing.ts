@@ -5,6 +5,7 @@
  */
 import type { Endpoint } from './catalog';
 import { fmtRefreshTime, nextRefresh, sameRefreshPeriod } from './refresh';
+import { l10n } from './l10n';
 
 export interface Quote {
   /**
@@ -39,7 +40,7 @@ export interface QuoteContext {
 
 /** Formats credits as a person reads them: 1,000,000. */
 export function fmtCredits(n: number): string {
-  return `${n.toLocaleString('en-US')} credit${n === 1 ? '' : 's'}`;
+  return n === 1 ? l10n.t('{0} credit', n.toLocaleString('en-US')) : l10n.t('{0} credits', n.toLocaleString('en-US'));
 }
 
 /** The price of one call of ep with validated input. */
@@ -47,7 +48,7 @@ export function quote(ep: Endpoint, input: Record<string, unknown>, ctx: QuoteCo
   const rule = ep.price;
   switch (rule.kind) {
     case 'free':
-      return { credits: 0, exact: true, text: 'Free' };
+      return { credits: 0, exact: true, text: l10n.t('Free') };
     case 'flat':
       return { credits: rule.credits, exact: true, text: fmtCredits(rule.credits) };
     case 'perItem': {
@@ -61,12 +62,12 @@ export function quote(ep: Endpoint, input: Record<string, unknown>, ctx: QuoteCo
       };
     }
     case 'perMatch': {
-      const unknown = `${rule.credits} credits per matching wallet, at least ${fmtCredits(rule.minimum)}: the bill follows the number of matches, not the limit`;
+      const unknown = l10n.t('{0} credits per matching wallet, at least {1}: the bill follows the number of matches, not the limit', rule.credits, fmtCredits(rule.minimum));
       if (ctx.knownMatches === undefined) return { credits: rule.minimum, exact: false, text: unknown };
       const matches = ctx.knownMatches.toLocaleString('en-US');
       const credits = matchCharge(ctx.knownMatches, rule.credits, rule.minimum);
       if (ctx.matchesAt === undefined) {
-        return { credits, exact: true, text: `${fmtCredits(credits)} (${matches} matching wallets × ${rule.credits})` };
+        return { credits, exact: true, text: l10n.t('{0} ({1} matching wallets × {2})', fmtCredits(credits), matches, rule.credits) };
       }
       const now = ctx.now ?? Date.now();
       // An earlier run's count is this call's count only until the next hourly refresh.
@@ -74,20 +75,20 @@ export function quote(ep: Endpoint, input: Record<string, unknown>, ctx: QuoteCo
         return {
           credits,
           exact: true,
-          text: `${fmtCredits(credits)} (${matches} matching wallets × ${rule.credits}, from the same query at ${fmtRefreshTime(ctx.matchesAt)}; exact until the refresh at ${fmtRefreshTime(nextRefresh(ctx.matchesAt))})`,
+          text: l10n.t('{0} ({1} matching wallets × {2}, from the same query at {3}; exact until the refresh at {4})', fmtCredits(credits), matches, rule.credits, fmtRefreshTime(ctx.matchesAt), fmtRefreshTime(nextRefresh(ctx.matchesAt))),
         };
       }
       return {
         credits: rule.minimum,
         exact: false,
-        text: `${unknown} (the last run's ${matches} matches are from before the refresh at ${fmtRefreshTime(nextRefresh(ctx.matchesAt))})`,
+        text: l10n.t('{0} (the last run\'s {1} matches are from before the refresh at {2})', unknown, matches, fmtRefreshTime(nextRefresh(ctx.matchesAt))),
       };
     }
     case 'perReturned': {
       const size = typeof input[rule.field] === 'number' ? (input[rule.field] as number) : 0;
       if (ctx.returned !== undefined) {
         const credits = ctx.returned * rule.credits;
-        return { credits, exact: true, text: `${fmtCredits(credits)} (${ctx.returned} returned × ${rule.credits})` };
+        return { credits, exact: true, text: l10n.t('{0} ({1} returned × {2})', fmtCredits(credits), ctx.returned, rule.credits) };
       }
       // A page may hold fewer creators than its size, and reading stops at a short page: "up to".
       const pages = Math.max(1, ctx.pages ?? 1);
@@ -98,20 +99,20 @@ export function quote(ep: Endpoint, input: Record<string, unknown>, ctx: QuoteCo
         atMost,
         text:
           pages === 1
-            ? `up to ${fmtCredits(atMost)} (${rule.credits} per creator returned, ${size} per page)`
-            : `up to ${fmtCredits(atMost)} (${pages} pages × ${size} creators × ${rule.credits}, ${rule.credits} per creator returned; stops early at the last page)`,
+            ? l10n.t('up to {0} ({1} per creator returned, {2} per page)', fmtCredits(atMost), rule.credits, size)
+            : l10n.t('up to {0} ({1} pages × {2} creators × {3}, {4} per creator returned; stops early at the last page)', fmtCredits(atMost), pages, size, rule.credits, rule.credits),
       };
     }
     case 'perPage': {
       const pages = Math.max(1, ctx.pages ?? 1);
       const credits = pages * rule.credits;
       // One page is one page; more stop early at the last page, so their count is a ceiling.
-      if (pages === 1) return { credits, exact: true, text: `${fmtCredits(credits)} (1 page × ${rule.credits})` };
+      if (pages === 1) return { credits, exact: true, text: l10n.t('{0} (1 page × {1})', fmtCredits(credits), rule.credits) };
       return {
         credits,
         exact: false,
         atMost: credits,
-        text: `up to ${fmtCredits(credits)} (${pages} pages × ${rule.credits}; stops early at the last page)`,
+        text: l10n.t('up to {0} ({1} pages × {2}; stops early at the last page)', fmtCredits(credits), pages, rule.credits),
       };
     }
   }
@@ -136,12 +137,12 @@ export function describeRule(ep: Endpoint): string {
     case 'flat':
       return fmtCredits(r.credits);
     case 'perItem':
-      return `${r.credits} per ${r.unit}`;
+      return l10n.t('{0} per {1}', r.credits, r.unit);
     case 'perMatch':
-      return `${r.credits} per matching wallet (${r.minimum} when none)`;
+      return l10n.t('{0} per matching wallet ({1} when none)', r.credits, r.minimum);
     case 'perReturned':
-      return `${r.credits} per creator returned`;
+      return l10n.t('{0} per creator returned', r.credits);
     case 'perPage':
-      return `${r.credits} per page`;
+      return l10n.t('{0} per page', r.credits);
   }
 }

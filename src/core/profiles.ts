@@ -12,6 +12,7 @@
 import { checkUrl } from './http';
 import { isLoopbackHost } from './loopback';
 import { errorText } from './errors';
+import { l10n } from './l10n';
 
 export interface Profile {
   readonly id: string;
@@ -130,7 +131,7 @@ export function addProfile(list: readonly Profile[], input: { name: string; base
 }
 
 export function renameProfile(list: readonly Profile[], id: string, name: string): Profile[] {
-  if (!list.some((p) => p.id === id)) throw new Error('That profile no longer exists.');
+  if (!list.some((p) => p.id === id)) throw new Error(l10n.t('That profile no longer exists.'));
   const problem = checkProfileName(name, list, id);
   if (problem) throw new Error(problem);
   return list.map((p) => (p.id === id ? { ...p, name: name.trim() } : p));

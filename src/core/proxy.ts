@@ -24,6 +24,7 @@ import { isIP } from 'node:net';
 import { Agent, Dispatcher, EnvHttpProxyAgent, Pool } from 'undici';
 import { BadInputError, errorText } from './errors';
 import { isLoopbackHost } from './loopback';
+import { l10n } from './l10n';
 
 /** The environment variables that matter here (a copy of process.env will do). */
 type ProxyEnv = Readonly<Record<string, string | undefined>>;
@@ -107,10 +108,10 @@ class TunnelPool extends Pool {
   private tunnelError(e: unknown): unknown {
     const code = errorCodeOf(e);
     if (code === 'UND_ERR_HEADERS_TIMEOUT') {
-      return new ProxyTunnelError('PROXY_TUNNEL_TIMEOUT', `did not answer CONNECT within ${this.timeoutMs / 1000} s`, { cause: e });
+      return new ProxyTunnelError('PROXY_TUNNEL_TIMEOUT', l10n.t('did not answer CONNECT within {0} s', this.timeoutMs / 1000), { cause: e });
     }
     if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') {
-      return new ProxyTunnelError('PROXY_TUNNEL_CLOSED', 'closed the connection instead of answering CONNECT', { cause: e });
+      return new ProxyTunnelError('PROXY_TUNNEL_CLOSED', l10n.t('closed the connection instead of answering CONNECT'), { cause: e });
     }
     return e;
   }
@@ -131,7 +132,7 @@ class TunnelGuard implements Dispatcher.DispatchHandler {
   ) {
     const onAbort = (): void => {
       if (this.connected || this.stopped) return;
-      this.stopped = new ProxyTunnelError('PROXY_TUNNEL_STOPPED', "had not answered CONNECT when the call's time ran out");
+      this.stopped = new ProxyTunnelError('PROXY_TUNNEL_STOPPED', l10n.t('had not answered CONNECT when the call\'s time ran out'));
       this.inner.onError?.(this.stopped);
     };
     if (signal.aborted) queueMicrotask(onAbort);
@@ -220,12 +221,12 @@ function parseProxy(raw: string, from: string): URL {
   try {
     u = new URL(withScheme(raw.trim()));
   } catch {
-    throw new BadInputError({ source: 'client', problems: [`The proxy in ${from} (“${showProxyUrl(raw)}”) is not a valid URL: use http://host:port`] });
+    throw new BadInputError({ source: 'client', problems: [l10n.t('The proxy in {0} (“{1}”) is not a valid URL: use http://host:port', from, showProxyUrl(raw))] });
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
     throw new BadInputError({
       source: 'client',
-      problems: [`The proxy in ${from} (“${showProxyUrl(raw)}”) must start with http:// or https:// (${u.protocol} proxies are not supported)`],
+      problems: [l10n.t('The proxy in {0} (“{1}”) must start with http:// or https:// ({2} proxies are not supported)', from, showProxyUrl(raw), u.protocol)],
     });
   }
   return u;
@@ -408,25 +409,25 @@ export function proxyFailure(e: unknown, dispatcher: Dispatcher | undefined, tar
   if (shown === undefined || hp === undefined) return undefined;
   for (const x of chain(e)) {
     if (x instanceof ProxyTunnelError) {
-      return { code: x.code, sent: false, detail: `the proxy ${shown} ${x.message}, so no tunnel to ${target.host} was opened; check http.proxy or HTTPS_PROXY, or try again in a moment` };
+      return { code: x.code, sent: false, detail: l10n.t('the proxy {0} {1}, so no tunnel to {2} was opened; check http.proxy or HTTPS_PROXY, or try again in a moment', shown, x.message, target.host) };
     }
     const msg = errorText(x);
     const refused = /Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/u.exec(msg);
     if (refused?.[1]) {
       const status = Number(refused[1]);
       const auth = status === 407 || status === 403;
-      const what = `HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
+      const what = l10n.t('HTTP {0}{1}', status, STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : '');
       const advice = auth
-        ? 'check the proxy user name and password (in the proxy URL of http.proxy or HTTPS_PROXY, or http.proxyAuthorization), or ask whoever runs the proxy to allow this host'
-        : 'the proxy could not reach the API; check the base URL, or try again in a moment';
-      return { code: auth ? 'PROXY_AUTH' : 'PROXY_TUNNEL', sent: false, detail: `the proxy ${shown} refused to open a tunnel to ${target.host} (${what}): ${advice}` };
+        ? l10n.t('check the proxy user name and password (in the proxy URL of http.proxy or HTTPS_PROXY, or http.proxyAuthorization), or ask whoever runs the proxy to allow this host')
+        : l10n.t('the proxy could not reach the API; check the base URL, or try again in a moment');
+      return { code: auth ? 'PROXY_AUTH' : 'PROXY_TUNNEL', sent: false, detail: l10n.t('the proxy {0} refused to open a tunnel to {1} ({2}): {3}', shown, target.host, what, advice) };
     }
     const code = errorCode(x);
     const info = x as { address?: unknown; hostname?: unknown; port?: unknown };
     const atProxy =
       info.hostname === hp.host || info.address === hp.host || (Number(info.port) === hp.port && (isIP(hp.host) === 0 || info.address === undefined));
     if (code && atProxy && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ETIMEDOUT)$/u.test(code)) {
-      return { code, sent: false, detail: `could not reach the proxy ${shown} (${code}); check http.proxy or HTTPS_PROXY` };
+      return { code, sent: false, detail: l10n.t('could not reach the proxy {0} ({1}); check http.proxy or HTTPS_PROXY', shown, code) };
     }
   }
   return undefined;
@@ -435,5 +436,5 @@ export function proxyFailure(e: unknown, dispatcher: Dispatcher | undefined, tar
 /** A hint for a certificate failure when a proxy is configured (a TLS-inspecting proxy presents its own certificate). */
 export function proxyCertificateHint(dispatcher: Dispatcher | undefined): string | undefined {
   if (!(dispatcher instanceof ProxyDispatcher) || dispatcher.shownProxy === undefined) return undefined;
-  return `requests go through the proxy ${dispatcher.shownProxy}; if it inspects TLS with its own certificate, add its CA to NODE_EXTRA_CA_CERTS, or (less safe: the proxy can then read the key) turn off http.proxyStrictSSL`;
+  return l10n.t('requests go through the proxy {0}; if it inspects TLS with its own certificate, add its CA to NODE_EXTRA_CA_CERTS, or (less safe: the proxy can then read the key) turn off http.proxyStrictSSL', dispatcher.shownProxy);
 }

@@ -5,6 +5,7 @@
 import { budgetRefusal, type BudgetState } from './budget';
 import { fmtCredits, type Quote } from './pricing';
 import { PERIOD_MS, QUOTA } from './quotaPeriod';
+import { l10n } from './l10n';
 
 /**
  * The next reset after now, for periods of 30 days counted from anchor (§8.1). The API does not
@@ -39,10 +40,11 @@ type Gate =
 
 /** The ceiling in force, as the price step and the CodeLens show it: "ceiling 1,000,000 credits per call". */
 export function ceilingText(s: GateSettings): string {
-  return `ceiling ${fmtCredits(s.maxCreditsPerCall)} per call`;
+  return l10n.t('ceiling {0} per call', fmtCredits(s.maxCreditsPerCall));
 }
 
-const CEILING_SETTING = '“Wallet Analytics: Max Credits Per Call” (walletAnalytics.maxCreditsPerCall)';
+/** The ceiling's setting as a sentence names it (a function: a constant would be made before any bundle arrives). */
+const ceilingSetting = (): string => l10n.t('“Wallet Analytics: Max Credits Per Call” (walletAnalytics.maxCreditsPerCall)');
 
 /**
  * Decides how a call with this quote is let through. balance/reset are shown when known. `budgets`
@@ -55,24 +57,26 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
   /** "balance after: N" in a dialog's detail, "balance after N" in the step's shorter line. */
   const balanceText = (colon: string): string =>
     balance === undefined
-      ? 'balance unknown'
+      ? l10n.t('balance unknown')
       : q.exact || q.atMost !== undefined
-        ? `balance after${colon} ${(balance - (worst ?? q.credits)).toLocaleString('en-US')}`
-        : `balance now${colon} ${balance.toLocaleString('en-US')}`;
+        ? l10n.t('balance after{0} {1}', colon, (balance - (worst ?? q.credits)).toLocaleString('en-US'))
+        : l10n.t('balance now{0} {1}', colon, balance.toLocaleString('en-US'));
   const day = reset?.toISOString().slice(0, 10);
-  const resetText = `next reset: ${day ?? 'unknown'}`;
-  const detail = `${balanceText(':')} · ${resetText} · ${ceilingText(s)}${day && estimated ? ' (reset date estimated)' : ''}`;
+  const resetText = l10n.t('next reset: {0}', day ?? l10n.t('unknown'));
+  const detail = `${balanceText(':')} · ${resetText} · ${ceilingText(s)}${day && estimated ? l10n.t(' (reset date estimated)') : ''}`;
   if (worst !== undefined && worst > s.maxCreditsPerCall) {
     return {
       kind: 'refuse',
-      message: `This call would cost ${q.exact ? '' : 'up to '}${fmtCredits(worst)}, above your limit of ${fmtCredits(s.maxCreditsPerCall)} per call. Nothing was sent and nothing was charged. To run it, raise ${CEILING_SETTING} in Settings.`,
+      message: q.exact
+        ? l10n.t('This call would cost {0}, above your limit of {1} per call. Nothing was sent and nothing was charged. To run it, raise {2} in Settings.', fmtCredits(worst), fmtCredits(s.maxCreditsPerCall), ceilingSetting())
+        : l10n.t('This call would cost up to {0}, above your limit of {1} per call. Nothing was sent and nothing was charged. To run it, raise {2} in Settings.', fmtCredits(worst), fmtCredits(s.maxCreditsPerCall), ceilingSetting()),
       setting: 'walletAnalytics.maxCreditsPerCall',
     };
   }
   if (balance !== undefined && q.credits > balance) {
     return {
       kind: 'refuse',
-      message: `This call costs ${fmtCredits(q.credits)} but the balance is ${fmtCredits(balance)}. Nothing was sent and nothing was charged. The balance is reset to ${QUOTA.toLocaleString('en-US')} every 30 days (${resetText}).`,
+      message: l10n.t('This call costs {0} but the balance is {1}. Nothing was sent and nothing was charged. The balance is reset to {2} every 30 days ({3}).', fmtCredits(q.credits), fmtCredits(balance), QUOTA.toLocaleString('en-US'), resetText),
       setting: 'walletAnalytics.maxCreditsPerCall',
     };
   }
@@ -82,23 +86,23 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
     // The bill follows the matches, which are not known before the query runs: the ceiling cannot
     // be proven to hold, so the call is refused unless the person lifts it for this one call.
     const budgetLeft = budgets.length ? Math.min(...budgets.map((b) => b.left)) : undefined;
-    const withinBudget = budgetLeft === undefined ? '' : ` The amount is held within what your budgets leave: ${fmtCredits(budgetLeft)}.`;
+    const withinBudget = budgetLeft === undefined ? '' : l10n.t(' The amount is held within what your budgets leave: {0}.', fmtCredits(budgetLeft));
     return {
       kind: 'unbounded',
       ceiling: s.maxCreditsPerCall,
       budgetLeft,
-      message: `This query’s match count is not known, so its bill cannot be held under your ceiling of ${fmtCredits(s.maxCreditsPerCall)} per call.`,
-      detail: `It costs ${q.text}. To run it once without a ceiling, type the most credits you accept to risk in the next box (it may cost any amount up to your balance); this dialog alone sends nothing.${withinBudget}\n\n${detail}`,
-      refusal: `Not sent, nothing charged: this query’s match count is not known, so its bill could pass your ceiling of ${fmtCredits(s.maxCreditsPerCall)} per call. To run it, choose “Type the Credits You Accept…” and type the most credits you accept to risk; after one run, the same query has an exact price until the next hourly refresh.`,
+      message: l10n.t('This query’s match count is not known, so its bill cannot be held under your ceiling of {0} per call.', fmtCredits(s.maxCreditsPerCall)),
+      detail: l10n.t('It costs {0}. To run it once without a ceiling, type the most credits you accept to risk in the next box (it may cost any amount up to your balance); this dialog alone sends nothing.{1}\n\n{2}', q.text, withinBudget, detail),
+      refusal: l10n.t('Not sent, nothing charged: this query’s match count is not known, so its bill could pass your ceiling of {0} per call. To run it, choose “Type the Credits You Accept…” and type the most credits you accept to risk; after one run, the same query has an exact price until the next hourly refresh.', fmtCredits(s.maxCreditsPerCall)),
     };
   }
   // The quick pick's detail line shows about 85 characters before it cuts the rest to "…": the
   // step says the same in fewer words (the ceiling last, whole). "~" marks an estimated reset date.
-  const stepReset = day ? `resets ${estimated ? '~' : ''}${day}` : 'reset unknown';
-  const label = `$(play) Run — ${q.text}`;
-  const short = `${balanceText('')} · ${stepReset} · ceiling ${s.maxCreditsPerCall.toLocaleString('en-US')} per call`;
+  const stepReset = day ? l10n.t('resets {0}{1}', estimated ? '~' : '', day) : l10n.t('reset unknown');
+  const label = l10n.t('$(play) Run — {0}', q.text);
+  const short = l10n.t('{0} · {1} · ceiling {2} per call', balanceText(''), stepReset, s.maxCreditsPerCall.toLocaleString('en-US'));
   if (worst > s.confirmAbove) {
-    return { kind: 'modal', message: `Run this call for ${q.exact ? '' : 'up to '}${fmtCredits(worst)}?`, detail: `${q.text}. ${detail.charAt(0).toUpperCase()}${detail.slice(1)}`, label, short };
+    return { kind: 'modal', message: q.exact ? l10n.t('Run this call for {0}?', fmtCredits(worst)) : l10n.t('Run this call for up to {0}?', fmtCredits(worst)), detail: `${q.text}. ${detail.charAt(0).toUpperCase()}${detail.slice(1)}`, label, short };
   }
   return { kind: 'step', label, detail: short };
 }

@@ -6,16 +6,17 @@
  * result says when the bill passed the amount typed.
  */
 import { fmtCredits } from './pricing';
+import { l10n } from './l10n';
 
 /** The rule of the box, for its validation message and for the test hook's answer alike. */
 export function riskAmountProblem(text: string, min: number, balance: number | undefined): string | undefined {
   const t = text.replace(/[\s,_]/gu, '');
-  if (t === '') return 'Type a whole number of credits, or press Escape: nothing is sent.';
-  if (!/^\d+$/u.test(t)) return `“${text.trim()}” is not a whole number of credits (digits only, commas allowed).`;
+  if (t === '') return l10n.t('Type a whole number of credits, or press Escape: nothing is sent.');
+  if (!/^\d+$/u.test(t)) return l10n.t('“{0}” is not a whole number of credits (digits only, commas allowed).', text.trim());
   const n = Number(t);
-  if (!Number.isSafeInteger(n)) return 'That number is too large.';
-  if (n < min) return `At least ${fmtCredits(min)}: the smallest bill this query can have.`;
-  if (balance !== undefined && n > balance) return `At most your balance, ${fmtCredits(balance)}.`;
+  if (!Number.isSafeInteger(n)) return l10n.t('That number is too large.');
+  if (n < min) return l10n.t('At least {0}: the smallest bill this query can have.', fmtCredits(min));
+  if (balance !== undefined && n > balance) return l10n.t('At most your balance, {0}.', fmtCredits(balance));
   return undefined;
 }
 

@@ -6,6 +6,7 @@
  * a value of the wrong type is the default. Pure: values in, values out.
  */
 import { contributes } from '../../package.json';
+import { l10n } from './l10n';
 
 export const SETTINGS_SECTION = 'walletAnalytics';
 
@@ -42,7 +43,7 @@ export const SETTINGS: ReadonlyMap<string, SettingSchema> = declaredSettings(con
 
 function schema(key: string, types: readonly SettingSchema['type'][]): SettingSchema {
   const s = SETTINGS.get(key);
-  if (!s || !types.includes(s.type)) throw new Error(`${SETTINGS_SECTION}.${key} is not a declared ${types.join(' or ')} setting.`);
+  if (!s || !types.includes(s.type)) throw new Error(l10n.t('{0}.{1} is not a declared {2} setting.', SETTINGS_SECTION, key, types.join(' or ')));
   return s;
 }
 

@@ -18,6 +18,7 @@
 import { encodeRequest, endpoint, shortTitle, validateInput, type Endpoint, type HttpMethod } from './catalog';
 import { callBody, callHeaders, callUrl, checkUrl } from './http';
 import { quote, type Quote, type QuoteContext } from './pricing';
+import { l10n } from './l10n';
 
 export type SnippetLanguage = 'curl' | 'python' | 'typescript' | 'powershell';
 
@@ -74,7 +75,7 @@ export function describeCall(ep: Endpoint, rawInput: unknown, baseUrl: string, c
   const wire = encodeRequest(ep, v.input);
   const full = callUrl(base, wire.path, wire.query).href;
   const root = callUrl(base, '/').href.replace(/\/$/u, '');
-  if (!full.startsWith(`${root}/`)) throw new Error(`The call ${wire.path} is not under the base URL.`);
+  if (!full.startsWith(`${root}/`)) throw new Error(l10n.t('The call {0} is not under the base URL.', wire.path));
   const body = wire.body === undefined ? undefined : callBody(wire.body);
   let poll: CallDescription['poll'];
   if (ep.family === 'queued') {

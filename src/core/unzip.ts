@@ -21,6 +21,7 @@ import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import * as yauzl from 'yauzl';
 import { CancelledError, UnzipError, WalletApiError, errorText } from './errors';
 import { exists } from './results/files';
+import { l10n } from './l10n';
 
 interface UnzipLimits {
   readonly maxEntries: number;
@@ -138,8 +139,8 @@ function fromYauzl(e: unknown): WalletApiError {
   if (e instanceof WalletApiError) return e;
   const msg = errorText(e);
   const m = /^(absolute path|invalid relative path|invalid characters in fileName): (.*)$/su.exec(msg);
-  if (m) return new UnzipError('zipSlip', `The archive was refused: entry “${shownEntryName(m[2] ?? '')}” has ${m[1] === 'absolute path' ? 'an absolute path' : m[1] === 'invalid relative path' ? 'a “..” segment' : 'a backslash in the name'} and could write outside its folder. Nothing was extracted.`, e);
-  return new UnzipError('corrupt', `The archive could not be read: ${msg}. Nothing was extracted.`, e);
+  if (m) return new UnzipError('zipSlip', l10n.t('The archive was refused: entry “{0}” has {1} and could write outside its folder. Nothing was extracted.', shownEntryName(m[2] ?? ''), m[1] === 'absolute path' ? l10n.t('an absolute path') : m[1] === 'invalid relative path' ? l10n.t('a “..” segment') : l10n.t('a backslash in the name')), e);
+  return new UnzipError('corrupt', l10n.t('The archive could not be read: {0}. Nothing was extracted.', msg), e);
 }
 
 function isDirectory(entry: yauzl.Entry): boolean {
@@ -172,7 +173,7 @@ class ByteGuard extends Transform {
       cb(
         new UnzipError(
           'tooLarge',
-          `The archive was refused: entry “${this.entry.fileName}” declares ${this.entry.uncompressedSize} bytes but inflates to more (a zip bomb or a damaged file). Nothing was extracted.`,
+          l10n.t('The archive was refused: entry “{0}” declares {1} bytes but inflates to more (a zip bomb or a damaged file). Nothing was extracted.', this.entry.fileName, this.entry.uncompressedSize),
         ),
       );
       return;
@@ -201,7 +202,7 @@ export async function extractZip(zipPath: string, opts: UnzipOptions = {}): Prom
   }
   if (zip.entryCount > limits.maxEntries) {
     zip.close();
-    throw new UnzipError('tooManyEntries', `The archive was refused: it holds ${zip.entryCount} entries, more than the ${limits.maxEntries} allowed. Nothing was extracted.`);
+    throw new UnzipError('tooManyEntries', l10n.t('The archive was refused: it holds {0} entries, more than the {1} allowed. Nothing was extracted.', zip.entryCount, limits.maxEntries));
   }
 
   // Pass 1, the central directory alone: every name, size and ratio is judged before anything is written.
@@ -213,20 +214,20 @@ export async function extractZip(zipPath: string, opts: UnzipOptions = {}): Prom
       const name = entry.fileName;
       const shown = shownEntryName(name);
       const bad = unsafeEntryName(name);
-      if (bad) throw new UnzipError('zipSlip', `The archive was refused: entry “${shown}” has ${bad} and could write outside its folder. Nothing was extracted.`);
+      if (bad) throw new UnzipError('zipSlip', l10n.t('The archive was refused: entry “{0}” has {1} and could write outside its folder. Nothing was extracted.', shown, bad));
       const misleading = misleadingEntryName(name);
-      if (misleading) throw new UnzipError('badName', `The archive was refused: entry “${shown}” has ${misleading}. A result file never does. Nothing was extracted.`);
-      if (isSymlink(entry)) throw new UnzipError('symlink', `The archive was refused: entry “${shown}” is a symbolic link, which a result file never holds. Nothing was extracted.`);
+      if (misleading) throw new UnzipError('badName', l10n.t('The archive was refused: entry “{0}” has {1}. A result file never does. Nothing was extracted.', shown, misleading));
+      if (isSymlink(entry)) throw new UnzipError('symlink', l10n.t('The archive was refused: entry “{0}” is a symbolic link, which a result file never holds. Nothing was extracted.', shown));
       entries.push(entry);
       if (isDirectory(entry)) continue;
-      if (entry.isEncrypted()) throw new UnzipError('corrupt', `The archive was refused: entry “${shown}” is encrypted. Nothing was extracted.`);
+      if (entry.isEncrypted()) throw new UnzipError('corrupt', l10n.t('The archive was refused: entry “{0}” is encrypted. Nothing was extracted.', shown));
       declaredTotal += entry.uncompressedSize;
       if (declaredTotal > limits.maxTotalBytes) {
-        throw new UnzipError('tooLarge', `The archive was refused: it would inflate to more than ${limits.maxTotalBytes} bytes. Nothing was extracted.`);
+        throw new UnzipError('tooLarge', l10n.t('The archive was refused: it would inflate to more than {0} bytes. Nothing was extracted.', limits.maxTotalBytes));
       }
       const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
       if (entry.uncompressedSize > limits.ratioFloorBytes && ratio > limits.maxRatio) {
-        throw new UnzipError('ratio', `The archive was refused: entry “${shown}” is compressed ${Math.round(ratio)}:1, beyond the ${limits.maxRatio}:1 allowed (a zip bomb). Nothing was extracted.`);
+        throw new UnzipError('ratio', l10n.t('The archive was refused: entry “{0}” is compressed {1}:1, beyond the {2}:1 allowed (a zip bomb). Nothing was extracted.', shown, Math.round(ratio), limits.maxRatio));
       }
     }
     // Declared sizes are enough here: while inflating, no entry may pass its declared size (ByteGuard).
@@ -235,7 +236,7 @@ export async function extractZip(zipPath: string, opts: UnzipOptions = {}): Prom
       const files = entries.filter((e) => !isDirectory(e)).length;
       throw new UnzipError(
         'ratio',
-        `The archive was refused: its ${files} files would inflate to ${mibOf(declaredTotal)} from ${mibOf(zip.fileSize)}, ${Math.round(archiveRatio)}:1 in all, beyond the ${limits.maxArchiveRatio}:1 allowed above ${mibOf(limits.archiveRatioFloorBytes)} (a zip bomb). Nothing was extracted.`,
+        l10n.t('The archive was refused: its {0} files would inflate to {1} from {2}, {3}:1 in all, beyond the {4}:1 allowed above {5} (a zip bomb). Nothing was extracted.', files, mibOf(declaredTotal), mibOf(zip.fileSize), Math.round(archiveRatio), limits.maxArchiveRatio, mibOf(limits.archiveRatioFloorBytes)),
       );
     }
   } catch (e) {
@@ -257,7 +258,7 @@ export async function extractZip(zipPath: string, opts: UnzipOptions = {}): Prom
       const shown = shownEntryName(name);
       const out = resolve(root, name);
       if (out !== root && !out.startsWith(root + sep)) {
-        throw new UnzipError('zipSlip', `The archive was refused: entry “${shown}” would land outside its folder. Nothing was extracted.`);
+        throw new UnzipError('zipSlip', l10n.t('The archive was refused: entry “{0}” would land outside its folder. Nothing was extracted.', shown));
       }
       if (isDirectory(entry)) {
         await mkdir(out, { recursive: true });
@@ -267,9 +268,9 @@ export async function extractZip(zipPath: string, opts: UnzipOptions = {}): Prom
       await mkdir(dirname(out), { recursive: true });
       const guard = new ByteGuard(entry, (n, delta) => {
         actualTotal += delta;
-        if (actualTotal > limits.maxTotalBytes) return new UnzipError('tooLarge', `The archive was refused: it inflates to more than ${limits.maxTotalBytes} bytes. Nothing was extracted.`);
+        if (actualTotal > limits.maxTotalBytes) return new UnzipError('tooLarge', l10n.t('The archive was refused: it inflates to more than {0} bytes. Nothing was extracted.', limits.maxTotalBytes));
         if (n > limits.ratioFloorBytes && ratioOf(n) > limits.maxRatio) {
-          return new UnzipError('ratio', `The archive was refused: entry “${shown}” inflates beyond ${limits.maxRatio}:1 (a zip bomb). Nothing was extracted.`);
+          return new UnzipError('ratio', l10n.t('The archive was refused: entry “{0}” inflates beyond {1}:1 (a zip bomb). Nothing was extracted.', shown, limits.maxRatio));
         }
         return undefined;
       });
@@ -277,7 +278,7 @@ export async function extractZip(zipPath: string, opts: UnzipOptions = {}): Prom
       // 'wx': a second entry with the same name is refused rather than overwriting the first.
       await pipeline(stream, guard, createWriteStream(out, { flags: 'wx' }), opts.signal ? { signal: opts.signal } : {});
       if (guard.count !== entry.uncompressedSize) {
-        throw new UnzipError('corrupt', `The archive is damaged: entry “${shown}” holds ${guard.count} of its ${entry.uncompressedSize} bytes. Nothing was extracted.`);
+        throw new UnzipError('corrupt', l10n.t('The archive is damaged: entry “{0}” holds {1} of its {2} bytes. Nothing was extracted.', shown, guard.count, entry.uncompressedSize));
       }
       files.push(name);
     }
@@ -290,7 +291,7 @@ export async function extractZip(zipPath: string, opts: UnzipOptions = {}): Prom
     await rm(temp, { recursive: true, force: true });
     if (opts.signal?.aborted) throw new CancelledError();
     if (e instanceof Error && (e as { code?: unknown }).code === 'EEXIST') {
-      throw new UnzipError('corrupt', 'The archive was refused: it holds the same file name twice. Nothing was extracted.', e);
+      throw new UnzipError('corrupt', l10n.t('The archive was refused: it holds the same file name twice. Nothing was extracted.'), e);
     }
     throw fromYauzl(e);
   }

@@ -5,6 +5,7 @@
  * fields from the server are accepted and kept.
  */
 import { z } from 'zod';
+import { l10n } from './l10n';
 
 /** Status of a queued request. Not shown in the spec: `url` being set is the only proof of done. */
 export type RequestStatus = 'queued' | 'running' | 'done' | 'failed';
@@ -131,7 +132,7 @@ function readRequestRecord(raw: unknown): ReadRecord {
 export const RequestRecord = z.unknown().transform((v, ctx): RequestRecord => {
   const r = readRequestRecord(v);
   if ('skipped' in r) {
-    ctx.addIssue({ code: 'custom', message: `the request record has ${r.skipped}` });
+    ctx.addIssue({ code: 'custom', message: l10n.t('the request record has {0}', r.skipped) });
     return z.NEVER;
   }
   return r.record;
@@ -178,7 +179,7 @@ export const Credits = z
     const raw = typeof v === 'object' ? v.credits : v;
     const n = typeof raw === 'number' ? raw : /^[0-9]+$/u.test(raw) ? Number(raw) : Number.NaN;
     if (!Number.isSafeInteger(n) || n < 0) {
-      ctx.addIssue({ code: 'custom', message: `credits is not a whole number of decimal digits: ${JSON.stringify(raw)}` });
+      ctx.addIssue({ code: 'custom', message: l10n.t('credits is not a whole number of decimal digits: {0}', JSON.stringify(raw)) });
       return z.NEVER;
     }
     return n;

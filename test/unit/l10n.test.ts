@@ -27,7 +27,7 @@ describe('user-facing strings go through l10n.t', () => {
     }
   };
 
-  it('no literal a person reads at a sink in src/vscode, src/webview-ui or extension.ts', () => {
+  it('no literal a person reads at a sink in src/core, src/vscode, src/webview-ui or extension.ts', () => {
     const left = inRoot(() => sourceFiles().flatMap((f) => scanSource(f, readFileSync(f, 'utf8')).map((s) => `${f}:${s.line} ${s.text.slice(0, 90)}`)));
     assert.deepEqual(left, [], 'wrap them in l10n.t (npm run sync does it)');
   });
@@ -51,6 +51,23 @@ describe('user-facing strings go through l10n.t', () => {
     assert.deepEqual(
       scanSource('x.ts', src).map((s) => s.text),
       ["'Not sent.'", '`Costs ${n}`', "'Retry'", "'Choose a wallet'", "'on'", "'off'", "'Sort'", "'Close'", "'Apply'", "'Requests'"],
+    );
+  });
+
+  it('sees each kind of core sink (src/core: errors, messages, words returned), and leaves codes, logs, load-time data and wrapped text alone', () => {
+    const src = [
+      "const NOT_SENT = 'Nothing was sent.'; const RULE = 'A list of addresses.'; const KEY = 'walletAnalytics.baseUrl';",
+      "export class GoneError extends WalletApiError { constructor(n: number) { super(`Gone after ${n} s. ${NOT_SENT}`, { charged: 'no' }); } }",
+      "function f(e: Error) { if (!e) throw new UnzipError('zipSlip', 'The archive was refused.'); throw new RangeError(l10n.t('No row {0}.', 3)); }",
+      "function g(x: number) { const held = x > 1 ? 'is used up' : l10n.t('has {0} left', x); return { kind: 'refuse', message: `Past your budget: it ${held}.`, setting: KEY, code: 'Over' }; }",
+      "function resetWords(r: boolean) { return r ? 'as older calls leave' : l10n.t('at {0}', 1); }",
+      'function validateList(xs: string[]) { return xs.map((x) => `${x} is required.`); }',
+      "function h() { log.info('Started the table worker.'); return { problem: 'Free', text: `${1} ${2}` }; }",
+      "const FIELD = { label: 'Tokens', message: 'A list of tokens.' }; const s = { spec: (() => ({ message: 'Script text.' }))() };",
+    ].join('\n');
+    assert.deepEqual(
+      scanSource('src/core/x.ts', src).map((s) => s.text),
+      ["'Nothing was sent.'", '`Gone after ${n} s. ${NOT_SENT}`', "'The archive was refused.'", "'is used up'", '`Past your budget: it ${held}.`', "'as older calls leave'", '`${x} is required.`', "'Free'"],
     );
   });
 

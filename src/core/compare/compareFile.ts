@@ -9,6 +9,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { TableSource, TaskOptions } from '../table/types';
 import { compareSources, type CompareSource } from './compareSource';
 import { errorText } from '../errors';
+import { l10n } from '../l10n';
 
 const COMPARE_SUFFIX = '.compare.json';
 const MARK = 'walletAnalyticsCompare';
@@ -45,11 +46,11 @@ export async function readCompareFile(path: string): Promise<CompareSpec> {
   try {
     value = JSON.parse(await readFile(path, 'utf8'));
   } catch (e) {
-    throw new Error(`${basename(path)} is not a comparison file: ${errorText(e)}`, { cause: e });
+    throw new Error(l10n.t('{0} is not a comparison file: {1}', basename(path), errorText(e)), { cause: e });
   }
   const o = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
   if (o[MARK] !== 1 || typeof o.a !== 'string' || typeof o.b !== 'string' || o.a === '' || o.b === '') {
-    throw new Error(`${basename(path)} is not a comparison file (it needs "${MARK}": 1 and the paths "a" and "b").`);
+    throw new Error(l10n.t('{0} is not a comparison file (it needs "{1}": 1 and the paths "a" and "b").', basename(path), MARK));
   }
   const at = (p: string): string => (isAbsolute(p) ? p : resolve(dirname(path), p));
   return { a: at(o.a), b: at(o.b) };
@@ -66,7 +67,7 @@ export async function openCompareFile(path: string, open: (file: string) => Prom
     if (a.status === 'fulfilled') await a.value.close();
     if (b.status === 'fulfilled') await b.value.close();
     const [file, reason]: [string, unknown] = a.status === 'rejected' ? [spec.a, a.reason] : [spec.b, (b as PromiseRejectedResult).reason];
-    throw new Error(`${basename(file)} could not be opened: ${errorText(reason)}`, { cause: reason });
+    throw new Error(l10n.t('{0} could not be opened: {1}', basename(file), errorText(reason)), { cause: reason });
   }
   try {
     return await compareSources(a.value, b.value, { ...options, ownsSources: true, labels: { a: basename(spec.a), b: basename(spec.b) } });

@@ -14,6 +14,7 @@ import { CellKind, type ColumnNeed, type SourceChange, type TableNotice, type Ta
 import { pickAddressColumn, SAMPLE_ROWS, type AddressColumn } from '../columnKind';
 import { deltaText, numericColumns, pairRows, type CompareCounts } from './pairRows';
 import { throwIfCancelled } from '../abort';
+import { l10n } from '../l10n';
 
 /** The words of the status column. */
 export const STATUS = { onlyA: 'only in A', onlyB: 'only in B', both: 'in both' } as const;
@@ -46,9 +47,9 @@ export async function compareSources(a: TableSource, b: TableSource, options: Co
   const addrA = pickAddressColumn(a.columns, sampleA);
   const addrB = pickAddressColumn(b.columns, sampleB);
   const labels = options.labels ?? { a: 'A', b: 'B' };
-  if (!addrA) throw new Error(`${labels.a} has no address column to compare by.`);
-  if (!addrB) throw new Error(`${labels.b} has no address column to compare by.`);
-  if (addrA.chain !== addrB.chain) throw new Error(`${labels.a} holds ${chainWords(addrA.chain)} addresses and ${labels.b} ${chainWords(addrB.chain)} ones: they cannot be compared.`);
+  if (!addrA) throw new Error(l10n.t('{0} has no address column to compare by.', labels.a));
+  if (!addrB) throw new Error(l10n.t('{0} has no address column to compare by.', labels.b));
+  if (addrA.chain !== addrB.chain) throw new Error(l10n.t('{0} holds {1} addresses and {2} {3} ones: they cannot be compared.', labels.a, chainWords(addrA.chain), labels.b, chainWords(addrB.chain)));
   const [[textA], [textB]] = await Promise.all([
     a.typedColumns([{ column: addrA.column, text: true }], options),
     b.typedColumns([{ column: addrB.column, text: true }], options),
@@ -147,8 +148,10 @@ export class CompareSource implements TableSource {
         code: 'compared',
         severity: 'info',
         message:
-          `A: ${parts.labels.a} · B: ${parts.labels.b}, by ${parts.addrA.name === parts.addrB.name ? `“${parts.addrA.name}”` : `“${parts.addrA.name}” and “${parts.addrB.name}”`}. ` +
-          `${nf(both)} in both, ${nf(onlyA)} only in A, ${nf(onlyB)} only in B. Δ = B − A for ${nf(deltas.length)} numeric column${deltas.length === 1 ? '' : 's'} both share.`,
+          l10n.t('A: {0} · B: {1}, by {2}. ', parts.labels.a, parts.labels.b, parts.addrA.name === parts.addrB.name ? `“${parts.addrA.name}”` : l10n.t('“{0}” and “{1}”', parts.addrA.name, parts.addrB.name)) +
+          (deltas.length === 1
+            ? l10n.t('{0} in both, {1} only in A, {2} only in B. Δ = B − A for {3} numeric column both share.', nf(both), nf(onlyA), nf(onlyB), nf(deltas.length))
+            : l10n.t('{0} in both, {1} only in A, {2} only in B. Δ = B − A for {3} numeric columns both share.', nf(both), nf(onlyA), nf(onlyB), nf(deltas.length))),
       },
     ];
   }
@@ -171,7 +174,7 @@ export class CompareSource implements TableSource {
     const wanted = columns.map((c) => this.col(c));
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i] ?? 0;
-      if (!Number.isInteger(r) || r < 0 || r >= this.rowCount) throw new RangeError(`Row ${r} is past the last row (${this.rowCount} rows)`);
+      if (!Number.isInteger(r) || r < 0 || r >= this.rowCount) throw new RangeError(l10n.t('Row {0} is past the last row ({1} rows)', r, this.rowCount));
     }
     // The cells each side must give, once each: value columns, the columns behind a Δ, the address.
     const needA = new Map<number, number>();
@@ -296,7 +299,7 @@ export class CompareSource implements TableSource {
 
   private col(c: number): Col {
     const col = Number.isInteger(c) ? this.cols[c] : undefined;
-    if (!col) throw new RangeError(`No column ${c} (the table has ${this.columns.length})`);
+    if (!col) throw new RangeError(l10n.t('No column {0} (the table has {1})', c, this.columns.length));
     return col;
   }
 
@@ -390,7 +393,7 @@ export class CompareSource implements TableSource {
 
 function need(m: Map<number, TypedColumn>, column: number): TypedColumn {
   const t = m.get(column);
-  if (!t) throw new Error(`Column ${column} was not typed.`);
+  if (!t) throw new Error(l10n.t('Column {0} was not typed.', column));
   return t;
 }
 

@@ -2,6 +2,7 @@
 import { findEndpoint, shortTitle } from '../catalog';
 import { escapeMarkdown, markdownCode, markdownCodeBlock } from '../markdown';
 import type { HistoryItem } from './merge';
+import { l10n } from '../l10n';
 
 /**
  * Credits in a few characters: 999,950,000 → "999.95M", 12,500 → "12.5K", 950 → "950".
@@ -71,7 +72,7 @@ export function inputSummary(inputs: Record<string, unknown>): string {
     else if (typeof v === 'string' && v.length > 16) parts.push(`${k} ${v.slice(0, 4)}…${v.slice(-4)}`);
     else if (v !== undefined) parts.push(`${k} ${String(v)}`);
   }
-  return parts.join(', ') || 'no inputs';
+  return parts.join(', ') || l10n.t('no inputs');
 }
 
 const pad = (n: number) => (n < 10 ? `0${n}` : String(n));

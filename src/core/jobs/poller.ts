@@ -20,6 +20,7 @@ import { isWalletApiError, errorText, CancelledError } from '../errors';
 import { unreadableOf, type RequestRecord } from '../wire';
 import { jobScope, type JobRecord } from './job';
 import type { JobStore } from './store';
+import { l10n } from '../l10n';
 
 export interface PollApi {
   request(requestId: string, signal?: AbortSignal): Promise<RequestRecord>;
@@ -146,7 +147,7 @@ export class Poller {
   /** Retries the download of a job whose file failed to arrive. */
   async retryDownload(requestId: string): Promise<void> {
     const j = this.store.get(requestId);
-    if (!j?.url) throw new Error('This job has no file address yet; it is still running on the server.');
+    if (!j?.url) throw new Error(l10n.t('This job has no file address yet; it is still running on the server.'));
     await this.store.update(requestId, { state: 'downloading', error: undefined });
     await this.startDownload(requestId);
   }

@@ -17,6 +17,7 @@
 import { CancelledError } from '../errors';
 import { ACK_TIMEOUT_MS } from '../httpFailures';
 import type { RequestRecord } from '../wire';
+import { l10n } from '../l10n';
 
 /** How far the server's clock (createdAt) may be from ours, either way. */
 export const RECONCILE_CLOCK_SKEW_MS = 2 * 60_000;
@@ -31,25 +32,24 @@ type ReconcileResult =
   | { readonly kind: 'notFound'; readonly waitedMs: number }
   | { readonly kind: 'unknown'; readonly error: unknown };
 
-/** The texts a person reads about a reconciliation, in one place. */
+/** The texts a person reads about a reconciliation, in one place (functions: each is made when said, in the person's language). */
 export const RECONCILE_MESSAGES = {
-  looking: 'No clear answer to the submit, so it may have been charged: looking for it in your request history (free)…',
-  found: 'It was accepted after all; following it.',
-  notFound: (waitedMs: number): string =>
-    `Not in your request history after ${Math.max(1, Math.round(waitedMs / 1000))} s: most likely not charged.`,
-  unknown:
-    'Your request history could not be checked, so whether it was charged is unknown. Check Request History and your credits before submitting it again.',
+  looking: (): string => l10n.t('No clear answer to the submit, so it may have been charged: looking for it in your request history (free)…'),
+  found: (): string => l10n.t('It was accepted after all; following it.'),
+  notFound: (waitedMs: number): string => l10n.t('Not in your request history after {0} s: most likely not charged.', Math.max(1, Math.round(waitedMs / 1000))),
+  unknown: (): string =>
+    l10n.t('Your request history could not be checked, so whether it was charged is unknown. Check Request History and your credits before submitting it again.'),
 } as const;
 
 /** The sentence for a result. */
 export function reconcileMessage(r: ReconcileResult): string {
   switch (r.kind) {
     case 'found':
-      return RECONCILE_MESSAGES.found;
+      return RECONCILE_MESSAGES.found();
     case 'notFound':
       return RECONCILE_MESSAGES.notFound(r.waitedMs);
     case 'unknown':
-      return RECONCILE_MESSAGES.unknown;
+      return RECONCILE_MESSAGES.unknown();
   }
 }
 
@@ -122,7 +122,7 @@ export async function reconcileSubmit(api: HistoryApi, q: AmbiguousSubmit, opts:
   if (uncertain) {
     return {
       kind: 'unknown',
-      error: new Error(`Request ${uncertain.requestId} may be this one, but the history does not show its endpoint, inputs or time, so it cannot be told apart.`),
+      error: new Error(l10n.t('Request {0} may be this one, but the history does not show its endpoint, inputs or time, so it cannot be told apart.', uncertain.requestId)),
     };
   }
   return { kind: 'notFound', waitedMs: now() - start };

@@ -33,6 +33,7 @@ import { exists } from '../results/files';
 import { resultKindOf } from '../results/kinds';
 import { resultMeta, sidecarRequest } from '../results/meta';
 import { isSidecar, readableResultName, readableResultStem, resultFileName, sidecarOf, zipFolderOf } from '../results/names';
+import { l10n } from '../l10n';
 
 /** The folder-wide lock under which a readable name is chosen and the result moved in. */
 const NAMING_LOCK = '.wa-naming.lock';
@@ -72,8 +73,8 @@ async function withRetries<T>(f: () => Promise<T>, signal: AbortSignal, firstDel
 export function makeResultWriter(opts: ResultWriterOptions): Downloader {
   return async (job: JobRecord, signal: AbortSignal): Promise<{ resultPath: string }> => {
     const api = opts.apiFor(jobScope(job));
-    if (!api) throw new Error('The service that ran this job is not available in this window (was it the sandbox, now stopped?).');
-    if (!job.url) throw new Error('The job has no file address yet.');
+    if (!api) throw new Error(l10n.t('The service that ran this job is not available in this window (was it the sandbox, now stopped?).'));
+    if (!job.url) throw new Error(l10n.t('The job has no file address yet.'));
     const url = job.url;
     const fileApi = api;
     const dir = opts.folder();

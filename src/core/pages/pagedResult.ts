@@ -22,6 +22,7 @@ import { directResultStem, isSidecar } from '../results/names';
 import { writeJsonAtomic } from '../query/diskJson';
 import { ActivityPage, CreatorsPage } from '../wire';
 import { errorText } from '../errors';
+import { l10n } from '../l10n';
 
 type Row = Record<string, unknown>;
 
@@ -128,7 +129,7 @@ export function rowNoun(ep: Endpoint): string {
 
 function mustPage(ep: Endpoint): Paging {
   const p = pagingOf(ep);
-  if (!p) throw new Error(`${ep.id} is not read by pages`);
+  if (!p) throw new Error(l10n.t('{0} is not read by pages', ep.id));
   return p;
 }
 
@@ -196,22 +197,22 @@ export async function loadPaged(file: string): Promise<PagedResult> {
   try {
     json = JSON.parse(await readFile(file, 'utf8'));
   } catch (e) {
-    throw new Error(`${file} cannot be read as JSON: ${errorText(e)}`, { cause: e });
+    throw new Error(l10n.t('{0} cannot be read as JSON: {1}', file, errorText(e)), { cause: e });
   }
   const s = Stored.safeParse(json);
-  if (!s.success) throw new Error(`${file} is not a saved paged result (activity or token creators) that can be resumed.`);
+  if (!s.success) throw new Error(l10n.t('{0} is not a saved paged result (activity or token creators) that can be resumed.', file));
   const d = s.data;
   let ep: Endpoint;
   try {
     ep = endpoint(d.endpointId);
   } catch {
-    throw new Error(`${file} names an unknown endpoint (${d.endpointId}).`);
+    throw new Error(l10n.t('{0} names an unknown endpoint ({1}).', file, d.endpointId));
   }
   const p = pagingOf(ep);
-  if (!p) throw new Error(`${file}: ${d.endpointId} is not read by pages.`);
+  if (!p) throw new Error(l10n.t('{0}: {1} is not read by pages.', file, d.endpointId));
   const next = d[p.savedAs];
   const rows = d[p.rowsKey];
-  if (next === undefined || rows === undefined) throw new Error(`${file} has no ${p.savedAs} or no ${p.rowsKey}.`);
+  if (next === undefined || rows === undefined) throw new Error(l10n.t('{0} has no {1} or no {2}.', file, p.savedAs, p.rowsKey));
   return {
     endpointId: d.endpointId,
     chain: d.chain,

@@ -17,6 +17,7 @@ import type { ChainColumns } from '../query/fields';
 import { QueryBody } from '../query/model';
 import { PARSE_OPTIONS } from '../query/outline';
 import { cellFromText, checkPipeline, type PipelineFile } from './format';
+import { l10n } from '../l10n';
 
 export interface CellDiagnostic {
   /** The cell's index among the notebook's code cells. */
@@ -74,7 +75,7 @@ function syntaxProblem(text: string): { offset: number; length: number; message:
   const errors: ParseError[] = [];
   parseTree(text, errors, { ...PARSE_OPTIONS, disallowComments: true });
   const e = errors[0];
-  return e ? { offset: e.offset, length: Math.max(1, e.length), message: `The cell is not JSON: ${printParseErrorCode(e.error)}.` } : undefined;
+  return e ? { offset: e.offset, length: Math.max(1, e.length), message: l10n.t('The cell is not JSON: {0}.', printParseErrorCode(e.error)) } : undefined;
 }
 
 type Issue = { readonly code: string; readonly path: readonly PropertyKey[]; readonly message: string; readonly errors?: readonly (readonly Issue[])[] };
@@ -102,7 +103,7 @@ function queryStructure(text: string, index: number, analysed: readonly QueryDia
     .map((i) => {
       const path = i.path.filter((p): p is string | number => typeof p !== 'symbol');
       const where = path.length > 0 ? `${path.join('.')}: ` : '';
-      return { index, ...spanAt(text, ['inputs', 'query', ...path]), severity: 'error' as const, message: `Query: ${where}${i.message}` };
+      return { index, ...spanAt(text, ['inputs', 'query', ...path]), severity: 'error' as const, message: l10n.t('Query: {0}{1}', where, i.message) };
     });
 }
 
@@ -118,7 +119,7 @@ function filterNumbers(text: string, index: number): CellDiagnostic[] {
       if (n.type !== 'number') continue;
       const literal = text.slice(n.offset, n.offset + n.length);
       const problem = inexactNumberProblem(literal, typeof column === 'string' ? column : undefined);
-      if (problem) out.push({ index, offset: n.offset, length: n.length, severity: 'error', message: `${problem} In a filter, write it as a string ("${literal}") to compare every digit.` });
+      if (problem) out.push({ index, offset: n.offset, length: n.length, severity: 'error', message: l10n.t('{0} In a filter, write it as a string ("{1}") to compare every digit.', problem, literal) });
     }
   }
   return out;

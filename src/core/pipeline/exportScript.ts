@@ -28,6 +28,7 @@ import { FILE_URL_PATTERN } from '../snippets';
 import { asReference, checkPipeline, referencesOf, type CallCell, type FilterCondition, type PipelineCell, type PipelineFile, type Reference } from './format';
 import { planPipeline, planText, type Plan } from './plan';
 import { SCRIPT_RUNTIME } from './scriptRuntime';
+import { l10n } from '../l10n';
 
 /** The environment variable the script reads the key from (as every snippet does). */
 const SCRIPT_KEY_VARIABLE = 'WA_API_KEY';
@@ -84,7 +85,7 @@ function pyLiteral(v: unknown, indent: string): string {
   if (v === null || v === undefined) return 'None';
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   if (typeof v === 'number') {
-    if (!Number.isFinite(v)) throw new RangeError(`Not a finite number: ${v}`);
+    if (!Number.isFinite(v)) throw new RangeError(l10n.t('Not a finite number: {0}', v));
     return String(v);
   }
   if (typeof v === 'string') return pyString(v);
@@ -100,7 +101,7 @@ function pyLiteral(v: unknown, indent: string): string {
 /** What the script's data says of a cell, by its kind's generator (a kind without one is refused before this). */
 function stepOf(cell: PipelineCell): StepData {
   const gen = STEP_KINDS[kindOf(cell) ?? ''];
-  if (!gen) throw new Error(`No generator for the step “${cell.name}”.`);
+  if (!gen) throw new Error(l10n.t('No generator for the step “{0}”.', cell.name));
   return gen(cell);
 }
 

@@ -12,6 +12,7 @@ import type { ColumnFilter } from '../table/types';
 import { addressFilesOf } from '../results/files';
 import { withResultReader, type ReadOptions } from '../results/readResult';
 import type { FilterCondition } from './format';
+import { l10n } from '../l10n';
 
 type Bound = number | string;
 
@@ -51,12 +52,12 @@ export function columnFilterOf(c: FilterCondition, column: number): ColumnFilter
 /** Writes the rows of `source` (a result file) that pass `where` to `target` (CSV, every column); the number of rows kept. */
 export async function filterResult(source: string, where: readonly FilterCondition[], target: string, from: string, options: ReadOptions = {}): Promise<number> {
   const files = (await stat(source)).isDirectory() ? await addressFilesOf(source) : [source];
-  if (files.length !== 1) throw new Error(`“${from}” is a folder of ${files.length} files; a filter reads one result file.`);
+  if (files.length !== 1) throw new Error(l10n.t('“{0}” is a folder of {1} files; a filter reads one result file.', from, files.length));
   return withResultReader(files[0] ?? source, async (reader) => {
     const filters: ColumnFilter[] = [];
     for (const c of where) {
       const i = reader.columns.indexOf(c.column);
-      if (i < 0) throw new Error(`“${from}” has no column “${c.column}” to filter on (its columns: ${reader.columns.join(', ')}).`);
+      if (i < 0) throw new Error(l10n.t('“{0}” has no column “{1}” to filter on (its columns: {2}).', from, c.column, reader.columns.join(', ')));
       const f = columnFilterOf(c, i);
       if (typeof f === 'string') throw new Error(f);
       filters.push(f);

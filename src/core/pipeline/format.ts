@@ -16,6 +16,7 @@
 import { z } from 'zod';
 import { findEndpoint, validateInput, type Endpoint } from '../catalog';
 import { errorText } from '../errors';
+import { l10n } from '../l10n';
 
 /** `{"from": cell, "column"?, "top"?, "by"?}`: the values of an earlier cell's result. */
 export const Reference = z.strictObject({
@@ -120,24 +121,24 @@ export function checkPipeline(file: PipelineFile): CellProblem[] {
   });
   file.cells.forEach((c, index) => {
     if (typeof c === 'string') {
-      problems.push({ index, message: `Cell ${index + 1} is not a step yet: ${cellProblem(c) ?? 'unknown problem'}` });
+      problems.push({ index, message: l10n.t('Cell {0} is not a step yet: {1}', index + 1, cellProblem(c) ?? l10n.t('unknown problem')) });
       return;
     }
     const { name } = c;
-    if (seen.has(name)) problems.push({ index, name, path: ['name'], message: `The name “${name}” is already used by cell ${(seen.get(name) ?? 0) + 1}; cell names must be unique.` });
+    if (seen.has(name)) problems.push({ index, name, path: ['name'], message: l10n.t('The name “{0}” is already used by cell {1}; cell names must be unique.', name, (seen.get(name) ?? 0) + 1) });
     for (const { ref: r, path } of referencesAt(c)) {
       const at = seen.get(r.from);
       if (at === undefined) {
         const later = all.get(r.from);
-        if (r.from === name) problems.push({ index, name, path, message: `“${name}” refers to itself; a cell can only use earlier cells’ results.` });
-        else if (later !== undefined) problems.push({ index, name, path, message: `“${name}” uses “${r.from}”, which comes later (cell ${later + 1}); move it above, a cell can only use earlier results.` });
-        else problems.push({ index, name, path, message: `“${name}” uses “${r.from}”, but no cell has that name.` });
+        if (r.from === name) problems.push({ index, name, path, message: l10n.t('“{0}” refers to itself; a cell can only use earlier cells’ results.', name) });
+        else if (later !== undefined) problems.push({ index, name, path, message: l10n.t('“{0}” uses “{1}”, which comes later (cell {2}); move it above, a cell can only use earlier results.', name, r.from, later + 1) });
+        else problems.push({ index, name, path, message: l10n.t('“{0}” uses “{1}”, but no cell has that name.', name, r.from) });
       }
-      if (r.by !== undefined && r.top === undefined) problems.push({ index, name, path: path.slice(0, -1), message: `“${name}”: “by” sorts before taking “top”; give “top” too.` });
+      if (r.by !== undefined && r.top === undefined) problems.push({ index, name, path: path.slice(0, -1), message: l10n.t('“{0}”: “by” sorts before taking “top”; give “top” too.', name) });
     }
     if ('call' in c) {
       const ep = findEndpoint(c.call);
-      if (!ep) problems.push({ index, name, path: ['call'], message: `“${name}” calls “${c.call}”, which is not an endpoint of the service.` });
+      if (!ep) problems.push({ index, name, path: ['call'], message: l10n.t('“{0}” calls “{1}”, which is not an endpoint of the service.', name, c.call) });
       else for (const m of fixedInputProblems(ep, c.inputs)) problems.push({ index, name, path: m.key === undefined ? ['inputs'] : ['inputs', m.key], message: `“${name}”: ${m.message}` });
     }
     if (!seen.has(name)) seen.set(name, index);
@@ -166,11 +167,11 @@ function cellProblem(text: string): string | undefined {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    return `its text is not JSON (${errorText(e)}).`;
+    return l10n.t('its text is not JSON ({0}).', errorText(e));
   }
   const r = PipelineCell.safeParse(raw);
   if (r.success) return undefined;
-  return 'a step is {"name", "call", "inputs"} (a call), {"name", "take": {"from", …}}, {"name", "filter": {"from", "where": [{"column", "op", "value"}]}} or {"name", "sets": {"op", "of"}} (local steps).';
+  return l10n.t('a step is {"name", "call", "inputs"} (a call), {"name", "take": {"from", …}}, {"name", "filter": {"from", "where": [{"column", "op", "value"}]}} or {"name", "sets": {"op", "of"}} (local steps).');
 }
 
 /** Reads a pipeline file's text; a file that is not one throws with a message a person can act on. */
@@ -180,10 +181,10 @@ export function parsePipeline(text: string): PipelineFile {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new Error(`This pipeline file is not JSON: ${errorText(e)}`, { cause: e });
+    throw new Error(l10n.t('This pipeline file is not JSON: {0}', errorText(e)), { cause: e });
   }
   const r = PipelineFile.safeParse(raw);
-  if (!r.success) throw new Error('This is not a pipeline file: it is {"version": 1, "cells": [...]}.');
+  if (!r.success) throw new Error(l10n.t('This is not a pipeline file: it is {"version": 1, "cells": [...]}.'));
   return r.data;
 }
 

@@ -15,6 +15,7 @@ import { findEndpoint, type Endpoint } from '../catalog';
 import { fmtCredits, quote } from '../pricing';
 import { fmtRefreshTime, nextRefresh } from '../refresh';
 import { asReference, type PipelineFile, type Reference } from './format';
+import { l10n } from '../l10n';
 
 interface PlanLine {
   readonly index: number;
@@ -126,12 +127,12 @@ export function planPipeline(file: PipelineFile, know: PlanKnowledge = {}): Plan
     const ep = findEndpoint(c.call);
     if (!ep || ep.price.kind === 'free') return;
     if (!know.refresh?.has(c.name) && know.onDisk?.has(c.name)) {
-      lines.push({ index, cell: c.name, endpointId: ep.id, credits: 0, exact: true, bounded: true, reused: true, text: 'its result on disk is reused: free' });
+      lines.push({ index, cell: c.name, endpointId: ep.id, credits: 0, exact: true, bounded: true, reused: true, text: l10n.t('its result on disk is reused: free') });
       return;
     }
     const paid = know.paid?.get(c.name);
     if (paid !== undefined) {
-      lines.push({ index, cell: c.name, endpointId: ep.id, credits: 0, exact: true, bounded: true, reused: true, text: `already paid (${paid}, cancelled while it ran): its result is awaited, free` });
+      lines.push({ index, cell: c.name, endpointId: ep.id, credits: 0, exact: true, bounded: true, reused: true, text: l10n.t('already paid ({0}, cancelled while it ran): its result is awaited, free', paid) });
       return;
     }
     if (ep.price.kind === 'perMatch') {
@@ -154,13 +155,13 @@ function lineOf(ep: Endpoint, index: number, cell: string, inputs: Record<string
     if (ref) {
       const size = refSize(ref, sizes);
       if (!size) {
-        return { ...base, credits: 0, exact: false, bounded: false, text: `no bound: its ${rule.unit}s come from “${ref.from}” with no "top"; add "top" to bound the price` };
+        return { ...base, credits: 0, exact: false, bounded: false, text: l10n.t('no bound: its {0}s come from “{1}” with no "top"; add "top" to bound the price', rule.unit, ref.from) };
       }
       // The price of a list of that size, from the catalog's rule.
       const q = quote(ep, { ...inputs, [rule.field]: new Array<string>(size.n).fill('') });
       if (size.exact) return { ...base, credits: q.credits, exact: true, bounded: true, text: q.text };
       const n = size.n.toLocaleString('en-US');
-      return { ...base, credits: q.credits, exact: false, bounded: true, text: `up to ${fmtCredits(q.credits)} (at most ${n} ${rule.unit}s × ${rule.credits})` };
+      return { ...base, credits: q.credits, exact: false, bounded: true, text: l10n.t('up to {0} (at most {1} {2}s × {3})', fmtCredits(q.credits), n, rule.unit, rule.credits) };
     }
   }
   const q = quote(ep, inputs, ep.paged ? { pages: 1 } : {});
@@ -177,14 +178,14 @@ function lineOf(ep: Endpoint, index: number, cell: string, inputs: Record<string
 function queryLine(ep: Endpoint, index: number, cell: string, inputs: Record<string, unknown>, answer: KnownAnswer | undefined, refresh: boolean, now: number): PlanLine {
   const base = { index, cell, endpointId: ep.id };
   if (answer && !refresh) {
-    const text = `free: the same query's answer from ${fmtRefreshTime(answer.at)} (${answer.total.toLocaleString('en-US')} matching wallets) opens again; nothing is sent until the refresh at ${fmtRefreshTime(nextRefresh(answer.at))}`;
+    const text = l10n.t('free: the same query\'s answer from {0} ({1} matching wallets) opens again; nothing is sent until the refresh at {2}', fmtRefreshTime(answer.at), answer.total.toLocaleString('en-US'), fmtRefreshTime(nextRefresh(answer.at)));
     return { ...base, credits: 0, exact: true, bounded: true, reused: true, text };
   }
   const q = quote(ep, inputs, answer ? { knownMatches: answer.total, matchesAt: answer.at, now } : {});
   if (q.exact) return { ...base, credits: q.credits, exact: true, bounded: true, reused: false, text: q.text };
   return {
     ...base, credits: 0, exact: false, bounded: false, reused: false,
-    text: `no bound: a Wallet Database query is billed ${ep.price.kind === 'perMatch' ? ep.price.credits : 100} credits per matching wallet whatever its limit, and this query has no answer since the last hourly refresh to count its matches. Run this cell alone (Run Cell asks its price as for one query) or the same query from a .waquery.json file; Run All then opens that answer free until the next refresh`,
+    text: l10n.t('no bound: a Wallet Database query is billed {0} credits per matching wallet whatever its limit, and this query has no answer since the last hourly refresh to count its matches. Run this cell alone (Run Cell asks its price as for one query) or the same query from a .waquery.json file; Run All then opens that answer free until the next refresh', ep.price.kind === 'perMatch' ? ep.price.credits : 100),
   };
 }
 
@@ -213,7 +214,7 @@ const issued = new WeakSet<object>();
  * Call only after the person's own click on the plan; a plan with an unbounded line has none.
  */
 export function approvalsOf(plan: Plan, opts: { readonly standing?: boolean } = {}): ReadonlyMap<string, LineApproval> {
-  if (plan.unbounded.length > 0) throw new Error(`The plan has no bound for ${plan.unbounded.join(', ')}.`);
+  if (plan.unbounded.length > 0) throw new Error(l10n.t('The plan has no bound for {0}.', plan.unbounded.join(', ')));
   const out = new Map<string, LineApproval>();
   for (const l of plan.lines) {
     if (l.reused) continue;
@@ -252,5 +253,5 @@ export function overLine(a: LineApproval, endpointId: string, credits: number, e
 
 /** The plan as lines a person reads: one per paid cell, then the total. */
 export function planText(plan: Plan): string[] {
-  return [...plan.lines.map((l) => `${l.cell} (${l.endpointId}): ${l.text}`), `Total: ${plan.totalText}`];
+  return [...plan.lines.map((l) => `${l.cell} (${l.endpointId}): ${l.text}`), l10n.t('Total: {0}', plan.totalText)];
 }

@@ -12,6 +12,7 @@ import { classifyColumn, pickAddressColumn } from '../columnKind';
 import { addressFilesOf } from '../results/files';
 import { withResultReader, type ReadOptions } from '../results/readResult';
 import type { Reference } from './format';
+import { l10n } from '../l10n';
 
 export interface Resolved {
   readonly values: readonly string[];
@@ -37,7 +38,7 @@ export async function resolveReference(ref: Reference, resultPath: string, optio
       if (ref.column === undefined) {
         const a = pickAddressColumn(names, reader.sample);
         if (!a) {
-          if (names.length !== 1) throw new Error(`“${ref.from}” has no address column; name one with "column" (its columns: ${names.join(', ')}).`);
+          if (names.length !== 1) throw new Error(l10n.t('“{0}” has no address column; name one with "column" (its columns: {1}).', ref.from, names.join(', ')));
           col = 0;
         } else {
           col = a.column;
@@ -45,7 +46,7 @@ export async function resolveReference(ref: Reference, resultPath: string, optio
         }
       } else {
         col = names.indexOf(ref.column);
-        if (col < 0) throw new Error(`“${ref.from}” has no column “${ref.column}” (its columns: ${names.join(', ')}).`);
+        if (col < 0) throw new Error(l10n.t('“{0}” has no column “{1}” (its columns: {2}).', ref.from, ref.column, names.join(', ')));
         const k = classifyColumn(reader.sample.map((r) => r[col] ?? ''), ref.column);
         colChain = k.kind === 'address' ? k.chain : undefined;
       }
@@ -53,7 +54,7 @@ export async function resolveReference(ref: Reference, resultPath: string, optio
       const want = top - values.length;
       if (ref.by !== undefined) {
         const by = names.indexOf(ref.by);
-        if (by < 0) throw new Error(`“${ref.from}” has no column “${ref.by}” to sort by (its columns: ${names.join(', ')}).`);
+        if (by < 0) throw new Error(l10n.t('“{0}” has no column “{1}” to sort by (its columns: {2}).', ref.from, ref.by, names.join(', ')));
         // Sorted in the worker; duplicates may cut the list short, so a few more rows are read.
         const rows = await reader.topRows([col], Math.min(reader.rowCount, want * 2 + 16), [{ column: by, descending: true }], { signal: options.signal });
         return { name, chain: colChain, cells: rows.map((r) => r[0] ?? '') };

@@ -23,6 +23,7 @@ import { overLine, planPipeline, type KnownAnswer, type LineApproval, type Plan 
 import { filterResult } from './filter';
 import { resolveReference, type Resolved } from './resolve';
 import { errorText } from '../errors';
+import { l10n } from '../l10n';
 
 /** What a cell's run left on disk. */
 export const CellRecord = z.object({
@@ -197,7 +198,7 @@ function stop(opts: RunOptions, index: number, cell: string, message: string, ch
 
 async function resolve(ref: Reference, records: ReadonlyMap<string, CellRecord>, opts: RunOptions): Promise<Resolved> {
   const src = records.get(ref.from);
-  if (!src) throw new Error(`“${ref.from}” has no result yet: run it first.`);
+  if (!src) throw new Error(l10n.t('“{0}” has no result yet: run it first.', ref.from));
   return resolveReference(ref, src.resultPath, readOptions(opts));
 }
 
@@ -215,7 +216,7 @@ async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>
   }
   if ('filter' in c) {
     const src = records.get(c.filter.from);
-    if (!src) throw new Error(`“${c.filter.from}” has no result yet: run it first.`);
+    if (!src) throw new Error(l10n.t('“{0}” has no result yet: run it first.', c.filter.from));
     await mkdir(opts.dir, { recursive: true });
     const file = path.join(opts.dir, `${c.name}.csv`);
     await filterResult(src.resultPath, c.filter.where, file, c.filter.from, readOptions(opts));
@@ -226,7 +227,7 @@ async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>
     const sets = [];
     for (const ref of refs) {
       const r = await resolve(ref, records, opts);
-      if (!r.chain) throw new Error(`“${ref.from}” gives no addresses to combine (column “${r.column}”).`);
+      if (!r.chain) throw new Error(l10n.t('“{0}” gives no addresses to combine (column “{1}”).', ref.from, r.column));
       sets.push(addressSetOf(ref.from, r.column, r.chain, r.values));
     }
     const mixed = checkChains(sets);
@@ -234,7 +235,7 @@ async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>
     return { record: await writeList(opts.dir, c.name, combine(c.sets.op, sets), at) };
   }
   const ep = findEndpoint(c.call);
-  if (!ep) throw new Error(`“${c.call}” is not an endpoint of the service.`);
+  if (!ep) throw new Error(l10n.t('“{0}” is not an endpoint of the service.', c.call));
   const raw: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(c.inputs)) {
     const ref = asReference(v);

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 /**
  * A schedule written out for schedulers that are not ours (issue 24 item 3): a GitHub Actions
  * workflow and a crontab line that run an exported script. Kept apart from the script generator
@@ -28,15 +29,15 @@ export function scheduleProblem(s: Schedule): string | undefined {
   const whole = (n: number, lo: number, hi: number): boolean => Number.isInteger(n) && n >= lo && n <= hi;
   switch (s.kind) {
     case 'hourly':
-      return whole(s.minute, 0, 59) ? undefined : 'The minute must be a whole number from 0 to 59.';
+      return whole(s.minute, 0, 59) ? undefined : l10n.t('The minute must be a whole number from 0 to 59.');
     case 'daily':
-      return whole(s.hour, 0, 23) && whole(s.minute, 0, 59) ? undefined : 'The time must be HH:MM, from 00:00 to 23:59 (UTC).';
+      return whole(s.hour, 0, 23) && whole(s.minute, 0, 59) ? undefined : l10n.t('The time must be HH:MM, from 00:00 to 23:59 (UTC).');
     case 'interval': {
       const m = s.minutes;
       // GitHub runs scheduled workflows at most every 5 minutes.
       if (whole(m, 5, 59) && 60 % m === 0) return undefined;
       if (whole(m, 60, 1440) && m % 60 === 0 && 24 % (m / 60) === 0) return undefined;
-      return 'An interval must be 5, 10, 15, 20 or 30 minutes, or 1, 2, 3, 4, 6, 8, 12 or 24 hours (cron repeats within the hour or the day).';
+      return l10n.t('An interval must be 5, 10, 15, 20 or 30 minutes, or 1, 2, 3, 4, 6, 8, 12 or 24 hours (cron repeats within the hour or the day).');
     }
   }
 }
@@ -61,11 +62,11 @@ export function parseSchedule(text: string): Schedule | { readonly error: string
 export function scheduleText(s: Schedule): string {
   switch (s.kind) {
     case 'hourly':
-      return `every hour at :${pad(s.minute)} UTC`;
+      return l10n.t('every hour at :{0} UTC', pad(s.minute));
     case 'daily':
-      return `every day at ${pad(s.hour)}:${pad(s.minute)} UTC`;
+      return l10n.t('every day at {0}:{1} UTC', pad(s.hour), pad(s.minute));
     case 'interval':
-      return s.minutes % 60 === 0 ? `every ${s.minutes / 60 === 1 ? 'hour' : `${s.minutes / 60} hours`} (UTC)` : `every ${s.minutes} minutes`;
+      return s.minutes % 60 === 0 ? s.minutes / 60 === 1 ? l10n.t('every hour (UTC)') : l10n.t('every {0} hours (UTC)', s.minutes / 60) : l10n.t('every {0} minutes', s.minutes);
   }
 }
 
@@ -115,8 +116,8 @@ interface ScheduledRun {
 }
 
 function checkRun(r: ScheduledRun): void {
-  for (const p of [r.script, r.results]) if (!isPlainPath(p)) throw new Error(`“${p}” is not a plain relative path (letters, digits, “._-/”); rename it to schedule it.`);
-  if (!Number.isSafeInteger(r.maxCredits) || r.maxCredits < 0) throw new Error('The credit bound must be a whole number of credits.');
+  for (const p of [r.script, r.results]) if (!isPlainPath(p)) throw new Error(l10n.t('“{0}” is not a plain relative path (letters, digits, “._-/”); rename it to schedule it.', p));
+  if (!Number.isSafeInteger(r.maxCredits) || r.maxCredits < 0) throw new Error(l10n.t('The credit bound must be a whole number of credits.'));
 }
 
 /** A YAML double-quoted scalar: JSON's string syntax, with every line break and control character escaped. */
@@ -183,7 +184,7 @@ export function githubWorkflow(s: Schedule, r: ScheduledRun): string {
  */
 export function cronLine(s: Schedule, r: ScheduledRun, dir: string): string {
   checkRun(r);
-  if (/[\r\n%]/u.test(dir) || dir.includes('\u0000')) throw new Error('The folder holds a line break or “%”, which a crontab line cannot carry; move the script.');
+  if (/[\r\n%]/u.test(dir) || dir.includes('\u0000')) throw new Error(l10n.t('The folder holds a line break or “%”, which a crontab line cannot carry; move the script.'));
   const quoted = `'${dir.replace(/'/gu, `'\\''`)}'`;
   return `CRON_TZ=UTC\n${cronOf(s)} cd ${quoted} && python3 ${r.script} --max-credits ${r.maxCredits} >> ${r.script}.log 2>&1`;
 }

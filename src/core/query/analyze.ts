@@ -14,6 +14,7 @@ import { CHAIN_LABEL, FieldIndex, allowedValues, otherChain, valueKind, type Cha
 import { Condition, OPERATORS, type Operator } from './model';
 import { isCondition, outlineQuery, spanOf, valueOf, type ConditionRef, type FieldRef, type GroupRef, type QueryOutline, type Span } from './outline';
 import { closestName } from '../suggest';
+import { l10n } from '../l10n';
 
 type QueryDiagnosticCode =
   | 'unknown-field'
@@ -56,11 +57,11 @@ function stringFix(title: string, span: Span, value: string): QueryFix {
 }
 
 function describeJson(v: unknown): string {
-  if (typeof v === 'string') return `"${v}" is a string`;
-  if (typeof v === 'boolean') return `${String(v)} is a boolean`;
-  if (v === null) return 'null is not a value';
-  if (Array.isArray(v)) return 'a list';
-  return `${JSON.stringify(v)} is a ${typeof v}`;
+  if (typeof v === 'string') return l10n.t('"{0}" is a string', v);
+  if (typeof v === 'boolean') return l10n.t('{0} is a boolean', String(v));
+  if (v === null) return l10n.t('null is not a value');
+  if (Array.isArray(v)) return l10n.t('a list');
+  return l10n.t('{0} is a {1}', JSON.stringify(v), typeof v);
 }
 
 /** Every diagnostic of the text, in text order. Field checks run only when that chain's list is known. */
@@ -104,7 +105,7 @@ export function analyzeQuery(text: string, columns?: ChainColumns, opts: Analyze
 
 function fieldProblems(f: FieldRef, fields: FieldIndex, text: string): QueryDiagnostic[] {
   if (fields.get(f.name)) return [];
-  const where = f.role === 'condition' ? '' : f.role === 'sort' ? ' (in "sort")' : ' (in "columns")';
+  const where = f.role === 'condition' ? '' : f.role === 'sort' ? l10n.t(' (in "sort")') : l10n.t(' (in "columns")');
   const other = fields.onOtherChainOnly(f.name);
   if (other) {
     const to = otherChain(fields.chain);
@@ -113,8 +114,8 @@ function fieldProblems(f: FieldRef, fields: FieldIndex, text: string): QueryDiag
         ...f.span,
         code: 'other-chain-field',
         severity: 'error',
-        message: `"${f.name}" exists only on the ${CHAIN_LABEL[to]}; this query runs on the ${CHAIN_LABEL[fields.chain]}${where}. Set "$chain": "${to}" to query the ${CHAIN_LABEL[to]}.`,
-        fixes: [{ title: `Run this query on the ${CHAIN_LABEL[to]} ("$chain": "${to}")`, edits: modify(text, ['$chain'], to, { ...FORMAT, getInsertionIndex: () => 0 }) }],
+        message: l10n.t('"{0}" exists only on the {1}; this query runs on the {2}{3}. Set "$chain": "{4}" to query the {5}.', f.name, CHAIN_LABEL[to], CHAIN_LABEL[fields.chain], where, to, CHAIN_LABEL[to]),
+        fixes: [{ title: l10n.t('Run this query on the {0} ("$chain": "{1}")', CHAIN_LABEL[to], to), edits: modify(text, ['$chain'], to, { ...FORMAT, getInsertionIndex: () => 0 }) }],
         refreshMayFix: true,
       },
     ];
@@ -127,8 +128,8 @@ function fieldProblems(f: FieldRef, fields: FieldIndex, text: string): QueryDiag
         ...f.span,
         code: 'unknown-field',
         severity: 'error',
-        message: `"${f.name}" needs a timeframe${where}: ${timeframes.map((n) => `"${n}"`).join(', ')}.`,
-        fixes: timeframes.map((n) => stringFix(`Change to "${n}"`, f.span, n)),
+        message: l10n.t('"{0}" needs a timeframe{1}: {2}.', f.name, where, timeframes.map((n) => `"${n}"`).join(', ')),
+        fixes: timeframes.map((n) => stringFix(l10n.t('Change to "{0}"', n), f.span, n)),
       },
     ];
   }
@@ -138,8 +139,8 @@ function fieldProblems(f: FieldRef, fields: FieldIndex, text: string): QueryDiag
       ...f.span,
       code: 'unknown-field',
       severity: 'error',
-      message: `Unknown field "${f.name}"${where}.${near ? ` Did you mean "${near}"?` : ''} The ${CHAIN_LABEL[fields.chain]} lists ${names.length} fields.`,
-      fixes: near ? [stringFix(`Change to "${near}"`, f.span, near)] : [],
+      message: l10n.t('Unknown field "{0}"{1}.{2} The {3} lists {4} fields.', f.name, where, near ? l10n.t(' Did you mean "{0}"?', near) : '', CHAIN_LABEL[fields.chain], names.length),
+      fixes: near ? [stringFix(l10n.t('Change to "{0}"', near), f.span, near)] : [],
       refreshMayFix: true,
     },
   ];
@@ -161,14 +162,14 @@ function elements(n: Node): Node[] {
 function typeProblems(c: ConditionRef, col: ColumnInfo): QueryDiagnostic[] {
   const kind = valueKind(col);
   const name = col.name;
-  const typeWords = kind === 'number' ? `numbers${col.kind && col.kind !== col.type ? ` (${col.kind})` : ''}` : kind === 'string' ? 'names' : 'true or false';
+  const typeWords = kind === 'number' ? `numbers${col.kind && col.kind !== col.type ? ` (${col.kind})` : ''}` : kind === 'string' ? 'names' : l10n.t('true or false');
   if (kind !== 'number' && c.op && ORDERING.has(c.op) && c.opSpan) {
     return [
       {
         ...c.opSpan,
         code: 'wrong-type',
         severity: 'error',
-        message: `"${name}" holds ${typeWords}: it takes ${kind === 'string' ? '=, != or in' : '= or !='}, not "${c.op}".`,
+        message: l10n.t('"{0}" holds {1}: it takes {2}, not "{3}".', name, typeWords, kind === 'string' ? l10n.t('=, != or in') : l10n.t('= or !='), c.op),
       },
     ];
   }
@@ -177,7 +178,7 @@ function typeProblems(c: ConditionRef, col: ColumnInfo): QueryDiagnostic[] {
   for (const el of elements(c.value)) {
     const v = valueOf(el);
     if (typeof v !== kind) {
-      out.push({ ...spanOf(el), code: 'wrong-type', severity: 'error', message: `"${name}" holds ${typeWords}: ${describeJson(v)}.` });
+      out.push({ ...spanOf(el), code: 'wrong-type', severity: 'error', message: l10n.t('"{0}" holds {1}: {2}.', name, typeWords, describeJson(v)) });
       continue;
     }
     const values = kind === 'string' ? allowedValues(col) : undefined;
@@ -187,7 +188,7 @@ function typeProblems(c: ConditionRef, col: ColumnInfo): QueryDiagnostic[] {
         ...spanOf(el),
         code: 'unknown-value',
         severity: 'error',
-        message: `"${v}" is not a value of "${name}".${near ? ` Did you mean "${near}"?` : ''} Values: ${values.map((x) => `"${x}"`).join(', ')}.`,
+        message: l10n.t('"{0}" is not a value of "{1}".{2} Values: {3}.', v, name, near ? l10n.t(' Did you mean "{0}"?', near) : '', values.map((x) => `"${x}"`).join(', ')),
         fixes: near ? [stringFix(`Change to "${near}"`, spanOf(el), near)] : [],
       });
     }
@@ -204,8 +205,8 @@ function betweenProblem(c: ConditionRef): QueryDiagnostic | undefined {
     ...spanOf(c.value),
     code: 'between-order',
     severity: 'error',
-    message: `"between" takes [min, max]: ${v[0]} is above ${v[1]}, so no wallet can match (and the query would still cost 100 credits).`,
-    fixes: [{ title: `Swap to [${lo}, ${hi}]`, edits: [{ ...spanOf(c.value), content: `[${lo}, ${hi}]` }] }],
+    message: l10n.t('"between" takes [min, max]: {0} is above {1}, so no wallet can match (and the query would still cost 100 credits).', v[0], v[1]),
+    fixes: [{ title: l10n.t('Swap to [{0}, {1}]', lo, hi), edits: [{ ...spanOf(c.value), content: `[${lo}, ${hi}]` }] }],
   };
 }
 
@@ -231,10 +232,10 @@ export function inexactNumberProblem(literal: string, field?: string): string | 
   const digits = significantDigits(literal);
   if (Number.isFinite(value) && digits <= MAX_EXACT_DIGITS) return undefined;
   const on = field ? `"${field}": ` : '';
-  const rule = `a query number has at most ${MAX_EXACT_DIGITS} significant digits, so it is sent exactly as written`;
+  const rule = l10n.t('a query number has at most {0} significant digits, so it is sent exactly as written', MAX_EXACT_DIGITS);
   return Number.isFinite(value)
-    ? `${on}${literal} has ${digits} significant digits and would be sent as ${JSON.stringify(value)}; ${rule}. Round it.`
-    : `${on}${literal} is beyond the largest number a query can send; ${rule}.`;
+    ? l10n.t('{0}{1} has {2} significant digits and would be sent as {3}; {4}. Round it.', on, literal, digits, JSON.stringify(value), rule)
+    : l10n.t('{0}{1} is beyond the largest number a query can send; {2}.', on, literal, rule);
 }
 
 /** Numbers in a condition's value that would not be sent as written. */
@@ -266,8 +267,8 @@ function emptyGroup(g: GroupRef): QueryDiagnostic | undefined {
     severity: 'error',
     message:
       g.kind === 'and'
-        ? 'Empty "and" group: it holds for every wallet, so it filters nothing (the bill is 100 credits per matching wallet). Add a condition, or remove the group.'
-        : 'Empty "or" group: it holds for no wallet, so nothing inside its parent can match. Add a condition, or remove the group.',
+        ? l10n.t('Empty "and" group: it holds for every wallet, so it filters nothing (the bill is 100 credits per matching wallet). Add a condition, or remove the group.')
+        : l10n.t('Empty "or" group: it holds for no wallet, so nothing inside its parent can match. Add a condition, or remove the group.'),
   };
 }
 
@@ -307,8 +308,8 @@ function contradictions(g: GroupRef, flagged: ReadonlySet<ConditionRef>): QueryD
       ...spanOf(at.ref.node),
       code: 'contradiction',
       severity: 'warning',
-      message: `Contradictory conditions in an "and" group: no wallet can have ${[...earlier, at].map((x) => conditionText(field, x.c)).join(' and ')}. The query matches nothing and still costs 100 credits.`,
-      related: earlier.map((x) => ({ ...spanOf(x.ref.node), message: `${conditionText(field, x.c)} (contradicted below)` })),
+      message: l10n.t('Contradictory conditions in an "and" group: no wallet can have {0}. The query matches nothing and still costs 100 credits.', [...earlier, at].map((x) => conditionText(field, x.c)).join(' and ')),
+      related: earlier.map((x) => ({ ...spanOf(x.ref.node), message: l10n.t('{0} (contradicted below)', conditionText(field, x.c)) })),
     });
   }
   return out;
@@ -321,7 +322,7 @@ function limitProblem(outline: QueryOutline, text: string): QueryDiagnostic | un
     length: 1,
     code: 'no-limit',
     severity: 'error',
-    message: 'No "limit": say how many addresses to return at most (1 to 100,000). The bill follows the number of matches, not the limit.',
-    fixes: [{ title: 'Add "limit": 100', edits: modify(text, ['limit'], 100, FORMAT) }],
+    message: l10n.t('No "limit": say how many addresses to return at most (1 to 100,000). The bill follows the number of matches, not the limit.'),
+    fixes: [{ title: l10n.t('Add "limit": 100'), edits: modify(text, ['limit'], 100, FORMAT) }],
   };
 }

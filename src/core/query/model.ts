@@ -6,6 +6,7 @@
  * are ours: the spec does not show them.
  */
 import { z } from 'zod';
+import { l10n } from '../l10n';
 
 export const OPERATORS = ['=', '!=', '>', '>=', '<', '<=', 'between', 'in'] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -26,16 +27,16 @@ export const Condition = z
   .superRefine((c, ctx) => {
     if (c.op === 'between') {
       if (!Array.isArray(c.value) || c.value.length !== 2 || c.value.some((v) => typeof v !== 'number')) {
-        ctx.addIssue({ code: 'custom', path: ['value'], message: '"between" takes [min, max], two numbers.' });
+        ctx.addIssue({ code: 'custom', path: ['value'], message: l10n.t('"between" takes [min, max], two numbers.') });
       }
     } else if (c.op === 'in') {
       if (!Array.isArray(c.value) || c.value.length === 0) {
-        ctx.addIssue({ code: 'custom', path: ['value'], message: '"in" takes a non-empty list of values.' });
+        ctx.addIssue({ code: 'custom', path: ['value'], message: l10n.t('"in" takes a non-empty list of values.') });
       }
     } else if (Array.isArray(c.value)) {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: `"${c.op}" takes a single value, not a list.` });
+      ctx.addIssue({ code: 'custom', path: ['value'], message: l10n.t('"{0}" takes a single value, not a list.', c.op) });
     } else if (['>', '>=', '<', '<='].includes(c.op) && typeof c.value !== 'number') {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: `"${c.op}" compares numbers; the value must be a number.` });
+      ctx.addIssue({ code: 'custom', path: ['value'], message: l10n.t('"{0}" compares numbers; the value must be a number.', c.op) });
     }
   });
 export type Condition = z.infer<typeof Condition>;

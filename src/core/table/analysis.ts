@@ -17,13 +17,14 @@ import { formatCount } from './notices';
 import { canonicalDecimal, compareDecimalText, NumberScan, numberTextScan } from './numbers';
 import { cellReaders } from './typedColumn';
 import { CellKind, type TypedColumn } from './types';
+import { l10n } from '../l10n';
 
 /** How many values `top` lists. */
 const TOP_VALUES = 10;
 
 /** "these 12 rows", "this 1 row": how the failures name the view. */
 function rowsPhrase(n: number): string {
-  return n === 1 ? 'this 1 row' : `these ${formatCount(n)} rows`;
+  return n === 1 ? l10n.t('this 1 row') : l10n.t('these {0} rows', formatCount(n));
 }
 
 /**
@@ -111,8 +112,8 @@ export function columnHistogram(col: TypedColumn, rows: ArrayLike<number>, name:
     values = values.subarray(0, k);
   }
   if (values.length === 0) {
-    const what = log ? (all.length > 0 ? 'no positive numbers (a log scale needs them)' : 'no numbers') : 'no numbers';
-    throw new Error(`${name} has ${what} in ${rowsPhrase(rows.length)}.`);
+    const what = log ? (all.length > 0 ? l10n.t('no positive numbers (a log scale needs them)') : l10n.t('no numbers')) : l10n.t('no numbers');
+    throw new Error(l10n.t('{0} has {1} in {2}.', name, what, rowsPhrase(rows.length)));
   }
   let min = Infinity;
   let max = -Infinity;
@@ -342,8 +343,8 @@ export function scatterPoints(x: TypedColumn, y: TypedColumn, rows: ArrayLike<nu
     k++;
   }
   if (k === 0) {
-    const which = x.column === y.column ? `${xName} has no numbers` : `${xName} and ${yName} have no row where both are numbers`;
-    throw new Error(`${which} in ${rowsPhrase(n)}.`);
+    const which = x.column === y.column ? l10n.t('{0} has no numbers', xName) : l10n.t('{0} and {1} have no row where both are numbers', xName, yName);
+    throw new Error(l10n.t('{0} in {1}.', which, rowsPhrase(n)));
   }
   // Copies of the filled part (slice, not subarray), so what is posted is only the points.
   return { x: x.column, y: y.column, xs: xs.slice(0, k), ys: ys.slice(0, k), rowIndex: rowIndex.slice(0, k), left: n - k, ms: 0 };

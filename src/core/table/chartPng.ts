@@ -4,17 +4,18 @@
  * beside the result (the table session, vscode/table/tableSession.ts, asks and writes).
  */
 import * as path from 'node:path';
+import { l10n } from '../l10n';
 
 const PREFIX = 'data:image/png;base64,';
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** The PNG bytes of a `data:image/png;base64,…` URL; throws when the URL or its bytes are not a PNG. */
 export function pngFromDataUrl(dataUrl: string): Buffer {
-  if (!dataUrl.startsWith(PREFIX)) throw new Error('The chart did not arrive as a PNG.');
+  if (!dataUrl.startsWith(PREFIX)) throw new Error(l10n.t('The chart did not arrive as a PNG.'));
   const b64 = dataUrl.slice(PREFIX.length);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/u.test(b64)) throw new Error('The chart’s PNG data is not valid base64.');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/u.test(b64)) throw new Error(l10n.t('The chart’s PNG data is not valid base64.'));
   const bytes = Buffer.from(b64, 'base64');
-  if (bytes.length <= SIGNATURE.length || !bytes.subarray(0, SIGNATURE.length).equals(SIGNATURE)) throw new Error('The chart’s data is not a PNG image.');
+  if (bytes.length <= SIGNATURE.length || !bytes.subarray(0, SIGNATURE.length).equals(SIGNATURE)) throw new Error(l10n.t('The chart’s data is not a PNG image.'));
   return bytes;
 }
 

@@ -6,6 +6,7 @@ import type { ScanProblems } from './csvIndexer';
 import { formatCount, place } from './notices';
 import { MAX_ROW_BYTES, type RowOffsets } from './rowOffsets';
 import type { TableNotice } from './types';
+import { l10n } from '../l10n';
 
 /** Turns physical rows (the header is row 0 of a CSV) into places a person can find. */
 export class Places {
@@ -48,14 +49,14 @@ export function dialectNotice(dialect: Dialect, columns: number): TableNotice | 
 export function scanNotices(problems: ScanProblems, offsets: RowOffsets, places: Places, delimited: boolean, end: number): TableNotice[] {
   const out: TableNotice[] = [];
   const rows = offsets.length;
-  if (rows === 0) out.push({ code: 'emptyFile', severity: 'warning', message: 'The file is empty: it has no header and no rows.' });
-  else if (delimited && rows === 1) out.push({ code: 'headerOnly', severity: 'info', message: 'The file has a header but no data rows.' });
+  if (rows === 0) out.push({ code: 'emptyFile', severity: 'warning', message: l10n.t('The file is empty: it has no header and no rows.') });
+  else if (delimited && rows === 1) out.push({ code: 'headerOnly', severity: 'info', message: l10n.t('The file has a header but no data rows.') });
   const { unterminatedQuote: open, malformedQuotes: bad, firstMalformedQuote: firstBad, firstInvalidUtf8: utf8 } = problems;
   if (open) {
     out.push({
       code: 'unterminatedQuote',
       severity: 'error',
-      message: `A quoted cell opened at ${places.where(open.row)} is never closed: everything after it, ${formatCount(end - open.offset)} bytes, is read as one cell.`,
+      message: l10n.t('A quoted cell opened at {0} is never closed: everything after it, {1} bytes, is read as one cell.', places.where(open.row), formatCount(end - open.offset)),
       ...places.rowAndLine(open.row),
     });
   }
@@ -64,7 +65,9 @@ export function scanNotices(problems: ScanProblems, offsets: RowOffsets, places:
     out.push({
       code: 'malformedQuote',
       severity: 'warning',
-      message: `${formatCount(bad)} quote${one ? '' : 's'} inside quoted cells ${one ? 'is' : 'are'} neither doubled nor closing the cell, first at ${places.where(firstBad.row)}; kept as characters.`,
+      message: one
+        ? l10n.t('{0} quote inside quoted cells is neither doubled nor closing the cell, first at {1}; kept as characters.', formatCount(bad), places.where(firstBad.row))
+        : l10n.t('{0} quotes inside quoted cells are neither doubled nor closing the cell, first at {1}; kept as characters.', formatCount(bad), places.where(firstBad.row)),
       count: bad,
       ...places.rowAndLine(firstBad.row),
     });
@@ -74,7 +77,7 @@ export function scanNotices(problems: ScanProblems, offsets: RowOffsets, places:
     out.push({
       code: 'invalidUtf8',
       severity: 'warning',
-      message: `The file is not valid UTF-8 from ${places.where(p)} (byte ${formatCount(utf8)}); such bytes are shown as �. Later places are not listed.`,
+      message: l10n.t('The file is not valid UTF-8 from {0} (byte {1}); such bytes are shown as �. Later places are not listed.', places.where(p), formatCount(utf8)),
       ...places.rowAndLine(p),
     });
   }
@@ -84,7 +87,9 @@ export function scanNotices(problems: ScanProblems, offsets: RowOffsets, places:
     out.push({
       code: 'longRow',
       severity: 'warning',
-      message: `${formatCount(long.count)} row${one ? ' is' : 's are'} longer than ${MAX_ROW_BYTES >> 20} MiB, first ${places.where(long.first)}; only that much of each is read.`,
+      message: one
+        ? l10n.t('{0} row is longer than {1} MiB, first {2}; only that much of each is read.', formatCount(long.count), MAX_ROW_BYTES >> 20, places.where(long.first))
+        : l10n.t('{0} rows are longer than {1} MiB, first {2}; only that much of each is read.', formatCount(long.count), MAX_ROW_BYTES >> 20, places.where(long.first)),
       count: long.count,
       ...places.rowAndLine(long.first),
     });
@@ -99,11 +104,11 @@ export function scanNotices(problems: ScanProblems, offsets: RowOffsets, places:
 export function raggedNotice(ragged: RaggedRows, columns: number, headerRows: number, places: Places, complete: boolean): TableNotice {
   const { count, firstRow, firstCells } = ragged;
   const p = firstRow + headerRows;
-  const rows = complete ? `${formatCount(count)} row${count === 1 ? ' does' : 's do'}` : 'Some rows do';
+  const rows = !complete ? l10n.t('Some rows do') : count === 1 ? l10n.t('{0} row does', formatCount(count)) : l10n.t('{0} rows do', formatCount(count));
   return {
     code: 'raggedRows',
     severity: 'warning',
-    message: `${rows} not have the header's ${formatCount(columns)} cells, first ${places.where(p)} with ${formatCount(firstCells)}; missing cells are shown empty and extra cells are dropped.`,
+    message: l10n.t('{0} not have the header\'s {1} cells, first {2} with {3}; missing cells are shown empty and extra cells are dropped.', rows, formatCount(columns), places.where(p), formatCount(firstCells)),
     ...(complete ? { count } : {}),
     ...places.rowAndLine(p),
   };

@@ -28,6 +28,7 @@ import { CHUNK_BYTES } from './rowChunks';
 import type { RowOffsets } from './rowOffsets';
 import { readRowBytes } from './rowReads';
 import type { ColumnNeed, SourceChange, TableNotice, TableSource, TaskOptions, TypedColumn } from './types';
+import { l10n } from '../l10n';
 
 /** Bytes read before open() returns: the header and about 140 rows of the widest result. */
 const HEAD_BYTES = 1 << 20;
@@ -167,7 +168,7 @@ class CsvSource implements TableSource, CsvFile {
     for (const p of physical) last = Math.max(last, p);
     await this.waitForRows(last + 1 - this.header, signal);
     const bad = physical.find((p) => p < this.header || p >= this.offsets.length || !Number.isInteger(p));
-    if (bad !== undefined) throw new RangeError(`No row ${bad - this.header} (the table has ${this.rowCount})`);
+    if (bad !== undefined) throw new RangeError(l10n.t('No row {0} (the table has {1})', bad - this.header, this.rowCount));
     const head = this.indexer.head;
     const far = physical.filter((p) => this.offsets.limit(p) > head.length);
     const bytes = far.length > 0 ? readRowBytes(this.fh, this.offsets, far, signal) : undefined;
@@ -310,7 +311,7 @@ class CsvSource implements TableSource, CsvFile {
 
   private checkColumns(columns: readonly number[]): void {
     for (const c of columns) {
-      if (!Number.isInteger(c) || c < 0 || c >= this.names.length) throw new RangeError(`No column ${c} (the table has ${this.names.length})`);
+      if (!Number.isInteger(c) || c < 0 || c >= this.names.length) throw new RangeError(l10n.t('No column {0} (the table has {1})', c, this.names.length));
     }
   }
 

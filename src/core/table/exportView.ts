@@ -11,6 +11,7 @@ import { abortable, throwIfCancelled } from '../abort';
 import { formatLine } from './csvFormat';
 import type { TableView } from './tableView';
 import type { TaskOptions } from './types';
+import { l10n } from '../l10n';
 
 export interface ExportOptions extends TaskOptions {
   /** Columns to write, in this order (default: all, in source order). */
@@ -116,7 +117,7 @@ export async function copySelection(
 ): Promise<string> {
   const rows = Math.max(0, Math.min(last, view.length) - Math.max(0, first));
   if (rows * columns.length > COPY_MAX_CELLS) {
-    throw new RangeError(`The selection has ${rows * columns.length} cells; copy at most ${COPY_MAX_CELLS}, or export the view instead.`);
+    throw new RangeError(l10n.t('The selection has {0} cells; copy at most {1}, or export the view instead.', rows * columns.length, COPY_MAX_CELLS));
   }
   const delimiter = options.format === 'tsv' ? '\t' : ',';
   const neutralise = options.neutraliseFormulas ?? true;

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { Listeners } from './listeners';
 import { TypedColumnBuilder } from './typedColumn';
 import type { ColumnNeed, SourceChange, TableNotice, TableSource, TypedColumn } from './types';
+import { l10n } from '../l10n';
 
 /** Property names under which API responses commonly carry their rows, tried in this order. */
 const ROW_KEYS = ['rows', 'data', 'results', 'items', 'wallets', 'creators', 'swaps', 'tokens'];
@@ -34,7 +35,7 @@ export async function openJsonFile(path: string): Promise<TableSource> {
   const rows = findRows(value);
   if (rows) return jsonRowsSource(rows);
   return jsonRowsSource([value], [
-    { code: 'notTabular', severity: 'info', message: 'This result is one record, not a list: it is shown as one row (a wallet’s metrics open as a card).' },
+    { code: 'notTabular', severity: 'info', message: l10n.t('This result is one record, not a list: it is shown as one row (a wallet’s metrics open as a card).') },
   ]);
 }
 
@@ -68,7 +69,7 @@ class JsonSource implements TableSource {
     const out: string[][] = [];
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i] ?? 0;
-      if (r < 0 || r >= this.rows.length) return Promise.reject(new RangeError(`Row ${r} is past the last row (${this.rows.length} rows)`));
+      if (r < 0 || r >= this.rows.length) return Promise.reject(new RangeError(l10n.t('Row {0} is past the last row ({1} rows)', r, this.rows.length)));
       out.push(columns.map((c) => this.cell(r, c)));
     }
     return Promise.resolve(out);
@@ -118,7 +119,7 @@ class JsonSource implements TableSource {
 
   private check(columns: readonly number[]): void {
     for (const c of columns) {
-      if (!Number.isInteger(c) || c < 0 || c >= this.columns.length) throw new RangeError(`No column ${c} (the table has ${this.columns.length})`);
+      if (!Number.isInteger(c) || c < 0 || c >= this.columns.length) throw new RangeError(l10n.t('No column {0} (the table has {1})', c, this.columns.length));
     }
   }
 }

@@ -4,6 +4,7 @@ import { isCompareFile, openCompareFile } from '../compare/compareFile';
 import { openAddressList, openCsvFile, type OpenCsvOptions } from './csvSource';
 import { openJsonFile } from './jsonSource';
 import type { TableSource } from './types';
+import { l10n } from '../l10n';
 
 /**
  * `.csv` → CSV, `.txt` → address list, `.json` → JSON rows. A `.zip` result holds several CSV
@@ -18,7 +19,7 @@ export async function openTable(path: string, options: OpenCsvOptions = {}): Pro
     case '.json':
       return openJsonFile(path);
     case '.zip':
-      throw new Error('A .zip result holds several CSV files: open each file inside it.');
+      throw new Error(l10n.t('A .zip result holds several CSV files: open each file inside it.'));
     default:
       return openCsvFile(path, options);
   }

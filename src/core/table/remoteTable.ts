@@ -14,6 +14,7 @@ import { HISTOGRAM_BINS } from './analysisTypes';
 import { Listeners } from './listeners';
 import { abortReason, throwIfCancelled } from '../abort';
 import { CancelledError } from '../errors';
+import { bundleInUse } from '../l10n';
 import type { CopyOptions, ExportOptions, ExportResult } from './exportView';
 import type { Progress, SourceChange, TableNotice, TableWindow, TaskOptions, ViewQuery } from './types';
 import {
@@ -26,6 +27,7 @@ import {
   type WorkerReply,
   type WorkerRequest,
 } from './workerProtocol';
+import { l10n } from '../l10n';
 
 /** An error the table worker raised (or the worker's own failure), with its original name and code. */
 export class TableWorkerError extends Error {
@@ -71,7 +73,8 @@ export const TABLE_WORKER_YOUNG_GENERATION_MB = 6;
 
 /** How a table worker is started. */
 export function tableWorkerOptions(): WorkerOptions {
-  return { resourceLimits: { maxYoungGenerationSizeMb: TABLE_WORKER_YOUNG_GENERATION_MB } };
+  // The worker's messages (a file's notices, a refused request) are said in the host's language.
+  return { resourceLimits: { maxYoungGenerationSizeMb: TABLE_WORKER_YOUNG_GENERATION_MB }, workerData: { l10nBundle: bundleInUse() } };
 }
 
 /** Where the worker bundle is when this code runs from dist/extension.js. */
@@ -130,7 +133,7 @@ export class RemoteTable {
     channel.onEvent = (m) => early.push(m); // changes that race the reply; replayed below
     try {
       const opened = await channel.request({ type: 'open', file, prepareColumns: options.prepareColumns }, 'open', { signal: options.signal });
-      if (opened.threadId === mainThreadId) throw new TableWorkerError('The table opened on the main thread.', 'Error');
+      if (opened.threadId === mainThreadId) throw new TableWorkerError(l10n.t('The table opened on the main thread.'), 'Error');
       const table = new RemoteTable(channel, opened);
       for (const m of early) table.event(m);
       return table;
@@ -255,16 +258,16 @@ class Channel {
 
   constructor(private readonly worker: Worker) {
     worker.on('message', (raw: unknown) => this.message(raw));
-    worker.on('error', (e: Error) => this.fail(new TableWorkerError(`The table worker failed: ${e.message}`, e.name, 'WORKER_FAILED')));
+    worker.on('error', (e: Error) => this.fail(new TableWorkerError(l10n.t('The table worker failed: {0}', e.message), e.name, 'WORKER_FAILED')));
     worker.on('exit', (code) => {
-      if (!this.stopping) this.fail(new TableWorkerError(`The table worker stopped (exit code ${code}).`, 'WorkerExit', 'WORKER_EXITED'));
+      if (!this.stopping) this.fail(new TableWorkerError(l10n.t('The table worker stopped (exit code {0}).', code), 'WorkerExit', 'WORKER_EXITED'));
     });
   }
 
   request<K extends Op>(body: RequestBody & { type: K }, op: K, options: TaskOptions): Promise<ValueOf<K>> {
     const { signal, onProgress } = options;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    if (this.stopping) return Promise.reject(new TableWorkerError('The table is closed.', 'Error', 'TABLE_CLOSED'));
+    if (this.stopping) return Promise.reject(new TableWorkerError(l10n.t('The table is closed.'), 'Error', 'TABLE_CLOSED'));
     const id = this.nextId++;
     return new Promise<ValueOf<K>>((resolve, reject) => {
       const onAbort = (): void => {
@@ -305,7 +308,7 @@ class Channel {
       const p = typeof id === 'number' ? this.pending.get(id) : undefined;
       if (p && typeof id === 'number') {
         this.pending.delete(id);
-        p.reject(new TableWorkerError('The table worker sent a malformed reply.', 'TypeError', 'MALFORMED_REPLY'));
+        p.reject(new TableWorkerError(l10n.t('The table worker sent a malformed reply.'), 'TypeError', 'MALFORMED_REPLY'));
       }
       return;
     }
@@ -319,7 +322,7 @@ class Channel {
       this.pending.delete(m.id);
       if (m.type === 'failed') p.reject(fromWireError(m.error));
       else if (m.op === p.op) p.resolve(m.value);
-      else p.reject(new TableWorkerError(`The table worker answered ${p.op} with ${m.op}.`, 'TypeError', 'MALFORMED_REPLY'));
+      else p.reject(new TableWorkerError(l10n.t('The table worker answered {0} with {1}.', p.op, m.op), 'TypeError', 'MALFORMED_REPLY'));
       return;
     }
     this.onEvent(m);

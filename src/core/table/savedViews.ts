@@ -11,6 +11,7 @@
 import { exactBounds } from './numbers';
 import { NUMBER_FORMATS, type NumberFormat, type TableLayout } from './tableLayout';
 import type { ColumnFilter, SortKey, ViewQuery } from './types';
+import { l10n } from '../l10n';
 
 /** A filter with its column named. */
 type NamedFilter =
@@ -153,7 +154,7 @@ function withScope(state: SavedViewsState, scope: string, next: ScopeViews): Sav
  */
 export function saveView(state: SavedViewsState, scope: string, view: SavedView): SavedViewsState {
   const name = cleanViewName(view.name);
-  if (name === undefined) throw new Error('A saved view needs a name.');
+  if (name === undefined) throw new Error(l10n.t('A saved view needs a name.'));
   const saved = { ...view, name };
   const views = [...viewsOf(state, scope)];
   const at = views.findIndex((v) => sameName(v.name, name));
@@ -174,7 +175,7 @@ export function deleteView(state: SavedViewsState, scope: string, name: string):
 export function chooseView(state: SavedViewsState, scope: string, name: string | undefined): SavedViewsState {
   const s = scopeOf(state, scope);
   const found = name === undefined ? undefined : s.views.find((v) => sameName(v.name, name));
-  if (name !== undefined && !found) throw new Error(`There is no saved view named "${name}".`);
+  if (name !== undefined && !found) throw new Error(l10n.t('There is no saved view named "{0}".', name));
   return withScope(state, scope, found ? { views: s.views, last: found.name } : { views: s.views });
 }
 
@@ -182,7 +183,7 @@ export function chooseView(state: SavedViewsState, scope: string, name: string |
 export function captureView(name: string, query: ViewQuery, columns: readonly string[], layout: TableLayout | undefined, now = new Date()): SavedView {
   const col = (i: number): string => {
     const n = columns[i];
-    if (n === undefined) throw new RangeError(`The view names column ${i}; the table has ${columns.length}.`);
+    if (n === undefined) throw new RangeError(l10n.t('The view names column {0}; the table has {1}.', i, columns.length));
     return n;
   };
   return {

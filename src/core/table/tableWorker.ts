@@ -4,8 +4,10 @@
  * message from the host goes to WorkerTable; every answer goes back through parentPort.
  */
 import { setPriority } from 'node:os';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { useBundle } from '../l10n';
 import { WorkerTable } from './workerTable';
+import { l10n } from '../l10n';
 
 /**
  * The worker's own niceness. On Linux a thread's priority is its own (setpriority on pid 0 is the
@@ -15,7 +17,7 @@ import { WorkerTable } from './workerTable';
 const NICE = 5;
 
 const port = parentPort;
-if (!port) throw new Error('tableWorker.js runs as a worker thread (see remoteTable.ts), not on its own.');
+if (!port) throw new Error(l10n.t('tableWorker.js runs as a worker thread (see remoteTable.ts), not on its own.'));
 if (process.platform === 'linux') {
   try {
     setPriority(0, NICE);
@@ -23,5 +25,7 @@ if (process.platform === 'linux') {
     // Best effort: a sandbox may refuse it, and the table works the same.
   }
 }
+// The host's translation bundle (tableWorkerOptions), so the worker's messages read as the host's do.
+useBundle((workerData as { l10nBundle?: Record<string, string> } | undefined)?.l10nBundle);
 const table = new WorkerTable((message) => port.postMessage(message));
 port.on('message', (m: unknown) => table.receive(m));

@@ -14,6 +14,7 @@ import { TableView } from './tableView';
 import type { Progress, SourceChange, TableSource, TaskOptions, TypedColumn } from './types';
 import { parseWorkerRequest, toWireError, type OpenedTable, type ViewSnapshot, type WorkerMessage, type WorkerReply, type WorkerRequest } from './workerProtocol';
 import { CancelledError } from '../errors';
+import { l10n } from '../l10n';
 
 /** Least time between two progress messages of one kind. */
 const PUSH_MS = 50;
@@ -37,7 +38,7 @@ export class WorkerTable {
     const req = parseWorkerRequest(raw);
     if (!req) {
       const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
-      if (typeof id === 'number') this.post({ type: 'failed', id, error: { name: 'TypeError', message: 'The table worker received a malformed request.' } });
+      if (typeof id === 'number') this.post({ type: 'failed', id, error: { name: 'TypeError', message: l10n.t('The table worker received a malformed request.') } });
       return;
     }
     if (req.type === 'cancel') {
@@ -57,7 +58,7 @@ export class WorkerTable {
     if (req.type === 'open') return { op: 'open', value: await this.open(req.file, req.prepareColumns, signal) };
     if (req.type === 'close') return { op: 'close', value: await this.close() };
     const view = this.view;
-    if (!view) throw new Error('No table is open in this worker.');
+    if (!view) throw new Error(l10n.t('No table is open in this worker.'));
     const onProgress = this.progress(req.id);
     switch (req.type) {
       case 'window': {
@@ -72,13 +73,13 @@ export class WorkerTable {
       case 'copy':
         return { op: 'copy', value: await copySelection(view, req.first, req.last, req.columns, req) };
       case 'columnText': {
-        if (req.column >= view.source.columns.length) throw new RangeError(`There is no column ${req.column}.`);
+        if (req.column >= view.source.columns.length) throw new RangeError(l10n.t('There is no column {0}.', req.column));
         const [typed] = await view.source.typedColumns([{ column: req.column, text: true }], { signal, onProgress });
         const text = typed?.fullText ?? [];
         return { op: 'columnText', value: Array.from(view.rowIds(), (id) => text[id] ?? '') };
       }
       case 'addresses': {
-        if (req.column >= view.source.columns.length) throw new RangeError(`There is no column ${req.column}.`);
+        if (req.column >= view.source.columns.length) throw new RangeError(l10n.t('There is no column {0}.', req.column));
         await abortable(view.source.indexed, signal);
         const [typed] = await view.source.typedColumns([{ column: req.column, text: true }], { signal, onProgress });
         const text = typed?.fullText ?? [];
@@ -106,7 +107,7 @@ export class WorkerTable {
 
   /** Typed columns over every row (the index finished first, so nothing is a partial count). */
   private async typed(view: TableView, columns: readonly number[], options: TaskOptions & { signal: AbortSignal }): Promise<TypedColumn[]> {
-    for (const c of columns) if (c >= view.source.columns.length) throw new RangeError(`There is no column ${c}.`);
+    for (const c of columns) if (c >= view.source.columns.length) throw new RangeError(l10n.t('There is no column {0}.', c));
     await abortable(view.source.indexed, options.signal);
     const typed = await view.source.typedColumns(
       columns.map((column) => ({ column })),
@@ -117,7 +118,7 @@ export class WorkerTable {
   }
 
   private async open(file: string, prepareColumns: boolean | undefined, signal: AbortSignal): Promise<OpenedTable> {
-    if (this.source) throw new Error('A table is already open in this worker.');
+    if (this.source) throw new Error(l10n.t('A table is already open in this worker.'));
     const source = await openTable(file, { signal, prepareColumns });
     if (signal.aborted) {
       await source.close();

@@ -10,6 +10,7 @@ import { parseNumberText } from '../table/numbers';
 import { openTable } from '../table/openTable';
 import type { TableSource } from '../table/types';
 import type { Threshold } from './model';
+import { l10n } from '../l10n';
 
 export interface Changes {
   readonly added: number;
@@ -76,7 +77,7 @@ export function changesText(c: Changes, threshold?: Threshold): string {
   if (c.added > 0) parts.push(`${plural(c.added, 'new wallet')}`);
   if (c.gone > 0) parts.push(`${c.gone.toLocaleString('en-US')} gone`);
   if (c.changed > 0 && threshold) parts.push(`${c.changed.toLocaleString('en-US')} moved past ${threshold.percent}% on ${threshold.column}`);
-  return parts.length ? parts.join(', ') : 'no change';
+  return parts.length ? parts.join(', ') : l10n.t('no change');
 }
 
 /** "14:00 UTC" (today) or "2026-11-24 14:00 UTC". */

@@ -14,6 +14,7 @@ import { anyChange, changesText, type Changes } from './changes';
 import type { RunRecord, Threshold, WatchRecord } from './model';
 import { dueAt } from './schedule';
 import type { WatchStore } from './store';
+import { l10n } from '../l10n';
 
 /** What one run of a watch came to in the call flow. */
 export type ExecOutcome =
@@ -76,7 +77,7 @@ export class WatchRunner {
         // Taken in the store before anything is sent: a slot is acted on once, whatever window looks.
         if (!(await this.deps.store.claim(w.id, due.latest))) continue;
         if (due.missed > 0) {
-          const text = `${due.missed} run${due.missed === 1 ? ' was' : 's were'} missed while no window ran this watch; not caught up.`;
+          const text = due.missed === 1 ? l10n.t('{0} run was missed while no window ran this watch; not caught up.', due.missed) : l10n.t('{0} runs were missed while no window ran this watch; not caught up.', due.missed);
           const after = await this.deps.store.addRun(w.id, { at: this.now(), status: 'missed', text, credits: 0 });
           this.deps.tell({ kind: 'missed', watch: after ?? w, count: due.missed });
         }
@@ -102,24 +103,24 @@ export class WatchRunner {
       const out = await this.execute(w);
       let run: RunRecord;
       let changes: Changes | undefined;
-      if (out.kind === 'skipped') run = { at, status: 'skipped', text: `Skipped: ${out.message}`, credits: 0 };
-      else if (out.kind === 'failed') run = { at, status: 'failed', text: `Failed: ${out.message}`, credits: out.credits };
+      if (out.kind === 'skipped') run = { at, status: 'skipped', text: l10n.t('Skipped: {0}', out.message), credits: 0 };
+      else if (out.kind === 'failed') run = { at, status: 'failed', text: l10n.t('Failed: {0}', out.message), credits: out.credits };
       else if (w.lastResult === undefined) {
-        run = { at, status: 'first', text: 'First result: the next run is compared with it.', credits: out.credits, resultPath: out.resultPath };
+        run = { at, status: 'first', text: l10n.t('First result: the next run is compared with it.'), credits: out.credits, resultPath: out.resultPath };
       } else {
         try {
           changes = await this.deps.compare(w.lastResult, out.resultPath, w.threshold);
           const comparePath = await this.deps.saveComparison(w.lastResult, out.resultPath);
-          const text = changes.missingColumn ? `${changesText(changes, w.threshold)} (no column “${changes.missingColumn}” to measure)` : changesText(changes, w.threshold);
+          const text = changes.missingColumn ? l10n.t('{0} (no column “{1}” to measure)', changesText(changes, w.threshold), changes.missingColumn) : changesText(changes, w.threshold);
           run = { at, status: anyChange(changes) ? 'changed' : 'unchanged', text, credits: out.credits, resultPath: out.resultPath, comparePath };
         } catch (e) {
-          run = { at, status: 'failed', text: `Ran, but not compared: ${errorText(e)}`, credits: out.credits, resultPath: out.resultPath };
+          run = { at, status: 'failed', text: l10n.t('Ran, but not compared: {0}', errorText(e)), credits: out.credits, resultPath: out.resultPath };
         }
       }
       // A query billed per match can cost more than the amount accepted (the service bills what matched):
       // the watch stops there, so it never does it twice without the person.
       if (out.kind !== 'skipped' && out.credits > w.approval.credits) {
-        run = { ...run, text: `${run.text} Charged ${out.credits.toLocaleString('en-US')} credits, more than the ${w.approval.credits.toLocaleString('en-US')} approved per run: the watch is paused.` };
+        run = { ...run, text: l10n.t('{0} Charged {1} credits, more than the {2} approved per run: the watch is paused.', run.text, out.credits.toLocaleString('en-US'), w.approval.credits.toLocaleString('en-US')) };
         await this.deps.store.update(id, (x) => ({ ...x, paused: true }));
       }
       const after = await this.deps.store.addRun(id, run);

@@ -11,6 +11,7 @@
  */
 import { scheduleProblem, type Schedule as CronSchedule } from '../pipeline/schedulerFiles';
 import { REFRESH_PERIOD_MS } from '../refresh';
+import { l10n } from '../l10n';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -66,12 +67,12 @@ export function dueAt(s: Schedule, last: number, now: number): { readonly run?: 
 
 /** "every hour", "every day at 09:00 UTC", "every 2 hours", "every 5 s (test)". */
 export function scheduleText(s: Schedule): string {
-  if (s.kind === 'hourly') return 'every hour';
-  if (s.kind === 'daily') return `every day at ${hhmm(s.at)} UTC`;
-  if (s.ms % DAY_MS === 0) return s.ms === DAY_MS ? 'every day' : `every ${s.ms / DAY_MS} days`;
-  if (s.ms % HOUR_MS === 0) return `every ${s.ms / HOUR_MS} hours`;
-  if (s.ms % 60_000 === 0) return `every ${s.ms / 60_000} minutes`;
-  return `every ${s.ms / 1000} s (test)`;
+  if (s.kind === 'hourly') return l10n.t('every hour');
+  if (s.kind === 'daily') return l10n.t('every day at {0} UTC', hhmm(s.at));
+  if (s.ms % DAY_MS === 0) return s.ms === DAY_MS ? l10n.t('every day') : l10n.t('every {0} days', s.ms / DAY_MS);
+  if (s.ms % HOUR_MS === 0) return l10n.t('every {0} hours', s.ms / HOUR_MS);
+  if (s.ms % 60_000 === 0) return l10n.t('every {0} minutes', s.ms / 60_000);
+  return l10n.t('every {0} s (test)', s.ms / 1000);
 }
 
 function hhmm(minutes: number): string {
@@ -90,7 +91,7 @@ export function parseTimeOfDay(text: string): number | undefined {
  */
 export function parseInterval(text: string, testMode = false): { ms: number } | { problem: string } {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(s|m|min|h|hours?|d|days?)?\s*$/iu.exec(text);
-  if (!m) return { problem: 'Type an interval such as 2h, 90m or 1d.' };
+  if (!m) return { problem: l10n.t('Type an interval such as 2h, 90m or 1d.') };
   const n = Number(m[1]);
   const unit = (m[2] ?? 'h').toLowerCase();
   const ms = Math.round(n * (unit === 's' ? 1000 : unit.startsWith('m') ? 60_000 : unit.startsWith('d') ? DAY_MS : HOUR_MS));
@@ -99,9 +100,9 @@ export function parseInterval(text: string, testMode = false): { ms: number } | 
 
 /** An interval's length if allowed: at least the service's refresh (an hour), unless under the test runner. */
 export function checkInterval(ms: number, testMode = false): { ms: number } | { problem: string } {
-  if (!Number.isFinite(ms) || ms <= 0) return { problem: 'The interval must be more than zero.' };
+  if (!Number.isFinite(ms) || ms <= 0) return { problem: l10n.t('The interval must be more than zero.') };
   if (ms < REFRESH_PERIOD_MS && !(testMode && ms >= 500)) {
-    return { problem: 'At least an hour: the metrics refresh hourly, and the same query inside the hour gives the same answer.' };
+    return { problem: l10n.t('At least an hour: the metrics refresh hourly, and the same query inside the hour gives the same answer.') };
   }
   return { ms };
 }

@@ -13,6 +13,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sleep, tryLock, writeAtomic, type HeldLock, type LockOptions } from '../fileLock';
 import { MAX_RUNS, WatchRecord, type RunRecord } from './model';
+import { l10n } from '../l10n';
 
 const FILE = 'watches.json';
 
@@ -110,7 +111,7 @@ export class WatchStore {
       lock = await tryLock(lockPath, { staleMs: 10_000, ...this.opts.lock });
       if (!lock) await sleep(50);
     }
-    if (!lock) throw new Error('The watches file is locked by another window; try again in a moment.');
+    if (!lock) throw new Error(l10n.t('The watches file is locked by another window; try again in a moment.'));
     try {
       await writeAtomic(this.file, `${JSON.stringify(f(await this.readRaw()), null, 2)}\n`);
     } finally {

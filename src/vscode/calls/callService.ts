@@ -314,7 +314,7 @@ export class CallService {
     const title = shortTitle(ep);
     this.deps.log.warn(`${ep.id}: outcome unknown (${message}); looking it up in the request history.`);
     const r = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `${title}: ${RECONCILE_MESSAGES.looking}` },
+      { location: vscode.ProgressLocation.Notification, title: `${title}: ${RECONCILE_MESSAGES.looking()}` },
       (progress) => this.deps.reconcile({ via, ep, input, sentAt, progress: (m) => progress.report({ message: m }) }),
     );
     this.deps.log.info(`${ep.id}: ${r.message}`);

@@ -24,6 +24,7 @@ import { DATA_HANDLERS } from './dataHandlers';
 import { lastViewFor } from './savedViewStore';
 import { CancelledError, errorText, isCancelled } from '../../core/errors';
 import { memberKey, StorageFamilies } from '../../core/storage';
+import { l10n } from '../../shared/l10n';
 import { fmt, queryKey, type HandledRequest, type Handlers, type HandledType, type Opened, type TableContext, type TableSessionDeps } from './tableContext';
 
 /** Every request the webview may send that is not the session's own (ready, probeState, log, cancel), by type, to its handler. */
@@ -133,7 +134,7 @@ export class TableSession implements vscode.Disposable {
       const requestId = 'requestId' in req ? req.requestId : undefined;
       const cancelled = isCancelled(e);
       if (!cancelled) this.deps.log.warn(`Table: ${req.type} failed: ${errorText(e)}`);
-      this.post({ type: 'failed', requestId, message: cancelled ? 'Cancelled.' : errorText(e), cancelled });
+      this.post({ type: 'failed', requestId, message: cancelled ? l10n.t('Cancelled.') : errorText(e), cancelled });
     } finally {
       if ('requestId' in req) this.controllers.delete(req.requestId);
     }
