@@ -48,6 +48,12 @@ export class HistoryFetcher {
   private readonly abort = new AbortController();
   /** How many `GET /requests` were sent, per scope (for tests and the log). */
   readonly sent = new Map<string, number>();
+  /**
+   * When the last fetches started (the fetcher's monotonic clock, the last 50 of every scope): the
+   * pace as this window kept it. The server's arrival times carry the machine's jitter (a loaded
+   * CI machine delivered two reads 876 ms apart that left 1 s apart).
+   */
+  readonly starts: { readonly scope: string; readonly at: number }[] = [];
 
   constructor(private readonly opts: HistoryFetcherOptions) {}
 
@@ -99,6 +105,8 @@ export class HistoryFetcher {
     const slot: Slot = { startedAt: now, snapshot: old?.snapshot };
     this.slots.set(scope, slot);
     this.sent.set(scope, (this.sent.get(scope) ?? 0) + 1);
+    this.starts.push({ scope, at: now });
+    if (this.starts.length > 50) this.starts.shift();
     slot.inFlight = this.opts.fetch(scope, this.abort.signal).then(
       (records) => {
         slot.inFlight = undefined;
