@@ -377,7 +377,9 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     // The reads left at least an interval apart, by the window's own clock: the server's arrival
     // times carry the machine's jitter (a loaded CI machine received two reads 876 ms apart).
     const starts = fetcher.starts.slice(startsFrom).filter((s) => s.scope === fetcher.starts.at(-1)?.scope).map((s) => s.at);
-    assert.ok(starts.length >= 1 && history.length <= starts.length, `${history.length} GET /requests received, ${starts.length} sent by the one reader`);
+    // The server may also receive the read that was already on its way when the test began (a
+    // loaded run: 5 received, 4 started after t0): one more, never two.
+    assert.ok(starts.length >= 1 && history.length <= starts.length + 1, `${history.length} GET /requests received, ${starts.length} sent by the one reader`);
     const gaps = starts.slice(1).map((at, i) => at - (starts[i] ?? 0));
     assert.ok(gaps.every((g) => g >= interval * 1000), `gaps between GET /requests sent: ${gaps.map((g) => g.toFixed(0)).join(', ')} ms`);
   });
