@@ -33,7 +33,9 @@ export class NoticeList {
     for (const n of this.notices) {
       const key = `${n.code}:${n.message}`;
       if (this.dismissed.has(key)) continue;
-      const icon = n.severity === 'error' ? '⛔' : n.severity === 'warning' ? '⚠' : 'ⓘ';
+      // Plain Latin letters in a circle drawn by the stylesheet: 'ⓘ' and '⛔' are missing from many
+      // fonts (the e2e tier's headless Chromium drew an empty box beside "The file has a header…").
+      const icon = n.severity === 'error' ? '×' : n.severity === 'warning' ? '!' : 'i';
       const parts: Node[] = [el('span', { className: 'notice-icon', text: icon, attrs: { 'aria-hidden': 'true' } }), el('span', { className: 'notice-text', text: n.message })];
       const row = n.row;
       if (row !== undefined && row > 0) parts.push(button(l10n.t('Go to row {0}', formatCount(row)), () => this.goToRow(row), { className: 'link' }));

@@ -19,7 +19,7 @@ import { IDENTITY_COLUMNS, metricColumns } from '../../src/core/metrics';
 import { sampleAddress } from '../../src/core/samples';
 import { blocking, runAxe, writeAxeReport, type AxeRun } from './axe';
 import { Workbench, packagedVsix, stepWithShot } from './workbench';
-import { shown, tableFrame, until } from './tableWebview';
+import { noticeIconsDrawn, shown, tableFrame, until } from './tableWebview';
 
 const COLUMNS = ['address', 'label', 'realized_pnl_usd_7d', 'winrate_7d', 'roi_7d', 'trade_count_7d', 'main_dex', 'first_seen'];
 
@@ -110,6 +110,8 @@ export function axeSuite(theme: string, short: string, bodyClass: string): void 
       const frame = await open('wallets.csv');
       await until(`the webview in ${theme}`, () => frame.evaluate((k) => (globalThis as unknown as { document: { body: { classList: { contains(c: string): boolean } } } }).document.body.classList.contains(k), bodyClass));
       await until('rows and the notice', async () => (await shown(frame)).rows.length > 5 && (await frame.locator('.notice').count()) > 0);
+      const icons = await noticeIconsDrawn(frame);
+      assert.ok(icons.length > 0 && icons.every((i) => i.drawn), `each notice's icon drawn, not an empty box: ${JSON.stringify(icons)}`);
       await check(frame, 'table');
     });
 
@@ -169,6 +171,9 @@ export function axeSuite(theme: string, short: string, bodyClass: string): void 
     step('a comparison of two results', async () => {
       const frame = await open(COMPARE);
       await until('the compared rows', async () => (await shown(frame)).rows.length > 5 && (await frame.locator('.notice').count()) > 0, 60_000);
+      // The comparison's counts are an information notice (the table's step above has a warning).
+      const icons = await noticeIconsDrawn(frame);
+      assert.ok(icons.length > 0 && icons.every((i) => i.drawn), `each notice's icon drawn, not an empty box: ${JSON.stringify(icons)}`);
       await check(frame, 'compare');
     });
   });

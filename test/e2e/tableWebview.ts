@@ -122,6 +122,30 @@ export function shown(frame: Frame): Promise<{ count: string; status: string; he
 }
 
 /** The active cell of the grid (its aria-activedescendant): row and column index, and text. */
+/**
+ * Whether each notice's icon is a glyph the webview's font has: a missing glyph is drawn as an
+ * empty box as wide as a private-use character's (the icons were 'ⓘ' and '⛔', missing from the
+ * headless Chromium's fonts).
+ */
+export function noticeIconsDrawn(frame: Frame): Promise<{ text: string; drawn: boolean }[]> {
+  interface Canvas2d { font: string; measureText(t: string): { width: number } }
+  interface Page2d {
+    document: { createElement(tag: 'canvas'): { getContext(kind: '2d'): Canvas2d | null } };
+    getComputedStyle(e: unknown): { font: string };
+  }
+  return frame.locator('.notice .notice-icon').evaluateAll((icons) =>
+    icons.map((e) => {
+      // Runs in the webview (serialized): its globals, typed here.
+      const page = globalThis as unknown as Page2d;
+      const ctx = page.document.createElement('canvas').getContext('2d');
+      const text = e.textContent ?? '';
+      if (!ctx) return { text, drawn: false };
+      ctx.font = page.getComputedStyle(e).font;
+      return { text, drawn: text.length > 0 && ctx.measureText(text).width !== ctx.measureText('\uE000').width };
+    }),
+  );
+}
+
 export function activeCell(frame: Frame): Promise<{ row: string | null; col: string | null; text: string }> {
   return frame.evaluate(() => {
     const id = document.querySelector('.scroller')?.getAttribute('aria-activedescendant');
