@@ -90,6 +90,32 @@ function contrast(a: string, b: string): number {
   return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
 }
 
+/**
+ * The lowest contrast of a gain or a loss on the striped rows (the stripe is a theme colour,
+ * often translucent, painted over the editor background as a gradient, which axe cannot measure):
+ * the stripe composited over the background by its alpha, then WCAG's ratio with each colour.
+ */
+function stripeContrast(frame: Frame): Promise<{ gain: string; loss: string; stripe: string }> {
+  return frame.locator('body').evaluate((body) => {
+    const read = (expr: string): string => {
+      const probe = body.ownerDocument.createElement('span');
+      probe.style.color = expr;
+      body.appendChild(probe);
+      const c = getComputedStyle(probe).color;
+      probe.remove();
+      // color-mix() computes to `color(srgb r g b)` with components 0–1.
+      const srgb = /^color\(srgb ([\d.]+) ([\d.]+) ([\d.]+)/u.exec(c);
+      return srgb ? `rgb(${srgb.slice(1, 4).map((v) => Math.round(Number(v) * 255)).join(', ')})` : c;
+    };
+    const parts = (c: string): number[] => (c.match(/[\d.]+/gu) ?? []).map(Number);
+    const [br = 0, bg = 0, bb = 0] = parts(read('var(--vscode-editor-background)'));
+    const [sr = br, sg = bg, sb = bb, sa = 1] = parts(read('var(--vscode-tree-tableOddRowsBackground, transparent)'));
+    const a = read('var(--vscode-tree-tableOddRowsBackground, transparent)').startsWith('rgba') ? sa : 1;
+    const mix = (s: number, b: number): number => Math.round(s * a + b * (1 - a));
+    return { gain: read('var(--wa-gain)'), loss: read('var(--wa-loss)'), stripe: `rgb(${mix(sr, br)}, ${mix(sg, bg)}, ${mix(sb, bb)})` };
+  });
+}
+
 /** The computed colour of an element and the theme's value of a CSS variable, both as rgb(). */
 function colourOf(frame: Frame, selector: string, variable: string): Promise<{ colour: string; expected: string }> {
   return frame.locator(selector).first().evaluate((el, v) => {
@@ -147,9 +173,9 @@ for (const { theme, name } of THEMES) {
       assert.equal(values.length, 4);
       for (const v of values) assert.match(v, new RegExp(`^([+${MINUS}][\\d,]+\\.\\d\\d|0\\.00)$`, 'u'), `signed money: ${v}`);
       const gain = await colourOf(frame, '.card-table td.gain', '--wa-gain');
-      assert.equal(gain.colour, gain.expected, 'a gain is the table’s gain colour: the theme’s green (in light themes mixed with the text colour, for contrast)');
+      assert.equal(gain.colour, gain.expected, 'a gain is the table’s gain colour: the theme’s green mixed with the text colour, for contrast');
       const loss = await colourOf(frame, '.card-table td.loss', '--wa-loss');
-      assert.equal(loss.colour, loss.expected, 'a loss is the theme’s red');
+      assert.equal(loss.colour, loss.expected, 'a loss is the table’s loss colour: the theme’s red mixed with the text colour, for contrast');
       const winrate = await card.locator('.card-table tr', { has: frame.locator('th', { hasText: /^winrate$/u }) }).locator('td').first().innerText();
       assert.match(winrate, /%$/u, 'a ratio as a percentage');
       assert.match(await card.locator('.card-address').innerText(), /^[1-9A-HJ-NP-Za-km-z]{32,44}$/u);
@@ -194,6 +220,13 @@ for (const { theme, name } of THEMES) {
       assert.equal(gain.colour, gain.expected);
       const loss = await colourOf(frame, '.row [role=gridcell].loss', '--wa-loss');
       assert.equal(loss.colour, loss.expected);
+      // On a striped row too (Dark Modern's red was 4.18:1 on the renderer's stripe).
+      const striped = await stripeContrast(frame);
+      for (const k of ['gain', 'loss'] as const) {
+        const ratio = contrast(striped[k], striped.stripe);
+        console.log(`# ${theme}: ${k} ${striped[k]} on the stripe ${striped.stripe}: ${ratio.toFixed(2)}:1`);
+        assert.ok(ratio >= 4.5, `${k} on a striped row: ${ratio.toFixed(2)}:1`);
+      }
       const align = await frame.locator('.row[aria-rowindex="2"] [role=gridcell].num').first().evaluate((el) => getComputedStyle(el).textAlign);
       assert.equal(align, 'right', 'numbers right-aligned');
       await wb.screenshot('traders-signed');
