@@ -33,10 +33,9 @@ import { exists } from '../results/files';
 import { resultKindOf } from '../results/kinds';
 import { resultMeta, sidecarRequest } from '../results/meta';
 import { isSidecar, readableResultName, readableResultStem, resultFileName, sidecarOf, zipFolderOf } from '../results/names';
+import { NAMING_LOCK } from '../results/newResult';
 import { l10n } from '../l10n';
 
-/** The folder-wide lock under which a readable name is chosen and the result moved in. */
-const NAMING_LOCK = '.wa-naming.lock';
 
 interface ResultFileApi {
   download(url: string, destDir: string, opts: Omit<DownloadOptions, 'destDir' | 'headersFor' | 'dispatcher'>): Promise<DownloadResult>;
