@@ -530,7 +530,7 @@ function inputSchema(ep: Endpoint): z.ZodType<Record<string, unknown>> {
  * fields (a cross-field rule, unknown input names) is about. A problem is attached to its input by
  * these keys, never by its words: a translation may put the label anywhere (issue 26).
  */
-export interface InputProblem {
+interface InputProblem {
   readonly message: string;
   readonly field?: string;
   readonly involves?: readonly string[];

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { renameNoReplace, sleep, tryLock, type HeldLock, type LockOptions } from '../fileLock';
 
 /** The folder-wide lock under which a new result's name is chosen and the result moved in. */
-export const NAMING_LOCK = '.wa-naming.lock';
+const NAMING_LOCK = '.wa-naming.lock';
 
 /** Holds the results folder's naming lock, waiting while another window holds it (it is held for a few renames). */
 export async function holdNamingLock(dir: string, opts: { lock?: LockOptions; waitPollMs?: number; signal?: AbortSignal } = {}): Promise<HeldLock> {
