@@ -516,14 +516,27 @@ function inputSchema(ep: Endpoint): z.ZodType<Record<string, unknown>> {
     shape[f.key] = f.optional ? f.schema.optional() : f.default !== undefined ? f.schema.default(f.default) : f.schema;
   }
   return z.strictObject(shape).superRefine((input, ctx) => {
-    for (const rule of ep.rules) {
+    ep.rules.forEach((rule, index) => {
       const msg = rule(input);
-      if (msg) ctx.addIssue({ code: 'custom', message: msg });
-    }
+      // The rule's index goes with its issue, so its problem names the fields the rule is about.
+      if (msg) ctx.addIssue({ code: 'custom', message: msg, params: { rule: index } });
+    });
   }) as unknown as z.ZodType<Record<string, unknown>>;
 }
 
-type Validated = { ok: true; input: Record<string, unknown> } | { ok: false; errors: string[] };
+/**
+ * One problem with an input, with the input it belongs to: `field` is the key of the one field it is
+ * about (absent for a problem of the whole input); `involves` names every key a problem of several
+ * fields (a cross-field rule, unknown input names) is about. A problem is attached to its input by
+ * these keys, never by its words: a translation may put the label anywhere (issue 26).
+ */
+interface InputProblem {
+  readonly message: string;
+  readonly field?: string;
+  readonly involves?: readonly string[];
+}
+
+type Validated = { ok: true; input: Record<string, unknown> } | { ok: false; errors: string[]; problems: InputProblem[] };
 
 /**
  * Validates raw input against an endpoint, with messages a person can act on: "X is required."
@@ -540,26 +553,39 @@ export function validateInput(ep: Endpoint, raw: unknown): Validated {
   // window ends before it starts" says nothing useful about a "from" given in milliseconds.
   const fieldIssue = r.error.issues.some((i) => i.path.length > 0);
   const issues = r.error.issues.filter((i) => !(fieldIssue && i.path.length === 0 && i.code === 'custom'));
-  const errors = issues.map((i) => {
+  const problems = issues.map((i): InputProblem => {
     if (i.path.length === 0) {
-      if (i.code === 'unrecognized_keys') return l10n.t('{0} takes no input named {1}.', title, names(i.keys));
-      if (i.code === 'invalid_type') return l10n.t('{0} takes its inputs as an object of named fields.', title);
-      return i.message;
+      if (i.code === 'unrecognized_keys') return { message: l10n.t('{0} takes no input named {1}.', title, names(i.keys)), involves: i.keys };
+      if (i.code === 'invalid_type') return { message: l10n.t('{0} takes its inputs as an object of named fields.', title) };
+      // A cross-field rule (zod keeps no path for it): the fields its spec names.
+      const index: unknown = i.code === 'custom' ? i.params?.rule : undefined;
+      const rule = typeof index === 'number' ? ep.rules[index] : undefined;
+      return rule ? { message: i.message, involves: ruleFields(rule) } : { message: i.message };
     }
     const field = ep.fields.find((f) => f.key === i.path[0]);
-    if (!field) return i.message;
-    if (given?.[field.key] === undefined) return l10n.t('{0} is required.', field.label);
+    if (!field) return { message: i.message };
+    const at = (message: string): InputProblem => ({ message, field: field.key });
+    if (given?.[field.key] === undefined) return at(l10n.t('{0} is required.', field.label));
     const inner = i.path.slice(1);
     if (i.code === 'unrecognized_keys') {
-      const at = typeof inner[0] === 'number' ? l10n.t(' item {0}', inner[0] + 1) : inner.length ? ` ${inner.join('.')}` : '';
-      return l10n.t('{0}:{1} takes no field named {2}.', field.label, at, names(i.keys));
+      const where = typeof inner[0] === 'number' ? l10n.t(' item {0}', inner[0] + 1) : inner.length ? ` ${inner.join('.')}` : '';
+      return at(l10n.t('{0}:{1} takes no field named {2}.', field.label, where, names(i.keys)));
     }
     // A value of the wrong type: the field's rule. Inside a query, where the path says more, that path and zod's words.
-    if (i.code === 'invalid_type' && field.kind !== 'query') return field.rule;
-    if (field.kind === 'query' && inner.length > 0 && !i.message.includes(field.label)) return `${field.label}: ${inner.join('.')}: ${i.message}`;
-    return i.message.includes(field.label) ? i.message : `${field.label}: ${i.message}`;
+    if (i.code === 'invalid_type' && field.kind !== 'query') return at(field.rule);
+    if (field.kind === 'query' && inner.length > 0 && !i.message.includes(field.label)) return at(`${field.label}: ${inner.join('.')}: ${i.message}`);
+    return at(i.message.includes(field.label) ? i.message : `${field.label}: ${i.message}`);
   });
-  return { ok: false, errors: [...new Set(errors)] };
+  // One problem per message (two issues of one field may say the same), the first kept.
+  const seen = new Set<string>();
+  const unique = problems.filter((p) => !seen.has(p.message) && (seen.add(p.message), true));
+  return { ok: false, errors: unique.map((p) => p.message), problems: unique };
+}
+
+/** The input keys a cross-field rule is about, from its spec. */
+function ruleFields(rule: CrossFieldRule): string[] {
+  const s = rule.spec;
+  return s.kind === 'ordered' ? [s.lo, s.hi] : [s.from, s.to];
 }
 
 /** A request ready for the transport: method, path with placeholders filled, query and body by wire name. */

@@ -10,6 +10,7 @@ import { afterEach, describe, it } from 'node:test';
 import { endpoint, validateInput } from '../../src/core/catalog';
 import { InsufficientCreditsError, MissingKeyError, NetworkError } from '../../src/core/errors';
 import { bundleInUse, useBundle } from '../../src/core/l10n';
+import { checkPipeline } from '../../src/core/pipeline/format';
 import { fmtCredits, quote } from '../../src/core/pricing';
 import { priceGate } from '../../src/core/quota';
 import { tableWorkerOptions } from '../../src/core/table/remoteTable';
@@ -48,12 +49,25 @@ describe('core messages go through the strings owner (l10n.t)', () => {
   it('an input check (the catalog’s cross-field rule) and a price gate’s refusal are looked up too', () => {
     useBundle(FR);
     const v = validateInput(endpoint('mcap'), { token: 'So11111111111111111111111111111111111111112', min_mcap_usd: 9, max_mcap_usd: 5 });
-    assert.deepEqual(v, { ok: false, errors: ['Market cap range : le minimum (9) dépasse le maximum (5).'] });
+    assert.deepEqual(v.ok ? [] : v.errors, ['Market cap range : le minimum (9) dépasse le maximum (5).']);
     const gate = priceGate({ credits: 2_000_000, exact: true, text: 'x' }, { confirmAbove: 0, maxCreditsPerCall: 1_000_000 }, undefined, undefined);
     assert.equal(gate.kind, 'refuse');
     assert.match(gate.kind === 'refuse' ? gate.message : '', /^Cet appel coûterait 2,000,000 crédits, au-delà de votre limite de 1,000,000 crédits par appel\./u);
     assert.equal(fmtCredits(3), '3 crédits');
     assert.equal(quote(endpoint('credits'), {}).text, 'Gratuit');
+  });
+
+  it('a pipeline cell’s input problem stays at its input when the translation puts the label last (by key, not by text)', () => {
+    const query = { where: { and: [{ field: 'trade_count_all', op: '>=', value: 0 }] }, limit: 10, zzz: 1 };
+    const file = { version: 1 as const, cells: [{ name: 'q', call: 'wallet_database', inputs: { query } }] };
+    const english = checkPipeline(file);
+    assert.deepEqual(english.map((p) => [p.path, p.message]), [[['inputs', 'query'], '“q”: Query: takes no field named “zzz”.']]);
+    useBundle({ '{0}:{1} takes no field named {2}.': 'Aucun champ nommé {2} n’est accepté par{1} {0}.' });
+    const french = checkPipeline(file);
+    assert.deepEqual(french.map((p) => [p.path, p.message]), [[['inputs', 'query'], '“q”: Aucun champ nommé “zzz” n’est accepté par Query.']]);
+    // The validator says which input each problem is about, in any language.
+    const v = validateInput(endpoint('wallet_database'), { query });
+    assert.deepEqual(v.ok ? [] : v.problems.map((p) => p.field), ['query']);
   });
 
   it('the table worker starts with the bundle in use, and none is English again', () => {

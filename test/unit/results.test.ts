@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { addressFilesOf, exists, freeName, resultInfo, setAside, tableFileOf, tableFilesIn } from '../../src/core/results/files';
 import { isZipItem } from '../../src/core/results/kinds';
-import { directResultStem, endpointFromName, isTableFile, partsOf, readableResultName, readableResultStem, sidecarOf, zipFolderOf } from '../../src/core/results/names';
+import { saveNewResult } from '../../src/core/results/newResult';
+import { directResultName, directResultStem, endpointFromName, isTableFile, partsOf, readableResultName, readableResultStem, sidecarOf, zipFolderOf } from '../../src/core/results/names';
 
 describe('results: names', () => {
   it('names a direct result, a sidecar, a zip folder and every part of a result', () => {
@@ -87,5 +88,22 @@ describe('results: on disk', () => {
     const dropped = await setAside(file);
     await dropped.drop();
     assert.deepEqual((await readdir(dir)).filter((n) => n.startsWith('pnl-')), []);
+  });
+
+  it('never replaces a paid direct result: two saves of one endpoint in the same second keep both, whole, under -2', async () => {
+    const sub = join(dir, 'same-second');
+    await mkdir(sub, { recursive: true });
+    const now = new Date('2026-11-26T01:16:12Z');
+    const first = JSON.stringify({ total: 1, wallets: ['a'] });
+    const second = JSON.stringify({ total: 2, wallets: ['b', 'c'] });
+    // Two windows at once, then a third call later in the same second.
+    const save = (text: string) => saveNewResult(sub, (i) => directResultName('wallet_database', now, i), text);
+    const [a, b] = await Promise.all([save(first), save(second)]);
+    const c = await save('third');
+    assert.deepEqual([a, b, c].map((f) => f.slice(sub.length + 1)).sort(), ['wallet_database-20261126-011612-2.json', 'wallet_database-20261126-011612-3.json', 'wallet_database-20261126-011612.json']);
+    assert.deepEqual([await readFile(a, 'utf8'), await readFile(b, 'utf8'), await readFile(c, 'utf8')], [first, second, 'third']);
+    // Nothing else is left in the folder: no temp file, no lock.
+    assert.deepEqual((await readdir(sub)).sort(), ['wallet_database-20261126-011612-2.json', 'wallet_database-20261126-011612-3.json', 'wallet_database-20261126-011612.json']);
+    assert.equal(endpointFromName(b), 'wallet_database');
   });
 });

@@ -33,10 +33,9 @@ import { exists } from '../results/files';
 import { resultKindOf } from '../results/kinds';
 import { resultMeta, sidecarRequest } from '../results/meta';
 import { isSidecar, readableResultName, readableResultStem, resultFileName, sidecarOf, zipFolderOf } from '../results/names';
+import { holdNamingLock } from '../results/newResult';
 import { l10n } from '../l10n';
 
-/** The folder-wide lock under which a readable name is chosen and the result moved in. */
-const NAMING_LOCK = '.wa-naming.lock';
 
 interface ResultFileApi {
   download(url: string, destDir: string, opts: Omit<DownloadOptions, 'destDir' | 'headersFor' | 'dispatcher'>): Promise<DownloadResult>;
@@ -90,13 +89,6 @@ export function makeResultWriter(opts: ResultWriterOptions): Downloader {
       const meta = { ...resultMeta({ ...job, completedAt: job.completedAt ?? new Date().toISOString() }, basename(file)), ...(bytes !== undefined ? { bytes } : {}) };
       await writeAtomic(sidecarOf(file), `${JSON.stringify(meta, null, 2)}\n`);
     };
-    const holdLock = async (path: string) => {
-      for (;;) {
-        const held = await tryLock(path, opts.lock);
-        if (held) return held;
-        await sleep(opts.waitPollMs ?? 250, signal);
-      }
-    };
 
     /** This job's result in the folder: placed (done), or only reserved by its sidecar (a crash before the move). */
     const ours = async (): Promise<{ placed: string } | { reserved: string } | undefined> => {
@@ -116,7 +108,7 @@ export function makeResultWriter(opts: ResultWriterOptions): Downloader {
     /** Under the naming lock: the sidecar (it reserves the name), then the extracted folder, then the file. */
     const place = async (downloaded: string, bytes: number, extracted: string | undefined, reserved: string | undefined): Promise<{ resultPath: string }> => {
       const kindExt = extname(downloaded).slice(1) || ext;
-      const naming = await holdLock(join(dir, NAMING_LOCK));
+      const naming = await holdNamingLock(dir, { lock: opts.lock, waitPollMs: opts.waitPollMs ?? 250, signal });
       try {
         let file = reserved !== undefined && extname(reserved) === `.${kindExt}` ? reserved : undefined;
         for (let i = 1; file === undefined; i++) {

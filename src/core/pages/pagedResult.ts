@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Chain } from '../addresses';
 import { ENDPOINTS, endpoint, type Endpoint } from '../catalog';
-import { directResultStem, isSidecar } from '../results/names';
+import { directResultName, isSidecar } from '../results/names';
 import { writeJsonAtomic } from '../query/diskJson';
 import { ActivityPage, CreatorsPage } from '../wire';
 import { errorText } from '../errors';
@@ -135,9 +135,8 @@ function mustPage(ep: Endpoint): Paging {
 
 /** A new result file name in dir for ep, `<endpoint>-<yyyymmdd-hhmmss>.json`, never one that exists. */
 export async function newPagedFile(dir: string, endpointId: string, now: Date = new Date()): Promise<string> {
-  const base = directResultStem(endpointId, now);
   for (let i = 1; ; i++) {
-    const file = join(dir, i === 1 ? `${base}.json` : `${base}-${i}.json`);
+    const file = join(dir, directResultName(endpointId, now, i));
     try {
       await access(file);
     } catch {

@@ -146,19 +146,18 @@ export function checkPipeline(file: PipelineFile): CellProblem[] {
   return problems;
 }
 
-/** The schema's problems with a call's inputs, each with the input it is about; the fields references fill are checked once filled in (at run time). */
+/**
+ * The schema's problems with a call's inputs, each with the input it is about (by the key the
+ * validator gives it, never by its words); the fields references fill are checked once filled in
+ * (at run time), so a problem about one of them is left out.
+ */
 function fixedInputProblems(ep: Endpoint, inputs: Record<string, unknown>): { message: string; key?: string }[] {
   const v = validateInput(ep, inputs);
   if (v.ok) return [];
-  const refs = Object.keys(inputs).filter((k) => asReference(inputs[k]) !== undefined);
-  const labels = ep.fields.filter((f) => refs.includes(f.key)).map((f) => f.label);
-  return v.errors
-    .filter((e) => !labels.some((l) => e.startsWith(l)) && !refs.some((k) => e.includes(`“${k}”`)))
-    .map((message) => {
-      // Each message names its field first (its rule, or "X is required."): said at that input.
-      const field = ep.fields.find((f) => message.startsWith(f.label));
-      return field && field.key in inputs ? { message, key: field.key } : { message };
-    });
+  const refs = new Set(Object.keys(inputs).filter((k) => asReference(inputs[k]) !== undefined));
+  return v.problems
+    .filter((p) => !(p.field !== undefined && refs.has(p.field)) && !(p.involves ?? []).some((k) => refs.has(k)))
+    .map(({ message, field }) => (field !== undefined && field in inputs ? { message, key: field } : { message }));
 }
 
 /** Why one cell's text is not a step, or undefined when it is. */

@@ -3,7 +3,7 @@
  * read in a tab (`<endpoint>-<yyyy-mm-dd-hhmm>.<ext>` in local time, `-2`, `-3`… when taken; the
  * request id is in the sidecar), the name such files had before (`<endpoint>-<yyyymmdd-hhmmss>-<requestId>.<ext>`,
  * still recognised, and the key of a job's claim), the name a direct or paged JSON result is
- * saved under (`<endpoint>-<yyyymmdd-hhmmss>.json`), the sidecar beside each (`<file>.meta.json`),
+ * saved under (`<endpoint>-<yyyymmdd-hhmmss>.json`, `-2`… when taken), the sidecar beside each (`<file>.meta.json`),
  * the folder a `.zip` is extracted to (its name without `.zip`), and the safe name a downloaded
  * file gets from its server. Pure: no file system.
  */
@@ -75,6 +75,16 @@ export function readableResultStem(job: Pick<JobRecord, 'endpointId' | 'submitte
 /** `<endpoint>-<yyyymmdd-hhmmss>`: the stem of a direct or paged result's `.json` file. */
 export function directResultStem(endpointId: string, now: Date = new Date()): string {
   return `${endpointId}-${stamp(now.toISOString())}`;
+}
+
+/**
+ * The i-th name (from 1) a direct or paged result may take: `<endpoint>-<yyyymmdd-hhmmss>.json`,
+ * then `…-2.json`, `…-3.json` when the name is taken (two calls in the same second), as a queued
+ * job's readable name does.
+ */
+export function directResultName(endpointId: string, now: Date, i = 1): string {
+  const stem = directResultStem(endpointId, now);
+  return `${i <= 1 ? stem : `${stem}-${i}`}.json`;
 }
 
 /** After the endpoint id: a readable stamp (`2026-11-21-1015`) or the older one (`20261121-101500`). */

@@ -16,12 +16,12 @@
  */
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
 import { shortTitle, validateInput, type Endpoint } from '../../core/catalog';
 import { BadInputError, isWalletApiError, errorText } from '../../core/errors';
 import { RECONCILE_MESSAGES } from '../../core/jobs/reconcile';
 import type { JobRecord } from '../../core/jobs/job';
-import { directResultStem } from '../../core/results/names';
+import { directResultName } from '../../core/results/names';
+import { saveNewResult } from '../../core/results/newResult';
 import { fmtCredits, isPaid, quote, type QuoteContext } from '../../core/pricing';
 import { matchedSummary } from '../../core/riskAmount';
 import type { QueryBody } from '../../core/query/model';
@@ -35,7 +35,6 @@ import { DEFAULT_PROFILE_ID } from '../../core/profiles';
 import { CommandIds } from '../base/ids';
 import { collectInputs, promptedFields } from '../flows/inputFlow';
 import type { JobService } from '../jobs/jobService';
-import { writeAtomic } from '../jobs/downloader';
 import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
 import { AmbiguousCalls } from '../../core/ambiguousCalls';
@@ -367,9 +366,9 @@ export class CallService {
   private async saveJson(ep: Endpoint, value: unknown): Promise<string> {
     const dir = this.deps.jobs.folder();
     await fs.mkdir(dir, { recursive: true });
-    const file = path.join(dir, `${directResultStem(ep.id)}.json`);
-    await writeAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
-    return file;
+    // Never over an earlier result: two calls of one endpoint in the same second get `-2`, `-3`… (both paid).
+    const now = new Date();
+    return saveNewResult(dir, (i) => directResultName(ep.id, now, i), `${JSON.stringify(value, null, 2)}\n`);
   }
 
   /** `accepted`: the credits the person typed to lift the ceiling, when they did; a bill past it is said. */

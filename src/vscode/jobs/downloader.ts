@@ -3,9 +3,6 @@ import type { Downloader } from '../../core/jobs/poller';
 import type { Connection } from '../base/connection';
 import { readSettings } from '../base/settings';
 
-/** Kept here for the modules that write a JSON file beside a result (callService). */
-export { writeAtomic } from '../../core/fileLock';
-
 /**
  * The poller's downloader for this window: src/core/jobs/resultWriter.ts with this window's
  * connection, results folder and size ceiling. The claim (a lock file beside the result) makes
