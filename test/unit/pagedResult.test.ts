@@ -137,6 +137,27 @@ describe('paged results: paid pages kept on disk', () => {
     assert.deepEqual([none.end, none.pages, sb.ledger().length], ['last', 0, ledger1]);
   });
 
+  it('two reads given the same free name (one endpoint, the same second) keep both: the second is saved as -2, no paid page overwritten', async () => {
+    const ep = endpoint('wallet_activity');
+    const own = await mkdtemp(join(dir, 'same-second-'));
+    const at = new Date('2026-11-26T10:00:00Z');
+    // Both reads are proposed the same name, as two windows (or a watch and a person) would be.
+    const [a, b] = [await newPagedFile(own, ep.id, at), await newPagedFile(own, ep.id, at)];
+    assert.equal(a, b, 'the same proposed name');
+    const [wallet1, wallet2] = sb.addresses('wallet', 2);
+    const [x, y] = await Promise.all([
+      startPaged(a, ep, { address: wallet1 }, { call: (id, input) => api.call(id, input), maxPages: 2 }),
+      startPaged(b, ep, { address: wallet2 }, { call: (id, input) => api.call(id, input), maxPages: 2 }),
+    ]);
+    assert.notEqual(x.file, y.file, 'two files');
+    assert.deepEqual([x.file, y.file].map((f) => f.slice(own.length + 1)).sort(), [a.slice(own.length + 1), a.slice(own.length + 1).replace(/\.json$/u, '-2.json')].sort());
+    for (const [out, wallet] of [[x, wallet1], [y, wallet2]] as const) {
+      const kept = await loadPaged(out.file);
+      assert.equal(kept.input.address, wallet, 'each file holds its own read');
+      assert.equal(kept.pages, out.result?.pages, 'every paid page of it');
+    }
+  });
+
   it('keeps nothing when the first page fails (nothing was paid), and reports a page paid but not saved', async () => {
     const ep = endpoint('wallet_activity');
     const file = await newPagedFile(dir, `${ep.id}-first`);

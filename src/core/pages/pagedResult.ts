@@ -14,12 +14,13 @@
  *   await resumePaged(file, { call, maxPages: remainingPages(saved) });
  */
 import { access, readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { z } from 'zod';
 import type { Chain } from '../addresses';
 import { ENDPOINTS, endpoint, type Endpoint } from '../catalog';
 import { directResultName, isSidecar } from '../results/names';
 import { writeJsonAtomic } from '../query/diskJson';
+import { saveNewResult } from '../results/newResult';
 import { ActivityPage, CreatorsPage } from '../wire';
 import { errorText } from '../errors';
 import { l10n } from '../l10n';
@@ -261,7 +262,10 @@ export interface ReadOutcome {
   readonly unsaved?: boolean;
 }
 
-/** Reads up to opts.maxPages pages of ep from the start (input's own cursor or page) into a new file. */
+/**
+ * Reads up to opts.maxPages pages of ep from the start (input's own cursor or page) into a new file:
+ * `file` is the proposed name (newPagedFile); the outcome's `file` is where the pages are.
+ */
 export async function startPaged(file: string, ep: Endpoint, input: Record<string, unknown>, opts: ReadOptions & { readonly baseUrl?: string; readonly profileId?: string }): Promise<ReadOutcome> {
   const p = mustPage(ep);
   const { [p.field]: at, ...rest } = input;
@@ -286,8 +290,20 @@ interface Start {
   readonly profileId: string | undefined;
 }
 
-async function readInto(file: string, ep: Endpoint, start: Start, opts: ReadOptions): Promise<ReadOutcome> {
+/** `name` as it is (i = 1), or with `-i` before its extension: the next name to try when it is taken. */
+function suffixed(name: string, i: number): string {
+  if (i === 1) return name;
+  const ext = extname(name);
+  return `${name.slice(0, name.length - ext.length)}-${i}${ext}`;
+}
+
+async function readInto(proposed: string, ep: Endpoint, start: Start, opts: ReadOptions): Promise<ReadOutcome> {
   const p = mustPage(ep);
+  // A new read's name is only proposed (newPagedFile found it free): the first paid page is saved
+  // exclusively (saveNewResult: never over a file already there, -2… when taken), so two reads of
+  // one endpoint in the same second never overwrite each other's paid pages. Later pages replace
+  // this read's own file.
+  let file = proposed;
   const now = opts.now ?? (() => new Date());
   let kept = start.kept;
   let at = start.at;
@@ -342,7 +358,8 @@ async function readInto(file: string, ep: Endpoint, start: Start, opts: ReadOpti
       updatedAt: t,
     };
     try {
-      await writeJsonAtomic(file, toDisk(next));
+      if (kept === undefined) file = await saveNewResult(dirname(proposed), (i) => suffixed(basename(proposed), i), `${JSON.stringify(toDisk(next))}\n`);
+      else await writeJsonAtomic(file, toDisk(next));
     } catch (error) {
       // The file still holds the pages before this one; so must what is returned.
       rows.length -= page.rows.length;
