@@ -51,14 +51,17 @@ export class Toolbar {
     this.el.textContent = '';
     if (meta.files.length > 1) {
       const current = meta.files.find((f) => f === meta.file || f.endsWith(`/${meta.file}`)) ?? meta.file;
-      this.el.appendChild(
-        select(
-          meta.files.map((f) => ({ value: f, label: f })),
-          current,
-          (file) => owner.switchFile(file),
-          { className: 'dropdown file-switch', title: l10n.t('Files of this result'), attrs: { 'aria-label': l10n.t('File of this result') } },
-        ),
+      // Choosing a file opens it in its own tab; this table stays on its file.
+      const switcher = select(
+        meta.files.map((f) => ({ value: f, label: f })),
+        current,
+        (file) => {
+          switcher.value = current;
+          owner.switchFile(file);
+        },
+        { className: 'dropdown file-switch', title: l10n.t('Open another file of this result'), attrs: { 'aria-label': l10n.t('Open another file of this result') } },
       );
+      this.el.appendChild(switcher);
     }
     const box = el('input', {
       className: 'input search',

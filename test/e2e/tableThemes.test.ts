@@ -195,9 +195,14 @@ for (const { theme, name } of THEMES) {
       const switcher = f.locator('select.file-switch');
       await switcher.waitFor();
       assert.deepEqual(await switcher.locator('option').allInnerTexts(), ['a_traders.csv', 'b_tokens.csv']);
+      // The chosen file opens in its own tab, named by it; the first tab keeps its file.
       await switcher.selectOption('b_tokens.csv');
-      await until('the other file', async () => (await shown(f)).headers.includes('holders'));
-      assert.match((await shown(f)).rows[0]?.join(' ') ?? '', /120 45,000.5/u);
+      await wb.page.locator('.tabs-container .tab.active', { hasText: 'b_tokens.csv' }).waitFor({ timeout: 20_000 });
+      const g = await tableFrame(wb.page, 'b_tokens.csv');
+      await until('the other file', async () => (await shown(g)).headers.includes('holders'));
+      assert.match((await shown(g)).rows[0]?.join(' ') ?? '', /120 45,000.5/u);
+      assert.equal(await g.locator('select.file-switch').inputValue(), 'b_tokens.csv', 'its switcher names its own file');
+      assert.equal(await wb.page.locator('.tabs-container .tab', { hasText: 'a_traders.csv' }).count(), 1, 'the first file keeps its tab');
       await wb.screenshot('zip-switcher');
     });
 

@@ -516,11 +516,17 @@ describe('table: the Wallet Analytics Table through its real message path', func
     assert.ok(meta.type === 'meta');
     assert.deepEqual(meta.meta.files, ['a_traders.csv', 'b_tokens.csv']);
     assert.equal(meta.meta.endpoint, 'toptraders');
+    // Choosing another file opens it in its own tab (a tab is named by its file); this one stays.
     await reply(tz, { type: 'switchFile', requestId: id(), file: 'b_tokens.csv' }, 'done');
-    const init = [...tz.posted].reverse().find((m) => m.type === 'init');
-    assert.ok(init?.type === 'init');
+    const second = path.join(folder, 'b_tokens.csv');
+    await waitFor('the other file in its own tab', () => activeTableUri()?.fsPath === second);
+    const tb = await hooks.table(second);
+    const init = await waitFor('its init', () => tb.posted.find((m) => m.type === 'init'), 20_000);
+    assert.ok(init.type === 'init');
     assert.deepEqual(init.columns, ['token', 'holders', 'volume']);
-    assert.deepEqual((await windowOf(tz, 0, 1, [1, 2])).cells, [['3', '4.5']]);
+    assert.deepEqual((await windowOf(tb, 0, 1, [1, 2])).cells, [['3', '4.5']]);
+    assert.equal([...tz.posted].filter((m) => m.type === 'init').length, 1, 'the first tab still shows its own file');
+    assert.ok(vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputCustom && t.input.uri.fsPath === first), 'the first tab stays open');
     const refused = await tz.request({ type: 'switchFile', requestId: id(), file: '../export.csv' });
     assert.equal(refused.type, 'failed', 'only files of this result');
     await closeAll();

@@ -9,7 +9,7 @@ import { COPY_MAX_CELLS } from '../../core/table';
 import { l10n } from '../../shared/l10n';
 import { readSettings } from '../base/settings';
 import type { TablePrompts } from './prompts';
-import { fmt, queryKey, type Handlers, type Opened, type TableContext } from './tableContext';
+import { fmt, queryKey, TABLE_VIEW_TYPE, type Handlers, type Opened, type TableContext } from './tableContext';
 
 /** Sessions with an export running: one at a time per table. */
 const exporting = new WeakSet<TableContext>();
@@ -105,7 +105,7 @@ async function exportTo(ctx: TableContext, o: Opened, requestId: number, columns
     message: `Exported ${fmt(result.rows)} rows × ${fmt(columns?.length ?? o.table.columns.length)} columns to ${target}${neutraliseFormulas ? ' (formulas neutralised)' : ''}.`,
   });
   void vscode.window.showInformationMessage(l10n.t('Exported {0} rows to {1}.', fmt(result.rows), path.basename(target)), l10n.t('Open in Table'), l10n.t('Reveal')).then((pick) => {
-    if (pick === l10n.t('Open in Table')) void vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(target), 'walletAnalytics.table');
+    if (pick === l10n.t('Open in Table')) void vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(target), TABLE_VIEW_TYPE);
     else if (pick === l10n.t('Reveal')) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target));
   });
 }

@@ -13,6 +13,9 @@ import type { ColumnInfo, UiMessage, UiRequest } from '../../shared/tableUiProto
 import type { Log } from '../base/log';
 import type { TablePrompts } from './prompts';
 
+/** The table's custom editor (package.json contributes.customEditors): how a file is opened in it. */
+export const TABLE_VIEW_TYPE = 'walletAnalytics.table';
+
 export interface TableSessionDeps {
   readonly storage: Storage;
   readonly log: Log;

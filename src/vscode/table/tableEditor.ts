@@ -14,11 +14,11 @@ import { registerSavedViews } from './savedViewCommands';
 import { tableFileOf } from '../../core/results/files';
 import { tableHtml, tableResourceRoots } from './tableHtml';
 import { TableSession } from './tableSession';
+import { TABLE_VIEW_TYPE } from './tableContext';
 import { l10n } from '../../shared/l10n';
 import { showError } from '../base/errors';
 import type { Storage } from '../../core/storage';
 
-const TABLE_VIEW_TYPE = 'walletAnalytics.table';
 
 interface TableEditorDeps {
   readonly log: Log;

@@ -25,7 +25,7 @@ import { lastViewFor } from './savedViewStore';
 import { CancelledError, errorText, isCancelled } from '../../core/errors';
 import { memberKey, StorageFamilies } from '../../core/storage';
 import { l10n } from '../../shared/l10n';
-import { fmt, queryKey, type HandledRequest, type Handlers, type HandledType, type Opened, type TableContext, type TableSessionDeps } from './tableContext';
+import { fmt, queryKey, type HandledRequest, type Handlers, type HandledType, type Opened, type TableContext, type TableSessionDeps, TABLE_VIEW_TYPE } from './tableContext';
 
 /** Every request the webview may send that is not the session's own (ready, probeState, log, cancel), by type, to its handler. */
 const HANDLERS: Handlers<HandledType> = { ...DATA_HANDLERS, ...ANALYSIS_HANDLERS, ...CELL_ACTION_HANDLERS, ...COMMAND_HANDLERS };
@@ -362,11 +362,9 @@ export class TableSession implements vscode.Disposable {
         const target = o.files.find((f) => path.relative(path.dirname(o.files[0] ?? f), f) === file);
         if (!target) throw new Error(`${file} is not a file of this result.`);
         if (target === o.file) return;
-        o.unsubscribe();
-        for (const c of this.controllers.values()) c.abort(new CancelledError());
-        void o.table.close();
-        this.opened = this.open(target);
-        await this.sendInit(await this.opened);
+        // Its own tab, not this one's content swapped: a custom editor's tab is named by its file,
+        // and a tab reading a_traders.csv over b_tokens.csv's rows misleads (seen in the e2e walk).
+        await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(target), TABLE_VIEW_TYPE, { preview: false });
       },
     };
   }
