@@ -13,7 +13,7 @@ import { WalletAnalyticsApi } from '../../src/core/api';
 import { endpoint } from '../../src/core/catalog';
 import { tryLock } from '../../src/core/fileLock';
 import type { JobRecord } from '../../src/core/jobs/job';
-import { Poller } from '../../src/core/jobs/poller';
+import { Poller, type Downloader } from '../../src/core/jobs/poller';
 import { readableResultName, resultFileName } from '../../src/core/results/names';
 import { makeResultWriter } from '../../src/core/jobs/resultWriter';
 import { JobStore, MemoryPersistence } from '../../src/core/jobs/store';
@@ -85,10 +85,25 @@ describe('many windows, one truth', () => {
     await Promise.all([...jobs.slice(0, 3).map((j) => w1.put(j)), ...jobs.slice(3).map((j) => w2.put(j))]);
     assert.equal(shared.saved.length, jobs.length, 'both windows saved: no job lost');
 
-    const pollers = [w1, w2].map((store) => new Poller(store, { apiFor: () => api, download: writer(dir), intervalMs: 15 }));
+    // Each window's downloads in flight: a window can see a job done (the other's write) while its
+    // own attempt still holds the job's claim, about to adopt the result and let the claim go. The
+    // folder is read once every attempt has ended (a clean-clone run read it before, and saw the
+    // claim's lock file).
+    const attempts = new Set<Promise<unknown>>();
+    const tracked = (): Downloader => {
+      const write = writer(dir);
+      return (job, signal) => {
+        const p = write(job, signal);
+        attempts.add(p);
+        void p.then(() => attempts.delete(p), () => attempts.delete(p));
+        return p;
+      };
+    };
+    const pollers = [w1, w2].map((store) => new Poller(store, { apiFor: () => api, download: tracked(), intervalMs: 15 }));
     for (const p of pollers) p.start();
     await until('every job done in both windows', () => [w1, w2].every((s) => jobs.every((j) => s.get(j.requestId)?.state === 'done')));
     for (const p of pollers) p.dispose();
+    await Promise.allSettled([...attempts]);
 
     assert.deepEqual(shared.saved.map((j) => `${j.requestId}:${j.state}`).sort(), jobs.map((j) => `${j.requestId}:done`).sort(), 'the saved state has every job, done');
     const done = jobs.map((j) => w1.get(j.requestId) as JobRecord);
