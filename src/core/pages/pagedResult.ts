@@ -14,11 +14,11 @@
  *   await resumePaged(file, { call, maxPages: remainingPages(saved) });
  */
 import { access, readdir, readFile } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Chain } from '../addresses';
 import { ENDPOINTS, endpoint, type Endpoint } from '../catalog';
-import { directResultName, isSidecar } from '../results/names';
+import { directResultName, isSidecar, nthName } from '../results/names';
 import { writeJsonAtomic } from '../query/diskJson';
 import { saveNewResult } from '../results/newResult';
 import { ActivityPage, CreatorsPage } from '../wire';
@@ -290,13 +290,6 @@ interface Start {
   readonly profileId: string | undefined;
 }
 
-/** `name` as it is (i = 1), or with `-i` before its extension: the next name to try when it is taken. */
-function suffixed(name: string, i: number): string {
-  if (i === 1) return name;
-  const ext = extname(name);
-  return `${name.slice(0, name.length - ext.length)}-${i}${ext}`;
-}
-
 async function readInto(proposed: string, ep: Endpoint, start: Start, opts: ReadOptions): Promise<ReadOutcome> {
   const p = mustPage(ep);
   // A new read's name is only proposed (newPagedFile found it free): the first paid page is saved
@@ -358,7 +351,7 @@ async function readInto(proposed: string, ep: Endpoint, start: Start, opts: Read
       updatedAt: t,
     };
     try {
-      if (kept === undefined) file = await saveNewResult(dirname(proposed), (i) => suffixed(basename(proposed), i), `${JSON.stringify(toDisk(next))}\n`);
+      if (kept === undefined) file = await saveNewResult(dirname(proposed), (i) => nthName(basename(proposed), i), `${JSON.stringify(toDisk(next))}\n`);
       else await writeJsonAtomic(file, toDisk(next));
     } catch (error) {
       // The file still holds the pages before this one; so must what is returned.

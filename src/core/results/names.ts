@@ -63,8 +63,18 @@ function localStamp(iso: string): string {
  * for a tab; the request id is in the sidecar, which tells whose result a name holds.
  */
 export function readableResultName(job: Pick<JobRecord, 'endpointId' | 'submittedAt'>, ext: string, i = 1): string {
-  const stem = `${job.endpointId}-${localStamp(job.submittedAt)}`;
-  return `${i <= 1 ? stem : `${stem}-${i}`}.${ext}`;
+  return nthName(`${readableResultStem(job)}.${ext}`, i);
+}
+
+/**
+ * The i-th name (from 1) a new result may take when its first choice is taken: `name` itself, then
+ * `-2`, `-3`… before its extension (`pnl-2026-11-21-1015-2.csv`). The one rule of every result's
+ * name: queued, direct and paged.
+ */
+export function nthName(name: string, i: number): string {
+  if (i <= 1) return name;
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)}-${i}${name.slice(dot)}` : `${name}-${i}`;
 }
 
 /** The part every readable name of a job's result starts with (`<endpoint>-<yyyy-mm-dd-hhmm>`). */
@@ -83,8 +93,7 @@ export function directResultStem(endpointId: string, now: Date = new Date()): st
  * job's readable name does.
  */
 export function directResultName(endpointId: string, now: Date, i = 1): string {
-  const stem = directResultStem(endpointId, now);
-  return `${i <= 1 ? stem : `${stem}-${i}`}.json`;
+  return nthName(`${directResultStem(endpointId, now)}.json`, i);
 }
 
 /** After the endpoint id: a readable stamp (`2026-11-21-1015`) or the older one (`20261121-101500`). */
