@@ -6,16 +6,15 @@
  * before anything is sent for it, and a second run reuses every result on disk for free.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { WalletAnalyticsApi } from '../../src/core/api';
+import type { WalletAnalyticsApi } from '../../src/core/api';
 import { checkPipeline, examplePipeline, parsePipeline, serializePipeline, type PipelineFile } from '../../src/core/pipeline/format';
 import { approvalsOf, isLineApproval, planPipeline } from '../../src/core/pipeline/plan';
 import { planOnDisk, readRecord, resultsDirOf, runPipeline, type CallCellFn } from '../../src/core/pipeline/run';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index';
-import { queuedCall } from './pipelineSupport';
+import type { Sandbox } from '../../src/sandbox/index';
+import { queuedCall, startPipelineSandbox, stopPipelineSandbox } from './pipelineSupport';
 
 const workerFile = resolve(__dirname, '..', '..', '..', 'dist', 'tableWorker.js');
 
@@ -83,14 +82,9 @@ describe('pipeline run against the sandbox', () => {
   let api: WalletAnalyticsApi;
   let dir: string;
   before(async () => {
-    sb = await startSandbox({ seed: 24, wallets: 2_000, altWallets: 200, delayScale: 0.001 });
-    api = new WalletAnalyticsApi({ baseUrl: sb.baseUrl, apiKey: () => Promise.resolve(sb.demoKey) });
-    dir = mkdtempSync(join(tmpdir(), 'wa-pipe-'));
+    ({ sb, api, dir } = await startPipelineSandbox('wa-pipe-'));
   });
-  after(async () => {
-    await sb.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => stopPipelineSandbox({ sb, api, dir }));
 
   /** A queued call sent, followed and downloaded: the bare API, standing in for the window's call flow. */
   const call: CallCellFn = (_cell, ep, input) => queuedCall(api, ep.id, input, join(dir, 'files'));

@@ -20,8 +20,8 @@ import { resolveReference } from '../../src/core/pipeline/resolve';
 import { planOnDisk, readRecord, resultsDirOf, runPipeline, type CallCellFn } from '../../src/core/pipeline/run';
 import { sampleInput } from '../../src/core/samples';
 import { extractZip } from '../../src/core/unzip';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index';
-import { queuedCall } from './pipelineSupport';
+import type { Sandbox } from '../../src/sandbox/index';
+import { queuedCall, startPipelineSandbox, stopPipelineSandbox } from './pipelineSupport';
 
 const workerFile = resolve(__dirname, '..', '..', '..', 'dist', 'tableWorker.js');
 const PYTHON = spawnSync('python3', ['-c', 'import requests'], { stdio: 'ignore', timeout: 20_000 }).status === 0;
@@ -154,14 +154,9 @@ describe('exported pipeline script against the sandbox', { skip: NO_PYTHON }, ()
   let api: WalletAnalyticsApi;
   let dir: string;
   before(async () => {
-    sb = await startSandbox({ seed: 24, wallets: 2_000, altWallets: 200, delayScale: 0.001 });
-    api = new WalletAnalyticsApi({ baseUrl: sb.baseUrl, apiKey: () => Promise.resolve(sb.demoKey) });
-    dir = mkdtempSync(join(tmpdir(), 'wa-pipe-export-'));
+    ({ sb, api, dir } = await startPipelineSandbox('wa-pipe-export-'));
   });
-  after(async () => {
-    await sb.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => stopPipelineSandbox({ sb, api, dir }));
 
   /** The editor's run: the core runPipeline with the real client (as pipeline.test.ts). */
   const call: CallCellFn = (_cell, ep, input) =>

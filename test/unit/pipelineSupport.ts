@@ -3,8 +3,31 @@
  * standing in for the window's call flow (CallService.run) when core's runPipeline runs against the
  * sandbox.
  */
-import type { WalletAnalyticsApi } from '../../src/core/api';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WalletAnalyticsApi } from '../../src/core/api';
 import type { CallResult } from '../../src/core/pipeline/run';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index';
+
+/** What a pipeline test runs against: a seeded sandbox, the bare API on it, a fresh folder. */
+export interface PipelineSandbox {
+  readonly sb: Sandbox;
+  readonly api: WalletAnalyticsApi;
+  readonly dir: string;
+}
+
+/** The seeded sandbox (2,000 wallets, jobs at once), its API and a folder named `<prefix>…`. */
+export async function startPipelineSandbox(prefix: string): Promise<PipelineSandbox> {
+  const sb = await startSandbox({ seed: 24, wallets: 2_000, altWallets: 200, delayScale: 0.001 });
+  const api = new WalletAnalyticsApi({ baseUrl: sb.baseUrl, apiKey: () => Promise.resolve(sb.demoKey) });
+  return { sb, api, dir: mkdtempSync(join(tmpdir(), prefix)) };
+}
+
+export async function stopPipelineSandbox(env: PipelineSandbox): Promise<void> {
+  await env.sb.close();
+  rmSync(env.dir, { recursive: true, force: true });
+}
 
 /** Submits, polls every 20 ms, downloads into `folder`; `place` may move the file (a .zip extracted). */
 export async function queuedCall(api: WalletAnalyticsApi, endpointId: string, input: Record<string, unknown>, folder: string, place: (file: string) => Promise<string> = (f) => Promise.resolve(f)): Promise<CallResult> {
