@@ -169,6 +169,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     resultsFolder: () => jobs.folder(),
     // The test runner looks every half second, so a test interval of seconds runs on time.
     tickMs: testMode ? 500 : 30_000,
+    testMode,
   });
   registerWatches(context, {
     watches, questions: prices, testMode, historyItem: (id) => sidebar.requests.provider.model.get(id),

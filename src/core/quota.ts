@@ -10,11 +10,14 @@ import { l10n } from './l10n';
 /**
  * The next reset after now, for periods of 30 days counted from anchor (§8.1). The API does not
  * say when a period started, so the anchor is the setting `walletAnalytics.quotaPeriodStart`
- * or, failing that, the first time the extension saw the key's balance.
+ * (user-only: a workspace cannot move it) or, failing that, the first time the extension saw the
+ * key's balance.
  */
 export function nextReset(anchorMs: number, nowMs: number, periodMs = PERIOD_MS): Date {
+  // An anchor in the future (a start date typed ahead) is projected back by whole periods, so the
+  // period always holds now: a start ahead of now never makes the budgets count nothing.
   const periods = Math.floor((nowMs - anchorMs) / periodMs) + 1;
-  return new Date(anchorMs + Math.max(1, periods) * periodMs);
+  return new Date(anchorMs + periods * periodMs);
 }
 
 interface GateSettings {

@@ -9,20 +9,21 @@ import { fmtCredits } from './pricing';
 import { l10n } from './l10n';
 
 /** The rule of the box, for its validation message and for the test hook's answer alike. */
-export function riskAmountProblem(text: string, min: number, balance: number | undefined): string | undefined {
+/** `mostIs`: what bounds the amount when it is not the balance ("what your daily budget leaves today"). */
+export function riskAmountProblem(text: string, min: number, balance: number | undefined, mostIs?: string): string | undefined {
   const t = text.replace(/[\s,_]/gu, '');
   if (t === '') return l10n.t('Type a whole number of credits, or press Escape: nothing is sent.');
   if (!/^\d+$/u.test(t)) return l10n.t('“{0}” is not a whole number of credits (digits only, commas allowed).', text.trim());
   const n = Number(t);
   if (!Number.isSafeInteger(n)) return l10n.t('That number is too large.');
   if (n < min) return l10n.t('At least {0}: the smallest bill this query can have.', fmtCredits(min));
-  if (balance !== undefined && n > balance) return l10n.t('At most your balance, {0}.', fmtCredits(balance));
+  if (balance !== undefined && n > balance) return mostIs === undefined ? l10n.t('At most your balance, {0}.', fmtCredits(balance)) : l10n.t('At most {0}, {1}.', mostIs, fmtCredits(balance));
   return undefined;
 }
 
 /** The typed amount as a number, or undefined when the rule above refuses it. */
-export function parseRiskAmount(text: string, min: number, balance: number | undefined): number | undefined {
-  return riskAmountProblem(text, min, balance) === undefined ? Number(text.replace(/[\s,_]/gu, '')) : undefined;
+export function parseRiskAmount(text: string, min: number, balance: number | undefined, mostIs?: string): number | undefined {
+  return riskAmountProblem(text, min, balance, mostIs) === undefined ? Number(text.replace(/[\s,_]/gu, '')) : undefined;
 }
 
 /** What Enter will do, said back under the box once the amount is valid. */

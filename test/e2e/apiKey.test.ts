@@ -98,6 +98,16 @@ describe('API key commands in the packaged extension', { timeout: 180_000 }, () 
   it('clears the key and says so', async () => {
     await wb.clearNotifications();
     await wb.runCommand(CLEAR);
+    // Asked first (issue 30 item 6): Enter on the dialog keeps the key; only the click on Clear API Key deletes it.
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await dialog.innerText(), /Clear the API key of “Default”\?/u);
+    await wb.screenshot('key-clear-asked');
+    await wb.page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden', timeout: 15_000 });
+    await wb.runCommand(CLEAR);
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    await dialog.locator('.monaco-button', { hasText: /^Clear API Key$/u }).click();
     const msg = await wb.waitForNotification('removed from SecretStorage');
     await wb.screenshot('key-cleared');
     assert.equal(msg, 'API key of “Default” removed from SecretStorage: calls with it stop until you run Set API Key again.');

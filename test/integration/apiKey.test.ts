@@ -10,7 +10,7 @@ import { endpoint, commandIdOf } from '../../src/core/catalog';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import { WHERE_IS_THE_API } from '../../src/vscode/commands/apiKey';
 import type { PersonQuestion } from '../../src/vscode/base/personQuestions';
-import { answerQuestions, answering, api as getApi, filesUnder, setApiKey, testingContext, waitFor } from './support';
+import { answerQuestions, answering, api as getApi, filesUnder, setApiKey, testingContext, waitFor, clearApiKey } from './support';
 
 /** A fresh key per test, so a hit in a file can only come from that test. */
 const newKey = (): string => `wa-test-${randomUUID()}`;
@@ -34,7 +34,7 @@ describe('API key: Set / Clear API Key', () => {
   });
 
   beforeEach(async () => {
-    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    await clearApiKey();
   });
 
   it('round-trips the key through SecretStorage', async () => {
@@ -43,7 +43,13 @@ describe('API key: Set / Clear API Key', () => {
     assert.equal(await ctx.secrets.get(API_KEY_SECRET), key, 'SecretStorage does not hold the key');
     assert.equal(await api.services.keys.get(), key);
 
-    assert.equal(await vscode.commands.executeCommand(CommandIds.clearApiKey), true);
+    // Asked first (issue 30 item 6), from an argument too: Cancel (or any other answer) keeps the key.
+    const asked = (await answerQuestions(() => undefined)).length;
+    assert.equal(await vscode.commands.executeCommand(CommandIds.clearApiKey, { confirm: true, yes: true }), false);
+    const q = (await answerQuestions(undefined)).slice(asked);
+    assert.ok(q.length === 1 && q[0]?.kind === 'confirm' && q[0].safe === 'Keep the Key', JSON.stringify(q));
+    assert.equal(await ctx.secrets.get(API_KEY_SECRET), key, 'an unanswered Clear API Key deleted the key');
+    assert.equal(await clearApiKey(), true);
     assert.equal(await ctx.secrets.get(API_KEY_SECRET), undefined, 'Clear API Key left the key in SecretStorage');
     assert.equal(await api.services.keys.get(), undefined);
   });
@@ -82,7 +88,7 @@ describe('API key: Set / Clear API Key', () => {
     assert.equal(hasKey(), false);
     await setApiKey(newKey());
     assert.equal(hasKey(), true);
-    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    await clearApiKey();
     assert.equal(hasKey(), false);
   });
 

@@ -13,7 +13,7 @@ import { sampleAddress } from '../../src/core/samples';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import { CommandIds } from '../../src/vscode/base/ids';
-import { answerPrices, api as getApi, note, setApiKey } from './support';
+import { answerPrices, api as getApi, note, setApiKey, clearApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -37,7 +37,7 @@ describe('spend budgets: refused before the price, nothing charged (against a sa
   after(async () => {
     await answerPrices(undefined);
     for (const k of ['baseUrl', 'resultsFolder', 'budget.perDay', 'budget.perPeriod']) await set(k, undefined);
-    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    await clearApiKey();
     await sb.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -16,7 +16,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import type { CopyOutcome } from '../../src/vscode/calls/copyAsCode';
 import { CommandIds } from '../../src/vscode/base/ids';
-import { answerPrices, api as getApi, note, waitFor, setApiKey } from './support';
+import { answerPrices, api as getApi, note, waitFor, setApiKey, clearApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -53,7 +53,7 @@ describe('Copy as Code: the clipboard holds the call, never the key; nothing is 
     if (api.testing) api.testing.copier.languageForTests = undefined;
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const k of ['baseUrl', 'resultsFolder']) await set(k, undefined);
-    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    await clearApiKey();
     await sb.close();
   });
 

@@ -14,7 +14,7 @@ import type { RunOutcome } from '../../src/vscode/calls/callService';
 import type { PriceQuestion } from '../../src/vscode/calls/priceStep';
 import { CommandIds } from '../../src/vscode/base/ids';
 import type { QueryRunResult } from '../../src/vscode/language/runner';
-import { answerPrices, api as getApi, note, waitFor, setApiKey } from './support';
+import { answerPrices, api as getApi, note, waitFor, setApiKey, clearApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -46,7 +46,7 @@ describe('credits: only the person approves, and the ceiling holds for every que
   after(async () => {
     await answerPrices(undefined);
     for (const k of ['baseUrl', 'resultsFolder', 'maxCreditsPerCall']) await set(k, undefined);
-    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    await clearApiKey();
     await sb.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });

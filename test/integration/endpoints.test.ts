@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { ExtensionApi } from '../../src/extension';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import { CommandIds } from '../../src/vscode/base/ids';
-import { api as getApi, extension, note, waitFor, answerPrices, setApiKey } from './support';
+import { api as getApi, extension, note, waitFor, answerPrices, setApiKey, clearApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -40,7 +40,7 @@ describe('endpoints: every command, the price first, jobs polled and downloaded 
   after(async () => {
     await answerPrices(undefined);
     for (const k of ['baseUrl', 'resultsFolder', 'pollIntervalSeconds', 'confirmAbove', 'maxCreditsPerCall']) await set(k, undefined);
-    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    await clearApiKey();
     await sb.close();
   });
 
@@ -175,6 +175,6 @@ describe('the built-in sandbox from the palette', function () {
     assert.equal(await api.services.keys.get(), 'my-real-key-123', 'the real key is untouched');
     await vscode.commands.executeCommand(CommandIds.stopSandbox);
     assert.equal(api.services.connection.mode, 'configured');
-    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    await clearApiKey();
   });
 });

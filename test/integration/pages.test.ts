@@ -17,7 +17,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { readPages, resumePages, type PagesDeps, type PagesOutcome } from '../../src/vscode/calls/pages';
 import { DEFAULT_PROFILE_ID } from '../../src/core/profiles';
 import { CommandIds } from '../../src/vscode/base/ids';
-import { answerPrices, api as getApi, extension, note, addProfile, removeProfile, setApiKey } from './support';
+import { answerPrices, api as getApi, extension, note, addProfile, removeProfile, setApiKey, clearApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -60,7 +60,7 @@ describe('paid pages: kept as they arrive, resumed from the saved cursor (agains
     await answerPrices(undefined);
     sb.setFaults({ errorRate: 0 });
     for (const k of ['baseUrl', 'resultsFolder', 'activityPageBudget']) await set(k, undefined);
-    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    await clearApiKey();
     await sb.close();
   });
 

@@ -15,7 +15,7 @@ import { readRecord, resultsDirOf } from '../../src/core/pipeline/run';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { CommandIds } from '../../src/vscode/base/ids';
 import type { PriceQuestion } from '../../src/vscode/calls/priceStep';
-import { answerPrices, EXTENSION_ID, note, setApiKey, waitFor } from './support';
+import { answerPrices, EXTENSION_ID, note, setApiKey, waitFor, clearApiKey } from './support';
 
 const set = (k: string, v: unknown): Thenable<void> => vscode.workspace.getConfiguration('walletAnalytics').update(k, v, vscode.ConfigurationTarget.Global);
 
@@ -48,7 +48,7 @@ describe('pipeline notebook: §8.4 example run against a sandbox', function () {
     await answerPrices(undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const k of ['baseUrl', 'resultsFolder', 'pollIntervalSeconds', 'confirmAbove', 'maxCreditsPerCall']) await set(k, undefined);
-    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    await clearApiKey();
     await sb.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -12,7 +12,7 @@ import { examplePipeline, serializePipeline } from '../../src/core/pipeline/form
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { CommandIds } from '../../src/vscode/base/ids';
 import type { PersonQuestion } from '../../src/vscode/base/personQuestions';
-import { answering, note, setApiKey } from './support';
+import { answering, note, setApiKey, clearApiKey } from './support';
 
 const set = (k: string, v: unknown): Thenable<void> => vscode.workspace.getConfiguration('walletAnalytics').update(k, v, vscode.ConfigurationTarget.Global);
 
@@ -31,7 +31,7 @@ describe('pipeline notebook: Export Pipeline as Script', function () {
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await set('baseUrl', undefined);
-    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    await clearApiKey();
     await sb.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });

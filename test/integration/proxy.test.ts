@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { createProxy } from 'proxy';
 import * as vscode from 'vscode';
 import { CommandIds } from '../../src/vscode/base/ids';
-import { api as getApi, note, waitFor, setApiKey } from './support';
+import { api as getApi, note, waitFor, setApiKey, clearApiKey } from './support';
 
 const KEY = 'sk-proxy-integration-8c41d2';
 const BASE = 'https://api.wallet-analytics.test';
@@ -68,7 +68,7 @@ describe('proxies: the user’s http.proxy, never a folder’s', function () {
   after(async () => {
     await http().update('proxy', undefined, vscode.ConfigurationTarget.Global);
     await wa().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    await clearApiKey();
     if (original === undefined) fs.rmSync(settingsFile, { force: true });
     else fs.writeFileSync(settingsFile, original);
     await user.close();

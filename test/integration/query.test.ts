@@ -11,7 +11,7 @@ import { columnInfos } from '../../src/sandbox/columns';
 import { CommandIds } from '../../src/vscode/base/ids';
 import type { EstimateResult, QueryRunResult } from '../../src/vscode/language/runner';
 import { DIAGNOSTIC_SOURCE } from '../../src/vscode/language/diagnostics';
-import { api as getApi, extension, note, waitFor, answerPrices, setApiKey } from './support';
+import { api as getApi, extension, note, waitFor, answerPrices, setApiKey, clearApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -67,7 +67,7 @@ describe('query language: .waquery.json files against a sandbox', function () {
     await answerPrices(undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const k of ['baseUrl', 'resultsFolder']) await set(k, undefined);
-    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    await clearApiKey();
     await sb.close();
   });
 

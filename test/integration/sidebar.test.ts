@@ -20,7 +20,7 @@ import { CommandIds, ContextKeys } from '../../src/vscode/base/ids';
 import { parseScope } from '../../src/core/profiles';
 // Types only: the extension's bundle has its own copies of these classes, so `instanceof` cannot see them; `kind` can.
 import type { FileNode, GroupNode, RequestNode, RequestsElement } from '../../src/vscode/views/requestsTree';
-import { api as getApi, note, waitFor, answerPrices, setApiKey } from './support';
+import { api as getApi, note, waitFor, answerPrices, setApiKey, clearApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -75,7 +75,7 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
   after(async () => {
     await answerPrices(undefined);
     for (const k of SETTINGS) await set(k, undefined);
-    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    await clearApiKey();
     await sb.close();
   });
 
@@ -412,7 +412,7 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     const kind = () => api.services.contextKeys.get(ContextKeys.errorKind);
     const seen: string[] = [];
     try {
-      await vscode.commands.executeCommand(CommandIds.clearApiKey);
+      await clearApiKey();
       await waitFor('noKey', () => status() === 'noKey');
       seen.push(String(status()));
       assert.deepEqual(await provider().getChildren(), [], 'an empty tree, so the welcome view shows');

@@ -105,6 +105,11 @@ export async function setApiKey(key: string): Promise<boolean> {
   return (await answering<boolean>((q) => (q.kind === 'input' && q.id === 'apiKey' ? key : undefined), CommandIds.setApiKey)) === true;
 }
 
+/** Clear API Key as a person does it: the person clicks Clear API Key in its confirmation. True when cleared (or none was stored). */
+export async function clearApiKey(): Promise<boolean> {
+  return (await answering<boolean>((q) => (q.kind === 'confirm' ? q.yes : undefined), CommandIds.clearApiKey)) === true;
+}
+
 /** Add Profile as a person does it: name, base URL and key typed into its three boxes. Returns the new profile's id. */
 export async function addProfile(p: { name: string; baseUrl: string; key: string }): Promise<string | undefined> {
   const typed = { profileName: p.name, profileBaseUrl: p.baseUrl, apiKey: p.key, profileRename: undefined, baseUrl: undefined, exportSchedule: undefined };

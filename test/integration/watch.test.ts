@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { RunRecord, WatchRecord } from '../../src/core/watch/model';
 import { CommandIds } from '../../src/vscode/base/ids';
-import { answerPrices, api as getApi, note, setApiKey, waitFor } from './support';
+import { answerPrices, api as getApi, note, setApiKey, waitFor, clearApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -44,7 +44,7 @@ describe('watches: a query file watched on a short test interval (against a sand
     await answerPrices(undefined);
     for (const k of ['baseUrl', 'resultsFolder', 'budget.perDay']) await set(k, undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand(CommandIds.clearApiKey);
+    await clearApiKey();
     await sb.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -164,13 +164,38 @@ describe('watches: a query file watched on a short test interval (against a sand
       return hold(endpointId, n, b, scope);
     };
     try {
-      await answerPrices(false);
+      // A bare id (not a row of the view) asks first (issue 30 item 4): the person says Run Watch Now.
+      await answerPrices((q) => q.kind === 'modal' && q.yes === 'Run Watch Now');
       await vscode.commands.executeCommand(CommandIds.runWatchNow, w.id);
+      await answerPrices(false);
       const run = (await (await watches()).store.get(w.id))?.runs.at(-1);
       assert.equal(run?.status, 'first', JSON.stringify(run));
       assert.deepEqual(holds, [['trending', 50]]);
     } finally {
       credits.hold = hold;
+      await (await watches()).remove(w.id);
+    }
+  });
+
+  it('Run Now and Resume from a command argument (a bare id: a link, another extension) ask the person first; Cancel spends nothing (issue 30 item 4)', async () => {
+    await answerPrices((q) => q.kind === 'modal' && q.yes === 'Create Watch');
+    const w = await vscode.commands.executeCommand<WatchRecord | undefined>(CommandIds.watchThis, {
+      target: { kind: 'request', endpointId: 'trending', inputs: { hours: 4 } }, name: 'Trending 4h', schedule: { kind: 'hourly' }, threshold: null,
+    });
+    assert.ok(w);
+    try {
+      const from = (await answerPrices(false)).length;
+      const sent = sb.received().filter((r) => r.method === 'POST').length;
+      await vscode.commands.executeCommand(CommandIds.runWatchNow, w.id);
+      await vscode.commands.executeCommand(CommandIds.pauseWatch, w.id);
+      await vscode.commands.executeCommand(CommandIds.resumeWatch, w.id);
+      const asked = (await answerPrices(false)).slice(from);
+      assert.deepEqual(asked.map((q) => (q.kind === 'modal' ? q.yes : q.kind)), ['Run Watch Now', 'Resume Watch']);
+      const stored = await (await watches()).store.get(w.id);
+      assert.deepEqual(stored?.runs, [], 'nothing ran');
+      assert.equal(stored?.paused, true, 'still paused: Resume was not answered');
+      assert.equal(sb.received().filter((r) => r.method === 'POST').length, sent, 'nothing sent');
+    } finally {
       await (await watches()).remove(w.id);
     }
   });

@@ -6,9 +6,11 @@
  * price, fails here. The palette, a query file, a pipeline cell, a re-run, "use as input" and a
  * watch's run all go through CallService.run; Resume Reading Pages through resumePages.
  *
- * What passes the price without asking again is a pre-approval (core/pipeline/plan.ts): a
+ * What passes the price without asking again is an approval (issue 30 Deliver 1 and 4): a
  * pipeline's plan the person approved, or a watch's price per run the person approved when creating
- * it. The places that issue one are enumerated too, each after the person's own answer.
+ * it. One module owns it, src/core/money/approval.ts: it issues approvals and alone answers whether
+ * a call is within one. The places that issue one are enumerated, each after the person's own
+ * answer; every spend that passes an approval is listed; and no other file of src/ decides.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -120,8 +122,8 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
     assert.deepEqual(gated, ['src/vscode/calls/callService.ts#run', 'src/vscode/calls/pages.ts#resumeFile']);
   });
 
-  it('pre-approvals are issued in two places only, each from the person’s own approval: a pipeline’s plan, and a watch’s price per run', () => {
-    const issuers = fns.filter((f) => f.calls.has('approvalsOf') || f.calls.has('standingApproval')).map((f) => f.where).sort();
+  it('approvals are issued in two places only, each from the person’s own approval: a pipeline’s plan, and a watch’s price per run', () => {
+    const issuers = fns.filter((f) => ['planApprovals', 'watchRunApproval', 'watchCellApprovals'].some((n) => f.calls.has(n))).map((f) => f.where).sort();
     assert.deepEqual(issuers, ['src/vscode/pipeline/pipelineNotebook.ts#execute', 'src/vscode/watch/targets.ts#runWatch']);
     // The plan is approved by the person before its approvals are issued.
     assert.ok(fns.find((f) => f.where === 'src/vscode/pipeline/pipelineNotebook.ts#execute')?.calls.has('ask'));
@@ -129,6 +131,59 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
     const runWatch = fns.find((f) => f.where === 'src/vscode/watch/targets.ts#runWatch');
     assert.ok(runWatch?.callees.includes('deps.calls.run'), 'a watch run goes through CallService.run');
     assert.deepEqual(runWatch?.sends, [], 'a watch never sends on its own');
+  });
+
+  it('every spend that passes an approval (CallService.run with a third argument) is listed: a new one fails here until it takes its approval from the owner', () => {
+    const all = functions(join(root, 'src'), root);
+    const withApproval: string[] = [];
+    for (const file of tsFiles(join(root, 'src'))) {
+      const src = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+      const visit = (n: ts.Node): void => {
+        if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'run' && /\bcalls$/u.test(n.expression.expression.getText(src)) && n.arguments.length >= 3) {
+          withApproval.push(`${relative(root, file).replace(/\\/gu, '/')}: ${n.arguments[2]?.getText(src) ?? ''}`);
+        }
+        ts.forEachChild(n, visit);
+      };
+      visit(src);
+    }
+    assert.deepEqual(withApproval.sort(), [
+      'src/vscode/pipeline/pipelineNotebook.ts: approval',
+      'src/vscode/watch/targets.ts: approval',
+      'src/vscode/watch/targets.ts: approval',
+    ]);
+    // Each of those approvals comes from the owner: the watch's from watchRunApproval, a cell's from the plan's (planApprovals, watchCellApprovals).
+    assert.ok(all.find((f) => f.where === 'src/vscode/watch/targets.ts#runWatch')?.calls.has('watchRunApproval'));
+    assert.ok(all.find((f) => f.where === 'src/vscode/pipeline/pipelineNotebook.ts#execute')?.calls.has('planApprovals'));
+  });
+
+  it('no file of src/ but the owner decides approval: the decisions are asked of src/core/money/approval.ts, from the three places that spend', () => {
+    const OWNER = 'src/core/money/approval.ts';
+    // The names of the six old deciders (and their flags): none may come back beside the owner.
+    const gone = /\b(?:preapproved|overLine|withinLine|approvalsOf|standingApproval|isLineApproval|LineApproval)\b/u;
+    const deciders = ['priceCover', 'callRefusal', 'cellRefusal', 'overApproved', 'watchRunApproval', 'watchCellApprovals', 'planApprovals', 'isApproval'];
+    const users = new Map<string, string[]>();
+    for (const file of tsFiles(join(root, 'src'))) {
+      const rel = relative(root, file).replace(/\\/gu, '/');
+      if (rel === OWNER) continue;
+      const text = readFileSync(file, 'utf8');
+      assert.doesNotMatch(text, gone, `${rel} decides approval itself`);
+      const src = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+      for (const st of src.statements) {
+        if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || !st.moduleSpecifier.text.endsWith('money/approval')) continue;
+        const named = st.importClause?.namedBindings;
+        if (named && ts.isNamedImports(named)) for (const e of named.elements) if (deciders.includes(e.name.text)) users.set(e.name.text, [...(users.get(e.name.text) ?? []), rel].sort());
+      }
+    }
+    assert.deepEqual(Object.fromEntries([...users].sort(([a], [b]) => a.localeCompare(b))), {
+      callRefusal: ['src/vscode/calls/callService.ts'],
+      cellRefusal: ['src/core/pipeline/run.ts'],
+      isApproval: ['src/vscode/watch/targets.ts'],
+      overApproved: ['src/core/watch/runner.ts'],
+      planApprovals: ['src/vscode/pipeline/pipelineNotebook.ts'],
+      priceCover: ['src/vscode/calls/priceStep.ts'],
+      watchCellApprovals: ['src/vscode/watch/targets.ts'],
+      watchRunApproval: ['src/vscode/watch/targets.ts'],
+    });
   });
 
   it('a watch (and so its approval) is stored only by Watch This…, after the person approved its price per run', () => {

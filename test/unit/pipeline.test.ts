@@ -11,10 +11,11 @@ import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { WalletAnalyticsApi } from '../../src/core/api';
 import { checkPipeline, examplePipeline, parsePipeline, serializePipeline, type PipelineFile } from '../../src/core/pipeline/format';
-import { approvalsOf, isLineApproval, planPipeline } from '../../src/core/pipeline/plan';
+import { planPipeline } from '../../src/core/pipeline/plan';
+import { isApproval } from '../../src/core/money/approval';
 import { planOnDisk, readRecord, resultsDirOf, runPipeline, type CallCellFn } from '../../src/core/pipeline/run';
 import type { Sandbox } from '../../src/sandbox/index';
-import { queuedCall, startPipelineSandbox, stopPipelineSandbox } from './pipelineSupport';
+import { approvalsOf, queuedCall, startPipelineSandbox, stopPipelineSandbox } from './pipelineSupport';
 
 const workerFile = resolve(__dirname, '..', '..', '..', 'dist', 'tableWorker.js');
 
@@ -66,14 +67,14 @@ describe('pipeline plan', () => {
     assert.equal(plan.totalText, '1,605 credits');
     const unbounded = planPipeline({ version: 1, cells: [{ name: 't', call: 'trending', inputs: {} }, { name: 'x', call: 'toptraders', inputs: { tokens: { from: 't' } } }] });
     assert.deepEqual(unbounded.unbounded, ['x']);
-    assert.throws(() => approvalsOf(unbounded), /no bound/u);
+    assert.throws(() => approvalsOf(unbounded, { version: 1, cells: [] }), /no bound/u);
   });
 
   it('recognises only approvals it issued: a copy from command arguments is none', () => {
-    const a = approvalsOf(planPipeline(examplePipeline())).get('pnl');
-    assert.ok(a && isLineApproval(a));
-    assert.equal(isLineApproval({ ...a }), false);
-    assert.equal(isLineApproval(JSON.parse(JSON.stringify(a))), false);
+    const a = approvalsOf(planPipeline(examplePipeline()), examplePipeline()).get('pnl');
+    assert.ok(a && isApproval(a));
+    assert.equal(isApproval({ ...a }), false);
+    assert.equal(isApproval(JSON.parse(JSON.stringify(a))), false);
   });
 });
 
@@ -96,7 +97,7 @@ describe('pipeline run against the sandbox', () => {
     const plan = await planOnDisk(file, results);
     assert.equal(plan.totalText, 'up to 26,050 credits');
     const start = await balance();
-    const summary = await runPipeline(file, { dir: results, plan, approvals: approvalsOf(plan), call, read: { workerFile } });
+    const summary = await runPipeline(file, { dir: results, plan, approvals: approvalsOf(plan, file), call, read: { workerFile } });
     assert.equal(summary.stopped, undefined, summary.stopped?.message);
     const traders = await readRecord(results, 'traders');
     const pnl = await readRecord(results, 'pnl');
@@ -111,7 +112,7 @@ describe('pipeline run against the sandbox', () => {
     // Again: every result on disk is reused; the plan is exact and free.
     const again = await planOnDisk(file, results);
     assert.equal(again.total, 0);
-    const second = await runPipeline(file, { dir: results, plan: again, approvals: approvalsOf(again), call, read: { workerFile } });
+    const second = await runPipeline(file, { dir: results, plan: again, approvals: approvalsOf(again, file), call, read: { workerFile } });
     assert.equal(second.charged, 0);
     assert.equal(await balance(), start - charged);
   });
@@ -130,14 +131,14 @@ describe('pipeline run against the sandbox', () => {
     // The file changed after the plan was approved: 10 tokens now, 1,000 credits against a 300 line.
     const edited: PipelineFile = { ...planned, cells: [planned.cells[0] ?? '', { name: 'traders', call: 'toptraders', inputs: { tokens: { from: 'trending', top: 10 }, output: 'txt' } }] };
     const start = await balance();
-    const summary = await runPipeline(edited, { dir: results, plan, approvals: approvalsOf(plan), call, read: { workerFile } });
+    const summary = await runPipeline(edited, { dir: results, plan, approvals: approvalsOf(plan, planned), call, read: { workerFile } });
     assert.equal(summary.stopped?.cell, 'traders');
     assert.match(summary.stopped?.message ?? '', /would cost 1,000 credits, more than its approved line \(300 credits\)/u);
     assert.equal(start - (await balance()), 50);
     // A result reused in the plan that is gone by the run has no line: it stops, it is not paid for.
     unlinkSync((await readRecord(results, 'trending'))?.resultPath ?? '');
     const reusedPlan = planPipeline(planned, { onDisk: new Map([['trending', 100]]) });
-    const s2 = await runPipeline(planned, { dir: results, plan: reusedPlan, approvals: approvalsOf(reusedPlan), call, read: { workerFile } });
+    const s2 = await runPipeline(planned, { dir: results, plan: reusedPlan, approvals: approvalsOf(reusedPlan, planned), call, read: { workerFile } });
     assert.equal(s2.stopped?.cell, 'trending');
     assert.match(s2.stopped?.message ?? '', /not in the approved plan/u);
     assert.equal(start - (await balance()), 50);

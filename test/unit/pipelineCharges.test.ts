@@ -18,12 +18,12 @@ import { WalletAnalyticsApi } from '../../src/core/api';
 import { endpoint, type Endpoint } from '../../src/core/catalog';
 import { examplePipeline, type PipelineFile } from '../../src/core/pipeline/format';
 import { columnFilterOf, filterResult } from '../../src/core/pipeline/filter';
-import { approvalsOf, planPipeline, planText, type Plan } from '../../src/core/pipeline/plan';
+import { planPipeline, planText, type Plan } from '../../src/core/pipeline/plan';
 import { planOnDisk, readRecord, runPipeline, type CallCellFn, type LastAnswer } from '../../src/core/pipeline/run';
 import type { QueryBody } from '../../src/core/query/model';
 import { QueryRunCache } from '../../src/core/query/runCache';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index';
-import { queuedCall } from './pipelineSupport';
+import { approvalsOf, queuedCall } from './pipelineSupport';
 
 const workerFile = resolve(__dirname, '..', '..', '..', 'dist', 'tableWorker.js');
 const read = { workerFile };
@@ -80,7 +80,7 @@ describe('pipeline plans against the sandbox ledger', () => {
     const plan = await planOnDisk(file, results, opts.refresh, lastAnswer, clock);
     assert.deepEqual(plan.unbounded, [], planText(plan).join('\n'));
     const since = sb.ledger().length;
-    const summary = await runPipeline(file, { dir: results, plan, approvals: approvalsOf(plan), call, read, lastAnswer, now: clock, ...(opts.refresh ? { refresh: opts.refresh } : {}) });
+    const summary = await runPipeline(file, { dir: results, plan, approvals: approvalsOf(plan, file), call, read, lastAnswer, now: clock, ...(opts.refresh ? { refresh: opts.refresh } : {}) });
     assert.equal(summary.stopped, undefined, summary.stopped?.message);
     const entries = sb.ledger().slice(since);
     const charged = entries.reduce((s, e) => s + e.credits, 0);
@@ -173,7 +173,7 @@ describe('pipeline plans against the sandbox ledger', () => {
     assert.deepEqual(first.unbounded, ['whales']);
     assert.match(first.lines[0]?.text ?? '', /no bound: .*Run this cell alone/u);
     assert.equal(first.lines[1]?.text, 'up to 2,500 credits (at most 500 wallets × 5)', 'the limit bounds the wallets a later step gets');
-    assert.throws(() => approvalsOf(first), /no bound/u);
+    assert.throws(() => approvalsOf(first, file), /no bound/u);
     table.push(`| Wallet Database, no answer this hour | ${planText(first).join('; ')} | refused, 0 |`);
     // 2. Run alone (the call flow asks its price as for one query): charged per match.
     let since = sb.ledger().length;
@@ -216,7 +216,7 @@ describe('pipeline plans against the sandbox ledger', () => {
     const edited: PipelineFile = { ...planned, cells: [planned.cells[0] ?? '', { name: 'traders', call: 'toptraders', inputs: { tokens: { from: 'trending', top: 4 }, output: 'txt' } }, planned.cells[2] ?? ''] };
     const since = sb.ledger().length;
     sent.length = 0;
-    const s = await runPipeline(edited, { dir: join(dir, 'over.results'), plan, approvals: approvalsOf(plan), call, read });
+    const s = await runPipeline(edited, { dir: join(dir, 'over.results'), plan, approvals: approvalsOf(plan, planned), call, read });
     assert.equal(s.stopped?.cell, 'traders');
     assert.match(s.stopped?.message ?? '', /would cost 400 credits, more than its approved line \(200 credits\)/u);
     assert.deepEqual(sent, ['trending']);
@@ -239,7 +239,7 @@ describe('pipeline plans against the sandbox ledger', () => {
     let abort = new AbortController();
     let since = sb.ledger().length;
     sent.length = 0;
-    const between = await runPipeline(file, { dir: results, plan, approvals: approvalsOf(plan), call, read, signal: abort.signal, onEvent: (e) => e.kind === 'done' && abort.abort() });
+    const between = await runPipeline(file, { dir: results, plan, approvals: approvalsOf(plan, file), call, read, signal: abort.signal, onEvent: (e) => e.kind === 'done' && abort.abort() });
     assert.equal(between.stopped?.cell, 'traders');
     assert.match(between.stopped?.message ?? '', /^Cancelled/u);
     assert.deepEqual(sent, ['trending']);
@@ -258,7 +258,7 @@ describe('pipeline plans against the sandbox ledger', () => {
       return { status: 'stopped', message: 'Cancelled while Top Traders ran; the job was paid and goes on.', credits: 100, requestId: ack.requestId };
     };
     const again = planPipeline(file, { onDisk: new Map([['trending', 1]]) });
-    const s = await runPipeline(file, { dir: results, plan: again, approvals: approvalsOf(again), call: inside, read, signal: abort.signal });
+    const s = await runPipeline(file, { dir: results, plan: again, approvals: approvalsOf(again, file), call: inside, read, signal: abort.signal });
     assert.equal(s.stopped?.cell, 'traders');
     assert.equal(s.charged, 100);
     assert.deepEqual(sent, ['traders']);
@@ -278,7 +278,7 @@ describe('pipeline plans against the sandbox ledger', () => {
     assert.equal(resumed.totalText, 'up to 50 credits');
     since = sb.ledger().length;
     sent.length = 0;
-    const s2 = await runPipeline(file, { dir: results, plan: resumed, approvals: approvalsOf(resumed), call, read, adopt });
+    const s2 = await runPipeline(file, { dir: results, plan: resumed, approvals: approvalsOf(resumed, file), call, read, adopt });
     assert.equal(s2.stopped, undefined, s2.stopped?.message);
     assert.deepEqual(sent, ['pnl']);
     const traders = await readRecord(results, 'traders');
@@ -291,7 +291,7 @@ describe('pipeline plans against the sandbox ledger', () => {
     since = sb.ledger().length;
     sent.length = 0;
     const localPlan = planPipeline(local, { onDisk: new Map([['trending', 1]]) });
-    const s3 = await runPipeline(local, { dir: results, plan: localPlan, approvals: approvalsOf(localPlan), call, read, signal: abort.signal, onEvent: (e) => e.kind === 'running' && e.cell === 'some' && abort.abort() });
+    const s3 = await runPipeline(local, { dir: results, plan: localPlan, approvals: approvalsOf(localPlan, local), call, read, signal: abort.signal, onEvent: (e) => e.kind === 'running' && e.cell === 'some' && abort.abort() });
     assert.equal(s3.stopped?.cell, 'some');
     assert.match(s3.stopped?.message ?? '', /^Cancelled while this cell ran/u);
     assert.equal(await readRecord(results, 'some'), undefined);

@@ -15,13 +15,13 @@ import { WalletAnalyticsApi } from '../../src/core/api';
 import { ENDPOINTS, validateInput } from '../../src/core/catalog';
 import { pipelineScript } from '../../src/core/pipeline/exportScript';
 import { examplePipeline, type PipelineCell, type PipelineFile } from '../../src/core/pipeline/format';
-import { approvalsOf, planPipeline, planText } from '../../src/core/pipeline/plan';
+import { planPipeline, planText } from '../../src/core/pipeline/plan';
 import { resolveReference } from '../../src/core/pipeline/resolve';
 import { planOnDisk, readRecord, resultsDirOf, runPipeline, type CallCellFn } from '../../src/core/pipeline/run';
 import { sampleInput } from '../../src/core/samples';
 import { extractZip } from '../../src/core/unzip';
 import type { Sandbox } from '../../src/sandbox/index';
-import { queuedCall, startPipelineSandbox, stopPipelineSandbox } from './pipelineSupport';
+import { approvalsOf, queuedCall, startPipelineSandbox, stopPipelineSandbox } from './pipelineSupport';
 
 const workerFile = resolve(__dirname, '..', '..', '..', 'dist', 'tableWorker.js');
 const PYTHON = spawnSync('python3', ['-c', 'import requests'], { stdio: 'ignore', timeout: 20_000 }).status === 0;
@@ -182,7 +182,7 @@ describe('exported pipeline script against the sandbox', { skip: NO_PYTHON }, ()
     const editorDir = resultsDirOf(join(dir, `${sub}-editor`, 'example.wapipe.json'));
     const plan = await planOnDisk(file, editorDir);
     const l0 = sb.ledger().length;
-    const summary = await runPipeline(file, { dir: editorDir, plan, approvals: approvalsOf(plan), call, read: { workerFile } });
+    const summary = await runPipeline(file, { dir: editorDir, plan, approvals: approvalsOf(plan, file), call, read: { workerFile } });
     assert.equal(summary.stopped, undefined, summary.stopped?.message);
     const editor = charges(l0);
     const script = scriptIn(sub, file);

@@ -8,9 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WalletAnalyticsApi } from '../../src/core/api';
 import type { CallResult } from '../../src/core/pipeline/run';
+import { planApprovals, type Approval } from '../../src/core/money/approval';
+import type { PipelineFile } from '../../src/core/pipeline/format';
+import type { Plan } from '../../src/core/pipeline/plan';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index';
 
 /** What a pipeline test runs against: a seeded sandbox, the bare API on it, a fresh folder. */
+/** The approvals of a plan the person approved (core/money/approval.ts), each bound to its cell of `file` as written. */
+export function approvalsOf(plan: Plan, file: PipelineFile): ReadonlyMap<string, Approval> {
+  return planApprovals(plan.lines, file.cells.flatMap((c) => (typeof c !== 'string' && 'call' in c ? [c] : [])));
+}
+
 export interface PipelineSandbox {
   readonly sb: Sandbox;
   readonly api: WalletAnalyticsApi;

@@ -4,11 +4,9 @@
  * ("up to 5,000 wallets × 5 = 25,000"), and the total. Prices come from the catalog through
  * pricing.ts `quote`, the one owner, so the plan and the single-call price step cannot disagree.
  *
- * The person approves the plan once. What that approval allows is one `LineApproval` per paid
- * cell, issued here and recognised only by identity (a module-private WeakSet): an object built
- * anywhere else, such as command arguments from another extension, is never an approval. The call
- * flow (src/vscode/calls/callService.ts) lets a cell through without asking again only when its
- * real price is exact and within its line; a cell that would cost more stops the run.
+ * The person approves the plan once. What that approval allows (one approval per paid cell, bound
+ * to the cell as written) is issued and judged by the one owner of approval,
+ * src/core/money/approval.ts (planApprovals, cellRefusal): this module only plans.
  * Pure: no file access, no VS Code.
  */
 import { findEndpoint, type Endpoint } from '../catalog';
@@ -187,68 +185,6 @@ function queryLine(ep: Endpoint, index: number, cell: string, inputs: Record<str
     ...base, credits: 0, exact: false, bounded: false, reused: false,
     text: l10n.t('no bound: a Wallet Database query is billed {0} credits per matching wallet whatever its limit, and this query has no answer since the last hourly refresh to count its matches. Run this cell alone (Run Cell asks its price as for one query) or the same query from a .waquery.json file; Run All then opens that answer free until the next refresh', ep.price.kind === 'perMatch' ? ep.price.credits : 100),
   };
-}
-
-/** One paid cell's approved line: what it may spend without asking again. */
-export interface LineApproval {
-  readonly cell: string;
-  readonly endpointId: string;
-  readonly credits: number;
-  /**
-   * A watch's price, approved once when the person created it (core/watch/): its runs happen with
-   * nobody at the keyboard, so within its line it is not asked again, even above the confirmation
-   * threshold; the budgets and the per-call ceiling still hold, and a refusal is the watch's to tell.
-   */
-  readonly standing?: true;
-  /**
-   * With `standing`: a Wallet Database query, billed per match (no price is known before it runs);
-   * `credits` is the most the person accepted to risk per run, never above the ceiling.
-   */
-  readonly risk?: true;
-}
-
-const issued = new WeakSet<object>();
-
-/**
- * The approvals of a plan the person has just approved, one per paid cell that will be sent.
- * Call only after the person's own click on the plan; a plan with an unbounded line has none.
- */
-export function approvalsOf(plan: Plan, opts: { readonly standing?: boolean } = {}): ReadonlyMap<string, LineApproval> {
-  if (plan.unbounded.length > 0) throw new Error(l10n.t('The plan has no bound for {0}.', plan.unbounded.join(', ')));
-  const out = new Map<string, LineApproval>();
-  for (const l of plan.lines) {
-    if (l.reused) continue;
-    const a: LineApproval = Object.freeze({ cell: l.cell, endpointId: l.endpointId, credits: l.credits, ...(opts.standing ? { standing: true as const } : {}) });
-    issued.add(a);
-    out.set(l.cell, a);
-  }
-  return out;
-}
-
-/**
- * A watch run's approval: the price per run the person approved when creating the watch (stored
- * with it), for one call. Call only from a watch's run, with that stored price.
- */
-export function standingApproval(endpointId: string, credits: number, risk: boolean): LineApproval {
-  const a: LineApproval = Object.freeze({ cell: 'watch', endpointId, credits, standing: true as const, ...(risk ? { risk: true as const } : {}) });
-  issued.add(a);
-  return a;
-}
-
-/** True only for an approval issued by approvalsOf: never for an object from command arguments. */
-export function isLineApproval(x: unknown): x is LineApproval {
-  return typeof x === 'object' && x !== null && issued.has(x);
-}
-
-/**
- * Why a cell may not spend under its line (undefined when it may): its real price is not exact,
- * or it is more than the line approved. The run stops and the plan is asked again.
- */
-export function overLine(a: LineApproval, endpointId: string, credits: number, exact: boolean): string | undefined {
-  if (a.endpointId !== endpointId) return `“${a.cell}” was approved for ${a.endpointId}, not ${endpointId}.`;
-  if (!exact) return `“${a.cell}”: its price is not known exactly, so it cannot run under the plan.`;
-  if (credits > a.credits) return `“${a.cell}” would cost ${fmtCredits(credits)}, more than its approved line (${fmtCredits(a.credits)}). The run stopped; nothing was sent for it. Run All again to see the new plan.`;
-  return undefined;
 }
 
 /** The plan as lines a person reads: one per paid cell, then the total. */

@@ -19,7 +19,8 @@ import type { QueryBody } from '../query/model';
 import type { QueryRun } from '../query/runCache';
 import type { ReadOptions } from '../results/readResult';
 import { asReference, checkPipeline, PIPELINE_EXTENSION, referencesOf, type CallCell, type PipelineCell, type PipelineFile, type Reference } from './format';
-import { overLine, planPipeline, type KnownAnswer, type LineApproval, type Plan } from './plan';
+import { planPipeline, type KnownAnswer, type Plan } from './plan';
+import { cellRefusal, type Approval } from '../money/approval';
 import { filterResult } from './filter';
 import { resolveReference, type Resolved } from './resolve';
 import { errorText } from '../errors';
@@ -113,7 +114,7 @@ export type CallResult =
   | { readonly status: 'stopped'; readonly message: string; readonly credits?: number; readonly requestId?: string; readonly notSent?: true };
 
 /** Sends one call (the window's call flow); `approval` is the cell's plan line (undefined for a free call). */
-export type CallCellFn = (cell: CallCell, ep: Endpoint, input: Record<string, unknown>, approval: LineApproval | undefined) => Promise<CallResult>;
+export type CallCellFn = (cell: CallCell, ep: Endpoint, input: Record<string, unknown>, approval: Approval | undefined) => Promise<CallResult>;
 
 type CellEvent =
   | { readonly kind: 'running'; readonly index: number; readonly cell: string }
@@ -123,7 +124,8 @@ type CellEvent =
 interface RunOptions {
   readonly dir: string;
   readonly plan: Plan;
-  readonly approvals: ReadonlyMap<string, LineApproval>;
+  /** The plan's approvals (core/money/approval.ts planApprovals), by cell name. */
+  readonly approvals: ReadonlyMap<string, Approval>;
   readonly call: CallCellFn;
   readonly refresh?: ReadonlySet<string>;
   readonly signal?: AbortSignal;
@@ -266,9 +268,9 @@ async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>
   const approval = opts.approvals.get(c.name);
   const alone = opts.askAlone?.has(c.name) === true && approval === undefined;
   if (ep.price.kind !== 'free' && !alone) {
-    if (!approval) return { stopped: `“${c.name}” is not in the approved plan; nothing was sent. Run All again to see the new plan.`, credits: 0 };
+    // The one owner decides: this very cell (endpoint and inputs as written), within its line.
     const q = quote(ep, v.input, ctx);
-    const over = overLine(approval, ep.id, q.atMost ?? q.credits, q.exact || q.atMost !== undefined);
+    const over = cellRefusal(approval, c, ep.id, q.atMost ?? q.credits, q.exact || q.atMost !== undefined);
     if (over) return { stopped: over, credits: 0 };
   }
   if (opts.signal?.aborted) return { stopped: 'Cancelled: nothing was sent for this cell; what was paid is kept.', credits: 0 };

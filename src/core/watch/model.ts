@@ -5,6 +5,7 @@
  * (core/watch/store.ts) validates every record it reads with this schema.
  */
 import { z } from 'zod';
+import { StoredApproval } from '../money/approval';
 
 export const WatchTarget = z.discriminatedUnion('kind', [
   /** A past request (the Requests view): the same endpoint and inputs again. */
@@ -21,21 +22,6 @@ const ScheduleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('daily'), at: z.number().int().min(0).max(1439) }),
   z.object({ kind: z.literal('interval'), ms: z.number().positive() }),
 ]);
-
-/**
- * The price per run the person approved, once, when creating the watch. `credits` is the most a
- * run may cost (exact price, or its bound); `risk`: a Wallet Database query, billed per match, so
- * no price is known before it runs and `credits` is the most the person accepted to risk per run.
- * `cells`: a pipeline's approved line per paid cell.
- */
-const WatchApproval = z.object({
-  credits: z.number().nonnegative(),
-  risk: z.boolean().optional(),
-  cells: z.record(z.string(), z.number().nonnegative()).optional(),
-  /** The profile scope (core/profiles.ts) it was approved for: a run under another connection is skipped. */
-  scope: z.string(),
-});
-type WatchApproval = z.infer<typeof WatchApproval>;
 
 /** A numeric column whose change past `percent` (either way) counts as a change. */
 export const Threshold = z.object({ column: z.string().min(1), percent: z.number().positive() });
@@ -62,7 +48,8 @@ export const WatchRecord = z.object({
   name: z.string(),
   target: WatchTarget,
   schedule: ScheduleSchema,
-  approval: WatchApproval,
+  /** The person's approval when creating it, as a record (core/money/approval.ts owns its shape and its checks). */
+  approval: StoredApproval,
   threshold: Threshold.optional(),
   /** 'changed' (the default): a notification only when something changed; 'always': after every run. */
   notify: z.enum(['changed', 'always']).default('changed'),

@@ -13,6 +13,7 @@ import { errorText } from '../errors';
 import { anyChange, changesText, type Changes } from './changes';
 import type { RunRecord, Threshold, WatchRecord } from './model';
 import { dueAt } from './schedule';
+import { overApproved } from '../money/approval';
 import type { WatchStore } from './store';
 import { l10n } from '../l10n';
 
@@ -119,8 +120,9 @@ export class WatchRunner {
       }
       // A query billed per match can cost more than the amount accepted (the service bills what matched):
       // the watch stops there, so it never does it twice without the person.
-      if (out.kind !== 'skipped' && out.credits > w.approval.credits) {
-        run = { ...run, text: l10n.t('{0} Charged {1} credits, more than the {2} approved per run: the watch is paused.', run.text, out.credits.toLocaleString('en-US'), w.approval.credits.toLocaleString('en-US')) };
+      const over = out.kind === 'skipped' ? undefined : overApproved(w.approval, out.credits);
+      if (over !== undefined) {
+        run = { ...run, text: `${run.text} ${over}` };
         await this.deps.store.update(id, (x) => ({ ...x, paused: true }));
       }
       const after = await this.deps.store.addRun(id, run);

@@ -98,13 +98,26 @@ export function parseInterval(text: string, testMode = false): { ms: number } | 
   return checkInterval(ms, testMode);
 }
 
+/** The shortest interval allowed: the service's refresh (an hour); half a second only under the test runner. */
+function intervalFloor(testMode: boolean): number {
+  return testMode ? 500 : REFRESH_PERIOD_MS;
+}
+
 /** An interval's length if allowed: at least the service's refresh (an hour), unless under the test runner. */
 export function checkInterval(ms: number, testMode = false): { ms: number } | { problem: string } {
   if (!Number.isFinite(ms) || ms <= 0) return { problem: l10n.t('The interval must be more than zero.') };
-  if (ms < REFRESH_PERIOD_MS && !(testMode && ms >= 500)) {
+  if (ms < intervalFloor(testMode)) {
     return { problem: l10n.t('At least an hour: the metrics refresh hourly, and the same query inside the hour gives the same answer.') };
   }
   return { ms };
+}
+
+/**
+ * A schedule as read back from watches.json (a file anyone can edit): an interval below the floor
+ * is raised to it, so a hand-edited 1 ms never charges at every tick (issue 30 item 3).
+ */
+export function storedSchedule<S extends Schedule>(s: S, testMode = false): S {
+  return s.kind === 'interval' && !(s.ms >= intervalFloor(testMode)) ? { ...s, ms: intervalFloor(testMode) } : s;
 }
 
 /**

@@ -13,6 +13,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sleep, tryLock, writeAtomic, type HeldLock, type LockOptions } from '../fileLock';
 import { MAX_RUNS, WatchRecord, type RunRecord } from './model';
+import { storedSchedule } from './schedule';
 import { l10n } from '../l10n';
 
 const FILE = 'watches.json';
@@ -22,16 +23,21 @@ export class WatchStore {
 
   constructor(
     readonly dir: string,
-    private readonly opts: { readonly lock?: LockOptions } = {},
+    /** `testMode`: under VS Code's test runner (ExtensionMode.Test), whose intervals may be seconds. */
+    private readonly opts: { readonly lock?: LockOptions; readonly testMode?: boolean } = {},
   ) {
     this.file = join(dir, FILE);
   }
 
-  /** Every watch, read fresh from the file (a record that does not parse is left out, and kept on disk). */
+  /**
+   * Every watch, read fresh from the file (a record that does not parse is left out, and kept on
+   * disk). The file can be edited by hand: what was checked when the watch was created is checked
+   * again here (an interval under the hour is raised to it).
+   */
   async all(): Promise<WatchRecord[]> {
     return (await this.readRaw()).flatMap((r) => {
       const p = WatchRecord.safeParse(r);
-      return p.success ? [p.data] : [];
+      return p.success ? [{ ...p.data, schedule: storedSchedule(p.data.schedule, this.opts.testMode) }] : [];
     });
   }
 

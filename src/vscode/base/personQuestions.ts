@@ -16,7 +16,8 @@ type ChoiceId = 'whereIsTheApi' | 'exportSchedule';
 export type PersonQuestion =
   | { readonly kind: 'input'; readonly id: InputId; readonly options: vscode.InputBoxOptions }
   | { readonly kind: 'choose'; readonly id: ChoiceId; readonly items: readonly vscode.QuickPickItem[]; readonly options: vscode.QuickPickOptions }
-  | { readonly kind: 'confirm'; readonly message: string; readonly detail: string; readonly yes: string };
+  /** `safe`: a first button that does nothing, so the dialog's default (Enter) never deletes. */
+  | { readonly kind: 'confirm'; readonly message: string; readonly detail: string; readonly yes: string; readonly safe?: string };
 
 /** The text entered (input), the item's label chosen (choose) or the button clicked (confirm); undefined is Escape. */
 export type PersonAnswerer = (q: PersonQuestion) => string | undefined | Promise<string | undefined>;
@@ -58,11 +59,14 @@ export class PersonQuestions {
     return items.some((i) => i.label === a) ? a : undefined;
   }
 
-  /** True only when the person clicked `yes` in the modal. */
-  async confirm(message: string, detail: string, yes: string): Promise<boolean> {
-    const q: PersonQuestion = { kind: 'confirm', message, detail, yes };
+  /**
+   * True only when the person clicked `yes` in the modal. With `safe`, that button comes first: a
+   * modal's first button is its default, so Enter keeps what `yes` would delete.
+   */
+  async confirm(message: string, detail: string, yes: string, safe?: string): Promise<boolean> {
+    const q: PersonQuestion = { kind: 'confirm', message, detail, yes, ...(safe !== undefined ? { safe } : {}) };
     this.record(q);
-    const a = this.answerer ? await this.answerer(q) : await vscode.window.showWarningMessage(message, { modal: true, detail }, yes);
+    const a = this.answerer ? await this.answerer(q) : await vscode.window.showWarningMessage(message, { modal: true, detail }, ...(safe !== undefined ? [safe] : []), yes);
     return a === yes;
   }
 

@@ -38,7 +38,7 @@ import type { JobService } from '../jobs/jobService';
 import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
 import { AmbiguousCalls } from '../../core/ambiguousCalls';
-import { isLineApproval, overLine, type LineApproval } from '../../core/pipeline/plan';
+import { callRefusal, type Approval } from '../../core/money/approval';
 import type { Storage } from '../../core/storage';
 import { askPages, readPages } from './pages';
 import { approvePrice, chargedTo, connectionChanged, type CopyAsCode, type PriceDecision, type PriceQuestions } from './priceStep';
@@ -110,12 +110,13 @@ export class CallService {
 
   /**
    * The whole flow of one call. `raw` are command arguments from any caller: see RunArgs.
-   * `approval` is a pipeline plan's line for this call (core/pipeline/plan.ts), passed only by the
-   * pipeline runner, never from command arguments: only an object the plan issued counts, and it
-   * skips only the plain price step, only for an exact price within its line. The ceiling and the
-   * confirmation threshold still apply; a price past the line is refused, nothing sent.
+   * `approval` is what the person approved before for this call (a pipeline plan's line, a watch's
+   * run), passed only by the pipeline and watch runners, never from command arguments: the one
+   * owner of approval (core/money/approval.ts) issued it and alone decides whether the call is
+   * within it (only an object it issued counts). The ceiling and the budgets still apply; a price
+   * past the approval is refused, nothing sent.
    */
-  async run(ep: Endpoint, raw?: unknown, approval?: LineApproval): Promise<RunOutcome> {
+  async run(ep: Endpoint, raw?: unknown, approval?: Approval): Promise<RunOutcome> {
     const args = runArgsFrom(raw);
     const { connection } = this.deps;
     if (connection.keyWithheld()) {
@@ -189,14 +190,22 @@ export class CallService {
     const before = this.moved(ep, via, 'the inputs were asked');
     if (before) return before;
     const ctx: QuoteContext | undefined = paged ? { pages } : await this.quoteContext(ep, via, input);
-    const planned = approval === undefined ? undefined : this.withinLine(ep, input, ctx, approval);
-    if (planned && 'status' in planned) return planned;
+    // The price, computed once for this call and carried to the approval and the price step.
+    const q = quote(ep, input, ctx);
+    if (approval !== undefined) {
+      const message = callRefusal(approval, ep.id, q);
+      if (message !== undefined) {
+        this.deps.log.warn(`${ep.id}: ${message}`);
+        return { status: 'refused', message };
+      }
+    }
     const decision: PriceDecision = await approvePrice(ep, input, this.deps, {
       step: promptedFields(ep).length + extra,
       total: promptedFields(ep).length + extra,
       ctx,
       via,
-      ...(planned ? { preapproved: planned.credits, standing: planned.standing === true, risk: planned.risk === true } : {}),
+      quote: q,
+      ...(approval !== undefined ? { approval } : {}),
     });
     if (decision.kind === 'refused') return { status: 'refused', message: decision.message };
     if (decision.kind === 'cancelled') return { status: 'cancelled' };
@@ -229,19 +238,6 @@ export class CallService {
     } catch (e) {
       return this.failed(ep, via, input, e, sentAt, args);
     }
-  }
-
-  /** A plan line that covers this call's price, or the refusal when it is not one the plan issued or the price is past it. */
-  private withinLine(ep: Endpoint, input: Record<string, unknown>, ctx: QuoteContext | undefined, approval: LineApproval): LineApproval | RunOutcome {
-    const q = quote(ep, input, ctx);
-    // A watch's accepted risk on a query billed per match: its smallest bill must fit; the rest is held at the accepted amount.
-    const risky = isLineApproval(approval) && approval.risk === true && !q.exact && q.atMost === undefined;
-    const message = !isLineApproval(approval)
-      ? 'This price was not approved in a plan; nothing was sent.'
-      : overLine(approval, ep.id, risky ? q.credits : q.atMost ?? q.credits, risky || q.exact || q.atMost !== undefined);
-    if (message === undefined) return approval;
-    this.deps.log.warn(`${ep.id}: ${message}`);
-    return { status: 'refused', message };
   }
 
   /** A refusal when the window's connection is no longer the flow's; nothing is sent. */

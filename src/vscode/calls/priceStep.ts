@@ -20,7 +20,8 @@
  */
 import * as vscode from 'vscode';
 import { shortTitle, type Endpoint } from '../../core/catalog';
-import { fmtCredits, quote, type QuoteContext } from '../../core/pricing';
+import { fmtCredits, quote, type Quote, type QuoteContext } from '../../core/pricing';
+import { priceCover, watchDayWords, type Approval } from '../../core/money/approval';
 import { parseRiskAmount, riskAmountEcho, riskAmountProblem } from '../../core/riskAmount';
 import { priceGate } from '../../core/quota';
 import type { BoundConnection, Connection } from '../base/connection';
@@ -48,9 +49,11 @@ export type PriceQuestion =
   | { readonly kind: 'modal'; readonly why: 'confirm' | 'unbounded' | 'mayChargeAgain'; readonly endpointId: string; readonly to: string; readonly message: string; readonly detail: string; readonly yes: string; readonly copy?: boolean; readonly pick?: { readonly label: string; readonly detail: string; readonly description?: string } }
   /**
    * After "unbounded": the credits the person accepts to risk, typed (Enter alone runs nothing).
-   * `min` is the smallest bill, `balance` the most that can be typed, `perMatch` the price of a match.
+   * `min` is the smallest bill, `balance` the most that can be typed (`mostIs`: what that is, when
+   * not the balance), `perMatch` the price of a match. A watch's amount (`runsPerDay`, `dayLeft`)
+   * says back the most a day can cost.
    */
-  | { readonly kind: 'amount'; readonly endpointId: string; readonly to: string; readonly title: string; readonly prompt: string; readonly min: number; readonly balance?: number; readonly perMatch: number };
+  | { readonly kind: 'amount'; readonly endpointId: string; readonly to: string; readonly title: string; readonly prompt: string; readonly min: number; readonly balance?: number; readonly mostIs?: string; readonly perMatch: number; readonly runsPerDay?: number; readonly dayLeft?: number };
 
 /**
  * An answer: true spends, false cancels, 'copyAsCode' copies the call and spends nothing (only where
@@ -126,7 +129,7 @@ export class PriceQuestions {
   private async amount(q: Extract<PriceQuestion, { kind: 'amount' }>): Promise<number | false> {
     if (this.answerer) {
       const a = await this.answerer(q);
-      return (typeof a === 'number' && parseRiskAmount(String(a), q.min, q.balance)) || false;
+      return (typeof a === 'number' && parseRiskAmount(String(a), q.min, q.balance, q.mostIs)) || false;
     }
     const typed = await vscode.window.showInputBox({
       title: q.title,
@@ -134,12 +137,15 @@ export class PriceQuestions {
       placeHolder: l10n.t('The most credits you accept, e.g. {0}', fmtCredits(Math.max(q.min, 100 * q.perMatch))),
       ignoreFocusOut: false,
       validateInput: (text) => {
-        const problem = riskAmountProblem(text, q.min, q.balance);
+        const problem = riskAmountProblem(text, q.min, q.balance, q.mostIs);
         if (problem !== undefined) return text.trim() === '' ? undefined : problem;
-        return { message: riskAmountEcho(parseRiskAmount(text, q.min, q.balance) ?? 0, q.perMatch), severity: vscode.InputBoxValidationSeverity.Info };
+        const n = parseRiskAmount(text, q.min, q.balance, q.mostIs) ?? 0;
+        // A watch's amount is per run: say back the most a day can cost (issue 35 item 11).
+        const echo = q.runsPerDay === undefined ? riskAmountEcho(n, q.perMatch) : watchDayWords({ perRun: n, perDay: q.runsPerDay, risk: true, ...(q.dayLeft !== undefined ? { dayLeft: q.dayLeft } : {}) });
+        return { message: echo, severity: vscode.InputBoxValidationSeverity.Info };
       },
     });
-    return (typed !== undefined && parseRiskAmount(typed, q.min, q.balance)) || false;
+    return (typed !== undefined && parseRiskAmount(typed, q.min, q.balance, q.mostIs)) || false;
   }
 }
 
@@ -188,12 +194,12 @@ export async function approvePrice(
   input: Record<string, unknown>,
   deps: { credits: CreditsService; questions: PriceQuestions; copyAsCode?: CopyAsCode },
   /**
-   * `preapproved`: the credits a pipeline plan the person approved allows this call (skips only the
-   * plain price step). `standing`: a watch's run, approved when the watch was created (skips the
-   * confirmation too, and its refusals are the watch's to tell); `risk`: that approval is the most
-   * accepted for a query billed per match.
+   * `approval`: what the person approved before (a pipeline's plan line, a watch's run), issued by
+   * the one owner of approval (core/money/approval.ts), which alone decides whether it covers this
+   * price (priceCover); a watch's refusals are the watch's to tell. `quote`: the call's price,
+   * computed once by the call flow and carried here.
    */
-  opts: { step: number; total: number; ctx?: QuoteContext; via: BoundConnection; preapproved?: number; standing?: boolean; risk?: boolean },
+  opts: { step: number; total: number; ctx?: QuoteContext; via: BoundConnection; approval?: Approval; quote?: Quote },
 ): Promise<PriceDecision> {
   const { via } = opts;
   const to = via.label;
@@ -203,7 +209,8 @@ export async function approvePrice(
     await deps.copyAsCode?.(ep, input, opts.ctx);
     return { kind: 'cancelled' };
   };
-  const q = quote(ep, input, opts.ctx);
+  const q = opts.quote ?? quote(ep, input, opts.ctx);
+  const standing = opts.approval?.standing === true;
   if (q.credits === 0 && q.exact) return { kind: 'approved', shown: 'Free', credits: 0, ceilingLifted: false };
   let balance: number | undefined;
   try {
@@ -219,7 +226,7 @@ export async function approvePrice(
   const title = shortTitle(ep);
   const refuse = (message: string, setting: string): PriceDecision => {
     // A watch's run has nobody waiting on it: the watch says it was skipped, and why.
-    if (opts.standing === true) return { kind: 'refused', message };
+    if (standing) return { kind: 'refused', message };
     void vscode.window.showErrorMessage(message, l10n.t('Open Settings')).then((a) => {
       if (a) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
     });
@@ -230,20 +237,19 @@ export async function approvePrice(
     const h = await deps.credits.hold(ep.id, worst, settings.budgets, via.scope);
     return 'id' in h ? { ...approved, hold: h.id } : refuse(h.refused, h.setting);
   };
+  // What the person approved before (a plan, a watch), judged by the owner of approval alone.
+  const cover = priceCover(opts.approval, q, gate);
+  if (cover.kind === 'refuse') return refuse(cover.message, cover.setting);
+  if (cover.kind === 'hold' && gate.kind !== 'free' && gate.kind !== 'refuse') {
+    const words = gate.kind === 'step' ? `${gate.label} ${gate.detail}` : `${gate.message} ${gate.detail}`;
+    return held({ kind: 'approved', shown: `${words} (${cover.why})`, credits: q.credits, ceilingLifted: false, ...(cover.accepted !== undefined ? { accepted: cover.accepted } : {}) }, cover.credits);
+  }
   switch (gate.kind) {
     case 'free':
       return { kind: 'approved', shown: 'Free', credits: 0, ceilingLifted: false };
     case 'refuse':
       return refuse(gate.message, gate.setting);
     case 'unbounded': {
-      if (opts.standing === true && opts.risk === true && opts.preapproved !== undefined) {
-        // The amount accepted when the watch was created, held under the ceiling and the budgets.
-        const accepted = opts.preapproved;
-        if (accepted > gate.ceiling) {
-          return refuse(`The watch accepts up to ${fmtCredits(accepted)} per run, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: ${fmtCredits(gate.ceiling)}). Nothing was sent.`, 'walletAnalytics.maxCreditsPerCall');
-        }
-        return held({ kind: 'approved', shown: `${gate.message} (up to ${fmtCredits(accepted)} accepted when the watch was created)`, credits: q.credits, ceilingLifted: false, accepted }, accepted);
-      }
       const ok = await deps.questions.choose({ kind: 'modal', why: 'unbounded', endpointId: ep.id, to, message: gate.message, detail: `${gate.detail}\n\n${chargedTo(via)}`, yes: TYPE_RISK_AMOUNT, copy });
       if (ok === 'copyAsCode') return copied();
       const perMatch = ep.price.kind === 'perMatch' ? ep.price.credits : q.credits;
@@ -264,20 +270,12 @@ export async function approvePrice(
     }
     case 'modal': {
       const detail = gate.detail;
-      if (opts.standing === true && opts.preapproved !== undefined && (q.exact || q.atMost !== undefined) && (q.atMost ?? q.credits) <= opts.preapproved) {
-        return held({ kind: 'approved', shown: `${gate.message} ${detail} (approved when the watch was created)`, credits: q.credits, ceilingLifted: false }, q.atMost ?? q.credits);
-      }
       const ok = await deps.questions.choose({ kind: 'modal', why: 'confirm', endpointId: ep.id, to, message: gate.message, detail: `${detail}\n\n${chargedTo(via)}`, yes: 'Run', copy, pick: { label: gate.label, detail: gate.short } });
       if (ok === 'copyAsCode') return copied();
       return ok ? held({ kind: 'approved', shown: `${gate.message} ${detail}`, credits: q.credits, ceilingLifted: false }, q.atMost ?? q.credits) : { kind: 'cancelled' };
     }
     case 'step': {
       const detail = gate.detail;
-      if (opts.preapproved !== undefined && (q.exact || (opts.standing === true && q.atMost !== undefined)) && (q.atMost ?? q.credits) <= opts.preapproved) {
-        // Held like any approved call, so another window counts it before its charge is known.
-        const why = opts.standing === true ? 'approved when the watch was created' : "approved in the pipeline's plan";
-        return held({ kind: 'approved', shown: `${gate.label} ${detail} (${why})`, credits: q.credits, ceilingLifted: false }, q.atMost ?? q.credits);
-      }
       const ok = await deps.questions.choose({
         kind: 'step', endpointId: ep.id, to, title: `${title} · ${to}`, step: opts.step, total: opts.total, label: gate.label, detail,
         // The title names the endpoint and the Run item the price: the placeholder, which the box

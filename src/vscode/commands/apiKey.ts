@@ -117,9 +117,16 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Serv
     }),
     vscode.commands.registerCommand(CommandIds.clearApiKey, async () => {
       const hadKey = (await s.keys.get()) !== undefined;
+      const profile = s.connection.profiles.get(s.connection.profiles.keyProfileId())?.name ?? 'this profile';
+      // Deleting the key is asked first, whoever runs the command (the palette, a link, another
+      // extension): only the person's click deletes it, and the dialog's default keeps it (issue 30 item 6).
+      if (hadKey) {
+        const yes = l10n.t('Clear API Key');
+        const ok = await questions.confirm(l10n.t('Clear the API key of “{0}”?', profile), l10n.t('It is deleted from SecretStorage: calls with it stop until you run Set API Key again, and you will need the key to set it again.'), yes, l10n.t('Keep the Key'));
+        if (!ok) return false;
+      }
       await s.keys.clear();
       s.log.info(`API key removed from SecretStorage${profileNote(s)}.`);
-      const profile = s.connection.profiles.get(s.connection.profiles.keyProfileId())?.name ?? 'this profile';
       void vscode.window.showInformationMessage(clearedKeyMessage({ hadKey, profile: `“${profile}”`, sandboxInUse: s.connection.mode === 'sandbox' }));
       return true;
     }),

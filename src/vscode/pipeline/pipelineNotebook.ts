@@ -11,7 +11,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { findEndpoint, shortTitle, type Endpoint } from '../../core/catalog';
 import { cellFromText, cellText, examplePipeline, parsePipeline, serializePipeline, type PipelineFile } from '../../core/pipeline/format';
-import { approvalsOf, planText, type LineApproval } from '../../core/pipeline/plan';
+import { planText } from '../../core/pipeline/plan';
+import { planApprovals, type Approval } from '../../core/money/approval';
 import { firstCellError } from '../../core/pipeline/cellChecks';
 import { forgetRecord, planOnDisk, readRecord, resultsDirOf, runPipeline, type CallResult, type LastAnswer } from '../../core/pipeline/run';
 import type { ChainColumns } from '../../core/query/fields';
@@ -162,7 +163,7 @@ class PipelineController {
         if (first) end(first.index, false, `**Not run:** ${first.text}. Nothing was sent.`);
         return;
       }
-      let approvals: ReadonlyMap<string, LineApproval> = new Map();
+      let approvals: ReadonlyMap<string, Approval> = new Map();
       if (sub.total > 0) {
         const totalText = `${lines.every((l) => l.exact) ? '' : 'up to '}${sub.total.toLocaleString('en-US')} credits`;
         const detail = planText({ ...sub, totalText }).join('\n');
@@ -176,7 +177,8 @@ class PipelineController {
           for (const i of [...executions.keys()]) end(i, false, '**Not run:** the plan was not approved. Nothing was sent.');
           return;
         }
-        approvals = approvalsOf(sub);
+        // Each line bound to its cell as written: the plan is the confirmation for every line within it.
+        approvals = planApprovals(sub.lines, file.cells.flatMap((c) => (typeof c !== 'string' && 'call' in c ? [c] : [])));
       }
       const summary = await runPipeline(file, {
         dir, plan: sub, approvals, only, signal: abort.signal,
@@ -219,7 +221,7 @@ class PipelineController {
     return runs ? (ep, body) => runs.lookup(this.deps.connection.scope(), ep.chain, body) : undefined;
   }
 
-  private call(ep: Endpoint, input: Record<string, unknown>, approval: LineApproval | undefined, signal: AbortSignal): Promise<CallResult> {
+  private call(ep: Endpoint, input: Record<string, unknown>, approval: Approval | undefined, signal: AbortSignal): Promise<CallResult> {
     return callCell(this.deps, ep, input, approval, signal);
   }
 
@@ -232,7 +234,7 @@ class PipelineController {
  * One paid or free call of a pipeline cell through the one call flow, with its plan line; a queued
  * job is followed until it settles or the run is cancelled. Also a watched pipeline's (src/vscode/watch/).
  */
-export async function callCell(deps: Pick<PipelineDeps, 'calls' | 'store'>, ep: Endpoint, input: Record<string, unknown>, approval: LineApproval | undefined, signal: AbortSignal): Promise<CallResult> {
+export async function callCell(deps: Pick<PipelineDeps, 'calls' | 'store'>, ep: Endpoint, input: Record<string, unknown>, approval: Approval | undefined, signal: AbortSignal): Promise<CallResult> {
   const out = await deps.calls.run(ep, { inputs: input, notify: false, wait: false, open: false, ...(ep.paged ? { pages: 1 } : {}) }, approval);
   switch (out.status) {
     case 'done':

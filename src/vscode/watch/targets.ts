@@ -2,16 +2,19 @@
  * What a watch re-runs, in the window: a past request (the same endpoint and inputs), a query file
  * (read afresh), or a pipeline (every call cell sent again). Two questions per target: its price
  * per run (asked once, when the watch is created) and one run through the one call flow
- * (CallService.run and its price gate) with the approval stored in the watch, so each run is
- * priced and held under the budgets, the per-call ceiling and that approval; a run that would
- * pass any of them is skipped and nothing is sent.
+ * (CallService.run and its price gate). The approval stored in the watch is only a record: the
+ * owner of approval (core/money/approval.ts) issues a run's approval only for the very request
+ * approved (the query's body, each pipeline cell as written), so each run is priced and held under
+ * the budgets, the per-call ceiling and that approval; a run that differs or would pass any of
+ * them is skipped, told, and nothing is sent.
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { findEndpoint, type Endpoint } from '../../core/catalog';
 import { endpointTitle } from '../../core/history/format';
-import { parsePipeline, type PipelineFile } from '../../core/pipeline/format';
-import { approvalsOf, standingApproval, type Plan } from '../../core/pipeline/plan';
+import { parsePipeline, type CallCell, type PipelineFile } from '../../core/pipeline/format';
+import type { Plan } from '../../core/pipeline/plan';
+import { isApproval, watchCellApprovals, watchRunApproval } from '../../core/money/approval';
 import { planOnDisk, readRecord, resultsDirOf, runPipeline } from '../../core/pipeline/run';
 import { fmtCredits, quote, type Quote } from '../../core/pricing';
 import { parseQueryFile } from '../../core/query/file';
@@ -29,12 +32,12 @@ export interface TargetDeps extends Pick<PipelineDeps, 'calls' | 'store'> {
   readonly connection: Connection;
 }
 
-/** The price of one run, as the person approves it when creating the watch. */
+/** The price of one run, as the person approves it when creating the watch; `request`: what they approve (bound to the approval). */
 type RunPrice =
-  /** Known before it runs: exact, or its bound (`credits` is the most a run may cost). `cells`: a pipeline's lines. */
-  | { readonly kind: 'bounded'; readonly credits: number; readonly exact: boolean; readonly text: string; readonly cells?: Record<string, number> }
+  /** Known before it runs: exact, or its bound (`credits` is the most a run may cost). `cells`: a pipeline's cells and lines. */
+  | { readonly kind: 'bounded'; readonly credits: number; readonly exact: boolean; readonly text: string; readonly request?: unknown; readonly cells?: readonly (CallCell & { readonly credits: number })[] }
   /** A Wallet Database query, billed per match: at least `min`, at most what the person accepts. */
-  | { readonly kind: 'perMatch'; readonly min: number; readonly perMatch: number; readonly text: string }
+  | { readonly kind: 'perMatch'; readonly min: number; readonly perMatch: number; readonly text: string; readonly request: unknown }
   | { readonly kind: 'unwatchable'; readonly message: string };
 
 /** A target's name in the view and the notification: "Trending tokens (hours 2)", "whales.waquery.json". */
@@ -56,6 +59,11 @@ export async function readPipeline(file: string): Promise<PipelineFile> {
   return parsePipeline(await fs.readFile(file, 'utf8'));
 }
 
+/** A pipeline's call cells, as written: what a watch's approval binds, one by one. */
+function callCells(p: PipelineFile): CallCell[] {
+  return p.cells.flatMap((c) => (typeof c !== 'string' && 'call' in c ? [c] : []));
+}
+
 /** Every call cell sent again: a watch wants fresh results, not the ones on disk. */
 async function freshPlan(file: string, p: PipelineFile): Promise<Plan> {
   const calls = new Set(p.cells.flatMap((c) => (typeof c !== 'string' && 'call' in c ? [c.name] : [])));
@@ -68,21 +76,24 @@ export async function priceOfRun(t: WatchTarget): Promise<RunPrice> {
     const ep = findEndpoint(t.endpointId);
     if (!ep) return { kind: 'unwatchable', message: `“${t.endpointId}” is not an endpoint of the service.` };
     const q: Quote = quote(ep, t.inputs, ep.paged ? { pages: 1 } : {});
-    return { kind: 'bounded', credits: q.atMost ?? q.credits, exact: q.exact, text: q.text };
+    return { kind: 'bounded', credits: q.atMost ?? q.credits, exact: q.exact, text: q.text, request: t.inputs };
   }
   if (t.kind === 'query') {
     const r = await readQuery(t.file);
     if ('problem' in r) return { kind: 'unwatchable', message: r.problem };
     const q = quote(r.ep, { query: r.body });
     const perMatch = r.ep.price.kind === 'perMatch' ? r.ep.price.credits : q.credits;
-    return { kind: 'perMatch', min: q.credits, perMatch, text: l10n.t('{0} per matching wallet, at least {1}', fmtCredits(perMatch), fmtCredits(q.credits)) };
+    return { kind: 'perMatch', min: q.credits, perMatch, text: l10n.t('{0} per matching wallet, at least {1}', fmtCredits(perMatch), fmtCredits(q.credits)), request: { query: r.body } };
   }
   const p = await readPipeline(t.file);
   const plan = await freshPlan(t.file, p);
   if (plan.unbounded.length > 0) {
     return { kind: 'unwatchable', message: `${path.basename(t.file)}: no bound on the price of ${plan.unbounded.join(', ')} (add "top" to its reference, or watch that query on its own).` };
   }
-  const cells = Object.fromEntries(plan.lines.filter((l) => !l.reused).map((l) => [l.cell, l.credits]));
+  const cells = plan.lines.filter((l) => !l.reused).flatMap((l) => {
+    const c = callCells(p).find((x) => x.name === l.cell);
+    return c ? [{ ...c, credits: l.credits }] : [];
+  });
   return { kind: 'bounded', credits: plan.total, exact: plan.exact, text: plan.totalText, cells };
 }
 
@@ -123,29 +134,29 @@ export async function runWatch(w: WatchRecord, deps: TargetDeps, signal: AbortSi
   if (t.kind === 'request') {
     const ep = findEndpoint(t.endpointId);
     if (!ep) return { kind: 'failed', message: `“${t.endpointId}” is not an endpoint of the service.`, credits: 0 };
-    const out = await deps.calls.run(ep, { inputs: t.inputs, notify: false, wait: true, open: false, ...(ep.paged ? { pages: 1 } : {}) }, standingApproval(ep.id, w.approval.credits, false));
+    const approval = watchRunApproval(w.approval, ep.id, t.inputs);
+    if (!isApproval(approval)) return { kind: 'skipped', message: approval.refused };
+    const out = await deps.calls.run(ep, { inputs: t.inputs, notify: false, wait: true, open: false, ...(ep.paged ? { pages: 1 } : {}) }, approval);
     return outcomeOf(out);
   }
   if (t.kind === 'query') {
     const r = await readQuery(t.file);
     if ('problem' in r) return { kind: 'failed', message: r.problem, credits: 0 };
-    const out = await deps.calls.run(r.ep, { inputs: { query: r.body }, notify: false, wait: true, open: false }, standingApproval(r.ep.id, w.approval.credits, w.approval.risk === true));
+    // The file as read now, sent only if it is the very query approved (issue 30 item 1).
+    const request = { query: r.body };
+    const approval = watchRunApproval(w.approval, r.ep.id, request);
+    if (!isApproval(approval)) return { kind: 'skipped', message: approval.refused };
+    const out = await deps.calls.run(r.ep, { inputs: request, notify: false, wait: true, open: false }, approval);
     return outcomeOf(out);
   }
   const p = await readPipeline(t.file);
   const plan = await freshPlan(t.file, p);
-  const approved = w.approval.cells ?? {};
-  for (const l of plan.lines) {
-    if (l.reused) continue;
-    const line = approved[l.cell];
-    if (!l.bounded || line === undefined || l.credits > line) {
-      const was = line === undefined ? 'no approved line' : `its approved line is ${fmtCredits(line)}`;
-      return { kind: 'skipped', message: `“${l.cell}” would cost ${l.bounded ? fmtCredits(l.credits) : 'an unknown amount'} and ${was}; nothing was sent. Remove the watch and watch the pipeline again to approve the new price.` };
-    }
-  }
+  // Each cell as written now, sent only if that very cell was approved within its line (issue 30 item 2).
+  const approvals = watchCellApprovals(w.approval, plan.lines, callCells(p));
+  if ('refused' in approvals) return { kind: 'skipped', message: approvals.refused };
   let notSent = false;
   const summary = await runPipeline(p, {
-    dir: resultsDirOf(t.file), plan, approvals: approvalsOf(plan, { standing: true }), signal,
+    dir: resultsDirOf(t.file), plan, approvals, signal,
     refresh: new Set(plan.lines.map((l) => l.cell)),
     call: async (_cell, ep, input, approval) => {
       const r = await callCell(deps, ep, input, approval, signal);

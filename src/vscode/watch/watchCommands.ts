@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import { DAY_MS, resetWords, type BudgetState } from '../../core/budget';
 import { findEndpoint } from '../../core/catalog';
 import { fmtCredits } from '../../core/pricing';
+import { watchApprovalRecord, watchDayWords } from '../../core/money/approval';
 import { PIPELINE_EXTENSION } from '../../core/pipeline/format';
 import { lastRun, Threshold, WatchTarget, type WatchRecord } from '../../core/watch/model';
 import { checkInterval, nextSlot, parseInterval, parseTimeOfDay, periodOf, scheduleText, slotOf, type Schedule } from '../../core/watch/schedule';
@@ -191,11 +192,17 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
   const ceiling = settings.maxCreditsPerCall;
   let perRun: number;
   let risk = false;
+  const perDay = Math.max(1, Math.round(DAY_MS / periodOf(schedule)));
+  const day = states.find((s) => s.kind === 'day');
   if (price.kind === 'perMatch') {
     const left = states.length ? Math.min(...states.map((s) => s.left)) : Infinity;
+    // The most a run may be typed: the ceiling, or what a budget leaves, named as what it is (never "your balance").
+    const most = Math.min(ceiling, left);
+    const mostIs = most < ceiling ? (day && day.left === most ? l10n.t('what your daily budget leaves today') : l10n.t('what your 30-day budget leaves')) : l10n.t('your per-call ceiling');
     const typed = await deps.questions.choose({
-      kind: 'amount', endpointId, to, title: l10n.t('Watch “{0}” (3/3) · {1}', name, to), min: price.min, balance: Math.min(ceiling, left), perMatch: price.perMatch,
-      prompt: l10n.t('A Wallet Database query is billed per match ({0}), not known before it runs. Type the most credits each run may cost (at most your per-call ceiling{1}); a run that could cost more is skipped. Escape creates nothing.', price.text, left < Infinity ? ' and what your budgets leave' : ''),
+      kind: 'amount', endpointId, to, title: l10n.t('Watch “{0}” (3/3) · {1}', name, to), min: price.min, balance: most, mostIs, perMatch: price.perMatch,
+      runsPerDay: perDay, ...(day ? { dayLeft: day.left } : {}),
+      prompt: l10n.t('A Wallet Database query is billed per match ({0}), not known before it runs. Type the most credits each run may cost ({1} runs a day; at most {2}, {3}); a run that could cost more is skipped. Escape creates nothing.', price.text, perDay, mostIs, fmtCredits(most)),
     });
     if (typeof typed !== 'number') return undefined;
     perRun = typed;
@@ -208,10 +215,9 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
     }
   }
   const perRunText = risk ? `up to ${fmtCredits(perRun)}` : price.kind === 'bounded' && !price.exact ? `up to ${fmtCredits(perRun)}` : fmtCredits(perRun);
-  const perDay = Math.max(1, Math.round(DAY_MS / periodOf(schedule)));
   const paid = perRun > 0;
   const detail = [
-    `${scheduleText(schedule)}: ${perRunText} per run${paid ? `, at most ${fmtCredits(perRun * perDay)} a day` : ''}.`,
+    `${scheduleText(schedule)}: ${paid ? watchDayWords({ perRun, perDay, risk: risk || (price.kind === 'bounded' && !price.exact), ...(day ? { dayLeft: day.left } : {}) }) : l10n.t('free.')}`,
     budgetWords(states),
     'This is the only approval: a run whose price is above it is skipped and the watch says so.',
     chargedTo(connection.bind()),
@@ -227,7 +233,8 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
   const record: WatchRecord = {
     id: `w-${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
     name, target, schedule,
-    approval: { credits: perRun, scope, ...(risk ? { risk: true } : {}), ...(price.kind === 'bounded' && price.cells ? { cells: price.cells } : {}) },
+    // Bound to what the person saw: the request or query body, each pipeline cell as written.
+    approval: watchApprovalRecord({ credits: perRun, scope, risk, ...(price.request !== undefined ? { request: price.request } : {}), ...(price.kind === 'bounded' && price.cells ? { cells: price.cells } : {}) }),
     ...(threshold ? { threshold } : {}),
     notify: args.notify ?? 'changed', paused: false, createdAt: now,
     // The slot it was created in is not run: the first run is the next slot.
@@ -328,6 +335,25 @@ export function registerWatches(context: vscode.ExtensionContext, deps: WatchCom
     if (!id || !watches.list().some((w) => w.id === id)) throw new Error('That watch is no longer there.');
     return id;
   };
+  /**
+   * Run Now and Resume spend under the watch's standing approval, so they need the person's own
+   * click (issue 30 item 4). A row of this view is one: VS Code hands the command the very tree
+   * item object this provider made, which no other extension and no `command:` link can make (they
+   * can pass only JSON, such as a bare id). Anything else asks first, Cancel the default.
+   */
+  const clicked = async (t: unknown, id: string, action: 'run' | 'resume'): Promise<boolean> => {
+    if (t instanceof WatchNode || t instanceof DetailNode) return true;
+    const w = watches.list().find((x) => x.id === id);
+    const name = w?.name ?? id;
+    const per = w ? `${w.approval.risk ? l10n.t('up to ') : ''}${fmtCredits(w.approval.credits)}` : '';
+    const yes = action === 'run' ? l10n.t('Run Watch Now') : l10n.t('Resume Watch');
+    return deps.questions.ask({
+      kind: 'modal', why: 'confirm', endpointId: 'watch', to: deps.watches.deps.connection.label(),
+      message: action === 'run' ? l10n.t('Run the watch “{0}” now ({1})?', name, per) : l10n.t('Resume the watch “{0}” ({1} per run, {2})?', name, per, w ? scheduleText(w.schedule) : ''),
+      detail: l10n.t('This was asked from outside the Watches view (a link, another extension, a command argument): it spends under the watch’s approval only if you choose {0}.', yes),
+      yes, pick: { label: yes, description: l10n.t('asked from outside the Watches view'), detail: l10n.t('Spends under the watch’s approval; Cancel sends nothing.') },
+    });
+  };
   const guard = <A extends unknown[], R>(f: (...a: A) => Promise<R>) => async (...a: A): Promise<R | undefined> => {
     try {
       return await f(...a);
@@ -340,8 +366,14 @@ export function registerWatches(context: vscode.ExtensionContext, deps: WatchCom
     watches, provider, view,
     vscode.commands.registerCommand(CommandIds.watchThis, guard((arg?: unknown, extra?: unknown) => watchThis(deps, arg, extra))),
     vscode.commands.registerCommand(CommandIds.pauseWatch, guard((t?: unknown) => watches.setPaused(need(t), true))),
-    vscode.commands.registerCommand(CommandIds.resumeWatch, guard((t?: unknown) => watches.setPaused(need(t), false))),
-    vscode.commands.registerCommand(CommandIds.runWatchNow, guard((t?: unknown) => watches.runNow(need(t)))),
+    vscode.commands.registerCommand(CommandIds.resumeWatch, guard(async (t?: unknown) => {
+      const id = need(t);
+      return (await clicked(t, id, 'resume')) ? watches.setPaused(id, false) : undefined;
+    })),
+    vscode.commands.registerCommand(CommandIds.runWatchNow, guard(async (t?: unknown) => {
+      const id = need(t);
+      return (await clicked(t, id, 'run')) ? watches.runNow(id) : undefined;
+    })),
     vscode.commands.registerCommand(CommandIds.removeWatch, guard(async (t?: unknown) => {
       const id = need(t);
       const w = watches.list().find((x) => x.id === id);

@@ -36,6 +36,8 @@ interface WatchServiceDeps extends TargetDeps {
   readonly resultsFolder: () => string;
   /** How often the window looks for due slots (and tries to take the runner over). */
   readonly tickMs: number;
+  /** Under VS Code's test runner only: intervals of seconds are kept when the watches are read. */
+  readonly testMode?: boolean;
 }
 
 /**
@@ -64,7 +66,7 @@ export class WatchService implements vscode.Disposable {
   private cached: WatchRecord[] = [];
 
   constructor(readonly deps: WatchServiceDeps) {
-    this.store = new WatchStore(deps.dir);
+    this.store = new WatchStore(deps.dir, { testMode: deps.testMode === true });
     this.runner = new WatchRunner({
       store: this.store,
       execute: async (w) => {
