@@ -177,6 +177,30 @@ describe('watches: a query file watched on a short test interval (against a sand
     }
   });
 
+  it('a watched query file edited after its approval is not run: skipped and told, nothing sent (issue 30 item 1)', async () => {
+    await set('budget.perDay', (await spentToday()) + 1_000_000);
+    const file = path.join(dir, 'edited.waquery.json');
+    fs.writeFileSync(file, '{\n  "where": { "and": [ { "field": "winrate_30d", "op": ">=", "value": 0.9 } ] },\n  "limit": 5\n}\n');
+    await answerPrices((q) => (q.kind === 'amount' ? 10_000 : q.kind === 'modal' && q.yes === 'Create Watch'));
+    const w = await vscode.commands.executeCommand<WatchRecord | undefined>(CommandIds.watchThis, vscode.Uri.file(file), { name: 'Edited', schedule: { kind: 'hourly' }, threshold: null });
+    assert.ok(w?.approval.request, 'the approval binds the query body');
+    try {
+      // A looser filter: far more matches, far more credits than the 10,000 approved per run.
+      fs.writeFileSync(file, '{\n  "where": { "and": [ { "field": "winrate_30d", "op": ">=", "value": 0.1 } ] },\n  "limit": 5\n}\n');
+      const sent = dbPosts();
+      await answerPrices((q) => q.kind === 'modal' && q.yes === 'Run Watch Now');
+      await vscode.commands.executeCommand(CommandIds.runWatchNow, w.id);
+      await answerPrices(false);
+      const run = (await (await watches()).store.get(w.id))?.runs.at(-1);
+      assert.equal(run?.status, 'skipped', JSON.stringify(run));
+      assert.match(run?.text ?? '', /not what was approved when the watch was created/u);
+      assert.equal(run?.credits, 0);
+      assert.equal(dbPosts(), sent, 'nothing sent');
+    } finally {
+      await (await watches()).remove(w.id);
+    }
+  });
+
   it('Run Now and Resume from a command argument (a bare id: a link, another extension) ask the person first; Cancel spends nothing (issue 30 item 4)', async () => {
     await answerPrices((q) => q.kind === 'modal' && q.yes === 'Create Watch');
     const w = await vscode.commands.executeCommand<WatchRecord | undefined>(CommandIds.watchThis, {
