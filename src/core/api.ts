@@ -4,7 +4,7 @@
  *   const api = new WalletAnalyticsApi({ baseUrl, apiKey: () => keys.get(), onLog });
  *   const { requestId } = await api.submit('trending', { hours: 1 });
  *   const rec = await api.request(requestId);            // poll until rec.url !== ''
- *   const file = await api.download(rec.url, folder);     // key only if same origin as baseUrl
+ *   const file = await downloadFrom(api, rec.url, folder); // download.ts; key only if same origin as baseUrl
  *
  * Every call validates its input with the catalog first (bad input is reported before any
  * network traffic), encodes it with encodeRequest (GET → query, POST → JSON body), and checks
@@ -16,9 +16,7 @@ import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { endpoint, encodeRequest, validateInput, type Endpoint } from './catalog';
 import type { Chain } from './addresses';
-import { downloadFile, type DownloadOptions, type DownloadResult } from './download';
-import { redact } from './apiKey';
-import { BadInputError, MalformedResponseError, WalletApiError, type CallContext } from './errors';
+import { BadInputError, MalformedResponseError, WalletApiError, redact, type CallContext } from './errors';
 import { checkUrl, HttpTransport, type CallLog, type HttpAnswer, type RetryOptions } from './http';
 import { isPaid, quote } from './pricing';
 import { analyzeQuery } from './query/analyze';
@@ -265,24 +263,24 @@ export class WalletAnalyticsApi {
   }
 
   /**
-   * Downloads a result file into destDir, atomically. The key is sent only when the file's
-   * origin is the base URL's; a file elsewhere is fetched without it.
+   * What downloading a result file needs (`downloadFrom` in download.ts, which the result writer
+   * calls): the checked address, the proxy, the headers of each hop, and a failure told without
+   * the key. The key is sent only when a hop's origin is the base URL's; a file elsewhere is
+   * fetched without it, and the key is read only when it will be sent, so a missing key does not
+   * block a foreign-origin file.
    */
-  async download(url: string, destDir: string, opts: Omit<DownloadOptions, 'destDir' | 'headersFor' | 'dispatcher'> = {}): Promise<DownloadResult> {
+  async fileAccess(url: string): Promise<{ href: string; dispatcher: Dispatcher | undefined; headersFor: (u: URL) => Record<string, string>; redacted: (e: unknown) => unknown }> {
     const target = checkUrl(url, 'result file URL');
-    // Read the key only when it will be sent, so a missing key does not block a foreign-origin file.
     const key = this.http.isBaseOrigin(target) ? await this.http.key({ what: 'the result file' }) : undefined;
-    try {
-      return await downloadFile(target.href, {
-        ...opts,
-        destDir,
-        dispatcher: this.opts.dispatcher,
-        headersFor: (u): Record<string, string> => (key !== undefined && this.http.isBaseOrigin(u) ? { api_key: key } : {}),
-      });
-    } catch (e) {
-      if (e instanceof WalletApiError) throw e.redacted([key]);
-      if (e instanceof Error) e.message = redact(e.message, [key]);
-      throw e;
-    }
+    return {
+      href: target.href,
+      dispatcher: this.opts.dispatcher,
+      headersFor: (u): Record<string, string> => (key !== undefined && this.http.isBaseOrigin(u) ? { api_key: key } : {}),
+      redacted: (e: unknown): unknown => {
+        if (e instanceof WalletApiError) return e.redacted([key]);
+        if (e instanceof Error) e.message = redact(e.message, [key]);
+        return e;
+      },
+    };
   }
 }

@@ -21,15 +21,6 @@ export function checkApiKey(input: string | undefined): KeyCheck {
   return { ok: true, key };
 }
 
-/** Replaces every occurrence of each secret in text with a fixed marker, for logs and error messages. */
-export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const s of secrets) {
-    if (s && s.length >= 4) out = out.split(s).join('‹redacted›');
-  }
-  return out;
-}
-
 /**
  * What Clear API Key did, in words: the key removed (and what that stops), or that there was none;
  * with the sandbox in use, that it goes on with its own demo key.

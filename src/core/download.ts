@@ -29,7 +29,7 @@ const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3;
 export const DOWNLOAD_TEMP_PREFIX = '.wa-download-';
 const MAX_REDIRECTS = 5;
 
-export interface DownloadOptions {
+interface DownloadOptions {
   readonly destDir: string;
   /** Final file name; by default from Content-Disposition or the URL path, with the kind's extension. */
   readonly fileName?: string;
@@ -44,7 +44,7 @@ export interface DownloadOptions {
   readonly timeoutMs?: number;
 }
 
-export interface DownloadResult {
+interface DownloadResult {
   readonly path: string;
   readonly bytes: number;
   readonly kind: ResultKind;
@@ -197,6 +197,25 @@ async function openFollowingRedirects(url: string, opts: DownloadOptions): Promi
       throw new DownloadError('http', l10n.t('The result file could not be downloaded (HTTP {0}).{1}', res.statusCode, hint), { status: res.statusCode });
     }
     return { res, url: current };
+  }
+}
+
+/**
+ * What a download from the service needs from its client (`WalletAnalyticsApi.fileAccess`): the
+ * checked address, the proxy, the headers of each hop (the key for the service's own origin
+ * only), and a failure told without the key. Structural, so the transport never imports this file.
+ */
+interface FileSource {
+  fileAccess(url: string): Promise<{ href: string; dispatcher: Dispatcher | undefined; headersFor: (u: URL) => Record<string, string>; redacted: (e: unknown) => unknown }>;
+}
+
+/** Downloads a result file of the service into destDir, atomically, with what its client allows for that address. */
+export async function downloadFrom(source: FileSource, url: string, destDir: string, opts: Omit<DownloadOptions, 'destDir' | 'headersFor' | 'dispatcher'> = {}): Promise<DownloadResult> {
+  const access = await source.fileAccess(url);
+  try {
+    return await downloadFile(access.href, { ...opts, destDir, dispatcher: access.dispatcher, headersFor: access.headersFor });
+  } catch (e) {
+    throw access.redacted(e);
   }
 }
 

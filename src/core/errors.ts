@@ -19,8 +19,19 @@
  * person's language; the sentences shared by several messages are functions, not constants, for
  * the same reason (a constant would be English, made before any bundle arrives).
  */
-import { redact } from './apiKey';
 import { l10n } from './l10n';
+
+/**
+ * Replaces every occurrence of each secret in text with a fixed marker, for logs and error
+ * messages. Here, below everything, because errors are redacted when they are made.
+ */
+export function redact(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const s of secrets) {
+    if (s && s.length >= 4) out = out.split(s).join('‹redacted›');
+  }
+  return out;
+}
 
 export type ErrorKind =
   | 'noKey'

@@ -19,7 +19,6 @@
  */
 import { request, type Dispatcher } from 'undici';
 import { sleep } from './abort';
-import { redact } from './apiKey';
 import { isLoopbackHost } from './loopback';
 import { proxyCertificateHint, proxyFailure } from './proxy';
 import { ACK_TIMEOUT_MS, codeOf, describeNetwork, errorFromResponse, provesNotSent } from './httpFailures';
@@ -32,6 +31,7 @@ import {
   NoAnswerError,
   RateLimitedError,
   WalletApiError,
+  redact,
   type CallContext,
   type ErrorKind,
 } from './errors';

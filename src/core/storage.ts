@@ -10,7 +10,6 @@
  * A test (test/unit/owners.test.ts) fails when another file touches globalState or workspaceState
  * or spells one of these keys. Pure: no vscode import; VS Code's Memento fits KeyValueStore.
  */
-import type { JobRecord } from './jobs/job';
 import { MergedList, MergedRecord, type MergedListOptions } from './mergedList';
 
 /** The part of VS Code's Memento used here (core never imports vscode). */
@@ -50,8 +49,11 @@ interface RecentInput {
  * owners of unchecked shapes (profiles, saved views, ledger, unsettled calls) parse them on read.
  */
 export const StorageKeys = {
-  /** Jobs tracked (core/jobs/store.ts merges by requestId and rev itself). */
-  jobs: global<JobRecord[]>('walletAnalytics.jobs'),
+  /**
+   * Jobs tracked (core/jobs/store.ts merges by requestId and rev itself). Their shape is the jobs'
+   * own (core/jobs/job.ts), so this floor, below the jobs, does not name it.
+   */
+  jobs: global<unknown[]>('walletAnalytics.jobs'),
   /** The spend ledger: charges and holds (core/spendLedger.ts), a MergedList. */
   ledger: global<unknown[]>('walletAnalytics.ledger'),
   /** Paid calls that ended without a clear answer (core/ambiguousCalls.ts), a MergedList. */

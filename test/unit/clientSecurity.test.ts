@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { WalletAnalyticsApi, type CallLog } from '../../src/core/api';
+import { downloadFrom } from '../../src/core/download';
 import { endpoint } from '../../src/core/catalog';
 import { InsecureUrlError, WalletApiError } from '../../src/core/errors';
 import { SAMPLE_QUERY, sampleInput } from '../../src/core/samples';
@@ -69,14 +70,14 @@ function client(onLog?: (l: CallLog) => void, baseUrl = home.url): WalletAnalyti
 
 describe('the key never leaves the base origin', () => {
   it('a result file on the base origin is downloaded with the key', async () => {
-    const r = await client().download(`${home.url}/files/r1.csv`, dir);
+    const r = await downloadFrom(client(), `${home.url}/files/r1.csv`, dir);
     assert.equal(home.hits.at(-1)?.headers.api_key, KEY);
     assert.equal(await readFile(r.path, 'utf8'), 'a,b\n1,2\n');
   });
 
   it('a result file on another origin is downloaded without the key', async () => {
     const before = elsewhere.hits.length;
-    const r = await client().download(`${elsewhere.url}/r1.csv`, dir);
+    const r = await downloadFrom(client(), `${elsewhere.url}/r1.csv`, dir);
     const hit = elsewhere.hits[before];
     assert.ok(hit);
     assert.equal(hit.headers.api_key, undefined);
@@ -86,14 +87,14 @@ describe('the key never leaves the base origin', () => {
 
   it('a redirect from the base origin to another drops the key at the hop', async () => {
     const before = elsewhere.hits.length;
-    const r = await client().download(`${home.url}/files/redirect.csv`, dir);
+    const r = await downloadFrom(client(), `${home.url}/files/redirect.csv`, dir);
     assert.equal(home.hits.at(-1)?.headers.api_key, KEY);
     assert.equal(elsewhere.hits[before]?.headers.api_key, undefined);
     assert.match(await readFile(r.path, 'utf8'), /nokey/u);
   });
 
   it('a plain http:// file URL on a non-loopback host is refused', async () => {
-    await assert.rejects(client().download('http://files.example.com/r1.csv', dir), InsecureUrlError);
+    await assert.rejects(downloadFrom(client(), 'http://files.example.com/r1.csv', dir), InsecureUrlError);
   });
 
   it('the key is never in a URL the server sees', () => {

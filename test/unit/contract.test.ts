@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import Papa from 'papaparse';
 import { addressProblem } from '../../src/core/addresses';
 import { WalletAnalyticsApi, type CallLog } from '../../src/core/api';
+import { downloadFrom } from '../../src/core/download';
 import { ENDPOINTS, type Endpoint, type Family } from '../../src/core/catalog';
 import { matchCharge, quote } from '../../src/core/pricing';
 import { sampleInput } from '../../src/core/samples';
@@ -101,7 +102,7 @@ function checkTxt(text: string, ep: Endpoint, what: string): number {
 
 async function checkFile(ep: Endpoint, url: string): Promise<string> {
   assert.ok(url.startsWith(sb.fileBaseUrl), `${ep.id}: the file is served from the file origin`);
-  const file = await api.download(url, join(dir, ep.id));
+  const file = await downloadFrom(api, url, join(dir, ep.id));
   assert.ok(ep.results.includes(file.kind), `${ep.id}: got .${file.kind}, the catalog says ${ep.results.join('/')}`);
   const what = `${ep.id} (.${file.kind})`;
   let rows = 0;

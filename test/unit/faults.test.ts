@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { Agent } from 'undici';
 import { WalletAnalyticsApi, type ApiOptions, type CallLog } from '../../src/core/api';
+import { downloadFrom } from '../../src/core/download';
 import { endpoint } from '../../src/core/catalog';
 import {
   AckTimeoutError,
@@ -198,11 +199,11 @@ describe('faults: downloads', () => {
     const target = join(dir, 'truncated');
     const charges = sb.ledger().length;
     sb.setFaults({ truncateDownloads: true });
-    const e = await outcome(api.download(url, target));
+    const e = await outcome(downloadFrom(api, url, target));
     assert.ok('err' in e && e.err instanceof DownloadError && e.err.problem === 'truncated', JSON.stringify(e));
     assert.deepEqual(await readdir(target), []);
     sb.setFaults({ truncateDownloads: false });
-    const file = await api.download(url, target);
+    const file = await downloadFrom(api, url, target);
     assert.deepEqual(await readdir(target), [file.path.slice(target.length + 1)]);
     assert.equal(sb.ledger().length, charges, 'downloads cost nothing');
   });
@@ -212,7 +213,7 @@ describe('faults: downloads', () => {
     const url = await done(api, (await api.submit('earlybuyers', sampleInput(endpoint('earlybuyers')))).requestId);
     const target = join(dir, 'corrupt');
     sb.setFaults({ corruptZip: true });
-    const file = await api.download(url, target);
+    const file = await downloadFrom(api, url, target);
     const e = await outcome(extractZip(file.path));
     assert.ok('err' in e && e.err instanceof UnzipError && e.err.problem === 'corrupt', JSON.stringify(e));
     assert.deepEqual(await readdir(target), [file.path.slice(target.length + 1)]);

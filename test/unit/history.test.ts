@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compactCredits, exactCredits, hasShortenedList, inputSummary, inputsForTooltip, thousands } from '../../src/core/history/format';
+import { compactCredits, exactCredits, thousands } from '../../src/core/credits';
+import { hasShortenedList, inputSummary, inputsForTooltip } from '../../src/core/history/format';
 import { fmtCredits } from '../../src/core/pricing';
 import { ENDPOINTS } from '../../src/core/catalog';
 import { sampleInput } from '../../src/core/samples';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { WalletAnalyticsApi } from '../../src/core/api';
-import { downloadFile } from '../../src/core/download';
+import { downloadFile, downloadFrom } from '../../src/core/download';
 import { DownloadError, KeyRefusedError, MalformedResponseError, UnzipError } from '../../src/core/errors';
 import { extractZip, shownEntryName } from '../../src/core/unzip';
 import { BAD_NAMES, startHostileServer, type HostileServer } from './fixtures/hostileServer';
@@ -55,7 +55,7 @@ describe('hostile server: cut-off bodies with no length (close-delimited)', () =
     it(`${how}: refused as truncated, nothing kept`, async () => {
       const dir = await mkdtemp(join(root, 'dl-'));
       const url = `${srv.url}${path}`;
-      const e = await failure(via === 'downloadFile' ? downloadFile(url, { destDir: dir }) : api().download(url, dir), DownloadError);
+      const e = await failure(via === 'downloadFile' ? downloadFile(url, { destDir: dir }) : downloadFrom(api(), url, dir), DownloadError);
       assert.equal(e.problem, 'truncated');
       assert.deepEqual(await readdir(dir), []);
       outcomes.push(`${how} → refused (${e.problem}): “${e.message}” Folder left empty.`);
@@ -66,7 +66,7 @@ describe('hostile server: cut-off bodies with no length (close-delimited)', () =
 describe('hostile server: zips', () => {
   it('400 entries of 1 MiB from a ~450 KB archive: downloaded, then refused before anything is extracted', async () => {
     const dir = await mkdtemp(join(root, 'bomb-'));
-    const got = await api().download(`${srv.url}/bomb/r.zip`, dir);
+    const got = await downloadFrom(api(), `${srv.url}/bomb/r.zip`, dir);
     assert.ok(got.bytes < 1024 ** 2, `the bomb is small: ${got.bytes}`);
     const e = await failure(extractZip(got.path), UnzipError);
     assert.equal(e.problem, 'ratio');
@@ -78,7 +78,7 @@ describe('hostile server: zips', () => {
   for (const [kind, name] of Object.entries(BAD_NAMES)) {
     it(`an entry named with ${kind === 'dot' ? 'a leading dot' : kind === 'bidi' ? 'a right-to-left override' : 'control characters'}: refused, named escaped`, async () => {
       const dir = await mkdtemp(join(root, 'name-'));
-      const got = await api().download(`${srv.url}/name/${kind}.zip`, dir);
+      const got = await downloadFrom(api(), `${srv.url}/name/${kind}.zip`, dir);
       const e = await failure(extractZip(got.path), UnzipError);
       assert.equal(e.problem, 'badName');
       if (kind !== 'dot') assert.ok(!e.message.includes(name), 'the raw name is never shown, only its escaped form');
@@ -107,7 +107,7 @@ describe('hostile server: the key stays home', () => {
   it('a result file that redirects to another origin is fetched there without the key', async () => {
     const dir = await mkdtemp(join(root, 'redir-'));
     const before = srv.hits.filter((h) => h.server === 'elsewhere').length;
-    await api().download(`${srv.url}/redirect/r.csv`, dir);
+    await downloadFrom(api(), `${srv.url}/redirect/r.csv`, dir);
     const there = srv.hits.filter((h) => h.server === 'elsewhere');
     assert.equal(there.length, before + 1);
     assert.equal(there.at(-1)?.headers.api_key, undefined);

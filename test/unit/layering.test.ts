@@ -196,6 +196,26 @@ function importCycles(dir: string, base: string): string[][] {
   return cycles;
 }
 
+/**
+ * Imports that ran against the grain of src/core and were cut (issue 31): the transport does not
+ * download results (the result writer calls the download itself), the ground (errors, storage)
+ * stands on nothing above it, and the money does not borrow the sidebar's formatting. Each pair is
+ * [importing file, imported file]; a new import of the kind fails here by name.
+ */
+const CUT_IMPORTS: readonly (readonly [string, string])[] = [
+  ['src/core/api.ts', 'src/core/download.ts'],
+  ['src/core/storage.ts', 'src/core/jobs/job.ts'],
+  ['src/core/errors.ts', 'src/core/apiKey.ts'],
+  ['src/core/budget.ts', 'src/core/history/format.ts'],
+];
+
+describe('layering: the imports against the grain stay cut', () => {
+  it('none of the cut imports is back (type-only imports count)', () => {
+    const edges = new Set(relativeImports(join(root, 'src/core')).map(([from, to]) => `${relative(root, from)} → ${relative(root, to)}`));
+    assert.deepEqual(CUT_IMPORTS.map(([from, to]) => `${from} → ${to}`).filter((e) => edges.has(e)), []);
+  });
+});
+
 describe('layering: the floor of src/vscode', () => {
   const vscodeDir = join(root, 'src/vscode');
 

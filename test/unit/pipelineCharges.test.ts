@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { WalletAnalyticsApi } from '../../src/core/api';
+import { downloadFrom } from '../../src/core/download';
 import { endpoint, type Endpoint } from '../../src/core/catalog';
 import { examplePipeline, type PipelineFile } from '../../src/core/pipeline/format';
 import { columnFilterOf, filterResult } from '../../src/core/pipeline/filter';
@@ -269,7 +270,7 @@ describe('pipeline plans against the sandbox ledger', () => {
       for (;;) {
         const rec = await api.request(requestId);
         if (rec.status === 'failed') return undefined;
-        if (rec.url) return { resultPath: (await api.download(rec.url, join(dir, 'files'))).path };
+        if (rec.url) return { resultPath: (await downloadFrom(api, rec.url, join(dir, 'files'))).path };
         await new Promise((r) => setTimeout(r, 20));
       }
     };

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WalletAnalyticsApi } from '../../src/core/api';
+import { downloadFrom } from '../../src/core/download';
 import type { CallResult } from '../../src/core/pipeline/run';
 import { planApprovals, type Approval } from '../../src/core/money/approval';
 import type { PipelineFile } from '../../src/core/pipeline/format';
@@ -44,7 +45,7 @@ export async function queuedCall(api: WalletAnalyticsApi, endpointId: string, in
     const rec = await api.request(ack.requestId);
     if (rec.status === 'failed') return { status: 'stopped', message: rec.error ?? 'failed' };
     if (rec.url) {
-      const got = await api.download(rec.url, folder);
+      const got = await downloadFrom(api, rec.url, folder);
       return { status: 'done', credits: rec.cost ?? 0, resultPath: await place(got.path) };
     }
     await new Promise((r) => setTimeout(r, 20));

@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createProxy, type ProxyServer } from 'proxy';
 import { WalletAnalyticsApi } from '../../src/core/api';
+import { downloadFrom } from '../../src/core/download';
 import { endpoint } from '../../src/core/catalog';
 import { DownloadError, NetworkError, WalletApiError } from '../../src/core/errors';
 import { proxyDispatcherFor, showProxyUrl, type ProxyChoice, type ProxyOptions } from '../../src/core/proxy';
@@ -241,7 +242,7 @@ describe('proxies: a real forward proxy on loopback', () => {
         if (!url) await new Promise((r) => setTimeout(r, 20));
       }
       assert.ok(url, 'the job finished');
-      const file = await client.download(url, dest);
+      const file = await downloadFrom(client, url, dest);
       assert.ok(file.bytes > 0);
       assert.ok((await client.credits()) < before, 'the sandbox charged the job: the calls really reached it');
       record('(b) sandbox over http via http.proxy (the bytes in the tunnel are plain http)', proxy, sb.demoKey);
@@ -380,7 +381,7 @@ describe('proxies: a real forward proxy on loopback', () => {
       const client = apiVia(api.baseUrl, { proxy: authProxy.url });
       const dest = mkdtempSync(join(tmpdir(), 'wa-proxy-'));
       try {
-        const e = await rejection(client.download(`${api.baseUrl}/files/x.csv`, dest));
+        const e = await rejection(downloadFrom(client, `${api.baseUrl}/files/x.csv`, dest));
         assert.ok(e instanceof DownloadError, String(e));
         assert.match(e.message, /the proxy http:\/\/127\.0\.0\.1:\d+ refused to open a tunnel .*407/u);
       } finally {

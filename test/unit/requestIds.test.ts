@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { WalletAnalyticsApi } from '../../src/core/api';
+import { downloadFrom } from '../../src/core/download';
 import { encodeRequest, endpoint, routeRequest, validateInput } from '../../src/core/catalog';
 import type { JobRecord } from '../../src/core/jobs/job';
 import { Poller } from '../../src/core/jobs/poller';
@@ -93,7 +94,7 @@ describe('requestId: a job with the id Zm9v+YmFy/cQ== is followed to its file', 
       apiFor: () => api,
       intervalMs: 10,
       download: async (j, signal) => {
-        const got = await api.download(j.url ?? '', dir, { fileName: resultFileName(j, 'txt'), signal });
+        const got = await downloadFrom(api, j.url ?? '', dir, { fileName: resultFileName(j, 'txt'), signal });
         return { resultPath: got.path };
       },
     });
@@ -122,7 +123,7 @@ describe('requestId: a job with the id Zm9v+YmFy/cQ== is followed to its file', 
     const poller = new Poller(store, {
       apiFor: () => api,
       intervalMs: 10,
-      download: async (j, signal) => ({ resultPath: (await api.download(j.url ?? '', dir, { fileName: resultFileName(j, 'txt'), signal })).path }),
+      download: async (j, signal) => ({ resultPath: (await downloadFrom(api, j.url ?? '', dir, { fileName: resultFileName(j, 'txt'), signal })).path }),
     });
     try {
       poller.start();

@@ -5,7 +5,8 @@
  * Pure: the VS Code tree provider maps this 1:1 onto TreeItems.
  */
 import { findEndpoint } from '../catalog';
-import { clock, dayAndClock, endpointTitle, exactCredits, hasShortenedList, inputSummary } from './format';
+import { exactCredits } from '../credits';
+import { clock, dayAndClock, endpointTitle, hasShortenedList, inputSummary } from './format';
 import type { HistoryItem } from './merge';
 import { isZipItem } from '../results/kinds';
 

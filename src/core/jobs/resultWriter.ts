@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { endpoint } from '../catalog';
-import type { DownloadOptions, DownloadResult } from '../download';
+import { downloadFrom } from '../download';
 import { DownloadError, isWalletApiError } from '../errors';
 import { renameNoReplace, sleep, tryLock, writeAtomic, type LockOptions } from '../fileLock';
 import { extractZip } from '../unzip';
@@ -37,9 +37,8 @@ import { holdNamingLock } from '../results/newResult';
 import { l10n } from '../l10n';
 
 
-interface ResultFileApi {
-  download(url: string, destDir: string, opts: Omit<DownloadOptions, 'destDir' | 'headersFor' | 'dispatcher'>): Promise<DownloadResult>;
-}
+/** The part of a scope's client a download needs (`WalletAnalyticsApi`): this file calls the download itself. */
+type ResultFileApi = Parameters<typeof downloadFrom>[0];
 
 interface ResultWriterOptions {
   /** The API of a job's scope (`jobScope`: its profile and base URL), or undefined when it is not available in this window. */
@@ -150,7 +149,7 @@ export function makeResultWriter(opts: ResultWriterOptions): Downloader {
       const work = join(dir, `${prefix}${randomBytes(4).toString('hex')}`);
       await mkdir(work);
       try {
-        const got = await withRetries(() => fileApi.download(url, work, { fileName: older, maxBytes: opts.maxBytes(), signal }), signal, opts.retryDelayMs ?? 500);
+        const got = await withRetries(() => downloadFrom(fileApi, url, work, { fileName: older, maxBytes: opts.maxBytes(), signal }), signal, opts.retryDelayMs ?? 500);
         const extracted = got.kind === 'zip' || ext === 'zip' ? (await extractZip(got.path, { targetDir: join(work, 'extracted'), signal })).dir : undefined;
         return await place(got.path, got.bytes, extracted, found?.reserved);
       } finally {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { redact } from '../../core/apiKey';
+import { redact } from '../../core/errors';
 import { logLine } from '../../core/logLine';
 
 /**

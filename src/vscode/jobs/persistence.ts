@@ -1,3 +1,4 @@
+// Where the jobs persist in this window: globalState, through the one storage owner (core/storage.ts).
 import type { JobRecord } from '../../core/jobs/job';
 import type { JobPersistence } from '../../core/jobs/store';
 import { StorageKeys, type Storage } from '../../core/storage';
@@ -6,7 +7,8 @@ import { StorageKeys, type Storage } from '../../core/storage';
 export class GlobalStatePersistence implements JobPersistence {
   constructor(private readonly storage: Storage) {}
   load(): readonly JobRecord[] {
-    return this.storage.get(StorageKeys.jobs) ?? [];
+    // What this extension wrote from JobRecords (save below); the store merges them by requestId and rev.
+    return (this.storage.get(StorageKeys.jobs) ?? []) as JobRecord[];
   }
   async save(jobs: readonly JobRecord[]): Promise<void> {
     await this.storage.set(StorageKeys.jobs, [...jobs]);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { BUDGET_SETTING, resetWords } from '../../core/budget';
-import { compactCredits, exactCredits, fullTime } from '../../core/history/format';
+import { compactCredits, exactCredits } from '../../core/credits';
+import { fullTime } from '../../core/history/format';
 import { DEFAULT_PROFILE_ID } from '../../core/profiles';
 import { CommandIds } from '../base/ids';
 import { RESTRICTED_MODE, type Connection } from '../base/connection';

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { compactCredits, creditsTooltipMarkdown, exactCredits } from '../../core/history/format';
+import { compactCredits, exactCredits } from '../../core/credits';
+import { creditsTooltipMarkdown } from '../../core/history/format';
 import { StorageKeys, type Storage } from '../../core/storage';
 import { showError, showWarning } from '../base/errors';
 import { CommandIds } from '../base/ids';
