@@ -155,6 +155,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   registerAnalysisCommands(context, {
     doneJobs: () => jobs.store.all().filter((j) => j.state === 'done'),
     resultsFolder: () => jobs.folder(),
+    persons: questions,
     resultOfRequest: (id) => {
       const item = sidebar.requests.provider.model.get(id);
       if (!item) return Promise.reject(new Error('That request is no longer in the history.'));

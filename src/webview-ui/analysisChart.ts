@@ -14,6 +14,7 @@ import type { ScaleKind } from './chartMath';
 import { typedFilters } from './chartTables';
 import { ChartView, type Brush, type ChartSpec, type DataBrush } from './charts';
 import { button, el, select } from './dom';
+import { boundShown } from './filterUnits';
 import { formatCount } from './format';
 import type { Host } from './host';
 import type { StatusLine } from './notices';
@@ -238,20 +239,23 @@ export class AnalysisChart {
     const fields = columns.map((column) => {
       const f = filters.find((x) => x.column === column && x.kind === 'range');
       const range = f?.kind === 'range' ? f : undefined;
+      // Bounds are typed and shown in the unit the column's cells are shown in (a ratio as %).
+      const unit = this.state.filterUnit(column);
+      const inUnit = unit.suffix ? ` (${unit.suffix})` : '';
       const input = (which: 'min' | 'max'): HTMLInputElement => {
-        const i = el('input', { className: 'input bound', attrs: { type: 'text', inputmode: 'decimal', 'aria-label': `${name(column)} ${which === 'min' ? 'minimum' : 'maximum'}`, placeholder: which, 'data-key': `${which}-${column}` } });
+        const i = el('input', { className: 'input bound', attrs: { type: 'text', inputmode: 'decimal', 'aria-label': `${name(column)} ${which === 'min' ? 'minimum' : 'maximum'}${inUnit}`, placeholder: `${which}${unit.suffix}`, 'data-key': `${which}-${column}` } });
         const v = range?.[which];
-        i.value = v === undefined ? '' : String(v);
+        i.value = v === undefined ? '' : boundShown(v, unit);
         i.addEventListener('keydown', (e) => {
           if (e.key === 'Enter') apply();
         });
         return i;
       };
-      return { column, min: input('min'), max: input('max') };
+      return { column, unit, min: input('min'), max: input('max') };
     });
     const error = el('div', { className: 'error-text', attrs: { 'aria-live': 'assertive' } });
     const apply = (): void => {
-      const typed = typedFilters(fields.map((f) => ({ column: f.column, min: f.min.value, max: f.max.value })));
+      const typed = typedFilters(fields.map((f) => ({ column: f.column, min: f.min.value, max: f.max.value, unit: f.unit })));
       if (typeof typed === 'string') {
         error.textContent = typed;
         return;

@@ -16,7 +16,7 @@ import { NoRowsMatch } from './noRows';
 import { showColumnChooser } from './columnChooser';
 import { ColumnMenus } from './columnMenus';
 import { ColumnModel, naturalWidth } from './columns';
-import { el, measureFont } from './dom';
+import { button, el, measureFont } from './dom';
 import { closeFilterEditor } from './filterEditor';
 import { Grid } from './grid';
 import { queryAnnouncement } from './gridAria';
@@ -66,7 +66,7 @@ export class App implements PageControl {
       redraw: () => state.grid?.schedule(),
       failed: (message) => this.showError(message),
     });
-    this.place = new PlaceMemory(host, () => (state.grid && state.meta ? { grid: state.grid, file: state.meta.file } : undefined));
+    this.place = new PlaceMemory(host, () => (state.grid && state.meta ? { grid: state.grid, file: state.meta.file, card: this.card.open ? this.card.row : undefined } : undefined));
     this.actions = new TableActions(host, state, this.feed, this.progress, this.status, {
       exportingChanged: (on) => this.toolbar.setExporting(on),
       showError: (text) => this.showError(text),
@@ -94,7 +94,15 @@ export class App implements PageControl {
     });
     root.textContent = ''; // the page's own "Opening…" line, shown until this script ran
     const main = el('div', { className: 'main-row' }, [this.gridBox, this.card.el, this.panel.el]);
-    root.append(this.toolbar.el, this.chips.el, this.notices.el, this.progress.el, main, this.status.el);
+    // The page's first Tab stop skips the toolbar's controls (issue 35 item 9: 11 Tabs to the grid).
+    const skip = button(l10n.t('Skip to the table'), () => this.focusMain(), { className: 'skip-link' });
+    root.append(skip, this.toolbar.el, this.chips.el, this.notices.el, this.progress.el, main, this.status.el);
+    // The workbench focusing the editor (Ctrl+1, a tab click) focuses this window; with nothing of
+    // the page focused the arrows would do nothing, so the grid (or the open card) takes it.
+    window.addEventListener('focus', () => {
+      const a = document.activeElement;
+      if (!a || a === document.body) this.focusMain();
+    });
     this.gridBox.appendChild(el('div', { className: 'placeholder', text: l10n.t('Opening…') }));
   }
 
@@ -183,14 +191,16 @@ export class App implements PageControl {
     this.notices.render();
     this.chips.render();
     grid.render();
-    this.place.restore(grid, meta.file);
+    const saved = this.place.restore(grid, meta.file);
     grid.schedule();
     this.gridHost.activeChanged();
     grid.scroller.focus({ preventScroll: true });
     performance.mark('wa:built');
     if (this.feed.size > 0) this.feed.markPainted();
-    if (cardRow !== undefined && cardRow < this.state.rowCount) this.openCard(cardRow);
-    else this.defaultCard();
+    // The card open before: in this page (a rebuild), else as saved when the tab was left.
+    const reopen = cardRow ?? saved?.card;
+    if (reopen !== undefined && reopen < this.state.rowCount) this.openCard(reopen);
+    else if (!saved) this.defaultCard();
   }
 
   /** A one-row result of wallet metrics opens as its card, once per file; the table is one click away. */
@@ -216,6 +226,7 @@ export class App implements PageControl {
     this.gridBox.hidden = true;
     this.card.loading(row);
     this.card.el.focus({ preventScroll: true });
+    this.place.saveNow();
     const p = this.host.ask({ type: 'getWindow', first: row, last: row + 1, columns: info.map((_, c) => c) });
     void p.reply.then((r) => {
       if (this.card.row !== row || !this.card.open) return;
@@ -229,11 +240,18 @@ export class App implements PageControl {
     });
   }
 
+  /** The focus on what the page shows: the open card, else the grid. */
+  private focusMain(): void {
+    if (this.card.open) this.card.el.focus({ preventScroll: true });
+    else this.state.grid?.scroller.focus({ preventScroll: true });
+  }
+
   /** Back to the grid (focused, unless the page is being rebuilt). */
   private closeCard(focus = true): void {
     if (!this.card.open) return;
     this.card.hide();
     this.gridBox.hidden = false;
+    if (focus) this.place.saveNow();
     this.state.grid?.schedule();
     if (focus) this.state.grid?.scroller.focus({ preventScroll: true });
   }

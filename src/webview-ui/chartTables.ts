@@ -4,10 +4,11 @@
  * the panel writes them, a profile's rows, and the typed range filters of the panel's fields. The
  * scales and the drawing's arithmetic are in chartMath.ts. No DOM, so node tests check it.
  */
-import { exactBounds } from '../core/table/numbers';
+import { exactBounds, parseNumberText } from '../core/table/numbers';
 import type { ColumnProfile, Histogram } from '../shared/analysisProtocol';
 import type { ColumnFilter } from '../shared/tableProtocol';
 import { binRange, extent, roundOut, Scale, type ScaleKind } from './chartMath';
+import { boundFromTyped, PLAIN_UNIT, type FilterUnit } from './filterUnits';
 
 // ---- table equivalents -----------------------------------------------------------------------
 
@@ -111,6 +112,18 @@ export function numberText(v: number | undefined, brief = false): string {
   return (brief ? short : plain).format(v);
 }
 
+const everyDigit = new Intl.NumberFormat('en-US', { maximumFractionDigits: 20 });
+
+/** A value of the file with thousands separators and every digit it has ("170184" → "170,184"); exponents as numberText writes them. */
+function fileNumberText(text: string): string {
+  const v = parseNumberText(text);
+  if (Number.isNaN(v) || text.length > 40) return text;
+  const a = Math.abs(v);
+  if (a !== 0 && (a < 1e-4 || a >= 1e15) && !/^[+-]?\d+$/u.test(text)) return numberText(v);
+  // Intl reads a string argument as an exact decimal (ES2023 Intl.NumberFormat v3); its types only list numbers.
+  return everyDigit.format(text as unknown as number);
+}
+
 // ---- the panel's words -----------------------------------------------------------------------
 
 /** A column profile as label/value rows (numbers only where the column has them). */
@@ -123,9 +136,10 @@ export function profileRows(p: ColumnProfile): [string, string][] {
     ['Distinct', count(p.distinct)],
   ];
   if (p.outOfRange !== undefined) rows.push(['Out of range', `${count(p.outOfRange)} (decimals past a number's range, kept as text)`]);
-  // Min and max are values of the file: its digits, every one; the others are computed.
-  if (p.min !== undefined) rows.push(['Min', p.minText ?? numberText(p.min)]);
-  if (p.max !== undefined) rows.push(['Max', p.maxText ?? numberText(p.max)]);
+  // Min and max are values of the file: its digits, every one, with the separators the computed
+  // rows have (one number format in a profile, not "170184" beside "21,193.6": issue 35 item 7).
+  if (p.min !== undefined) rows.push(['Min', fileNumberText(p.minText ?? String(p.min))]);
+  if (p.max !== undefined) rows.push(['Max', fileNumberText(p.maxText ?? String(p.max))]);
   const stats: [string, number | undefined][] = [
     ['Mean', p.mean],
     ['Median', p.median],
@@ -137,20 +151,21 @@ export function profileRows(p: ColumnProfile): [string, string][] {
 }
 
 /**
- * The range filters typed into the brush fields (x, and y for a scatter): a blank bound is open;
- * undefined when nothing is typed; an error text when a bound is not a number or min > max.
+ * The range filters typed into the panel's fields, each read in the unit its column is shown in
+ * (filterUnits.ts: 50 on a ratio shown as a percentage is 50 %, 0.5 in the file; issue 35 item 6);
+ * undefined when every field is blank, or what is wrong in words.
  */
-export function typedFilters(fields: readonly { column: number; min: string; max: string }[]): ColumnFilter[] | string | undefined {
+export function typedFilters(fields: readonly { column: number; min: string; max: string; unit?: FilterUnit }[]): ColumnFilter[] | string | undefined {
   const out: ColumnFilter[] = [];
   for (const f of fields) {
-    const a = f.min.trim();
-    const b = f.max.trim();
-    if (a === '' && b === '') continue;
-    const min = a === '' ? undefined : Number(a);
-    const max = b === '' ? undefined : Number(b);
-    if ((min !== undefined && !Number.isFinite(min)) || (max !== undefined && !Number.isFinite(max))) return 'The bounds must be numbers.';
+    const ta = boundFromTyped(f.min, f.unit ?? PLAIN_UNIT);
+    const tb = boundFromTyped(f.max, f.unit ?? PLAIN_UNIT);
+    if (ta === undefined && tb === undefined) continue;
+    if (ta === 'bad' || tb === 'bad') return 'The bounds must be numbers.';
+    const min = ta?.value;
+    const max = tb?.value;
     if (min !== undefined && max !== undefined && min > max) return 'The minimum is above the maximum.';
-    out.push({ kind: 'range', column: f.column, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}), ...exactBounds(a, min, b, max) });
+    out.push({ kind: 'range', column: f.column, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}), ...exactBounds(ta?.text ?? '', min, tb?.text ?? '', max) });
   }
   return out.length > 0 ? out : undefined;
 }

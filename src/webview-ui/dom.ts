@@ -73,3 +73,24 @@ export function measureFont(): FontMetrics {
   const size = parseFloat(getComputedStyle(document.body).getPropertyValue('--vscode-editor-font-size')) || 13;
   return { digit, ui, rowHeight: Math.max(20, Math.round(size * 1.25) + 6) };
 }
+
+/**
+ * Keeps Tab inside a popup (a dialog the page lays over the table): Tab past its last control goes
+ * to its first, Shift+Tab before its first to its last, so the focus never leaves for the
+ * workbench while the popup stays open (issue 35 item 9). Call from the popup's keydown.
+ */
+export function trapTab(popup: HTMLElement, e: KeyboardEvent): void {
+  if (e.key !== 'Tab') return;
+  const stops = [...popup.querySelectorAll<HTMLElement>('input, button, select, textarea, [tabindex]:not([tabindex="-1"])')].filter(
+    // What Tab reaches: shown, enabled, and of a radio group only its checked radio.
+    (c) => c.getClientRects().length > 0 && !(c as HTMLInputElement).disabled && !(c instanceof HTMLInputElement && c.type === 'radio' && !c.checked),
+  );
+  const first = stops[0];
+  const last = stops[stops.length - 1];
+  if (!first || !last) return;
+  const at = document.activeElement;
+  if (e.shiftKey ? at === first || !popup.contains(at) : at === last || !popup.contains(at)) {
+    e.preventDefault();
+    (e.shiftKey ? last : first).focus();
+  }
+}

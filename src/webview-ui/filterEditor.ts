@@ -2,11 +2,11 @@
  * The filter of one column, in a small dialog beside its header: a number range, text that the
  * cell contains (ignoring case), empty, or not empty. Enter applies, Escape cancels. A range is
  * typed and shown in the unit the column's cells are shown in (filterUnits.ts: 60 on a column
- * shown as a percentage is 60%).
+ * shown as a percentage is 60%). Tab stays inside the dialog while it is open.
  */
 import { exactBounds } from '../core/table/numbers';
 import type { ColumnFilter } from '../shared/tableProtocol';
-import { button, el, placePopup } from './dom';
+import { button, el, placePopup, trapTab } from './dom';
 import { boundFromTyped, boundShown, type FilterUnit } from './filterUnits';
 import { closeMenu } from './menu';
 import { l10n } from '../shared/l10n';
@@ -139,6 +139,7 @@ export function showFilterEditor(o: FilterEditorOptions): void {
   dialog.appendChild(buttons);
   dialog.addEventListener('keydown', (e) => {
     e.stopPropagation();
+    trapTab(dialog, e);
     if (e.key === 'Escape') {
       e.preventDefault();
       close();

@@ -16,7 +16,9 @@ export interface FilterUnit {
   readonly suffix: string;
 }
 
-const PLAIN: FilterUnit = { shift: 0, suffix: '' };
+/** The file's own scale (every format but percent). */
+export const PLAIN_UNIT: FilterUnit = { shift: 0, suffix: '' };
+const PLAIN = PLAIN_UNIT;
 const PERCENT: FilterUnit = { shift: 2, suffix: '%' };
 
 /** The unit of a column shown in `format`: percent shows ×100; every other format shows the file's scale. */

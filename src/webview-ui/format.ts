@@ -7,7 +7,8 @@ import { parseNumberText } from '../core/table/numbers';
 import type { ColumnInfo, NumberFormat } from '../shared/tableUiProtocol';
 import { l10n } from '../shared/l10n';
 
-export type ConcreteFormat = Exclude<NumberFormat, 'auto'>;
+/** A format a cell is shown in: a chosen one, or `money` (auto's format for USD amounts). */
+export type ConcreteFormat = Exclude<NumberFormat, 'auto'> | 'money';
 
 export const FORMAT_LABELS: Record<NumberFormat, string> = {
   auto: 'Auto (1,234.5678; ratios as %)',
@@ -33,13 +34,20 @@ const thousands = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 4 });
 const fixed2 = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const compact = new Intl.NumberFormat(LOCALE, { notation: 'compact', maximumSignificantDigits: 3 });
 const percent = new Intl.NumberFormat(LOCALE, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+// Cents always shown (−5,016.10, not −5,016.1 beside +3,795.50), finer digits of the file kept.
+const money = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 4 });
 
-/** The format a column is shown in: its own choice, else the table's, where `auto` means % for ratio metrics and thousands otherwise. */
+/** The format chosen for a column: its own, else the table's (maybe `auto`). */
+function chosenFormat(own: NumberFormat | undefined, table: NumberFormat): NumberFormat {
+  return own && own !== 'auto' ? own : table;
+}
+
+/** The format a column is shown in: its own choice, else the table's, where `auto` means % for ratio metrics, two decimals at least for USD amounts and thousands otherwise. */
 export function effectiveFormat(column: Pick<ColumnInfo, 'kind' | 'numeric'> | undefined, own: NumberFormat | undefined, table: NumberFormat): ConcreteFormat {
-  const f = own && own !== 'auto' ? own : table;
+  const f = chosenFormat(own, table);
   if (f !== 'auto') return f;
   if (!column?.numeric) return 'raw';
-  return column.kind === 'ratio' ? 'percent' : 'thousands';
+  return column.kind === 'ratio' ? 'percent' : column.kind === 'usd' ? 'money' : 'thousands';
 }
 
 /**
@@ -60,6 +68,8 @@ export function formatCell(text: string, format: ConcreteFormat): string {
       return compact.format(exact);
     case 'percent':
       return percent.format(exact);
+    case 'money':
+      return money.format(exact);
   }
 }
 
@@ -100,6 +110,12 @@ export function displayCell(
   table: NumberFormat,
   colour: boolean,
 ): ShownCell {
+  // "As in the file" is the file's text exactly: no sign added, no time moved to the person's zone
+  // (issue 35 item 7); a gain or a loss keeps its colour.
+  if (chosenFormat(own, table) === 'raw') {
+    const tone = info.signed && colour ? signedCell(text, text).tone : undefined;
+    return tone ? { text, tone } : { text };
+  }
   if (info.date) return timeCell(text);
   const shown = formatCell(text, effectiveFormat(info, own, table));
   if (!info.signed) return { text: shown };

@@ -14,6 +14,8 @@ import { l10n } from '../shared/l10n';
 export const ACTIVE_ID = 'grid-active-cell';
 /** A cell's own left padding (table.css `.c`). */
 const CELL_PADDING = 8;
+/** A covered header's gap after the pinned edge: narrower than a cell's, as its right side keeps room for the menu. */
+const HEADER_CUT_PADDING = 4;
 
 /** What writing cells reads: the app's cells and headers, the columns' widths, the active cell. */
 export interface CellSource {
@@ -37,6 +39,8 @@ interface CellView {
   width: number;
   /** Pixels of the cell under the pinned columns (its text starts after them). */
   inset: number;
+  /** The text is in an inner span (a covered cell: see coveredText). */
+  wrapped: boolean;
 }
 
 export interface RowView {
@@ -60,6 +64,21 @@ export interface HeaderCellView {
   key: string;
   width: number;
   inset: number;
+}
+
+/**
+ * A cell's text: plain, or in a span isolated left-to-right when the cell is under the pinned
+ * columns, whose right-to-left box puts the ellipsis on the left without moving a sign or a %.
+ */
+function writeText(el: HTMLElement, text: string, wrap: boolean): void {
+  if (!wrap) {
+    el.textContent = text;
+    return;
+  }
+  const span = document.createElement('span');
+  span.className = 'cut';
+  span.textContent = text;
+  el.replaceChildren(span);
 }
 
 /** A body row: its pinned part (the row number, then the pinned cells) and the scrolling cells after a pad. */
@@ -89,7 +108,7 @@ export function syncCells(src: CellSource, parent: HTMLElement, list: CellView[]
     const el = document.createElement('div');
     el.setAttribute('role', 'gridcell');
     parent.appendChild(el);
-    list.push({ el, col: -1, text: '\u0000', title: '', cls: '', width: -1, inset: 0 });
+    list.push({ el, col: -1, text: '\u0000', title: '', cls: '', width: -1, inset: 0, wrapped: false });
   }
   const inRows = src.active.row >= 0 && r >= sel.rows[0] && r <= sel.rows[1];
   for (let j = 0; j < columns.length; j++) {
@@ -109,17 +128,20 @@ export function syncCells(src: CellSource, parent: HTMLElement, list: CellView[]
       cv.el.setAttribute('aria-colindex', String(ariaColIndex(d)));
       cv.el.dataset.d = String(d);
     }
-    if (cv.text !== text) {
+    const wrap = inset > 0;
+    if (cv.text !== text || cv.wrapped !== wrap) {
       cv.text = text;
-      cv.el.textContent = text;
+      cv.wrapped = wrap;
+      writeText(cv.el, text, wrap);
     }
     if (cv.title !== title) {
       cv.title = title;
       if (title) cv.el.title = title;
       else cv.el.removeAttribute('title');
     }
-    // A column sliding under the pinned ones shows its text from the pinned edge on, cut with an
-    // ellipsis, never the tail of a number that would read as another number.
+    // A column sliding under the pinned ones shows what is right of the pinned edge, in its own
+    // alignment, cut on the left with an ellipsis (table.css .under-pin): "…795.50", never a bare
+    // tail or first digit that would read as another number (issue 35 item 5).
     if (cv.inset !== inset) {
       cv.inset = inset;
       cv.el.style.paddingLeft = inset > 0 ? `${inset + CELL_PADDING}px` : '';
@@ -149,6 +171,11 @@ export function syncHeader(src: CellSource, parent: HTMLElement, list: HeaderCel
     el.setAttribute('role', 'columnheader');
     const name = document.createElement('span');
     name.className = 'hname';
+    // The name in its own left-to-right span: under the pinned columns the box turns right-to-left
+    // (the ellipsis on the left) and the name must read as written.
+    const nameText = document.createElement('span');
+    nameText.className = 'cut';
+    name.appendChild(nameText);
     const sort = document.createElement('span');
     sort.className = 'hsort';
     sort.setAttribute('aria-hidden', 'true');
@@ -165,7 +192,7 @@ export function syncHeader(src: CellSource, parent: HTMLElement, list: HeaderCel
     resize.setAttribute('aria-hidden', 'true');
     el.append(name, sort, filter, menu, resize);
     parent.appendChild(el);
-    list.push({ el, name, sort, filter, col: -1, key: '', width: -1, inset: 0 });
+    list.push({ el, name: nameText, sort, filter, col: -1, key: '', width: -1, inset: 0 });
   }
   for (let j = 0; j < columns.length; j++) {
     const c = columns[j] ?? 0;
@@ -199,7 +226,7 @@ export function syncHeader(src: CellSource, parent: HTMLElement, list: HeaderCel
     const inset = covered?.col === d ? covered.px : 0;
     if (hv.inset !== inset) {
       hv.inset = inset;
-      hv.el.style.paddingLeft = inset > 0 ? `${inset + CELL_PADDING}px` : '';
+      hv.el.style.paddingLeft = inset > 0 ? `${inset + HEADER_CUT_PADDING}px` : '';
       hv.el.classList.toggle('under-pin', inset > 0);
     }
   }

@@ -5,7 +5,8 @@
 // region, widens the column (Alt+Right on its header), opens the analysis panel's histogram and
 // Tabs to the chart, closes it with Escape and finds the focus where it was; Shift+Tab reaches the
 // chips and the toolbar, whose More menu saves the view and applies saved views (the workbench's
-// input box and quick pick answered from the keyboard too), each announced.
+// input box and quick pick answered from the keyboard too), each announced. Ctrl+1 puts the focus
+// on the grid, a skip link is the page's first stop, and Tab stays inside the filter dialog.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
@@ -135,6 +136,38 @@ describe('the table by keyboard alone', { timeout: 280_000 }, () => {
     await wb.screenshot('opened');
   });
 
+  step('Ctrl+1 from the Explorer puts the focus on the grid, where the arrows move', async () => {
+    await press('ControlOrMeta+Shift+E');
+    await until('the Explorer focused', async () => !(await focused(frame)).hasFocus);
+    await press('ControlOrMeta+1');
+    const f = await until('the grid focused', async () => {
+      const v = await focused(frame);
+      return v.hasFocus ? v : undefined;
+    }).catch(async () => focused(frame));
+    assert.ok(f.grid && f.hasFocus, `the grid has the focus after Ctrl+1 (issue 35 item 9): ${JSON.stringify(f)}`);
+    const before = (await activeCell(frame)).row;
+    await press('ArrowDown');
+    await until('the arrow moved the active cell', async () => (await activeCell(frame)).row !== before);
+    await press('ArrowUp');
+    await wb.screenshot('focused-by-ctrl-1');
+  });
+
+  step('from the page’s start, the first Tab is “Skip to the table”: Enter puts the focus on the grid', async () => {
+    // The start of the page: the body focused, as when the focus enters the webview from the workbench.
+    await frame.evaluate(() => {
+      const body = document.querySelector('body') as unknown as { tabIndex: number; focus(): void; removeAttribute(n: string): void };
+      body.tabIndex = -1;
+      body.focus();
+      body.removeAttribute('tabindex');
+    });
+    await press('Tab');
+    const f = await focused(frame);
+    await wb.screenshot('skip-link');
+    assert.match(f.text, /^Skip to the table/u, `the first stop skips the toolbar (issue 35 item 9 saw 11 Tabs): ${JSON.stringify(f)}`);
+    await press('Enter');
+    await until('the grid focused', async () => (await focused(frame)).grid);
+  });
+
   step('moves between cells with the arrows; each cell’s header is the one with its column index', async () => {
     await press('ArrowDown');
     await press('ArrowDown');
@@ -190,6 +223,22 @@ describe('the table by keyboard alone', { timeout: 280_000 }, () => {
     await pressUntil('Shift+Tab', 'the filter chip’s remove button', (v) => /^Remove realized_pnl_usd_7d/u.test(v.text));
     await wb.screenshot('filtered');
     await pressUntil('Tab', 'the grid again', (v) => v.grid);
+  });
+
+  step('Tab past Cancel in the filter dialog stays in the dialog; Escape closes it, the focus back on the grid', async () => {
+    await press('Enter');
+    await pick(/^Filter…$/u);
+    const dialog = frame.locator('.filter-editor[role=dialog]');
+    await dialog.waitFor();
+    await pressUntil('Tab', 'Cancel', (v) => v.text === 'Cancel', 12);
+    await press('Tab');
+    const inDialog = await frame.evaluate(() => document.activeElement?.closest('.filter-editor') != null);
+    const f = await focused(frame);
+    await wb.screenshot('filter-tab-past-cancel');
+    assert.ok(inDialog && f.hasFocus, `Tab past Cancel stays in the dialog (issue 35 item 9): ${JSON.stringify(f)}`);
+    await press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await until('the grid focused', async () => (await focused(frame)).grid);
   });
 
   step('resizes the column on its header with Alt+Right and Alt+Left', async () => {

@@ -1,6 +1,6 @@
 // Compare Results and Address Sets in a real extension host: two files handed over as an Explorer
 // selection open as one compared table in the Wallet Analytics Table (its own message path, as in
-// table.test.ts), and the address sets command writes its list beside the results. Expected values
+// table.test.ts), an extracted .zip result of several files asks which one, and the address sets command writes its list beside the results. Expected values
 // are worked out here from the two files' rows, never read back from the store.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -11,7 +11,8 @@ import { sampleAddress } from '../../src/core/samples';
 import { CommandIds } from '../../src/vscode/base/ids';
 import type { TableHandle, TableTestHooks } from '../../src/vscode/table/tableEditor';
 import type { UiMessage, UiRequest } from '../../src/shared/tableUiProtocol';
-import { api, waitFor } from './support';
+import type { PersonQuestion } from '../../src/vscode/base/personQuestions';
+import { answering, api, waitFor } from './support';
 
 let nextId = 2_000_000;
 const id = (): number => ++nextId;
@@ -67,6 +68,36 @@ describe('analysis: compare two results and combine their addresses', function (
     assert.deepEqual(w.cells.slice(0, 5), [9, 8, 7, 6, 5].map((i) => ['in both', addr(i), String(i)]));
     assert.deepEqual(new Set(w.cells.slice(5).map((r) => r[0])), new Set(['only in A', 'only in B']));
     assert.ok(w.cells.slice(5).every((r) => r[2] === ''), 'no Δ where a side has no row');
+  });
+
+  it('asks which file of an extracted .zip result of several files to compare, never the first silently (issue 35 item 8)', async () => {
+    // An extracted .zip result: its folder beside its .zip, three table files in it; B's rows are in "part-2.csv".
+    const zipDir = path.join(dir, 'top-traders-20261123-101500-req_z');
+    fs.mkdirSync(zipDir);
+    fs.writeFileSync(`${zipDir}.zip`, '');
+    fs.writeFileSync(path.join(zipDir, 'part-1.csv'), `address,realized_pnl_usd_7d\n${addr(50)},1\n`);
+    fs.copyFileSync(fileB, path.join(zipDir, 'part-2.csv'));
+    fs.writeFileSync(path.join(zipDir, 'part-3.csv'), `address,realized_pnl_usd_7d\n${addr(60)},1\n`);
+    const asked: PersonQuestion[] = [];
+    const compared = await answering<string | undefined>(
+      (q) => {
+        asked.push(q);
+        return q.kind === 'choose' ? 'part-2.csv' : undefined;
+      },
+      CommandIds.compareResults,
+      vscode.Uri.file(fileA),
+      [vscode.Uri.file(fileA), vscode.Uri.file(zipDir)],
+    );
+    const pick = asked.find((q) => q.kind === 'choose');
+    assert.ok(pick && pick.kind === 'choose', `the person is asked which file: ${JSON.stringify(asked.map((q) => q.kind))}`);
+    assert.deepEqual(pick.items.map((i) => i.label), ['part-1.csv', 'part-2.csv', 'part-3.csv']);
+    assert.ok(compared, 'the comparison of the chosen file');
+    const t = await hooks.table(compared);
+    const init = await waitFor('init', () => t.posted.find((m): m is Extract<UiMessage, { type: 'init' }> => m.type === 'init'), 20_000);
+    assert.equal(init.view.total, 15, 'A against part-2.csv (B’s rows), not part-1.csv');
+    // Dismissed: nothing is compared.
+    const none = await answering<string | undefined>(() => undefined, CommandIds.compareResults, vscode.Uri.file(fileA), [vscode.Uri.file(fileA), vscode.Uri.file(zipDir)]);
+    assert.equal(none, undefined);
   });
 
   it('writes intersect, union and subtract lists beside the results', async () => {

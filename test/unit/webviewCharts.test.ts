@@ -27,6 +27,7 @@ import {
   tickLabel,
 } from '../../src/webview-ui/chartMath';
 import { histogramRows, numberText, profileRows, scatterBinFilters, scatterRows, type ScatterRow, typedFilters } from '../../src/webview-ui/chartTables';
+import { filterUnit } from '../../src/webview-ui/filterUnits';
 
 const close = (a: number, b: number, eps = 1e-9): boolean => Math.abs(a - b) <= eps * Math.max(1, Math.abs(a), Math.abs(b));
 
@@ -350,6 +351,14 @@ describe('chart table equivalents', () => {
     assert.equal(typedFilters([{ column: 1, min: '', max: '' }]), undefined);
     assert.equal(typedFilters([{ column: 1, min: 'abc', max: '' }]), 'The bounds must be numbers.');
     assert.equal(typedFilters([{ column: 1, min: '5', max: '1' }]), 'The minimum is above the maximum.');
+  });
+
+  it('reads typed bounds in the unit the column is shown in: 50 on a ratio shown as % is 0.5 (issue 35 item 6)', () => {
+    const percent = filterUnit('percent');
+    assert.deepEqual(typedFilters([{ column: 1, min: '50', max: '', unit: percent }]), [{ kind: 'range', column: 1, min: 0.5 }]);
+    assert.deepEqual(typedFilters([{ column: 1, min: '12.5', max: '69.63', unit: percent }]), [{ kind: 'range', column: 1, min: 0.125, max: 0.6963 }]);
+    assert.deepEqual(typedFilters([{ column: 2, min: '50', max: '', unit: filterUnit('thousands') }]), [{ kind: 'range', column: 2, min: 50 }], 'a column shown in its own scale');
+    assert.equal(typedFilters([{ column: 1, min: '60', max: '50', unit: percent }]), 'The minimum is above the maximum.');
   });
 
   it('writes numbers for people', () => {

@@ -214,7 +214,7 @@ describe('number formats', () => {
     // Out of a number's range: the table holds it as text, and shows it so.
     assert.equal(formatCell('1e400', 'thousands'), '1e400');
     assert.equal(effectiveFormat({ numeric: true, kind: 'ratio' }, undefined, 'auto'), 'percent');
-    assert.equal(effectiveFormat({ numeric: true, kind: 'usd' }, undefined, 'auto'), 'thousands');
+    assert.equal(effectiveFormat({ numeric: true, kind: 'usd' }, undefined, 'auto'), 'money', 'USD keeps its cents (issue 35 item 7)');
     assert.equal(effectiveFormat({ numeric: false }, undefined, 'auto'), 'raw');
     assert.equal(effectiveFormat({ numeric: true, kind: 'ratio' }, 'auto', 'compact'), 'compact');
     assert.equal(effectiveFormat({ numeric: true, kind: 'ratio' }, 'raw', 'auto'), 'raw');

@@ -15,9 +15,13 @@ import { pickOneResult, resultItems, tableFile, targetPaths, type AnalysisDeps }
 import { l10n } from '../../shared/l10n';
 import { showErrorIn } from '../base/errors';
 
-/** Saves the comparison of two results (table files or result folders) and opens it; returns the comparison file. */
-async function compareResults(deps: AnalysisDeps, a: string, b: string): Promise<string> {
-  const [fa, fb] = await Promise.all([tableFile(a), tableFile(b)]);
+/** Saves the comparison of two results (table files or result folders) and opens it; returns the comparison file, undefined when a file pick was dismissed. */
+async function compareResults(deps: AnalysisDeps, a: string, b: string): Promise<string | undefined> {
+  // One after the other: a result folder of several files asks which one, and two picks never overlap.
+  const fa = await tableFile(deps, a, 'A');
+  if (!fa) return undefined;
+  const fb = await tableFile(deps, b, 'B');
+  if (!fb) return undefined;
   if (path.resolve(fa) === path.resolve(fb)) throw new Error(`Pick two different results: both are ${path.basename(fa)}.`);
   const dir = path.join(deps.resultsFolder(), 'compares');
   await fs.mkdir(dir, { recursive: true });

@@ -8,7 +8,8 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { JobRecord } from '../../core/jobs/job';
 import { endpointTitle } from '../../core/history/format';
-import { tableFileOf } from '../../core/results/files';
+import { tableFilesIn } from '../../core/results/files';
+import type { PersonQuestions } from '../base/personQuestions';
 import { l10n } from '../../shared/l10n';
 
 export interface AnalysisDeps {
@@ -18,6 +19,8 @@ export interface AnalysisDeps {
   readonly resultOfRequest: (requestId: string) => Promise<string>;
   /** The folder results are written to now. */
   readonly resultsFolder: () => string;
+  /** Asks the person (a stand-in under the test runner): which file of a result of several. */
+  readonly persons: PersonQuestions;
 }
 
 export interface ResultItem extends vscode.QuickPickItem {
@@ -69,11 +72,25 @@ export async function pickOneResult(items: readonly ResultItem[], options: { tit
   return pick.file;
 }
 
-/** The table file of a result path (an extracted .zip folder: its first table file). */
-export async function tableFile(p: string): Promise<string> {
-  const file = await tableFileOf(p);
-  if (!file) throw new Error(`${path.basename(p)} holds no .csv, .txt or .json file.`);
-  return file;
+/**
+ * The table file of a result path: the file itself, or for an extracted .zip folder the one of its
+ * files the person picks (issue 35 item 8: the first of 100 was taken silently); undefined when
+ * the pick is dismissed. `side` names which result is asked about ("A", "B").
+ */
+export async function tableFile(deps: AnalysisDeps, p: string, side: string): Promise<string | undefined> {
+  const st = await fs.stat(p);
+  const files = st.isDirectory() ? await tableFilesIn(p) : [p];
+  const [only] = files;
+  if (!only) throw new Error(`${path.basename(p)} holds no .csv, .txt or .json file.`);
+  if (files.length === 1) return only;
+  const items = files.map((f) => ({ label: path.relative(p, f), file: f }));
+  const label = await deps.persons.choose('resultFile', items, {
+    title: l10n.t('Compare: which file of {0} ({1})?', path.basename(p), side),
+    placeHolder: l10n.t('{0} holds {1} files; the comparison takes one', path.basename(p), files.length),
+    matchOnDescription: true,
+    ignoreFocusOut: true,
+  });
+  return items.find((i) => i.label === label)?.file;
 }
 
 /** Paths handed to a command by a menu: an Explorer selection (clicked Uri, selected Uris), Requests items, or strings. */

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 /** Which box is asked: its answer's meaning, so a stand-in can tell the boxes of one flow apart. */
 type InputId = 'apiKey' | 'profileName' | 'profileBaseUrl' | 'profileRename' | 'baseUrl' | 'exportSchedule';
 /** Which choice is offered (a quick pick of a few labelled ways on). */
-type ChoiceId = 'whereIsTheApi' | 'exportSchedule';
+type ChoiceId = 'whereIsTheApi' | 'exportSchedule' | 'resultFile';
 
 export type PersonQuestion =
   | { readonly kind: 'input'; readonly id: InputId; readonly options: vscode.InputBoxOptions }
