@@ -133,8 +133,8 @@ describe('pipeline renderer: cells shown by the table’s rules', () => {
   });
 
   it('shows a profit with its sign and tone (as the table), an address and a CSV formula as the text they are', () => {
-    assert.deepEqual(cellShown(pnl, '-1234.5', true), { text: '\u22121,234.5', tone: 'loss', title: '-1234.5' });
-    assert.deepEqual(cellShown(pnl, '-1234.5', false), { text: '\u22121,234.5', title: '-1234.5' });
+    assert.deepEqual(cellShown(pnl, '-1234.5', true), { text: '\u22121,234.50', tone: 'loss', title: '-1234.5' });
+    assert.deepEqual(cellShown(pnl, '-1234.5', false), { text: '\u22121,234.50', title: '-1234.5' });
     assert.deepEqual(cellShown(wallet, W(1), true), { text: W(1) });
     assert.deepEqual(cellShown(note, '=1+1', true), { text: '=1+1' });
     assert.deepEqual(cellShown(note, '<b>bold</b>', true), { text: '<b>bold</b>' });
