@@ -46,3 +46,44 @@ export function ensureSystemDeps(
   tasks: readonly string[],
   o?: { dryRun?: boolean; log?: (line: string) => void; env?: NodeJS.ProcessEnv },
 ): boolean;
+
+/** Who holds one of apt's or dpkg's locks (from /proc/locks), or undefined. */
+export interface LockHolder {
+  file: string;
+  pid: number;
+  /** The holder's /proc/<pid>/comm (`unattended-upgr`, `apt-get`…), '' when unknown. */
+  name: string;
+}
+export function packageLockHolder(o?: {
+  files?: readonly string[];
+  readLocks?: () => string;
+  stat?: (file: string) => { dev: number | bigint; ino: number | bigint };
+  comm?: (pid: number) => string;
+}): LockHolder | undefined;
+
+export interface LockWait {
+  ok: boolean;
+  waitedMs: number;
+  holder?: LockHolder;
+}
+export function waitForPackageLock(o?: {
+  holder?: () => LockHolder | undefined;
+  sleep?: (ms: number) => void;
+  now?: () => number;
+  log?: (line: string) => void;
+  boundMs?: number;
+  everyMs?: number;
+  reportEveryMs?: number;
+}): LockWait;
+
+export function runAptCommands(
+  commands: readonly (readonly string[])[],
+  o?: {
+    log?: (line: string) => void;
+    boundMs?: number;
+    holder?: () => LockHolder | undefined;
+    wait?: (o: { holder: () => LockHolder | undefined; log: (line: string) => void; boundMs: number }) => LockWait;
+    run?: (argv: string[]) => { status: number | null; signal?: NodeJS.Signals | null; error?: Error };
+    now?: () => number;
+  },
+): boolean;

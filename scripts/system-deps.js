@@ -9,6 +9,8 @@
 //   WA_SETUP_PRETEND_MISSING=ripgrep,…  treat these packages as missing (to try the install path on a
 //                                       machine that has everything; apt-get install of an installed
 //                                       package changes nothing)
+//   WA_APT_LOCK_WAIT_S=600               how long to wait for another apt/dpkg (a new machine's
+//                                       unattended upgrades) to release the package lock
 'use strict';
 
 const { spawnSync } = require('node:child_process');
@@ -242,6 +244,157 @@ function gatherFacts(tasks, env = process.env) {
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// The package lock. On a new machine unattended upgrades run apt for minutes after boot, and
+// apt-get fails at once when another apt or dpkg holds the lock (a fresh clone's `npm test` failed
+// so, issue 31.5): each apt-get waits for the lock first, with a bound, saying so.
+
+/** The locks apt-get and dpkg take (fcntl locks): the frontend's, dpkg's, the lists' and the archives'. */
+const LOCK_FILES = ['/var/lib/dpkg/lock-frontend', '/var/lib/dpkg/lock', '/var/lib/apt/lists/lock', '/var/cache/apt/archives/lock'];
+const LOCK_WAIT_MS = 10 * 60_000;
+
+function lockWaitMs(env = process.env) {
+  const s = env.WA_APT_LOCK_WAIT_S ? Number(env.WA_APT_LOCK_WAIT_S) : NaN;
+  return Number.isFinite(s) && s >= 0 ? s * 1000 : LOCK_WAIT_MS;
+}
+
+/** A device number as /proc/locks writes it, `major:minor` in hex (Linux's new encoding of st_dev). */
+function devText(dev) {
+  const d = BigInt(dev);
+  const major = ((d >> 8n) & 0xfffn) | ((d >> 32n) & ~0xfffn);
+  const minor = (d & 0xffn) | ((d >> 12n) & ~0xffn);
+  return `${major.toString(16).padStart(2, '0')}:${minor.toString(16).padStart(2, '0')}`;
+}
+
+/**
+ * Who holds a package lock now, or undefined: the fcntl locks in /proc/locks matched against the
+ * lock files' device and inode, so it needs neither root nor fuser/lsof (which a new machine may
+ * lack). The reads are parameters so the unit tests give their own.
+ */
+function packageLockHolder({
+  files = LOCK_FILES,
+  readLocks = () => fs.readFileSync('/proc/locks', 'utf8'),
+  stat = (f) => fs.statSync(f),
+  comm = (pid) => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim(),
+} = {}) {
+  let text;
+  try {
+    text = readLocks();
+  } catch {
+    return undefined; // not Linux, or no /proc: apt-get's own lock timeout still applies
+  }
+  const held = new Map(); // "maj:min:ino" → pid
+  for (const line of text.split('\n')) {
+    // "1: POSIX  ADVISORY  WRITE 8898 fe:00:15343617 0 EOF" (a blocked waiter's line has "->")
+    const m = /^\d+:\s+(?:POSIX|OFDLCK|FLOCK)\s+\S+\s+\S+\s+(-?\d+)\s+([0-9a-f]+:[0-9a-f]+):(\d+)\s/u.exec(line);
+    if (m) held.set(`${m[2]}:${m[3]}`, Number(m[1]));
+  }
+  for (const file of files) {
+    let st;
+    try {
+      st = stat(file);
+    } catch {
+      continue;
+    }
+    const pid = held.get(`${devText(st.dev)}:${st.ino}`);
+    if (pid === undefined) continue;
+    let name = '';
+    try {
+      name = pid > 0 ? comm(pid) : '';
+    } catch {
+      // the holder has just ended
+    }
+    return { file, pid, name };
+  }
+  return undefined;
+}
+
+/** Sleeps without an event loop: ensureSystemDeps is synchronous (apt-get runs with spawnSync). */
+function sleepSync(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+const holderText = (h) => `${h.name || 'another process'}${h.pid > 0 ? ` (pid ${h.pid})` : ''} holds ${h.file}`;
+const secondsText = (ms) => (ms >= 120_000 ? `${Math.round(ms / 60_000)} minutes` : `${Math.round(ms / 1000)} s`);
+
+/**
+ * Waits until no package lock is held, checking every everyMs, for at most boundMs: says that it
+ * waits and who holds the lock, again every reportEveryMs (a runner that prints nothing for a while
+ * is taken for stalled), and when the lock is free. Returns { ok, waitedMs, holder? } (ok false:
+ * still held at the bound). The check, the sleep and the clock are parameters for the unit tests.
+ */
+function waitForPackageLock({
+  holder = () => packageLockHolder(),
+  sleep = sleepSync,
+  now = Date.now,
+  log = console.log,
+  boundMs = LOCK_WAIT_MS,
+  everyMs = 2_000,
+  reportEveryMs = 30_000,
+} = {}) {
+  let h = holder();
+  if (!h) return { ok: true, waitedMs: 0 };
+  const start = now();
+  let reported = start;
+  log(
+    `system packages: waiting for the package lock: ${holderText(h)} (on a new machine, unattended upgrades run for a few minutes); ` +
+      `waiting up to ${secondsText(boundMs)}.`,
+  );
+  for (;;) {
+    const waited = now() - start;
+    if (waited >= boundMs) {
+      log(
+        `system packages: the package lock is still held after ${secondsText(waited)}: ${holderText(h)}. ` +
+          'Run the same npm command again once it has finished (WA_APT_LOCK_WAIT_S sets how long to wait).',
+      );
+      return { ok: false, waitedMs: waited, holder: h };
+    }
+    sleep(Math.min(everyMs, boundMs - waited));
+    h = holder();
+    if (!h) {
+      const w = now() - start;
+      log(`system packages: the package lock is free (waited ${secondsText(w)}).`);
+      return { ok: true, waitedMs: w };
+    }
+    if (now() - reported >= reportEveryMs) {
+      reported = now();
+      log(`system packages: still waiting for the package lock (${secondsText(reported - start)}): ${holderText(h)}.`);
+    }
+  }
+}
+
+/**
+ * Runs the plan's apt-get commands in order, each after the package lock is free; a command that
+ * fails while the lock is held again (taken between the check and apt-get) is run once more after
+ * the wait. apt-get itself is also told to wait for dpkg's lock (DPkg::Lock::Timeout). One bound
+ * for all the waiting. The runner and the wait are parameters for the unit tests.
+ */
+function runAptCommands(
+  commands,
+  { log = console.log, boundMs = LOCK_WAIT_MS, holder = () => packageLockHolder(), wait = waitForPackageLock, run = runInherit, now = Date.now } = {},
+) {
+  const start = now();
+  const left = () => Math.max(0, boundMs - (now() - start));
+  for (const plain of commands) {
+    const at = plain.indexOf('apt-get');
+    const argv = at < 0 ? plain : [...plain.slice(0, at + 1), '-o', `DPkg::Lock::Timeout=${Math.ceil(left() / 1000)}`, ...plain.slice(at + 1)];
+    for (let attempt = 1; ; attempt++) {
+      if (!wait({ holder, log, boundMs: left() }).ok) return false;
+      log(`  $ ${argv.map(q).join(' ')}`);
+      const r = run(argv);
+      if (r.status === 0) break;
+      const again = attempt === 1 && holder() !== undefined;
+      log(`system packages: \`${plain.join(' ')}\` failed (${r.error ? r.error.message : `exit ${r.status ?? r.signal}`})${again ? '; the package lock was taken meanwhile, so once more after it is free' : ''}.`);
+      if (!again) return false;
+    }
+  }
+  return true;
+}
+
+function runInherit(argv) {
+  return spawnSync(argv[0], argv.slice(1), { stdio: 'inherit', timeout: 20 * 60_000 });
+}
+
 /**
  * Reads the machine, prints the plan and carries it out. Returns true when the run can go on
  * (nothing missing, installed now, or not Linux: advice only); false after printing what to run.
@@ -257,21 +410,17 @@ function ensureSystemDeps(tasks, { dryRun = false, log = console.log, env = proc
     return false;
   }
   log(plan.message);
-  for (const argv of plan.commands) {
-    log(`  $ ${argv.map(q).join(' ')}`);
-    if (dryRun) continue;
-    const r = spawnSync(argv[0], argv.slice(1), { stdio: 'inherit', timeout: 20 * 60_000 });
-    if (r.status !== 0) {
-      log(`system packages: \`${argv.join(' ')}\` failed (${r.error ? r.error.message : `exit ${r.status ?? r.signal}`}).`);
-      return false;
-    }
+  if (dryRun) {
+    for (const argv of plan.commands) log(`  $ ${argv.map(q).join(' ')}`);
+  } else if (!runAptCommands(plan.commands, { log, boundMs: lockWaitMs(env) })) {
+    return false;
   }
   if (plan.manual && plan.manual.length) return false;
   if (!dryRun) log(`system packages: installed ${plan.packages.join(' ')}.`);
   return true;
 }
 
-module.exports = { PACKAGES, needsFor, planSystemDeps, gatherFacts, ensureSystemDeps };
+module.exports = { PACKAGES, needsFor, planSystemDeps, gatherFacts, ensureSystemDeps, packageLockHolder, waitForPackageLock, runAptCommands };
 
 if (require.main === module) {
   const forArg = process.argv.find((a) => a.startsWith('--for='));

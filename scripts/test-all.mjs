@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { machineCapacity } from './capacity.mjs';
 import cs from './code-server.js';
 import systemDeps from './system-deps.js';
 
@@ -162,18 +163,26 @@ async function tier(name, cmd, args, timeoutMs, parse, env, quiet = false) {
 // installing before any test ran, and the tiers mostly wait on extension hosts, workbenches and
 // sandboxes; the whole run is about 260 CPU-seconds on 2 cores):
 //
-//   build ─┬─ package ──────────────────────────────────┬─ integration
-//          ├─ system packages ─┬─ code-server ───────────┤
-//          │                   └─ unit ──────────────────┼─ e2e (after unit, the checks and the
-//          ├─ typecheck → lint ──────────────────────────┤       722 MB table file too)
-//          └─ the e2e table file's 722 MB input ─────────┘
+//   build ─┬─ package ──────────────────────────────────┬─ integration (after unit and the checks
+//          ├─ system packages ─┬─ code-server ───────────┤               too, unless the machine
+//          │                   └─ unit ──────────────────┼─ e2e          has slots to spare)
+//          ├─ typecheck → lint ──────────────────────────┤  (after unit, the checks and both
+//          └─ the e2e tier's two 722 MB inputs ──────────┘   722 MB files)
 //
-// e2e waits for the unit tier and the checks: run beside them (4 unit files at a time, tsc,
-// eslint), the timing tests of both tiers failed on a loaded machine; beside the integration tier
-// alone (about a third of a core) they do not. `package` (the production bundles in dist/, then
-// the .vsix) runs first, beside the system packages only: the unit and integration tiers load
-// dist/, which it rewrites. Every step but the build, the system packages and e2e prints its
-// output whole when it ends, so two never mix; e2e prints each file's output whole as it ends.
+// How wide each step runs comes from the machine (scripts/capacity.mjs: cores, and the load other
+// work puts on them), never one count for all (issue 31.7: a 2-core machine at half this one's
+// speed reached a load of 19 and failed 16 tests): unit files at a time, e2e lanes, and whether
+// the integration tier runs beside the CPU-heavy steps. The two 722 MB files are written once,
+// before e2e, which alone reads them. e2e waits for the unit tier and the checks: run beside them
+// (4 unit files at a time, tsc, eslint), the timing tests of both tiers failed on a loaded machine.
+// `package` (the production bundles in dist/, then the .vsix) runs first, beside the system
+// packages only: the unit and integration tiers load dist/, which it rewrites. Every step but the
+// build, the system packages and e2e prints its output whole when it ends, so two never mix; e2e
+// prints each file's output whole as it ends. No step has a time limit of its own but a stall
+// (nothing printed for a while) and HARD_CAP_MS: a slower machine only takes longer.
+
+const capacity = machineCapacity();
+console.log(`test-all: ${capacity.why}.`);
 
 const built = await check('build', process.execPath, ['esbuild.mjs', '--tests'], 5 * min);
 
@@ -198,7 +207,7 @@ const systemPackages = (async () => {
 
 const packaged = built && want.has('e2e') ? check('package', 'npm', ['run', '--silent', 'package'], 5 * min, true) : Promise.resolve(false);
 // A failure here is not fatal: the table file writes its input itself, and says so.
-const bigTable = built && want.has('e2e') ? run('e2e data (the 722 MB table file)', process.execPath, ['out/test/e2e/bigTable.js'], 10 * min, {}, true) : undefined;
+const bigTable = built && want.has('e2e') ? run('e2e data (the two 722 MB files)', process.execPath, ['out/test/e2e/bigTable.js'], 10 * min, {}, true) : undefined;
 const codeServer = systemPackages.then(() => (sysNeed.codeServer ? check('code-server', process.execPath, ['scripts/install-code-server.mjs'], 20 * min, true) : true));
 
 const steps = [systemPackages, packaged, bigTable, codeServer];
@@ -218,20 +227,30 @@ if (want.has('unit')) {
   if (!built) tierNotRun('unit', 'the build failed');
   else if (files.length === 0) tierNotRun('unit', 'no out/test/unit/**/*.test.js');
   else {
-    // Four files at a time: many wait on timers, sandboxes and child processes (the Copy as Code
-    // snippets poll every 5 s). After `package`, which rewrites the dist/ the worker tests load.
-    const args = ['--test', '--test-reporter=spec', '--test-concurrency=4', '--test-timeout=120000', ...files];
+    // Files side by side as the machine holds them (up to four: many wait on timers, sandboxes and
+    // child processes; the Copy as Code snippets poll every 5 s). No time limit per file or test:
+    // on a loaded machine whole files ran past a fixed 120 s (pipelineExport, notebook, snippets);
+    // the tier stops only when it prints nothing for 10 minutes. After `package`, which rewrites
+    // the dist/ the worker tests load.
+    const args = ['--test', '--test-reporter=spec', `--test-concurrency=${capacity.unitFiles}`, ...files];
     before2e.push(Promise.all([systemPackages, packaged]).then(() => tier('unit', process.execPath, args, 10 * min, nodeTestCounts, {}, true)));
   }
 }
 
+/** Until the integration tier has ended (or will not run): e2e leaves it a lane meanwhile. */
+let integrationPending = want.has('integration') && built;
 if (want.has('integration')) {
   if (!built) tierNotRun('integration', 'the build failed');
   else {
+    // Beside the unit tier and the checks only where the machine has slots to spare; otherwise
+    // after them, beside e2e (whose lanes leave it one).
+    const after = capacity.integrationBesideChecks ? [] : before2e;
     steps.push(
-      Promise.all([codeServer, packaged]).then(([installed]) =>
-        installed ? tier('integration', process.execPath, ['scripts/test-integration.mjs'], 15 * min, mochaCounts, {}, true) : tierNotRun('integration', 'code-server is not installed'),
-      ),
+      Promise.all([codeServer, packaged, ...after]).then(async ([installed]) => {
+        if (installed) await tier('integration', process.execPath, ['scripts/test-integration.mjs'], 15 * min, mochaCounts, {}, true);
+        else tierNotRun('integration', 'code-server is not installed');
+        integrationPending = false;
+      }),
     );
   }
 }
@@ -246,8 +265,10 @@ if (want.has('e2e')) {
       else if (files.length === 0) tierNotRun('e2e', 'no out/test/e2e/**/*.test.js');
       else {
         rmSync(join(root, 'test-results', 'e2e'), { recursive: true, force: true }); // no stale screenshots
-        // Shared code-servers (scripts/test-e2e.mjs): one file at a time on each.
-        await tier('e2e', process.execPath, ['scripts/test-e2e.mjs', ...files], 20 * min, nodeTestCounts);
+        // Shared code-servers (scripts/test-e2e.mjs): one file at a time on each, as many as the
+        // machine holds beside what still runs.
+        const lanes = machineCapacity(process.env, integrationPending).e2eLanes;
+        await tier('e2e', process.execPath, ['scripts/test-e2e.mjs', ...files], 20 * min, nodeTestCounts, { WA_E2E_JOBS: String(lanes) });
       }
     }),
   );

@@ -86,6 +86,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     ledger: (): readonly LedgerEntry[] => accounts.ledger(),
     balance: (key = demoKey) => accounts.balance(key),
     received: (): readonly ReceivedRequest[] => pipeline.log,
+    settled: () => pipeline.settled(),
     seedHistory: (n: number, key = demoKey) => jobs.seedHistory(n, key),
     addresses: (kind: AddressKind, n = 10) => addressesOf(world, kind).slice(0, n),
     close: () =>

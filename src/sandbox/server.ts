@@ -334,6 +334,11 @@ export class Pipeline {
     }
   }
 
+  /** Resolves once every request being handled now is answered or dropped (waits are not cut short). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
   /** Cuts waits short and waits for requests being handled (close() uses it after the listeners stop). */
   async drain(): Promise<void> {
     this.closing.abort(new CancelledError());

@@ -113,6 +113,11 @@ export interface Sandbox {
   balance(key?: string): number;
   /** Every request that reached either listener, oldest first (the latest `receivedLimit` of them at least, see SandboxOptions). */
   received(): readonly ReceivedRequest[];
+  /**
+   * Additive: resolves once every request being handled now has been answered or dropped, slow
+   * faults included, so a test waits on that instead of sleeping past a fault's delay.
+   */
+  settled(): Promise<void>;
   /** Adds n past requests (various endpoints, done, some failed, over the last days) to GET /requests, for UI tests. */
   seedHistory(n: number, key?: string): void;
   /** Additive: the first n addresses of a kind the synthetic data holds (default 10). */

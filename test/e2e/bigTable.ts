@@ -4,9 +4,9 @@
 // ready instead of spending 20–50 s writing each on an e2e lane (issue 13).
 // Rows are read back from the file itself (fileRows), never regenerated from the seed: that cost
 // 10–25 s of CPU for a row in the middle.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { generateSharedCsv } from '../../bench/compareData';
 import { generateWalletCsv } from '../../bench/tableData';
 
@@ -67,8 +67,29 @@ export function fileRows(file: string, indexes: readonly number[]): Map<number, 
   return out;
 }
 
+/** About what each file takes on disk, and room kept free beside them (the table file's CSV export, the system). */
+const FILE_BYTES = 723e6;
+const SPARE_BYTES = 1e9;
+
+/**
+ * Refuses to start writing what the disk cannot hold (issue 31.7): a half-written 722 MB file beside
+ * the tiers helps no one, and the e2e files would write it again while another file runs.
+ */
+function checkDisk(): void {
+  const dir = dirname(BIG_FILE);
+  mkdirSync(dir, { recursive: true });
+  const missing = [BIG_FILE, OTHER_FILE].filter((f) => !existsSync(f)).length;
+  const { bavail, bsize } = statfsSync(dir);
+  const free = bavail * bsize;
+  const need = missing * FILE_BYTES + SPARE_BYTES;
+  if (missing > 0 && free < need) {
+    throw new Error(`${dir} has ${(free / 1e9).toFixed(1)} GB free; the e2e tier's ${missing} input file${missing > 1 ? 's' : ''} need ${(need / 1e9).toFixed(1)} GB with room to spare. Free some space (or set TMPDIR to a larger disk) and run again.`);
+  }
+}
+
 if (require.main === module) {
   (async () => {
+    checkDisk();
     const a = await ensureBigTable();
     console.log(`# ${BIG_FILE}: ${(a.bytes / 1e6).toFixed(0)} MB, ${a.reused ? 'reused' : `generated in ${a.seconds.toFixed(1)} s`}`);
     const b = await ensureOtherTable();

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { BIG_FILE as BIG, BIG_ROWS as ROWS, BIG_TITLE, ensureBigTable, fileRows } from './bigTable';
 import { Workbench, packagedVsix, stepWithShot } from './workbench';
-import { activeCell, cellStats, firstRowText, frameGaps, percentile, renderTimes, rendererHeapMB, shown, tableFrame, trackCells, until } from './tableWebview';
+import { activeCell, cellStats, firstRowText, frameGaps, percentile, renderTimes, rendererHeapMB, shown, tableFrame, tableProgress, trackCells, until } from './tableWebview';
 import { timingFigure } from '../timing';
 
 const XSS = '<img src=x onerror=alert(1)>';
@@ -83,11 +83,14 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     // No file is active: the command asks for one (code-server's file dialog is a quick input).
     // The figure below counts from the Enter that opened the file.
     const started = await wb.acceptFileDialog(BIG);
-    frame = await tableFrame(wb.page, BIG_TITLE, 15_000).catch(async (e: unknown) => {
+    // Both waits follow progress (the workbench's frames, then the table's marks, status and
+    // progress lines): on a loaded machine the first paint came after 15 s while the table was
+    // getting there (issue 31.7). The 1 s budget is the figure below, not this wait.
+    frame = await tableFrame(wb.page, BIG_TITLE).catch(async (e: unknown) => {
       await wb.screenshot('failed-open');
       throw e;
     });
-    const first = await until('the first rows painted', () => firstRowText(frame), 15_000);
+    const first = await until('the first rows painted', () => firstRowText(frame), 30_000, () => tableProgress(frame));
     const polled = Date.now() - started;
     // The page marks the second frame after drawing the rows; wait for the mark (it trails the DOM by a frame or two).
     await until('the paint mark', () => frame.evaluate(() => (globalThis as unknown as { document: { body: { dataset: Record<string, string | undefined> } } }).document.body.dataset.firstPaintMs !== undefined), 5000);
@@ -128,7 +131,7 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     const s = await until('the index complete', async () => {
       const v = await shown(frame);
       return v.count === '100,000 rows' ? v : undefined;
-    }, 60_000);
+    }, 60_000, () => tableProgress(frame));
     assert.equal(s.progress, undefined, 'the progress line is gone');
     await step('indexed');
   });
@@ -225,11 +228,11 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     const header = frame.locator('.hrow [role=columnheader]', { has: frame.locator('.hname', { hasText: /^realized_pnl_usd_7d$/u }) });
     const t0 = Date.now();
     await header.click();
-    await until('sorted ascending', async () => (await header.getAttribute('aria-sort')) === 'ascending' && (await shown(frame)).progress === undefined, 30_000);
+    await until('sorted ascending', async () => (await header.getAttribute('aria-sort')) === 'ascending' && (await shown(frame)).progress === undefined, 30_000, () => tableProgress(frame));
     figures.push(`first sort of realized_pnl_usd_7d (100,000 rows, typed column built) in ${Date.now() - t0} ms, as seen in the webview`);
     const t1 = Date.now();
     await header.click();
-    await until('sorted descending', async () => (await header.getAttribute('aria-sort')) === 'descending' && (await shown(frame)).progress === undefined, 30_000);
+    await until('sorted descending', async () => (await header.getAttribute('aria-sort')) === 'descending' && (await shown(frame)).progress === undefined, 30_000, () => tableProgress(frame));
     figures.push(`repeat sort (descending) in ${Date.now() - t1} ms, as seen in the webview`);
     const s = await until('the sorted rows painted', async () => {
       const v = await shown(frame);
@@ -264,7 +267,7 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
       const v = await shown(frame);
       const col = v.headers.indexOf('realized_pnl_usd_7d');
       return / of 100,000 rows$/u.test(v.count) && v.progress === undefined && v.rows.length > 5 && v.rows.every((r) => (r[col] ?? '') !== '') ? v : undefined;
-    }, 30_000);
+    }, 30_000, () => tableProgress(frame));
     figures.push(`range filter 0 ≤ realized_pnl_usd_7d ≤ 1,000 applied in ${Date.now() - t0} ms: ${s.count}`);
     const col = s.headers.indexOf('realized_pnl_usd_7d');
     const values = s.rows.map((r) => Number((r[col] ?? '').replace(/,/gu, '')));
@@ -283,7 +286,7 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     await until('the suggested path beside the file', async () => (await wb.quickInputField.inputValue()) === target, 10_000);
     const t0 = Date.now();
     await wb.page.keyboard.press('Enter');
-    await until('the export written', async () => /Exported [\d,]+ rows × 166 columns/u.test((await shown(frame)).status), 120_000);
+    await until('the export written', async () => /Exported [\d,]+ rows × 166 columns/u.test((await shown(frame)).status), 120_000, () => tableProgress(frame));
     const seconds = (Date.now() - t0) / 1000;
     const lines = await countLines(target);
     const header = await firstLine(target);
@@ -336,7 +339,7 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
   it('profiles a column and draws a scatter of 100,000 points in the side panel; a brush filters the table (issue 15)', async () => {
     // Every row again: the panel works over the view, and the scatter holds every row with both numbers.
     await frame.locator('.chips button', { hasText: /^Clear All$/u }).click();
-    await until('every row', async () => ((await shown(frame)).count === '100,000 rows' ? true : undefined), 30_000);
+    await until('every row', async () => ((await shown(frame)).count === '100,000 rows' ? true : undefined), 30_000, () => tableProgress(frame));
     const marks = (): Promise<{ request: number; drawn: number }> =>
       frame.evaluate(() => {
         const perf = (globalThis as unknown as { performance: { getEntriesByName(n: string): { startTime: number }[] } }).performance;
@@ -366,7 +369,7 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
       const r = await until(what, async () => {
         const x = await marks();
         return x.drawn > x.request && (await panel.locator('.analysis-caption').innerText()).includes('Drawn in') ? x : undefined;
-      }, 30_000);
+      }, 30_000, () => tableProgress(frame));
       return Math.round(r.drawn - r.request);
     };
     // The first scatter of a column waits for the worker to read it as numbers; the budget is for the chart itself, asked again.
@@ -394,7 +397,7 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
       const address = v.headers.indexOf('address');
       const painted = address >= 0 && v.rows.length > 5 && v.rows.every((r) => (r[address] ?? '') !== '');
       return / of 100,000 rows$/u.test(v.count) && chips.includes('realized_pnl_usd_7d') && chips.includes('winrate_7d') && painted ? { count: v.count, chips } : undefined;
-    }, 30_000);
+    }, 30_000, () => tableProgress(frame));
     const use = panel.locator('button', { hasText: /^Use these [\d,]+ addresses as input to…$/u });
     await use.waitFor({ timeout: 10_000 });
     figures.push(`brush: ${brushed.chips.replace(/\s+/gu, ' ')} → ${brushed.count}`);
@@ -419,7 +422,7 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
         const chips = await frame.locator('.chips').innerText();
         const rows = searched ? v.count !== brushed.count : v.count === brushed.count;
         return rows && /sniper/u.test(chips) === searched && text.startsWith(`Over ${v.count},`) && !text.includes('Refresh') ? text : undefined;
-      }, 30_000);
+      }, 30_000, () => tableProgress(frame));
       await drawn(`${what}: the scatter drawn`);
       return info;
     };
@@ -448,7 +451,7 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
       const v = await shown(frame);
       const n = Number(v.count.split(' ')[0]?.replace(/,/gu, ''));
       return v.count !== brushed.count && / of 100,000 rows$/u.test(v.count) && (await panel.locator('.analysis-info').innerText()).includes('Refresh') ? n : undefined;
-    }, 30_000);
+    }, 30_000, () => tableProgress(frame));
     // Its points, and at most a few rows more that lie on the edge it shares with the next range.
     assert.ok(binCount >= points && binCount <= points * 1.02 + 10, `${binCount} rows for a range of ${points} points`);
     figures.push(`scatter table: the count of x ${binFrom} to ${binTo} (${points} points) → ${binCount} rows; the chart stays as drawn, Refresh offered`);
@@ -497,13 +500,13 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: SAMPLE }).click();
     await wb.page.locator('.tabs-container .tab', { hasText: SAMPLE }).first().waitFor();
     await wb.runCommand(OPEN);
-    const f = await tableFrame(wb.page, SAMPLE, 15_000);
+    const f = await tableFrame(wb.page, SAMPLE);
     const opened = await until('opened in the saved view, named', async () => {
       const v = await shown(f);
       const name = await f.locator('.chips .saved-view').innerText().catch(() => '');
       const showAll = f.locator('.chips button.show-all');
       return name === 'View: brushed wallets' && /^[\d,]+ of 300 rows$/u.test(v.count) && (await showAll.isVisible()) ? v.count : undefined;
-    }, 30_000);
+    }, 30_000, () => tableProgress(f));
     figures.push(`a new result of the same columns: "View: brushed wallets · Show all", ${opened}`);
     await wb.screenshot('table-saved-view-named');
     await f.locator('.chips button.show-all').click();

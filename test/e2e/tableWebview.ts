@@ -29,17 +29,54 @@ declare const document: DomDoc;
 declare const window: { readonly innerHeight: number };
 declare function requestAnimationFrame(callback: (now: number) => void): number;
 
-/** The frame of the table webview whose page title is `title` (the file name). */
-export async function tableFrame(page: Page, title: string, timeoutMs = 30_000): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    for (const f of page.frames()) {
-      const t = await f.evaluate(() => (document.getElementById('app') ? document.title : undefined)).catch(() => undefined);
-      if (t === title) return f;
-    }
-    if (Date.now() > deadline) throw new Error(`No table webview titled ${title}; frames: ${page.frames().map((f) => f.url()).join(', ')}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+/**
+ * The frame of the table webview whose page title is `title` (the file name). The wait follows the
+ * workbench's progress (its frames coming and loading, the editor tabs): it fails only when none of
+ * that changed for idleMs, so a loaded machine takes longer instead of failing (issue 31.7).
+ */
+export async function tableFrame(page: Page, title: string, idleMs = 30_000): Promise<Frame> {
+  let found: Frame | undefined;
+  await until(
+    `a table webview titled ${title}`,
+    async () => {
+      for (const f of page.frames()) {
+        const t = await f.evaluate(() => (document.getElementById('app') ? document.title : undefined)).catch(() => undefined);
+        if (t === title) return (found = f);
+      }
+      return undefined;
+    },
+    idleMs,
+    () => workbenchProgress(page),
+  ).catch((e: unknown) => {
+    throw new Error(`${e instanceof Error ? e.message : String(e)}; frames: ${page.frames().map((f) => f.url()).join(', ')}`);
+  });
+  if (!found) throw new Error(`No table webview titled ${title}`);
+  return found;
+}
+
+/** What the workbench shows on the way to a webview: its frames and their URLs, and the editor tabs. */
+async function workbenchProgress(page: Page): Promise<string> {
+  const tabs = await page
+    .evaluate(() => [...document.querySelectorAll('.tabs-container .tab')].map((t) => t.textContent ?? '').join('|'))
+    .catch(() => '');
+  return `${page.frames().map((f) => f.url()).join(' ')} ${tabs}`;
+}
+
+/**
+ * What a table webview shows on its way to its first rows: its marks (wa:…), the row count, the
+ * status and progress lines, the rows in the DOM. Any change is progress.
+ */
+export function tableProgress(frame: Frame): Promise<string> {
+  return frame
+    .evaluate(() => {
+      const marks = (globalThis as unknown as { performance: { getEntriesByType(t: string): { name: string }[] } }).performance
+        .getEntriesByType('mark')
+        .map((m) => m.name)
+        .join(',');
+      const text = (sel: string): string => document.querySelector(sel)?.textContent ?? '';
+      return `${marks} ${text('.count')} ${text('.status')} ${text('.progress')} ${document.querySelectorAll('.row').length}`;
+    })
+    .catch((e: unknown) => `unreadable: ${String(e)}`);
 }
 
 /** Text of the first data row's cells once painted (undefined before). */
@@ -154,14 +191,29 @@ export function activeCell(frame: Frame): Promise<{ row: string | null; col: str
   });
 }
 
-/** Waits until check() holds in the frame (polling), or fails with what it last saw. */
-export async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * Waits until check() holds in the frame (polling every 50 ms), or fails with what it last saw.
+ * With `progress` the wait follows it: it fails only when progress() has not changed for timeoutMs
+ * (a slow machine that is getting there takes longer, issue 31.7); without, timeoutMs bounds it.
+ */
+export async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 15_000, progress?: () => Promise<string>): Promise<T> {
+  let deadline = Date.now() + timeoutMs;
   let last: unknown;
+  let seen = progress ? await progress() : '';
   for (;;) {
     const v = await check().catch((e: unknown) => ((last = e), undefined));
     if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (${String(last)})` : ''}`);
+    if (progress) {
+      const now = await progress();
+      if (now !== seen) {
+        seen = now;
+        deadline = Date.now() + timeoutMs;
+      }
+    }
+    if (Date.now() > deadline) {
+      const how = progress ? `nothing changed for ${timeoutMs} ms (last: ${seen.slice(0, 300)})` : `timed out after ${timeoutMs} ms`;
+      throw new Error(`Waiting for ${what}: ${how}${last ? ` (${String(last)})` : ''}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }

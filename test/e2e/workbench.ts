@@ -140,6 +140,9 @@ function logSince(file: string, offset: number): Buffer {
   return buf;
 }
 
+/** How long the workbench may show no progress at all while it loads before it counts as stalled. */
+const LOAD_IDLE_MS = 60_000;
+
 export class Workbench {
   private shots = 0;
 
@@ -250,10 +253,23 @@ export class Workbench {
       browser = await chromium.launch({ executablePath: cs.chromiumPath, args: [...cs.chromiumArgs], headless: true, timeout: 60_000 });
       const page = await browser.newPage({ viewport: o.viewport ?? { width: 1280, height: 800 } });
       const url = cs.workbenchUrl(serverUrl, { folder, extensionDevelopmentPath: o.extensionDevelopmentPath });
-      await page.goto(url, { timeout: 60_000 });
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      // The wait follows the page's progress (each resource it loads, each element it adds), not a
+      // clock: on a loaded machine the workbench took past a fixed 60 s while still loading
+      // (issue 31.7). It fails when nothing moved for LOAD_IDLE_MS.
+      let finished = 0;
+      page.on('requestfinished', () => finished++);
+      let navError: unknown;
+      const nav = page.goto(url, { timeout: 0 }).catch((e: unknown) => (navError = e));
+      const progress = async (): Promise<string> => `${finished} ${await page.locator('*').count().catch(() => -1)}`;
+      let seen = await progress();
       // The status bar is drawn once the workbench has restored its parts.
-      await page.locator('.part.statusbar').waitFor({ timeout: 60_000 });
+      for (let idleSince = Date.now(); (await page.locator('.monaco-workbench .part.statusbar').count()) === 0; await new Promise((r) => setTimeout(r, 100))) {
+        if (navError) throw navError;
+        const now = await progress();
+        if (now !== seen) [seen, idleSince] = [now, Date.now()];
+        else if (Date.now() - idleSince > LOAD_IDLE_MS) throw new Error(`the workbench stopped loading: nothing changed for ${LOAD_IDLE_MS / 1000} s (${seen.split(' ')[0]} resources loaded)`);
+      }
+      void nav;
       return { browser, page };
     } catch (e) {
       await browser?.close().catch(() => undefined);

@@ -135,8 +135,10 @@ describe('endpoints: every command, the price first, jobs polled and downloaded 
   it('completes a job despite 5xx answers while polling', async () => {
     const out = await run('programstats', { inputs: { hours: 2 }, notify: false, wait: false });
     assert.equal(out.status, 'queued');
+    const from = sb.received().length;
     sb.setFaults({ errorRate: 1 });
-    await new Promise((r) => setTimeout(r, 1500));
+    // Until a poll has met the 5xx (an event, not 1.5 s of sleep, issue 31.6).
+    await waitFor('a poll answered 5xx', () => sb.received().slice(from).some((r) => r.status >= 500), 60_000);
     const failedPolls = sb.received().filter((r) => r.status >= 500).length;
     sb.setFaults({ errorRate: 0 });
     assert.ok(failedPolls >= 1, 'polling met the 5xx');

@@ -62,6 +62,15 @@ describe('table: saved views', function () {
   };
   const latestLayout = (t: TableHandle): TableLayout | undefined =>
     [...t.posted].reverse().find((m): m is Extract<UiMessage, { type: 'meta' }> => m.type === 'meta')?.meta.layout;
+  /**
+   * Waits until the table has decided on a saved view and shown it: the session decides in the same
+   * turn it posts `meta` (open() waits for that), and a view it applies goes through the table
+   * before this round trip's answer. An event to wait on, not a sleep (issue 31.6).
+   */
+  let barrierId = 900;
+  const viewDecided = async (t: TableHandle): Promise<void> => {
+    await t.request({ type: 'getWindow', requestId: ++barrierId, first: 0, last: 1, columns: [0] });
+  };
 
   before(async () => {
     const testing = (await api()).testing;
@@ -105,7 +114,7 @@ describe('table: saved views', function () {
 
     // Another endpoint does not.
     const t3 = await open(result('toptraders-20261124-060000-req_c.csv', COLUMNS, 'toptraders'));
-    await new Promise((r) => setTimeout(r, 500));
+    await viewDecided(t3);
     assert.deepEqual(latestView(t3)?.query, {});
   });
 
@@ -150,7 +159,7 @@ describe('table: saved views', function () {
     assert.deepEqual(offered, ['Whales', 'No saved view']);
     assert.deepEqual(latestView(t)?.query, {});
     const t2 = await open(result('pnl-20261124-080000-req_e.csv', COLUMNS));
-    await new Promise((r) => setTimeout(r, 500));
+    await viewDecided(t2);
     assert.deepEqual(latestView(t2)?.query, {}, 'no view chosen: a new result opens as the file is');
 
     picks = [(items) => items.find((i) => i.label === 'Whales')];
@@ -164,14 +173,14 @@ describe('table: saved views', function () {
     assert.equal(await vscode.commands.executeCommand(CommandIds.deleteTableView), 'Whales');
     assert.deepEqual(state.get(SAVED_VIEWS_KEY), {});
     const t = await open(result('pnl-20261124-100000-req_g.csv', COLUMNS));
-    await new Promise((r) => setTimeout(r, 500));
+    await viewDecided(t);
     assert.deepEqual(latestView(t)?.query, {});
   });
 
   it('a damaged stored value breaks neither a table nor the commands', async () => {
     await state.update(SAVED_VIEWS_KEY, { pnl: { views: [{ name: 5 }, 'x'], last: 5 }, toptraders: 'nonsense' });
     const t = await open(result('pnl-20261124-110000-req_h.csv', COLUMNS));
-    await new Promise((r) => setTimeout(r, 300));
+    await viewDecided(t);
     assert.deepEqual(latestView(t)?.query, {});
     picks = [() => assert.fail('no pick is offered without views')];
     assert.equal(await vscode.commands.executeCommand(CommandIds.applyTableView), undefined);

@@ -397,7 +397,8 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
       const visible = count() - from;
       await vscode.commands.executeCommand('workbench.view.explorer');
       await waitFor('the Requests view hidden', () => !sidebar().requests.treeView.visible, 10_000);
-      await new Promise((r) => setTimeout(r, 500));
+      // A read sent while the view was still visible lands before the hidden window starts.
+      await sb.settled();
       from = count();
       await new Promise((r) => setTimeout(r, 3_500));
       const hidden = count() - from;

@@ -152,7 +152,7 @@ describe('ambiguous submits are reconciled, never guessed', () => {
     }
     sb.setFaults(NO_FAULTS);
     // Let answers the client gave up on finish, so nothing is still being charged.
-    await new Promise((r) => setTimeout(r, 500));
+    await sb.settled();
 
     const api = new WalletAnalyticsApi({ baseUrl: sb.baseUrl, apiKey: () => Promise.resolve(sb.demoKey) });
     const history = new Map((await api.requests()).map((r) => [r.requestId, r]));

@@ -158,7 +158,8 @@ describe('history fetcher: one GET /requests per interval, shared by everyone', 
     // A view asks as fast as it can meanwhile.
     const started = Date.now();
     const view = setInterval(() => void fetcher.get(BASE).catch(() => undefined), 3);
-    await new Promise((r) => setTimeout(r, 400));
+    // Let the view and the poller ask a few times while both jobs are pending (a count, not a clock).
+    while (srv.calls < 4) await new Promise((r) => setTimeout(r, 10));
     done.add('a');
     done.add('b');
     await Promise.all([poller.whenSettled('a'), poller.whenSettled('b')]);

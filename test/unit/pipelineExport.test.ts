@@ -32,14 +32,24 @@ interface Ran {
   readonly out: string;
 }
 
-/** Runs a script with python3 asynchronously (the sandbox answers from this process). */
-function runPython(file: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<Ran> {
+/**
+ * Runs a script with python3 asynchronously (the sandbox answers from this process). The wait
+ * follows the script's progress: it is stopped only when it has printed nothing for idleMs (it
+ * prints each step as it goes), never for taking long in all: on a loaded machine this file ran past
+ * a fixed 120 s while every script was still working (issue 31.7).
+ */
+function runPython(file: string, args: readonly string[], env: NodeJS.ProcessEnv, idleMs = 120_000): Promise<Ran> {
   return new Promise((done, fail) => {
     const child = spawn('python3', [file, ...args], { cwd: tmpdir(), env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (out += s));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    let timer = setTimeout(() => child.kill('SIGKILL'), idleMs);
+    const take = (s: string): void => {
+      out += s;
+      clearTimeout(timer);
+      timer = setTimeout(() => child.kill('SIGKILL'), idleMs);
+    };
+    child.stdout.setEncoding('utf8').on('data', take);
+    child.stderr.setEncoding('utf8').on('data', take);
     child.on('error', fail);
     child.on('close', (status) => {
       clearTimeout(timer);

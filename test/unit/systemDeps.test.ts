@@ -1,9 +1,22 @@
 // `npm ci && npm test` and `npm ci && npm run dev` must be the whole set-up on a fresh Debian/Ubuntu
 // machine: these tests drive scripts/system-deps.js's pure planner through each case (root, sudo,
-// neither, nothing missing, no apt, not Linux, Ubuntu's Chromium) and what each task needs.
+// neither, nothing missing, no apt, not Linux, Ubuntu's Chromium) and what each task needs; and its
+// wait for the package lock another apt holds (a new machine's unattended upgrades), on a fake
+// clock with the lock check given, so no apt runs and no time passes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PACKAGES, gatherFacts, needsFor, planSystemDeps, type Facts, type Need } from '../../scripts/system-deps.js';
+import {
+  PACKAGES,
+  gatherFacts,
+  needsFor,
+  packageLockHolder,
+  planSystemDeps,
+  runAptCommands,
+  waitForPackageLock,
+  type Facts,
+  type LockHolder,
+  type Need,
+} from '../../scripts/system-deps.js';
 
 const all = PACKAGES.map((p) => p.name);
 const both: Need = { codeServer: true, browser: true, snippets: false, why: ['e2e: the .vsix is tested in code-server, driven from Chromium'] };
@@ -155,5 +168,119 @@ describe('system packages: the test hook', () => {
     const real = gatherFacts(['e2e'], { ...process.env, WA_SETUP_PRETEND_MISSING: '' });
     const f = gatherFacts(['e2e'], { ...process.env, WA_SETUP_PRETEND_MISSING: 'ripgrep, chromium' });
     assert.deepEqual(f.present, real.present.filter((n) => n !== 'ripgrep' && n !== 'chromium'));
+  });
+});
+
+describe('system packages: waiting for the package lock', () => {
+  const upgrades: LockHolder = { file: '/var/lib/dpkg/lock-frontend', pid: 812, name: 'unattended-upgr' };
+
+  /** A clock that moves only when the wait sleeps, and a lock held for the first `heldFor` ms. */
+  function clock(heldFor: number): { now: () => number; sleep: (ms: number) => void; holder: () => LockHolder | undefined; slept: number[] } {
+    let t = 1_000_000;
+    const start = t;
+    const slept: number[] = [];
+    return {
+      now: () => t,
+      sleep: (ms) => {
+        slept.push(ms);
+        t += ms;
+      },
+      holder: () => (t - start < heldFor ? upgrades : undefined),
+      slept,
+    };
+  }
+
+  it('goes on at once, saying nothing, when no one holds the lock', () => {
+    const c = clock(0);
+    const lines: string[] = [];
+    assert.deepEqual(waitForPackageLock({ ...c, log: (l) => lines.push(l) }), { ok: true, waitedMs: 0 });
+    assert.deepEqual(c.slept, []);
+    assert.deepEqual(lines, []);
+  });
+
+  it('waits while unattended upgrades hold the lock, saying who holds it and the bound, and again while it waits, then goes on', () => {
+    const c = clock(95_000);
+    const lines: string[] = [];
+    const r = waitForPackageLock({ ...c, log: (l) => lines.push(l), boundMs: 10 * 60_000, everyMs: 2_000, reportEveryMs: 30_000 });
+    assert.deepEqual(r, { ok: true, waitedMs: 96_000 });
+    assert.ok(c.slept.every((ms) => ms === 2_000));
+    assert.match(lines[0] ?? '', /waiting for the package lock: unattended-upgr \(pid 812\) holds \/var\/lib\/dpkg\/lock-frontend/);
+    assert.match(lines[0] ?? '', /up to 10 minutes/);
+    assert.equal(lines.filter((l) => /still waiting for the package lock \(\d+ s\)/.test(l)).length, 3, lines.join('\n'));
+    assert.match(lines.at(-1) ?? '', /the package lock is free \(waited 96 s\)/);
+  });
+
+  it('stops at the bound when the lock is still held, naming the holder and how to wait longer', () => {
+    const c = clock(Infinity);
+    const lines: string[] = [];
+    const r = waitForPackageLock({ ...c, log: (l) => lines.push(l), boundMs: 10 * 60_000, everyMs: 7_000 });
+    assert.equal(r.ok, false);
+    assert.equal(r.waitedMs, 10 * 60_000, 'not a check past the bound');
+    assert.deepEqual(r.holder, upgrades);
+    assert.match(lines.at(-1) ?? '', /still held after 10 minutes: unattended-upgr \(pid 812\)/);
+    assert.match(lines.at(-1) ?? '', /WA_APT_LOCK_WAIT_S/);
+  });
+
+  it('finds the holder in /proc/locks by the lock file\'s device and inode, and only there', () => {
+    const locks = [
+      '1: POSIX  ADVISORY  WRITE 4242 fe:00:999 0 EOF', // another file
+      '2: POSIX  ADVISORY  WRITE 4243 fe:01:131 0 EOF', // the same inode on another device
+      '3: POSIX  ADVISORY  WRITE 812 fe:00:131 0 EOF',
+      '3: -> POSIX  ADVISORY  WRITE 900 fe:00:131 0 EOF', // a waiter, not the holder
+    ].join('\n');
+    const stat = (f: string): { dev: number; ino: number } => {
+      if (f === '/var/lib/dpkg/lock-frontend') return { dev: 0xfe00, ino: 131 };
+      throw new Error('ENOENT');
+    };
+    const comm = (pid: number): string => (pid === 812 ? 'unattended-upgr' : 'other');
+    assert.deepEqual(packageLockHolder({ readLocks: () => locks, stat, comm }), upgrades);
+    assert.equal(packageLockHolder({ readLocks: () => locks.split('\n').slice(0, 2).join('\n'), stat, comm }), undefined);
+    assert.equal(packageLockHolder({ readLocks: () => { throw new Error('no /proc'); }, stat, comm }), undefined, 'no /proc: no wait (apt-get\'s own timeout remains)');
+  });
+
+  it('runs each apt-get after the lock is free, tells apt-get to wait for dpkg too, and retries once a command that lost the lock', () => {
+    const ran: string[][] = [];
+    const waits: number[] = [];
+    let held = false;
+    const ok = runAptCommands(
+      [
+        ['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'update', '-q'],
+        ['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', 'ripgrep'],
+      ],
+      {
+        log: () => undefined,
+        boundMs: 600_000,
+        now: () => 0,
+        holder: () => (held ? upgrades : undefined),
+        wait: ({ boundMs }) => {
+          waits.push(boundMs);
+          held = false;
+          return { ok: true, waitedMs: 0 };
+        },
+        run: (argv) => {
+          ran.push(argv);
+          // unattended upgrades take the lock between the check and the first apt-get update
+          if (ran.length === 1) {
+            held = true;
+            return { status: 100 };
+          }
+          return { status: 0 };
+        },
+      },
+    );
+    assert.equal(ok, true);
+    assert.deepEqual(ran.map((a) => a[a.indexOf('apt-get') + 3]), ['update', 'update', 'install']);
+    assert.deepEqual(ran[2]?.slice(2, 6), ['apt-get', '-o', 'DPkg::Lock::Timeout=600', 'install']);
+    assert.equal(waits.length, 3, 'a wait before every run');
+  });
+
+  it('gives up when the wait does, and when a command fails with the lock free', () => {
+    const run = (): { status: number } => ({ status: 0 });
+    const cmds = [['apt-get', 'update']];
+    assert.equal(runAptCommands(cmds, { log: () => undefined, holder: () => upgrades, wait: () => ({ ok: false, waitedMs: 600_000 }), run }), false);
+    let runs = 0;
+    const failing = (): { status: number } => ((runs += 1), { status: 100 });
+    assert.equal(runAptCommands(cmds, { log: () => undefined, holder: () => undefined, wait: () => ({ ok: true, waitedMs: 0 }), run: failing }), false);
+    assert.equal(runs, 1, 'no retry when the failure is not the lock');
   });
 });

@@ -1,0 +1,45 @@
+// How much of `npm test` runs side by side on this machine (issue 31.7: on a 2-core machine at half
+// this one's speed the tiers loaded the cores to a load average of 19, a 722 MB table missed its
+// first paint and whole unit files ran past their time). The run reads the cores and the load once
+// it starts each step and sizes it from them, instead of one count for every machine:
+//   - a slot is half a core: a test file, an e2e lane or the integration tier mostly waits (on a
+//     workbench, a sandbox, a child process), about half a core each when measured on 2 cores;
+//   - a machine whose cores other work already fills (the load before the run began, at least one
+//     per core) gets one slot per core;
+//   - the integration tier runs beside the CPU-heavy steps (the unit tier, typecheck, lint) only
+//     where there are slots to spare (4 cores and more, not loaded); otherwise it waits for them and
+//     runs beside e2e, which then has one lane less while it runs.
+// planCapacity() is pure (facts in, sizes out) so the unit tests drive every case.
+import { availableParallelism, loadavg } from 'node:os';
+
+const clamp = (n, lo, hi) => Math.max(lo, Math.min(hi, Math.floor(n)));
+const MAX_UNIT_FILES = 4;
+const MAX_E2E_LANES = 4;
+
+/**
+ * cores: os.availableParallelism(); load1: the 1-minute load average before the run began (the
+ * other work on the machine; the run's own steps are what the slots size); env: WA_E2E_JOBS and
+ * WA_UNIT_JOBS fix a count. integrationRunning: the integration tier still runs as e2e starts.
+ */
+export function planCapacity({ cores, load1, env = {}, integrationRunning = false }) {
+  const c = Math.max(1, Math.floor(cores) || 1);
+  const loaded = Number.isFinite(load1) && load1 >= c;
+  const slots = loaded ? c : 2 * c;
+  const fixed = (v) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) && Number(v) >= 1 ? Math.floor(Number(v)) : undefined);
+  const unitFiles = fixed(env.WA_UNIT_JOBS) ?? clamp(slots, 1, MAX_UNIT_FILES);
+  const e2eLanes = fixed(env.WA_E2E_JOBS) ?? clamp(slots - (integrationRunning ? 1 : 0), Math.min(2, slots), MAX_E2E_LANES);
+  const integrationBesideChecks = !loaded && c >= 4;
+  const why =
+    `${c} core${c > 1 ? 's' : ''}, load ${Number.isFinite(load1) ? load1.toFixed(1) : '?'}${loaded ? ' (other work fills its cores: one slot a core)' : ''}: ` +
+    `${unitFiles} unit file${unitFiles > 1 ? 's' : ''} at a time, ${e2eLanes} e2e lane${e2eLanes > 1 ? 's' : ''}${integrationRunning ? ' (one less while the integration tier runs)' : ''}, ` +
+    `the integration tier ${integrationBesideChecks ? 'beside the unit tier and the checks' : 'after the unit tier and the checks, beside e2e'}`;
+  return { unitFiles, e2eLanes, integrationBesideChecks, loaded, why };
+}
+
+/** The load when this module was first loaded: test-all imports it before it starts anything. */
+const loadAtStart = loadavg()[0];
+
+/** The same, for this machine. */
+export function machineCapacity(env = process.env, integrationRunning = false) {
+  return planCapacity({ cores: availableParallelism(), load1: loadAtStart, env, integrationRunning });
+}
