@@ -116,8 +116,26 @@ describe('the table by keyboard alone', { timeout: 280_000 }, () => {
     await press('ControlOrMeta+P');
     await wb.quickInputField.waitFor({ state: 'visible' });
     await wb.page.keyboard.insertText('wallets.csv');
-    await wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'wallets.csv' }).first().waitFor();
+    // Quick Open lists the file once the workspace's file search answers; on a loaded machine it
+    // has not within 30 s (seen on the shared build machine, before and after issue 35's changes):
+    // then "Go to File" by path opens it, still from the keyboard.
+    const listed = await wb.quickInput
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'wallets.csv' })
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .then(() => true, () => false);
+    if (!listed) {
+      console.log('# Quick Open listed no file within 30 s: opened with File: Open File… by its path');
+      await press('Escape');
+      await wb.openPalette('File: Open File...', (l) => l.includes('Open File'));
+      await wb.paletteRow('File: Open File...').first().waitFor();
+    }
     await press('Enter');
+    if (!listed) {
+      await wb.quickInputField.waitFor({ state: 'visible' });
+      await wb.quickInputField.fill(`${wb.workspace}/wallets.csv`);
+      await press('Enter');
+    }
     await wb.page.locator('.tabs-container .tab', { hasText: 'wallets.csv' }).first().waitFor();
     await wb.openPalette('Wallet Analytics: Open in Table', (l) => l.includes('Wallet Analytics: Open in Table'));
     await wb.paletteRow('Wallet Analytics: Open in Table').first().waitFor();
