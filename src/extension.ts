@@ -139,7 +139,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   registerPagesCommands(context, { connection, credits, jobs, log, questions: prices });
   registerSandboxAndResultCommands(context, { connection, jobs, showLog: () => log.channel.show(true) });
   const queryLanguage = registerQueryLanguage(context, services, calls, queryRuns);
-  registerPipelineNotebook(context, { calls, questions: prices, connection, store: () => jobs.store, persons: questions, queryRuns, columns: () => queryLanguage.fields.ensure() });
+  registerPipelineNotebook(context, { calls, questions: prices, connection, store: () => jobs.store, persons: questions, queryRuns, columns: () => queryLanguage.fields.ensure(), resultsFolder: () => jobs.folder() });
   registerPipelineLanguage(context, queryLanguage.fields);
   const table = registerTableEditor(context, { log, storage, resultsFolder: () => jobs.folder() });
 

@@ -6,14 +6,15 @@
  * while a person picks. Main-chain addresses are base58 and compared as they are (case matters);
  * second-chain ones ignore case and are lower-cased.
  */
-import { appendFile, readdir, readFile, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { distinctAddresses as distinctOf, normaliseAddress, type Chain } from './addresses';
 import { addressChain, pickAddressColumn } from './columnKind';
 import { findAddressColumn } from './compare/addressColumn';
 import { openTable, type TableSource } from './table';
 import { withResultReader } from './results/readResult';
 import { l10n } from './l10n';
+import { replaceInside } from './files/writeInside';
 
 export type SetOperation = 'intersect' | 'union' | 'subtract';
 
@@ -256,6 +257,7 @@ export async function appendToList(file: string, values: readonly string[]): Pro
       added.push(a);
     }
   }
-  if (added.length > 0) await appendFile(file, `${text.length > 0 && !text.endsWith('\n') ? '\n' : ''}${listText(added)}`);
+  // The whole list written again beside itself and moved in: never appended through a link planted at its name (issue 30).
+  if (added.length > 0) await replaceInside(dirname(file), basename(file), `${text}${text.length > 0 && !text.endsWith('\n') ? '\n' : ''}${listText(added)}`);
   return { added, skipped, already, total: have.length + added.length };
 }

@@ -12,11 +12,12 @@
  * itself can then say it is whole, so such a file is checked by its kind (closeDelimitedProblem).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request, type Dispatcher } from 'undici';
 import type { ResultKind } from './catalog';
-import { freeName } from './results/files';
+import { nthName } from './files/naming';
+import { moveNoReplace } from './files/writeInside';
 import { dispositionName, resultKindOf, urlName } from './results/kinds';
 import { safeFileName } from './results/names';
 import { CancelledError, DownloadError, WalletApiError, errorText } from './errors';
@@ -280,9 +281,12 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
     await fh.close();
     closed = true;
     const wanted = opts.fileName ?? dispositionName(disposition) ?? urlName(finalUrl.href);
-    const dest = await freeName(opts.destDir, safeFileName(wanted, kind));
-    await rename(temp, dest);
-    return { path: dest, bytes, kind, contentType };
+    const safe = safeFileName(wanted, kind);
+    // Never over a file, a folder or a link already there: the first free name by the one rule (x.csv, x-2.csv…).
+    for (let i = 1; ; i++) {
+      const dest = join(opts.destDir, nthName(safe, i));
+      if (await moveNoReplace(temp, dest)) return { path: dest, bytes, kind, contentType };
+    }
   } catch (e) {
     discard(res.body);
     if (!closed) await fh.close().catch(() => undefined);

@@ -7,10 +7,11 @@
  * Also the one "never replace" move: a rename that refuses to overwrite a file another window put there.
  */
 import { randomBytes } from 'node:crypto';
-import { link, open, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { lstat, open, readFile, rename, rm, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { sleep as abortableSleep } from './abort';
 import { CancelledError } from './errors';
+import { moveNoReplace } from './files/writeInside';
 
 export interface LockOptions {
   /** A lock untouched for this long is abandoned (default 3 minutes). */
@@ -37,6 +38,18 @@ interface Owner {
 
 const code = (e: unknown): unknown => (e as { code?: unknown }).code;
 
+/** Whether the lock's owner is a live process on this machine (only then can a heartbeat be expected from it). */
+function ownerAliveHere(owner: Owner | undefined): boolean {
+  if (!owner || owner.host !== hostname()) return false;
+  if (owner.pid === process.pid) return true;
+  try {
+    process.kill(owner.pid, 0);
+    return true;
+  } catch (e) {
+    return code(e) === 'EPERM';
+  }
+}
+
 /** Whether the process that wrote a lock is gone (only knowable for this machine). */
 function ownerGone(owner: Owner | undefined): boolean {
   if (!owner || owner.host !== hostname() || owner.pid === process.pid) return false;
@@ -60,7 +73,9 @@ async function readOwner(path: string): Promise<Owner | undefined> {
 
 /**
  * Takes the lock if it is free or abandoned; undefined while another live owner holds it.
- * A clock set back (a negative age) does not make a lock stale: its owner's next heartbeat fixes the age.
+ * A clock set back (a negative age) does not make a live local owner's lock stale: its next heartbeat
+ * fixes the age. A lock dated in the future that no live process here will touch again, a link (even
+ * dangling) or a folder at the lock's name is abandoned (issue 30.10: a planted lock blocked every save).
  */
 export async function tryLock(path: string, opts: LockOptions = {}): Promise<HeldLock | undefined> {
   const staleMs = opts.staleMs ?? 180_000;
@@ -78,13 +93,16 @@ export async function tryLock(path: string, opts: LockOptions = {}): Promise<Hel
     } catch (e) {
       if (code(e) !== 'EEXIST') throw e;
     }
-    const info = await stat(path).catch(() => undefined);
+    // lstat: a link (dangling or not) or a folder planted at the lock's name is no one's lock.
+    const info = await lstat(path).catch(() => undefined);
     if (!info) continue; // released meanwhile: try again
-    const owner = await readOwner(path);
+    const owner = info.isFile() ? await readOwner(path) : undefined;
     const age = now() - info.mtimeMs;
-    if (!(age > staleMs) && !ownerGone(owner)) return undefined;
+    // Dated in the future (past a heartbeat's slack): only a live owner on this machine will fix the date; anyone else's never will.
+    const future = age < -heartbeatSlack(staleMs, opts) && !ownerAliveHere(owner);
+    if (info.isFile() && !future && !(age > staleMs) && !ownerGone(owner)) return undefined;
     // Abandoned: move it aside (only one taker's rename succeeds), unless it changed hands meanwhile.
-    const again = await readOwner(path);
+    const again = info.isFile() ? await readOwner(path) : undefined;
     if (owner && again?.token !== owner.token) continue;
     const aside = `${path}.stale-${randomBytes(4).toString('hex')}`;
     try {
@@ -93,9 +111,14 @@ export async function tryLock(path: string, opts: LockOptions = {}): Promise<Hel
       if (code(e) === 'ENOENT') continue;
       throw e;
     }
-    await unlink(aside).catch(() => undefined);
+    await rm(aside, { recursive: true, force: true }).catch(() => undefined);
   }
   return undefined;
+}
+
+/** How far in the future a lock's date may be before it is no one's: a heartbeat's interval. */
+function heartbeatSlack(staleMs: number, opts: LockOptions): number {
+  return opts.heartbeatMs ?? Math.max(10, Math.floor(staleMs / 4));
 }
 
 function held(path: string, token: string, heartbeatMs: number): HeldLock {
@@ -131,18 +154,8 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * are not supported, a check and a rename, which callers run under their lock.
  * Resolves true when placed, false when the name was taken (the source is left as it was).
  */
-export async function renameNoReplace(from: string, to: string): Promise<boolean> {
-  try {
-    await link(from, to);
-  } catch (e) {
-    if (code(e) === 'EEXIST') return false;
-    if (code(e) !== 'EPERM' && code(e) !== 'ENOTSUP' && code(e) !== 'EXDEV' && code(e) !== 'ENOSYS') throw e;
-    if (await stat(to).then(() => true, () => false)) return false;
-    await rename(from, to);
-    return true;
-  }
-  await unlink(from);
-  return true;
+export function renameNoReplace(from: string, to: string): Promise<boolean> {
+  return moveNoReplace(from, to);
 }
 
 /** Writes text (UTF-8) or bytes to a file atomically: a temp file beside it, then a rename; no temp file is left on failure. */

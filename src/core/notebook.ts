@@ -13,12 +13,12 @@
  * has no API call, so it has no key to hold. Pure apart from writeNotebook's file write.
  */
 import { randomBytes } from 'node:crypto';
-import { open } from 'node:fs/promises';
 import * as path from 'node:path';
 import { DECIMAL, mdText, num, pyString, pySqlLiteral, rewriteUnsafe, sqlIdent, sqlString } from './notebookCode';
 import type { Notebook, NotebookColumn, NotebookInput } from './notebookModel';
 import type { ColumnFilter, SortKey } from './table/types';
 import { l10n } from './l10n';
+import { writeNewNamed } from './files/writeInside';
 
 function columnName(input: NotebookInput, c: number): string {
   const col = input.columns[c];
@@ -401,24 +401,6 @@ export function notebookText(input: NotebookInput): string {
  * that name is taken (never over an existing file); returns the path written.
  */
 export async function writeNotebook(input: NotebookInput): Promise<string> {
-  const text = notebookText(input);
-  const dir = path.dirname(input.file);
   const stem = path.basename(input.file).replace(/\.(csv|txt|json)$/iu, '');
-  for (let i = 1; i < 1000; i++) {
-    const target = path.join(dir, `${stem}${i === 1 ? '' : `-${i}`}.ipynb`);
-    let fh;
-    try {
-      fh = await open(target, 'wx');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
-      throw e;
-    }
-    try {
-      await fh.writeFile(text, 'utf8');
-    } finally {
-      await fh.close();
-    }
-    return target;
-  }
-  throw new Error(l10n.t('There are already 999 notebooks named {0}…ipynb beside the result.', stem));
+  return writeNewNamed(path.dirname(input.file), '', `${stem}.ipynb`, notebookText(input));
 }

@@ -13,14 +13,14 @@
  * under the per-entry check). Sizes are checked as declared AND as actually inflated, since a
  * crafted archive can lie in its headers.
  */
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { nthFolderName } from './files/naming';
 import { createWriteStream } from 'node:fs';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import * as yauzl from 'yauzl';
 import { CancelledError, UnzipError, WalletApiError, errorText } from './errors';
-import { exists } from './results/files';
 import { l10n } from './l10n';
 
 interface UnzipLimits {
@@ -151,10 +151,19 @@ function isSymlink(entry: yauzl.Entry): boolean {
   return ((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK;
 }
 
-async function freeDir(p: string): Promise<string> {
-  for (let i = 0; ; i++) {
-    const candidate = i === 0 ? p : `${p}-${i}`;
-    if (!(await exists(candidate))) return candidate;
+/** Moves the extracted folder in under the first free name by the one rule (`x`, `x-2`…): never over a folder, a file or a link. */
+async function moveInFolder(temp: string, wanted: string): Promise<string> {
+  for (let i = 1; ; i++) {
+    const dir = nthFolderName(wanted, i);
+    if (await lstat(dir).then(() => true, () => false)) continue;
+    try {
+      await rename(temp, dir);
+      return dir;
+    } catch (e) {
+      const c = (e as { code?: unknown }).code;
+      // Made by another between the look and the move (an empty folder would be replaced: rename refuses only a full one).
+      if (c !== 'EEXIST' && c !== 'ENOTEMPTY' && c !== 'ENOTDIR') throw e;
+    }
   }
 }
 
@@ -283,8 +292,7 @@ export async function extractZip(zipPath: string, opts: UnzipOptions = {}): Prom
       files.push(name);
     }
     zip.close();
-    const dir = await freeDir(resolve(wanted));
-    await rename(temp, dir);
+    const dir = await moveInFolder(temp, resolve(wanted));
     return { dir, files, bytes: actualTotal };
   } catch (e) {
     zip.close();

@@ -126,7 +126,7 @@ describe('download: streamed, atomic, checked', () => {
     const dir = await freshDir();
     await writeFile(join(dir, 'r1.csv'), 'mine');
     const r = await downloadFile(`${f.url}/ok/r1.csv`, { destDir: dir });
-    assert.equal(r.path, join(dir, 'r1-1.csv'));
+    assert.equal(r.path, join(dir, 'r1-2.csv'));
     assert.equal(await readFile(join(dir, 'r1.csv'), 'utf8'), 'mine');
   });
 

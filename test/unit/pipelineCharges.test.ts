@@ -41,6 +41,8 @@ describe('pipeline plans against the sandbox ledger', () => {
   // One clock for the sandbox's hourly refresh and the query-run cache: 20 minutes into an hour.
   let now = Math.floor(Date.now() / HOUR) * HOUR + 20 * 60_000;
   const clock = (): number => now;
+  /** Where the calls put their results: the one folder besides a pipeline's own its records may name. */
+  const callsFolder = (): string[] => [join(dir, 'files')];
 
   before(async () => {
     sb = await startSandbox({ seed: 7, wallets: 12_000, altWallets: 200, delayScale: 0.001, now: clock });
@@ -78,10 +80,10 @@ describe('pipeline plans against the sandbox ledger', () => {
 
   /** Runs `file` under its own plan; returns the plan and what the sandbox's ledger charged during the run. */
   async function planAndRun(name: string, file: PipelineFile, results: string, opts: { refresh?: ReadonlySet<string> } = {}): Promise<{ plan: Plan; charged: number; byEndpoint: Map<string, number> }> {
-    const plan = await planOnDisk(file, results, opts.refresh, lastAnswer, clock);
+    const plan = await planOnDisk(file, results, opts.refresh, lastAnswer, clock, callsFolder());
     assert.deepEqual(plan.unbounded, [], planText(plan).join('\n'));
     const since = sb.ledger().length;
-    const summary = await runPipeline(file, { dir: results, plan, approvals: approvalsOf(plan, file), call, read, lastAnswer, now: clock, ...(opts.refresh ? { refresh: opts.refresh } : {}) });
+    const summary = await runPipeline(file, { roots: callsFolder(), dir: results, plan, approvals: approvalsOf(plan, file), call, read, lastAnswer, now: clock, ...(opts.refresh ? { refresh: opts.refresh } : {}) });
     assert.equal(summary.stopped, undefined, summary.stopped?.message);
     const entries = sb.ledger().slice(since);
     const charged = entries.reduce((s, e) => s + e.credits, 0);
@@ -101,7 +103,7 @@ describe('pipeline plans against the sandbox ledger', () => {
     const results = join(dir, 'example.results');
     const { plan, charged } = await planAndRun('§8.4 example as shipped', examplePipeline(), results);
     assert.equal(plan.totalText, 'up to 26,050 credits');
-    const traders = await readRecord(results, 'traders');
+    const traders = await readRecord(results, 'traders', callsFolder());
     assert.ok(traders && traders.size > 0);
     assert.equal(charged, 50 + 1_000 + 5 * Math.min(traders.size, 5_000));
   });
@@ -145,9 +147,9 @@ describe('pipeline plans against the sandbox ledger', () => {
     const { plan, charged } = await planAndRun('take, filter and sets', file, results);
     assert.equal(plan.totalText, 'up to 2,550 credits');
     assert.equal(plan.lines.find((l) => l.cell === 'again')?.text, 'up to 200 credits (at most 40 wallets × 5)');
-    const pnl = await readRecord(results, 'pnl');
-    const best = await readRecord(results, 'best');
-    const winners = await readRecord(results, 'winners');
+    const pnl = await readRecord(results, 'pnl', callsFolder());
+    const best = await readRecord(results, 'best', callsFolder());
+    const winners = await readRecord(results, 'winners', callsFolder());
     assert.ok(pnl && best && winners);
     assert.equal(charged, 50 + 300 + 500 + 5 * pnl.size + 5 * best.size);
     // The filter kept exactly the rows the table's filter keeps: every kept row passes, and none that passes is missing.
@@ -170,7 +172,7 @@ describe('pipeline plans against the sandbox ledger', () => {
     };
     const results = join(dir, 'wdb.results');
     // 1. No answer this hour: the plan has no bound and says what to do; Run All cannot be approved.
-    const first = await planOnDisk(file, results, undefined, lastAnswer, clock);
+    const first = await planOnDisk(file, results, undefined, lastAnswer, clock, callsFolder());
     assert.deepEqual(first.unbounded, ['whales']);
     assert.match(first.lines[0]?.text ?? '', /no bound: .*Run this cell alone/u);
     assert.equal(first.lines[1]?.text, 'up to 2,500 credits (at most 500 wallets × 5)', 'the limit bounds the wallets a later step gets');
@@ -178,9 +180,9 @@ describe('pipeline plans against the sandbox ledger', () => {
     table.push(`| Wallet Database, no answer this hour | ${planText(first).join('; ')} | refused, 0 |`);
     // 2. Run alone (the call flow asks its price as for one query): charged per match.
     let since = sb.ledger().length;
-    const alone = await runPipeline(file, { dir: results, plan: first, approvals: new Map(), call, read, lastAnswer, now: clock, only: new Set([0]), askAlone: new Set(['whales']) });
+    const alone = await runPipeline(file, { roots: callsFolder(), dir: results, plan: first, approvals: new Map(), call, read, lastAnswer, now: clock, only: new Set([0]), askAlone: new Set(['whales']) });
     assert.equal(alone.stopped, undefined, alone.stopped?.message);
-    const whales = await readRecord(results, 'whales');
+    const whales = await readRecord(results, 'whales', callsFolder());
     const answer = await runs.lookup(sb.baseUrl, 'main', query);
     assert.ok(whales && answer && answer.total > 0);
     const alonePaid = sb.ledger().slice(since).reduce((s, e) => s + e.credits, 0);
@@ -217,7 +219,7 @@ describe('pipeline plans against the sandbox ledger', () => {
     const edited: PipelineFile = { ...planned, cells: [planned.cells[0] ?? '', { name: 'traders', call: 'toptraders', inputs: { tokens: { from: 'trending', top: 4 }, output: 'txt' } }, planned.cells[2] ?? ''] };
     const since = sb.ledger().length;
     sent.length = 0;
-    const s = await runPipeline(edited, { dir: join(dir, 'over.results'), plan, approvals: approvalsOf(plan, planned), call, read });
+    const s = await runPipeline(edited, { roots: callsFolder(), dir: join(dir, 'over.results'), plan, approvals: approvalsOf(plan, planned), call, read });
     assert.equal(s.stopped?.cell, 'traders');
     assert.match(s.stopped?.message ?? '', /would cost 400 credits, more than its approved line \(200 credits\)/u);
     assert.deepEqual(sent, ['trending']);
@@ -240,13 +242,13 @@ describe('pipeline plans against the sandbox ledger', () => {
     let abort = new AbortController();
     let since = sb.ledger().length;
     sent.length = 0;
-    const between = await runPipeline(file, { dir: results, plan, approvals: approvalsOf(plan, file), call, read, signal: abort.signal, onEvent: (e) => e.kind === 'done' && abort.abort() });
+    const between = await runPipeline(file, { roots: callsFolder(), dir: results, plan, approvals: approvalsOf(plan, file), call, read, signal: abort.signal, onEvent: (e) => e.kind === 'done' && abort.abort() });
     assert.equal(between.stopped?.cell, 'traders');
     assert.match(between.stopped?.message ?? '', /^Cancelled/u);
     assert.deepEqual(sent, ['trending']);
     assert.equal(between.charged, 50);
     assert.equal(sb.ledger().slice(since).reduce((s, e) => s + e.credits, 0), 50);
-    assert.ok(await readRecord(results, 'trending'), 'what was paid for is kept on disk');
+    assert.ok(await readRecord(results, 'trending', callsFolder()), 'what was paid for is kept on disk');
     // Inside a step: the call is under way when Cancel comes; it was paid, so its credits are counted, and nothing after it is sent.
     abort = new AbortController();
     since = sb.ledger().length;
@@ -259,12 +261,12 @@ describe('pipeline plans against the sandbox ledger', () => {
       return { status: 'stopped', message: 'Cancelled while Top Traders ran; the job was paid and goes on.', credits: 100, requestId: ack.requestId };
     };
     const again = planPipeline(file, { onDisk: new Map([['trending', 1]]) });
-    const s = await runPipeline(file, { dir: results, plan: again, approvals: approvalsOf(again, file), call: inside, read, signal: abort.signal });
+    const s = await runPipeline(file, { roots: callsFolder(), dir: results, plan: again, approvals: approvalsOf(again, file), call: inside, read, signal: abort.signal });
     assert.equal(s.stopped?.cell, 'traders');
     assert.equal(s.charged, 100);
     assert.deepEqual(sent, ['traders']);
     assert.deepEqual(sb.ledger().slice(since).map((e) => [e.endpoint, e.credits]), [['toptraders', 100]]);
-    assert.ok(await readRecord(results, 'trending'), 'the earlier result is still on disk');
+    assert.ok(await readRecord(results, 'trending', callsFolder()), 'the earlier result is still on disk');
     // The next run adopts the job that was paid for: the plan says so, nothing is sent for it, only pnl is charged.
     const adopt = async (requestId: string): Promise<{ resultPath: string } | undefined> => {
       for (;;) {
@@ -274,15 +276,15 @@ describe('pipeline plans against the sandbox ledger', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
     };
-    const resumed = await planOnDisk(file, results);
+    const resumed = await planOnDisk(file, results, undefined, undefined, Date.now, callsFolder());
     assert.match(resumed.lines.find((l) => l.cell === 'traders')?.text ?? '', /^already paid \(req_\w+, cancelled while it ran\): its result is awaited, free$/u);
     assert.equal(resumed.totalText, 'up to 50 credits');
     since = sb.ledger().length;
     sent.length = 0;
-    const s2 = await runPipeline(file, { dir: results, plan: resumed, approvals: approvalsOf(resumed, file), call, read, adopt });
+    const s2 = await runPipeline(file, { roots: callsFolder(), dir: results, plan: resumed, approvals: approvalsOf(resumed, file), call, read, adopt });
     assert.equal(s2.stopped, undefined, s2.stopped?.message);
     assert.deepEqual(sent, ['pnl']);
-    const traders = await readRecord(results, 'traders');
+    const traders = await readRecord(results, 'traders', callsFolder());
     assert.ok(traders && traders.credits === 0 && traders.size > 0);
     assert.deepEqual(sb.ledger().slice(since).map((e) => [e.endpoint, e.credits]), [['pnl', 5 * Math.min(10, traders.size)]]);
     table.push(`| cancelled inside toptraders, then Run All again | ${planText(resumed).join('; ')} | ${(5 * Math.min(10, traders.size)).toLocaleString('en-US')} (the paid job adopted) |`);
@@ -292,10 +294,10 @@ describe('pipeline plans against the sandbox ledger', () => {
     since = sb.ledger().length;
     sent.length = 0;
     const localPlan = planPipeline(local, { onDisk: new Map([['trending', 1]]) });
-    const s3 = await runPipeline(local, { dir: results, plan: localPlan, approvals: approvalsOf(localPlan, local), call, read, signal: abort.signal, onEvent: (e) => e.kind === 'running' && e.cell === 'some' && abort.abort() });
+    const s3 = await runPipeline(local, { roots: callsFolder(), dir: results, plan: localPlan, approvals: approvalsOf(localPlan, local), call, read, signal: abort.signal, onEvent: (e) => e.kind === 'running' && e.cell === 'some' && abort.abort() });
     assert.equal(s3.stopped?.cell, 'some');
     assert.match(s3.stopped?.message ?? '', /^Cancelled while this cell ran/u);
-    assert.equal(await readRecord(results, 'some'), undefined);
+    assert.equal(await readRecord(results, 'some', callsFolder()), undefined);
     assert.deepEqual(sent, []);
     assert.equal(sb.ledger().length, since);
   });
@@ -305,7 +307,7 @@ describe('pipeline plans against the sandbox ledger', () => {
     const reused = await planAndRun('§8.4 example again (all on disk)', examplePipeline(), results);
     assert.equal(reused.charged, 0);
     assert.ok(reused.plan.lines.every((l) => l.reused));
-    const traders = await readRecord(results, 'traders');
+    const traders = await readRecord(results, 'traders', callsFolder());
     assert.ok(traders);
     const refreshed = await planAndRun('§8.4 example, pnl refreshed', examplePipeline(), results, { refresh: new Set(['pnl']) });
     assert.equal(refreshed.plan.totalText, `${(5 * Math.min(traders.size, 5_000)).toLocaleString('en-US')} credits`);

@@ -172,6 +172,8 @@ describe('exported pipeline script against the sandbox', { skip: NO_PYTHON }, ()
   const call: CallCellFn = (_cell, ep, input) =>
     // As the window's result writer does: a .zip is extracted into a folder of its own.
     queuedCall(api, ep.id, input, join(dir, 'editor-files'), async (f) => (f.endsWith('.zip') ? (await extractZip(f)).dir : f));
+  /** Where the editor run's calls put their results: the one folder besides a pipeline's own its records may name. */
+  const callsFolder = (): string[] => [join(dir, 'editor-files')];
   const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH ?? '', WA_API_KEY: sb.demoKey, WA_BASE_URL: sb.baseUrl, WA_POLL_SECONDS: '0.05', WA_HISTORY_WAIT_SECONDS: '2' });
   const charges = (from: number): [string, number][] => sb.ledger().slice(from).map((e) => [e.endpoint, e.credits]);
   const values = async (p: string): Promise<readonly string[]> => (await resolveReference({ from: '' }, p, { workerFile })).values;
@@ -190,9 +192,9 @@ describe('exported pipeline script against the sandbox', { skip: NO_PYTHON }, ()
   /** The pipeline run by the core (the editor's run) and by its exported script: the charges of each, in order, and the results folders. */
   async function both(sub: string, file: PipelineFile): Promise<{ editor: [string, number][]; script: [string, number][]; editorDir: string; scriptDir: string; log: string; total: number }> {
     const editorDir = resultsDirOf(join(dir, `${sub}-editor`, 'example.wapipe.json'));
-    const plan = await planOnDisk(file, editorDir);
+    const plan = await planOnDisk(file, editorDir, undefined, undefined, Date.now, callsFolder());
     const l0 = sb.ledger().length;
-    const summary = await runPipeline(file, { dir: editorDir, plan, approvals: approvalsOf(plan, file), call, read: { workerFile } });
+    const summary = await runPipeline(file, { roots: callsFolder(), dir: editorDir, plan, approvals: approvalsOf(plan, file), call, read: { workerFile } });
     assert.equal(summary.stopped, undefined, summary.stopped?.message);
     const editor = charges(l0);
     const script = scriptIn(sub, file);
@@ -209,8 +211,8 @@ describe('exported pipeline script against the sandbox', { skip: NO_PYTHON }, ()
     const records = (d: string): string[] => readdirSync(d).filter((n) => n.endsWith('.json') && !n.includes('.result')).sort();
     assert.deepEqual(records(scriptDir), records(editorDir));
     for (const c of cells) {
-      const a = await readRecord(editorDir, c.name);
-      const b = await readRecord(scriptDir, c.name);
+      const a = await readRecord(editorDir, c.name, callsFolder());
+      const b = await readRecord(scriptDir, c.name, callsFolder());
       assert.ok(a && b, c.name);
       assert.deepEqual([b.cell, b.endpointId, b.credits, b.size], [a.cell, a.endpointId, a.credits, a.size], c.name);
       assert.deepEqual(await values(b.resultPath), await values(a.resultPath), `the values of ${c.name}`);
@@ -222,14 +224,14 @@ describe('exported pipeline script against the sandbox', { skip: NO_PYTHON }, ()
     const file = examplePipeline();
     const r = await both('example', file);
     assert.deepEqual(r.script, r.editor);
-    const traders = await readRecord(r.editorDir, 'traders');
+    const traders = await readRecord(r.editorDir, 'traders', callsFolder());
     assert.ok(traders);
     const wallets = Math.min(traders.size, 5_000);
     assert.deepEqual(r.editor, [['trending', 50], ['toptraders', 1_000], ['pnl', 5 * wallets]]);
     assert.match(r.log, new RegExp(`Charged in this run: ${(1_050 + 5 * wallets).toLocaleString('en-US')} credits\\.`, 'u'));
     assert.ok(1_050 + 5 * wallets <= r.total);
     await sameResults(r.editorDir, r.scriptDir, file.cells.filter((c): c is PipelineCell => typeof c !== 'string'));
-    const pnl = await readRecord(r.scriptDir, 'pnl');
+    const pnl = await readRecord(r.scriptDir, 'pnl', callsFolder());
     assert.ok(pnl && readFileSync(pnl.resultPath, 'utf8').split('\n')[0]?.includes(','), 'the pnl result is the CSV');
   });
 

@@ -8,9 +8,10 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { addressFilesOf, exists, freeName, resultInfo, setAside, tableFileOf, tableFilesIn } from '../../src/core/results/files';
+import { addressFilesOf, exists, resultInfo, setAside, tableFileOf, tableFilesIn } from '../../src/core/results/files';
 import { isZipItem } from '../../src/core/results/kinds';
 import { saveNewResult } from '../../src/core/results/newResult';
+import { nthName } from '../../src/core/files/naming';
 import { directResultName, directResultStem, endpointFromName, isTableFile, partsOf, readableResultName, readableResultStem, sidecarOf, zipFolderOf } from '../../src/core/results/names';
 
 describe('results: names', () => {
@@ -72,7 +73,7 @@ describe('results: on disk', () => {
     assert.equal(info.files.length, 4);
     assert.equal(await tableFileOf(zipDir), join(zipDir, 'c.csv'));
     assert.deepEqual(await addressFilesOf(zipDir), ['b.txt', 'c.csv'].map((f) => join(zipDir, f)));
-    assert.equal(await freeName(dir, 'toptraders-20261121-101500-r1.zip'), join(dir, 'toptraders-20261121-101500-r1-1.zip'));
+    assert.equal(nthName('toptraders-20261121-101500-r1.zip', 2), 'toptraders-20261121-101500-r1-2.zip');
   });
 
   it('sets every part of a result aside, then puts it back or drops it', async () => {

@@ -92,7 +92,7 @@ describe('unzip: a normal result archive', () => {
     const p = await place(await buildZip([{ name: 'a.csv', data: 'x\n1\n' }]));
     const first = await extractZip(p);
     const second = await extractZip(p);
-    assert.equal(second.dir, `${first.dir}-1`);
+    assert.equal(second.dir, `${first.dir}-2`);
     assert.ok((await stat(join(second.dir, 'a.csv'))).isFile());
   });
 });

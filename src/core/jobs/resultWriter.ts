@@ -20,7 +20,7 @@
  * Pure Node: the API, the folder and the limits are injected.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { endpoint } from '../catalog';
 import { downloadFrom } from '../download';
@@ -29,7 +29,6 @@ import { renameNoReplace, sleep, tryLock, writeAtomic, type LockOptions } from '
 import { extractZip } from '../unzip';
 import { jobScope, type JobRecord } from './job';
 import type { Downloader } from './poller';
-import { exists } from '../results/files';
 import { resultKindOf } from '../results/kinds';
 import { resultMeta, sidecarRequest } from '../results/meta';
 import { isSidecar, readableResultName, readableResultStem, resultFileName, sidecarOf, zipFolderOf } from '../results/names';
@@ -68,6 +67,33 @@ async function withRetries<T>(f: () => Promise<T>, signal: AbortSignal, firstDel
   }
 }
 
+/** Whether anything is at p, a link (dangling or not) included. */
+function taken(p: string): Promise<boolean> {
+  return lstat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Whether p is a placed result: a regular file or a folder, never a link to one. */
+function isPlaced(p: string): Promise<boolean> {
+  return lstat(p).then(
+    (st) => st.isFile() || st.isDirectory(),
+    () => false,
+  );
+}
+
+/** Moves a folder in under a free name (a rename onto a folder already there fails, onto anything else is refused first). */
+async function moveFolderNoReplace(from: string, to: string): Promise<void> {
+  if (await taken(to)) return;
+  try {
+    await rename(from, to);
+  } catch (e) {
+    const c = (e as { code?: unknown }).code;
+    if (c !== 'EEXIST' && c !== 'ENOTEMPTY' && c !== 'ENOTDIR') throw e;
+  }
+}
+
 export function makeResultWriter(opts: ResultWriterOptions): Downloader {
   return async (job: JobRecord, signal: AbortSignal): Promise<{ resultPath: string }> => {
     const api = opts.apiFor(jobScope(job));
@@ -91,7 +117,7 @@ export function makeResultWriter(opts: ResultWriterOptions): Downloader {
 
     /** This job's result in the folder: placed (done), or only reserved by its sidecar (a crash before the move). */
     const ours = async (): Promise<{ placed: string } | { reserved: string } | undefined> => {
-      if ((await exists(sidecarOf(olderFile))) && (await exists(olderPlaced))) return { placed: olderPlaced };
+      if ((await isPlaced(sidecarOf(olderFile))) && (await isPlaced(olderPlaced))) return { placed: olderPlaced };
       const stem = readableResultStem(job);
       const names = await readdir(dir).catch(() => [] as string[]);
       for (const n of names.filter((x) => x.startsWith(stem) && isSidecar(x)).sort()) {
@@ -99,7 +125,7 @@ export function makeResultWriter(opts: ResultWriterOptions): Downloader {
         if (who?.requestId !== job.requestId || who.baseUrl !== job.baseUrl) continue;
         const file = join(dir, n.slice(0, -'.meta.json'.length));
         const placed = file.endsWith('.zip') ? zipFolderOf(file) : file;
-        return (await exists(placed)) ? { placed } : { reserved: file };
+        return (await isPlaced(placed)) ? { placed } : (await taken(placed)) ? undefined : { reserved: file };
       }
       return undefined;
     };
@@ -110,26 +136,26 @@ export function makeResultWriter(opts: ResultWriterOptions): Downloader {
       const naming = await holdNamingLock(dir, { lock: opts.lock, waitPollMs: opts.waitPollMs ?? 250, signal });
       try {
         let file = reserved !== undefined && extname(reserved) === `.${kindExt}` ? reserved : undefined;
-        for (let i = 1; file === undefined; i++) {
-          const f = join(dir, readableResultName(job, kindExt, i));
-          if (!(await exists(f)) && !(await exists(sidecarOf(f))) && !(await exists(zipFolderOf(f)))) file = f;
-        }
-        await writeSidecar(file, bytes);
-        let resultPath = file;
-        if (extracted !== undefined) {
-          resultPath = zipFolderOf(file);
-          // Never over another folder: one already there (ours, from before a crash) is adopted, the new one dropped with the claim folder.
-          if (!(await exists(resultPath))) {
-            try {
-              await rename(extracted, resultPath);
-            } catch (e) {
-              const c = (e as { code?: unknown }).code;
-              if (c !== 'EEXIST' && c !== 'ENOTEMPTY') throw e;
-            }
+        for (let i = 1; ; ) {
+          // lstat: a link at a name, even dangling, takes it (issue 30.11: a dangling link read as free lost the paid file).
+          for (; file === undefined; i++) {
+            const f = join(dir, readableResultName(job, kindExt, i));
+            if (!(await taken(f)) && !(await taken(sidecarOf(f))) && !(await taken(zipFolderOf(f)))) file = f;
           }
+          await writeSidecar(file, bytes);
+          let resultPath = file;
+          if (extracted !== undefined) {
+            resultPath = zipFolderOf(file);
+            // Never over another folder: one already there (ours, from before a crash) is adopted, the new one dropped with the claim folder.
+            if (!(await isPlaced(resultPath))) await moveFolderNoReplace(extracted, resultPath);
+          }
+          if (await renameNoReplace(downloaded, file)) return { resultPath };
+          // The extracted folder is the result; its .zip beside it is a copy.
+          if (extracted !== undefined && (await isPlaced(resultPath))) return { resultPath };
+          // The name was taken under us by something not ours: our sidecar goes, the next name is tried.
+          await rm(sidecarOf(file), { force: true });
+          file = undefined;
         }
-        await renameNoReplace(downloaded, file);
-        return { resultPath };
       } finally {
         await naming.release();
       }
@@ -137,8 +163,8 @@ export function makeResultWriter(opts: ResultWriterOptions): Downloader {
 
     const claimed = async (): Promise<{ resultPath: string }> => {
       // Under the claim. A result already in place is complete (it is only ever moved in whole): adopt it.
-      if (await exists(olderPlaced)) {
-        if (!(await exists(sidecarOf(olderFile)))) await writeSidecar(olderFile, undefined);
+      if (await isPlaced(olderPlaced)) {
+        if (!(await taken(sidecarOf(olderFile)))) await writeSidecar(olderFile, undefined);
         return { resultPath: olderPlaced };
       }
       const found = await ours();

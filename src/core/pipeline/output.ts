@@ -1,8 +1,12 @@
 /**
  * What a pipeline cell shows after it runs: its status, the credits charged, the row count and a
  * few rows, as Markdown. Every value from a result (a column name, a cell) is data from a server or
- * a file, so each is escaped: no HTML tag, link, image or table break can come out of it.
+ * a file, so each is escaped (core/markdown.ts, the one Markdown escaping): no HTML tag, link, image
+ * or table break can come out of it. "Not run" and "Stopped" quote a cell's text and the server's
+ * message, escaped the same way (issue 30.13).
  */
+import { escapeMarkdown } from '../markdown';
+import { l10n } from '../l10n';
 
 /** A cell's output, as the notebook shows it. */
 export interface CellSummary {
@@ -14,14 +18,14 @@ export interface CellSummary {
   readonly file?: string;
 }
 
-/** Text made inert in Markdown: every character that could start markup is a backslash escape or an entity. */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/[\r\n]+/gu, ' ')
-    .replace(/&/gu, '&amp;')
-    .replace(/</gu, '&lt;')
-    .replace(/>/gu, '&gt;')
-    .replace(/[\\`*_{}[\]()#+\-.!|~"']/gu, (c) => `\\${c}`);
+/** A cell that was not run, and why (a check's message, a plan line's words: text from the cell), as the notebook shows it. */
+export function notRunMarkdown(why: string): string {
+  return `**${l10n.t('Not run:')}** ${escapeMarkdown(why)}`;
+}
+
+/** A cell the run stopped at, and the message (often the server's), as the notebook shows it. */
+export function stoppedMarkdown(message: string): string {
+  return `**${l10n.t('Stopped:')}** ${escapeMarkdown(message)}`;
 }
 
 const MAX_CELL = 60;

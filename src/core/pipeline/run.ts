@@ -8,7 +8,7 @@
  * where its result is, what it charged, how many values its list gives) and the local steps'
  * lists. The pipeline file itself never holds a result. Pure apart from that folder.
  */
-import { copyFile, mkdir, readFile, stat, writeFile, rm } from 'node:fs/promises';
+import { chmod, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
@@ -25,6 +25,7 @@ import { filterResult } from './filter';
 import { resolveReference, type Resolved } from './resolve';
 import { errorText } from '../errors';
 import { l10n } from '../l10n';
+import { folderInside, isFileInside, replaceableInside, replaceInside } from '../files/writeInside';
 
 /** What a cell's run left on disk. */
 export const CellRecord = z.object({
@@ -49,15 +50,33 @@ function recordFile(dir: string, cell: string): string {
   return path.join(dir, `${cell}.json`);
 }
 
-/** The record of a cell whose result is still on disk, or undefined. */
-export async function readRecord(dir: string, cell: string): Promise<CellRecord | undefined> {
+/**
+ * The record of a cell whose result is still on disk, or undefined. A record can name any path (a
+ * repository may hold a planted one): its result is read only when it is a file inside the pipeline's
+ * results folder or one of `roots` (the window's results folder, where calls put theirs), through no
+ * link (issue 30.9).
+ */
+export async function readRecord(dir: string, cell: string, roots: readonly string[] = []): Promise<CellRecord | undefined> {
   try {
+    if (!(await isFileInside([dir], recordFile(dir, cell)))) return undefined;
     const r = CellRecord.parse(JSON.parse(await readFile(recordFile(dir, cell), 'utf8')));
-    await stat(r.resultPath);
-    return r;
+    return (await isFileInside([dir, ...roots], r.resultPath)) ? r : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The results folder `dir`, made when missing and checked: it and what is written in it are never
+ * links (issue 30.8: a repository's planted links made a free Run All write outside the workspace).
+ */
+async function resultsFolder(dir: string): Promise<string> {
+  return folderInside(path.dirname(dir), path.basename(dir));
+}
+
+/** Writes (or rewrites) `name` in the results folder, never through a link. */
+async function writeInResults(dir: string, name: string, data: string | { readonly copyOf: string }): Promise<string> {
+  return replaceInside(await resultsFolder(dir), name, data);
 }
 
 /**
@@ -84,8 +103,7 @@ async function readPending(dir: string, cell: string): Promise<PendingJob | unde
 type AdoptJob = (requestId: string, signal?: AbortSignal) => Promise<{ readonly resultPath: string } | undefined>;
 
 async function writeRecord(dir: string, r: CellRecord): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  await writeFile(recordFile(dir, r.cell), `${JSON.stringify(r, null, 2)}\n`);
+  await writeInResults(dir, `${r.cell}.json`, `${JSON.stringify(r, null, 2)}\n`);
 }
 
 /** Forgets a cell's result (the file of a call stays where the call flow put it). */
@@ -94,11 +112,11 @@ export async function forgetRecord(dir: string, cell: string): Promise<void> {
 }
 
 /** The cells whose results are on disk, with their lists' sizes: what the plan prices exactly. */
-async function onDisk(file: PipelineFile, dir: string): Promise<Map<string, number>> {
+async function onDisk(file: PipelineFile, dir: string, roots: readonly string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const c of file.cells) {
     if (typeof c === 'string') continue;
-    const r = await readRecord(dir, c.name);
+    const r = await readRecord(dir, c.name, roots);
     if (r) out.set(c.name, r.size);
   }
   return out;
@@ -123,6 +141,8 @@ type CellEvent =
 
 interface RunOptions {
   readonly dir: string;
+  /** Folders besides `dir` whose files a record may name (the window's results folder, where calls put theirs). */
+  readonly roots?: readonly string[];
   readonly plan: Plan;
   /** The plan's approvals (core/money/approval.ts planApprovals), by cell name. */
   readonly approvals: ReadonlyMap<string, Approval>;
@@ -165,7 +185,7 @@ export async function runPipeline(file: PipelineFile, opts: RunOptions): Promise
   for (const [index, c] of file.cells.entries()) {
     if (typeof c === 'string') continue;
     const refresh = opts.refresh?.has(c.name) === true;
-    const had = await readRecord(opts.dir, c.name);
+    const had = await readRecord(opts.dir, c.name, opts.roots);
     if (opts.only && !opts.only.has(index)) {
       if (had) records.set(c.name, had);
       continue;
@@ -219,8 +239,7 @@ async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>
   if ('filter' in c) {
     const src = records.get(c.filter.from);
     if (!src) throw new Error(l10n.t('“{0}” has no result yet: run it first.', c.filter.from));
-    await mkdir(opts.dir, { recursive: true });
-    const file = path.join(opts.dir, `${c.name}.csv`);
+    const file = await replaceableInside(await resultsFolder(opts.dir), `${c.name}.csv`);
     await filterResult(src.resultPath, c.filter.where, file, c.filter.from, readOptions(opts));
     return { record: { cell: c.name, resultPath: file, credits: 0, size: await sizeOf(file, opts), at } };
   }
@@ -277,9 +296,8 @@ async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>
   const out = await opts.call(c, ep, v.input, approval);
   if (out.status === 'stopped') {
     if (out.requestId && (out.credits ?? 0) > 0) {
-      await mkdir(opts.dir, { recursive: true });
       const job: PendingJob = { cell: c.name, endpointId: ep.id, requestId: out.requestId, credits: out.credits ?? 0, input: inputKey, at };
-      await writeFile(pendingFile(opts.dir, c.name), `${JSON.stringify(job, null, 2)}\n`);
+      await writeInResults(opts.dir, `${c.name}.pending.json`, `${JSON.stringify(job, null, 2)}\n`);
     }
     return { stopped: out.message, credits: out.credits ?? 0 };
   }
@@ -298,16 +316,11 @@ async function sizeOf(resultPath: string, opts: RunOptions): Promise<number> {
 
 /** A Wallet Database answer of this refresh period, copied beside the pipeline as the cell's result: nothing sent, nothing charged. */
 async function reuseAnswer(dir: string, cell: string, run: QueryRun): Promise<string> {
-  await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${cell}.answer.json`);
-  await copyFile(run.resultPath && existsSync(run.resultPath) ? run.resultPath : run.answerPath, file);
-  return file;
+  return writeInResults(dir, `${cell}.answer.json`, { copyOf: run.resultPath && existsSync(run.resultPath) ? run.resultPath : run.answerPath });
 }
 
 async function writeList(dir: string, cell: string, values: readonly string[], at: string): Promise<CellRecord> {
-  await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${cell}.txt`);
-  await writeFile(file, listText(values));
+  const file = await writeInResults(dir, `${cell}.txt`, listText(values));
   return { cell, resultPath: file, credits: 0, size: values.length, at };
 }
 
@@ -326,12 +339,24 @@ async function knownAnswers(file: PipelineFile, lastAnswer: LastAnswer): Promise
 }
 
 /** The plan of a pipeline as it stands on disk (results reused unless refreshed; Wallet Database answers of this hour free). */
-export async function planOnDisk(file: PipelineFile, dir: string, refresh?: ReadonlySet<string>, lastAnswer?: LastAnswer, now: () => number = Date.now): Promise<Plan> {
+export async function planOnDisk(file: PipelineFile, dir: string, refresh?: ReadonlySet<string>, lastAnswer?: LastAnswer, now: () => number = Date.now, roots: readonly string[] = []): Promise<Plan> {
   const answers = lastAnswer ? await knownAnswers(file, lastAnswer) : undefined;
   const paid = new Map<string, string>();
   for (const c of file.cells) {
     const p = typeof c === 'string' ? undefined : await readPending(dir, c.name);
     if (p) paid.set(p.cell, p.requestId);
   }
-  return planPipeline(file, { onDisk: await onDisk(file, dir), ...(refresh ? { refresh } : {}), ...(answers ? { answers } : {}), ...(paid.size > 0 ? { paid } : {}), now: now() });
+  return planPipeline(file, { onDisk: await onDisk(file, dir, roots), ...(refresh ? { refresh } : {}), ...(answers ? { answers } : {}), ...(paid.size > 0 ? { paid } : {}), now: now() });
+}
+
+/**
+ * Where an untitled pipeline's results are kept: a folder of its own under `storage` (the extension's
+ * global storage), made private (0700), never a link (issue 30.12: one fixed folder in the system's
+ * temp directory was shared by every user of the machine).
+ */
+export async function untitledResultsDir(storage: string): Promise<string> {
+  const own = await folderInside(storage, 'untitled-pipelines', 0o700);
+  // Made before by a version that did not set the mode: private now.
+  await chmod(own, 0o700);
+  return resultsDirOf(path.join(own, 'untitled.wapipe.json'));
 }

@@ -1,5 +1,5 @@
 /**
- * Results on disk, read and moved: whether a path exists, a free name in a folder, the table
+ * Results on disk, read and moved: whether a path exists, the table
  * files of a result folder, which endpoint made a table file and which other files share its
  * extracted `.zip`, and setting a result aside while it is downloaded again.
  * Pure Node: no vscode import.
@@ -7,7 +7,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { sidecarEndpoint } from './meta';
-import { endpointFromName, isTableFile, numberedName, partsOf, sidecarOf } from './names';
+import { endpointFromName, isTableFile, partsOf, sidecarOf } from './names';
 
 /** Whether anything (a file, a folder) is at p. */
 export function exists(p: string): Promise<boolean> {
@@ -15,14 +15,6 @@ export function exists(p: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/** dir/name, or dir/name-1, dir/name-2… when a file of that name is already there (a result never overwrites). */
-export async function freeName(dir: string, name: string): Promise<string> {
-  for (let i = 0; ; i++) {
-    const p = path.join(dir, numberedName(name, i));
-    if (!(await exists(p))) return p;
-  }
 }
 
 interface ResultInfo {
@@ -90,7 +82,7 @@ export async function addressFilesOf(p: string): Promise<string[]> {
 
 /**
  * Moves a result aside (every part of it: partsOf) so a new download lands on the same names (the
- * downloader never overwrites a file, it would write `name-1.txt` beside it); returns how to put
+ * downloader never overwrites a file, it would write `name-2.txt` beside it); returns how to put
  * it back or drop it.
  */
 export async function setAside(resultPath: string): Promise<{ restore(): Promise<void>; drop(): Promise<void> }> {

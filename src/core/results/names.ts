@@ -7,10 +7,11 @@
  * the folder a `.zip` is extracted to (its name without `.zip`), and the safe name a downloaded
  * file gets from its server. Pure: no file system.
  */
-import { basename, extname } from 'node:path';
+import { basename } from 'node:path';
 import { ENDPOINTS } from '../catalog';
 import type { JobRecord } from '../jobs/job';
 import { kindOfName, type ResultKind } from './kinds';
+import { nthName } from '../files/naming';
 
 /** `yyyymmdd-hhmmss` in UTC, for file names that sort by time. */
 function stamp(iso: string): string {
@@ -64,17 +65,6 @@ function localStamp(iso: string): string {
  */
 export function readableResultName(job: Pick<JobRecord, 'endpointId' | 'submittedAt'>, ext: string, i = 1): string {
   return nthName(`${readableResultStem(job)}.${ext}`, i);
-}
-
-/**
- * The i-th name (from 1) a new result may take when its first choice is taken: `name` itself, then
- * `-2`, `-3`… before its extension (`pnl-2026-11-21-1015-2.csv`). The one rule of every result's
- * name: queued, direct and paged.
- */
-export function nthName(name: string, i: number): string {
-  if (i <= 1) return name;
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? `${name.slice(0, dot)}-${i}${name.slice(dot)}` : `${name}-${i}`;
 }
 
 /** The part every readable name of a job's result starts with (`<endpoint>-<yyyy-mm-dd-hhmm>`). */
@@ -147,10 +137,4 @@ export function safeFileName(candidate: string, kind: ResultKind): string {
   if (kindOfName(stem) === kind) stem = stem.slice(0, -(kind.length + 1));
   stem = stem.replace(/[.\s]+$/u, '');
   return `${stem || 'result'}.${kind}`;
-}
-
-/** `name`, or `name-1`, `name-2`… for the i-th try at a name not taken yet (a result never overwrites). */
-export function numberedName(name: string, i: number): string {
-  const ext = extname(name);
-  return i === 0 ? name : `${name.slice(0, name.length - ext.length)}-${i}${ext}`;
 }

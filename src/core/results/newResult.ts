@@ -8,43 +8,46 @@
  * refuses to replace (fileLock.ts renameNoReplace, a hard link), trying `-2`, `-3`… when the name is
  * taken. The result appears whole or not at all. Pure Node: no vscode import.
  */
-import { randomBytes } from 'node:crypto';
-import { unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { renameNoReplace, sleep, tryLock, type HeldLock, type LockOptions } from '../fileLock';
+import { sleep, tryLock, type HeldLock, type LockOptions } from '../fileLock';
+import { CancelledError } from '../errors';
+import { folderInside, writeNewNamed } from '../files/writeInside';
+import { l10n } from '../l10n';
 
 /** The folder-wide lock under which a new result's name is chosen and the result moved in. */
 const NAMING_LOCK = '.wa-naming.lock';
 
-/** Holds the results folder's naming lock, waiting while another window holds it (it is held for a few renames). */
-export async function holdNamingLock(dir: string, opts: { lock?: LockOptions; waitPollMs?: number; signal?: AbortSignal } = {}): Promise<HeldLock> {
+/** How long a save waits for the naming lock (held for a few renames) before it gives up with an error. */
+const NAMING_WAIT_MS = 60_000;
+
+/**
+ * Holds the results folder's naming lock, waiting while another window holds it (it is held for a few
+ * renames); a wait ends at `deadlineMs` (an error: the result is not saved, never saved over another)
+ * or when `signal` aborts (CancelledError).
+ */
+export async function holdNamingLock(dir: string, opts: { lock?: LockOptions; waitPollMs?: number; signal?: AbortSignal; deadlineMs?: number } = {}): Promise<HeldLock> {
+  const until = Date.now() + (opts.deadlineMs ?? NAMING_WAIT_MS);
   for (;;) {
+    if (opts.signal?.aborted) throw new CancelledError();
     const held = await tryLock(join(dir, NAMING_LOCK), opts.lock);
     if (held) return held;
+    if (Date.now() >= until) throw new Error(l10n.t('The results folder’s naming lock ({0}) stayed taken; nothing was saved over another result. Try again, or delete the lock file if no window is saving.', join(dir, NAMING_LOCK)));
     await sleep(opts.waitPollMs ?? 50, opts.signal);
   }
 }
 
 /**
  * Saves `data` as a new file in `dir` named by `nameFor(1)`, or `nameFor(2)`, `nameFor(3)`… when a
- * name is taken, and returns its path. Never replaces a file: the content is written to a temp file
- * beside it, then linked in under the first free name (under the naming lock, so where links are not
- * supported the check-and-rename is safe between windows too). No temp file is left behind.
+ * name is taken, and returns its path. Never replaces a file, never writes through a link
+ * (files/writeInside.ts writeNewNamed), under the naming lock, so where links are not supported the
+ * check-and-rename is safe between windows too. No temp file is left behind.
  */
-export async function saveNewResult(dir: string, nameFor: (i: number) => string, data: string | Uint8Array, opts: { lock?: LockOptions; waitPollMs?: number } = {}): Promise<string> {
-  const tmp = join(dir, `.wa-new-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+export async function saveNewResult(dir: string, nameFor: (i: number) => string, data: string | Uint8Array, opts: { lock?: LockOptions; waitPollMs?: number; signal?: AbortSignal } = {}): Promise<string> {
+  await folderInside(dir);
+  const naming = await holdNamingLock(dir, opts);
   try {
-    await writeFile(tmp, data, typeof data === 'string' ? 'utf8' : undefined);
-    const naming = await holdNamingLock(dir, opts);
-    try {
-      for (let i = 1; ; i++) {
-        const file = join(dir, nameFor(i));
-        if (await renameNoReplace(tmp, file)) return file;
-      }
-    } finally {
-      await naming.release();
-    }
+    return await writeNewNamed(dir, '', nameFor, data);
   } finally {
-    await unlink(tmp).catch(() => undefined);
+    await naming.release();
   }
 }

@@ -7,7 +7,6 @@
  * whose endpoint command runs without `yes`: its price is shown before anything is sent.
  */
 import * as vscode from 'vscode';
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { AddressSetCache, checkChains, combine, countOf, listFileName, listText, readAddressSet, readInWorker, type AddressSet, type SetOperation } from '../../core/addressSets';
 import { CommandIds } from '../base/ids';
@@ -19,6 +18,7 @@ import { browseFiles, resultItems, targetPaths, type AnalysisDeps, type ResultIt
 import { l10n } from '../../shared/l10n';
 import { showError, showErrorIn } from '../base/errors';
 import { errorText } from '../../core/errors';
+import { writeNewNamed } from '../../core/files/writeInside';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 const addresses = (n: number): string => `${fmt(n)} address${n === 1 ? '' : 'es'}`;
@@ -58,15 +58,6 @@ async function setsOf(cache: AddressSetCache, files: readonly string[]): Promise
   );
 }
 
-/** A free name beside `dir` for a list: "name.txt", else "name (2).txt", … */
-async function freeName(dir: string, name: string): Promise<string> {
-  const stem = name.replace(/\.txt$/iu, '');
-  for (let i = 1; ; i++) {
-    const p = path.join(dir, i === 1 ? `${stem}.txt` : `${stem} (${i}).txt`);
-    if (!(await fs.stat(p).then(() => true, () => false))) return p;
-  }
-}
-
 /** Writes the operation's list beside its first result and offers it onwards; returns the file and count. */
 async function writeList(cache: AddressSetCache, choice: Choice, offer: boolean): Promise<AddressSetsOutcome> {
   const sets = await setsOf(cache, choice.files);
@@ -79,8 +70,8 @@ async function writeList(cache: AddressSetCache, choice: Choice, offer: boolean)
     return { file: undefined, count: 0 };
   }
   const first = choice.files[0] ?? '';
-  const file = await freeName(path.dirname(first), listFileName(choice.op, choice.files));
-  await fs.writeFile(file, listText(list));
+  // Beside its first result, never over a file there: "name.txt", else "name-2.txt"… (the one naming rule).
+  const file = await writeNewNamed(path.dirname(first), '', listFileName(choice.op, choice.files), listText(list));
   if (offer) {
     // Short, so the toast's source and both buttons read whole (the count is in the message).
     const use = 'Use as Input…';

@@ -15,7 +15,6 @@
  * If the window's connection changes before the send, nothing is sent.
  */
 import * as vscode from 'vscode';
-import * as fs from 'node:fs/promises';
 import { shortTitle, validateInput, type Endpoint } from '../../core/catalog';
 import { BadInputError, isWalletApiError, errorText } from '../../core/errors';
 import { RECONCILE_MESSAGES } from '../../core/jobs/reconcile';
@@ -361,7 +360,6 @@ export class CallService {
 
   private async saveJson(ep: Endpoint, value: unknown): Promise<string> {
     const dir = this.deps.jobs.folder();
-    await fs.mkdir(dir, { recursive: true });
     // Never over an earlier result: two calls of one endpoint in the same second get `-2`, `-3`… (both paid).
     const now = new Date();
     return saveNewResult(dir, (i) => directResultName(ep.id, now, i), `${JSON.stringify(value, null, 2)}\n`);

@@ -11,7 +11,6 @@
  * window's when the price is approved sends nothing.
  */
 import * as vscode from 'vscode';
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { endpoint, shortTitle, type Endpoint } from '../../core/catalog';
 import { isWalletApiError, errorText } from '../../core/errors';
@@ -37,6 +36,7 @@ import { approvePrice, connectionChanged, type PriceQuestions } from './priceSte
 import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
 import { l10n } from '../../shared/l10n';
+import { folderInside } from '../../core/files/writeInside';
 
 /** What reading pages needs of the extension's services (EndpointDeps and Services both have it). */
 export interface PagesDeps {
@@ -99,8 +99,7 @@ export async function askPages(ep: Endpoint, input: Record<string, unknown>, ste
 
 /** Reads up to `pages` pages of an approved call into a new result file, keeping each as it arrives. */
 export async function readPages(ep: Endpoint, input: Record<string, unknown>, pages: number, deps: PagesDeps, via: BoundConnection, shown: string, args: PagesArgs = {}): Promise<PagesOutcome> {
-  const dir = deps.jobs.folder();
-  await fs.mkdir(dir, { recursive: true });
+  const dir = await folderInside(deps.jobs.folder());
   const file = await newPagedFile(dir, ep.id);
   const { baseUrl, profileId } = via;
   return withPages(ep, deps, via, shown, args, undefined, pages, (opts) => startPaged(file, ep, input, { ...opts, baseUrl, profileId }));

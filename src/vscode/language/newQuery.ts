@@ -2,6 +2,9 @@ import * as vscode from 'vscode';
 import { EXAMPLE_QUERY } from '../../core/query/example';
 import { l10n } from '../../shared/l10n';
 import { showError } from '../base/errors';
+import { nthName } from '../../core/files/naming';
+import { writeNewInside } from '../../core/files/writeInside';
+import * as path from 'node:path';
 
 const SUFFIX = '.waquery.json';
 
@@ -24,7 +27,7 @@ export async function newQueryFile(target?: vscode.Uri): Promise<vscode.Uri | un
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   if (!uri && folder) {
     let n = 1;
-    const nameFor = (i: number): string => `wallets${i === 1 ? '' : `-${i}`}${SUFFIX}`;
+    const nameFor = (i: number): string => nthName(`wallets${SUFFIX}`, i, SUFFIX);
     while (await exists(vscode.Uri.joinPath(folder, nameFor(n)))) n++;
     const suggested = nameFor(n);
     const name = await vscode.window.showInputBox({
@@ -43,7 +46,13 @@ export async function newQueryFile(target?: vscode.Uri): Promise<vscode.Uri | un
     }
   }
   if (uri) {
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(EXAMPLE_QUERY, 'utf8'));
+    // On disk: a new file only, never over one or through a link (files/writeInside.ts); elsewhere, VS Code's file system.
+    if (uri.scheme === 'file') {
+      if (!(await writeNewInside(path.dirname(uri.fsPath), path.basename(uri.fsPath), EXAMPLE_QUERY))) {
+        void showError(l10n.t('{0} already exists; nothing was overwritten.', path.basename(uri.fsPath)));
+        return undefined;
+      }
+    } else await vscode.workspace.fs.writeFile(uri, Buffer.from(EXAMPLE_QUERY, 'utf8'));
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
     return uri;
   }

@@ -6,13 +6,14 @@
  * script) and a crontab line to copy (core/pipeline/schedulerFiles.ts). Nothing is sent and
  * nothing is spent here: the script spends only when someone runs it with --max-credits.
  */
-import { access, mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { pipelineScript } from '../../core/pipeline/exportScript';
 import { PIPELINE_EXTENSION, type PipelineFile } from '../../core/pipeline/format';
 import { cronLine, githubWorkflow, isPlainPath, parseSchedule, plainName, runsPerDay, scheduleText, type Schedule } from '../../core/pipeline/schedulerFiles';
 import { fmtCredits } from '../../core/pricing';
+import { scriptSlot, writeScript, writeWorkflow } from '../../core/pipeline/exportFiles';
+import { errorText } from '../../core/errors';
 import type { PersonQuestions } from '../base/personQuestions';
 import { l10n } from '../../shared/l10n';
 import { showError, showWarning } from '../base/errors';
@@ -38,15 +39,6 @@ function notebookOf(arg: unknown, notebookType: string): vscode.NotebookDocument
   }
   const nb = vscode.window.activeNotebookEditor?.notebook;
   return nb?.notebookType === notebookType ? nb : undefined;
-}
-
-async function exists(p: string): Promise<boolean> {
-  try {
-    await access(p);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The stem of a pipeline's file name: `example.wapipe.json` → `example`. */
@@ -119,11 +111,26 @@ export async function exportPipelineFile(file: PipelineFile, place: ExportPlace,
     void showError(l10n.t('The pipeline cannot be exported yet: {0}', out.problems.join(' ')));
     return undefined;
   }
-  if (await exists(scriptFile)) {
+  // Restricted Mode: a repository not trusted gets nothing written from it (its pipeline's name ends up in a workflow and a script).
+  if (!vscode.workspace.isTrusted) {
+    void showWarning(l10n.t('This workspace is in Restricted Mode: trust it to export its pipeline as a script.'));
+    return undefined;
+  }
+  const slot = await scriptSlot(dir, path.basename(scriptFile));
+  if (slot === 'refused') {
+    void showError(l10n.t('{0} beside the pipeline is a link or a folder, not a script: it was left as it is and nothing was exported.', path.basename(scriptFile)));
+    return undefined;
+  }
+  if (slot === 'file') {
     const ok = await deps.persons.confirm(`${path.basename(scriptFile)} exists beside the pipeline. Replace it?`, 'The script is written again from the pipeline as it is now in the editor.', 'Replace');
     if (!ok) return undefined;
   }
-  await writeFile(scriptFile, out.text, { mode: 0o755 });
+  try {
+    await writeScript(dir, path.basename(scriptFile), out.text, slot === 'file');
+  } catch (e) {
+    void showError(l10n.t('The script was not exported: {0}', errorText(e)));
+    return undefined;
+  }
   const total = given ? Math.min(given.maxCredits, out.plan.total) : out.plan.total;
   const lines = [`Exported ${path.basename(scriptFile)} (plan: ${out.plan.totalText}). Run it with WA_API_KEY set and --max-credits ${total}.`];
   // The sandbox lives only while this window does: a script written for it needs WA_BASE_URL elsewhere.
@@ -135,10 +142,15 @@ export async function exportPipelineFile(file: PipelineFile, place: ExportPlace,
     const rel = (p: string): string => (folder ? path.relative(folder.uri.fsPath, p).split(path.sep).join('/') : path.basename(p));
     const run = { script: rel(scriptFile), results: rel(path.join(dir, resultsDir)), maxCredits: total, name: place.name };
     if (isPlainPath(run.script) && isPlainPath(run.results)) {
-      const wfDir = folder ? path.join(folder.uri.fsPath, '.github', 'workflows') : dir;
-      const wfFile = path.join(wfDir, `wallet-analytics-${stem}.yml`);
-      await mkdir(wfDir, { recursive: true });
-      await writeFile(wfFile, githubWorkflow(schedule, run));
+      const wfRoot = folder ? folder.uri.fsPath : dir;
+      const wfRel = folder ? `.github/workflows/wallet-analytics-${stem}.yml` : `wallet-analytics-${stem}.yml`;
+      let wfFile: string;
+      try {
+        wfFile = await writeWorkflow(wfRoot, wfRel, githubWorkflow(schedule, run));
+      } catch (e) {
+        void showError(l10n.t('The script was exported, but not its workflow: {0}', errorText(e)));
+        return scriptFile;
+      }
       lines.push(`Workflow (${scheduleText(schedule)}): ${folder ? rel(wfFile) : path.basename(wfFile)}; add the repository secret WA_API_KEY.`);
       cron = cronLine(schedule, { ...run, script: path.basename(scriptFile), results: resultsDir }, dir);
     } else {

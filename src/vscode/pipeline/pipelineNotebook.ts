@@ -6,7 +6,6 @@
  * then runs them (core/pipeline/run.ts) with every paid call through the one call flow
  * (CallService.run) carrying its plan line. Results are kept beside the file and reused.
  */
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { findEndpoint, shortTitle, type Endpoint } from '../../core/catalog';
@@ -14,7 +13,8 @@ import { cellFromText, cellText, examplePipeline, parsePipeline, serializePipeli
 import { planText } from '../../core/pipeline/plan';
 import { planApprovals, type Approval } from '../../core/money/approval';
 import { firstCellError } from '../../core/pipeline/cellChecks';
-import { forgetRecord, planOnDisk, readRecord, resultsDirOf, runPipeline, type CallResult, type LastAnswer } from '../../core/pipeline/run';
+import { notRunMarkdown, stoppedMarkdown } from '../../core/pipeline/output';
+import { forgetRecord, planOnDisk, readRecord, resultsDirOf, runPipeline, untitledResultsDir, type CallResult, type LastAnswer } from '../../core/pipeline/run';
 import type { ChainColumns } from '../../core/query/fields';
 import type { QueryRunCache } from '../../core/query/runCache';
 import type { JobRecord } from '../../core/jobs/job';
@@ -68,6 +68,14 @@ export interface PipelineDeps {
   readonly queryRuns?: Pick<QueryRunCache, 'lookup'>;
   /** The server's field lists (QueryFieldService.ensure), so a query's fields are checked before the plan. */
   readonly columns?: () => Promise<ChainColumns | undefined>;
+  /** The window's results folder: where a call cell's result is, and the only folder besides the pipeline's own a record may name. */
+  readonly resultsFolder: () => string;
+}
+
+/** Where a notebook's results are, and the folders its records may name. */
+interface ResultsPlace {
+  readonly dir: string;
+  readonly roots: readonly string[];
 }
 
 /** The notebook's file as it is now in the editor (unsaved edits included). */
@@ -80,9 +88,14 @@ function codeTexts(nb: vscode.NotebookDocument): string[] {
   return nb.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code).map((c) => c.document.getText());
 }
 
-/** Where a notebook's results are kept: beside it (`x.results/`), or for an untitled one, in the results folder. */
-function resultsDir(nb: vscode.NotebookDocument): string {
-  return resultsDirOf(nb.uri.scheme === 'file' ? nb.uri.fsPath : path.join(tmpdir(), 'untitled.wapipe.json'));
+/**
+ * Where a notebook's results are kept: beside it (`x.results/`), or for an untitled one, in a private
+ * folder of the extension's global storage (`storage`), never a folder of the system's temp directory
+ * that every user shares.
+ */
+async function resultsPlace(nb: vscode.NotebookDocument, storage: string, deps: Pick<PipelineDeps, 'resultsFolder'>): Promise<ResultsPlace> {
+  const dir = nb.uri.scheme === 'file' ? resultsDirOf(nb.uri.fsPath) : await untitledResultsDir(storage);
+  return { dir, roots: [deps.resultsFolder()] };
 }
 
 /** Waits for a queued job to settle, or for the run to be cancelled (the job then goes on; its file is kept). */
@@ -114,7 +127,10 @@ class PipelineController {
   readonly controller: vscode.NotebookController;
   private order = 0;
 
-  constructor(private readonly deps: PipelineDeps) {
+  constructor(
+    private readonly deps: PipelineDeps,
+    private readonly storage: string,
+  ) {
     this.controller = vscode.notebooks.createNotebookController('wallet-analytics-pipeline-runner', PIPELINE_NOTEBOOK, 'Wallet Analytics Pipeline');
     this.controller.supportedLanguages = ['json'];
     this.controller.supportsExecutionOrder = true;
@@ -123,7 +139,7 @@ class PipelineController {
 
   private async execute(chosen: vscode.NotebookCell[], nb: vscode.NotebookDocument): Promise<void> {
     const file = fileOf(nb);
-    const dir = resultsDir(nb);
+    const { dir, roots } = await resultsPlace(nb, this.storage, this.deps);
     const only = new Set(chosen.map((c) => c.index));
     const executions = new Map(chosen.map((c) => [c.index, this.controller.createNotebookCellExecution(c)]));
     const abort = new AbortController();
@@ -148,11 +164,11 @@ class PipelineController {
         const at = nb.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code)[bad.index]?.index;
         const shown = at !== undefined && executions.has(at) ? at : [...executions.keys()].sort((a, b) => a - b)[0];
         const where = at === shown ? '' : ` (cell ${bad.index + 1})`;
-        if (shown !== undefined) end(shown, false, `**Not run:** ${bad.message}${where} Nothing was sent.`);
+        if (shown !== undefined) end(shown, false, notRunMarkdown(l10n.t('{0}{1} Nothing was sent.', bad.message, where)));
         return;
       }
       const lastAnswer = this.lastAnswer();
-      const plan = await planOnDisk(file, dir, undefined, lastAnswer);
+      const plan = await planOnDisk(file, dir, undefined, lastAnswer, Date.now, roots);
       const lines = plan.lines.filter((l) => only.has(l.index));
       const sub = { ...plan, lines, unbounded: lines.filter((l) => !l.bounded).map((l) => l.cell), total: lines.reduce((s, l) => s + l.credits, 0) };
       // A lone Wallet Database cell whose match count no answer of this hour gives: its price is asked as for one query.
@@ -160,7 +176,7 @@ class PipelineController {
       if (lone) sub.unbounded = [];
       if (sub.unbounded.length > 0) {
         const first = lines.find((l) => !l.bounded);
-        if (first) end(first.index, false, `**Not run:** ${first.text}. Nothing was sent.`);
+        if (first) end(first.index, false, notRunMarkdown(l10n.t('{0}. Nothing was sent.', first.text)));
         return;
       }
       let approvals: ReadonlyMap<string, Approval> = new Map();
@@ -174,14 +190,14 @@ class PipelineController {
           yes: 'Approve Plan and Run', pick: { label: l10n.t('Approve Plan and Run ({0})', totalText), detail: lines.map((l) => (l.exact ? l10n.t('{0} {1}', l.cell, l.credits.toLocaleString('en-US')) : l10n.t('{0} ≤ {1}', l.cell, l.credits.toLocaleString('en-US')))).join(' · ') },
         });
         if (!ok) {
-          for (const i of [...executions.keys()]) end(i, false, '**Not run:** the plan was not approved. Nothing was sent.');
+          for (const i of [...executions.keys()]) end(i, false, notRunMarkdown(l10n.t('the plan was not approved. Nothing was sent.')));
           return;
         }
         // Each line bound to its cell as written: the plan is the confirmation for every line within it.
         approvals = planApprovals(sub.lines, file.cells.flatMap((c) => (typeof c !== 'string' && 'call' in c ? [c] : [])));
       }
       const summary = await runPipeline(file, {
-        dir, plan: sub, approvals, only, signal: abort.signal,
+        dir, roots, plan: sub, approvals, only, signal: abort.signal,
         ...(lastAnswer ? { lastAnswer } : {}),
         ...(lone ? { askAlone: new Set([lone.cell]) } : {}),
         adopt: (requestId, signal) => this.adopt(requestId, signal ?? abort.signal),
@@ -196,14 +212,14 @@ class PipelineController {
             started.add(e.index);
           } else if (e.kind === 'done') {
             shown.push(cellResultOutput(e.cell, e.record, e.reused ? 'reused from disk (free)' : 'done').then((out) => end(e.index, true, out)));
-          } else if (e.kind === 'stopped') end(e.index, false, `**Stopped:** ${e.message}`);
+          } else if (e.kind === 'stopped') end(e.index, false, stoppedMarkdown(e.message));
         },
       });
       if (summary.stopped) void showWarning(l10n.t('Pipeline stopped at “{0}”: {1} Charged in this run: {2} credits.', summary.stopped.cell, summary.stopped.message, summary.charged.toLocaleString('en-US')));
     } finally {
       await Promise.all(shown);
       // Cells after a stop were not run.
-      for (const i of [...executions.keys()]) end(i, false, '**Not run:** the run stopped before this cell.');
+      for (const i of [...executions.keys()]) end(i, false, notRunMarkdown(l10n.t('the run stopped before this cell.')));
     }
   }
 
@@ -271,14 +287,19 @@ function cellName(cell: vscode.NotebookCell): string | undefined {
 
 /** Registers the notebook type, its controller and its commands (New Pipeline…, Open Result as Table, Refresh Cell Result, Export Pipeline as Script…). */
 export function registerPipelineNotebook(context: vscode.ExtensionContext, deps: PipelineDeps): void {
-  const controller = new PipelineController(deps);
+  const storage = context.globalStorageUri.fsPath;
+  const controller = new PipelineController(deps, storage);
+  const recordOf = async (nb: vscode.NotebookDocument, name: string) => {
+    const { dir, roots } = await resultsPlace(nb, storage, deps);
+    return readRecord(dir, name, roots);
+  };
   context.subscriptions.push(
     vscode.workspace.registerNotebookSerializer(PIPELINE_NOTEBOOK, new PipelineSerializer(), { transientOutputs: true }),
     controller,
   );
   registerCellResultMessaging(
     context,
-    (nb, name) => (nb.notebookType === PIPELINE_NOTEBOOK ? readRecord(resultsDir(nb), name) : Promise.resolve(undefined)),
+    (nb, name) => (nb.notebookType === PIPELINE_NOTEBOOK ? recordOf(nb, name) : Promise.resolve(undefined)),
     (nb, name) => (nb.notebookType === PIPELINE_NOTEBOOK ? nb.getCells().find((c) => cellName(c) === name) : undefined),
   );
   context.subscriptions.push(
@@ -291,7 +312,7 @@ export function registerPipelineNotebook(context: vscode.ExtensionContext, deps:
     vscode.commands.registerCommand(CommandIds.pipelineOpenResult, async (arg: unknown) => {
       const cell = cellOf(arg);
       const name = cell && cellName(cell);
-      const rec = cell && name ? await readRecord(resultsDir(cell.notebook), name) : undefined;
+      const rec = cell && name ? await recordOf(cell.notebook, name) : undefined;
       if (!rec) return void vscode.window.showInformationMessage(l10n.t('This cell has no result on disk yet: run it first.'));
       await openResult(rec.resultPath);
     }),
@@ -302,7 +323,7 @@ export function registerPipelineNotebook(context: vscode.ExtensionContext, deps:
       const cell = cellOf(arg);
       const name = cell && cellName(cell);
       if (!cell || !name) return;
-      await forgetRecord(resultsDir(cell.notebook), name);
+      await forgetRecord((await resultsPlace(cell.notebook, storage, deps)).dir, name);
       void vscode.window.showInformationMessage(l10n.t('“{0}” will be sent again at the next run (its price is in the next plan).', name));
     }),
   );

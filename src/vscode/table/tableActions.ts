@@ -17,6 +17,7 @@ import { readSettings } from '../base/settings';
 import { l10n } from '../../shared/l10n';
 import { showErrorIn, showWarning } from '../base/errors';
 import { errorText } from '../../core/errors';
+import { folderInside } from '../../core/files/writeInside';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
@@ -41,8 +42,7 @@ async function readLines(file: string): Promise<string[]> {
 export async function addToList(addresses: readonly string[], resultsFolder: string, prompts: TablePrompts): Promise<string | undefined> {
   const valid = addresses.filter((a) => listAddress(a) !== undefined);
   if (valid.length === 0) return `Nothing to add: ${addresses.length === 1 ? `${shownValue(addresses[0] ?? '')} is not an address` : 'none of these values is an address'}.`;
-  const dir = listsFolder(resultsFolder);
-  await fs.mkdir(dir, { recursive: true });
+  const dir = await folderInside(resultsFolder, path.basename(listsFolder(resultsFolder)));
   const names = (await fs.readdir(dir)).filter((n) => /\.txt$/iu.test(n)).sort();
   type Item = vscode.QuickPickItem & { file?: string };
   const items: Item[] = [{ label: l10n.t('$(add) New list…'), description: l10n.t('in {0}', dir) }];

@@ -30,6 +30,8 @@ import { l10n } from '../../shared/l10n';
 export interface TargetDeps extends Pick<PipelineDeps, 'calls' | 'store'> {
   readonly calls: CallService;
   readonly connection: Connection;
+  /** The window's results folder: a pipeline's record may name a call's result there, and nowhere else outside its own folder. */
+  readonly resultsFolder: () => string;
 }
 
 /** The price of one run, as the person approves it when creating the watch; `request`: what they approve (bound to the approval). */
@@ -156,7 +158,7 @@ export async function runWatch(w: WatchRecord, deps: TargetDeps, signal: AbortSi
   if ('refused' in approvals) return { kind: 'skipped', message: approvals.refused };
   let notSent = false;
   const summary = await runPipeline(p, {
-    dir: resultsDirOf(t.file), plan, approvals, signal,
+    dir: resultsDirOf(t.file), roots: [deps.resultsFolder()], plan, approvals, signal,
     refresh: new Set(plan.lines.map((l) => l.cell)),
     call: async (_cell, ep, input, approval) => {
       const r = await callCell(deps, ep, input, approval, signal);
@@ -170,7 +172,7 @@ export async function runWatch(w: WatchRecord, deps: TargetDeps, signal: AbortSi
   }
   // The watched result: the last cell's.
   const last = [...p.cells].reverse().find((c) => typeof c !== 'string');
-  const rec = last && typeof last !== 'string' ? await readRecord(resultsDirOf(t.file), last.name) : undefined;
+  const rec = last && typeof last !== 'string' ? await readRecord(resultsDirOf(t.file), last.name, [deps.resultsFolder()]) : undefined;
   if (!rec) return { kind: 'failed', message: 'The pipeline left no result to compare.', credits: summary.charged };
   return { kind: 'done', credits: summary.charged, resultPath: rec.resultPath };
 }

@@ -6,7 +6,6 @@
  * (with Run Once Now). "Only when something changed" is each watch's default.
  */
 import * as vscode from 'vscode';
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { compareFileText, comparePath } from '../../core/compare/compareFile';
 import { PERIOD_MS } from '../../core/quotaPeriod';
@@ -22,6 +21,7 @@ import type { Log } from '../base/log';
 import { openResult } from '../results/open';
 import { openInTable } from '../table/tableEditor';
 import { runWatch, type TargetDeps } from './targets';
+import { replaceInside } from '../../core/files/writeInside';
 
 const OPEN_CHANGES = 'Open Changes';
 const OPEN_RESULT = 'Open Result';
@@ -139,11 +139,7 @@ export class WatchService implements vscode.Disposable {
   }
 
   private async saveComparison(older: string, newer: string): Promise<string> {
-    const dir = path.join(this.deps.resultsFolder(), 'compares');
-    await fs.mkdir(dir, { recursive: true });
-    const file = comparePath(dir, older, newer);
-    await fs.writeFile(file, compareFileText({ a: older, b: newer }));
-    return file;
+    return replaceInside(this.deps.resultsFolder(), `compares/${path.basename(comparePath('.', older, newer))}`, compareFileText({ a: older, b: newer }));
   }
 
   private say(watchId: string, text: string, actions: readonly string[], level: 'info' | 'warning', act: (action: string) => void = () => undefined): void {
