@@ -14,7 +14,8 @@ import { newQueryFile } from './newQuery';
 import { QueryCompletions, QueryHovers, QueryQuickFixes } from './providers';
 import { QueryRunner, type RunQueryArgs } from './runner';
 import { l10n } from '../../shared/l10n';
-import { showErrorIn } from '../base/errors';
+import { showErrorIn, showWarning } from '../base/errors';
+import { RESTRICTED_MODE } from '../base/connection';
 
 /** The built-in extension that runs the JSON language service. */
 const JSON_LANGUAGE_FEATURES = 'vscode.json-language-features';
@@ -58,6 +59,14 @@ export function registerQueryLanguage(context: vscode.ExtensionContext, services
         void vscode.window.showInformationMessage(msg);
         return entry;
       } catch (e) {
+        if (connection.keyWithheld()) {
+          // The folder is untrusted: say so, with the way out, as every call held back does.
+          const manage = l10n.t('Manage Workspace Trust');
+          void showWarning(l10n.t('The query fields could not be read: {0}', RESTRICTED_MODE), manage).then((a) => {
+            if (a === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+          });
+          return undefined;
+        }
         void showErrorIn(l10n.t('The query fields could not be read'), e);
         return undefined;
       }
