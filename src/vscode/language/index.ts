@@ -13,6 +13,7 @@ import { QueryFieldService } from './fieldService';
 import { newQueryFile } from './newQuery';
 import { QueryCompletions, QueryHovers, QueryQuickFixes } from './providers';
 import { QueryRunner, type RunQueryArgs } from './runner';
+import { QuerySnippets } from './snippets';
 import { l10n } from '../../shared/l10n';
 import { showErrorIn, showWarning } from '../base/errors';
 import { RESTRICTED_MODE } from '../base/connection';
@@ -48,6 +49,7 @@ export function registerQueryLanguage(context: vscode.ExtensionContext, services
     diagnostics,
     lenses,
     vscode.languages.registerCompletionItemProvider(WAQUERY_SELECTOR, new QueryCompletions(fields), '"'),
+    vscode.languages.registerCompletionItemProvider(WAQUERY_SELECTOR, new QuerySnippets()),
     vscode.languages.registerHoverProvider(WAQUERY_SELECTOR, new QueryHovers(fields)),
     vscode.languages.registerCodeActionsProvider(WAQUERY_SELECTOR, new QueryQuickFixes(fields), { providedCodeActionKinds: QueryQuickFixes.kinds }),
     vscode.languages.registerCodeLensProvider(WAQUERY_SELECTOR, lenses),
