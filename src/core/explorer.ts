@@ -13,6 +13,33 @@ export function explorerSetting(chain: Chain): string {
   return `walletAnalytics.explorer.${chain === 'alt' ? 'altUrl' : 'mainUrl'}`;
 }
 
+/** A block explorer a person can pick on first use, with its address page as a template. */
+interface KnownExplorer {
+  readonly name: string;
+  readonly template: string;
+}
+
+/**
+ * The known explorers per chain, offered to pick from when no template is set (issue 35.19), so a
+ * first "Open in Explorer" is one pick, not a search for a setting. The main chain's addresses are
+ * base58 (Solana's explorers); the spec does not name the second chain, whose addresses are EVM's,
+ * so the main EVM explorers are offered, each naming its network.
+ */
+export const KNOWN_EXPLORERS: Readonly<Record<Chain, readonly KnownExplorer[]>> = {
+  main: [
+    { name: 'Solscan', template: 'https://solscan.io/account/{address}' },
+    { name: 'Solana Explorer', template: 'https://explorer.solana.com/address/{address}' },
+    { name: 'SolanaFM', template: 'https://solana.fm/address/{address}' },
+  ],
+  alt: [
+    { name: 'Etherscan (Ethereum)', template: 'https://etherscan.io/address/{address}' },
+    { name: 'Basescan (Base)', template: 'https://basescan.org/address/{address}' },
+    { name: 'BscScan (BNB Chain)', template: 'https://bscscan.com/address/{address}' },
+    { name: 'Arbiscan (Arbitrum)', template: 'https://arbiscan.io/address/{address}' },
+    { name: 'Blockscout (Ethereum)', template: 'https://eth.blockscout.com/address/{address}' },
+  ],
+};
+
 type ExplorerLink = { readonly url: string } | { readonly problem: string; readonly unset: boolean };
 
 /** The explorer URL of `address` on `chain` from `template`, or why there is none. */

@@ -5,7 +5,13 @@
  * cannot start a line of its own that reads like one the extension wrote (issue 21). Tabs stay.
  * The log channel (src/vscode/base/log.ts) passes every line through here; core code logs through
  * callbacks that end there.
+ *
+ * A log is plain text: the icon syntax of a picker's label ("$(play) Run — 50 credits", logged as
+ * the price shown) is dropped, so the line reads as the words the person saw (issue 35.18).
  */
+
+/** `$(name)` or `$(name~spin)` with the space after it: only an icon's name, so `$(cat "a b")` stays. */
+const ICON = /\$\([a-z][a-z0-9-]*(?:~[a-z]+)?\) ?/gu;
 
 const NAMED: Readonly<Record<number, string>> = { 0x0a: '\\n', 0x0d: '\\r' };
 
@@ -15,8 +21,9 @@ function escaped(c: number): string | undefined {
   return undefined;
 }
 
-/** text as one line: line ends and control characters written as \n, \r or \uXXXX. */
-export function logLine(text: string): string {
+/** text as one line: line ends and control characters written as \n, \r or \uXXXX, icon syntax dropped. */
+export function logLine(raw: string): string {
+  const text = raw.replace(ICON, '');
   let out = '';
   let from = 0;
   for (let i = 0; i < text.length; i++) {

@@ -20,6 +20,7 @@ import { IDENTITY_COLUMNS, TIMEFRAMES } from '../core/metrics';
 import { REFRESH_PERIOD_MS } from '../core/refresh';
 import { ALL_METRIC_COLUMNS, categories, chainMetricColumns, metricOnChain } from './columns';
 import { NATIVE_PRICE, RECIPES, finishColumn, type Magnitude, type Trait } from './recipes';
+import { isDerived, relate } from './relations';
 import { Rng, base58Address, hash32, hexAddress } from './rng';
 
 const LABELS = ['', 'whale', 'sniper', 'smart money', 'market maker', 'fresh wallet', 'bot', 'insider', 'influencer', 'copy trader'] as const;
@@ -161,6 +162,15 @@ export function generateWallets(chain: Chain, seed: number, addresses: readonly 
   return { chain, seed, n, addresses, keys, mags, traits, dex, bot, label, ageDays, idleSeconds };
 }
 
+const METRIC_INDEX = new Map(ALL_METRIC_COLUMNS.filter((c) => c.tf === 0).map((c) => [c.metric.name, c.index]));
+
+/** The ALL_METRIC_COLUMNS index of a metric over timeframe tf. */
+function columnIndex(metric: string, tf: number): number {
+  const first = METRIC_INDEX.get(metric);
+  if (first === undefined) throw new Error(`No metric ${metric}`);
+  return first + tf;
+}
+
 /** The uniform draw of (wallet key, column): murmur's fmix32 of the two, mixed. */
 function hashDraw(key: number, col: number): number {
   let h = key ^ Math.imul(col + 1, 0x9e3779b1);
@@ -231,7 +241,13 @@ export class HourView {
       return hit;
     }
     const out = new Float64Array(this.set.n);
-    computeColumn(this.set, col, this.jitter[col % TF_COUNT], out);
+    const c = ALL_METRIC_COLUMNS[col];
+    if (c && metricOnChain(c.metric.name, this.set.chain)) {
+      // Drawn on its own, then tied to the metrics it depends on (relations.ts), then rounded as served.
+      if (!isDerived(c.metric.name)) computeColumn(this.set, col, this.jitter[col % TF_COUNT], out);
+      relate(c.metric.name, c.tf, this.set.chain, out, (metric, tf) => this.column(columnIndex(metric, tf)));
+      finishColumn(RECIPES[(col / TF_COUNT) | 0]!.post, out);
+    } else out.fill(NaN);
     if (cache) {
       if (this.columns.size >= COLUMN_CACHE) this.columns.delete(this.columns.keys().next().value as number);
       this.columns.set(col, out);

@@ -59,4 +59,13 @@ describe('an untrusted folder: Restricted Mode and hostile settings', { timeout:
     assert.match(msg, /Show Credits: This folder is in Restricted Mode: Wallet Analytics sends no request with your API key until you trust it/u);
     await wb.screenshot('command-held');
   });
+
+  it('Load Query Fields says the folder is untrusted, not that no key is set (issue 35.12)', async () => {
+    await wb.clearNotifications();
+    await wb.runCommand('Wallet Analytics: Refresh Query Fields');
+    const msg = await wb.waitForNotification(/query fields/iu, 30_000);
+    assert.match(msg, /Restricted Mode/u);
+    assert.doesNotMatch(msg, /No API key is set/u);
+    await wb.screenshot('query-fields-held');
+  });
 });

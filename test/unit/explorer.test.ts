@@ -2,7 +2,9 @@
 // chain; no template, a bad one or a cell that is not an address gives a message, never a URL.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { explorerLink } from '../../src/core/explorer';
+import * as explorer from '../../src/core/explorer';
+
+const { explorerLink } = explorer;
 import { sampleAddress } from '../../src/core/samples';
 import { parseUiRequest } from '../../src/shared/tableUiProtocol';
 import { USER_ONLY_KEYS } from '../../src/core/userOnlySettings';
@@ -39,5 +41,18 @@ describe('explorer links', () => {
     assert.deepEqual(parseUiRequest({ type: 'openExplorer', requestId: 3, address: MAIN, chain: 'main' }), { type: 'openExplorer', requestId: 3, address: MAIN, chain: 'main' });
     assert.equal(parseUiRequest({ type: 'openExplorer', requestId: 3, address: MAIN, chain: 'moon' }), undefined);
     assert.equal(parseUiRequest({ type: 'openExplorer', requestId: 3, address: 'x'.repeat(500), chain: 'main' }), undefined);
+  });
+
+  it('offers the known explorers of each chain to pick from on first use, each a working template (issue 35.19)', () => {
+    const known = (explorer as { KNOWN_EXPLORERS?: Record<'main' | 'alt', readonly { name: string; template: string }[]> }).KNOWN_EXPLORERS;
+    assert.ok(known, 'a list of known explorers per chain');
+    for (const [chain, address] of [['main', MAIN], ['alt', ALT]] as const) {
+      assert.ok(known[chain].length >= 2, `${chain}: more than one to pick from`);
+      for (const e of known[chain]) {
+        const l = explorerLink(e.template, address, chain);
+        assert.ok('url' in l && l.url.startsWith('https://') && l.url.includes(address), `${e.name}: ${e.template}`);
+      }
+    }
+    assert.ok(known.main.some((e) => e.name === 'Solscan'));
   });
 });

@@ -37,6 +37,13 @@ describe('log lines (issue 21)', () => {
     assert.equal(logLine(''), '');
   });
 
+  it('holds no raw icon syntax: a picker label logged as the price shown reads as words (issue 35.18)', () => {
+    assert.equal(logLine('trending: price shown before sending (Sandbox): $(play) Run — 50 credits · balance 1,000'), 'trending: price shown before sending (Sandbox): Run — 50 credits · balance 1,000');
+    assert.equal(logLine('$(sync~spin) Loading $(warning) twice'), 'Loading twice');
+    // Only an icon's name in its syntax: a shell substitution in a logged snippet stays.
+    assert.equal(logLine('echo $(cat "a b.txt")'), 'echo $(cat "a b.txt")');
+  });
+
   it('the log channel cleans every line with it', () => {
     const text = readFileSync(join(repoRoot(), 'src', 'vscode', 'base', 'log.ts'), 'utf8');
     assert.match(text, /return logLine\(redact\(msg, this\.secrets\(\)\)\);/u);

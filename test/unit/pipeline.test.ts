@@ -155,4 +155,10 @@ describe('pipeline cell output', () => {
     assert.ok(!/(^|[^\\])<img/u.test(md) && !md.includes('](') && !md.includes('a|b'), md);
     assert.ok(md.includes('\\<img') && md.includes('a\\|b'), md);
   });
+
+  it('a reused cell says it was free, with no credits charged (issue 35.13)', async () => {
+    const { summaryMarkdown } = await import('../../src/core/pipeline/output');
+    const md = summaryMarkdown({ status: 'reused from disk (free)', credits: 0, rows: 951, columns: [], preview: [] });
+    assert.equal(md, '**reused from disk \\(free\\)** · 951 rows');
+  });
 });

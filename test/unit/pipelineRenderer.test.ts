@@ -143,7 +143,9 @@ describe('pipeline renderer: cells shown by the table’s rules', () => {
 
   it('says the status, the credits and the rows, and which rows a page shows', () => {
     assert.equal(statusLine({ status: 'done', credits: 25_000, rows: 5000 }), 'done · 25,000 credits charged · 5,000 rows');
-    assert.equal(statusLine({ status: 'reused from disk (free)', credits: 1, rows: 1 }), 'reused from disk (free) · 1 credit charged · 1 row');
+    assert.equal(statusLine({ status: 'done', credits: 1, rows: 1 }), 'done · 1 credit charged · 1 row');
+    // A reused cell charged nothing in this run: no "· 4,755 credits charged" beside "(free)" (issue 35.13).
+    assert.equal(statusLine({ status: 'reused from disk (free)', credits: 0, rows: 1 }), 'reused from disk (free) · 1 row');
     assert.equal(pageLabel(10, 10, 5000), 'Rows 11–20 of 5,000');
     assert.equal(pageLabel(0, 0, 0), 'No rows');
     assert.equal(pageStart(25, 40), 20);

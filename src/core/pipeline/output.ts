@@ -11,6 +11,7 @@ import { l10n } from '../l10n';
 /** A cell's output, as the notebook shows it. */
 export interface CellSummary {
   readonly status: string;
+  /** Credits charged by this run for the cell (0 when its result was reused). */
   readonly credits: number;
   readonly rows: number;
   readonly columns: readonly string[];
@@ -36,7 +37,9 @@ function clip(s: string): string {
 
 /** The output's Markdown: one status line, then a small table of the first rows. */
 export function summaryMarkdown(s: CellSummary): string {
-  const lines = [`**${escapeMarkdown(s.status)}** · ${s.credits.toLocaleString('en-US')} credits charged · ${s.rows.toLocaleString('en-US')} rows`];
+  // A cell reused from disk charged nothing in this run: no credits beside its "(free)".
+  const charged = s.credits === 0 ? '' : ` · ${s.credits.toLocaleString('en-US')} credits charged`;
+  const lines = [`**${escapeMarkdown(s.status)}**${charged} · ${s.rows.toLocaleString('en-US')} rows`];
   if (s.file) lines.push('', `Result: ${escapeMarkdown(s.file)}`);
   if (s.columns.length > 0 && s.preview.length > 0) {
     lines.push('', `| ${s.columns.map((c) => escapeMarkdown(clip(c))).join(' | ')} |`, `| ${s.columns.map(() => '---').join(' | ')} |`);

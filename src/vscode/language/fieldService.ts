@@ -3,7 +3,7 @@ import type { Chain } from '../../core/addresses';
 import { FIELD_LIST_MAX_AGE_MS, type FieldCache, type FieldCacheEntry } from '../../core/query/fieldCache';
 import type { ChainColumns } from '../../core/query/fields';
 import type { ColumnInfo } from '../../core/wire';
-import type { Connection } from '../base/connection';
+import { RESTRICTED_MODE, type Connection } from '../base/connection';
 import type { Log } from '../base/log';
 import { errorText } from '../../core/errors';
 
@@ -69,7 +69,7 @@ export class QueryFieldService implements vscode.Disposable {
       return disk;
     }
     if (!(await this.connection.canCall())) {
-      this.failures.set(scope, this.connection.keyWithheld() ? 'the folder is in Restricted Mode (trust it to read the fields)' : 'no API key is set and the sandbox is not running');
+      this.failures.set(scope, this.connection.keyWithheld() ? RESTRICTED_MODE : 'no API key is set and the sandbox is not running');
       this.changed.fire();
       return undefined;
     }
@@ -80,9 +80,17 @@ export class QueryFieldService implements vscode.Disposable {
     }
   }
 
-  /** Reads both chains' lists from the server (free), keeps them on disk and in memory. */
+  /**
+   * Reads both chains' lists from the server (free), keeps them on disk and in memory. In Restricted
+   * Mode nothing is sent with the key, and that (not a missing key) is the reason given.
+   */
   async refresh(): Promise<FieldCacheEntry> {
     const scope = this.connection.scope();
+    if (this.connection.keyWithheld()) {
+      this.failures.set(scope, RESTRICTED_MODE);
+      this.changed.fire();
+      throw new Error(RESTRICTED_MODE);
+    }
     const api = this.connection.api();
     const read = async (chain: Chain): Promise<ColumnInfo[] | undefined> => {
       try {

@@ -13,8 +13,10 @@ import { QueryFieldService } from './fieldService';
 import { newQueryFile } from './newQuery';
 import { QueryCompletions, QueryHovers, QueryQuickFixes } from './providers';
 import { QueryRunner, type RunQueryArgs } from './runner';
+import { QuerySnippets } from './snippets';
 import { l10n } from '../../shared/l10n';
-import { showErrorIn } from '../base/errors';
+import { showErrorIn, showWarning } from '../base/errors';
+import { RESTRICTED_MODE } from '../base/connection';
 
 /** The built-in extension that runs the JSON language service. */
 const JSON_LANGUAGE_FEATURES = 'vscode.json-language-features';
@@ -47,6 +49,7 @@ export function registerQueryLanguage(context: vscode.ExtensionContext, services
     diagnostics,
     lenses,
     vscode.languages.registerCompletionItemProvider(WAQUERY_SELECTOR, new QueryCompletions(fields), '"'),
+    vscode.languages.registerCompletionItemProvider(WAQUERY_SELECTOR, new QuerySnippets()),
     vscode.languages.registerHoverProvider(WAQUERY_SELECTOR, new QueryHovers(fields)),
     vscode.languages.registerCodeActionsProvider(WAQUERY_SELECTOR, new QueryQuickFixes(fields), { providedCodeActionKinds: QueryQuickFixes.kinds }),
     vscode.languages.registerCodeLensProvider(WAQUERY_SELECTOR, lenses),
@@ -58,6 +61,14 @@ export function registerQueryLanguage(context: vscode.ExtensionContext, services
         void vscode.window.showInformationMessage(msg);
         return entry;
       } catch (e) {
+        if (connection.keyWithheld()) {
+          // The folder is untrusted: say so, with the way out, as every call held back does.
+          const manage = l10n.t('Manage Workspace Trust');
+          void showWarning(l10n.t('The query fields could not be read: {0}', RESTRICTED_MODE), manage).then((a) => {
+            if (a === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+          });
+          return undefined;
+        }
         void showErrorIn(l10n.t('The query fields could not be read'), e);
         return undefined;
       }

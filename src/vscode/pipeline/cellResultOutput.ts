@@ -22,18 +22,24 @@ import { errorText } from '../../core/errors';
 
 const MARKDOWN_PREVIEW = 5;
 
-/** The output of a cell that ran (or was reused): the renderer's item first, the Markdown summary as the fallback. */
-export async function cellResultOutput(cell: string, record: CellRecord, status: string): Promise<vscode.NotebookCellOutput> {
+/**
+ * The output of a cell that ran (or was reused): the renderer's item first, the Markdown summary as
+ * the fallback. A reused cell charged nothing in this run, so it shows no credits (its record keeps
+ * what its first run cost).
+ */
+export async function cellResultOutput(cell: string, record: CellRecord, reused: boolean): Promise<vscode.NotebookCellOutput> {
   const file = path.basename(record.resultPath);
+  const status = reused ? 'reused from disk (free)' : 'done';
+  const credits = reused ? 0 : record.credits;
   try {
     const table = (await tableFileOf(record.resultPath)) ?? record.resultPath;
     const read = await withReader(table, (r) => Promise.resolve({ rows: r.rowCount, columns: r.columns, sample: r.sample }));
-    const result = cellResultOf(cell, status, record.credits, file, read, readSettings().tableColorGainsAndLosses);
-    const md = summaryMarkdown({ status, credits: record.credits, rows: read.rows, columns: read.columns, preview: read.sample.slice(0, MARKDOWN_PREVIEW), file });
+    const result = cellResultOf(cell, status, credits, file, read, readSettings().tableColorGainsAndLosses);
+    const md = summaryMarkdown({ status, credits, rows: read.rows, columns: read.columns, preview: read.sample.slice(0, MARKDOWN_PREVIEW), file });
     return new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.json(result, CELL_RESULT_MIME), vscode.NotebookCellOutputItem.text(md, 'text/markdown')]);
   } catch {
     // The file cannot be read as a table: what the record says, as text.
-    const md = summaryMarkdown({ status, credits: record.credits, rows: record.size, columns: [], preview: [], file });
+    const md = summaryMarkdown({ status, credits, rows: record.size, columns: [], preview: [], file });
     return new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.text(md, 'text/markdown')]);
   }
 }

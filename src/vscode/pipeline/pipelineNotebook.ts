@@ -211,7 +211,7 @@ class PipelineController {
             void x.clearOutput();
             started.add(e.index);
           } else if (e.kind === 'done') {
-            shown.push(cellResultOutput(e.cell, e.record, e.reused ? 'reused from disk (free)' : 'done').then((out) => end(e.index, true, out)));
+            shown.push(cellResultOutput(e.cell, e.record, e.reused).then((out) => end(e.index, true, out)));
           } else if (e.kind === 'stopped') end(e.index, false, stoppedMarkdown(e.message));
         },
       });

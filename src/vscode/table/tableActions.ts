@@ -12,7 +12,7 @@ import { roleText, type ListOffer } from '../../core/inputTargets';
 import { appendToList, listAddress } from '../../core/addressSets';
 import { pickInputTarget, targetInputs } from '../flows/inputPicker';
 import type { TablePrompts } from './prompts';
-import { explorerLink, explorerSetting } from '../../core/explorer';
+import { KNOWN_EXPLORERS, explorerLink, explorerSetting } from '../../core/explorer';
 import { readSettings } from '../base/settings';
 import { l10n } from '../../shared/l10n';
 import { showErrorIn, showWarning } from '../base/errors';
@@ -108,12 +108,37 @@ export async function useAsInput(
   return `${shortTitle(ep)}: ${fmt(target.count)} addresses given as ${field.label}${cut}; the price shows next.`;
 }
 
+/** The template of the explorer the person picks for `chain` (saved in the user settings), or undefined. */
+async function pickExplorer(chain: 'main' | 'alt'): Promise<string | undefined> {
+  type Item = vscode.QuickPickItem & { readonly template?: string };
+  const own = l10n.t('Another Explorer… (set its address page in Settings)');
+  const items: Item[] = [...KNOWN_EXPLORERS[chain].map((e) => ({ label: e.name, detail: e.template, template: e.template })), { label: own }];
+  const pick = await vscode.window.showQuickPick(items, {
+    title: chain === 'alt' ? l10n.t('Open in Explorer: which explorer for second-chain addresses?') : l10n.t('Open in Explorer: which explorer for main-chain addresses?'),
+    placeHolder: l10n.t('Kept in your user settings; change it there any time'),
+  });
+  if (!pick) return undefined;
+  if (pick.template === undefined) {
+    void vscode.commands.executeCommand('workbench.action.openSettings', explorerSetting(chain));
+    return undefined;
+  }
+  await vscode.workspace.getConfiguration('walletAnalytics').update(chain === 'alt' ? 'explorer.altUrl' : 'explorer.mainUrl', pick.template, vscode.ConfigurationTarget.Global);
+  return pick.template;
+}
+
 /**
  * Opens an address's explorer page with VS Code's openExternal (which asks before leaving for a
  * new site); with no template set, or a bad one, says so and offers the setting. Returns the status line.
  */
 export async function openInExplorer(address: string, chain: 'main' | 'alt'): Promise<string> {
-  const link = explorerLink(readSettings().explorerUrls[chain], address, chain);
+  let template = readSettings().explorerUrls[chain];
+  if (template.trim() === '') {
+    // First use: the known explorers of the chain to pick from, kept in the user settings.
+    const picked = await pickExplorer(chain);
+    if (picked === undefined) return l10n.t('No block explorer was chosen.');
+    template = picked;
+  }
+  const link = explorerLink(template, address, chain);
   if ('problem' in link) {
     const setting = explorerSetting(chain);
     void showWarning(link.problem, l10n.t('Open Settings')).then((choice) => {

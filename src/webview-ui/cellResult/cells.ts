@@ -7,9 +7,13 @@ import type { CellResult } from '../../shared/cellResultProtocol';
 import type { ColumnInfo } from '../../shared/tableUiProtocol';
 import { displayCell, formatCount, type ShownCell } from '../format';
 
-/** "done · 1,000 credits charged · 5,000 rows". */
+/**
+ * "done · 1,000 credits charged · 5,000 rows"; a cell that charged nothing in this run (reused from
+ * disk) says no credits at all, so "(free)" never sits beside what its first run cost.
+ */
 export function statusLine(r: Pick<CellResult, 'status' | 'credits' | 'rows'>): string {
-  return `${r.status} · ${formatCount(r.credits)} ${r.credits === 1 ? 'credit' : 'credits'} charged · ${formatCount(r.rows)} ${r.rows === 1 ? 'row' : 'rows'}`;
+  const charged = r.credits === 0 ? '' : ` · ${formatCount(r.credits)} ${r.credits === 1 ? 'credit' : 'credits'} charged`;
+  return `${r.status}${charged} · ${formatCount(r.rows)} ${r.rows === 1 ? 'row' : 'rows'}`;
 }
 
 /** "Rows 11–20 of 5,000" (or "No rows"). */
