@@ -15,6 +15,16 @@ const EVM = /^0x[0-9a-fA-F]{40}$/u;
 /** The address forms as regular-expression text, for code generated in another language (the exported pipeline script). */
 export const ADDRESS_PATTERNS: Readonly<Record<Chain, string>> = { main: BASE58.source, alt: EVM.source };
 
+/**
+ * Whether `value` is an address of the chain: the test alone, for the loops over every cell
+ * (classifying a column, counting distinct addresses). addressProblem says why not, and builds a
+ * translated sentence to say it: per cell, that was most of "use as input"'s 99–121 ms stall on
+ * a 100,000-row result (issue 34).
+ */
+export function isAddress(value: string, chain: Chain): boolean {
+  return chain === 'alt' ? EVM.test(value) : BASE58.test(value);
+}
+
 /** Why a string is not an address of the chain, or undefined when it is one. */
 export function addressProblem(value: string, chain: Chain): string | undefined {
   if (chain === 'alt') {
@@ -57,7 +67,7 @@ export function distinctAddresses(cells: Iterable<string>, chain: Chain, limit =
   for (const raw of cells) {
     const v = raw.trim();
     if (v === '') continue;
-    if (addressProblem(v, chain) !== undefined) {
+    if (!isAddress(v, chain)) {
       skipped++;
       continue;
     }

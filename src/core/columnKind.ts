@@ -14,7 +14,7 @@
  * when nearly all its cells are addresses of one chain and some of them are not all digits (or
  * its name says so); its all-digit cells are then addresses, and text.
  */
-import { addressProblem, type Chain } from './addresses';
+import { isAddress, type Chain } from './addresses';
 import { parseMetricColumn } from './metrics';
 import { isNumberText } from './table/numbers';
 
@@ -55,14 +55,14 @@ export type ListWant = 'wallets' | 'tokens';
 /** The chain `value` (trimmed) is an address of, or undefined. */
 export function addressChain(value: string): Chain | undefined {
   const v = value.trim();
-  if (addressProblem(v, 'main') === undefined) return 'main';
-  if (addressProblem(v, 'alt') === undefined) return 'alt';
+  if (isAddress(v, 'main')) return 'main';
+  if (isAddress(v, 'alt')) return 'alt';
   return undefined;
 }
 
 /** True for an address that is also a plain decimal: all digits (base58 has no 0, so every digit counts). */
 export function isDigitAddress(value: string): boolean {
-  return ALL_DIGITS.test(value) && addressProblem(value, 'main') === undefined;
+  return ALL_DIGITS.test(value) && isAddress(value, 'main');
 }
 
 /** Counts one non-empty cell (trimmed) into `c`. */

@@ -7,15 +7,23 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { threadId } from 'node:worker_threads';
+import { compareSources } from '../../src/core/compare/compareSource';
 import { sampleAddress } from '../../src/core/samples';
-import { changeLine, detectChanges, movedPast } from '../../src/core/watch/changes';
+import { openTable } from '../../src/core/table';
+import { changeLine, compareInWorker, detectChanges, movedPast, type ComparedTable, type OpenComparison } from '../../src/core/watch/changes';
 import type { WatchRecord } from '../../src/core/watch/model';
 import { WatchRunner, type ExecOutcome, type WatchEvent } from '../../src/core/watch/runner';
 import { cronOf } from '../../src/core/pipeline/schedulerFiles';
 import { checkInterval, cronSchedule, dueAt, nextSlot, parseInterval, parseTimeOfDay, scheduleText, slotOf } from '../../src/core/watch/schedule';
 import { WatchStore } from '../../src/core/watch/store';
+
+/** The repository (out/test/unit is three folders below it) and the table worker's bundle (node esbuild.mjs builds it). */
+const repoRoot = resolve(__dirname, '..', '..', '..');
+const workerFile = join(repoRoot, 'dist', 'tableWorker.js');
 
 const H = 3_600_000;
 const T0 = Date.UTC(2026, 10, 25, 14, 0, 0);
@@ -210,12 +218,55 @@ describe('what changed between two runs (the compare engine)', () => {
     await writeFile(a, [header, ...first].join('\n'));
     await writeFile(b, [header, ...second].join('\n'));
     const threshold = { column: 'realized_pnl_usd_7d', percent: 20 };
-    const c = await detectChanges(a, b, threshold);
+    // The watch's own opener (watchService.ts): both results compared in a table worker.
+    const threads: number[] = [];
+    const inWorker = compareInWorker(workerFile);
+    const open: OpenComparison = async (older, newer) => {
+      const table = await inWorker(older, newer);
+      threads.push(table.threadId);
+      return table;
+    };
+    const c = await detectChanges(a, b, threshold, open);
     assert.deepEqual(c, { added: 7, gone: 2, both: 8, changed: 2 });
     assert.equal(changeLine('Top traders of ABC…', c, threshold, T0, T0 + H), 'Top traders of ABC…: 7 new wallets, 2 gone, 2 moved past 20% on realized_pnl_usd_7d since 14:00 UTC');
-    assert.deepEqual(await detectChanges(a, b), { added: 7, gone: 2, both: 8, changed: 0 }, 'no threshold: only new and gone');
-    assert.equal((await detectChanges(a, a, threshold)).changed, 0, 'the same result: nothing changed');
-    assert.equal((await detectChanges(a, b, { column: 'nope', percent: 5 })).missingColumn, 'nope');
+    assert.deepEqual(await detectChanges(a, b, undefined, open), { added: 7, gone: 2, both: 8, changed: 0 }, 'no threshold: only new and gone');
+    assert.equal((await detectChanges(a, a, threshold, open)).changed, 0, 'the same result: nothing changed');
+    assert.equal((await detectChanges(a, b, { column: 'nope', percent: 5 }, open)).missingColumn, 'nope');
+    assert.equal(threads.length, 4);
+    assert.ok(threads.every((t) => t !== threadId), `compared on threads ${threads.join()}, never this one (${threadId})`);
+  });
+
+  it('refuses a comparison read on the extension host\'s thread (issue 31 item 4: a watch compares in the table worker)', async () => {
+    const a = join(dir, 'host-1.csv');
+    const b = join(dir, 'host-2.csv');
+    await writeFile(a, [header, row(0, 1), row(1, 2)].join('\n'));
+    await writeFile(b, [header, row(1, 3), row(2, 4)].join('\n'));
+    let closed = 0;
+    // The way the watch read its results before: openTable and compareSources on this thread.
+    const onHost: OpenComparison = async (older, newer) => {
+      const cmp = await compareSources(await openTable(older), await openTable(newer), { ownsSources: true });
+      const table: ComparedTable = {
+        threadId,
+        columns: cmp.columns,
+        rowCount: cmp.rowCount,
+        window: async (first, last, columns) => ({ cells: await cmp.readCells(Array.from({ length: last - first }, (_, i) => first + i), columns) }),
+        close: async () => {
+          closed++;
+          await cmp.close();
+        },
+      };
+      return table;
+    };
+    await assert.rejects(detectChanges(a, b, undefined, onHost), /extension host's thread/u);
+    assert.equal(closed, 1, 'the refused comparison is closed');
+  });
+
+  it('no module of src/core/watch opens a result itself: the watch reads results only through the table worker', () => {
+    const folder = resolve(repoRoot, 'src', 'core', 'watch');
+    for (const name of readdirSync(folder).filter((n) => n.endsWith('.ts'))) {
+      const text = readFileSync(join(folder, name), 'utf8');
+      assert.doesNotMatch(text, /\bopen(Table|CsvFile|AddressList|JsonFile)\b|compareSources\(/u, `${name} opens or compares a result on the calling thread`);
+    }
   });
 
   it('moved past: relative to the older value; from zero any move counts', () => {

@@ -61,15 +61,18 @@ interface RemoteOpenOptions {
   readonly workerFile?: string;
   /** As for openCsvFile (default true). */
   readonly prepareColumns?: boolean;
+  /** Opens `file` (A) and this result (B) compared by address (compareSource.ts), both in the worker. */
+  readonly compareWith?: string;
 }
 
 /**
- * V8's young generation of a table worker, in MB: 6, i.e. semi-spaces of 2 MB (V8 sizes it as
- * three semi-spaces). Left to itself V8 grows it to 16 MB semi-spaces while a table session makes
- * short-lived strings (windows, search, export), which on the 1,000,000-row benchmark file was
- * 4–8 MB of peak RSS for no measured speed (bench:table runs its parts with the same limit).
+ * V8's young generation of a table worker, in MB: 48, i.e. semi-spaces of 16 MB, V8's own ceiling
+ * on 64-bit. A 6 MB cap (semi-spaces of 2 MB) was tried to save 4–8 MB of peak RSS on the
+ * 1,000,000-row file, but on long (5–20 KB) cells every window's strings outgrew the nursery and
+ * were promoted and collected by the old generation: windows 5× slower and more memory, not less
+ * (issue 34's profiles).
  */
-export const TABLE_WORKER_YOUNG_GENERATION_MB = 6;
+export const TABLE_WORKER_YOUNG_GENERATION_MB = 48;
 
 /** How a table worker is started. */
 export function tableWorkerOptions(): WorkerOptions {
@@ -80,6 +83,47 @@ export function tableWorkerOptions(): WorkerOptions {
 /** Where the worker bundle is when this code runs from dist/extension.js. */
 function defaultWorkerFile(): string {
   return join(__dirname, 'tableWorker.js');
+}
+
+/** A worker started before it was needed (prestartTableWorker), for the next table of that bundle. */
+let spare: { readonly file: string; readonly worker: Worker; readonly gone: () => void; readonly running: Promise<void> } | undefined;
+
+/**
+ * Starts a table worker now, so the next table opens without waiting for a thread, an isolate and
+ * the bundle (90–120 ms of a table's index: issue 34). One spare at most; once running it never
+ * keeps the process alive (unref) and is dropped if it stops. Resolves once the worker runs.
+ */
+export function prestartTableWorker(workerFile: string = defaultWorkerFile()): Promise<void> {
+  if (spare?.file !== workerFile) {
+    if (spare) void spare.worker.terminate();
+    const worker = new Worker(workerFile, tableWorkerOptions());
+    const gone = (): void => {
+      if (spare?.worker === worker) spare = undefined;
+    };
+    worker.once('error', gone);
+    worker.once('exit', gone);
+    // Held until it runs (whoever awaits it keeps the process alive), then let go while it waits.
+    const running = new Promise<void>((resolve) => {
+      worker.once('online', () => {
+        if (spare?.worker === worker) worker.unref();
+        resolve();
+      });
+      worker.once('exit', () => resolve());
+    });
+    spare = { file: workerFile, worker, gone, running };
+  }
+  return spare.running;
+}
+
+/** The spare worker of `workerFile` when there is one (then the next is started), else a new worker. */
+function takeWorker(workerFile: string): Worker {
+  const s = spare;
+  if (!s || s.file !== workerFile) return new Worker(workerFile, tableWorkerOptions());
+  spare = undefined;
+  s.worker.off('error', s.gone);
+  s.worker.off('exit', s.gone);
+  s.worker.ref();
+  return s.worker;
 }
 
 type Op = WorkerReply['op'];
@@ -128,11 +172,11 @@ export class RemoteTable {
   /** Starts a worker (tableWorkerOptions) and opens `file` in it (by extension, as openTable); resolves with the header and first rows known. */
   static async open(file: string, options: RemoteOpenOptions = {}): Promise<RemoteTable> {
     throwIfCancelled(options.signal);
-    const channel = new Channel(new Worker(options.workerFile ?? defaultWorkerFile(), tableWorkerOptions()));
+    const channel = new Channel(takeWorker(options.workerFile ?? defaultWorkerFile()));
     const early: WorkerMessage[] = [];
     channel.onEvent = (m) => early.push(m); // changes that race the reply; replayed below
     try {
-      const opened = await channel.request({ type: 'open', file, prepareColumns: options.prepareColumns }, 'open', { signal: options.signal });
+      const opened = await channel.request({ type: 'open', file, prepareColumns: options.prepareColumns, ...(options.compareWith !== undefined ? { compareWith: options.compareWith } : {}) }, 'open', { signal: options.signal });
       if (opened.threadId === mainThreadId) throw new TableWorkerError(l10n.t('The table opened on the main thread.'), 'Error');
       const table = new RemoteTable(channel, opened);
       for (const m of early) table.event(m);

@@ -37,7 +37,8 @@ interface ExportRequestOptions {
 
 /** Host → worker. */
 export type WorkerRequest =
-  | { readonly type: 'open'; readonly id: number; readonly file: string; readonly prepareColumns?: boolean }
+  /** `compareWith`: `file` (A, the older) and that result (B) compared by address (compareSource.ts), both opened in the worker. */
+  | { readonly type: 'open'; readonly id: number; readonly file: string; readonly prepareColumns?: boolean; readonly compareWith?: string }
   | { readonly type: 'window'; readonly id: number; readonly first: number; readonly last: number; readonly columns: readonly number[] }
   | { readonly type: 'apply'; readonly id: number; readonly query: ViewQuery }
   | { readonly type: 'export'; readonly id: number; readonly target: string; readonly options: ExportRequestOptions }
@@ -128,7 +129,9 @@ export function parseWorkerRequest(message: unknown): WorkerRequest | undefined 
   const m = message;
   switch (m.type) {
     case 'open':
-      return isText(m.file) && m.file !== '' && (m.prepareColumns === undefined || isBool(m.prepareColumns)) ? (m as WorkerRequest) : undefined;
+      return isText(m.file) && m.file !== '' && (m.prepareColumns === undefined || isBool(m.prepareColumns)) && (m.compareWith === undefined || (isText(m.compareWith) && m.compareWith !== ''))
+        ? (m as WorkerRequest)
+        : undefined;
     case 'window':
       return isInt(m.first) && isInt(m.last) && isIntList(m.columns) ? (m as WorkerRequest) : undefined;
     case 'apply':

@@ -4,9 +4,11 @@
  * 1.8 GB index costs the host a message every PUSH_MS, not one per chunk). Runs inside the worker
  * (tableWorker.ts wires it to parentPort); `post` is the only way out, so it is tested as is.
  */
+import { basename } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { abortable, throwIfCancelled } from '../abort';
 import { distinctAddresses } from '../addresses';
+import { compareSources } from '../compare/compareSource';
 import { columnHistogram, profileColumn, scatterPoints } from './analysis';
 import { copySelection, exportView } from './exportView';
 import { openTable } from './openTable';
@@ -15,6 +17,22 @@ import type { Progress, SourceChange, TableSource, TaskOptions, TypedColumn } fr
 import { parseWorkerRequest, toWireError, type OpenedTable, type ViewSnapshot, type WorkerMessage, type WorkerReply, type WorkerRequest } from './workerProtocol';
 import { CancelledError } from '../errors';
 import { l10n } from '../l10n';
+
+/** Two results compared by address in this worker (a watch's two runs): the comparison owns and closes both. */
+async function openComparison(a: string, b: string, signal: AbortSignal): Promise<TableSource> {
+  const [sa, sb] = await Promise.allSettled([openTable(a, { signal }), openTable(b, { signal })]);
+  if (sa.status === 'rejected' || sb.status === 'rejected') {
+    if (sa.status === 'fulfilled') await sa.value.close();
+    if (sb.status === 'fulfilled') await sb.value.close();
+    throw sa.status === 'rejected' ? sa.reason : (sb as PromiseRejectedResult).reason;
+  }
+  try {
+    return await compareSources(sa.value, sb.value, { signal, ownsSources: true, labels: { a: basename(a), b: basename(b) } });
+  } catch (e) {
+    await Promise.all([sa.value.close(), sb.value.close()]);
+    throw e;
+  }
+}
 
 /** Least time between two progress messages of one kind. */
 const PUSH_MS = 50;
@@ -55,7 +73,7 @@ export class WorkerTable {
   }
 
   private async answer(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: AbortSignal): Promise<WorkerReply> {
-    if (req.type === 'open') return { op: 'open', value: await this.open(req.file, req.prepareColumns, signal) };
+    if (req.type === 'open') return { op: 'open', value: await this.open(req.file, req.prepareColumns, signal, req.compareWith) };
     if (req.type === 'close') return { op: 'close', value: await this.close() };
     const view = this.view;
     if (!view) throw new Error(l10n.t('No table is open in this worker.'));
@@ -117,9 +135,9 @@ export class WorkerTable {
     return typed;
   }
 
-  private async open(file: string, prepareColumns: boolean | undefined, signal: AbortSignal): Promise<OpenedTable> {
+  private async open(file: string, prepareColumns: boolean | undefined, signal: AbortSignal, compareWith?: string): Promise<OpenedTable> {
     if (this.source) throw new Error(l10n.t('A table is already open in this worker.'));
-    const source = await openTable(file, { signal, prepareColumns });
+    const source = compareWith === undefined ? await openTable(file, { signal, prepareColumns }) : await openComparison(file, compareWith, signal);
     if (signal.aborted) {
       await source.close();
       throwIfCancelled(signal);

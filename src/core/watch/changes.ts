@@ -3,12 +3,12 @@
  * (only in the newer result), gone (only in the older), and, for rows in both, those whose value
  * in the threshold's column moved by more than its percentage either way. The counts make the
  * one-line notification ("Top traders of ABC…: 7 new wallets, 2 gone since 14:00 UTC").
- * Pure apart from reading the two results.
+ * Pure apart from reading the two results, which happens in the table worker (compareInWorker).
  */
-import { compareSources, STATUS, type CompareSource } from '../compare/compareSource';
+import { threadId as thisThread } from 'node:worker_threads';
+import { STATUS } from '../compare/compareSource';
 import { parseNumberText } from '../table/numbers';
-import { openTable } from '../table/openTable';
-import type { TableSource } from '../table/types';
+import { RemoteTable } from '../table/remoteTable';
 import type { Threshold } from './model';
 import { l10n } from '../l10n';
 
@@ -34,38 +34,70 @@ export function movedPast(a: number, b: number, percent: number): boolean {
   return (Math.abs(b - a) / Math.abs(a)) * 100 > percent;
 }
 
+/**
+ * What the watch reads of its two runs compared: a table in the table worker (RemoteTable opened
+ * with `compareWith`), so two 722 MB results are indexed and paired off the extension host's
+ * thread (a comparison on the host froze it for 3.6–7.3 s: issue 34). Only windows of three
+ * columns cross to this thread.
+ */
+export interface ComparedTable {
+  /** The thread the comparison lives on: never this one (detectChanges refuses it). */
+  readonly threadId: number;
+  readonly columns: readonly string[];
+  readonly rowCount: number;
+  window(first: number, last: number, columns: readonly number[], signal?: AbortSignal): Promise<{ readonly cells: readonly (readonly string[])[] }>;
+  close(): Promise<void>;
+}
+
+/** Opens the comparison of an older (A) and a newer (B) result. */
+export type OpenComparison = (older: string, newer: string) => Promise<ComparedTable>;
+
+/** The watch's way: both results opened and compared in a table worker (`workerFile`: the bundle, default dist/tableWorker.js). */
+export function compareInWorker(workerFile?: string): OpenComparison {
+  return (older, newer) => RemoteTable.open(older, { compareWith: newer, ...(workerFile ? { workerFile } : {}) });
+}
+
+/** Rows read from the worker at a time: three short cells each, so a window's message costs the host well under a millisecond. */
 const CHUNK = 5_000;
 
 /** The changes a comparison holds, with a threshold on one numeric column. */
-async function changesOf(cmp: CompareSource, threshold?: Threshold, signal?: AbortSignal): Promise<Changes> {
-  const { onlyA, onlyB, both } = cmp.counts;
-  const base = { added: onlyB, gone: onlyA, both };
-  if (!threshold || both === 0) return { ...base, changed: 0 };
-  const ca = cmp.columns.indexOf(`${threshold.column} (A)`);
-  const cb = cmp.columns.indexOf(`${threshold.column} (B)`);
-  if (ca < 0 || cb < 0) return { ...base, changed: 0, missingColumn: threshold.column };
+async function changesOf(cmp: ComparedTable, threshold?: Threshold, signal?: AbortSignal): Promise<Changes> {
   const status = cmp.columns.indexOf('status');
+  const ca = threshold ? cmp.columns.indexOf(`${threshold.column} (A)`) : -1;
+  const cb = threshold ? cmp.columns.indexOf(`${threshold.column} (B)`) : -1;
+  const measure = ca >= 0 && cb >= 0;
+  let added = 0;
+  let gone = 0;
+  let both = 0;
   let changed = 0;
-  // Rows of A come first, in A's order: every row in both is among them.
-  const rowsOfA = cmp.rowCount - onlyB;
-  for (let from = 0; from < rowsOfA; from += CHUNK) {
-    const rows = Array.from({ length: Math.min(CHUNK, rowsOfA - from) }, (_, i) => from + i);
-    const cells = await cmp.readCells(rows, [status, ca, cb], signal);
+  for (let from = 0; from < cmp.rowCount; from += CHUNK) {
+    const { cells } = await cmp.window(from, Math.min(cmp.rowCount, from + CHUNK), measure ? [status, ca, cb] : [status], signal);
     for (const [s, a, b] of cells) {
-      if (s === STATUS.both && movedPast(parseNumberText(a ?? ''), parseNumberText(b ?? ''), threshold.percent)) changed++;
+      if (s === STATUS.onlyB) added++;
+      else if (s === STATUS.onlyA) gone++;
+      else if (s === STATUS.both) {
+        both++;
+        if (measure && threshold && movedPast(parseNumberText(a ?? ''), parseNumberText(b ?? ''), threshold.percent)) changed++;
+      }
     }
   }
-  return { ...base, changed };
+  const base = { added, gone, both, changed };
+  return threshold && both > 0 && !measure ? { ...base, missingColumn: threshold.column } : base;
 }
 
-/** Compares an older and a newer result of a watch (A: older, B: newer) and counts what changed. */
-export async function detectChanges(older: string, newer: string, threshold?: Threshold, open: (p: string) => Promise<TableSource> = (p) => openTable(p)): Promise<Changes> {
-  const [a, b] = await Promise.all([open(older), open(newer)]);
+/**
+ * Compares an older and a newer result of a watch (A: older, B: newer) and counts what changed.
+ * The comparison is opened by `open` (compareInWorker in the product) and must live on another
+ * thread: one opened on this thread is refused, so a path that would read a result on the
+ * extension host's thread fails in the tests instead of freezing the editor.
+ */
+export async function detectChanges(older: string, newer: string, threshold: Threshold | undefined, open: OpenComparison): Promise<Changes> {
+  const cmp = await open(older, newer);
   try {
-    const cmp = await compareSources(a, b, { labels: { a: 'the previous run', b: 'this run' } });
+    if (cmp.threadId === thisThread) throw new Error(l10n.t('A watch compared its results on the extension host\'s thread; it compares them in the table worker.'));
     return await changesOf(cmp, threshold);
   } finally {
-    await Promise.all([a.close(), b.close()]);
+    await cmp.close();
   }
 }
 

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { ENDPOINTS, shortTitle } from '../../core/catalog';
 import { METRIC_GROUPS, TIMEFRAMES } from '../../core/metrics';
-import { RemoteTable } from '../../core/table';
+import { prestartTableWorker, RemoteTable } from '../../core/table';
 import type { ViewQuery, ViewState } from '../../shared/tableProtocol';
 import { FIRST_WINDOW, parseUiRequest, type ColumnInfo, type ProbeState, type TableLayout, type UiMessage, type UiRequest } from '../../shared/tableUiProtocol';
 import { onDidChangeSettings, readSettings } from '../base/settings';
@@ -235,6 +235,8 @@ export class TableSession implements vscode.Disposable {
   private async open(file: string): Promise<Opened> {
     const signal = this.closing.signal;
     const [table, info] = await Promise.all([RemoteTable.open(file, { signal }), resultInfo(file)]);
+    // The next table's worker, started once this one is indexed (not while it competes for the cores).
+    table.indexed.then(() => prestartTableWorker(), () => undefined);
     let sample: readonly (readonly string[])[];
     try {
       const sampleRows = Math.min(table.rowCount, SAMPLE_ROWS);

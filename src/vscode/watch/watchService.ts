@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { compareFileText, comparePath } from '../../core/compare/compareFile';
 import { PERIOD_MS } from '../../core/quotaPeriod';
 import { tableFileOf } from '../../core/results/files';
-import { changeLine, detectChanges } from '../../core/watch/changes';
+import { changeLine, compareInWorker, detectChanges } from '../../core/watch/changes';
 import { spentSince, type WatchRecord } from '../../core/watch/model';
 import { WatchRunner, type WatchEvent } from '../../core/watch/runner';
 import { WatchStore } from '../../core/watch/store';
@@ -74,7 +74,7 @@ export class WatchService implements vscode.Disposable {
         // A .zip result is a folder of tables: its first table is the one compared.
         return out.kind === 'done' ? { ...out, resultPath: (await tableFileOf(out.resultPath)) ?? out.resultPath } : out;
       },
-      compare: (a, b, threshold) => detectChanges(a, b, threshold),
+      compare: (a, b, threshold) => detectChanges(a, b, threshold, compareInWorker()),
       saveComparison: (a, b) => this.saveComparison(a, b),
       tell: (e) => this.tell(e),
     });

@@ -1,0 +1,239 @@
+/**
+ * `npm run bench:engine`: every figure of issue 34's table, through the path the product uses
+ * (the table in its worker, RemoteTable), on the issue's four shapes, with DuckDB's one-shot
+ * `ORDER BY … LIMIT 60` on the same CSV in the same run. tableBench.ts measures the engine on its
+ * own thread against budgets of its own; this one answers the issue's questions side by side:
+ *
+ *   index ÷ reading the file         open (worker start included) to every row indexed, over plain 8 MiB reads of it
+ *   first sort                       a sort issued the moment the index is done, to its answer
+ *   memory growth ÷ file             peak RSS of the process (the worker is a thread of it) minus RSS before open
+ *   a 60-row window, p95             200 windows of 60 rows × 40 columns (all, when fewer) of the sorted view
+ *   open → first sorted window       open, sort, the first 60 sorted rows, over DuckDB's one-shot query for them
+ *
+ * Shapes (bench/tableData.ts, seed 1; files in bench/data/, generated once and reused):
+ *   quoted  1,000,000 rows × 12 quoted text cells (~206 MB)
+ *   long    40,000 rows with one 5–20 KB quoted cell (~548 MB)
+ *   wide    100,000 wallets × 640 metrics (~722 MB)
+ *   huge    250,000 wallets × 640 metrics (~1.81 GB)
+ *
+ *   npm run bench:engine                                  # 3 interleaved rounds of every shape
+ *   node out/bench/engineBench.js --rounds 5 --shape quoted,long
+ *   … --worker /path/to/tableWorker.js --data /path/to/bench/data   # another build of the worker
+ *   … --before /path/to/an/older/build   # that build's out/bench/engineBench.js and dist/tableWorker.js too,
+ *                                          in the same rounds: every figure as before → after
+ *
+ * Every measurement runs in a fresh node process; the rounds are interleaved (each round runs
+ * every shape's engine session and DuckDB's query in turn), so a load that rises or falls during
+ * the run weighs on both sides alike, and the table shows medians with the load average beside.
+ */
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { prestartTableWorker, RemoteTable } from '../src/core/table';
+import { generateLongCellCsv, generateQuotedCsv, generateWalletCsv, LONG_CELL_COLUMNS, QUOTED_COLUMNS, seededRandom, walletColumns } from './tableData';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: string): string => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
+};
+
+function repoRoot(): string {
+  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) if (existsSync(join(d, 'package.json'))) return d;
+  throw new Error(`no package.json above ${__dirname}`);
+}
+
+const root = repoRoot();
+const dataDir = arg('data', join(root, 'bench', 'data'));
+const workerFile = arg('worker', join(root, 'dist', 'tableWorker.js'));
+const rounds = Math.max(1, Number(arg('rounds', '3')));
+/** An older build (a folder with out/bench/engineBench.js and dist/tableWorker.js), measured in the same rounds. */
+const beforeDir = arg('before', '');
+
+interface Shape {
+  readonly name: string;
+  readonly rows: number;
+  readonly file: string;
+  readonly columns: readonly string[];
+  readonly sortColumn: string;
+  generate(path: string, rows: number, seed: number): Promise<{ bytes: number; reused: boolean }>;
+}
+
+const SHAPES: readonly Shape[] = [
+  { name: 'quoted', rows: 1_000_000, file: 'quoted-1000000-seed1.csv', columns: QUOTED_COLUMNS, sortColumn: 'amount', generate: generateQuotedCsv },
+  { name: 'long', rows: 40_000, file: 'longcell-40000-seed1.csv', columns: LONG_CELL_COLUMNS, sortColumn: 'amount', generate: generateLongCellCsv },
+  { name: 'wide', rows: 100_000, file: 'wallets-100000-seed1.csv', columns: walletColumns(), sortColumn: 'total_pnl_usd_30d', generate: generateWalletCsv },
+  { name: 'huge', rows: 250_000, file: 'wallets-250000-seed1.csv', columns: walletColumns(), sortColumn: 'total_pnl_usd_30d', generate: generateWalletCsv },
+];
+
+type Figures = Record<string, number>;
+
+const ms = (from: number): number => performance.now() - from;
+
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+/** Plain 8 MiB reads of the whole file: what reading it costs, the index's yardstick. */
+function readPart(file: string): Figures {
+  const t = performance.now();
+  const fd = openSync(file, 'r');
+  const buf = Buffer.allocUnsafe(8 << 20);
+  let pos = 0;
+  for (;;) {
+    const n = readSync(fd, buf, 0, buf.length, pos);
+    if (n <= 0) break;
+    pos += n;
+  }
+  closeSync(fd);
+  return { readMs: ms(t) };
+}
+
+/** The product's path: open in a worker, first rows, index, first sort, the sorted rows, then windows. */
+async function enginePart(shape: Shape, file: string): Promise<Figures> {
+  const sortColumn = shape.columns.indexOf(shape.sortColumn);
+  const width = Math.min(40, shape.columns.length);
+  const rand = seededRandom(42);
+  const block = (): number[] => {
+    const first = Math.floor(rand() * (shape.columns.length - width + 1));
+    return Array.from({ length: width }, (_, i) => first + i);
+  };
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  // A worker ready before it is needed, as the table session keeps one (prestartTableWorker); its memory counts as the table's.
+  if (args.includes('--prestart')) await prestartTableWorker(workerFile);
+  const f: Figures = {};
+  const t0 = performance.now();
+  const table = await RemoteTable.open(file, { workerFile });
+  await table.window(0, 60, block());
+  f.firstRowsMs = ms(t0);
+  await table.indexed;
+  f.indexMs = ms(t0);
+  let t = performance.now();
+  await table.apply({ sort: [{ column: sortColumn, descending: true }] });
+  f.firstSortMs = ms(t);
+  await table.window(0, 60, block());
+  f.openToSortedMs = ms(t0);
+  const windows: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const first = Math.floor(rand() * Math.max(1, table.rowCount - 60));
+    const cols = block();
+    t = performance.now();
+    await table.window(first, first + 60, cols);
+    windows.push(ms(t));
+  }
+  f.windowP95Ms = quantile(windows, 0.95);
+  f.windowMaxMs = Math.max(...windows);
+  f.rssGrowth = process.resourceUsage().maxRSS * 1024 - before;
+  await table.close();
+  return f;
+}
+
+/** DuckDB's one-shot answer to the same question: the first 60 rows of the file sorted, from a fresh instance. */
+async function duckPart(shape: Shape, file: string): Promise<Figures> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const t = performance.now();
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  const sql = `SELECT * FROM read_csv('${file.replace(/'/gu, "''")}') ORDER BY "${shape.sortColumn}" DESC LIMIT 60`;
+  const reader = await connection.runAndReadAll(sql);
+  const rows = reader.getRows().length;
+  const f = { duckMs: ms(t), duckRows: rows };
+  connection.closeSync();
+  instance.closeSync();
+  return f;
+}
+
+function runPart(part: string, shape: Shape, build?: string): Figures {
+  const file = join(dataDir, shape.file);
+  const script = build ? join(build, 'out', 'bench', 'engineBench.js') : __filename;
+  const worker = build ? join(build, 'dist', 'tableWorker.js') : workerFile;
+  const r = spawnSync(process.execPath, ['--expose-gc', script, '--part', part, '--shape', shape.name, '--file', file, '--worker', worker, ...(build ? [] : ['--prestart'])], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  if (r.status !== 0) throw new Error(`part ${part} of ${shape.name} failed:\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as Figures;
+}
+
+function fmtMs(v: number | undefined): string {
+  if (v === undefined || Number.isNaN(v)) return '–';
+  return v >= 1000 ? `${Math.round(v).toLocaleString('en-US')} ms` : `${v < 10 ? v.toFixed(1) : v.toFixed(0)} ms`;
+}
+
+const load = (): string => loadavg().map((l) => l.toFixed(1)).join(' / ');
+
+async function main(): Promise<void> {
+  const wanted = arg('shape', 'all');
+  const shapes = wanted === 'all' ? SHAPES : SHAPES.filter((s) => wanted.split(',').includes(s.name));
+  for (const s of shapes) {
+    const path = join(dataDir, s.file);
+    const t = performance.now();
+    const g = await s.generate(path, s.rows, 1);
+    console.error(g.reused ? `using ${path}` : `generated ${path} in ${fmtMs(ms(t))}`);
+    readPart(path); // into the page cache, so every round reads it from memory
+  }
+  // Per round and shape: the read, the older build's session (when asked), this build's, DuckDB's query.
+  const sides = beforeDir ? (['before', 'after'] as const) : (['after'] as const);
+  const all = new Map<string, Figures[]>();
+  const loads: string[] = [`${load()} before`];
+  for (let k = 0; k < rounds; k++) {
+    for (const s of shapes) {
+      const read = runPart('read', s);
+      for (const side of sides) {
+        const f = { ...read, ...runPart('engine', s, side === 'before' ? beforeDir : undefined) };
+        console.error(`round ${k + 1} ${s.name} ${side}: ${JSON.stringify(f)} (load ${load()})`);
+        all.set(`${s.name}/${side}`, [...(all.get(`${s.name}/${side}`) ?? []), f]);
+      }
+      const duck = runPart('duck', s);
+      console.error(`round ${k + 1} ${s.name} duckdb: ${JSON.stringify(duck)} (load ${load()})`);
+      all.set(`${s.name}/duck`, [...(all.get(`${s.name}/duck`) ?? []), duck]);
+    }
+    loads.push(`${load()} after round ${k + 1}`);
+  }
+  const med = (key: string, figure: string): number => quantile((all.get(key) ?? []).map((f) => f[figure] ?? NaN), 0.5);
+  const size = (s: Shape): number => statSync(join(dataDir, s.file)).size;
+  // One cell: each side's figure, "before → after" when there are two.
+  const cell = (s: Shape, show: (key: string) => string): string => sides.map((side) => show(`${s.name}/${side}`)).join(' → ');
+  const head = ['Figure', 'Budget', ...shapes.map((s) => `${s.name} (${(size(s) / 1e6).toFixed(0)} MB)`)];
+  const row = (label: string, budget: string, show: (s: Shape) => string): string => `| ${[label, budget, ...shapes.map(show)].join(' | ')} |`;
+  const lines = [
+    `Node ${process.version}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM; ${beforeDir ? `before: ${beforeDir}, after: ` : ''}worker ${workerFile} (a spare worker started before the clock, prestartTableWorker); medians of ${rounds} interleaved rounds, each part in a fresh process, files in the page cache.`,
+    `Load average (1/5/15 min): ${loads.join('; ')}.`,
+    '',
+    `| ${head.join(' | ')} |`,
+    `| ${head.map(() => '---').join(' | ')} |`,
+    row('index ÷ reading the file', '≤ 1.5×', (s) => cell(s, (k) => `${(med(k, 'indexMs') / med(`${s.name}/${sides[0]}`, 'readMs')).toFixed(2)}×`)),
+    row('index', '', (s) => cell(s, (k) => fmtMs(med(k, 'indexMs')))),
+    row('reading the file (8 MiB reads)', '', (s) => fmtMs(med(`${s.name}/${sides[0]}`, 'readMs'))),
+    row('first sort', '≤ 500 ms', (s) => cell(s, (k) => fmtMs(med(k, 'firstSortMs')))),
+    row('memory growth ÷ file', '≤ 0.25×', (s) => cell(s, (k) => `${(med(k, 'rssGrowth') / size(s)).toFixed(2)}×`)),
+    row('a 60-row window, p95', '≤ 16 ms', (s) => cell(s, (k) => fmtMs(med(k, 'windowP95Ms')))),
+    row('open → first sorted window ÷ DuckDB one-shot', '< 1', (s) => cell(s, (k) => (med(k, 'openToSortedMs') / med(`${s.name}/duck`, 'duckMs')).toFixed(2))),
+    row('open → first sorted window', '', (s) => cell(s, (k) => fmtMs(med(k, 'openToSortedMs')))),
+    row('DuckDB one-shot `ORDER BY … LIMIT 60` on the CSV', '', (s) => fmtMs(med(`${s.name}/duck`, 'duckMs'))),
+    row('first rows after open', '', (s) => cell(s, (k) => fmtMs(med(k, 'firstRowsMs')))),
+  ];
+  console.log(lines.join('\n'));
+}
+
+const part = arg('part', '');
+if (part) {
+  const shape = SHAPES.find((s) => s.name === arg('shape', ''));
+  if (!shape) throw new Error(`no shape ${arg('shape', '')}`);
+  const file = arg('file', '');
+  const run = part === 'read' ? Promise.resolve(readPart(file)) : part === 'engine' ? enginePart(shape, file) : duckPart(shape, file);
+  run
+    .then((f) => console.log(JSON.stringify(f)))
+    .catch((e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    });
+} else {
+  main().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
