@@ -45,7 +45,8 @@ const watPlugin = {
   },
 };
 
-const common = { bundle: true, plugins: [watPlugin], sourcemap: true, minify: production, logLevel: 'warning', legalComments: 'none' };
+// charset ascii: a bundle with one non-ASCII character is read by V8 as two-byte source, slower to scan (issue 34).
+const common = { bundle: true, plugins: [watPlugin], sourcemap: true, minify: production, logLevel: 'warning', legalComments: 'none', charset: 'ascii' };
 
 const builds = [
   {
