@@ -2,9 +2,10 @@
  * The thin entry VS Code loads (issue 34 item 1): activate() registers a stand-in for every command
  * package.json declares and returns; the features (src/vscode/features.ts: the services, views,
  * languages, the table editor and every command's real handler) are a dynamic import, which esbuild
- * keeps in this same bundle but runs only when first asked for. They are asked for when a stand-in
- * runs, and right after activate() returns: whatever activated the extension (a query file, a view,
- * an editor) needs them next. Under the test runner activate() waits for them and returns its test surface.
+ * builds as their own bundle (dist/features.js, required on first use: esbuild.mjs), so VS Code loads
+ * a few kilobytes at activation. They are asked for when a stand-in runs, and right after activate()
+ * returns: whatever activated the extension (a query file, a view, an editor) needs them next. Under
+ * the test runner activate() waits for them and returns its test surface.
  */
 import * as vscode from 'vscode';
 import { exportsFor } from './vscode/base/exports';

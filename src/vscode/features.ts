@@ -1,8 +1,8 @@
 /**
  * The extension's features, built together on their first use: src/extension.ts registers a stand-in
- * for every declared command and loads this module (a lazily evaluated part of the same bundle, so
- * undici, zod and the catalog are neither run nor compiled until then) when one is run, a view or
- * editor needs it, or right after activation returns. Data flows as the architecture describes:
+ * for every declared command and loads this module (its own bundle, dist/features.js, so undici, zod
+ * and the catalog are neither read nor run until then) when one is run, or right after activation
+ * returns, as whatever activated the extension (a query file, a view, an editor) needs it next. Data flows as the architecture describes:
  * services first, then the commands, languages, views and watches over them.
  */
 import * as path from 'node:path';

@@ -2,7 +2,7 @@
  * Activation stays cheap (issue 34 item 1), as rules on the source rather than timings:
  * - src/extension.ts loads nothing heavy: its static imports are `vscode`, type-only imports and the
  *   tiny exports gate; the features (undici, zod, the catalog, every view) come through import(),
- *   which esbuild keeps in the bundle but runs only when first asked for.
+ *   which esbuild.mjs builds as their own bundle, required on first use.
  * - the bundle is plain ASCII: esbuild's `charset: 'ascii'` escapes strings, but not what it must keep
  *   as written (a regular expression literal, a String.raw template), and one non-ASCII character
  *   makes V8 read the whole 1.7 MB bundle as two-byte text.
@@ -70,6 +70,13 @@ describe('activation: a thin entry and a plain ASCII bundle', () => {
     const entry = join(root, 'src', 'extension.ts');
     assert.deepEqual(valueImports(entry), ['vscode', './vscode/base/exports']);
     assert.match(readFileSync(entry, 'utf8'), /import\('\.\/vscode\/features'\)/u);
+  });
+
+  it('the built entry is a few kilobytes and requires the features bundle beside it', () => {
+    const built = readFileSync(join(root, 'dist', 'extension.js'), 'utf8');
+    assert.ok(built.length < 20_000, `dist/extension.js is ${built.length} bytes: something heavy is imported statically`);
+    assert.match(built, /require\("\.\/features\.js"\)/u);
+    assert.match(readFileSync(join(root, '.vscodeignore'), 'utf8'), /^!dist\/features\.js$/mu, 'the .vsix ships dist/features.js');
   });
 
   it('the exports gate itself loads nothing but vscode', () => {
