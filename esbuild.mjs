@@ -45,13 +45,35 @@ const watPlugin = {
   },
 };
 
-const common = { bundle: true, plugins: [watPlugin], sourcemap: true, minify: production, logLevel: 'warning', legalComments: 'none' };
+// charset ascii: a bundle with one non-ASCII character is read by V8 as two-byte source, slower to scan (issue 34).
+const common = { bundle: true, plugins: [watPlugin], sourcemap: true, minify: production, logLevel: 'warning', legalComments: 'none', charset: 'ascii' };
+
+/**
+ * The extension's features are their own bundle, dist/features.js: the entry (src/extension.ts)
+ * reaches them by `import('./vscode/features')`, which this turns into a require() of the sibling
+ * bundle at run time, so VS Code loads and compiles a few kilobytes at activation, and the
+ * features' 1.7 MB (undici, zod, the catalog) only on their first use (issue 34 item 1).
+ */
+const featuresEntry = 'src/vscode/features.ts';
+const featuresApart = {
+  name: 'features-apart',
+  setup(build) {
+    build.onResolve({ filter: /\/features$/ }, async (args) => {
+      if (!args.importer.endsWith(join('src', 'extension.ts'))) return undefined;
+      const r = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'apart' });
+      return r.path.endsWith(join('src', 'vscode', 'features.ts')) ? { path: './features.js', external: true } : undefined;
+    });
+  },
+};
 
 const builds = [
   {
     ...common,
+    plugins: [...common.plugins, featuresApart],
+    // That import() becomes a require(): the extension host's loader, which serves `vscode`, sees it.
+    supported: { 'dynamic-import': false },
     // The table worker is its own entry: the host starts it by file (src/core/table/remoteTable.ts).
-    entryPoints: { extension: 'src/extension.ts', tableWorker: 'src/core/table/tableWorker.ts' },
+    entryPoints: { extension: 'src/extension.ts', features: featuresEntry, tableWorker: 'src/core/table/tableWorker.ts' },
     outdir: 'dist',
     platform: 'node',
     format: 'cjs',

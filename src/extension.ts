@@ -1,70 +1,19 @@
-import * as path from 'node:path';
-import * as vscode from 'vscode';
-import { useBundle } from './shared/l10n';
-import type { CallLog } from './core/api';
-import { QueryRunCache } from './core/query/runCache';
-import { Storage } from './core/storage';
-import { CallService } from './vscode/calls/callService';
-import { registerAnalysisCommands } from './vscode/analysis';
-import { CodeCopier, registerCopyAsCode } from './vscode/calls/copyAsCode';
-import { PriceQuestions } from './vscode/calls/priceStep';
-import { registerPagesCommands } from './vscode/calls/pages';
-import { reconcileInHistory } from './vscode/calls/reconcile';
-import { registerApiKeyCommands } from './vscode/commands/apiKey';
-import { registerProfileCommands } from './vscode/commands/profiles';
-import { ContextKeys } from './vscode/base/ids';
-import { registerEndpointCommands } from './vscode/commands/endpoints';
-import { registerPipelineLanguage } from './vscode/pipeline/pipelineLanguage';
-import { registerPipelineNotebook } from './vscode/pipeline/pipelineNotebook';
-import { registerSandboxAndResultCommands } from './vscode/commands/sandbox';
-import { registerGetStartedCommand } from './vscode/commands/walkthrough';
-import { readSettings } from './vscode/base/settings';
-import { Connection } from './vscode/base/connection';
-import { ContextKeySetter } from './vscode/base/contextKeys';
-import { CreditsService } from './vscode/base/credits';
-import { JobService } from './vscode/jobs/jobService';
-import { sweepResultsFolderInBackground } from './vscode/jobs/resultsFolder';
-import { registerQueryLanguage } from './vscode/language';
-import { Log } from './vscode/base/log';
-import { exportsFor } from './vscode/base/exports';
-import { PersonQuestions } from './vscode/base/personQuestions';
-import { registerResultScheme } from './vscode/results/open';
-import { ApiKeyStore } from './vscode/base/secrets';
-import { ProfileService } from './vscode/base/profiles';
-import { registerTableEditor, type TableTestHooks } from './vscode/table/tableEditor';
-import type { Services } from './vscode/services';
-import { ProfileStatus } from './vscode/views/profileStatus';
-import { HistoryService } from './vscode/base/history';
-import { WorkspaceSettingsGuard } from './vscode/base/workspaceSettings';
-import { registerSidebar, type Sidebar } from './vscode/views/sidebar';
-import { WatchService } from './vscode/watch/watchService';
-import { registerWatches } from './vscode/watch/watchCommands';
-
 /**
- * Only under VS Code's test runner (ExtensionMode.Test): what the integration suite drives. It
- * holds the key and can spend, so an installed extension returns nothing (src/vscode/base/exports.ts).
+ * The thin entry VS Code loads (issue 34 item 1): activate() registers a stand-in for every command
+ * package.json declares and returns; the features (src/vscode/features.ts: the services, views,
+ * languages, the table editor and every command's real handler) are a dynamic import, which esbuild
+ * builds as their own bundle (dist/features.js, required on first use: esbuild.mjs), so VS Code loads
+ * a few kilobytes at activation. They are asked for when a stand-in runs, and right after activate()
+ * returns: whatever activated the extension (a query file, a view, an editor) needs them next. Under
+ * the test runner activate() waits for them and returns its test surface.
  */
-interface TestSurface {
-  readonly services: Services;
-  readonly activationMs: number;
-  /** The Wallet Analytics view container: Account and Requests views, credits status bar item. */
-  readonly sidebar: Sidebar;
-  /** The context, so tests can reach this extension's SecretStorage, log and storage folders. */
-  readonly context: vscode.ExtensionContext;
-  readonly table?: TableTestHooks;
-  /** The price questions asked, and a stand-in for the person's click (answerForTests). */
-  readonly prices: PriceQuestions;
-  /** Set API Key's and the profile commands' boxes and confirmations, and a stand-in for the person (answerForTests). */
-  readonly questions: PersonQuestions;
-  /** Finds a workspace's attempts to set user-only settings, and tells the person once. */
-  readonly workspaceSettings: WorkspaceSettingsGuard;
-  /** Copy as Code: its languageForTests stands in for the person's pick. */
-  readonly copier: CodeCopier;
-  /** The watches: their store, runner and what they told. */
-  readonly watches: WatchService;
-}
+import * as vscode from 'vscode';
+import { exportsFor } from './vscode/base/exports';
+import type { Services } from './vscode/services';
+import type { Sidebar } from './vscode/views/sidebar';
+import type { TestSurface } from './vscode/features';
 
-/** What activate() returns under the test runner; outside it, nothing (exportsFor). */
+/** What activate() returns under the test runner; outside it, nothing (src/vscode/base/exports.ts). */
 export interface ExtensionExports {
   readonly testing: TestSurface;
 }
@@ -77,117 +26,44 @@ export interface ExtensionApi {
   readonly testing: TestSurface;
 }
 
-function logCall(log: Log, e: CallLog): void {
-  const credits = e.charged !== undefined ? `, ${e.charged} credits` : e.quoted ? `, ${e.quoted} credits quoted (charge unknown)` : '';
-  const outcome = e.status ?? `no answer (${e.error ?? 'unknown'})`;
-  const line = `${e.method} ${e.path} → ${outcome} in ${Math.round(e.durationMs)} ms${credits}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}${e.willRetry ? ', will retry' : ''}`;
-  if (e.status !== undefined && e.status < 400) log.info(line);
-  else log.warn(line);
+/** The command ids package.json declares (contributes.commands), read from the installed manifest. */
+function declaredCommands(context: vscode.ExtensionContext): string[] {
+  const manifest: unknown = context.extension.packageJSON;
+  const commands: unknown = (manifest as { contributes?: { commands?: unknown } } | undefined)?.contributes?.commands;
+  if (!Array.isArray(commands)) return [];
+  return commands.flatMap((c: unknown) => {
+    const id: unknown = (c as { command?: unknown } | null)?.command;
+    return typeof id === 'string' ? [id] : [];
+  });
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionExports | undefined> {
   const started = performance.now();
-  // Every l10n.t in the host and the core reads VS Code's bundle for the display language.
-  useBundle(vscode.l10n.bundle);
-  const contextKeys = new ContextKeySetter();
-  // Profiles (src/vscode/base/profiles.ts): each its base URL and key; the keys store acts on the one in use.
-  // Every stored value, through one typed map of keys (src/core/storage.ts).
-  const storage = new Storage(context);
-  const profiles = new ProfileService(storage);
-  const keys = new ApiKeyStore(context.secrets, contextKeys, () => profiles.keyProfileId());
-  const log = new Log(() => keys.peekAll());
-  const connection = new Connection(keys, contextKeys, log, (e) => logCall(log, e), profiles);
-  const credits = new CreditsService(
-    storage,
-    (scope) => connection.apiFor(scope),
-    () => connection.scope(),
-    () => readSettings().quotaPeriodStart,
-  );
-  // One history reader and one pace for the window: the poller and every view share them.
-  const history = new HistoryService(connection);
-  const jobs = new JobService(context, storage, connection, log, history);
-  context.subscriptions.push(profiles, keys, log, connection, credits, jobs, history, new ProfileStatus(connection));
-  const services: Services = { contextKeys, keys, log, connection, credits, jobs, storage };
-
-  // The key and the profiles change only on the person's own answers to `questions`.
-  const questions = new PersonQuestions();
-  registerApiKeyCommands(context, services, questions);
-  registerGetStartedCommand(context, {
-    contextKeys,
-    hasKey: () => (keys.peek() ?? '') !== '',
-    sandbox: () => connection.mode === 'sandbox',
-    onDidChange: (listener) => vscode.Disposable.from(keys.onDidChange(listener), connection.onDidChange(listener)),
-  });
-  registerProfileCommands(context, services, questions);
-  registerResultScheme(context);
-  // One call flow for every way a call starts; only the person's answers to `prices` spend.
-  const prices = new PriceQuestions();
-  const queryRuns = new QueryRunCache(path.join(context.globalStorageUri.fsPath, 'query-runs'));
-  const copier = new CodeCopier(connection, storage);
-  const calls = new CallService({
-    connection,
-    credits,
-    jobs,
-    log,
-    storage,
-    questions: prices,
-    queryRuns,
-    reconcile: (q) => reconcileInHistory(jobs, q),
-    copyAsCode: (ep, input, ctx) => copier.copy(ep, input, { ctx }),
-  });
-  registerEndpointCommands(context, calls);
-  registerPagesCommands(context, { connection, credits, jobs, log, questions: prices });
-  registerSandboxAndResultCommands(context, { connection, jobs, showLog: () => log.channel.show(true) });
-  const queryLanguage = registerQueryLanguage(context, services, calls, queryRuns);
-  registerPipelineNotebook(context, { calls, questions: prices, connection, store: () => jobs.store, persons: questions, queryRuns, columns: () => queryLanguage.fields.ensure(), resultsFolder: () => jobs.folder() });
-  registerPipelineLanguage(context, queryLanguage.fields);
-  const table = registerTableEditor(context, { log, storage, resultsFolder: () => jobs.folder() });
-
-  await keys.refresh();
-  await contextKeys.set(ContextKeys.sandbox, false);
-  if (readSettings().sandboxAutoStart || process.env.WALLET_ANALYTICS_SANDBOX === '1') await connection.startSandbox();
-  // Built once the key and the sandbox are known, so the views open on the right content.
-  const sidebar = registerSidebar(context, services, history);
-  registerCopyAsCode(context, copier, {
-    connection, jobs, storage, queries: queryLanguage.runner,
-    historyItem: (id) => sidebar.requests.provider.model.get(id),
-  });
-  registerAnalysisCommands(context, {
-    doneJobs: () => jobs.store.all().filter((j) => j.state === 'done'),
-    resultsFolder: () => jobs.folder(),
-    persons: questions,
-    resultOfRequest: (id) => {
-      const item = sidebar.requests.provider.model.get(id);
-      if (!item) return Promise.reject(new Error('That request is no longer in the history.'));
-      return sidebar.requests.files.ensure(item, connection.scope());
-    },
-  });
-  // Watches (src/vscode/watch/): one window runs them; each run goes through the call flow above.
-  const testMode = context.extensionMode === vscode.ExtensionMode.Test;
-  const watches = new WatchService({
-    calls, connection, credits, log, store: () => jobs.store,
-    dir: path.join(context.globalStorageUri.fsPath, 'watches'),
-    resultsFolder: () => jobs.folder(),
-    // The test runner looks every half second, so a test interval of seconds runs on time.
-    tickMs: testMode ? 500 : 30_000,
-    testMode,
-  });
-  registerWatches(context, {
-    watches, questions: prices, testMode, historyItem: (id) => sidebar.requests.provider.model.get(id),
-    exporter: { persons: questions, baseUrl: () => connection.baseUrl() },
-  });
-  jobs.start();
-  // A workspace cannot choose where the key goes or how much may be spent; say so when one tries.
-  const workspaceSettings = new WorkspaceSettingsGuard(storage);
-  context.subscriptions.push(workspaceSettings);
-  void workspaceSettings.check().catch((e: unknown) => log.warn(`Workspace settings not checked: ${String(e)}`));
-  // A crash's .part files and extraction folders; fire-and-forget, so activation never waits on the disk.
-  sweepResultsFolderInBackground(() => jobs.folder(), log);
-  const activationMs = performance.now() - started;
-  log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
-  // Other extensions get nothing: the services hold the key and can spend (src/vscode/base/exports.ts).
-  const testing: TestSurface = { services, activationMs, sidebar, context, table, prices, questions, workspaceSettings, copier, watches };
-  return exportsFor(context.extensionMode, { testing });
+  let features: Promise<TestSurface> | undefined;
+  const standIns: vscode.Disposable[] = [];
+  const load = (): Promise<TestSurface> =>
+    (features ??= import('./vscode/features').then((f) => {
+      // The real handlers take these ids next; VS Code refuses a second registration of an id.
+      for (const d of standIns.splice(0)) d.dispose();
+      return f.activateFeatures(context, started);
+    }));
+  // Every declared command exists from the first moment; the first run of one loads the features,
+  // whose real handler then runs with the same arguments.
+  for (const id of declaredCommands(context)) {
+    standIns.push(
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        await load();
+        return vscode.commands.executeCommand(id, ...args);
+      }),
+    );
+  }
+  context.subscriptions.push({ dispose: () => standIns.splice(0).forEach((d) => d.dispose()) });
+  if (context.extensionMode === vscode.ExtensionMode.Test) return exportsFor(context.extensionMode, { testing: await load() });
+  // After activate() returns, so VS Code's activation of this extension is not held by the features.
+  setTimeout(() => {
+    load().catch((e: unknown) => console.error(`Wallet Analytics: the features did not load: ${String(e)}`));
+  }, 0);
+  return undefined;
 }
 
 export function deactivate(): void {

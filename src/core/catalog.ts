@@ -699,5 +699,5 @@ export function resultKindFor(ep: Endpoint, inputs: Readonly<Record<string, unkn
 
 /** The title without its trailing "…", for messages and progress titles. */
 export function shortTitle(ep: Endpoint): string {
-  return ep.title.replace(/…$/u, '');
+  return ep.title.replace(/\u2026$/u, '');
 }

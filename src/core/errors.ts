@@ -128,7 +128,7 @@ function said(serverMessage: string | undefined): string {
 }
 
 function dot(s: string): string {
-  return /[.!?”]$/u.test(s) ? s : `${s}.`;
+  return /[.!?\u201D]$/u.test(s) ? s : `${s}.`;
 }
 
 /** No key is stored: nothing was sent. */

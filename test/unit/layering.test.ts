@@ -226,8 +226,10 @@ describe('layering: the floor of src/vscode', () => {
 
   it('nothing outside src/vscode/commands imports from it (commands are leaves that activate() registers)', () => {
     const commands = join(vscodeDir, 'commands');
+    // features.ts is activate()'s second half, loaded on first use (src/extension.ts): it registers them.
+    const activation = join(vscodeDir, 'features.ts');
     const offenders = relativeImports(vscodeDir)
-      .filter(([from, to]) => inside(to, commands) && !inside(from, commands))
+      .filter(([from, to]) => inside(to, commands) && !inside(from, commands) && from !== activation)
       .map(([from, to]) => `${relative(root, from)} → ${relative(root, to)}`);
     assert.deepEqual(offenders, []);
   });

@@ -365,7 +365,7 @@ def parse_time(v):
 def find_submitted(api, ep_id, inp, sent_at, known):
     """Looks for the job a submit may have made: same endpoint and inputs, made since the send; never one this run follows already."""
     deadline = max(time.time() + HISTORY_WAIT, sent_at + ACK_TIMEOUT - 10)
-    say("  No clear answer to the submit, so it may have been charged: looking for it in the request history (free)…")
+    say("  No clear answer to the submit, so it may have been charged: looking for it in the request history (free)\u2026")
     while True:
         try:
             records = api.json("GET", DATA["historyPath"])
@@ -521,7 +521,7 @@ def write_list(ctx, name, values):
     with open(path, "w", encoding="utf-8", newline="\n") as f:
         f.write("".join(v + "\n" for v in values))
     write_record(ctx, name, None, path, 0)
-    say(f"  {len(values):,} values → {os.path.relpath(path)}")
+    say(f"  {len(values):,} values \u2192 {os.path.relpath(path)}")
 
 
 def step_take(ctx, step):
@@ -583,7 +583,7 @@ def step_filter(ctx, step):
     with open(path, "w", encoding="utf-8", newline="") as f:
         f.write("".join(csv_line(r) + "\n" for r in [cols] + kept))
     write_record(ctx, step["name"], None, path, 0)
-    say(f"  {len(kept):,} rows kept → {os.path.relpath(path)}")
+    say(f"  {len(kept):,} rows kept \u2192 {os.path.relpath(path)}")
 
 
 def step_sets(ctx, step):
@@ -655,7 +655,7 @@ def step_call(ctx, step):
             f.write(r.text)
     ctx["charged"] += credits
     rec = write_record(ctx, name, ep["id"], out, credits)
-    say(f"  charged {fmt(credits)}; {rec['size']:,} values → {os.path.relpath(out)}")
+    say(f"  charged {fmt(credits)}; {rec['size']:,} values \u2192 {os.path.relpath(out)}")
 
 
 def result_kind(ep, inp):
@@ -692,7 +692,7 @@ def submit(ctx, ep, inp, path, query, body, price):
             say(f"  accepted as {request_id}")
             return request_id, price
         if r is not None and r.status_code < 500 and r.status_code != 408:
-            # Refused at submit: nothing was charged (spec §7.2).
+            # Refused at submit: nothing was charged (spec section 7.2).
             raise Stop(f"{ep['method']} {path} was refused, HTTP {r.status_code}: {r.text[:300]}. Nothing was charged.")
         found = find_submitted(api, ep["id"], inp, sent_at, ctx["known"])
         if found:

@@ -57,7 +57,24 @@ export function workspaceUserOnlyValues(): UserOnlyKey[] {
   });
 }
 
+/** The last read of every setting, until a walletAnalytics setting changes (a read is 17 getConfiguration lookups). */
+let cached: Settings | undefined;
+let watching: vscode.Disposable | undefined;
+
+/** Forgets the cached read when it may be stale; called before any listener of onDidChangeSettings hears of the change. */
+function forgetIfChanged(e: vscode.ConfigurationChangeEvent): void {
+  if (e.affectsConfiguration(SETTINGS_SECTION)) cached = undefined;
+}
+
+/** The walletAnalytics settings: read once, and again after VS Code says one of them changed. */
 export function readSettings(): Settings {
+  if (cached) return cached;
+  watching ??= vscode.workspace.onDidChangeConfiguration(forgetIfChanged);
+  cached = readAll();
+  return cached;
+}
+
+function readAll(): Settings {
   const { num, str, bool } = reader();
   return {
     baseUrl: str('baseUrl'),
@@ -82,6 +99,8 @@ export function readSettings(): Settings {
 export function onDidChangeSettings(listener: () => void, key?: string): vscode.Disposable {
   const section = key === undefined ? SETTINGS_SECTION : `${SETTINGS_SECTION}.${key}`;
   return vscode.workspace.onDidChangeConfiguration((e) => {
+    // Listeners run in the order they were added: this one may come before the cache's own.
+    forgetIfChanged(e);
     if (e.affectsConfiguration(section)) listener();
   });
 }

@@ -45,7 +45,7 @@ export async function pickInputTarget(
 ): Promise<InputTarget | undefined> {
   const { targets, refused } = rankTargets(offers);
   if (targets.length === 0) {
-    const why = refused.length > 0 ? ` (${refused.map((r) => `${r.ep.title.replace(/…$/u, '')}: ${r.reason}`).join('; ')})` : '';
+    const why = refused.length > 0 ? ` (${refused.map((r) => `${r.ep.title.replace(/\u2026$/u, '')}: ${r.reason}`).join('; ')})` : '';
     throw new Error(`No endpoint takes these addresses as its list${why}.`);
   }
   if (about.preset !== undefined) {

@@ -1,0 +1,188 @@
+/**
+ * Activation, measured as a person's VS Code sees it (issue 34 item 1; writes bench/RESULTS-activation.md):
+ *   - VS Code's own figure: the Running Extensions editor's "Activation: N ms" (code loading plus
+ *     the activate() call, as VS Code adds them), for the packaged .vsix installed with
+ *     `--install-extension` into code-server, a fresh server, profile and workspace each round;
+ *   - the span from the activation event (the extension host log's "ExtensionService#_doActivateExtension"
+ *     line) to the extension's first command and view being ready (its own log's "Activated in" line);
+ *   - loading the bundle alone (require() of dist/extension.js under a stub of `vscode`), each in a
+ *     fresh Node process.
+ * Median of 5 rounds each; the machine and its load are written beside the figures.
+ *
+ *   npm run bench:activation    (node esbuild.mjs --tests && npm run package && node out/bench/activationBench.js)
+ * WA_BENCH_ROUNDS changes the number of rounds; WA_BENCH_LABEL names the run in the results file;
+ * WA_BENCH_VSIX and WA_BENCH_BUNDLE measure another build (a saved .vsix and its dist/extension.js).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { packagedVsix, repoRoot, Workbench } from '../test/e2e/workbench';
+
+const ROUNDS = Number(process.env.WA_BENCH_ROUNDS ?? 5);
+const EXTENSION_ID = 'wallet-analytics.wallet-analytics';
+/** The Running Extensions row names an installed extension by its display name. */
+const DISPLAY_NAME = 'Wallet Analytics';
+/** Another build to measure (a saved .vsix and its dist/extension.js), e.g. the one before a change. */
+const VSIX = process.env.WA_BENCH_VSIX ?? packagedVsix;
+const QUERY_FILE = 'holders.waquery.json';
+/** A query file: opening it is the extension's activation event (onLanguage:waquery). */
+const QUERY_TEXT = JSON.stringify({ endpoint: 'walletDatabase', query: { limit: 10 } }, null, 2);
+
+interface Round {
+  /** VS Code's Running Extensions figure (codeLoadingTime + activateCallTime). */
+  vscodeMs: number;
+  /** The host log's activation event to the extension's "Activated in" line. */
+  eventToReadyMs?: number;
+  /** What the extension said inside activate() ("Activated in N ms"). */
+  ownMs?: number;
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[m] ?? NaN) : ((s[m - 1] ?? NaN) + (s[m] ?? NaN)) / 2;
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+/** A log line's timestamp ("2026-11-27 13:21:06.123 [info] …"), in ms on the machine's clock. */
+function stampOf(line: string): number | undefined {
+  const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3})/u.exec(line);
+  return m ? Date.parse(`${m[1]}T${m[2]}`) : undefined;
+}
+
+function firstLine(files: readonly string[], pattern: RegExp): string | undefined {
+  for (const f of files) {
+    const hit = readFileSync(f, 'utf8').split('\n').find((l) => pattern.test(l));
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+async function oneRound(i: number): Promise<Round> {
+  const wb = await Workbench.open({ name: `bench-activation-${i}`, vsix: VSIX, files: { [QUERY_FILE]: QUERY_TEXT } });
+  try {
+    const page = wb.page;
+    // Open the query file from the Explorer, as a person would: its language activates the extension.
+    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: QUERY_FILE }).first();
+    await row.waitFor({ timeout: 60_000 });
+    await row.click();
+    const logs = join(wb.workspace, '..', 'user-data', 'logs');
+    let own: string | undefined;
+    for (const deadline = Date.now() + 120_000; !own; ) {
+      own = firstLine(filesUnder(logs).filter((f) => f.includes('Wallet Analytics')), /Activated in [\d.]+ ms/u);
+      if (!own && Date.now() > deadline) throw new Error('The extension never logged "Activated in"');
+      if (!own) await page.waitForTimeout(200);
+    }
+    await wb.runCommand('Developer: Show Running Extensions');
+    const ours = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: DISPLAY_NAME }).first();
+    const time = ours.locator('.activation-time');
+    await time.filter({ hasText: /\d+\s*ms/u }).waitFor({ timeout: 30_000 });
+    const text = await time.innerText();
+    const vscodeMs = Number(/(\d+)\s*ms/u.exec(text)?.[1]);
+    await wb.screenshot('running-extensions', { allowErrors: /./u });
+    const hostLogs = filesUnder(logs).filter((f) => /exthost\.log$/u.test(f));
+    const event = firstLine(hostLogs, new RegExp(`_doActivateExtension ${EXTENSION_ID.replace('.', '\\.')}`, 'u'));
+    const start = event ? stampOf(event) : undefined;
+    const ready = stampOf(own);
+    const ownMs = Number(/Activated in ([\d.]+) ms/u.exec(own)?.[1]);
+    return { vscodeMs, eventToReadyMs: start !== undefined && ready !== undefined ? ready - start : undefined, ownMs };
+  } finally {
+    await wb.close();
+  }
+}
+
+/** The names the `vscode` module exports (its top-level classes, enums and namespaces, from @types/vscode). */
+function vscodeNames(): string[] {
+  const d = readFileSync(join(repoRoot, 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8');
+  return [...d.matchAll(/^\texport (?:class|enum|namespace|const|function|let) (\w+)/gmu)].map((m) => m[1] ?? '');
+}
+
+/** require() of the bundle under a stub `vscode`, in a fresh Node process: [ms, MB of heap it added]. */
+function bundleLoad(bundle: string): { ms: number; heapMb: number } {
+  const script = `
+    const Module = require('node:module');
+    const stub = new Proxy(function () {}, { get: () => stub, apply: () => stub, construct: () => stub });
+    const api = Object.fromEntries(${JSON.stringify(vscodeNames())}.map((n) => [n, stub]));
+    const load = Module._load;
+    Module._load = function (request, ...rest) { return request === 'vscode' ? api : load.call(this, request, ...rest); };
+    const heap = process.memoryUsage().heapUsed;
+    const t = performance.now();
+    require(${JSON.stringify(bundle)});
+    const ms = performance.now() - t;
+    process.stdout.write(JSON.stringify({ ms, heapMb: (process.memoryUsage().heapUsed - heap) / 1e6 }));`;
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`Loading ${bundle} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as { ms: number; heapMb: number };
+}
+
+/** A round again when the workbench did not come up (a loaded machine can miss code-server's 60 s), up to three times. */
+async function withRetries<T>(round: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await round();
+    } catch (e) {
+      if (attempt === 3) throw e;
+      console.log(`attempt ${attempt} failed, again: ${String(e).split('\n')[0] ?? ''}`);
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(VSIX)) throw new Error(`${VSIX} is missing: run npm run package first`);
+  const bundle = process.env.WA_BENCH_BUNDLE ?? resolve(repoRoot, 'dist', 'extension.js');
+  const bundleBytes = statSync(bundle).size;
+  const nonAscii = [...readFileSync(bundle, 'latin1')].filter((c) => c.charCodeAt(0) > 127).length;
+  const loadBefore = loadavg();
+  const loads = Array.from({ length: ROUNDS }, () => bundleLoad(bundle));
+  // The features' own bundle (esbuild.mjs), loaded on first use, right after activation.
+  const featuresBundle = join(bundle, '..', 'features.js');
+  const featureLoads = existsSync(featuresBundle) ? Array.from({ length: ROUNDS }, () => bundleLoad(featuresBundle)) : [];
+  const rounds: Round[] = [];
+  for (let i = 1; i <= ROUNDS; i++) {
+    const r = await withRetries(() => oneRound(i));
+    console.log(`round ${i}: VS Code ${r.vscodeMs} ms, event → ready ${r.eventToReadyMs ?? '?'} ms, inside activate() ${r.ownMs ?? '?'} ms`);
+    rounds.push(r);
+  }
+  const loadAfter = loadavg();
+  const fmt = (xs: readonly number[]): string => `**${median(xs).toFixed(0)} ms** (${xs.map((x) => x.toFixed(0)).join(' / ')})`;
+  const spans = rounds.flatMap((r) => (r.eventToReadyMs === undefined ? [] : [r.eventToReadyMs]));
+  const own = rounds.flatMap((r) => (r.ownMs === undefined || Number.isNaN(r.ownMs) ? [] : [r.ownMs]));
+  const label = process.env.WA_BENCH_LABEL ?? 'this build';
+  const lines = [
+    '# Activation benchmark',
+    '',
+    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${label}) on ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores, ${(totalmem() / 1e9).toFixed(1)} GB), Node ${process.version}, by \`npm run bench:activation\` (bench/activationBench.ts).`,
+    `1-minute load average ${loadBefore[0]?.toFixed(1)} before, ${loadAfter[0]?.toFixed(1)} after.`,
+    '',
+    `The packaged .vsix (${(bundleBytes / 1e6).toFixed(2)} MB dist/extension.js, ${nonAscii} non-ASCII bytes) installed in code-server; each round a fresh server, profile and workspace; the extension activated by opening a \`.waquery.json\` file from the Explorer.`,
+    '',
+    '| Figure | Budget | Median (each round) |',
+    '| --- | --- | --- |',
+    `| VS Code's own (Running Extensions: code loading + activate() call) | ≤ 50 ms | ${fmt(rounds.map((r) => r.vscodeMs))} |`,
+    `| Activation event → first command and view ready (host log → "Activated in") | ≤ 100 ms | ${spans.length ? fmt(spans) : 'not read'} |`,
+    `| Inside activate() (the extension's own "Activated in") | — | ${own.length ? fmt(own) : 'not read'} |`,
+    `| Loading the entry bundle alone under a stub of \`vscode\` (fresh Node each) | — | ${fmt(loads.map((l) => l.ms))}, heap +${median(loads.map((l) => l.heapMb)).toFixed(0)} MB |`,
+    ...(featureLoads.length ? [`| Loading the features bundle (dist/features.js, ${(statSync(featuresBundle).size / 1e6).toFixed(2)} MB) alone, the same way | — | ${fmt(featureLoads.map((l) => l.ms))}, heap +${median(featureLoads.map((l) => l.heapMb)).toFixed(0)} MB |`] : []),
+    '',
+  ];
+  const out = join(repoRoot, 'bench', 'RESULTS-activation.md');
+  writeFileSync(out, lines.join('\n'));
+  console.log(lines.join('\n'));
+  console.log(`Written to ${out}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

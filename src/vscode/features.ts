@@ -1,0 +1,186 @@
+/**
+ * The extension's features, built together on their first use: src/extension.ts registers a stand-in
+ * for every declared command and loads this module (its own bundle, dist/features.js, so undici, zod
+ * and the catalog are neither read nor run until then) when one is run, or right after activation
+ * returns, as whatever activated the extension (a query file, a view, an editor) needs it next. Data flows as the architecture describes:
+ * services first, then the commands, languages, views and watches over them.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { useBundle } from '../shared/l10n';
+import type { CallLog } from '../core/api';
+import { QueryRunCache } from '../core/query/runCache';
+import { Storage } from '../core/storage';
+import { CallService } from './calls/callService';
+import { registerAnalysisCommands } from './analysis';
+import { CodeCopier, registerCopyAsCode } from './calls/copyAsCode';
+import { PriceQuestions } from './calls/priceStep';
+import { registerPagesCommands } from './calls/pages';
+import { reconcileInHistory } from './calls/reconcile';
+import { registerApiKeyCommands } from './commands/apiKey';
+import { registerProfileCommands } from './commands/profiles';
+import { ContextKeys } from './base/ids';
+import { registerEndpointCommands } from './commands/endpoints';
+import { registerPipelineLanguage } from './pipeline/pipelineLanguage';
+import { registerPipelineNotebook } from './pipeline/pipelineNotebook';
+import { registerSandboxAndResultCommands } from './commands/sandbox';
+import { registerGetStartedCommand } from './commands/walkthrough';
+import { readSettings } from './base/settings';
+import { Connection } from './base/connection';
+import { ContextKeySetter } from './base/contextKeys';
+import { CreditsService } from './base/credits';
+import { JobService } from './jobs/jobService';
+import { sweepResultsFolderInBackground } from './jobs/resultsFolder';
+import { registerQueryLanguage } from './language';
+import { Log } from './base/log';
+import { PersonQuestions } from './base/personQuestions';
+import { registerResultScheme } from './results/open';
+import { ApiKeyStore } from './base/secrets';
+import { ProfileService } from './base/profiles';
+import { registerTableEditor, type TableTestHooks } from './table/tableEditor';
+import type { Services } from './services';
+import { ProfileStatus } from './views/profileStatus';
+import { HistoryService } from './base/history';
+import { WorkspaceSettingsGuard } from './base/workspaceSettings';
+import { registerSidebar, type Sidebar } from './views/sidebar';
+import { WatchService } from './watch/watchService';
+import { registerWatches } from './watch/watchCommands';
+
+/**
+ * Only under VS Code's test runner (ExtensionMode.Test): what the integration suite drives. It
+ * holds the key and can spend, so an installed extension returns nothing (src/vscode/base/exports.ts).
+ */
+export interface TestSurface {
+  readonly services: Services;
+  readonly activationMs: number;
+  /** The Wallet Analytics view container: Account and Requests views, credits status bar item. */
+  readonly sidebar: Sidebar;
+  /** The context, so tests can reach this extension's SecretStorage, log and storage folders. */
+  readonly context: vscode.ExtensionContext;
+  readonly table?: TableTestHooks;
+  /** The price questions asked, and a stand-in for the person's click (answerForTests). */
+  readonly prices: PriceQuestions;
+  /** Set API Key's and the profile commands' boxes and confirmations, and a stand-in for the person (answerForTests). */
+  readonly questions: PersonQuestions;
+  /** Finds a workspace's attempts to set user-only settings, and tells the person once. */
+  readonly workspaceSettings: WorkspaceSettingsGuard;
+  /** Copy as Code: its languageForTests stands in for the person's pick. */
+  readonly copier: CodeCopier;
+  /** The watches: their store, runner and what they told. */
+  readonly watches: WatchService;
+}
+
+function logCall(log: Log, e: CallLog): void {
+  const credits = e.charged !== undefined ? `, ${e.charged} credits` : e.quoted ? `, ${e.quoted} credits quoted (charge unknown)` : '';
+  const outcome = e.status ?? `no answer (${e.error ?? 'unknown'})`;
+  const line = `${e.method} ${e.path} → ${outcome} in ${Math.round(e.durationMs)} ms${credits}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}${e.willRetry ? ', will retry' : ''}`;
+  if (e.status !== undefined && e.status < 400) log.info(line);
+  else log.warn(line);
+}
+
+/**
+ * Everything activate() used to build at once, built on the first use of any feature (src/extension.ts):
+ * the services, every command's real handler, the views, the query language, the table editor.
+ * `started` is when activate() began, so "Activated in" spans the whole wait of the first feature.
+ */
+export async function activateFeatures(context: vscode.ExtensionContext, started: number): Promise<TestSurface> {
+  // Every l10n.t in the host and the core reads VS Code's bundle for the display language.
+  useBundle(vscode.l10n.bundle);
+  const contextKeys = new ContextKeySetter();
+  // Profiles (src/vscode/base/profiles.ts): each its base URL and key; the keys store acts on the one in use.
+  // Every stored value, through one typed map of keys (src/core/storage.ts).
+  const storage = new Storage(context);
+  const profiles = new ProfileService(storage);
+  const keys = new ApiKeyStore(context.secrets, contextKeys, () => profiles.keyProfileId());
+  const log = new Log(() => keys.peekAll());
+  const connection = new Connection(keys, contextKeys, log, (e) => logCall(log, e), profiles);
+  const credits = new CreditsService(
+    storage,
+    (scope) => connection.apiFor(scope),
+    () => connection.scope(),
+    () => readSettings().quotaPeriodStart,
+  );
+  // One history reader and one pace for the window: the poller and every view share them.
+  const history = new HistoryService(connection);
+  const jobs = new JobService(context, storage, connection, log, history);
+  context.subscriptions.push(profiles, keys, log, connection, credits, jobs, history, new ProfileStatus(connection));
+  const services: Services = { contextKeys, keys, log, connection, credits, jobs, storage };
+
+  // The key and the profiles change only on the person's own answers to `questions`.
+  const questions = new PersonQuestions();
+  registerApiKeyCommands(context, services, questions);
+  registerGetStartedCommand(context, {
+    contextKeys,
+    hasKey: () => (keys.peek() ?? '') !== '',
+    sandbox: () => connection.mode === 'sandbox',
+    onDidChange: (listener) => vscode.Disposable.from(keys.onDidChange(listener), connection.onDidChange(listener)),
+  });
+  registerProfileCommands(context, services, questions);
+  registerResultScheme(context);
+  // One call flow for every way a call starts; only the person's answers to `prices` spend.
+  const prices = new PriceQuestions();
+  const queryRuns = new QueryRunCache(path.join(context.globalStorageUri.fsPath, 'query-runs'));
+  const copier = new CodeCopier(connection, storage);
+  const calls = new CallService({
+    connection,
+    credits,
+    jobs,
+    log,
+    storage,
+    questions: prices,
+    queryRuns,
+    reconcile: (q) => reconcileInHistory(jobs, q),
+    copyAsCode: (ep, input, ctx) => copier.copy(ep, input, { ctx }),
+  });
+  registerEndpointCommands(context, calls);
+  registerPagesCommands(context, { connection, credits, jobs, log, questions: prices });
+  registerSandboxAndResultCommands(context, { connection, jobs, showLog: () => log.channel.show(true) });
+  const queryLanguage = registerQueryLanguage(context, services, calls, queryRuns);
+  registerPipelineNotebook(context, { calls, questions: prices, connection, store: () => jobs.store, persons: questions, queryRuns, columns: () => queryLanguage.fields.ensure(), resultsFolder: () => jobs.folder() });
+  registerPipelineLanguage(context, queryLanguage.fields);
+  const table = registerTableEditor(context, { log, storage, resultsFolder: () => jobs.folder() });
+
+  await keys.refresh();
+  await contextKeys.set(ContextKeys.sandbox, false);
+  if (readSettings().sandboxAutoStart || process.env.WALLET_ANALYTICS_SANDBOX === '1') await connection.startSandbox();
+  // Built once the key and the sandbox are known, so the views open on the right content.
+  const sidebar = registerSidebar(context, services, history);
+  registerCopyAsCode(context, copier, {
+    connection, jobs, storage, queries: queryLanguage.runner,
+    historyItem: (id) => sidebar.requests.provider.model.get(id),
+  });
+  registerAnalysisCommands(context, {
+    doneJobs: () => jobs.store.all().filter((j) => j.state === 'done'),
+    resultsFolder: () => jobs.folder(),
+    persons: questions,
+    resultOfRequest: (id) => {
+      const item = sidebar.requests.provider.model.get(id);
+      if (!item) return Promise.reject(new Error('That request is no longer in the history.'));
+      return sidebar.requests.files.ensure(item, connection.scope());
+    },
+  });
+  // Watches (src/vscode/watch/): one window runs them; each run goes through the call flow above.
+  const testMode = context.extensionMode === vscode.ExtensionMode.Test;
+  const watches = new WatchService({
+    calls, connection, credits, log, store: () => jobs.store,
+    dir: path.join(context.globalStorageUri.fsPath, 'watches'),
+    resultsFolder: () => jobs.folder(),
+    // The test runner looks every half second, so a test interval of seconds runs on time.
+    tickMs: testMode ? 500 : 30_000,
+    testMode,
+  });
+  registerWatches(context, {
+    watches, questions: prices, testMode, historyItem: (id) => sidebar.requests.provider.model.get(id),
+    exporter: { persons: questions, baseUrl: () => connection.baseUrl() },
+  });
+  jobs.start();
+  // A workspace cannot choose where the key goes or how much may be spent; say so when one tries.
+  const workspaceSettings = new WorkspaceSettingsGuard(storage);
+  context.subscriptions.push(workspaceSettings);
+  void workspaceSettings.check().catch((e: unknown) => log.warn(`Workspace settings not checked: ${String(e)}`));
+  // A crash's .part files and extraction folders; fire-and-forget, so activation never waits on the disk.
+  sweepResultsFolderInBackground(() => jobs.folder(), log);
+  const activationMs = performance.now() - started;
+  log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
+  return { services, activationMs, sidebar, context, table, prices, questions, workspaceSettings, copier, watches };
+}

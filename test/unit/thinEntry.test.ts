@@ -1,0 +1,97 @@
+/**
+ * Activation stays cheap (issue 34 item 1), as rules on the source rather than timings:
+ * - src/extension.ts loads nothing heavy: its static imports are `vscode`, type-only imports and the
+ *   tiny exports gate; the features (undici, zod, the catalog, every view) come through import(),
+ *   which esbuild.mjs builds as their own bundle, required on first use.
+ * - the bundle is plain ASCII: esbuild's `charset: 'ascii'` escapes strings, but not what it must keep
+ *   as written (a regular expression literal, a String.raw template), and one non-ASCII character
+ *   makes V8 read the whole 1.7 MB bundle as two-byte text.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+import ts from 'typescript';
+
+function repoRoot(): string {
+  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) {
+    try {
+      readFileSync(join(d, 'esbuild.mjs'));
+      return d;
+    } catch {
+      // keep looking
+    }
+  }
+  throw new Error(`no esbuild.mjs above ${__dirname}`);
+}
+const root = repoRoot();
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+/** The static imports of a file that bring code at load time (not `import type`, not import()). */
+function valueImports(file: string): string[] {
+  const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  return sf.statements.flatMap((s) => {
+    if (!ts.isImportDeclaration(s) || !ts.isStringLiteral(s.moduleSpecifier)) return [];
+    const clause = s.importClause;
+    if (clause?.isTypeOnly) return [];
+    const named = clause?.namedBindings;
+    const allTypes = clause && !clause.name && named && ts.isNamedImports(named) && named.elements.every((e) => e.isTypeOnly);
+    return allTypes ? [] : [s.moduleSpecifier.text];
+  });
+}
+
+/** Non-ASCII text esbuild writes as it is: inside regular expression literals and String.raw templates. */
+function unescapable(file: string): string[] {
+  const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (n: ts.Node): void => {
+    const raw =
+      n.kind === ts.SyntaxKind.RegularExpressionLiteral ||
+      (ts.isTaggedTemplateExpression(n) && n.tag.getText(sf) === 'String.raw');
+    if (raw && /[^\t-~]/u.test(n.getText(sf))) {
+      const { line } = sf.getLineAndCharacterOfPosition(n.getStart(sf));
+      const chars = [...new Set(n.getText(sf).match(/[^\t-~]/gu))].join('');
+      found.push(`${relative(root, file)}:${line + 1} ${chars}`);
+      return;
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+describe('activation: a thin entry and a plain ASCII bundle', () => {
+  it('src/extension.ts imports only vscode and the exports gate; the features come through import()', () => {
+    const entry = join(root, 'src', 'extension.ts');
+    assert.deepEqual(valueImports(entry), ['vscode', './vscode/base/exports']);
+    assert.match(readFileSync(entry, 'utf8'), /import\('\.\/vscode\/features'\)/u);
+  });
+
+  it('the built entry is a few kilobytes and requires the features bundle beside it', () => {
+    const built = readFileSync(join(root, 'dist', 'extension.js'), 'utf8');
+    assert.ok(built.length < 20_000, `dist/extension.js is ${built.length} bytes: something heavy is imported statically`);
+    assert.match(built, /require\("\.\/features\.js"\)/u);
+    assert.match(readFileSync(join(root, '.vscodeignore'), 'utf8'), /^!dist\/features\.js$/mu, 'the .vsix ships dist/features.js');
+  });
+
+  it('the exports gate itself loads nothing but vscode', () => {
+    assert.deepEqual(valueImports(join(root, 'src', 'vscode', 'base', 'exports.ts')), ['vscode']);
+  });
+
+  it('no regular expression or String.raw template in src/ holds a non-ASCII character (write \\uXXXX)', () => {
+    assert.deepEqual(tsFiles(join(root, 'src')).flatMap(unescapable), []);
+  });
+
+  it('the check finds one', () => {
+    const dir = join(root, 'out', 'thin-entry-probe');
+    const probe = join(dir, 'probe.ts');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(probe, "export const a = /…$/u;\nexport const b = String.raw`x → y`;\nexport const c = '…';\n");
+    assert.deepEqual(unescapable(probe).map((s) => s.replace(/^.*probe\.ts:/u, '')), ['1 …', '2 →']);
+  });
+});
