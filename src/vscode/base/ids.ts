@@ -107,5 +107,8 @@ export const ContextKeys = {
   walkthroughKeyOrSandbox: 'walletAnalytics.walkthrough.keyOrSandbox',
 } as const;
 
+/** The Requests view's id (package.json contributes.views): the sidebar creates it, the price step focuses it. */
+export const REQUESTS_VIEW = 'walletAnalyticsRequests';
+
 /** The id of the Getting Started walkthrough in package.json (contributes.walkthroughs); a test checks they agree. */
 export const WALKTHROUGH_ID = 'gettingStarted';

@@ -28,7 +28,7 @@ import type { BoundConnection, Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import { readSettings } from '../base/settings';
 import { pickStep } from '../flows/multiStep';
-import { REQUESTS_VIEW } from '../views/requestsTree';
+import { REQUESTS_VIEW } from '../base/ids';
 import { l10n } from '../../shared/l10n';
 
 export type PriceDecision =

@@ -9,8 +9,6 @@ import { CommandIds } from '../base/ids';
 import { l10n } from '../../shared/l10n';
 import { errorText } from '../../core/errors';
 
-export const REQUESTS_VIEW = 'walletAnalyticsRequests';
-
 export class GroupNode {
   readonly kind = 'group';
   constructor(readonly group: GroupId) {}
