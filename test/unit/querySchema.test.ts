@@ -62,9 +62,8 @@ describe('query JSON Schema: generated from the zod model', () => {
     const grammar = JSON.parse(readFileSync(join(root, g.path), 'utf8')) as { scopeName: string; patterns: { include: string }[] };
     assert.equal(grammar.scopeName, g.scopeName);
     assert.deepEqual(grammar.patterns, [{ include: 'source.json.comments' }], 'JSON (with comments) highlighting, reused');
-    const snip = c.snippets?.find((x) => x.language === 'waquery');
-    assert.ok(snip?.path.startsWith('./media/'), 'snippets ship in media/');
-    const snippets = JSON.parse(readFileSync(join(root, snip?.path ?? ''), 'utf8')) as Record<string, { prefix: string[] }>;
-    for (const want of ['cond', 'and', 'or', 'between']) assert.ok(Object.values(snippets).some((s) => s.prefix.includes(want)), `a snippet for ${want}`);
+    // The query snippets come from a completion provider that knows where they land (querySnippets.test.ts),
+    // not from a static file that cannot add the comma a list needs.
+    assert.equal(c.snippets?.find((x) => x.language === 'waquery'), undefined, 'no static snippets for waquery');
   });
 });
