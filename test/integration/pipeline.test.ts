@@ -13,7 +13,6 @@ import * as vscode from 'vscode';
 import { examplePipeline, serializePipeline } from '../../src/core/pipeline/format';
 import { readRecord, resultsDirOf } from '../../src/core/pipeline/run';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
-import { CommandIds } from '../../src/vscode/base/ids';
 import type { PriceQuestion } from '../../src/vscode/calls/priceStep';
 import { answerPrices, EXTENSION_ID, note, setApiKey, waitFor, clearApiKey } from './support';
 

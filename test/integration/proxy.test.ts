@@ -14,7 +14,6 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { createProxy } from 'proxy';
 import * as vscode from 'vscode';
-import { CommandIds } from '../../src/vscode/base/ids';
 import { api as getApi, note, waitFor, setApiKey, clearApiKey } from './support';
 
 const KEY = 'sk-proxy-integration-8c41d2';
