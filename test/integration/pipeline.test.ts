@@ -14,7 +14,8 @@ import { examplePipeline, serializePipeline } from '../../src/core/pipeline/form
 import { readRecord, resultsDirOf } from '../../src/core/pipeline/run';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { PriceQuestion } from '../../src/vscode/calls/priceStep';
-import { answerPrices, EXTENSION_ID, note, setApiKey, waitFor, clearApiKey } from './support';
+import { answerPrices, api, EXTENSION_ID, note, setApiKey, waitFor, clearApiKey } from './support';
+import { escapeMarkdown } from '../../src/core/markdown';
 
 const set = (k: string, v: unknown): Thenable<void> => vscode.workspace.getConfiguration('walletAnalytics').update(k, v, vscode.ConfigurationTarget.Global);
 
@@ -72,7 +73,8 @@ describe('pipeline notebook: §8.4 example run against a sandbox', function () {
     const plans = asked.filter((q) => q.kind === 'modal' && q.endpointId === 'pipeline');
     assert.equal(asked.length, 1, JSON.stringify(asked));
     assert.match(plans[0]?.kind === 'modal' ? plans[0].message : '', /up to 26,050 credits/u);
-    const traders = await readRecord(results, 'traders');
+    // A call cell's file is in the window's results folder: a record is read only from there or its own folder.
+    const traders = await readRecord(results, 'traders', [(await api()).services.jobs.folder()]);
     assert.ok(traders);
     const wallets = Math.min(traders.size, 5_000);
     const charged = start - sb.balance();
@@ -129,7 +131,8 @@ describe('pipeline notebook: §8.4 example run against a sandbox', function () {
     await vscode.commands.executeCommand('notebook.selectKernel', { id: 'wallet-analytics-pipeline-runner', extension: EXTENSION_ID });
     await vscode.commands.executeCommand('notebook.execute');
     const out = await waitFor('the bad cell says why it did not run', () => nb.getCells().map(outputText).find((o) => o.includes('Not run')), 20_000);
-    assert.ok(out.includes(unknown.message), `${out}\n≠ ${unknown.message}`);
+    // The output is Markdown with the message escaped (issue 30.13): the same words, never markup.
+    assert.ok(out.includes(escapeMarkdown(unknown.message)), `${out}\n≠ ${unknown.message}`);
     assert.equal(asked.length, 0);
     assert.equal(sb.balance(), before);
     note(`pipeline cell checks: “${unknown.message.slice(0, 60)}…” underlined and refused by Run All`);
