@@ -1,7 +1,7 @@
 /**
  * `npm run bench:input`: "Use Result as Input to…" on the 722 MB result (issue 22 item 6). From the
  * command to its price step the extension host reads the result's address columns in a table
- * worker (core/results/readResult.ts) and ranks the endpoints (core/inputTargets.ts); this measures
+ * worker (core/results/readResult.ts) and ranks the endpoints (core/addressLists/inputTargets.ts); this measures
  * that path as the Requests view runs it. Budgets: ≤ 2 s to the price step; the host's event loop
  * stalls ≤ 16 ms at p99; the process's memory grows by ≤ 0.25 × the file (RSS, the worker's
  * included, and the host's own heap apart). A `before` mode runs the old way (fs.readFile into one
@@ -19,7 +19,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Papa from 'papaparse';
-import { listFields, rankTargets, resultRole } from '../src/core/inputTargets';
+import { listFields, rankTargets, resultRole } from '../src/core/addressLists/inputTargets';
 import { readResultLists } from '../src/core/results/readResult';
 import { generateWalletCsv } from './tableData';
 

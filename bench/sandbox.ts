@@ -17,7 +17,7 @@ import { cpus, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { Client, Pool } from 'undici';
-import type { QueryBody } from '../src/core/query/model';
+import type { QueryBody } from '../src/core/spec/queryModel';
 import { startSandbox, type Sandbox } from '../src/sandbox/index';
 import { chainMetricColumns } from '../src/sandbox/columns';
 import { runQuery } from '../src/sandbox/query';

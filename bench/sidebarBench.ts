@@ -14,12 +14,12 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { WalletAnalyticsApi } from '../src/core/api';
+import { WalletAnalyticsApi } from '../src/core/transport/api';
 import { mergeHistory } from '../src/core/history/merge';
 import { GROUPS, HistoryModel, contextValueOf, rowIcon, rowText } from '../src/core/history/model';
 import { isZipItem } from '../src/core/results/kinds';
 import type { JobRecord } from '../src/core/jobs/job';
-import type { RequestRecord } from '../src/core/wire';
+import type { RequestRecord } from '../src/core/spec/wire';
 import { startSandbox } from '../src/sandbox';
 
 const N = 5_000;

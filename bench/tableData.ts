@@ -7,7 +7,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { IDENTITY_COLUMNS, TIMEFRAMES, metricColumns, metricsOn, type MetricKind } from '../src/core/metrics';
+import { IDENTITY_COLUMNS, TIMEFRAMES, metricColumns, metricsOn, type MetricKind } from '../src/core/spec/metrics';
 
 /** A small, fast, seeded PRNG (mulberry32); returns floats in [0, 1). */
 export function seededRandom(seed: number): () => number {

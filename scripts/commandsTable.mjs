@@ -1,6 +1,6 @@
 // The README's list of commands, from package.json and package.nls.json (one owner: `npm run sync`
-// writes it, test/unit/docs.test.ts checks it is current). Endpoint commands have their own table
-// (src/core/docs.ts); commands hidden from the palette are left out.
+// writes it, test/unit/core/manifest/docs.test.ts checks it is current). Endpoint commands have their own table
+// (src/core/manifest/docs.ts); commands hidden from the palette are left out.
 export const COMMANDS_START = '<!-- commands:start (generated from package.json by `npm run sync`) -->';
 export const COMMANDS_END = '<!-- commands:end -->';
 

@@ -3,7 +3,7 @@
 // outside core import it from there), a template's ${…} becoming {0}, {1}…; then writes
 // l10n/bundle.l10n.json, the English source of every l10n.t message (what a translation
 // translates; package.json "l10n" points VS Code at the folder). Run by `npm run sync`;
-// test/unit/l10n.test.ts fails on a new literal at a sink and on a stale bundle.
+// test/unit/house/l10n.test.ts fails on a new literal at a sink and on a stale bundle.
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import ts from 'typescript';

@@ -1,6 +1,6 @@
 // Where a string a person reads is written in the extension's code (issue 26: localisable): the one
 // list of those places ("sinks"), used by scripts/l10n.mjs (which wraps them in l10n.t and writes
-// l10n/bundle.l10n.json) and by test/unit/l10n.test.ts (which fails on a new literal at a sink).
+// l10n/bundle.l10n.json) and by test/unit/house/l10n.test.ts (which fails on a new literal at a sink).
 // Sinks: the arguments of show{Information,Warning,Error}Message and of the error owner's showError,
 // showErrorIn and showWarning (src/vscode/base/errors.ts), and the `detail` of their options;
 // an object literal's label, description, detail, placeHolder, placeholder, prompt, title, tooltip

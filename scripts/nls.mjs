@@ -1,7 +1,7 @@
 // Moves every user-facing string of package.json into package.nls.json (issue 26: localisable), so
 // a translation is one more package.nls.<lang>.json beside it. Idempotent: a string already written
 // as %key% stays; a new literal (a command added since) gets its key from its id. Run by
-// `npm run sync`; test/unit/nls.test.ts fails on a literal left in package.json.
+// `npm run sync`; test/unit/house/nls.test.ts fails on a literal left in package.json.
 //   node scripts/nls.mjs           rewrite package.json and package.nls.json
 //   node scripts/nls.mjs --check   exit 1 (listing them) when a literal is left
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';

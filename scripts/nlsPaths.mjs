@@ -1,5 +1,5 @@
 // Where package.json holds text a person reads, each with the package.nls.json key it gets (one
-// owner: scripts/nls.mjs writes them, test/unit/nls.test.ts checks them). Keys come from ids, so
+// owner: scripts/nls.mjs writes them, test/unit/house/nls.test.ts checks them). Keys come from ids, so
 // they are stable when entries move.
 
 /** @returns {{ key: string, get: () => unknown, set: (v: string) => void }[]} */

@@ -1,6 +1,6 @@
 // Writes what is derived from src/core: package.json's endpoint commands and the README's endpoint
 // table (from the catalog), and the JSON Schema of .waquery.json files (from the zod query model).
-// Run after editing src/core/catalog.ts or src/core/query/model.ts: `npm run sync`. Unit tests fail until it is run.
+// Run after editing src/core/spec/catalog.ts or src/core/spec/queryModel.ts: `npm run sync`. Unit tests fail until it is run.
 import * as esbuild from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,8 +15,8 @@ async function load(entry) {
   return mod.exports;
 }
 
-const { endpointCommands, ENDPOINT_COMMAND_PREFIX } = await load('src/core/manifest.ts');
-const { endpointTable, ENDPOINT_TABLE_START, ENDPOINT_TABLE_END } = await load('src/core/docs.ts');
+const { endpointCommands, ENDPOINT_COMMAND_PREFIX } = await load('src/core/manifest/manifest.ts');
+const { endpointTable, ENDPOINT_TABLE_START, ENDPOINT_TABLE_END } = await load('src/core/manifest/docs.ts');
 const { queryJsonSchemaText, QUERY_SCHEMA_PATH } = await load('src/core/query/schema.ts');
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));

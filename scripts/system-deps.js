@@ -23,8 +23,8 @@ const fs = require('node:fs');
  *   server  to run code-server
  *   browser headless Chromium, which drives code-server's workbench
  *   snippets the tools the unit tier runs generated code with: each Copy as Code snippet, against the
- *           sandbox (test/unit/snippetsSandbox.test.ts), and an Open in Notebook notebook's pandas
- *           cell (test/unit/notebook.test.ts): without them those tests could only skip. DuckDB,
+ *           sandbox (test/unit/core/codegen/snippetsSandbox.test.ts), and an Open in Notebook notebook's pandas
+ *           cell (test/unit/core/codegen/notebook.test.ts): without them those tests could only skip. DuckDB,
  *           which the notebook's other cell uses, has no Debian package: that test skips without it.
  * Not here, on purpose: git (no git dependency in package-lock.json or code-server's shrinkwraps),
  * ca-certificates (npm and node-gyp use Node's own CA store), fonts-dejavu-core (Chromium's
@@ -200,7 +200,7 @@ function presentPackages(chromiumPath, dpkg) {
     curl: () => has('curl'),
     jq: () => has('jq'),
     'python3-requests': () => spawnSync('python3', ['-c', 'import requests'], { stdio: 'ignore' }).status === 0,
-    // Either python3 on PATH or Debian's: test/unit/notebook.test.ts tries both.
+    // Either python3 on PATH or Debian's: test/unit/core/codegen/notebook.test.ts tries both.
     'python3-pandas': () => ['python3', '/usr/bin/python3'].some((py) => spawnSync(py, ['-c', 'import pandas'], { stdio: 'ignore' }).status === 0),
     'python3-nbformat': () => ['python3', '/usr/bin/python3'].some((py) => spawnSync(py, ['-c', 'import nbformat'], { stdio: 'ignore' }).status === 0),
     'fonts-liberation': () => ['/usr/share/fonts/truetype/liberation', '/usr/share/fonts/liberation-sans'].some((d) => fs.existsSync(d)),

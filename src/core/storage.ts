@@ -7,7 +7,7 @@
  * (core/mergedList.ts), which lay this window's own writes over what is read. A value written
  * whole (the active profile, a table's layout) is set, never read-modified-written.
  *
- * A test (test/unit/owners.test.ts) fails when another file touches globalState or workspaceState
+ * A test (test/unit/house/owners.test.ts) fails when another file touches globalState or workspaceState
  * or spells one of these keys. Pure: no vscode import; VS Code's Memento fits KeyValueStore.
  */
 import { MergedList, MergedRecord, type MergedListOptions } from './mergedList';
@@ -54,11 +54,11 @@ export const StorageKeys = {
    * own (core/jobs/job.ts), so this floor, below the jobs, does not name it.
    */
   jobs: global<unknown[]>('walletAnalytics.jobs'),
-  /** The spend ledger: charges and holds (core/spendLedger.ts), a MergedList. */
+  /** The spend ledger: charges and holds (core/money/spendLedger.ts), a MergedList. */
   ledger: global<unknown[]>('walletAnalytics.ledger'),
-  /** Paid calls that ended without a clear answer (core/ambiguousCalls.ts), a MergedList. */
+  /** Paid calls that ended without a clear answer (core/money/ambiguousCalls.ts), a MergedList. */
   ambiguousCalls: global<unknown[]>('walletAnalytics.ambiguousCalls'),
-  /** The added profiles (core/profiles.ts parses them), a MergedList. */
+  /** The added profiles (core/transport/profiles.ts parses them), a MergedList. */
   profiles: global<unknown[]>('walletAnalytics.profiles'),
   /** The profile a new window starts in (written whole). */
   activeProfile: global<string>('walletAnalytics.activeProfile'),

@@ -4,8 +4,8 @@
  * The cursor carries the hour the first page was read in, so a walk through the pages sees
  * one consistent list even when the hour turns; it also names the wallet it belongs to.
  */
-import type { Chain } from '../core/addresses';
-import { ALT_DEXES, MAIN_DEXES, TRADING_BOTS } from '../core/catalog';
+import type { Chain } from '../core/spec/addresses';
+import { ALT_DEXES, MAIN_DEXES, TRADING_BOTS } from '../core/spec/catalog';
 import { ALT_BOTS } from './columns';
 import type { Market } from './market';
 import { Rng, base58String, hash32, hexAddress, unit } from './rng';

@@ -3,16 +3,16 @@
  * `/…wallet_database/columns` serves.
  *
  * CHAIN-ONLY FIELDS: every wallet has 158 metrics on either chain (§2.4, §4.3); 154 exist on
- * both and four on one chain only. Which four is decided by `only` in src/core/metrics.ts
+ * both and four on one chain only. Which four is decided by `only` in src/core/spec/metrics.ts
  * (launchpad metrics on the main chain; private relays, approvals and gas on the second).
  * A chain-only field is absent from the other chain's column list, Wallet Database (querying
  * it there is a 400 that names the chain that has it), WalletMetrics and pnl file: each chain
  * serves exactly its own 158 × 4 = 632 metric columns.
  */
-import type { Chain } from '../core/addresses';
-import { ALT_DEXES, MAIN_DEXES, TRADING_BOTS } from '../core/catalog';
-import { METRICS, TIMEFRAMES, TIMEFRAME_LABEL, metricColumn, type Metric, type Timeframe } from '../core/metrics';
-import type { ColumnInfo } from '../core/wire';
+import type { Chain } from '../core/spec/addresses';
+import { ALT_DEXES, MAIN_DEXES, TRADING_BOTS } from '../core/spec/catalog';
+import { METRICS, TIMEFRAMES, TIMEFRAME_LABEL, metricColumn, type Metric, type Timeframe } from '../core/spec/metrics';
+import type { ColumnInfo } from '../core/spec/wire';
 
 const ONLY = new Map(METRICS.flatMap((m) => (m.only ? [[m.name, m.only] as const] : [])));
 

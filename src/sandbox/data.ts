@@ -2,10 +2,10 @@
  * The sandbox's whole synthetic world for one seed: both chains' wallets, the market, the
  * traders of each token, and the hour views (the hourly refresh). Built once at start.
  */
-import type { Chain } from '../core/addresses';
+import type { Chain } from '../core/spec/addresses';
 import { buildMarket, type Market } from './market';
 import { TraderBook } from './traders';
-import { refreshPeriodIndex } from '../core/refresh';
+import { refreshPeriodIndex } from '../core/spec/refresh';
 import { HourView, generateWallets, walletAddresses, type WalletSet } from './wallets';
 
 export class World {

@@ -3,11 +3,11 @@
  * answer, then pays through `pay` (which refuses with 402 before anything is charged when
  * the balance is short), then answers. Prices come from the sandbox's own table (./prices.ts).
  */
-import type { Chain } from '../core/addresses';
-import { CREATOR_COLUMNS } from '../core/catalog';
-import { canonicalQuery, type QueryBody } from '../core/query/model';
-import { REFRESH_PERIOD_MS, refreshPeriodIndex, refreshPeriodStart } from '../core/refresh';
-import { ERROR_CODES } from '../core/wire';
+import type { Chain } from '../core/spec/addresses';
+import { CREATOR_COLUMNS } from '../core/spec/catalog';
+import { canonicalQuery, type QueryBody } from '../core/spec/queryModel';
+import { REFRESH_PERIOD_MS, refreshPeriodIndex, refreshPeriodStart } from '../core/spec/refresh';
+import { ERROR_CODES } from '../core/spec/wire';
 import { PAGE_SIZE, decodeCursor, encodeCursor, swapCount, swaps } from './activity';
 import { columnInfos } from './columns';
 import type { World } from './data';

@@ -1,11 +1,11 @@
 /** Small HTTP helpers for the sandbox's node:http handlers: JSON answers, error bodies, body reading. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ERROR_CODES } from '../core/wire';
+import { ERROR_CODES } from '../core/spec/wire';
 import { errorText } from '../core/errors';
 
 type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
-/** A refusal: thrown by handlers, answered as `{ error: { code, message } }` (our design, src/core/wire.ts). */
+/** A refusal: thrown by handlers, answered as `{ error: { code, message } }` (our design, src/core/spec/wire.ts). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -14,9 +14,9 @@
  *   - a parameter may be given once; unknown parameters are refused;
  *   - lists of addresses count distinct addresses (second-chain ones compared in lower case).
  */
-import { addressProblem, normaliseAddress, type Chain } from '../core/addresses';
-import { ALT_DEXES, CREATOR_COLUMNS, LAUNCHPADS, MAIN_DEXES, TRADING_BOTS } from '../core/catalog';
-import { sampleAddress } from '../core/samples';
+import { addressProblem, normaliseAddress, type Chain } from '../core/spec/addresses';
+import { ALT_DEXES, CREATOR_COLUMNS, LAUNCHPADS, MAIN_DEXES, TRADING_BOTS } from '../core/spec/catalog';
+import { sampleAddress } from '../core/spec/samples';
 import { BOUNDS } from './bounds';
 import { isRecord, queryBody, show } from './queryBody';
 import type { Endpoint } from './routes';

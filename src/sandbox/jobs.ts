@@ -1,11 +1,11 @@
 /**
  * Queued jobs (§3): accepted → `queued`, then after the configured delay `running` while its
  * file is written, then `done` with its `url` set (or `failed`). The status names are ours
- * (REQUEST_STATUSES in src/core/wire.ts); `url` being set is what the spec promises.
+ * (REQUEST_STATUSES in src/core/spec/wire.ts); `url` being set is what the spec promises.
  */
 import { randomBytes } from 'node:crypto';
-import { refreshPeriodStart } from '../core/refresh';
-import type { RequestRecord, RequestStatus } from '../core/wire';
+import { refreshPeriodStart } from '../core/spec/refresh';
+import type { RequestRecord, RequestStatus } from '../core/spec/wire';
 import type { World } from './data';
 import type { FaultSwitches } from './faults';
 import type { FileStore } from './files';
@@ -56,7 +56,7 @@ function summarise(input: Record<string, unknown>): Record<string, unknown> {
 
 const newId = (prefix: string, bytes: number) => `${prefix}${randomBytes(bytes).toString('hex')}`;
 
-/** A fresh request id (unguessable). The client takes any id as opaque (requestIdSchema in src/core/wire.ts). */
+/** A fresh request id (unguessable). The client takes any id as opaque (requestIdSchema in src/core/spec/wire.ts). */
 function newRequestId(): string {
   return newId('req_', 10);
 }

@@ -4,11 +4,11 @@
  * Times are kept as "seconds before the start of the hour" so the market ages with the
  * clock and "migrated in the last 6 hours" always finds something.
  *
- * The catalog's sample addresses (src/core/samples.ts) are planted here (as tokens, the first
+ * The catalog's sample addresses (src/core/spec/samples.ts) are planted here (as tokens, the first
  * creator, the first program and lookup table), so every sampleInput finds data.
  */
-import { CREATOR_COLUMNS, LAUNCHPADS } from '../core/catalog';
-import { sampleAddress } from '../core/samples';
+import { CREATOR_COLUMNS, LAUNCHPADS } from '../core/spec/catalog';
+import { sampleAddress } from '../core/spec/samples';
 import { Rng, base58Address, hash32, hexAddress } from './rng';
 
 export interface Token {

@@ -2,7 +2,7 @@
  * What the sandbox charges, transcribed from the spec on its own (§8.2 queued prices, §4.2
  * direct prices, §4.3 rule 5 "credit costs of these endpoints equal those of the first-chain
  * endpoints"). It deliberately shares nothing with the client's price rules
- * (src/core/catalog.ts, src/core/pricing.ts): the contract test compares the client's quote
+ * (src/core/spec/catalog.ts, src/core/money/pricing.ts): the contract test compares the client's quote
  * with what this server takes, and that comparison only means something if the two sides can
  * disagree.
  */

@@ -1,5 +1,5 @@
 /**
- * Evaluates a Wallet Database query (src/core/query/model.ts) over a wallet set, for real:
+ * Evaluates a Wallet Database query (src/core/spec/queryModel.ts) over a wallet set, for real:
  * each condition is computed column-wise into a byte mask, groups combine masks with AND/OR,
  * then the matches are sorted, cut to `limit` and projected.
  *
@@ -7,11 +7,11 @@
  * "between" is inclusive; nulls sort last in either direction; without `sort` wallets come in
  * a fixed order; without `columns` each wallet carries the fields the query names.
  */
-import type { Chain } from '../core/addresses';
-import { TIMEFRAMES } from '../core/metrics';
-import { isAnd, type Condition, type QueryBody, type QueryNode } from '../core/query/model';
+import type { Chain } from '../core/spec/addresses';
+import { TIMEFRAMES } from '../core/spec/metrics';
+import { isAnd, type Condition, type QueryBody, type QueryNode } from '../core/spec/queryModel';
 import { onlyChainOf, queryColumns, type QueryColumn } from './columns';
-import { closestName as closest } from '../core/suggest';
+import { closestName as closest } from '../core/spec/suggest';
 import type { HourView } from './wallets';
 
 const CHAIN_NAME: Record<Chain, string> = { main: 'main chain', alt: 'second chain' };

@@ -1,10 +1,10 @@
 /**
- * The sandbox's check of a Wallet Database query body (names ours, as in src/core/query/model.ts,
+ * The sandbox's check of a Wallet Database query body (names ours, as in src/core/spec/queryModel.ts,
  * but checked here on their own, as every input rule of inputs.ts is, so a client that sends what
  * the server refuses is caught by the tests instead of agreeing with itself).
  */
 import { BOUNDS } from './bounds';
-import { OPERATORS, type Condition, type QueryBody, type QueryNode } from '../core/query/model';
+import { OPERATORS, type Condition, type QueryBody, type QueryNode } from '../core/spec/queryModel';
 
 /** Whether v is a JSON object. */
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

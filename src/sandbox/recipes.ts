@@ -8,8 +8,8 @@
  * 100,000 wallets × 632 values), while the factors keep metrics of one wallet coherent:
  * a skilled wallet has a high winrate, positive pnl and a high copy score.
  */
-import type { Chain } from '../core/addresses';
-import { METRICS, type Metric } from '../core/metrics';
+import type { Chain } from '../core/spec/addresses';
+import { METRICS, type Metric } from '../core/spec/metrics';
 
 /** Per-wallet, per-timeframe magnitudes. */
 export type Magnitude = 'one' | 'count' | 'flow' | 'size' | 'hold' | 'days' | 'on' | 'act' | 'daily';

@@ -14,8 +14,8 @@
  * Pure: a metric's column from the columns it depends on, through `src` (the hour's view, which
  * caches them). The dependencies form no cycle (a test reads every column).
  */
-import type { Chain } from '../core/addresses';
-import { METRICS } from '../core/metrics';
+import type { Chain } from '../core/spec/addresses';
+import { METRICS } from '../core/spec/metrics';
 import { NATIVE_PRICE } from './recipes';
 
 /** Reads a metric's served column over a timeframe (0 = 1d … 3 = all). */

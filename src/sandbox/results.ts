@@ -5,9 +5,9 @@
  * the same job gives the same bytes. Inputs that match nothing give a valid empty file
  * (no lines for `.txt`, the header alone for `.csv`).
  */
-import type { Chain } from '../core/addresses';
-import { ALT_DEXES, MAIN_DEXES, TRADING_BOTS } from '../core/catalog';
-import { refreshPeriodIndex } from '../core/refresh';
+import type { Chain } from '../core/spec/addresses';
+import { ALT_DEXES, MAIN_DEXES, TRADING_BOTS } from '../core/spec/catalog';
+import { refreshPeriodIndex } from '../core/spec/refresh';
 import { swaps } from './activity';
 import { categories, chainMetricColumns } from './columns';
 import type { World } from './data';

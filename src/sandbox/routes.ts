@@ -5,7 +5,7 @@
  * The endpoint ids are the catalog's (the ledger and request records carry them, and a test
  * checks both tables list the same endpoints with the same paths and parameter names).
  */
-import type { Chain } from '../core/addresses';
+import type { Chain } from '../core/spec/addresses';
 
 type Family = 'queued' | 'direct' | 'account';
 type Method = 'GET' | 'POST';

@@ -10,7 +10,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ERROR_CODES } from '../core/wire';
+import { ERROR_CODES } from '../core/spec/wire';
 import type { Accounts } from './billing';
 import type { Direct, DirectCall } from './direct';
 import type { FaultSwitches } from './faults';

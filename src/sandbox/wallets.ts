@@ -13,11 +13,11 @@
  * cached for the hour. Holding all 632 columns would take 253 MB as Float32 — and Float32
  * could not hold the served decimals exactly, which the query comparisons rely on.
  * The hourly refresh (§1.4, §8.5) is a per-wallet, per-hour jitter applied to every value; the hours
- * are the client's refresh periods (src/core/refresh.ts), so both sides agree on when it falls.
+ * are the client's refresh periods (src/core/spec/refresh.ts), so both sides agree on when it falls.
  */
-import type { Chain } from '../core/addresses';
-import { IDENTITY_COLUMNS, TIMEFRAMES } from '../core/metrics';
-import { REFRESH_PERIOD_MS } from '../core/refresh';
+import type { Chain } from '../core/spec/addresses';
+import { IDENTITY_COLUMNS, TIMEFRAMES } from '../core/spec/metrics';
+import { REFRESH_PERIOD_MS } from '../core/spec/refresh';
 import { ALL_METRIC_COLUMNS, categories, chainMetricColumns, metricOnChain } from './columns';
 import { NATIVE_PRICE, RECIPES, finishColumn, type Magnitude, type Trait } from './recipes';
 import { isDerived, relate } from './relations';

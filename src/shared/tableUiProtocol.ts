@@ -20,11 +20,11 @@ export interface ColumnInfo {
   readonly numeric: boolean;
   /** The cells are addresses of this chain (wallets or tokens). */
   readonly address?: 'main' | 'alt';
-  /** A profit or a return (PnL, ROI): shown with its sign and, unless turned off, coloured (core/columnKind.ts isSignedColumn). */
+  /** A profit or a return (PnL, ROI): shown with its sign and, unless turned off, coloured (core/table/columnKind.ts isSignedColumn). */
   readonly signed?: boolean;
   /** ISO dates and times: shown in the person's local time, UTC on hover. */
   readonly date?: boolean;
-  /** For `<metric>_<timeframe>` columns (src/core/metrics.ts). */
+  /** For `<metric>_<timeframe>` columns (src/core/spec/metrics.ts). */
   readonly metric?: string;
   readonly group?: string;
   readonly timeframe?: string;

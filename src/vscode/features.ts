@@ -8,12 +8,12 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { useBundle } from '../shared/l10n';
-import type { CallLog } from '../core/api';
+import type { CallLog } from '../core/transport/api';
 import { QueryRunCache } from '../core/query/runCache';
 import { Storage } from '../core/storage';
 import { CallService } from './calls/callService';
 import { registerAnalysisCommands } from './analysis';
-import { CodeCopier, registerCopyAsCode } from './calls/copyAsCode';
+import { CodeCopier, registerCopyAsCode } from './commands/copyAsCode';
 import { PriceQuestions } from './calls/priceStep';
 import { registerPagesCommands } from './calls/pages';
 import { reconcileInHistory } from './calls/reconcile';

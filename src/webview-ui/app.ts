@@ -10,7 +10,7 @@ import type { ColumnInfo, ProbeState, UiMessage } from '../shared/tableUiProtoco
 import { TableActions } from './actions';
 import { AnalysisPanel } from './analysisPanel';
 import { CardView } from './card';
-import { isWalletRow } from '../core/walletCard';
+import { isWalletRow } from '../core/table/walletCard';
 import { FilterChips } from './chips';
 import { NoRowsMatch } from './noRows';
 import { showColumnChooser } from './columnChooser';

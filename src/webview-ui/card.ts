@@ -1,11 +1,11 @@
 /**
  * A wallet on one card (issue 23 item 4): one row of wallet metrics as the catalog's groups
- * (core/walletCard.ts), a metric per line and the timeframes as columns, PnL and ROI signed and
+ * (core/table/walletCard.ts), a metric per line and the timeframes as columns, PnL and ROI signed and
  * coloured, the row's other columns above. A view of the table page in place of the grid: the
  * table is one click (or Escape) away. Every value is written with textContent.
  */
-import { TIMEFRAME_LABEL, type Timeframe } from '../core/metrics';
-import { walletCard } from '../core/walletCard';
+import { TIMEFRAME_LABEL, type Timeframe } from '../core/spec/metrics';
+import { walletCard } from '../core/table/walletCard';
 import type { ColumnInfo } from '../shared/tableUiProtocol';
 import { button, el } from './dom';
 import { formatCount, metricCell, signedCell, timeCell, type ShownCell } from './format';

@@ -7,7 +7,7 @@
 import type { NumberFormat } from '../shared/tableUiProtocol';
 import type { TableActions } from './actions';
 import { showFilterEditor } from './filterEditor';
-import { isWalletRow } from '../core/walletCard';
+import { isWalletRow } from '../core/table/walletCard';
 import { FORMAT_LABELS, formatCount } from './format';
 import { showMenu, type MenuItem } from './menu';
 import type { PageControl, TableState } from './state';

@@ -187,7 +187,7 @@ export function durationText(seconds: number): string {
 }
 
 /**
- * A metric's value as a wallet card shows it (MetricKind, core/metrics.ts): money with two
+ * A metric's value as a wallet card shows it (MetricKind, core/spec/metrics.ts): money with two
  * decimals (four for the native coin), ratios as %, counts with separators, seconds as a duration;
  * a signed metric with its sign. Empty: "—". Not a number: as it is.
  */

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { sampleAddress } from '../../src/core/samples';
+import { sampleAddress } from '../../src/core/spec/samples';
 import { Workbench, packagedVsix } from './workbench';
 
 const ROWS = 300_000;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { sampleAddress } from '../../src/core/samples';
+import { sampleAddress } from '../../src/core/spec/samples';
 import { BIG_FILE, BIG_ROWS, OTHER_FILE as OTHER, ensureOtherTable } from './bigTable';
 import { Workbench, packagedVsix, stepWithShot } from './workbench';
 import { shown, tableFrame, until } from './tableWebview';

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { seededRandom } from '../../bench/tableData';
-import { sampleAddress } from '../../src/core/samples';
+import { sampleAddress } from '../../src/core/spec/samples';
 import { Workbench, packagedVsix, stepWithShot } from './workbench';
 import { activeCell, shown, tableFrame, until } from './tableWebview';
 

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { seededRandom } from '../../bench/tableData';
-import { sampleAddress } from '../../src/core/samples';
+import { sampleAddress } from '../../src/core/spec/samples';
 import { Workbench, packagedVsix, stepWithShot } from './workbench';
 import { cellStats, shown, tableFrame, trackCells, until } from './tableWebview';
 

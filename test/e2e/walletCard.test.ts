@@ -11,8 +11,8 @@ import { existsSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { seededRandom } from '../../bench/tableData';
-import { IDENTITY_COLUMNS, metricColumns } from '../../src/core/metrics';
-import { sampleAddress } from '../../src/core/samples';
+import { IDENTITY_COLUMNS, metricColumns } from '../../src/core/spec/metrics';
+import { sampleAddress } from '../../src/core/spec/samples';
 import { Workbench, packagedVsix, stepWithShot } from './workbench';
 import { shown, tableFrame, until } from './tableWebview';
 

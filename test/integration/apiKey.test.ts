@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
 import { CommandIds, ContextKeys } from '../../src/vscode/base/ids';
 import { API_KEY_SECRET } from '../../src/vscode/base/secrets';
-import { endpoint, commandIdOf } from '../../src/core/catalog';
+import { endpoint, commandIdOf } from '../../src/core/spec/catalog';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import { WHERE_IS_THE_API } from '../../src/vscode/commands/apiKey';
 import type { PersonQuestion } from '../../src/vscode/base/personQuestions';

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { sampleAddress } from '../../src/core/samples';
+import { sampleAddress } from '../../src/core/spec/samples';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import { CommandIds } from '../../src/vscode/base/ids';

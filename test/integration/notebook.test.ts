@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { sampleAddress } from '../../src/core/samples';
+import { sampleAddress } from '../../src/core/spec/samples';
 import { CommandIds } from '../../src/vscode/base/ids';
 import type { TableTestHooks } from '../../src/vscode/table/tableEditor';
 import { api, waitFor } from './support';

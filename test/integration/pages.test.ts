@@ -10,12 +10,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { endpoint } from '../../src/core/catalog';
-import { quote } from '../../src/core/pricing';
-import { ActivityPage, CreatorsPage } from '../../src/core/wire';
+import { endpoint } from '../../src/core/spec/catalog';
+import { quote } from '../../src/core/money/pricing';
+import { ActivityPage, CreatorsPage } from '../../src/core/spec/wire';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { readPages, resumePages, type PagesDeps, type PagesOutcome } from '../../src/vscode/calls/pages';
-import { DEFAULT_PROFILE_ID } from '../../src/core/profiles';
+import { DEFAULT_PROFILE_ID } from '../../src/core/transport/profiles';
 import { CommandIds } from '../../src/vscode/base/ids';
 import { answerPrices, api as getApi, extension, note, addProfile, removeProfile, setApiKey, clearApiKey } from './support';
 

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { escapeMarkdown } from '../../src/core/markdown';
-import { matchCharge } from '../../src/core/pricing';
+import { matchCharge } from '../../src/core/money/pricing';
 import type { FieldCacheEntry } from '../../src/core/query/fieldCache';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { columnInfos } from '../../src/sandbox/columns';

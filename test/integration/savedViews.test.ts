@@ -7,12 +7,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { sampleAddress } from '../../src/core/samples';
+import { sampleAddress } from '../../src/core/spec/samples';
 import { memberKey, StorageFamilies, StorageKeys } from '../../src/core/storage';
 import type { TableLayout, UiMessage } from '../../src/shared/tableUiProtocol';
 import type { ViewState } from '../../src/shared/tableProtocol';
 import { CommandIds } from '../../src/vscode/base/ids';
-import type { TablePrompts } from '../../src/vscode/table/prompts';
+import type { TablePrompts } from '../../src/vscode/base/prompts';
 import type { TableHandle, TableTestHooks } from '../../src/vscode/table/tableEditor';
 import { api, testingContext, waitFor } from './support';
 

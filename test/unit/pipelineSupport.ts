@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WalletAnalyticsApi } from '../../src/core/api';
-import { downloadFrom } from '../../src/core/download';
+import { WalletAnalyticsApi } from '../../src/core/transport/api';
+import { downloadFrom } from '../../src/core/results/download';
 import type { CallResult } from '../../src/core/pipeline/run';
 import { planApprovals, type Approval } from '../../src/core/money/approval';
 import type { PipelineFile } from '../../src/core/pipeline/format';

@@ -1,7 +1,7 @@
 /**
  * The one rule for naming a new file that never replaces one (issue 31.3): `x.csv`, then `x-2.csv`,
  * `x-3.csv`… before the extension, as results, notebooks, address lists, extracted folders and new
- * queries are named. writeInside.ts tries the names in order; test/unit/owners.test.ts holds that no
+ * queries are named. writeInside.ts tries the names in order; test/unit/house/owners.test.ts holds that no
  * other file writes a numbering rule of its own. Pure: no file system.
  */
 

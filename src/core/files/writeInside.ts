@@ -1,7 +1,7 @@
 /**
  * The one owner of writing a file inside a folder (issue 30 Deliver 2), and the front door of
  * `src/core/files/`: every writer of a new result, record, list, notebook, address list, exported
- * script or workflow goes through here, and test/unit/fileWriters.test.ts fails when one does not.
+ * script or workflow goes through here, and test/unit/house/fileWriters.test.ts fails when one does not.
  *
  * A repository the person opened may hold symbolic links planted where we write (`<name>.results/x.json`
  * → `~/.bashrc`), so a file is written here:

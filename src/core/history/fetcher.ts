@@ -1,6 +1,6 @@
 /**
  * The one shared, single-flight reader of `GET /requests`. Every view and the job poller ask it,
- * so the service sees at most one history call per interval per profile scope (core/profiles.ts: a profile and its base URL), whoever asks:
+ * so the service sees at most one history call per interval per profile scope (core/transport/profiles.ts: a profile and its base URL), whoever asks:
  * - a caller inside the interval gets the last answer (or the last error) again;
  * - callers during a fetch share it (single flight);
  * - `force` (a Refresh button) may cut the interval short, but never below `minForceMs`.
@@ -10,7 +10,7 @@
  * counts as stale, never as fresh.
  * Pure: the transport, the interval and the clock are injected.
  */
-import type { RequestRecord } from '../wire';
+import type { RequestRecord } from '../spec/wire';
 import { abortable } from '../abort';
 import { CancelledError } from '../errors';
 

@@ -1,6 +1,6 @@
 /** How the sidebar writes credits, times, inputs and tooltips. Pure, and cheap enough for 5,000 rows. */
-import { findEndpoint, shortTitle } from '../catalog';
-import { compactCredits, exactCredits, thousands } from '../credits';
+import { findEndpoint, shortTitle } from '../spec/catalog';
+import { compactCredits, exactCredits, thousands } from '../money/credits';
 import { escapeMarkdown, markdownCode, markdownCodeBlock } from '../markdown';
 import type { HistoryItem } from './merge';
 import { l10n } from '../l10n';

@@ -8,7 +8,7 @@
  *   (the server may shorten long lists), a download that failed.
  */
 import { jobScope, type JobRecord, type JobState } from '../jobs/job';
-import type { RequestRecord } from '../wire';
+import type { RequestRecord } from '../spec/wire';
 
 type ItemStatus = 'running' | 'done' | 'failed';
 
@@ -118,7 +118,7 @@ function compareItems(a: HistoryItem, b: HistoryItem): number {
 }
 
 /**
- * Merges the server's history of a scope (a profile and its base URL, core/profiles.ts; a bare
+ * Merges the server's history of a scope (a profile and its base URL, core/transport/profiles.ts; a bare
  * base URL for the Default profile; undefined when not fetched yet) with the local jobs submitted
  * under that scope (jobs of other profiles or base URLs are left out): no duplicates, newest first.
  */

@@ -4,8 +4,8 @@
  * the smallest set of nodes that changed (so the view refreshes only those).
  * Pure: the VS Code tree provider maps this 1:1 onto TreeItems.
  */
-import { findEndpoint } from '../catalog';
-import { exactCredits } from '../credits';
+import { findEndpoint } from '../spec/catalog';
+import { exactCredits } from '../money/credits';
 import { clock, dayAndClock, endpointTitle, hasShortenedList, inputSummary } from './format';
 import type { HistoryItem } from './merge';
 import { isZipItem } from '../results/kinds';

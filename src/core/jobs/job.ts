@@ -1,5 +1,5 @@
 /** A queued job as the extension tracks it, from submit to a file on disk. */
-import { scopeKey } from '../profiles';
+import { scopeKey } from '../transport/profiles';
 
 export type JobState =
   /** Accepted by the server; waiting for `url`. */
@@ -29,7 +29,7 @@ export interface JobRecord {
   /** Base URL the job was submitted to (the sandbox and the real service keep separate jobs). */
   readonly baseUrl: string;
   /**
-   * The profile it was submitted under (core/profiles.ts): it is polled and downloaded with that
+   * The profile it was submitted under (core/transport/profiles.ts): it is polled and downloaded with that
    * profile's key only, whichever profile is active.
    */
   readonly profileId: string;
@@ -53,7 +53,7 @@ export interface JobRecord {
   readonly rev?: number;
 }
 
-/** What the job is polled and downloaded under: its profile and base URL (core/profiles.ts scopeKey). */
+/** What the job is polled and downloaded under: its profile and base URL (core/transport/profiles.ts scopeKey). */
 export function jobScope(j: Pick<JobRecord, 'baseUrl' | 'profileId'>): string {
   return scopeKey(j.profileId, j.baseUrl);
 }

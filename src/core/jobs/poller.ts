@@ -17,7 +17,7 @@
  * Pure: timers, API and downloader are injected.
  */
 import { isWalletApiError, errorText, CancelledError } from '../errors';
-import { unreadableOf, type RequestRecord } from '../wire';
+import { unreadableOf, type RequestRecord } from '../spec/wire';
 import { jobScope, type JobRecord } from './job';
 import type { JobStore } from './store';
 import { l10n } from '../l10n';

@@ -15,8 +15,8 @@
  * silent"). Pure: the history reader, the clock and the sleep are injected.
  */
 import { CancelledError } from '../errors';
-import { ACK_TIMEOUT_MS } from '../httpFailures';
-import type { RequestRecord } from '../wire';
+import { ACK_TIMEOUT_MS } from '../transport/httpFailures';
+import type { RequestRecord } from '../spec/wire';
 import { l10n } from '../l10n';
 
 /** How far the server's clock (createdAt) may be from ours, either way. */

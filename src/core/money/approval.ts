@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { fmtCredits, type Quote } from '../pricing';
+import { fmtCredits, type Quote } from './pricing';
 import { l10n } from '../l10n';
 
 /** A request as the person saw it, reduced to a key: equal for equal JSON whatever the order of its keys. */
@@ -134,7 +134,7 @@ export function callRefusal(a: unknown, endpointId: string, q: Quote): string | 
   return priceRefusal(a, risky ? q.credits : q.atMost ?? q.credits, risky || q.exact || q.atMost !== undefined);
 }
 
-/** How the price step lets an approved call through without asking (the gate's kind, core/quota.ts). */
+/** How the price step lets an approved call through without asking (the gate's kind, core/money/quota.ts). */
 type Cover =
   | { readonly kind: 'hold'; readonly credits: number; readonly why: string; readonly accepted?: number }
   | { readonly kind: 'refuse'; readonly message: string; readonly setting: string }
@@ -175,7 +175,7 @@ export const StoredApproval = z.object({
   risk: z.boolean().optional(),
   request: z.string().optional(),
   cells: z.record(z.string(), z.union([z.number().nonnegative(), z.object({ endpointId: z.string(), request: z.string(), credits: z.number().nonnegative() })])).optional(),
-  /** The profile scope (core/profiles.ts) it was approved for: a run under another connection is skipped. */
+  /** The profile scope (core/transport/profiles.ts) it was approved for: a run under another connection is skipped. */
   scope: z.string(),
 });
 export type StoredApproval = z.infer<typeof StoredApproval>;

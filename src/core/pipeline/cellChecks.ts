@@ -10,11 +10,11 @@
  * Pure: text in, diagnostics with offsets out.
  */
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import type { Chain } from '../addresses';
-import { findEndpoint, type Endpoint } from '../catalog';
+import type { Chain } from '../spec/addresses';
+import { findEndpoint, type Endpoint } from '../spec/catalog';
 import { analyzeQuery, inexactNumberProblem, type QueryDiagnostic } from '../query/analyze';
 import type { ChainColumns } from '../query/fields';
-import { QueryBody } from '../query/model';
+import { QueryBody } from '../spec/queryModel';
 import { PARSE_OPTIONS } from '../query/outline';
 import { cellFromText, checkPipeline, type PipelineFile } from './format';
 import { l10n } from '../l10n';

@@ -6,8 +6,8 @@
  * Pure: text and offset in, a context out.
  */
 import { findNodeAtLocation, findNodeAtOffset, getLocation, parseTree } from 'jsonc-parser';
-import { findEndpoint, type Endpoint } from '../catalog';
-import type { FieldSpec } from '../fields';
+import { findEndpoint, type Endpoint } from '../spec/catalog';
+import type { FieldSpec } from '../spec/fields';
 import { PARSE_OPTIONS, type Span } from '../query/outline';
 import { queryView, type QueryView } from './cellChecks';
 

@@ -18,13 +18,13 @@
  *   line. The key is never in the script: it reads WA_API_KEY.
  * Pure: no file access, no VS Code.
  */
-import { ADDRESS_PATTERNS } from '../addresses';
-import { findEndpoint, endpoint, shortTitle, type Endpoint } from '../catalog';
-import { ADDRESS_NAME, ADDRESS_NAMES, AGREE, NAME_HINT, SAMPLE_ROWS } from '../columnKind';
-import { UNIX_MAX, UNIX_MIN, type FieldSpec } from '../fields';
-import { callHeaders } from '../http';
-import { pyString } from '../notebookCode';
-import { FILE_URL_PATTERN } from '../snippets';
+import { ADDRESS_PATTERNS } from '../spec/addresses';
+import { findEndpoint, endpoint, shortTitle, type Endpoint } from '../spec/catalog';
+import { ADDRESS_NAME, ADDRESS_NAMES, AGREE, NAME_HINT, SAMPLE_ROWS } from '../table/columnKind';
+import { UNIX_MAX, UNIX_MIN, type FieldSpec } from '../spec/fields';
+import { callHeaders } from '../transport/http';
+import { pyString } from '../codegen/notebookCode';
+import { FILE_URL_PATTERN } from '../codegen/snippets';
 import { asReference, checkPipeline, referencesOf, type CallCell, type FilterCondition, type PipelineCell, type PipelineFile, type Reference } from './format';
 import { planPipeline, planText, type Plan } from './plan';
 import { SCRIPT_RUNTIME } from './scriptRuntime';
@@ -105,7 +105,7 @@ function stepOf(cell: PipelineCell): StepData {
   return gen(cell);
 }
 
-/** A field's rule as data for the script's checks (src/core/fields.ts). */
+/** A field's rule as data for the script's checks (src/core/spec/fields.ts). */
 function fieldData(f: FieldSpec): Record<string, unknown> {
   const out: Record<string, unknown> = { key: f.key, wire: f.wire, label: f.label, kind: f.kind, optional: f.optional, rule: f.rule };
   if (f.chain) out.chain = f.chain;

@@ -14,7 +14,7 @@
  * of the file is the order of the run. Pure: no file access, no VS Code.
  */
 import { z } from 'zod';
-import { findEndpoint, validateInput, type Endpoint } from '../catalog';
+import { findEndpoint, validateInput, type Endpoint } from '../spec/catalog';
 import { errorText } from '../errors';
 import { l10n } from '../l10n';
 

@@ -9,9 +9,9 @@
  * src/core/money/approval.ts (planApprovals, cellRefusal): this module only plans.
  * Pure: no file access, no VS Code.
  */
-import { findEndpoint, type Endpoint } from '../catalog';
-import { fmtCredits, quote } from '../pricing';
-import { fmtRefreshTime, nextRefresh } from '../refresh';
+import { findEndpoint, type Endpoint } from '../spec/catalog';
+import { fmtCredits, quote } from '../money/pricing';
+import { fmtRefreshTime, nextRefresh } from '../spec/refresh';
 import { asReference, type PipelineFile, type Reference } from './format';
 import { l10n } from '../l10n';
 

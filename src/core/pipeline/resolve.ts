@@ -6,9 +6,9 @@
  * address columns give their distinct addresses, in file order (or in `by` order).
  */
 import { stat } from 'node:fs/promises';
-import type { Chain } from '../addresses';
-import { distinctAddresses } from '../addresses';
-import { classifyColumn, pickAddressColumn } from '../columnKind';
+import type { Chain } from '../spec/addresses';
+import { distinctAddresses } from '../spec/addresses';
+import { classifyColumn, pickAddressColumn } from '../table/columnKind';
 import { addressFilesOf } from '../results/files';
 import { withResultReader, type ReadOptions } from '../results/readResult';
 import type { Reference } from './format';

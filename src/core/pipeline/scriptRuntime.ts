@@ -7,7 +7,7 @@
  *
  * What it does, as the editor does it:
  * - inputs are checked by the catalog's field rules, carried as data (FIELD CHECKS below, one per
- *   field kind of src/core/fields.ts), before anything is sent;
+ *   field kind of src/core/spec/fields.ts), before anything is sent;
  * - the plan (computed by plan.ts at export) is printed; --max-credits refuses to start above its
  *   total, and no call may cost more than its plan line at run time;
  * - a queued job is submitted once, polled about every 5 s (GET /request/{id}) and downloaded;
@@ -116,7 +116,7 @@ class Api:
                 time.sleep(1 + attempt)
 
 
-# ---- FIELD CHECKS: the catalog's field rules (src/core/fields.ts), one function per field kind ----
+# ---- FIELD CHECKS: the catalog's field rules (src/core/spec/fields.ts), one function per field kind ----
 
 def is_address(v, chain):
     return isinstance(v, str) and re.fullmatch(DATA["addressPatterns"][chain], v) is not None
@@ -283,7 +283,7 @@ def num_text(x):
 
 
 def price_of(ep, inp):
-    """The credits a call costs, by the catalog's price rule (src/core/pricing.ts); None when not known before it runs."""
+    """The credits a call costs, by the catalog's price rule (src/core/money/pricing.ts); None when not known before it runs."""
     rule = ep["price"]
     kind = rule["kind"]
     if kind == "free":

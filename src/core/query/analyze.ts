@@ -7,13 +7,13 @@
  * diagnostics with offsets out.
  */
 import { modify, type Edit, type Node } from 'jsonc-parser';
-import type { Chain } from '../addresses';
-import type { ColumnInfo } from '../wire';
+import type { Chain } from '../spec/addresses';
+import type { ColumnInfo } from '../spec/wire';
 import { conditionText, firstContradiction, type Constraint, type Scalar } from './contradiction';
 import { CHAIN_LABEL, FieldIndex, allowedValues, otherChain, valueKind, type ChainColumns } from './fields';
-import { Condition, OPERATORS, type Operator } from './model';
+import { Condition, OPERATORS, type Operator } from '../spec/queryModel';
 import { isCondition, outlineQuery, spanOf, valueOf, type ConditionRef, type FieldRef, type GroupRef, type QueryOutline, type Span } from './outline';
-import { closestName } from '../suggest';
+import { closestName } from '../spec/suggest';
 import { l10n } from '../l10n';
 
 type QueryDiagnosticCode =

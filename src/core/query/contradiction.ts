@@ -3,7 +3,7 @@
  * satisfy them all, so the query matches no wallet and still costs the 100-credit minimum.
  * Pure: works on the conditions' values, in the order written.
  */
-import type { Operator } from './model';
+import type { Operator } from '../spec/queryModel';
 
 export type Scalar = number | string | boolean;
 

@@ -6,7 +6,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ColumnInfo } from '../wire';
+import { ColumnInfo } from '../spec/wire';
 import { hashKey, readJson, writeJsonAtomic } from './diskJson';
 import type { ChainColumns } from './fields';
 

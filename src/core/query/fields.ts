@@ -3,10 +3,10 @@
  * second chain's twin), indexed for the editor: look-ups, the chain a field exists on only,
  * and the words a person reads in completions and hovers.
  */
-import type { Chain } from '../addresses';
+import type { Chain } from '../spec/addresses';
 import { escapeMarkdown, markdownCode } from '../markdown';
-import { TIMEFRAME_LABEL, type Timeframe } from '../metrics';
-import type { ColumnInfo } from '../wire';
+import { TIMEFRAME_LABEL, type Timeframe } from '../spec/metrics';
+import type { ColumnInfo } from '../spec/wire';
 
 /** What is known of each chain's fields; a chain is absent when its list could not be read. */
 export interface ChainColumns {

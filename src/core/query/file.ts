@@ -4,7 +4,7 @@
  */
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { analyzeQuery } from './analyze';
-import { bodyOfFile, QueryFile, withoutFileKeys, type QueryBody } from './model';
+import { bodyOfFile, QueryFile, withoutFileKeys, type QueryBody } from '../spec/queryModel';
 
 type ParsedQueryFile =
   | { ok: true; body: QueryBody; chain: 'main' | 'alt' | undefined }

@@ -4,7 +4,7 @@
  * diagnostics, completions and hovers can point at the right characters.
  */
 import { getNodeValue, parseTree, type Node, type ParseError } from 'jsonc-parser';
-import type { Chain } from '../addresses';
+import type { Chain } from '../spec/addresses';
 
 /** A range of the text: offset and length in UTF-16 code units, as editors count. */
 export interface Span {

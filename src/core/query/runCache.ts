@@ -5,16 +5,16 @@
  * count makes the price of running it again exact.
  *
  * A run is current only while the clock is in the same UTC hour as the run: the refresh falls on
- * the top of the hour (src/core/refresh.ts, the rule the sandbox follows too), not an hour after
+ * the top of the hour (src/core/spec/refresh.ts, the rule the sandbox follows too), not an hour after
  * the run. A run at 14:50 is stale at 15:00.
  */
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Chain } from '../addresses';
-import { sameRefreshPeriod } from '../refresh';
+import type { Chain } from '../spec/addresses';
+import { sameRefreshPeriod } from '../spec/refresh';
 import { hashKey, readJson, writeJsonAtomic } from './diskJson';
-import { canonicalQuery, type QueryBody } from './model';
+import { canonicalQuery, type QueryBody } from '../spec/queryModel';
 
 const Entry = z.object({
   key: z.string(),

@@ -7,7 +7,7 @@
  * `*.waquery.json`) once `jsonLanguageParticipants` has told it to serve the `waquery` language.
  */
 import { z } from 'zod';
-import { AndGroup, Condition, Group, OrGroup, QueryFile, QueryNode } from './model';
+import { AndGroup, Condition, Group, OrGroup, QueryFile, QueryNode } from '../spec/queryModel';
 
 /** Where the generated schema lives in the repository (and in the .vsix). */
 export const QUERY_SCHEMA_PATH = 'media/waquery.schema.json';
@@ -39,7 +39,7 @@ export function queryJsonSchema(): Record<string, unknown> {
     $schema,
     title: 'Wallet Database query (.waquery.json)',
     description:
-      'The JSON body sent to POST /wallet_database (or /altchain_wallet_database), plus keys starting with "$" that stay in the file. Generated from src/core/query/model.ts by `npm run sync`.',
+      'The JSON body sent to POST /wallet_database (or /altchain_wallet_database), plus keys starting with "$" that stay in the file. Generated from src/core/spec/queryModel.ts by `npm run sync`.',
     // VS Code's JSON language service: comments and trailing commas are part of the format (JSONC).
     allowComments: true,
     allowTrailingCommas: true,

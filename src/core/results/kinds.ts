@@ -4,7 +4,7 @@
  * is a .zip (a folder of files once extracted).
  */
 import { basename, extname } from 'node:path';
-import { findEndpoint, resultKindFor, type ResultKind } from '../catalog';
+import { findEndpoint, resultKindFor, type ResultKind } from '../spec/catalog';
 
 export type { ResultKind };
 

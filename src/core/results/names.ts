@@ -8,7 +8,7 @@
  * file gets from its server. Pure: no file system.
  */
 import { basename } from 'node:path';
-import { ENDPOINTS } from '../catalog';
+import { ENDPOINTS } from '../spec/catalog';
 import type { JobRecord } from '../jobs/job';
 import { kindOfName, type ResultKind } from './kinds';
 import { nthName } from '../files/naming';

@@ -3,13 +3,13 @@
  * there: a paid result is never lost to a later one that happened to get the same name (two windows,
  * a watch and a person, a pipeline: two direct calls of one endpoint in the same second). One owner
  * for every writer of new results: the folder-wide naming lock (`.wa-naming.lock`, also taken by the
- * queued jobs' writer, src/core/jobs/resultWriter.ts, while it chooses a readable name) and the
+ * queued jobs' writer, src/core/results/resultWriter.ts, while it chooses a readable name) and the
  * exclusive save: the content goes to a private temp file first, then is moved in with a move that
  * refuses to replace (fileLock.ts renameNoReplace, a hard link), trying `-2`, `-3`… when the name is
  * taken. The result appears whole or not at all. Pure Node: no vscode import.
  */
 import { join } from 'node:path';
-import { sleep, tryLock, type HeldLock, type LockOptions } from '../fileLock';
+import { sleep, tryLock, type HeldLock, type LockOptions } from '../files/fileLock';
 import { CancelledError } from '../errors';
 import { folderInside, writeNewNamed } from '../files/writeInside';
 import { l10n } from '../l10n';

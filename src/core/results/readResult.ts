@@ -7,8 +7,8 @@
  * distinct addresses itself (addresses.ts) and sends back at most the list a call can take.
  * Address sets (addressSets.ts readInWorker) and the table session read through the same worker.
  */
-import type { Chain, DistinctAddresses } from '../addresses';
-import { addressRole, classifyColumn, SAMPLE_ROWS, type AddressRole } from '../columnKind';
+import type { Chain, DistinctAddresses } from '../spec/addresses';
+import { addressRole, classifyColumn, SAMPLE_ROWS, type AddressRole } from '../table/columnKind';
 import { RemoteTable } from '../table/remoteTable';
 import type { ExportResult } from '../table/exportView';
 import type { SortKey, TaskOptions, ViewQuery } from '../table/types';

@@ -12,7 +12,7 @@
  */
 import type { ColumnProfile, Histogram, ProfileType, ScatterData, ValueCount } from './analysisTypes';
 import { HISTOGRAM_BINS } from './analysisTypes';
-import { countCells, kindOfCounts } from '../columnKind';
+import { countCells, kindOfCounts } from './columnKind';
 import { formatCount } from './notices';
 import { canonicalDecimal, compareDecimalText, NumberScan, numberTextScan } from './numbers';
 import { cellReaders } from './typedColumn';

@@ -27,7 +27,7 @@
  *   the cell map, 4 bytes a row per 32 columns (wide files) or a place for every cell (64 columns
  *   or fewer: 1, 2 or 4 bytes a cell, see cellMap.ts); typed columns only once sorted or filtered on.
  *   The index scan and the cell walk run as WebAssembly (cellWalk.wat, compiled at build time).
- *   What a column holds (numbers, addresses, dates, text) is decided by src/core/columnKind.ts,
+ *   What a column holds (numbers, addresses, dates, text) is decided by src/core/table/columnKind.ts,
  *   for the engine's typed columns as for every other feature.
  *
  * TableView (tableView.ts): new TableView(source)

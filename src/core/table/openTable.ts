@@ -1,6 +1,6 @@
 /** Opens a result file as a table by its extension. */
 import { extname } from 'node:path';
-import { isCompareFile, openCompareFile } from '../compare/compareFile';
+import { isCompareFile, openCompareFile } from './compare/compareFile';
 import { openAddressList, openCsvFile, type OpenCsvOptions } from './csvSource';
 import { openJsonFile } from './jsonSource';
 import type { TableSource } from './types';

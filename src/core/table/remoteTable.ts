@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { threadId as mainThreadId, Worker, type WorkerOptions } from 'node:worker_threads';
 import type { ColumnProfile, Histogram, ScatterData } from './analysisTypes';
-import type { Chain, DistinctAddresses } from '../addresses';
+import type { Chain, DistinctAddresses } from '../spec/addresses';
 import { HISTOGRAM_BINS } from './analysisTypes';
 import { Listeners } from './listeners';
 import { abortReason, throwIfCancelled } from '../abort';

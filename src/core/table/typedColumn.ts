@@ -13,7 +13,7 @@
  * so a narrow column's values are the wide column's, bit for bit. A cell that breaks this (more
  * places, more digits, -0, a text cell) turns the column wide, once, at a cost of one copy.
  */
-import { countCells, isDigitAddress, kindOfCounts } from '../columnKind';
+import { countCells, isDigitAddress, kindOfCounts } from './columnKind';
 import { decimalValue, NumberScan, numberTextScan, parsedNumber } from './numbers';
 import { CellKind, type ScaledInts, type TypedColumn } from './types';
 

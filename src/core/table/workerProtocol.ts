@@ -11,7 +11,7 @@
  * Both sides validate what they receive (parseWorkerRequest, parseWorkerMessage).
  */
 import { MAX_HISTOGRAM_BINS, type ColumnProfile, type Histogram, type ScatterData } from './analysisTypes';
-import type { Chain, DistinctAddresses } from '../addresses';
+import type { Chain, DistinctAddresses } from '../spec/addresses';
 import { isCancelled } from '../errors';
 import type { ExportResult } from './exportView';
 import { isInt, isIntList, isQuery, isRecord } from './queryGuards';

@@ -7,8 +7,8 @@
 import { basename } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { abortable, throwIfCancelled } from '../abort';
-import { distinctAddresses } from '../addresses';
-import { compareSources } from '../compare/compareSource';
+import { distinctAddresses } from '../spec/addresses';
+import { compareSources } from './compare/compareSource';
 import { columnHistogram, profileColumn, scatterPoints } from './analysis';
 import { copySelection, exportView } from './exportView';
 import { openTable } from './openTable';

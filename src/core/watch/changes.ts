@@ -6,7 +6,7 @@
  * Pure apart from reading the two results, which happens in the table worker (compareInWorker).
  */
 import { threadId as thisThread } from 'node:worker_threads';
-import { STATUS } from '../compare/compareSource';
+import { STATUS } from '../table/compare/compareSource';
 import { parseNumberText } from '../table/numbers';
 import { RemoteTable } from '../table/remoteTable';
 import type { Threshold } from './model';

@@ -8,7 +8,7 @@
  *
  * Pure and injected: the store, the clock, the call flow, the comparison and what is told.
  */
-import type { HeldLock, LockOptions } from '../fileLock';
+import type { HeldLock, LockOptions } from '../files/fileLock';
 import { errorText } from '../errors';
 import { anyChange, changesText, type Changes } from './changes';
 import type { RunRecord, Threshold, WatchRecord } from './model';

@@ -1,6 +1,6 @@
 /**
  * When a watch runs (issue 25): every hour, every day at a UTC time, or every custom interval of at
- * least the service's refresh (an hour: §8.5, core/refresh.ts; a Wallet Database query re-run
+ * least the service's refresh (an hour: §8.5, core/spec/refresh.ts; a Wallet Database query re-run
  * inside the hour is free and the same, so a shorter interval would show nothing new). A test-only
  * interval shorter than that is accepted only when the caller says it runs under VS Code's test
  * runner (ExtensionMode.Test), never from settings or command arguments.
@@ -10,7 +10,7 @@
  * closed) are counted and told, never caught up silently. Pure: every function takes the time.
  */
 import { scheduleProblem, type Schedule as CronSchedule } from '../pipeline/schedulerFiles';
-import { REFRESH_PERIOD_MS } from '../refresh';
+import { REFRESH_PERIOD_MS } from '../spec/refresh';
 import { l10n } from '../l10n';
 
 const HOUR_MS = 3_600_000;

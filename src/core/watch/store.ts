@@ -1,7 +1,7 @@
 /**
  * The watches, in one file every window of the profile shares (`watches.json` under the
  * extension's global storage). Windows are separate processes: each change is a read-modify-write
- * of the whole file under a short lock (core/fileLock.ts tryLock), written atomically, so two
+ * of the whole file under a short lock (core/files/fileLock.ts tryLock), written atomically, so two
  * windows never lose each other's changes, and a slot taken by one is seen taken by the other
  * (`claim`: never run twice for one slot). Reads need no lock (writes are atomic renames).
  *
@@ -11,7 +11,7 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sleep, tryLock, writeAtomic, type HeldLock, type LockOptions } from '../fileLock';
+import { sleep, tryLock, writeAtomic, type HeldLock, type LockOptions } from '../files/fileLock';
 import { MAX_RUNS, WatchRecord, type RunRecord } from './model';
 import { storedSchedule } from './schedule';
 import { l10n } from '../l10n';

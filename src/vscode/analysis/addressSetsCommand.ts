@@ -8,12 +8,12 @@
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { AddressSetCache, checkChains, combine, countOf, listFileName, listText, readAddressSet, readInWorker, type AddressSet, type SetOperation } from '../../core/addressSets';
+import { AddressSetCache, checkChains, combine, countOf, listFileName, listText, readAddressSet, readInWorker, type AddressSet, type SetOperation } from '../../core/addressLists/addressSets';
 import { CommandIds } from '../base/ids';
 import { openInTable } from '../table/tableEditor';
-import { windowPrompts } from '../table/prompts';
+import { windowPrompts } from '../base/prompts';
 import { useAsInput } from '../table/tableActions';
-import { addressRole } from '../../core/columnKind';
+import { addressRole } from '../../core/table/columnKind';
 import { browseFiles, resultItems, targetPaths, type AnalysisDeps, type ResultItem } from './resultChoice';
 import { l10n } from '../../shared/l10n';
 import { showError, showErrorIn } from '../base/errors';

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { compareFileText, comparePath } from '../../core/compare/compareFile';
+import { compareFileText, comparePath } from '../../core/table/compare/compareFile';
 import { CommandIds } from '../base/ids';
 import { openInTable } from '../table/tableEditor';
 import { pickOneResult, resultItems, tableFile, targetPaths, type AnalysisDeps } from './resultChoice';

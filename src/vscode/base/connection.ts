@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import type { Dispatcher } from 'undici';
-import { WalletAnalyticsApi, type CallLog } from '../../core/api';
-import { proxyDispatcherFor } from '../../core/proxy';
+import { WalletAnalyticsApi, type CallLog } from '../../core/transport/api';
+import { proxyDispatcherFor } from '../../core/transport/proxy';
 import type { Sandbox } from '../../sandbox';
-import { SETTINGS_SECTION } from '../../core/userOnlySettings';
+import { SETTINGS_SECTION } from '../../core/manifest/userOnlySettings';
 import { PROXY_SETTING_KEYS, readProxySettings } from './settings';
 import type { Log } from './log';
 import type { ApiKeyStore } from './secrets';
-import { DEFAULT_PROFILE_ID, parseScope, SANDBOX_PROFILE_ID, SANDBOX_PROFILE_NAME, scopeKey } from '../../core/profiles';
+import { DEFAULT_PROFILE_ID, parseScope, SANDBOX_PROFILE_ID, SANDBOX_PROFILE_NAME, scopeKey } from '../../core/transport/profiles';
 import type { ProfileService } from './profiles';
 import { ContextKeys } from './ids';
 import type { ContextKeySetter } from './contextKeys';
@@ -22,7 +22,7 @@ type Mode = 'configured' | 'sandbox';
  * changes nothing in it; the flow compares it with the active one before it sends (isActive).
  */
 export interface BoundConnection {
-  /** core/profiles.ts scopeKey of the profile and base URL. */
+  /** core/transport/profiles.ts scopeKey of the profile and base URL. */
   readonly scope: string;
   readonly profileId: string;
   readonly profileName: string;
@@ -53,7 +53,7 @@ export const RESTRICTED_MODE =
  * and its own key from SecretStorage, or the built-in sandbox (in-process, loopback, its own demo
  * key). The real key is never touched by the sandbox, and the sandbox's key is never stored.
  *
- * Clients are per scope (core/profiles.ts: a profile and its base URL), not per base URL: a job is
+ * Clients are per scope (core/transport/profiles.ts: a profile and its base URL), not per base URL: a job is
  * polled with the client of the scope it was submitted under, whatever profile is active now, and a
  * profile's key goes to that profile's base URL only (apiFor refuses a scope whose base URL is not
  * the profile's now). A removed profile has no client: its jobs are never polled with another key.
@@ -123,7 +123,7 @@ export class Connection implements vscode.Disposable {
     return (this.profiles.get(this.activeProfile().id) ?? this.profiles.defaultProfile()).baseUrl;
   }
 
-  /** What this window's per-profile records (history, ledger, caches) are keyed by now: core/profiles.ts scopeKey. */
+  /** What this window's per-profile records (history, ledger, caches) are keyed by now: core/transport/profiles.ts scopeKey. */
   scope(): string {
     return scopeKey(this.activeProfile().id, this.baseUrl());
   }

@@ -1,17 +1,17 @@
 import * as vscode from 'vscode';
-import type { Budgets, BudgetState } from '../../core/budget';
-import { parseScope } from '../../core/profiles';
-import { nextReset } from '../../core/quota';
-import { SpendLedger, type SpendEntry } from '../../core/spendLedger';
+import type { Budgets, BudgetState } from '../../core/money/budget';
+import { parseScope } from '../../core/transport/profiles';
+import { nextReset } from '../../core/money/quota';
+import { SpendLedger, type SpendEntry } from '../../core/money/spendLedger';
 import { StorageKeys, type Storage } from '../../core/storage';
 
-export type { SpendEntry } from '../../core/spendLedger';
+export type { SpendEntry } from '../../core/money/spendLedger';
 
 
 /**
  * The credits balance (fetched from the free `GET /credits`, cached for a minute), the local
  * ledger of what this extension spent, and the anchor from which 30-day resets are counted; all
- * per profile scope (Connection.scope, core/profiles.ts scopeKey).
+ * per profile scope (Connection.scope, core/transport/profiles.ts scopeKey).
  *
  * Every method takes the scope it is about, the active one by default. A call flow passes its own
  * (Connection.bind), so a charge or a balance is never filed under a profile switched to meanwhile;
@@ -90,7 +90,7 @@ export class CreditsService implements vscode.Disposable {
     return this.spent.budgets(b, scope, this.nextReset(scope)?.date);
   }
 
-  /** Holds an approved call's worst known case against the budgets, checked afresh (core/spendLedger.ts). */
+  /** Holds an approved call's worst known case against the budgets, checked afresh (core/money/spendLedger.ts). */
   async hold(endpointId: string, credits: number, b: Budgets, scope = this.active()): Promise<{ id: string } | { refused: string; setting: string }> {
     const r = await this.spent.hold(endpointId, credits, scope, b, this.nextReset(scope)?.date);
     this.changed.fire();

@@ -3,12 +3,12 @@
  * error and warning notification of the extension goes through showError, showErrorIn or
  * showWarning, so an API error always carries the action that fixes it (Set API Key, Reset Saved
  * IP Address, the base URL setting) wherever it surfaces, and its words come from errorText
- * (core/errors.ts). A test (test/unit/owners.test.ts) fails when another file calls
+ * (core/errors.ts). A test (test/unit/house/owners.test.ts) fails when another file calls
  * showErrorMessage/showWarningMessage itself; the price questions (calls/priceStep.ts) and the
  * person's yes/no questions (base/personQuestions.ts) are their own owners.
  */
 import * as vscode from 'vscode';
-import { commandIdOf, endpoint } from '../../core/catalog';
+import { commandIdOf, endpoint } from '../../core/spec/catalog';
 import { BASE_URL_SETTING, IpMismatchError, KeyRefusedError, MissingKeyError, NetworkError, errorText } from '../../core/errors';
 import { CommandIds } from './ids';
 import { l10n } from '../../shared/l10n';

@@ -25,7 +25,7 @@ import {
   renameProfile,
   SANDBOX_PROFILE_ID,
   type Profile,
-} from '../../core/profiles';
+} from '../../core/transport/profiles';
 import { readSettings } from './settings';
 
 

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import { DEFAULT_PROFILE_ID, secretNameFor } from '../../core/profiles';
+import { DEFAULT_PROFILE_ID, secretNameFor } from '../../core/transport/profiles';
 import { ContextKeys } from './ids';
 import type { ContextKeySetter } from './contextKeys';
 
-/** The SecretStorage entry holding the Default profile's key (core/profiles.ts secretNameFor). */
+/** The SecretStorage entry holding the Default profile's key (core/transport/profiles.ts secretNameFor). */
 export const API_KEY_SECRET = secretNameFor(DEFAULT_PROFILE_ID);
 
 /**
- * The API keys, one per profile (core/profiles.ts secretNameFor), held in SecretStorage only.
+ * The API keys, one per profile (core/transport/profiles.ts secretNameFor), held in SecretStorage only.
  * This wrapper never logs or exposes a value except through get()/getFor(), and keeps the
  * `walletAnalytics.hasKey` context key in step with the key of the profile in use, including
  * changes made in other windows. get/set/clear/peek act on that profile (`keyProfile()`).

@@ -1,21 +1,21 @@
 /**
  * The one settings module: every read of a setting (walletAnalytics.*, and VS Code's own http.*
  * proxy settings) is here, typed. Defaults and bounds are package.json's, applied by
- * core/settingsSchema.ts: every number is clamped to its declared range where it is read, and a
+ * core/manifest/settingsSchema.ts: every number is clamped to its declared range where it is read, and a
  * user-only setting (scope application) is read from the user's own value alone. The rest of the
  * extension asks these readers and never calls getConfiguration itself.
  */
 import * as vscode from 'vscode';
-import type { Budgets } from '../../core/budget';
-import { booleanSetting, numberSetting, SETTINGS, stringSetting, isUserOnly } from '../../core/settingsSchema';
-import { SETTINGS_SECTION, USER_ONLY_KEYS, type UserOnlyKey } from '../../core/userOnlySettings';
+import type { Budgets } from '../../core/money/budget';
+import { booleanSetting, numberSetting, SETTINGS, stringSetting, isUserOnly } from '../../core/manifest/settingsSchema';
+import { SETTINGS_SECTION, USER_ONLY_KEYS, type UserOnlyKey } from '../../core/manifest/userOnlySettings';
 
 /** The walletAnalytics settings the calls, jobs and table read. */
 interface Settings {
   readonly baseUrl: string;
   readonly confirmAbove: number;
   readonly maxCreditsPerCall: number;
-  /** `budget.perDay` / `budget.perPeriod`: the spend budgets (core/budget.ts), 0 for none. */
+  /** `budget.perDay` / `budget.perPeriod`: the spend budgets (core/money/budget.ts), 0 for none. */
   readonly budgets: Budgets;
   readonly resultsFolder: string;
   readonly activityPageBudget: number;
@@ -35,7 +35,7 @@ interface Settings {
 }
 
 /**
- * Reads walletAnalytics settings as declared (core/settingsSchema.ts): a number within its bounds,
+ * Reads walletAnalytics settings as declared (core/manifest/settingsSchema.ts): a number within its bounds,
  * a value of the wrong type as the default, and a user-only setting from the user's own value
  * alone, never a workspace's or a folder's, whatever VS Code would merge.
  */
@@ -135,7 +135,7 @@ export function readSidebarSettings(): SidebarSettings {
   };
 }
 
-/** VS Code's own proxy settings (section `http`), as src/core/proxy.ts takes them. */
+/** VS Code's own proxy settings (section `http`), as src/core/transport/proxy.ts takes them. */
 interface ProxySettings {
   readonly proxy: string | undefined;
   readonly strictSSL: boolean;

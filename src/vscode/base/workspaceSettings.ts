@@ -1,6 +1,6 @@
 /**
  * Tells the person, once per file, when a workspace tries to set a user-only setting (where the
- * key goes, how much a call may spend, how often requests are sent: core/userOnlySettings.ts). The value is ignored by
+ * key goes, how much a call may spend, how often requests are sent: core/manifest/userOnlySettings.ts). The value is ignored by
  * settings.ts whatever this says; this is only so nobody wonders why a repository's
  * `.vscode/settings.json` "does not work". Files are read as text (folders on disk and the
  * `.code-workspace` file); VS Code's own report of workspace values is taken too.
@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { StorageKeys, type Storage } from '../../core/storage';
-import { SETTINGS_SECTION, userOnlyKeysIn, type UserOnlyKey } from '../../core/userOnlySettings';
+import { SETTINGS_SECTION, userOnlyKeysIn, type UserOnlyKey } from '../../core/manifest/userOnlySettings';
 import { onDidChangeSettings, workspaceUserOnlyValues } from './settings';
 import { showWarning } from './errors';
 

@@ -15,28 +15,28 @@
  * If the window's connection changes before the send, nothing is sent.
  */
 import * as vscode from 'vscode';
-import { shortTitle, validateInput, type Endpoint } from '../../core/catalog';
+import { shortTitle, validateInput, type Endpoint } from '../../core/spec/catalog';
 import { BadInputError, isWalletApiError, errorText } from '../../core/errors';
 import { RECONCILE_MESSAGES } from '../../core/jobs/reconcile';
 import type { JobRecord } from '../../core/jobs/job';
 import { directResultName } from '../../core/results/names';
 import { saveNewResult } from '../../core/results/newResult';
-import { fmtCredits, isPaid, quote, type QuoteContext } from '../../core/pricing';
-import { matchedSummary } from '../../core/riskAmount';
-import type { QueryBody } from '../../core/query/model';
+import { fmtCredits, isPaid, quote, type QuoteContext } from '../../core/money/pricing';
+import { matchedSummary } from '../../core/money/riskAmount';
+import type { QueryBody } from '../../core/spec/queryModel';
 import type { QueryRun, QueryRunCache } from '../../core/query/runCache';
 import { RESTRICTED_MODE, type BoundConnection, type Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import { readSettings } from '../base/settings';
 import { placeholderUrlMessage, showError, showErrorIn, showPlaceholderUrl, showWarning } from '../base/errors';
 import { isPlaceholderUrl } from '../base/status';
-import { DEFAULT_PROFILE_ID } from '../../core/profiles';
+import { DEFAULT_PROFILE_ID } from '../../core/transport/profiles';
 import { CommandIds } from '../base/ids';
 import { collectInputs, promptedFields } from '../flows/inputFlow';
 import type { JobService } from '../jobs/jobService';
 import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
-import { AmbiguousCalls } from '../../core/ambiguousCalls';
+import { AmbiguousCalls } from '../../core/money/ambiguousCalls';
 import { callRefusal, type Approval } from '../../core/money/approval';
 import type { Storage } from '../../core/storage';
 import { askPages, readPages } from './pages';
@@ -259,7 +259,7 @@ export class CallService {
     const body = input.query as QueryBody | undefined;
     if (!body) return undefined;
     const known = await this.deps.queryRuns.lookup(via.scope, ep.chain, body);
-    // Exact only while the clock is in the same refresh period as that run (src/core/refresh.ts).
+    // Exact only while the clock is in the same refresh period as that run (src/core/spec/refresh.ts).
     return known === undefined ? undefined : { knownMatches: known.total, matchesAt: known.at, now: Date.now() };
   }
 

@@ -1,7 +1,7 @@
 /**
  * Reading paid pages in VS Code: wallet activity (1 credit a page) and token creators (100 per
  * creator). Every page is paid as it arrives, so each is kept on disk at once
- * (src/core/pages/pagedResult.ts); the progress shows the running cost and can be cancelled;
+ * (src/core/results/pagedResult.ts); the progress shows the running cost and can be cancelled;
  * a failure or a cancel says what was kept and what it cost, and offers "Resume", which shows
  * the price of the remaining pages again and continues from the saved position.
  * "Resume Reading Pages…" does the same for any partial result file.
@@ -12,7 +12,7 @@
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { endpoint, shortTitle, type Endpoint } from '../../core/catalog';
+import { endpoint, shortTitle, type Endpoint } from '../../core/spec/catalog';
 import { isWalletApiError, errorText } from '../../core/errors';
 import {
   listResumable,
@@ -24,8 +24,8 @@ import {
   startPaged,
   type PagedResult,
   type ReadOutcome,
-} from '../../core/pages/pagedResult';
-import { fmtCredits, quote } from '../../core/pricing';
+} from '../../core/results/pagedResult';
+import { fmtCredits, quote } from '../../core/money/pricing';
 import { CommandIds } from '../base/ids';
 import type { BoundConnection, Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';

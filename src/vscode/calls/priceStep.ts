@@ -19,11 +19,11 @@
  * a person who came to copy could press Enter on Run by habit when the step came back.
  */
 import * as vscode from 'vscode';
-import { shortTitle, type Endpoint } from '../../core/catalog';
-import { fmtCredits, quote, type Quote, type QuoteContext } from '../../core/pricing';
+import { shortTitle, type Endpoint } from '../../core/spec/catalog';
+import { fmtCredits, quote, type Quote, type QuoteContext } from '../../core/money/pricing';
 import { priceCover, watchDayWords, type Approval } from '../../core/money/approval';
-import { parseRiskAmount, riskAmountEcho, riskAmountProblem } from '../../core/riskAmount';
-import { priceGate } from '../../core/quota';
+import { parseRiskAmount, riskAmountEcho, riskAmountProblem } from '../../core/money/riskAmount';
+import { priceGate } from '../../core/money/quota';
 import type { BoundConnection, Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import { readSettings } from '../base/settings';
@@ -149,7 +149,7 @@ export class PriceQuestions {
   }
 }
 
-/** Copies a call as code (src/vscode/calls/copyAsCode.ts); it sends nothing. */
+/** Copies a call as code (src/vscode/commands/copyAsCode.ts); it sends nothing. */
 export type CopyAsCode = (ep: Endpoint, input: Record<string, unknown>, ctx?: QuoteContext) => Promise<unknown>;
 
 /**
@@ -183,7 +183,7 @@ export function connectionChanged(connection: Connection, via: BoundConnection, 
  * balance. A bill with no known bound (a query whose match count is unknown) is refused unless
  * the person lifts the ceiling for this one call.
  *
- * The spend budgets (walletAnalytics.budget.*, core/budget.ts) are checked here for every paid
+ * The spend budgets (walletAnalytics.budget.*, core/money/budget.ts) are checked here for every paid
  * path, against the ledger read fresh from every window: past one, the call is refused before its
  * price is shown. Once approved, the call's worst known case is held against them (checked afresh:
  * another window may have spent while the person decided), and the caller releases the hold

@@ -4,10 +4,10 @@
  * sandbox offered instead: a key without an address would make "Check It (Free)" fail on DNS.
  */
 import * as vscode from 'vscode';
-import { checkApiKey, clearedKeyMessage } from '../../core/apiKey';
-import { commandIdOf, endpoint } from '../../core/catalog';
-import { checkProfileBaseUrl, DEFAULT_PROFILE_ID, normalizeBaseUrl } from '../../core/profiles';
-import { SETTINGS_SECTION } from '../../core/userOnlySettings';
+import { checkApiKey, clearedKeyMessage } from '../../core/transport/apiKey';
+import { commandIdOf, endpoint } from '../../core/spec/catalog';
+import { checkProfileBaseUrl, DEFAULT_PROFILE_ID, normalizeBaseUrl } from '../../core/transport/profiles';
+import { SETTINGS_SECTION } from '../../core/manifest/userOnlySettings';
 import type { Services } from '../services';
 import { CommandIds } from '../base/ids';
 import type { PersonQuestions } from '../base/personQuestions';

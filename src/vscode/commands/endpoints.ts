@@ -4,8 +4,8 @@
  * never approve the price.
  */
 import * as vscode from 'vscode';
-import { ENDPOINTS, commandIdOf, type Endpoint } from '../../core/catalog';
-import { describeRule } from '../../core/pricing';
+import { ENDPOINTS, commandIdOf, type Endpoint } from '../../core/spec/catalog';
+import { describeRule } from '../../core/money/pricing';
 import type { CallService } from '../calls/callService';
 import { CommandIds } from '../base/ids';
 import { l10n } from '../../shared/l10n';

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { askApiKey } from './apiKey';
-import { commandIdOf, endpoint } from '../../core/catalog';
+import { commandIdOf, endpoint } from '../../core/spec/catalog';
 import { isLive } from '../../core/jobs/job';
-import { checkProfileBaseUrl, checkProfileName, DEFAULT_PROFILE_ID, SANDBOX_PROFILE_ID, SANDBOX_PROFILE_NAME } from '../../core/profiles';
+import { checkProfileBaseUrl, checkProfileName, DEFAULT_PROFILE_ID, SANDBOX_PROFILE_ID, SANDBOX_PROFILE_NAME } from '../../core/transport/profiles';
 import type { Services } from '../services';
 import { CommandIds } from '../base/ids';
 import type { PersonQuestions } from '../base/personQuestions';

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { addressProblem, badEntriesText, duplicatesText, parseAddressList } from '../../core/addresses';
-import { shortTitle, validateInput, type Endpoint } from '../../core/catalog';
-import type { FieldSpec } from '../../core/fields';
+import { addressProblem, badEntriesText, duplicatesText, parseAddressList } from '../../core/spec/addresses';
+import { shortTitle, validateInput, type Endpoint } from '../../core/spec/catalog';
+import type { FieldSpec } from '../../core/spec/fields';
 import type { JobRecord } from '../../core/jobs/job';
-import { parseNumber, parseTimestamp } from '../../core/parseInput';
+import { parseNumber, parseTimestamp } from '../../core/spec/parseInput';
 import { readListSource, type ListSource } from './listSources';
 import { BackSignal, inputStep, pickStep, type PickItem, type StepTitle } from './multiStep';
 import { pickQuery, type QueryInputDeps } from './queryInput';

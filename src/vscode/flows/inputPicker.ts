@@ -1,13 +1,13 @@
 /**
  * The one "Use … as input to…" picker: the Requests view's row action, the table's column menu,
  * the analysis panel and address sets all show it. Its choices come ranked by what the column
- * holds (core/inputTargets.ts: a wallet column is never offered a token endpoint first), each
+ * holds (core/addressLists/inputTargets.ts: a wallet column is never offered a token endpoint first), each
  * with the kind of list it takes and its price for this list; the endpoint's own command then
  * shows the price step again before anything is sent.
  */
 import * as vscode from 'vscode';
-import { rankTargets, roleText, type InputTarget, type ListOffer } from '../../core/inputTargets';
-import type { TablePrompts } from '../table/prompts';
+import { rankTargets, roleText, type InputTarget, type ListOffer } from '../../core/addressLists/inputTargets';
+import type { TablePrompts } from '../base/prompts';
 import { l10n } from '../../shared/l10n';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');

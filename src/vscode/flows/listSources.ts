@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { pickAddressColumn } from '../../core/columnKind';
+import { pickAddressColumn } from '../../core/table/columnKind';
 import type { JobRecord } from '../../core/jobs/job';
 import { withResultReader } from '../../core/results/readResult';
 import { pickStep, type StepTitle } from './multiStep';

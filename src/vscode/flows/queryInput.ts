@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { parseNumber } from '../../core/parseInput';
+import { parseNumber } from '../../core/spec/parseInput';
 import { inexactNumberProblem } from '../../core/query/analyze';
 import { parseQueryFile } from '../../core/query/file';
-import { MAX_QUERY_LIMIT, OPERATORS, type Operator, type QueryBody } from '../../core/query/model';
+import { MAX_QUERY_LIMIT, OPERATORS, type Operator, type QueryBody } from '../../core/spec/queryModel';
 import { inputStep, pickStep, type StepTitle } from './multiStep';
 import { l10n } from '../../shared/l10n';
 import { showError } from '../base/errors';

@@ -1,10 +1,10 @@
-import { makeResultWriter } from '../../core/jobs/resultWriter';
+import { makeResultWriter } from '../../core/results/resultWriter';
 import type { Downloader } from '../../core/jobs/poller';
 import type { Connection } from '../base/connection';
 import { readSettings } from '../base/settings';
 
 /**
- * The poller's downloader for this window: src/core/jobs/resultWriter.ts with this window's
+ * The poller's downloader for this window: src/core/results/resultWriter.ts with this window's
  * connection, results folder and size ceiling. The claim (a lock file beside the result) makes
  * one window download a job's file while the others wait and adopt it.
  */

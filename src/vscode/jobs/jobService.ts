@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { endpoint, shortTitle } from '../../core/catalog';
-import { fmtCredits } from '../../core/pricing';
+import { endpoint, shortTitle } from '../../core/spec/catalog';
+import { fmtCredits } from '../../core/money/pricing';
 import { pendingForText, type JobRecord } from '../../core/jobs/job';
 import { Poller, type PollApi } from '../../core/jobs/poller';
 import { JobStore } from '../../core/jobs/store';

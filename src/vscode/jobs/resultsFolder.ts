@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { sweepLeftovers } from '../../core/sweep';
+import { sweepLeftovers } from '../../core/results/sweep';
 import { readSettings } from '../base/settings';
 import type { Log } from '../base/log';
 import { errorText } from '../../core/errors';
@@ -20,7 +20,7 @@ export function resultsFolder(globalStorage: vscode.Uri): string {
 }
 
 /**
- * Removes what a crash left in the results folder (src/core/sweep.ts), in the background: called
+ * Removes what a crash left in the results folder (src/core/results/sweep.ts), in the background: called
  * once at activation and never awaited there, so a slow disk cannot delay start-up. It never
  * throws; what it did goes to the log.
  */

@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import type { Chain } from '../../core/addresses';
-import { describeRule, quote } from '../../core/pricing';
-import { ceilingText } from '../../core/quota';
+import type { Chain } from '../../core/spec/addresses';
+import { describeRule, quote } from '../../core/money/pricing';
+import { ceilingText } from '../../core/money/quota';
 import { readSettings } from '../base/settings';
 import { analyzeQuery } from '../../core/query/analyze';
 import { CHAIN_LABEL } from '../../core/query/fields';
 import { parseQueryFile } from '../../core/query/file';
 import { outlineQuery } from '../../core/query/outline';
 import { ago } from '../../core/query/runCache';
-import { fmtRefreshTime, nextRefresh } from '../../core/refresh';
+import { fmtRefreshTime, nextRefresh } from '../../core/spec/refresh';
 import { CommandIds } from '../base/ids';
 import type { QueryFieldService } from './fieldService';
 import { queryEndpoint, type QueryRunner } from './runner';

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { Chain } from '../../core/addresses';
+import type { Chain } from '../../core/spec/addresses';
 import { FIELD_LIST_MAX_AGE_MS, type FieldCache, type FieldCacheEntry } from '../../core/query/fieldCache';
 import type { ChainColumns } from '../../core/query/fields';
-import type { ColumnInfo } from '../../core/wire';
+import type { ColumnInfo } from '../../core/spec/wire';
 import { RESTRICTED_MODE, type Connection } from '../base/connection';
 import type { Log } from '../base/log';
 import { errorText } from '../../core/errors';

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FieldCache } from '../../core/query/fieldCache';
 import type { QueryRunCache } from '../../core/query/runCache';
-import { parseScope } from '../../core/profiles';
+import { parseScope } from '../../core/transport/profiles';
 import type { CallService } from '../calls/callService';
 import { CommandIds } from '../base/ids';
 import type { Services } from '../services';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Chain } from '../../core/addresses';
+import type { Chain } from '../../core/spec/addresses';
 import { analyzeQuery, type QueryFix } from '../../core/query/analyze';
 import { completionContextAt } from '../../core/query/completion';
 import { FieldIndex, allowedValues, fieldDetail, fieldHoverMarkdown, CHAIN_LABEL, otherChain } from '../../core/query/fields';

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { pipelineScript } from '../../core/pipeline/exportScript';
 import { PIPELINE_EXTENSION, type PipelineFile } from '../../core/pipeline/format';
 import { cronLine, githubWorkflow, isPlainPath, parseSchedule, plainName, runsPerDay, scheduleText, type Schedule } from '../../core/pipeline/schedulerFiles';
-import { fmtCredits } from '../../core/pricing';
+import { fmtCredits } from '../../core/money/pricing';
 import { scriptSlot, writeScript, writeWorkflow } from '../../core/pipeline/exportFiles';
 import { errorText } from '../../core/errors';
 import type { PersonQuestions } from '../base/personQuestions';

@@ -9,12 +9,12 @@
  * (core/pipeline/cellChecks.ts firstCellError) and refuses a cell with the message shown here.
  */
 import * as vscode from 'vscode';
-import { ENDPOINTS, shortTitle } from '../../core/catalog';
-import type { FieldSpec } from '../../core/fields';
+import { ENDPOINTS, shortTitle } from '../../core/spec/catalog';
+import type { FieldSpec } from '../../core/spec/fields';
 import { cellCompletionAt, inputFieldAt } from '../../core/pipeline/cellCompletion';
 import { checkCells, type CellDiagnostic } from '../../core/pipeline/cellChecks';
 import { cellFromText } from '../../core/pipeline/format';
-import { describeRule } from '../../core/pricing';
+import { describeRule } from '../../core/money/pricing';
 import { DIAGNOSTIC_SOURCE } from '../language/diagnostics';
 import { rangeOf } from '../language/documents';
 import type { QueryFieldService } from '../language/fieldService';

@@ -8,7 +8,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { findEndpoint, shortTitle, type Endpoint } from '../../core/catalog';
+import { findEndpoint, shortTitle, type Endpoint } from '../../core/spec/catalog';
 import { cellFromText, cellText, examplePipeline, parsePipeline, serializePipeline, type PipelineFile } from '../../core/pipeline/format';
 import { planText } from '../../core/pipeline/plan';
 import { planApprovals, type Approval } from '../../core/money/approval';

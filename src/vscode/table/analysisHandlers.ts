@@ -3,10 +3,10 @@
  * histogram, a scatter's points, all computed in the table's worker over every row of the view;
  * and a chart saved as PNG where the person says.
  */
-import { writeAtomic } from '../../core/fileLock';
+import { writeAtomic } from '../../core/files/fileLock';
 import { chartPngPath, pngFromDataUrl } from '../../core/table/chartPng';
 import { l10n } from '../../shared/l10n';
-import type { TablePrompts } from './prompts';
+import type { TablePrompts } from '../base/prompts';
 import { fmt, type Handlers, type Opened, type TableContext } from './tableContext';
 
 export const ANALYSIS_HANDLERS: Handlers<'profile' | 'histogram' | 'scatter' | 'savePng'> = {

@@ -4,13 +4,13 @@
  * (its price shown first, as everywhere). The flows themselves are in tableActions.ts.
  */
 import * as vscode from 'vscode';
-import { addressRole } from '../../core/columnKind';
-import { resultRole } from '../../core/inputTargets';
+import { addressRole } from '../../core/table/columnKind';
+import { resultRole } from '../../core/addressLists/inputTargets';
 import { neutraliseFormula } from '../../core/table';
 import { l10n } from '../../shared/l10n';
 import { showErrorIn } from '../base/errors';
 import { readSettings } from '../base/settings';
-import type { TablePrompts } from './prompts';
+import type { TablePrompts } from '../base/prompts';
 import { activityCommand, addToList, openInExplorer, useAsInput } from './tableActions';
 import { type Handlers, type Opened, type TableContext } from './tableContext';
 

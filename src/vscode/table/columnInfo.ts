@@ -1,17 +1,17 @@
 /**
  * What the table knows about each column beyond its name, from the name (metric, group,
- * timeframe, kind: src/core/metrics.ts) and from a sample of the first rows (numbers, addresses:
- * src/core/columnKind.ts, the one rule).
+ * timeframe, kind: src/core/spec/metrics.ts) and from a sample of the first rows (numbers, addresses:
+ * src/core/table/columnKind.ts, the one rule).
  * Pure: no vscode import, so unit tests can read it.
  */
-import { parseMetricColumn } from '../../core/metrics';
-import { classifyColumn, isSignedColumn } from '../../core/columnKind';
+import { parseMetricColumn } from '../../core/spec/metrics';
+import { classifyColumn, isSignedColumn } from '../../core/table/columnKind';
 import type { ColumnInfo, TableLayout } from '../../shared/tableUiProtocol';
 
 /** Longer cells are cut with an ellipsis (the whole text is in copies and exports). */
 const MAX_CHARS = 48;
 
-/** Column information from names and the first rows (`sample[r][c]`, c over every column); the kind by the one classifier (core/columnKind.ts). */
+/** Column information from names and the first rows (`sample[r][c]`, c over every column); the kind by the one classifier (core/table/columnKind.ts). */
 export function columnInfo(names: readonly string[], sample: readonly (readonly string[])[]): ColumnInfo[] {
   return names.map((name, c) => {
     let chars = 0;

@@ -8,7 +8,7 @@ import { CancelledError } from '../../core/errors';
 import { COPY_MAX_CELLS } from '../../core/table';
 import { l10n } from '../../shared/l10n';
 import { readSettings } from '../base/settings';
-import type { TablePrompts } from './prompts';
+import type { TablePrompts } from '../base/prompts';
 import { fmt, queryKey, TABLE_VIEW_TYPE, type Handlers, type Opened, type TableContext } from './tableContext';
 
 /** Sessions with an export running: one at a time per table. */

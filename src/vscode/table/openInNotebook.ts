@@ -1,12 +1,12 @@
 /**
  * "Open in Notebook": where a person who outgrows the table goes next. Writes a Jupyter notebook
- * beside the active table's result (src/core/notebook.ts: pandas and DuckDB, typed columns, the
+ * beside the active table's result (src/core/codegen/notebook.ts: pandas and DuckDB, typed columns, the
  * table's filters, search, sort and shown columns as code) under a name never taken, and opens it.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { writeNotebook } from '../../core/notebook';
-import { notebookColumns } from '../../core/notebookModel';
+import { writeNotebook } from '../../core/codegen/notebook';
+import { notebookColumns } from '../../core/codegen/notebookModel';
 import { CommandIds } from '../base/ids';
 import type { Log } from '../base/log';
 import { TableSession } from './tableSession';

@@ -19,7 +19,7 @@ import {
 } from '../../core/table/savedViews';
 import { CommandIds } from '../base/ids';
 import type { Log } from '../base/log';
-import type { TablePrompts } from './prompts';
+import type { TablePrompts } from '../base/prompts';
 import { modifySavedViews, readSavedViews as read } from './savedViewStore';
 import { TableSession, type TableSnapshot } from './tableSession';
 import { l10n } from '../../shared/l10n';

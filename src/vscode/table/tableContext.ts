@@ -11,7 +11,7 @@ import type { RemoteTable } from '../../core/table';
 import type { Progress, ViewQuery } from '../../shared/tableProtocol';
 import type { ColumnInfo, UiMessage, UiRequest } from '../../shared/tableUiProtocol';
 import type { Log } from '../base/log';
-import type { TablePrompts } from './prompts';
+import type { TablePrompts } from '../base/prompts';
 
 /** The table's custom editor (package.json contributes.customEditors): how a file is opened in it. */
 export const TABLE_VIEW_TYPE = 'walletAnalytics.table';

@@ -9,7 +9,7 @@ import { isReplyTo, UI_REPLY_TYPES, type ProbeState, type UiAsk, type UiMessage,
 import { CommandIds } from '../base/ids';
 import type { Log } from '../base/log';
 import { registerOpenInNotebook } from './openInNotebook';
-import { windowPrompts, type TablePrompts } from './prompts';
+import { windowPrompts, type TablePrompts } from '../base/prompts';
 import { registerSavedViews } from './savedViewCommands';
 import { tableFileOf } from '../../core/results/files';
 import { tableHtml, tableResourceRoots } from './tableHtml';

@@ -9,8 +9,8 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import { ENDPOINTS, shortTitle } from '../../core/catalog';
-import { METRIC_GROUPS, TIMEFRAMES } from '../../core/metrics';
+import { ENDPOINTS, shortTitle } from '../../core/spec/catalog';
+import { METRIC_GROUPS, TIMEFRAMES } from '../../core/spec/metrics';
 import { prestartTableWorker, RemoteTable } from '../../core/table';
 import type { ViewQuery, ViewState } from '../../shared/tableProtocol';
 import { FIRST_WINDOW, parseUiRequest, type ColumnInfo, type ProbeState, type TableLayout, type UiMessage, type UiRequest } from '../../shared/tableUiProtocol';

@@ -1,7 +1,7 @@
 /** What the Account view and the credits status bar item both show, computed once. */
 import { endpointTitle } from '../../core/history/format';
-import { forecast, type BudgetState, type Forecast } from '../../core/budget';
-import { PERIOD_MS, QUOTA } from '../../core/quotaPeriod';
+import { forecast, type BudgetState, type Forecast } from '../../core/money/budget';
+import { PERIOD_MS, QUOTA } from '../../core/money/quotaPeriod';
 import { readSettings } from '../base/settings';
 import type { Connection } from '../base/connection';
 import type { CreditsService, SpendEntry } from '../base/credits';

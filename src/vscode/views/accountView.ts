@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { BUDGET_SETTING, resetWords } from '../../core/budget';
-import { compactCredits, exactCredits } from '../../core/credits';
+import { BUDGET_SETTING, resetWords } from '../../core/money/budget';
+import { compactCredits, exactCredits } from '../../core/money/credits';
 import { fullTime } from '../../core/history/format';
-import { DEFAULT_PROFILE_ID } from '../../core/profiles';
+import { DEFAULT_PROFILE_ID } from '../../core/transport/profiles';
 import { CommandIds } from '../base/ids';
 import { RESTRICTED_MODE, type Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';

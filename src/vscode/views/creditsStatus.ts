@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { compactCredits, exactCredits } from '../../core/credits';
+import { compactCredits, exactCredits } from '../../core/money/credits';
 import { creditsTooltipMarkdown } from '../../core/history/format';
 import { StorageKeys, type Storage } from '../../core/storage';
 import { showError, showWarning } from '../base/errors';

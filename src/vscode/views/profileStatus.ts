@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SANDBOX_PROFILE_ID } from '../../core/profiles';
+import { SANDBOX_PROFILE_ID } from '../../core/transport/profiles';
 import { CommandIds } from '../base/ids';
 import type { Connection } from '../base/connection';
 import { l10n } from '../../shared/l10n';

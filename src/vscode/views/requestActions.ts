@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { commandIdOf, findEndpoint } from '../../core/catalog';
+import { commandIdOf, findEndpoint } from '../../core/spec/catalog';
 import { endpointTitle, hasShortenedList } from '../../core/history/format';
 import type { HistoryItem } from '../../core/history/merge';
 import type { GroupId } from '../../core/history/model';
-import { listFields, resultRole } from '../../core/inputTargets';
+import { listFields, resultRole } from '../../core/addressLists/inputTargets';
 import { exists } from '../../core/results/files';
 import { readResultLists } from '../../core/results/readResult';
 import type { RunOutcome } from '../calls/callService';

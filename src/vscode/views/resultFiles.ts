@@ -1,6 +1,6 @@
 import type { HistoryItem } from '../../core/history/merge';
 import type { JobRecord } from '../../core/jobs/job';
-import { parseScope } from '../../core/profiles';
+import { parseScope } from '../../core/transport/profiles';
 import { exists, setAside } from '../../core/results/files';
 import type { JobService } from '../jobs/jobService';
 

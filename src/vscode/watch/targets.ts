@@ -10,15 +10,15 @@
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { findEndpoint, type Endpoint } from '../../core/catalog';
+import { findEndpoint, type Endpoint } from '../../core/spec/catalog';
 import { endpointTitle } from '../../core/history/format';
 import { parsePipeline, type CallCell, type PipelineFile } from '../../core/pipeline/format';
 import type { Plan } from '../../core/pipeline/plan';
 import { isApproval, watchCellApprovals, watchRunApproval } from '../../core/money/approval';
 import { planOnDisk, readRecord, resultsDirOf, runPipeline } from '../../core/pipeline/run';
-import { fmtCredits, quote, type Quote } from '../../core/pricing';
+import { fmtCredits, quote, type Quote } from '../../core/money/pricing';
 import { parseQueryFile } from '../../core/query/file';
-import type { QueryBody } from '../../core/query/model';
+import type { QueryBody } from '../../core/spec/queryModel';
 import type { ExecOutcome } from '../../core/watch/runner';
 import type { WatchRecord, WatchTarget } from '../../core/watch/model';
 import type { Connection } from '../base/connection';

@@ -10,9 +10,9 @@
  * pause switch on the row; Run Now, Remove Watch and the result of the last run are a click away.
  */
 import * as vscode from 'vscode';
-import { DAY_MS, resetWords, type BudgetState } from '../../core/budget';
-import { findEndpoint } from '../../core/catalog';
-import { fmtCredits } from '../../core/pricing';
+import { DAY_MS, resetWords, type BudgetState } from '../../core/money/budget';
+import { findEndpoint } from '../../core/spec/catalog';
+import { fmtCredits } from '../../core/money/pricing';
 import { watchApprovalRecord, watchDayWords } from '../../core/money/approval';
 import { PIPELINE_EXTENSION } from '../../core/pipeline/format';
 import { lastRun, Threshold, WatchTarget, type WatchRecord } from '../../core/watch/model';

@@ -7,8 +7,8 @@
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { compareFileText, comparePath } from '../../core/compare/compareFile';
-import { PERIOD_MS } from '../../core/quotaPeriod';
+import { compareFileText, comparePath } from '../../core/table/compare/compareFile';
+import { PERIOD_MS } from '../../core/money/quotaPeriod';
 import { tableFileOf } from '../../core/results/files';
 import { changeLine, compareInWorker, detectChanges } from '../../core/watch/changes';
 import { spentSince, type WatchRecord } from '../../core/watch/model';

@@ -1,7 +1,7 @@
 /**
  * The words and cells of a pipeline cell's result as the notebook renderer shows them: pure, so a
  * node test reads them. Cells are shown by the table's own rules (format.ts displayCell, over the
- * host's column information from core/columnKind.ts): nothing here decides what a number is.
+ * host's column information from core/table/columnKind.ts): nothing here decides what a number is.
  */
 import type { CellResult } from '../../shared/cellResultProtocol';
 import type { ColumnInfo } from '../../shared/tableUiProtocol';

@@ -1,0 +1,171 @@
+/**
+ * Address forms and list parsing. Main chain: base58, 32–44 characters (§ issue rules).
+ * Second chain: the spec does not name it; we take the EVM form `0x` + 40 hex digits,
+ * compared case-insensitively and normalised to lower case. This is the one place to change it.
+ */
+import { z } from 'zod';
+import { l10n } from '../l10n';
+
+export type Chain = 'main' | 'alt';
+
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/u;
+const BASE58_CHARS = /^[1-9A-HJ-NP-Za-km-z]+$/u;
+const EVM = /^0x[0-9a-fA-F]{40}$/u;
+
+/** The address forms as regular-expression text, for code generated in another language (the exported pipeline script). */
+export const ADDRESS_PATTERNS: Readonly<Record<Chain, string>> = { main: BASE58.source, alt: EVM.source };
+
+/**
+ * Whether `value` is an address of the chain: the test alone, for the loops over every cell
+ * (classifying a column, counting distinct addresses). addressProblem says why not, and builds a
+ * translated sentence to say it: per cell, that was most of "use as input"'s 99–121 ms stall on
+ * a 100,000-row result (issue 34).
+ */
+export function isAddress(value: string, chain: Chain): boolean {
+  return chain === 'alt' ? EVM.test(value) : BASE58.test(value);
+}
+
+/** Why a string is not an address of the chain, or undefined when it is one. */
+export function addressProblem(value: string, chain: Chain): string | undefined {
+  if (chain === 'alt') {
+    if (EVM.test(value)) return undefined;
+    if (!value.startsWith('0x')) return l10n.t('second-chain addresses start with 0x');
+    if (value.length !== 42) return l10n.t('second-chain addresses are 42 characters (0x + 40 hex), this one has {0}', value.length);
+    return l10n.t('second-chain addresses hold only hex digits after 0x');
+  }
+  if (BASE58.test(value)) return undefined;
+  if (!BASE58_CHARS.test(value)) {
+    const bad = [...value].find((ch) => !BASE58_CHARS.test(ch));
+    return l10n.t('“{0}” is not a base58 character (base58 has no 0, O, I or l)', bad ?? '');
+  }
+  return l10n.t('addresses are 32 to 44 characters, this one has {0}', value.length);
+}
+
+/** Normalises an address for comparison and sending (lower case on the second chain). */
+export function normaliseAddress(value: string, chain: Chain): string {
+  return chain === 'alt' ? value.toLowerCase() : value;
+}
+
+/** The distinct addresses of a column's cells and how many it holds. */
+export interface DistinctAddresses {
+  /** Distinct, normalised (normaliseAddress, trimmed), in first-seen order; at most `limit`. */
+  readonly addresses: string[];
+  /** How many distinct addresses the cells hold in all (more than `addresses.length` past the limit). */
+  readonly distinct: number;
+  /** Non-empty cells that are not addresses of the chain. */
+  readonly skipped: number;
+}
+
+/**
+ * The distinct addresses among some cells (trimmed, normalised), in first-seen order, and how many
+ * non-empty cells were not addresses of `chain`. Every reader of a result's address column calls
+ * this (the table worker for "use as input", address sets, the table's own column).
+ */
+export function distinctAddresses(cells: Iterable<string>, chain: Chain, limit = Infinity): DistinctAddresses {
+  const set = new Set<string>();
+  let skipped = 0;
+  for (const raw of cells) {
+    const v = raw.trim();
+    if (v === '') continue;
+    if (!isAddress(v, chain)) {
+      skipped++;
+      continue;
+    }
+    set.add(normaliseAddress(v, chain));
+  }
+  const all = [...set];
+  return { addresses: all.length > limit ? all.slice(0, limit) : all, distinct: all.length, skipped };
+}
+
+/** What an address of the chain is, to end a sentence: "… must be a base58 address of 32 to 44 characters (no 0, O, I or l)". */
+export function addressRule(chain: Chain): string {
+  return chain === 'alt' ? 'a second-chain address: 0x and 40 hex digits' : 'a base58 address of 32 to 44 characters (no 0, O, I or l)';
+}
+
+/**
+ * A zod schema for one address of the chain. With `rule` (the field's rule sentence), a value
+ * of the wrong type reads the rule and a bad address the rule and why; without it (an item
+ * of a list), the message names the item and why.
+ */
+export function addressSchema(chain: Chain, rule?: string): z.ZodType<string> {
+  return z
+    .string(rule === undefined ? undefined : { error: rule })
+    .trim()
+    .superRefine((v, ctx) => {
+      const p = addressProblem(v, chain);
+      if (p) ctx.addIssue({ code: 'custom', message: rule === undefined ? l10n.t('“{0}” is not a valid address: {1}.', short(v), p) : `${rule} “${short(v)}”: ${p}.` });
+    })
+    .transform((v) => normaliseAddress(v, chain));
+}
+
+/** A zod schema for a non-empty list of addresses, at most max, duplicates removed; `rule` is the field's rule sentence. */
+export function addressListSchema(chain: Chain, max: number, rule: string): z.ZodType<string[], unknown> {
+  return z
+    .array(addressSchema(chain), { error: rule })
+    .min(1, { error: `${rule} This list is empty.` })
+    .transform((list) => [...new Set(list)])
+    .refine((list) => list.length <= max, {
+      error: (iss) => `${rule} This list has ${Array.isArray(iss.input) ? iss.input.length.toLocaleString('en-US') : 'more'} distinct addresses.`,
+    });
+}
+
+interface ParsedList {
+  /** Valid, normalised, de-duplicated, in first-seen order. */
+  readonly valid: string[];
+  /** Entries that are not addresses, with their 1-based line number in the input. */
+  readonly invalid: { line: number; value: string; reason: string }[];
+  /** How many repeated entries were dropped. */
+  readonly duplicates: number;
+}
+
+/**
+ * The bad entries of a list in words, each with its line: every one up to `max`, then how many
+ * more ("line 2 “abc” (too short); line 5 “x” (…); and 3 more"); undefined when there is none.
+ */
+export function badEntriesText(parsed: ParsedList, max = 5): string | undefined {
+  const n = parsed.invalid.length;
+  if (n === 0) return undefined;
+  const shown = parsed.invalid.slice(0, max).map((b) => l10n.t('line {0} “{1}” ({2})', b.line, b.value.length > 24 ? `${b.value.slice(0, 24)}…` : b.value, b.reason));
+  const more = n > max ? l10n.t('; and {0} more', (n - max).toLocaleString('en-US')) : '';
+  return n === 1 ? l10n.t('{0} entry is not an address: {1}{2}.', n.toLocaleString('en-US'), shown.join('; '), more) : l10n.t('{0} entries are not addresses: {1}{2}.', n.toLocaleString('en-US'), shown.join('; '), more);
+}
+
+/** "2 duplicates removed." (or undefined): a list never loses entries without saying so. */
+export function duplicatesText(parsed: ParsedList): string | undefined {
+  const d = parsed.duplicates;
+  return d === 0 ? undefined : d === 1 ? l10n.t('{0} duplicate removed.', d.toLocaleString('en-US')) : l10n.t('{0} duplicates removed.', d.toLocaleString('en-US'));
+}
+
+/**
+ * Parses pasted text (addresses separated by spaces, commas, semicolons or new lines)
+ * into valid addresses, the invalid entries with their line numbers, and a duplicate count.
+ */
+export function parseAddressList(text: string, chain: Chain): ParsedList {
+  const seen = new Set<string>();
+  const valid: string[] = [];
+  const invalid: ParsedList['invalid'] = [];
+  let duplicates = 0;
+  const lines = text.split(/\r\n|\n|\r/u);
+  lines.forEach((lineText, i) => {
+    for (const raw of lineText.split(/[\s,;]+/u)) {
+      const v = raw.replace(/^["'`]+|["'`]+$/gu, '');
+      if (!v) continue;
+      const p = addressProblem(v, chain);
+      if (p) {
+        invalid.push({ line: i + 1, value: v, reason: p });
+        continue;
+      }
+      const n = normaliseAddress(v, chain);
+      if (seen.has(n)) duplicates++;
+      else {
+        seen.add(n);
+        valid.push(n);
+      }
+    }
+  });
+  return { valid, invalid, duplicates };
+}
+
+function short(v: string): string {
+  return v.length > 20 ? `${v.slice(0, 8)}…${v.slice(-6)}` : v;
+}

@@ -1,0 +1,154 @@
+/**
+ * "Use as input" and the list sources (issue 22 item 6, issue 23 item 2): a result is read one way,
+ * in a table worker (core/results/readResult.ts), never as one string on the host; and the picker's
+ * endpoints are ranked by what the column holds (core/addressLists/inputTargets.ts), each priced for the list.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { threadId } from 'node:worker_threads';
+import { addressRole } from '../../../../src/core/table/columnKind';
+import { rankTargets, resultRole, type ListOffer } from '../../../../src/core/addressLists/inputTargets';
+import { readResultLists, withResultReader } from '../../../../src/core/results/readResult';
+import { sampleAddress } from '../../../../src/core/spec/samples';
+import { tempDir, writeTemp } from '../../tableFixtures';
+
+let root = __dirname;
+while (!statSync(join(root, 'package.json'), { throwIfNoEntry: false })?.isFile()) root = dirname(root);
+const workerFile = join(root, 'dist', 'tableWorker.js');
+
+const W = [1, 2, 3, 4].map((i) => sampleAddress('main', i));
+const T = [11, 12].map((i) => sampleAddress('main', i));
+
+let dir = '';
+let cleanup: () => Promise<void> = () => Promise.resolve();
+before(async () => ({ dir, cleanup } = await tempDir()));
+after(() => cleanup());
+
+const offer = (column: string, addresses: readonly string[], role = addressRole(column)): ListOffer => ({ column, chain: 'main', role, addresses, distinct: addresses.length });
+
+describe('use as input: what a column holds', () => {
+  it('names say wallets, tokens or creators; a bare address column follows the result that holds it', () => {
+    for (const n of ['wallet', 'address', 'owner', 'trader', 'Wallet_Address', 'holder']) assert.equal(addressRole(n), 'wallet', n);
+    for (const n of ['token', 'mint', 'token_address', 'token_in']) assert.equal(addressRole(n), 'token', n);
+    assert.equal(addressRole('creator'), 'creator');
+    assert.equal(addressRole('address', resultRole('trending')), 'token', 'a Trending Tokens list is tokens');
+    assert.equal(addressRole('address', resultRole('dexwallets')), 'wallet');
+    assert.equal(addressRole('wallet', resultRole('trending')), 'wallet', 'a column’s own name wins over the hint');
+    assert.equal(addressRole('program'), undefined);
+  });
+});
+
+describe('use as input: the right next step first', () => {
+  it('a wallet column is offered PnL first, never a token endpoint first; the token endpoints come after, marked', () => {
+    for (const name of ['wallet', 'address', 'owner', 'trader']) {
+      const { targets } = rankTargets([offer(name, W)]);
+      assert.equal(targets[0]?.ep.id, 'pnl', `${name}: ${targets.map((t) => t.ep.id).join()}`);
+      assert.equal(targets[0]?.fits, true);
+      const firstToken = targets.findIndex((t) => t.wants === 'tokens');
+      assert.ok(firstToken > 0, 'token endpoints are listed after');
+      assert.ok(targets.slice(firstToken).every((t) => t.fits === false), 'and marked as taking another kind');
+    }
+  });
+
+  it('a token column is offered the token endpoints first and PnL last', () => {
+    const { targets } = rankTargets([offer('token', T)]);
+    assert.deepEqual(
+      targets.map((t) => t.ep.id),
+      ['athmcap', 'toptraders', 'earlybuyers', 'alltraders', 'pnl'],
+    );
+    assert.equal(targets.at(-1)?.fits, false);
+  });
+
+  it('each choice carries the kind it takes and its price for this very list', () => {
+    const { targets } = rankTargets([offer('wallet', W)]);
+    const pnl = targets.find((t) => t.ep.id === 'pnl');
+    assert.equal(pnl?.wants, 'wallets');
+    assert.equal(pnl?.price.text, '20 credits (4 wallets × 5)');
+    const ath = targets.find((t) => t.ep.id === 'athmcap');
+    assert.equal(ath?.price.text, '400 credits (4 tokens × 100)');
+  });
+
+  it('a result with a token and a wallet column gives each endpoint the column it takes', () => {
+    const { targets } = rankTargets([offer('token', T), offer('wallet', W)]);
+    assert.ok(targets.every((t) => t.fits === true));
+    assert.deepEqual(targets.find((t) => t.ep.id === 'pnl')?.offer.column, 'wallet');
+    assert.deepEqual(targets.find((t) => t.ep.id === 'toptraders')?.offer.column, 'token');
+  });
+
+  it('a list longer than a field takes is cut to its most, and says so', () => {
+    const many = Array.from({ length: 1_005 }, (_, i) => sampleAddress('main', 100 + i));
+    const ath = rankTargets([offer('token', many)]).targets.find((t) => t.ep.id === 'athmcap');
+    assert.equal(ath?.count, 1_000);
+    assert.equal(ath?.cut, true);
+    assert.match(ath?.price.text ?? '', /^100,000 credits \(1,000 tokens × 100\)/u);
+  });
+});
+
+describe('one way to read a result: in a table worker', () => {
+  it('reads a result’s address columns, each with its distinct addresses, off this thread', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => `${T[i % 2] ?? ''},${W[i % 4] ?? ''},"note, ${i}",${i}`);
+    const file = await writeTemp(dir, `token,wallet,note,pnl\n${rows.join('\n')}\nbad,not-an-address,x,1\n`);
+    const threads: number[] = [];
+    const lists = await readResultLists(file, { workerFile, onThread: (t) => threads.push(t) });
+    assert.deepEqual(
+      lists.map((l) => [l.column, l.role, l.addresses, l.distinct, l.skipped]),
+      [
+        ['token', 'token', T, 2, 1],
+        ['wallet', 'wallet', W, 4, 1],
+      ],
+    );
+    assert.equal(threads.length, 1);
+    assert.ok(threads.every((t) => t !== threadId), `read on thread ${threads.join()}, not this one (${threadId})`);
+  });
+
+  it('sends back at most the limit, with the whole count; merges a result folder’s files once each', async () => {
+    const folder = join(dir, 'zip-result');
+    await mkdir(folder);
+    await writeFile(join(folder, 'a.csv'), `wallet,pnl\n${W[0]},1\n${W[1]},2\n`);
+    await writeFile(join(folder, 'b.csv'), `wallet,pnl\n${W[1]},1\n${W[2]},2\n`);
+    const [merged] = await readResultLists(folder, { workerFile });
+    assert.deepEqual(merged?.addresses, W.slice(0, 3));
+    assert.equal(merged?.distinct, 3);
+    const file = await writeTemp(dir, `${W.join('\n')}\n`, '.txt');
+    const [cut] = await readResultLists(file, { workerFile, limit: 2, hint: resultRole('trending') });
+    assert.deepEqual(cut?.addresses, W.slice(0, 2));
+    assert.equal(cut?.distinct, 4);
+    assert.equal(cut?.role, 'token', 'a bare list takes the hint of the result it came from');
+  });
+
+  it('the list source reads a column through the same worker (header, preview, then the cells)', async () => {
+    const file = await writeTemp(dir, `name,owner\nbob,${W[0]}\nann,${W[1]}\n`);
+    const got = await withResultReader(file, async (r) => ({ columns: r.columns, first: r.sample[0], cells: await r.columnText(1) }), { workerFile });
+    assert.deepEqual(got, { columns: ['name', 'owner'], first: ['bob', W[0]], cells: [W[0], W[1]] });
+  });
+
+  it('no feature reads a result on the host: no papaparse and no whole-file read outside the table engine', () => {
+    const files = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? files(join(d, n)) : n.endsWith('.ts') ? [join(d, n)] : []));
+    const src = [...files(join(root, 'src', 'core')), ...files(join(root, 'src', 'vscode'))].map((f) => relative(root, f));
+    // Files that read small files of their own whole: not results' rows.
+    const small = new Map([
+      ['src/core/files/fileLock.ts', 'a lock file'],
+      ['src/core/query/diskJson.ts', 'the query cache'],
+      ['src/core/table/compare/compareFile.ts', 'a comparison file: two paths'],
+      ['src/core/results/meta.ts', 'a result’s sidecar'],
+      ['src/core/results/pagedResult.ts', 'a direct answer’s JSON pages'],
+      ['src/vscode/flows/queryInput.ts', 'a .waquery.json'],
+      ['src/vscode/base/workspaceSettings.ts', 'settings.json'],
+      ['src/vscode/results/open.ts', 'Open as Text: VS Code’s text editor needs the text (refused above 50 MB)'],
+      ['src/vscode/table/tableActions.ts', 'the person’s address lists'],
+      ['src/core/addressLists/addressSets.ts', 'the person’s address list it appends to (appendToList)'],
+      ['src/core/pipeline/run.ts', 'a pipeline cell’s record (a small JSON: where its result is, its size and charge)'],
+      ['src/core/watch/store.ts', 'the watches (a small JSON shared by the windows)'],
+      ['src/vscode/watch/targets.ts', 'a watched .waquery.json or .wapipe.json, read afresh at each run'],
+    ]);
+    for (const f of src) {
+      if (f.startsWith('src/core/table/')) continue;
+      const text = readFileSync(join(root, f), 'utf8');
+      assert.doesNotMatch(text, /from 'papaparse'/u, `${f} parses CSV itself: read it through core/results/readResult.ts`);
+      if (!small.has(f)) assert.doesNotMatch(text, /\breadFile(?:Sync)?\(/u, `${f} reads a file whole: read a result through core/results/readResult.ts`);
+    }
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * The schedule of an exported script (src/core/pipeline/schedulerFiles.ts): a schedule said in
+ * words becomes the same cron fields in a GitHub Actions workflow and a crontab line, the key only
+ * as the repository secret, and no name can open a GitHub expression or end a YAML line.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { cronLine, cronOf, githubWorkflow, isPlainPath, parseSchedule, plainName, scheduleText, type Schedule } from '../../../../src/core/pipeline/schedulerFiles';
+
+const HAVE_YAML = spawnSync('python3', ['-c', 'import yaml'], { stdio: 'ignore', timeout: 20_000 }).status === 0;
+
+function parse(text: string): Schedule {
+  const s = parseSchedule(text);
+  assert.ok(!('error' in s), `${text}: ${'error' in s ? s.error : ''}`);
+  return s;
+}
+
+describe('scheduler files', () => {
+  it('reads a schedule in words and writes its cron fields (UTC)', () => {
+    const cases: [string, string, string][] = [
+      ['every hour', '0 * * * *', 'every hour at :00 UTC'],
+      ['every hour at :15', '15 * * * *', 'every hour at :15 UTC'],
+      ['Every day at 06:30 UTC', '30 6 * * *', 'every day at 06:30 UTC'],
+      ['daily at 23:59', '59 23 * * *', 'every day at 23:59 UTC'],
+      ['every 15 minutes', '*/15 * * * *', 'every 15 minutes'],
+      ['every 6 hours', '0 */6 * * *', 'every 6 hours (UTC)'],
+      ['every 24 hours', '0 0 * * *', 'every 24 hours (UTC)'],
+    ];
+    for (const [words, cron, said] of cases) {
+      const s = parse(words);
+      assert.equal(cronOf(s), cron, words);
+      assert.equal(scheduleText(s), said, words);
+    }
+    for (const bad of ['every day at 24:00', 'every 7 minutes', 'every 5 hours', 'every 2 minutes', 'sometimes', 'every hour at :60']) {
+      assert.ok('error' in parseSchedule(bad), bad);
+    }
+  });
+
+  it('writes a workflow that reads the key from the repository secret and bounds each run', { skip: HAVE_YAML ? false : 'python3 with yaml is not installed' }, () => {
+    const name = 'evil ${{ secrets.OTHER }}\n  run: curl evil\u2028"x"';
+    const text = githubWorkflow(parse('every day at 06:30'), { script: 'pipelines/example.py', maxCredits: 26_050, results: 'pipelines/example.results', name });
+    assert.ok(!text.includes('${{ secrets.OTHER'), 'a name never opens an expression');
+    assert.equal(text.match(/\$\{\{/gu)?.length, 1, 'one expression: the key secret');
+    assert.ok(text.includes('WA_API_KEY: ${{ secrets.WA_API_KEY }}'));
+    const r = spawnSync('python3', ['-c', 'import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin.read())))'], { input: text, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const wf = JSON.parse(r.stdout) as { name: string; on?: unknown; true?: { schedule: { cron: string }[] }; jobs: { run: { steps: { run?: string; env?: Record<string, string> }[] } } };
+    // YAML 1.1 reads the key `on` as true.
+    const on = (wf.on ?? wf.true) as { schedule: { cron: string }[] };
+    assert.deepEqual(on.schedule, [{ cron: '30 6 * * *' }]);
+    assert.equal(wf.name, `Wallet Analytics pipeline: ${name.replace('${{', '$ {{')}`, 'the parsed value holds no expression either');
+    const runs = wf.jobs.run.steps.filter((s) => s.run).map((s) => s.run);
+    assert.deepEqual(runs, ['python -m pip install requests', 'python pipelines/example.py --max-credits 26050']);
+  });
+
+  it('writes a crontab line in UTC with the folder quoted, and refuses paths a shell line cannot hold plainly', () => {
+    const run = { script: 'example.py', maxCredits: 50, results: 'example.results', name: 'x' };
+    assert.equal(cronLine(parse('every hour at :05'), run, "/home/a b/it's"), "CRON_TZ=UTC\n5 * * * * cd '/home/a b/it'\\''s' && python3 example.py --max-credits 50 >> example.py.log 2>&1");
+    assert.throws(() => cronLine(parse('every hour'), run, '/a\nb'), /line break/u);
+    assert.throws(() => cronLine(parse('every hour'), run, '/a%b'), /line break or “%”/u);
+    for (const bad of ['a b.py', '../x.py', 'x/../../y.py', '$(id).py', '-x.py', '/abs.py', '${{ x }}.py']) {
+      assert.equal(isPlainPath(bad), false, bad);
+      assert.throws(() => githubWorkflow(parse('every hour'), { ...run, script: bad }), /not a plain relative path/u, bad);
+    }
+    assert.equal(isPlainPath('dir/sub/x.py'), true);
+    assert.equal(plainName('My pipeline (v2)\n'), 'My_pipeline_v2_');
+    assert.equal(plainName('..hidden'), 'hidden');
+  });
+});

@@ -1,0 +1,235 @@
+/**
+ * The WebAssembly cell walk (cellWalk.wat) finds exactly the cells the JS walker (cells.ts)
+ * finds, and every CellMap layout (marks, per-cell offsets, per-cell deltas) places every cell
+ * where a walk from the row's first cell finds it, quoted multi-line cells included. The row
+ * scan kernel finds the rows and quote problems the JS scanner finds.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { CellMap, type CellMapLayout } from '../../../../src/core/table/cellMap';
+import { trimLineEnd } from '../../../../src/core/table/bytes';
+import { cellStart, countCells } from '../../../../src/core/table/cells';
+import { RowOffsets } from '../../../../src/core/table/rowOffsets';
+import { RowScanner } from '../../../../src/core/table/rowScanner';
+import { CellWalker } from '../../../../src/core/table/cellWalkWasm';
+import { rng } from '../../tableFixtures';
+
+/** Marks and cell count of one row, walked by JS (plain buffer) or by the kernel (walker buffer). */
+function walk(row: Buffer, columns: number, walker?: CellWalker, layout?: CellMapLayout): { cells: number; marks: number[] } {
+  const map = new CellMap(1, columns, { layout, maxRowBytes: row.length + 1 });
+  let buf = row;
+  if (walker) {
+    buf = walker.buffers[1].subarray(0, row.length); // the second buffer: offsets inside memory are not 0
+    row.copy(buf);
+  }
+  const cells = map.record(0, buf, 0, row.length, walker);
+  const marks: number[] = [];
+  for (let c = 0; c < columns; c += 32) {
+    // A mark shows as where locate() finds that cell: the start, or -1 past the row's end.
+    marks.push(map.locate(0, buf, 0, row.length, c));
+  }
+  return { cells, marks };
+}
+
+/** Where each cell of the row starts, walking from its first cell (-1 past the row's end). */
+function starts(row: Buffer, columns: number): number[] {
+  return Array.from({ length: columns }, (_, c) => cellStart(row, row.length, c, 0, 0));
+}
+
+/** Where a map of `layout` places each cell, walking the row with `walker` (or in JS). */
+function located(row: Buffer, columns: number, layout: CellMapLayout, walker?: CellWalker, shortRows?: boolean): number[] {
+  let buf = row;
+  if (walker) {
+    buf = walker.buffers[0].subarray(100, 100 + row.length); // not at offset 0 of the buffer either
+    row.copy(buf);
+  }
+  const map = new CellMap(3, columns, { layout, maxRowBytes: row.length + 1, shortRows });
+  map.record(1, buf, 0, row.length, walker);
+  const expected = starts(row, columns);
+  for (let c = 0; c < columns; c++) {
+    // markBefore gives a cell at or before c, where a walk finds it (or nothing past the row's end).
+    const mark = map.markBefore(1, c);
+    if (mark) assert.equal(mark.offset, expected[mark.cell], `markBefore(${c}) → cell ${mark.cell}`);
+    assert.ok(mark !== undefined || (expected[c] ?? -1) < 0, `markBefore(${c}) found nothing in the row`);
+  }
+  return Array.from({ length: columns }, (_, c) => map.locate(1, buf, 0, row.length, c));
+}
+
+describe('table: cell map layouts', () => {
+  it('places every cell where a walk from the first cell finds it, in every layout, JS and kernel', () => {
+    const walker = new CellWalker(1 << 16);
+    const rand = rng(4321);
+    const long = 'x'.repeat(300);
+    const bits = ['a', '12.5', ',', ',', ' ', '"', '""', '\n', '"x,y"', '"a""b"', '"multi\nline, ""q"""', `"${long}"`, long, 'é'];
+    for (let i = 0; i < 3000; i++) {
+      const row = Buffer.from(Array.from({ length: Math.floor(rand() * 40) }, () => bits[Math.floor(rand() * bits.length)] ?? '').join(''));
+      const columns = 1 + Math.floor(rand() * 64);
+      const expected = starts(row, columns);
+      for (const layout of ['marks', 'cells', 'deltas'] as const) {
+        const what = `row ${i}: ${JSON.stringify(row.toString())}, ${columns} columns, ${layout}`;
+        assert.deepEqual(located(row, columns, layout), expected, `JS, ${what}`);
+        assert.deepEqual(located(row, columns, layout, walker), expected, `kernel, ${what}`);
+      }
+      // One byte a cell with escapes: a cell at 255 bytes or more is walked to.
+      const what = `row ${i}: ${JSON.stringify(row.toString())}, ${columns} columns, cells of one byte`;
+      assert.deepEqual(located(row, columns, 'cells', undefined, true), expected, `JS, ${what}`);
+      assert.deepEqual(located(row, columns, 'cells', walker, true), expected, `kernel, ${what}`);
+    }
+  });
+
+  it('deltas: rows of one map, a cell of 255 bytes or more or the end of the row at every place of a 4-cell word', () => {
+    for (const columns of [5, 8, 9, 12, 13, 17]) {
+      const rows: Buffer[] = [];
+      for (let k = 0; k < columns; k++) {
+        rows.push(Buffer.from(Array.from({ length: columns }, (_, c) => (c === k ? 'y'.repeat(254 + (k % 3)) : 'ab'.slice(0, 1 + (c % 2)))).join(',')));
+        rows.push(Buffer.from(Array.from({ length: k + 1 }, (_, c) => String(c * 7)).join(','))); // k + 1 cells only
+      }
+      const map = new CellMap(rows.length, columns, { layout: 'deltas' });
+      rows.forEach((row, r) => map.record(r, row, 0, row.length));
+      rows.forEach((row, r) => {
+        const got = Array.from({ length: columns }, (_, c) => map.locate(r, row, 0, row.length, c));
+        assert.deepEqual(got, starts(row, columns), `${columns} columns, row ${r}: ${row.toString().slice(0, 60)}`);
+      });
+    }
+  });
+
+  it('finds the first row whose cell count differs, in one call, as countCells does (quotes or not, CRLF, past a batch)', () => {
+    const walker = new CellWalker(1 << 20);
+    const rand = rng(2411);
+    const bits = ['a', '12.5', ',', ',', ' ', '"', '""', '"x,y"', '"a""b"', '"multi\nline, ""q"""', 'é', 'x'.repeat(40)];
+    /** Rows joined with their line endings, and where each starts (then where the last ends). */
+    const lay = (rows: readonly string[]): { buf: Buffer; bounds: Uint32Array } => {
+      const starts: number[] = [];
+      let text = '';
+      for (const row of rows) {
+        starts.push(Buffer.byteLength(text));
+        text += row + (rand() < 0.3 ? '\r\n' : '\n');
+      }
+      starts.push(Buffer.byteLength(text));
+      return { buf: Buffer.from(text), bounds: Uint32Array.from(starts) };
+    };
+    for (let i = 0; i < 300; i++) {
+      const rows = Array.from({ length: 1 + Math.floor(rand() * 30) }, () =>
+        Array.from({ length: Math.floor(rand() * 12) }, () => bits[Math.floor(rand() * bits.length)] ?? '').join(''),
+      );
+      const { buf, bounds } = lay(rows);
+      const staged = walker.stage(buf);
+      assert.ok(staged);
+      const counts = rows.map((_, k) => countCells(buf, bounds[k] ?? 0, trimLineEnd(buf, bounds[k] ?? 0, bounds[k + 1] ?? 0)));
+      for (const expected of [counts[0] ?? 1, 1, 2, 3]) {
+        const index = counts.findIndex((c) => c !== expected);
+        const want = index === -1 ? undefined : { index, cells: counts[index] };
+        assert.deepEqual(walker.firstRowNotOf(staged, bounds, expected), want, `${JSON.stringify(rows)}, expected ${expected}`);
+      }
+    }
+    const many = Array.from({ length: 20_000 }, (_, k) => (k === 17_000 ? '"1","2"' : k % 2 === 0 ? '"1","x, y","3"' : '1,2,3'));
+    const { buf, bounds } = lay(many);
+    const staged = walker.stage(buf);
+    assert.ok(staged);
+    assert.deepEqual(walker.firstRowNotOf(staged, bounds, 3), { index: 17_000, cells: 2 });
+    assert.equal(walker.firstRowNotOf(staged, bounds.subarray(0, 17_001), 3), undefined);
+  });
+
+  it('gives every cell its own place in a file of few columns, the marks layout to a wide one', () => {
+    assert.equal(new CellMap(10, 12, { maxRowBytes: 200, fileBytes: 2000 }).layout, 'cells');
+    assert.equal(new CellMap(1_000_000, 12, { maxRowBytes: 400, fileBytes: 200e6 }).layout, 'deltas');
+    // A few long rows among short ones: one byte a cell, the long rows walked.
+    assert.equal(new CellMap(1_000_000, 12, { maxRowBytes: 400, fileBytes: 200e6, shortRows: true }).layout, 'cells');
+    assert.equal(new CellMap(100_000, 8, { maxRowBytes: 21_000, fileBytes: 1.3e9 }).layout, 'cells');
+    assert.equal(new CellMap(100_000, 640, { maxRowBytes: 8000, fileBytes: 700e6 }).layout, 'marks');
+  });
+});
+
+describe('table: cell walk kernel', () => {
+  it('agrees with the JS walker on random rows, with and without quotes, both kernels', () => {
+    const simd = new CellWalker(1 << 16);
+    const scalar = new CellWalker(1 << 16, false);
+    const rand = rng(1234);
+    const plain = ['a', 'bc', '12.5', ',', ',', ',', ' ', '\t', '\r', 'é', ',,,,,,,,,,,,,,,,,', '0123456789abcdef'];
+    const quoted = [...plain, '"', '""', '\n', '"x,y"', '"a""b"', '" ,"'];
+    for (let i = 0; i < 4000; i++) {
+      const bits = i % 2 === 0 ? plain : quoted;
+      const row = Buffer.from(Array.from({ length: Math.floor(rand() * 200) }, () => bits[Math.floor(rand() * bits.length)] ?? '').join(''));
+      const columns = 1 + Math.floor(rand() * 130);
+      const expected = walk(row, columns);
+      const what = `row ${i}: ${JSON.stringify(row.toString())}, ${columns} columns`;
+      assert.deepEqual(walk(row, columns, simd), expected, `SIMD walker, ${what}`);
+      assert.deepEqual(walk(row, columns, scalar), expected, `scalar walker, ${what}`);
+    }
+  });
+
+  it('records every 32nd cell of a long row', () => {
+    const walker = new CellWalker(1 << 16);
+    const row = Buffer.from(Array.from({ length: 100 }, (_, i) => (i === 40 ? '"4,0"' : String(i))).join(','));
+    const { cells, marks } = walk(row, 100, walker);
+    assert.equal(cells, 100);
+    const text = row.toString();
+    assert.deepEqual(marks, [0, text.indexOf(',32,') + 1, text.indexOf(',64,') + 1, text.indexOf(',96,') + 1]);
+  });
+});
+
+describe('table: row scan kernel', () => {
+  /** Rows, lines and problems the scanner finds in `text` fed in chunks cut at `cuts`, with or without the kernel. */
+  function scanAll(text: Buffer, cuts: number[], walker?: CellWalker): unknown {
+    const offsets = new RowOffsets();
+    const scanner = new RowScanner(offsets, true, 0);
+    let from = 0;
+    for (const to of [...cuts, text.length]) {
+      let chunk = text.subarray(from, to);
+      if (walker) {
+        const buf = walker.buffers[1].subarray(7, 7 + chunk.length);
+        chunk.copy(buf);
+        chunk = buf;
+      }
+      scanner.feed(chunk, from, walker, 'always');
+      from = to;
+    }
+    scanner.finish(text.length);
+    const rows = Array.from({ length: offsets.length }, (_, r) => [offsets.start(r), offsets.limit(r), offsets.line(r)]);
+    return { rows, malformed: scanner.malformedQuotes, first: scanner.firstMalformedQuote, open: scanner.unterminatedQuote };
+  }
+
+  it('finds the rows, lines and quote problems the JS scanner finds, chunks cut anywhere', () => {
+    const walker = new CellWalker(1 << 16);
+    const rand = rng(77);
+    const bits = ['a', 'bc', ',', ',', '"', '""', '\n', '\n', '\r\n', '\r', ' ', '\t', '"x,y"', '"a""b"', '"l1\nl2"', '" "x', 'é', '0123456789abcdef0123'];
+    for (let i = 0; i < 3000; i++) {
+      const text = Buffer.from(Array.from({ length: Math.floor(rand() * 120) }, () => bits[Math.floor(rand() * bits.length)] ?? '').join(''));
+      const cuts = Array.from({ length: Math.floor(rand() * 4) }, () => Math.floor(rand() * (text.length + 1))).sort((a, b) => a - b);
+      assert.deepEqual(scanAll(text, cuts, walker), scanAll(text, cuts), `text ${i}: ${JSON.stringify(text.toString())}, cuts ${cuts.join(',')}`);
+    }
+  });
+
+  it('agrees on long, mostly well-formed quoted text (the 64-byte parity path), chunks cut anywhere', () => {
+    const walker = new CellWalker(1 << 16);
+    const rand = rng(78);
+    const inner = ['a', 'bc d', ',', '""', '\n', '\r\n', 'é', '0123456789abcdef', ' '];
+    const cell = (): string => {
+      const x = rand();
+      if (x < 0.3) return ['12', 'abc', '', 'x y'][Math.floor(rand() * 4)] ?? '';
+      const body = Array.from({ length: Math.floor(rand() * 12) }, () => inner[Math.floor(rand() * inner.length)] ?? '').join('');
+      // Now and then a flaw: a stray quote, text after the closing quote, spaces before the comma, no closing quote.
+      const flaw = rand() < 0.04 ? ['"', 'x', ' ', ''][Math.floor(rand() * 4)] ?? '' : '';
+      return `"${body}"${flaw}`;
+    };
+    for (let i = 0; i < 400; i++) {
+      const rows = Array.from({ length: 1 + Math.floor(rand() * 30) }, () => Array.from({ length: 1 + Math.floor(rand() * 6) }, cell).join(','));
+      const text = Buffer.from(rows.join(rand() < 0.5 ? '\n' : '\r\n') + (rand() < 0.5 ? '\n' : ''));
+      const cuts = Array.from({ length: Math.floor(rand() * 4) }, () => Math.floor(rand() * (text.length + 1))).sort((a, b) => a - b);
+      assert.deepEqual(scanAll(text, cuts, walker), scanAll(text, cuts), `text ${i}: ${JSON.stringify(text.toString())}, cuts ${cuts.join(',')}`);
+    }
+  });
+
+  it('stops at 8,184 row ends a call and goes on', () => {
+    const walker = new CellWalker(1 << 17);
+    const text = Buffer.from('"a\nb",1\n'.repeat(10_000));
+    assert.deepEqual(scanAll(text, [], walker), scanAll(text, []));
+  });
+
+  it('stops in time when every byte of a 64-byte step ends a row (runs of blank lines between quoted rows)', () => {
+    const walker = new CellWalker(1 << 17);
+    const text = Buffer.from(('"a","b"\n' + '\n'.repeat(200)).repeat(300));
+    assert.deepEqual(scanAll(text, [], walker), scanAll(text, []));
+    assert.deepEqual(scanAll(text, [1000, 50_001], walker), scanAll(text, [1000, 50_001]));
+  });
+});

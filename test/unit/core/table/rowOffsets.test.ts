@@ -1,0 +1,159 @@
+/**
+ * The compact row index (rowOffsets.ts): starts past 4 GiB, line numbers from checkpoints and
+ * one byte a row (big steps included), against plain arrays; and row reads that do not read the
+ * whole file to fetch rows scattered over it.
+ */
+import assert from 'node:assert/strict';
+import { open } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+import { chunkEnd } from '../../../../src/core/table/rowChunks';
+import { MAX_ROW_BYTES, RowOffsets } from '../../../../src/core/table/rowOffsets';
+import { readRowBytes } from '../../../../src/core/table/rowReads';
+import { rng, tempDir, writeTemp } from '../../tableFixtures';
+
+let dir = '';
+let cleanup: () => Promise<void> = () => Promise.resolve();
+before(async () => ({ dir, cleanup } = await tempDir()));
+after(() => cleanup());
+
+describe('table: row index', () => {
+  it('gives back every start, limit and line, with rows of many line breaks and starts past 4 GiB', () => {
+    const rand = rng(5);
+    const offsets = new RowOffsets();
+    const starts: number[] = [];
+    const lines: number[] = [];
+    let at = 0;
+    let newlines = 0;
+    for (let r = 0; r < 5000; r++) {
+      const x = rand();
+      // Mostly plain rows; some with line breaks in quoted cells or blank lines after them; a few huge jumps.
+      newlines += x < 0.6 ? 0 : x < 0.95 ? Math.floor(rand() * 5) : x < 0.99 ? 200 + Math.floor(rand() * 400) : 0;
+      at += x > 0.995 ? 3 * 2 ** 31 : 1 + Math.floor(rand() * 500);
+      starts.push(at);
+      lines.push(newlines + 1);
+      offsets.push(at, at + 1, newlines);
+      newlines++;
+    }
+    offsets.trim();
+    assert.equal(offsets.length, starts.length);
+    for (let r = 0; r < starts.length; r++) {
+      assert.equal(offsets.start(r), starts[r], `start of row ${r}`);
+      assert.equal(offsets.line(r), lines[r], `line of row ${r}`);
+      if (r + 1 < starts.length) assert.equal(offsets.limit(r), starts[r + 1]);
+    }
+    const last = starts[starts.length - 1] ?? 0;
+    assert.equal(offsets.rowAt(last + 10), starts.length - 1);
+    assert.equal(offsets.rowAt((starts[1234] ?? 0) + 0.5), 1234);
+    // Rows longer than MAX_ROW_BYTES (the huge jumps), counted as they were registered, against limit − start.
+    let longCount = 0;
+    let firstLong = 0;
+    for (let r = 0; r < starts.length; r++) {
+      if (offsets.limit(r) - offsets.start(r) > MAX_ROW_BYTES && longCount++ === 0) firstLong = r;
+    }
+    assert.ok(longCount > 3, `long rows in the test: ${longCount}`);
+    assert.deepEqual(offsets.longRows(), { count: longCount, first: firstLong });
+  });
+
+  it('counts a long last row, and none in a file of short rows', () => {
+    const offsets = new RowOffsets();
+    offsets.push(0, 10, 0);
+    assert.deepEqual(offsets.longRows(), { count: 0, first: 0 });
+    offsets.push(10, 10 + MAX_ROW_BYTES + 1, 1);
+    assert.deepEqual(offsets.longRows(), { count: 1, first: 1 });
+    offsets.push(10 + MAX_ROW_BYTES + 1, 20 + MAX_ROW_BYTES, 2);
+    assert.deepEqual(offsets.longRows(), { count: 1, first: 1 }, 'ends where the next row starts');
+    assert.deepEqual(new RowOffsets().longRows(), { count: 0, first: 0 });
+  });
+});
+
+describe('table: row index sized ahead', () => {
+  /** Pushes `n` rows (some with line breaks), reserving `reserveAt`: [after row, rows] first; returns the expected starts and lines. */
+  function fill(offsets: RowOffsets, n: number, reserveAt: [number, number] | undefined): { starts: number[]; lines: number[] } {
+    const rand = rng(9);
+    const starts: number[] = [];
+    const lines: number[] = [];
+    let at = 0;
+    let newlines = 0;
+    for (let r = 0; r < n; r++) {
+      if (reserveAt && r === reserveAt[0]) offsets.reserve(reserveAt[1]);
+      newlines += rand() < 0.3 ? Math.floor(rand() * 3) : 0;
+      at += 1 + Math.floor(rand() * 300);
+      starts.push(at);
+      lines.push(newlines + 1);
+      offsets.push(at, at + 1, newlines);
+      newlines++;
+    }
+    return { starts, lines };
+  }
+
+  for (const [what, reserveAt] of [
+    ['an estimate too small (doubling goes on from it)', [100, 5000]],
+    ['an estimate close above (kept as is, no copy at trim)', [100, 20_500]],
+    ['an estimate far too big (trimmed)', [100, 200_000]],
+    ['no estimate', undefined],
+  ] as const) {
+    it(`gives back every start and line after ${what}`, () => {
+      const offsets = new RowOffsets();
+      const { starts, lines } = fill(offsets, 20_000, reserveAt ? [reserveAt[0], reserveAt[1]] : undefined);
+      offsets.trim();
+      assert.equal(offsets.length, starts.length);
+      for (let r = 0; r < starts.length; r++) {
+        assert.equal(offsets.start(r), starts[r], `start of row ${r}`);
+        assert.equal(offsets.line(r), lines[r], `line of row ${r}`);
+      }
+    });
+  }
+});
+
+describe('table: row reads', () => {
+  it('reads rows scattered over a file of short rows without reading the gaps between them', async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => `${i},${'x'.repeat(40)}\n`);
+    const path = await writeTemp(dir, rows.join(''));
+    const offsets = new RowOffsets();
+    let at = 0;
+    rows.forEach((row, i) => {
+      offsets.push(at, at + row.length, i);
+      at += row.length;
+    });
+    offsets.trim();
+    const wanted = Array.from({ length: 200 }, (_, i) => i * 97);
+    const fh = await open(path, 'r');
+    try {
+      const got = readRowBytes(fh, offsets, wanted);
+      const buffers = new Set([...got.values()].map((b) => b.buf));
+      const read = [...buffers].reduce((n, b) => n + b.length, 0);
+      const useful = wanted.reduce((n, p) => n + offsets.limit(p) - offsets.start(p), 0);
+      assert.ok(read <= 2 * useful, `read ${read} bytes for ${useful} wanted`);
+      for (const p of wanted) {
+        const b = got.get(p);
+        assert.ok(b);
+        const s = offsets.start(p) - b.base;
+        assert.equal(b.buf.toString('utf8', s, offsets.limit(p) - b.base), rows[p]);
+      }
+    } finally {
+      await fh.close();
+    }
+  });
+});
+
+describe('table: whole-row chunks', () => {
+  it('ends a chunk after the last row that fits (at least one row), as a walk over the rows would', () => {
+    const rand = rng(5);
+    for (let round = 0; round < 200; round++) {
+      const offsets = new RowOffsets();
+      const rows = 1 + Math.floor(rand() * 60);
+      let at = 0;
+      for (let r = 0; r < rows; r++) {
+        const len = 1 + Math.floor(rand() * (rand() < 0.1 ? 500 : 20));
+        offsets.push(at, at + len, r);
+        at += len;
+      }
+      const r0 = Math.floor(rand() * rows);
+      const last = r0 + 1 + Math.floor(rand() * (rows - r0));
+      const limit = offsets.start(r0) + Math.floor(rand() * 200);
+      let walked = r0 + 1;
+      while (walked < last && offsets.limit(walked) <= limit) walked++;
+      assert.equal(chunkEnd(offsets, r0, last, limit), walked, `round ${round}`);
+    }
+  });
+});

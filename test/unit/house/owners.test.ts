@@ -1,0 +1,307 @@
+/**
+ * One owner per concept (issue 26), held the way the command-id check holds command ids: a
+ * TypeScript scan of src/ (comments and strings do not count) that fails when a file outside a
+ * concept's owner does the owner's work itself. Each rule has a second test that shows the scan
+ * sees what it must (and passes over what it must not), so the rule cannot pass by seeing nothing.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
+import { describe, it } from 'node:test';
+import ts from 'typescript';
+import { StorageFamilies, StorageKeys } from '../../../src/core/storage';
+
+/** The repository root: the nearest folder up from this file holding package.json. */
+function repoRoot(): string {
+  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) if (existsSync(join(d, 'package.json'))) return d;
+  throw new Error(`no package.json above ${__dirname}`);
+}
+const root = repoRoot();
+
+/** A finding: the file (relative, with /), its line, and what was seen. */
+type Finding = string;
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+/** Runs `look` over every node of every .ts file under dir; `look` returns what it saw at a node. */
+function scan(dir: string, look: (n: ts.Node, sf: ts.SourceFile) => string | undefined, base = root): Finding[] {
+  return tsFiles(dir).flatMap((f) => {
+    const sf = ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true);
+    const out: Finding[] = [];
+    const name = relative(base, f).split(sep).join('/');
+    const visit = (n: ts.Node): void => {
+      const seen = look(n, sf);
+      if (seen !== undefined) out.push(`${name}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1}: ${seen}`);
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+    return out;
+  });
+}
+
+const fileOf = (finding: Finding): string => finding.slice(0, finding.indexOf(':'));
+
+/** Runs a check over one throwaway folder of files, so its second test sees exactly what it finds there. */
+function scanFiles(files: Record<string, string>, look: (n: ts.Node, sf: ts.SourceFile) => string | undefined): Finding[] {
+  const dir = mkdtempSync(join(tmpdir(), 'wa-owners-'));
+  try {
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    return scan(dir, look, dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const src = join(root, 'src');
+
+// ---------------------------------------------------------------------------------------------
+// 1. Showing an error to the person, and an error's words.
+
+/** The owner of error and warning notifications, and the owners of questions asked with a warning. */
+const NOTIFICATION_OWNERS = new Set([
+  'src/vscode/base/errors.ts', // showError, showErrorIn, showWarning
+  'src/vscode/calls/priceStep.ts', // the price shown before a paid call, as a question
+  'src/vscode/base/personQuestions.ts', // the person's yes/no questions
+]);
+/** The owner of turning a thrown value into words (errorText). */
+const ERROR_TEXT_OWNER = 'src/core/errors.ts';
+
+/** A call of showErrorMessage or showWarningMessage (any receiver), or a reference to either. */
+function notification(n: ts.Node): string | undefined {
+  if (ts.isPropertyAccessExpression(n) && (n.name.text === 'showErrorMessage' || n.name.text === 'showWarningMessage')) return n.name.text;
+  return undefined;
+}
+
+/** `x instanceof Error ? x.message : …`, or `(x as Error).message`: an error's words, written again. */
+function errorToText(n: ts.Node, sf: ts.SourceFile): string | undefined {
+  if (ts.isConditionalExpression(n)) {
+    const c = n.condition;
+    if (
+      ts.isBinaryExpression(c) &&
+      c.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword &&
+      c.right.getText(sf) === 'Error' &&
+      ts.isPropertyAccessExpression(n.whenTrue) &&
+      n.whenTrue.name.text === 'message'
+    )
+      return n.getText(sf);
+  }
+  if (ts.isPropertyAccessExpression(n) && n.name.text === 'message') {
+    let e: ts.Expression = n.expression;
+    while (ts.isParenthesizedExpression(e)) e = e.expression;
+    if (ts.isAsExpression(e) && e.type.getText(sf) === 'Error') return n.getText(sf);
+  }
+  return undefined;
+}
+
+describe('one owner shows errors to the person; one turns an error into words', () => {
+  it('no file outside src/vscode/base/errors.ts (and the question owners) calls showErrorMessage or showWarningMessage', () => {
+    assert.deepEqual(
+      scan(src, notification).filter((f) => !NOTIFICATION_OWNERS.has(fileOf(f))),
+      [],
+      'show it with showError / showErrorIn / showWarning (src/vscode/base/errors.ts): an API error then carries the action that fixes it',
+    );
+  });
+
+  it('no file outside src/core/errors.ts writes the error-to-text expression itself (use errorText)', () => {
+    assert.deepEqual(
+      scan(src, errorToText).filter((f) => fileOf(f) !== ERROR_TEXT_OWNER),
+      [],
+    );
+  });
+
+  it('the checks see a direct notification and the error-to-text expression, and pass over comments, strings and other calls', () => {
+    const found = scanFiles(
+      {
+        'a.ts': [
+          '// vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e))',
+          "const s = 'vscode.window.showWarningMessage(x)';",
+          'void vscode.window.showErrorMessage(`x: ${e instanceof Error ? e.message : String(e)}`);',
+          'const show = level ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;',
+          'const t = (err as Error).message;',
+          'void vscode.window.showInformationMessage(errorText(e));',
+        ].join('\n'),
+      },
+      (n, sf) => notification(n) ?? errorToText(n, sf),
+    );
+    assert.deepEqual(
+      found.map((f) => f.slice(f.indexOf(':') + 1)),
+      ['3: showErrorMessage', '3: e instanceof Error ? e.message : String(e)', '4: showErrorMessage', '4: showWarningMessage', '5: (err as Error).message'],
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// 2. Cancellation is one type, and no error is recognised by its words.
+
+/**
+ * Files allowed to read an error's words, and why: each is the boundary with a library that says
+ * what happened only in words, read once there and turned into our typed errors.
+ * - proxy.ts: undici reports a proxy's refusal of CONNECT only as "Proxy response (407) !== 200
+ *   when HTTP Tunneling"; the status is read from there (a NetworkError with a proxy code).
+ * - unzip.ts: yauzl refuses an unsafe entry name only in its message; it becomes an UnzipError.
+ * - httpFailures.ts (the transport's reading of a failure, split from http.ts): describeNetwork
+ *   does not repeat a Node error code its message already names (what is shown, not what is decided).
+ */
+const TEXT_READERS = new Set(['src/core/transport/proxy.ts', 'src/core/results/unzip.ts', 'src/core/transport/httpFailures.ts']);
+
+/** A name that holds a thrown value: e, err, error, reason, cause, …, or anything ending in Error/error. */
+const ERROR_NAME = /^(?:e|err|error|ex|x|reason|cause|failure)$|Error$|error$/u;
+
+const TEXT_METHODS = new Set(['includes', 'startsWith', 'endsWith', 'match', 'matchAll', 'indexOf', 'lastIndexOf', 'search']);
+
+/** Whether an expression is an error's words: `e.message`, `err.stack`, `String(e)`, `errorText(e)`, or a name given one of those in this file. */
+function isErrorWords(x: ts.Expression, sf: ts.SourceFile, named: ReadonlySet<string>): boolean {
+  while (ts.isParenthesizedExpression(x) || ts.isAsExpression(x) || ts.isNonNullExpression(x)) x = x.expression;
+  if (ts.isPropertyAccessExpression(x) && (x.name.text === 'message' || x.name.text === 'stack')) {
+    let r: ts.Expression = x.expression;
+    while (ts.isParenthesizedExpression(r) || ts.isAsExpression(r) || ts.isNonNullExpression(r)) r = r.expression;
+    const last = ts.isPropertyAccessExpression(r) ? r.name.text : r.getText(sf);
+    return ERROR_NAME.test(last);
+  }
+  if (ts.isCallExpression(x) && ts.isIdentifier(x.expression) && (x.expression.text === 'errorText' || x.expression.text === 'String')) {
+    const a = x.arguments[0];
+    return a !== undefined && ts.isIdentifier(a) && ERROR_NAME.test(a.text);
+  }
+  return ts.isIdentifier(x) && named.has(x.text);
+}
+
+/** An error recognised by its words: a text method on them, a regex tested on them, or a comparison with a string. */
+function textDetection(): (n: ts.Node, sf: ts.SourceFile) => string | undefined {
+  let file: ts.SourceFile | undefined;
+  let named = new Set<string>();
+  return (n, sf) => {
+    if (sf !== file) {
+      // The names this file gives an error's words (const msg = errorText(e)), so reading them later counts too.
+      file = sf;
+      named = new Set<string>();
+      const collect = (m: ts.Node): void => {
+        if (ts.isVariableDeclaration(m) && ts.isIdentifier(m.name) && m.initializer && isErrorWords(m.initializer, sf, named)) named.add(m.name.text);
+        ts.forEachChild(m, collect);
+      };
+      collect(sf);
+    }
+    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression)) {
+      const method = n.expression.name.text;
+      if (TEXT_METHODS.has(method) && isErrorWords(n.expression.expression, sf, named)) return n.getText(sf);
+      const arg = n.arguments[0];
+      if ((method === 'test' || method === 'exec') && arg !== undefined && isErrorWords(arg, sf, named)) return n.getText(sf);
+    }
+    if (ts.isBinaryExpression(n) && [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(n.operatorToken.kind)) {
+      const [a, b] = [n.left, n.right];
+      if ((ts.isStringLiteralLike(b) && isErrorWords(a, sf, named)) || (ts.isStringLiteralLike(a) && isErrorWords(b, sf, named))) return n.getText(sf);
+    }
+    return undefined;
+  };
+}
+
+/** The ways a second cancellation type comes in: the platform's AbortError made by hand, or a controller aborted without our type. */
+function secondCancellation(n: ts.Node, sf: ts.SourceFile): string | undefined {
+  if (ts.isNewExpression(n) && n.expression.getText(sf) === 'DOMException') return n.getText(sf);
+  if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'abort' && n.arguments.length === 0) return n.getText(sf);
+  // It throws the signal's reason as it is: the platform's AbortError when aborted by someone else's code.
+  if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'throwIfAborted') return n.getText(sf);
+  if (ts.isClassDeclaration(n) && n.name && /Cancel|Abort/u.test(n.name.text) && n.name.text !== 'CancelledError') return `class ${n.name.text}`;
+  return undefined;
+}
+
+describe('one cancellation type, recognised by type; no error recognised by its words', () => {
+  it('no file reads an error’s message (or stack) to decide what it is (the boundaries with undici and yauzl excepted)', () => {
+    assert.deepEqual(
+      scan(src, textDetection()).filter((f) => !TEXT_READERS.has(fileOf(f))),
+      [],
+      'recognise it by type (core/errors.ts: isCancelled, the WalletApiError classes and their kind)',
+    );
+  });
+
+  it('no second cancellation type: no DOMException made by hand, no controller aborted without a CancelledError, no throwIfAborted (throwIfCancelled), no other Cancel/Abort class', () => {
+    assert.deepEqual(scan(src, secondCancellation), []);
+  });
+
+  it('the checks see words read and a second cancellation type, and pass over other text and types', () => {
+    const found = scanFiles(
+      {
+        'a.ts': [
+          "const isAbort = (e: unknown): boolean => e instanceof Error && (e.name === 'AbortError' || /aborted|cancel/iu.test(e.message));",
+          "if (err.message.includes('refused')) retry();",
+          'const msg = errorText(x);',
+          "if (msg.startsWith('Proxy')) no();",
+          "if (error.message === 'Cancelled.') no();",
+          "const label = issue.message.includes(field.label) ? issue.message : '';",
+          "if (/x/u.test(name)) ok();",
+          "const d = new DOMException('The operation was aborted', 'AbortError');",
+          'controller.abort();',
+          'controller.abort(new CancelledError());',
+          'class AbortedError extends Error {}',
+          'signal?.throwIfAborted();',
+          'throwIfCancelled(signal);',
+        ].join('\n'),
+      },
+      (n, sf) => textDetection()(n, sf) ?? secondCancellation(n, sf),
+    );
+    assert.deepEqual(
+      found.map((f) => f.slice(f.indexOf(':') + 1, f.indexOf(':', f.indexOf(':') + 1))),
+      ['1', '2', '4', '5', '8', '9', '11', '12'],
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// 3. Storage keys: one typed map, one way in.
+
+/** The owner of globalState and workspaceState, and of every key's name. */
+const STORAGE_OWNER = 'src/core/storage.ts';
+const KEYS: readonly string[] = Object.values(StorageKeys).map((k) => k.key);
+const PREFIXES: readonly string[] = Object.values(StorageFamilies).map((f) => f.prefix);
+
+/** A key spelt out (a string, or the start of a template, equal to a key or beginning with a family's prefix), or a state touched directly. */
+function storageTouch(n: ts.Node, sf: ts.SourceFile): string | undefined {
+  if (ts.isIdentifier(n) && (n.text === 'globalState' || n.text === 'workspaceState' || n.text === 'Memento')) return n.text;
+  const text = ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateHead(n) ? n.text : undefined;
+  if (text !== undefined && (KEYS.includes(text) || PREFIXES.some((p) => text.startsWith(p)))) return n.getText(sf);
+  return undefined;
+}
+
+describe('one typed map of storage keys, read and written only through its owner', () => {
+  it('no file outside src/core/storage.ts touches globalState, workspaceState or a Memento, or spells a storage key', () => {
+    assert.deepEqual(
+      scan(src, storageTouch).filter((f) => fileOf(f) !== STORAGE_OWNER),
+      [],
+      'read and write through Storage (src/core/storage.ts): StorageKeys / StorageFamilies, merged by MergedList or MergedRecord',
+    );
+  });
+
+  it('the map names each key once, under the extension’s prefix, and no key falls inside a family', () => {
+    const all = [...KEYS, ...PREFIXES];
+    assert.deepEqual(all.filter((k, i) => all.indexOf(k) !== i), [], 'spelt twice');
+    assert.deepEqual(all.filter((k) => !k.startsWith('walletAnalytics.')), []);
+    assert.deepEqual(KEYS.filter((k) => PREFIXES.some((p) => k.startsWith(p))), []);
+    assert.deepEqual(PREFIXES.filter((p) => PREFIXES.some((q) => q !== p && p.startsWith(q))), []);
+  });
+
+  it('the check sees a key spelt out, a family prefix in a template, and a state touched, and passes over settings and comments', () => {
+    const found = scanFiles(
+      {
+        'a.ts': [
+          "// state.get('walletAnalytics.jobs')",
+          "const a = state.get('walletAnalytics.jobs');",
+          'const b = `walletAnalytics.recent.${ep.id}`;',
+          "const c = 'walletAnalytics.table.layout.';",
+          'const d = context.globalState;',
+          'let e: vscode.Memento;',
+          "const f = 'walletAnalytics.jobs.stalledAfterHours';",
+          "const g = storage.get(StorageKeys.jobs);",
+        ].join('\n'),
+      },
+      storageTouch,
+    );
+    assert.deepEqual(
+      found.map((f) => f.slice(f.indexOf(':') + 1)),
+      ["2: 'walletAnalytics.jobs'", '3: `walletAnalytics.recent.${', "4: 'walletAnalytics.table.layout.'", '5: globalState', '6: Memento'],
+    );
+  });
+});

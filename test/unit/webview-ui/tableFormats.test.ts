@@ -1,0 +1,40 @@
+// Number formats as a trader reads them (issue 35 item 7): "Numbers: as in file" shows the file's
+// text exactly (no "+" added, no time moved to the person's zone); USD amounts in auto keep their
+// cents ("−5,016.10" beside "+3,795.50"); a column profile writes every number the same way
+// ("170,184" beside "21,193.6", not "170184").
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ColumnProfile } from '../../../src/shared/analysisProtocol';
+import { profileRows } from '../../../src/webview-ui/chartTables';
+import { displayCell, effectiveFormat } from '../../../src/webview-ui/format';
+
+const MINUS = '\u2212';
+const pnl = { kind: 'usd', numeric: true, signed: true };
+const time = { numeric: false, date: true };
+
+describe('number formats (issue 35 item 7)', () => {
+  it('"as in the file" shows the file’s text exactly, a gain or a loss still coloured', () => {
+    assert.deepEqual(displayCell(pnl, '3795.5', undefined, 'raw', true), { text: '3795.5', tone: 'gain' });
+    assert.deepEqual(displayCell(pnl, '-5016.1', undefined, 'raw', true), { text: '-5016.1', tone: 'loss' });
+    assert.deepEqual(displayCell(pnl, '-5016.1', undefined, 'raw', false), { text: '-5016.1' });
+    assert.deepEqual(displayCell(time, '2026-01-20T18:42:07Z', undefined, 'raw', true), { text: '2026-01-20T18:42:07Z' });
+    assert.deepEqual(displayCell(pnl, '3795.5', 'raw', 'auto', true), { text: '3795.5', tone: 'gain' }, 'a column’s own choice too');
+    assert.notEqual(displayCell(time, '2026-01-20T18:42:07Z', undefined, 'auto', true).title, undefined, 'auto still shows a time with UTC on hover');
+  });
+
+  it('auto keeps a USD amount’s cents', () => {
+    assert.equal(effectiveFormat(pnl, undefined, 'auto'), 'money');
+    assert.equal(displayCell(pnl, '-5016.1', undefined, 'auto', true).text, `${MINUS}5,016.10`);
+    assert.equal(displayCell(pnl, '3795.50', undefined, 'auto', true).text, '+3,795.50');
+    assert.equal(displayCell(pnl, '12.34567', undefined, 'auto', true).text, '+12.3457', 'finer digits kept up to four');
+    assert.equal(displayCell({ kind: 'count', numeric: true }, '170184', undefined, 'auto', true).text, '170,184');
+  });
+
+  it('a column profile writes its min and max as it writes its mean: with separators, every digit of the file', () => {
+    const p: ColumnProfile = { column: 0, name: 'volume_usd_7d', type: 'number', count: 10, empty: 0, distinct: 10, top: [], ms: 1, min: 170184, max: 1.2345678901234567e19, maxText: '12345678901234567890', mean: 21193.6, median: 2000, p5: 1, p95: 3 };
+    const rows = new Map(profileRows(p));
+    assert.equal(rows.get('Min'), '170,184');
+    assert.equal(rows.get('Max'), '12,345,678,901,234,567,890');
+    assert.equal(rows.get('Mean'), '21,193.6');
+  });
+});
