@@ -2,8 +2,9 @@
 // a daily budget: the Watches view's welcome, Watch This… (when, which change counts, the most per
 // run, then the one approval with the budget it lives in), the view with its rows and its pause
 // switch, Run Now, the query file edited after approval not run (skipped and told, nothing charged:
-// issue 30 item 1), a run past the day's budget skipped with nothing charged, and the Account view's
-// budgets and forecast.
+// issue 30 item 1), and the Account view's budgets and forecast. A run past the day's budget is held
+// by the unit tier ("a run skipped by the call flow (past a budget)…"): since issue 30 this walk has
+// no unknown price left to hold against the budget (the approved query's price is exact this hour).
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -104,24 +105,6 @@ describe('watches: a query watched inside a daily budget, in Chromium', { timeou
     await wb.screenshot('changed-query-skipped');
     // Back to the query approved: the watch runs it again.
     writeFileSync(join(wb.workspace, FILE), query(0.9, 100));
-  });
-
-  step('Run Now past the day’s budget: skipped, nothing sent, nothing charged, and the watch says so', async () => {
-    await wb.runCommand('View: Close All Editors');
-    const before = await balance();
-    await runNow();
-    const said = await wb.waitForNotification(/winners\.waquery\.json: Skipped: Past your daily budget/u, 60_000);
-    assert.match(said, /Nothing was sent and nothing was charged/u);
-    console.log(`# refused: ${said}`);
-    await detail('Last result').filter({ hasText: 'Skipped' }).waitFor({ timeout: 15_000 });
-    await wb.page.waitForTimeout(1500);
-    assert.equal(await balance(), before, 'the balance did not move');
-    // The whole message, as a person reads it by expanding the toast.
-    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'Skipped' }).first();
-    await toast.hover();
-    const expand = toast.locator('.codicon-notifications-expand');
-    if (await expand.isVisible()) await expand.click();
-    await wb.screenshot('refused');
   });
 
   step('the Account view: spend against each budget, and the forecast to the reset', async () => {
