@@ -19,12 +19,8 @@ import { join } from 'node:path';
 import { RemoteTable } from '../src/core/table';
 import type { ScatterData } from '../src/shared/analysisProtocol';
 import { generateWalletCsv, walletColumns } from './tableData';
+import { arg, ms } from './benchKit';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
-};
 const FULL_ROWS = 100_000;
 const rows = Number(arg('rows', String(FULL_ROWS)));
 const seed = Number(arg('seed', '1'));
@@ -37,7 +33,6 @@ const workerFile = join(root, 'dist', 'tableWorker.js');
 
 type Figures = Record<string, number>;
 
-const ms = (from: number): number => performance.now() - from;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -19,12 +19,8 @@ import { compareSources } from '../src/core/table/compare/compareSource';
 import { openCsvFile, TableView } from '../src/core/table';
 import { generateSharedCsv } from './compareData';
 import { generateWalletCsv, walletColumns } from './tableData';
+import { arg, flag, ms } from './benchKit';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
-};
 const rows = Number(arg('rows', '100000'));
 const part = arg('part', 'main');
 const SHARED = 0.9;
@@ -34,7 +30,6 @@ const fileB = arg('b', join(dataDir, `wallets-${rows}-seed2-shared90.csv`));
 
 type Figures = Record<string, number>;
 
-const ms = (from: number): number => performance.now() - from;
 const peakRss = (): number => process.resourceUsage().maxRSS * 1024;
 
 /** Both files opened and indexed, then compared; then a sort on a Δ column, a status filter and windows. */
@@ -157,7 +152,7 @@ async function main(): Promise<void> {
   ];
   console.log(lines.join('\n'));
   if (lines.some((l) => l.startsWith('FAIL'))) process.exitCode = 1;
-  if (rows === 100_000 && !args.includes('--a') && !args.includes('--b')) {
+  if (rows === 100_000 && !flag('a') && !flag('b')) {
     const out = join(__dirname, '..', '..', 'bench', 'RESULTS-compare.md');
     const [l1, l5] = loadavg();
     await writeFile(

@@ -27,22 +27,14 @@
  * the run weighs on both sides alike, and the table shows medians with the load average beside.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { prestartTableWorker, RemoteTable } from '../src/core/table';
 import { generateLongCellCsv, generateQuotedCsv, generateWalletCsv, LONG_CELL_COLUMNS, QUOTED_COLUMNS, seededRandom, walletColumns } from './tableData';
+import { arg, flag, ms, quantile, randomWindowTimes, repoRoot, runPartOrMain } from './benchKit';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
-};
 
-function repoRoot(): string {
-  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) if (existsSync(join(d, 'package.json'))) return d;
-  throw new Error(`no package.json above ${__dirname}`);
-}
 
 const root = repoRoot();
 const dataDir = arg('data', join(root, 'bench', 'data'));
@@ -69,12 +61,7 @@ const SHAPES: readonly Shape[] = [
 
 type Figures = Record<string, number>;
 
-const ms = (from: number): number => performance.now() - from;
 
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-}
 
 /** Plain 8 MiB reads of the whole file: what reading it costs, the index's yardstick. */
 function readPart(file: string): Figures {
@@ -103,7 +90,7 @@ async function enginePart(shape: Shape, file: string): Promise<Figures> {
   global.gc?.();
   const before = process.memoryUsage().rss;
   // A worker ready before it is needed, as the table session keeps one (prestartTableWorker); its memory counts as the table's.
-  if (args.includes('--prestart')) await prestartTableWorker(workerFile);
+  if (flag('prestart')) await prestartTableWorker(workerFile);
   const f: Figures = {};
   const t0 = performance.now();
   const table = await RemoteTable.open(file, { workerFile });
@@ -111,19 +98,12 @@ async function enginePart(shape: Shape, file: string): Promise<Figures> {
   f.firstRowsMs = ms(t0);
   await table.indexed;
   f.indexMs = ms(t0);
-  let t = performance.now();
+  const t = performance.now();
   await table.apply({ sort: [{ column: sortColumn, descending: true }] });
   f.firstSortMs = ms(t);
   await table.window(0, 60, block());
   f.openToSortedMs = ms(t0);
-  const windows: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    const first = Math.floor(rand() * Math.max(1, table.rowCount - 60));
-    const cols = block();
-    t = performance.now();
-    await table.window(first, first + 60, cols);
-    windows.push(ms(t));
-  }
+  const windows = await randomWindowTimes(table, () => table.rowCount, rand, block);
   f.windowP95Ms = quantile(windows, 0.95);
   f.windowMaxMs = Math.max(...windows);
   f.rssGrowth = process.resourceUsage().maxRSS * 1024 - before;
@@ -219,21 +199,13 @@ async function main(): Promise<void> {
   console.log(lines.join('\n'));
 }
 
-const part = arg('part', '');
-if (part) {
+/** One measured part in this fresh process (the parent's main spawns one per part and round). */
+function measuredPart(part: string): Promise<unknown> {
   const shape = SHAPES.find((s) => s.name === arg('shape', ''));
   if (!shape) throw new Error(`no shape ${arg('shape', '')}`);
   const file = arg('file', '');
-  const run = part === 'read' ? Promise.resolve(readPart(file)) : part === 'engine' ? enginePart(shape, file) : duckPart(shape, file);
-  run
-    .then((f) => console.log(JSON.stringify(f)))
-    .catch((e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    });
-} else {
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
+  return part === 'read' ? Promise.resolve(readPart(file)) : part === 'engine' ? enginePart(shape, file) : duckPart(shape, file);
 }
+
+const part = arg('part', '');
+runPartOrMain(part ? () => measuredPart(part) : undefined, main);

@@ -16,18 +16,14 @@ import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Papa from 'papaparse';
 import { listFields, rankTargets, resultRole } from '../src/core/addressLists/inputTargets';
 import { readResultLists } from '../src/core/results/readResult';
 import { generateWalletCsv } from './tableData';
+import { arg, repoRoot, runPartOrMain } from './benchKit';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
-};
 const rows = Number(arg('rows', '100000'));
 const seed = Number(arg('seed', '1'));
 const mode = arg('mode', '');
@@ -50,10 +46,6 @@ interface Result {
   readonly first: string;
 }
 
-function repoRoot(): string {
-  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) if (existsSync(join(d, 'package.json'))) return d;
-  throw new Error(`no package.json above ${__dirname}`);
-}
 
 /** One mode in this process: the path to the price step, with the loop's delay and the memory sampled. */
 async function runMode(m: 'worker' | 'before'): Promise<Result> {
@@ -155,17 +147,4 @@ async function main(): Promise<void> {
   if (!after.ok || after.ms > BUDGET.ms || after.p99 > BUDGET.stallP99 || after.rssGrowth > BUDGET.memory * bytes) process.exitCode = 1;
 }
 
-if (mode === 'worker' || mode === 'before') {
-  runMode(mode).then(
-    (r) => console.log(JSON.stringify(r)),
-    (e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-} else {
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+runPartOrMain(mode === 'worker' || mode === 'before' ? () => runMode(mode) : undefined, main);

@@ -23,18 +23,14 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { exportView, openCsvFile, TABLE_WORKER_YOUNG_GENERATION_MB, TableView, type TableSource } from '../src/core/table';
 import { generateLongCellCsv, generateQuotedCsv, generateWalletCsv, LONG_CELL_COLUMNS, movedFirst, QUOTED_COLUMNS, seededRandom, walletColumns } from './tableData';
+import { arg, flag, ms, quantile, randomWindowTimes, runPartOrMain } from './benchKit';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
-};
 const seed = Number(arg('seed', '1'));
 const part = arg('part', 'main');
 const runs = Math.max(1, Number(arg('runs', '3')));
 const scale = Number(arg('scale', '1'));
 const waitQuietMinutes = Number(arg('wait-quiet', '0'));
-const papa = !args.includes('--no-papa');
+const papa = !flag('no-papa');
 const dataDir = join(__dirname, '..', '..', 'bench', 'data');
 
 type Figures = Record<string, number>;
@@ -113,18 +109,11 @@ function fileOf(shape: Shape, rows: number): string {
   return arg('file', join(dataDir, `${shape.name === 'wide' ? 'wallets' : shape.name}-${rows}-seed${seed}.csv`));
 }
 
-function ms(from: number): number {
-  return performance.now() - from;
-}
 
 function peakRss(): number {
   return process.resourceUsage().maxRSS * 1024;
 }
 
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-}
 
 function columnIndex(shape: Shape, name: string): number {
   const i = movedFirst(shape.columns, shape.columns, arg('moved', '') || undefined).indexOf(name);
@@ -208,14 +197,7 @@ async function storePart(shape: Shape, file: string): Promise<Figures> {
   f.filterMs = ms(t);
   f.filteredRows = view.length;
 
-  const windows: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    const first = Math.floor(rand() * Math.max(1, view.length - 60));
-    const cols = block();
-    t = performance.now();
-    await view.window(first, first + 60, cols);
-    windows.push(ms(t));
-  }
+  const windows = await randomWindowTimes(view, () => view.length, rand, block);
   f.windowP50Ms = quantile(windows, 0.5);
   f.windowP95Ms = quantile(windows, 0.95);
   f.windowMaxMs = Math.max(...windows);
@@ -413,7 +395,7 @@ async function benchShape(shape: Shape): Promise<{ markdown: string; pass: boole
     ...reference,
     '',
   ];
-  return { markdown: lines.join('\n'), pass: budgets.every(([, , , p]) => p), full: rows === shape.fullRows && !args.includes('--file') };
+  return { markdown: lines.join('\n'), pass: budgets.every(([, , , p]) => p), full: rows === shape.fullRows && !flag('file') };
 }
 
 const METHOD = [
@@ -468,17 +450,4 @@ const parts: Record<string, (shape: Shape, file: string) => Figures | Promise<Fi
 };
 
 const run = parts[part];
-if (run) {
-  const shape = shapeNamed(arg('shape', 'wide'));
-  Promise.resolve(run(shape, arg('file', '')))
-    .then((f) => console.log(JSON.stringify(f)))
-    .catch((e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    });
-} else {
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+runPartOrMain(run ? () => Promise.resolve(run(shapeNamed(arg('shape', 'wide')), arg('file', ''))) : undefined, main);

@@ -17,16 +17,12 @@ import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { openCsvFile, RemoteTable, TableView, type TableWindow, type ViewQuery } from '../src/core/table';
 import { generateWalletCsv, walletColumns } from './tableData';
+import { arg, repoRoot, runPartOrMain } from './benchKit';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: string): string => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? (args[i + 1] ?? fallback) : fallback;
-};
 const FULL_ROWS = 250_000;
 const rows = Number(arg('rows', String(FULL_ROWS)));
 const seed = Number(arg('seed', '1'));
@@ -56,10 +52,6 @@ interface Result {
   readonly filteredRows: number;
 }
 
-function repoRoot(): string {
-  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) if (existsSync(join(d, 'package.json'))) return d;
-  throw new Error(`no package.json above ${__dirname}`);
-}
 
 const ns = (v: number): number => v / 1e6;
 function stall(h: IntervalHistogram): Stall {
@@ -230,17 +222,4 @@ async function main(): Promise<void> {
 }
 
 const MODES: readonly string[] = ['idle', 'main', 'worker', 'first-main', 'first-worker'];
-if (MODES.includes(mode)) {
-  runMode(mode as Mode).then(
-    (r) => console.log(JSON.stringify(r)),
-    (e: unknown) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-} else {
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+runPartOrMain(MODES.includes(mode) ? () => runMode(mode as Mode) : undefined, main);
