@@ -13,6 +13,7 @@ export const NO_FAULTS: Required<Faults> = {
   jobFailRate: 0,
   dropAfterChargeRate: 0,
   answerDelayAfterChargeMs: 0,
+  minimalHistory: false,
 };
 
 export class FaultSwitches {

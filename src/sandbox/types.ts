@@ -32,6 +32,11 @@ export interface Faults {
    * up while the job exists and was charged (the server's answer then goes nowhere).
    */
   answerDelayAfterChargeMs?: number;
+  /**
+   * Additive: GET /requests lists each record with only its requestId and url (all the spec
+   * promises): no endpoint, inputs or dates, so a lost submit cannot be told apart from another job.
+   */
+  minimalHistory?: boolean;
 }
 
 export interface SandboxOptions {

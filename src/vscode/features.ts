@@ -16,7 +16,7 @@ import { registerAnalysisCommands } from './analysis';
 import { CodeCopier, registerCopyAsCode } from './commands/copyAsCode';
 import { PriceQuestions } from './calls/priceStep';
 import { registerPagesCommands } from './calls/pages';
-import { reconcileInHistory } from './calls/reconcile';
+import { reconcileInHistory } from '../core/calls/reconcile';
 import { registerApiKeyCommands } from './commands/apiKey';
 import { registerProfileCommands } from './commands/profiles';
 import { ContextKeys } from './base/ids';
@@ -129,7 +129,7 @@ export async function activateFeatures(context: vscode.ExtensionContext, started
     storage,
     questions: prices,
     queryRuns,
-    reconcile: (q) => reconcileInHistory(jobs, q),
+    reconcile: (q) => reconcileInHistory(q.via.api, { endpointId: q.ep.id, input: q.input, sentAt: q.sentAt, progress: q.progress, known: (id) => jobs.store.get(id) !== undefined }),
     copyAsCode: (ep, input, ctx) => copier.copy(ep, input, { ctx }),
   });
   registerEndpointCommands(context, calls);

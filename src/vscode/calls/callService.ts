@@ -16,9 +16,11 @@
  */
 import * as vscode from 'vscode';
 import { shortTitle, validateInput, type Endpoint } from '../../core/spec/catalog';
-import { BadInputError, isWalletApiError, errorText } from '../../core/errors';
+import { BadInputError, errorText } from '../../core/errors';
 import { RECONCILE_MESSAGES } from '../../core/jobs/reconcile';
 import type { JobRecord } from '../../core/jobs/job';
+import { failedSend, sendCall, type CallHost, type Sent } from '../../core/calls/send';
+import type { Reconciled } from '../../core/calls/reconcile';
 import { directResultName } from '../../core/results/names';
 import { saveNewResult } from '../../core/results/newResult';
 import { fmtCredits, isPaid, quote, type QuoteContext } from '../../core/money/pricing';
@@ -61,19 +63,13 @@ export type RunOutcome =
     };
 
 /** A submit that ended without a clear answer, and the connection it was sent with. */
-export interface ReconcileQuery {
+interface ReconcileQuery {
   readonly via: BoundConnection;
   readonly ep: Endpoint;
   readonly input: Record<string, unknown>;
   readonly sentAt: number;
   readonly progress: (message: string) => void;
 }
-
-/** What looking a submit up in the free request history found (core/jobs/reconcile.ts). */
-export type Reconciled =
-  | { readonly kind: 'found'; readonly requestId: string; readonly submittedAt: string; readonly message: string }
-  | { readonly kind: 'notFound'; readonly message: string }
-  | { readonly kind: 'unknown'; readonly message: string };
 
 interface CallDeps {
   readonly connection: Connection;
@@ -219,23 +215,74 @@ export class CallService {
   /** After the price was approved: sends the call (unless the connection moved) and follows it. */
   private async send(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, decision: Extract<PriceDecision, { kind: 'approved' }>, pages: number, args: RunArgs): Promise<RunOutcome> {
     const { log } = this.deps;
-    const paged = ep.paged === true;
     // The price was approved for `via`: if the window now uses another connection, send to neither.
     const after = this.moved(ep, via, 'the price was shown');
     if (after) return after;
     if (decision.credits > 0) log.info(`${ep.id}: price shown before sending (${via.label}): ${decision.shown}`);
 
-    // 5. Send.
-    const sentAt = Date.now();
-    try {
-      let out: RunOutcome;
-      if (ep.family === 'queued') out = await this.submitJob(ep, via, input, decision.shown, args);
-      else if (paged) out = await readPages(ep, input, pages, this.deps, via, decision.shown, args);
-      else out = await this.callDirect(ep, via, input, decision.shown, sentAt, args, decision.accepted);
-      if (isPaid(ep)) await this.ambiguous.forget(via.scope, ep.id, input);
-      return out;
-    } catch (e) {
-      return this.failed(ep, via, input, e, sentAt, args);
+    // 5. Send: the one send every host shares (core/calls/send.ts); paged reads keep each page as it comes.
+    const host = this.host(via);
+    if (ep.paged === true) {
+      const sentAt = Date.now();
+      try {
+        const out = await readPages(ep, input, pages, this.deps, via, decision.shown, args);
+        await this.ambiguous.forget(via.scope, ep.id, input);
+        return out;
+      } catch (e) {
+        return this.settle(ep, via, await failedSend(ep, input, e, sentAt, host), decision, args, input);
+      }
+    }
+    return this.settle(ep, via, await sendCall(ep, input, host), decision, args, input);
+  }
+
+  /** The connection, ledger, memory and history search the shared send uses for this call. */
+  private host(via: BoundConnection): CallHost {
+    return {
+      api: via.api, scope: via.scope, profileId: via.profileId, baseUrl: via.baseUrl, ambiguous: this.ambiguous,
+      record: (endpointId, credits) => this.deps.credits.record(endpointId, credits, via.scope),
+      reconcile: async (ep, input, sentAt, message) => {
+        this.deps.log.warn(`${ep.id}: outcome unknown (${message}); looking it up in the request history.`);
+        const r = await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: `${shortTitle(ep)}: ${RECONCILE_MESSAGES.looking()}` },
+          (progress) => this.deps.reconcile({ via, ep, input, sentAt, progress: (m) => progress.report({ message: m }) }),
+        );
+        this.deps.log.info(`${ep.id}: ${r.message}`);
+        if (r.kind === 'found') void vscode.window.showInformationMessage(`${shortTitle(ep)}: ${r.message}`);
+        return r;
+      },
+    };
+  }
+
+  /** What the window does with a send's outcome: follows a job, saves an answer, or says what failed (and whether it was charged). */
+  private async settle(ep: Endpoint, via: BoundConnection, sent: Sent, decision: Extract<PriceDecision, { kind: 'approved' }>, args: RunArgs, input: Record<string, unknown>): Promise<RunOutcome> {
+    const title = shortTitle(ep);
+    const { shown } = decision;
+    switch (sent.kind) {
+      case 'queued': {
+        if (!sent.reconciled) this.deps.log.info(`${ep.id}: accepted as ${sent.job.requestId}, ${fmtCredits(sent.credits)} charged.`);
+        const settled = await this.deps.jobs.track(sent.job, { notify: args.notify !== false, wait: args.wait !== false });
+        void this.deps.credits.refresh(via.scope).catch(() => undefined);
+        return { status: 'queued', requestId: sent.job.requestId, credits: sent.credits, shown: sent.reconciled ?? shown, job: settled, ...(sent.reconciled ? { reconciled: true } : {}) };
+      }
+      case 'direct':
+        return this.direct(ep, via, input, sent, shown, args, decision.accepted);
+      case 'invalid':
+        return this.invalid(ep, sent.errors);
+      case 'failed': {
+        if (isPaid(ep)) void this.deps.credits.refresh(via.scope).catch(() => undefined);
+        const r = sent.reconciled;
+        if (r?.kind === 'notFound') {
+          const retry = 'Retry…';
+          void showWarning(`${title}: ${r.message}`, retry).then((a) => {
+            // Retry runs the whole flow again: the price is shown again before anything is sent.
+            if (a === retry) void this.run(ep, { inputs: input });
+          });
+          return { status: 'failed', message: `${sent.message} ${r.message}`, charged: 'unknown' };
+        }
+        if (r) void showError(`${title}: ${sent.message} ${r.message}`);
+        else void showErrorIn(title, sent.error);
+        return { status: 'failed', message: sent.message, charged: sent.charged };
+      }
     }
   }
 
@@ -282,82 +329,6 @@ export class CallService {
     await this.deps.storage.rememberInput(ep.id, input);
   }
 
-  /** A failed send: a proven refusal says so; an unknown outcome is reconciled or remembered, never guessed. */
-  private async failed(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, e: unknown, sentAt: number, args: RunArgs): Promise<RunOutcome> {
-    if (e instanceof BadInputError && e.source === 'client') return this.invalid(ep, e.problems);
-    const charged = isWalletApiError(e) ? e.charged : 'unknown';
-    const message = errorText(e);
-    const paid = isPaid(ep);
-    if (paid) void this.deps.credits.refresh(via.scope).catch(() => undefined);
-    if (!paid || charged === 'no') {
-      void showErrorIn(shortTitle(ep), e);
-      return { status: 'failed', message, charged };
-    }
-    if (ep.family === 'queued') {
-      const settled = await this.reconcile(ep, via, input, sentAt, message, args);
-      if (settled) return settled;
-    } else {
-      void showErrorIn(shortTitle(ep), e);
-    }
-    await this.ambiguous.remember(via.scope, ep.id, input);
-    return { status: 'failed', message, charged: 'unknown' };
-  }
-
-  /** Looks an ambiguous submit up in the free history: follows it when found; offers Retry only when not. */
-  private async reconcile(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, sentAt: number, message: string, args: RunArgs): Promise<RunOutcome | undefined> {
-    const title = shortTitle(ep);
-    this.deps.log.warn(`${ep.id}: outcome unknown (${message}); looking it up in the request history.`);
-    const r = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `${title}: ${RECONCILE_MESSAGES.looking()}` },
-      (progress) => this.deps.reconcile({ via, ep, input, sentAt, progress: (m) => progress.report({ message: m }) }),
-    );
-    this.deps.log.info(`${ep.id}: ${r.message}`);
-    if (r.kind === 'found') {
-      const credits = quote(ep, input).credits;
-      await this.deps.credits.record(ep.id, credits, via.scope);
-      void vscode.window.showInformationMessage(`${title}: ${r.message}`);
-      const job: JobRecord = {
-        requestId: r.requestId, endpointId: ep.id, inputs: input, cost: credits,
-        profileId: via.profileId, baseUrl: via.baseUrl, submittedAt: r.submittedAt, state: 'pending',
-      };
-      const settled = await this.deps.jobs.track(job, { notify: args.notify !== false, wait: args.wait !== false });
-      return { status: 'queued', requestId: r.requestId, credits, shown: r.message, job: settled, reconciled: true };
-    }
-    if (r.kind === 'notFound') {
-      const retry = 'Retry…';
-      void showWarning(`${title}: ${r.message}`, retry).then((a) => {
-        // Retry runs the whole flow again: the price is shown again before anything is sent.
-        if (a === retry) void this.run(ep, { inputs: input });
-      });
-      return { status: 'failed', message: `${message} ${r.message}`, charged: 'unknown' };
-    }
-    void showError(`${title}: ${message} ${r.message}`);
-    return undefined;
-  }
-
-  private async submitJob(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, shown: string, args: RunArgs): Promise<RunOutcome> {
-    // The job is polled under the flow's profile even if another profile is active by then.
-    const submittedAt = new Date().toISOString();
-    const ack = await via.api.submit(ep.id, input);
-    // Queued endpoints are priced exactly from their inputs (flat or per item).
-    const credits = quote(ep, input).credits;
-    await this.deps.credits.record(ep.id, credits, via.scope);
-    const job: JobRecord = {
-      requestId: ack.requestId,
-      endpointId: ep.id,
-      inputs: input,
-      cost: credits,
-      profileId: via.profileId,
-      baseUrl: via.baseUrl,
-      submittedAt,
-      state: 'pending',
-    };
-    this.deps.log.info(`${ep.id}: accepted as ${ack.requestId}, ${fmtCredits(credits)} charged.`);
-    const settled = await this.deps.jobs.track(job, { notify: args.notify !== false, wait: args.wait !== false });
-    void this.deps.credits.refresh(via.scope).catch(() => undefined);
-    return { status: 'queued', requestId: ack.requestId, credits, shown, job: settled };
-  }
-
   private async saveJson(ep: Endpoint, value: unknown): Promise<string> {
     const dir = this.deps.jobs.folder();
     // Never over an earlier result: two calls of one endpoint in the same second get `-2`, `-3`… (both paid).
@@ -365,10 +336,10 @@ export class CallService {
     return saveNewResult(dir, (i) => directResultName(ep.id, now, i), `${JSON.stringify(value, null, 2)}\n`);
   }
 
-  /** `accepted`: the credits the person typed to lift the ceiling, when they did; a bill past it is said. */
-  private async callDirect(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, shown: string, sentAt: number, args: RunArgs, accepted?: number): Promise<RunOutcome> {
-    const result = await via.api.call(ep.id, input);
-    await this.deps.credits.record(ep.id, result.charged, via.scope);
+  /** A direct call's answer: the balance, a reset, or a result saved and offered. */
+  private async direct(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, result: Extract<Sent, { kind: 'direct' }>, shown: string, args: RunArgs, accepted?: number): Promise<RunOutcome> {
+    // `accepted`: the credits the person typed to lift the ceiling, when they did; a bill past it is said.
+    const { sentAt } = result;
     const title = shortTitle(ep);
     if (ep.accountCall === 'balance') {
       const balance = await this.deps.credits.refresh(via.scope);

@@ -10,7 +10,7 @@ import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
 import { pollIntervalMs, readSettings } from '../base/settings';
 import { makeDownloader } from './downloader';
-import { GlobalStatePersistence } from './persistence';
+import { GlobalStatePersistence } from '../../core/jobs/persistence';
 import { resultsFolder } from './resultsFolder';
 import { CommandIds } from '../base/ids';
 import { l10n } from '../../shared/l10n';

@@ -83,12 +83,20 @@ function functions(dir: string, base: string): Fn[] {
 }
 
 /**
+ * A function that holds the price gate: the window's price step (approvePrice, which asks the
+ * person), or the unattended flow (core/calls/unattended.ts runUnattended: the approval's own
+ * answer, the gate of core/money/quota.ts and the owner's priceCover, and where the window would
+ * ask, a refusal).
+ */
+const isGate = (f: Fn): boolean => f.calls.has('approvePrice') || ['callRefusal', 'priceGate', 'priceCover'].every((n) => f.calls.has(n));
+
+/**
  * The chains of callers from a paid send up to a function with no caller, that pass no function
  * asking approvePrice: each as "send ← caller ← …". Callers are found by name (conservative: a
  * name called anywhere counts as a caller).
  */
 function escapes(fns: readonly Fn[]): string[] {
-  const gate = (f: Fn) => f.calls.has('approvePrice');
+  const gate = isGate;
   const out: string[] = [];
   const up = (f: Fn, chain: string[], seen: Set<Fn>): void => {
     if (gate(f)) return;
@@ -105,21 +113,22 @@ function escapes(fns: readonly Fn[]): string[] {
 
 describe('paid paths: every send passes the price gate (and so the budgets)', () => {
   const root = repoRoot();
-  const fns = functions(join(root, 'src/vscode'), root);
+  /** Where a call can be sent from: the window, and the one send every host shares (core/calls). */
+  const fns = ['src/vscode', 'src/core/calls'].flatMap((d) => functions(join(root, d), root));
 
   it('finds the paid sends where they are: a queued submit, a direct call, a page of a paged read', () => {
     const sends = fns.filter((f) => f.sends.length).map((f) => `${f.where}: ${f.sends.join(', ')}`).sort();
     assert.deepEqual(sends, [
-      'src/vscode/calls/callService.ts#callDirect: via.api.call',
-      'src/vscode/calls/callService.ts#submitJob: via.api.submit',
+      'src/core/calls/send.ts#sendCall: host.api.submit, host.api.call',
+      'src/core/calls/unattended.ts#call: host.api.call',
       'src/vscode/calls/pages.ts#call: api.call',
     ]);
   });
 
   it('every chain of callers above a send asks approvePrice: the palette, query files, re-runs, pipeline cells (CallService.run) and Resume Reading Pages', () => {
     assert.deepEqual(escapes(fns), []);
-    const gated = fns.filter((f) => f.calls.has('approvePrice')).map((f) => f.where).sort();
-    assert.deepEqual(gated, ['src/vscode/calls/callService.ts#run', 'src/vscode/calls/pages.ts#resumeFile']);
+    const gated = fns.filter(isGate).map((f) => f.where).sort();
+    assert.deepEqual(gated, ['src/core/calls/unattended.ts#runUnattended', 'src/vscode/calls/callService.ts#run', 'src/vscode/calls/pages.ts#resumeFile']);
   });
 
   it('approvals are issued in two places only, each from the person’s own approval: a pipeline’s plan, and a watch’s price per run', () => {
@@ -175,12 +184,12 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
       }
     }
     assert.deepEqual(Object.fromEntries([...users].sort(([a], [b]) => a.localeCompare(b))), {
-      callRefusal: ['src/vscode/calls/callService.ts'],
+      callRefusal: ['src/core/calls/unattended.ts', 'src/vscode/calls/callService.ts'],
       cellRefusal: ['src/core/pipeline/run.ts'],
       isApproval: ['src/vscode/watch/targets.ts'],
       overApproved: ['src/core/watch/runner.ts'],
       planApprovals: ['src/vscode/pipeline/pipelineNotebook.ts'],
-      priceCover: ['src/vscode/calls/priceStep.ts'],
+      priceCover: ['src/core/calls/unattended.ts', 'src/vscode/calls/priceStep.ts'],
       watchCellApprovals: ['src/vscode/watch/targets.ts'],
       watchRunApproval: ['src/vscode/watch/targets.ts'],
     });

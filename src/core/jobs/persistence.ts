@@ -1,9 +1,9 @@
-// Where the jobs persist in this window: globalState, through the one storage owner (core/storage.ts).
-import type { JobRecord } from '../../core/jobs/job';
-import type { JobPersistence } from '../../core/jobs/store';
-import { StorageKeys, type Storage } from '../../core/storage';
+// Where the jobs persist: the host's Storage (the window's globalState, the runner's state file), through the one storage owner (core/storage.ts).
+import type { JobRecord } from './job';
+import type { JobPersistence } from './store';
+import { StorageKeys, type Storage } from '../storage';
 
-/** Jobs kept in globalState, so a pending job survives a window reload or a restart. */
+/** Jobs kept in the host's Storage, so a pending job survives a window reload, a restart or a crashed run. */
 export class GlobalStatePersistence implements JobPersistence {
   constructor(private readonly storage: Storage) {}
   load(): readonly JobRecord[] {
