@@ -40,7 +40,7 @@ import { AmbiguousCalls } from '../../core/money/ambiguousCalls';
 import { callRefusal, type Approval } from '../../core/money/approval';
 import type { Storage } from '../../core/storage';
 import { askPages, readPages } from './pages';
-import { approvePrice, chargedTo, connectionChanged, type CopyAsCode, type PriceDecision, type PriceQuestions } from './priceStep';
+import { approvePrice, chargedTo, connectionChanged, type CopyAsCode, type CountEstimate, type PriceDecision, type PriceQuestions } from './priceStep';
 import { l10n } from '../../shared/l10n';
 import { runArgsFrom, type RunArgs } from './runArgs';
 
@@ -86,7 +86,7 @@ interface CallDeps {
    * Wallet Database answers of the current refresh period (core/query/runCache.ts): every answer,
    * whatever path sent it, is recorded, and the match count of the same query prices it exactly.
    */
-  readonly queryRuns?: Pick<QueryRunCache, 'lookup' | 'record'>;
+  readonly queryRuns?: Pick<QueryRunCache, 'lookup' | 'record' | 'lastCount'>;
   /** Looks an ambiguous submit up in the request history of the connection it went to, for a bounded time. */
   readonly reconcile: (q: ReconcileQuery) => Promise<Reconciled>;
   /** Offers "Copy as Code…" at the price step; choosing it ends the flow as cancelled (nothing sent). */
@@ -188,7 +188,8 @@ export class CallService {
     // 4. The price, shown before anything is sent, for the connection bound above.
     const before = this.moved(ep, via, 'the inputs were asked');
     if (before) return before;
-    const ctx: QuoteContext | undefined = paged ? { pages } : await this.quoteContext(ep, via, input);
+    const known = paged ? undefined : await this.knownCount(ep, via, input, args.queryFile);
+    const ctx: QuoteContext | undefined = paged ? { pages } : known?.ctx;
     // The price, computed once for this call and carried to the approval and the price step.
     const q = quote(ep, input, ctx);
     if (approval !== undefined) {
@@ -205,6 +206,7 @@ export class CallService {
       via,
       quote: q,
       ...(approval !== undefined ? { approval } : {}),
+      ...(known?.estimate ? { estimate: known.estimate } : {}),
     });
     if (decision.kind === 'refused') return { status: 'refused', message: decision.message };
     if (decision.kind === 'cancelled') return { status: 'cancelled' };
@@ -253,14 +255,19 @@ export class CallService {
     return { status: 'invalid', errors };
   }
 
-  /** The match count of the same query inside its refresh period, for an exact Wallet Database price. */
-  private async quoteContext(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>): Promise<QuoteContext | undefined> {
+  /**
+   * The match count of the same query inside its refresh period, for an exact Wallet Database
+   * price; else the last count of this query or its file from an earlier hour, an estimate.
+   */
+  private async knownCount(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, file?: string): Promise<{ ctx?: QuoteContext; estimate?: CountEstimate } | undefined> {
     if (ep.price.kind !== 'perMatch' || !this.deps.queryRuns) return undefined;
     const body = input.query as QueryBody | undefined;
     if (!body) return undefined;
     const known = await this.deps.queryRuns.lookup(via.scope, ep.chain, body);
     // Exact only while the clock is in the same refresh period as that run (src/core/spec/refresh.ts).
-    return known === undefined ? undefined : { knownMatches: known.total, matchesAt: known.at, now: Date.now() };
+    if (known !== undefined) return { ctx: { knownMatches: known.total, matchesAt: known.at, now: Date.now() } };
+    const estimate = await this.deps.queryRuns.lastCount(via.scope, ep.chain, body, file);
+    return estimate ? { estimate } : undefined;
   }
 
   private async confirmChargeAgain(ep: Endpoint, via: BoundConnection, at: number): Promise<boolean> {
@@ -314,7 +321,7 @@ export class CallService {
     this.deps.log.info(`${ep.id}: ${r.message}`);
     if (r.kind === 'found') {
       const credits = quote(ep, input).credits;
-      await this.deps.credits.record(ep.id, credits, via.scope);
+      await this.deps.credits.record(ep.id, credits, via.scope, r.requestId);
       void vscode.window.showInformationMessage(`${title}: ${r.message}`);
       const job: JobRecord = {
         requestId: r.requestId, endpointId: ep.id, inputs: input, cost: credits,
@@ -341,7 +348,7 @@ export class CallService {
     const ack = await via.api.submit(ep.id, input);
     // Queued endpoints are priced exactly from their inputs (flat or per item).
     const credits = quote(ep, input).credits;
-    await this.deps.credits.record(ep.id, credits, via.scope);
+    await this.deps.credits.record(ep.id, credits, via.scope, ack.requestId);
     const job: JobRecord = {
       requestId: ack.requestId,
       endpointId: ep.id,
@@ -384,7 +391,7 @@ export class CallService {
     }
     const file = await this.saveJson(ep, result.value);
     if (result.charged > 0) void this.deps.credits.refresh(via.scope).catch(() => undefined);
-    const run = await this.recordRun(ep, via, input, result, file, sentAt);
+    const run = await this.recordRun(ep, via, input, result, file, sentAt, args.queryFile);
     if (args.open !== false) await openResult(file);
     const { total, wallets } = result.value as { total?: unknown; wallets?: unknown };
     // A Wallet Database answer says how many matched, what that cost and how many rows came back.
@@ -403,12 +410,12 @@ export class CallService {
    * priced exactly next time. Dated when it was sent: an answer that arrives after the top of the
    * hour may have been computed before the refresh.
    */
-  private async recordRun(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, result: { value: unknown; charged: number }, file: string, sentAt: number): Promise<QueryRun | undefined> {
+  private async recordRun(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, result: { value: unknown; charged: number }, file: string, sentAt: number, queryFile?: string): Promise<QueryRun | undefined> {
     const body = input.query as QueryBody | undefined;
     const total = (result.value as { total?: unknown } | null)?.total;
     if (ep.price.kind !== 'perMatch' || !this.deps.queryRuns || !body || typeof total !== 'number') return undefined;
     try {
-      const run = await this.deps.queryRuns.record({ scope: via.scope, chain: ep.chain, at: sentAt, total, charged: result.charged, resultPath: file, body, answer: result.value });
+      const run = await this.deps.queryRuns.record({ scope: via.scope, chain: ep.chain, at: sentAt, total, charged: result.charged, resultPath: file, body, answer: result.value, ...(queryFile !== undefined ? { file: queryFile } : {}) });
       this.recorded.fire(run);
       return run;
     } catch (e) {
