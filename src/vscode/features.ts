@@ -94,14 +94,18 @@ export async function activateFeatures(context: vscode.ExtensionContext, started
   const keys = new ApiKeyStore(context.secrets, contextKeys, () => profiles.keyProfileId());
   const log = new Log(() => keys.peekAll());
   const connection = new Connection(keys, contextKeys, log, (e) => logCall(log, e), profiles);
+  // One history reader and one pace for the window: the poller, every view and the budgets share them.
+  const history = new HistoryService(connection);
   const credits = new CreditsService(
     storage,
     (scope) => connection.apiFor(scope),
     () => connection.scope(),
     () => readSettings().quotaPeriodStart,
+    // The budgets count every paid request of the account the history lists (issue 35 item 4).
+    { last: (scope) => history.fetcher.peek(scope)?.records, read: (scope) => history.fetcher.get(scope) },
   );
-  // One history reader and one pace for the window: the poller and every view share them.
-  const history = new HistoryService(connection);
+  const unwatchHistory = history.fetcher.onDidFetch(() => credits.historyChanged());
+  context.subscriptions.push({ dispose: unwatchHistory });
   const jobs = new JobService(context, storage, connection, log, history);
   context.subscriptions.push(profiles, keys, log, connection, credits, jobs, history, new ProfileStatus(connection));
   const services: Services = { contextKeys, keys, log, connection, credits, jobs, storage };

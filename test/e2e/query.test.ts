@@ -182,7 +182,7 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
     return /Credits: ([\d,]+) left/u.exec(msg)?.[1] ?? '';
   };
 
-  it('Enter, Enter on the unbounded bill’s dialog spends nothing: its default only opens the box for the credits accepted', async () => {
+  it('Enter, Enter on the unbounded bill’s dialog spends nothing: it says the bill is per match and not known first, asks for no amount, and Cancel is the default', async () => {
     const before = await balance();
     await wb.clearNotifications();
     await (await lens(/^▶ Run — 100 credits per matching wallet/u)).click();
@@ -190,35 +190,38 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
     const ask = await dialog.innerText();
     await wb.screenshot('price');
-    assert.match(ask, /match count is not known, so its bill cannot be held under your ceiling of 1,000,000 credits per call/u);
-    assert.match(ask, /It costs 100 credits per matching wallet, at least 100 credits.*bill follows the number of matches.*type the most credits you accept to risk.*this dialog alone sends nothing/su);
+    // The largest words (the dialog's message) say the rule and that nobody can know the count.
+    const headline = await dialog.locator('.dialog-message-text').innerText();
+    assert.equal(headline.trim(), 'The bill is 100 credits × the wallets that match, and nobody can know how many match before the answer.');
+    assert.match(ask, /Nothing is known of its count yet.*The limit trims the rows shown, not the bill/su);
+    assert.doesNotMatch(ask, /type the|accept|risk/iu, 'no amount that reads as a limit (issue 35 item 1)');
     const buttons = await dialog.locator('.monaco-button').allInnerTexts();
-    assert.ok(buttons.includes('Type the Credits You Accept…'), JSON.stringify(buttons));
-    assert.ok(!buttons.some((b) => /^Run/u.test(b)), `no button runs the query: ${JSON.stringify(buttons)}`);
-    // The person presses Enter on the dialog, then Enter on the box that opens, empty.
+    assert.ok(buttons.includes('Run or Cancel…'), JSON.stringify(buttons));
+    assert.ok(!buttons.some((b) => /^Run$|^Type/u.test(b)), `no button runs the query: ${JSON.stringify(buttons)}`);
+    // The person presses Enter on the dialog, then Enter on the choice that opens: its selected item is Cancel.
     await wb.page.keyboard.press('Enter');
-    await wb.quickInputField.waitFor({ state: 'visible', timeout: 15_000 });
-    assert.match(await wb.quickInput.innerText(), /No ceiling for this run: the service bills 100 credits per matching wallet.*Type the most credits you accept to risk/su);
-    await wb.screenshot('price-type-amount');
+    const cancel = wb.quickInput.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Cancel' });
+    await cancel.waitFor({ timeout: 15_000 });
+    assert.match(await wb.quickInput.innerText(), /Run — 100 credits × the matches.*not known before the answer/su);
+    await wb.screenshot('price-choice-cancel-first');
     await wb.page.keyboard.press('Enter');
     await wb.waitForNotification(/Not sent, nothing charged/u, 30_000);
     await wb.screenshot('price-enter-enter-refused');
     assert.equal(await balance(), before, 'nothing was charged');
   });
 
-  it('runs it from the CodeLens: with the match count unknown the ceiling is lifted only by an amount the person types, then the result says what matched, what it cost and what the limit kept', async () => {
+  it('runs it from the CodeLens: Run chosen over Cancel, then the result says what matched, what it cost and what the limit kept', async () => {
     await wb.clearNotifications();
     await (await lens(/^▶ Run — 100 credits per matching wallet/u)).click();
     const dialog = wb.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
-    await dialog.locator('.monaco-button', { hasText: /^Type the Credits You Accept…$/u }).click();
-    await wb.typeIntoQuickInput('250,000');
-    await wb.page.waitForTimeout(300);
-    assert.match(await wb.quickInputMessage(), /Enter runs it once without your ceiling, accepting a bill of 250,000 credits \(2,500 matching wallets\)/u);
-    await wb.screenshot('price-amount-typed');
-    await wb.page.keyboard.press('Enter');
+    await dialog.locator('.monaco-button', { hasText: /^Run or Cancel…$/u }).click();
+    const run = wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Run — 100 credits × the matches' });
+    await run.waitFor({ timeout: 15_000 });
+    await wb.screenshot('price-run-chosen');
+    await run.click();
     const msg = await wb.waitForNotification(/Query the Wallet Database: done/u, 60_000);
-    assert.match(msg, /done: [\d,]+ matched · charged [\d,]+ credits( \(above the 250,000 you accepted\))?( · showing [\d,]+ \(limit\))?\./u);
+    assert.match(msg, /done: [\d,]+ matched · charged [\d,]+ credits( · showing [\d,]+ \(limit\))?\./u);
     assert.equal(await wb.page.locator('.notifications-toasts .notification-toast').count(), 1, 'one toast says it all');
     const tab = wb.page.locator('.tabs-container .tab', { hasText: /wallet_database-\d{8}-\d{6}\.json/u }).first();
     await tab.waitFor({ timeout: 30_000 });

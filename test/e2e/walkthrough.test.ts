@@ -94,11 +94,11 @@ describe('the Getting Started walkthrough, from the palette to a query run with 
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
     const ask = await dialog.innerText();
     await wb.screenshot('ctrl-enter-price');
-    assert.match(ask, /It costs 100 credits per matching wallet, at least 100 credits/u);
+    assert.match(ask, /The bill is 100 credits × the wallets that match/u);
     // Ctrl+Enter ran the query instead of inserting a line below (VS Code's default in an editor).
     assert.equal(await editor.locator('.view-line').count(), lines, 'no line was inserted');
-    await dialog.locator('.monaco-button', { hasText: /^Type the Credits You Accept…$/u }).click();
-    await wb.typeIntoQuickInput('1000000', { submit: true });
+    await dialog.locator('.monaco-button', { hasText: /^Run or Cancel…$/u }).click();
+    await wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Run — 100 credits × the matches' }).click({ timeout: 15_000 });
     const msg = await wb.waitForNotification(/Query the Wallet Database: done/u, 60_000);
     assert.match(msg, /done: [\d,]+ matched · charged [\d,]+ credits/u);
     // Every button and the toast's source show whole (four buttons once squeezed the source to "S…").

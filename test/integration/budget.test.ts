@@ -13,7 +13,7 @@ import { sampleAddress } from '../../src/core/spec/samples';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import { CommandIds } from '../../src/vscode/base/ids';
-import { answerPrices, api as getApi, note, setApiKey, clearApiKey } from './support';
+import { answerPrices, api as getApi, note, setApiKey, clearApiKey, waitFor } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -92,5 +92,41 @@ describe('spend budgets: refused before the price, nothing charged (against a sa
     assert.match(String(rows.get('forecast')?.description), /^[\d.]+[KM]? of 1M by \d{2}-\d{2}$/u);
     assert.match(String(rows.get('forecast')?.tooltip), /^At this pace: [\d.]+[KM]? of 1M by \d{4}-\d{2}-\d{2}\./u);
     note(`account: budget today "${day}", period "${String(rows.get('budgetPeriod')?.description)}", ${String(rows.get('forecast')?.description)}`);
+  });
+
+  it('counts what the request history shows (the runner’s, a bot’s call with the same key): a call this editor alone could afford is refused, and “Spent this period” lists it (issue 35 item 4)', async () => {
+    const { services, sidebar } = await getApi();
+    const scope = services.connection.scope();
+    const before = await spentToday();
+    // Room for one more 50-credit call, counting this editor's ledger alone.
+    await set('budget.perDay', before + 60);
+    // Another client of the key (the exported runner, a bot) spends 50 credits: not through this editor.
+    const res = await fetch(`${sb.baseUrl}/trending?hours=5`, { headers: { api_key: sb.demoKey } });
+    assert.ok(res.ok, `the other client's call was accepted: ${res.status} ${await res.clone().text()}`);
+    const { requestId } = (await res.json()) as { requestId: string };
+    // The history is read at the window's pace (at most one GET /requests per interval): wait for a read that lists it.
+    await waitFor('the request history to list the other client’s call', async () => {
+      await services.credits.readHistory(scope);
+      return services.credits.ledger(scope).some((e) => e.requestId === requestId);
+    }, 30_000);
+    const sent = sb.received().length;
+    const asked = (await answerPrices(true)).length;
+    const out = await run('trending', { inputs: { hours: 4 }, notify: false, wait: false });
+    assert.equal(out.status, 'refused', `the history was read before the budget: ${JSON.stringify(out)}`);
+    assert.match(out.status === 'refused' ? out.message : '', /needs 50 credits.*has 10 credits left/u);
+    assert.equal((await answerPrices(true)).length, asked, 'no price was shown');
+    assert.equal(sb.received().slice(sent).filter((r) => r.method === 'POST' || r.path === '/trending').length, 0, 'nothing was sent');
+    const other = services.credits.ledger(scope).find((e) => e.requestId === requestId);
+    assert.ok(other?.elsewhere === true, 'the other client’s charge, from the history');
+    // This editor's own charges are in the history too, and counted once.
+    const mine = services.credits.ledger(scope).filter((e) => !e.elsewhere && e.requestId !== undefined);
+    assert.ok(mine.length > 0);
+    for (const e of mine) assert.equal(services.credits.ledger(scope).filter((x) => x.requestId === e.requestId).length, 1, `${e.requestId} once`);
+    assert.equal(await spentToday(), before + 50, 'the day’s spend: this editor’s and the other client’s, each once');
+    sidebar.account.refresh();
+    const spend = sidebar.account.getChildren().find((n) => n.row === 'spend');
+    assert.ok(spend);
+    assert.match(String(sidebar.account.getTreeItem(spend).tooltip), /request history/u);
+    note(`refused past the day's budget once the runner's ${requestId} (50 credits) was read from the history`);
   });
 });

@@ -14,6 +14,8 @@ import type { RunOutcome } from '../../src/vscode/calls/callService';
 import type { PriceQuestion } from '../../src/vscode/calls/priceStep';
 import { CommandIds } from '../../src/vscode/base/ids';
 import type { QueryRunResult } from '../../src/vscode/language/runner';
+import { QueryRunCache } from '../../src/core/query/runCache';
+import type { QueryBody } from '../../src/core/spec/queryModel';
 import { answerPrices, api as getApi, note, waitFor, setApiKey, clearApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
@@ -62,7 +64,7 @@ describe('credits: only the person approves, and the ceiling holds for every que
     assert.equal(sb.balance(), balance);
   });
 
-  it('refuses a query with an unknown match count under the ceiling from the palette, unless the person lifts it just this once', async () => {
+  it('a query with an unknown match count asks for no amount: the rule first, what is known, and Cancel by default (issue 35 item 1)', async () => {
     const from = sb.received().length;
     const balance = sb.balance();
     const refused = await asking(false, () => run('wallet_database', { inputs: { query }, open: false }));
@@ -71,31 +73,52 @@ describe('credits: only the person approves, and the ceiling holds for every que
     assert.deepEqual(refused.asked.map(whyOf), ['unbounded']);
     const q = refused.asked[0];
     assert.ok(q?.kind === 'modal');
-    assert.match(q.message, /ceiling of 1,000,000 credits per call/u, 'the dialog names the ceiling');
-    assert.match(q.detail, /bill follows the number of matches/u, 'and says the bill follows the matches');
-    assert.equal(q.yes, 'Type the Credits You Accept…');
+    assert.equal(q.message, 'The bill is 100 credits × the wallets that match, and nobody can know how many match before the answer.', 'the rule, in the largest words');
+    assert.match(q.detail, /^Nothing is known of its count yet/u, 'then what is known');
+    assert.match(q.detail, /your ceiling of 1,000,000 credits per call cannot hold it/u);
+    assert.equal(q.yes, 'Run or Cancel…', 'the default button spends nothing');
+    assert.doesNotMatch(`${q.message} ${q.detail} ${q.yes}`, /type|accept|risk/iu, 'no amount that reads as a limit');
     assert.equal(paid(from, '/wallet_database'), 0, 'nothing was sent');
     assert.equal(sb.balance(), balance);
 
-    // Enter on the dialog (its only button) then Enter on the empty box: nothing is sent.
-    const enterEnter = await asking((x) => x.kind === 'modal', () => run('wallet_database', { inputs: { query }, open: false }));
+    // Enter on the dialog (its only button), then Enter on the choice, whose selected item is Cancel: nothing is sent.
+    const enterEnter = await asking((x) => x.kind === 'modal' && x.why === 'unbounded', () => run('wallet_database', { inputs: { query }, open: false }));
     assert.equal(enterEnter.out.status, 'refused', JSON.stringify(enterEnter.out));
-    assert.deepEqual(enterEnter.asked.map(whyOf), ['unbounded', 'amount'], 'the button only opens the box');
+    assert.deepEqual(enterEnter.asked.map(whyOf), ['unbounded', 'confirm'], 'the button only opens the choice');
+    const choice = enterEnter.asked[1];
+    assert.ok(choice?.kind === 'modal' && choice.pick);
+    assert.equal(choice.pick.label, '$(play) Run — 100 credits × the matches');
+    assert.match(choice.pick.detail, /not known before the answer; at least 100 credits/u);
     assert.equal(paid(from, '/wallet_database'), 0, 'Enter, Enter: nothing was sent');
-    // An amount the box refuses (below the smallest bill) is no approval either.
-    const tooLittle = await asking(() => true, () => run('wallet_database', { inputs: { query }, open: false }));
-    assert.equal(tooLittle.out.status, 'refused', JSON.stringify(tooLittle.out));
-    await answerPrices((x) => (x.kind === 'amount' ? 99 : true));
-    assert.equal((await run('wallet_database', { inputs: { query }, open: false })).status, 'refused', 'typed 99: under the 100-credit minimum');
-    assert.equal(paid(from, '/wallet_database'), 0, 'nothing was sent');
     assert.equal(sb.balance(), balance);
 
-    const lifted = await asking(true, () => run('wallet_database', { inputs: { query }, open: false }));
-    assert.equal(lifted.out.status, 'done', JSON.stringify(lifted.out));
-    assert.deepEqual(lifted.asked.map(whyOf), ['unbounded', 'amount'], 'lifted by the typed amount');
-    const total = lifted.out.status === 'done' ? (lifted.out.value as { total: number }).total : -1;
+    const ran = await asking(true, () => run('wallet_database', { inputs: { query }, open: false }));
+    assert.equal(ran.out.status, 'done', JSON.stringify(ran.out));
+    assert.deepEqual(ran.asked.map(whyOf), ['unbounded', 'confirm'], 'Run chosen over Cancel');
+    const total = ran.out.status === 'done' ? (ran.out.value as { total: number }).total : -1;
     assert.equal(sb.balance(), balance - Math.max(100, total * 100));
-    note(`refused, then lifted just this once: ${total} matches, ${total * 100} credits`);
+    note(`Cancel, Enter-Enter, then Run: ${total} matches, ${total * 100} credits`);
+  });
+
+  it('gives a query file’s last count from an earlier hour as a dated estimate, for the file even when its query changed (issue 35 item 1)', async () => {
+    const file = path.join(dir, 'estimate.waquery.json');
+    const body: QueryBody = { where: { and: [{ field: 'winrate_30d', op: '>=', value: 0.33 }] }, limit: 3 };
+    fs.writeFileSync(file, `${JSON.stringify(body, null, 2)}\n`);
+    const doc = await vscode.workspace.openTextDocument(file);
+    // A run two hours ago of an earlier version of this file, as the extension kept it.
+    const { testing, services } = await getApi();
+    const cache = new QueryRunCache(path.join(testing.context.globalStorageUri.fsPath, 'query-runs'));
+    const at = Date.now() - 2 * 3_600_000;
+    await cache.record({ scope: services.connection.scope(), chain: 'main', at, total: 1_534, charged: 153_400, body: { ...body, limit: 9 }, answer: {}, file: doc.uri.toString() });
+    const from = sb.received().length;
+    const asked = await asking(false, () => vscode.commands.executeCommand<QueryRunResult>(CommandIds.runQuery, doc.uri, { open: false }));
+    assert.deepEqual(asked.asked.map(whyOf), ['unbounded']);
+    const q = asked.asked[0];
+    assert.ok(q?.kind === 'modal');
+    const when = `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    assert.match(q.detail, new RegExp(`^Known: this file’s last answer, ${when}, matched 1,534 wallets \\(153,400 credits\\), for its query as it was then\\. An estimate only`, 'u'));
+    assert.equal(paid(from, '/wallet_database'), 0);
+    note(q.detail.split('\n')[0] ?? '');
   });
 
   it('prices a palette re-run of a query exactly from the match count of the palette run before it', async function () {
@@ -104,7 +127,7 @@ describe('credits: only the person approves, and the ceiling holds for every que
     const started = hour();
     const first = await asking(true, () => run('wallet_database', { inputs: { query: q }, open: false }));
     assert.equal(first.out.status, 'done', JSON.stringify(first.out));
-    assert.deepEqual(first.asked.map(whyOf), ['unbounded', 'amount'], 'the first run’s count is unknown');
+    assert.deepEqual(first.asked.map(whyOf), ['unbounded', 'confirm'], 'the first run’s count is unknown');
     const total = first.out.status === 'done' ? (first.out.value as { total: number }).total : -1;
     const from = sb.received().length;
     const again = await asking(false, () => run('wallet_database', { inputs: { query: q }, open: false }));
@@ -129,7 +152,7 @@ describe('credits: only the person approves, and the ceiling holds for every que
     assert.equal(paid(from, '/wallet_database'), 0);
 
     const ran = await asking(true, () => vscode.commands.executeCommand<QueryRunResult>(CommandIds.runQuery, doc.uri, { open: false }));
-    assert.deepEqual(ran.asked.map(whyOf), ['unbounded', 'amount']);
+    assert.deepEqual(ran.asked.map(whyOf), ['unbounded', 'confirm']);
     assert.ok(ran.out.status === 'ran' && ran.out.outcome.status === 'done' && ran.out.run, JSON.stringify(ran.out));
     const total = ran.out.run.total;
     assert.ok(total > 2, 'the query matches several wallets');

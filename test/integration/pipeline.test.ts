@@ -16,6 +16,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { PriceQuestion } from '../../src/vscode/calls/priceStep';
 import { answerPrices, api, EXTENSION_ID, note, setApiKey, waitFor, clearApiKey } from './support';
 import { escapeMarkdown } from '../../src/core/markdown';
+import { CommandIds } from '../../src/vscode/base/ids';
 
 const set = (k: string, v: unknown): Thenable<void> => vscode.workspace.getConfiguration('walletAnalytics').update(k, v, vscode.ConfigurationTarget.Global);
 
@@ -103,6 +104,40 @@ describe('pipeline notebook: §8.4 example run against a sandbox', function () {
     assert.equal(asked.length, 0, JSON.stringify(asked));
     assert.equal(sb.balance(), before);
     note(`pipeline reopened: ${nb.cellCount} cells, every result reused from ${path.basename(resultsDirOf(file))}, 0 credits`);
+  });
+
+  it('New Pipeline… writes pipeline.wapipe.json in the workspace folder, not an untitled notebook (issue 35 item 3)', async () => {
+    const nb = await vscode.commands.executeCommand<vscode.NotebookDocument>(CommandIds.newPipeline);
+    try {
+      assert.equal(nb.uri.scheme, 'file', `a file from the start: ${nb.uri.toString()}`);
+      assert.equal(nb.isUntitled, false);
+      assert.match(path.basename(nb.uri.fsPath), /^pipeline(-\d+)?\.wapipe\.json$/u);
+      assert.equal(path.dirname(nb.uri.fsPath), vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, 'in the workspace folder');
+      assert.equal(nb.notebookType, 'wallet-analytics-pipeline');
+      assert.equal(fs.readFileSync(nb.uri.fsPath, 'utf8'), serializePipeline(examplePipeline()));
+      note(`New Pipeline…: ${path.basename(nb.uri.fsPath)}, results to ${path.basename(resultsDirOf(nb.uri.fsPath))}`);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(nb.uri.fsPath, { force: true });
+    }
+  });
+
+  it('a pipeline saved under a new name takes its results along: the next Run All asks nothing and charges nothing (issue 35 item 3)', async () => {
+    const old = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+    await vscode.window.showNotebookDocument(old);
+    // What Save As does: the same cells written under the new name, which then opens in place of the old one.
+    const copy = path.join(dir, 'renamed.wapipe.json');
+    fs.writeFileSync(copy, serializePipeline(examplePipeline()));
+    const nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(copy));
+    const roots = [(await api()).services.jobs.folder()];
+    await waitFor('the results carried beside the new name', async () => (await readRecord(resultsDirOf(copy), 'traders', roots)) !== undefined, 20_000);
+    const before = sb.balance();
+    asked.length = 0;
+    await runAll(nb);
+    await waitFor('the outputs say reused', () => nb.getCells().every((c) => outputText(c).includes('reused from disk')), 30_000);
+    assert.equal(asked.length, 0, JSON.stringify(asked));
+    assert.equal(sb.balance(), before, 'nothing charged again');
+    note(`saved as ${path.basename(copy)}: ${nb.cellCount} cells reused from ${path.basename(resultsDirOf(copy))}, 0 credits`);
   });
 
   it('underlines a bad cell with the field’s own rule, completes inputs from the catalog, and Run All refuses it with the same message', async () => {

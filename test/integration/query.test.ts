@@ -205,7 +205,7 @@ describe('query language: .waquery.json files against a sandbox', function () {
     const asked = (await answerPrices(true)).length;
     const out = await vscode.commands.executeCommand<QueryRunResult>(run.command, run.arguments[0], { ...(run.arguments[1] as object) });
     const questions = (await answerPrices(true)).slice(asked);
-    assert.deepEqual(questions.map((q) => (q.kind === 'modal' ? q.why : q.kind)), ['unbounded', 'amount'], 'lift the ceiling for this run: the dialog, then the typed amount');
+    assert.deepEqual(questions.map((q) => (q.kind === 'modal' ? q.why : q.kind)), ['unbounded', 'confirm'], 'lift the ceiling for this run: the dialog, then Run chosen over Cancel');
     assert.equal(out.status, 'ran', JSON.stringify(out));
     assert.ok(out.status === 'ran' && out.outcome.status === 'done', JSON.stringify(out));
     const value = out.outcome.value as { total: number; wallets: { address: string; winrate_30d: number; trade_count_30d: number }[] };

@@ -33,7 +33,7 @@ export interface CallHost {
   readonly baseUrl: string;
   readonly ambiguous: AmbiguousCalls;
   /** Writes a charge to the spend ledger (core/money/spendLedger.ts) as soon as it is known. */
-  record(endpointId: string, credits: number): Promise<void>;
+  record(endpointId: string, credits: number, requestId?: string): Promise<void>;
   /** Looks a submit that got no clear answer up in the free request history (core/calls/reconcile.ts). */
   reconcile(ep: Endpoint, input: Record<string, unknown>, sentAt: number, message: string): Promise<Reconciled>;
 }
@@ -62,7 +62,7 @@ export async function sendCall(ep: Endpoint, input: Record<string, unknown>, hos
       const ack = await host.api.submit(ep.id, input);
       // Queued endpoints are priced exactly from their inputs (flat or per item).
       const credits = quote(ep, input).credits;
-      await host.record(ep.id, credits);
+      await host.record(ep.id, credits, ack.requestId);
       out = { kind: 'queued', credits, job: jobOf(ep, input, ack.requestId, credits, submittedAt, host) };
     } else {
       const result = await host.api.call(ep.id, input);
@@ -90,7 +90,7 @@ export async function failedSend(ep: Endpoint, input: Record<string, unknown>, e
     const r = await host.reconcile(ep, input, sentAt, message);
     if (r.kind === 'found') {
       const credits = quote(ep, input).credits;
-      await host.record(ep.id, credits);
+      await host.record(ep.id, credits, r.requestId);
       await host.ambiguous.forget(host.scope, ep.id, input);
       return { kind: 'queued', credits, reconciled: r.message, job: jobOf(ep, input, r.requestId, credits, r.submittedAt, host) };
     }

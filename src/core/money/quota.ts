@@ -34,8 +34,8 @@ type Gate =
   | { readonly kind: 'modal'; readonly message: string; readonly detail: string; readonly label: string; readonly short: string }
   /**
    * A bill with no upper bound before the call runs (a Wallet Database query whose match count is
-   * not known): refused under the per-call ceiling unless the person waives the ceiling for this
-   * one call in a modal that names it. `refusal` is what is said when they do not.
+   * not known): refused under the per-call ceiling unless the person chooses Run for this one call
+   * (Cancel is the default). `detail`: the budgets and balance; `refusal`: what is said on Cancel.
    */
   | { readonly kind: 'unbounded'; readonly message: string; readonly detail: string; readonly refusal: string; readonly ceiling: number; readonly budgetLeft?: number }
   /** The last step of the flow shows the price; Enter runs. */
@@ -87,16 +87,17 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
   if (overBudget) return { kind: 'refuse', message: overBudget.message, setting: overBudget.setting };
   if (worst === undefined) {
     // The bill follows the matches, which are not known before the query runs: the ceiling cannot
-    // be proven to hold, so the call is refused unless the person lifts it for this one call.
+    // be proven to hold, and no client can cap a bill per match (§4.2). The price step asks for no
+    // amount (one read as a limit): it says so, gives what is known, and Cancel stays the default.
     const budgetLeft = budgets.length ? Math.min(...budgets.map((b) => b.left)) : undefined;
-    const withinBudget = budgetLeft === undefined ? '' : l10n.t(' The amount is held within what your budgets leave: {0}.', fmtCredits(budgetLeft));
+    const withinBudget = budgetLeft === undefined ? '' : l10n.t('Your budgets leave {0}: a bill past that is still charged whole.', fmtCredits(budgetLeft));
     return {
       kind: 'unbounded',
       ceiling: s.maxCreditsPerCall,
       budgetLeft,
       message: l10n.t('This query’s match count is not known, so its bill cannot be held under your ceiling of {0} per call.', fmtCredits(s.maxCreditsPerCall)),
-      detail: l10n.t('It costs {0}. To run it once without a ceiling, type the most credits you accept to risk in the next box (it may cost any amount up to your balance); this dialog alone sends nothing.{1}\n\n{2}', q.text, withinBudget, detail),
-      refusal: l10n.t('Not sent, nothing charged: this query’s match count is not known, so its bill could pass your ceiling of {0} per call. To run it, choose “Type the Credits You Accept…” and type the most credits you accept to risk; after one run, the same query has an exact price until the next hourly refresh.', fmtCredits(s.maxCreditsPerCall)),
+      detail: withinBudget ? `${withinBudget}\n\n${detail}` : detail,
+      refusal: l10n.t('Not sent, nothing charged: this query’s match count is not known before its answer, so its bill could pass your ceiling of {0} per call. After one run, the same query has an exact price until the next hourly refresh.', fmtCredits(s.maxCreditsPerCall)),
     };
   }
   // The quick pick's detail line shows about 85 characters before it cuts the rest to "…": the

@@ -1,12 +1,52 @@
 /**
- * The amount a person types to run a bill with no known bound (a Wallet Database query whose match
- * count is unknown). Pressing Enter on a dialog must never lift the per-call ceiling: the person
- * types the credits they accept to risk, the box says back what Enter will do, and an empty box
- * runs nothing. The service bills every match whatever was typed, so the text says so, and the
- * result says when the bill passed the amount typed.
+ * A bill with no known bound: a Wallet Database query whose match count is unknown (§4.2: 100
+ * credits per match, whatever the limit). No client can cap it, so the palette's price question
+ * asks for no amount (a typed amount read as a limit, and a trader typed 50,000 and paid 153,400:
+ * issue 35 item 1): it says the rule first and gives what is known (unboundedBillWords).
+ *
+ * A watch still takes an amount per run (riskAmountProblem, parseRiskAmount): a run whose last
+ * count would pass it is skipped, so there it is a rule the watch keeps, not a wish. The result
+ * says when a bill passed the amount accepted.
  */
-import { fmtCredits } from './pricing';
+import { fmtCredits, matchCharge } from './pricing';
 import { l10n } from '../l10n';
+
+/** "2026-11-21 14:05 UTC": a date a person reads the same in every time zone. */
+function fmtUtc(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * The price question of a query whose count is unknown, in the order a person must read it:
+ * `message` (the largest words) the rule and that nobody can know the count; `known` what is
+ * known (the last answer's count, dated: an estimate; core/query/runCache.ts LAST_COUNTS keeps
+ * it); `rule` what bounds nothing; the Run choice's label and detail.
+ */
+export function unboundedBillWords(a: {
+  readonly perMatch: number;
+  readonly minimum: number;
+  readonly ceiling: number;
+  readonly now: number;
+  readonly last?: { readonly at: number; readonly total: number; readonly of: 'query' | 'file' };
+}): { message: string; known: string; rule: string; runLabel: string; runDetail: string } {
+  const { last } = a;
+  const estimate = last === undefined ? undefined : matchCharge(last.total, a.perMatch, a.minimum);
+  const count = last?.total.toLocaleString('en-US') ?? '';
+  const known = last === undefined || estimate === undefined
+    ? l10n.t('Nothing is known of its count yet: this query has no earlier answer here. The smallest bill is {0}; there is no largest.', fmtCredits(a.minimum))
+    : last.of === 'query'
+      ? l10n.t('Known: this query’s last answer, {0}, matched {1} wallets ({2}). An estimate only: the data has been refreshed since.', fmtUtc(last.at), count, fmtCredits(estimate))
+      : l10n.t('Known: this file’s last answer, {0}, matched {1} wallets ({2}), for its query as it was then. An estimate only: the query and the data have changed since.', fmtUtc(last.at), count, fmtCredits(estimate));
+  return {
+    message: l10n.t('The bill is {0} × the wallets that match, and nobody can know how many match before the answer.', fmtCredits(a.perMatch)),
+    known,
+    rule: l10n.t('The limit trims the rows shown, not the bill, and your ceiling of {0} per call cannot hold it: choosing Run pays for every match. After the answer, the same query has an exact price until the next hourly refresh.', fmtCredits(a.ceiling)),
+    runLabel: l10n.t('$(play) Run — {0} × the matches', fmtCredits(a.perMatch)),
+    runDetail: estimate === undefined || last === undefined
+      ? l10n.t('the count is not known before the answer; at least {0}', fmtCredits(a.minimum))
+      : l10n.t('about {0} by the answer of {1}; the count is not known before the answer', fmtCredits(estimate), fmtUtc(last.at)),
+  };
+}
 
 /** The rule of the box, for its validation message and for the test hook's answer alike. */
 /** `mostIs`: what bounds the amount when it is not the balance ("what your daily budget leaves today"). */

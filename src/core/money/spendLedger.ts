@@ -3,23 +3,16 @@
  * settled, as a hold), in the store every window of the profile shares (VS Code's globalState).
  * It is the record the spend budgets (core/money/budget.ts) are held against, so it is read fresh and
  * merged right before a budget check (core/mergedList.ts: a stale read never loses an entry this
- * window wrote), and written right after a charge. Pure: the store is two functions.
+ * window wrote), and written right after a charge. The budgets read it merged with the account's
+ * request history (core/money/accountSpend.ts), so what other clients of the key spent counts too.
+ * Pure: the store and the history are functions.
  */
 import { budgetRefusal, budgetStates, type Budgets, type BudgetState } from './budget';
+import { accountSpend, type SpendEntry } from './accountSpend';
+import type { RequestRecord } from '../spec/wire';
 import { MergedList } from '../mergedList';
 
-/** One paid call the extension made, for the per-endpoint spend breakdown and the budgets. */
-export interface SpendEntry {
-  readonly endpointId: string;
-  readonly credits: number;
-  readonly at: number;
-  /** The profile scope it was spent under (core/transport/profiles.ts scopeKey: the profile and its base URL). */
-  readonly scope: string;
-  /** Unique per entry, so windows merge their ledgers (core/mergedList.ts). */
-  readonly id: string;
-  /** A call approved and not yet settled (its worst known case): counted by the budgets, not as spend. */
-  readonly hold?: boolean;
-}
+export type { SpendEntry } from './accountSpend';
 
 /** The store the ledger lives in (globalState's get/update for one key). */
 interface LedgerStore {
@@ -36,7 +29,12 @@ export class SpendLedger {
   /** The holds this window placed and has not released. */
   private readonly mine = new Set<string>();
 
-  constructor(store: LedgerStore, private readonly now: () => number = Date.now) {
+  constructor(
+    store: LedgerStore,
+    private readonly now: () => number = Date.now,
+    /** The scope's last request history (the window's one reader), or undefined before it was read. */
+    private readonly history: (scope: string) => readonly RequestRecord[] | undefined = () => undefined,
+  ) {
     this.list = new MergedList<SpendEntry>({ read: () => store.read(), write: (items) => store.write(items), id: entryId, order: (a, b) => a.at - b.at, max: MAX_LEDGER });
   }
 
@@ -50,12 +48,17 @@ export class SpendLedger {
     return this.list.all();
   }
 
+  /** The charges of every scope, with what the scope's request history adds (other clients of the key), each once. */
+  spend(scope: string): SpendEntry[] {
+    return accountSpend(this.charges(), this.history(scope), scope);
+  }
+
   /**
    * Records a charge under the scope it was spent in. A hold this window placed for the same call
    * shrinks by the charge (gone once the charge reaches it), so a charge and its hold are never
    * counted twice, and a paged read stays held for the pages still to come.
    */
-  async record(endpointId: string, credits: number, scope: string): Promise<void> {
+  async record(endpointId: string, credits: number, scope: string, requestId?: string): Promise<void> {
     if (credits <= 0) return;
     const at = this.now();
     const hold = this.list.all().find((e) => e.hold && this.mine.has(e.id) && e.endpointId === endpointId && e.scope === scope);
@@ -63,12 +66,12 @@ export class SpendLedger {
       if (hold.credits > credits) await this.list.put({ ...hold, credits: hold.credits - credits });
       else await this.release(hold.id);
     }
-    await this.list.put({ endpointId, credits, at, scope, id: newId(at) });
+    await this.list.put({ endpointId, credits, at, scope, id: newId(at), ...(requestId !== undefined ? { requestId } : {}) });
   }
 
-  /** Each budget of a scope as it stands now (charges and fresh holds, in every window). */
+  /** Each budget of a scope as it stands now (charges and fresh holds, in every window, and the account's history). */
   budgets(b: Budgets, scope: string, reset: Date | undefined): BudgetState[] {
-    return budgetStates(b, this.list.all(), scope, this.now(), reset);
+    return budgetStates(b, accountSpend(this.list.all(), this.history(scope), scope), scope, this.now(), reset);
   }
 
   /**

@@ -4,6 +4,7 @@ import { parseScope } from '../../core/transport/profiles';
 import { nextReset } from '../../core/money/quota';
 import { SpendLedger, type SpendEntry } from '../../core/money/spendLedger';
 import { StorageKeys, type Storage } from '../../core/storage';
+import type { RequestRecord } from '../../core/spec/wire';
 
 export type { SpendEntry } from '../../core/money/spendLedger';
 
@@ -32,11 +33,34 @@ export class CreditsService implements vscode.Disposable {
     /** The active scope (Connection.scope). */
     private readonly active: () => string,
     private readonly periodStartSetting: () => string,
+    /**
+     * The scope's request history (HistoryService's one reader, at its pace): `last` however old,
+     * `read` at most once per interval. It lists every paid request of the account.
+     */
+    private readonly history: { last(scope: string): readonly RequestRecord[] | undefined; read(scope: string): Promise<unknown> } = { last: () => undefined, read: () => Promise.resolve() },
   ) {
-    this.spent = new SpendLedger({
-      read: () => (this.storage.get(StorageKeys.ledger) ?? []) as SpendEntry[],
-      write: (items) => this.storage.set(StorageKeys.ledger, items),
-    });
+    this.spent = new SpendLedger(
+      {
+        read: () => (this.storage.get(StorageKeys.ledger) ?? []) as SpendEntry[],
+        write: (items) => this.storage.set(StorageKeys.ledger, items),
+      },
+      Date.now,
+      (scope) => this.history.last(scope),
+    );
+  }
+
+  /** The request history was read again: the budgets and the Account view count it. */
+  historyChanged(): void {
+    this.changed.fire();
+  }
+
+  /**
+   * Reads the scope's request history (free; the last answer while younger than the interval),
+   * so a budget about to be checked counts the account's other clients; a failed read leaves the
+   * last one (or the ledger alone).
+   */
+  async readHistory(scope = this.active()): Promise<void> {
+    await this.history.read(scope).catch(() => undefined);
   }
 
   /** The last balance known for a scope (the active one by default), however old. */
@@ -71,18 +95,21 @@ export class CreditsService implements vscode.Disposable {
     return anchor === undefined ? undefined : { date: nextReset(anchor, Date.now()), estimated: true };
   }
 
-  /** Records a charge under the scope it was spent in, and lowers that scope's cached balance until the next refresh. */
-  async record(endpointId: string, credits: number, scope = this.active()): Promise<void> {
+  /**
+   * Records a charge under the scope it was spent in, and lowers that scope's cached balance until
+   * the next refresh. `requestId`: a queued submit's, so its history record is not counted again.
+   */
+  async record(endpointId: string, credits: number, scope = this.active(), requestId?: string): Promise<void> {
     if (credits <= 0) return;
-    await this.spent.record(endpointId, credits, scope);
+    await this.spent.record(endpointId, credits, scope, requestId);
     const b = this.balances.get(scope);
     if (b) this.balances.set(scope, { ...b, value: b.value - credits });
     this.changed.fire();
   }
 
-  /** The charges of every scope, read fresh (merged with this window's). */
-  ledger(): readonly SpendEntry[] {
-    return this.spent.charges();
+  /** The charges of every scope, read fresh (merged with this window's), with what the scope's request history adds. */
+  ledger(scope = this.active()): readonly SpendEntry[] {
+    return this.spent.spend(scope);
   }
 
   /** Each spend budget set (walletAnalytics.budget.*) as it stands for a scope, across windows. */

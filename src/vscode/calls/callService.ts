@@ -42,7 +42,7 @@ import { AmbiguousCalls } from '../../core/money/ambiguousCalls';
 import { callRefusal, type Approval } from '../../core/money/approval';
 import type { Storage } from '../../core/storage';
 import { askPages, readPages } from './pages';
-import { approvePrice, chargedTo, connectionChanged, type CopyAsCode, type PriceDecision, type PriceQuestions } from './priceStep';
+import { approvePrice, chargedTo, connectionChanged, type CopyAsCode, type CountEstimate, type PriceDecision, type PriceQuestions } from './priceStep';
 import { l10n } from '../../shared/l10n';
 import { runArgsFrom, type RunArgs } from './runArgs';
 
@@ -82,7 +82,7 @@ interface CallDeps {
    * Wallet Database answers of the current refresh period (core/query/runCache.ts): every answer,
    * whatever path sent it, is recorded, and the match count of the same query prices it exactly.
    */
-  readonly queryRuns?: Pick<QueryRunCache, 'lookup' | 'record'>;
+  readonly queryRuns?: Pick<QueryRunCache, 'lookup' | 'record' | 'lastCount'>;
   /** Looks an ambiguous submit up in the request history of the connection it went to, for a bounded time. */
   readonly reconcile: (q: ReconcileQuery) => Promise<Reconciled>;
   /** Offers "Copy as Code…" at the price step; choosing it ends the flow as cancelled (nothing sent). */
@@ -184,7 +184,8 @@ export class CallService {
     // 4. The price, shown before anything is sent, for the connection bound above.
     const before = this.moved(ep, via, 'the inputs were asked');
     if (before) return before;
-    const ctx: QuoteContext | undefined = paged ? { pages } : await this.quoteContext(ep, via, input);
+    const known = paged ? undefined : await this.knownCount(ep, via, input, args.queryFile);
+    const ctx: QuoteContext | undefined = paged ? { pages } : known?.ctx;
     // The price, computed once for this call and carried to the approval and the price step.
     const q = quote(ep, input, ctx);
     if (approval !== undefined) {
@@ -201,6 +202,7 @@ export class CallService {
       via,
       quote: q,
       ...(approval !== undefined ? { approval } : {}),
+      ...(known?.estimate ? { estimate: known.estimate } : {}),
     });
     if (decision.kind === 'refused') return { status: 'refused', message: decision.message };
     if (decision.kind === 'cancelled') return { status: 'cancelled' };
@@ -239,7 +241,7 @@ export class CallService {
   private host(via: BoundConnection): CallHost {
     return {
       api: via.api, scope: via.scope, profileId: via.profileId, baseUrl: via.baseUrl, ambiguous: this.ambiguous,
-      record: (endpointId, credits) => this.deps.credits.record(endpointId, credits, via.scope),
+      record: (endpointId, credits, requestId) => this.deps.credits.record(endpointId, credits, via.scope, requestId),
       reconcile: async (ep, input, sentAt, message) => {
         this.deps.log.warn(`${ep.id}: outcome unknown (${message}); looking it up in the request history.`);
         const r = await vscode.window.withProgress(
@@ -300,14 +302,19 @@ export class CallService {
     return { status: 'invalid', errors };
   }
 
-  /** The match count of the same query inside its refresh period, for an exact Wallet Database price. */
-  private async quoteContext(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>): Promise<QuoteContext | undefined> {
+  /**
+   * The match count of the same query inside its refresh period, for an exact Wallet Database
+   * price; else the last count of this query or its file from an earlier hour, an estimate.
+   */
+  private async knownCount(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, file?: string): Promise<{ ctx?: QuoteContext; estimate?: CountEstimate } | undefined> {
     if (ep.price.kind !== 'perMatch' || !this.deps.queryRuns) return undefined;
     const body = input.query as QueryBody | undefined;
     if (!body) return undefined;
     const known = await this.deps.queryRuns.lookup(via.scope, ep.chain, body);
     // Exact only while the clock is in the same refresh period as that run (src/core/spec/refresh.ts).
-    return known === undefined ? undefined : { knownMatches: known.total, matchesAt: known.at, now: Date.now() };
+    if (known !== undefined) return { ctx: { knownMatches: known.total, matchesAt: known.at, now: Date.now() } };
+    const estimate = await this.deps.queryRuns.lastCount(via.scope, ep.chain, body, file);
+    return estimate ? { estimate } : undefined;
   }
 
   private async confirmChargeAgain(ep: Endpoint, via: BoundConnection, at: number): Promise<boolean> {
@@ -355,7 +362,7 @@ export class CallService {
     }
     const file = await this.saveJson(ep, result.value);
     if (result.charged > 0) void this.deps.credits.refresh(via.scope).catch(() => undefined);
-    const run = await this.recordRun(ep, via, input, result, file, sentAt);
+    const run = await this.recordRun(ep, via, input, result, file, sentAt, args.queryFile);
     if (args.open !== false) await openResult(file);
     const { total, wallets } = result.value as { total?: unknown; wallets?: unknown };
     // A Wallet Database answer says how many matched, what that cost and how many rows came back.
@@ -374,12 +381,12 @@ export class CallService {
    * priced exactly next time. Dated when it was sent: an answer that arrives after the top of the
    * hour may have been computed before the refresh.
    */
-  private async recordRun(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, result: { value: unknown; charged: number }, file: string, sentAt: number): Promise<QueryRun | undefined> {
+  private async recordRun(ep: Endpoint, via: BoundConnection, input: Record<string, unknown>, result: { value: unknown; charged: number }, file: string, sentAt: number, queryFile?: string): Promise<QueryRun | undefined> {
     const body = input.query as QueryBody | undefined;
     const total = (result.value as { total?: unknown } | null)?.total;
     if (ep.price.kind !== 'perMatch' || !this.deps.queryRuns || !body || typeof total !== 'number') return undefined;
     try {
-      const run = await this.deps.queryRuns.record({ scope: via.scope, chain: ep.chain, at: sentAt, total, charged: result.charged, resultPath: file, body, answer: result.value });
+      const run = await this.deps.queryRuns.record({ scope: via.scope, chain: ep.chain, at: sentAt, total, charged: result.charged, resultPath: file, body, answer: result.value, ...(queryFile !== undefined ? { file: queryFile } : {}) });
       this.recorded.fire(run);
       return run;
     } catch (e) {

@@ -22,7 +22,7 @@ import * as vscode from 'vscode';
 import { shortTitle, type Endpoint } from '../../core/spec/catalog';
 import { fmtCredits, quote, type Quote, type QuoteContext } from '../../core/money/pricing';
 import { priceCover, watchDayWords, type Approval } from '../../core/money/approval';
-import { parseRiskAmount, riskAmountEcho, riskAmountProblem } from '../../core/money/riskAmount';
+import { parseRiskAmount, riskAmountEcho, riskAmountProblem, unboundedBillWords } from '../../core/money/riskAmount';
 import { priceGate } from '../../core/money/quota';
 import type { BoundConnection, Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
@@ -40,6 +40,13 @@ export type PriceDecision =
   | { readonly kind: 'approved'; readonly credits: number; readonly shown: string; readonly ceilingLifted: boolean; readonly accepted?: number; readonly hold?: string }
   | { readonly kind: 'refused'; readonly message: string }
   | { readonly kind: 'cancelled' };
+
+/** A query's last count from before this hour, of the same query or of its file: dated, an estimate. */
+export interface CountEstimate {
+  readonly at: number;
+  readonly total: number;
+  readonly of: 'query' | 'file';
+}
 
 /** A question put to the person; `yes` is the button that spends. */
 export type PriceQuestion =
@@ -153,10 +160,10 @@ export class PriceQuestions {
 export type CopyAsCode = (ep: Endpoint, input: Record<string, unknown>, ctx?: QuoteContext) => Promise<unknown>;
 
 /**
- * The unbounded dialog's only button. It spends nothing: it opens the box where the person types
- * the credits they accept to risk, so Enter on the dialog (its default) can never lift the ceiling.
+ * The unbounded dialog's only button (its default, Enter). It spends nothing: it opens the choice
+ * whose first, selected item is Cancel.
  */
-const TYPE_RISK_AMOUNT = 'Type the Credits You Accept…';
+const RUN_OR_CANCEL = 'Run or Cancel…';
 
 /** The default of "may charge again": the free look that tells whether it was. */
 const SHOW_HISTORY = 'Show Request History (Free)';
@@ -180,8 +187,9 @@ export function connectionChanged(connection: Connection, via: BoundConnection, 
 /**
  * Shows the price of a call before it is sent and asks as the settings say: the last step of
  * the flow below `confirmAbove`, a modal above it, a refusal above `maxCreditsPerCall` or the
- * balance. A bill with no known bound (a query whose match count is unknown) is refused unless
- * the person lifts the ceiling for this one call.
+ * balance. A bill with no known bound (a query whose match count is unknown) asks for no amount:
+ * it says the bill is per match and not known before the answer, gives the last count as a dated
+ * estimate, and runs only when the person chooses Run over the default Cancel.
  *
  * The spend budgets (walletAnalytics.budget.*, core/money/budget.ts) are checked here for every paid
  * path, against the ledger read fresh from every window: past one, the call is refused before its
@@ -197,9 +205,10 @@ export async function approvePrice(
    * `approval`: what the person approved before (a pipeline's plan line, a watch's run), issued by
    * the one owner of approval (core/money/approval.ts), which alone decides whether it covers this
    * price (priceCover); a watch's refusals are the watch's to tell. `quote`: the call's price,
-   * computed once by the call flow and carried here.
+   * computed once by the call flow and carried here. `estimate`: a query's last count from an
+   * earlier hour (core/query/runCache.ts lastCount), said as an estimate, never a price.
    */
-  opts: { step: number; total: number; ctx?: QuoteContext; via: BoundConnection; approval?: Approval; quote?: Quote },
+  opts: { step: number; total: number; ctx?: QuoteContext; via: BoundConnection; approval?: Approval; quote?: Quote; estimate?: CountEstimate },
 ): Promise<PriceDecision> {
   const { via } = opts;
   const to = via.label;
@@ -220,6 +229,9 @@ export async function approvePrice(
   }
   const reset = deps.credits.nextReset(via.scope);
   const settings = readSettings();
+  // With a budget set, the account's request history is read first (at the window's pace): what the
+  // runner or a bot spent counts too (issue 35 item 4).
+  if (settings.budgets.perDay > 0 || settings.budgets.perPeriod > 0) await deps.credits.readHistory(via.scope);
   // Read fresh (every window's charges and holds) right before the price: past a budget, no price is shown.
   const budgets = deps.credits.budgets(settings.budgets, via.scope);
   const gate = priceGate(q, settings, balance, reset?.date, reset?.estimated === true, budgets);
@@ -250,21 +262,20 @@ export async function approvePrice(
     case 'refuse':
       return refuse(gate.message, gate.setting);
     case 'unbounded': {
-      const ok = await deps.questions.choose({ kind: 'modal', why: 'unbounded', endpointId: ep.id, to, message: gate.message, detail: `${gate.detail}\n\n${chargedTo(via)}`, yes: TYPE_RISK_AMOUNT, copy });
-      if (ok === 'copyAsCode') return copied();
+      // No amount is asked (a typed amount reads as a cap, and none can be kept: issue 35 item 1).
+      // The rule first, in the dialog's largest words, then what is known; the dialog's default
+      // only opens the choice, whose default is Cancel: Enter, Enter sends nothing.
       const perMatch = ep.price.kind === 'perMatch' ? ep.price.credits : q.credits;
-      // The most that can be typed: the balance, and what the budgets leave.
-      const most = gate.budgetLeft === undefined ? balance : Math.min(gate.budgetLeft, balance ?? Infinity);
-      const within = gate.budgetLeft !== undefined && most === gate.budgetLeft ? ` and within what your budgets leave (${fmtCredits(gate.budgetLeft)})` : '';
-      const accepted = ok === true
-        ? await deps.questions.choose({
-          kind: 'amount', endpointId: ep.id, to, title: `${title} · ${to}`, min: q.credits, balance: most, perMatch: perMatch,
-          prompt: l10n.t('No ceiling for this run: the service bills {0} per matching wallet, up to your balance{1}. Type the most credits you accept to risk{2}, then Enter. Escape sends nothing.', fmtCredits(perMatch), balance === undefined ? '' : ` (${fmtCredits(balance)})`, within),
-        })
+      const words = unboundedBillWords({ perMatch, minimum: q.credits, ceiling: gate.ceiling, now: Date.now(), ...(opts.estimate ? { last: opts.estimate } : {}) });
+      const detail = `${words.known}\n\n${words.rule}\n\n${gate.detail}\n\n${chargedTo(via)}`;
+      const ok = await deps.questions.choose({ kind: 'modal', why: 'unbounded', endpointId: ep.id, to, message: words.message, detail, yes: RUN_OR_CANCEL, copy });
+      if (ok === 'copyAsCode') return copied();
+      const run = ok === true
+        ? await deps.questions.choose({ kind: 'modal', why: 'confirm', endpointId: ep.id, to, message: words.message, detail, yes: 'Run', copy, pick: { label: words.runLabel, description: l10n.t('no cap: every match is billed'), detail: words.runDetail } })
         : false;
-      if (typeof accepted === 'number') {
-        return held({ kind: 'approved', shown: `${gate.message} ${gate.detail} (ceiling lifted for this call; ${fmtCredits(accepted)} accepted)`, credits: q.credits, ceilingLifted: true, accepted }, accepted);
-      }
+      if (run === 'copyAsCode') return copied();
+      // Held at its smallest bill, the one amount known; the budgets' words said a larger bill is charged whole.
+      if (run === true) return held({ kind: 'approved', shown: `${words.message} ${words.known} (ceiling lifted for this call)`, credits: q.credits, ceilingLifted: true }, q.credits);
       void vscode.window.showWarningMessage(gate.refusal);
       return { kind: 'refused', message: gate.refusal };
     }

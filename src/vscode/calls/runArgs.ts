@@ -16,6 +16,8 @@ export interface RunArgs {
   /** false: return as soon as the job is accepted and tracked (it completes in the background). */
   readonly wait?: boolean;
   readonly open?: boolean;
+  /** The `.waquery.json` a query runs from: its last count is kept for it (an estimate, never a price). */
+  readonly queryFile?: string;
 }
 
 /** Keeps only what a caller may say (see RunArgs); anything else, such as `yes`, is dropped. */
@@ -25,5 +27,6 @@ export function runArgsFrom(raw: unknown): RunArgs {
   const inputs = r.inputs && typeof r.inputs === 'object' && !Array.isArray(r.inputs) ? (r.inputs as Record<string, unknown>) : undefined;
   const pages = r.pages === 'all' || (typeof r.pages === 'number' && Number.isInteger(r.pages) && r.pages > 0) ? (r.pages as number | 'all') : undefined;
   const bool = (k: string): boolean | undefined => (typeof r[k] === 'boolean' ? (r[k] as boolean) : undefined);
-  return { inputs, pages, notify: bool('notify'), wait: bool('wait'), open: bool('open') };
+  const queryFile = typeof r.queryFile === 'string' ? r.queryFile : undefined;
+  return { inputs, pages, notify: bool('notify'), wait: bool('wait'), open: bool('open'), ...(queryFile !== undefined ? { queryFile } : {}) };
 }

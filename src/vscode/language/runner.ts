@@ -95,7 +95,7 @@ export class QueryRunner {
     }
     // The one call flow: the price (and the ceiling) is shown and decided there, whoever asked; it
     // also records the answer in the cache (for every path that sends a query, not only this one).
-    const outcome = await this.calls.run(queryEndpoint(chain), { inputs: { query: body }, open: args.open });
+    const outcome = await this.calls.run(queryEndpoint(chain), { inputs: { query: body }, open: args.open, queryFile: doc.uri.toString() });
     if (outcome.status !== 'done' || !outcome.run) return { status: 'ran', outcome };
     return { status: 'ran', outcome, run: outcome.run };
   }

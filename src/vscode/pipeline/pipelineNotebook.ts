@@ -9,7 +9,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { findEndpoint, shortTitle, type Endpoint } from '../../core/spec/catalog';
-import { cellFromText, cellText, examplePipeline, parsePipeline, serializePipeline, type PipelineFile } from '../../core/pipeline/format';
+import { cellFromText, cellText, parsePipeline, serializePipeline, type PipelineFile } from '../../core/pipeline/format';
 import { planText } from '../../core/pipeline/plan';
 import { planApprovals, type Approval } from '../../core/money/approval';
 import { firstCellError } from '../../core/pipeline/cellChecks';
@@ -27,6 +27,7 @@ import type { PersonQuestions } from '../base/personQuestions';
 import { openResult } from '../results/open';
 import { l10n } from '../../shared/l10n';
 import { exportPipelineCommand } from './exportPipeline';
+import { followSaveAs, newPipelineFile } from './newPipeline';
 import { cellResultOutput, registerCellResultMessaging } from './cellResultOutput';
 import { showWarning } from '../base/errors';
 import { errorText, CancelledError } from '../../core/errors';
@@ -304,10 +305,13 @@ export function registerPipelineNotebook(context: vscode.ExtensionContext, deps:
   );
   context.subscriptions.push(
     vscode.commands.registerCommand(CommandIds.newPipeline, async () => {
-      const data = new PipelineSerializer().deserializeNotebook(new TextEncoder().encode(serializePipeline(examplePipeline())));
-      const nb = await vscode.workspace.openNotebookDocument(PIPELINE_NOTEBOOK, data);
+      // A file from the start, not an untitled notebook: its name ends in .wapipe.json and its results have a place (issue 35 item 3).
+      const nb = await vscode.workspace.openNotebookDocument(await newPipelineFile(deps.resultsFolder()));
       await vscode.window.showNotebookDocument(nb);
       return nb;
+    }),
+    followSaveAs(PIPELINE_NOTEBOOK, storage, () => [deps.resultsFolder()], (nb) => serializePipeline(fileOf(nb)), (cells, to) => {
+      void vscode.window.showInformationMessage(l10n.t('{0}: the results of {1} cells came along; the next run reuses them (free).', path.basename(to.fsPath), cells.length));
     }),
     vscode.commands.registerCommand(CommandIds.pipelineOpenResult, async (arg: unknown) => {
       const cell = cellOf(arg);

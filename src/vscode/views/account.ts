@@ -30,7 +30,7 @@ export interface AccountFacts {
   readonly reset?: { readonly date: Date; readonly estimated: boolean };
   /** When this period started, when known. */
   readonly periodStart?: number;
-  /** What this extension spent this period against this base URL (the local ledger), by endpoint, most first. */
+  /** What the key spent this period against this base URL (the ledger merged with the request history), by endpoint, most first. */
   readonly spend: readonly SpendLine[];
   readonly spendTotal: number;
   /** Each budget set (walletAnalytics.budget.*), with this scope's spend and holds in every window. */

@@ -29,7 +29,7 @@ class AccountNode {
 /**
  * The Account view: key state, base URL, connection, credits (balance compact with the exact
  * figure in the tooltip, used this period, quota, next reset), the spend budgets with the
- * forecast at the current pace, and this period's spend by endpoint from the local ledger. Actions are in its title bar and on its rows.
+ * forecast at the current pace, and this period's spend by endpoint (the local ledger merged with the request history). Actions are in its title bar and on its rows.
  */
 export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<AccountNode | AccountNode[] | undefined>();
@@ -271,7 +271,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
           fc ? fc.short : 'not yet',
           icon(fc && fc.projected > fc.of ? 'warning' : 'graph-line', fc && fc.projected > fc.of ? 'list.warningForeground' : undefined),
           fc
-            ? `${fc.text[0]?.toUpperCase() ?? ''}${fc.text.slice(1)}. This period’s spend so far (${exactCredits(fc.spent)}, from the local ledger), at its pace since the period started, to the reset on ${isoDay(fc.by)}: ${exactCredits(fc.projected)} against ${exactCredits(fc.of)} (${f.budgets.some((b) => b.kind === 'period') ? 'your period budget' : 'the quota'}).`
+            ? `${fc.text[0]?.toUpperCase() ?? ''}${fc.text.slice(1)}. This period’s spend so far (${exactCredits(fc.spent)}, this editor’s and the request history’s), at its pace since the period started, to the reset on ${isoDay(fc.by)}: ${exactCredits(fc.projected)} against ${exactCredits(fc.of)} (${f.budgets.some((b) => b.kind === 'period') ? 'your period budget' : 'the quota'}).`
             : 'A forecast needs the start of the quota period: it is known once the balance has been read (free), or set walletAnalytics.quotaPeriodStart.',
         );
       }
@@ -282,7 +282,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
           'Spent this period',
           f.spend.length ? `${compactCredits(f.spendTotal)} credits` : 'nothing yet',
           icon('pie-chart'),
-          `${f.spend.length ? `${exactCredits(f.spendTotal)} in ${calls} paid call${calls === 1 ? '' : 's'}. ` : ''}Paid calls this extension made against this base URL since the period started (the local ledger; other clients of the key are not in it).`,
+          `${f.spend.length ? `${exactCredits(f.spendTotal)} in ${calls} paid call${calls === 1 ? '' : 's'}. ` : ''}Paid requests of this key against this base URL since the period started: this editor’s ledger and the free request history (the runner’s, a bot’s, another machine’s), each charge once.`,
         );
         // Always expandable (a note when empty): a row that turns from leaf to parent would shift its neighbours.
         item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;

@@ -74,16 +74,16 @@ describe('budget gate: refused before the price, saying left, needed and reset',
     assert.match(g.message, new RegExp(`needs ${q.atMost ?? 0} credits`, 'u'));
   });
 
-  it('a Wallet Database query with unknown matches: refused when even its smallest bill passes; else the typed amount is held within what is left', () => {
+  it('a Wallet Database query with unknown matches: refused when even its smallest bill passes; else the question says what the budgets leave, and that a bill past it is charged whole', () => {
     const q = quote(endpoint('wallet_database'), {});
     assert.equal(priceGate(q, S, 1e9, reset, false, states({ perDay: q.credits + 10, perPeriod: 0 }, 20)).kind, 'refuse');
     const g = priceGate(q, S, 1e9, reset, false, states({ perDay: 5_000, perPeriod: 9_000 }, 1_000));
     assert.ok(g.kind === 'unbounded');
     assert.equal(g.budgetLeft, 4_000, 'the least any budget leaves');
-    assert.match(g.detail, /within what your budgets leave: 4,000 credits/u);
+    assert.match(g.detail, /Your budgets leave 4,000 credits: a bill past that is still charged whole/u);
     const none = priceGate(q, S, 1e9, reset);
     assert.ok(none.kind === 'unbounded');
-    assert.equal(none.budgetLeft, undefined, 'no budget: the balance alone bounds the amount');
+    assert.equal(none.budgetLeft, undefined, 'no budget: nothing to say of one');
   });
 
   it('budgetRefusal is silent when no budget is set', () => {

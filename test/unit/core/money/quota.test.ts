@@ -49,7 +49,8 @@ describe('price gate', () => {
     assert.ok(g.kind === 'unbounded');
     assert.equal(g.ceiling, 1_000_000);
     assert.match(g.message, /match count is not known.*ceiling of 1,000,000 credits per call/u);
-    assert.match(g.detail, /bill follows the number of matches.*once without a ceiling, type the most credits you accept to risk.*this dialog alone sends nothing/su);
+    assert.match(g.detail, /^balance now: 1,000,000,000 · next reset/u);
+    assert.doesNotMatch(`${g.message} ${g.detail} ${g.refusal}`, /type|accept|risk/iu, 'no amount to type: one reads as a cap (issue 35 item 1)');
     assert.match(g.refusal, /^Not sent, nothing charged/u);
     const known = priceGate(quote(endpoint('wallet_database'), {}, { knownMatches: 3 }), S, 1e9, reset);
     assert.equal(known.kind, 'step');
