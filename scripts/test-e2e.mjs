@@ -9,7 +9,10 @@
 // all files (`ℹ pass N`, …), as test-all.mjs reads them. The servers are stopped at the end, on
 // failure, and on SIGINT/SIGTERM/SIGHUP (code-server.js kills them on exit).
 // The files find their server through WA_E2E_CODE_SERVER (test/e2e/workbench.ts); a file run
-// alone, without it, starts its own server as before.
+// alone, without it, starts its own server as before. Each lane also keeps one Chromium (a
+// Playwright browser server) for its files: a window is a fresh browser context in it, as isolated
+// as a fresh browser, without a Chromium start per window (6–8 s each on a loaded 2-core machine);
+// WA_E2E_LANE_BROWSER=0 starts one per window instead.
 //   node scripts/test-e2e.mjs [out/test/e2e/x.test.js ...]   default: every out/test/e2e/**/*.test.js
 // WA_E2E_JOBS=1 runs the files one after another on one server (npm test sets it from the machine:
 // scripts/capacity.mjs). A file has no time limit in all: it is stopped only when it has printed
@@ -59,6 +62,7 @@ const queue = [...files].sort((a, b) => expected(b) - expected(a));
 
 const stateDir = mkdtempSync(join(tmpdir(), 'wa-e2e-shared-'));
 const servers = [];
+const browsers = []; // each lane's Chromium, closed at the end
 const running = new Set(); // the node --test children
 // Synchronous, so it also runs when a signal ends the process (code-server.js kills the servers then).
 process.on('exit', () => process.env.WA_E2E_KEEP_STATE || rmSync(stateDir, { recursive: true, force: true }));
@@ -144,12 +148,23 @@ try {
     starting.push(cs.startCodeServer({ ...dirs, workspaceTrust: true }).then((s) => (servers[i] = { server: s, dirs })));
   }
   await Promise.all(starting);
+  // One Chromium a lane, started after the servers (both are CPU-heavy starts); a lane without one
+  // (it failed to start) lets each window start its own, as before.
+  const { chromium } = await import('playwright-core');
+  // WA_E2E_LANE_BROWSER=0: a Chromium per window, as before (to compare, or to rule the shared one out).
+  for (const [i, s] of process.env.WA_E2E_LANE_BROWSER === '0' ? [] : servers.entries()) {
+    s.browser = await chromium.launchServer({ executablePath: cs.chromiumPath, args: [...cs.chromiumArgs], headless: true, timeout: 60_000 }).catch((e) => {
+      console.log(`test-e2e: lane ${i + 1} has no browser of its own (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); each window starts one`);
+      return undefined;
+    });
+    if (s.browser) browsers.push(s.browser);
+  }
   console.log(
     `test-e2e: ${files.length} files on ${jobs} code-server ${cs.CODE_SERVER_VERSION} (${servers.map((s) => `${s.server.url} pid ${s.server.pid}`).join(', ')}), ` +
-      `one file at a time on each, the .vsix installed once per server, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      `one file at a time on each, the .vsix installed once per server, ${browsers.length} lane browser${browsers.length === 1 ? '' : 's'}, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
   );
-  const worker = async ({ server, dirs }) => {
-    const shared = { url: server.url, pid: server.pid, logPath: server.logPath, vsix, ...dirs };
+  const worker = async ({ server, dirs, browser }) => {
+    const shared = { url: server.url, pid: server.pid, logPath: server.logPath, vsix, ...dirs, ...(browser ? { browserWs: browser.wsEndpoint() } : {}) };
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
       const r = await runFile(file, shared);
       const counts = {};
@@ -191,6 +206,7 @@ try {
   console.error(`test-e2e: ${e instanceof Error ? e.message : String(e)}`);
   code = 1;
 } finally {
+  await Promise.all(browsers.map((b) => b.close().catch(() => undefined)));
   await Promise.all(servers.map((s) => s?.server.stop()));
 }
 process.exit(code);

@@ -16,7 +16,7 @@ import { NoRowsMatch } from './noRows';
 import { showColumnChooser } from './columnChooser';
 import { ColumnMenus } from './columnMenus';
 import { ColumnModel, naturalWidth } from './columns';
-import { button, el, measureFont } from './dom';
+import { button, el, focusIfPageFocused, measureFont } from './dom';
 import { closeFilterEditor } from './filterEditor';
 import { Grid } from './grid';
 import { queryAnnouncement } from './gridAria';
@@ -194,7 +194,8 @@ export class App implements PageControl {
     const saved = this.place.restore(grid, meta.file);
     grid.schedule();
     this.gridHost.activeChanged();
-    grid.scroller.focus({ preventScroll: true });
+    // A page built while the person is elsewhere (a late load, a setting changed) leaves the focus there.
+    focusIfPageFocused(grid.scroller);
     performance.mark('wa:built');
     if (this.feed.size > 0) this.feed.markPainted();
     // The card open before: in this page (a rebuild), else as saved when the tab was left.
@@ -225,7 +226,8 @@ export class App implements PageControl {
     this.panel.reset();
     this.gridBox.hidden = true;
     this.card.loading(row);
-    this.card.el.focus({ preventScroll: true });
+    // Also opened by a build (the card a one-wallet result opens as): never from elsewhere.
+    focusIfPageFocused(this.card.el);
     this.place.saveNow();
     const p = this.host.ask({ type: 'getWindow', first: row, last: row + 1, columns: info.map((_, c) => c) });
     void p.reply.then((r) => {

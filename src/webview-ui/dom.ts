@@ -94,3 +94,14 @@ export function trapTab(popup: HTMLElement, e: KeyboardEvent): void {
     (e.shiftKey ? last : first).focus();
   }
 }
+
+/**
+ * Focuses el only while this page has the browser's focus. The page is a webview inside the
+ * workbench, and a focus() from it while the person is elsewhere (a quick pick, a price question,
+ * the palette, another editor) pulls the focus into the webview: the workbench then closes what they
+ * were typing in (a table that finished loading late closed a price question under their fingers).
+ * When they come back to the table, the window's focus event puts the focus on it (App).
+ */
+export function focusIfPageFocused(target: HTMLElement): void {
+  if (document.hasFocus()) target.focus({ preventScroll: true });
+}

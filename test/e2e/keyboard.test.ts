@@ -8,7 +8,8 @@
 // input box and quick pick answered from the keyboard too), each announced. Ctrl+1 puts the focus
 // on the grid, a skip link is the page's first stop, and Tab stays inside the filter dialog.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { seededRandom } from '../../bench/tableData';
@@ -337,5 +338,29 @@ describe('the table by keyboard alone', { timeout: 280_000 }, () => {
     });
     await until('the view said', async () => (await liveText()) === `Sorted by realized_pnl_usd_7d, descending; Filtered: ${count}`);
     await wb.screenshot('view-applied');
+  });
+
+  step('a table built again while the palette is open leaves the focus in the palette: typing goes on there', async () => {
+    // The table builds its page when it loads, and again when a setting it shows changes; a build
+    // once put the focus on the grid whatever the person was doing, which closed the palette or a
+    // price question under their fingers (a result loading late on a loaded machine: topTraders.test).
+    const builds = (): Promise<number> => frame.evaluate(() => (globalThis as unknown as { performance: { getEntriesByName(n: string): unknown[] } }).performance.getEntriesByName('wa:built').length);
+    const before = await builds();
+    await press('F1');
+    await wb.quickInputField.waitFor({ state: 'visible' });
+    await wb.page.keyboard.insertText('Wallet Analytics');
+    await until('the focus in the palette, not the webview', async () => !(await focused(frame)).hasFocus);
+    // The folder's settings, written as an editor would save them: no palette or editor takes the focus.
+    const folderSettings = join(wb.workspace, '.vscode', 'settings.json');
+    mkdirSync(dirname(folderSettings), { recursive: true });
+    writeFileSync(folderSettings, `${JSON.stringify({ 'walletAnalytics.table.colorGainsAndLosses': false })}\n`);
+    await until('the table built again with the new setting', async () => (await builds()) > before, 60_000);
+    // The person goes on typing: the keys land in the palette, which is still open.
+    await wb.page.keyboard.insertText(': Show Credits');
+    assert.equal(await wb.quickInputField.inputValue(), '>Wallet Analytics: Show Credits', 'the palette kept the focus and every key');
+    assert.equal((await focused(frame)).hasFocus, false, 'the webview did not take the focus');
+    await wb.screenshot('palette-kept-focus');
+    await wb.closeQuickInput();
+    rmSync(folderSettings);
   });
 });

@@ -257,8 +257,18 @@ for (const { theme, name } of THEMES) {
     step('a selected header reads on its selection: name, sort mark and menu in the selection’s foreground', async () => {
       const frame = await tableFrame(wb.page, 'traders.csv');
       const header = frame.locator('.hrow [role=columnheader]', { has: frame.locator('.hname', { hasText: /^roi_7d$/u }) });
-      await header.click(); // sorts by it, the active cell on its first row
-      await until('sorted', async () => (await header.getAttribute('aria-sort')) === 'ascending');
+      await header.click(); // sorts by it; the sort's reply puts the active cell on its first row
+      // aria-sort shows the sort asked for at once, the rows when its reply comes, and that reply moves
+      // the active cell from the header to the first row. Waiting only for aria-sort, a loaded machine
+      // found the header still selected, measured, and the reply unselected it meanwhile (the focus on
+      // the first cell, a faint ⋮ measured off the selection). The rows in order are the reply in.
+      const roi = (text: string): number => Number(text.replace(MINUS, '-').replace(/[+,%]/gu, ''));
+      await until('sorted: the rows in ascending roi_7d', async () => {
+        if ((await header.getAttribute('aria-sort')) !== 'ascending') return undefined;
+        const v = await shown(frame);
+        const values = v.rows.map((r) => roi(r[v.headers.indexOf('roi_7d')] ?? ''));
+        return values.length > 5 && values.every((x, k) => Number.isFinite(x) && (k === 0 || x >= (values[k - 1] ?? x))) ? true : undefined;
+      });
       // Up from the column's cell to the header itself (the active cell is on the column, its row may vary).
       await until('the header selected', async () => {
         if (await header.evaluate((el) => el.classList.contains('active'))) return true;

@@ -74,7 +74,9 @@ export async function run(): Promise<void> {
       .readdirSync(__dirname)
       .filter((f) => f.endsWith('.test.js'))
       // WA_INTEGRATION_ONLY=watch: only the files whose names contain it (an engineer's one file; CI runs all).
-      .filter((f) => !process.env.WA_INTEGRATION_ONLY || f.includes(process.env.WA_INTEGRATION_ONLY))
+      // A comma-separated list keeps several, in the suite's order: `query,savedViews` runs a file
+      // after the one CI runs before it, to find what an earlier file leaves behind.
+      .filter((f) => !process.env.WA_INTEGRATION_ONLY || process.env.WA_INTEGRATION_ONLY.split(',').some((part) => part !== '' && f.includes(part)))
       .sort();
     if (files.length === 0) throw new Error(`No *.test.js files next to ${__filename}; was the suite built?`);
     for (const f of files) mocha.addFile(path.join(__dirname, f));

@@ -29,7 +29,6 @@ const E2E_PENDING: Record<string, number> = {
   'test/e2e/watch.test.ts': 2,
   'test/e2e/query.test.ts': 5,
   'test/e2e/table.test.ts': 3,
-  'test/e2e/topTraders.test.ts': 2,
   'test/e2e/pipeline.test.ts': 2,
   'test/e2e/sidebar.test.ts': 1,
   'test/e2e/workbench.ts': 7,
