@@ -223,7 +223,7 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
     const msg = await wb.waitForNotification(/Query the Wallet Database: done/u, 60_000);
     assert.match(msg, /done: [\d,]+ matched · charged [\d,]+ credits( · showing [\d,]+ \(limit\))?\./u);
     assert.equal(await wb.page.locator('.notifications-toasts .notification-toast').count(), 1, 'one toast says it all');
-    const tab = wb.page.locator('.tabs-container .tab', { hasText: /wallet_database-\d{8}-\d{6}\.json/u }).first();
+    const tab = wb.page.locator('.tabs-container .tab', { hasText: /wallet_database-\d{4}-\d{2}-\d{2}-\d{4}(-\d+)?\.json/u }).first();
     await tab.waitFor({ timeout: 30_000 });
     await wb.page.waitForTimeout(1500);
     await wb.screenshot('result');

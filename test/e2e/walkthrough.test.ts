@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { Workbench, packagedVsix } from './workbench';
+import { until } from './tableWebview';
 
 const FILE = 'winners.waquery.json';
 const QUERY = `{
@@ -43,7 +44,7 @@ describe('the Getting Started walkthrough, from the palette to a query run with 
     await wb?.close();
   });
 
-  it('opens from the palette ("Wallet Analytics: Get Started") with its four steps, none done yet', async () => {
+  it('opens from the palette ("Wallet Analytics: Get Started") with its six steps (pipelines and watches among them), none done yet', async () => {
     await wb.runCommand('Wallet Analytics: Get Started');
     const page = wb.page.locator('.gettingStartedContainer');
     await page.locator('h2, .category-title', { hasText: 'Get Started with Wallet Analytics' }).first().waitFor({ state: 'visible', timeout: 30_000 });
@@ -53,6 +54,8 @@ describe('the Getting Started walkthrough, from the palette to a query run with 
       'Make a first call, price first',
       'Open the result table',
       'Write a .waquery.json query',
+      'Chain calls in a pipeline',
+      'Watch for changes',
     ]);
     for (const t of titles) assert.equal(await ticked(t), false, `"${t}" is not done before anything happened`);
     // The first step is open: its text says what the sandbox costs, and its two buttons show.
@@ -109,7 +112,7 @@ describe('the Getting Started walkthrough, from the palette to a query run with 
       els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent ?? ''),
     );
     assert.deepEqual(cut, [], 'no text in the toast is cut off');
-    await wb.page.locator('.tabs-container .tab', { hasText: /wallet_database-\d{8}-\d{6}\.json/u }).first().waitFor({ timeout: 30_000 });
+    await wb.page.locator('.tabs-container .tab', { hasText: /wallet_database-\d{4}-\d{2}-\d{2}-\d{4}(-\d+)?\.json/u }).first().waitFor({ timeout: 30_000 });
     await wb.page.waitForTimeout(1500);
     await wb.screenshot('result-table');
   });
@@ -127,6 +130,22 @@ describe('the Getting Started walkthrough, from the palette to a query run with 
     await step('Write a .waquery.json query').scrollIntoViewIfNeeded();
     await wb.page.waitForTimeout(1000);
     await wb.screenshot('all-four-ticked');
+  });
+
+  it('shows the query step’s sample whole in its media pane, and steps for pipelines and watches (issue 35 item 17)', async () => {
+    await step('Write a .waquery.json query').locator('.step-title').click();
+    // The media is a webview: wait until a frame shows the sample's field.
+    const media = await until('the query sample in the media pane', async () => {
+      for (const f of wb.page.frames()) if ((await f.locator('code', { hasText: 'winrate_30d' }).count().catch(() => 0)) > 0) return f;
+      return undefined;
+    }, 30_000);
+    const clipped = await media.locator('pre').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).length);
+    await wb.screenshot('query-step-sample');
+    assert.equal(clipped, 0, 'no sample is cut at the pane’s edge');
+    await step('Chain calls in a pipeline').scrollIntoViewIfNeeded();
+    await step('Chain calls in a pipeline').locator('.step-title').click();
+    assert.match(await step('Chain calls in a pipeline').innerText(), /New Pipeline…/u);
+    await wb.screenshot('pipeline-step');
   });
 });
 

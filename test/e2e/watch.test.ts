@@ -52,8 +52,12 @@ describe('watches: a query watched inside a daily budget, in Chromium', { timeou
     await pane('Account').locator('.monaco-list-row', { hasText: /1000M credits/u }).waitFor({ timeout: 60_000 });
     const welcome = pane('Watches').locator('.welcome-view-content');
     await welcome.waitFor({ timeout: 30_000 });
-    assert.match(await welcome.innerText(), /No watches yet\. A watch re-runs a past request, a query file or a pipeline/u);
+    assert.match(await welcome.innerText(), /^\s*No watches yet\.\s*Watch This…\s*A watch re-runs a past request, a query file or a pipeline/u);
     await wb.screenshot('empty');
+    // Watch This… is above the fold: wholly inside the view as it opens (issue 35 item 17).
+    const button = await welcome.locator('.monaco-button', { hasText: 'Watch This…' }).boundingBox();
+    const view = await pane('Watches').locator('.pane-body').boundingBox();
+    assert.ok(button && view && button.y >= view.y && button.y + button.height <= view.y + view.height, `the button ${JSON.stringify(button)} inside the view ${JSON.stringify(view)}`);
   });
 
   step('Watch This… on the query file: every hour, a threshold, the most per run, then the one approval with the budget it lives in', async () => {

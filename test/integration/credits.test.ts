@@ -97,6 +97,13 @@ describe('credits: only the person approves, and the ceiling holds for every que
     assert.deepEqual(ran.asked.map(whyOf), ['unbounded', 'confirm'], 'Run chosen over Cancel');
     const total = ran.out.status === 'done' ? (ran.out.value as { total: number }).total : -1;
     assert.equal(sb.balance(), balance - Math.max(100, total * 100));
+    // Named like a queued result and listed under Requests (issue 35 item 14).
+    const file = ran.out.status === 'done' ? (ran.out.resultPath ?? '') : '';
+    assert.match(path.basename(file), /^wallet_database-\d{4}-\d{2}-\d{2}-\d{4}(-\d+)?\.json$/u);
+    const { sidebar } = await getApi();
+    await sidebar.requests.refresh();
+    const listed = await waitFor('the answer under Requests', () => sidebar.requests.provider.model.all().find((i) => i.resultPath === file));
+    assert.deepEqual([listed.endpointId, listed.status, listed.cost], ['wallet_database', 'done', Math.max(100, total * 100)]);
     note(`Cancel, Enter-Enter, then Run: ${total} matches, ${total * 100} credits`);
   });
 

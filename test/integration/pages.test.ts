@@ -85,7 +85,7 @@ describe('paid pages: kept as they arrive, resumed from the saved cursor (agains
     sb.setFaults({ errorRate: 0 });
     assert.equal(out.status, 'failed', JSON.stringify(out).slice(0, 300));
     assert.ok(out.status === 'failed');
-    assert.match(out.message, /page 4 failed: .*Kept in wallet_activity-\d{8}-\d{6}(-\d+)?\.json: 3 pages, 300 swaps, 3 credits charged\. Resume continues from page 4\./su);
+    assert.match(out.message, /page 4 failed: .*Kept in wallet_activity-\d{4}-\d{2}-\d{2}-\d{4}(-\d+)?\.json: 3 pages, 300 swaps, 3 credits charged\. Resume continues from page 4\./su);
     const file = out.resultPath ?? '';
     assert.equal(path.dirname(file), results);
     const disk = JSON.parse(fs.readFileSync(file, 'utf8')) as { pages: number; credits: number; swaps: unknown[]; nextCursor: string | null; complete: boolean };

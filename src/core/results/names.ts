@@ -3,7 +3,7 @@
  * read in a tab (`<endpoint>-<yyyy-mm-dd-hhmm>.<ext>` in local time, `-2`, `-3`… when taken; the
  * request id is in the sidecar), the name such files had before (`<endpoint>-<yyyymmdd-hhmmss>-<requestId>.<ext>`,
  * still recognised, and the key of a job's claim), the name a direct or paged JSON result is
- * saved under (`<endpoint>-<yyyymmdd-hhmmss>.json`, `-2`… when taken), the sidecar beside each (`<file>.meta.json`),
+ * saved under (the same readable name, `.json`), the sidecar beside each (`<file>.meta.json`),
  * the folder a `.zip` is extracted to (its name without `.zip`), and the safe name a downloaded
  * file gets from its server. Pure: no file system.
  */
@@ -72,14 +72,18 @@ export function readableResultStem(job: Pick<JobRecord, 'endpointId' | 'submitte
   return `${job.endpointId}-${localStamp(job.submittedAt)}`;
 }
 
-/** `<endpoint>-<yyyymmdd-hhmmss>`: the stem of a direct or paged result's `.json` file. */
+/**
+ * `<endpoint>-<yyyy-mm-dd-hhmm>`: the stem of a direct or paged result's `.json` file, named as a
+ * queued job's result is (issue 35 item 14: a Wallet Database answer read `wallet_database-20261127-141502.json`
+ * beside `pnl-2026-11-27-1415.csv`).
+ */
 export function directResultStem(endpointId: string, now: Date = new Date()): string {
-  return `${endpointId}-${stamp(now.toISOString())}`;
+  return readableResultStem({ endpointId, submittedAt: now.toISOString() });
 }
 
 /**
- * The i-th name (from 1) a direct or paged result may take: `<endpoint>-<yyyymmdd-hhmmss>.json`,
- * then `…-2.json`, `…-3.json` when the name is taken (two calls in the same second), as a queued
+ * The i-th name (from 1) a direct or paged result may take: `<endpoint>-<yyyy-mm-dd-hhmm>.json`,
+ * then `…-2.json`, `…-3.json` when the name is taken (two calls in the same minute), as a queued
  * job's readable name does.
  */
 export function directResultName(endpointId: string, now: Date, i = 1): string {

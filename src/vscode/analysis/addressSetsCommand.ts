@@ -19,6 +19,7 @@ import { l10n } from '../../shared/l10n';
 import { showError, showErrorIn } from '../base/errors';
 import { errorText } from '../../core/errors';
 import { writeNewNamed } from '../../core/files/writeInside';
+import { acceptResults, resultsPlaceholder } from '../../core/addressLists/pickWords';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 const addresses = (n: number): string => `${fmt(n)} address${n === 1 ? '' : 'es'}`;
@@ -122,15 +123,15 @@ function pickResults(items: readonly ResultItem[], cache: AddressSetCache, prese
       rendering = false;
       const files = [...selected];
       const ready = files.filter((f) => cache.has(f) && notes.has(f) && !notes.get(f)?.startsWith('$(loading'));
-      if (files.length < 2) qp.placeholder = l10n.t('Pick two or more results with an address column (Space to pick, Enter to go on)');
-      else if (ready.length < files.length) qp.placeholder = l10n.t('Reading the addresses of {0} result{1}…', files.length - ready.length, files.length - ready.length === 1 ? '' : 's');
+      // Short enough to read whole (core/addressLists/pickWords.ts): the long version was cut (issue 35 item 16).
+      if (files.length < 2 || ready.length < files.length) qp.placeholder = resultsPlaceholder({ picked: files.length, reading: files.length - ready.length });
       else void counts(files);
     };
     const counts = async (files: string[]): Promise<void> => {
       const sets = await Promise.all(files.map((f) => cache.get(f))).catch(() => undefined);
       if (!sets || chosen().join('\n') !== files.join('\n')) return;
       const mixed = checkChains(sets);
-      qp.placeholder = mixed ?? `${files.length} results: in all ${fmt(countOf('intersect', sets))} · in any ${fmt(countOf('union', sets))} · only in ${path.basename(files[0] ?? '')} ${fmt(countOf('subtract', sets))}`;
+      qp.placeholder = mixed ?? resultsPlaceholder({ picked: files.length, reading: 0, counts: { all: countOf('intersect', sets), any: countOf('union', sets), onlyFirst: countOf('subtract', sets) } });
     };
     const read = (file: string): void => {
       if (notes.has(file)) return;
@@ -163,14 +164,16 @@ function pickResults(items: readonly ResultItem[], cache: AddressSetCache, prese
       render();
     });
     qp.onDidAccept(() => {
-      const files = chosen();
-      if (files.length < 2) {
-        qp.placeholder = l10n.t('Pick at least two results (Space picks one).');
+      // Enter goes on with one result picked too (issue 35 item 16): the highlighted one joins it, or the second is asked next.
+      const next = acceptResults(chosen(), qp.activeItems.map((i) => i.file ?? '').filter((f) => f !== ''));
+      if (next.kind === 'none') {
+        qp.placeholder = resultsPlaceholder({ picked: 0, reading: 0 });
         return;
       }
       closed = true;
       qp.hide();
-      resolve(files);
+      if (next.kind === 'go') return resolve(next.files);
+      void pickSecond(list, next.first).then((second) => resolve(second === undefined ? undefined : [next.first, second]));
     });
     qp.onDidHide(() => {
       if (!closed) resolve(undefined);
@@ -183,6 +186,17 @@ function pickResults(items: readonly ResultItem[], cache: AddressSetCache, prese
     render();
     qp.show();
   });
+}
+
+/** After Enter with one result picked: the result to combine it with, one pick. */
+async function pickSecond(items: readonly ResultItem[], first: string): Promise<string | undefined> {
+  const pick = await vscode.window.showQuickPick(items.filter((i) => i.file !== first), {
+    title: l10n.t('{0}: results', TITLE),
+    placeHolder: l10n.t('The result to combine with {0}', path.basename(first)),
+    matchOnDescription: true,
+    ignoreFocusOut: true,
+  });
+  return pick?.file;
 }
 
 /** Step 2: the operation, each with its count. */

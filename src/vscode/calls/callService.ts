@@ -14,6 +14,7 @@
  * the reconciliation, the job and the credits refresh all use it, never "the active one now".
  * If the window's connection changes before the send, nothing is sent.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { shortTitle, validateInput, type Endpoint } from '../../core/spec/catalog';
 import { BadInputError, errorText } from '../../core/errors';
@@ -363,6 +364,9 @@ export class CallService {
     const file = await this.saveJson(ep, result.value);
     if (result.charged > 0) void this.deps.credits.refresh(via.scope).catch(() => undefined);
     const run = await this.recordRun(ep, via, input, result, file, sentAt, args.queryFile);
+    // A Wallet Database answer is listed under Requests like a queued job's result (issue 35 item 14):
+    // a done record of this window's jobs, named by its file (the service gives a direct call no id).
+    if (run) await this.deps.jobs.store.put({ requestId: `direct-${path.basename(file, '.json')}`, endpointId: ep.id, inputs: input, cost: result.charged, baseUrl: via.baseUrl, profileId: via.profileId, submittedAt: new Date(sentAt).toISOString(), completedAt: new Date().toISOString(), state: 'done', resultPath: file });
     if (args.open !== false) await openResult(file);
     const { total, wallets } = result.value as { total?: unknown; wallets?: unknown };
     // A Wallet Database answer says how many matched, what that cost and how many rows came back.

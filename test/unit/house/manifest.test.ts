@@ -188,7 +188,7 @@ const commandLinks = (text: string): string[] => [...text.matchAll(/\]\(command:
 describe('package.json conventions: walkthrough, keybindings, icon, remote', () => {
   const walkthrough = manifest.contributes.walkthroughs?.find((w) => w.id === WALKTHROUGH_ID);
 
-  it('has a Getting Started walkthrough with the four steps, in order, under the id the Get Started command opens', () => {
+  it('has a Getting Started walkthrough with the six steps, in order, under the id the Get Started command opens', () => {
     assert.ok(walkthrough, `no walkthrough with id ${WALKTHROUGH_ID}`);
     assert.deepEqual(
       walkthrough.steps.map((s) => s.title),
@@ -197,6 +197,8 @@ describe('package.json conventions: walkthrough, keybindings, icon, remote', () 
         'Make a first call, price first',
         'Open the result table',
         'Write a .waquery.json query',
+        'Chain calls in a pipeline',
+        'Watch for changes',
       ],
     );
     assert.ok(declaredIds.has(CommandIds.getStarted), 'the Get Started command is declared');

@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { WalletAnalyticsApi } from '../../../../src/core/transport/api';
 import { endpoint } from '../../../../src/core/spec/catalog';
 import { isComplete, listResumable, loadPaged, newPagedFile, remainingPages, resumePaged, startPaged, type PageCall } from '../../../../src/core/results/pagedResult';
+import { readableResultStem } from '../../../../src/core/results/names';
 import { openJsonFile } from '../../../../src/core/table/jsonSource';
 import { ActivityPage, CreatorsPage } from '../../../../src/core/spec/wire';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index';
@@ -240,9 +241,11 @@ describe('paged results: paid pages kept on disk', () => {
   it('never reuses a file name, and refuses a file that is not a paged result', async () => {
     const d = new Date(Date.UTC(2025, 0, 2, 3, 4, 5));
     const a = await newPagedFile(dir, 'wallet_activity', d);
-    assert.match(a, /wallet_activity-20250102-030405\.json$/u);
+    // Named like a queued result (issue 35 item 14): the readable stamp, local time.
+    const stem = readableResultStem({ endpointId: 'wallet_activity', submittedAt: d.toISOString() });
+    assert.ok(a.endsWith(`${stem}.json`), a);
     await mkdir(a);
-    assert.match(await newPagedFile(dir, 'wallet_activity', d), /wallet_activity-20250102-030405-2\.json$/u);
+    assert.ok((await newPagedFile(dir, 'wallet_activity', d)).endsWith(`${stem}-2.json`));
     await assert.rejects(loadPaged(a), /cannot be read/u);
   });
 });

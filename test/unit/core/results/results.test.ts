@@ -16,7 +16,9 @@ import { directResultName, directResultStem, endpointFromName, isTableFile, part
 
 describe('results: names', () => {
   it('names a direct result, a sidecar, a zip folder and every part of a result', () => {
-    assert.equal(directResultStem('pnl', new Date('2026-11-21T10:15:00Z')), 'pnl-20261121-101500');
+    // Named like a queued job's result (issue 35 item 14): `<endpoint>-<yyyy-mm-dd-hhmm>`, local time.
+    assert.equal(directResultStem('pnl', new Date('2026-11-21T10:15:00Z')), readableResultStem({ endpointId: 'pnl', submittedAt: '2026-11-21T10:15:00Z' }));
+    assert.match(directResultStem('wallet_database', new Date('2026-11-21T10:15:00Z')), /^wallet_database-\d{4}-\d{2}-\d{2}-\d{4}$/u);
     assert.equal(sidecarOf('/r/a.csv'), '/r/a.csv.meta.json');
     assert.equal(zipFolderOf('/r/t-1.zip'), '/r/t-1');
     assert.deepEqual(partsOf('/r/t-1'), ['/r/t-1', '/r/t-1.meta.json', '/r/t-1.zip', '/r/t-1.zip.meta.json']);
@@ -101,10 +103,12 @@ describe('results: on disk', () => {
     const save = (text: string) => saveNewResult(sub, (i) => directResultName('wallet_database', now, i), text);
     const [a, b] = await Promise.all([save(first), save(second)]);
     const c = await save('third');
-    assert.deepEqual([a, b, c].map((f) => f.slice(sub.length + 1)).sort(), ['wallet_database-20261126-011612-2.json', 'wallet_database-20261126-011612-3.json', 'wallet_database-20261126-011612.json']);
+    const stem = readableResultStem({ endpointId: 'wallet_database', submittedAt: now.toISOString() });
+    const names = [`${stem}-2.json`, `${stem}-3.json`, `${stem}.json`];
+    assert.deepEqual([a, b, c].map((f) => f.slice(sub.length + 1)).sort(), names);
     assert.deepEqual([await readFile(a, 'utf8'), await readFile(b, 'utf8'), await readFile(c, 'utf8')], [first, second, 'third']);
     // Nothing else is left in the folder: no temp file, no lock.
-    assert.deepEqual((await readdir(sub)).sort(), ['wallet_database-20261126-011612-2.json', 'wallet_database-20261126-011612-3.json', 'wallet_database-20261126-011612.json']);
+    assert.deepEqual((await readdir(sub)).sort(), names);
     assert.equal(endpointFromName(b), 'wallet_database');
   });
 });
