@@ -156,7 +156,7 @@ async function outcomeText(ep: Endpoint, out: RunOutcome, deps: PaidToolDeps, to
       return toolAnswer(own, [JSON.stringify(out.value, null, 1)]);
     }
     case 'queued': {
-      const job = out.job ?? (await waitForJob(deps.jobs, out.requestId, title, token));
+      const job = out.job && SETTLED.has(out.job.state) ? out.job : await waitForJob(deps.jobs, out.requestId, title, token);
       const own = l10n.t('{0}: request {1} charged {2} credits.', title, out.requestId, out.credits.toLocaleString('en-US'));
       if (!job) return toolAnswer([own, l10n.t('Stopped waiting; the job still runs and its file will be downloaded to {0} and listed under Requests when it is done.', deps.jobs.folder())]);
       if (job.state === 'done' && job.resultPath !== undefined) return `${own}\n${await deps.summarise(job.resultPath, abortOn(token))}`;

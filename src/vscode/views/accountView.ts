@@ -104,7 +104,9 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
     const changed: AccountNode[] = [];
     for (const [id, text] of now) if (this.last.get(id) !== text && this.rows.has(id)) changed.push(this.node(id));
     const shown = (c: string | undefined) => c === undefined || c.startsWith('ok|') || c.startsWith('noKey|');
-    const rootChanged = shown(this.last.get('connection')) !== shown(now.get('connection'));
+    // The agent allowance's row comes and goes with the setting.
+    const allowanceShown = (m: Map<RowId, string>) => m.get('agentAllowance') !== 'null';
+    const rootChanged = shown(this.last.get('connection')) !== shown(now.get('connection')) || allowanceShown(this.last) !== allowanceShown(now);
     this.last = now;
     if (rootChanged) this.changed.fire(undefined);
     else if (changed.length) this.changed.fire(changed);
@@ -116,7 +118,10 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
       const ids: RowId[] = ['profile', 'key', 'baseUrl'];
       // The connection row only when something is wrong or pending: "OK" says nothing, and "no key" is the key row's.
       if (this.status.state !== 'ok' && this.status.state !== 'noKey') ids.push('connection');
-      ids.push('balance', 'used', 'quota', 'reset', 'budgetDay', 'budgetPeriod', 'agentAllowance', 'forecast', 'spend');
+      ids.push('balance', 'used', 'quota', 'reset', 'budgetDay', 'budgetPeriod');
+      // The agent allowance once it is set (0, the default, is every agent call asked: the setting's text says so).
+      if (this.facts.allowance) ids.push('agentAllowance');
+      ids.push('forecast', 'spend');
       return ids.map((id) => this.node(id));
     }
     if (element.row === 'spend') {
@@ -272,7 +277,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
         // Shown and spent like a budget (core/money/agentAllowance.ts): what AI agents may spend today without asking.
         const a = f.allowance;
         const item = t(
-          'Agent allowance today (UTC)',
+          'Agent allowance today',
           a ? (a.left === 0 ? `all ${compactCredits(a.budget)} used` : `${compactCredits(a.spent)} of ${compactCredits(a.budget)}`) : 'not set',
           icon('robot'),
           a
