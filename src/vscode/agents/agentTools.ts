@@ -18,7 +18,8 @@ import { ceilingText } from '../../core/money/quota';
 import { resetWords } from '../../core/money/budget';
 import { readSettings } from '../base/settings';
 import { CommandIds } from '../base/ids';
-import { abortOn, askedWords, paidTool, priceFacts, type PaidToolDeps } from './paidTool';
+import { abortOn, paidTool, priceFacts, type PaidToolDeps } from './paidTool';
+import { askedWords } from '../../core/agents/priceFacts';
 import { l10n } from '../../shared/l10n';
 
 type Input = Record<string, unknown>;

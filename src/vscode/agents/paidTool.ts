@@ -19,10 +19,8 @@
 import * as vscode from 'vscode';
 import { shortTitle, validateInput, type Endpoint } from '../../core/spec/catalog';
 import { agentApproval } from '../../core/money/approval';
-import { allowanceWords } from '../../core/money/agentAllowance';
-import { quote, type Quote, type QuoteContext } from '../../core/money/pricing';
-import { ceilingText, priceGate } from '../../core/money/quota';
-import { resetWords } from '../../core/money/budget';
+import type { QuoteContext } from '../../core/money/pricing';
+import { agentPriceFacts, askedWords, type PriceFacts } from '../../core/agents/priceFacts';
 import type { QueryBody } from '../../core/spec/queryModel';
 import type { QueryRunCache } from '../../core/query/runCache';
 import { toolAnswer } from '../../core/agents/toolText';
@@ -47,32 +45,17 @@ export interface PaidToolDeps {
   readonly summarise: (path: string, signal: AbortSignal) => Promise<string>;
 }
 
-/** A call's price as an agent sees it, and whether the allowance covers it. */
-interface PriceFacts {
-  readonly input: Record<string, unknown>;
-  readonly quote: Quote;
-  /** The worst known case (undefined: no bound, a Wallet Database query whose count is unknown). */
-  readonly worst: number | undefined;
-  /** Refused before sending (ceiling, balance, budgets): the reason. */
-  readonly refusal?: string;
-  /** Within what the allowance leaves now. */
-  readonly covered: boolean;
-  /** The lines a person and a model read: price, balance after, ceiling, budgets, allowance. */
-  readonly lines: readonly string[];
-}
-
-/** Prices a call with validated inputs (as the call flow will: one page of a paged read, a query's count from this hour). */
+/** Prices a call as the call flow will (one page of a paged read, a query's count from this hour), from this window's balance, budgets and allowance. */
 export async function priceFacts(ep: Endpoint, raw: unknown, deps: Pick<PaidToolDeps, 'credits' | 'connection' | 'allowance' | 'queryRuns'>): Promise<PriceFacts | { readonly problems: readonly string[] }> {
-  const v = validateInput(ep, raw);
-  if (!v.ok) return { problems: v.errors };
   const scope = deps.connection.scope();
   let ctx: QuoteContext | undefined = ep.paged === true ? { pages: 1 } : undefined;
-  const body = v.input.query as QueryBody | undefined;
+  // The same body the call flow looks up (validated: its defaults filled in).
+  const v = validateInput(ep, raw);
+  const body = v.ok ? (v.input.query as QueryBody | undefined) : undefined;
   if (ep.price.kind === 'perMatch' && body && deps.queryRuns) {
     const known = await deps.queryRuns.lookup(scope, ep.chain, body).catch(() => undefined);
     if (known) ctx = { knownMatches: known.total, matchesAt: known.at, now: Date.now() };
   }
-  const q = quote(ep, v.input, ctx);
   let balance: number | undefined;
   try {
     balance = await deps.credits.get(60_000, scope);
@@ -80,27 +63,12 @@ export async function priceFacts(ep: Endpoint, raw: unknown, deps: Pick<PaidTool
     balance = deps.credits.peek(scope)?.value;
   }
   const settings = readSettings();
-  const budgets = deps.credits.budgets(settings.budgets, scope);
   const reset = deps.credits.nextReset(scope);
-  const gate = priceGate(q, settings, balance, reset?.date, reset?.estimated === true, budgets);
-  const worst = q.exact ? q.credits : q.atMost;
   const allowance = deps.allowance.state(scope);
-  const covered = worst !== undefined && allowance !== undefined && worst <= allowance.left && (gate.kind === 'step' || gate.kind === 'modal');
-  const lines = [
-    l10n.t('{0}: {1}.', shortTitle(ep), q.text),
-    balance === undefined ? l10n.t('Balance unknown.') : worst === undefined ? l10n.t('Balance now: {0}.', balance.toLocaleString('en-US')) : l10n.t('Balance after: {0}.', (balance - worst).toLocaleString('en-US')),
-    l10n.t('Ceiling: {0}.', ceilingText(settings)),
-    ...budgets.map((b) => l10n.t('{0} budget: {1} left of {2} (resets {3}).', b.kind === 'day' ? l10n.t('Daily') : l10n.t('30-day'), b.left.toLocaleString('en-US'), b.budget.toLocaleString('en-US'), resetWords(b))),
-    allowanceWords(allowance),
-  ];
-  return { input: v.input, quote: q, worst, covered, lines, ...(gate.kind === 'refuse' ? { refusal: gate.message } : {}) };
-}
-
-/** Whether the person will be asked, in words (for the free price tool and the chat's line). */
-export function askedWords(f: PriceFacts): string {
-  if (f.refusal !== undefined) return l10n.t('It would be refused before sending: {0}', f.refusal);
-  if (f.worst === undefined) return l10n.t('Its bill has no bound before it runs (100 credits per match), so the person is always asked, in the price step.');
-  return f.covered ? l10n.t('Within the agent allowance: the chat’s confirmation is the only question.') : l10n.t('Beyond the agent allowance: the extension’s price step asks the person (Cancel is the default).');
+  return agentPriceFacts(ep, raw, {
+    settings, budgets: deps.credits.budgets(settings.budgets, scope),
+    ...(ctx ? { ctx } : {}), ...(balance !== undefined ? { balance } : {}), ...(reset ? { reset } : {}), ...(allowance ? { allowance } : {}),
+  });
 }
 
 /** The language-model tool of one paid endpoint. */
