@@ -21,6 +21,7 @@ import { FreeTools, toolDeclarations, toolEndpoint } from '../../src/core/agents
 import { DATA_NOTE } from '../../src/core/agents/toolText';
 import { sampleAddress, sampleInput, SAMPLE_QUERY } from '../../src/core/spec/samples';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { examplePipeline, serializePipeline } from '../../src/core/pipeline/format';
 import type { PriceQuestion } from '../../src/vscode/calls/priceStep';
 import { answerPrices, api as getApi, note, setApiKey, clearApiKey } from './support';
 
@@ -111,6 +112,11 @@ describe('agents: language-model tools spend only what the person approved (agai
     assert.match(await invokeTool(FreeTools.checkQuery, { query: { ...SAMPLE_QUERY, filters: [{ field: 'no_such_field', op: 'gte', value: 1 }] } }), /would not be sent/u);
     assert.match(await invokeTool(FreeTools.history, { limit: 5 }), /most recent of \d+ requests/u);
     assert.match(await invokeTool(FreeTools.readResult, { path: '/etc/passwd' }), /Only results inside the results folder/u);
+    const pipeline = path.join(dir, 'chain.wapipe.json');
+    fs.writeFileSync(pipeline, serializePipeline(examplePipeline()));
+    const plan = await invokeTool(FreeTools.pipelinePrice, { path: pipeline });
+    assert.match(plan, /Pipeline .*chain\.wapipe\.json: .*credits in all, 3 paid steps\. Nothing was sent\./u);
+    note(`pipeline price: ${plan.split('\n')[0] ?? ''}`);
     assert.equal(sb.ledger().length, ledger, 'nothing charged');
     note(`price tool: ${price.split('\n').slice(0, 2).join(' ')}`);
   });

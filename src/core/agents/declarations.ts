@@ -20,6 +20,7 @@ export const TOOL_PREFIX = 'walletAnalytics_';
 /** The free tools, by name. */
 export const FreeTools = {
   price: `${TOOL_PREFIX}price`,
+  pipelinePrice: `${TOOL_PREFIX}pipeline_price`,
   credits: `${TOOL_PREFIX}credits`,
   history: `${TOOL_PREFIX}history`,
   columns: `${TOOL_PREFIX}columns`,
@@ -90,6 +91,9 @@ function freeTools(): ToolDeclaration[] {
       endpoint: { type: 'string', enum: endpointIds, description: 'The endpoint id, as in the paid tools’ names after the prefix.' },
       inputs: { type: 'object', description: 'The inputs the paid tool would be given.' },
     }, ['endpoint', 'inputs']),
+    free(FreeTools.pipelinePrice, 'Price of a Pipeline File', 'Free. The plan of a .wapipe.json pipeline file as the pipeline notebook shows it before Run All: each paid step’s price or bound and the total, the most the run can cost. Sends nothing.', 'Free: the price of a pipeline file.', {
+      path: { type: 'string', description: 'The .wapipe.json file’s path.' },
+    }, ['path']),
     free(FreeTools.credits, 'Credits and Budgets', 'Free. The credits balance, the per-call ceiling, what each spend budget and the agent allowance leave, and when they reset.', 'Free: balance, budgets and the agent allowance.', {}),
     free(FreeTools.history, 'Past Requests', 'Free. The most recent requests of this key (endpoint, time, state, credits, request id) from the service’s request history.', 'Free: the request history.', {
       limit: { type: 'integer', minimum: 1, maximum: 50, default: 20, description: 'How many of the most recent requests.' },

@@ -10,6 +10,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FreeTools, toolDeclarations, toolEndpoint, type FreeToolName } from '../../core/agents/declarations';
 import { readResultText } from '../../core/agents/resultText';
+import { pipelinePriceText } from '../../core/agents/pipelineText';
+import { readFile } from 'node:fs/promises';
 import { toolAnswer } from '../../core/agents/toolText';
 import { endpoint } from '../../core/spec/catalog';
 import { BadInputError, errorText } from '../../core/errors';
@@ -52,6 +54,13 @@ function freeTool(name: FreeToolName, deps: PaidToolDeps): (input: Input, signal
         const f = await priceFacts(ep, input.inputs ?? {}, deps);
         if ('problems' in f) return toolAnswer([l10n.t('The inputs are not valid:'), ...f.problems]);
         return toolAnswer([...f.lines, askedWords(f), l10n.t('Nothing was sent.')]);
+      };
+    case FreeTools.pipelinePrice:
+      return async (input) => {
+        const file = str(input.path) ?? '';
+        // Only pipeline files: the tool never reads another file for an agent.
+        if (!file.endsWith('.wapipe.json')) return toolAnswer([l10n.t('Only .wapipe.json pipeline files can be priced.')]);
+        return pipelinePriceText(file, await readFile(file, 'utf8'));
       };
     case FreeTools.credits:
       return async () => {
