@@ -48,6 +48,10 @@ export function userFacingStrings(pkg) {
     welcomeSeen.set(w.view, n + 1);
     at(w, 'contents', `viewsWelcome.${w.view}.${n}`);
   }
+  for (const t of c.languageModelTools ?? []) {
+    at(t, 'displayName', `languageModelTool.${t.name}.displayName`);
+    at(t, 'userDescription', `languageModelTool.${t.name}.userDescription`);
+  }
   for (const s of c.submenus ?? []) at(s, 'label', `submenu.${s.id}.label`);
   for (const e of c.customEditors ?? []) at(e, 'displayName', `customEditor.${e.viewType}.displayName`);
   for (const n of c.notebooks ?? []) at(n, 'displayName', `notebook.${n.type}.displayName`);

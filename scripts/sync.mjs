@@ -15,13 +15,15 @@ async function load(entry) {
   return mod.exports;
 }
 
-const { endpointCommands, ENDPOINT_COMMAND_PREFIX } = await load('src/core/manifest/manifest.ts');
+const { endpointCommands, languageModelTools, ENDPOINT_COMMAND_PREFIX } = await load('src/core/manifest/manifest.ts');
 const { endpointTable, ENDPOINT_TABLE_START, ENDPOINT_TABLE_END } = await load('src/core/manifest/docs.ts');
 const { queryJsonSchemaText, QUERY_SCHEMA_PATH } = await load('src/core/query/schema.ts');
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const own = pkg.contributes.commands.filter((c) => !c.command.startsWith(ENDPOINT_COMMAND_PREFIX));
 pkg.contributes.commands = [...own, ...endpointCommands()];
+// The agents' tools (src/core/agents/declarations.ts), all generated.
+pkg.contributes.languageModelTools = languageModelTools();
 writeFileSync('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
 // The titles just written (and any new literal) go to package.nls.json as %keys%.
 moveStrings();
@@ -39,4 +41,4 @@ writeFileSync('README.md', text);
 writeFileSync(QUERY_SCHEMA_PATH, queryJsonSchemaText());
 // User-facing literals in the code go through l10n.t; l10n/bundle.l10n.json is rewritten.
 localise();
-console.log(`sync: ${endpointCommands().length} endpoint commands in package.json; README endpoint table written; ${QUERY_SCHEMA_PATH} generated from the query model.`);
+console.log(`sync: ${endpointCommands().length} endpoint commands and ${languageModelTools().length} language-model tools in package.json; README endpoint table written; ${QUERY_SCHEMA_PATH} generated from the query model.`);

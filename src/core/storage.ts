@@ -56,6 +56,8 @@ export const StorageKeys = {
   jobs: global<unknown[]>('walletAnalytics.jobs'),
   /** The spend ledger: charges and holds (core/money/spendLedger.ts), a MergedList. */
   ledger: global<unknown[]>('walletAnalytics.ledger'),
+  /** What AI agents spent within their allowance, and their holds (core/money/agentAllowance.ts), a MergedList. */
+  agentLedger: global<unknown[]>('walletAnalytics.agentLedger'),
   /** Paid calls that ended without a clear answer (core/money/ambiguousCalls.ts), a MergedList. */
   ambiguousCalls: global<unknown[]>('walletAnalytics.ambiguousCalls'),
   /** The added profiles (core/transport/profiles.ts parses them), a MergedList. */

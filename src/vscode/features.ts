@@ -44,6 +44,8 @@ import { HistoryService } from './base/history';
 import { WorkspaceSettingsGuard } from './base/workspaceSettings';
 import { registerSidebar, type Sidebar } from './views/sidebar';
 import { WatchService } from './watch/watchService';
+import { AgentAllowance } from './base/agentAllowance';
+import { registerAgentTools, type AgentTools } from './agents/agentTools';
 import { registerWatches } from './watch/watchCommands';
 
 /**
@@ -68,6 +70,8 @@ export interface TestSurface {
   readonly copier: CodeCopier;
   /** The watches: their store, runner and what they told. */
   readonly watches: WatchService;
+  /** The language-model tools by name, to call as a chat would (with or without a chat's token). */
+  readonly agentTools: AgentTools;
 }
 
 function logCall(log: Log, e: CallLog): void {
@@ -107,8 +111,9 @@ export async function activateFeatures(context: vscode.ExtensionContext, started
   const unwatchHistory = history.fetcher.onDidFetch(() => credits.historyChanged());
   context.subscriptions.push({ dispose: unwatchHistory });
   const jobs = new JobService(context, storage, connection, log, history);
-  context.subscriptions.push(profiles, keys, log, connection, credits, jobs, history, new ProfileStatus(connection));
-  const services: Services = { contextKeys, keys, log, connection, credits, jobs, storage };
+  const allowance = new AgentAllowance(storage);
+  context.subscriptions.push(profiles, keys, log, connection, credits, jobs, history, allowance, new ProfileStatus(connection));
+  const services: Services = { contextKeys, keys, log, connection, credits, jobs, storage, allowance };
 
   // The key and the profiles change only on the person's own answers to `questions`.
   const questions = new PersonQuestions();
@@ -142,6 +147,8 @@ export async function activateFeatures(context: vscode.ExtensionContext, started
   const queryLanguage = registerQueryLanguage(context, services, calls, queryRuns);
   registerPipelineNotebook(context, { calls, questions: prices, connection, store: () => jobs.store, persons: questions, queryRuns, columns: () => queryLanguage.fields.ensure(), resultsFolder: () => jobs.folder() });
   registerPipelineLanguage(context, queryLanguage.fields);
+  // AI agents' tools (issue 33): every paid one through the call flow above, within the allowance or asked.
+  const agentTools = registerAgentTools(context, { calls, credits, connection, allowance, jobs, queryRuns });
   const table = registerTableEditor(context, { log, storage, resultsFolder: () => jobs.folder() });
 
   await keys.refresh();
@@ -186,5 +193,5 @@ export async function activateFeatures(context: vscode.ExtensionContext, started
   sweepResultsFolderInBackground(() => jobs.folder(), log);
   const activationMs = performance.now() - started;
   log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
-  return { services, activationMs, sidebar, context, table, prices, questions, workspaceSettings, copier, watches };
+  return { services, activationMs, sidebar, context, table, prices, questions, workspaceSettings, copier, watches, agentTools };
 }

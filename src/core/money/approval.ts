@@ -55,6 +55,8 @@ export interface Approval {
   readonly standing?: true;
   /** With `standing`: a Wallet Database query, billed per match; `credits` is the amount accepted per run. */
   readonly risk?: true;
+  /** An AI agent's call (agentApproval): `credits` is what the agent allowance covers; past it the person is asked. */
+  readonly agent?: true;
 }
 
 const issued = new WeakSet<object>();
@@ -130,6 +132,8 @@ function priceRefusal(a: Approval, worst: number, known: boolean): string | unde
 export function callRefusal(a: unknown, endpointId: string, q: Quote): string | undefined {
   if (!isApproval(a)) return l10n.t('This price was not approved in a plan; nothing was sent.');
   if (a.endpointId !== endpointId) return l10n.t('“{0}” was approved for {1}, not {2}. Nothing was sent for it.', a.what, a.endpointId, endpointId);
+  // An agent's call past its allowance is not refused: the price step asks the person (priceCover).
+  if (a.agent === true) return undefined;
   const risky = a.risk === true && !q.exact && q.atMost === undefined;
   return priceRefusal(a, risky ? q.credits : q.atMost ?? q.credits, risky || q.exact || q.atMost !== undefined);
 }
@@ -138,8 +142,8 @@ export function callRefusal(a: unknown, endpointId: string, q: Quote): string | 
 type Cover =
   | { readonly kind: 'hold'; readonly credits: number; readonly why: string; readonly accepted?: number }
   | { readonly kind: 'refuse'; readonly message: string; readonly setting: string }
-  /** Not covered: the person is asked, as for any call. */
-  | { readonly kind: 'ask' };
+  /** Not covered: the person is asked, as for any call; `agent`: an AI agent asks, so Cancel is the default even below the threshold. */
+  | { readonly kind: 'ask'; readonly agent?: true };
 
 /**
  * The price step's question (src/vscode/calls/priceStep.ts): may a call priced `q`, whose gate
@@ -150,6 +154,7 @@ type Cover =
  */
 export function priceCover(a: unknown, q: Quote, gate: { readonly kind: string; readonly ceiling?: number }): Cover {
   if (!isApproval(a)) return { kind: 'ask' };
+  if (a.agent === true) return agentCover(a, q, gate.kind);
   const why = a.standing === true ? l10n.t('approved when the watch was created') : l10n.t("approved in the pipeline's plan");
   if (gate.kind === 'unbounded') {
     if (a.standing !== true || a.risk !== true) return { kind: 'ask' };
@@ -162,6 +167,32 @@ export function priceCover(a: unknown, q: Quote, gate: { readonly kind: string; 
   const worst = q.exact ? q.credits : q.atMost;
   if (worst === undefined || worst > a.credits) return { kind: 'ask' };
   return { kind: 'hold', credits: worst, why };
+}
+
+/**
+ * An AI agent's call (issue 33 Deliver 2), issued by the language-model tool (and next the MCP
+ * server) for each paid call. `held` is what the agent allowance holds for this call (its worst
+ * known case, held in the agent ledger: core/money/agentAllowance.ts), 0 when the allowance does
+ * not cover it. Only a call from a chat (`fromChat`: VS Code passed a chat's invocation token,
+ * which it checks against a live chat session) may spend the allowance; any other caller (another
+ * extension's `invokeTool`, a script) is given nothing, so the price step asks. The ceiling and the
+ * budgets hold either way.
+ */
+export function agentApproval(o: { readonly endpointId: string; readonly fromChat: boolean; readonly held: number }): Approval {
+  return issue({ what: 'agent', endpointId: o.endpointId, request: '', credits: o.fromChat ? Math.max(0, o.held) : 0, agent: true });
+}
+
+/**
+ * Within the allowance held for it (a known worst case, at most what is held), an agent's call goes
+ * on without a question; past it, the person is asked with Cancel the default; a bill with no bound
+ * (a Wallet Database query whose match count is unknown) always asks, in the palette's own words.
+ */
+function agentCover(a: Approval, q: Quote, gate: string): Cover {
+  if (gate === 'unbounded') return { kind: 'ask' };
+  if (gate !== 'modal' && gate !== 'step') return { kind: 'ask', agent: true };
+  const worst = q.exact ? q.credits : q.atMost;
+  if (worst === undefined || a.credits <= 0 || worst > a.credits) return { kind: 'ask', agent: true };
+  return { kind: 'hold', credits: worst, why: l10n.t('within the agent allowance') };
 }
 
 /**

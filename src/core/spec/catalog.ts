@@ -509,7 +509,7 @@ export function findEndpoint(id: string): Endpoint | undefined {
 }
 
 /** The zod schema of an endpoint's whole input: its fields (optional ones may be absent) and its cross-field rules. */
-function inputSchema(ep: Endpoint): z.ZodType<Record<string, unknown>> {
+export function inputSchema(ep: Endpoint): z.ZodType<Record<string, unknown>> {
   const shape: Record<string, z.ZodType> = {};
   for (const f of ep.fields) {
     // A field with a default may be left out; the default is then sent, so the call is what the price assumed.

@@ -17,6 +17,8 @@ interface Settings {
   readonly maxCreditsPerCall: number;
   /** `budget.perDay` / `budget.perPeriod`: the spend budgets (core/money/budget.ts), 0 for none. */
   readonly budgets: Budgets;
+  /** `agentAllowancePerDay`: what AI agents may spend a UTC day without asking (core/money/agentAllowance.ts), 0 for none. */
+  readonly agentAllowancePerDay: number;
   readonly resultsFolder: string;
   readonly activityPageBudget: number;
   readonly maxDownloadMB: number;
@@ -81,6 +83,7 @@ function readAll(): Settings {
     confirmAbove: num('confirmAbove'),
     maxCreditsPerCall: num('maxCreditsPerCall'),
     budgets: { perDay: num('budget.perDay'), perPeriod: num('budget.perPeriod') },
+    agentAllowancePerDay: num('agentAllowancePerDay'),
     resultsFolder: str('resultsFolder'),
     activityPageBudget: num('activityPageBudget'),
     maxDownloadMB: num('maxDownloadMB'),

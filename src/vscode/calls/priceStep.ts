@@ -287,6 +287,11 @@ export async function approvePrice(
     }
     case 'step': {
       const detail = gate.detail;
+      if (cover.kind === 'ask' && cover.agent === true) {
+        // An AI agent asks (issue 33): the price in a pick whose default is Cancel, whatever the threshold.
+        const ok = await deps.questions.choose({ kind: 'modal', why: 'confirm', endpointId: ep.id, to, message: l10n.t('An AI agent asks to run {0} for {1}', title, q.text), detail: `${detail}\n\n${chargedTo(via)}`, yes: 'Run', pick: { label: gate.label, detail, description: l10n.t('asked by an AI agent') } });
+        return ok === true ? held({ kind: 'approved', shown: `${gate.label} ${detail}`, credits: q.credits, ceilingLifted: false }, q.atMost ?? q.credits) : { kind: 'cancelled' };
+      }
       const ok = await deps.questions.choose({
         kind: 'step', endpointId: ep.id, to, title: `${title} · ${to}`, step: opts.step, total: opts.total, label: gate.label, detail,
         // The title names the endpoint and the Run item the price: the placeholder, which the box

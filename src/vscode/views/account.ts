@@ -6,6 +6,8 @@ import { readSettings } from '../base/settings';
 import type { Connection } from '../base/connection';
 import type { CreditsService, SpendEntry } from '../base/credits';
 import type { ApiKeyStore } from '../base/secrets';
+import type { AgentAllowance } from '../base/agentAllowance';
+import type { AllowanceState } from '../../core/money/agentAllowance';
 
 type KeyState = 'set' | 'notSet' | 'sandbox';
 
@@ -35,6 +37,8 @@ export interface AccountFacts {
   readonly spendTotal: number;
   /** Each budget set (walletAnalytics.budget.*), with this scope's spend and holds in every window. */
   readonly budgets: readonly BudgetState[];
+  /** The agent allowance today (walletAnalytics.agentAllowancePerDay), undefined when none is set. */
+  readonly allowance?: AllowanceState;
   /** The period's spend at its current pace, to the reset, against the period budget (or the quota). */
   readonly forecast?: Forecast;
 }
@@ -57,7 +61,7 @@ export function spendByEndpoint(ledger: readonly SpendEntry[], scope: string, si
     .sort((a, b) => b.credits - a.credits || a.title.localeCompare(b.title));
 }
 
-export function accountFacts(connection: Connection, keys: ApiKeyStore, credits: CreditsService): AccountFacts {
+export function accountFacts(connection: Connection, keys: ApiKeyStore, credits: CreditsService, allowance?: AgentAllowance): AccountFacts {
   const baseUrl = connection.baseUrl();
   const scope = connection.scope();
   const keyState: KeyState = connection.mode === 'sandbox' ? 'sandbox' : keys.peek() ? 'set' : 'notSet';
@@ -82,6 +86,7 @@ export function accountFacts(connection: Connection, keys: ApiKeyStore, credits:
     spend,
     spendTotal,
     budgets,
+    allowance: allowance?.state(scope),
     forecast: reset && periodStart !== undefined ? forecast(spendTotal, periodStart, Date.now(), reset.date, b.perPeriod > 0 ? b.perPeriod : QUOTA) : undefined,
   };
 }

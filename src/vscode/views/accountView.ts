@@ -7,6 +7,8 @@ import { CommandIds } from '../base/ids';
 import { RESTRICTED_MODE, type Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import type { ApiKeyStore } from '../base/secrets';
+import type { AgentAllowance } from '../base/agentAllowance';
+import { AGENT_ALLOWANCE_SETTING } from '../../core/money/agentAllowance';
 import { accountFacts, isoDay, type AccountFacts, type SpendLine } from './account';
 import { levelOf } from './creditsStatus';
 import { onDidChangeSettings, readSidebarSettings } from '../base/settings';
@@ -15,7 +17,7 @@ import { l10n } from '../../shared/l10n';
 
 export const ACCOUNT_VIEW = 'walletAnalyticsAccount';
 
-type RowId = 'profile' | 'key' | 'baseUrl' | 'connection' | 'balance' | 'used' | 'quota' | 'reset' | 'budgetDay' | 'budgetPeriod' | 'forecast' | 'spend';
+type RowId = 'profile' | 'key' | 'baseUrl' | 'connection' | 'balance' | 'used' | 'quota' | 'reset' | 'budgetDay' | 'budgetPeriod' | 'agentAllowance' | 'forecast' | 'spend';
 
 /** A row of the Account view. Rows are kept (same object), so a change refreshes only them. */
 class AccountNode {
@@ -49,15 +51,17 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
     private readonly credits: CreditsService,
     private readonly status: ConnectionStatus,
     extensionUri: vscode.Uri,
+    private readonly allowance?: AgentAllowance,
   ) {
     this.brandIcon = {
       light: vscode.Uri.joinPath(extensionUri, 'media', 'icons', 'wallet-analytics-light.svg'),
       dark: vscode.Uri.joinPath(extensionUri, 'media', 'icons', 'wallet-analytics-dark.svg'),
     };
-    this.facts = accountFacts(connection, keys, credits);
+    this.facts = accountFacts(connection, keys, credits, allowance);
     this.snapshot();
     this.subs.push(
       credits.onDidChange(() => this.refresh()),
+      ...(allowance ? [allowance.onDidChange(() => this.refresh())] : []),
       keys.onDidChange(() => this.refresh()),
       connection.onDidChange(() => this.refresh()),
       status.onDidChange(() => this.refresh()),
@@ -86,6 +90,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
       ['reset', `${f.reset?.date.getTime() ?? ''}|${f.reset?.estimated ?? ''}`],
       ['budgetDay', JSON.stringify(f.budgets.find((b) => b.kind === 'day') ?? null)],
       ['budgetPeriod', JSON.stringify(f.budgets.find((b) => b.kind === 'period') ?? null)],
+      ['agentAllowance', JSON.stringify(f.allowance ?? null)],
       ['forecast', f.forecast?.text ?? ''],
       ['spend', JSON.stringify(f.spend)],
     ]);
@@ -94,12 +99,14 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
 
   /** Recomputes and fires only the rows whose content changed. */
   refresh(): void {
-    this.facts = accountFacts(this.connection, this.keys, this.credits);
+    this.facts = accountFacts(this.connection, this.keys, this.credits, this.allowance);
     const now = this.snapshot();
     const changed: AccountNode[] = [];
     for (const [id, text] of now) if (this.last.get(id) !== text && this.rows.has(id)) changed.push(this.node(id));
     const shown = (c: string | undefined) => c === undefined || c.startsWith('ok|') || c.startsWith('noKey|');
-    const rootChanged = shown(this.last.get('connection')) !== shown(now.get('connection'));
+    // The agent allowance's row comes and goes with the setting.
+    const allowanceShown = (m: Map<RowId, string>) => m.get('agentAllowance') !== 'null';
+    const rootChanged = shown(this.last.get('connection')) !== shown(now.get('connection')) || allowanceShown(this.last) !== allowanceShown(now);
     this.last = now;
     if (rootChanged) this.changed.fire(undefined);
     else if (changed.length) this.changed.fire(changed);
@@ -111,7 +118,10 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
       const ids: RowId[] = ['profile', 'key', 'baseUrl'];
       // The connection row only when something is wrong or pending: "OK" says nothing, and "no key" is the key row's.
       if (this.status.state !== 'ok' && this.status.state !== 'noKey') ids.push('connection');
-      ids.push('balance', 'used', 'quota', 'reset', 'budgetDay', 'budgetPeriod', 'forecast', 'spend');
+      ids.push('balance', 'used', 'quota', 'reset', 'budgetDay', 'budgetPeriod');
+      // The agent allowance once it is set (0, the default, is every agent call asked: the setting's text says so).
+      if (this.facts.allowance) ids.push('agentAllowance');
+      ids.push('forecast', 'spend');
       return ids.map((id) => this.node(id));
     }
     if (element.row === 'spend') {
@@ -261,6 +271,20 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
             : `No ${kind === 'day' ? 'daily' : '30-day'} budget: click to set ${setting}.`,
         );
         item.command = { command: 'workbench.action.openSettings', title: l10n.t('Open Settings'), arguments: [setting] };
+        return item;
+      }
+      case 'agentAllowance': {
+        // Shown and spent like a budget (core/money/agentAllowance.ts): what AI agents may spend today without asking.
+        const a = f.allowance;
+        const item = t(
+          'Agent allowance today',
+          a ? (a.left === 0 ? `all ${compactCredits(a.budget)} used` : `${compactCredits(a.spent)} of ${compactCredits(a.budget)}`) : 'not set',
+          icon('robot'),
+          a
+            ? `AI agents spent or hold ${exactCredits(a.spent)} of their allowance of ${exactCredits(a.budget)} today (${AGENT_ALLOWANCE_SETTING}); ${exactCredits(a.left)} left. It resets ${resetWords(a)}. Within it, a call from the chat goes on after the chat's confirmation; past it, the price step asks you. The ceiling and budgets still hold. Click to change it.`
+            : `No agent allowance: every paid call of an AI agent asks you in the price step. Click to set ${AGENT_ALLOWANCE_SETTING}.`,
+        );
+        item.command = { command: 'workbench.action.openSettings', title: l10n.t('Open Settings'), arguments: [AGENT_ALLOWANCE_SETTING] };
         return item;
       }
       case 'forecast': {

@@ -24,7 +24,7 @@ export interface Sidebar {
  */
 export function registerSidebar(context: vscode.ExtensionContext, s: Services, history: HistoryService): Sidebar {
   const status = new ConnectionStatus(s.connection, s.keys, s.credits, s.contextKeys);
-  const account = new AccountProvider(s.connection, s.keys, s.credits, status, context.extensionUri);
+  const account = new AccountProvider(s.connection, s.keys, s.credits, status, context.extensionUri, s.allowance);
   const accountView = vscode.window.createTreeView(ACCOUNT_VIEW, { treeDataProvider: account });
   const requests = new RequestsView({ connection: s.connection, jobs: s.jobs, history, status, contextKeys: s.contextKeys });
   const credits = new CreditsStatus(s.connection, s.keys, s.credits, status, history, s.storage);

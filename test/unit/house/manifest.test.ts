@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
-import { endpointCommands } from '../../../src/core/manifest/manifest';
+import { endpointCommands, languageModelTools } from '../../../src/core/manifest/manifest';
 // ids.ts is a plain const map (no vscode import), so a node test may read it.
 // eslint-disable-next-line no-restricted-imports
 import { CommandIds, WALKTHROUGH_ID } from '../../../src/vscode/base/ids';
@@ -43,6 +43,7 @@ interface Manifest {
     customEditors?: { viewType: string }[];
     menus?: { commandPalette?: { command: string; when?: string }[] };
     languages?: { id: string; extensions?: string[] }[];
+    languageModelTools?: unknown[];
   };
 }
 const manifest = localizedManifest(root) as Manifest;
@@ -67,6 +68,10 @@ function wordsWithin(a: readonly string[], b: readonly string[]): boolean {
 }
 
 describe('package.json manifest', () => {
+  it('declares the language-model tools of core/agents/declarations.ts, as `npm run sync` writes them (issue 33)', () => {
+    assert.deepEqual(manifest.contributes.languageModelTools, JSON.parse(JSON.stringify(languageModelTools())), 'run `npm run sync`');
+  });
+
   it('declares exactly the commands of CommandIds plus the generated ones, each once', () => {
     const expected = [...Object.values(CommandIds), ...generated.flatMap((g) => g.commands().map((c) => c.command))];
     const ids = declared.map((c) => c.command);

@@ -131,9 +131,11 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
     assert.deepEqual(gated, ['src/core/calls/unattended.ts#runUnattended', 'src/vscode/calls/callService.ts#run', 'src/vscode/calls/pages.ts#resumeFile']);
   });
 
-  it('approvals are issued in two places only, each from the person’s own approval: a pipeline’s plan, and a watch’s price per run', () => {
-    const issuers = fns.filter((f) => ['planApprovals', 'watchRunApproval', 'watchCellApprovals'].some((n) => f.calls.has(n))).map((f) => f.where).sort();
-    assert.deepEqual(issuers, ['src/vscode/pipeline/pipelineNotebook.ts#execute', 'src/vscode/watch/targets.ts#runWatch']);
+  it('approvals are issued in three places only: a pipeline’s plan and a watch’s price per run (each from the person’s own approval), and an AI agent’s call (within the allowance the person set, else asked)', () => {
+    const issuers = fns.filter((f) => ['planApprovals', 'watchRunApproval', 'watchCellApprovals', 'agentApproval'].some((n) => f.calls.has(n))).map((f) => f.where).sort();
+    assert.deepEqual(issuers, ['src/vscode/agents/paidTool.ts#invoke', 'src/vscode/pipeline/pipelineNotebook.ts#execute', 'src/vscode/watch/targets.ts#runWatch']);
+    // An agent's approval is handed to the call flow, which prices it and asks past the allowance.
+    assert.ok(fns.find((f) => f.where === 'src/vscode/agents/paidTool.ts#invoke')?.callees.includes('deps.calls.run'), 'an agent’s call goes through CallService.run');
     // The plan is approved by the person before its approvals are issued.
     assert.ok(fns.find((f) => f.where === 'src/vscode/pipeline/pipelineNotebook.ts#execute')?.calls.has('ask'));
     // A watch's run passes the stored approval to the call flow (CallService.run), which prices it and holds it under the budgets and the ceiling.
@@ -156,6 +158,7 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
       visit(src);
     }
     assert.deepEqual(withApproval.sort(), [
+      'src/vscode/agents/paidTool.ts: approval',
       'src/vscode/pipeline/pipelineNotebook.ts: approval',
       'src/vscode/watch/targets.ts: approval',
       'src/vscode/watch/targets.ts: approval',
@@ -169,7 +172,7 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
     const OWNER = 'src/core/money/approval.ts';
     // The names of the six old deciders (and their flags): none may come back beside the owner.
     const gone = /\b(?:preapproved|overLine|withinLine|approvalsOf|standingApproval|isLineApproval|LineApproval)\b/u;
-    const deciders = ['priceCover', 'callRefusal', 'cellRefusal', 'overApproved', 'watchRunApproval', 'watchCellApprovals', 'planApprovals', 'isApproval'];
+    const deciders = ['priceCover', 'callRefusal', 'cellRefusal', 'overApproved', 'watchRunApproval', 'watchCellApprovals', 'planApprovals', 'isApproval', 'agentApproval'];
     const users = new Map<string, string[]>();
     for (const file of tsFiles(join(root, 'src'))) {
       const rel = relative(root, file).replace(/\\/gu, '/');
@@ -184,6 +187,7 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
       }
     }
     assert.deepEqual(Object.fromEntries([...users].sort(([a], [b]) => a.localeCompare(b))), {
+      agentApproval: ['src/vscode/agents/paidTool.ts'],
       callRefusal: ['src/core/calls/unattended.ts', 'src/vscode/calls/callService.ts'],
       cellRefusal: ['src/core/pipeline/run.ts'],
       isApproval: ['src/vscode/watch/targets.ts'],

@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cellRefusal, isApproval, planApprovals, priceCover, watchApprovalRecord, watchCellApprovals, watchRunApproval, watchDayWords } from '../../../../src/core/money/approval';
+import { agentApproval, callRefusal, cellRefusal, isApproval, planApprovals, priceCover, watchApprovalRecord, watchCellApprovals, watchRunApproval, watchDayWords } from '../../../../src/core/money/approval';
 import { findEndpoint } from '../../../../src/core/spec/catalog';
 import { examplePipeline } from '../../../../src/core/pipeline/format';
 import { planPipeline } from '../../../../src/core/pipeline/plan';
@@ -20,6 +20,7 @@ import { isUserOnly, SETTINGS } from '../../../../src/core/manifest/settingsSche
 import { WatchStore } from '../../../../src/core/watch/store';
 
 const H = 3_600_000;
+const DAY = 24 * H;
 let dir = '';
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wa-approval-'));
@@ -90,6 +91,59 @@ describe('approval: the price step (issue 35 item 2)', () => {
     assert.equal(priceCover(pnl, quote(ep, { wallets: new Array<string>(5_001).fill('0x') }), gate).kind, 'ask');
     // Nothing but an issued approval covers anything.
     assert.equal(priceCover({ ...pnl }, q, gate).kind, 'ask');
+  });
+});
+
+describe('approval: an AI agent’s call (issue 33)', () => {
+  const ep = findEndpoint('toptraders');
+  const gateOf = (q: ReturnType<typeof quote>, budgets: Parameters<typeof priceGate>[5] = []) => priceGate(q, { confirmAbove: 1_000, maxCreditsPerCall: 1_000_000 }, 100_000, undefined, false, budgets);
+
+  it('from a chat, within what the allowance holds for it: goes on without a question, below and above the threshold', () => {
+    assert.ok(ep);
+    const q = quote(ep, { tokens: ['a', 'b'] });
+    const a = agentApproval({ endpointId: 'toptraders', fromChat: true, held: 200 });
+    assert.ok(isApproval(a));
+    assert.equal(callRefusal(a, 'toptraders', q), undefined);
+    const cover = priceCover(a, q, gateOf(q));
+    assert.equal(cover.kind, 'hold');
+    assert.equal(cover.kind === 'hold' ? cover.credits : 0, 200);
+    const big = quote(ep, { tokens: new Array<string>(20).fill('t') });
+    assert.equal(gateOf(big).kind, 'modal');
+    assert.equal(priceCover(agentApproval({ endpointId: 'toptraders', fromChat: true, held: 2_000 }), big, gateOf(big)).kind, 'hold');
+  });
+
+  it('past the allowance, or with no chat behind it (another extension’s invokeTool), the person is asked with Cancel first', () => {
+    assert.ok(ep);
+    const q = quote(ep, { tokens: ['a', 'b'] });
+    const over = priceCover(agentApproval({ endpointId: 'toptraders', fromChat: true, held: 199 }), q, gateOf(q));
+    assert.deepEqual(over, { kind: 'ask', agent: true });
+    const noChat = agentApproval({ endpointId: 'toptraders', fromChat: false, held: 1_000_000 });
+    assert.equal(noChat.credits, 0, 'no chat token: the allowance is never spent');
+    assert.deepEqual(priceCover(noChat, q, gateOf(q)), { kind: 'ask', agent: true });
+    // Another endpoint than the one held for is refused before any price.
+    assert.match(callRefusal(noChat, 'pnl', q) ?? '', /approved for toptraders, not pnl/u);
+  });
+
+  it('the ceiling and the budgets hold inside the allowance: the gate refuses, and the cover never overrides a refusal', () => {
+    assert.ok(ep);
+    const q = quote(ep, { tokens: ['a', 'b'] });
+    const spent = [{ kind: 'day' as const, budget: 100, spent: 50, left: 50, since: 0, resetsAt: new Date(DAY), rolling: false }];
+    const gate = gateOf(q, spent);
+    assert.equal(gate.kind, 'refuse');
+    const cover = priceCover(agentApproval({ endpointId: 'toptraders', fromChat: true, held: 10_000 }), q, gate);
+    assert.notEqual(cover.kind, 'hold');
+    const ceiling = priceGate(q, { confirmAbove: 1_000, maxCreditsPerCall: 100 }, 100_000, undefined);
+    assert.equal(ceiling.kind, 'refuse');
+    assert.notEqual(priceCover(agentApproval({ endpointId: 'toptraders', fromChat: true, held: 10_000 }), q, ceiling).kind, 'hold');
+  });
+
+  it('a Wallet Database query whose match count is unknown always asks, in the palette’s words (not the agent’s pick), whatever is held', () => {
+    const wd = findEndpoint('wallet_database');
+    assert.ok(wd);
+    const q = quote(wd, { query: query(100, 0.9) });
+    const gate = gateOf(q);
+    assert.equal(gate.kind, 'unbounded');
+    assert.deepEqual(priceCover(agentApproval({ endpointId: 'wallet_database', fromChat: true, held: 1e9 }), q, gate), { kind: 'ask' });
   });
 });
 
