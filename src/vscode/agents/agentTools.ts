@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { FreeTools, toolDeclarations, toolEndpoint, type FreeToolName } from '../../core/agents/declarations';
 import { readResultText } from '../../core/agents/resultText';
 import { pipelinePriceText } from '../../core/agents/pipelineText';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { toolAnswer } from '../../core/agents/toolText';
 import { endpoint } from '../../core/spec/catalog';
 import { BadInputError, errorText } from '../../core/errors';
@@ -25,6 +25,9 @@ import { askedWords } from '../../core/agents/priceFacts';
 import { l10n } from '../../shared/l10n';
 
 type Input = Record<string, unknown>;
+
+/** A pipeline file is a few cells of JSON: anything larger is not read. */
+const PIPELINE_MAX_BYTES = 5 * 1024 * 1024;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const chainOf = (v: unknown): 'main' | 'alt' => (v === 'alt' ? 'alt' : 'main');
@@ -60,6 +63,7 @@ function freeTool(name: FreeToolName, deps: PaidToolDeps): (input: Input, signal
         const file = str(input.path) ?? '';
         // Only pipeline files: the tool never reads another file for an agent.
         if (!file.endsWith('.wapipe.json')) return toolAnswer([l10n.t('Only .wapipe.json pipeline files can be priced.')]);
+        if ((await stat(file)).size > PIPELINE_MAX_BYTES) return toolAnswer([l10n.t('{0} is larger than a pipeline file can be.', file)]);
         return pipelinePriceText(file, await readFile(file, 'utf8'));
       };
     case FreeTools.credits:
