@@ -140,5 +140,5 @@ async function runWith(cmd: RunCommand, env: RunEnv, print: Print, o: { file: Pi
   if (summary.stopped) {
     return { code: refused ? EXIT.refused : EXIT.failed, charged: summary.charged, steps, plan, lastLine: `Stopped at “${summary.stopped.cell}”: ${refused ? 'refused, nothing was sent for it' : 'failed'}. Charged: ${charged}.` };
   }
-  return { code: EXIT.done, charged: summary.charged, steps, plan, lastLine: `Done: ${names.length} steps. Charged: ${charged}.` };
+  return { code: EXIT.done, charged: summary.charged, steps, plan, lastLine: `Done: ${names.length} step${names.length === 1 ? '' : 's'}. Charged: ${charged}.` };
 }

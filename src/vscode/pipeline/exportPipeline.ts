@@ -9,7 +9,6 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readFile } from 'node:fs/promises';
 import { checkPipeline, PIPELINE_EXTENSION, serializePipeline, type PipelineFile } from '../../core/pipeline/format';
 import { planPipeline } from '../../core/pipeline/plan';
 import { cronLine, githubWorkflow, isPlainPath, parseSchedule, plainName, runsPerDay, scheduleText, type Schedule } from '../../core/pipeline/schedulerFiles';
@@ -139,7 +138,7 @@ export async function exportPipelineFile(file: PipelineFile, place: ExportPlace,
     if (!ok) return undefined;
   }
   try {
-    await writeScript(dir, RUNNER_NAME, await readFile(RUNNER_SOURCE, 'utf8'), slot === 'file');
+    await writeScript(dir, RUNNER_NAME, { copyOf: RUNNER_SOURCE }, slot === 'file');
     // A watched request has no pipeline file of its own: the one the runner reads is written beside it.
     if (given?.writePipeline) await replaceInside(dir, path.basename(nb.uri.fsPath), serializePipeline(file));
   } catch (e) {

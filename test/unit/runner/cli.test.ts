@@ -154,7 +154,7 @@ describe('the command-line runner against the sandbox', () => {
   }
 
   it('a lost answer after the charge: found in the history, followed, one charge, exit 0', async () => {
-    await underFault('answer lost after the charge', { dropAfterChargeRate: 1 }, { code: 0, last: /^Done: 1 steps\. Charged: 100 credits\.$/u, charges: 1, then: { code: 0, last: /Charged: 0 credits\.$/u } });
+    await underFault('answer lost after the charge', { dropAfterChargeRate: 1 }, { code: 0, last: /^Done: 1 step\. Charged: 100 credits\.$/u, charges: 1, then: { code: 0, last: /Charged: 0 credits\.$/u } });
   });
 
   it('a lost answer and a history without dates (only requestId and url): "may have been charged", exit 4, and the next run sends nothing', async () => {
