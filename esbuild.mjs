@@ -1,10 +1,10 @@
-// Builds the bundles (extension host, its table worker, the table webview and the notebook renderer) and, with --tests, the test entries.
+// Builds the bundles (extension host, its table worker, the command-line runner, the table webview and the notebook renderer) and, with --tests, the test entries.
 //   node esbuild.mjs                 development build with source maps
 //   node esbuild.mjs --production    minified
 //   node esbuild.mjs --watch         rebuild on change
 //   node esbuild.mjs --tests         also build test/ and bench/ into out/
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -84,6 +84,18 @@ const builds = [
   },
   {
     ...common,
+    // The command-line runner (issue 32): one file with every dependency inside, runnable by Node 20
+    // alone (package.json "bin"; the export copies it beside a pipeline). It is its own table worker.
+    entryPoints: { cli: 'src/runner/cli.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+    mainFields: ['module', 'main'],
+  },
+  {
+    ...common,
     entryPoints: { webview: 'src/webview-ui/main.ts' },
     outdir: 'dist',
     platform: 'browser',
@@ -133,4 +145,6 @@ if (watch) {
 } else {
   await Promise.all(contexts.map((c) => c.rebuild()));
   await Promise.all(contexts.map((c) => c.dispose()));
+  // The runner is run as a program (`./wallet-analytics.cjs`, npm's bin): executable.
+  if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755);
 }

@@ -28,7 +28,7 @@
 // call arguments and a template's ${…} (also the arguments after the message of an l10n.t), into
 // the `const` of the same function an identifier names (`detail: short`), and a module-level
 // constant of words named there counts too (it must become a function: made at load, it would stay
-// English). Code a script or file holds (exportScript, snippets), wire names, ids,
+// English). Code a script or file holds (snippets, workflows), wire names, ids,
 // setting keys and log lines are none of these: log lines stay English (the Output channel is read
 // when reporting a problem); error messages are wrapped even when they name a programming error,
 // since any of them may reach errorText and a message box.

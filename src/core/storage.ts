@@ -95,6 +95,14 @@ export const RECENT_INPUTS_MAX = 5;
 const isRecentInput = (v: unknown): v is RecentInput =>
   typeof v === 'object' && v !== null && typeof (v as RecentInput).at === 'number' && typeof (v as RecentInput).input === 'object' && (v as RecentInput).input !== null;
 
+/**
+ * The Storage of a host with one store for both scopes (the command-line runner's state file,
+ * src/runner/state.ts): the same typed keys and merged lists, with no window around them.
+ */
+export function storageOn(store: KeyValueStore): Storage {
+  return new Storage({ globalState: store, workspaceState: store });
+}
+
 /** globalState and workspaceState behind the typed keys; one per window, so each merged value has one memory of this window's writes. */
 export class Storage {
   private readonly lists = new Map<string, MergedList<unknown>>();

@@ -1,8 +1,8 @@
-// Export Pipeline as Script in a real extension host (issue 24 item 3): §8.4's example opened from
-// disk, the command run from the palette with "Every day at 06:00 UTC" picked; the script is
-// written beside the pipeline with the connection's base URL and never the key, the workflow
-// beside it (the folder is not in the workspace) with the cron fields and the secret. Nothing is
-// sent: the sandbox receives no request.
+// Export Pipeline as Script in a real extension host (issue 24 item 3, issue 32): §8.4's example
+// opened from disk, the command run from the palette with "Every day at 06:00 UTC" picked; the
+// command-line runner (the extension's own dist/cli.js) is written beside the pipeline, never the
+// key, and the workflow beside it (the folder is not in the workspace) with the cron fields, Node
+// 20, the secret and the connection's base URL. Nothing is sent: the sandbox receives no request.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -47,24 +47,24 @@ describe('pipeline notebook: Export Pipeline as Script', function () {
       asked.push(q);
       return q.kind === 'choose' && q.id === 'exportSchedule' ? 'Every day at 06:00 UTC' : undefined;
     }, CommandIds.exportPipelineScript);
-    assert.equal(script, path.join(dir, 'example.py'));
-    const text = fs.readFileSync(path.join(dir, 'example.py'), 'utf8');
-    assert.ok(text.includes(JSON.stringify(sb.baseUrl).slice(1, -1)), 'the base URL as configured');
-    assert.ok(!text.includes(sb.demoKey), 'no key in the script');
-    assert.match(text, /# Plan: "up to 26,050 credits"/u);
+    assert.equal(script, path.join(dir, 'wallet-analytics.cjs'));
+    const text = fs.readFileSync(path.join(dir, 'wallet-analytics.cjs'), 'utf8');
+    assert.ok(text.startsWith('#!/usr/bin/env node'), 'the runner, runnable by Node');
+    assert.ok(!text.includes(sb.demoKey), 'no key in the runner');
     const wf = fs.readFileSync(path.join(dir, 'wallet-analytics-example.yml'), 'utf8');
     assert.match(wf, /- cron: "0 6 \* \* \*"/u);
+    assert.match(wf, /uses: actions\/setup-node@v4/u);
     assert.match(wf, /WA_API_KEY: \$\{\{ secrets\.WA_API_KEY \}\}/u);
-    assert.match(wf, /python example\.py --max-credits 26050/u);
+    assert.ok(wf.includes(`node wallet-analytics.cjs run example.wapipe.json --max-credits 26050 --base-url ${sb.baseUrl}`), wf);
     assert.ok(!wf.includes(sb.demoKey));
     assert.deepEqual(asked.map((q) => q.kind), ['choose']);
     assert.equal(sb.received().length, received, 'nothing was sent');
     note(`export: ${path.basename(script ?? '')} (${text.length.toLocaleString('en-US')} characters) and wallet-analytics-example.yml (cron 0 6 * * *)`);
 
-    // Again: the script exists, so the person is asked before it is replaced; "no" keeps it.
-    fs.writeFileSync(path.join(dir, 'example.py'), 'kept');
+    // Again: the runner exists, so the person is asked before it is replaced; "no" keeps it.
+    fs.writeFileSync(path.join(dir, 'wallet-analytics.cjs'), 'kept');
     const again = await answering<string>((q) => (q.kind === 'confirm' ? undefined : 'No schedule'), CommandIds.exportPipelineScript);
     assert.equal(again, undefined);
-    assert.equal(fs.readFileSync(path.join(dir, 'example.py'), 'utf8'), 'kept');
+    assert.equal(fs.readFileSync(path.join(dir, 'wallet-analytics.cjs'), 'utf8'), 'kept');
   });
 });

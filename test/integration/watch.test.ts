@@ -224,7 +224,7 @@ describe('watches: a query file watched on a short test interval (against a sand
     }
   });
 
-  it('Export Watch writes the script and a workflow on the watch’s schedule, bound to its approved price per run; a query watch is not exported', async () => {
+  it('Export Watch writes the runner, the watched request as a pipeline, and a workflow on the watch’s schedule, bound to its approved price per run; a query watch is not exported', async () => {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     assert.ok(folder, 'the suite opens a folder');
     await answerPrices((q) => q.kind === 'modal' && q.yes === 'Create Watch');
@@ -237,10 +237,12 @@ describe('watches: a query file watched on a short test interval (against a sand
       const sent = sb.received().filter((r) => r.method === 'POST').length;
       const script = await vscode.commands.executeCommand<string | undefined>(CommandIds.exportWatch, w.id);
       assert.ok(script && fs.existsSync(script), String(script));
-      assert.equal(path.basename(script), 'watch-Trending_2h.py');
+      assert.equal(path.basename(script), 'wallet-analytics.cjs');
+      const pipeline = JSON.parse(fs.readFileSync(path.join(folder, 'watch-Trending_2h.wapipe.json'), 'utf8')) as unknown;
+      assert.deepEqual(pipeline, { version: 1, cells: [{ name: 'run', call: 'trending', inputs: { hours: 2 } }] });
       const workflow = fs.readFileSync(path.join(folder, '.github', 'workflows', 'wallet-analytics-watch-Trending_2h.yml'), 'utf8');
       assert.match(workflow, /cron: "30 6 \* \* \*"/u);
-      assert.match(workflow, /--max-credits 50\b/u);
+      assert.match(workflow, /node wallet-analytics\.cjs watch watch-Trending_2h\.wapipe\.json --max-credits 50 --base-url /u);
       assert.doesNotMatch(fs.readFileSync(script, 'utf8'), new RegExp(sb.demoKey, 'u'), 'the key is never written');
       assert.equal(sb.received().filter((r) => r.method === 'POST').length, sent, 'exporting sends nothing');
       assert.ok(watch);
@@ -249,7 +251,7 @@ describe('watches: a query file watched on a short test interval (against a sand
     } finally {
       await (await watches()).remove(w.id);
       fs.rmSync(path.join(folder, '.github'), { recursive: true, force: true });
-      for (const f of fs.readdirSync(folder).filter((n) => n.startsWith('watch-Trending'))) fs.rmSync(path.join(folder, f), { recursive: true, force: true });
+      for (const f of fs.readdirSync(folder).filter((n) => n.startsWith('watch-Trending') || n === 'wallet-analytics.cjs')) fs.rmSync(path.join(folder, f), { recursive: true, force: true });
     }
   });
 

@@ -16,8 +16,12 @@ export async function scriptSlot(dir: string, name: string): Promise<'free' | 'f
   return !st ? 'free' : st.isFile() ? 'file' : 'refused';
 }
 
-/** Writes the script `name` (mode 755) in `dir`: a new file, or over the regular file there when `replace`. Throws UnsafePathError on a link. */
-export async function writeScript(dir: string, name: string, text: string, replace: boolean): Promise<string> {
+/**
+ * Writes the script `name` (mode 755) in `dir`, from its text or as a copy of a file (the runner,
+ * the extension's dist/cli.js): a new file, or over the regular file there when `replace`. Throws
+ * UnsafePathError on a link.
+ */
+export async function writeScript(dir: string, name: string, text: string | { readonly copyOf: string }, replace: boolean): Promise<string> {
   if (replace) return replaceInside(dir, name, text, { mode: 0o755 });
   if (!(await writeNewInside(dir, name, text, { mode: 0o755 }))) throw new UnsafePathError('notFile', join(dir, name));
   return join(dir, name);

@@ -1,14 +1,15 @@
 import { l10n } from '../l10n';
 /**
  * A schedule written out for schedulers that are not ours (issue 24 item 3): a GitHub Actions
- * workflow and a crontab line that run an exported script. Kept apart from the script generator
+ * workflow and a crontab line that run an exported pipeline with the command-line runner (issue 32:
+ * `wallet-analytics.cjs`, the editor's own core in one file, run by Node 20). Kept apart from the export
  * so anything else that runs on a schedule (an exported watch) says "every day at 06:30 UTC" the
  * same way and gets the same files.
  *
  * Why it is built this way:
  * - The key never appears: the workflow reads it from the repository secret `WA_API_KEY`, the cron
  *   line from the crontab's own environment (the person sets it there, we never write it).
- * - Every name that reaches a file is data: the script's path must be plain (letters, digits,
+ * - Every name that reaches a file is data: the runner's and the pipeline's paths must be plain (letters, digits,
  *   `._-/`), because a workflow's `run:` is shell and GitHub evaluates `${{ … }}` in it before the
  *   shell sees it; quoting cannot make an arbitrary name safe there, so an unsafe one is refused.
  * - Cron has no time zone of its own in GitHub Actions (UTC) and in a crontab (the machine's), so
@@ -103,21 +104,36 @@ export function plainName(name: string): string {
   return s === '' ? 'pipeline' : s.slice(0, 80);
 }
 
-/** What the scheduled command runs: the script (its path in the repository or on the machine) with its bound. */
+/** What the scheduled command runs: the runner (its path in the repository or on the machine) on the pipeline, with its bound. */
 interface ScheduledRun {
-  /** The script's path, relative to the repository root (workflow) or the working folder (cron): plain only. */
-  readonly script: string;
+  /** The runner's path (`wallet-analytics.cjs`), relative to the repository root (workflow) or the working folder (cron): plain only. */
+  readonly runner: string;
+  /** The pipeline's path, relative like `runner`: plain only. */
+  readonly pipeline: string;
+  /** `run` (a pipeline), or `watch` (an exported watch: every call again, its change summary). */
+  readonly command: 'run' | 'watch';
   /** The credit bound passed as --max-credits: the run refuses to start above it. */
   readonly maxCredits: number;
-  /** The folder the script writes its results to, relative like `script` (uploaded as the workflow's artifact). */
+  /** The service, passed as --base-url (https, or http for loopback only). */
+  readonly baseUrl: string;
+  /** The folder the runner writes its results to, relative like `runner` (uploaded as the workflow's artifact). */
   readonly results: string;
   /** A display name (the pipeline's); written only as a quoted YAML string or a comment-safe text. */
   readonly name: string;
 }
 
+/** A base URL a shell line can hold unquoted: scheme, host, port and a plain path, nothing a shell or GitHub reads. */
+const PLAIN_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?(?:\/[A-Za-z0-9._~-]+)*\/?$/u;
+
 function checkRun(r: ScheduledRun): void {
-  for (const p of [r.script, r.results]) if (!isPlainPath(p)) throw new Error(l10n.t('“{0}” is not a plain relative path (letters, digits, “._-/”); rename it to schedule it.', p));
+  for (const p of [r.runner, r.pipeline, r.results]) if (!isPlainPath(p)) throw new Error(l10n.t('“{0}” is not a plain relative path (letters, digits, “._-/”); rename it to schedule it.', p));
   if (!Number.isSafeInteger(r.maxCredits) || r.maxCredits < 0) throw new Error(l10n.t('The credit bound must be a whole number of credits.'));
+  if (!PLAIN_URL.test(r.baseUrl)) throw new Error(l10n.t('The base URL “{0}” cannot be written in a scheduled command as it is.', r.baseUrl));
+}
+
+/** The command line both schedulers run. */
+function runnerLine(r: ScheduledRun): string {
+  return `node ${r.runner} ${r.command} ${r.pipeline} --max-credits ${r.maxCredits} --base-url ${r.baseUrl}`;
 }
 
 /** A YAML double-quoted scalar: JSON's string syntax, with every line break and control character escaped. */
@@ -133,15 +149,15 @@ function yamlString(s: string): string {
 }
 
 /**
- * A GitHub Actions workflow that runs the script on the schedule (UTC), with the key from the
- * repository secret WA_API_KEY, and keeps its results as the run's artifact.
+ * A GitHub Actions workflow that runs the runner on the schedule (UTC) under Node 20, with the key
+ * from the repository secret WA_API_KEY, and keeps its results as the run's artifact.
  */
 export function githubWorkflow(s: Schedule, r: ScheduledRun): string {
   checkRun(r);
   const cron = cronOf(s);
   return [
     `# Runs the Wallet Analytics pipeline ${yamlString(r.name)} ${scheduleText(s)}.`,
-    '# Put this file in .github/workflows/ of the repository that holds the script, and add the',
+    '# Put this file in .github/workflows/ of the repository that holds the pipeline and wallet-analytics.cjs, and add the',
     '# repository secret WA_API_KEY (Settings → Secrets and variables → Actions) holding your API key.',
     `# Each run refuses to start if its plan could cost more than ${r.maxCredits} credits (--max-credits).`,
     `name: ${yamlString(`Wallet Analytics pipeline: ${r.name}`)}`,
@@ -152,7 +168,7 @@ export function githubWorkflow(s: Schedule, r: ScheduledRun): string {
     'permissions:',
     '  contents: read',
     'concurrency:',
-    `  group: ${yamlString(`wallet-analytics-${r.script}`)}`,
+    `  group: ${yamlString(`wallet-analytics-${r.pipeline}`)}`,
     '  cancel-in-progress: false',
     'jobs:',
     '  run:',
@@ -160,11 +176,10 @@ export function githubWorkflow(s: Schedule, r: ScheduledRun): string {
     '    timeout-minutes: 120',
     '    steps:',
     '      - uses: actions/checkout@v4',
-    '      - uses: actions/setup-python@v5',
+    '      - uses: actions/setup-node@v4',
     '        with:',
-    '          python-version: "3.12"',
-    '      - run: python -m pip install requests',
-    `      - run: python ${r.script} --max-credits ${r.maxCredits}`,
+    '          node-version: "20"',
+    `      - run: ${runnerLine(r)}`,
     '        env:',
     '          WA_API_KEY: ${{ secrets.WA_API_KEY }}',
     '      - uses: actions/upload-artifact@v4',
@@ -178,13 +193,13 @@ export function githubWorkflow(s: Schedule, r: ScheduledRun): string {
 }
 
 /**
- * A crontab line that runs the script on the schedule from `dir` (absolute; single-quoted for the
+ * A crontab line that runs the runner on the schedule from `dir` (absolute; single-quoted for the
  * shell). Cron reads its times in the machine's zone, so CRON_TZ=UTC goes first (cronie and
  * systemd-cron read it; elsewhere set the machine to UTC). WA_API_KEY must be set in the crontab.
  */
 export function cronLine(s: Schedule, r: ScheduledRun, dir: string): string {
   checkRun(r);
-  if (/[\r\n%]/u.test(dir) || dir.includes('\u0000')) throw new Error(l10n.t('The folder holds a line break or “%”, which a crontab line cannot carry; move the script.'));
+  if (/[\r\n%]/u.test(dir) || dir.includes('\u0000')) throw new Error(l10n.t('The folder holds a line break or “%”, which a crontab line cannot carry; move the pipeline.'));
   const quoted = `'${dir.replace(/'/gu, `'\\''`)}'`;
-  return `CRON_TZ=UTC\n${cronOf(s)} cd ${quoted} && python3 ${r.script} --max-credits ${r.maxCredits} >> ${r.script}.log 2>&1`;
+  return `CRON_TZ=UTC\n${cronOf(s)} cd ${quoted} && ${runnerLine(r)} >> ${r.pipeline}.log 2>&1`;
 }

@@ -12,8 +12,6 @@ const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/u;
 const BASE58_CHARS = /^[1-9A-HJ-NP-Za-km-z]+$/u;
 const EVM = /^0x[0-9a-fA-F]{40}$/u;
 
-/** The address forms as regular-expression text, for code generated in another language (the exported pipeline script). */
-export const ADDRESS_PATTERNS: Readonly<Record<Chain, string>> = { main: BASE58.source, alt: EVM.source };
 
 /**
  * Whether `value` is an address of the chain: the test alone, for the loops over every cell

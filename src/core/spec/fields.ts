@@ -92,8 +92,8 @@ export function numberField(b: Base & { min?: number; max?: number }): FieldSpec
 }
 
 /** Unix seconds accepted for a time: 2010-01-01 to 2100-01-01 (UTC). A millisecond time is far above. */
-export const UNIX_MIN = 1_262_304_000;
-export const UNIX_MAX = 4_102_444_800;
+const UNIX_MIN = 1_262_304_000;
+const UNIX_MAX = 4_102_444_800;
 
 /**
  * A Unix time in seconds, named `label` in its messages: the one schema for every time input

@@ -19,7 +19,7 @@ import { parseMetricColumn } from '../spec/metrics';
 import { isNumberText } from './numbers';
 
 /** Share of the non-empty cells that must be addresses of one chain (or dates) for the column to be one. */
-export const AGREE = 0.9;
+const AGREE = 0.9;
 /** Rows read to judge a column when not every row is read (the table's first look, compare, address sets, use as input). */
 export const SAMPLE_ROWS = 50;
 
@@ -39,12 +39,12 @@ interface CellCounts {
 }
 
 /** Headers of an address column, best first (a wallet-like one wins among several address columns). */
-export const ADDRESS_NAMES = ['address', 'wallet', 'wallet_address', 'trader', 'owner', 'holder', 'buyer', 'maker'];
-export const NAME_HINT: Record<ListWant, RegExp> = {
+const ADDRESS_NAMES = ['address', 'wallet', 'wallet_address', 'trader', 'owner', 'holder', 'buyer', 'maker'];
+const NAME_HINT: Record<ListWant, RegExp> = {
   wallets: /wallet|trader|buyer|holder|owner|maker|address/iu,
   tokens: /token|mint/iu,
 };
-export const ADDRESS_NAME = /address|wallet|trader|buyer|holder|owner|maker|token|mint|program|account|signer|pool/iu;
+const ADDRESS_NAME = /address|wallet|trader|buyer|holder|owner|maker|token|mint|program|account|signer|pool/iu;
 const ALL_DIGITS = /^\d+$/u;
 /** ISO 8601 dates and times (2024-05-01, 2024-05-01T12:00:00Z): what the service writes. */
 const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/u;

@@ -1,19 +1,21 @@
 /**
- * "Export Pipeline as Script" (issue 24 item 3): the open pipeline written out as one Python
- * script beside it (core/pipeline/exportScript.ts), with the base URL of the connection as it is
- * now and never the key; then, if the person picks a schedule, a GitHub Actions workflow (in the
- * workspace's .github/workflows/ when the pipeline is in a workspace folder, else beside the
- * script) and a crontab line to copy (core/pipeline/schedulerFiles.ts). Nothing is sent and
- * nothing is spent here: the script spends only when someone runs it with --max-credits.
+ * "Export Pipeline as Script" (issue 24 item 3, issue 32): the command-line runner
+ * (`wallet-analytics.cjs`, a copy of the extension's own dist/cli.js: the core's call flow in one
+ * file for Node 20) written beside the open pipeline, never the key; then, if the person picks a
+ * schedule, a GitHub Actions workflow (in the workspace's .github/workflows/ when the pipeline is in
+ * a workspace folder, else beside it) and a crontab line to copy (core/pipeline/schedulerFiles.ts)
+ * that run it on the pipeline with the connection's base URL. Nothing is sent and nothing is spent
+ * here: the runner spends only when someone runs it with --max-credits.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { pipelineScript } from '../../core/pipeline/exportScript';
-import { PIPELINE_EXTENSION, type PipelineFile } from '../../core/pipeline/format';
+import { checkPipeline, PIPELINE_EXTENSION, serializePipeline, type PipelineFile } from '../../core/pipeline/format';
+import { planPipeline } from '../../core/pipeline/plan';
 import { cronLine, githubWorkflow, isPlainPath, parseSchedule, plainName, runsPerDay, scheduleText, type Schedule } from '../../core/pipeline/schedulerFiles';
 import { fmtCredits } from '../../core/money/pricing';
 import { scriptSlot, writeScript, writeWorkflow } from '../../core/pipeline/exportFiles';
 import { errorText } from '../../core/errors';
+import { replaceInside } from '../../core/files/writeInside';
 import type { PersonQuestions } from '../base/personQuestions';
 import { l10n } from '../../shared/l10n';
 import { showError, showWarning } from '../base/errors';
@@ -88,86 +90,98 @@ async function exportPipeline(nb: vscode.NotebookDocument, deps: ExportDeps): Pr
   return exportPipelineFile(deps.fileOf(nb), { uri: nb.uri, stem: plainName(stemOf(nb.uri)), name: path.basename(nb.uri.fsPath) }, deps);
 }
 
-/** Where an export goes: `<stem>.py` in the folder of `uri` (a pipeline, or a file a watch names), under the display name `name`. */
+/** Where an export goes: the folder of `uri` (a pipeline, or the pipeline file a watch of a request is written as), under the display name `name`. */
 interface ExportPlace {
   readonly uri: vscode.Uri;
   readonly stem: string;
   readonly name: string;
 }
 
+/** The runner every export copies: the extension's own dist/cli.js, beside this bundle (issue 32). */
+const RUNNER_SOURCE = path.join(__dirname, 'cli.js');
+/** Its name beside a pipeline: `.cjs`, so Node runs it as CommonJS whatever the folder's package.json says. */
+const RUNNER_NAME = 'wallet-analytics.cjs';
+
 /**
- * Writes the script of a pipeline (as data) beside `place.uri`, then the workflow and cron line for
- * a schedule: `given` (an exported watch's own, with the price per run it was approved for as the
- * bound), else the one the person picks.
+ * Writes the command-line runner beside `place.uri` (the pipeline, or the pipeline file an exported
+ * watch of a request is written as), then the workflow and cron line for a schedule: `given` (an
+ * exported watch's own, with the price per run it was approved for as the bound), else the one the
+ * person picks. The runner is the editor's own core (src/runner/): the pipeline runs with the same
+ * checks, prices, reconciliation and files as in the editor.
  */
-export async function exportPipelineFile(file: PipelineFile, place: ExportPlace, deps: Pick<ExportDeps, 'persons' | 'baseUrl'>, given?: { readonly schedule: Schedule; readonly maxCredits: number }): Promise<string | undefined> {
+export async function exportPipelineFile(file: PipelineFile, place: ExportPlace, deps: Pick<ExportDeps, 'persons' | 'baseUrl'>, given?: { readonly schedule: Schedule; readonly maxCredits: number; readonly command?: 'run' | 'watch'; readonly writePipeline?: boolean }): Promise<string | undefined> {
   const nb = { uri: place.uri };
   const stem = place.stem;
   const dir = path.dirname(nb.uri.fsPath);
-  const scriptFile = path.join(dir, `${stem}.py`);
+  const runnerFile = path.join(dir, RUNNER_NAME);
   const resultsDir = `${stem}.results`;
-  const out = pipelineScript(file, { name: place.name, baseUrl: deps.baseUrl(), resultsDir });
-  if (!out.ok) {
-    void showError(l10n.t('The pipeline cannot be exported yet: {0}', out.problems.join(' ')));
+  // Exported only when the editor would run it: no problem in any cell, a bound on every line.
+  const problems = checkPipeline(file).map((p) => `${p.name ?? `cell ${p.index + 1}`}: ${p.message}`);
+  const plan = planPipeline(file, {});
+  if (plan.unbounded.length > 0) problems.push(l10n.t('{0} has no bound before it runs (a Wallet Database query billed per match), so no scheduled run can hold its price.', plan.unbounded.join(', ')));
+  if (problems.length > 0) {
+    void showError(l10n.t('The pipeline cannot be exported yet: {0}', problems.join(' ')));
     return undefined;
   }
-  // Restricted Mode: a repository not trusted gets nothing written from it (its pipeline's name ends up in a workflow and a script).
+  // Restricted Mode: a repository not trusted gets nothing written from it (its pipeline's name ends up in a workflow).
   if (!vscode.workspace.isTrusted) {
     void showWarning(l10n.t('This workspace is in Restricted Mode: trust it to export its pipeline as a script.'));
     return undefined;
   }
-  const slot = await scriptSlot(dir, path.basename(scriptFile));
+  const slot = await scriptSlot(dir, RUNNER_NAME);
   if (slot === 'refused') {
-    void showError(l10n.t('{0} beside the pipeline is a link or a folder, not a script: it was left as it is and nothing was exported.', path.basename(scriptFile)));
+    void showError(l10n.t('{0} beside the pipeline is a link or a folder, not a script: it was left as it is and nothing was exported.', RUNNER_NAME));
     return undefined;
   }
   if (slot === 'file') {
-    const ok = await deps.persons.confirm(`${path.basename(scriptFile)} exists beside the pipeline. Replace it?`, 'The script is written again from the pipeline as it is now in the editor.', 'Replace');
+    const ok = await deps.persons.confirm(`${RUNNER_NAME} exists beside the pipeline. Replace it?`, 'It is written again from this version of the extension.', 'Replace');
     if (!ok) return undefined;
   }
   try {
-    await writeScript(dir, path.basename(scriptFile), out.text, slot === 'file');
+    await writeScript(dir, RUNNER_NAME, { copyOf: RUNNER_SOURCE }, slot === 'file');
+    // A watched request has no pipeline file of its own: the one the runner reads is written beside it.
+    if (given?.writePipeline) await replaceInside(dir, path.basename(nb.uri.fsPath), serializePipeline(file));
   } catch (e) {
     void showError(l10n.t('The script was not exported: {0}', errorText(e)));
     return undefined;
   }
-  const total = given ? Math.min(given.maxCredits, out.plan.total) : out.plan.total;
-  const lines = [`Exported ${path.basename(scriptFile)} (plan: ${out.plan.totalText}). Run it with WA_API_KEY set and --max-credits ${total}.`];
-  // The sandbox lives only while this window does: a script written for it needs WA_BASE_URL elsewhere.
-  if (/^http:\/\/(?:localhost|127\.|\[::1\])/u.test(deps.baseUrl())) lines.push(`It is written for ${deps.baseUrl()} (this machine); set WA_BASE_URL to run it against another server.`);
+  const total = given ? Math.min(given.maxCredits, plan.total) : plan.total;
+  const command = given?.command ?? 'run';
+  const pipelineName = path.basename(nb.uri.fsPath);
+  const lines = [`Exported ${RUNNER_NAME} (plan: ${plan.totalText}). Run it with Node 20 and WA_API_KEY set: node ${RUNNER_NAME} ${command} ${pipelineName} --max-credits ${total} --base-url ${deps.baseUrl()}`];
+  // The sandbox lives only while this window does: a run written for it needs another --base-url elsewhere.
+  if (/^http:\/\/(?:localhost|127\.|\[::1\])/u.test(deps.baseUrl())) lines.push(`It is written for ${deps.baseUrl()} (this machine); give another --base-url to run it against another server.`);
   const schedule = given ? given.schedule : await pickSchedule(deps.persons, total);
   let cron: string | undefined;
   if (schedule) {
     const folder = vscode.workspace.getWorkspaceFolder(nb.uri);
     const rel = (p: string): string => (folder ? path.relative(folder.uri.fsPath, p).split(path.sep).join('/') : path.basename(p));
-    const run = { script: rel(scriptFile), results: rel(path.join(dir, resultsDir)), maxCredits: total, name: place.name };
-    if (isPlainPath(run.script) && isPlainPath(run.results)) {
+    const run = { runner: rel(runnerFile), pipeline: rel(nb.uri.fsPath), command, baseUrl: deps.baseUrl(), results: rel(path.join(dir, resultsDir)), maxCredits: total, name: place.name };
+    if (isPlainPath(run.runner) && isPlainPath(run.pipeline) && isPlainPath(run.results)) {
       const wfRoot = folder ? folder.uri.fsPath : dir;
       const wfRel = folder ? `.github/workflows/wallet-analytics-${stem}.yml` : `wallet-analytics-${stem}.yml`;
       let wfFile: string;
       try {
         wfFile = await writeWorkflow(wfRoot, wfRel, githubWorkflow(schedule, run));
+        cron = cronLine(schedule, { ...run, runner: RUNNER_NAME, pipeline: pipelineName, results: resultsDir }, dir);
       } catch (e) {
         void showError(l10n.t('The script was exported, but not its workflow: {0}', errorText(e)));
-        return scriptFile;
+        return runnerFile;
       }
       lines.push(`Workflow (${scheduleText(schedule)}): ${folder ? rel(wfFile) : path.basename(wfFile)}; add the repository secret WA_API_KEY.`);
-      cron = cronLine(schedule, { ...run, script: path.basename(scriptFile), results: resultsDir }, dir);
     } else {
-      lines.push(`No workflow: “${run.script}” is not a plain path (letters, digits, “._-/”); move or rename it to schedule it.`);
+      lines.push(`No workflow: “${run.pipeline}” is not a plain path (letters, digits, “._-/”); move or rename it to schedule it.`);
     }
   }
-  const open = 'Open Script';
   const copy = 'Copy Cron Line';
   // Not awaited: the files are written; the message waits for the person, the command does not.
-  void vscode.window.showInformationMessage(lines.join(' '), ...(cron ? [open, copy] : [open])).then(async (picked) => {
-    if (picked === open) await vscode.window.showTextDocument(vscode.Uri.file(scriptFile));
+  void vscode.window.showInformationMessage(lines.join(' '), ...(cron ? [copy] : [])).then(async (picked) => {
     if (picked === copy && cron) {
       await vscode.env.clipboard.writeText(cron);
       void vscode.window.showInformationMessage(l10n.t('The cron line is on the clipboard. Set WA_API_KEY in the crontab before it (never in the script).'));
     }
   });
-  return scriptFile;
+  return runnerFile;
 }
 
 /** The command: the toolbar's or the active pipeline notebook. */

@@ -1,11 +1,12 @@
 /**
  * "Export Watch": a watch that keeps running past the editor, on a scheduler that is not ours
  * (issue 25 item 3). The pipelines' exporter (src/vscode/pipeline/exportPipeline.ts) writes the
- * Python script, the GitHub Actions workflow and the crontab line; here the watch gives it its
- * schedule and its bound: the script refuses to start above the price per run the person approved
- * for the watch (--max-credits). A watched pipeline is exported as it is; a watched request as a
- * pipeline of one cell. A Wallet Database query is billed per match and has no bound a script
- * could hold, so it is not exported.
+ * command-line runner, the GitHub Actions workflow and the crontab line; here the watch gives it its
+ * schedule, its bound (the runner refuses to start above the price per run the person approved for
+ * the watch, --max-credits) and its command, `watch` (every call again, the change summary; issue
+ * 32). A watched pipeline is exported as it is; a watched request as a pipeline of one cell,
+ * written beside the runner. A Wallet Database query is billed per match and has no bound a
+ * scheduled run could hold, so it is not exported.
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
@@ -31,7 +32,7 @@ export async function exportWatch(w: WatchRecord, deps: ExportWatchDeps): Promis
     void showErrorIn(l10n.t('Export Watch'), schedule.error);
     return undefined;
   }
-  const bound = { schedule, maxCredits: w.approval.credits };
+  const bound = { schedule, maxCredits: w.approval.credits, command: 'watch' as const };
   const t = w.target;
   if (t.kind === 'query') {
     void showWarning(l10n.t('Export Watch: a Wallet Database query is billed per match, so no exported script can hold its price to a bound. It keeps running here, in the editor.'));
@@ -50,5 +51,5 @@ export async function exportWatch(w: WatchRecord, deps: ExportWatchDeps): Promis
   }
   const file: PipelineFile = { version: 1, cells: [{ name: 'run', call: t.endpointId, inputs: t.inputs }] };
   const stem = plainName(`watch-${w.name}`);
-  return exportPipelineFile(file, { uri: vscode.Uri.joinPath(folder.uri, `${stem}${PIPELINE_EXTENSION}`), stem, name: w.name }, deps, bound);
+  return exportPipelineFile(file, { uri: vscode.Uri.joinPath(folder.uri, `${stem}${PIPELINE_EXTENSION}`), stem, name: w.name }, deps, { ...bound, writePipeline: true });
 }

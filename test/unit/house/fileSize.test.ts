@@ -15,10 +15,8 @@ const MAX_LINES = 450;
  * - src/core/spec/catalog.ts: every endpoint of the API as one table of entries (id, path, inputs, price
  *   rule); commands, prompts, prices, the sandbox's routes and package.json are derived from it
  *   (docs/architecture.md, "The one idea"). Splitting it would scatter the one list.
- * - src/core/pipeline/scriptRuntime.ts: the fixed Python of an exported pipeline script, one text
- *   that exportScript.ts writes out whole; TypeScript only holds it.
  */
-const DATA_FILES = new Set(['src/core/spec/catalog.ts', 'src/core/pipeline/scriptRuntime.ts']);
+const DATA_FILES = new Set(['src/core/spec/catalog.ts']);
 
 function repoRoot(): string {
   for (let d = __dirname; dirname(d) !== d; d = dirname(d)) {

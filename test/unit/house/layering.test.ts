@@ -8,6 +8,7 @@
  *   shared       shared, core                       no      no   (both bundles import it: the webview's runs in a browser)
  *   sandbox      sandbox, core                      no      yes
  *   webview-ui   webview-ui, shared, core           no      no   (browser bundle)
+ *   runner       runner, core                       no      yes  (the command-line host: core's flow, never the window's)
  *   vscode       vscode, shared, core, sandbox      yes     yes
  *   extension.ts vscode, shared, core, sandbox      yes     yes
  *
@@ -266,6 +267,7 @@ const FLOORS: readonly Floor[] = [
   { floor: 'shared', path: 'shared', may: ['shared', 'core'], vscode: false, node: false },
   { floor: 'sandbox', path: 'sandbox', may: ['sandbox', 'core'], vscode: false, node: true },
   { floor: 'webview-ui', path: 'webview-ui', may: ['webview-ui', 'shared', 'core'], vscode: false, node: false },
+  { floor: 'runner', path: 'runner', may: ['runner', 'core'], vscode: false, node: true },
   { floor: 'vscode', path: 'vscode', may: ['vscode', 'shared', 'core', 'sandbox'], vscode: true, node: true },
   { floor: 'extension.ts', path: 'extension.ts', may: ['extension.ts', 'vscode', 'shared', 'core', 'sandbox'], vscode: true, node: true },
 ];

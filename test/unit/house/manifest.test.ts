@@ -160,8 +160,9 @@ describe('package.json manifest', () => {
     const readmeImages = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/!\[[^\]]*\]\((docs\/images\/[^)]+)\)/gu)].map((m) => m[1] ?? '');
     assert.ok(readmeImages.length > 0, 'the README shows the product');
     const media = [manifest.icon ?? 'media/icon.png', ...walkthroughMedia(), ...readmeImages];
-    // dist/tableWorker.js: the table worker, started by file from the extension bundle.
-    for (const must of ['package.json', 'package.nls.json', 'l10n/bundle.l10n.json', 'README.md', 'CHANGELOG.md', 'LICENSE', manifest.main.replace(/^\.\//, ''), 'dist/tableWorker.js', ...media]) {
+    // dist/tableWorker.js: the table worker, started by file from the extension bundle. dist/cli.js: the
+    // command-line runner, which Export Pipeline copies beside a pipeline (issue 32).
+    for (const must of ['package.json', 'package.nls.json', 'l10n/bundle.l10n.json', 'README.md', 'CHANGELOG.md', 'LICENSE', manifest.main.replace(/^\.\//, ''), 'dist/tableWorker.js', 'dist/cli.js', ...media]) {
       assert.ok(files.includes(must), `${must} is missing from the .vsix`);
     }
   });

@@ -113,8 +113,8 @@ function escapes(fns: readonly Fn[]): string[] {
 
 describe('paid paths: every send passes the price gate (and so the budgets)', () => {
   const root = repoRoot();
-  /** Where a call can be sent from: the window, and the one send every host shares (core/calls). */
-  const fns = ['src/vscode', 'src/core/calls'].flatMap((d) => functions(join(root, d), root));
+  /** Where a call can be sent from: the window, the command-line runner, and the one send every host shares (core/calls). */
+  const fns = ['src/vscode', 'src/runner', 'src/core/calls'].flatMap((d) => functions(join(root, d), root));
 
   it('finds the paid sends where they are: a queued submit, a direct call, a page of a paged read', () => {
     const sends = fns.filter((f) => f.sends.length).map((f) => `${f.where}: ${f.sends.join(', ')}`).sort();
@@ -131,11 +131,14 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
     assert.deepEqual(gated, ['src/core/calls/unattended.ts#runUnattended', 'src/vscode/calls/callService.ts#run', 'src/vscode/calls/pages.ts#resumeFile']);
   });
 
-  it('approvals are issued in three places only: a pipeline’s plan and a watch’s price per run (each from the person’s own approval), and an AI agent’s call (within the allowance the person set, else asked)', () => {
+  it('approvals are issued in four places only: a pipeline’s plan and a watch’s price per run (each from the person’s own approval), the runner’s --max-credits over its printed plan, and an AI agent’s call (within the allowance the person set, else asked)', () => {
     const issuers = fns.filter((f) => ['planApprovals', 'watchRunApproval', 'watchCellApprovals', 'agentApproval'].some((n) => f.calls.has(n))).map((f) => f.where).sort();
-    assert.deepEqual(issuers, ['src/vscode/agents/paidTool.ts#invoke', 'src/vscode/pipeline/pipelineNotebook.ts#execute', 'src/vscode/watch/targets.ts#runWatch']);
+    assert.deepEqual(issuers, ['src/runner/runCommand.ts#runWith', 'src/vscode/agents/paidTool.ts#invoke', 'src/vscode/pipeline/pipelineNotebook.ts#execute', 'src/vscode/watch/targets.ts#runWatch']);
     // An agent's approval is handed to the call flow, which prices it and asks past the allowance.
     assert.ok(fns.find((f) => f.where === 'src/vscode/agents/paidTool.ts#invoke')?.callees.includes('deps.calls.run'), 'an agent’s call goes through CallService.run');
+    // The runner issues them only after the plan's total is within --max-credits (the refusal returns before).
+    const runWith = readFileSync(join(root, 'src/runner/runCommand.ts'), 'utf8');
+    assert.ok(runWith.indexOf('plan.total > cmd.maxCredits') < runWith.indexOf('planApprovals(plan.lines'), 'the total is checked against --max-credits before any approval is issued');
     // The plan is approved by the person before its approvals are issued.
     assert.ok(fns.find((f) => f.where === 'src/vscode/pipeline/pipelineNotebook.ts#execute')?.calls.has('ask'));
     // A watch's run passes the stored approval to the call flow (CallService.run), which prices it and holds it under the budgets and the ceiling.
@@ -192,7 +195,7 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
       cellRefusal: ['src/core/pipeline/run.ts'],
       isApproval: ['src/vscode/watch/targets.ts'],
       overApproved: ['src/core/watch/runner.ts'],
-      planApprovals: ['src/vscode/pipeline/pipelineNotebook.ts'],
+      planApprovals: ['src/runner/runCommand.ts', 'src/vscode/pipeline/pipelineNotebook.ts'],
       priceCover: ['src/core/calls/unattended.ts', 'src/vscode/calls/priceStep.ts'],
       watchCellApprovals: ['src/vscode/watch/targets.ts'],
       watchRunApproval: ['src/vscode/watch/targets.ts'],

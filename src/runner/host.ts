@@ -1,0 +1,160 @@
+/**
+ * The headless host (issue 32): what the window's services are to the call flow, built for a
+ * command line. It supplies only what a host must (architecture.md, "One core, several hosts"):
+ * the key (WA_API_KEY), the connection (one base URL), where state and results go (beside the
+ * pipeline), and how the person approved (--max-credits, turned into the plan's approvals by the
+ * one owner before this is called). Everything else is the core's: the typed client and its
+ * transport (the key only to the base URL's origin), the unattended call flow and the one send
+ * (core/calls), the ledger, the memory of calls that may have been charged, the history search,
+ * the one poller and the result writer (download, size cap, unzip), and the pipeline run.
+ */
+import { join } from 'node:path';
+import { runUnattended } from '../core/calls/unattended';
+import { reconcileInHistory } from '../core/calls/reconcile';
+import { errorText } from '../core/errors';
+import { GlobalStatePersistence } from '../core/jobs/persistence';
+import { Poller } from '../core/jobs/poller';
+import { JobStore } from '../core/jobs/store';
+import { AmbiguousCalls } from '../core/money/ambiguousCalls';
+import { fmtCredits } from '../core/money/pricing';
+import { SpendLedger, type SpendEntry } from '../core/money/spendLedger';
+import type { CallCellFn, CallResult } from '../core/pipeline/run';
+import { QueryRunCache } from '../core/query/runCache';
+import { directResultName } from '../core/results/names';
+import { saveNewResult } from '../core/results/newResult';
+import { makeResultWriter } from '../core/results/resultWriter';
+import type { QueryBody } from '../core/spec/queryModel';
+import { WalletAnalyticsApi, type CallLog } from '../core/transport/api';
+import { DEFAULT_PROFILE_ID, scopeKey } from '../core/transport/profiles';
+import { StorageKeys } from '../core/storage';
+import { stateStorage } from './state';
+
+/** What the runner prints as it goes; tests and the JUnit report read the same lines. */
+export type Print = (line: string) => void;
+
+interface HostOptions {
+  readonly baseUrl: string;
+  readonly key: string;
+  /** `<name>.results/`: the records, the local steps' files, the state; calls' files go to its `calls/`. */
+  readonly resultsDir: string;
+  readonly maxCreditsPerCall: number;
+  readonly chargeAgain: boolean;
+  /** The server's acknowledgement window (§7.1, 100 s), which the history search also waits out. */
+  readonly ackTimeoutMs: number;
+  /** How often pending jobs are read (§1.1: about every 5 s). */
+  readonly pollIntervalMs: number;
+  readonly print: Print;
+}
+
+/** How much a download may be (the editor's default of walletAnalytics.maxDownloadMB). */
+const MAX_DOWNLOAD_BYTES = 4096 * 1024 * 1024;
+
+/** The headless host of one run: its call function for core/pipeline/run.ts, and what the run came to. */
+export class RunnerHost {
+  readonly api: WalletAnalyticsApi;
+  readonly callsDir: string;
+  readonly queryRuns: QueryRunCache;
+  /** Cells whose paid call ended with no clear answer: they may have been charged. */
+  readonly mayBeCharged: string[] = [];
+  /** The profile scope charges, unsettled calls and query answers are kept under (one connection: the base URL). */
+  readonly scope: string;
+  private readonly ledger: SpendLedger;
+  private readonly ambiguous: AmbiguousCalls;
+  private readonly store: JobStore;
+  private readonly poller: Poller;
+  private readonly flushed: () => Promise<void>;
+
+  constructor(private readonly o: HostOptions) {
+    this.scope = scopeKey(DEFAULT_PROFILE_ID, o.baseUrl);
+    this.callsDir = join(o.resultsDir, 'calls');
+    this.api = new WalletAnalyticsApi({ baseUrl: o.baseUrl, apiKey: () => Promise.resolve(o.key), ackTimeoutMs: o.ackTimeoutMs, onLog: (e) => o.print(requestLine(e)) });
+    const { storage, flushed } = stateStorage(o.resultsDir);
+    this.flushed = flushed;
+    this.ledger = new SpendLedger({ read: () => (storage.get(StorageKeys.ledger) ?? []) as SpendEntry[], write: (items) => storage.set(StorageKeys.ledger, items) });
+    this.ambiguous = new AmbiguousCalls(storage);
+    this.queryRuns = new QueryRunCache(join(o.resultsDir, 'query-runs'));
+    this.store = new JobStore(new GlobalStatePersistence(storage));
+    this.poller = new Poller(this.store, {
+      apiFor: (scope) => (scope === this.scope ? this.api : undefined),
+      download: makeResultWriter({ apiFor: (scope) => (scope === this.scope ? this.api : undefined), folder: () => this.callsDir, maxBytes: () => MAX_DOWNLOAD_BYTES }),
+      log: (line) => o.print(`  ${line}`),
+      intervalMs: o.pollIntervalMs,
+    });
+    this.poller.start();
+  }
+
+  /** One call cell through the unattended flow (core/calls/unattended.ts), followed to its file. */
+  readonly call: CallCellFn = async (cell, ep, input, approval) => {
+    const o = this.o;
+    const host = {
+      api: this.api, scope: this.scope, profileId: DEFAULT_PROFILE_ID, baseUrl: o.baseUrl, ambiguous: this.ambiguous,
+      maxCreditsPerCall: o.maxCreditsPerCall, chargeAgain: o.chargeAgain, folder: () => this.callsDir,
+      record: (endpointId: string, credits: number) => this.ledger.record(endpointId, credits, this.scope),
+      balance: () => this.api.credits(),
+      budgets: () => [],
+      hold: (endpointId: string, credits: number) => this.ledger.hold(endpointId, credits, this.scope, { perDay: 0, perPeriod: 0 }, undefined).then((h) => ('id' in h ? h : { refused: h.refused })),
+      release: (id: string) => this.ledger.release(id),
+      reconcile: (e: typeof ep, i: Record<string, unknown>, sentAt: number, message: string) => {
+        o.print(`  ${cell.name}: no clear answer (${message}); looking for it in the request history (free)…`);
+        return reconcileInHistory(this.api, { endpointId: e.id, input: i, sentAt, known: (id) => this.store.get(id) !== undefined }, { ackWindowMs: o.ackTimeoutMs, maxWaitMs: Math.min(30_000, o.ackTimeoutMs) });
+      },
+    };
+    const out = await runUnattended(ep, input, approval, host);
+    switch (out.kind) {
+      case 'refused':
+        return { status: 'stopped', message: out.message, notSent: true };
+      case 'invalid':
+        return { status: 'stopped', message: `${out.errors.join(' ')} Nothing was sent.`, notSent: true };
+      case 'paged':
+        return { status: 'done', credits: out.credits, resultPath: out.resultPath };
+      case 'direct': {
+        const file = await saveNewResult(this.callsDir, (i) => directResultName(ep.id, new Date(out.sentAt), i), `${JSON.stringify(out.value, null, 2)}\n`);
+        const total = (out.value as { total?: unknown } | null)?.total;
+        if (ep.price.kind === 'perMatch' && typeof total === 'number') {
+          await this.queryRuns.record({ scope: this.scope, chain: ep.chain, at: out.sentAt, total, charged: out.charged, resultPath: file, body: input.query as QueryBody, answer: out.value }).catch(() => undefined);
+        }
+        return { status: 'done', credits: out.charged, resultPath: file };
+      }
+      case 'failed':
+        if (out.charged === 'unknown') this.mayBeCharged.push(cell.name);
+        return { status: 'stopped', message: `${out.message}${out.reconciled ? ` ${out.reconciled.message}` : ''}${out.charged === 'unknown' ? ' It may have been charged: check the request history (free) before running it again.' : ' Nothing was charged.'}` };
+      case 'queued':
+        if (out.reconciled) o.print(`  ${cell.name}: ${out.reconciled} (${out.job.requestId})`);
+        // Kept before it is followed: a crash from here on leaves a job the next run adopts, never pays again.
+        await this.store.put(out.job);
+        return this.follow(out.job.requestId, out.credits);
+    }
+  };
+
+  /** Waits for a job this run (or a crashed one) paid for; its file downloaded once, by the one poller. */
+  private async follow(requestId: string, credits: number): Promise<CallResult> {
+    void this.poller.pollNow();
+    const j = await this.poller.whenSettled(requestId);
+    if (j.state === 'done' && j.resultPath) return { status: 'done', credits, resultPath: j.resultPath };
+    // Paid and accepted: the next run adopts its result instead of paying again.
+    return { status: 'stopped', message: `The job ${requestId} (${fmtCredits(credits)}, charged) ${j.state === 'failed' ? `failed on the server: ${j.error ?? 'no reason given'}` : `ended ${j.state}: ${j.error ?? ''}`}`.trim(), credits, requestId };
+  }
+
+  /** A job a cell paid for in an earlier run: its result, retried when only its download failed; never sent again. */
+  readonly adopt = async (requestId: string): Promise<{ readonly resultPath: string } | undefined> => {
+    const known = this.store.get(requestId);
+    if (!known) return undefined;
+    if (known.state === 'downloadFailed') await this.poller.retryDownload(requestId).catch((e: unknown) => this.o.print(`  ${requestId}: ${errorText(e)}`));
+    const j = await this.poller.whenSettled(requestId);
+    return j.state === 'done' && j.resultPath ? { resultPath: j.resultPath } : undefined;
+  };
+
+  /** Stops polling and waits for the state file to be written. */
+  async close(): Promise<void> {
+    this.poller.dispose();
+    await this.flushed();
+  }
+}
+
+/** One request as the runner prints it (as Newman does): method, path, status, time, credits. Never a header or the key. */
+function requestLine(e: CallLog): string {
+  const status = e.status === undefined ? `no answer${e.error ? ` (${e.error})` : ''}` : String(e.status);
+  const money = e.charged !== undefined && e.charged > 0 ? ` · charged ${fmtCredits(e.charged)}` : '';
+  const retry = e.willRetry ? ' · retrying' : '';
+  return `  → ${e.method} ${e.path.split('?')[0] ?? ''} ${status} ${e.durationMs} ms${money}${retry}`;
+}
