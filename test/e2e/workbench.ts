@@ -314,9 +314,11 @@ export class Workbench {
    * Opens the command palette (F1), types filter after its ">" and returns the visible command
    * labels once one matches `until` (default: any match). Right after the workbench opens, the
    * extensions' commands arrive a moment later, so the filter is typed again until they show up.
-   * The list only renders the rows in view (about 15), so filter narrowly.
+   * The list only renders the rows in view (about 15), so filter narrowly. The limit is a safety net
+   * for a command that never comes (it costs nothing when the command is there): 30 s ran out on a
+   * loaded 2-core machine (load 20–25) before the workbench had registered "Manage Workspace Trust".
    */
-  async openPalette(filter: string, until: (labels: string[]) => boolean = (l) => l.length > 0, timeoutMs = 30_000): Promise<string[]> {
+  async openPalette(filter: string, until: (labels: string[]) => boolean = (l) => l.length > 0, timeoutMs = 90_000): Promise<string[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       // F1 again while the palette does not show: right after the workbench opens, something that

@@ -52,11 +52,12 @@ describe('table: saved views', function () {
   /**
    * Opens a result in the table and waits until its page has meta (the session sends it once the
    * webview said ready) and it is the active table (the saved-view commands act on that one). The
-   * webview's load is the slow part: a Chromium renderer, the service worker and the bundle, work
-   * that scales with the CPU left (1.6–2.8 s here at a load of 15, 4.2 s on CI at a calm moment,
-   * the first table after all editors closed the slowest); on CI beside two e2e lanes a fixed 20 s
-   * ran out before it. So the wait is bounded by the test's own timeout, not by a fast machine's
-   * figure, and says what it saw when it gives up.
+   * webview's load in Chromium is the slow part (its page and bundle loaded and run before it says
+   * ready), work that scales with the CPU left: 1.6–2.8 s here at a load of 15 (25 opens; the first
+   * after all editors closed a little slower), 4.2 s on CI at a calm moment. On CI beside two e2e
+   * lanes a fixed 20 s ran out before it; panel.active itself came with the open command each time.
+   * So the wait is bounded by the test's own timeout, not by a fast machine's figure, and says what
+   * it saw when it gives up.
    */
   async function open(file: string): Promise<TableHandle> {
     await vscode.commands.executeCommand(CommandIds.openInTable, file);
