@@ -91,7 +91,7 @@ describe('compare two results and combine their addresses, in Chromium', { timeo
     if (!(await wb.page.locator('.explorer-folders-view').isVisible())) await wb.page.locator('.part.activitybar .action-item .action-label[aria-label^="Explorer"]').click();
     await wb.addressSetsFromExplorer('early.csv', 'late.csv');
     const placeholder = async (): Promise<string> => (await wb.quickInputField.getAttribute('placeholder')) ?? '';
-    await until('both results picked and counted', async () => /in all 20 · in any 50 · only in early\.csv 10/u.test(await placeholder()), 30_000);
+    await until('both results picked and counted', async () => /20 in all · 50 in any · 10 only in the first/u.test(await placeholder()), 30_000);
     const described = await wb.quickInput.locator('.quick-input-list .monaco-list-row').allInnerTexts();
     assert.ok(described.some((d) => /30 addresses in “address”/u.test(d)) && described.some((d) => /40 addresses in “address”/u.test(d)), JSON.stringify(described));
     await wb.screenshot('address-sets-picked');

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { WalletAnalyticsApi } from '../../src/core/transport/api';
 import { compactCredits } from '../../src/core/money/credits';
 import { endpointTitle } from '../../src/core/history/format';
+import { PERIOD_MS } from '../../src/core/money/quotaPeriod';
 import { GROUPS, groupOf } from '../../src/core/history/model';
 import { isZipItem } from '../../src/core/results/kinds';
 import type { HistoryItem } from '../../src/core/history/merge';
@@ -305,7 +306,11 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     const spendNode = acc.getChildren().find((n) => n.row === 'spend');
     assert.ok(spendNode);
     const lines = acc.getChildren(spendNode).map((n) => acc.getTreeItem(n));
-    const ledger = api.services.credits.ledger().filter((e) => parseScope(e.scope).baseUrl === sb.baseUrl);
+    // What this extension paid for, and what the account's request history lists (issue 35.4), in
+    // this quota period: the view counts the period the reset row names, not the seeded history's older days.
+    const reset = api.services.credits.nextReset();
+    const periodStart = reset ? reset.date.getTime() - PERIOD_MS : -Infinity;
+    const ledger = api.services.credits.ledger().filter((e) => parseScope(e.scope).baseUrl === sb.baseUrl && e.at >= periodStart);
     const byEp = new Map<string, number>();
     for (const e of ledger) byEp.set(e.endpointId, (byEp.get(e.endpointId) ?? 0) + e.credits);
     assert.deepEqual(
