@@ -441,8 +441,10 @@ export class Workbench {
    * path): while it is still open on the whole path 2 s later, Enter again, as a person would.
    */
   async acceptFileDialog(file: string): Promise<number> {
-    await this.quickInputField.waitFor({ state: 'visible', timeout: 15_000 });
-    for (const end = Date.now() + 10_000; !(await this.quickInputField.inputValue()).endsWith('/workspace/'); await this.page.waitForTimeout(50)) {
+    // The dialog opens after the command's own work, on a loaded machine well past 15 s (a full run
+    // at load 17 failed the table file's first step so): a wait on the dialog, bounded generously.
+    await this.quickInputField.waitFor({ state: 'visible', timeout: 60_000 });
+    for (const end = Date.now() + 30_000; !(await this.quickInputField.inputValue()).endsWith('/workspace/'); await this.page.waitForTimeout(50)) {
       if (Date.now() > end) throw new Error(`The file dialog never showed the workspace folder: "${await this.quickInputField.inputValue()}"`);
     }
     await this.quickInputField.fill(file);
