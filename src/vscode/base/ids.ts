@@ -70,7 +70,7 @@ export const CommandIds = {
   newPipeline: 'walletAnalytics.newPipeline',
   pipelineOpenResult: 'walletAnalytics.pipelineOpenResult',
   pipelineRefreshCell: 'walletAnalytics.pipelineRefreshCell',
-  /** Writes the open pipeline as a Python script beside it, and a workflow and a cron line for a schedule (src/vscode/pipeline/exportPipeline.ts). */
+  /** Writes the command-line runner (wallet-analytics.cjs) beside the open pipeline, with a workflow and a cron line for a schedule (src/vscode/pipeline/exportPipeline.ts). */
   exportPipelineScript: 'walletAnalytics.exportPipelineScript',
   /** Saved views of the active table (its sort, filters, chosen columns and number formats), per endpoint. */
   saveTableView: 'walletAnalytics.saveTableView',
@@ -84,7 +84,7 @@ export const CommandIds = {
   resumeWatch: 'walletAnalytics.resumeWatch',
   runWatchNow: 'walletAnalytics.runWatchNow',
   removeWatch: 'walletAnalytics.removeWatch',
-  /** The watch as a Python script with a GitHub Actions workflow and a crontab line on its schedule (hidden from the palette). */
+  /** The watch for the command-line runner (wallet-analytics.cjs), with a GitHub Actions workflow and a crontab line on its schedule (hidden from the palette). */
   exportWatch: 'walletAnalytics.exportWatch',
   /** The last result's Changes table (or the result) of a watch (hidden from the palette). */
   openWatchResult: 'walletAnalytics.openWatchResult',
