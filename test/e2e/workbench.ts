@@ -352,10 +352,15 @@ export class Workbench {
   /** Selects two files in the Explorer and runs "Address Sets…" from their context menu (retried until the item shows). */
   async addressSetsFromExplorer(first: string, second: string): Promise<void> {
     const row = (label: string) => this.page.locator('.explorer-folders-view .monaco-list-row', { hasText: label }).first();
-    await row(first).click();
-    await row(second).click({ modifiers: ['ControlOrMeta'] });
+    const selected = async (label: string): Promise<boolean> => (await row(label).getAttribute('aria-selected')) === 'true';
     const item = this.page.getByRole('menuitem', { name: 'Address Sets…' });
     for (let attempt = 1; ; attempt++) {
+      // The selection is made again at each attempt: on a loaded machine the Ctrl+click can land
+      // while the Explorer re-renders, and a right-click on one selected row has no "Address Sets…".
+      if (!(await selected(first)) || !(await selected(second))) {
+        await row(first).click();
+        await row(second).click({ modifiers: ['ControlOrMeta'] });
+      }
       await row(second).click({ button: 'right' });
       if (await item.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) break;
       await this.page.keyboard.press('Escape');
