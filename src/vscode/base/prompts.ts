@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { l10n } from '../../shared/l10n';
+import { askText } from './personQuestions';
 
 /**
  * The few things the table asks a person or hands to VS Code, behind one interface so the
@@ -28,6 +29,6 @@ export const windowPrompts: TablePrompts = {
     return uri?.fsPath;
   },
   pick: (items, options) => Promise.resolve(vscode.window.showQuickPick(items, options)),
-  input: (options) => Promise.resolve(vscode.window.showInputBox(options)),
+  input: askText,
   runCommand: (id, args) => Promise.resolve(vscode.commands.executeCommand(id, args)),
 };

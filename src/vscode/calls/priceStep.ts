@@ -29,6 +29,7 @@ import type { CreditsService } from '../base/credits';
 import { readSettings } from '../base/settings';
 import { pickStep } from '../flows/multiStep';
 import { REQUESTS_VIEW } from '../base/ids';
+import { askModal, askText, cancelChoice, pickCancelFirst, type Choice } from '../base/personQuestions';
 import { l10n } from '../../shared/l10n';
 
 export type PriceDecision =
@@ -104,14 +105,14 @@ export class PriceQuestions {
       // A dialog's first button is its default (Enter): here it never spends. "May charge again"
       // offers the free check first; the unbounded bill's only button opens the typed amount.
       const safe = q.why === 'mayChargeAgain' ? [SHOW_HISTORY] : [];
-      const a = await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail }, ...safe, q.yes, ...copyItems);
+      const a = await askModal(q.message, q.detail, [...safe, q.yes, ...copyItems]);
       if (a === SHOW_HISTORY) void vscode.commands.executeCommand(`${REQUESTS_VIEW}.focus`);
       return a === q.yes ? true : a === COPY_AS_CODE ? 'copyAsCode' : false;
     }
     const pick = await pickStep<PriceAnswer>({ title: q.title, step: q.step, total: q.total }, [
       { label: q.label, detail: q.detail, value: true },
       ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: l10n.t('As curl, Python, TypeScript or PowerShell. Nothing is sent or charged.'), value: 'copyAsCode' as const }] : []),
-      { label: l10n.t('$(close) Cancel'), detail: l10n.t('Nothing is sent.'), value: false },
+      cancelChoice<PriceAnswer>(false, l10n.t('Nothing is sent.')),
     ], { placeholder: q.placeholder });
     const v = pick?.[0];
     return v === true ? true : v === 'copyAsCode' ? 'copyAsCode' : false;
@@ -122,14 +123,12 @@ export class PriceQuestions {
    * habit sends nothing; spending is choosing Run (a click, or the arrow key and Enter).
    */
   private async confirm(q: Extract<PriceQuestion, { kind: 'modal' }>): Promise<PriceAnswer> {
-    type Choice = vscode.QuickPickItem & { readonly value: PriceAnswer };
-    const items: Choice[] = [
-      { label: l10n.t('$(close) Cancel'), description: l10n.t('the default: Enter sends nothing'), detail: l10n.t('Nothing is sent, nothing is charged.'), value: false },
+    const choices: Choice<PriceAnswer>[] = [
       { label: q.pick?.label ?? q.yes, description: q.pick?.description ?? l10n.t('above your confirmation threshold'), detail: q.pick?.detail ?? q.detail, value: true },
       ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: l10n.t('As curl, Python, TypeScript or PowerShell. Nothing is sent or charged.'), value: 'copyAsCode' as const }] : []),
     ];
-    const pick = await vscode.window.showQuickPick(items, { title: `${q.message} · ${q.to}`, placeHolder: l10n.t('Choose “{0}” to spend; Enter on Cancel sends nothing.', q.yes), ignoreFocusOut: true, matchOnDetail: false });
-    return pick?.value ?? false;
+    const cancel = cancelChoice<PriceAnswer>(false, l10n.t('Nothing is sent, nothing is charged.'), l10n.t('the default: Enter sends nothing'));
+    return pickCancelFirst(cancel, choices, { title: `${q.message} · ${q.to}`, placeHolder: l10n.t('Choose “{0}” to spend; Enter on Cancel sends nothing.', q.yes), matchOnDetail: false });
   }
 
   /** The amount typed, checked by the box's own rule whoever answers; false when none is typed. */
@@ -138,7 +137,7 @@ export class PriceQuestions {
       const a = await this.answerer(q);
       return (typeof a === 'number' && parseRiskAmount(String(a), q.min, q.balance, q.mostIs)) || false;
     }
-    const typed = await vscode.window.showInputBox({
+    const typed = await askText({
       title: q.title,
       prompt: q.prompt,
       placeHolder: l10n.t('The most credits you accept, e.g. {0}', fmtCredits(Math.max(q.min, 100 * q.perMatch))),

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { EXAMPLE_QUERY } from '../../core/query/example';
 import { l10n } from '../../shared/l10n';
 import { showError } from '../base/errors';
+import { askText } from '../base/personQuestions';
 import { nthName } from '../../core/files/naming';
 import { writeNewInside } from '../../core/files/writeInside';
 import * as path from 'node:path';
@@ -30,7 +31,7 @@ export async function newQueryFile(target?: vscode.Uri): Promise<vscode.Uri | un
     const nameFor = (i: number): string => nthName(`wallets${SUFFIX}`, i, SUFFIX);
     while (await exists(vscode.Uri.joinPath(folder, nameFor(n)))) n++;
     const suggested = nameFor(n);
-    const name = await vscode.window.showInputBox({
+    const name = await askText({
       title: l10n.t('New Wallet Database Query'),
       prompt: l10n.t('File name in {0}; it ends in {1}', vscode.workspace.asRelativePath(folder), SUFFIX),
       value: suggested,

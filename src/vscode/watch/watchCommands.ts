@@ -22,6 +22,7 @@ import type { HistoryItem } from '../../core/history/merge';
 import { CommandIds } from '../base/ids';
 import { showError, showErrorIn } from '../base/errors';
 import { readSettings } from '../base/settings';
+import { askText } from '../base/personQuestions';
 import { chargedTo, type PriceQuestions } from '../calls/priceStep';
 import { openResult } from '../results/open';
 import { openInTable } from '../table/tableEditor';
@@ -110,11 +111,11 @@ async function askSchedule(testMode: boolean): Promise<Schedule | undefined> {
   if (chosen.pick === 'hourly') return { kind: 'hourly' };
   if (chosen.pick === 'daily9') return { kind: 'daily', at: 9 * 60 };
   if (chosen.pick === 'daily') {
-    const t = await vscode.window.showInputBox({ title: l10n.t('Every day at (UTC)'), placeHolder: '09:00', validateInput: (v) => (parseTimeOfDay(v) === undefined ? 'A UTC time such as 09:00 or 17:30.' : undefined) });
+    const t = await askText({ title: l10n.t('Every day at (UTC)'), placeHolder: '09:00', validateInput: (v) => (parseTimeOfDay(v) === undefined ? 'A UTC time such as 09:00 or 17:30.' : undefined) });
     const at = t === undefined ? undefined : parseTimeOfDay(t);
     return at === undefined ? undefined : { kind: 'daily', at };
   }
-  const t = await vscode.window.showInputBox({
+  const t = await askText({
     title: l10n.t('Every…'), placeHolder: l10n.t('2h, 90m, 1d'),
     validateInput: (v) => { const p = parseInterval(v, testMode); return 'problem' in p ? p.problem : undefined; },
   });
@@ -130,7 +131,7 @@ function parseThreshold(text: string): Threshold | null | { problem: string } {
 }
 
 async function askThreshold(): Promise<Threshold | null | undefined> {
-  const t = await vscode.window.showInputBox({
+  const t = await askText({
     title: l10n.t('Watch This (2/3): which change counts'),
     prompt: l10n.t('New and gone wallets always count. Also count a numeric column that moved by more than a percentage (either way), or leave empty.'),
     placeHolder: l10n.t('realized_pnl_usd_7d 20%'),

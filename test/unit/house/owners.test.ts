@@ -305,3 +305,59 @@ describe('one typed map of storage keys, read and written only through its owner
     );
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// 4. Asking the person: one owner puts every question on screen.
+
+/** The owner of the window's questions: modal confirmations, picks whose Cancel comes first, boxes typed into. */
+const QUESTIONS_OWNER = 'src/vscode/base/personQuestions.ts';
+
+/** A string a node spells out: a literal, or the first argument of l10n.t. */
+function spelt(n: ts.Node): string | undefined {
+  if (ts.isStringLiteralLike(n)) return n.text;
+  if (ts.isCallExpression(n) && n.expression.getText() === 'l10n.t' && n.arguments[0] !== undefined && ts.isStringLiteralLike(n.arguments[0])) return n.arguments[0].text;
+  return undefined;
+}
+
+/**
+ * A question made by hand: a dialog made modal, a pick's Cancel choice written out, an input box
+ * shown. A box built piece by piece (createInputBox: a flow's step with Back, a search that filters
+ * as it is typed) answers no question and is its flow's own.
+ */
+function question(n: ts.Node, sf: ts.SourceFile): string | undefined {
+  if (ts.isPropertyAssignment(n) && n.name.getText(sf) === 'modal' && n.initializer.kind === ts.SyntaxKind.TrueKeyword) return n.getText(sf);
+  if (ts.isPropertyAssignment(n) && n.name.getText(sf) === 'label' && /\bCancel\b/u.test(spelt(n.initializer) ?? '')) return n.getText(sf);
+  if (ts.isPropertyAccessExpression(n) && n.name.text === 'showInputBox') return n.name.text;
+  return undefined;
+}
+
+describe('one owner asks the person: modal confirmations, picks with Cancel first, boxes typed into', () => {
+  it('no file outside src/vscode/base/personQuestions.ts makes a modal, writes a Cancel choice, or shows an input box', () => {
+    assert.deepEqual(
+      scan(src, question).filter((f) => fileOf(f) !== QUESTIONS_OWNER),
+      [],
+      'ask through askModal / pickCancelFirst (with cancelChoice) / askText (src/vscode/base/personQuestions.ts): the first button never spends or deletes there',
+    );
+  });
+
+  it('the check sees a modal, a Cancel choice and an input box, and passes over other options, labels and comments', () => {
+    const found = scanFiles(
+      {
+        'a.ts': [
+          "// vscode.window.showWarningMessage(m, { modal: true }, 'Delete')",
+          "const a = await vscode.window.showWarningMessage(m, { modal: true, detail }, 'Delete');",
+          "const b = [{ label: l10n.t('$(close) Cancel'), value: false }, { label: 'Run', value: true }];",
+          "const c = await vscode.window.showInputBox({ prompt: 'Credits' });",
+          "const d = { modal: false, label: l10n.t('Cancelled jobs'), detail: 'Cancel sends nothing.' };",
+          "const e = await askModal(m, detail, ['Keep', 'Delete']);",
+          "const f = { label: 'Cancel' };",
+        ].join('\n'),
+      },
+      question,
+    );
+    assert.deepEqual(
+      found.map((f) => f.slice(f.indexOf(':') + 1)),
+      ['2: modal: true', "3: label: l10n.t('$(close) Cancel')", '4: showInputBox', "7: label: 'Cancel'"],
+    );
+  });
+});
