@@ -25,6 +25,7 @@ import { filterResult } from './filter';
 import { resolveReference, type Resolved } from './resolve';
 import { errorText } from '../errors';
 import { l10n } from '../l10n';
+import { toldOutcome } from '../calls/outcome';
 import { folderInside, isFileInside, replaceableInside, replaceInside } from '../files/writeInside';
 
 /** What a cell's run left on disk. */
@@ -263,7 +264,7 @@ async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>
     raw[k] = ref ? (await resolve(ref, records, opts)).values : v;
   }
   const v = validateInput(ep, raw);
-  if (!v.ok) return { stopped: `${v.errors.join(' ')} Nothing was sent.`, credits: 0 };
+  if (!v.ok) return { stopped: toldOutcome({ status: 'invalid', errors: v.errors }).message, credits: 0 };
   let ctx: QuoteContext = ep.paged ? { pages: 1 } : {};
   if (ep.price.kind === 'perMatch') {
     // The query files' rule: the same query's answer from this refresh period opens free; refreshed, its count prices it exactly.

@@ -15,6 +15,7 @@ import { planApprovals, type Approval } from '../../core/money/approval';
 import { firstCellError } from '../../core/pipeline/cellChecks';
 import { notRunMarkdown, stoppedMarkdown } from '../../core/pipeline/output';
 import { forgetRecord, planOnDisk, readRecord, resultsDirOf, runPipeline, untitledResultsDir, type CallResult, type LastAnswer } from '../../core/pipeline/run';
+import { noResultFile, toldOutcome } from '../../core/calls/outcome';
 import type { ChainColumns } from '../../core/query/fields';
 import type { QueryRunCache } from '../../core/query/runCache';
 import type { JobRecord } from '../../core/jobs/job';
@@ -255,7 +256,7 @@ export async function callCell(deps: Pick<PipelineDeps, 'calls' | 'store'>, ep: 
   const out = await deps.calls.run(ep, { inputs: input, notify: false, wait: false, open: false, ...(ep.paged ? { pages: 1 } : {}) }, approval);
   switch (out.status) {
     case 'done':
-      return out.resultPath ? { status: 'done', credits: out.credits, resultPath: out.resultPath } : { status: 'stopped', message: 'The call returned no result file.', credits: out.credits };
+      return out.resultPath ? { status: 'done', credits: out.credits, resultPath: out.resultPath } : { status: 'stopped', message: noResultFile(), credits: out.credits };
     case 'queued': {
       const j = await settled(deps.store(), out.requestId, signal);
       if (!j) return { status: 'stopped', message: `Cancelled while ${shortTitle(ep)} ran; the job ${out.requestId} was paid and goes on: the next run adopts its result (free), and its file is listed under Requests.`, credits: out.credits, requestId: out.requestId };
@@ -263,13 +264,11 @@ export async function callCell(deps: Pick<PipelineDeps, 'calls' | 'store'>, ep: 
       return { status: 'stopped', message: `${shortTitle(ep)}: ${j.error ?? j.state}`, credits: out.credits };
     }
     case 'cancelled':
-      return { status: 'stopped', message: 'Cancelled; nothing was sent.', notSent: true };
     case 'invalid':
-      return { status: 'stopped', message: `${out.errors.join(' ')} Nothing was sent.`, notSent: true };
     case 'refused':
-      return { status: 'stopped', message: out.message, notSent: true };
+      return { status: 'stopped', message: toldOutcome(out).message, notSent: true };
     case 'failed':
-      return { status: 'stopped', message: `${out.message}${out.charged === 'unknown' ? ' (it may have been charged: see Request History)' : ''}` };
+      return { status: 'stopped', message: toldOutcome(out).message };
   }
 }
 

@@ -20,6 +20,7 @@ import { fmtCredits, quote, type Quote } from '../../core/money/pricing';
 import { parseQueryFile } from '../../core/query/file';
 import type { QueryBody } from '../../core/spec/queryModel';
 import type { ExecOutcome } from '../../core/watch/runner';
+import { noResultFile, toldOutcome } from '../../core/calls/outcome';
 import type { WatchRecord, WatchTarget } from '../../core/watch/model';
 import type { Connection } from '../base/connection';
 import type { CallService, RunOutcome } from '../calls/callService';
@@ -103,20 +104,18 @@ export async function priceOfRun(t: WatchTarget): Promise<RunPrice> {
 function outcomeOf(out: RunOutcome): ExecOutcome {
   switch (out.status) {
     case 'done':
-      return out.resultPath ? { kind: 'done', credits: out.credits, resultPath: out.resultPath } : { kind: 'failed', message: 'The call returned no result file.', credits: out.credits };
+      return out.resultPath ? { kind: 'done', credits: out.credits, resultPath: out.resultPath } : { kind: 'failed', message: noResultFile(), credits: out.credits };
     case 'queued': {
       const j = out.job;
       if (j?.state === 'done' && j.resultPath) return { kind: 'done', credits: out.credits, resultPath: j.resultPath };
       return { kind: 'failed', message: j?.error ?? `the job ended ${j?.state ?? 'without an answer'}`, credits: out.credits };
     }
     case 'refused':
-      return { kind: 'skipped', message: out.message };
     case 'cancelled':
-      return { kind: 'skipped', message: 'Cancelled; nothing was sent.' };
+      return { kind: 'skipped', message: toldOutcome(out).message };
     case 'invalid':
-      return { kind: 'failed', message: `${out.errors.join(' ')} Nothing was sent.`, credits: 0 };
     case 'failed':
-      return { kind: 'failed', message: `${out.message}${out.charged === 'unknown' ? ' (it may have been charged: see Request History)' : ''}`, credits: 0 };
+      return { kind: 'failed', message: toldOutcome(out).message, credits: 0 };
   }
 }
 

@@ -361,3 +361,52 @@ describe('one owner asks the person: modal confirmations, picks with Cancel firs
     );
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// 5. A call's outcome told as a feature's result: the watch's run and the pipeline's cell share its words.
+
+/** The owner of the sentences a feature says of a call that brought no result. */
+const OUTCOME_OWNER = 'src/core/calls/outcome.ts';
+/**
+ * The runner (src/runner/) is a third host with its own words for the same outcomes (its exit codes
+ * and "check the request history (free)"); it is not scanned here yet.
+ */
+const OUTCOME_HOSTS = [join(src, 'core'), join(src, 'vscode')];
+
+/** One of the owner's sentences spelt out: in a string, or as a piece of a template (`${errors} Nothing was sent.`). */
+function outcomeSentence(n: ts.Node, sf: ts.SourceFile): string | undefined {
+  const piece = ts.isStringLiteralLike(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n) ? n.text : undefined;
+  if (piece === undefined) return undefined;
+  if (/Cancelled; nothing was sent|may have been charged: see Request History|returned no result file/u.test(piece) || piece === ' Nothing was sent.') return n.getText(sf);
+  return undefined;
+}
+
+describe('one owner tells what came of a call that brought no result (watch and pipeline)', () => {
+  it('no file of src/core or src/vscode outside src/core/calls/outcome.ts writes its sentences (use toldOutcome / noResultFile)', () => {
+    assert.deepEqual(
+      OUTCOME_HOSTS.flatMap((d) => scan(d, outcomeSentence)).filter((f) => fileOf(f) !== OUTCOME_OWNER),
+      [],
+    );
+  });
+
+  it('the check sees the sentences in strings and templates, and passes over comments and other words', () => {
+    const found = scanFiles(
+      {
+        'a.ts': [
+          "// return { message: 'Cancelled; nothing was sent.' };",
+          "const a = 'Cancelled; nothing was sent.';",
+          "const b = `${out.errors.join(' ')} Nothing was sent.`;",
+          "const c = `${out.message}${out.charged === 'unknown' ? ' (it may have been charged: see Request History)' : ''}`;",
+          "const d = { message: 'The call returned no result file.' };",
+          "const e = `${title} copied. Nothing was sent.`;",
+          'const f = toldOutcome(out).message;',
+        ].join('\n'),
+      },
+      outcomeSentence,
+    );
+    assert.deepEqual(
+      found.map((f) => f.slice(f.indexOf(':') + 1, f.indexOf(':', f.indexOf(':') + 1))),
+      ['2', '3', '4', '5'],
+    );
+  });
+});

@@ -1,0 +1,42 @@
+import { l10n } from '../l10n';
+/**
+ * A call's outcome told as a feature's result (issue 31.3): a watch's run and a pipeline's cell
+ * both run a call through the one call flow and say what came of a call that brought no result.
+ * They wrote the same sentences twice; they are written here once, so "nothing was sent" and "it
+ * may have been charged" read the same wherever a call ended, and say "nothing was sent" only for
+ * the outcomes that prove it (owners.test.ts fails on these sentences written elsewhere).
+ */
+
+/** A call flow's outcome that brought no result: refused or cancelled before sending, invalid input, or failed. */
+type UnfinishedCall =
+  | { readonly status: 'refused'; readonly message: string }
+  | { readonly status: 'cancelled' }
+  | { readonly status: 'invalid'; readonly errors: readonly string[] }
+  /** `charged`: 'no' only when proven, 'unknown' when the call may have been charged. */
+  | { readonly status: 'failed'; readonly message: string; readonly charged: 'no' | 'unknown' };
+
+/** What a feature says of a call that brought no result; `notSent` when it is proven nothing left the machine. */
+interface ToldOutcome {
+  readonly message: string;
+  readonly notSent: boolean;
+}
+
+/** The words of an unfinished call: why nothing was sent, or what failed and whether it may have been charged. */
+export function toldOutcome(out: UnfinishedCall): ToldOutcome {
+  switch (out.status) {
+    case 'refused':
+      return { message: out.message, notSent: true };
+    case 'cancelled':
+      return { message: l10n.t('Cancelled; nothing was sent.'), notSent: true };
+    case 'invalid':
+      return { message: l10n.t('{0} Nothing was sent.', out.errors.join(' ')), notSent: true };
+    case 'failed':
+      // A failure is never told as "not sent": it left the machine, charged or not.
+      return { message: `${out.message}${out.charged === 'unknown' ? l10n.t(' (it may have been charged: see Request History)') : ''}`, notSent: false };
+  }
+}
+
+/** A call that succeeded but wrote no file: it was sent, and charged what it said. */
+export function noResultFile(): string {
+  return l10n.t('The call returned no result file.');
+}

@@ -1,0 +1,31 @@
+/**
+ * A call's outcome as a feature tells it (src/core/calls/outcome.ts), the words a watch's run and a
+ * pipeline's cell share: "nothing was sent" only where it is proven, "it may have been charged"
+ * only where the failure left it unknown.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { noResultFile, toldOutcome } from '../../../../src/core/calls/outcome';
+
+describe('toldOutcome', () => {
+  it('says nothing was sent for a refusal, a cancel and invalid input, and keeps the refusal’s own words', () => {
+    assert.deepEqual(toldOutcome({ status: 'refused', message: 'Past the daily budget.' }), { message: 'Past the daily budget.', notSent: true });
+    assert.deepEqual(toldOutcome({ status: 'cancelled' }), { message: 'Cancelled; nothing was sent.', notSent: true });
+    assert.deepEqual(toldOutcome({ status: 'invalid', errors: ['address: not an address.', 'limit: at most 100.'] }), {
+      message: 'address: not an address. limit: at most 100. Nothing was sent.',
+      notSent: true,
+    });
+  });
+
+  it('never tells a failure as not sent, and adds "may have been charged" only when that is unknown', () => {
+    assert.deepEqual(toldOutcome({ status: 'failed', message: 'The server answered 500.', charged: 'no' }), { message: 'The server answered 500.', notSent: false });
+    assert.deepEqual(toldOutcome({ status: 'failed', message: 'The connection dropped.', charged: 'unknown' }), {
+      message: 'The connection dropped. (it may have been charged: see Request History)',
+      notSent: false,
+    });
+  });
+
+  it('names a call that answered without a file', () => {
+    assert.equal(noResultFile(), 'The call returned no result file.');
+  });
+});
