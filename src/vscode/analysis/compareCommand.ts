@@ -7,13 +7,12 @@
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { compareFileText, comparePath } from '../../core/table/compare/compareFile';
+import { saveComparison } from '../../core/table/compare/compareFile';
 import { CommandIds } from '../base/ids';
 import { openInTable } from '../table/tableEditor';
 import { pickOneResult, resultItems, tableFile, targetPaths, type AnalysisDeps } from './resultChoice';
 import { l10n } from '../../shared/l10n';
 import { showErrorIn } from '../base/errors';
-import { replaceInside } from '../../core/files/writeInside';
 
 /** Saves the comparison of two results (table files or result folders) and opens it; returns the comparison file, undefined when a file pick was dismissed. */
 async function compareResults(deps: AnalysisDeps, a: string, b: string): Promise<string | undefined> {
@@ -23,7 +22,7 @@ async function compareResults(deps: AnalysisDeps, a: string, b: string): Promise
   const fb = await tableFile(deps, b, 'B');
   if (!fb) return undefined;
   if (path.resolve(fa) === path.resolve(fb)) throw new Error(`Pick two different results: both are ${path.basename(fa)}.`);
-  const file = await replaceInside(deps.resultsFolder(), `compares/${path.basename(comparePath('.', fa, fb))}`, compareFileText({ a: fa, b: fb }));
+  const file = await saveComparison(deps.resultsFolder(), fa, fb);
   await openInTable(file);
   return file;
 }

@@ -6,8 +6,7 @@
  * (with Run Once Now). "Only when something changed" is each watch's default.
  */
 import * as vscode from 'vscode';
-import * as path from 'node:path';
-import { compareFileText, comparePath } from '../../core/table/compare/compareFile';
+import { saveComparison } from '../../core/table/compare/compareFile';
 import { PERIOD_MS } from '../../core/money/quotaPeriod';
 import { tableFileOf } from '../../core/results/files';
 import { changeLine, compareInWorker, detectChanges } from '../../core/watch/changes';
@@ -21,7 +20,6 @@ import type { Log } from '../base/log';
 import { openResult } from '../results/open';
 import { openInTable } from '../table/tableEditor';
 import { runWatch, type TargetDeps } from './targets';
-import { replaceInside } from '../../core/files/writeInside';
 
 const OPEN_CHANGES = 'Open Changes';
 const OPEN_RESULT = 'Open Result';
@@ -139,7 +137,7 @@ export class WatchService implements vscode.Disposable {
   }
 
   private async saveComparison(older: string, newer: string): Promise<string> {
-    return replaceInside(this.deps.resultsFolder(), `compares/${path.basename(comparePath('.', older, newer))}`, compareFileText({ a: older, b: newer }));
+    return saveComparison(this.deps.resultsFolder(), older, newer);
   }
 
   private say(watchId: string, text: string, actions: readonly string[], level: 'info' | 'warning', act: (action: string) => void = () => undefined): void {

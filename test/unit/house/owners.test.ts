@@ -410,3 +410,46 @@ describe('one owner tells what came of a call that brought no result (watch and 
     );
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// 6. Saving a comparison: the Compare command and a watch's run save it the one way.
+
+/** The owner of a comparison's file: its name, its text, where it is saved (saveComparison). */
+const COMPARISON_OWNER = 'src/core/table/compare/compareFile.ts';
+
+/** A comparison's file made by hand: its text or name asked for, or its suffix or folder spelt out. */
+function comparisonSave(n: ts.Node, sf: ts.SourceFile): string | undefined {
+  // Called, not a property of that name (a watch's run keeps its comparePath).
+  if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && (n.expression.text === 'compareFileText' || n.expression.text === 'comparePath')) return n.expression.text;
+  const text = ts.isStringLiteralLike(n) || ts.isTemplateHead(n) ? n.text : undefined;
+  if (text !== undefined && (text.includes('.compare.json') || text.startsWith('compares/'))) return n.getText(sf);
+  return undefined;
+}
+
+describe('one owner saves a comparison', () => {
+  it('no file outside src/core/table/compare/compareFile.ts makes a comparison file (use saveComparison)', () => {
+    assert.deepEqual(
+      scan(src, comparisonSave).filter((f) => fileOf(f) !== COMPARISON_OWNER),
+      [],
+    );
+  });
+
+  it('the check sees a comparison file made by hand, and passes over saveComparison and comments', () => {
+    const found = scanFiles(
+      {
+        'a.ts': [
+          '// compareFileText({ a, b }) in compares/',
+          "const a = await replaceInside(folder, `compares/${path.basename(comparePath('.', fa, fb))}`, compareFileText({ a: fa, b: fb }));",
+          "const b = join(folder, 'x.compare.json');",
+          'const c = await saveComparison(folder, fa, fb);',
+          'const d = run.comparePath ?? w.last.comparePath;',
+        ].join('\n'),
+      },
+      comparisonSave,
+    );
+    assert.deepEqual(
+      found.map((f) => f.slice(f.indexOf(':') + 1)),
+      ['2: `compares/${', '2: comparePath', '2: compareFileText', "3: 'x.compare.json'"],
+    );
+  });
+});

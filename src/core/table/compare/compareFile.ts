@@ -10,6 +10,7 @@ import type { TableSource, TaskOptions } from '../types';
 import { compareSources, type CompareSource } from './compareSource';
 import { errorText } from '../../errors';
 import { l10n } from '../../l10n';
+import { replaceInside } from '../../files/writeInside';
 
 const COMPARE_SUFFIX = '.compare.json';
 const MARK = 'walletAnalyticsCompare';
@@ -80,4 +81,13 @@ export async function openCompareFile(path: string, open: (file: string) => Prom
 /** Where a comparison of `a` and `b` is saved: `<folder>/compare <a> vs <b>.compare.json`. */
 export function comparePath(folder: string, a: string, b: string): string {
   return join(folder, compareFileName(a, b));
+}
+
+/**
+ * Saves the comparison of `a` and `b` as `compares/compare <a> vs <b>.compare.json` in the results
+ * folder, through the owner of writing, and returns its file: the one way a comparison is saved (the
+ * Compare command and a watch's run). The same two results compared again replace their file.
+ */
+export async function saveComparison(resultsFolder: string, a: string, b: string): Promise<string> {
+  return replaceInside(resultsFolder, `compares/${compareFileName(a, b)}`, compareFileText({ a, b }));
 }

@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { compareFileText, comparePath, readCompareFile } from '../../../../../src/core/table/compare/compareFile';
+import { compareFileText, comparePath, readCompareFile, saveComparison } from '../../../../../src/core/table/compare/compareFile';
 import { compareSources, STATUS, type CompareSource } from '../../../../../src/core/table/compare/compareSource';
 import { deltaText, pairRows } from '../../../../../src/core/table/compare/pairRows';
 import { pickAddressColumn } from '../../../../../src/core/table/columnKind';
@@ -164,6 +164,16 @@ describe('compare: a saved comparison opens as a table', () => {
       { status: STATUS.onlyB, address: W3, 'pnl (A)': '' },
     ]);
     await source.close();
+  });
+
+  it('saves a comparison in compares/ of the results folder (saveComparison), the same two results again over their own file', async () => {
+    const a = await writeTemp(dir, `address,pnl\n${W1},1\n`);
+    const b = await writeTemp(dir, `address,pnl\n${W2},2\n`);
+    const file = await saveComparison(dir, a, b);
+    assert.equal(file, join(dir, 'compares', basename(comparePath(dir, a, b))));
+    assert.deepEqual(await readCompareFile(file), { a, b });
+    assert.equal(await saveComparison(dir, a, b), file);
+    assert.deepEqual(await readdir(join(dir, 'compares')), [basename(file)]);
   });
 
   it('opens in the table worker as the table session opens it (RemoteTable), sorted there', async () => {
