@@ -13,6 +13,7 @@ import { ACK_TIMEOUT_MS } from '../core/transport/httpFailures';
 import { parseArgs } from './args';
 import { EXIT, type ExitCode } from './exitCodes';
 import { junitXml } from './junit';
+import { mcpCommand } from './mcpCommand';
 import { BadInput, runCommand, type RunEnv } from './runCommand';
 import { watchCommand } from './watchCommand';
 
@@ -39,6 +40,8 @@ async function main(argv: readonly string[]): Promise<ExitCode> {
   };
   const print = (line: string): void => void process.stdout.write(`${line}\n`);
   try {
+    // The MCP server's stdout is the protocol's: it prints nothing there, and has no report.
+    if (cmd.kind === 'mcp') return await mcpCommand(cmd, env);
     const report = cmd.kind === 'run' ? await runCommand(cmd, env, print) : await watchCommand(cmd, env, print);
     if (cmd.junit !== undefined) {
       try {
