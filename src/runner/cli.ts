@@ -61,7 +61,7 @@ async function main(argv: readonly string[]): Promise<ExitCode> {
     }
     // Anything else is a failure the run did not foresee: what was charged is in the state file's ledger.
     process.stderr.write(`Failed: ${errorText(e)}\n`);
-    print('Failed before the run could say what it charged: see the request history (free).');
+    if (cmd.kind !== 'mcp') print('Failed before the run could say what it charged: see the request history (free).');
     return EXIT.failed;
   }
 }
