@@ -4,11 +4,12 @@
  * the network or a file.
  */
 
-const USAGE = `wallet-analytics: runs a Wallet Analytics pipeline or watch without the editor, with the editor's own code.
+const USAGE = `wallet-analytics: runs a Wallet Analytics pipeline or watch without the editor, with the editor's own code, or serves its tools to AI agents over MCP.
 
 Usage:
   wallet-analytics run <file.wapipe.json> --max-credits N [--refresh] [--junit FILE] [--base-url URL] [--charge-again]
   wallet-analytics watch <file.wapipe.json> --max-credits N [--notify-url URL] [--base-url URL] [--charge-again]
+  wallet-analytics mcp [--max-credits N] [--max-credits-per-call N] [--base-url URL] [--out DIR]
   wallet-analytics <command> --help
 
 The key is read from WA_API_KEY only, and sent only to the base URL's origin.
@@ -42,6 +43,23 @@ sendMessage with ?chat_id=…, or any URL as JSON {"text": …}). The key is nev
   --base-url URL    the service, as for run
   --charge-again    as for run`;
 
+const MCP_HELP = `wallet-analytics mcp [--max-credits N] [--max-credits-per-call N] [--base-url URL] [--out DIR]
+
+An MCP server on stdin/stdout for AI agents outside the editor (Claude Desktop, Claude Code, Cursor,
+VS Code's mcp.json), with the same tools as the extension's. Each paid call is priced first; within
+--max-credits (this session's allowance) it runs, beyond it the person is asked through the client
+(MCP elicitation, decline the default), and a client that cannot ask refuses it with its price.
+
+  --max-credits N   what this session may spend without asking (default 0: every paid call is asked)
+  --max-credits-per-call N
+                    no call above it is sent, asked or not (default 1,000,000, the editor's default)
+  --base-url URL    the service (else WA_BASE_URL); https://, or http:// for loopback only
+  --out DIR         where results are written (default: ./wallet-analytics-results); the server's state
+                    (jobs followed, the ledger) is kept there too
+
+Environment: WA_API_KEY (the key; never on the command line), WA_BASE_URL, WA_ACK_TIMEOUT_S,
+WA_POLL_INTERVAL_S, as for run. Nothing but the protocol is written to stdout; logs go to stderr.`;
+
 export type Command =
   | { readonly kind: 'help'; readonly text: string }
   | { readonly kind: 'bad'; readonly message: string }
@@ -54,23 +72,31 @@ export type Command =
       readonly baseUrl?: string;
       readonly notifyUrl?: string;
       readonly chargeAgain: boolean;
-    };
+    }
+  | { readonly kind: 'mcp'; readonly maxCredits: number; readonly ceiling: number; readonly baseUrl?: string; readonly out?: string };
 
-const VALUE_OPTIONS: Readonly<Record<'run' | 'watch', readonly string[]>> = {
+/** The MCP session's per-call ceiling when none is given: the editor's walletAnalytics.maxCreditsPerCall default. */
+const DEFAULT_CEILING = 1_000_000;
+const wholeCredits = (v: string): boolean => /^\d+$/u.test(v) && Number.isSafeInteger(Number(v));
+
+const VALUE_OPTIONS: Readonly<Record<'run' | 'watch' | 'mcp', readonly string[]>> = {
   run: ['--max-credits', '--junit', '--base-url'],
   watch: ['--max-credits', '--notify-url', '--base-url'],
+  mcp: ['--max-credits', '--max-credits-per-call', '--base-url', '--out'],
 };
-const FLAG_OPTIONS: Readonly<Record<'run' | 'watch', readonly string[]>> = {
+const FLAG_OPTIONS: Readonly<Record<'run' | 'watch' | 'mcp', readonly string[]>> = {
   run: ['--refresh', '--charge-again'],
   watch: ['--charge-again'],
+  mcp: [],
 };
+const HELP = { run: RUN_HELP, watch: WATCH_HELP, mcp: MCP_HELP } as const;
 
 /** Reads the command line (without `node` and the script). */
 export function parseArgs(argv: readonly string[]): Command {
   const [cmd, ...rest] = argv;
   if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') return { kind: 'help', text: USAGE };
-  if (cmd !== 'run' && cmd !== 'watch') return { kind: 'bad', message: `Unknown command “${cmd}”. ${USAGE}` };
-  if (rest.includes('--help') || rest.includes('-h')) return { kind: 'help', text: cmd === 'run' ? RUN_HELP : WATCH_HELP };
+  if (cmd !== 'run' && cmd !== 'watch' && cmd !== 'mcp') return { kind: 'bad', message: `Unknown command “${cmd}”. ${USAGE}` };
+  if (rest.includes('--help') || rest.includes('-h')) return { kind: 'help', text: HELP[cmd] };
   const values = new Map<string, string>();
   const flags = new Set<string>();
   const files: string[] = [];
@@ -90,12 +116,19 @@ export function parseArgs(argv: readonly string[]): Command {
       files.push(a);
     }
   }
-  if (files.length !== 1) return { kind: 'bad', message: `${cmd} takes one pipeline file (*.wapipe.json); ${files.length === 0 ? 'none was given' : `${files.length} were given`}. See: wallet-analytics ${cmd} --help` };
   const max = values.get('--max-credits');
-  if (max === undefined) return { kind: 'bad', message: `${cmd} needs --max-credits N: the most this run may charge, approved before anything is sent.` };
-  if (!/^\d+$/u.test(max) || !Number.isSafeInteger(Number(max))) return { kind: 'bad', message: `--max-credits must be a whole number of credits, not “${max}”.` };
-  const junit = values.get('--junit');
+  if (max !== undefined && !wholeCredits(max)) return { kind: 'bad', message: `--max-credits must be a whole number of credits, not “${max}”.` };
   const baseUrl = values.get('--base-url');
+  if (cmd === 'mcp') {
+    if (files.length > 0) return { kind: 'bad', message: `mcp takes no file; “${files[0] ?? ''}” was given. See: wallet-analytics mcp --help` };
+    const out = values.get('--out');
+    const ceiling = values.get('--max-credits-per-call');
+    if (ceiling !== undefined && !wholeCredits(ceiling)) return { kind: 'bad', message: `--max-credits-per-call must be a whole number of credits, not “${ceiling}”.` };
+    return { kind: 'mcp', maxCredits: Number(max ?? 0), ceiling: ceiling === undefined ? DEFAULT_CEILING : Number(ceiling), ...(baseUrl !== undefined ? { baseUrl } : {}), ...(out !== undefined ? { out } : {}) };
+  }
+  if (files.length !== 1) return { kind: 'bad', message: `${cmd} takes one pipeline file (*.wapipe.json); ${files.length === 0 ? 'none was given' : `${files.length} were given`}. See: wallet-analytics ${cmd} --help` };
+  if (max === undefined) return { kind: 'bad', message: `${cmd} needs --max-credits N: the most this run may charge, approved before anything is sent.` };
+  const junit = values.get('--junit');
   const notifyUrl = values.get('--notify-url');
   return {
     kind: cmd,

@@ -13,6 +13,7 @@ import { ACK_TIMEOUT_MS } from '../core/transport/httpFailures';
 import { parseArgs } from './args';
 import { EXIT, type ExitCode } from './exitCodes';
 import { junitXml } from './junit';
+import { mcpCommand } from './mcpCommand';
 import { BadInput, runCommand, type RunEnv } from './runCommand';
 import { watchCommand } from './watchCommand';
 
@@ -39,6 +40,8 @@ async function main(argv: readonly string[]): Promise<ExitCode> {
   };
   const print = (line: string): void => void process.stdout.write(`${line}\n`);
   try {
+    // The MCP server's stdout is the protocol's: it prints nothing there, and has no report.
+    if (cmd.kind === 'mcp') return await mcpCommand(cmd, env);
     const report = cmd.kind === 'run' ? await runCommand(cmd, env, print) : await watchCommand(cmd, env, print);
     if (cmd.junit !== undefined) {
       try {
@@ -58,7 +61,7 @@ async function main(argv: readonly string[]): Promise<ExitCode> {
     }
     // Anything else is a failure the run did not foresee: what was charged is in the state file's ledger.
     process.stderr.write(`Failed: ${errorText(e)}\n`);
-    print('Failed before the run could say what it charged: see the request history (free).');
+    if (cmd.kind !== 'mcp') print('Failed before the run could say what it charged: see the request history (free).');
     return EXIT.failed;
   }
 }

@@ -19,6 +19,10 @@ import { AmbiguousCalls } from '../core/money/ambiguousCalls';
 import { fmtCredits } from '../core/money/pricing';
 import { SpendLedger, type SpendEntry } from '../core/money/spendLedger';
 import type { CallCellFn, CallResult } from '../core/pipeline/run';
+import type { Approval } from '../core/money/approval';
+import type { QuoteContext } from '../core/money/pricing';
+import type { Endpoint } from '../core/spec/catalog';
+import type { JobRecord } from '../core/jobs/job';
 import { QueryRunCache } from '../core/query/runCache';
 import { directResultName } from '../core/results/names';
 import { saveNewResult } from '../core/results/newResult';
@@ -29,6 +33,15 @@ import { DEFAULT_PROFILE_ID, scopeKey } from '../core/transport/profiles';
 import { StorageKeys } from '../core/storage';
 import { stateStorage } from './state';
 
+/**
+ * A call's outcome as the host tells it: the pipeline's CallResult, or a queued job accepted (paid)
+ * and kept, not yet followed. `mayBeCharged`: a stop after which the call may have been charged.
+ */
+type Sending =
+  | Exclude<CallResult, { status: 'stopped' }>
+  | (Extract<CallResult, { status: 'stopped' }> & { readonly mayBeCharged?: true })
+  | { readonly status: 'queued'; readonly requestId: string; readonly credits: number; readonly reconciled?: string };
+
 /** What the runner prints as it goes; tests and the JUnit report read the same lines. */
 export type Print = (line: string) => void;
 
@@ -37,6 +50,8 @@ interface HostOptions {
   readonly key: string;
   /** `<name>.results/`: the records, the local steps' files, the state; calls' files go to its `calls/`. */
   readonly resultsDir: string;
+  /** Where calls' files go when not `calls/` inside resultsDir (the MCP server's --out). */
+  readonly callsDir?: string;
   readonly maxCreditsPerCall: number;
   readonly chargeAgain: boolean;
   /** The server's acknowledgement window (§7.1, 100 s), which the history search also waits out. */
@@ -66,7 +81,7 @@ export class RunnerHost {
 
   constructor(private readonly o: HostOptions) {
     this.scope = scopeKey(DEFAULT_PROFILE_ID, o.baseUrl);
-    this.callsDir = join(o.resultsDir, 'calls');
+    this.callsDir = o.callsDir ?? join(o.resultsDir, 'calls');
     this.api = new WalletAnalyticsApi({ baseUrl: o.baseUrl, apiKey: () => Promise.resolve(o.key), ackTimeoutMs: o.ackTimeoutMs, onLog: (e) => o.print(requestLine(e)) });
     const { storage, flushed } = stateStorage(o.resultsDir);
     this.flushed = flushed;
@@ -85,6 +100,16 @@ export class RunnerHost {
 
   /** One call cell through the unattended flow (core/calls/unattended.ts), followed to its file. */
   readonly call: CallCellFn = async (cell, ep, input, approval) => {
+    const r = await this.callOnce(cell.name, ep, input, approval);
+    return r.status === 'queued' ? this.follow(r.requestId, r.credits) : r;
+  };
+
+  /**
+   * One call through the unattended flow, up to its answer: a direct call's answer written to a
+   * file, a queued job kept in the store (followed by the one poller) before this returns.
+   * `ctx`: what the quote knows besides the inputs (a Wallet Database query's count from this hour).
+   */
+  async callOnce(name: string, ep: Endpoint, input: Record<string, unknown>, approval: Approval | undefined, ctx?: QuoteContext): Promise<Sending> {
     const o = this.o;
     const host = {
       api: this.api, scope: this.scope, profileId: DEFAULT_PROFILE_ID, baseUrl: o.baseUrl, ambiguous: this.ambiguous,
@@ -94,12 +119,12 @@ export class RunnerHost {
       budgets: () => [],
       hold: (endpointId: string, credits: number) => this.ledger.hold(endpointId, credits, this.scope, { perDay: 0, perPeriod: 0 }, undefined).then((h) => ('id' in h ? h : { refused: h.refused })),
       release: (id: string) => this.ledger.release(id),
-      reconcile: (e: typeof ep, i: Record<string, unknown>, sentAt: number, message: string) => {
-        o.print(`  ${cell.name}: no clear answer (${message}); looking for it in the request history (free)…`);
+      reconcile: (e: Endpoint, i: Record<string, unknown>, sentAt: number, message: string) => {
+        o.print(`  ${name}: no clear answer (${message}); looking for it in the request history (free)…`);
         return reconcileInHistory(this.api, { endpointId: e.id, input: i, sentAt, known: (id) => this.store.get(id) !== undefined }, { ackWindowMs: o.ackTimeoutMs, maxWaitMs: Math.min(30_000, o.ackTimeoutMs) });
       },
     };
-    const out = await runUnattended(ep, input, approval, host);
+    const out = await runUnattended(ep, input, approval, host, ctx);
     switch (out.kind) {
       case 'refused':
         return { status: 'stopped', message: out.message, notSent: true };
@@ -116,15 +141,36 @@ export class RunnerHost {
         return { status: 'done', credits: out.charged, resultPath: file };
       }
       case 'failed':
-        if (out.charged === 'unknown') this.mayBeCharged.push(cell.name);
-        return { status: 'stopped', message: `${out.message}${out.reconciled ? ` ${out.reconciled.message}` : ''}${out.charged === 'unknown' ? ' It may have been charged: check the request history (free) before running it again.' : ' Nothing was charged.'}` };
+        if (out.charged === 'unknown') this.mayBeCharged.push(name);
+        return { status: 'stopped', message: `${out.message}${out.reconciled ? ` ${out.reconciled.message}` : ''}${out.charged === 'unknown' ? ' It may have been charged: check the request history (free) before running it again.' : ' Nothing was charged.'}`, ...(out.charged === 'unknown' ? { mayBeCharged: true as const } : {}) };
       case 'queued':
-        if (out.reconciled) o.print(`  ${cell.name}: ${out.reconciled} (${out.job.requestId})`);
+        if (out.reconciled) o.print(`  ${name}: ${out.reconciled} (${out.job.requestId})`);
         // Kept before it is followed: a crash from here on leaves a job the next run adopts, never pays again.
         await this.store.put(out.job);
-        return this.follow(out.job.requestId, out.credits);
+        return { status: 'queued', requestId: out.job.requestId, credits: out.credits, ...(out.reconciled ? { reconciled: out.reconciled } : {}) };
     }
-  };
+  }
+
+  /**
+   * A job this host follows, once it settled, or undefined when `signal` stopped the wait first
+   * (the job goes on: the poller still downloads it). `onChange` hears each change of its record.
+   */
+  async settled(requestId: string, signal: AbortSignal, onChange?: (job: JobRecord) => void): Promise<JobRecord | undefined> {
+    void this.poller.pollNow();
+    const off = onChange ? this.store.onDidChange(() => {
+      const j = this.store.get(requestId);
+      if (j) onChange(j);
+    }) : () => undefined;
+    try {
+      return await new Promise<JobRecord | undefined>((done) => {
+        if (signal.aborted) return done(undefined);
+        signal.addEventListener('abort', () => done(undefined), { once: true });
+        this.poller.whenSettled(requestId).then(done, () => done(undefined));
+      });
+    } finally {
+      off();
+    }
+  }
 
   /** Waits for a job this run (or a crashed one) paid for; its file downloaded once, by the one poller. */
   private async follow(requestId: string, credits: number): Promise<CallResult> {

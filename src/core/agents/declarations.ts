@@ -4,7 +4,8 @@
  * schema the endpoint's own zod schema exported as JSON Schema, and the free tools that answer
  * from the account, the history, the query checks and the results on disk. Written here, once, so
  * every host declares the same tools from the same data: VS Code's `contributes.languageModelTools`
- * (written by `npm run sync`, held by the manifest test) and, next, the MCP server of the runner.
+ * (written by `npm run sync`, held by the manifest test) and the runner's MCP server
+ * (src/runner/mcpServer.ts).
  *
  * Free catalog endpoints are answered by the free tools (credits, history, columns); Reset Saved IP
  * Address is left out: it changes what the key accepts, which is the person's to decide.

@@ -35,6 +35,8 @@ interface PriceContext {
   readonly budgets: readonly BudgetState[];
   readonly reset?: { readonly date: Date; readonly estimated: boolean };
   readonly allowance?: AllowanceState;
+  /** The allowance in the host's words (the MCP session's --max-credits); default: the setting's (allowanceWords). */
+  readonly allowanceText?: string;
 }
 
 /** Prices a call of `ep` with raw inputs (validated here), or says why the inputs are not valid. */
@@ -51,7 +53,7 @@ export function agentPriceFacts(ep: Endpoint, raw: unknown, p: PriceContext): Pr
     balance === undefined ? l10n.t('Balance unknown.') : worst === undefined ? l10n.t('Balance now: {0}.', balance.toLocaleString('en-US')) : l10n.t('Balance after: {0}.', (balance - worst).toLocaleString('en-US')),
     l10n.t('Ceiling: {0}.', ceilingText(p.settings)),
     ...p.budgets.map((b) => l10n.t('{0} budget: {1} left of {2} (resets {3}).', b.kind === 'day' ? l10n.t('Daily') : l10n.t('30-day'), b.left.toLocaleString('en-US'), b.budget.toLocaleString('en-US'), resetWords(b))),
-    allowanceWords(p.allowance),
+    p.allowanceText ?? allowanceWords(p.allowance),
   ];
   return { input: v.input, quote: q, worst, covered, lines, ...(gate.kind === 'refuse' ? { refusal: gate.message } : {}) };
 }

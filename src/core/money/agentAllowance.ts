@@ -1,7 +1,8 @@
 /**
- * The agent allowance (issue 33 Deliver 2): the credits AI agents (language-model tools, and next
- * the MCP server) may spend in a UTC day without the person being asked for each call. It is the
- * one place that says what the allowance is:
+ * The agent allowance (issue 33 Deliver 2): the credits AI agents in VS Code (language-model tools)
+ * may spend in a UTC day without the person being asked for each call; the runner's MCP server has
+ * its own, per session (--max-credits, src/runner/mcpPaid.ts). It is the one place that says what
+ * the window's allowance is:
  *
  * - **setting**: `walletAnalytics.agentAllowancePerDay` (application scope: a workspace can never
  *   raise it), default 0: every paid call of an agent asks the person;

@@ -57,6 +57,8 @@ export interface Approval {
   readonly risk?: true;
   /** An AI agent's call (agentApproval): `credits` is what the agent allowance covers; past it the person is asked. */
   readonly agent?: true;
+  /** With `agent`: the person approved this very call's price in the host's own question (agentApproval). */
+  readonly asked?: true;
 }
 
 const issued = new WeakSet<object>();
@@ -170,29 +172,34 @@ export function priceCover(a: unknown, q: Quote, gate: { readonly kind: string; 
 }
 
 /**
- * An AI agent's call (issue 33 Deliver 2), issued by the language-model tool (and next the MCP
- * server) for each paid call. `held` is what the agent allowance holds for this call (its worst
- * known case, held in the agent ledger: core/money/agentAllowance.ts), 0 when the allowance does
- * not cover it. Only a call from a chat (`fromChat`: VS Code passed a chat's invocation token,
- * which it checks against a live chat session) may spend the allowance; any other caller (another
- * extension's `invokeTool`, a script) is given nothing, so the price step asks. The ceiling and the
+ * An AI agent's call (issue 33 Deliver 2), issued by the language-model tool and by the runner's
+ * MCP server for each paid call. `held` is what the agent allowance holds for this call (its worst
+ * known case, held in the agent ledger: core/money/agentAllowance.ts; the MCP session's
+ * --max-credits), 0 when the allowance does not cover it. Only a call from a chat (`fromChat`:
+ * VS Code passed a chat's invocation token, which it checks against a live chat session; the MCP
+ * server, whose client is the person's own agent) may spend the allowance; any other caller
+ * (another extension's `invokeTool`, a script) is given nothing, so the price step asks.
+ * `asked`: the person has just approved this very price in the host's own question (an MCP
+ * elicitation, its default decline): `held` is that price, and a bill with no bound (a query whose
+ * count is unknown) runs as the palette's Run does, held at its smallest bill. The ceiling and the
  * budgets hold either way.
  */
-export function agentApproval(o: { readonly endpointId: string; readonly fromChat: boolean; readonly held: number }): Approval {
-  return issue({ what: 'agent', endpointId: o.endpointId, request: '', credits: o.fromChat ? Math.max(0, o.held) : 0, agent: true });
+export function agentApproval(o: { readonly endpointId: string; readonly fromChat: boolean; readonly held: number; readonly asked?: boolean }): Approval {
+  return issue({ what: 'agent', endpointId: o.endpointId, request: '', credits: o.fromChat ? Math.max(0, o.held) : 0, agent: true, ...(o.asked === true && o.fromChat ? { asked: true as const } : {}) });
 }
 
 /**
  * Within the allowance held for it (a known worst case, at most what is held), an agent's call goes
  * on without a question; past it, the person is asked with Cancel the default; a bill with no bound
- * (a Wallet Database query whose match count is unknown) always asks, in the palette's own words.
+ * (a Wallet Database query whose match count is unknown) always asks, in the palette's own words,
+ * unless the person has just answered that very question (`asked`).
  */
 function agentCover(a: Approval, q: Quote, gate: string): Cover {
-  if (gate === 'unbounded') return { kind: 'ask' };
+  if (gate === 'unbounded') return a.asked === true ? { kind: 'hold', credits: q.credits, why: l10n.t('approved by the person for this call; every match is billed') } : { kind: 'ask' };
   if (gate !== 'modal' && gate !== 'step') return { kind: 'ask', agent: true };
   const worst = q.exact ? q.credits : q.atMost;
   if (worst === undefined || a.credits <= 0 || worst > a.credits) return { kind: 'ask', agent: true };
-  return { kind: 'hold', credits: worst, why: l10n.t('within the agent allowance') };
+  return { kind: 'hold', credits: worst, why: a.asked === true ? l10n.t('approved by the person') : l10n.t('within the agent allowance') };
 }
 
 /**

@@ -131,11 +131,16 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
     assert.deepEqual(gated, ['src/core/calls/unattended.ts#runUnattended', 'src/vscode/calls/callService.ts#run', 'src/vscode/calls/pages.ts#resumeFile']);
   });
 
-  it('approvals are issued in four places only: a pipeline’s plan and a watch’s price per run (each from the person’s own approval), the runner’s --max-credits over its printed plan, and an AI agent’s call (within the allowance the person set, else asked)', () => {
+  it('approvals are issued in five places only: a pipeline’s plan and a watch’s price per run (each from the person’s own approval), the runner’s --max-credits over its printed plan, and an AI agent’s call in VS Code or through the MCP server (within the allowance the person set, else asked)', () => {
     const issuers = fns.filter((f) => ['planApprovals', 'watchRunApproval', 'watchCellApprovals', 'agentApproval'].some((n) => f.calls.has(n))).map((f) => f.where).sort();
-    assert.deepEqual(issuers, ['src/runner/runCommand.ts#runWith', 'src/vscode/agents/paidTool.ts#invoke', 'src/vscode/pipeline/pipelineNotebook.ts#execute', 'src/vscode/watch/targets.ts#runWatch']);
+    assert.deepEqual(issuers, ['src/runner/mcpPaid.ts#paidCall', 'src/runner/runCommand.ts#runWith', 'src/vscode/agents/paidTool.ts#invoke', 'src/vscode/pipeline/pipelineNotebook.ts#execute', 'src/vscode/watch/targets.ts#runWatch']);
     // An agent's approval is handed to the call flow, which prices it and asks past the allowance.
     assert.ok(fns.find((f) => f.where === 'src/vscode/agents/paidTool.ts#invoke')?.callees.includes('deps.calls.run'), 'an agent’s call goes through CallService.run');
+    // The MCP server's goes to the headless host's one call (core/calls/unattended.ts runUnattended, the gate), after the allowance's hold or the person's answer.
+    const mcp = fns.find((f) => f.where === 'src/runner/mcpPaid.ts#paidCall');
+    assert.ok(mcp?.callees.includes('deps.host.callOnce'), 'an MCP agent’s call goes through the runner host');
+    assert.deepEqual(mcp?.sends, [], 'the MCP server never sends on its own');
+    assert.ok(fns.find((f) => f.where === 'src/runner/host.ts#callOnce')?.calls.has('runUnattended'), 'the runner host’s call is the unattended flow');
     // The runner issues them only after the plan's total is within --max-credits (the refusal returns before).
     const runWith = readFileSync(join(root, 'src/runner/runCommand.ts'), 'utf8');
     assert.ok(runWith.indexOf('plan.total > cmd.maxCredits') < runWith.indexOf('planApprovals(plan.lines'), 'the total is checked against --max-credits before any approval is issued');
@@ -190,7 +195,7 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
       }
     }
     assert.deepEqual(Object.fromEntries([...users].sort(([a], [b]) => a.localeCompare(b))), {
-      agentApproval: ['src/vscode/agents/paidTool.ts'],
+      agentApproval: ['src/runner/mcpPaid.ts', 'src/vscode/agents/paidTool.ts'],
       callRefusal: ['src/core/calls/unattended.ts', 'src/vscode/calls/callService.ts'],
       cellRefusal: ['src/core/pipeline/run.ts'],
       isApproval: ['src/vscode/watch/targets.ts'],

@@ -145,6 +145,23 @@ describe('approval: an AI agent’s call (issue 33)', () => {
     assert.equal(gate.kind, 'unbounded');
     assert.deepEqual(priceCover(agentApproval({ endpointId: 'wallet_database', fromChat: true, held: 1e9 }), q, gate), { kind: 'ask' });
   });
+
+  it('the MCP server’s question answered by the person (asked): that very price passes, a bill per match is held at its smallest bill, and nothing more', () => {
+    const wd = findEndpoint('wallet_database');
+    assert.ok(wd && ep);
+    const q = quote(wd, { query: query(100, 0.9) });
+    const gate = gateOf(q);
+    const asked = priceCover(agentApproval({ endpointId: 'wallet_database', fromChat: true, held: q.credits, asked: true }), q, gate);
+    assert.equal(asked.kind, 'hold');
+    assert.equal(asked.kind === 'hold' ? asked.credits : 0, q.credits);
+    // Approved for 200, a price of 300 is asked again, never sent under the answer.
+    const two = quote(ep, { tokens: ['a', 'b'] });
+    assert.equal(priceCover(agentApproval({ endpointId: 'toptraders', fromChat: true, held: 200, asked: true }), two, gateOf(two)).kind, 'hold');
+    const three = quote(ep, { tokens: ['a', 'b', 'c'] });
+    assert.deepEqual(priceCover(agentApproval({ endpointId: 'toptraders', fromChat: true, held: 200, asked: true }), three, gateOf(three)), { kind: 'ask', agent: true });
+    // No caller behind it: `asked` counts for nothing.
+    assert.deepEqual(priceCover(agentApproval({ endpointId: 'wallet_database', fromChat: false, held: q.credits, asked: true }), q, gate), { kind: 'ask' });
+  });
 });
 
 describe('watch words (issue 35 item 11)', () => {
