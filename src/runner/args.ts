@@ -1,14 +1,17 @@
 /**
  * The runner's command line: its commands, their options and their help, read before anything is
  * sent. A bad argument is a clear message and exit 2 (src/runner/exitCodes.ts); nothing here reads
- * the network or a file.
+ * the network or a file. `call` and `fetch` read theirs in callArgs.ts.
  */
+import { parseCallArgs, type CallCommand } from './callArgs';
 
-const USAGE = `wallet-analytics: runs a Wallet Analytics pipeline or watch without the editor, with the editor's own code.
+const USAGE = `wallet-analytics: runs a Wallet Analytics pipeline, watch or single call without the editor, with the editor's own code.
 
 Usage:
   wallet-analytics run <file.wapipe.json> --max-credits N [--refresh] [--junit FILE] [--base-url URL] [--charge-again]
   wallet-analytics watch <file.wapipe.json> --max-credits N [--notify-url URL] [--base-url URL] [--charge-again]
+  wallet-analytics call <endpoint-id> --input '<json>' --max-credits N [--out DIR] [--base-url URL] [--charge-again]
+  wallet-analytics fetch <requestId> [--endpoint ID] [--out DIR] [--base-url URL]
   wallet-analytics <command> --help
 
 The key is read from WA_API_KEY only, and sent only to the base URL's origin.
@@ -43,6 +46,7 @@ sendMessage with ?chat_id=…, or any URL as JSON {"text": …}). The key is nev
   --charge-again    as for run`;
 
 export type Command =
+  | CallCommand
   | { readonly kind: 'help'; readonly text: string }
   | { readonly kind: 'bad'; readonly message: string }
   | {
@@ -69,6 +73,7 @@ const FLAG_OPTIONS: Readonly<Record<'run' | 'watch', readonly string[]>> = {
 export function parseArgs(argv: readonly string[]): Command {
   const [cmd, ...rest] = argv;
   if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') return { kind: 'help', text: USAGE };
+  if (cmd === 'call' || cmd === 'fetch') return parseCallArgs(cmd, rest);
   if (cmd !== 'run' && cmd !== 'watch') return { kind: 'bad', message: `Unknown command “${cmd}”. ${USAGE}` };
   if (rest.includes('--help') || rest.includes('-h')) return { kind: 'help', text: cmd === 'run' ? RUN_HELP : WATCH_HELP };
   const values = new Map<string, string>();
