@@ -13,7 +13,7 @@ export const PACKAGES: readonly SystemPackage[];
 export interface Need {
   codeServer: boolean;
   browser: boolean;
-  /** The unit tier's Copy as Code tests: curl, jq, Python requests. */
+  /** The unit tier's Copy as Code and notebook tests: curl, Python requests, pandas, nbformat. */
   snippets: boolean;
   /** One line per task that needs something, saying why. */
   why: string[];

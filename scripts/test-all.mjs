@@ -186,7 +186,7 @@ console.log(`test-all: ${capacity.why}.`);
 
 const built = await check('build', process.execPath, ['esbuild.mjs', '--tests'], 5 * min);
 
-// System packages (Chromium, ripgrep, code-server's compilers; curl, jq and Python requests for the
+// System packages (Chromium, ripgrep, code-server's compilers; curl and Python requests, pandas, nbformat for the
 // unit tier's Copy as Code runs) only for the tiers that need them (e2e; integration when its
 // launcher is code-server; unit): installed by apt-get as root or with passwordless sudo, else the
 // one line to run is printed and nothing more is run.

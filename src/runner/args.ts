@@ -1,15 +1,18 @@
 /**
  * The runner's command line: its commands, their options and their help, read before anything is
  * sent. A bad argument is a clear message and exit 2 (src/runner/exitCodes.ts); nothing here reads
- * the network or a file.
+ * the network or a file. `call` and `fetch` read theirs in callArgs.ts.
  */
+import { parseCallArgs, type CallCommand } from './callArgs';
 
-const USAGE = `wallet-analytics: runs a Wallet Analytics pipeline or watch without the editor, with the editor's own code, or serves its tools to AI agents over MCP.
+const USAGE = `wallet-analytics: runs a Wallet Analytics pipeline, watch or single call without the editor, with the editor's own code, or serves its tools to AI agents over MCP.
 
 Usage:
   wallet-analytics run <file.wapipe.json> --max-credits N [--refresh] [--junit FILE] [--base-url URL] [--charge-again]
   wallet-analytics watch <file.wapipe.json> --max-credits N [--notify-url URL] [--base-url URL] [--charge-again]
   wallet-analytics mcp [--max-credits N] [--max-credits-per-call N] [--base-url URL] [--out DIR]
+  wallet-analytics call <endpoint-id> --input '<json>' --max-credits N [--out DIR] [--base-url URL] [--charge-again]
+  wallet-analytics fetch <requestId> [--endpoint ID] [--out DIR] [--base-url URL]
   wallet-analytics <command> --help
 
 The key is read from WA_API_KEY only, and sent only to the base URL's origin.
@@ -61,6 +64,7 @@ Environment: WA_API_KEY (the key; never on the command line), WA_BASE_URL, WA_AC
 WA_POLL_INTERVAL_S, as for run. Nothing but the protocol is written to stdout; logs go to stderr.`;
 
 export type Command =
+  | CallCommand
   | { readonly kind: 'help'; readonly text: string }
   | { readonly kind: 'bad'; readonly message: string }
   | {
@@ -95,6 +99,7 @@ const HELP = { run: RUN_HELP, watch: WATCH_HELP, mcp: MCP_HELP } as const;
 export function parseArgs(argv: readonly string[]): Command {
   const [cmd, ...rest] = argv;
   if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') return { kind: 'help', text: USAGE };
+  if (cmd === 'call' || cmd === 'fetch') return parseCallArgs(cmd, rest);
   if (cmd !== 'run' && cmd !== 'watch' && cmd !== 'mcp') return { kind: 'bad', message: `Unknown command “${cmd}”. ${USAGE}` };
   if (rest.includes('--help') || rest.includes('-h')) return { kind: 'help', text: HELP[cmd] };
   const values = new Map<string, string>();

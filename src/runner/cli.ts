@@ -2,7 +2,8 @@
  * The `wallet-analytics` command (issue 32), bundled by esbuild.mjs into one file, dist/cli.js,
  * with no dependency beyond Node 20. The same file is the table worker a local step or a watch's
  * comparison runs in (the worker is started by file: here, this one), so the runner stays one file.
- * This is the entry only: arguments (args.ts), the run (runCommand.ts, watchCommand.ts), the host
+ * This is the entry only: arguments (args.ts, callArgs.ts), the run (runCommand.ts, watchCommand.ts,
+ * callCommand.ts for one call), the host
  * (host.ts) and the exit codes (exitCodes.ts) are their own files.
  */
 import { basename, dirname, resolve } from 'node:path';
@@ -15,6 +16,7 @@ import { EXIT, type ExitCode } from './exitCodes';
 import { junitXml } from './junit';
 import { mcpCommand } from './mcpCommand';
 import { BadInput, runCommand, type RunEnv } from './runCommand';
+import { callCommand } from './callCommand';
 import { watchCommand } from './watchCommand';
 
 async function main(argv: readonly string[]): Promise<ExitCode> {
@@ -39,6 +41,7 @@ async function main(argv: readonly string[]): Promise<ExitCode> {
     workerFile: __filename,
   };
   const print = (line: string): void => void process.stdout.write(`${line}\n`);
+  if (cmd.kind === 'call' || cmd.kind === 'fetch') return callCommand(cmd, env, print, (line) => void process.stderr.write(`${line}\n`));
   try {
     // The MCP server's stdout is the protocol's: it prints nothing there, and has no report.
     if (cmd.kind === 'mcp') return await mcpCommand(cmd, env);

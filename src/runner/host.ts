@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { runUnattended } from '../core/calls/unattended';
 import { reconcileInHistory } from '../core/calls/reconcile';
 import { errorText } from '../core/errors';
+import type { JobRecord } from '../core/jobs/job';
 import { GlobalStatePersistence } from '../core/jobs/persistence';
 import { Poller } from '../core/jobs/poller';
 import { JobStore } from '../core/jobs/store';
@@ -50,7 +51,7 @@ interface HostOptions {
   readonly key: string;
   /** `<name>.results/`: the records, the local steps' files, the state; calls' files go to its `calls/`. */
   readonly resultsDir: string;
-  /** Where calls' files go when not `calls/` inside resultsDir (the MCP server's --out). */
+  /** Where calls' files go when not `calls/` inside resultsDir (the MCP server's --out; a single call's --out folder itself). */
   readonly callsDir?: string;
   readonly maxCreditsPerCall: number;
   readonly chargeAgain: boolean;
@@ -189,6 +190,22 @@ export class RunnerHost {
     const j = await this.poller.whenSettled(requestId);
     return j.state === 'done' && j.resultPath ? { resultPath: j.resultPath } : undefined;
   };
+
+  /**
+   * A job submitted elsewhere (a Copy as Code snippet, another script): followed to its file by the
+   * one poller and written by the one result writer, as a job this host paid for. Free: nothing is
+   * sent but GET /request/{requestId} and the download. Its cost is not known here: 0 is recorded.
+   */
+  async followSubmitted(requestId: string, endpointId: string): Promise<JobRecord> {
+    const known = this.store.get(requestId);
+    if (!known) {
+      await this.store.put({ requestId, endpointId, inputs: {}, cost: 0, profileId: DEFAULT_PROFILE_ID, baseUrl: this.o.baseUrl, submittedAt: new Date().toISOString(), state: 'pending' });
+    } else if (known.state === 'downloadFailed') {
+      await this.poller.retryDownload(requestId).catch((e: unknown) => this.o.print(`  ${requestId}: ${errorText(e)}`));
+    }
+    void this.poller.pollNow();
+    return this.poller.whenSettled(requestId);
+  }
 
   /** Stops polling and waits for the state file to be written. */
   async close(): Promise<void> {

@@ -45,17 +45,23 @@ export interface RunEnv {
 /** A bad argument, file or environment, found before anything is sent: the message for exit 2. */
 export class BadInput extends Error {}
 
-/** Reads and checks everything a run needs before anything is sent; throws BadInput. */
-export function prepare(cmd: RunCommand, env: RunEnv): { file: PipelineFile; path: string; baseUrl: string; key: string } {
+/** The key (WA_API_KEY only) and the base URL (--base-url, else WA_BASE_URL), checked before anything is sent; throws BadInput. */
+export function connectionOf(given: string | undefined, env: RunEnv): { baseUrl: string; key: string } {
   const key = env.key?.trim();
   if (!key) throw new BadInput('WA_API_KEY is not set: the key is read from that environment variable only (never from a file or an argument).');
-  const baseUrl = cmd.baseUrl ?? env.baseUrl;
+  const baseUrl = given ?? env.baseUrl;
   if (!baseUrl) throw new BadInput('No base URL: give --base-url URL (the exported workflow passes it), or set WA_BASE_URL.');
   try {
     checkUrl(baseUrl, 'base URL');
   } catch (e) {
     throw new BadInput(errorText(e));
   }
+  return { baseUrl, key };
+}
+
+/** Reads and checks everything a run needs before anything is sent; throws BadInput. */
+export function prepare(cmd: RunCommand, env: RunEnv): { file: PipelineFile; path: string; baseUrl: string; key: string } {
+  const { baseUrl, key } = connectionOf(cmd.baseUrl, env);
   const path = resolve(cmd.file);
   if (!existsSync(path)) throw new BadInput(`No such pipeline file: ${path}`);
   let file: PipelineFile;

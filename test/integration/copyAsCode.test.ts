@@ -1,6 +1,7 @@
-// Copy as Code in the window: from a Requests item, from a query file (its CodeLens), and from the
-// price step, the clipboard holds exactly the snippet of that call under the active base URL, never
-// the stored key, and nothing is sent or charged.
+// Copy as Code in the window: from a Requests item, from a query file (its CodeLens), from the price
+// step, and as the runner's command line (the first choice, the extension's own dist/cli.js), the
+// clipboard holds exactly the snippet of that call under the active base URL, never the stored key,
+// and nothing is sent or charged.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -16,7 +17,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import type { CopyOutcome } from '../../src/vscode/commands/copyAsCode';
 import { CommandIds } from '../../src/vscode/base/ids';
-import { answerPrices, api as getApi, note, waitFor, setApiKey, clearApiKey } from './support';
+import { EXTENSION_ID, answerPrices, api as getApi, note, waitFor, setApiKey, clearApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -27,10 +28,16 @@ describe('Copy as Code: the clipboard holds the call, never the key; nothing is 
   let sb: Sandbox;
   let dir: string;
 
+  /** The runner the installed extension ships: its dist/cli.js. */
+  const runner = (): { file: string } => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext);
+    return { file: path.join(ext.extensionPath, 'dist', 'cli.js') };
+  };
   const expected = (id: string, input: Record<string, unknown>, lang: SnippetLanguage): string => {
     const d = describeCall(endpoint(id), input, sb.baseUrl);
     assert.ok(d.ok, d.ok ? '' : d.errors.join(' '));
-    return snippet(lang, d.call);
+    return snippet(lang, d.call, runner());
   };
   /** The calls the sandbox got other than the free history and balance reads the views make on their own. */
   const paidOrSubmitted = () => sb.received().filter((r) => !['/requests', '/credits'].includes(r.path) && !r.path.startsWith('/request/') && !r.path.endsWith('/columns'));
@@ -101,6 +108,22 @@ describe('Copy as Code: the clipboard holds the call, never the key; nothing is 
     assert.equal(sb.ledger().length, ledger, 'nothing was charged');
   });
 
+  it('the first choice, the runner’s command line: the extension’s own dist/cli.js, with the price as --max-credits', async () => {
+    const ledger = sb.ledger().length;
+    const sent = paidOrSubmitted().length;
+    const out = await vscode.commands.executeCommand<CopyOutcome>(CommandIds.copyAsCode, { endpointId: 'trending', inputs: { hours: 1 }, language: 'runner' });
+    assert.equal(out.status, 'copied', JSON.stringify(out));
+    const clip = await vscode.env.clipboard.readText();
+    assert.equal(clip, expected('trending', { hours: 1 }, 'runner'));
+    const line = clip.split('\n').filter((l) => l && !l.startsWith('#'));
+    assert.equal(line.length, 1, clip);
+    assert.ok(line[0]?.startsWith(`node '${runner().file}' call trending --input '{"hours":1}' --max-credits 50 --base-url '${sb.baseUrl}'`), line[0]);
+    assert.ok(fs.existsSync(runner().file), 'the runner the line names is installed with the extension');
+    assert.ok(!clip.includes(sb.demoKey));
+    assert.equal(paidOrSubmitted().length, sent, 'nothing was sent');
+    assert.equal(sb.ledger().length, ledger, 'nothing was charged');
+  });
+
   it('from the price step: copied, the flow ends cancelled, nothing sent or approved', async () => {
     const t = api.testing;
     assert.ok(t);
@@ -118,7 +141,7 @@ describe('Copy as Code: the clipboard holds the call, never the key; nothing is 
     const clip = await vscode.env.clipboard.readText();
     const want = describeCall(endpoint('toptraders'), input, sb.baseUrl);
     assert.ok(want.ok);
-    assert.equal(clip, snippet('typescript', want.call));
+    assert.equal(clip, snippet('typescript', want.call, runner()));
     assert.ok(clip.includes('process.env.WA_API_KEY') && !clip.includes(sb.demoKey));
     assert.equal(paidOrSubmitted().length, sent, 'nothing was sent');
     assert.equal(sb.ledger().length, ledger, 'nothing was charged');

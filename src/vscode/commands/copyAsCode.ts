@@ -1,6 +1,8 @@
 /**
- * "Copy as Code": a call written out as curl, Python, TypeScript or PowerShell (src/core/codegen/snippets.ts)
- * and put on the clipboard, from the price step, a Requests item, a query file, or the palette.
+ * "Copy as Code": a call written out (src/core/codegen/snippets.ts) and put on the clipboard, from the
+ * price step, a Requests item, a query file, or the palette: first as the command line of the
+ * extension's own runner (its dist/cli.js, the file Export Pipeline copies), else as the one request
+ * in curl, Python, TypeScript or PowerShell.
  *
  * Copying never sends anything and never approves a price: it has no path to the call flow's send.
  * The snippet reads the key from WA_API_KEY; the key is never read here, so it cannot reach the
@@ -24,6 +26,7 @@ import { queryEndpoint, type QueryRunner } from '../language/runner';
 import { RequestNode } from '../views/requestsTree';
 import { l10n } from '../../shared/l10n';
 import { showError } from '../base/errors';
+import { RUNNER_SOURCE } from '../pipeline/exportPipeline';
 
 export type CopyOutcome =
   | { readonly status: 'copied'; readonly language: SnippetLanguage; readonly text: string; readonly message: string }
@@ -66,7 +69,7 @@ export class CodeCopier {
     const language = opts.language ?? this.languageForTests ?? (await this.pickLanguage(ep));
     if (!language) return { status: 'cancelled' };
     await this.storage.set(StorageKeys.copyAsCodeLanguage, language);
-    const text = snippet(language, d.call);
+    const text = snippet(language, d.call, { file: RUNNER_SOURCE });
     await vscode.env.clipboard.writeText(text);
     const sandbox = this.connection.activeSandbox;
     const message =

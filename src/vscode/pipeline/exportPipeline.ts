@@ -97,8 +97,8 @@ interface ExportPlace {
   readonly name: string;
 }
 
-/** The runner every export copies: the extension's own dist/cli.js, beside this bundle (issue 32). */
-const RUNNER_SOURCE = path.join(__dirname, 'cli.js');
+/** The runner every export copies, and Copy as Code's command line runs: the extension's own dist/cli.js, beside this bundle (issue 32). */
+export const RUNNER_SOURCE = path.join(__dirname, 'cli.js');
 /** Its name beside a pipeline: `.cjs`, so Node runs it as CommonJS whatever the folder's package.json says. */
 const RUNNER_NAME = 'wallet-analytics.cjs';
 

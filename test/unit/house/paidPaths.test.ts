@@ -131,9 +131,12 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
     assert.deepEqual(gated, ['src/core/calls/unattended.ts#runUnattended', 'src/vscode/calls/callService.ts#run', 'src/vscode/calls/pages.ts#resumeFile']);
   });
 
-  it('approvals are issued in five places only: a pipeline’s plan and a watch’s price per run (each from the person’s own approval), the runner’s --max-credits over its printed plan, and an AI agent’s call in VS Code or through the MCP server (within the allowance the person set, else asked)', () => {
+  it('approvals are issued in six places only: a pipeline’s plan and a watch’s price per run (each from the person’s own approval), the runner’s --max-credits over its printed plan or its one call’s printed price, and an AI agent’s call in VS Code or through the MCP server (within the allowance the person set, else asked)', () => {
     const issuers = fns.filter((f) => ['planApprovals', 'watchRunApproval', 'watchCellApprovals', 'agentApproval'].some((n) => f.calls.has(n))).map((f) => f.where).sort();
-    assert.deepEqual(issuers, ['src/runner/mcpPaid.ts#paidCall', 'src/runner/runCommand.ts#runWith', 'src/vscode/agents/paidTool.ts#invoke', 'src/vscode/pipeline/pipelineNotebook.ts#execute', 'src/vscode/watch/targets.ts#runWatch']);
+    assert.deepEqual(issuers, ['src/runner/callCommand.ts#oneCall', 'src/runner/mcpPaid.ts#paidCall', 'src/runner/runCommand.ts#runWith', 'src/vscode/agents/paidTool.ts#invoke', 'src/vscode/pipeline/pipelineNotebook.ts#execute', 'src/vscode/watch/targets.ts#runWatch']);
+    // `wallet-analytics call` (what Copy as Code hands over to) issues its one approval only after the price is bounded and within --max-credits.
+    const oneCall = readFileSync(join(root, 'src/runner/callCommand.ts'), 'utf8');
+    assert.ok(oneCall.indexOf('!line.bounded') < oneCall.indexOf('planApprovals(plan.lines') && oneCall.indexOf('plan.total > cmd.maxCredits') < oneCall.indexOf('planApprovals(plan.lines'), 'the price is checked against --max-credits before the approval is issued');
     // An agent's approval is handed to the call flow, which prices it and asks past the allowance.
     assert.ok(fns.find((f) => f.where === 'src/vscode/agents/paidTool.ts#invoke')?.callees.includes('deps.calls.run'), 'an agent’s call goes through CallService.run');
     // The MCP server's goes to the headless host's one call (core/calls/unattended.ts runUnattended, the gate), after the allowance's hold or the person's answer.
@@ -200,7 +203,7 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
       cellRefusal: ['src/core/pipeline/run.ts'],
       isApproval: ['src/vscode/watch/targets.ts'],
       overApproved: ['src/core/watch/runner.ts'],
-      planApprovals: ['src/runner/runCommand.ts', 'src/vscode/pipeline/pipelineNotebook.ts'],
+      planApprovals: ['src/runner/callCommand.ts', 'src/runner/runCommand.ts', 'src/vscode/pipeline/pipelineNotebook.ts'],
       priceCover: ['src/core/calls/unattended.ts', 'src/vscode/calls/priceStep.ts'],
       watchCellApprovals: ['src/vscode/watch/targets.ts'],
       watchRunApproval: ['src/vscode/watch/targets.ts'],

@@ -42,6 +42,9 @@ describe('the runner stands on the core', () => {
       ['host.ts', '../core/money/ambiguousCalls'],
       ['runCommand.ts', '../core/pipeline/run'],
       ['runCommand.ts', '../core/money/approval'],
+      // One call (what Copy as Code hands over to) is `run`'s pipeline run of one cell, under the owner's approval.
+      ['callCommand.ts', '../core/pipeline/run'],
+      ['callCommand.ts', '../core/money/approval'],
       ['watchCommand.ts', '../core/watch/changes'],
       ['watchCommand.ts', '../core/transport/webhook'],
     ]) {

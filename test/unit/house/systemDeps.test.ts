@@ -82,9 +82,9 @@ describe('system packages: the plan', () => {
     const need = needsFor(['checks', 'unit'], opts);
     assert.equal(need.codeServer, false);
     assert.equal(need.browser, false);
-    const plan = planSystemDeps(facts({ need, present: without('curl', 'jq', 'python3-requests', 'python3-pandas', 'python3-nbformat') }));
+    const plan = planSystemDeps(facts({ need, present: without('curl', 'python3-requests', 'python3-pandas', 'python3-nbformat') }));
     assert.equal(plan.action, 'install');
-    assert.deepEqual(plan.packages, ['curl', 'jq', 'python3-requests', 'python3-pandas', 'python3-nbformat'], 'no Chromium, code-server or compilers for the unit tier');
+    assert.deepEqual(plan.packages, ['curl', 'python3-requests', 'python3-pandas', 'python3-nbformat'], 'no Chromium, code-server or compilers for the unit tier');
     assert.match(plan.message, /python3-requests\s+the unit tier runs the Python \(requests\) Copy as Code snippets/);
     assert.match(plan.message, /python3-pandas\s+the unit tier runs an Open in Notebook notebook's pandas code/);
     assert.match(plan.message, /python3-nbformat\s+the unit tier validates an Open in Notebook file/);

@@ -4,9 +4,16 @@
  * small XML reader for its JUnit report.
  */
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
-export const CLI = resolve(__dirname, '../../../../dist/cli.js');
+/** The repository's root: found upwards, since this file is bundled into test files of several depths. */
+function repoRoot(): string {
+  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) if (statSync(join(d, 'package.json'), { throwIfNoEntry: false })?.isFile()) return d;
+  throw new Error(`no package.json above ${__dirname}`);
+}
+
+export const CLI = join(repoRoot(), 'dist', 'cli.js');
 
 export interface CliRun {
   readonly code: number | null;

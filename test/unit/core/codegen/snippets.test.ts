@@ -1,31 +1,30 @@
 /**
  * Copy as Code (src/core/codegen/snippets.ts) as text: every endpoint in every language, the key only as an
- * environment variable, the price comment, the poll loop of a queued call, and quoting that holds
- * against hostile values, checked by handing each quoted value to the real interpreter when it is
- * installed, and by a local server that records the exact bytes a snippet sends.
+ * environment variable, the price comment, the runner's command line with the price as --max-credits,
+ * the other languages describing the one request only (no loop, no poll, no download: a queued call
+ * prints its requestId and hands the wait to `wallet-analytics fetch`), and quoting that holds against
+ * hostile values, checked by handing each quoted value to the real interpreter, and by a local server
+ * that records the exact bytes a snippet sends.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { transformSync } from 'esbuild';
-import { ENDPOINTS, encodeRequest, endpoint } from '../../../../src/core/spec/catalog';
+import { ENDPOINTS, encodeRequest, endpoint, validateInput } from '../../../../src/core/spec/catalog';
 import { callBody, callHeaders, callUrl } from '../../../../src/core/transport/http';
 import { isPaid, quote } from '../../../../src/core/money/pricing';
 import { sampleInput } from '../../../../src/core/spec/samples';
-import { TOOLS, runSnippet } from '../../fixtures/runSnippet';
+import { TOOLS, pythonWith, runSnippet } from '../../fixtures/runSnippet';
 import { SNIPPET_LANGUAGES, bashQuote, describeCall, jsonQuote, psQuote, snippet, type CallDescription, type SnippetLanguage } from '../../../../src/core/codegen/snippets';
 
 const BASE = 'https://api.example.com';
 const LANGS = SNIPPET_LANGUAGES.map((l) => l.id);
-
-function has(cmd: string, args: string[]): boolean {
-  return spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
-}
-const HAVE = { bash: has('bash', ['-c', 'true']), pwsh: TOOLS.powershell.have };
+const RUNNER = { file: '/opt/wallet analytics/dist/cli.js' };
+const text = (lang: SnippetLanguage, d: CallDescription): string => snippet(lang, d, RUNNER);
 
 function described(id: string, input: Record<string, unknown> = sampleInput(endpoint(id)), base = BASE): CallDescription {
   const d = describeCall(endpoint(id), input, base);
@@ -60,7 +59,9 @@ describe('Copy as Code: every endpoint, every language', () => {
         Object.fromEntries(d.headers.map(([k, v]) => [k, typeof v === 'string' ? v : 'KEY'])),
         expected,
       );
-      assert.equal(d.poll !== undefined, ep.family === 'queued');
+      const v = validateInput(ep, input);
+      assert.ok(v.ok);
+      if (v.ok) assert.deepEqual(d.input, v.input, 'the runner is given the inputs as the catalog checked them');
     });
   }
 
@@ -72,11 +73,11 @@ describe('Copy as Code: every endpoint, every language', () => {
       for (const ep of ENDPOINTS) {
         const d = described(ep.id);
         for (const lang of LANGS) {
-          const text = snippet(lang, d);
-          assert.ok(!text.includes(secret), `${ep.id} ${lang} holds the key`);
-          assert.ok(!text.includes('\u0000'), `${ep.id} ${lang} holds the key marker`);
-          const ref = { curl: '$WA_API_KEY', python: 'os.environ["WA_API_KEY"]', typescript: 'process.env.WA_API_KEY', powershell: '$env:WA_API_KEY' }[lang];
-          assert.ok(text.includes(ref), `${ep.id} ${lang} reads ${ref}`);
+          const t = text(lang, d);
+          assert.ok(!t.includes(secret), `${ep.id} ${lang} holds the key`);
+          assert.ok(!t.includes('\u0000'), `${ep.id} ${lang} holds the key marker`);
+          const ref = { runner: 'environment variable WA_API_KEY', curl: '$WA_API_KEY', python: 'os.environ["WA_API_KEY"]', typescript: 'process.env.WA_API_KEY', powershell: '$env:WA_API_KEY' }[lang];
+          assert.ok(t.includes(ref), `${ep.id} ${lang} reads ${ref}`);
         }
       }
     } finally {
@@ -85,21 +86,22 @@ describe('Copy as Code: every endpoint, every language', () => {
     }
   });
 
-  it('starts with the price the extension shows: exact, "up to", or free', () => {
-    const cases: [string, Record<string, unknown> | undefined, RegExp][] = [
-      ['toptraders', undefined, /Price: 200 credits \(2 tokens × 100\)\. Running this spends credits/u],
-      ['trending', undefined, /Price: 50 credits\. Running this spends credits/u],
-      ['token_creators', undefined, /Price: up to 5,000 credits \(100 per creator returned, 50 per page\)\. Running this spends credits/u],
-      ['credits', undefined, /Price: free\. Running this spends no credits\./u],
+  it('starts with the price the extension shows: exact, "up to", or free; the runner holds it as --max-credits', () => {
+    const cases: [string, Record<string, unknown> | undefined, RegExp, number][] = [
+      ['toptraders', undefined, /Price: 200 credits \(2 tokens × 100\)\. Running this spends credits/u, 200],
+      ['trending', undefined, /Price: 50 credits\. Running this spends credits/u, 50],
+      ['token_creators', undefined, /Price: up to 5,000 credits \(100 per creator returned, 50 per page\)\. Running this spends credits/u, 5000],
+      ['credits', undefined, /Price: free\. Running this spends no credits\./u, 0],
     ];
-    for (const [id, input, re] of cases) {
+    for (const [id, input, re, max] of cases) {
       const d = described(id, input);
       for (const lang of LANGS) {
-        const text = snippet(lang, d);
-        const first = text.split('\n').slice(0, 2).join('\n');
+        const t = text(lang, d);
+        const first = t.split('\n').slice(0, 2).join('\n');
         assert.match(first, re, `${id} ${lang}: ${first}`);
-        assert.match(text.split('\n')[0] ?? '', lang === 'typescript' ? /^\/\/ / : /^# /u);
+        assert.match(t.split('\n')[0] ?? '', lang === 'typescript' ? /^\/\/ / : /^# /u);
       }
+      assert.match(text('runner', d), new RegExp(` --max-credits ${max} `, 'u'), id);
     }
     // The price step's context (a known match count) is the price written.
     const db = endpoint('wallet_database');
@@ -107,34 +109,51 @@ describe('Copy as Code: every endpoint, every language', () => {
     const d = describeCall(db, q, BASE, { knownMatches: 12 });
     assert.ok(d.ok);
     if (d.ok) assert.equal(d.call.price.text, quote(db, q, { knownMatches: 12 }).text);
-    for (const ep of ENDPOINTS) if (isPaid(ep)) assert.match(snippet('curl', described(ep.id)), /spends credits/u, ep.id);
+    for (const ep of ENDPOINTS) if (isPaid(ep)) assert.match(text('curl', described(ep.id)), /spends credits/u, ep.id);
   });
 
-  it('a queued call polls GET /request/{requestId} about every 5 s until url is set, stops on failed, downloads the file', () => {
+  it('the first choice is the runner’s command line: node <the extension’s dist/cli.js> call <id> --input <json> --max-credits <price> --base-url <base>', () => {
+    assert.equal(LANGS[0], 'runner');
     const d = described('toptraders');
-    const checks: Record<SnippetLanguage, RegExp[]> = {
-      curl: [/while :; do/u, /'\/request\/'"\$\(printf '%s' "\$request_id" \| jq -sRr @uri\)"/u, /\.url \/\/ ""/u, /= failed \]/u, /sleep 5/u, /-o "\$out" "\$url"/u],
-      python: [/while True:/u, /"\/request\/" \+ urllib\.parse\.quote\(request_id, safe=""\)/u, /record\.get\("url"\)/u, /== "failed"/u, /time\.sleep\(5\)/u, /open\(out, "wb"\)/u],
-      typescript: [/for \(;;\)/u, /"\/request\/" \+ encodeURIComponent\(ack\.requestId\)/u, /record\.url/u, /=== "failed"/u, /setTimeout\(resolve, 5_000\)/u, /writeFile\(out/u],
-      powershell: [/while \(\$true\)/u, /'\/request\/' \+ \[uri\]::EscapeDataString\(\$requestId\)/u, /\$record\.url/u, /-eq 'failed'/u, /Start-Sleep -Seconds 5/u, /-OutFile \$out/u],
-    };
-    for (const lang of LANGS) {
-      const text = snippet(lang, d);
-      for (const re of checks[lang]) assert.match(text, re, `${lang}: ${re}`);
-    }
-    // A direct call has no loop.
-    for (const lang of LANGS) assert.doesNotMatch(snippet(lang, described('wallet_database')), /\/request\//u, lang);
+    const t = text('runner', d);
+    const line = t.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    assert.deepEqual(line, [`node '/opt/wallet analytics/dist/cli.js' call toptraders --input ${bashQuote(JSON.stringify(d.input))} --max-credits 200 --base-url 'https://api.example.com'`]);
+    // The quoted --input is the checked input, byte for byte, through bash.
+    const back = execFileSync('bash', ['-c', `printf '%s' ${bashQuote(JSON.stringify(d.input))}`], { encoding: 'utf8' });
+    assert.deepEqual(JSON.parse(back), d.input);
+    assert.match(t, /Export Pipeline writes the same\n# file beside a pipeline as wallet-analytics\.cjs/u);
+    assert.match(t, /Exit codes: 0 done, 1 failed, 2 bad input \(nothing sent\), 3 refused \(nothing sent\), 4 may have been charged\./u);
   });
 
-  it('no request carrying the key follows a redirect; the download carries it only on the base origin', () => {
+  it('the other languages describe the one request only: no loop, no function, no poll, no download; a queued call prints its requestId and names the runner’s fetch', () => {
+    const program = /\bwhile\b|\buntil\b|\bfor\b.*\bin\b.*:|for \(|\bdef \w|\bfunction \w|sleep|Sleep|setTimeout|-OutFile|-o "|open\(|writeFile|iter_content/u;
+    for (const ep of ENDPOINTS) {
+      const d = described(ep.id);
+      for (const lang of LANGS.filter((l) => l !== 'runner')) {
+        const t = text(lang, d);
+        const code = t.split('\n').filter((l) => !/^\s*(#|\/\/)/u.test(l)).join('\n');
+        assert.doesNotMatch(code, program, `${ep.id} ${lang}:\n${code}`);
+        // Only the account call that reads one request's record (free) names GET /request/{requestId}: no snippet polls.
+        if (ep.id !== 'request') assert.doesNotMatch(code, /\/request\//u, `${ep.id} ${lang}`);
+        const fetchLine = `node '/opt/wallet analytics/dist/cli.js' fetch <requestId> --endpoint ${ep.id} --base-url 'https://api.example.com'`;
+        if (ep.family === 'queued') {
+          assert.ok(t.includes(fetchLine), `${ep.id} ${lang} names the runner's fetch:\n${t}`);
+          assert.match(code, { curl: /curl -sS --fail-with-body/u, python: /print\(r\.json\(\)\["requestId"\]\)/u, typescript: /console\.log\(\(JSON\.parse\(text\) as \{ requestId: string \}\)\.requestId\)/u, powershell: /\)\.requestId$/mu }[lang], `${ep.id} ${lang}`);
+        } else {
+          assert.ok(!t.includes(' fetch <requestId>'), `${ep.id} ${lang}`);
+        }
+      }
+    }
+  });
+
+  it('no request carrying the key follows a redirect', () => {
     const d = described('trending');
-    const curl = snippet('curl', d);
+    const curl = text('curl', d);
     for (const line of curl.split('\n').filter((l) => l.includes('$WA_API_KEY') && l.includes('curl'))) assert.doesNotMatch(line, / -L /u, line);
-    assert.match(curl, /"\$origin"\/\*\) curl -sS --fail -o "\$out" "\$url" -H "api_key: \$WA_API_KEY"/u);
-    assert.match(curl, /\*\) curl -sS --fail -L -o "\$out" "\$url" --proto '=https,http' --proto-redir '=https' --globoff ;;/u);
-    assert.match(snippet('python', d), /allow_redirects=follow/u);
-    assert.match(snippet('typescript', d), /redirect: init\.follow \? "follow" : "error"/u);
-    assert.equal((snippet('powershell', d).match(/-MaximumRedirection 0/gu) ?? []).length, 3);
+    assert.doesNotMatch(curl, / -L\b|--location/u);
+    assert.match(text('python', d), /allow_redirects=False/u);
+    assert.match(text('typescript', d), /redirect: "error"/u);
+    assert.equal((text('powershell', d).match(/-MaximumRedirection 0/gu) ?? []).length, 1);
   });
 
   it('refuses input the extension would refuse, with the catalog’s message', () => {
@@ -145,13 +164,16 @@ describe('Copy as Code: every endpoint, every language', () => {
 });
 
 describe('Copy as Code: quoting hostile values', () => {
-  it('bash: each value comes back byte for byte from bash', { skip: HAVE.bash ? false : 'bash is not installed' }, () => {
+  it('bash: each value comes back byte for byte from bash', () => {
     for (const s of HOSTILE) assert.equal(execFileSync('bash', ['-c', `printf '%s' ${bashQuote(s)}`], { encoding: 'utf8' }), s);
   });
-  it('Python: each value comes back byte for byte from python3', { skip: has('python3', ['-c', '0']) ? false : 'python3 is not installed' }, () => {
+  it('Python: each value comes back byte for byte from python3', () => {
+    const found = pythonWith();
+    assert.ok(found, 'python3 is installed (scripts/system-deps.js: python3)');
+    const python: string = found;
     for (const s of HOSTILE) {
-      const out = execFileSync('python3', ['-c', `import sys; sys.stdout.buffer.write(${jsonQuote(s)}.encode("utf-8"))`], { encoding: 'utf8' });
-      assert.equal(out, s);
+      const back: string = execFileSync(python, ['-c', `import sys; sys.stdout.buffer.write(${jsonQuote(s)}.encode("utf-8"))`], { encoding: 'utf8' });
+      assert.equal(back, s);
     }
   });
   it('TypeScript: each value comes back byte for byte from node', () => {
@@ -171,18 +193,14 @@ describe('Copy as Code: quoting hostile values', () => {
       assert.doesNotMatch(inner.replace(/(['\u2018\u2019\u201A\u201B])\1/gu, ''), /['\u2018\u2019\u201A\u201B]/u);
     }
   });
-  it('PowerShell: each value comes back from pwsh', { skip: HAVE.pwsh ? false : 'pwsh (PowerShell) is not installed: its quoting is checked as text above' }, () => {
-    for (const s of HOSTILE) {
-      const out = execFileSync('pwsh', ['-NoProfile', '-Command', `[Console]::Out.Write(${psQuote(s)})`], { encoding: 'utf8' });
-      assert.equal(out, s);
-    }
-  });
 });
 
 describe('Copy as Code: a hostile body and base path reach the server byte for byte', () => {
-  for (const lang of LANGS) {
+  // The runner's line runs against the sandbox (snippetsSandbox.test.ts); PowerShell has no Debian package (fixtures/runSnippet.ts).
+  for (const lang of ['curl', 'python', 'typescript'] as const) {
     const r = { lang, ...TOOLS[lang] };
-    it(`${r.lang}`, { skip: r.have ? false : `${r.needs} is not installed` }, async () => {
+    it(`${r.lang}`, async () => {
+      assert.ok(r.have, `${r.needs} is installed (scripts/system-deps.js)`);
       const seen: { method: string; url: string; key: string; body: string; headers: IncomingMessage['headers'] }[] = [];
       const server = createServer((req, res) => {
         const chunks: Buffer[] = [];
@@ -207,10 +225,10 @@ describe('Copy as Code: a hostile body and base path reach the server byte for b
         };
         const d = described('wallet_database', input, base);
         const dir = mkdtempSync(join(tmpdir(), 'wa-snippet-'));
-        const text = snippet(r.lang, d);
+        const code = text(r.lang, d);
         const env = { ...process.env, WA_API_KEY: 'k"e y$`\'' };
-        const res = await runSnippet(r.lang, text, dir, env);
-        assert.equal(res.status, 0, `${r.lang} failed:\n${res.stderr}\n${text}`);
+        const res = await runSnippet(r.lang, code, dir, env);
+        assert.equal(res.status, 0, `${r.lang} failed:\n${res.stderr}\n${code}`);
         assert.equal(seen.length, 1);
         const got = seen[0];
         assert.ok(got);

@@ -1,9 +1,11 @@
 /**
- * Issue 21: a Copy as Code snippet downloads the result only from an https URL, or an http one on
- * this machine, as the extension does. A server answering `url: "gopher://127.0.0.1:P/_SET…"` made
- * curl write `SET pwned 1` into a local TCP service; `file:///…` had it copy a local file. Each
- * snippet runs for real (its tool present) against a fake service in this process whose job is done
- * at once with such a url, beside a TCP listener that records any byte it gets.
+ * Issue 21: a result is downloaded only from an https URL, or an http one on this machine, as the
+ * extension does. A server answering `url: "gopher://127.0.0.1:P/_SET…"` once made a snippet's curl
+ * write `SET pwned 1` into a local TCP service; `file:///…` had it copy a local file. The snippets no
+ * longer download at all: they hand the wait and the download to the runner's `fetch` (the core's
+ * poller and result writer). So this runs that hand-over for real, the very command line a snippet's
+ * comment names, against a fake service in this process whose job is done at once with such a url,
+ * beside a TCP listener that records any byte it gets.
  */
 import assert from 'node:assert/strict';
 import { createServer as createHttpServer, type Server } from 'node:http';
@@ -15,14 +17,14 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { endpoint } from '../../../../src/core/spec/catalog';
 import { sampleInput } from '../../../../src/core/spec/samples';
-import { FILE_URL_PATTERN, SNIPPET_LANGUAGES, describeCall, snippet } from '../../../../src/core/codegen/snippets';
-import { TOOLS, runSnippet } from '../../fixtures/runSnippet';
+import { SNIPPET_LANGUAGES, describeCall, snippet } from '../../../../src/core/codegen/snippets';
+import { CLI, runCli } from '../../runner/cliSupport';
 
 function listen(server: Server | TcpServer): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
 }
 
-describe('Copy as Code: the download refuses any URL but https (or http on this machine) (issue 21)', () => {
+describe('Copy as Code: the download a snippet hands over refuses any URL but https (or http on this machine) (issue 21)', () => {
   let api: Server;
   let victim: TcpServer;
   let victimPort = 0;
@@ -44,8 +46,8 @@ describe('Copy as Code: the download refuses any URL but https (or http on this 
     api = createHttpServer((req, res) => {
       req.resume();
       res.setHeader('content-type', 'application/json');
-      const done = (req.url ?? '').startsWith('/request/');
-      res.end(JSON.stringify(done ? { requestId: 'r1', url: fileUrl, status: 'done' } : { requestId: 'r1' }));
+      const one = { requestId: 'r1', url: fileUrl, status: 'done', endpoint: 'trending' };
+      res.end(JSON.stringify((req.url ?? '').startsWith('/requests') ? [one] : one));
     });
     base = `http://127.0.0.1:${await listen(api)}`;
   });
@@ -62,31 +64,28 @@ describe('Copy as Code: the download refuses any URL but https (or http on this 
     ['a loopback name as user name', `http://localhost@127.0.0.2:${victimPort}/x.csv`],
   ];
 
-  it('the pattern takes https anywhere and http on loopback only', () => {
-    const re = new RegExp(FILE_URL_PATTERN);
-    for (const ok of ['https://files.example.com/a.csv', 'http://127.0.0.1:8080/a.csv', 'http://localhost/a', 'http://[::1]:9/a?x#y', 'http://127.0.0.1']) assert.ok(re.test(ok), ok);
-    for (const bad of ['file:///etc/hostname', 'gopher://127.0.0.1:70/_x', 'dict://127.0.0.1/info', 'ftp://h/a', 'http://example.com/a', 'http://127.0.0.1.evil.com/a', 'http://localhost@evil.com/', 'http://localhost.evil/', ' https://x/', 'HTTP://EXAMPLE.COM/']) {
-      assert.ok(!re.test(bad), bad);
+  it('no snippet downloads: each is the runner’s line or the one request, whose comment names the runner’s fetch', () => {
+    const ep = endpoint('trending');
+    const d = describeCall(ep, sampleInput(ep), base);
+    assert.ok(d.ok);
+    for (const { id } of SNIPPET_LANGUAGES) {
+      const text = snippet(id, d.call, { file: CLI });
+      if (id === 'runner') continue;
+      assert.doesNotMatch(text.split('\n').filter((l) => !/^\s*(#|\/\/)/u.test(l)).join('\n'), /\/request\/|\.url\b|\$url|-OutFile|-o "|writeFile|open\(/u, id);
+      assert.ok(text.includes(` fetch <requestId> --endpoint trending --base-url '${base}'`), id);
     }
   });
 
-  for (const { id: lang } of SNIPPET_LANGUAGES) {
-    const tool = TOOLS[lang];
-    it(`${lang}: refuses gopher://, dict://, file:// and plain http to another host; nothing reaches the local service`, { skip: tool.have ? false : `${tool.needs} is not installed` }, async () => {
-      const ep = endpoint('trending');
-      const d = describeCall(ep, sampleInput(ep), base);
-      assert.ok(d.ok);
-      const text = snippet(lang, d.call);
-      for (const [what, url] of hostile()) {
-        fileUrl = url;
-        got.length = 0;
-        const dir = mkdtempSync(join(tmpdir(), `wa-snippet-url-${lang}-`));
-        const res = await runSnippet(lang, text, dir, { ...process.env, WA_API_KEY: 'k-test-0000', http_proxy: '', https_proxy: '', HTTP_PROXY: '', HTTPS_PROXY: '' }, 30_000);
-        assert.notEqual(res.status, 0, `${lang} downloaded a ${what} URL:\n${res.stderr}`);
-        assert.match(res.stderr, /Not downloaded: the file URL is not https/u, `${lang}, ${what}: ${res.stderr}`);
-        assert.equal(Buffer.concat(got).length, 0, `${lang}, ${what}: the local service received ${JSON.stringify(Buffer.concat(got).toString())}`);
-        assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith(`${ep.id}-`)), [], `${lang}, ${what}: a file was written`);
-      }
-    });
-  }
+  it('wallet-analytics fetch refuses gopher://, dict://, file:// and plain http to another host; nothing reaches the local service, no file is written', async () => {
+    for (const [what, url] of hostile()) {
+      fileUrl = url;
+      got.length = 0;
+      const dir = mkdtempSync(join(tmpdir(), 'wa-fetch-url-'));
+      const res = await runCli(['fetch', 'r1', '--endpoint', 'trending', '--out', dir, '--base-url', base], { WA_API_KEY: 'k-test-0000' });
+      assert.equal(res.code, 1, `${what}: ${res.stdout}${res.stderr}`);
+      assert.match(res.stdout, /✗ The job r1 ended downloadFailed: /u, `${what}: ${res.stdout}`);
+      assert.equal(Buffer.concat(got).length, 0, `${what}: the local service received ${JSON.stringify(Buffer.concat(got).toString())}`);
+      assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('trending')), [], `${what}: a file was written`);
+    }
+  });
 });

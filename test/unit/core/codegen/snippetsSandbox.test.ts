@@ -1,8 +1,11 @@
 /**
  * Copy as Code snippets run for real against the sandbox (in this process), with the key given only
  * as WA_API_KEY: each must reach the sandbox as the extension's call would (its request log and its
- * ledger), and a queued one must poll to the end and leave the downloaded file. A language whose
- * tool is missing on this machine is skipped with the tool's name.
+ * ledger). The runner's command line (the extension's own dist/cli.js) prices, sends once, waits and
+ * leaves the downloaded file; the other languages send the one request and, for a queued call, print
+ * its requestId and nothing more (no poll, no download), and `wallet-analytics fetch` named in their
+ * comment then downloads that job, free. PowerShell has no Debian package: its snippet is checked as
+ * text (snippets.test.ts).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
@@ -12,9 +15,13 @@ import { after, before, describe, it } from 'node:test';
 import { encodeRequest, endpoint } from '../../../../src/core/spec/catalog';
 import { quote } from '../../../../src/core/money/pricing';
 import { SAMPLE_QUERY, sampleInput } from '../../../../src/core/spec/samples';
-import { SNIPPET_LANGUAGES, describeCall, snippet } from '../../../../src/core/codegen/snippets';
+import { describeCall, snippet } from '../../../../src/core/codegen/snippets';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index';
-import { TOOLS, runSnippet } from '../../fixtures/runSnippet';
+import { RUN_LANGUAGES, TOOLS, runSnippet } from '../../fixtures/runSnippet';
+import { CLI } from '../../runner/cliSupport';
+
+/** The runner as built (the file the extension ships and Copy as Code's first choice runs). */
+const RUNNER = { file: CLI };
 
 describe('Copy as Code snippets against the sandbox', () => {
   let sb: Sandbox;
@@ -32,28 +39,41 @@ describe('Copy as Code snippets against the sandbox', () => {
     { id: 'credits' },
   ];
 
-  for (const { id: lang } of SNIPPET_LANGUAGES) {
+  for (const lang of RUN_LANGUAGES) {
     const tool = TOOLS[lang];
     for (const c of cases) {
-      it(`${lang}: ${c.id}`, { skip: tool.have ? false : `${tool.needs} is not installed: this snippet is checked as text only (test/unit/core/codegen/snippets.test.ts)` }, async () => {
+      it(`${lang}: ${c.id}`, async () => {
+        assert.ok(tool.have, `${tool.needs} is installed (scripts/system-deps.js)`);
         const ep = endpoint(c.id);
         const input = c.input?.() ?? sampleInput(ep);
         const d = describeCall(ep, input, sb.baseUrl);
         assert.ok(d.ok, d.ok ? '' : d.errors.join(' '));
-        const text = snippet(lang, d.call);
+        const text = snippet(lang, d.call, RUNNER);
         assert.ok(!text.includes(sb.demoKey), 'the snippet holds no key');
         const dir = mkdtempSync(join(tmpdir(), `wa-snippet-${lang}-`));
         const received = sb.received().length;
         const charges = sb.ledger().length;
-        const res = await runSnippet(lang, text, dir, { ...process.env, WA_API_KEY: sb.demoKey });
-        assert.equal(res.status, 0, `${lang} ${c.id} failed:\n${res.stderr}\n--- snippet ---\n${text}`);
-
-        // The sandbox received the very call the extension would send, with the key header.
-        const wire = encodeRequest(ep, input);
-        const qs = new URLSearchParams(wire.query).toString();
+        const env = { PATH: process.env.PATH ?? '', WA_API_KEY: sb.demoKey, WA_POLL_INTERVAL_S: '0.05' };
+        const res = await runSnippet(lang, text, dir, env);
         const calls = sb.received().slice(received);
-        const call = calls.find((r) => r.method === wire.method && r.path === wire.path);
-        assert.ok(call, `no ${wire.method} ${wire.path} among ${calls.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+        const wire = encodeRequest(ep, input);
+        const sent = calls.filter((r) => r.method === wire.method && r.path === wire.path);
+
+        if (lang === 'runner' && ep.price.kind === 'perMatch') {
+          // A query billed per match has no bound before it runs: the runner refuses it and sends nothing (the snippet says so).
+          assert.equal(res.status, 3, `${res.stdout}${res.stderr}`);
+          assert.match(text, /the runner refuses it \(exit 3\)/u);
+          assert.deepEqual(sent, []);
+          assert.equal(sb.ledger().length, charges);
+          return;
+        }
+        assert.equal(res.status, 0, `${lang} ${c.id} failed:\n${res.stdout}${res.stderr}\n--- snippet ---\n${text}`);
+
+        // The sandbox received the very call the extension would send, once, with the key header.
+        const qs = new URLSearchParams(wire.query).toString();
+        assert.equal(sent.length, 1, `sent once: ${calls.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+        const call = sent[0];
+        assert.ok(call);
         assert.equal(call.query, qs ? `?${qs}` : '');
         assert.equal(call.apiKeyHeader, true);
         assert.equal(call.status, 200);
@@ -69,15 +89,32 @@ describe('Copy as Code snippets against the sandbox', () => {
           assert.equal(newCharges.length, 0);
         }
 
-        if (ep.family === 'queued') {
-          assert.equal(calls.filter((r) => r.method === wire.method && r.path === wire.path).length, 1, 'submitted once');
-          assert.ok(calls.some((r) => r.path.startsWith('/request/')), 'polled GET /request/{requestId}');
-          const files = readdirSync(dir).filter((f) => f.startsWith(`${ep.id}-`));
-          assert.equal(files.length, 1, `downloaded one file: ${readdirSync(dir).join(', ')}`);
-          assert.ok(statSync(join(dir, files[0] ?? '')).size > 0, 'the file is not empty');
-        } else {
-          assert.ok(res.stdout.trim().length > 0, 'the answer is printed');
+        if (lang === 'runner') {
+          // The runner waited and downloaded (a queued call), or saved the answer (a direct one), in wallet-analytics-results/.
+          const out = join(dir, 'wallet-analytics-results');
+          const files = readdirSync(out).filter((f) => f.startsWith(`${ep.id}-`) && !f.endsWith('.meta.json'));
+          assert.equal(files.length, 1, readdirSync(out).join(', '));
+          assert.ok(statSync(join(out, files[0] ?? '')).size > 0, 'the file is not empty');
+          assert.match(res.stdout, /^Done\. Charged: /mu);
+          return;
         }
+        assert.ok(!calls.some((r) => r.path.startsWith('/request/')), 'the snippet does not poll');
+        assert.deepEqual(readdirSync(dir).filter((f) => !f.startsWith('call.')), [], 'the snippet writes no file');
+        if (ep.family !== 'queued') {
+          assert.ok(res.stdout.trim().length > 0, 'the answer is printed');
+          return;
+        }
+        // It printed the requestId (curl: the answer that holds it); the runner's fetch, as its comment says, waits for it and downloads its file, free.
+        const requestId = lang === 'curl' ? (JSON.parse(res.stdout) as { requestId: string }).requestId : res.stdout.trim();
+        assert.match(requestId, /^\S+$/u, res.stdout);
+        const fetchLine = `node '${RUNNER.file}' fetch ${requestId} --endpoint ${ep.id} --base-url '${sb.baseUrl}'`;
+        assert.ok(text.includes(`fetch <requestId> --endpoint ${ep.id} --base-url '${sb.baseUrl}'`), text);
+        const afterSubmit = sb.ledger().length;
+        const fetched = await runSnippet('runner', `${fetchLine}\n`, dir, env);
+        assert.equal(fetched.status, 0, fetched.stdout + fetched.stderr);
+        assert.equal(sb.ledger().length, afterSubmit, 'fetch charges nothing');
+        const out = join(dir, 'wallet-analytics-results');
+        assert.equal(readdirSync(out).filter((f) => f.startsWith(`${ep.id}-`) && !f.endsWith('.meta.json')).length, 1, readdirSync(out).join(', '));
       });
     }
   }

@@ -5,11 +5,13 @@
  * expression or end a YAML line.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
+// A YAML parser to read the workflow as GitHub would (a devDependency); Python's yaml is not a Debian
+// package the unit tier installs, and a test skipped for want of it checked nothing.
+import yaml from 'js-yaml';
 import { cronLine, cronOf, githubWorkflow, isPlainPath, parseSchedule, plainName, scheduleText, type Schedule } from '../../../../src/core/pipeline/schedulerFiles';
 
-const HAVE_YAML = spawnSync('python3', ['-c', 'import yaml'], { stdio: 'ignore', timeout: 20_000 }).status === 0;
+
 
 function parse(text: string): Schedule {
   const s = parseSchedule(text);
@@ -38,16 +40,14 @@ describe('scheduler files', () => {
     }
   });
 
-  it('writes a workflow that reads the key from the repository secret and bounds each run', { skip: HAVE_YAML ? false : 'python3 with yaml is not installed' }, () => {
+  it('writes a workflow that reads the key from the repository secret and bounds each run', () => {
     const name = 'evil ${{ secrets.OTHER }}\n  run: curl evil\u2028"x"';
     const text = githubWorkflow(parse('every day at 06:30'), { runner: 'pipelines/wallet-analytics.cjs', pipeline: 'pipelines/example.wapipe.json', command: 'run', baseUrl: 'https://api.example.com', maxCredits: 26_050, results: 'pipelines/example.results', name });
     assert.ok(!text.includes('${{ secrets.OTHER'), 'a name never opens an expression');
     assert.equal(text.match(/\$\{\{/gu)?.length, 1, 'one expression: the key secret');
     assert.ok(text.includes('WA_API_KEY: ${{ secrets.WA_API_KEY }}'));
-    const r = spawnSync('python3', ['-c', 'import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin.read())))'], { input: text, encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stderr);
-    const wf = JSON.parse(r.stdout) as { name: string; on?: unknown; true?: { schedule: { cron: string }[] }; jobs: { run: { steps: { run?: string; uses?: string; with?: Record<string, string>; env?: Record<string, string> }[] } } };
-    // YAML 1.1 reads the key `on` as true.
+    const wf = yaml.load(text) as { name: string; on?: unknown; true?: { schedule: { cron: string }[] }; jobs: { run: { steps: { run?: string; uses?: string; with?: Record<string, string>; env?: Record<string, string> }[] } } };
+    // YAML 1.1 reads the key `on` as true (YAML 1.2, as js-yaml, as the string).
     const on = (wf.on ?? wf.true) as { schedule: { cron: string }[] };
     assert.deepEqual(on.schedule, [{ cron: '30 6 * * *' }]);
     assert.equal(wf.name, `Wallet Analytics pipeline: ${name.replace('${{', '$ {{')}`, 'the parsed value holds no expression either');
