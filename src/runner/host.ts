@@ -23,7 +23,6 @@ import type { CallCellFn, CallResult } from '../core/pipeline/run';
 import type { Approval } from '../core/money/approval';
 import type { QuoteContext } from '../core/money/pricing';
 import type { Endpoint } from '../core/spec/catalog';
-import type { JobRecord } from '../core/jobs/job';
 import { QueryRunCache } from '../core/query/runCache';
 import { directResultName } from '../core/results/names';
 import { saveNewResult } from '../core/results/newResult';
