@@ -3,7 +3,8 @@
  *
  * open: reads the first MiB, so the header and the first rows are answered at once; then indexes
  * row starts in the background (CsvIndexer, ~0.2 s for 700 MB in page cache) with progress and
- * cancellation; then, unless told not to, walks every cell once to build the CellMap.
+ * cancellation; then, unless told not to, walks every cell once to build the CellMap, a walk that
+ * gives way to any other pass asked meanwhile (a sort's column) and goes on after it.
  * readCells: byte-range reads of just the wanted rows.
  * typedColumns / searchRows: sequential passes over the file, one at a time, results cached.
  */
@@ -15,7 +16,7 @@ import type { CellMap } from './cellMap';
 import { CellSpan, cellText, countCells, readRowCells } from './cells';
 import { CellWalker } from './cellWalkWasm';
 import { ColumnCache } from './columnCache';
-import { columnPass } from './csvColumnPass';
+import { columnPass, MapBuild, type RaggedRows } from './csvColumnPass';
 import { rowEnd, spanLine, type CsvFile } from './csvFile';
 import { COMMA } from './bytes';
 import { type Delimiter } from './csvDialect';
@@ -24,7 +25,7 @@ import { BOM_NOTICE, dialectNotice, Places, raggedNotice, scanNotices } from './
 import { searchFile } from './csvSearch';
 import { Listeners } from './listeners';
 import { NoticeBoard } from './notices';
-import { CHUNK_BYTES } from './rowChunks';
+import { CHUNK_BYTES, READ_BUFFERS } from './rowChunks';
 import type { RowOffsets } from './rowOffsets';
 import { readRowBytes } from './rowReads';
 import type { ColumnNeed, SourceChange, TableNotice, TableSource, TaskOptions, TypedColumn } from './types';
@@ -68,8 +69,14 @@ class CsvSource implements TableSource, CsvFile {
   private readonly searches = new Map<string, Promise<Uint8Array>>();
   private rowWaiters: { rows: number; resolve: () => void; reject: (e: unknown) => void }[] = [];
   private map: CellMap | undefined;
+  /** The background walk building the map, while it has rows left (prepareColumns). */
+  private build: MapBuild | undefined;
+  private settleMapped: () => void = () => undefined;
+  private readonly mapped = new Promise<void>((resolve) => (this.settleMapped = resolve));
   private passQueue: Promise<unknown> = Promise.resolve();
-  private buffers: readonly [Buffer, Buffer] | undefined;
+  /** Passes queued and not started yet: the background walk stops for them. */
+  private waitingPasses = 0;
+  private buffers: readonly Buffer[] | undefined;
   private walker: CellWalker | undefined;
   private settleIndexed: (error?: unknown) => void = () => undefined;
 
@@ -142,7 +149,7 @@ class CsvSource implements TableSource, CsvFile {
     return this.changes.add(listener);
   }
 
-  chunkBuffers(): readonly [Buffer, Buffer] {
+  chunkBuffers(): readonly Buffer[] {
     // Kept for the source's life: fresh buffers per pass would only raise the peak RSS.
     if (!this.buffers) {
       const size = Math.max(1, Math.min(this.chunkBytes, this.size));
@@ -150,10 +157,15 @@ class CsvSource implements TableSource, CsvFile {
         this.walker = new CellWalker(size);
         this.buffers = this.walker.buffers;
       } catch {
-        this.buffers = [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)]; // no WebAssembly (e.g. --jitless): the JS walk does it
+        this.buffers = Array.from({ length: READ_BUFFERS }, () => Buffer.allocUnsafe(size)); // no WebAssembly (e.g. --jitless): the JS walk does it
       }
     }
     return this.buffers;
+  }
+
+  /** Resolves once the cell map is built (after the background walk, or the first pass when there is none). */
+  whenMapped(): Promise<void> {
+    return this.mapped;
   }
 
   cellWalker(): CellWalker | undefined {
@@ -251,7 +263,8 @@ class CsvSource implements TableSource, CsvFile {
       this.settleWaiters();
       this.settleIndexed();
       if (options.prepareColumns !== false && this.delimited && this.rowCount > 0) {
-        this.queueColumnPass([]).catch(() => undefined); // the cell map, for ragged rows and faster passes
+        this.build = new MapBuild(this);
+        this.queueMapWalk(); // the cell map, for ragged rows and faster passes
       }
     };
     run().catch((e: unknown) => {
@@ -317,19 +330,49 @@ class CsvSource implements TableSource, CsvFile {
 
   /** Runs passes over the file one at a time: two at once would only fight over the disk. */
   private enqueue<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.passQueue.then(task, task);
+    this.waitingPasses++;
+    const start = (): Promise<T> => {
+      this.waitingPasses--;
+      return task();
+    };
+    const result = this.passQueue.then(start, start);
     this.passQueue = result.catch(() => undefined);
     return result;
   }
 
-  /** Queues a pass that types `needs` (none: only builds the cell map); the pass is shared, so it is never cancelled by one caller. */
+  /**
+   * Queues a pass that types `needs`; the pass is shared, so it is never cancelled by one caller.
+   * With no background walk (prepareColumns false), the first pass builds the map as it goes.
+   */
   private queueColumnPass(needs: readonly ColumnNeed[], onProgress?: TaskOptions['onProgress']): Promise<TypedColumn[]> {
     return this.enqueue(async () => {
-      const result = await columnPass(this, needs, this.map, { signal: this.lifetime.signal, onProgress });
-      if (result.map) this.map = result.map;
-      if (result.ragged) this.board.set(raggedNotice(result.ragged, this.names.length, this.header, new Places(this.offsets, this.header), true));
+      const options = { signal: this.lifetime.signal, onProgress };
+      const walking = this.build; // under way: its map holds the rows it walked
+      const fused = !this.map && !walking && this.delimited ? new MapBuild(this) : undefined;
+      const places = this.map ? { map: this.map, rows: this.rowCount } : walking ? { map: walking.map, rows: walking.walked } : undefined;
+      const result = await columnPass(this, needs, fused ? { build: fused } : { places }, options);
+      this.mapBuilt(result);
       return result.columns;
     });
+  }
+
+  /** Queues (the rest of) the background walk that builds the map; it stops for any pass queued meanwhile, and queues itself again after them. */
+  private queueMapWalk(): void {
+    this.enqueue(async () => {
+      const build = this.build;
+      if (!build || this.map) return;
+      const result = await columnPass(this, [], { build }, { signal: this.lifetime.signal, stop: () => this.waitingPasses > 0 });
+      if (result.map) this.mapBuilt(result);
+      else this.queueMapWalk();
+    }).catch(() => undefined);
+  }
+
+  private mapBuilt(result: { readonly map: CellMap | undefined; readonly ragged: RaggedRows | undefined }): void {
+    if (!result.map) return;
+    this.map = result.map;
+    this.build = undefined;
+    if (result.ragged) this.board.set(raggedNotice(result.ragged, this.names.length, this.header, new Places(this.offsets, this.header), true));
+    this.settleMapped();
   }
 
   private waitForRows(rows: number, signal?: AbortSignal): Promise<void> {

@@ -34,7 +34,8 @@ async function expectSameAsPapa(text: string, reads?: { head: number; chunk: num
     assert.deepEqual(await allCells(source), rows);
     assert.equal(source.rowCount, rows.length);
     if (mapped && rows.length > 0) {
-      await source.typedColumns([{ column: 0 }]); // queued behind the walk that builds the map
+      await source.typedColumns([{ column: 0 }]); // typed while the walk that builds the map is under way: it stops for the pass, and goes on after
+      await source.whenMapped();
       assert.deepEqual(await allCells(source), rows, 'read through the cell map');
       const last = source.columns.length - 1;
       const cells = await source.readCells(rows.map((_, i) => i), [last, 0]);
@@ -206,6 +207,34 @@ describe('table: CSV source against papaparse', () => {
     await source.indexed;
     assert.equal(source.rowCount, 5000);
     await source.close();
+  });
+
+  it('types a column asked once the index is done without waiting for the walk that builds the cell map, which goes on to the same map', async () => {
+    const rand = rng(34);
+    const header = ['id', 'note', 'amount', 'tail'];
+    const lines = Array.from({ length: 3000 }, (_, i) => {
+      const note = rand() < 0.3 ? `"say ""hi""\r\nand, on"` : rand() < 0.5 ? '' : `n${i}`;
+      const tail = rand() < 0.05 ? '' : ',t'; // some rows ragged (three cells)
+      return `${i},${note},${(rand() * 1000).toFixed(2)}${tail}`;
+    });
+    const text = `\ufeff${header.join(',')}\r\n${lines.join('\r\n')}\r\n`;
+    const source = await openCsvFile(await writeTemp(dir, text), { readSizes: { head: 512, chunk: 700 } });
+    try {
+      await source.indexed;
+      let mapped = false;
+      void source.whenMapped().then(() => (mapped = true));
+      const [amount] = await source.typedColumns([{ column: 2, text: true }]);
+      assert.equal(mapped, false, "the sort's column came first: the walk had rows left");
+      const rows = papaRows(text.slice(1)).slice(1);
+      assert.ok(amount);
+      for (let r = 0; r < rows.length; r++) assert.equal(amount.fullText?.[r], rows[r]?.[2] ?? '', `row ${r}`);
+      await source.whenMapped();
+      assert.deepEqual(await allCells(source), rows.map((row) => header.map((_, c) => row[c] ?? '')), 'read through the map built in several walks');
+      const ragged = source.notices.find((n) => n.code === 'raggedRows');
+      assert.ok(ragged, 'the finished walk counts the ragged rows');
+    } finally {
+      await source.close();
+    }
   });
 
   it('reports index progress and stops when cancelled', async () => {
