@@ -71,6 +71,8 @@ interface RowsPass {
   /** Data rows [0, mapRows) have their places in `map`; the others are walked from their first cell. */
   readonly mapRows: number;
   readonly walking: boolean;
+  /** The first data row the walk records (the rows before it are in the map already). */
+  readonly walkFrom: number;
   readonly walker: CellWalker | undefined;
   readonly ragged: RaggedRows;
   readonly span: CellSpan;
@@ -84,13 +86,13 @@ interface RowsPass {
  * compiled on the stack, dropped where the loop ended, and interpreted again at the next pass.
  */
 function typeRows(pass: RowsPass, buf: Buffer, base: number, from: number, to: number): void {
-  const { file, builders, map, mapRows, walking, walker, ragged, span, first } = pass;
+  const { file, builders, map, mapRows, walking, walkFrom, walker, ragged, span, first } = pass;
   const delimited = file.delimited;
   for (let p = from; p < to; p++) {
     const r = p - first;
     const s = file.offsets.start(p) - base;
     const e = rowEnd(file.offsets, p, buf, s, file.offsets.limit(p) - base);
-    if (walking && map) {
+    if (walking && map && r >= walkFrom) {
       const cells = map.record(r, buf, s, e, walker);
       if (cells !== file.columnCount && ragged.count++ === 0) {
         ragged.firstRow = r;
@@ -114,11 +116,11 @@ function typeRows(pass: RowsPass, buf: Buffer, base: number, from: number, to: n
 }
 
 /**
- * Types `needs` in one pass over data rows [from, rowCount). With `build`, the pass also walks
- * every cell from row `build.walked` on (the rows before it are walked already: then `from` is
- * build.walked and `needs` is empty) and records them in build.map; it stops after a chunk when
- * `options.stop()` says another pass waits (the walk goes on later from build.walked). Without,
- * cells are found through `places` where it has them.
+ * Types `needs` in one pass over the data rows. With `build`, the pass also walks every cell of
+ * the rows from `build.walked` on (the rows before it are walked already, and in the map) and
+ * records them in build.map; a pass with no `needs` reads only those rows, and stops after a
+ * chunk when `options.stop()` says another pass waits (the walk goes on later from build.walked).
+ * Without `build`, cells are found through `places` where it has them, else from the row's first cell.
  */
 export async function columnPass(
   file: CsvFile,
@@ -137,17 +139,18 @@ export async function columnPass(
   const span = new CellSpan();
   const walker = walking ? file.cellWalker() : undefined;
   const first = file.headerRows;
-  const from = build?.walked ?? 0;
+  const walkFrom = build?.walked ?? rows;
+  const from = needs.length === 0 ? Math.min(walkFrom, rows) : 0;
   const total = rows > 0 ? file.offsets.limit(first + rows - 1) - file.offsets.start(first + Math.min(from, rows - 1)) : 0;
   let done = 0;
 
-  const pass: RowsPass = { file, builders, map, mapRows: walking ? rows : (places?.rows ?? 0), walking, walker, ragged, span, first };
+  const pass: RowsPass = { file, builders, map, mapRows: walking ? rows : (places?.rows ?? 0), walking, walkFrom, walker, ragged, span, first };
   for await (const chunk of readRowChunks(file.fh, file.offsets, first + from, first + rows, file.chunkBuffers(), signal)) {
     typeRows(pass, chunk.buf, chunk.base, chunk.first, chunk.last);
-    if (build) build.walked = chunk.last - first;
+    if (build) build.walked = Math.max(build.walked, chunk.last - first);
     done += chunk.buf.length;
     onProgress?.({ task: 'columns', done, total });
-    if (build && build.walked < rows && options.stop?.() === true) break;
+    if (build && needs.length === 0 && build.walked < rows && options.stop?.() === true) break;
   }
   const built = build !== undefined && build.walked >= rows;
   return {

@@ -209,29 +209,69 @@ describe('table: CSV source against papaparse', () => {
     await source.close();
   });
 
-  it('types a column asked once the index is done without waiting for the walk that builds the cell map, which goes on to the same map', async () => {
-    const rand = rng(34);
-    const header = ['id', 'note', 'amount', 'tail'];
+  /** A file with quoted cells (doubled quotes, CRLF inside), CRLF rows, a BOM and some ragged rows; `columns` wide. */
+  function trickyFile(columns: number, seed: number): { text: string; header: string[]; rows: string[][] } {
+    const rand = rng(seed);
+    const header = ['id', 'note', 'amount', ...Array.from({ length: columns - 3 }, (_, c) => `c${c + 3}`)];
     const lines = Array.from({ length: 3000 }, (_, i) => {
-      const note = rand() < 0.3 ? `"say ""hi""\r\nand, on"` : rand() < 0.5 ? '' : `n${i}`;
-      const tail = rand() < 0.05 ? '' : ',t'; // some rows ragged (three cells)
-      return `${i},${note},${(rand() * 1000).toFixed(2)}${tail}`;
+      const note = rand() < 0.3 ? '"say ""hi""\r\nand, on"' : rand() < 0.5 ? '' : `n${i}`;
+      const rest = header.slice(3, rand() < 0.05 ? -1 : undefined).map((_, c) => (c % 7 === 0 ? `"q,${i}"` : `${c}`)); // some rows a cell short
+      return [String(i), note, (rand() * 1000).toFixed(2), ...rest].join(',');
     });
     const text = `\ufeff${header.join(',')}\r\n${lines.join('\r\n')}\r\n`;
-    const source = await openCsvFile(await writeTemp(dir, text), { readSizes: { head: 512, chunk: 700 } });
+    const rows = papaRows(text.slice(1)).slice(1).map((row) => header.map((_, c) => row[c] ?? ''));
+    return { text, header, rows };
+  }
+
+  it('types a near column of a wide file asked once the index is done without waiting for the walk that builds the cell map, which goes on to the same map', async () => {
+    const { text, rows } = trickyFile(70, 34);
+    const source = await openCsvFile(await writeTemp(dir, text), { readSizes: { head: 2048, chunk: 4096 } });
     try {
       await source.indexed;
       let mapped = false;
       void source.whenMapped().then(() => (mapped = true));
       const [amount] = await source.typedColumns([{ column: 2, text: true }]);
       assert.equal(mapped, false, "the sort's column came first: the walk had rows left");
-      const rows = papaRows(text.slice(1)).slice(1);
-      assert.ok(amount);
-      for (let r = 0; r < rows.length; r++) assert.equal(amount.fullText?.[r], rows[r]?.[2] ?? '', `row ${r}`);
+      assert.deepEqual(amount?.fullText, rows.map((row) => row[2]));
       await source.whenMapped();
-      assert.deepEqual(await allCells(source), rows.map((row) => header.map((_, c) => row[c] ?? '')), 'read through the map built in several walks');
-      const ragged = source.notices.find((n) => n.code === 'raggedRows');
-      assert.ok(ragged, 'the finished walk counts the ragged rows');
+      assert.deepEqual(await allCells(source), rows, 'read through the map built in several walks');
+      assert.ok(source.notices.find((n) => n.code === 'raggedRows'), 'the finished walk counts the ragged rows');
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('finishes the cell walk in the pass that types a far column of a wide file asked while the walk is under way', async () => {
+    const { text, rows } = trickyFile(70, 35);
+    const source = await openCsvFile(await writeTemp(dir, text), { readSizes: { head: 2048, chunk: 4096 } });
+    try {
+      await source.indexed;
+      let mapped = false;
+      void source.whenMapped().then(() => (mapped = true));
+      const [far, note] = await source.typedColumns([{ column: 66, text: true }, { column: 1, text: true }]);
+      assert.equal(mapped, true, 'one pass typed the columns and walked the rest of the rows');
+      assert.deepEqual(far?.fullText, rows.map((row) => row[66]));
+      assert.deepEqual(note?.fullText, rows.map((row) => row[1]));
+      assert.deepEqual(await allCells(source), rows, 'read through the map');
+      assert.ok(source.notices.find((n) => n.code === 'raggedRows'));
+    } finally {
+      await source.close();
+    }
+  });
+
+  it("types a column of a file of few columns asked while the walk is under way from each row's first cell, and the walk goes on after", async () => {
+    const { text, rows } = trickyFile(6, 36);
+    const source = await openCsvFile(await writeTemp(dir, text), { readSizes: { head: 512, chunk: 700 } });
+    try {
+      await source.indexed;
+      let mapped = false;
+      void source.whenMapped().then(() => (mapped = true));
+      const [amount, tail] = await source.typedColumns([{ column: 2, text: true }, { column: 5, text: true }]);
+      assert.equal(mapped, false);
+      assert.deepEqual(amount?.fullText, rows.map((row) => row[2]));
+      assert.deepEqual(tail?.fullText, rows.map((row) => row[5]));
+      await source.whenMapped();
+      assert.deepEqual(await allCells(source), rows, 'read through the map');
     } finally {
       await source.close();
     }
