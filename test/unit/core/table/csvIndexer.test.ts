@@ -4,10 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { truncateSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openAddressList, openCsvFile, TableView, type TableSource } from '../../../../src/core/table';
+import { CsvIndexer } from '../../../../src/core/table/csvIndexer';
 import { RowOffsets } from '../../../../src/core/table/rowOffsets';
 import { RowScanner } from '../../../../src/core/table/rowScanner';
 import { papaRows, randomTable, referenceFilter, referenceSort, rng, tempDir, tinyReads, toCsv, writeTemp } from '../../tableFixtures';
@@ -326,6 +327,38 @@ describe('table: CSV source against papaparse', () => {
     await assert.rejects(source.readCells([1], [0]), RangeError);
     await assert.rejects(source.readCells([0], [2]), RangeError);
     await source.close();
+  });
+});
+
+describe('table: index reads', () => {
+  it('keeps two reads in flight while a chunk is scanned, and finds the same rows when reads finish out of order', async () => {
+    const lines = Array.from({ length: 500 }, (_, i) => (i % 5 === 0 ? `${i},"a\nb, ""c"""` : `${i},x${'y'.repeat(i % 23)}`));
+    const bytes = Buffer.from(`id,v\n${lines.join('\n')}\n`);
+    let inFlight = 0;
+    let issued = 0;
+    const turns = (n: number): Promise<void> => (n <= 0 ? Promise.resolve() : new Promise<void>((done) => setImmediate(done)).then(() => turns(n - 1)));
+    const fh = {
+      read: async (buf: Buffer, offset: number, length: number, position: number) => {
+        inFlight++;
+        await turns(9 - 3 * (issued++ % 3)); // later reads finish first
+        const bytesRead = bytes.copy(buf, offset, position, position + length);
+        inFlight--;
+        return { bytesRead, buffer: buf };
+      },
+    } as unknown as FileHandle;
+    const indexer = new CsvIndexer(fh, bytes.length, true);
+    await indexer.readHead(64, true);
+    let mostWhileScanning = 0;
+    const buffers = [Buffer.alloc(300), Buffer.alloc(300), Buffer.alloc(300)];
+    await indexer.readRest(buffers, new AbortController().signal, () => (mostWhileScanning = Math.max(mostWhileScanning, inFlight)));
+    assert.equal(mostWhileScanning, 2, 'two reads in flight while the third buffer is scanned');
+    const expected = papaRows(bytes.toString());
+    assert.equal(indexer.offsets.length, expected.length);
+    let at = 0;
+    for (let r = 0; r < expected.length; r++) {
+      assert.equal(indexer.offsets.start(r), at, `row ${r}`);
+      at = indexer.offsets.limit(r);
+    }
   });
 });
 
