@@ -10,11 +10,12 @@
  * The same module scans for row ends while indexing (`scan`, the row scanner's state machine),
  * 16 bytes at a time where there is no quote or line feed.
  *
- * Memory: [marks scratch, 64 KiB][scan results, 64 KiB][read buffer A][read buffer B][16 bytes
- * of slack for the last SIMD load]. Passes read the file straight into the two buffers, so the kernel walks the bytes
+ * Memory: [marks scratch, 64 KiB][scan results, 64 KiB][read buffers, READ_BUFFERS of them][16 bytes
+ * of slack for the last SIMD load]. Passes read the file straight into the buffers, so the kernel walks the bytes
  * where they landed, with no copy.
  */
 import kernelBytes from './cellWalk.wat';
+import { READ_BUFFERS } from './rowChunks';
 
 const SCRATCH = 128 << 10; // marks (64 KiB), then the row scan's state and row ends (64 KiB)
 const SCAN_STATE = 64 << 10;
@@ -31,9 +32,9 @@ interface WasmApi {
 }
 const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
-/** Wasm memory holding the two read buffers of a source, and the walk kernels over them. */
+/** Wasm memory holding the read buffers of a source, and the walk kernels over them. */
 export class CellWalker {
-  readonly buffers: readonly [Buffer, Buffer];
+  readonly buffers: readonly [Buffer, Buffer, ...Buffer[]];
   /** The marks the last walk wrote. */
   readonly marks: Uint32Array;
   private readonly memory: ArrayBuffer;
@@ -52,7 +53,7 @@ export class CellWalker {
 
   /** @param plain false to use the scalar kernel only (tests) */
   constructor(bufferBytes: number, plain = true) {
-    const pages = Math.ceil((SCRATCH + 2 * bufferBytes + SLACK) / PAGE);
+    const pages = Math.ceil((SCRATCH + READ_BUFFERS * bufferBytes + SLACK) / PAGE);
     const memory = new wasm.Memory({ initial: pages, maximum: pages });
     // Without wasm SIMD the module does not compile at all, and the JS walk does the work.
     const exports = new wasm.Instance(new wasm.Module(kernelBytes), { env: { memory } }).exports;
@@ -64,7 +65,8 @@ export class CellWalker {
     this.marks = new Uint32Array(this.memory, 0, SCAN_STATE / 4);
     this.scanState = new Int32Array(this.memory, SCAN_STATE, 6);
     this.scanRows = new Uint32Array(this.memory, SCAN_ROWS, (SCRATCH - SCAN_ROWS) / 4);
-    this.buffers = [Buffer.from(this.memory, SCRATCH, bufferBytes), Buffer.from(this.memory, SCRATCH + bufferBytes, bufferBytes)];
+    const buffer = (i: number): Buffer => Buffer.from(this.memory, SCRATCH + i * bufferBytes, bufferBytes);
+    this.buffers = [buffer(0), buffer(1), ...Array.from({ length: READ_BUFFERS - 2 }, (_, i) => buffer(i + 2))];
   }
 
   /** The largest number of marks one walk can write. */

@@ -18,8 +18,8 @@ export interface CsvFile {
   readonly delimited: boolean;
   /** The byte between cells (csvDialect.ts). */
   readonly delimiter: Delimiter;
-  /** The two buffers whole-file passes read into by turns (one pass runs at a time). */
-  chunkBuffers(): readonly [Buffer, Buffer];
+  /** The buffers whole-file passes read into by turns (one pass runs at a time). */
+  chunkBuffers(): readonly Buffer[];
   /** The wasm cell walker over those buffers; undefined where WebAssembly is not available, or the delimiter is not a comma (the kernels know only the comma). */
   cellWalker(): CellWalker | undefined;
 }

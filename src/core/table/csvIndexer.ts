@@ -91,29 +91,29 @@ export class CsvIndexer {
 
   /**
    * Reads and scans the rest of the file into `buffers` by turns (with `walker`'s kernel when
-   * they are its own); `onChunk(bytesDone)` after each chunk. Both buffers are being read while
-   * the main thread waits: a chunk scanned, its buffer is read again at once, so a read is always
-   * in flight and each hand-off to libuv's threads overlaps the other read (with one read at a
-   * time, 1 MiB reads of the wide file waited ~25 ms in all for those hand-offs).
+   * they are its own); `onChunk(bytesDone)` after each chunk. Every buffer is being read while the
+   * main thread waits: a chunk scanned, its buffer is read again at once, so with n buffers n − 1
+   * reads are in flight while one is scanned, and each hand-off to libuv's threads overlaps the
+   * other reads (with one read at a time, 1 MiB reads of the wide file waited ~25 ms in all for
+   * those hand-offs; reads from the page cache are copies, and two at once use both cores).
    */
-  async readRest(buffers: readonly [Buffer, Buffer], signal: AbortSignal, onChunk: (bytesDone: number) => void, walker?: CellWalker): Promise<void> {
+  async readRest(buffers: readonly Buffer[], signal: AbortSignal, onChunk: (bytesDone: number) => void, walker?: CellWalker): Promise<void> {
     let pos = this.head.length;
     this.reserveRows(pos);
     let readAt = pos;
     let which = 0;
     const inFlight: { readonly bytes: Promise<Buffer>; readonly length: number }[] = [];
     const issue = (): void => {
-      if (readAt >= this.size) return;
-      const buf = which === 0 ? buffers[0] : buffers[1];
-      which = 1 - which;
+      const buf = buffers[which];
+      if (readAt >= this.size || !buf) return;
+      which = (which + 1) % buffers.length;
       const length = Math.min(buf.length, this.size - readAt);
       const bytes = this.fh.read(buf, 0, length, readAt).then((r) => buf.subarray(0, r.bytesRead));
       bytes.catch(() => undefined); // awaited below, unless an abort stops the loop first
       inFlight.push({ bytes, length });
       readAt += length;
     };
-    issue();
-    issue();
+    for (let k = 0; k < buffers.length; k++) issue();
     for (let read = inFlight.shift(); read; read = inFlight.shift()) {
       const chunk = await read.bytes;
       throwIfCancelled(signal);

@@ -1,6 +1,6 @@
 /**
  * The WebAssembly cell walk (cellWalk.wat) finds exactly the cells the JS walker (cells.ts)
- * finds, and every CellMap layout (marks, per-cell offsets, per-cell deltas) places every cell
+ * finds, and every CellMap layout (marks, per-cell offsets, per-cell deltas, every second cell) places every cell
  * where a walk from the row's first cell finds it, quoted multi-line cells included. The row
  * scan kernel finds the rows and quote problems the JS scanner finds.
  */
@@ -65,7 +65,7 @@ describe('table: cell map layouts', () => {
       const row = Buffer.from(Array.from({ length: Math.floor(rand() * 40) }, () => bits[Math.floor(rand() * bits.length)] ?? '').join(''));
       const columns = 1 + Math.floor(rand() * 64);
       const expected = starts(row, columns);
-      for (const layout of ['marks', 'cells', 'deltas'] as const) {
+      for (const layout of ['marks', 'cells', 'deltas', 'pairs'] as const) {
         const what = `row ${i}: ${JSON.stringify(row.toString())}, ${columns} columns, ${layout}`;
         assert.deepEqual(located(row, columns, layout), expected, `JS, ${what}`);
         assert.deepEqual(located(row, columns, layout, walker), expected, `kernel, ${what}`);
@@ -130,11 +130,12 @@ describe('table: cell map layouts', () => {
     assert.equal(walker.firstRowNotOf(staged, bounds.subarray(0, 17_001), 3), undefined);
   });
 
-  it('gives every cell its own place in a file of few columns, the marks layout to a wide one', () => {
-    assert.equal(new CellMap(10, 12, { maxRowBytes: 200, fileBytes: 2000 }).layout, 'cells');
+  it('gives every cell (or every second, in a byte) its own place in a file of few columns, the marks layout to a wide one', () => {
+    assert.equal(new CellMap(10, 12, { maxRowBytes: 200, fileBytes: 2000 }).layout, 'pairs');
+    assert.equal(new CellMap(10, 2, { maxRowBytes: 200, fileBytes: 2000 }).layout, 'cells');
     assert.equal(new CellMap(1_000_000, 12, { maxRowBytes: 400, fileBytes: 200e6 }).layout, 'deltas');
-    // A few long rows among short ones: one byte a cell, the long rows walked.
-    assert.equal(new CellMap(1_000_000, 12, { maxRowBytes: 400, fileBytes: 200e6, shortRows: true }).layout, 'cells');
+    // A few long rows among short ones: one byte every second cell, the long rows walked.
+    assert.equal(new CellMap(1_000_000, 12, { maxRowBytes: 400, fileBytes: 200e6, shortRows: true }).layout, 'pairs');
     assert.equal(new CellMap(100_000, 8, { maxRowBytes: 21_000, fileBytes: 1.3e9 }).layout, 'cells');
     assert.equal(new CellMap(100_000, 640, { maxRowBytes: 8000, fileBytes: 700e6 }).layout, 'marks');
   });

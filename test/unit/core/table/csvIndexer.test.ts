@@ -4,10 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { truncateSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openAddressList, openCsvFile, TableView, type TableSource } from '../../../../src/core/table';
+import { CsvIndexer } from '../../../../src/core/table/csvIndexer';
 import { RowOffsets } from '../../../../src/core/table/rowOffsets';
 import { RowScanner } from '../../../../src/core/table/rowScanner';
 import { papaRows, randomTable, referenceFilter, referenceSort, rng, tempDir, tinyReads, toCsv, writeTemp } from '../../tableFixtures';
@@ -34,7 +35,8 @@ async function expectSameAsPapa(text: string, reads?: { head: number; chunk: num
     assert.deepEqual(await allCells(source), rows);
     assert.equal(source.rowCount, rows.length);
     if (mapped && rows.length > 0) {
-      await source.typedColumns([{ column: 0 }]); // queued behind the walk that builds the map
+      await source.typedColumns([{ column: 0 }]); // typed while the walk that builds the map is under way: it stops for the pass, and goes on after
+      await source.whenMapped();
       assert.deepEqual(await allCells(source), rows, 'read through the cell map');
       const last = source.columns.length - 1;
       const cells = await source.readCells(rows.map((_, i) => i), [last, 0]);
@@ -208,6 +210,74 @@ describe('table: CSV source against papaparse', () => {
     await source.close();
   });
 
+  /** A file with quoted cells (doubled quotes, CRLF inside), CRLF rows, a BOM and some ragged rows; `columns` wide. */
+  function trickyFile(columns: number, seed: number): { text: string; header: string[]; rows: string[][] } {
+    const rand = rng(seed);
+    const header = ['id', 'note', 'amount', ...Array.from({ length: columns - 3 }, (_, c) => `c${c + 3}`)];
+    const lines = Array.from({ length: 3000 }, (_, i) => {
+      const note = rand() < 0.3 ? '"say ""hi""\r\nand, on"' : rand() < 0.5 ? '' : `n${i}`;
+      const rest = header.slice(3, rand() < 0.05 ? -1 : undefined).map((_, c) => (c % 7 === 0 ? `"q,${i}"` : `${c}`)); // some rows a cell short
+      return [String(i), note, (rand() * 1000).toFixed(2), ...rest].join(',');
+    });
+    const text = `\ufeff${header.join(',')}\r\n${lines.join('\r\n')}\r\n`;
+    const rows = papaRows(text.slice(1)).slice(1).map((row) => header.map((_, c) => row[c] ?? ''));
+    return { text, header, rows };
+  }
+
+  it('types a near column of a wide file asked once the index is done without waiting for the walk that builds the cell map, which goes on to the same map', async () => {
+    const { text, rows } = trickyFile(70, 34);
+    const source = await openCsvFile(await writeTemp(dir, text), { readSizes: { head: 2048, chunk: 4096 } });
+    try {
+      await source.indexed;
+      let mapped = false;
+      void source.whenMapped().then(() => (mapped = true));
+      const [amount] = await source.typedColumns([{ column: 2, text: true }]);
+      assert.equal(mapped, false, "the sort's column came first: the walk had rows left");
+      assert.deepEqual(amount?.fullText, rows.map((row) => row[2]));
+      await source.whenMapped();
+      assert.deepEqual(await allCells(source), rows, 'read through the map built in several walks');
+      assert.ok(source.notices.find((n) => n.code === 'raggedRows'), 'the finished walk counts the ragged rows');
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('finishes the cell walk in the pass that types a far column of a wide file asked while the walk is under way', async () => {
+    const { text, rows } = trickyFile(70, 35);
+    const source = await openCsvFile(await writeTemp(dir, text), { readSizes: { head: 2048, chunk: 4096 } });
+    try {
+      await source.indexed;
+      let mapped = false;
+      void source.whenMapped().then(() => (mapped = true));
+      const [far, note] = await source.typedColumns([{ column: 66, text: true }, { column: 1, text: true }]);
+      assert.equal(mapped, true, 'one pass typed the columns and walked the rest of the rows');
+      assert.deepEqual(far?.fullText, rows.map((row) => row[66]));
+      assert.deepEqual(note?.fullText, rows.map((row) => row[1]));
+      assert.deepEqual(await allCells(source), rows, 'read through the map');
+      assert.ok(source.notices.find((n) => n.code === 'raggedRows'));
+    } finally {
+      await source.close();
+    }
+  });
+
+  it("types a column of a file of few columns asked while the walk is under way from each row's first cell, and the walk goes on after", async () => {
+    const { text, rows } = trickyFile(6, 36);
+    const source = await openCsvFile(await writeTemp(dir, text), { readSizes: { head: 512, chunk: 700 } });
+    try {
+      await source.indexed;
+      let mapped = false;
+      void source.whenMapped().then(() => (mapped = true));
+      const [amount, tail] = await source.typedColumns([{ column: 2, text: true }, { column: 5, text: true }]);
+      assert.equal(mapped, false);
+      assert.deepEqual(amount?.fullText, rows.map((row) => row[2]));
+      assert.deepEqual(tail?.fullText, rows.map((row) => row[5]));
+      await source.whenMapped();
+      assert.deepEqual(await allCells(source), rows, 'read through the map');
+    } finally {
+      await source.close();
+    }
+  });
+
   it('reports index progress and stops when cancelled', async () => {
     const lines = ['id'];
     for (let i = 0; i < 2000; i++) lines.push(String(i));
@@ -257,6 +327,38 @@ describe('table: CSV source against papaparse', () => {
     await assert.rejects(source.readCells([1], [0]), RangeError);
     await assert.rejects(source.readCells([0], [2]), RangeError);
     await source.close();
+  });
+});
+
+describe('table: index reads', () => {
+  it('keeps two reads in flight while a chunk is scanned, and finds the same rows when reads finish out of order', async () => {
+    const lines = Array.from({ length: 500 }, (_, i) => (i % 5 === 0 ? `${i},"a\nb, ""c"""` : `${i},x${'y'.repeat(i % 23)}`));
+    const bytes = Buffer.from(`id,v\n${lines.join('\n')}\n`);
+    let inFlight = 0;
+    let issued = 0;
+    const turns = (n: number): Promise<void> => (n <= 0 ? Promise.resolve() : new Promise<void>((done) => setImmediate(done)).then(() => turns(n - 1)));
+    const fh = {
+      read: async (buf: Buffer, offset: number, length: number, position: number) => {
+        inFlight++;
+        await turns(9 - 3 * (issued++ % 3)); // later reads finish first
+        const bytesRead = bytes.copy(buf, offset, position, position + length);
+        inFlight--;
+        return { bytesRead, buffer: buf };
+      },
+    } as unknown as FileHandle;
+    const indexer = new CsvIndexer(fh, bytes.length, true);
+    await indexer.readHead(64, true);
+    let mostWhileScanning = 0;
+    const buffers = [Buffer.alloc(300), Buffer.alloc(300), Buffer.alloc(300)];
+    await indexer.readRest(buffers, new AbortController().signal, () => (mostWhileScanning = Math.max(mostWhileScanning, inFlight)));
+    assert.equal(mostWhileScanning, 2, 'two reads in flight while the third buffer is scanned');
+    const expected = papaRows(bytes.toString());
+    assert.equal(indexer.offsets.length, expected.length);
+    let at = 0;
+    for (let r = 0; r < expected.length; r++) {
+      assert.equal(indexer.offsets.start(r), at, `row ${r}`);
+      at = indexer.offsets.limit(r);
+    }
   });
 });
 

@@ -4,9 +4,9 @@
  * whole file to fetch rows scattered over it.
  */
 import assert from 'node:assert/strict';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { chunkEnd } from '../../../../src/core/table/rowChunks';
+import { chunkEnd, readRowChunks } from '../../../../src/core/table/rowChunks';
 import { MAX_ROW_BYTES, RowOffsets } from '../../../../src/core/table/rowOffsets';
 import { readRowBytes } from '../../../../src/core/table/rowReads';
 import { rng, tempDir, writeTemp } from '../../tableFixtures';
@@ -137,6 +137,41 @@ describe('table: row reads', () => {
 });
 
 describe('table: whole-row chunks', () => {
+  it('keeps two reads in flight while a chunk is worked on, and yields the chunks in file order when reads finish out of order', async () => {
+    const rows = Array.from({ length: 400 }, (_, i) => `${i},${'y'.repeat(i % 37)}\n`);
+    const bytes = Buffer.from(rows.join(''));
+    const offsets = new RowOffsets();
+    let at = 0;
+    rows.forEach((row, i) => {
+      offsets.push(at, at + row.length, i);
+      at += row.length;
+    });
+    // A file whose reads finish later the earlier they were asked (a few turns of the event loop, no clock).
+    let inFlight = 0;
+    let issued = 0;
+    const turns = (n: number): Promise<void> => (n <= 0 ? Promise.resolve() : new Promise<void>((done) => setImmediate(done)).then(() => turns(n - 1)));
+    const fh = {
+      read: async (buf: Buffer, offset: number, length: number, position: number) => {
+        inFlight++;
+        await turns(7 - 2 * (issued++ % 2));
+        const bytesRead = bytes.copy(buf, offset, position, position + length);
+        inFlight--;
+        return { bytesRead, buffer: buf };
+      },
+    } as unknown as FileHandle;
+    const buffers = [Buffer.alloc(256), Buffer.alloc(256), Buffer.alloc(256)];
+    const seen: string[] = [];
+    let mostWhileWorking = 0;
+    for await (const chunk of readRowChunks(fh, offsets, 0, rows.length, buffers)) {
+      mostWhileWorking = Math.max(mostWhileWorking, inFlight);
+      for (let r = chunk.first; r < chunk.last; r++) seen.push(chunk.buf.toString('utf8', offsets.start(r) - chunk.base, offsets.limit(r) - chunk.base));
+      await turns(2); // the caller works on the chunk across turns: no read may land in its buffer meanwhile
+      assert.equal(chunk.buf.toString('utf8', 0, rows[chunk.first]?.length), rows[chunk.first], 'the chunk held is not read into');
+    }
+    assert.deepEqual(seen, rows);
+    assert.equal(mostWhileWorking, 2, 'two reads in flight while the third buffer is worked on');
+  });
+
   it('ends a chunk after the last row that fits (at least one row), as a walk over the rows would', () => {
     const rand = rng(5);
     for (let round = 0; round < 200; round++) {
