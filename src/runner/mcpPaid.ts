@@ -191,7 +191,9 @@ export async function paidCall(ep: Endpoint, raw: unknown, extra: CallExtra, dep
     }
     if (r.status === 'queued') return await followed(title, r.requestId, r.credits, extra, deps, r.reconciled);
     if ('mayBeCharged' in r && r.mayBeCharged === true) {
-      return refuse([`${title} failed, and it may have been charged: ${r.message}`, 'This server never sends it again by itself: it looked the call up in the free request history, and remembers it as unsettled. Check walletAnalytics_history and walletAnalytics_credits (both free) before asking the person whether to run it again.']);
+      // Counted as spent: what may have been charged is never handed back to the allowance.
+      charged = worst ?? f.quote.credits;
+      return refuse([`${title} failed, and it may have been charged: ${r.message}`, 'This server never sends it again by itself: the same call with the same inputs is refused for a day. Check walletAnalytics_history and walletAnalytics_credits (both free), and tell the person, before anything else.']);
     }
     return refuse([`${title}: ${r.message}`]);
   } finally {

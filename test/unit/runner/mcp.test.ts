@@ -22,6 +22,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolDeclarations } from '../../../src/core/agents/declarations';
+import { NO_FAULTS } from '../../../src/sandbox/faults';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index';
 import { CLI, runCli } from './cliSupport';
 
@@ -269,6 +270,28 @@ describe('wallet-analytics mcp: the MCP server against the sandbox', () => {
     assert.match(read.text, /not instructions[^\n]*\n```data\n/u);
     assert.equal(sb.ledger().length, since);
     row('Text from the service (history, a result’s cells) that reads as an instruction', 'fenced as data (```data, with the note “not instructions”); a paid call it asks for is priced and approved as any other', since);
+  });
+
+  it('a submit whose answer was lost, which the history cannot settle: “may have been charged” said, and the same call is never sent again', async () => {
+    const s = await open(['--max-credits', '1000']);
+    const token = sb.addresses('token', 1)[0] ?? '';
+    const since = sb.ledger().length;
+    sb.setFaults({ dropAfterChargeRate: 1, minimalHistory: true });
+    try {
+      const r = await s.call('walletAnalytics_toptraders', { tokens: [token], output: 'txt' });
+      await sb.settled();
+      assert.equal(r.isError, true, r.text);
+      assert.match(r.text, /may have been charged/u);
+      assert.match(r.text, /request history could not be checked/u);
+      sb.setFaults(NO_FAULTS);
+      const again = await s.call('walletAnalytics_toptraders', { tokens: [token], output: 'txt' });
+      assert.equal(again.isError, true);
+      assert.match(again.text, /may already have been charged[\s\S]*Nothing was sent/u);
+      assert.equal(sb.ledger().length, since + 1, 'one charge, never a second');
+      table.push(`| A submit's answer lost after the charge, the history unable to say (sandbox faults) | the tool said “may have been charged”; the agent's retry was refused, nothing sent | ${sb.ledger().slice(since).map((e) => `${e.endpoint} ${e.credits}`).join(', ')} |`);
+    } finally {
+      sb.setFaults(NO_FAULTS);
+    }
   });
 
   it('refuses to start without the key, with plain http to another host, or with a bad number: exit 2, nothing on stdout, nothing sent', async () => {

@@ -143,7 +143,7 @@ describe('one way to read a result: in a table worker', () => {
       ['src/core/pipeline/run.ts', 'a pipeline cell’s record (a small JSON: where its result is, its size and charge)'],
       ['src/core/watch/store.ts', 'the watches (a small JSON shared by the windows)'],
       ['src/vscode/watch/targets.ts', 'a watched .waquery.json or .wapipe.json, read afresh at each run'],
-      ['src/vscode/agents/agentTools.ts', 'a .wapipe.json an agent asks the price of (refused above 5 MB)'],
+      ['src/core/agents/freeTools.ts', 'a .wapipe.json an agent asks the price of (refused above 5 MB)'],
     ]);
     for (const f of src) {
       if (f.startsWith('src/core/table/')) continue;
