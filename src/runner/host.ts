@@ -53,7 +53,7 @@ interface HostOptions {
   /** Where calls' files go when not `calls/` inside resultsDir (the MCP server's --out; a single call's --out folder itself). */
   readonly callsDir?: string;
   readonly maxCreditsPerCall: number;
-  readonly chargeAgain: boolean;
+  readonly chargeAgain: boolean | 'never';
   /** The server's acknowledgement window (§7.1, 100 s), which the history search also waits out. */
   readonly ackTimeoutMs: number;
   /** How often pending jobs are read (§1.1: about every 5 s). */

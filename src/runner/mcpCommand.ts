@@ -34,7 +34,7 @@ export async function mcpCommand(cmd: Extract<Command, { kind: 'mcp' }>, env: Ru
   }
   const out = resolve(cmd.out ?? DEFAULT_OUT);
   // The results folder holds the calls' files and the state (jobs followed, the ledger, unsettled calls).
-  const host = new RunnerHost({ baseUrl, key, resultsDir: out, callsDir: out, maxCreditsPerCall: cmd.ceiling, chargeAgain: false, ackTimeoutMs: env.ackTimeoutMs, pollIntervalMs: env.pollIntervalMs, print: log });
+  const host = new RunnerHost({ baseUrl, key, resultsDir: out, callsDir: out, maxCreditsPerCall: cmd.ceiling, chargeAgain: 'never', ackTimeoutMs: env.ackTimeoutMs, pollIntervalMs: env.pollIntervalMs, print: log });
   log(`wallet-analytics mcp: ${origin}, results in ${out}, allowance ${cmd.maxCredits.toLocaleString('en-US')} credits this session, ceiling ${cmd.ceiling.toLocaleString('en-US')} per call.`);
   try {
     await serveMcp({

@@ -99,7 +99,7 @@ describe('agents: language-model tools spend only what the person approved (agai
     const price = await invokeTool(FreeTools.price, { endpoint: 'toptraders', inputs: { tokens: [sampleAddress('main', 1), sampleAddress('main', 2)] } });
     assert.match(price, /Top Traders of Tokens: 200 credits/u);
     assert.match(price, /Balance after: [\d,]+/u);
-    assert.match(price, /Ceiling: ceiling [\d,]+ credits per call/u);
+    assert.match(price, /The per-call ceiling: [\d,]+ credits/u);
     assert.match(price, /500 credits of the agent allowance left today/u);
     assert.match(price, /Within the agent allowance/u);
     const credits = await invokeTool(FreeTools.credits, {});
@@ -129,7 +129,7 @@ describe('agents: language-model tools spend only what the person approved (agai
     const words = confirmationText(within);
     assert.match(words, /Run Top Traders of Tokens for 200 credits \(2 tokens × 100\)\?/u);
     assert.match(words, /Balance after: [\d,]+/u);
-    assert.match(words, /Ceiling: ceiling [\d,]+ credits per call/u);
+    assert.match(words, /The per-call ceiling: [\d,]+ credits/u);
     assert.match(words, /Daily budget: [\d,]+ left of 1,000,000/u);
     assert.match(words, /of the agent allowance left today/u);
     await set('agentAllowancePerDay', 100);

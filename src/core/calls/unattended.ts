@@ -32,8 +32,11 @@ export interface UnattendedHost extends CallHost {
   /** Holds a call's worst case against the budgets, checked afresh, before it is sent (core/money/spendLedger.ts). */
   hold(endpointId: string, credits: number): Promise<{ readonly id: string } | { readonly refused: string }>;
   release(id: string): Promise<void>;
-  /** The person said up front that a call which may already have been charged may be sent again (the runner's --charge-again). */
-  readonly chargeAgain?: boolean;
+  /**
+   * The person said up front that a call which may already have been charged may be sent again (the
+   * runner's --charge-again); 'never' where no such choice exists (the MCP server: an agent's retry).
+   */
+  readonly chargeAgain?: boolean | 'never';
   /** Where a paged read's file goes. */
   folder(): string;
 }
@@ -54,7 +57,8 @@ export async function runUnattended(ep: Endpoint, raw: Record<string, unknown>, 
   }
   const paid = isPaid(ep);
   if (paid && host.ambiguous.lastAt(host.scope, ep.id, input) !== undefined && host.chargeAgain !== true) {
-    return { kind: 'refused', message: l10n.t('{0} with these inputs may already have been charged: an earlier run ended without a clear answer. Nothing was sent. Check the request history and your credits (both free); to send it again anyway, run with --charge-again.', ep.id) };
+    const said = l10n.t('{0} with these inputs may already have been charged: an earlier run ended without a clear answer. Nothing was sent. Check the request history and your credits (both free).', ep.id);
+    return { kind: 'refused', message: host.chargeAgain === 'never' ? said : `${said} ${l10n.t('To send it again anyway, run with --charge-again.')}` };
   }
   const q = quote(ep, input, ep.paged ? { pages: 1 } : ctx);
   if (q.credits === 0 && q.exact) return send(ep, input, host);

@@ -287,6 +287,7 @@ describe('wallet-analytics mcp: the MCP server against the sandbox', () => {
       const again = await s.call('walletAnalytics_toptraders', { tokens: [token], output: 'txt' });
       assert.equal(again.isError, true);
       assert.match(again.text, /may already have been charged[\s\S]*Nothing was sent/u);
+      assert.doesNotMatch(again.text, /--charge-again/u, "mcp has no --charge-again: its refusal names no option it lacks");
       assert.equal(sb.ledger().length, since + 1, 'one charge, never a second');
       table.push(`| A submit's answer lost after the charge, the history unable to say (sandbox faults) | the tool said “may have been charged”; the agent's retry was refused, nothing sent | ${sb.ledger().slice(since).map((e) => `${e.endpoint} ${e.credits}`).join(', ')} |`);
     } finally {

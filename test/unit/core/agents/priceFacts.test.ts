@@ -42,7 +42,7 @@ describe('agents: the price an agent is told', () => {
     const f = agentPriceFacts(ep, { tokens: tokens(2) }, { balance: 1_000, settings, budgets, ...(allowance ? { allowance } : {}) });
     assert.ok(!('problems' in f));
     assert.equal(f.covered, true);
-    assert.deepEqual(f.lines.slice(0, 4), ['Top Traders of Tokens: 200 credits (2 tokens × 100).', 'Balance after: 800.', 'Ceiling: ceiling 1,000,000 credits per call.', 'Daily budget: 10,000 left of 10,000 (resets at 2026-11-28 00:00 UTC).']);
+    assert.deepEqual(f.lines.slice(0, 4), ['Top Traders of Tokens: 200 credits (2 tokens × 100).', 'Balance after: 800.', 'The per-call ceiling: 1,000,000 credits.', 'Daily budget: 10,000 left of 10,000 (resets at 2026-11-28 00:00 UTC).']);
     assert.match(askedWords(f), /chat’s confirmation is the only question/u);
     const three = agentPriceFacts(ep, { tokens: tokens(3) }, { balance: 1_000, settings, budgets, ...(allowance ? { allowance } : {}) });
     assert.ok(!('problems' in three) && !three.covered);
