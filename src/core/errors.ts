@@ -20,6 +20,7 @@
  * the same reason (a constant would be English, made before any bundle arrives).
  */
 import { l10n } from './l10n';
+import { thousands } from './numberText';
 
 /**
  * Replaces every occurrence of each secret in text with a fixed marker, for logs and error
@@ -184,8 +185,8 @@ export class InsufficientCreditsError extends WalletApiError {
   readonly balance: number | undefined;
   readonly needed: number | undefined;
   constructor(ctx: CallContext & { status?: number; serverMessage?: string; balance?: number; needed?: number } = {}) {
-    const needed = ctx.needed?.toLocaleString('en-US');
-    const balance = ctx.balance?.toLocaleString('en-US');
+    const needed = ctx.needed === undefined ? undefined : thousands(ctx.needed);
+    const balance = ctx.balance === undefined ? undefined : thousands(ctx.balance);
     const head =
       needed !== undefined && balance !== undefined
         ? l10n.t('Not enough credits for this call: it costs {0} and the balance is {1}.', needed, balance)

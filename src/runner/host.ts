@@ -16,7 +16,6 @@ import { GlobalStatePersistence } from '../core/jobs/persistence';
 import { Poller } from '../core/jobs/poller';
 import { JobStore } from '../core/jobs/store';
 import { AmbiguousCalls } from '../core/money/ambiguousCalls';
-import { fmtCredits } from '../core/money/pricing';
 import { SpendLedger, type SpendEntry } from '../core/money/spendLedger';
 import type { CallCellFn, CallResult } from '../core/pipeline/run';
 import { QueryRunCache } from '../core/query/runCache';
@@ -28,6 +27,7 @@ import { WalletAnalyticsApi, type CallLog } from '../core/transport/api';
 import { DEFAULT_PROFILE_ID, scopeKey } from '../core/transport/profiles';
 import { StorageKeys } from '../core/storage';
 import { stateStorage } from './state';
+import { fmtCredits } from '../core/numberText';
 
 /** What the runner prints as it goes; tests and the JUnit report read the same lines. */
 export type Print = (line: string) => void;

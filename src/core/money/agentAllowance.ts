@@ -15,8 +15,8 @@
  * are arguments.
  */
 import { budgetStates, type BudgetState } from './budget';
-import { fmtCredits } from './pricing';
 import { l10n } from '../l10n';
+import { fmtCredits } from '../numberText';
 
 /** The allowance's setting, with its section. */
 export const AGENT_ALLOWANCE_SETTING = 'walletAnalytics.agentAllowancePerDay';

@@ -10,10 +10,9 @@
  * Also the forecast the Account view shows: the period's spend at its current pace, to the reset.
  * Pure: the ledger, the settings and the clock are arguments.
  */
-import { compactCredits } from './credits';
-import { fmtCredits } from './pricing';
 import { PERIOD_MS } from './quotaPeriod';
 import { l10n } from '../l10n';
+import { compactCredits, fmtCredits } from '../numberText';
 
 export const DAY_MS = 24 * 3600 * 1000;
 

@@ -23,6 +23,7 @@ import { CommandIds } from '../base/ids';
 import { abortOn, paidTool, priceFacts, type PaidToolDeps } from './paidTool';
 import { askedWords } from '../../core/agents/priceFacts';
 import { l10n } from '../../shared/l10n';
+import { thousands } from '../../core/numberText';
 
 type Input = Record<string, unknown>;
 
@@ -73,9 +74,9 @@ function freeTool(name: FreeToolName, deps: PaidToolDeps): (input: Input, signal
         const balance = await credits.get(60_000, scope);
         const budgets = credits.budgets(s.budgets, scope);
         return toolAnswer([
-          l10n.t('Balance: {0} credits ({1}).', balance.toLocaleString('en-US'), connection.label()),
-          l10n.t('Ceiling: {0}; calls above {1} credits are confirmed.', ceilingText(s), s.confirmAbove.toLocaleString('en-US')),
-          ...(budgets.length ? budgets.map((b) => l10n.t('{0} budget: {1} spent or held, {2} left of {3}; resets {4}.', b.kind === 'day' ? l10n.t('Daily') : l10n.t('30-day'), b.spent.toLocaleString('en-US'), b.left.toLocaleString('en-US'), b.budget.toLocaleString('en-US'), resetWords(b))) : [l10n.t('No spend budget is set.')]),
+          l10n.t('Balance: {0} credits ({1}).', thousands(balance), connection.label()),
+          l10n.t('Ceiling: {0}; calls above {1} credits are confirmed.', ceilingText(s), thousands(s.confirmAbove)),
+          ...(budgets.length ? budgets.map((b) => l10n.t('{0} budget: {1} spent or held, {2} left of {3}; resets {4}.', b.kind === 'day' ? l10n.t('Daily') : l10n.t('30-day'), thousands(b.spent), thousands(b.left), thousands(b.budget), resetWords(b))) : [l10n.t('No spend budget is set.')]),
           allowanceWords(allowance.state(scope)),
         ]);
       };

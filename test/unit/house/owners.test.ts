@@ -453,3 +453,56 @@ describe('one owner saves a comparison', () => {
     );
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// 7. Showing numbers and credits: one owner writes them.
+
+/** The owner of numbers written for people: counts, credits, percentages, sizes. */
+const NUMBERS_OWNER = 'src/core/numberText.ts';
+/**
+ * Where a number is turned into text that is not words for a person, and why:
+ * - catalog.ts: a number given as an input, written back as the plain digits the API reads (no exponent, no grouping);
+ * - pairRows.ts: the Δ column's exact decimal, a cell's value that is sorted, copied and exported;
+ * - webview-ui/format.ts (Intl formats, not these calls) is the table's cell formats the person chooses.
+ */
+const NOT_WORDS = new Set(['src/core/spec/catalog.ts', 'src/core/table/compare/pairRows.ts']);
+/**
+ * The hosts scanned. src/sandbox is the service's stand-in, writing the server's own messages; src/runner
+ * (the command-line host) is not scanned yet: its four calls are left while it is being changed by others.
+ */
+const NUMBER_HOSTS = ['core', 'vscode', 'webview-ui'].map((d) => join(src, d));
+
+/** A number written by hand: `toLocaleString` or `toFixed` called. */
+function handMadeNumber(n: ts.Node): string | undefined {
+  if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && (n.expression.name.text === 'toLocaleString' || n.expression.name.text === 'toFixed')) return n.expression.name.text;
+  return undefined;
+}
+
+describe('one owner writes numbers and credits for people', () => {
+  it('no file of src/core, src/vscode or src/webview-ui outside src/core/numberText.ts calls toLocaleString or toFixed', () => {
+    assert.deepEqual(
+      NUMBER_HOSTS.flatMap((d) => scan(d, handMadeNumber)).filter((f) => fileOf(f) !== NUMBERS_OWNER && !NOT_WORDS.has(fileOf(f))),
+      [],
+      'write it with thousands / counted / fmtCredits / compactCredits / percent / fileSize / mebibytes / milliseconds (src/core/numberText.ts)',
+    );
+  });
+
+  it('the check sees toLocaleString and toFixed called, and passes over the owner’s functions and comments', () => {
+    const found = scanFiles(
+      {
+        'a.ts': [
+          "// n.toLocaleString('en-US')",
+          "const a = `${n.toLocaleString('en-US')} rows`;",
+          'const b = (share * 100).toFixed(2);',
+          "const c = last?.total.toLocaleString('en-US') ?? '';",
+          'const d = `${thousands(n)} rows, ${fmtCredits(c)}, ${percent(s)}`;',
+        ].join('\n'),
+      },
+      handMadeNumber,
+    );
+    assert.deepEqual(
+      found.map((f) => f.slice(f.indexOf(':') + 1)),
+      ['2: toLocaleString', '3: toFixed', '4: toLocaleString'],
+    );
+  });
+});
