@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { type Quote } from './pricing';
 import { l10n } from '../l10n';
 import { fmtCredits, thousands } from '../numberText';
+import { SettingIds } from '../ids';
 
 /** A request as the person saw it, reduced to a key: equal for equal JSON whatever the order of its keys. */
 function requestKey(value: unknown): string {
@@ -160,7 +161,7 @@ export function priceCover(a: unknown, q: Quote, gate: { readonly kind: string; 
   if (gate.kind === 'unbounded') {
     if (a.standing !== true || a.risk !== true) return { kind: 'ask' };
     if (gate.ceiling !== undefined && a.credits > gate.ceiling) {
-      return { kind: 'refuse', message: l10n.t('The watch accepts up to {0} per run, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: {1}). Nothing was sent.', fmtCredits(a.credits), fmtCredits(gate.ceiling)), setting: 'walletAnalytics.maxCreditsPerCall' };
+      return { kind: 'refuse', message: l10n.t('The watch accepts up to {0} per run, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: {1}). Nothing was sent.', fmtCredits(a.credits), fmtCredits(gate.ceiling)), setting: SettingIds.maxCreditsPerCall };
     }
     return { kind: 'hold', credits: a.credits, why: l10n.t('up to {0} accepted when the watch was created', fmtCredits(a.credits)), accepted: a.credits };
   }

@@ -13,6 +13,7 @@
 import { PERIOD_MS } from './quotaPeriod';
 import { l10n } from '../l10n';
 import { compactCredits, fmtCredits } from '../numberText';
+import { SettingIds } from '../ids';
 
 export const DAY_MS = 24 * 3600 * 1000;
 
@@ -37,8 +38,8 @@ interface Spent {
 type BudgetKind = 'day' | 'period';
 
 export const BUDGET_SETTING: Record<BudgetKind, string> = {
-  day: 'walletAnalytics.budget.perDay',
-  period: 'walletAnalytics.budget.perPeriod',
+  day: SettingIds.budgetPerDay,
+  period: SettingIds.budgetPerPeriod,
 };
 
 /** A budget's name in a sentence (a function: a constant would be made before any bundle arrives). */

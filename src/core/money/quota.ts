@@ -7,6 +7,7 @@ import { type Quote } from './pricing';
 import { PERIOD_MS, QUOTA } from './quotaPeriod';
 import { l10n } from '../l10n';
 import { fmtCredits, thousands } from '../numberText';
+import { SettingIds } from '../ids';
 
 /**
  * The next reset after now, for periods of 30 days counted from anchor (§8.1). The API does not
@@ -74,14 +75,14 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
       message: q.exact
         ? l10n.t('This call would cost {0}, above your limit of {1} per call. Nothing was sent and nothing was charged. To run it, raise {2} in Settings.', fmtCredits(worst), fmtCredits(s.maxCreditsPerCall), ceilingSetting())
         : l10n.t('This call would cost up to {0}, above your limit of {1} per call. Nothing was sent and nothing was charged. To run it, raise {2} in Settings.', fmtCredits(worst), fmtCredits(s.maxCreditsPerCall), ceilingSetting()),
-      setting: 'walletAnalytics.maxCreditsPerCall',
+      setting: SettingIds.maxCreditsPerCall,
     };
   }
   if (balance !== undefined && q.credits > balance) {
     return {
       kind: 'refuse',
       message: l10n.t('This call costs {0} but the balance is {1}. Nothing was sent and nothing was charged. The balance is reset to {2} every 30 days ({3}).', fmtCredits(q.credits), fmtCredits(balance), thousands(QUOTA), resetText),
-      setting: 'walletAnalytics.maxCreditsPerCall',
+      setting: SettingIds.maxCreditsPerCall,
     };
   }
   const overBudget = budgetRefusal(worst ?? q.credits, budgets);

@@ -110,5 +110,20 @@ export const ContextKeys = {
 /** The Requests view's id (package.json contributes.views): the sidebar creates it, the price step focuses it. */
 export const REQUESTS_VIEW = 'walletAnalyticsRequests';
 
+/** The table's custom editor (package.json contributes.customEditors). */
+export const TABLE_VIEW_TYPE = 'walletAnalytics.table';
+
+/** The status bar items' ids (the person can hide each by it). */
+export const StatusBarIds = {
+  credits: 'walletAnalytics.credits',
+  profile: 'walletAnalytics.profile',
+} as const;
+
+/** The diagnostic collections' names. */
+export const DiagnosticIds = {
+  query: 'walletAnalytics.query',
+  pipeline: 'walletAnalytics.pipeline',
+} as const;
+
 /** The id of the Getting Started walkthrough in package.json (contributes.walkthroughs); a test checks they agree. */
 export const WALKTHROUGH_ID = 'gettingStarted';

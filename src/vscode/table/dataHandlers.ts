@@ -9,8 +9,9 @@ import { COPY_MAX_CELLS } from '../../core/table';
 import { l10n } from '../../shared/l10n';
 import { readSettings } from '../base/settings';
 import type { TablePrompts } from '../base/prompts';
-import { queryKey, TABLE_VIEW_TYPE, type Handlers, type Opened, type TableContext } from './tableContext';
+import { queryKey, type Handlers, type Opened, type TableContext } from './tableContext';
 import { thousands } from '../../core/numberText';
+import { TABLE_VIEW_TYPE } from '../base/ids';
 
 /** Sessions with an export running: one at a time per table. */
 const exporting = new WeakSet<TableContext>();

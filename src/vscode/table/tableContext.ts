@@ -13,8 +13,6 @@ import type { ColumnInfo, UiMessage, UiRequest } from '../../shared/tableUiProto
 import type { Log } from '../base/log';
 import type { TablePrompts } from '../base/prompts';
 
-/** The table's custom editor (package.json contributes.customEditors): how a file is opened in it. */
-export const TABLE_VIEW_TYPE = 'walletAnalytics.table';
 
 export interface TableSessionDeps {
   readonly storage: Storage;

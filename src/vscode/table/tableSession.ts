@@ -25,8 +25,9 @@ import { lastViewFor } from './savedViewStore';
 import { CancelledError, errorText, isCancelled } from '../../core/errors';
 import { memberKey, StorageFamilies } from '../../core/storage';
 import { l10n } from '../../shared/l10n';
-import { queryKey, type HandledRequest, type Handlers, type HandledType, type Opened, type TableContext, type TableSessionDeps, TABLE_VIEW_TYPE } from './tableContext';
+import { queryKey, type HandledRequest, type Handlers, type HandledType, type Opened, type TableContext, type TableSessionDeps } from './tableContext';
 import { thousands } from '../../core/numberText';
+import { TABLE_VIEW_TYPE } from '../base/ids';
 
 /** Every request the webview may send that is not the session's own (ready, probeState, log, cancel), by type, to its handler. */
 const HANDLERS: Handlers<HandledType> = { ...DATA_HANDLERS, ...ANALYSIS_HANDLERS, ...CELL_ACTION_HANDLERS, ...COMMAND_HANDLERS };

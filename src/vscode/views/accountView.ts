@@ -7,13 +7,13 @@ import { RESTRICTED_MODE, type Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import type { ApiKeyStore } from '../base/secrets';
 import type { AgentAllowance } from '../base/agentAllowance';
-import { AGENT_ALLOWANCE_SETTING } from '../../core/money/agentAllowance';
 import { accountFacts, isoDay, type AccountFacts, type SpendLine } from './account';
 import { levelOf } from './creditsStatus';
 import { onDidChangeSettings, readSidebarSettings } from '../base/settings';
 import type { ConnectionStatus } from '../base/status';
 import { l10n } from '../../shared/l10n';
 import { compactCredits, fmtCredits, percent, thousands } from '../../core/numberText';
+import { SettingIds } from '../../core/ids';
 
 export const ACCOUNT_VIEW = 'walletAnalyticsAccount';
 
@@ -181,11 +181,11 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
           `${f.baseUrl}\n\n${sandbox
             ? 'The built-in sandbox (loopback, synthetic data). Stop it to return to the profile used before.'
             : setting
-              ? 'walletAnalytics.baseUrl: click to change it.'
+              ? `${SettingIds.baseUrl}: click to change it.`
               : `The base URL of the profile “${f.profileName}”: its key is sent here only. For another address, add another profile.`}`,
         );
         item.contextValue = sandbox ? 'account.baseUrl.sandbox' : 'account.baseUrl.configured';
-        if (setting) item.command = { command: 'workbench.action.openSettings', title: l10n.t('Open Settings'), arguments: ['walletAnalytics.baseUrl'] };
+        if (setting) item.command = { command: 'workbench.action.openSettings', title: l10n.t('Open Settings'), arguments: [SettingIds.baseUrl] };
         return item;
       }
       case 'connection': {
@@ -206,7 +206,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
           s === 'checking' ? icon('loading~spin') : s === 'offline' || s === 'refused' ? icon('error', 'errorForeground') : icon('info'),
           err ??
             (s === 'noBaseUrl'
-              ? 'walletAnalytics.baseUrl is the placeholder: set the API’s address, or try the sandbox.'
+              ? `${SettingIds.baseUrl} is the placeholder: set the API’s address, or try the sandbox.`
               : s === 'untrusted'
                 ? RESTRICTED_MODE
                 : undefined),
@@ -281,10 +281,10 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
           a ? (a.left === 0 ? `all ${compactCredits(a.budget)} used` : `${compactCredits(a.spent)} of ${compactCredits(a.budget)}`) : 'not set',
           icon('robot'),
           a
-            ? `AI agents spent or hold ${fmtCredits(a.spent)} of their allowance of ${fmtCredits(a.budget)} today (${AGENT_ALLOWANCE_SETTING}); ${fmtCredits(a.left)} left. It resets ${resetWords(a)}. Within it, a call from the chat goes on after the chat's confirmation; past it, the price step asks you. The ceiling and budgets still hold. Click to change it.`
-            : `No agent allowance: every paid call of an AI agent asks you in the price step. Click to set ${AGENT_ALLOWANCE_SETTING}.`,
+            ? `AI agents spent or hold ${fmtCredits(a.spent)} of their allowance of ${fmtCredits(a.budget)} today (${SettingIds.agentAllowancePerDay}); ${fmtCredits(a.left)} left. It resets ${resetWords(a)}. Within it, a call from the chat goes on after the chat's confirmation; past it, the price step asks you. The ceiling and budgets still hold. Click to change it.`
+            : `No agent allowance: every paid call of an AI agent asks you in the price step. Click to set ${SettingIds.agentAllowancePerDay}.`,
         );
-        item.command = { command: 'workbench.action.openSettings', title: l10n.t('Open Settings'), arguments: [AGENT_ALLOWANCE_SETTING] };
+        item.command = { command: 'workbench.action.openSettings', title: l10n.t('Open Settings'), arguments: [SettingIds.agentAllowancePerDay] };
         return item;
       }
       case 'forecast': {

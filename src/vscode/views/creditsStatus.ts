@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { creditsTooltipMarkdown } from '../../core/history/format';
 import { StorageKeys, type Storage } from '../../core/storage';
 import { showError, showWarning } from '../base/errors';
-import { CommandIds } from '../base/ids';
+import { CommandIds, StatusBarIds } from '../base/ids';
 import type { Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import type { ApiKeyStore } from '../base/secrets';
@@ -12,6 +12,7 @@ import { onDidChangeSettings, readSidebarSettings } from '../base/settings';
 import type { ConnectionStatus } from '../base/status';
 import { l10n } from '../../shared/l10n';
 import { compactCredits, fmtCredits } from '../../core/numberText';
+import { SettingIds } from '../../core/ids';
 
 type CreditsLevel = 'ok' | 'warn' | 'critical';
 
@@ -30,7 +31,7 @@ export function levelOf(balance: number, warnBelow: number, criticalBelow: numbe
  * while the window is unfocused (it catches up on focus).
  */
 export class CreditsStatus implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('walletAnalytics.credits', vscode.StatusBarAlignment.Left, 99);
+  private readonly item = vscode.window.createStatusBarItem(StatusBarIds.credits, vscode.StatusBarAlignment.Left, 99);
   private readonly subs: vscode.Disposable[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private levelNow: CreditsLevel = 'ok';
@@ -164,7 +165,7 @@ export class CreditsStatus implements vscode.Disposable {
     const show = level === 'critical' ? showError : showWarning;
     const a = await show(text, 'Open Account', 'Change Threshold');
     if (a === 'Open Account') await vscode.commands.executeCommand(CommandIds.showAccount);
-    else if (a === 'Change Threshold') await vscode.commands.executeCommand('workbench.action.openSettings', 'walletAnalytics.credits');
+    else if (a === 'Change Threshold') await vscode.commands.executeCommand('workbench.action.openSettings', SettingIds.credits);
   }
 
   dispose(): void {
