@@ -26,7 +26,6 @@ const ALLOWED: Record<string, { line: string; why: string }[]> = {
 const E2E_PENDING: Record<string, number> = {
   'test/e2e/walkthrough.test.ts': 4,
   'test/e2e/query.test.ts': 5,
-  'test/e2e/pipeline.test.ts': 2,
   'test/e2e/workbench.ts': 7,
 };
 
