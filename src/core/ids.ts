@@ -25,3 +25,6 @@ export const API_KEY_SECRET = 'walletAnalytics.apiKey';
 
 /** Every endpoint command's id begins so (the catalog's commandIdOf; npm run sync tells them from the others by it). */
 export const ENDPOINT_COMMAND_PREFIX = 'walletAnalytics.endpoint.';
+
+/** The key that marks a saved comparison's file (`{ "walletAnalyticsCompare": 1, "a": …, "b": … }`). */
+export const COMPARE_FILE_MARK = 'walletAnalyticsCompare';

@@ -19,8 +19,7 @@ import { DIAGNOSTIC_SOURCE } from '../language/diagnostics';
 import { rangeOf } from '../language/documents';
 import type { QueryFieldService } from '../language/fieldService';
 import { QueryCompletions, QueryHovers } from '../language/providers';
-import { PIPELINE_NOTEBOOK } from './pipelineNotebook';
-import { DiagnosticIds } from '../base/ids';
+import { DiagnosticIds, PIPELINE_NOTEBOOK } from '../base/ids';
 
 /** The cells of pipeline notebooks: JSON text in a notebook of our type. */
 const PIPELINE_CELL_SELECTOR: vscode.DocumentSelector = { notebookType: PIPELINE_NOTEBOOK, language: 'json' };

@@ -20,7 +20,7 @@ import type { ChainColumns } from '../../core/query/fields';
 import type { QueryRunCache } from '../../core/query/runCache';
 import type { JobRecord } from '../../core/jobs/job';
 import type { JobStore } from '../../core/jobs/store';
-import { CommandIds } from '../base/ids';
+import { CommandIds, PIPELINE_CONTROLLER, PIPELINE_NOTEBOOK } from '../base/ids';
 import type { Connection } from '../base/connection';
 import type { CallService } from '../calls/callService';
 import type { PriceQuestions } from '../calls/priceStep';
@@ -34,7 +34,6 @@ import { showWarning } from '../base/errors';
 import { errorText, CancelledError } from '../../core/errors';
 import { thousands } from '../../core/numberText';
 
-export const PIPELINE_NOTEBOOK = 'wallet-analytics-pipeline';
 
 class PipelineSerializer implements vscode.NotebookSerializer {
   deserializeNotebook(content: Uint8Array): vscode.NotebookData {
@@ -134,7 +133,7 @@ class PipelineController {
     private readonly deps: PipelineDeps,
     private readonly storage: string,
   ) {
-    this.controller = vscode.notebooks.createNotebookController('wallet-analytics-pipeline-runner', PIPELINE_NOTEBOOK, 'Wallet Analytics Pipeline');
+    this.controller = vscode.notebooks.createNotebookController(PIPELINE_CONTROLLER, PIPELINE_NOTEBOOK, 'Wallet Analytics Pipeline');
     this.controller.supportedLanguages = ['json'];
     this.controller.supportsExecutionOrder = true;
     this.controller.executeHandler = (cells, nb) => this.execute(cells, nb);

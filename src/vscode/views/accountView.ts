@@ -15,7 +15,6 @@ import { l10n } from '../../shared/l10n';
 import { compactCredits, fmtCredits, percent, thousands } from '../../core/numberText';
 import { SettingIds } from '../../core/ids';
 
-export const ACCOUNT_VIEW = 'walletAnalyticsAccount';
 
 type RowId = 'profile' | 'key' | 'baseUrl' | 'connection' | 'balance' | 'used' | 'quota' | 'reset' | 'budgetDay' | 'budgetPeriod' | 'agentAllowance' | 'forecast' | 'spend';
 

@@ -18,7 +18,7 @@ import { lastRun, Threshold, WatchTarget, type WatchRecord } from '../../core/wa
 import { checkInterval, nextSlot, parseInterval, parseTimeOfDay, periodOf, scheduleText, slotOf, type Schedule } from '../../core/watch/schedule';
 import { sinceText } from '../../core/watch/changes';
 import type { HistoryItem } from '../../core/history/merge';
-import { CommandIds } from '../base/ids';
+import { CommandIds, WATCHES_VIEW } from '../base/ids';
 import { showError, showErrorIn } from '../base/errors';
 import { readSettings } from '../base/settings';
 import { askText } from '../base/personQuestions';
@@ -32,7 +32,6 @@ import type { WatchService } from './watchService';
 import { l10n } from '../../shared/l10n';
 import { fmtCredits, thousands } from '../../core/numberText';
 
-const WATCHES_VIEW = 'walletAnalyticsWatches';
 const QUERY_SUFFIX = '.waquery.json';
 
 interface WatchCommandDeps {
