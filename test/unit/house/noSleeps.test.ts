@@ -24,8 +24,6 @@ const ALLOWED: Record<string, { line: string; why: string }[]> = {
 
 /** The e2e files' page.waitForTimeout calls of 300 ms or more that predate this test (a ratchet: only down). */
 const E2E_PENDING: Record<string, number> = {
-  'test/e2e/walkthrough.test.ts': 4,
-  'test/e2e/query.test.ts': 5,
   'test/e2e/workbench.ts': 7,
 };
 
