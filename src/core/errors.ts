@@ -20,6 +20,8 @@
  * the same reason (a constant would be English, made before any bundle arrives).
  */
 import { l10n } from './l10n';
+import { thousands } from './numberText';
+import { SettingIds } from './ids';
 
 /**
  * Replaces every occurrence of each secret in text with a fixed marker, for logs and error
@@ -184,8 +186,8 @@ export class InsufficientCreditsError extends WalletApiError {
   readonly balance: number | undefined;
   readonly needed: number | undefined;
   constructor(ctx: CallContext & { status?: number; serverMessage?: string; balance?: number; needed?: number } = {}) {
-    const needed = ctx.needed?.toLocaleString('en-US');
-    const balance = ctx.balance?.toLocaleString('en-US');
+    const needed = ctx.needed === undefined ? undefined : thousands(ctx.needed);
+    const balance = ctx.balance === undefined ? undefined : thousands(ctx.balance);
     const head =
       needed !== undefined && balance !== undefined
         ? l10n.t('Not enough credits for this call: it costs {0} and the balance is {1}.', needed, balance)
@@ -262,8 +264,6 @@ export class MalformedResponseError extends WalletApiError {
 }
 
 /** No HTTP answer: refused connection, DNS, TLS, drop, or no answer in time on a free call. */
-/** Where the base URL is changed, named in every "could not reach" message. */
-export const BASE_URL_SETTING = 'walletAnalytics.baseUrl';
 
 /**
  * Why nothing could be reached, in words, from the error code of a request that never left: a
@@ -311,7 +311,7 @@ export class NetworkError extends WalletApiError {
       ? `${l10n.t('The connection to {0} failed after the request was sent ({1}).', where, ctx.detail)} ${ctx.paid ? mayHaveBeenCharged(ctx) : l10n.t('Try again in a moment.')}`
       : ctx.proxy
         ? `${l10n.t('Could not reach {0} through the proxy ({1}).', where, ctx.detail)} ${notSent()}`
-        : `${unreachableWords(ctx.code, ctx.origin)} (${ctx.detail}). ${notSent()} ${l10n.t("If the address is wrong, change {0} in your user settings (or the profile's base URL); otherwise check the network.", BASE_URL_SETTING)}`;
+        : `${unreachableWords(ctx.code, ctx.origin)} (${ctx.detail}). ${notSent()} ${l10n.t("If the address is wrong, change {0} in your user settings (or the profile's base URL); otherwise check the network.", SettingIds.baseUrl)}`;
     super(text, { ...ctx, charged: ctx.sent && ctx.paid ? 'unknown' : 'no' });
     this.sent = ctx.sent;
     this.code = ctx.code;

@@ -13,7 +13,7 @@
 import { join, resolve } from 'node:path';
 import { errorText } from '../core/errors';
 import { planApprovals } from '../core/money/approval';
-import { fmtCredits } from '../core/money/pricing';
+import { fmtCredits } from '../core/numberText';
 import type { PipelineFile } from '../core/pipeline/format';
 import { planOnDisk, runPipeline, type LastAnswer } from '../core/pipeline/run';
 import { ENDPOINTS, findEndpoint, validateInput } from '../core/spec/catalog';

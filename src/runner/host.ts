@@ -17,7 +17,6 @@ import { GlobalStatePersistence } from '../core/jobs/persistence';
 import { Poller } from '../core/jobs/poller';
 import { JobStore } from '../core/jobs/store';
 import { AmbiguousCalls } from '../core/money/ambiguousCalls';
-import { fmtCredits } from '../core/money/pricing';
 import { SpendLedger, type SpendEntry } from '../core/money/spendLedger';
 import type { CallCellFn, CallResult } from '../core/pipeline/run';
 import type { Approval } from '../core/money/approval';
@@ -32,6 +31,7 @@ import { WalletAnalyticsApi, type CallLog } from '../core/transport/api';
 import { DEFAULT_PROFILE_ID, scopeKey } from '../core/transport/profiles';
 import { StorageKeys } from '../core/storage';
 import { stateStorage } from './state';
+import { fmtCredits } from '../core/numberText';
 
 /**
  * A call's outcome as the host tells it: the pipeline's CallResult, or a queued job accepted (paid)

@@ -17,7 +17,7 @@ import { toolDeclarations, toolEndpoint, type FreeToolName } from '../core/agent
 import { freeTool, type FreeToolHost } from '../core/agents/freeTools';
 import { toolAnswer } from '../core/agents/toolText';
 import { errorText, redact } from '../core/errors';
-import { fmtCredits } from '../core/money/pricing';
+import { fmtCredits } from '../core/numberText';
 import { ASK_TIMEOUT_MS, paidCall, sessionAskedWords, sessionPrice, type PaidDeps, type ToolReply } from './mcpPaid';
 
 /** The tools as MCP lists them: the declarations, annotated (free ones read-only; paid ones spend, in the open world). */

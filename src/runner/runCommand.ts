@@ -11,7 +11,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { errorText } from '../core/errors';
 import { planApprovals } from '../core/money/approval';
-import { fmtCredits } from '../core/money/pricing';
 import { checkPipeline, parsePipeline, type PipelineFile } from '../core/pipeline/format';
 import { planText, type Plan } from '../core/pipeline/plan';
 import { planOnDisk, resultsDirOf, runPipeline, type LastAnswer } from '../core/pipeline/run';
@@ -20,6 +19,7 @@ import type { Command } from './args';
 import { EXIT, type ExitCode } from './exitCodes';
 import { RunnerHost, type Print } from './host';
 import type { StepReport } from './junit';
+import { fmtCredits } from '../core/numberText';
 
 type RunCommand = Extract<Command, { kind: 'run' | 'watch' }>;
 

@@ -47,6 +47,7 @@ import { WatchService } from './watch/watchService';
 import { AgentAllowance } from './base/agentAllowance';
 import { registerAgentTools, type AgentTools } from './agents/agentTools';
 import { registerWatches } from './watch/watchCommands';
+import { milliseconds } from '../core/numberText';
 
 /**
  * Only under VS Code's test runner (ExtensionMode.Test): what the integration suite drives. It
@@ -192,6 +193,6 @@ export async function activateFeatures(context: vscode.ExtensionContext, started
   // A crash's .part files and extraction folders; fire-and-forget, so activation never waits on the disk.
   sweepResultsFolderInBackground(() => jobs.folder(), log);
   const activationMs = performance.now() - started;
-  log.info(`Activated in ${activationMs.toFixed(1)} ms.`);
+  log.info(`Activated in ${milliseconds(activationMs)}.`);
   return { services, activationMs, sidebar, context, table, prices, questions, workspaceSettings, copier, watches, agentTools };
 }

@@ -9,6 +9,7 @@ import type { ColumnProfile, Histogram } from '../shared/analysisProtocol';
 import type { ColumnFilter } from '../shared/tableProtocol';
 import { binRange, extent, roundOut, Scale, type ScaleKind } from './chartMath';
 import { boundFromTyped, PLAIN_UNIT, type FilterUnit } from './filterUnits';
+import { thousands } from '../core/numberText';
 
 // ---- table equivalents -----------------------------------------------------------------------
 
@@ -128,14 +129,13 @@ function fileNumberText(text: string): string {
 
 /** A column profile as label/value rows (numbers only where the column has them). */
 export function profileRows(p: ColumnProfile): [string, string][] {
-  const count = (n: number): string => n.toLocaleString('en-US');
   const rows: [string, string][] = [
     ['Type', p.type],
-    ['Count', count(p.count)],
-    ['Empty', count(p.empty)],
-    ['Distinct', count(p.distinct)],
+    ['Count', thousands(p.count)],
+    ['Empty', thousands(p.empty)],
+    ['Distinct', thousands(p.distinct)],
   ];
-  if (p.outOfRange !== undefined) rows.push(['Out of range', `${count(p.outOfRange)} (decimals past a number's range, kept as text)`]);
+  if (p.outOfRange !== undefined) rows.push(['Out of range', `${thousands(p.outOfRange)} (decimals past a number's range, kept as text)`]);
   // Min and max are values of the file: its digits, every one, with the separators the computed
   // rows have (one number format in a profile, not "170184" beside "21,193.6": issue 35 item 7).
   if (p.min !== undefined) rows.push(['Min', fileNumberText(p.minText ?? String(p.min))]);

@@ -29,6 +29,7 @@ import {
 } from './chartMath';
 import { el } from './dom';
 import { l10n } from '../shared/l10n';
+import { thousands } from '../core/numberText';
 
 /** A brush in data units; an absent bound spans the axis. */
 export interface DataBrush {
@@ -162,7 +163,7 @@ export class ChartView {
     ctx.fillStyle = theme.accent;
     for (const b of histogramBars(h, x, y)) ctx.fillRect(b.x + (b.w > 3 ? 0.5 : 0), b.y, b.w > 3 ? b.w - 1 : b.w, b.h);
     drawAxes(ctx, x, y, plot, theme, xName, 'rows');
-    const label = `Histogram of ${xName}${h.log ? ' (log scale)' : ''}: ${h.counts.length} bins, ${h.counted.toLocaleString('en-US')} numbers counted, ${h.left.toLocaleString('en-US')} rows left out.`;
+    const label = `Histogram of ${xName}${h.log ? ' (log scale)' : ''}: ${h.counts.length} bins, ${thousands(h.counted)} numbers counted, ${thousands(h.left)} rows left out.`;
     this.canvas.setAttribute('aria-label', label);
   }
 
@@ -192,7 +193,7 @@ export class ChartView {
     ctx.putImageData(image, px, py);
     this.skipped = grid.skipped;
     drawAxes(ctx, x, y, plot, theme, spec.xName, spec.yName);
-    this.canvas.setAttribute('aria-label', l10n.t('Scatter of {0} against {1}: {2} points. Use “Show as table” for the data.', spec.yName, spec.xName, grid.drawn.toLocaleString('en-US')));
+    this.canvas.setAttribute('aria-label', l10n.t('Scatter of {0} against {1}: {2} points. Use “Show as table” for the data.', spec.yName, spec.xName, thousands(grid.drawn)));
   }
 
   /** Shows a brush given in data units (typed into the panel's fields); undefined bounds span the axis. */

@@ -8,6 +8,7 @@
 import type { ColumnFilter, ViewQuery } from '../shared/tableProtocol';
 import type { ConcreteFormat } from './format';
 import { l10n } from '../shared/l10n';
+import { thousands } from '../core/numberText';
 
 export interface FilterUnit {
   /** Powers of ten between the shown value and the file's (percent: 2). */
@@ -107,5 +108,5 @@ export function noRowsMatch(view: { readonly length: number; readonly total: num
   const search = view.query.search ?? '';
   if (view.length > 0 || view.total === 0 || (filters.length === 0 && search === '')) return undefined;
   const causes = [...filters.map(describe), ...(search ? [`search “${search}”`] : [])];
-  return { title: l10n.t('No rows match: none of the {0} rows passes {1}', view.total.toLocaleString('en-US'), causes.length === 1 ? 'this' : 'these'), causes };
+  return { title: l10n.t('No rows match: none of the {0} rows passes {1}', thousands(view.total), causes.length === 1 ? 'this' : 'these'), causes };
 }

@@ -6,6 +6,7 @@
 import { parseNumberText } from '../core/table/numbers';
 import type { ColumnInfo, NumberFormat } from '../shared/tableUiProtocol';
 import { l10n } from '../shared/l10n';
+import { thousands as countText } from '../core/numberText';
 
 /** A format a cell is shown in: a chosen one, or `money` (auto's format for USD amounts). */
 export type ConcreteFormat = Exclude<NumberFormat, 'auto'> | 'money';
@@ -73,9 +74,9 @@ export function formatCell(text: string, format: ConcreteFormat): string {
   }
 }
 
-/** "12,345" */
+/** "12,345": the one way counts are written (core/numberText.ts), under the webview's name. */
 export function formatCount(n: number): string {
-  return n.toLocaleString(LOCALE);
+  return countText(n);
 }
 
 /** What a cell shows: its text, a tooltip (a time's UTC), and whether it is a gain or a loss. */

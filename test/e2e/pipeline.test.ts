@@ -210,8 +210,8 @@ describe('the example pipeline in a notebook: planned, approved once, its result
     // Nothing of the status line or the bar is cut off.
     const cut = await pnl.locator('.wa-cr-status, .wa-cr-bar > *').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent ?? ''));
     assert.deepEqual(cut, []);
+    // reveal returns once the output's box is inside the view: the screenshot shows it.
     await reveal(pnl);
-    await wb.page.waitForTimeout(300);
     await wb.screenshot('outputs');
   });
 
@@ -315,8 +315,8 @@ describe('the example pipeline in a notebook: planned, approved once, its result
       },
       30_000,
     );
+    // The rows are painted: their first row's text was read from the page.
     assert.ok(await firstRowText(table));
-    await wb.page.waitForTimeout(500);
     await wb.screenshot('open-as-table');
     assert.ok(tableTitle.length > 0);
   });

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { Workbench, packagedVsix } from './workbench';
+import { until } from './tableWebview';
 
 const FILE = 'winners.waquery.json';
 
@@ -20,6 +21,16 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
    * line: when typing or a fix has scrolled the editor down they are out of view (Monaco keeps
    * them in the DOM, hidden), so the editor is scrolled to its top first, as a person would.
    */
+  /** Resolves once the element's CSS animations, its children's included, have ended (a hover's fade-in). */
+  type Animated = { getAnimations(o: { subtree: boolean }): { finished: Promise<unknown> }[] };
+  const animationsDone = (l: Locator): Promise<unknown> => l.evaluate((el) => Promise.all((el as unknown as Animated).getAnimations({ subtree: true }).map((a) => a.finished)));
+  /** A result opened in the table has drawn its cells (the table is a webview of its own). */
+  const drawn = (): Promise<unknown> =>
+    until('the result’s table drawn', async () => {
+      for (const f of wb.page.frames()) if ((await f.locator('[role=gridcell]').count().catch(() => 0)) > 0) return true;
+      return undefined;
+    }, 30_000);
+
   const lens = async (text: RegExp, timeout = 30_000): Promise<Locator> => {
     const l = wb.page.locator('.monaco-editor .codelens-decoration a', { hasText: text }).first();
     for (const deadline = Date.now() + timeout; ; ) {
@@ -114,10 +125,11 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
       } catch (e) {
         if (attempt === 3) throw e;
         await wb.page.mouse.move(0, 0);
-        await wb.page.waitForTimeout(500);
+        // Hover again once the marker-less hover has gone.
+        await wb.page.locator('.monaco-hover').first().waitFor({ state: 'hidden', timeout: 10_000 });
       }
     }
-    await wb.page.waitForTimeout(500); // the hover fades in
+    await animationsDone(hover); // the hover fades in
     const message = await hover.innerText();
     await wb.screenshot('typo-squiggle');
     assert.match(message, /Unknown field "trade_cuont_30d"\. Did you mean "trade_count_30d"\?/u);
@@ -151,7 +163,7 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
     await editor.locator('.view-line span', { hasText: '"order"' }).first().hover();
     const hover = wb.page.locator('.monaco-hover', { hasText: 'is not allowed' }).first();
     await hover.waitFor({ state: 'visible', timeout: 15_000 });
-    await wb.page.waitForTimeout(500);
+    await animationsDone(hover);
     const message = await hover.innerText();
     await wb.screenshot('schema-error');
     assert.match(message, /Property order is not allowed\./u);
@@ -225,7 +237,7 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
     assert.equal(await wb.page.locator('.notifications-toasts .notification-toast').count(), 1, 'one toast says it all');
     const tab = wb.page.locator('.tabs-container .tab', { hasText: /wallet_database-\d{4}-\d{2}-\d{2}-\d{4}(-\d+)?\.json/u }).first();
     await tab.waitFor({ timeout: 30_000 });
-    await wb.page.waitForTimeout(1500);
+    await drawn();
     await wb.screenshot('result');
   });
 
@@ -238,7 +250,9 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
     await (await lens(/^▶ Run — last answer/u)).click();
     const msg = await wb.waitForNotification(/Free: nothing was sent and no credits were spent/u, 30_000);
     assert.match(msg, /Opened the answer of this query from .+: [\d,]+ matching wallets/u);
-    await wb.page.waitForTimeout(1000);
+    // The answer opened again: its tab is the active one and its editor has drawn.
+    await wb.page.locator('.tabs-container .tab.active', { hasText: /wallet_database-\d{4}-\d{2}-\d{2}-\d{4}(-\d+)?\.json/u }).first().waitFor({ timeout: 30_000 });
+    await drawn();
     await wb.screenshot('cached-free');
   });
 });

@@ -60,8 +60,10 @@ describe('the sidebar: a running job turns done, live', { timeout: 300_000 }, ()
         await wb.page.keyboard.press('Enter');
         break;
       }
+      const title = (await wb.quickInput.locator('.quick-input-title').innerText()).trim();
       await wb.page.keyboard.press('Enter');
-      await wb.page.waitForTimeout(300);
+      // The next step is on screen once the quick input's title is another step's.
+      if (title !== '') await wb.quickInput.locator('.quick-input-title').filter({ hasNotText: title }).waitFor({ timeout: 15_000 });
     }
     const running = row('Trending Tokens').filter({ has: wb.page.locator('.codicon-loading') });
     await running.waitFor({ timeout: 15_000 });

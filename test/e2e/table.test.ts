@@ -159,9 +159,11 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     const gapsBefore = (await frameGaps(frame)).length;
     for (let i = 0; i < 40; i++) await wb.page.mouse.wheel(0, 240);
     await wb.page.mouse.wheel(600, 0);
-    await wb.page.waitForTimeout(300);
-    const after = await shown(frame);
-    assert.ok(Number((after.rows[0]?.[0] ?? '').replace(/,/gu, '')) > rowNumber, 'the wheel scrolled down');
+    // The wheel scrolled down once a later row is painted at the top.
+    await until('the wheel scrolled down', async () => {
+      const v = await shown(frame);
+      return Number((v.rows[0]?.[0] ?? '').replace(/,/gu, '')) > rowNumber && v.rows[0]?.[1] !== '' ? v : undefined;
+    });
     // What a scroll costs the page: one render per frame, moving rows and rewriting changed cells.
     const times = (await renderTimes(frame)).slice(before);
     const gaps = (await frameGaps(frame)).slice(gapsBefore);
@@ -489,6 +491,12 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     await wb.typeIntoQuickInput('brushed wallets', { submit: true });
     const said = await wb.waitForNotification(/Saved the view "brushed wallets"/u);
     figures.push(`More menu → Save View As…: ${said}`);
+    // The toast reads whole: its message was once cut off at the toast's width.
+    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'Saved the view' }).first();
+    const cut = await toast.locator('.notification-list-item-source, .notification-list-item-message, .monaco-button').evaluateAll((els) =>
+      els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent ?? ''),
+    );
+    assert.deepEqual(cut, [], 'no text in the toast is cut off');
     // The table now shows that view, and says so above its rows (issue 23 item 3).
     await until('the view named', async () => ((await frame.locator('.chips .saved-view').innerText()) === 'View: brushed wallets' ? true : undefined), 10_000);
     await wb.screenshot('table-view-saved');
@@ -528,7 +536,7 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     assert.equal(await f.locator('img').count(), 0, 'no img element in the webview');
     assert.equal(await wb.page.locator('img[src=x]').count(), 0);
     assert.ok(await f.locator('[role=gridcell]', { hasText: '=HYPERLINK("x")' }).isVisible());
-    await wb.page.waitForTimeout(500);
+    // No img element exists in the page or the webview (above), so no onerror can ever run: nothing to wait for.
     assert.deepEqual(dialogs, [], 'no alert ran');
     await wb.screenshot('markup-as-text');
   });
@@ -545,7 +553,8 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     // VS Code's notebook editor holds its three cells (a markdown cell saying what the view does,
     // drawn in the notebook's own webview, then the pandas and DuckDB code below the fold).
     await wb.page.locator('.part.statusbar', { hasText: /Cell \d of 3/u }).waitFor({ timeout: 30_000 });
-    await wb.page.waitForTimeout(2000);
+    // The screenshot once a code cell's editor has drawn its lines.
+    await wb.page.locator('.notebook-editor .code-cell-row .view-line').first().waitFor({ timeout: 30_000 });
     await wb.screenshot('notebook-opened');
     const nb = JSON.parse(readFileSync(notebook, 'utf8')) as { nbformat: number; cells: { cell_type: string; source: string | string[] }[] };
     const code = nb.cells.map((c) => (Array.isArray(c.source) ? c.source.join('') : c.source)).join('\n');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { Workbench, packagedVsix } from './workbench';
 import { until } from './tableWebview';
 
@@ -14,6 +14,39 @@ const QUERY = `{
   "limit": 20
 }
 `;
+
+/** Resolves once a frame (a step's markdown is drawn in a webview of its own) shows `text`. */
+const markdownShows = (page: Page, text: string): Promise<unknown> =>
+  until(`the markdown showing "${text}"`, async () => {
+    for (const f of page.frames()) {
+      const body = await f.evaluate(() => (globalThis as unknown as { document: { body: { innerText: string } | null } }).document.body?.innerText ?? '').catch(() => '');
+      if (body.includes(text)) return true;
+    }
+    return undefined;
+  }, 30_000);
+
+/** Resolves once a table webview has drawn a cell. */
+const tableDrawn = (page: Page): Promise<unknown> =>
+  until('a table drawn', async () => {
+    for (const f of page.frames()) if ((await f.locator('[role=gridcell]').count().catch(() => 0)) > 0) return true;
+    return undefined;
+  }, 30_000);
+
+/** Resolves once the element is on screen (an IntersectionObserver says so). */
+type Observed = new (cb: (e: { isIntersecting: boolean }[], o: { disconnect(): void }) => void) => { observe(el: unknown): void };
+const onScreen = (l: Locator): Promise<unknown> =>
+  l.evaluate(
+    (el) =>
+      new Promise<void>((resolve) => {
+        const IO = (globalThis as unknown as { IntersectionObserver: Observed }).IntersectionObserver;
+        new IO((entries, o) => {
+          if (entries.some((e) => e.isIntersecting)) {
+            o.disconnect();
+            resolve();
+          }
+        }).observe(el);
+      }),
+  );
 
 describe('the Getting Started walkthrough, from the palette to a query run with Ctrl+Enter', { timeout: 300_000 }, () => {
   let wb: Workbench;
@@ -65,7 +98,7 @@ describe('the Getting Started walkthrough, from the palette to a query run with 
     await first.locator('.monaco-button', { hasText: 'Set API Key' }).waitFor({ state: 'visible' });
     await first.locator('.monaco-button', { hasText: 'Start the Sandbox' }).waitFor({ state: 'visible' });
     // The markdown beside it has rendered (it is in a webview of its own).
-    await wb.page.waitForTimeout(1500);
+    await markdownShows(wb.page, 'Without a key.');
     await wb.screenshot('opened');
   });
 
@@ -113,7 +146,7 @@ describe('the Getting Started walkthrough, from the palette to a query run with 
     );
     assert.deepEqual(cut, [], 'no text in the toast is cut off');
     await wb.page.locator('.tabs-container .tab', { hasText: /wallet_database-\d{4}-\d{2}-\d{2}-\d{4}(-\d+)?\.json/u }).first().waitFor({ timeout: 30_000 });
-    await wb.page.waitForTimeout(1500);
+    await tableDrawn(wb.page);
     await wb.screenshot('result-table');
   });
 
@@ -128,7 +161,7 @@ describe('the Getting Started walkthrough, from the palette to a query run with 
     await waitTicked('Make a first call, price first');
     // The last step is below the fold at this size: bring the list into view for the picture.
     await step('Write a .waquery.json query').scrollIntoViewIfNeeded();
-    await wb.page.waitForTimeout(1000);
+    await onScreen(step('Write a .waquery.json query'));
     await wb.screenshot('all-four-ticked');
   });
 
@@ -191,7 +224,7 @@ describe('the walkthrough with the sandbox already running when the window opene
     const title = step(first).locator('.step-title');
     const cut = await title.evaluate((el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().height > 30);
     assert.equal(cut, false, 'the first step’s title is on one line, not cut');
-    await wb.page.waitForTimeout(1500); // the markdown beside it renders in a webview of its own
+    await markdownShows(wb.page, 'Without a key.'); // the markdown beside it renders in a webview of its own
     await wb.screenshot('sandbox-first-ticked');
   });
 });

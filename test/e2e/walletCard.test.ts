@@ -246,8 +246,8 @@ for (const { theme, name } of THEMES) {
       assert.match(time, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/u, `a time a person reads: ${time}`);
       const title = await frame.locator('.row[aria-rowindex="2"] [role=gridcell]').filter({ hasText: time }).first().getAttribute('title');
       assert.match(title ?? '', /^2025-10-09 08:53:20 UTC/u, 'UTC on hover');
+      // The hover's tooltip is the title attribute read above (headless Chromium draws no native tooltip to wait for).
       await frame.locator('.row[aria-rowindex="2"] [role=gridcell]').filter({ hasText: time }).first().hover();
-      await wb.page.waitForTimeout(1200);
       await wb.screenshot('traders-time-utc-on-hover');
       await frame.locator('.scroller').evaluate((el) => {
         el.scrollLeft = 0;
@@ -295,7 +295,8 @@ for (const { theme, name } of THEMES) {
         // the selection is not drawn, so there is nothing to measure here. Alone, the step measures.
         console.log('# selected header: not measured, this lane\'s page has no focus (another lane holds it)');
       }
-      await wb.page.waitForTimeout(300);
+      // getComputedStyle computes the styles as they are now, and the state it reads (the grid focused,
+      // the header drawn on the selection) was made sure of above: nothing is left to wait for.
       const colours = await header.evaluate((el) => {
         const part = (sel: string): string => {
           const p = el.querySelector(sel);

@@ -69,9 +69,10 @@ describe('watches: a query watched inside a daily budget, in Chromium', { timeou
     await wb.runCommand('Wallet Analytics: Watch This…');
     await wb.quickInput.locator('.monaco-list-row', { hasText: 'Every hour' }).first().waitFor({ timeout: 15_000 });
     await wb.page.keyboard.press('Enter');
-    await wb.page.waitForTimeout(300);
+    // Each step is typed into once it is on screen: its title says which it is.
+    await wb.quickInput.locator('.quick-input-title', { hasText: '(2/3)' }).waitFor({ timeout: 15_000 });
     await wb.typeIntoQuickInput('winrate_30d 5%', { submit: true });
-    await wb.page.waitForTimeout(300);
+    await wb.quickInput.locator('.quick-input-title', { hasText: '(3/3)' }).waitFor({ timeout: 15_000 });
     await wb.typeIntoQuickInput('200000', { submit: true });
     const create = wb.quickInput.locator('.monaco-list-row', { hasText: 'Create Watch' }).first();
     await create.waitFor({ timeout: 15_000 });

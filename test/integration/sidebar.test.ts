@@ -5,7 +5,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { WalletAnalyticsApi } from '../../src/core/transport/api';
-import { compactCredits } from '../../src/core/money/credits';
 import { endpointTitle } from '../../src/core/history/format';
 import { PERIOD_MS } from '../../src/core/money/quotaPeriod';
 import { GROUPS, groupOf } from '../../src/core/history/model';
@@ -23,6 +22,7 @@ import { parseScope } from '../../src/core/transport/profiles';
 // Types only: the extension's bundle has its own copies of these classes, so `instanceof` cannot see them; `kind` can.
 import type { FileNode, GroupNode, RequestNode, RequestsElement } from '../../src/vscode/views/requestsTree';
 import { api as getApi, note, waitFor, answerPrices, setApiKey, clearApiKey } from './support';
+import { compactCredits } from '../../src/core/numberText';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);

@@ -11,6 +11,7 @@ import { roleFits, roleWanted, type AddressRole, type ListWant } from '../table/
 import type { FieldSpec } from '../spec/fields';
 import { quote, type Quote } from '../money/pricing';
 import { l10n } from '../l10n';
+import { thousands } from '../numberText';
 
 /** A list a column (or a result) offers. */
 export interface ListOffer {
@@ -88,7 +89,7 @@ export function rankTargets(offers: readonly ListOffer[]): { targets: InputTarge
     const list = offer.addresses.length > max ? offer.addresses.slice(0, max) : offer.addresses;
     const least = field.min ?? 1;
     if (list.length < least) {
-      refused.push({ ep, field, reason: l10n.t('takes at least {0}', least.toLocaleString('en-US')) });
+      refused.push({ ep, field, reason: l10n.t('takes at least {0}', thousands(least)) });
       continue;
     }
     // A short sample proves the other fields are optional or defaulted; the length was checked above.

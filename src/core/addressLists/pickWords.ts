@@ -6,17 +6,16 @@
  * the highlighted result too, and with still one, goes on to ask for the second. Pure.
  */
 import { l10n } from '../l10n';
+import { thousands } from '../numberText';
 
 /** The most characters a placeholder may have and still read whole. */
 export const PLACEHOLDER_MAX = 68;
-
-const fmt = (n: number): string => n.toLocaleString('en-US');
 
 /** The results step's placeholder: what to do, the reading, or every operation's count. */
 export function resultsPlaceholder(s: { readonly picked: number; readonly reading: number; readonly counts?: { readonly all: number; readonly any: number; readonly onlyFirst: number } }): string {
   if (s.picked < 2) return l10n.t('Space picks a result; Enter goes on');
   if (s.reading > 0 || !s.counts) return l10n.t('Reading the addresses of {0} result{1}…', s.reading, s.reading === 1 ? '' : 's');
-  return l10n.t('{0} in all · {1} in any · {2} only in the first', fmt(s.counts.all), fmt(s.counts.any), fmt(s.counts.onlyFirst));
+  return l10n.t('{0} in all · {1} in any · {2} only in the first', thousands(s.counts.all), thousands(s.counts.any), thousands(s.counts.onlyFirst));
 }
 
 /** What Enter does on the results step: go on with two or more, ask for the second with one, nothing with none. */

@@ -7,11 +7,12 @@
  * the allowance (VS Code from its services, the runner from its flags) and passes them in. Pure.
  */
 import { shortTitle, validateInput, type Endpoint } from '../spec/catalog';
-import { fmtCredits, quote, type Quote, type QuoteContext } from '../money/pricing';
+import { quote, type Quote, type QuoteContext } from '../money/pricing';
 import { priceGate } from '../money/quota';
 import { resetWords, type BudgetState } from '../money/budget';
 import { allowanceWords, type AllowanceState } from '../money/agentAllowance';
 import { l10n } from '../l10n';
+import { fmtCredits, thousands } from '../numberText';
 
 /** A call's price as an agent sees it, and whether the allowance covers it. */
 export interface PriceFacts {
@@ -50,9 +51,9 @@ export function agentPriceFacts(ep: Endpoint, raw: unknown, p: PriceContext): Pr
   const { balance } = p;
   const lines = [
     l10n.t('{0}: {1}.', shortTitle(ep), q.text),
-    balance === undefined ? l10n.t('Balance unknown.') : worst === undefined ? l10n.t('Balance now: {0}.', balance.toLocaleString('en-US')) : l10n.t('Balance after: {0}.', (balance - worst).toLocaleString('en-US')),
+    balance === undefined ? l10n.t('Balance unknown.') : worst === undefined ? l10n.t('Balance now: {0}.', thousands(balance)) : l10n.t('Balance after: {0}.', thousands(balance - worst)),
     l10n.t('The per-call ceiling: {0}.', fmtCredits(p.settings.maxCreditsPerCall)),
-    ...p.budgets.map((b) => l10n.t('{0} budget: {1} left of {2} (resets {3}).', b.kind === 'day' ? l10n.t('Daily') : l10n.t('30-day'), b.left.toLocaleString('en-US'), b.budget.toLocaleString('en-US'), resetWords(b))),
+    ...p.budgets.map((b) => l10n.t('{0} budget: {1} left of {2} (resets {3}).', b.kind === 'day' ? l10n.t('Daily') : l10n.t('30-day'), thousands(b.left), thousands(b.budget), resetWords(b))),
     p.allowanceText ?? allowanceWords(p.allowance),
   ];
   return { input: v.input, quote: q, worst, covered, lines, ...(gate.kind === 'refuse' ? { refusal: gate.message } : {}) };

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { RemoteTable } from '../table/remoteTable';
 import { clip, rowsText, toolAnswer } from './toolText';
 import { l10n } from '../l10n';
+import { thousands } from '../numberText';
 
 /** What the model asked to read. */
 interface ReadRequest {
@@ -59,7 +60,7 @@ export async function readResultText(req: ReadRequest, host: ReadHost): Promise<
   try {
     await table.indexed;
     const cols = table.columns;
-    const head = [l10n.t('File: {0} ({1} bytes)', req.path, info.size.toLocaleString('en-US')), l10n.t('{0} rows × {1} columns.', table.rowCount.toLocaleString('en-US'), cols.length)];
+    const head = [l10n.t('File: {0} ({1} bytes)', req.path, thousands(info.size)), l10n.t('{0} rows × {1} columns.', thousands(table.rowCount), cols.length)];
     const hint = host.openHint(req.path);
     if (req.profile !== undefined) {
       const c = columnIndex(cols, req.profile);

@@ -12,13 +12,14 @@
 import { BadInputError } from '../errors';
 import { callRefusal, priceCover, type Approval } from '../money/approval';
 import type { BudgetState } from '../money/budget';
-import { fmtCredits, isPaid, quote, type QuoteContext } from '../money/pricing';
+import { isPaid, quote, type QuoteContext } from '../money/pricing';
 import { priceGate } from '../money/quota';
 import { newPagedFile, startPaged } from '../results/pagedResult';
 import { validateInput, type Endpoint } from '../spec/catalog';
 import { folderInside } from '../files/writeInside';
 import { failedSend, sendCall, type CallHost, type Sent } from './send';
 import { l10n } from '../l10n';
+import { fmtCredits } from '../numberText';
 
 /** What the unattended flow needs besides the send's host: the checks before it, the gate's numbers, the budgets' hold. */
 export interface UnattendedHost extends CallHost {

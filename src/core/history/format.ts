@@ -1,9 +1,9 @@
 /** How the sidebar writes credits, times, inputs and tooltips. Pure, and cheap enough for 5,000 rows. */
 import { findEndpoint, shortTitle } from '../spec/catalog';
-import { compactCredits, exactCredits, thousands } from '../money/credits';
 import { escapeMarkdown, markdownCode, markdownCodeBlock } from '../markdown';
 import type { HistoryItem } from './merge';
 import { l10n } from '../l10n';
+import { compactCredits, fmtCredits, thousands } from '../numberText';
 
 /** The endpoint's title as a row label (the palette's trailing "…" dropped); the id when unknown. */
 export function endpointTitle(endpointId: string): string {
@@ -96,7 +96,7 @@ export function inputsForTooltip(inputs: Record<string, unknown>, maxItems = 20)
 export function requestTooltipMarkdown(it: HistoryItem, statusWords: string): string {
   let md = `**${escapeMarkdown(endpointTitle(it.endpointId))}** — ${statusWords}\n\n`;
   md += `requestId: ${markdownCode(it.requestId)}  \n`;
-  if (it.cost !== undefined) md += `cost: ${exactCredits(it.cost)}${it.status === 'failed' ? ' (charged at acceptance)' : ''}  \n`;
+  if (it.cost !== undefined) md += `cost: ${fmtCredits(it.cost)}${it.status === 'failed' ? ' (charged at acceptance)' : ''}  \n`;
   md += `accepted: ${fullTime(it.createdAt)}  \n`;
   if (it.completedAt) md += `${it.status === 'failed' ? 'failed' : 'done'}: ${fullTime(it.completedAt)} (after ${duration(it.completedAt - it.createdAt)})  \n`;
   if (it.resultPath) md += `result: ${markdownCode(it.resultPath)}  \n`;
@@ -124,14 +124,14 @@ interface CreditsTooltipFacts {
 export function creditsTooltipMarkdown(f: CreditsTooltipFacts, error: string | undefined, warnBelow: number, criticalBelow: number): string {
   const lines = ['**Wallet Analytics credits**', ''];
   if (f.balance) {
-    lines.push(`Balance: **${exactCredits(f.balance.value)}** (read ${fullTime(f.balance.at)})`);
-    if (f.used !== undefined) lines.push(`Used this period: ${exactCredits(f.used)} of ${f.quota.toLocaleString('en-US')}`);
+    lines.push(`Balance: **${fmtCredits(f.balance.value)}** (read ${fullTime(f.balance.at)})`);
+    if (f.used !== undefined) lines.push(`Used this period: ${fmtCredits(f.used)} of ${thousands(f.quota)}`);
   } else {
     lines.push(`Balance: unknown${error ? ` — ${escapeMarkdown(error)}` : ''}`);
   }
-  lines.push(`Quota: ${f.quota.toLocaleString('en-US')} credits every 30 days`);
+  lines.push(`Quota: ${thousands(f.quota)} credits every 30 days`);
   if (f.reset) lines.push(`Next reset: ${f.reset.date.toISOString().slice(0, 10)}${f.reset.estimated ? ' (estimated)' : ''}`);
-  if (f.spendTotal > 0) lines.push(`Spent by this extension this period: ${exactCredits(f.spendTotal)}`);
+  if (f.spendTotal > 0) lines.push(`Spent by this extension this period: ${fmtCredits(f.spendTotal)}`);
   lines.push(`Warns below ${compactCredits(warnBelow)}, critical below ${compactCredits(criticalBelow)} (walletAnalytics.credits.*)`);
   lines.push(`Service: ${escapeMarkdown(f.baseUrl)}${f.keyState === 'sandbox' ? ' (sandbox: synthetic data, no real credits)' : ''}`);
   lines.push('', 'Click to open the Account view.');

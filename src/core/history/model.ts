@@ -5,10 +5,10 @@
  * Pure: the VS Code tree provider maps this 1:1 onto TreeItems.
  */
 import { findEndpoint } from '../spec/catalog';
-import { exactCredits } from '../money/credits';
 import { clock, dayAndClock, endpointTitle, hasShortenedList, inputSummary } from './format';
 import type { HistoryItem } from './merge';
 import { isZipItem } from '../results/kinds';
+import { fmtCredits } from '../numberText';
 
 export type GroupId = 'running' | 'today' | 'yesterday' | 'earlier';
 
@@ -70,7 +70,7 @@ interface RowText {
 export function rowText(item: HistoryItem, group: GroupId, nowMs: number): RowText {
   const when = group === 'earlier' ? dayAndClock(item.createdAt, nowMs) : clock(item.createdAt);
   const parts = [inputSummary(item.inputs)];
-  if (item.cost !== undefined) parts.push(exactCredits(item.cost));
+  if (item.cost !== undefined) parts.push(fmtCredits(item.cost));
   parts.push(when);
   return { label: endpointTitle(item.endpointId), description: parts.join(' · ') };
 }

@@ -1,5 +1,6 @@
 /** A queued job as the extension tracks it, from submit to a file on disk. */
 import { scopeKey } from '../transport/profiles';
+import { counted, thousands } from '../numberText';
 
 export type JobState =
   /** Accepted by the server; waiting for `url`. */
@@ -72,7 +73,7 @@ export function isLive(j: JobRecord): boolean {
 export function summariseInputs(inputs: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(inputs)) {
-    if (Array.isArray(v)) parts.push(`${v.length.toLocaleString('en-US')} ${v.length === 1 ? k.replace(/s$/u, '') : k}`);
+    if (Array.isArray(v)) parts.push(`${thousands(v.length)} ${v.length === 1 ? k.replace(/s$/u, '') : k}`);
     else if (k === 'query') parts.push('query');
     else if (typeof v === 'string' && v.length > 16) parts.push(`${k} ${v.slice(0, 4)}…${v.slice(-4)}`);
     else if (v !== undefined) parts.push(`${k} ${String(v)}`);
@@ -83,9 +84,8 @@ export function summariseInputs(inputs: Record<string, unknown>): string {
 /** How long a job has been pending, in words: "26 hours", "3 days 2 hours" (whole hours, at least "1 hour"). */
 export function pendingForText(ms: number): string {
   const hours = Math.max(1, Math.floor(ms / 3_600_000));
-  const plural = (n: number, unit: string): string => `${n.toLocaleString('en-US')} ${unit}${n === 1 ? '' : 's'}`;
-  if (hours < 48) return plural(hours, 'hour');
+  if (hours < 48) return counted(hours, 'hour');
   const days = Math.floor(hours / 24);
   const rest = hours % 24;
-  return rest === 0 ? plural(days, 'day') : `${plural(days, 'day')} ${plural(rest, 'hour')}`;
+  return rest === 0 ? counted(days, 'day') : `${counted(days, 'day')} ${counted(rest, 'hour')}`;
 }

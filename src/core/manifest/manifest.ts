@@ -7,7 +7,8 @@ import { ENDPOINTS, commandIdOf } from '../spec/catalog';
 import { TOOL_PREFIX, toolDeclarations } from '../agents/declarations';
 
 const CATEGORY = 'Wallet Analytics';
-export const ENDPOINT_COMMAND_PREFIX = 'walletAnalytics.endpoint.';
+// scripts/sync.mjs reads the prefix from this file.
+export { ENDPOINT_COMMAND_PREFIX } from '../ids';
 
 interface CommandContribution {
   readonly command: string;

@@ -16,11 +16,10 @@
  * are arguments.
  */
 import { budgetStates, type BudgetState } from './budget';
-import { fmtCredits } from './pricing';
 import { l10n } from '../l10n';
+import { fmtCredits } from '../numberText';
+import { SettingIds } from '../ids';
 
-/** The allowance's setting, with its section. */
-export const AGENT_ALLOWANCE_SETTING = 'walletAnalytics.agentAllowancePerDay';
 
 /** The allowance as a budget of one UTC day (perDay), as the ledger's hold and the view read it. */
 export function allowanceBudgets(perDay: number): { readonly perDay: number; readonly perPeriod: number } {
@@ -37,6 +36,6 @@ export function allowanceState(perDay: number, entries: Parameters<typeof budget
 
 /** "120 credits of your agent allowance left today (of 500; resets 00:00 UTC)", or that there is none. */
 export function allowanceWords(s: AllowanceState | undefined): string {
-  if (!s) return l10n.t('No agent allowance is set ({0} is 0): the person is asked for every paid call.', AGENT_ALLOWANCE_SETTING);
+  if (!s) return l10n.t('No agent allowance is set ({0} is 0): the person is asked for every paid call.', SettingIds.agentAllowancePerDay);
   return l10n.t('{0} of the agent allowance left today (of {1}; resets {2} UTC).', fmtCredits(s.left), fmtCredits(s.budget), s.resetsAt.toISOString().slice(0, 16).replace('T', ' '));
 }

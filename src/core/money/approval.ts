@@ -17,8 +17,10 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { fmtCredits, type Quote } from './pricing';
+import { type Quote } from './pricing';
 import { l10n } from '../l10n';
+import { fmtCredits, thousands } from '../numberText';
+import { SettingIds } from '../ids';
 
 /** A request as the person saw it, reduced to a key: equal for equal JSON whatever the order of its keys. */
 function requestKey(value: unknown): string {
@@ -161,7 +163,7 @@ export function priceCover(a: unknown, q: Quote, gate: { readonly kind: string; 
   if (gate.kind === 'unbounded') {
     if (a.standing !== true || a.risk !== true) return { kind: 'ask' };
     if (gate.ceiling !== undefined && a.credits > gate.ceiling) {
-      return { kind: 'refuse', message: l10n.t('The watch accepts up to {0} per run, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: {1}). Nothing was sent.', fmtCredits(a.credits), fmtCredits(gate.ceiling)), setting: 'walletAnalytics.maxCreditsPerCall' };
+      return { kind: 'refuse', message: l10n.t('The watch accepts up to {0} per run, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: {1}). Nothing was sent.', fmtCredits(a.credits), fmtCredits(gate.ceiling)), setting: SettingIds.maxCreditsPerCall };
     }
     return { kind: 'hold', credits: a.credits, why: l10n.t('up to {0} accepted when the watch was created', fmtCredits(a.credits)), accepted: a.credits };
   }
@@ -267,7 +269,7 @@ export function watchCellApprovals(stored: StoredApproval, lines: readonly PlanL
 /** After a watch's run: why it must pause (it charged more than approved per run), or undefined. */
 export function overApproved(stored: StoredApproval, charged: number): string | undefined {
   if (charged <= stored.credits) return undefined;
-  return l10n.t('Charged {0} credits, more than the {1} approved per run: the watch is paused.', charged.toLocaleString('en-US'), stored.credits.toLocaleString('en-US'));
+  return l10n.t('Charged {0} credits, more than the {1} approved per run: the watch is paused.', thousands(charged), thousands(stored.credits));
 }
 
 /**
@@ -276,7 +278,7 @@ export function overApproved(stored: StoredApproval, charged: number): string | 
  * leaves bounds the day: never "at most your balance" for what is the budget's remainder.
  */
 export function watchDayWords(o: { readonly perRun: number; readonly perDay: number; readonly risk: boolean; readonly dayLeft?: number }): string {
-  const day = l10n.t('{0} a run, {1} runs a day: at most {2} a day', `${o.risk ? l10n.t('up to ') : ''}${fmtCredits(o.perRun)}`, o.perDay.toLocaleString('en-US'), fmtCredits(o.perRun * o.perDay));
+  const day = l10n.t('{0} a run, {1} runs a day: at most {2} a day', `${o.risk ? l10n.t('up to ') : ''}${fmtCredits(o.perRun)}`, thousands(o.perDay), fmtCredits(o.perRun * o.perDay));
   if (o.dayLeft === undefined) return `${day}.`;
   return l10n.t('{0}, and never past what your daily budget leaves today ({1}): a run that would pass it is skipped.', day, fmtCredits(o.dayLeft));
 }

@@ -10,10 +10,10 @@
  * Also the forecast the Account view shows: the period's spend at its current pace, to the reset.
  * Pure: the ledger, the settings and the clock are arguments.
  */
-import { compactCredits } from './credits';
-import { fmtCredits } from './pricing';
 import { PERIOD_MS } from './quotaPeriod';
 import { l10n } from '../l10n';
+import { compactCredits, fmtCredits } from '../numberText';
+import { SettingIds } from '../ids';
 
 export const DAY_MS = 24 * 3600 * 1000;
 
@@ -38,8 +38,8 @@ interface Spent {
 type BudgetKind = 'day' | 'period';
 
 export const BUDGET_SETTING: Record<BudgetKind, string> = {
-  day: 'walletAnalytics.budget.perDay',
-  period: 'walletAnalytics.budget.perPeriod',
+  day: SettingIds.budgetPerDay,
+  period: SettingIds.budgetPerPeriod,
 };
 
 /** A budget's name in a sentence (a function: a constant would be made before any bundle arrives). */

@@ -6,6 +6,7 @@
 import type { Endpoint } from '../spec/catalog';
 import { fmtRefreshTime, nextRefresh, sameRefreshPeriod } from '../spec/refresh';
 import { l10n } from '../l10n';
+import { fmtCredits, thousands } from '../numberText';
 
 export interface Quote {
   /**
@@ -38,11 +39,6 @@ export interface QuoteContext {
   readonly returned?: number;
 }
 
-/** Formats credits as a person reads them: 1,000,000. */
-export function fmtCredits(n: number): string {
-  return n === 1 ? l10n.t('{0} credit', n.toLocaleString('en-US')) : l10n.t('{0} credits', n.toLocaleString('en-US'));
-}
-
 /** The price of one call of ep with validated input. */
 export function quote(ep: Endpoint, input: Record<string, unknown>, ctx: QuoteContext = {}): Quote {
   const rule = ep.price;
@@ -58,13 +54,13 @@ export function quote(ep: Endpoint, input: Record<string, unknown>, ctx: QuoteCo
       return {
         credits,
         exact: true,
-        text: `${fmtCredits(credits)} (${n.toLocaleString('en-US')} ${rule.unit}${n === 1 ? '' : 's'} × ${rule.credits})`,
+        text: `${fmtCredits(credits)} (${thousands(n)} ${rule.unit}${n === 1 ? '' : 's'} × ${rule.credits})`,
       };
     }
     case 'perMatch': {
       const unknown = l10n.t('{0} credits per matching wallet, at least {1}: the bill follows the number of matches, not the limit', rule.credits, fmtCredits(rule.minimum));
       if (ctx.knownMatches === undefined) return { credits: rule.minimum, exact: false, text: unknown };
-      const matches = ctx.knownMatches.toLocaleString('en-US');
+      const matches = thousands(ctx.knownMatches);
       const credits = matchCharge(ctx.knownMatches, rule.credits, rule.minimum);
       if (ctx.matchesAt === undefined) {
         return { credits, exact: true, text: l10n.t('{0} ({1} matching wallets × {2})', fmtCredits(credits), matches, rule.credits) };

@@ -3,9 +3,11 @@
  * show the price, ask above a threshold, refuse above a ceiling or above the balance.
  */
 import { budgetRefusal, type BudgetState } from './budget';
-import { fmtCredits, type Quote } from './pricing';
+import { type Quote } from './pricing';
 import { PERIOD_MS, QUOTA } from './quotaPeriod';
 import { l10n } from '../l10n';
+import { fmtCredits, thousands } from '../numberText';
+import { SettingIds } from '../ids';
 
 /**
  * The next reset after now, for periods of 30 days counted from anchor (§8.1). The API does not
@@ -62,8 +64,8 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
     balance === undefined
       ? l10n.t('balance unknown')
       : q.exact || q.atMost !== undefined
-        ? l10n.t('balance after{0} {1}', colon, (balance - (worst ?? q.credits)).toLocaleString('en-US'))
-        : l10n.t('balance now{0} {1}', colon, balance.toLocaleString('en-US'));
+        ? l10n.t('balance after{0} {1}', colon, thousands(balance - (worst ?? q.credits)))
+        : l10n.t('balance now{0} {1}', colon, thousands(balance));
   const day = reset?.toISOString().slice(0, 10);
   const resetText = l10n.t('next reset: {0}', day ?? l10n.t('unknown'));
   const detail = `${balanceText(':')} · ${resetText} · ${ceilingText(s)}${day && estimated ? l10n.t(' (reset date estimated)') : ''}`;
@@ -73,14 +75,14 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
       message: q.exact
         ? l10n.t('This call would cost {0}, above your limit of {1} per call. Nothing was sent and nothing was charged. To run it, raise {2} in Settings.', fmtCredits(worst), fmtCredits(s.maxCreditsPerCall), ceilingSetting())
         : l10n.t('This call would cost up to {0}, above your limit of {1} per call. Nothing was sent and nothing was charged. To run it, raise {2} in Settings.', fmtCredits(worst), fmtCredits(s.maxCreditsPerCall), ceilingSetting()),
-      setting: 'walletAnalytics.maxCreditsPerCall',
+      setting: SettingIds.maxCreditsPerCall,
     };
   }
   if (balance !== undefined && q.credits > balance) {
     return {
       kind: 'refuse',
-      message: l10n.t('This call costs {0} but the balance is {1}. Nothing was sent and nothing was charged. The balance is reset to {2} every 30 days ({3}).', fmtCredits(q.credits), fmtCredits(balance), QUOTA.toLocaleString('en-US'), resetText),
-      setting: 'walletAnalytics.maxCreditsPerCall',
+      message: l10n.t('This call costs {0} but the balance is {1}. Nothing was sent and nothing was charged. The balance is reset to {2} every 30 days ({3}).', fmtCredits(q.credits), fmtCredits(balance), thousands(QUOTA), resetText),
+      setting: SettingIds.maxCreditsPerCall,
     };
   }
   const overBudget = budgetRefusal(worst ?? q.credits, budgets);
@@ -104,7 +106,7 @@ export function priceGate(q: Quote, s: GateSettings, balance: number | undefined
   // step says the same in fewer words (the ceiling last, whole). "~" marks an estimated reset date.
   const stepReset = day ? l10n.t('resets {0}{1}', estimated ? '~' : '', day) : l10n.t('reset unknown');
   const label = l10n.t('$(play) Run — {0}', q.text);
-  const short = l10n.t('{0} · {1} · ceiling {2} per call', balanceText(''), stepReset, s.maxCreditsPerCall.toLocaleString('en-US'));
+  const short = l10n.t('{0} · {1} · ceiling {2} per call', balanceText(''), stepReset, thousands(s.maxCreditsPerCall));
   if (worst > s.confirmAbove) {
     return { kind: 'modal', message: q.exact ? l10n.t('Run this call for {0}?', fmtCredits(worst)) : l10n.t('Run this call for up to {0}?', fmtCredits(worst)), detail: `${q.text}. ${detail.charAt(0).toUpperCase()}${detail.slice(1)}`, label, short };
   }

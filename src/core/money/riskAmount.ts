@@ -8,8 +8,9 @@
  * count would pass it is skipped, so there it is a rule the watch keeps, not a wish. The result
  * says when a bill passed the amount accepted.
  */
-import { fmtCredits, matchCharge } from './pricing';
+import { matchCharge } from './pricing';
 import { l10n } from '../l10n';
+import { fmtCredits, thousands } from '../numberText';
 
 /** "2026-11-21 14:05 UTC": a date a person reads the same in every time zone. */
 function fmtUtc(ms: number): string {
@@ -31,7 +32,7 @@ export function unboundedBillWords(a: {
 }): { message: string; known: string; rule: string; runLabel: string; runDetail: string } {
   const { last } = a;
   const estimate = last === undefined ? undefined : matchCharge(last.total, a.perMatch, a.minimum);
-  const count = last?.total.toLocaleString('en-US') ?? '';
+  const count = last === undefined ? '' : thousands(last.total);
   const known = last === undefined || estimate === undefined
     ? l10n.t('Nothing is known of its count yet: this query has no earlier answer here. The smallest bill is {0}; there is no largest.', fmtCredits(a.minimum))
     : last.of === 'query'
@@ -69,7 +70,7 @@ export function parseRiskAmount(text: string, min: number, balance: number | und
 /** What Enter will do, said back under the box once the amount is valid. */
 export function riskAmountEcho(amount: number, perMatch: number): string {
   const matches = Math.floor(amount / perMatch);
-  return `Enter runs it once without your ceiling, accepting a bill of ${fmtCredits(amount)} (${matches.toLocaleString('en-US')} matching wallets). If more match, every match is billed: the service cannot be told to stop.`;
+  return `Enter runs it once without your ceiling, accepting a bill of ${fmtCredits(amount)} (${thousands(matches)} matching wallets). If more match, every match is billed: the service cannot be told to stop.`;
 }
 
 /**
@@ -77,8 +78,8 @@ export function riskAmountEcho(amount: number, perMatch: number): string {
  * `accepted` (the amount typed to lift the ceiling) below the charge, the charge says so.
  */
 export function matchedSummary(total: number, charged: number, shown: number, accepted?: number): string {
-  const over = accepted !== undefined && charged > accepted ? ` (above the ${accepted.toLocaleString('en-US')} you accepted)` : '';
-  const parts = [`${total.toLocaleString('en-US')} matched`, `charged ${fmtCredits(charged)}${over}`];
-  if (shown < total) parts.push(`showing ${shown.toLocaleString('en-US')} (limit)`);
+  const over = accepted !== undefined && charged > accepted ? ` (above the ${thousands(accepted)} you accepted)` : '';
+  const parts = [`${thousands(total)} matched`, `charged ${fmtCredits(charged)}${over}`];
+  if (shown < total) parts.push(`showing ${thousands(shown)} (limit)`);
   return parts.join(' · ');
 }

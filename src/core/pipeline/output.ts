@@ -7,6 +7,7 @@
  */
 import { escapeMarkdown } from '../markdown';
 import { l10n } from '../l10n';
+import { thousands } from '../numberText';
 
 /** A cell's output, as the notebook shows it. */
 export interface CellSummary {
@@ -38,13 +39,13 @@ function clip(s: string): string {
 /** The output's Markdown: one status line, then a small table of the first rows. */
 export function summaryMarkdown(s: CellSummary): string {
   // A cell reused from disk charged nothing in this run: no credits beside its "(free)".
-  const charged = s.credits === 0 ? '' : ` · ${s.credits.toLocaleString('en-US')} credits charged`;
-  const lines = [`**${escapeMarkdown(s.status)}**${charged} · ${s.rows.toLocaleString('en-US')} rows`];
+  const charged = s.credits === 0 ? '' : ` · ${thousands(s.credits)} credits charged`;
+  const lines = [`**${escapeMarkdown(s.status)}**${charged} · ${thousands(s.rows)} rows`];
   if (s.file) lines.push('', `Result: ${escapeMarkdown(s.file)}`);
   if (s.columns.length > 0 && s.preview.length > 0) {
     lines.push('', `| ${s.columns.map((c) => escapeMarkdown(clip(c))).join(' | ')} |`, `| ${s.columns.map(() => '---').join(' | ')} |`);
     for (const r of s.preview) lines.push(`| ${s.columns.map((_, i) => escapeMarkdown(clip(r[i] ?? ''))).join(' | ')} |`);
-    if (s.rows > s.preview.length) lines.push('', `… and ${(s.rows - s.preview.length).toLocaleString('en-US')} more rows: Open Result as Table.`);
+    if (s.rows > s.preview.length) lines.push('', `… and ${thousands(s.rows - s.preview.length)} more rows: Open Result as Table.`);
   }
   return lines.join('\n');
 }

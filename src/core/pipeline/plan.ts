@@ -10,10 +10,11 @@
  * Pure: no file access, no VS Code.
  */
 import { findEndpoint, type Endpoint } from '../spec/catalog';
-import { fmtCredits, quote } from '../money/pricing';
+import { quote } from '../money/pricing';
 import { fmtRefreshTime, nextRefresh } from '../spec/refresh';
 import { asReference, type PipelineFile, type Reference } from './format';
 import { l10n } from '../l10n';
+import { fmtCredits, thousands } from '../numberText';
 
 interface PlanLine {
   readonly index: number;
@@ -158,7 +159,7 @@ function lineOf(ep: Endpoint, index: number, cell: string, inputs: Record<string
       // The price of a list of that size, from the catalog's rule.
       const q = quote(ep, { ...inputs, [rule.field]: new Array<string>(size.n).fill('') });
       if (size.exact) return { ...base, credits: q.credits, exact: true, bounded: true, text: q.text };
-      const n = size.n.toLocaleString('en-US');
+      const n = thousands(size.n);
       return { ...base, credits: q.credits, exact: false, bounded: true, text: l10n.t('up to {0} (at most {1} {2}s × {3})', fmtCredits(q.credits), n, rule.unit, rule.credits) };
     }
   }
@@ -176,7 +177,7 @@ function lineOf(ep: Endpoint, index: number, cell: string, inputs: Record<string
 function queryLine(ep: Endpoint, index: number, cell: string, inputs: Record<string, unknown>, answer: KnownAnswer | undefined, refresh: boolean, now: number): PlanLine {
   const base = { index, cell, endpointId: ep.id };
   if (answer && !refresh) {
-    const text = l10n.t('free: the same query\'s answer from {0} ({1} matching wallets) opens again; nothing is sent until the refresh at {2}', fmtRefreshTime(answer.at), answer.total.toLocaleString('en-US'), fmtRefreshTime(nextRefresh(answer.at)));
+    const text = l10n.t('free: the same query\'s answer from {0} ({1} matching wallets) opens again; nothing is sent until the refresh at {2}', fmtRefreshTime(answer.at), thousands(answer.total), fmtRefreshTime(nextRefresh(answer.at)));
     return { ...base, credits: 0, exact: true, bounded: true, reused: true, text };
   }
   const q = quote(ep, inputs, answer ? { knownMatches: answer.total, matchesAt: answer.at, now } : {});

@@ -24,6 +24,7 @@ import { CancelledError, DownloadError, WalletApiError, errorText } from '../err
 import { checkUrl } from '../transport/http';
 import { proxyFailure } from '../transport/proxy';
 import { l10n } from '../l10n';
+import { mebibytes } from '../numberText';
 
 const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3;
 /** Temporary download files are `<prefix><hex>.part` in the destination folder (swept at start-up: src/core/results/sweep.ts). */
@@ -160,10 +161,6 @@ function discard(body: Dispatcher.ResponseData['body']): void {
   body.destroy();
 }
 
-function mib(n: number): string {
-  return `${(n / 1024 ** 2).toFixed(1)} MiB`;
-}
-
 async function openFollowingRedirects(url: string, opts: DownloadOptions): Promise<{ res: Dispatcher.ResponseData; url: URL }> {
   let current = checkUrl(url, 'result file URL');
   const timeout = opts.timeoutMs ?? 60_000;
@@ -233,7 +230,7 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
   const closeDelimited = total === undefined && !/chunked/iu.test(header(res.headers, 'transfer-encoding') ?? '');
   if (total !== undefined && total > max) {
     discard(res.body);
-    throw new DownloadError('tooLarge', l10n.t('The result file is {0}, more than the {1} allowed. Raise the size limit to download it.', mib(total), mib(max)));
+    throw new DownloadError('tooLarge', l10n.t('The result file is {0}, more than the {1} allowed. Raise the size limit to download it.', mebibytes(total), mebibytes(max)));
   }
 
   await mkdir(opts.destDir, { recursive: true });
@@ -249,7 +246,7 @@ export async function downloadFile(url: string, opts: DownloadOptions): Promise<
     try {
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         bytes += chunk.length;
-        if (bytes > max) throw new DownloadError('tooLarge', l10n.t('The result file grew past the {0} allowed; the download was stopped.', mib(max)));
+        if (bytes > max) throw new DownloadError('tooLarge', l10n.t('The result file grew past the {0} allowed; the download was stopped.', mebibytes(max)));
         if (total !== undefined && bytes > total) throw new DownloadError('truncated', l10n.t('The server sent more than the {0} bytes it announced.', total));
         head ??= chunk.subarray(0, 4);
         json?.push(chunk);

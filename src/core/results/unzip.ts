@@ -22,6 +22,7 @@ import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import * as yauzl from 'yauzl';
 import { CancelledError, UnzipError, WalletApiError, errorText } from '../errors';
 import { l10n } from '../l10n';
+import { mebibytes } from '../numberText';
 
 interface UnzipLimits {
   readonly maxEntries: number;
@@ -193,10 +194,6 @@ class ByteGuard extends Transform {
   }
 }
 
-function mibOf(n: number): string {
-  return `${(n / 1024 ** 2).toFixed(1)} MiB`;
-}
-
 /** Extracts zipPath into a new folder of its own, or throws an UnzipError and leaves nothing behind. */
 export async function extractZip(zipPath: string, opts: UnzipOptions = {}): Promise<UnzipResult> {
   const limits: UnzipLimits = { ...DEFAULT_UNZIP_LIMITS, ...opts.limits };
@@ -245,7 +242,7 @@ export async function extractZip(zipPath: string, opts: UnzipOptions = {}): Prom
       const files = entries.filter((e) => !isDirectory(e)).length;
       throw new UnzipError(
         'ratio',
-        l10n.t('The archive was refused: its {0} files would inflate to {1} from {2}, {3}:1 in all, beyond the {4}:1 allowed above {5} (a zip bomb). Nothing was extracted.', files, mibOf(declaredTotal), mibOf(zip.fileSize), Math.round(archiveRatio), limits.maxArchiveRatio, mibOf(limits.archiveRatioFloorBytes)),
+        l10n.t('The archive was refused: its {0} files would inflate to {1} from {2}, {3}:1 in all, beyond the {4}:1 allowed above {5} (a zip bomb). Nothing was extracted.', files, mebibytes(declaredTotal), mebibytes(zip.fileSize), Math.round(archiveRatio), limits.maxArchiveRatio, mebibytes(limits.archiveRatioFloorBytes)),
       );
     }
   } catch (e) {

@@ -5,13 +5,13 @@
  */
 import { z } from 'zod';
 import { l10n } from '../l10n';
+import { thousands } from '../numberText';
 
 export type Chain = 'main' | 'alt';
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/u;
 const BASE58_CHARS = /^[1-9A-HJ-NP-Za-km-z]+$/u;
 const EVM = /^0x[0-9a-fA-F]{40}$/u;
-
 
 /**
  * Whether `value` is an address of the chain: the test alone, for the loops over every cell
@@ -103,7 +103,7 @@ export function addressListSchema(chain: Chain, max: number, rule: string): z.Zo
     .min(1, { error: `${rule} This list is empty.` })
     .transform((list) => [...new Set(list)])
     .refine((list) => list.length <= max, {
-      error: (iss) => `${rule} This list has ${Array.isArray(iss.input) ? iss.input.length.toLocaleString('en-US') : 'more'} distinct addresses.`,
+      error: (iss) => `${rule} This list has ${Array.isArray(iss.input) ? thousands(iss.input.length) : 'more'} distinct addresses.`,
     });
 }
 
@@ -124,14 +124,14 @@ export function badEntriesText(parsed: ParsedList, max = 5): string | undefined 
   const n = parsed.invalid.length;
   if (n === 0) return undefined;
   const shown = parsed.invalid.slice(0, max).map((b) => l10n.t('line {0} “{1}” ({2})', b.line, b.value.length > 24 ? `${b.value.slice(0, 24)}…` : b.value, b.reason));
-  const more = n > max ? l10n.t('; and {0} more', (n - max).toLocaleString('en-US')) : '';
-  return n === 1 ? l10n.t('{0} entry is not an address: {1}{2}.', n.toLocaleString('en-US'), shown.join('; '), more) : l10n.t('{0} entries are not addresses: {1}{2}.', n.toLocaleString('en-US'), shown.join('; '), more);
+  const more = n > max ? l10n.t('; and {0} more', thousands(n - max)) : '';
+  return n === 1 ? l10n.t('{0} entry is not an address: {1}{2}.', thousands(n), shown.join('; '), more) : l10n.t('{0} entries are not addresses: {1}{2}.', thousands(n), shown.join('; '), more);
 }
 
 /** "2 duplicates removed." (or undefined): a list never loses entries without saying so. */
 export function duplicatesText(parsed: ParsedList): string | undefined {
   const d = parsed.duplicates;
-  return d === 0 ? undefined : d === 1 ? l10n.t('{0} duplicate removed.', d.toLocaleString('en-US')) : l10n.t('{0} duplicates removed.', d.toLocaleString('en-US'));
+  return d === 0 ? undefined : d === 1 ? l10n.t('{0} duplicate removed.', thousands(d)) : l10n.t('{0} duplicates removed.', thousands(d));
 }
 
 /**

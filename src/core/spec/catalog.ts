@@ -38,6 +38,7 @@ import {
   WalletMetrics,
 } from './wire';
 import { l10n } from '../l10n';
+import { ENDPOINT_COMMAND_PREFIX } from '../ids';
 
 export type Family = 'queued' | 'direct' | 'account';
 export type HttpMethod = 'GET' | 'POST';
@@ -684,7 +685,7 @@ export function decodeRequest(
 
 /** The command id a catalog endpoint gets in the palette. */
 export function commandIdOf(ep: Endpoint): string {
-  return `walletAnalytics.endpoint.${ep.id}`;
+  return `${ENDPOINT_COMMAND_PREFIX}${ep.id}`;
 }
 
 /**

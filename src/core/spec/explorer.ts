@@ -7,10 +7,11 @@
  */
 import { addressProblem, type Chain } from './addresses';
 import { l10n } from '../l10n';
+import { SettingIds } from '../ids';
 
 /** The setting that holds a chain's template. */
 export function explorerSetting(chain: Chain): string {
-  return `walletAnalytics.explorer.${chain === 'alt' ? 'altUrl' : 'mainUrl'}`;
+  return chain === 'alt' ? SettingIds.explorerAltUrl : SettingIds.explorerMainUrl;
 }
 
 /** A block explorer a person can pick on first use, with its address page as a template. */

@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { addressListSchema, addressRule, addressSchema, type Chain } from './addresses';
+import { thousands } from '../numberText';
 
 type FieldKind =
   | 'address'
@@ -52,8 +53,6 @@ function spec(b: Base, rest: Omit<FieldSpec, 'key' | 'wire' | 'label' | 'descrip
   return { key: b.key, wire: b.wire ?? b.key, label: b.label, description: b.description, optional: b.optional ?? false, ...rest };
 }
 
-const fmt = (n: number): string => n.toLocaleString('en-US');
-
 export function addressField(b: Base & { chain: Chain }): FieldSpec {
   const rule = `${b.label} must be ${addressRule(b.chain)}.`;
   return spec(b, { kind: 'address', chain: b.chain, rule, schema: addressSchema(b.chain, rule) });
@@ -62,27 +61,27 @@ export function addressField(b: Base & { chain: Chain }): FieldSpec {
 export function addressListField(b: Base & { chain: Chain; max: number; what: string; min?: number }): FieldSpec {
   const min = b.min ?? 1;
   const kind = b.chain === 'alt' ? 'second-chain (0x)' : 'base58';
-  const rule = `${b.label} must be a list of ${fmt(min)} to ${fmt(b.max)} ${kind} addresses.`;
+  const rule = `${b.label} must be a list of ${thousands(min)} to ${thousands(b.max)} ${kind} addresses.`;
   let schema = addressListSchema(b.chain, b.max, rule);
   if (min > 1) schema = schema.refine((l) => l.length >= min, { error: (iss) => `${rule} This list has ${listLength(iss.input)} distinct ${b.what}.` });
   return spec(b, { kind: 'addressList', chain: b.chain, min, max: b.max, rule, schema });
 }
 
 function listLength(v: unknown): string {
-  return Array.isArray(v) ? fmt(v.length) : '0';
+  return Array.isArray(v) ? thousands(v.length) : '0';
 }
 
 export function integerField(b: Base & { min: number; max: number; default?: number }): FieldSpec {
-  const rule = `${b.label} must be a whole number from ${fmt(b.min)} to ${fmt(b.max)}.`;
+  const rule = `${b.label} must be a whole number from ${thousands(b.min)} to ${thousands(b.max)}.`;
   const schema = z.number({ error: rule }).int({ error: rule }).min(b.min, { error: rule }).max(b.max, { error: rule });
   return spec(b, { kind: 'integer', min: b.min, max: b.max, default: b.default, rule, schema });
 }
 
 export function numberField(b: Base & { min?: number; max?: number }): FieldSpec {
   const range =
-    b.min !== undefined && b.max !== undefined ? ` from ${fmt(b.min)} to ${fmt(b.max)}`
-    : b.min !== undefined ? ` of at least ${fmt(b.min)}`
-    : b.max !== undefined ? ` of at most ${fmt(b.max)}`
+    b.min !== undefined && b.max !== undefined ? ` from ${thousands(b.min)} to ${thousands(b.max)}`
+    : b.min !== undefined ? ` of at least ${thousands(b.min)}`
+    : b.max !== undefined ? ` of at most ${thousands(b.max)}`
     : '';
   const rule = `${b.label} must be a number${range}.`;
   let schema = z.number({ error: rule });
@@ -120,7 +119,7 @@ export function enumField(b: Base & { options: readonly [string, ...string[]]; d
 
 /** `rule` replaces the default "X must be MIN to MAX characters." when the text has a form (a pattern). */
 export function textField(b: Base & { min: number; max: number; pattern?: RegExp; rule?: string }): FieldSpec {
-  const rule = b.rule ?? `${b.label} must be ${fmt(b.min)} to ${fmt(b.max)} characters.`;
+  const rule = b.rule ?? `${b.label} must be ${thousands(b.min)} to ${thousands(b.max)} characters.`;
   let schema = z.string({ error: rule }).trim().min(b.min, { error: rule }).max(b.max, { error: rule });
   if (b.pattern) schema = schema.regex(b.pattern, { error: rule });
   return spec(b, { kind: 'text', min: b.min, max: b.max, rule, schema, ...(b.pattern ? { pattern: b.pattern.source } : {}) });

@@ -13,6 +13,7 @@ import { checkUrl } from './http';
 import { isLoopbackHost } from './loopback';
 import { errorText } from '../errors';
 import { l10n } from '../l10n';
+import { API_KEY_SECRET } from '../ids';
 
 export interface Profile {
   readonly id: string;
@@ -30,7 +31,7 @@ export const SANDBOX_PROFILE_NAME = 'Sandbox';
 
 /** The SecretStorage entry that holds a profile's key; the Default profile's has no suffix. */
 export function secretNameFor(profileId: string): string {
-  return profileId === DEFAULT_PROFILE_ID ? 'walletAnalytics.apiKey' : `walletAnalytics.apiKey.${profileId}`;
+  return profileId === DEFAULT_PROFILE_ID ? API_KEY_SECRET : `${API_KEY_SECRET}.${profileId}`;
 }
 
 const SCOPE_MARK = '#profile=';

@@ -11,6 +11,7 @@ import { parseNumberText } from '../table/numbers';
 import { RemoteTable } from '../table/remoteTable';
 import type { Threshold } from './model';
 import { l10n } from '../l10n';
+import { counted, thousands } from '../numberText';
 
 export interface Changes {
   readonly added: number;
@@ -101,14 +102,12 @@ export async function detectChanges(older: string, newer: string, threshold: Thr
   }
 }
 
-const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-
 /** "7 new wallets, 2 gone, 3 moved past 20% on realized_pnl_usd_7d" (or "no change"). */
 export function changesText(c: Changes, threshold?: Threshold): string {
   const parts: string[] = [];
-  if (c.added > 0) parts.push(`${plural(c.added, 'new wallet')}`);
-  if (c.gone > 0) parts.push(`${c.gone.toLocaleString('en-US')} gone`);
-  if (c.changed > 0 && threshold) parts.push(`${c.changed.toLocaleString('en-US')} moved past ${threshold.percent}% on ${threshold.column}`);
+  if (c.added > 0) parts.push(`${counted(c.added, 'new wallet')}`);
+  if (c.gone > 0) parts.push(`${thousands(c.gone)} gone`);
+  if (c.changed > 0 && threshold) parts.push(`${thousands(c.changed)} moved past ${threshold.percent}% on ${threshold.column}`);
   return parts.length ? parts.join(', ') : l10n.t('no change');
 }
 

@@ -13,13 +13,13 @@ import { readResultText } from '../../core/agents/resultText';
 import { toolAnswer } from '../../core/agents/toolText';
 import { errorText } from '../../core/errors';
 import { allowanceWords } from '../../core/money/agentAllowance';
-import { fmtCredits } from '../../core/money/pricing';
 import { resetWords } from '../../core/money/budget';
 import { readSettings } from '../base/settings';
 import { CommandIds } from '../base/ids';
 import { abortOn, paidTool, priceFacts, type PaidToolDeps } from './paidTool';
 import { askedWords } from '../../core/agents/priceFacts';
 import { l10n } from '../../shared/l10n';
+import { fmtCredits, thousands } from '../../core/numberText';
 
 type Input = Record<string, unknown>;
 
@@ -44,9 +44,9 @@ function freeHost(deps: PaidToolDeps): FreeToolHost {
       const balance = await credits.get(60_000, scope);
       const budgets = credits.budgets(s.budgets, scope);
       return [
-        l10n.t('Balance: {0} credits ({1}).', balance.toLocaleString('en-US'), connection.label()),
-        l10n.t('The per-call ceiling: {0}; calls above {1} credits are confirmed.', fmtCredits(s.maxCreditsPerCall), s.confirmAbove.toLocaleString('en-US')),
-        ...(budgets.length ? budgets.map((b) => l10n.t('{0} budget: {1} spent or held, {2} left of {3}; resets {4}.', b.kind === 'day' ? l10n.t('Daily') : l10n.t('30-day'), b.spent.toLocaleString('en-US'), b.left.toLocaleString('en-US'), b.budget.toLocaleString('en-US'), resetWords(b))) : [l10n.t('No spend budget is set.')]),
+        l10n.t('Balance: {0} credits ({1}).', thousands(balance), connection.label()),
+        l10n.t('The per-call ceiling: {0}; calls above {1} credits are confirmed.', fmtCredits(s.maxCreditsPerCall), thousands(s.confirmAbove)),
+        ...(budgets.length ? budgets.map((b) => l10n.t('{0} budget: {1} spent or held, {2} left of {3}; resets {4}.', b.kind === 'day' ? l10n.t('Daily') : l10n.t('30-day'), thousands(b.spent), thousands(b.left), thousands(b.budget), resetWords(b))) : [l10n.t('No spend budget is set.')]),
         allowanceWords(allowance.state(scope)),
       ];
     },

@@ -33,6 +33,7 @@ import { readSettings } from '../base/settings';
 import type { CallService, RunOutcome } from '../calls/callService';
 import type { JobService } from '../jobs/jobService';
 import { l10n } from '../../shared/l10n';
+import { thousands } from '../../core/numberText';
 
 export interface PaidToolDeps {
   readonly calls: CallService;
@@ -119,13 +120,13 @@ async function outcomeText(ep: Endpoint, out: RunOutcome, deps: PaidToolDeps, to
     case 'failed':
       return toolAnswer([out.charged === 'no' ? l10n.t('{0} failed; nothing was charged.', title) : l10n.t('{0} failed, and it may have been charged: check the credits before running it again.', title), out.message]);
     case 'done': {
-      const own = [l10n.t('{0} done: charged {1} credits.', title, out.credits.toLocaleString('en-US'))];
+      const own = [l10n.t('{0} done: charged {1} credits.', title, thousands(out.credits))];
       if (out.resultPath !== undefined) return `${own.join('\n')}\n${await deps.summarise(out.resultPath, abortOn(token))}`;
       return toolAnswer(own, [JSON.stringify(out.value, null, 1)]);
     }
     case 'queued': {
       const job = out.job && SETTLED.has(out.job.state) ? out.job : await waitForJob(deps.jobs, out.requestId, title, token);
-      const own = l10n.t('{0}: request {1} charged {2} credits.', title, out.requestId, out.credits.toLocaleString('en-US'));
+      const own = l10n.t('{0}: request {1} charged {2} credits.', title, out.requestId, thousands(out.credits));
       if (!job) return toolAnswer([own, l10n.t('Stopped waiting; the job still runs and its file will be downloaded to {0} and listed under Requests when it is done.', deps.jobs.folder())]);
       if (job.state === 'done' && job.resultPath !== undefined) return `${own}\n${await deps.summarise(job.resultPath, abortOn(token))}`;
       return toolAnswer([own, l10n.t('The job ended as {0}.', job.state)], job.error !== undefined ? [job.error] : []);

@@ -20,9 +20,9 @@ import { showError, showErrorIn } from '../base/errors';
 import { errorText } from '../../core/errors';
 import { writeNewNamed } from '../../core/files/writeInside';
 import { acceptResults, resultsPlaceholder } from '../../core/addressLists/pickWords';
+import { thousands } from '../../core/numberText';
 
-const fmt = (n: number): string => n.toLocaleString('en-US');
-const addresses = (n: number): string => `${fmt(n)} address${n === 1 ? '' : 'es'}`;
+const addresses = (n: number): string => `${thousands(n)} address${n === 1 ? '' : 'es'}`;
 const TITLE = 'Wallet Analytics: Address Sets';
 
 /** What tests (or another command) pass instead of answering the two steps. */

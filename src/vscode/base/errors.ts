@@ -9,9 +9,10 @@
  */
 import * as vscode from 'vscode';
 import { commandIdOf, endpoint } from '../../core/spec/catalog';
-import { BASE_URL_SETTING, IpMismatchError, KeyRefusedError, MissingKeyError, NetworkError, errorText } from '../../core/errors';
+import { IpMismatchError, KeyRefusedError, MissingKeyError, NetworkError, errorText } from '../../core/errors';
 import { CommandIds } from './ids';
 import { l10n } from '../../shared/l10n';
+import { SettingIds } from '../../core/ids';
 
 // The fixing actions' labels, in the person's language (a pick is compared with the same words).
 const OPEN_SETTING = (): string => l10n.t('Open the Base URL Setting');
@@ -26,7 +27,7 @@ const SHOW_LOG = (): string => l10n.t('Show Log');
  * exists nowhere), in words, with the setting to change and the sandbox offered.
  */
 export function placeholderUrlMessage(title: string, baseUrl: string, isDefaultProfile: boolean): string {
-  const where = isDefaultProfile ? `${BASE_URL_SETTING} (user settings)` : 'this profile’s base URL (Edit Profile)';
+  const where = isDefaultProfile ? `${SettingIds.baseUrl} (user settings)` : 'this profile’s base URL (Edit Profile)';
   return `${title}: nothing was sent. The API’s address is still the placeholder ${baseUrl}, which exists nowhere. Set ${where} to the address that came with your API plan, or try the sandbox (no key, no credits).`;
 }
 
@@ -44,7 +45,7 @@ async function runFix(action: string): Promise<void> {
   if (action === SET_KEY()) await vscode.commands.executeCommand(CommandIds.setApiKey);
   else if (action === TRY_SANDBOX()) await vscode.commands.executeCommand(CommandIds.startSandbox);
   else if (action === RESET_IP()) await vscode.commands.executeCommand(commandIdOf(endpoint('reset_ip')));
-  else if (action === OPEN_SETTING()) await vscode.commands.executeCommand('workbench.action.openSettings', BASE_URL_SETTING);
+  else if (action === OPEN_SETTING()) await vscode.commands.executeCommand('workbench.action.openSettings', SettingIds.baseUrl);
   else if (action === SHOW_LOG()) await vscode.commands.executeCommand(CommandIds.showLog);
 }
 

@@ -110,5 +110,31 @@ export const ContextKeys = {
 /** The Requests view's id (package.json contributes.views): the sidebar creates it, the price step focuses it. */
 export const REQUESTS_VIEW = 'walletAnalyticsRequests';
 
+/** The sidebar's other views (package.json contributes.views). */
+export const ACCOUNT_VIEW = 'walletAnalyticsAccount';
+export const WATCHES_VIEW = 'walletAnalyticsWatches';
+
+/** The pipeline notebook's type (package.json contributes.notebooks) and its controller. */
+export const PIPELINE_NOTEBOOK = 'wallet-analytics-pipeline';
+export const PIPELINE_CONTROLLER = 'wallet-analytics-pipeline-runner';
+
+/** The read-only scheme for a result's raw text, so a result is never edited by accident. */
+export const RESULT_SCHEME = 'wallet-analytics-result';
+
+/** The table's custom editor (package.json contributes.customEditors). */
+export const TABLE_VIEW_TYPE = 'walletAnalytics.table';
+
+/** The status bar items' ids (the person can hide each by it). */
+export const StatusBarIds = {
+  credits: 'walletAnalytics.credits',
+  profile: 'walletAnalytics.profile',
+} as const;
+
+/** The diagnostic collections' names. */
+export const DiagnosticIds = {
+  query: 'walletAnalytics.query',
+  pipeline: 'walletAnalytics.pipeline',
+} as const;
+
 /** The id of the Getting Started walkthrough in package.json (contributes.walkthroughs); a test checks they agree. */
 export const WALKTHROUGH_ID = 'gettingStarted';

@@ -24,7 +24,7 @@ import { failedSend, sendCall, type CallHost, type Sent } from '../../core/calls
 import type { Reconciled } from '../../core/calls/reconcile';
 import { directResultName } from '../../core/results/names';
 import { saveNewResult } from '../../core/results/newResult';
-import { fmtCredits, isPaid, quote, type QuoteContext } from '../../core/money/pricing';
+import { isPaid, quote, type QuoteContext } from '../../core/money/pricing';
 import { matchedSummary } from '../../core/money/riskAmount';
 import type { QueryBody } from '../../core/spec/queryModel';
 import type { QueryRun, QueryRunCache } from '../../core/query/runCache';
@@ -46,6 +46,7 @@ import { askPages, readPages } from './pages';
 import { approvePrice, chargedTo, connectionChanged, type CopyAsCode, type CountEstimate, type PriceDecision, type PriceQuestions } from './priceStep';
 import { l10n } from '../../shared/l10n';
 import { runArgsFrom, type RunArgs } from './runArgs';
+import { fmtCredits, thousands } from '../../core/numberText';
 
 export type RunOutcome =
   | { readonly status: 'cancelled' }
@@ -353,7 +354,7 @@ export class CallService {
       const balance = await this.deps.credits.refresh(via.scope);
       const reset = this.deps.credits.nextReset(via.scope);
       void vscode.window.showInformationMessage(
-        l10n.t('Credits: {0} left{1}. (Checking credits is free.)', balance.toLocaleString('en-US'), reset ? `; next reset ${reset.date.toISOString().slice(0, 10)}${reset.estimated ? ' (estimated)' : ''}` : ''),
+        l10n.t('Credits: {0} left{1}. (Checking credits is free.)', thousands(balance), reset ? `; next reset ${reset.date.toISOString().slice(0, 10)}${reset.estimated ? ' (estimated)' : ''}` : ''),
       );
       return { status: 'done', credits: 0, shown, value: balance };
     }

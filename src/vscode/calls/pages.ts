@@ -25,7 +25,7 @@ import {
   type PagedResult,
   type ReadOutcome,
 } from '../../core/results/pagedResult';
-import { fmtCredits, quote } from '../../core/money/pricing';
+import { quote } from '../../core/money/pricing';
 import { CommandIds } from '../base/ids';
 import type { BoundConnection, Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
@@ -37,6 +37,7 @@ import type { Log } from '../base/log';
 import { offerResult, openResult } from '../results/open';
 import { l10n } from '../../shared/l10n';
 import { folderInside } from '../../core/files/writeInside';
+import { counted, fmtCredits } from '../../core/numberText';
 
 /** What reading pages needs of the extension's services (EndpointDeps and Services both have it). */
 export interface PagesDeps {
@@ -46,7 +47,6 @@ export interface PagesDeps {
   readonly log: Log;
   readonly questions: PriceQuestions;
 }
-
 
 interface PagesArgs {
   /** Open the result in the table when the read ends (default true). */
@@ -80,15 +80,13 @@ export type PagesOutcome =
       readonly resultPath?: string;
     };
 
-const plural = (n: number, noun: string) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
-
 /** Asks how many pages to read, each choice with its "up to" price; undefined when dismissed. */
 export async function askPages(ep: Endpoint, input: Record<string, unknown>, step: number, total: number, budget: number): Promise<number | 'all' | undefined> {
   const creators = rowNoun(ep) === 'creator';
   const choices = (creators ? [1, 2, 5] : [1, 5, 10]).filter((n) => n < budget);
   const price = (n: number) => quote(ep, input, { pages: n }).text.replace(/ \(.*$/u, '');
-  const rows = (n: number) => (creators ? `up to ${plural(n * Number(input.page_size), 'creator')}` : `up to ${plural(n * 100, 'swap')}`);
-  const items = choices.map((n) => ({ label: plural(n, 'page'), description: `${rows(n)} · ${price(n)}`, value: n as number | 'all' }));
+  const rows = (n: number) => (creators ? `up to ${counted(n * Number(input.page_size), 'creator')}` : `up to ${counted(n * 100, 'swap')}`);
+  const items = choices.map((n) => ({ label: counted(n, 'page'), description: `${rows(n)} · ${price(n)}`, value: n as number | 'all' }));
   items.push({ label: l10n.t('All pages, up to the budget of {0}', budget), description: l10n.t('{0} · stops early at the last page', price(budget)), value: 'all' });
   const each = creators ? `${Number(input.page_size)} creators a page, 100 credits each` : '100 swaps a page, 1 credit each';
   const pick = await pickStep({ title: shortTitle(ep), step, total }, items, {
@@ -219,7 +217,7 @@ function whatRead(r: PagedResult): string {
 
 /** "3 pages, 300 swaps, 3 credits charged" */
 function describeKept(ep: Endpoint, r: { pages: number; rows: readonly unknown[]; credits: number }): string {
-  return `${plural(r.pages, 'page')}, ${plural(r.rows.length, rowNoun(ep))}, ${fmtCredits(r.credits)} charged`;
+  return `${counted(r.pages, 'page')}, ${counted(r.rows.length, rowNoun(ep))}, ${fmtCredits(r.credits)} charged`;
 }
 
 /** Runs one read with a cancellable progress, the running cost, and a notification for how it ended. */
@@ -249,7 +247,7 @@ async function withPages(
       onPage: async (saved) => {
         const thisRun = before ? ` (${fmtCredits(saved.credits - before.credits)} this time)` : '';
         progress.report({
-          message: `page ${saved.pages} of up to ${saved.asked}: ${plural(saved.rows.length, noun)}, ${fmtCredits(saved.credits)} so far${thisRun}`,
+          message: `page ${saved.pages} of up to ${saved.asked}: ${counted(saved.rows.length, noun)}, ${fmtCredits(saved.credits)} so far${thisRun}`,
           increment: 100 / maxPages,
         });
         await args.onPage?.(saved);
@@ -258,8 +256,8 @@ async function withPages(
   );
   void deps.credits.refresh(via.scope).catch(() => undefined);
   const kept = out.result;
-  const thisRun = before ? ` (this time: ${plural(out.pages, 'page')}, ${fmtCredits(out.credits)})` : '';
-  deps.log.info(`${ep.id}: ${out.end} after ${plural(out.pages, 'page')} this run, ${fmtCredits(out.credits)} charged; ${kept ? `${path.basename(out.file)} holds ${describeKept(ep, kept)}` : 'nothing kept'}.`);
+  const thisRun = before ? ` (this time: ${counted(out.pages, 'page')}, ${fmtCredits(out.credits)})` : '';
+  deps.log.info(`${ep.id}: ${out.end} after ${counted(out.pages, 'page')} this run, ${fmtCredits(out.credits)} charged; ${kept ? `${path.basename(out.file)} holds ${describeKept(ep, kept)}` : 'nothing kept'}.`);
 
   if (out.end === 'failed') {
     const error = out.error;
@@ -285,7 +283,7 @@ async function withPages(
   if (out.end === 'last') {
     void offerResult(`${title}: every page read: ${done}${thisRun}.`, out.file);
   } else {
-    const why = out.end === 'cancelled' ? 'Cancelled' : `Stopped after the ${plural(kept.asked, 'page')} asked for; more remain`;
+    const why = out.end === 'cancelled' ? 'Cancelled' : `Stopped after the ${counted(kept.asked, 'page')} asked for; more remain`;
     const text = `${title}: ${why}. Kept in ${path.basename(out.file)}: ${done}${thisRun}. Resume continues from page ${kept.pages + 1}.`;
     void vscode.window.showInformationMessage(text, l10n.t('Resume'), l10n.t('Open')).then((a) => followUp(a, out.file));
   }

@@ -20,7 +20,7 @@
  */
 import * as vscode from 'vscode';
 import { shortTitle, type Endpoint } from '../../core/spec/catalog';
-import { fmtCredits, quote, type Quote, type QuoteContext } from '../../core/money/pricing';
+import { quote, type Quote, type QuoteContext } from '../../core/money/pricing';
 import { priceCover, watchDayWords, type Approval } from '../../core/money/approval';
 import { parseRiskAmount, riskAmountEcho, riskAmountProblem, unboundedBillWords } from '../../core/money/riskAmount';
 import { priceGate } from '../../core/money/quota';
@@ -31,6 +31,7 @@ import { pickStep } from '../flows/multiStep';
 import { REQUESTS_VIEW } from '../base/ids';
 import { askModal, askText, cancelChoice, pickCancelFirst, type Choice } from '../base/personQuestions';
 import { l10n } from '../../shared/l10n';
+import { fmtCredits } from '../../core/numberText';
 
 export type PriceDecision =
   /**

@@ -8,6 +8,7 @@ import { readListSource, type ListSource } from './listSources';
 import { BackSignal, inputStep, pickStep, type PickItem, type StepTitle } from './multiStep';
 import { pickQuery, type QueryInputDeps } from './queryInput';
 import { l10n } from '../../shared/l10n';
+import { thousands } from '../../core/numberText';
 
 /** What the input steps need from the caller; `columns` is for the query step (queryInput.ts). */
 interface InputFlowDeps extends QueryInputDeps {
@@ -149,10 +150,9 @@ async function askField(f: FieldSpec, t: StepTitle, deps: InputFlowDeps, previou
 }
 
 function rangeText(f: FieldSpec): string {
-  const fmt = (n: number) => n.toLocaleString('en-US');
-  if (f.min !== undefined && f.max !== undefined) return `${fmt(f.min)} to ${fmt(f.max)}`;
-  if (f.min !== undefined) return `at least ${fmt(f.min)}`;
-  return `at most ${fmt(f.max ?? 0)}`;
+  if (f.min !== undefined && f.max !== undefined) return `${thousands(f.min)} to ${thousands(f.max)}`;
+  if (f.min !== undefined) return `at least ${thousands(f.min)}`;
+  return `at most ${thousands(f.max ?? 0)}`;
 }
 
 async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): Promise<string[] | undefined> {
@@ -171,7 +171,7 @@ async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): 
     for (const r of deps.recent.slice(0, 3)) {
       const list = r[f.key];
       if (Array.isArray(list) && list.length > 0) {
-        sources.push({ label: l10n.t('$(clock) Recent: {0} {1}', list.length.toLocaleString('en-US'), what), detail: list.slice(0, 3).join(', '), value: { recent: list.map(String) } });
+        sources.push({ label: l10n.t('$(clock) Recent: {0} {1}', thousands(list.length), what), detail: list.slice(0, 3).join(', '), value: { recent: list.map(String) } });
       }
     }
     const src = (await pickStep(t, sources, { placeholder: l10n.t('Where do the {0} come from? ({1})', what, rangeText(f)) }))?.[0];
@@ -186,9 +186,9 @@ async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): 
           const bad = badEntriesText(r);
           const dup = duplicatesText(r);
           if (bad) return [bad, dup].filter(Boolean).join(' ');
-          if (f.max !== undefined && r.valid.length > f.max) return `Too many ${what}: ${r.valid.length.toLocaleString('en-US')}, at most ${f.max.toLocaleString('en-US')}.`;
+          if (f.max !== undefined && r.valid.length > f.max) return `Too many ${what}: ${thousands(r.valid.length)}, at most ${thousands(f.max)}.`;
           // Not a problem, but said before Enter: the list sent is shorter than the one pasted.
-          return dup ? { message: `${r.valid.length.toLocaleString('en-US')} ${what}; ${dup}`, severity: vscode.InputBoxValidationSeverity.Info } : undefined;
+          return dup ? { message: `${thousands(r.valid.length)} ${what}; ${dup}`, severity: vscode.InputBoxValidationSeverity.Info } : undefined;
         },
       });
     } else text = await readListSource(src, t, deps);
@@ -206,14 +206,14 @@ async function reviewList(parsed: ReturnType<typeof parseAddressList>, f: FieldS
   const dup = duplicatesText(parsed) ? ` ${duplicatesText(parsed) ?? ''}` : '';
   const problems: string[] = [];
   if (n === 0) problems.push(`No valid ${what} found.`);
-  if (f.max !== undefined && n > f.max) problems.push(`Too many ${what}: ${n.toLocaleString('en-US')}, at most ${f.max.toLocaleString('en-US')} per request.`);
+  if (f.max !== undefined && n > f.max) problems.push(`Too many ${what}: ${thousands(n)}, at most ${thousands(f.max)} per request.`);
   if (f.min !== undefined && n > 0 && n < f.min) problems.push(`Give at least ${f.min} ${what}.`);
   if (parsed.invalid.length === 0 && problems.length === 0) {
-    if (dup) void vscode.window.showInformationMessage(`${n.toLocaleString('en-US')} ${what}.${dup}`);
+    if (dup) void vscode.window.showInformationMessage(`${thousands(n)} ${what}.${dup}`);
     return parsed.valid;
   }
   const items: PickItem<'use' | 'again'>[] = [];
-  if (problems.length === 0) items.push({ label: l10n.t('$(check) Continue with the {0} valid {1}', n.toLocaleString('en-US'), what), detail: l10n.t('{0} invalid entr{1} left out.{2}', parsed.invalid.length, parsed.invalid.length === 1 ? 'y' : 'ies', dup), value: 'use' });
+  if (problems.length === 0) items.push({ label: l10n.t('$(check) Continue with the {0} valid {1}', thousands(n), what), detail: l10n.t('{0} invalid entr{1} left out.{2}', parsed.invalid.length, parsed.invalid.length === 1 ? 'y' : 'ies', dup), value: 'use' });
   items.push({ label: l10n.t('$(arrow-left) Choose or fix the list again'), value: 'again' });
   for (const bad of parsed.invalid.slice(0, 50)) {
     items.push({ label: l10n.t('$(error) Line {0}: {1}', bad.line, bad.value.length > 48 ? `${bad.value.slice(0, 48)}…` : bad.value), detail: bad.reason, value: 'again' });

@@ -9,8 +9,7 @@ import * as vscode from 'vscode';
 import { rankTargets, roleText, type InputTarget, type ListOffer } from '../../core/addressLists/inputTargets';
 import type { TablePrompts } from '../base/prompts';
 import { l10n } from '../../shared/l10n';
-
-const fmt = (n: number): string => n.toLocaleString('en-US');
+import { thousands } from '../../core/numberText';
 
 type TargetItem = vscode.QuickPickItem & { readonly target?: InputTarget };
 
@@ -23,7 +22,7 @@ function targetItems(targets: readonly InputTarget[]): TargetItem[] {
       shownOther = true;
       items.push({ label: l10n.t('Take {0}: “{1}” looks like {2}', t.wants, t.offer.column, roleText(t.offer.role)), kind: vscode.QuickPickItemKind.Separator });
     }
-    const list = t.cut ? `the first ${fmt(t.count)} of ${fmt(t.offer.distinct)} (the most per request)` : fmt(t.count);
+    const list = t.cut ? `the first ${thousands(t.count)} of ${thousands(t.offer.distinct)} (the most per request)` : thousands(t.count);
     items.push({
       label: `${t.fits === false ? '$(warning) ' : ''}${t.ep.title}`,
       description: `${t.price.text}`,

@@ -6,6 +6,7 @@ import { MAX_QUERY_LIMIT, OPERATORS, type Operator, type QueryBody } from '../..
 import { inputStep, pickStep, type StepTitle } from './multiStep';
 import { l10n } from '../../shared/l10n';
 import { showError } from '../base/errors';
+import { thousands } from '../../core/numberText';
 
 /** What the query step needs from its caller (inputFlow.ts's InputFlowDeps has it). */
 export interface QueryInputDeps {
@@ -74,7 +75,7 @@ async function buildOneCondition(chain: 'main' | 'alt', t: StepTitle, deps: Quer
     value: '100',
     validate: (v) => {
       const n = parseNumber(v);
-      return n === undefined || !Number.isInteger(n) || n < 1 || n > MAX_QUERY_LIMIT ? `A whole number from 1 to ${MAX_QUERY_LIMIT.toLocaleString('en-US')}.` : undefined;
+      return n === undefined || !Number.isInteger(n) || n < 1 || n > MAX_QUERY_LIMIT ? `A whole number from 1 to ${thousands(MAX_QUERY_LIMIT)}.` : undefined;
     },
   });
   if (limit === undefined) return undefined;

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { endpoint, shortTitle } from '../../core/spec/catalog';
-import { fmtCredits } from '../../core/money/pricing';
 import { pendingForText, type JobRecord } from '../../core/jobs/job';
 import { Poller, type PollApi } from '../../core/jobs/poller';
 import { JobStore } from '../../core/jobs/store';
@@ -15,6 +14,7 @@ import { resultsFolder } from './resultsFolder';
 import { CommandIds } from '../base/ids';
 import { l10n } from '../../shared/l10n';
 import { showError, showWarning } from '../base/errors';
+import { fmtCredits } from '../../core/numberText';
 
 /**
  * The jobs of this window: the persisted store, the one shared poller, and the notifications

@@ -12,6 +12,7 @@ import { fmtRefreshTime, nextRefresh } from '../../core/spec/refresh';
 import { CommandIds } from '../base/ids';
 import type { QueryFieldService } from './fieldService';
 import { queryEndpoint, type QueryRunner } from './runner';
+import { thousands } from '../../core/numberText';
 
 /** The price line of a run lens: "100 credits per matching wallet (≥ 100)". */
 function perMatchText(chain: Chain): string {
@@ -86,7 +87,7 @@ export class QueryCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
       if (!q.exact) continue;
       lenses.push(
         lens(
-          `$(history) Estimate from Last Run${c === 'alt' && chain === 'main' ? ` (${CHAIN_LABEL.alt})` : ''}: ${q.credits.toLocaleString('en-US')} credits (${last.total.toLocaleString('en-US')} matches, ${ago(last.at, now)})`,
+          `$(history) Estimate from Last Run${c === 'alt' && chain === 'main' ? ` (${CHAIN_LABEL.alt})` : ''}: ${thousands(q.credits)} credits (${thousands(last.total)} matches, ${ago(last.at, now)})`,
           CommandIds.estimateQuery,
           [doc.uri, { chain: c }],
           `The same query returns the same wallets until the hourly refresh at ${fmtRefreshTime(nextRefresh(last.at))}, so this price is exact until then.`,

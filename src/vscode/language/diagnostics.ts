@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { analyzeQuery, type QueryDiagnostic } from '../../core/query/analyze';
 import { isQueryDocument, rangeOf } from './documents';
 import type { QueryFieldService } from './fieldService';
+import { DiagnosticIds } from '../base/ids';
 
 /**
  * The `source` of our diagnostics. Not "waquery": the JSON language service reports a syntax error
@@ -19,7 +20,7 @@ function toDiagnostic(doc: vscode.TextDocument, d: QueryDiagnostic): vscode.Diag
 
 /** Keeps the query diagnostics of every open `.waquery.json` current: on open, edit, and new field lists. */
 export class QueryDiagnostics implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection('walletAnalytics.query');
+  private readonly collection = vscode.languages.createDiagnosticCollection(DiagnosticIds.query);
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly subs: vscode.Disposable[] = [];
 

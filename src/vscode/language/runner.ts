@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import type { Chain } from '../../core/spec/addresses';
 import { endpoint, type Endpoint } from '../../core/spec/catalog';
-import { fmtCredits, quote, type Quote } from '../../core/money/pricing';
+import { quote, type Quote } from '../../core/money/pricing';
 import { analyzeQuery } from '../../core/query/analyze';
 import { CHAIN_LABEL } from '../../core/query/fields';
 import { parseQueryFile } from '../../core/query/file';
@@ -17,6 +17,7 @@ import { queryDocument } from './documents';
 import type { QueryFieldService } from './fieldService';
 import { l10n } from '../../shared/l10n';
 import { showError, showWarning } from '../base/errors';
+import { fmtCredits, thousands } from '../../core/numberText';
 
 /** Arguments of the run commands (CodeLens, palette, tests). */
 export interface RunQueryArgs {
@@ -106,9 +107,9 @@ export class QueryRunner {
     const chain = run.chain === 'alt' ? ` on the ${CHAIN_LABEL.alt}` : '';
     const now = Date.now();
     const message =
-      `Opened the answer of this query${chain} from ${ago(run.at, now)}: ${run.total.toLocaleString('en-US')} matching wallets. ` +
+      `Opened the answer of this query${chain} from ${ago(run.at, now)}: ${thousands(run.total)} matching wallets. ` +
       `Free: nothing was sent and no credits were spent (that run cost ${fmtCredits(run.charged)}; the same query returns the same wallets until the hourly refresh at ${fmtRefreshTime(nextRefresh(run.at))}).`;
-    const again = `Run Anyway (${quote(queryEndpoint(run.chain), {}, { knownMatches: run.total, matchesAt: run.at, now }).credits.toLocaleString('en-US')} credits)`;
+    const again = `Run Anyway (${thousands(quote(queryEndpoint(run.chain), {}, { knownMatches: run.total, matchesAt: run.at, now }).credits)} credits)`;
     void vscode.window.showInformationMessage(message, again).then((a) => {
       if (a === again) void this.run(doc.uri, { ...args, fresh: true });
     });

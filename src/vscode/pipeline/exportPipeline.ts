@@ -12,13 +12,13 @@ import * as vscode from 'vscode';
 import { checkPipeline, PIPELINE_EXTENSION, serializePipeline, type PipelineFile } from '../../core/pipeline/format';
 import { planPipeline } from '../../core/pipeline/plan';
 import { cronLine, githubWorkflow, isPlainPath, parseSchedule, plainName, runsPerDay, scheduleText, type Schedule } from '../../core/pipeline/schedulerFiles';
-import { fmtCredits } from '../../core/money/pricing';
 import { scriptSlot, writeScript, writeWorkflow } from '../../core/pipeline/exportFiles';
 import { errorText } from '../../core/errors';
 import { replaceInside } from '../../core/files/writeInside';
 import type { PersonQuestions } from '../base/personQuestions';
 import { l10n } from '../../shared/l10n';
 import { showError, showWarning } from '../base/errors';
+import { fmtCredits } from '../../core/numberText';
 
 interface ExportDeps {
   /** The person's answers (a stand-in under the test runner): the schedule, and whether to replace a script. */

@@ -19,7 +19,7 @@ import { DIAGNOSTIC_SOURCE } from '../language/diagnostics';
 import { rangeOf } from '../language/documents';
 import type { QueryFieldService } from '../language/fieldService';
 import { QueryCompletions, QueryHovers } from '../language/providers';
-import { PIPELINE_NOTEBOOK } from './pipelineNotebook';
+import { DiagnosticIds, PIPELINE_NOTEBOOK } from '../base/ids';
 
 /** The cells of pipeline notebooks: JSON text in a notebook of our type. */
 const PIPELINE_CELL_SELECTOR: vscode.DocumentSelector = { notebookType: PIPELINE_NOTEBOOK, language: 'json' };
@@ -49,7 +49,7 @@ function fieldMarkdown(f: FieldSpec): vscode.MarkdownString {
 
 /** Keeps the diagnostics of every open pipeline notebook's cells current: on open, edit, and new field lists. */
 class PipelineDiagnostics implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection('walletAnalytics.pipeline');
+  private readonly collection = vscode.languages.createDiagnosticCollection(DiagnosticIds.pipeline);
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly subs: vscode.Disposable[] = [];
 

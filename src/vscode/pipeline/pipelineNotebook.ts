@@ -20,7 +20,7 @@ import type { ChainColumns } from '../../core/query/fields';
 import type { QueryRunCache } from '../../core/query/runCache';
 import type { JobRecord } from '../../core/jobs/job';
 import type { JobStore } from '../../core/jobs/store';
-import { CommandIds } from '../base/ids';
+import { CommandIds, PIPELINE_CONTROLLER, PIPELINE_NOTEBOOK } from '../base/ids';
 import type { Connection } from '../base/connection';
 import type { CallService } from '../calls/callService';
 import type { PriceQuestions } from '../calls/priceStep';
@@ -32,8 +32,8 @@ import { followSaveAs, newPipelineFile } from './newPipeline';
 import { cellResultOutput, registerCellResultMessaging } from './cellResultOutput';
 import { showWarning } from '../base/errors';
 import { errorText, CancelledError } from '../../core/errors';
+import { thousands } from '../../core/numberText';
 
-export const PIPELINE_NOTEBOOK = 'wallet-analytics-pipeline';
 
 class PipelineSerializer implements vscode.NotebookSerializer {
   deserializeNotebook(content: Uint8Array): vscode.NotebookData {
@@ -133,7 +133,7 @@ class PipelineController {
     private readonly deps: PipelineDeps,
     private readonly storage: string,
   ) {
-    this.controller = vscode.notebooks.createNotebookController('wallet-analytics-pipeline-runner', PIPELINE_NOTEBOOK, 'Wallet Analytics Pipeline');
+    this.controller = vscode.notebooks.createNotebookController(PIPELINE_CONTROLLER, PIPELINE_NOTEBOOK, 'Wallet Analytics Pipeline');
     this.controller.supportedLanguages = ['json'];
     this.controller.supportsExecutionOrder = true;
     this.controller.executeHandler = (cells, nb) => this.execute(cells, nb);
@@ -183,13 +183,13 @@ class PipelineController {
       }
       let approvals: ReadonlyMap<string, Approval> = new Map();
       if (sub.total > 0) {
-        const totalText = `${lines.every((l) => l.exact) ? '' : 'up to '}${sub.total.toLocaleString('en-US')} credits`;
+        const totalText = `${lines.every((l) => l.exact) ? '' : 'up to '}${thousands(sub.total)} credits`;
         const detail = planText({ ...sub, totalText }).join('\n');
         const ok = await this.deps.questions.ask({
           kind: 'modal', why: 'confirm', endpointId: 'pipeline', to: this.deps.connection.label(),
           message: `Run ${path.basename(nb.uri.path)}: ${totalText}`,
           detail: l10n.t('{0}\n\nEach cell may spend up to its line; one that would cost more stops the run. Charged to {1}.', detail, this.deps.connection.label()),
-          yes: 'Approve Plan and Run', pick: { label: l10n.t('Approve Plan and Run ({0})', totalText), detail: lines.map((l) => (l.exact ? l10n.t('{0} {1}', l.cell, l.credits.toLocaleString('en-US')) : l10n.t('{0} ≤ {1}', l.cell, l.credits.toLocaleString('en-US')))).join(' · ') },
+          yes: 'Approve Plan and Run', pick: { label: l10n.t('Approve Plan and Run ({0})', totalText), detail: lines.map((l) => (l.exact ? l10n.t('{0} {1}', l.cell, thousands(l.credits)) : l10n.t('{0} ≤ {1}', l.cell, thousands(l.credits)))).join(' · ') },
         });
         if (!ok) {
           for (const i of [...executions.keys()]) end(i, false, notRunMarkdown(l10n.t('the plan was not approved. Nothing was sent.')));
@@ -217,7 +217,7 @@ class PipelineController {
           } else if (e.kind === 'stopped') end(e.index, false, stoppedMarkdown(e.message));
         },
       });
-      if (summary.stopped) void showWarning(l10n.t('Pipeline stopped at “{0}”: {1} Charged in this run: {2} credits.', summary.stopped.cell, summary.stopped.message, summary.charged.toLocaleString('en-US')));
+      if (summary.stopped) void showWarning(l10n.t('Pipeline stopped at “{0}”: {1} Charged in this run: {2} credits.', summary.stopped.cell, summary.stopped.message, thousands(summary.charged)));
     } finally {
       await Promise.all(shown);
       // Cells after a stop were not run.

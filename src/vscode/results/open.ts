@@ -4,9 +4,8 @@ import { openInTable } from '../table/tableEditor';
 import { tableFilesIn } from '../../core/results/files';
 import { l10n } from '../../shared/l10n';
 import { showWarning } from '../base/errors';
+import { RESULT_SCHEME } from '../base/ids';
 
-/** The read-only scheme for a result's raw text, so a result is never edited by accident. */
-const RESULT_SCHEME = 'wallet-analytics-result';
 
 /** Serves result files read-only under RESULT_SCHEME. */
 export function registerResultScheme(context: vscode.ExtensionContext): void {

@@ -7,13 +7,14 @@ import { writeAtomic } from '../../core/files/fileLock';
 import { chartPngPath, pngFromDataUrl } from '../../core/table/chartPng';
 import { l10n } from '../../shared/l10n';
 import type { TablePrompts } from '../base/prompts';
-import { fmt, type Handlers, type Opened, type TableContext } from './tableContext';
+import { type Handlers, type Opened, type TableContext } from './tableContext';
+import { thousands } from '../../core/numberText';
 
 export const ANALYSIS_HANDLERS: Handlers<'profile' | 'histogram' | 'scatter' | 'savePng'> = {
   async profile(ctx, o, req) {
     const profile = await o.table.profile(req.column, ctx.analysisOptions(req.requestId));
     ctx.post({ type: 'profile', requestId: req.requestId, profile });
-    ctx.deps.log.info(`Table: profile of ${profile.name} over ${fmt(profile.count)} rows in ${Math.round(profile.ms)} ms.`);
+    ctx.deps.log.info(`Table: profile of ${profile.name} over ${thousands(profile.count)} rows in ${Math.round(profile.ms)} ms.`);
   },
   async histogram(ctx, o, req) {
     const histogram = await o.table.histogram(req.column, req.bins, req.log, ctx.analysisOptions(req.requestId));
@@ -24,7 +25,7 @@ export const ANALYSIS_HANDLERS: Handlers<'profile' | 'histogram' | 'scatter' | '
     const scatter = await o.table.scatter(req.x, req.y, ctx.analysisOptions(req.requestId));
     // The typed arrays go to the webview as binary (VS Code serialises ArrayBuffers apart from the JSON).
     ctx.post({ type: 'scatter', requestId: req.requestId, scatter });
-    ctx.deps.log.info(`Table: scatter of ${fmt(scatter.xs.length)} points sent ${Math.round(performance.now() - t0)} ms after the request (worker ${Math.round(scatter.ms)} ms).`);
+    ctx.deps.log.info(`Table: scatter of ${thousands(scatter.xs.length)} points sent ${Math.round(performance.now() - t0)} ms after the request (worker ${Math.round(scatter.ms)} ms).`);
   },
   async savePng(ctx, o, req) {
     await savePng(ctx, o, req.requestId, req.name, req.dataUrl, ctx.deps.prompts());

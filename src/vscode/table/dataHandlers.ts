@@ -9,7 +9,9 @@ import { COPY_MAX_CELLS } from '../../core/table';
 import { l10n } from '../../shared/l10n';
 import { readSettings } from '../base/settings';
 import type { TablePrompts } from '../base/prompts';
-import { fmt, queryKey, TABLE_VIEW_TYPE, type Handlers, type Opened, type TableContext } from './tableContext';
+import { queryKey, type Handlers, type Opened, type TableContext } from './tableContext';
+import { thousands } from '../../core/numberText';
+import { TABLE_VIEW_TYPE } from '../base/ids';
 
 /** Sessions with an export running: one at a time per table. */
 const exporting = new WeakSet<TableContext>();
@@ -43,13 +45,13 @@ export const DATA_HANDLERS: Handlers<'getWindow' | 'setQuery' | 'copy' | 'export
   async copy(ctx, o, req) {
     const rows = Math.max(0, Math.min(req.last, o.table.view.length) - req.first);
     if (rows * req.columns.length > COPY_MAX_CELLS) {
-      ctx.post({ type: 'failed', requestId: req.requestId, message: `That is ${fmt(rows * req.columns.length)} cells; copy at most ${fmt(COPY_MAX_CELLS)}, or export the view to CSV.` });
+      ctx.post({ type: 'failed', requestId: req.requestId, message: `That is ${thousands(rows * req.columns.length)} cells; copy at most ${thousands(COPY_MAX_CELLS)}, or export the view to CSV.` });
       return;
     }
     const neutraliseFormulas = readSettings().tableNeutralizeFormulas;
     const text = await o.table.copy(req.first, req.last, req.columns, { format: req.format, header: req.header, neutraliseFormulas }, ctx.controller(req.requestId));
     await vscode.env.clipboard.writeText(text);
-    const what = `${fmt(rows)} row${rows === 1 ? '' : 's'} × ${fmt(req.columns.length)} column${req.columns.length === 1 ? '' : 's'}`;
+    const what = `${thousands(rows)} row${rows === 1 ? '' : 's'} × ${thousands(req.columns.length)} column${req.columns.length === 1 ? '' : 's'}`;
     ctx.post({ type: 'done', requestId: req.requestId, message: `Copied ${what}${req.header ? ' with headers' : ''}.` });
   },
   async export(ctx, o, req) {
@@ -81,7 +83,7 @@ async function exportTo(ctx: TableContext, o: Opened, requestId: number, columns
   const rows = o.table.view.length;
   const neutraliseFormulas = readSettings().tableNeutralizeFormulas;
   const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: l10n.t('Exporting {0} rows to {1}', fmt(rows), path.basename(target)), cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: l10n.t('Exporting {0} rows to {1}', thousands(rows), path.basename(target)), cancellable: true },
     (progress, token) => {
       const c = ctx.requestController(requestId);
       token.onCancellationRequested(() => c?.abort(new CancelledError()));
@@ -93,7 +95,7 @@ async function exportTo(ctx: TableContext, o: Opened, requestId: number, columns
         onProgress: (p) => {
           ctx.post({ type: 'progress', requestId, progress: p });
           const pct = p.total > 0 ? (100 * p.done) / p.total : 100;
-          progress.report({ increment: pct - last, message: `${fmt(p.done)} of ${fmt(p.total)} rows` });
+          progress.report({ increment: pct - last, message: `${thousands(p.done)} of ${thousands(p.total)} rows` });
           last = pct;
         },
       });
@@ -102,9 +104,9 @@ async function exportTo(ctx: TableContext, o: Opened, requestId: number, columns
   ctx.post({
     type: 'done',
     requestId,
-    message: `Exported ${fmt(result.rows)} rows × ${fmt(columns?.length ?? o.table.columns.length)} columns to ${target}${neutraliseFormulas ? ' (formulas neutralised)' : ''}.`,
+    message: `Exported ${thousands(result.rows)} rows × ${thousands(columns?.length ?? o.table.columns.length)} columns to ${target}${neutraliseFormulas ? ' (formulas neutralised)' : ''}.`,
   });
-  void vscode.window.showInformationMessage(l10n.t('Exported {0} rows to {1}.', fmt(result.rows), path.basename(target)), l10n.t('Open in Table'), l10n.t('Reveal')).then((pick) => {
+  void vscode.window.showInformationMessage(l10n.t('Exported {0} rows to {1}.', thousands(result.rows), path.basename(target)), l10n.t('Open in Table'), l10n.t('Reveal')).then((pick) => {
     if (pick === l10n.t('Open in Table')) void vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(target), TABLE_VIEW_TYPE);
     else if (pick === l10n.t('Reveal')) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target));
   });

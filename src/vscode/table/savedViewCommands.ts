@@ -105,7 +105,8 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
       await modify((s) => saveView(s, snap.scope, view));
       await session.viewSaved(name);
       log.info(`Table: saved the view "${name}" for ${whose(snap)}.`);
-      void vscode.window.showInformationMessage(l10n.t('Saved the view "{0}": new {1} open in it.', name, whose(snap)));
+      // The toast says only what was saved, so it reads whole at a toast's width; where new results open is in the log line above.
+      void vscode.window.showInformationMessage(l10n.t('Saved the view "{0}".', name));
       return name;
     }),
 

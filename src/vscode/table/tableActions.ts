@@ -18,8 +18,7 @@ import { l10n } from '../../shared/l10n';
 import { showErrorIn, showWarning } from '../base/errors';
 import { errorText } from '../../core/errors';
 import { folderInside } from '../../core/files/writeInside';
-
-const fmt = (n: number): string => n.toLocaleString('en-US');
+import { thousands } from '../../core/numberText';
 
 /** The endpoint that reads an address's swaps, per chain. */
 export function activityCommand(chain: 'main' | 'alt'): string {
@@ -48,9 +47,9 @@ export async function addToList(addresses: readonly string[], resultsFolder: str
   const items: Item[] = [{ label: l10n.t('$(add) New list…'), description: l10n.t('in {0}', dir) }];
   for (const n of names) {
     const count = (await readLines(path.join(dir, n))).length;
-    items.push({ label: n.replace(/\.txt$/iu, ''), description: l10n.t('{0} address{1}', fmt(count), count === 1 ? '' : 'es'), file: path.join(dir, n) });
+    items.push({ label: n.replace(/\.txt$/iu, ''), description: l10n.t('{0} address{1}', thousands(count), count === 1 ? '' : 'es'), file: path.join(dir, n) });
   }
-  const what = valid.length === 1 ? (listAddress(valid[0] ?? '') ?? '') : `${fmt(valid.length)} addresses`;
+  const what = valid.length === 1 ? (listAddress(valid[0] ?? '') ?? '') : `${thousands(valid.length)} addresses`;
   const pick = await prompts.pick(items, { title: l10n.t('Add {0} to an address list', what), placeHolder: l10n.t('Pick a list, or make a new one') });
   if (!pick) return undefined;
   let file = pick.file;
@@ -68,9 +67,9 @@ export async function addToList(addresses: readonly string[], resultsFolder: str
   const refused =
     r.skipped.length === 0
       ? ''
-      : ` Skipped ${r.skipped.length === 1 ? `${shownValue(r.skipped[0] ?? '')}, which is not an address` : `${fmt(r.skipped.length)} values that are not addresses (${shownValue(r.skipped[0] ?? '')}…)`}.`;
+      : ` Skipped ${r.skipped.length === 1 ? `${shownValue(r.skipped[0] ?? '')}, which is not an address` : `${thousands(r.skipped.length)} values that are not addresses (${shownValue(r.skipped[0] ?? '')}…)`}.`;
   if (r.added.length === 0) return r.already > 0 ? `List “${listName}” already holds ${what}.${refused}` : `Nothing added to list “${listName}”.${refused}`;
-  return `Added ${r.added.length === 1 ? r.added[0] : `${fmt(r.added.length)} addresses`} to list “${listName}” (${fmt(r.total)} in all).${refused}`;
+  return `Added ${r.added.length === 1 ? r.added[0] : `${thousands(r.added.length)} addresses`} to list “${listName}” (${thousands(r.total)} in all).${refused}`;
 }
 
 /** A value as a message may quote it: on one line (JSON escapes), and short. */
@@ -92,10 +91,10 @@ export async function useAsInput(
   if (addresses.length === 0) return `Column “${about.column}” holds no ${chain === 'alt' ? 'second-chain ' : ''}addresses in the rows shown.`;
   const role = about.role ?? addressRole(about.column);
   const offer: ListOffer = { column: about.column, chain, role, addresses, distinct: addresses.length };
-  const skipped = about.skipped > 0 ? `; ${fmt(about.skipped)} cells that are not addresses left out` : '';
+  const skipped = about.skipped > 0 ? `; ${thousands(about.skipped)} cells that are not addresses left out` : '';
   let target;
   try {
-    target = await pickInputTarget([offer], prompts, { title: l10n.t('Use {0} {1} from “{2}” as input to…{3}', fmt(addresses.length), roleText(role), about.column, skipped) });
+    target = await pickInputTarget([offer], prompts, { title: l10n.t('Use {0} {1} from “{2}” as input to…{3}', thousands(addresses.length), roleText(role), about.column, skipped) });
   } catch (e) {
     return errorText(e);
   }
@@ -104,8 +103,8 @@ export async function useAsInput(
   prompts.runCommand(commandIdOf(ep), { inputs: targetInputs(target) }).then(undefined, (e: unknown) => {
     void showErrorIn(shortTitle(ep), e);
   });
-  const cut = target.cut ? ` (the first ${fmt(target.count)} of ${fmt(addresses.length)}, the most per request)` : '';
-  return `${shortTitle(ep)}: ${fmt(target.count)} addresses given as ${field.label}${cut}; the price shows next.`;
+  const cut = target.cut ? ` (the first ${thousands(target.count)} of ${thousands(addresses.length)}, the most per request)` : '';
+  return `${shortTitle(ep)}: ${thousands(target.count)} addresses given as ${field.label}${cut}; the price shows next.`;
 }
 
 /** The template of the explorer the person picks for `chain` (saved in the user settings), or undefined. */

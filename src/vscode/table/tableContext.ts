@@ -13,8 +13,6 @@ import type { ColumnInfo, UiMessage, UiRequest } from '../../shared/tableUiProto
 import type { Log } from '../base/log';
 import type { TablePrompts } from '../base/prompts';
 
-/** The table's custom editor (package.json contributes.customEditors): how a file is opened in it. */
-export const TABLE_VIEW_TYPE = 'walletAnalytics.table';
 
 export interface TableSessionDeps {
   readonly storage: Storage;
@@ -69,6 +67,5 @@ type Handler<K extends HandledType> = (ctx: TableContext, o: Opened, req: Extrac
 /** Handlers keyed by the request type they answer. */
 export type Handlers<K extends HandledType> = { readonly [T in K]: Handler<T> };
 
-export const fmt = (n: number): string => n.toLocaleString('en-US');
 /** A query as a key, to tell whether the one a saved view applied is still in force. */
 export const queryKey = (q: ViewQuery): string => JSON.stringify({ sort: q.sort ?? [], filters: q.filters ?? [], search: q.search ?? '' });

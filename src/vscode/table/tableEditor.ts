@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { isReplyTo, UI_REPLY_TYPES, type ProbeState, type UiAsk, type UiMessage, type UiReplyTo, type UiRequest } from '../../shared/tableUiProtocol';
-import { CommandIds } from '../base/ids';
+import { CommandIds, TABLE_VIEW_TYPE } from '../base/ids';
 import type { Log } from '../base/log';
 import { registerOpenInNotebook } from './openInNotebook';
 import { windowPrompts, type TablePrompts } from '../base/prompts';
@@ -14,7 +14,6 @@ import { registerSavedViews } from './savedViewCommands';
 import { tableFileOf } from '../../core/results/files';
 import { tableHtml, tableResourceRoots } from './tableHtml';
 import { TableSession } from './tableSession';
-import { TABLE_VIEW_TYPE } from './tableContext';
 import { l10n } from '../../shared/l10n';
 import { showError } from '../base/errors';
 import type { Storage } from '../../core/storage';

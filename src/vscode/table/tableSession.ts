@@ -25,7 +25,9 @@ import { lastViewFor } from './savedViewStore';
 import { CancelledError, errorText, isCancelled } from '../../core/errors';
 import { memberKey, StorageFamilies } from '../../core/storage';
 import { l10n } from '../../shared/l10n';
-import { fmt, queryKey, type HandledRequest, type Handlers, type HandledType, type Opened, type TableContext, type TableSessionDeps, TABLE_VIEW_TYPE } from './tableContext';
+import { queryKey, type HandledRequest, type Handlers, type HandledType, type Opened, type TableContext, type TableSessionDeps } from './tableContext';
+import { thousands } from '../../core/numberText';
+import { TABLE_VIEW_TYPE } from '../base/ids';
 
 /** Every request the webview may send that is not the session's own (ready, probeState, log, cancel), by type, to its handler. */
 const HANDLERS: Handlers<HandledType> = { ...DATA_HANDLERS, ...ANALYSIS_HANDLERS, ...CELL_ACTION_HANDLERS, ...COMMAND_HANDLERS };
@@ -37,7 +39,6 @@ const FIRST_ROWS = 64;
 const FIRST_COLUMNS = 32;
 /** How often indexing progress is forwarded to the webview. */
 const PROGRESS_MS = 120;
-
 
 /** See TableSession.snapshot. */
 export interface TableSnapshot {
@@ -260,7 +261,7 @@ export class TableSession implements vscode.Disposable {
           this.post({ type: 'view', view: this.viewState(this.current) });
           this.post({ type: 'progress', progress: { task: 'index', done: 1, total: 1 } });
         }
-        this.deps.log.info(`Table: ${path.basename(file)} indexed, ${fmt(change.rowCount)} rows in ${Math.round(performance.now() - this.started)} ms.`);
+        this.deps.log.info(`Table: ${path.basename(file)} indexed, ${thousands(change.rowCount)} rows in ${Math.round(performance.now() - this.started)} ms.`);
       } else {
         latest = change;
         this.progressTimer ??= setTimeout(() => {

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { BUDGET_SETTING, resetWords } from '../../core/money/budget';
-import { compactCredits, exactCredits } from '../../core/money/credits';
 import { fullTime } from '../../core/history/format';
 import { DEFAULT_PROFILE_ID } from '../../core/transport/profiles';
 import { CommandIds } from '../base/ids';
@@ -8,14 +7,14 @@ import { RESTRICTED_MODE, type Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import type { ApiKeyStore } from '../base/secrets';
 import type { AgentAllowance } from '../base/agentAllowance';
-import { AGENT_ALLOWANCE_SETTING } from '../../core/money/agentAllowance';
 import { accountFacts, isoDay, type AccountFacts, type SpendLine } from './account';
 import { levelOf } from './creditsStatus';
 import { onDidChangeSettings, readSidebarSettings } from '../base/settings';
 import type { ConnectionStatus } from '../base/status';
 import { l10n } from '../../shared/l10n';
+import { compactCredits, fmtCredits, percent, thousands } from '../../core/numberText';
+import { SettingIds } from '../../core/ids';
 
-export const ACCOUNT_VIEW = 'walletAnalyticsAccount';
 
 type RowId = 'profile' | 'key' | 'baseUrl' | 'connection' | 'balance' | 'used' | 'quota' | 'reset' | 'budgetDay' | 'budgetPeriod' | 'agentAllowance' | 'forecast' | 'spend';
 
@@ -181,11 +180,11 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
           `${f.baseUrl}\n\n${sandbox
             ? 'The built-in sandbox (loopback, synthetic data). Stop it to return to the profile used before.'
             : setting
-              ? 'walletAnalytics.baseUrl: click to change it.'
+              ? `${SettingIds.baseUrl}: click to change it.`
               : `The base URL of the profile “${f.profileName}”: its key is sent here only. For another address, add another profile.`}`,
         );
         item.contextValue = sandbox ? 'account.baseUrl.sandbox' : 'account.baseUrl.configured';
-        if (setting) item.command = { command: 'workbench.action.openSettings', title: l10n.t('Open Settings'), arguments: ['walletAnalytics.baseUrl'] };
+        if (setting) item.command = { command: 'workbench.action.openSettings', title: l10n.t('Open Settings'), arguments: [SettingIds.baseUrl] };
         return item;
       }
       case 'connection': {
@@ -206,7 +205,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
           s === 'checking' ? icon('loading~spin') : s === 'offline' || s === 'refused' ? icon('error', 'errorForeground') : icon('info'),
           err ??
             (s === 'noBaseUrl'
-              ? 'walletAnalytics.baseUrl is the placeholder: set the API’s address, or try the sandbox.'
+              ? `${SettingIds.baseUrl} is the placeholder: set the API’s address, or try the sandbox.`
               : s === 'untrusted'
                 ? RESTRICTED_MODE
                 : undefined),
@@ -219,7 +218,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
         const settings = readSidebarSettings();
         const level = b ? levelOf(b.value, settings.warnBelow, settings.criticalBelow) : 'ok';
         const tip = b
-          ? new vscode.MarkdownString(`**${exactCredits(b.value)}**  \nread ${fullTime(b.at)} from GET /credits (free)${level !== 'ok' ? `  \nbelow your ${level === 'critical' ? 'critical' : 'warning'} threshold` : ''}`)
+          ? new vscode.MarkdownString(`**${fmtCredits(b.value)}**  \nread ${fullTime(b.at)} from GET /credits (free)${level !== 'ok' ? `  \nbelow your ${level === 'critical' ? 'critical' : 'warning'} threshold` : ''}`)
           : 'Not read yet: Refresh reads it (GET /credits is free).';
         const item = t(
           'Balance',
@@ -232,18 +231,18 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
       }
       case 'used': {
         const share = f.used !== undefined ? (f.used / f.quota) * 100 : 0;
-        const pct = f.used !== undefined ? ` (${f.used === 0 ? '0' : share < 0.01 ? '< 0.01' : share.toFixed(share < 1 ? 2 : 1)}%)` : '';
+        const pct = f.used !== undefined ? ` (${percent(share)})` : '';
         return t(
           'Used this period',
           f.used !== undefined ? `${compactCredits(f.used)}${pct}` : '—',
           icon('graph'),
           f.used !== undefined
-            ? `${exactCredits(f.used)} used of ${f.quota.toLocaleString('en-US')} (the quota minus the balance, by every client of this key). This extension spent ${exactCredits(f.spendTotal)} of it.`
+            ? `${fmtCredits(f.used)} used of ${thousands(f.quota)} (the quota minus the balance, by every client of this key). This extension spent ${fmtCredits(f.spendTotal)} of it.`
             : undefined,
         );
       }
       case 'quota':
-        return t('Quota', `${compactCredits(f.quota)} every 30 days`, icon('dashboard'), `${exactCredits(f.quota)} every 30 days; unused credits do not roll over.`);
+        return t('Quota', `${compactCredits(f.quota)} every 30 days`, icon('dashboard'), `${fmtCredits(f.quota)} every 30 days; unused credits do not roll over.`);
       case 'reset':
         return t(
           'Next reset',
@@ -267,7 +266,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
           b ? (over ? `all ${compactCredits(b.budget)} used` : `${compactCredits(b.spent)} of ${compactCredits(b.budget)}`) : 'not set',
           over ? icon('warning', 'list.warningForeground') : icon('shield'),
           b
-            ? `${exactCredits(b.spent)} spent or held of your budget of ${exactCredits(b.budget)} (${setting}); ${exactCredits(b.left)} left. It resets ${resetWords(b)}. A paid call past it is refused before its price is shown, in every window. Click to change it.`
+            ? `${fmtCredits(b.spent)} spent or held of your budget of ${fmtCredits(b.budget)} (${setting}); ${fmtCredits(b.left)} left. It resets ${resetWords(b)}. A paid call past it is refused before its price is shown, in every window. Click to change it.`
             : `No ${kind === 'day' ? 'daily' : '30-day'} budget: click to set ${setting}.`,
         );
         item.command = { command: 'workbench.action.openSettings', title: l10n.t('Open Settings'), arguments: [setting] };
@@ -281,10 +280,10 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
           a ? (a.left === 0 ? `all ${compactCredits(a.budget)} used` : `${compactCredits(a.spent)} of ${compactCredits(a.budget)}`) : 'not set',
           icon('robot'),
           a
-            ? `AI agents spent or hold ${exactCredits(a.spent)} of their allowance of ${exactCredits(a.budget)} today (${AGENT_ALLOWANCE_SETTING}); ${exactCredits(a.left)} left. It resets ${resetWords(a)}. Within it, a call from the chat goes on after the chat's confirmation; past it, the price step asks you. The ceiling and budgets still hold. Click to change it.`
-            : `No agent allowance: every paid call of an AI agent asks you in the price step. Click to set ${AGENT_ALLOWANCE_SETTING}.`,
+            ? `AI agents spent or hold ${fmtCredits(a.spent)} of their allowance of ${fmtCredits(a.budget)} today (${SettingIds.agentAllowancePerDay}); ${fmtCredits(a.left)} left. It resets ${resetWords(a)}. Within it, a call from the chat goes on after the chat's confirmation; past it, the price step asks you. The ceiling and budgets still hold. Click to change it.`
+            : `No agent allowance: every paid call of an AI agent asks you in the price step. Click to set ${SettingIds.agentAllowancePerDay}.`,
         );
-        item.command = { command: 'workbench.action.openSettings', title: l10n.t('Open Settings'), arguments: [AGENT_ALLOWANCE_SETTING] };
+        item.command = { command: 'workbench.action.openSettings', title: l10n.t('Open Settings'), arguments: [SettingIds.agentAllowancePerDay] };
         return item;
       }
       case 'forecast': {
@@ -295,7 +294,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
           fc ? fc.short : 'not yet',
           icon(fc && fc.projected > fc.of ? 'warning' : 'graph-line', fc && fc.projected > fc.of ? 'list.warningForeground' : undefined),
           fc
-            ? `${fc.text[0]?.toUpperCase() ?? ''}${fc.text.slice(1)}. This period’s spend so far (${exactCredits(fc.spent)}, this editor’s and the request history’s), at its pace since the period started, to the reset on ${isoDay(fc.by)}: ${exactCredits(fc.projected)} against ${exactCredits(fc.of)} (${f.budgets.some((b) => b.kind === 'period') ? 'your period budget' : 'the quota'}).`
+            ? `${fc.text[0]?.toUpperCase() ?? ''}${fc.text.slice(1)}. This period’s spend so far (${fmtCredits(fc.spent)}, this editor’s and the request history’s), at its pace since the period started, to the reset on ${isoDay(fc.by)}: ${fmtCredits(fc.projected)} against ${fmtCredits(fc.of)} (${f.budgets.some((b) => b.kind === 'period') ? 'your period budget' : 'the quota'}).`
             : 'A forecast needs the start of the quota period: it is known once the balance has been read (free), or set walletAnalytics.quotaPeriodStart.',
         );
       }
@@ -306,7 +305,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
           'Spent this period',
           f.spend.length ? `${compactCredits(f.spendTotal)} credits` : 'nothing yet',
           icon('pie-chart'),
-          `${f.spend.length ? `${exactCredits(f.spendTotal)} in ${calls} paid call${calls === 1 ? '' : 's'}. ` : ''}Paid requests of this key against this base URL since the period started: this editor’s ledger and the free request history (the runner’s, a bot’s, another machine’s), each charge once.`,
+          `${f.spend.length ? `${fmtCredits(f.spendTotal)} in ${calls} paid call${calls === 1 ? '' : 's'}. ` : ''}Paid requests of this key against this base URL since the period started: this editor’s ledger and the free request history (the runner’s, a bot’s, another machine’s), each charge once.`,
         );
         // Always expandable (a note when empty): a row that turns from leaf to parent would shift its neighbours.
         item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
@@ -317,7 +316,7 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
         if (!l) return t('No paid calls yet this period', '', icon('info'));
         const share = f.spendTotal > 0 ? `, ${Math.round((l.credits / f.spendTotal) * 100)}% of this period’s spend` : '';
         // The endpoint and its amount (compact) read whole at the sidebar's default width; the calls and the share are in the tooltip.
-        return t(l.title, compactCredits(l.credits), icon('symbol-method'), `${l.title}: ${exactCredits(l.credits)} in ${l.calls} paid call${l.calls === 1 ? '' : 's'}${share}.`);
+        return t(l.title, compactCredits(l.credits), icon('symbol-method'), `${l.title}: ${fmtCredits(l.credits)} in ${l.calls} paid call${l.calls === 1 ? '' : 's'}${share}.`);
       }
     }
   }

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
-import { compactCredits, exactCredits } from '../../core/money/credits';
 import { creditsTooltipMarkdown } from '../../core/history/format';
 import { StorageKeys, type Storage } from '../../core/storage';
 import { showError, showWarning } from '../base/errors';
-import { CommandIds } from '../base/ids';
+import { CommandIds, StatusBarIds } from '../base/ids';
 import type { Connection } from '../base/connection';
 import type { CreditsService } from '../base/credits';
 import type { ApiKeyStore } from '../base/secrets';
@@ -12,9 +11,10 @@ import type { HistoryService } from '../base/history';
 import { onDidChangeSettings, readSidebarSettings } from '../base/settings';
 import type { ConnectionStatus } from '../base/status';
 import { l10n } from '../../shared/l10n';
+import { compactCredits, fmtCredits } from '../../core/numberText';
+import { SettingIds } from '../../core/ids';
 
 type CreditsLevel = 'ok' | 'warn' | 'critical';
-
 
 /** Which threshold a balance is under. */
 export function levelOf(balance: number, warnBelow: number, criticalBelow: number): CreditsLevel {
@@ -31,7 +31,7 @@ export function levelOf(balance: number, warnBelow: number, criticalBelow: numbe
  * while the window is unfocused (it catches up on focus).
  */
 export class CreditsStatus implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('walletAnalytics.credits', vscode.StatusBarAlignment.Left, 99);
+  private readonly item = vscode.window.createStatusBarItem(StatusBarIds.credits, vscode.StatusBarAlignment.Left, 99);
   private readonly subs: vscode.Disposable[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private levelNow: CreditsLevel = 'ok';
@@ -142,7 +142,7 @@ export class CreditsStatus implements vscode.Disposable {
       this.item.tooltip = this.tooltip(f, settings.warnBelow, settings.criticalBelow);
       if (this.levelNow !== 'ok') void this.notifyOnce(f, this.levelNow, this.levelNow === 'critical' ? settings.criticalBelow : settings.warnBelow);
     }
-    this.item.accessibilityInformation = { label: l10n.t('Wallet Analytics credits: {0}', f.balance ? exactCredits(f.balance.value) : 'unknown') };
+    this.item.accessibilityInformation = { label: l10n.t('Wallet Analytics credits: {0}', f.balance ? fmtCredits(f.balance.value) : 'unknown') };
     this.visible = true;
     this.item.show();
   }
@@ -161,11 +161,11 @@ export class CreditsStatus implements vscode.Disposable {
     await warned.set(key, Date.now());
     const balance = f.balance?.value ?? 0;
     const reset = f.reset ? ` The balance is reset to ${compactCredits(f.quota)} on ${isoDay(f.reset.date)}${f.reset.estimated ? ' (estimated)' : ''}.` : '';
-    const text = `Wallet Analytics: ${exactCredits(balance)} left, below your ${level === 'critical' ? 'critical' : 'warning'} threshold of ${compactCredits(threshold)}.${reset}`;
+    const text = `Wallet Analytics: ${fmtCredits(balance)} left, below your ${level === 'critical' ? 'critical' : 'warning'} threshold of ${compactCredits(threshold)}.${reset}`;
     const show = level === 'critical' ? showError : showWarning;
     const a = await show(text, 'Open Account', 'Change Threshold');
     if (a === 'Open Account') await vscode.commands.executeCommand(CommandIds.showAccount);
-    else if (a === 'Change Threshold') await vscode.commands.executeCommand('workbench.action.openSettings', 'walletAnalytics.credits');
+    else if (a === 'Change Threshold') await vscode.commands.executeCommand('workbench.action.openSettings', SettingIds.credits);
   }
 
   dispose(): void {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { SANDBOX_PROFILE_ID } from '../../core/transport/profiles';
-import { CommandIds } from '../base/ids';
+import { CommandIds, StatusBarIds } from '../base/ids';
 import type { Connection } from '../base/connection';
 import { l10n } from '../../shared/l10n';
 
@@ -10,7 +10,7 @@ import { l10n } from '../../shared/l10n';
  * in use it reads "WA Sandbox" on the warning colour: one item says it, not two side by side.
  */
 export class ProfileStatus implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('walletAnalytics.profile', vscode.StatusBarAlignment.Left, 101);
+  private readonly item = vscode.window.createStatusBarItem(StatusBarIds.profile, vscode.StatusBarAlignment.Left, 101);
   private readonly sub: vscode.Disposable;
 
   constructor(private readonly connection: Connection) {

@@ -16,6 +16,7 @@ import { FileNode, RequestNode } from './requestsTree';
 import type { RequestsView } from './requestsView';
 import { l10n } from '../../shared/l10n';
 import { showError, showWarning } from '../base/errors';
+import { thousands } from '../../core/numberText';
 
 /** What tests (and other commands) may pass instead of answering prompts; a person never needs them. */
 interface ActionArgs extends Pick<RunArgs, 'notify' | 'wait'> {
@@ -102,7 +103,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
     if (!chosen) return { status: 'cancelled' };
     if (chosen.cut) {
       void showWarning(
-        l10n.t('The result holds {0} {1}; the first {2} (the most per request) are used.', chosen.offer.distinct.toLocaleString('en-US'), chosen.wants, chosen.count.toLocaleString('en-US')),
+        l10n.t('The result holds {0} {1}; the first {2} (the most per request) are used.', thousands(chosen.offer.distinct), chosen.wants, thousands(chosen.count)),
       );
     }
     const { target: _t, ...run } = opts;
@@ -184,8 +185,8 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
       if (typeof endpointId === 'string') return view.setFilter({ ...model.filter, endpointId });
       const counts = model.endpointsInHistory();
       const items: (vscode.QuickPickItem & { id?: string })[] = [
-        { label: l10n.t('$(list-flat) All endpoints'), description: l10n.t('{0} requests', model.size.toLocaleString('en-US')), id: '' },
-        ...counts.map((c) => ({ label: endpointTitle(c.endpointId), description: l10n.t('{0} request{1}', c.count.toLocaleString('en-US'), c.count === 1 ? '' : 's'), id: c.endpointId, picked: c.endpointId === model.filter.endpointId })),
+        { label: l10n.t('$(list-flat) All endpoints'), description: l10n.t('{0} requests', thousands(model.size)), id: '' },
+        ...counts.map((c) => ({ label: endpointTitle(c.endpointId), description: l10n.t('{0} request{1}', thousands(c.count), c.count === 1 ? '' : 's'), id: c.endpointId, picked: c.endpointId === model.filter.endpointId })),
       ];
       const pick = await vscode.window.showQuickPick(items, { title: l10n.t('Wallet Analytics: Filter Requests by Endpoint'), placeHolder: l10n.t('Show only the requests of…') });
       if (pick) await view.setFilter({ ...model.filter, endpointId: pick.id || undefined });

@@ -8,6 +8,7 @@ import { isZipItem } from '../../core/results/kinds';
 import { CommandIds } from '../base/ids';
 import { l10n } from '../../shared/l10n';
 import { errorText } from '../../core/errors';
+import { fileSize, thousands } from '../../core/numberText';
 
 export class GroupNode {
   readonly kind = 'group';
@@ -56,12 +57,6 @@ const STATUS_WORDS: Record<RowIcon, string> = {
   onDisk: 'done; the result is on disk',
   onServer: 'done; the result is on the server (click to download it, free)',
 };
-
-function bytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
 
 interface RequestsSource {
   /** The profile scope whose history is shown. */
@@ -192,16 +187,16 @@ export class RequestsProvider implements vscode.TreeDataProvider<RequestsElement
       const count = this.model.groups().find((x) => x.id === element.group)?.count ?? 0;
       const item = new vscode.TreeItem(g?.label ?? element.group, g?.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `group:${element.group}`;
-      item.description = count.toLocaleString('en-US');
+      item.description = thousands(count);
       item.contextValue = `group ${element.group}`;
       return item;
     }
     if (element instanceof MoreNode) {
       const { more } = this.model.page(element.group);
       const next = Math.min(more, this.model.pageSize);
-      const item = new vscode.TreeItem(l10n.t('Show {0} more…', next.toLocaleString('en-US')));
+      const item = new vscode.TreeItem(l10n.t('Show {0} more…', thousands(next)));
       item.id = `more:${element.group}`;
-      item.description = l10n.t('{0} not shown', more.toLocaleString('en-US'));
+      item.description = l10n.t('{0} not shown', thousands(more));
       item.iconPath = new vscode.ThemeIcon('ellipsis');
       item.command = { command: CommandIds.showMoreRequests, title: l10n.t('Show More'), arguments: [element.group] };
       return item;
@@ -209,7 +204,7 @@ export class RequestsProvider implements vscode.TreeDataProvider<RequestsElement
     if (element instanceof FileNode) {
       const item = new vscode.TreeItem(path.basename(element.file));
       item.id = `file:${element.requestId}:${element.file}`;
-      item.description = bytes(element.bytes);
+      item.description = fileSize(element.bytes);
       item.resourceUri = vscode.Uri.file(element.file);
       item.tooltip = element.file;
       item.contextValue = 'requestFile';

@@ -11,6 +11,7 @@ import { RequestsProvider, type RequestsElement } from './requestsTree';
 import { ResultFiles } from './resultFiles';
 import { onDidChangeSettings, readSidebarSettings } from '../base/settings';
 import { stateOfError, type ConnectionStatus } from '../base/status';
+import { thousands } from '../../core/numberText';
 
 interface RequestsViewDeps {
   readonly connection: Connection;
@@ -155,9 +156,9 @@ export class RequestsView implements vscode.Disposable {
       const parts: string[] = [];
       if (m.filter.endpointId) parts.push(endpointTitle(m.filter.endpointId));
       if (m.filter.search) parts.push(`“${m.filter.search}”`);
-      parts.push(`${m.shown.toLocaleString('en-US')} of ${m.size.toLocaleString('en-US')}`);
+      parts.push(`${thousands(m.shown)} of ${thousands(m.size)}`);
       text = parts.join(' · ');
-    } else if (m.size > 0 && s.state === 'ok') text = `${m.size.toLocaleString('en-US')} request${m.size === 1 ? '' : 's'}`;
+    } else if (m.size > 0 && s.state === 'ok') text = `${thousands(m.size)} request${m.size === 1 ? '' : 's'}`;
     if (this.treeView.description !== text) this.treeView.description = text;
   }
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { CommandIds } from '../base/ids';
+import { ACCOUNT_VIEW, CommandIds } from '../base/ids';
 import type { Services } from '../services';
-import { ACCOUNT_VIEW, AccountProvider } from './accountView';
+import { AccountProvider } from './accountView';
 import { CreditsStatus } from './creditsStatus';
 import type { HistoryService } from '../base/history';
 import { registerRequestActions } from './requestActions';

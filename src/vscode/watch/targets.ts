@@ -16,7 +16,7 @@ import { parsePipeline, type CallCell, type PipelineFile } from '../../core/pipe
 import type { Plan } from '../../core/pipeline/plan';
 import { isApproval, watchCellApprovals, watchRunApproval } from '../../core/money/approval';
 import { planOnDisk, readRecord, resultsDirOf, runPipeline } from '../../core/pipeline/run';
-import { fmtCredits, quote, type Quote } from '../../core/money/pricing';
+import { quote, type Quote } from '../../core/money/pricing';
 import { parseQueryFile } from '../../core/query/file';
 import type { QueryBody } from '../../core/spec/queryModel';
 import type { ExecOutcome } from '../../core/watch/runner';
@@ -27,6 +27,7 @@ import type { CallService, RunOutcome } from '../calls/callService';
 import { queryEndpoint } from '../language/runner';
 import { callCell, type PipelineDeps } from '../pipeline/pipelineNotebook';
 import { l10n } from '../../shared/l10n';
+import { fmtCredits } from '../../core/numberText';
 
 export interface TargetDeps extends Pick<PipelineDeps, 'calls' | 'store'> {
   readonly calls: CallService;

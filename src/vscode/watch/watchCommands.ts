@@ -12,14 +12,13 @@
 import * as vscode from 'vscode';
 import { DAY_MS, resetWords, type BudgetState } from '../../core/money/budget';
 import { findEndpoint } from '../../core/spec/catalog';
-import { fmtCredits } from '../../core/money/pricing';
 import { watchApprovalRecord, watchDayWords } from '../../core/money/approval';
 import { PIPELINE_EXTENSION } from '../../core/pipeline/format';
 import { lastRun, Threshold, WatchTarget, type WatchRecord } from '../../core/watch/model';
 import { checkInterval, nextSlot, parseInterval, parseTimeOfDay, periodOf, scheduleText, slotOf, type Schedule } from '../../core/watch/schedule';
 import { sinceText } from '../../core/watch/changes';
 import type { HistoryItem } from '../../core/history/merge';
-import { CommandIds } from '../base/ids';
+import { CommandIds, WATCHES_VIEW } from '../base/ids';
 import { showError, showErrorIn } from '../base/errors';
 import { readSettings } from '../base/settings';
 import { askText } from '../base/personQuestions';
@@ -31,8 +30,8 @@ import { exportWatch, type ExportWatchDeps } from './exportWatch';
 import { priceOfRun, targetName } from './targets';
 import type { WatchService } from './watchService';
 import { l10n } from '../../shared/l10n';
+import { fmtCredits, thousands } from '../../core/numberText';
 
-const WATCHES_VIEW = 'walletAnalyticsWatches';
 const QUERY_SUFFIX = '.waquery.json';
 
 interface WatchCommandDeps {
@@ -152,7 +151,7 @@ function budgetWords(states: readonly BudgetState[]): string {
 /** The budgets in one short line, for the approval's pick: "Daily budget: 250,000 credits left of 250,000 · 30-day: …". */
 function budgetLine(states: readonly BudgetState[]): string {
   if (states.length === 0) return 'No spend budget is set: only the per-call ceiling holds each run.';
-  return states.map((s) => `${s.kind === 'day' ? 'Daily budget' : '30-day budget'}: ${fmtCredits(s.left)} left of ${s.budget.toLocaleString('en-US')}`).join(' · ');
+  return states.map((s) => `${s.kind === 'day' ? 'Daily budget' : '30-day budget'}: ${fmtCredits(s.left)} left of ${thousands(s.budget)}`).join(' · ');
 }
 
 /** Watch This…: the target, when, what counts, then the price per run, approved once. */

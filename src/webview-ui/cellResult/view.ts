@@ -9,6 +9,7 @@ import { pageStart, PAGE_ROWS, type CellResult, type CellResultReply, type CellR
 import { button, el } from '../dom';
 import { cellShown, columnsNote, pageLabel, statusLine } from './cells';
 import { l10n } from '../../shared/l10n';
+import { thousands } from '../../core/numberText';
 
 /** How a view asks the host; undefined when the renderer has no messaging. */
 export interface PageChannel {
@@ -178,7 +179,7 @@ export class CellResultView {
   private paint(): void {
     const cols = this.result.columns;
     const trs = this.rows.map((row, i) => {
-      const tr = el('tr', {}, [el('td', { className: 'rownum', text: (this.start + i + 1).toLocaleString('en-US') })]);
+      const tr = el('tr', {}, [el('td', { className: 'rownum', text: thousands(this.start + i + 1) })]);
       cols.forEach((info, c) => {
         const shown = cellShown(info, row[c] ?? '', this.result.colorGainsAndLosses);
         const cls = [info.numeric ? 'num' : '', shown.tone ?? ''].filter(Boolean).join(' ');

@@ -11,9 +11,10 @@ import { endpoint, validateInput } from '../../../src/core/spec/catalog';
 import { InsufficientCreditsError, MissingKeyError, NetworkError } from '../../../src/core/errors';
 import { bundleInUse, useBundle } from '../../../src/core/l10n';
 import { checkPipeline } from '../../../src/core/pipeline/format';
-import { fmtCredits, quote } from '../../../src/core/money/pricing';
+import { quote } from '../../../src/core/money/pricing';
 import { priceGate } from '../../../src/core/money/quota';
 import { tableWorkerOptions } from '../../../src/core/table/remoteTable';
+import { fmtCredits } from '../../../src/core/numberText';
 
 /** A small French bundle: English message → translation, as vscode.l10n.bundle holds it. */
 const FR: Record<string, string> = {

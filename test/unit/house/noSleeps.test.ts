@@ -24,13 +24,6 @@ const ALLOWED: Record<string, { line: string; why: string }[]> = {
 
 /** The e2e files' page.waitForTimeout calls of 300 ms or more that predate this test (a ratchet: only down). */
 const E2E_PENDING: Record<string, number> = {
-  'test/e2e/walkthrough.test.ts': 4,
-  'test/e2e/walletCard.test.ts': 2,
-  'test/e2e/watch.test.ts': 2,
-  'test/e2e/query.test.ts': 5,
-  'test/e2e/table.test.ts': 3,
-  'test/e2e/pipeline.test.ts': 2,
-  'test/e2e/sidebar.test.ts': 1,
   'test/e2e/workbench.ts': 7,
 };
 

@@ -11,9 +11,10 @@ import { compareSources, type CompareSource } from './compareSource';
 import { errorText } from '../../errors';
 import { l10n } from '../../l10n';
 import { replaceInside } from '../../files/writeInside';
+import { COMPARE_FILE_MARK } from '../../ids';
 
 const COMPARE_SUFFIX = '.compare.json';
-const MARK = 'walletAnalyticsCompare';
+const MARK = COMPARE_FILE_MARK;
 
 interface CompareSpec {
   /** The result each side reads: absolute, or relative to the spec file's folder. */

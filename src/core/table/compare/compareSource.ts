@@ -15,10 +15,10 @@ import { pickAddressColumn, SAMPLE_ROWS, type AddressColumn } from '../columnKin
 import { deltaText, numericColumns, pairRows, type CompareCounts } from './pairRows';
 import { throwIfCancelled } from '../../abort';
 import { l10n } from '../../l10n';
+import { thousands } from '../../numberText';
 
 /** The words of the status column. */
 export const STATUS = { onlyA: 'only in A', onlyB: 'only in B', both: 'in both' } as const;
-
 
 interface CompareOptions extends TaskOptions {
   /** Names shown in the notice (file names); 'A' and 'B' when absent. */
@@ -35,7 +35,6 @@ type Col =
   | { readonly type: 'value'; readonly side: 'a' | 'b'; readonly column: number };
 
 const NONE = -1;
-const nf = (n: number): string => n.toLocaleString('en-US');
 
 /** Compares two sources by their address columns (found as the table finds them); waits for both to be indexed. */
 export async function compareSources(a: TableSource, b: TableSource, options: CompareOptions = {}): Promise<CompareSource> {
@@ -150,8 +149,8 @@ export class CompareSource implements TableSource {
         message:
           l10n.t('A: {0} · B: {1}, by {2}. ', parts.labels.a, parts.labels.b, parts.addrA.name === parts.addrB.name ? `“${parts.addrA.name}”` : l10n.t('“{0}” and “{1}”', parts.addrA.name, parts.addrB.name)) +
           (deltas.length === 1
-            ? l10n.t('{0} in both, {1} only in A, {2} only in B. Δ = B − A for {3} numeric column both share.', nf(both), nf(onlyA), nf(onlyB), nf(deltas.length))
-            : l10n.t('{0} in both, {1} only in A, {2} only in B. Δ = B − A for {3} numeric columns both share.', nf(both), nf(onlyA), nf(onlyB), nf(deltas.length))),
+            ? l10n.t('{0} in both, {1} only in A, {2} only in B. Δ = B − A for {3} numeric column both share.', thousands(both), thousands(onlyA), thousands(onlyB), thousands(deltas.length))
+            : l10n.t('{0} in both, {1} only in A, {2} only in B. Δ = B − A for {3} numeric columns both share.', thousands(both), thousands(onlyA), thousands(onlyB), thousands(deltas.length))),
       },
     ];
   }

