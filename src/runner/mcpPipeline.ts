@@ -97,7 +97,8 @@ export async function runPipelineTool(args: Record<string, unknown>, progress: (
   try {
     read = prepare({ kind: 'run', file: path, maxCredits: 0, refresh: false, chargeAgain: false, baseUrl: p.baseUrl }, p.env);
   } catch (e) {
-    if (e instanceof BadInput) return refuse([e.message]);
+    // Its words quote the file's cells: data, not the tool's own.
+    if (e instanceof BadInput) return { text: toolAnswer([`${path} cannot be run: Nothing was sent and nothing was charged.`], [e.message]), isError: true };
     throw e;
   }
   const dir = resultsDirOf(path);
@@ -156,6 +157,7 @@ export async function runPipelineTool(args: Record<string, unknown>, progress: (
   if (report.steps.length === 0 && report.charged === 0 && report.code === EXIT.refused) return { text: toolAnswer([`Pipeline ${path}: refused before anything was sent (a step has no bound). Nothing was sent and nothing was charged.`], data), isError: true };
   const own = [
     `Pipeline ${path}: charged ${fmtCredits(report.charged)} in all${approvedBy ? `, approved by ${approvedBy}` : ''}.`,
+    ...(report.code === EXIT.mayBeCharged ? ['A step may have been charged beyond that: this server never sends it again by itself. Check walletAnalytics_history and walletAnalytics_credits (both free), and tell the person, before anything else.'] : []),
     'Each step below: its name, what it came to (charged, reused, refused), its result’s file.',
   ];
   return { text: toolAnswer(own, data), isError: report.code !== EXIT.done };

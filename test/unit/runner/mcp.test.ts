@@ -378,10 +378,20 @@ describe('wallet-analytics mcp: the MCP server against the sandbox', () => {
     assert.equal(sb.ledger().length, since + 2, 'no elicitation: refused, nothing sent');
   });
 
+  it('running a pipeline file with a step above the per-call ceiling is refused whole, before any question: nothing sent', async () => {
+    const s = await open(['--max-credits', '1000000', '--max-credits-per-call', '100'], () => ({ action: 'accept', content: { approve: true } }), join(dir, 'ceiling', 'out'));
+    const since = sb.ledger().length;
+    const r = await s.call(PaidTools.runPipeline, { path: writePipe(join(dir, 'ceiling'), 'chain', 19) });
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.text, /200 credits, above the per-call ceiling of 100 credits[\s\S]*Nothing was sent/u);
+    assert.equal(s.asked.length, 0, 'not even asked');
+    assert.equal(sb.ledger().length, since, 'not even the first step, which fits');
+  });
+
   it('running a pipeline file outside the working folder and --out’s parent, or not a pipeline file, is refused: nothing read, nothing sent', async () => {
     const s = await open(['--max-credits', '1000000'], () => ({ action: 'accept', content: { approve: true } }), join(dir, 'fenced', 'out'));
     const since = sb.ledger().length;
-    const outside = writePipe(join(dir, 'elsewhere'), 'chain', 25);
+    const outside = writePipe(join(dir, 'elsewhere'), 'chain', 20);
     for (const path of [outside, join(dir, 'fenced', '..', 'elsewhere', 'chain.wapipe.json'), join(dir, 'fenced', 'notes.json')]) {
       const r = await s.call(PaidTools.runPipeline, { path });
       assert.equal(r.isError, true, r.text);
