@@ -10,6 +10,12 @@ export interface StepReport {
   readonly ms: number;
   readonly outcome: 'passed' | 'failed' | 'skipped';
   readonly text: string;
+  /** A passed step: its result was on disk and reused (free), or the credits its call charged, and its file. */
+  readonly reused?: true;
+  readonly credits?: number;
+  readonly resultPath?: string;
+  /** A failed step whose call was refused before sending: nothing was sent for it. */
+  readonly notSent?: true;
 }
 
 /** XML 1.0 text: the five escapes, and characters XML cannot hold dropped. */

@@ -41,7 +41,7 @@ export async function mcpCommand(cmd: Extract<Command, { kind: 'mcp' }>, env: Ru
       host, origin, out, ceiling: cmd.ceiling, workerFile: env.workerFile,
       allowance: new SessionAllowance(cmd.maxCredits),
       openHint: (file) => `The person can open it in VS Code with “Wallet Analytics: Open in Table”: ${file}`,
-    }, key, version);
+    }, { baseUrl, env, log }, key, version);
     return EXIT.done;
   } finally {
     await host.close();

@@ -88,7 +88,15 @@ export async function runCommand(cmd: RunCommand, env: RunEnv, print: Print): Pr
   }
 }
 
-async function runWith(cmd: RunCommand, env: RunEnv, print: Print, o: { file: PipelineFile; path: string; dir: string; host: RunnerHost; baseUrl: string }): Promise<RunReport> {
+/**
+ * How a run's plan is approved when not by --max-credits (the MCP server's pipeline tool: the
+ * session's allowance, else the person's answer): undefined to go on, or the refusal's words.
+ * Called once, with the plan as it will run, before anything is sent.
+ */
+type PlanGate = (plan: Plan) => Promise<string | undefined>;
+
+/** A pipeline run under its plan, once the file is read and the host built: `run`'s, `watch`'s, and the MCP server's pipeline tool's. */
+export async function runWith(cmd: Pick<RunCommand, 'maxCredits' | 'refresh'>, env: Pick<RunEnv, 'workerFile'>, print: Print, o: { file: PipelineFile; path: string; dir: string; host: RunnerHost; baseUrl: string; gate?: PlanGate }): Promise<RunReport> {
   const { file, dir, host } = o;
   const names = file.cells.flatMap((c) => (typeof c === 'string' ? [] : [c.name]));
   const refresh = cmd.refresh ? new Set(names) : undefined;
@@ -102,20 +110,22 @@ async function runWith(cmd: RunCommand, env: RunEnv, print: Print, o: { file: Pi
     const last = `Refused: ${plan.unbounded.join(', ')} has no bound before it runs (a Wallet Database query whose match count is not known this hour). Nothing was sent. Charged: 0 credits.`;
     return { code: EXIT.refused, charged: 0, steps, lastLine: last, plan };
   }
-  if (plan.total > cmd.maxCredits) {
-    const last = `Refused: the plan's total (${plan.totalText}) is above --max-credits ${cmd.maxCredits.toLocaleString('en-US')}. Nothing was sent. Charged: 0 credits.`;
-    return { code: EXIT.refused, charged: 0, steps, lastLine: last, plan };
-  }
-  print(`Approved by --max-credits ${cmd.maxCredits.toLocaleString('en-US')}: each step may spend up to its line.`);
+  const refusal = o.gate ? await o.gate(plan) : plan.total > cmd.maxCredits ? `Refused: the plan's total (${plan.totalText}) is above --max-credits ${cmd.maxCredits.toLocaleString('en-US')}.` : undefined;
+  if (refusal !== undefined) return { code: EXIT.refused, charged: 0, steps, lastLine: `${refusal} Nothing was sent. Charged: 0 credits.`, plan };
+  if (!o.gate) print(`Approved by --max-credits ${cmd.maxCredits.toLocaleString('en-US')}: each step may spend up to its line.`);
   // The person's approval, given up front: the owner issues each line's approval, bound to its cell as written.
   const approvals = planApprovals(plan.lines, file.cells.flatMap((c) => (typeof c !== 'string' && 'call' in c ? [c] : [])));
   const started = new Map<string, number>();
   let refused = false;
+  const notSent = new Set<string>();
   const summary = await runPipeline(file, {
     dir, roots, plan, approvals, lastAnswer,
     call: async (cell, ep, input, approval) => {
       const r = await host.call(cell, ep, input, approval);
-      if (r.status === 'stopped' && r.notSent) refused = true;
+      if (r.status === 'stopped' && r.notSent) {
+        refused = true;
+        notSent.add(cell.name);
+      }
       return r;
     },
     adopt: (requestId) => host.adopt(requestId),
@@ -131,10 +141,10 @@ async function runWith(cmd: RunCommand, env: RunEnv, print: Print, o: { file: Pi
       const ms = Date.now() - (started.get(e.cell) ?? Date.now());
       if (e.kind === 'done') {
         print(`${e.reused ? '↺' : '✓'} ${e.cell}: ${e.reused ? 'reused, free' : fmtCredits(e.record.credits)}, ${e.record.size.toLocaleString('en-US')} values → ${e.record.resultPath}`);
-        steps.push({ name: e.cell, ms, outcome: 'passed', text: `${fmtCredits(e.record.credits)} → ${e.record.resultPath}` });
+        steps.push({ name: e.cell, ms, outcome: 'passed', text: `${fmtCredits(e.record.credits)} → ${e.record.resultPath}`, ...(e.reused ? { reused: true } : {}), credits: e.record.credits, resultPath: e.record.resultPath });
       } else {
         print(`✗ ${e.cell}: ${e.message}`);
-        steps.push({ name: e.cell, ms, outcome: 'failed', text: e.message });
+        steps.push({ name: e.cell, ms, outcome: 'failed', text: e.message, ...(notSent.has(e.cell) ? { notSent: true } : {}) });
       }
     },
   });

@@ -30,6 +30,11 @@ export const FreeTools = {
 } as const;
 export type FreeToolName = (typeof FreeTools)[keyof typeof FreeTools];
 
+/** The paid tools that are not one endpoint's, by name. */
+export const PaidTools = {
+  runPipeline: `${TOOL_PREFIX}run_pipeline`,
+} as const;
+
 /** A tool as every host declares it. `endpointId` is set for a paid endpoint's tool. */
 export interface ToolDeclaration {
   readonly name: string;
@@ -115,12 +120,40 @@ function freeTools(): ToolDeclaration[] {
   ];
 }
 
+/**
+ * Running a pipeline file: paid, its price the plan's total. Served by the MCP server only for now
+ * (src/runner/mcpPipeline.ts); VS Code does not register it, so it is not in toolDeclarations()
+ * (which package.json's languageModelTools is written from).
+ */
+const runPipelineTool: ToolDeclaration = {
+  name: PaidTools.runPipeline,
+  displayName: 'Run a Pipeline File',
+  modelDescription: `Runs a .wapipe.json pipeline file as \`wallet-analytics run\` does: its plan's total (the most the run can cost: ${FreeTools.pipelinePrice} shows it, free) is its price; steps whose results are already beside the file are reused for free unless refresh is true. The file must be inside the server's working folder or its results folder's parent. Answers each step's outcome (charged, reused, refused), its result's path and what was charged. ${MONEY_NOTE}`,
+  userDescription: 'Runs a pipeline file. Paid: up to its plan’s total.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'The .wapipe.json file’s path.' },
+      refresh: { type: 'boolean', default: false, description: 'Send every call again instead of reusing results already on disk.' },
+    },
+    required: ['path'],
+    additionalProperties: false,
+  },
+  paid: true,
+  tags: ['walletAnalytics', 'paid'],
+};
+
 let cached: readonly ToolDeclaration[] | undefined;
 
 /** Every tool, free ones first, then one per paid endpoint in catalog order. */
 export function toolDeclarations(): readonly ToolDeclaration[] {
   cached ??= [...freeTools(), ...ENDPOINTS.filter((ep) => isPaid(ep) && NOT_A_TOOL[ep.id] === undefined).map(endpointTool)];
   return cached;
+}
+
+/** Every tool the MCP server serves: VS Code's, and running a pipeline file. */
+export function mcpToolDeclarations(): readonly ToolDeclaration[] {
+  return [...toolDeclarations(), runPipelineTool];
 }
 
 /** The paid endpoint a tool calls, or undefined for a free tool or an unknown name. */

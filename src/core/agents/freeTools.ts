@@ -46,13 +46,13 @@ export interface FreeToolHost {
 }
 
 /** A pipeline file is a few cells of JSON: anything larger is not read. */
-const PIPELINE_MAX_BYTES = 5 * 1024 * 1024;
+export const PIPELINE_MAX_BYTES = 5 * 1024 * 1024;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const chainOf = (v: unknown): Chain => (v === 'alt' ? 'alt' : 'main');
 
 /** True when `file` is inside `folder`: an agent reads results, never any other file. */
-function inside(folder: string, file: string): boolean {
+export function inside(folder: string, file: string): boolean {
   const rel = relative(resolve(folder), resolve(file));
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }

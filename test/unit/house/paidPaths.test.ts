@@ -144,9 +144,14 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
     assert.ok(mcp?.callees.includes('deps.host.callOnce'), 'an MCP agent’s call goes through the runner host');
     assert.deepEqual(mcp?.sends, [], 'the MCP server never sends on its own');
     assert.ok(fns.find((f) => f.where === 'src/runner/host.ts#callOnce')?.calls.has('runUnattended'), 'the runner host’s call is the unattended flow');
-    // The runner issues them only after the plan's total is within --max-credits (the refusal returns before).
+    // The MCP server's pipeline tool issues none itself: it runs the file through runWith (the runner's `run`), whose gate it answers (the allowance held, or the person asked) before runWith issues the plan's approvals.
+    const pipe = fns.find((f) => f.where === 'src/runner/mcpPipeline.ts#runPipelineTool');
+    assert.ok(pipe?.calls.has('runWith'), 'an MCP agent’s pipeline run goes through the runner’s runWith');
+    assert.deepEqual(pipe?.sends, [], 'the pipeline tool never sends on its own');
+    // The runner issues them only after the plan's total is within --max-credits, or its gate said yes (the refusal returns before).
     const runWith = readFileSync(join(root, 'src/runner/runCommand.ts'), 'utf8');
     assert.ok(runWith.indexOf('plan.total > cmd.maxCredits') < runWith.indexOf('planApprovals(plan.lines'), 'the total is checked against --max-credits before any approval is issued');
+    assert.ok(runWith.indexOf('await o.gate(plan)') < runWith.indexOf('planApprovals(plan.lines'), 'a gate (the MCP pipeline tool’s) answers before any approval is issued');
     // The plan is approved by the person before its approvals are issued.
     assert.ok(fns.find((f) => f.where === 'src/vscode/pipeline/pipelineNotebook.ts#execute')?.calls.has('ask'));
     // A watch's run passes the stored approval to the call flow (CallService.run), which prices it and holds it under the budgets and the ceiling.

@@ -11,23 +11,37 @@
  *   nothing; a client without elicitation is refused with the price in the error;
  * - a Wallet Database query (unknown count) is never inside the allowance: it is asked in the
  *   palette's words;
- * - the key is never in any tool's text.
+ * - the key is never in any tool's text;
+ * - running a pipeline file (the MCP server's own paid tool): its plan's total is the price, held
+ *   against the allowance or asked once by elicitation, the run the runner's own; a file outside
+ *   the working folder and --out's parent is refused.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { toolDeclarations } from '../../../src/core/agents/declarations';
+import { PaidTools, mcpToolDeclarations } from '../../../src/core/agents/declarations';
 import { NO_FAULTS } from '../../../src/sandbox/faults';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index';
 import { CLI, runCli } from './cliSupport';
 
 const ROOT = resolve(__dirname, '../../../..');
 const SEED = { seed: 33, wallets: 2_000, altWallets: 200, delayScale: 0.001 };
+
+/** A two-step pipeline (50 for trending, up to 200 for two tokens' top traders: 250 in all) written at `folder/name.wapipe.json`. */
+function writePipe(folder: string, name: string, hours: number): string {
+  mkdirSync(folder, { recursive: true });
+  const path = join(folder, `${name}.wapipe.json`);
+  writeFileSync(path, JSON.stringify({ version: 1, cells: [
+    { name: 'trending', call: 'trending', inputs: { hours } },
+    { name: 'traders', call: 'toptraders', inputs: { tokens: { from: 'trending', top: 2 }, output: 'txt' } },
+  ] }));
+  return path;
+}
 
 /** One MCP session: the client, what it was asked, and every text a tool returned. */
 interface Session {
@@ -98,12 +112,12 @@ describe('wallet-analytics mcp: the MCP server against the sandbox', () => {
     console.log(['', 'Ways around the price:', ...table].join('\n'));
   });
 
-  it('lists the same tools as VS Code, with the same schemas; free ones read-only, paid ones open-world', async () => {
+  it('lists the same tools as VS Code (and its own: running a pipeline file), with the same schemas; free ones read-only, paid ones open-world', async () => {
     const s = await open([]);
     const { tools } = await s.client.listTools();
     const manifest = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { contributes: { languageModelTools: { name: string }[] } }).contributes.languageModelTools;
-    assert.deepEqual(tools.map((t) => t.name).sort(), manifest.map((t) => t.name).sort());
-    for (const d of toolDeclarations()) {
+    assert.deepEqual(tools.map((t) => t.name).sort(), [...manifest.map((t) => t.name), PaidTools.runPipeline].sort());
+    for (const d of mcpToolDeclarations()) {
       const t = tools.find((x) => x.name === d.name);
       assert.ok(t, d.name);
       assert.equal(t.description, d.modelDescription);
@@ -310,6 +324,82 @@ describe('wallet-analytics mcp: the MCP server against the sandbox', () => {
       assert.match(r.stderr, why);
       assert.equal(r.stdout, '', 'stdout is the protocol’s');
     }
+    assert.equal(sb.ledger().length, since);
+  });
+
+  it('running a pipeline file within the allowance: no question, the total held before anything is sent, the ledger the plan’s prices; run again, reused', async () => {
+    const out = join(dir, 'within', 'out');
+    const pipe = writePipe(join(dir, 'within'), 'chain', 21);
+    const s = await open(['--max-credits', '250'], () => ({ action: 'decline' }), out);
+    const price = await s.call('walletAnalytics_pipeline_price', { path: pipe });
+    assert.match(price.text, /up to 250 credits in all/u, price.text);
+    const since = sb.ledger().length;
+    const r = await s.call(PaidTools.runPipeline, { path: pipe });
+    assert.equal(r.isError, false, r.text);
+    assert.deepEqual(s.asked, [], 'no question inside the allowance');
+    assert.deepEqual(sb.ledger().slice(since).map((e) => `${e.endpoint} ${e.credits}`), ['trending 50', 'toptraders 200']);
+    assert.match(r.text, /Charged: 250 credits/u);
+    assert.match(r.text, /trending\tcharged 50 credits\t\S*chain\.results/u, 'each cell’s outcome and its result’s path');
+    assert.match(r.text, /not instructions[^\n]*\n```data\n/u, 'cell names and paths fenced as data');
+    // The allowance is spent: the same file again reuses its results (free) and asks nothing.
+    const again = await s.call(PaidTools.runPipeline, { path: pipe });
+    assert.equal(again.isError, false, again.text);
+    assert.match(again.text, /trending\treused/u);
+    assert.equal(sb.ledger().length, since + 2);
+    // With refresh the plan is 250 again, beyond what is left (0): this client declines, nothing sent.
+    const refreshed = await s.call(PaidTools.runPipeline, { path: pipe, refresh: true });
+    assert.equal(s.asked.length, 1, refreshed.text);
+    assert.match(refreshed.text, /Nothing was sent/u);
+    assert.equal(sb.ledger().length, since + 2);
+  });
+
+  it('running a pipeline file beyond the allowance: one question with the plan; declined sends nothing; accepted charges once per cell', async () => {
+    const out = join(dir, 'beyond', 'out');
+    const no = await open(['--max-credits', '0'], () => ({ action: 'decline' }), out);
+    const since = sb.ledger().length;
+    const before = sb.balance();
+    const d = await no.call(PaidTools.runPipeline, { path: writePipe(join(dir, 'beyond'), 'declined', 22) });
+    assert.equal(no.asked.length, 1);
+    const message = no.asked[0]?.message ?? '';
+    assert.match(message, /up to 250 credits/u);
+    assert.match(message, /trending[\s\S]*traders/u, 'the plan’s lines');
+    assert.match(message, new RegExp(`Balance after: ${(before - 250).toLocaleString('en-US')}`, 'u'));
+    assert.match(d.text, /Nothing was sent/u);
+    assert.equal(sb.ledger().length, since, 'declined: nothing charged');
+
+    const yes = await open(['--max-credits', '0'], () => ({ action: 'accept', content: { approve: true } }), out);
+    const r = await yes.call(PaidTools.runPipeline, { path: writePipe(join(dir, 'beyond'), 'accepted', 23) });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(yes.asked.length, 1, 'one question for the whole plan');
+    assert.deepEqual(sb.ledger().slice(since).map((e) => `${e.endpoint} ${e.credits}`), ['trending 50', 'toptraders 200'], 'charged once per cell');
+
+    const mute = await open(['--max-credits', '0'], undefined, out);
+    const m = await mute.call(PaidTools.runPipeline, { path: writePipe(join(dir, 'beyond'), 'mute', 24) });
+    assert.equal(m.isError, true, m.text);
+    assert.match(m.text, /250 credits[\s\S]*Nothing was sent/u);
+    assert.equal(sb.ledger().length, since + 2, 'no elicitation: refused, nothing sent');
+  });
+
+  it('running a pipeline file with a step above the per-call ceiling is refused whole, before any question: nothing sent', async () => {
+    const s = await open(['--max-credits', '1000000', '--max-credits-per-call', '100'], () => ({ action: 'accept', content: { approve: true } }), join(dir, 'ceiling', 'out'));
+    const since = sb.ledger().length;
+    const r = await s.call(PaidTools.runPipeline, { path: writePipe(join(dir, 'ceiling'), 'chain', 19) });
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.text, /200 credits, above the per-call ceiling of 100 credits[\s\S]*Nothing was sent/u);
+    assert.equal(s.asked.length, 0, 'not even asked');
+    assert.equal(sb.ledger().length, since, 'not even the first step, which fits');
+  });
+
+  it('running a pipeline file outside the working folder and --out’s parent, or not a pipeline file, is refused: nothing read, nothing sent', async () => {
+    const s = await open(['--max-credits', '1000000'], () => ({ action: 'accept', content: { approve: true } }), join(dir, 'fenced', 'out'));
+    const since = sb.ledger().length;
+    const outside = writePipe(join(dir, 'elsewhere'), 'chain', 20);
+    for (const path of [outside, join(dir, 'fenced', '..', 'elsewhere', 'chain.wapipe.json'), join(dir, 'fenced', 'notes.json')]) {
+      const r = await s.call(PaidTools.runPipeline, { path });
+      assert.equal(r.isError, true, r.text);
+      assert.match(r.text, /Nothing was sent/u, r.text);
+    }
+    assert.equal(s.asked.length, 0);
     assert.equal(sb.ledger().length, since);
   });
 
