@@ -21,7 +21,7 @@ import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotoco
 import { inside, PIPELINE_MAX_BYTES } from '../core/agents/freeTools';
 import { clip, toolAnswer } from '../core/agents/toolText';
 import { errorText } from '../core/errors';
-import { fmtCredits } from '../core/money/pricing';
+import { fmtCredits } from '../core/numberText';
 import { planText, type Plan } from '../core/pipeline/plan';
 import { resultsDirOf } from '../core/pipeline/run';
 import { EXIT } from './exitCodes';
