@@ -8,7 +8,7 @@
 //     per core) gets one slot per core;
 //   - the integration tier runs beside the CPU-heavy steps (the unit tier, typecheck, lint) only
 //     where there are slots to spare (4 cores and more, not loaded); otherwise it waits for them and
-//     runs beside e2e, which then has one lane less while it runs.
+//     runs beside e2e, which then has two lanes less (never under two) while it runs.
 // planCapacity() is pure (facts in, sizes out) so the unit tests drive every case.
 import { availableParallelism, loadavg } from 'node:os';
 
@@ -27,11 +27,13 @@ export function planCapacity({ cores, load1, env = {}, integrationRunning = fals
   const slots = loaded ? c : 2 * c;
   const fixed = (v) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) && Number(v) >= 1 ? Math.floor(Number(v)) : undefined);
   const unitFiles = fixed(env.WA_UNIT_JOBS) ?? clamp(slots, 1, MAX_UNIT_FILES);
-  const e2eLanes = fixed(env.WA_E2E_JOBS) ?? clamp(slots - (integrationRunning ? 1 : 0), Math.min(2, slots), MAX_E2E_LANES);
+  // The integration tier is a whole code-server and extension host: two slots, not one (a full run on
+  // 2 idle cores gave e2e 3 lanes beside it, reached a load of 19 and failed two e2e files).
+  const e2eLanes = fixed(env.WA_E2E_JOBS) ?? clamp(slots - (integrationRunning ? 2 : 0), Math.min(2, slots), MAX_E2E_LANES);
   const integrationBesideChecks = !loaded && c >= 4;
   const why =
     `${c} core${c > 1 ? 's' : ''}, load ${Number.isFinite(load1) ? load1.toFixed(1) : '?'}${loaded ? ' (other work fills its cores: one slot a core)' : ''}: ` +
-    `${unitFiles} unit file${unitFiles > 1 ? 's' : ''} at a time, ${e2eLanes} e2e lane${e2eLanes > 1 ? 's' : ''}${integrationRunning ? ' (one less while the integration tier runs)' : ''}, ` +
+    `${unitFiles} unit file${unitFiles > 1 ? 's' : ''} at a time, ${e2eLanes} e2e lane${e2eLanes > 1 ? 's' : ''}${integrationRunning ? ' (two less while the integration tier runs)' : ''}, ` +
     `the integration tier ${integrationBesideChecks ? 'beside the unit tier and the checks' : 'after the unit tier and the checks, beside e2e'}`;
   return { unitFiles, e2eLanes, integrationBesideChecks, loaded, why };
 }

@@ -76,7 +76,9 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
 
   it('creates the example query from the palette: comments explain the model, JSON highlighting, the Run lens above', async () => {
     await wb.runCommand('Wallet Analytics: New Wallet Database Query');
-    await wb.quickInputField.waitFor({ state: 'visible', timeout: 15_000 });
+    // The name box comes after the command's first run (the extension's activation): at load 19 in a
+    // full run, past 15 s. A wait on the box, bounded generously.
+    await wb.quickInputField.waitFor({ state: 'visible', timeout: 60_000 });
     assert.equal(await wb.quickInputField.inputValue(), 'wallets.waquery.json');
     await wb.page.keyboard.press('Enter');
     await wb.page.locator('.tabs-container .tab', { hasText: 'wallets.waquery.json' }).waitFor({ timeout: 15_000 });
