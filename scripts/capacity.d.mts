@@ -8,3 +8,6 @@ export interface Capacity {
 }
 export function planCapacity(o: { cores: number; load1: number; env?: Record<string, string | undefined>; integrationRunning?: boolean }): Capacity;
 export function machineCapacity(env?: Record<string, string | undefined>, integrationRunning?: boolean): Capacity;
+export function lanesToAdd(o: { lanes: number; running: number; queued: number }): number;
+export function longestFirst(files: readonly string[], tables: readonly (Record<string, number> | undefined)[], guess?: (file: string) => number, key?: (file: string) => string): string[];
+export function readFigures(file: string, part?: string): Record<string, number> | undefined;

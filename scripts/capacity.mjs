@@ -10,6 +10,7 @@
 //     where there are slots to spare (4 cores and more, not loaded); otherwise it waits for them and
 //     runs beside e2e, which then has two lanes less (never under two) while it runs.
 // planCapacity() is pure (facts in, sizes out) so the unit tests drive every case.
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 
 const clamp = (n, lo, hi) => Math.max(lo, Math.min(hi, Math.floor(n)));
@@ -36,6 +37,46 @@ export function planCapacity({ cores, load1, env = {}, integrationRunning = fals
     `${unitFiles} unit file${unitFiles > 1 ? 's' : ''} at a time, ${e2eLanes} e2e lane${e2eLanes > 1 ? 's' : ''}${integrationRunning ? ' (two less while the integration tier runs)' : ''}, ` +
     `the integration tier ${integrationBesideChecks ? 'beside the unit tier and the checks' : 'after the unit tier and the checks, beside e2e'}`;
   return { unitFiles, e2eLanes, integrationBesideChecks, loaded, why };
+}
+
+/**
+ * How many e2e lanes to add while the tier runs (scripts/test-e2e.mjs, when the integration tier
+ * ends and its two slots are free again): up to `lanes` in all, and only for files still queued, two
+ * at least for each new lane (a lane's start, a code-server and a Chromium, costs about 20 s of a
+ * loaded 2-core machine, a file 45 s or more). Never past MAX_E2E_LANES.
+ */
+export function lanesToAdd({ lanes, running, queued }) {
+  const want = Math.min(Math.floor(lanes) || 0, MAX_E2E_LANES);
+  return Math.max(0, Math.min(want - running, Math.floor(queued / 2)));
+}
+
+/**
+ * Files in the order to start them: the longest first, so the last to start are short and the
+ * lanes (or unit files side by side) end together instead of one long file running alone at the
+ * end. A file's seconds come from the first table that has it: this machine's last run
+ * (test-results/), then the committed figures (test/durations.json: a fresh clone, as CI is, has no
+ * last run), else guess(file). The sort is stable: files of equal weight keep their order.
+ */
+export function longestFirst(files, tables, guess = () => 0, key = (f) => f) {
+  const expected = (f) => {
+    for (const t of tables) {
+      const s = t?.[key(f)];
+      if (typeof s === 'number' && Number.isFinite(s)) return s;
+    }
+    return guess(f);
+  };
+  return [...files].sort((a, b) => expected(b) - expected(a));
+}
+
+/** A JSON file of figures, or nothing when it is missing or unreadable (a first run). */
+export function readFigures(file, part) {
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8'));
+    const t = part === undefined ? v : v?.[part];
+    return t && typeof t === 'object' ? t : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The load when this module was first loaded: test-all imports it before it starts anything. */

@@ -22,6 +22,7 @@ export interface CodeServerDirs {
 }
 
 export function installVsix(o: CodeServerDirs & { vsix: string; timeoutMs?: number }): string;
+export function installVsixAsync(o: CodeServerDirs & { vsix: string; timeoutMs?: number }): Promise<string>;
 
 export interface StartOptions extends CodeServerDirs {
   folder?: string;

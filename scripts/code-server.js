@@ -126,6 +126,35 @@ function installVsix(o) {
   return out;
 }
 
+/**
+ * The same install without blocking this process (scripts/test-e2e.mjs adds a lane while other
+ * lanes run: a synchronous install would hold their output and their next file meanwhile).
+ */
+function installVsixAsync(o) {
+  assertCodeServerInstalled();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [codeServerEntry, ...baseArgs(o), '--install-extension', o.vsix], {
+      env: codeServerEnv(o.stateDir, o.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own group, as track() ends it on exit
+    });
+    track(child);
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => killGroup(child), o.timeoutMs ?? 120_000);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(new Error(`code-server --install-extension ${o.vsix} failed: ${e.message}`));
+    });
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      if (status === 0 && /successfully installed/i.test(out)) resolve(out);
+      else reject(new Error(`code-server --install-extension ${o.vsix} failed (status ${status}):\n${out}`));
+    });
+  });
+}
+
 /** Starts code-server on 127.0.0.1 and resolves once /healthz answers. */
 async function startCodeServer(o) {
   // The installer starts it once before writing the marker, to verify the install.
@@ -251,6 +280,7 @@ module.exports = {
   assertCodeServerInstalled,
   freePort,
   installVsix,
+  installVsixAsync,
   startCodeServer,
   workbenchUrl,
 };

@@ -7,9 +7,9 @@
 // the end come each runner's own summary lines, one line per tier, and last a line
 // `N passed, N failed` over all tiers. Exit 1 if anything failed.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { machineCapacity } from './capacity.mjs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { longestFirst, machineCapacity, readFigures } from './capacity.mjs';
 import cs from './code-server.js';
 import systemDeps from './system-deps.js';
 
@@ -49,13 +49,18 @@ for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
  * runner), or past HARD_CAP_MS in all (never hangs CI). With `quiet` (a check running beside a
  * tier) its output is printed whole when it ends, not mixed in live.
  */
-function run(title, cmd, args, idleMs, env = {}, quiet = false) {
+function run(title, cmd, args, idleMs, env = {}, quiet = false, onSpawn = undefined) {
   return new Promise((resolve) => {
     const started = Date.now();
     const header = `\n━━ ${title}: ${cmd} ${args.join(' ')}`;
     if (!quiet) console.log(header);
     // Own process group, so a timeout ends the runner and everything it started.
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // stdin only for a runner told things while it runs (onSpawn: e2e hears when it may add lanes).
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: [onSpawn ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: true });
+    if (onSpawn) {
+      child.stdin.on('error', () => undefined); // a runner that ended does not read it
+      onSpawn(child);
+    }
     let output = '';
     let lastOutput = Date.now();
     const take = (stream) => (d) => {
@@ -135,8 +140,8 @@ function tierNotRun(name, why) {
   tiers.push({ name, passed: 0, failed: 1, lines: [], note: `not run: ${why}`, seconds: 0 });
 }
 
-async function tier(name, cmd, args, timeoutMs, parse, env, quiet = false) {
-  const r = await run(name, cmd, args, timeoutMs, env, quiet);
+async function tier(name, cmd, args, timeoutMs, parse, env, quiet = false, onSpawn = undefined) {
+  const r = await run(name, cmd, args, timeoutMs, env, quiet, onSpawn);
   const c = parse(r.output);
   let { passed, failed } = c;
   let note = '';
@@ -232,13 +237,29 @@ if (want.has('unit')) {
     // on a loaded machine whole files ran past a fixed 120 s (pipelineExport, notebook, snippets);
     // the tier stops only when it prints nothing for 10 minutes. After `package`, which rewrites
     // the dist/ the worker tests load.
-    const args = ['--test', '--test-reporter=spec', `--test-concurrency=${capacity.unitFiles}`, ...files];
+    // The longest files first (longestFirst: this machine's last run, else test/durations.json): in
+    // name order the runner's three longest files started last and ran on alone for about a minute.
+    // A second reporter keeps each file's seconds for the next run.
+    const last = join(root, 'test-results', 'unit-durations.json');
+    const ordered = longestFirst(files, [readFigures(last), readFigures(join(root, 'test', 'durations.json'), 'unit')]);
+    mkdirSync(dirname(last), { recursive: true });
+    const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=./scripts/unitDurations.mjs', `--test-reporter-destination=${last}`];
+    const args = ['--test', ...reporters, `--test-concurrency=${capacity.unitFiles}`, ...ordered];
     before2e.push(Promise.all([systemPackages, packaged]).then(() => tier('unit', process.execPath, args, 10 * min, nodeTestCounts, {}, true)));
   }
 }
 
-/** Until the integration tier has ended (or will not run): e2e leaves it a lane meanwhile. */
+/** Until the integration tier has ended (or will not run): e2e leaves it two lanes meanwhile. */
 let integrationPending = want.has('integration') && built;
+/** The e2e runner while it runs, told when the integration tier ends so it takes those lanes back. */
+let e2eRunner;
+const integrationEnded = () => {
+  integrationPending = false;
+  if (!e2eRunner || e2eRunner.exitCode !== null) return;
+  const lanes = machineCapacity(process.env, false).e2eLanes;
+  e2eRunner.stdin.write(`lanes ${lanes}\n`);
+  console.log(`\ntest-all: the integration tier ended; e2e may run ${lanes} lanes now.`);
+};
 if (want.has('integration')) {
   if (!built) tierNotRun('integration', 'the build failed');
   else {
@@ -249,7 +270,7 @@ if (want.has('integration')) {
       Promise.all([codeServer, packaged, ...after]).then(async ([installed]) => {
         if (installed) await tier('integration', process.execPath, ['scripts/test-integration.mjs'], 15 * min, mochaCounts, {}, true);
         else tierNotRun('integration', 'code-server is not installed');
-        integrationPending = false;
+        integrationEnded();
       }),
     );
   }
@@ -267,8 +288,12 @@ if (want.has('e2e')) {
         rmSync(join(root, 'test-results', 'e2e'), { recursive: true, force: true }); // no stale screenshots
         // Shared code-servers (scripts/test-e2e.mjs): one file at a time on each, as many as the
         // machine holds beside what still runs.
+        // While the integration tier runs, e2e starts with two lanes fewer and adds them back when
+        // it ends (integrationEnded: `lanes N` on the runner's stdin; scripts/test-e2e.mjs).
         const lanes = machineCapacity(process.env, integrationPending).e2eLanes;
-        await tier('e2e', process.execPath, ['scripts/test-e2e.mjs', ...files], 20 * min, nodeTestCounts, { WA_E2E_JOBS: String(lanes) });
+        await tier('e2e', process.execPath, ['scripts/test-e2e.mjs', ...files], 20 * min, nodeTestCounts, { WA_E2E_JOBS: String(lanes), WA_E2E_GROW: 'stdin' }, false, (child) => {
+          e2eRunner = child;
+        });
       }
     }),
   );

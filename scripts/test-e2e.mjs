@@ -15,15 +15,18 @@
 // WA_E2E_LANE_BROWSER=0 starts one per window instead.
 //   node scripts/test-e2e.mjs [out/test/e2e/x.test.js ...]   default: every out/test/e2e/**/*.test.js
 // WA_E2E_JOBS=1 runs the files one after another on one server (npm test sets it from the machine:
-// scripts/capacity.mjs). A file has no time limit in all: it is stopped only when it has printed
+// scripts/capacity.mjs). With WA_E2E_GROW=stdin a line `lanes N` on stdin adds lanes up to N while
+// files are still queued: npm test sends it when the integration tier ends, so the lanes that tier
+// held are used again instead of left idle for the rest of the run. A file has no time limit in all: it is stopped only when it has printed
 // nothing for WA_E2E_IDLE_S seconds (600), as the integration launcher's wait follows its report. After a failure, the servers' logs
 // (extension hosts, language servers) are copied to test-results/e2e/code-server-N-logs/;
 // WA_E2E_KEEP_STATE=1 keeps their whole state folder in the temp dir.
 // Needs `node esbuild.mjs --tests` and `npm run package` first (npm test does both).
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
+import { lanesToAdd, longestFirst, readFigures } from './capacity.mjs';
 import cs from './code-server.js';
 
 const root = cs.repoRoot;
@@ -51,14 +54,10 @@ if (!existsSync(vsix)) {
 }
 const jobs = Math.max(1, Math.min(files.length, Number(process.env.WA_E2E_JOBS ?? 4) || 1));
 
-let lastDurations = {};
-try {
-  lastDurations = JSON.parse(readFileSync(durationsFile, 'utf8'));
-} catch {
-  // first run: the source size stands in for the time
-}
-const expected = (f) => lastDurations[basename(f)] ?? statSync(join(root, f)).size / 2000;
-const queue = [...files].sort((a, b) => expected(b) - expected(a));
+const lastDurations = readFigures(durationsFile) ?? {};
+// This machine's last run, else the committed figures (a fresh clone, as CI is: by the bundle's
+// size alone the longest file, a11y, started seventh), else the bundle's size.
+const queue = longestFirst(files, [lastDurations, readFigures(join(root, 'test', 'durations.json'), 'e2e')], (f) => statSync(join(root, f)).size / 2000, (f) => basename(f));
 
 const stateDir = mkdtempSync(join(tmpdir(), 'wa-e2e-shared-'));
 const servers = [];
@@ -134,62 +133,122 @@ const totals = Object.fromEntries(SUMMARY.map((k) => [k, 0]));
 const durations = { ...lastDurations };
 let failedFiles = 0;
 
+/** Each lane's Chromium, or none: WA_E2E_LANE_BROWSER=0 gives a Chromium per window, as before (to compare, or to rule the shared one out). */
+async function laneBrowser(lane, i) {
+  if (process.env.WA_E2E_LANE_BROWSER === '0') return;
+  const { chromium } = await import('playwright-core');
+  lane.browser = await chromium.launchServer({ executablePath: cs.chromiumPath, args: [...cs.chromiumArgs], headless: true, timeout: 60_000 }).catch((e) => {
+    console.log(`test-e2e: lane ${i + 1} has no browser of its own (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); each window starts one`);
+    return undefined;
+  });
+  if (lane.browser) browsers.push(lane.browser);
+}
+
+/** Runs files from the queue on a lane until it is empty. */
+async function worker({ server, dirs, browser }) {
+  const shared = { url: server.url, pid: server.pid, logPath: server.logPath, vsix, ...dirs, ...(browser ? { browserWs: browser.wsEndpoint() } : {}) };
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const r = await runFile(file, shared);
+    const counts = {};
+    // Each file's own summary is folded into the tier's, printed last.
+    const body = r.output
+      .split('\n')
+      .filter((l) => {
+        const m = /^ℹ (\w+) ([\d.]+)$/u.exec(l);
+        if (m) counts[m[1]] = Number(m[2]);
+        return !m;
+      })
+      .join('\n')
+      .trimEnd();
+    const ran = SUMMARY.every((k) => Number.isFinite(counts[k]));
+    for (const k of SUMMARY) totals[k] += counts[k] ?? 0;
+    if (r.code !== 0 || !ran) {
+      failedFiles++;
+      // A file that died before its summary counts as a failure, never as nothing.
+      if (!ran || counts.fail + counts.cancelled === 0) totals.fail++;
+    }
+    durations[basename(file)] = Math.round(r.seconds);
+    console.log(`\n━ ${file} (${r.seconds.toFixed(1)} s on ${server.url}, exit ${r.code})\n${body}`);
+  }
+}
+
+/** The lanes' work: one promise a lane, including lanes added while the tier runs. */
+const workers = [];
+let ended = false;
+
+/**
+ * More lanes, up to `lanes` in all, while the tier runs: npm test starts e2e with two lanes fewer
+ * while the integration tier runs beside it (scripts/capacity.mjs) and, when that tier ends, says
+ * on stdin how many the machine now holds (`lanes N`). A lane is added only for files still
+ * queued (lanesToAdd, scripts/capacity.mjs); a lane that fails to start is said and its files run
+ * on the others.
+ */
+function grow(lanes) {
+  if (ended) return;
+  const add = lanesToAdd({ lanes, running: servers.length, queued: queue.length });
+  if (add === 0) return;
+  console.log(`test-e2e: ${add} lane${add > 1 ? 's' : ''} more (${servers.length + add} in all) for the ${queue.length} files still queued`);
+  for (let k = 0; k < add; k++) {
+    const i = servers.length;
+    servers[i] = undefined; // the slot is taken now; the lane fills it once started
+    workers.push(
+      (async () => {
+        const dirs = serverDirs(i);
+        mkdirSync(dirs.stateDir, { recursive: true });
+        await cs.installVsixAsync({ ...dirs, vsix });
+        const lane = { server: await cs.startCodeServer({ ...dirs, workspaceTrust: true }), dirs };
+        servers[i] = lane;
+        await laneBrowser(lane, i);
+        console.log(`test-e2e: lane ${i + 1} ready on ${lane.server.url} (pid ${lane.server.pid})`);
+        await worker(lane);
+      })().catch((e) => console.log(`test-e2e: lane ${i + 1} did not start (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); the other lanes run its files`)),
+    );
+  }
+}
+if (process.env.WA_E2E_GROW === 'stdin') {
+  let pending = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (d) => {
+    pending += d;
+    for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
+      const m = /^lanes (\d+)$/u.exec(pending.slice(0, nl).trim());
+      pending = pending.slice(nl + 1);
+      if (m) grow(Number(m[1]));
+    }
+  });
+  process.stdin.on('error', () => undefined); // npm test gone: the signal handlers end this too
+}
+
 let code = 1;
 try {
   const t0 = Date.now();
-  // Install and start one server while the next installs (installVsix is synchronous).
+  // Install and start one server while the next installs.
+  servers.length = jobs; // their slots, before a lane added meanwhile (grow) takes the next
   const starting = [];
   for (let i = 0; i < jobs; i++) {
     const dirs = serverDirs(i);
     mkdirSync(dirs.stateDir, { recursive: true });
-    cs.installVsix({ ...dirs, vsix });
+    await cs.installVsixAsync({ ...dirs, vsix });
     // Trust stays on for the server (no --disable-workspace-trust): Restricted Mode needs it, and
     // every other window turns it off in its user settings (workbench.ts), as the flag did.
     starting.push(cs.startCodeServer({ ...dirs, workspaceTrust: true }).then((s) => (servers[i] = { server: s, dirs })));
   }
-  await Promise.all(starting);
+  const first = await Promise.all(starting);
   // One Chromium a lane, started after the servers (both are CPU-heavy starts); a lane without one
   // (it failed to start) lets each window start its own, as before.
-  const { chromium } = await import('playwright-core');
-  // WA_E2E_LANE_BROWSER=0: a Chromium per window, as before (to compare, or to rule the shared one out).
-  for (const [i, s] of process.env.WA_E2E_LANE_BROWSER === '0' ? [] : servers.entries()) {
-    s.browser = await chromium.launchServer({ executablePath: cs.chromiumPath, args: [...cs.chromiumArgs], headless: true, timeout: 60_000 }).catch((e) => {
-      console.log(`test-e2e: lane ${i + 1} has no browser of its own (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); each window starts one`);
-      return undefined;
-    });
-    if (s.browser) browsers.push(s.browser);
-  }
+  for (const [i, lane] of first.entries()) await laneBrowser(lane, i);
   console.log(
-    `test-e2e: ${files.length} files on ${jobs} code-server ${cs.CODE_SERVER_VERSION} (${servers.map((s) => `${s.server.url} pid ${s.server.pid}`).join(', ')}), ` +
+    `test-e2e: ${files.length} files on ${jobs} code-server ${cs.CODE_SERVER_VERSION} (${first.map((s) => `${s.server.url} pid ${s.server.pid}`).join(', ')}), ` +
       `one file at a time on each, the .vsix installed once per server, ${browsers.length} lane browser${browsers.length === 1 ? '' : 's'}, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
   );
-  const worker = async ({ server, dirs, browser }) => {
-    const shared = { url: server.url, pid: server.pid, logPath: server.logPath, vsix, ...dirs, ...(browser ? { browserWs: browser.wsEndpoint() } : {}) };
-    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-      const r = await runFile(file, shared);
-      const counts = {};
-      // Each file's own summary is folded into the tier's, printed last.
-      const body = r.output
-        .split('\n')
-        .filter((l) => {
-          const m = /^ℹ (\w+) ([\d.]+)$/u.exec(l);
-          if (m) counts[m[1]] = Number(m[2]);
-          return !m;
-        })
-        .join('\n')
-        .trimEnd();
-      const ran = SUMMARY.every((k) => Number.isFinite(counts[k]));
-      for (const k of SUMMARY) totals[k] += counts[k] ?? 0;
-      if (r.code !== 0 || !ran) {
-        failedFiles++;
-        // A file that died before its summary counts as a failure, never as nothing.
-        if (!ran || counts.fail + counts.cancelled === 0) totals.fail++;
-      }
-      durations[basename(file)] = Math.round(r.seconds);
-      console.log(`\n━ ${file} (${r.seconds.toFixed(1)} s on ${server.url}, exit ${r.code})\n${body}`);
-    }
-  };
-  await Promise.all(servers.map(worker));
+  workers.push(...first.map(worker));
+  // Lanes added meanwhile (grow) are waited for too.
+  for (let waited = 0; waited < workers.length; ) {
+    const upTo = workers.length;
+    await Promise.all(workers.slice(waited, upTo));
+    waited = upTo;
+  }
+  ended = true;
   mkdirSync(join(root, 'test-results'), { recursive: true });
   writeFileSync(durationsFile, `${JSON.stringify(durations, null, 2)}\n`);
   console.log(`\ntest-e2e: ${files.length} files in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${failedFiles} failed`);
@@ -197,6 +256,7 @@ try {
   console.log(`ℹ duration_ms ${Date.now() - t0}`);
   if (failedFiles > 0) {
     for (const [i, s] of servers.entries()) {
+      if (!s) continue; // a lane that never started
       const logs = join(s.dirs.userDataDir, 'logs');
       if (existsSync(logs)) cpSync(logs, join(root, 'test-results', 'e2e', `code-server-${i + 1}-logs`), { recursive: true });
     }

@@ -2,8 +2,9 @@
 // 2-core machine at half speed failed 16 tests when every tier ran at full width beside the others.
 // These drive the pure sizing through an idle and a busy machine of each size.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { planCapacity } from '../../../scripts/capacity.mjs';
+import { lanesToAdd, longestFirst, planCapacity, readFigures } from '../../../scripts/capacity.mjs';
 
 describe('npm test: what runs side by side', () => {
   it('an idle 2-core machine: four unit files, four e2e lanes (three while the integration tier runs), integration after the checks', () => {
@@ -36,5 +37,34 @@ describe('npm test: what runs side by side', () => {
     assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_E2E_JOBS: '1', WA_UNIT_JOBS: '1' } }).unitFiles, 1);
     assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_E2E_JOBS: 'x' } }).e2eLanes, 4);
     assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_E2E_JOBS: '0' } }).e2eLanes, 4);
+  });
+
+  it('when the integration tier ends, e2e takes its lanes back, only for files still queued (two a new lane), never past four', () => {
+    const after = planCapacity({ cores: 2, load1: 0.4 }).e2eLanes;
+    assert.equal(lanesToAdd({ lanes: after, running: 2, queued: 11 }), 2, 'two lanes back for eleven files');
+    assert.equal(lanesToAdd({ lanes: after, running: 2, queued: 3 }), 1, 'one lane for three files');
+    assert.equal(lanesToAdd({ lanes: after, running: 2, queued: 1 }), 0, 'a lane start is not worth one file');
+    assert.equal(lanesToAdd({ lanes: after, running: 4, queued: 10 }), 0, 'already at the width');
+    assert.equal(lanesToAdd({ lanes: planCapacity({ cores: 2, load1: 19 }).e2eLanes, running: 2, queued: 10 }), 0, 'a loaded machine keeps two');
+    assert.equal(lanesToAdd({ lanes: 9, running: 1, queued: 40 }), 3, 'never past four');
+  });
+
+  it('files start longest first: this machine\'s last run, else the committed figures, else the guess; equal ones keep their order', () => {
+    const files = ['a.test.js', 'b.test.js', 'c.test.js', 'd.test.js'];
+    assert.deepEqual(longestFirst(files, [undefined, { 'c.test.js': 400, 'a.test.js': 50 }]), ['c.test.js', 'a.test.js', 'b.test.js', 'd.test.js'], 'a fresh clone: the committed figures');
+    assert.deepEqual(longestFirst(files, [{ 'a.test.js': 500 }, { 'c.test.js': 400, 'a.test.js': 50 }]), ['a.test.js', 'c.test.js', 'b.test.js', 'd.test.js'], 'the last run first');
+    assert.deepEqual(longestFirst(['x/b.js', 'y/a.js'], [{ 'a.js': 2, 'b.js': 1 }], () => 0, (f) => f.slice(2)), ['y/a.js', 'x/b.js'], 'by key');
+    assert.deepEqual(longestFirst(files, [], (f) => (f === 'd.test.js' ? 9 : 0)), ['d.test.js', 'a.test.js', 'b.test.js', 'c.test.js'], 'the guess');
+  });
+
+  it('the committed figures hold both tiers (a stale name is harmless: its file starts where a new one would)', () => {
+    const root = join(__dirname, '..', '..', '..', '..');
+    const figures = join(root, 'test', 'durations.json');
+    const unit = readFigures(figures, 'unit') ?? {};
+    const e2e = readFigures(figures, 'e2e') ?? {};
+    assert.ok(Object.keys(unit).length > 20 && Object.keys(e2e).length > 10, 'both tiers have figures');
+    assert.equal(longestFirst(Object.keys(e2e), [e2e])[0], 'a11y.test.js');
+    for (const f of Object.keys(unit)) assert.ok(f.startsWith('out/test/unit/') && f.endsWith('.test.js'), f);
+    assert.equal(readFigures(join(root, 'no-such-file.json')), undefined);
   });
 });
