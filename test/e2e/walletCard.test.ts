@@ -7,7 +7,8 @@
 // column's unit; a row's menu and Alt+Enter open its card, kept across a tab switch. "Open in
 // Explorer" with no template set says which setting to set. The screenshots are for looking at.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { seededRandom } from '../../bench/tableData';
@@ -132,35 +133,51 @@ function colourOf(frame: Frame, selector: string, variable: string): Promise<{ c
 const THEMES = [
   // Light+, not Light Modern: its selection is dark blue with white text, where a sorted header's
   // link-blue name once vanished (issue 23).
-  { theme: 'Default Light+', name: 'card-light' },
-  { theme: 'Default Dark Modern', name: 'card-dark' },
+  { theme: 'Default Light+', short: 'light', bodyClass: 'vscode-light' },
+  { theme: 'Default Dark Modern', short: 'dark', bodyClass: 'vscode-dark' },
 ];
 
-for (const { theme, name } of THEMES) {
-  describe(`a trader's table and a wallet card in ${theme}`, { timeout: 300_000 }, () => {
-    let wb: Workbench;
+// Both themes in one window, one after the other (as a11ySuite.ts does): between them every editor
+// is closed, so each theme's steps open fresh tables, and the theme is changed in the folder's
+// settings, as a person would. A window more cost a workbench and an extension host, about 40 s of
+// a loaded 2-core machine.
+describe(`a trader's table and a wallet card in ${THEMES.map((t) => t.theme).join(', then ')}`, { timeout: 300_000 * THEMES.length }, () => {
+  let wb: Workbench;
 
-    before(async () => {
-      assert.ok(existsSync(packagedVsix), `${packagedVsix} is missing: run \`npm run package\` first`);
-      wb = await Workbench.open({
-        name,
-        settings: { 'workbench.colorTheme': theme },
-        files: { 'wallet.csv': walletCsv(), 'traders.csv': tradersCsv(40) },
+  before(async () => {
+    assert.ok(existsSync(packagedVsix), `${packagedVsix} is missing: run \`npm run package\` first`);
+    wb = await Workbench.open({
+      name: 'card',
+      settings: { 'workbench.colorTheme': THEMES[0]?.theme },
+      files: { 'wallet.csv': walletCsv(), 'traders.csv': tradersCsv(40) },
+    });
+  });
+
+  after(async () => {
+    await wb?.close();
+  });
+
+  for (const [index, { theme, short, bodyClass }] of THEMES.entries()) {
+    const step = (title: string, fn: () => Promise<void>): void => stepWithShot(() => wb, `${title} (${theme})`, fn);
+    /** A screenshot named after the theme: card-NN-<theme>-<what>.png. */
+    const shot = (what: string): Promise<string> => wb.screenshot(`${short}-${what}`);
+
+    if (index > 0) {
+      step('every editor closed, the theme changed in the folder\'s settings', async () => {
+        await wb.runCommand('View: Close All Editors');
+        await until('no editor open', async () => (await wb.page.locator('.tabs-container .tab').count()) === 0);
+        mkdirSync(join(wb.workspace, '.vscode'), { recursive: true });
+        writeFileSync(join(wb.workspace, '.vscode', 'settings.json'), `${JSON.stringify({ 'workbench.colorTheme': theme }, null, 2)}\n`);
       });
-    });
-
-    const step = (title: string, fn: () => Promise<void>): void => stepWithShot(() => wb, title, fn);
-
-    after(async () => {
-      await wb?.close();
-    });
-
+    }
 
     const openFromExplorer = (label: string): Promise<void> => wb.openInTableFromExplorer(label);
 
     step('opens a one-wallet result as its card: grouped metrics × four timeframes, PnL signed and coloured', async () => {
       await openFromExplorer('wallet.csv');
       const frame = await tableFrame(wb.page, 'wallet.csv');
+      // The theme comes from a settings file the workbench watches: the webview's body takes its class.
+      await until(`the webview in ${theme}`, () => frame.evaluate((k) => (globalThis as unknown as { document: { body: { classList: { contains(c: string): boolean } } } }).document.body.classList.contains(k), bodyClass), 60_000);
       const card = frame.locator('section.card');
       await card.locator('.card-table').first().waitFor({ timeout: 20_000 });
       assert.equal(await frame.locator('.grid-box').isHidden(), true, 'the card shows in place of the grid');
@@ -182,7 +199,7 @@ for (const { theme, name } of THEMES) {
       assert.match(await card.locator('.card-address').innerText(), /^[1-9A-HJ-NP-Za-km-z]{32,44}$/u);
       const seen = card.locator('.card-fields dd').filter({ hasText: /^2023-11-0\d \d\d:\d\d:00$/u });
       assert.match((await seen.first().getAttribute('title')) ?? '', /^2023-11-02 09:15:00 UTC/u, 'first_seen in local time, UTC on hover');
-      await wb.screenshot('wallet-card');
+      await shot('wallet-card');
     });
 
     step('"Open in Explorer" with no explorer set offers the chain\'s known explorers to pick from', async () => {
@@ -191,7 +208,7 @@ for (const { theme, name } of THEMES) {
       const widget = wb.page.locator('.quick-input-widget');
       await widget.locator('.quick-input-title', { hasText: /which explorer for main-chain addresses/u }).waitFor();
       await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Solscan' }).first().waitFor();
-      await wb.screenshot('explorer-pick');
+      await shot('explorer-pick');
       // Picking saves a user setting and opens a web page; the offer is what this step holds.
       await wb.page.keyboard.press('Escape');
       await widget.waitFor({ state: 'hidden' });
@@ -202,7 +219,7 @@ for (const { theme, name } of THEMES) {
       await frame.locator('section.card button', { hasText: /^Show Table$/u }).click();
       await until('the grid', async () => (await shown(frame)).rows.length === 1);
       assert.equal(await frame.locator('section.card').isHidden(), true);
-      await wb.screenshot('wallet-as-table');
+      await shot('wallet-as-table');
     });
 
     step('a table of traders: PnL and ROI signed and coloured, times local with UTC on hover', async () => {
@@ -233,7 +250,7 @@ for (const { theme, name } of THEMES) {
       }
       const align = await frame.locator('.row[aria-rowindex="2"] [role=gridcell].num').first().evaluate((el) => getComputedStyle(el).textAlign);
       assert.equal(align, 'right', 'numbers right-aligned');
-      await wb.screenshot('traders-signed');
+      await shot('traders-signed');
       // The last column, a time: scrolled into view.
       await frame.locator('.scroller').evaluate((el) => {
         el.scrollLeft = el.scrollWidth;
@@ -248,7 +265,7 @@ for (const { theme, name } of THEMES) {
       assert.match(title ?? '', /^2025-10-09 08:53:20 UTC/u, 'UTC on hover');
       // The hover's tooltip is the title attribute read above (headless Chromium draws no native tooltip to wait for).
       await frame.locator('.row[aria-rowindex="2"] [role=gridcell]').filter({ hasText: time }).first().hover();
-      await wb.screenshot('traders-time-utc-on-hover');
+      await shot('traders-time-utc-on-hover');
       await frame.locator('.scroller').evaluate((el) => {
         el.scrollLeft = 0;
       });
@@ -310,7 +327,7 @@ for (const { theme, name } of THEMES) {
         }
         return { background, name: part('.hname'), sort: part('.hsort'), menu: part('.hmenu') };
       });
-      await wb.screenshot('selected-header');
+      await shot('selected-header');
       for (const part of drawn ? (['name', 'sort', 'menu'] as const) : []) {
         const ratio = contrast(colours[part], colours.background);
         assert.ok(ratio >= 4.5, `the header's ${part} reads on the selection: ${ratio.toFixed(2)} (${JSON.stringify(colours)})`);
@@ -358,7 +375,7 @@ for (const { theme, name } of THEMES) {
       assert.ok(r.cellRight - r.textRight <= 9, `its text ends at the cell's right edge, as in the rows beside it: ${seen}`);
       assert.equal(r.header, 'realized_pnl_usd_7d', 'the header keeps its name');
       assert.ok(r.nameBox.right - Math.max(r.nameBox.left, r.pinRight) >= 12, `some of the header's name shows right of the pin: ${seen}`);
-      await wb.screenshot('scrolled-under-pin');
+      await shot('scrolled-under-pin');
       await frame.locator('.scroller').evaluate((el) => {
         el.scrollLeft = 0;
       });
@@ -392,7 +409,7 @@ for (const { theme, name } of THEMES) {
         assert.ok(v >= 50, `every row shown is at 50 % or more: ${row[roi]}`);
       }
       assert.equal(await min.inputValue(), '50', 'the field shows the bound in %');
-      await wb.screenshot('analysis-typed-percent');
+      await shot('analysis-typed-percent');
       await panel.locator('button', { hasText: /^Clear$/u }).click();
       await until('unfiltered', async () => !/ of /u.test((await shown(frame)).count));
       await wb.page.keyboard.press('Escape');
@@ -407,14 +424,14 @@ for (const { theme, name } of THEMES) {
       const card = frame.locator('section.card');
       await card.locator('.card-table').first().waitFor();
       assert.match(await card.locator('.card-title').innerText(), /row 3 of 40/u);
-      await wb.screenshot('row-card-from-menu');
+      await shot('row-card-from-menu');
       await wb.page.keyboard.press('Escape');
       await until('the table again', async () => (await card.isHidden()) && (await frame.locator('.grid-box').isVisible()));
       await frame.locator('.row[aria-rowindex="6"] [role=gridcell]').nth(2).click();
       await wb.page.keyboard.press('Alt+Enter');
       await card.locator('.card-table').first().waitFor();
       assert.match(await card.locator('.card-title').innerText(), /row 5 of 40/u);
-      await wb.screenshot('row-card-from-key');
+      await shot('row-card-from-key');
     });
 
     step('switching tabs away and back keeps the open card', async () => {
@@ -427,7 +444,7 @@ for (const { theme, name } of THEMES) {
       assert.equal(await card.isVisible(), true, 'the card is open again (issue 35 item 8)');
       await card.locator('.card-table').first().waitFor();
       assert.match(await card.locator('.card-title').innerText(), /row 5 of 40/u, 'the same row');
-      await wb.screenshot('card-after-tab-switch');
+      await shot('card-after-tab-switch');
     });
-  });
-}
+  }
+});
