@@ -28,7 +28,8 @@ describe('wallet-analytics call and fetch against the sandbox', () => {
     sandboxes.push(sb);
     return sb;
   };
-  const env = (sb: Sandbox): Record<string, string> => ({ WA_API_KEY: sb.demoKey, WA_ACK_TIMEOUT_S: '0.5' });
+  // Jobs are read every 50 ms, not the default 5 s: the sandbox's jobs take milliseconds (delayScale).
+  const env = (sb: Sandbox): Record<string, string> => ({ WA_API_KEY: sb.demoKey, WA_ACK_TIMEOUT_S: '0.5', WA_POLL_INTERVAL_S: '0.05' });
   const out = (): string => mkdtempSync(join(dir, 'out-'));
   /** The result files in a folder (not the runner's state or a sidecar). */
   const results = (d: string, prefix: string): string[] => readdirSync(d).filter((f) => f.startsWith(prefix) && !f.endsWith('.meta.json'));
