@@ -7,8 +7,8 @@
 // the end come each runner's own summary lines, one line per tier, and last a line
 // `N passed, N failed` over all tiers. Exit 1 if anything failed.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { longestFirst, machineCapacity, readFigures } from './capacity.mjs';
 import cs from './code-server.js';
 import systemDeps from './system-deps.js';
@@ -237,14 +237,13 @@ if (want.has('unit')) {
     // on a loaded machine whole files ran past a fixed 120 s (pipelineExport, notebook, snippets);
     // the tier stops only when it prints nothing for 10 minutes. After `package`, which rewrites
     // the dist/ the worker tests load.
-    // The longest files first (longestFirst: this machine's last run, else test/durations.json): in
-    // name order the runner's three longest files started last and ran on alone for about a minute.
-    // A second reporter keeps each file's seconds for the next run.
+    // The longest files first (longestFirst: this machine's last run, else test/durations.json),
+    // through scripts/test-unit.mjs: `node --test` sorts its files by name, and the runner's three
+    // longest files started last and ran on alone for about a minute. Each file's seconds are kept
+    // for the next run.
     const last = join(root, 'test-results', 'unit-durations.json');
     const ordered = longestFirst(files, [readFigures(last), readFigures(join(root, 'test', 'durations.json'), 'unit')]);
-    mkdirSync(dirname(last), { recursive: true });
-    const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=./scripts/unitDurations.mjs', `--test-reporter-destination=${last}`];
-    const args = ['--test', ...reporters, `--test-concurrency=${capacity.unitFiles}`, ...ordered];
+    const args = ['scripts/test-unit.mjs', `--concurrency=${capacity.unitFiles}`, `--durations=${last}`, ...ordered];
     before2e.push(Promise.all([systemPackages, packaged]).then(() => tier('unit', process.execPath, args, 10 * min, nodeTestCounts, {}, true)));
   }
 }

@@ -1,4 +1,4 @@
-// A node:test reporter beside the spec one (scripts/test-all.mjs): each unit file's seconds (its
+// A node:test reporter beside the spec one (scripts/test-unit.mjs): each unit file's seconds (its
 // top-level tests, which run one after another), written as JSON at the end. The next run starts
 // the longest files first, so a long file started last does not keep the tier running alone: the
 // unit tier runs several files at a time, in the order given, and the runner's three longest files

@@ -2,6 +2,9 @@
 // 2-core machine at half speed failed 16 tests when every tier ran at full width beside the others.
 // These drive the pure sizing through an idle and a busy machine of each size.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { lanesToAdd, longestFirst, planCapacity, readFigures } from '../../../scripts/capacity.mjs';
@@ -66,5 +69,27 @@ describe('npm test: what runs side by side', () => {
     assert.equal(longestFirst(Object.keys(e2e), [e2e])[0], 'a11y.test.js');
     for (const f of Object.keys(unit)) assert.ok(f.startsWith('out/test/unit/') && f.endsWith('.test.js'), f);
     assert.equal(readFigures(join(root, 'no-such-file.json')), undefined);
+  });
+
+  it('the unit tier runs its files in the order given (node --test sorts them by name), fails on a failure, and keeps each file\'s seconds', () => {
+    const root = join(__dirname, '..', '..', '..', '..');
+    const dir = mkdtempSync(join(tmpdir(), 'wa-unit-order-'));
+    try {
+      writeFileSync(join(dir, 'z.test.js'), "require('node:test').it('z, given first', () => { throw new Error('z fails'); });\n");
+      writeFileSync(join(dir, 'a.test.js'), "require('node:test').it('a, given second', () => {});\n");
+      const figures = join(dir, 'durations.json');
+      // As npm test runs it: not inside this test's runner (whose NODE_TEST_CONTEXT makes a run report to it).
+      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_TEST_CONTEXT'));
+      const r = spawnSync(process.execPath, [join(root, 'scripts', 'test-unit.mjs'), '--concurrency=1', `--durations=${figures}`, join(dir, 'z.test.js'), join(dir, 'a.test.js')], { cwd: dir, encoding: 'utf8', env });
+      // The report before its closing list of failures, which names z again.
+      const ran = r.stdout.split('✖ failing tests')[0]?.split('\n').filter((l) => /^(✔|✖) [az], given/u.test(l)) ?? [];
+      assert.deepEqual(ran.map((l) => l.slice(2, 3)), ['z', 'a'], r.stdout);
+      assert.match(r.stdout, /^ℹ pass 1$/mu);
+      assert.match(r.stdout, /^ℹ fail 1$/mu);
+      assert.equal(r.status, 1, 'a failure fails the tier');
+      assert.deepEqual(Object.keys(JSON.parse(readFileSync(figures, 'utf8')) as Record<string, number>).sort(), ['a.test.js', 'z.test.js']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
