@@ -13,7 +13,7 @@
 import { join, resolve } from 'node:path';
 import { errorText } from '../core/errors';
 import { planApprovals } from '../core/money/approval';
-import { fmtCredits } from '../core/numberText';
+import { fmtCredits, thousands } from '../core/numberText';
 import type { PipelineFile } from '../core/pipeline/format';
 import { planOnDisk, runPipeline, type LastAnswer } from '../core/pipeline/run';
 import { ENDPOINTS, findEndpoint, validateInput } from '../core/spec/catalog';
@@ -82,7 +82,7 @@ async function oneCall(cmd: Extract<CallCommand, { kind: 'call' }>, env: RunEnv,
       return EXIT.refused;
     }
     if (plan.total > cmd.maxCredits) {
-      print(`Refused: the price (${plan.totalText}) is above --max-credits ${cmd.maxCredits.toLocaleString('en-US')}. Nothing was sent. Charged: 0 credits.`);
+      print(`Refused: the price (${plan.totalText}) is above --max-credits ${thousands(cmd.maxCredits)}. Nothing was sent. Charged: 0 credits.`);
       return EXIT.refused;
     }
     // --max-credits over the printed price is the person's approval, issued by its one owner; the call is `run`'s, for one cell.

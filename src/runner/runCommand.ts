@@ -19,7 +19,7 @@ import type { Command } from './args';
 import { EXIT, type ExitCode } from './exitCodes';
 import { RunnerHost, type Print } from './host';
 import type { StepReport } from './junit';
-import { fmtCredits } from '../core/numberText';
+import { fmtCredits, thousands } from '../core/numberText';
 
 type RunCommand = Extract<Command, { kind: 'run' | 'watch' }>;
 
@@ -110,9 +110,9 @@ export async function runWith(cmd: Pick<RunCommand, 'maxCredits' | 'refresh'>, e
     const last = `Refused: ${plan.unbounded.join(', ')} has no bound before it runs (a Wallet Database query whose match count is not known this hour). Nothing was sent. Charged: 0 credits.`;
     return { code: EXIT.refused, charged: 0, steps, lastLine: last, plan };
   }
-  const refusal = o.gate ? await o.gate(plan) : plan.total > cmd.maxCredits ? `Refused: the plan's total (${plan.totalText}) is above --max-credits ${cmd.maxCredits.toLocaleString('en-US')}.` : undefined;
+  const refusal = o.gate ? await o.gate(plan) : plan.total > cmd.maxCredits ? `Refused: the plan's total (${plan.totalText}) is above --max-credits ${thousands(cmd.maxCredits)}.` : undefined;
   if (refusal !== undefined) return { code: EXIT.refused, charged: 0, steps, lastLine: `${refusal} Nothing was sent. Charged: 0 credits.`, plan };
-  if (!o.gate) print(`Approved by --max-credits ${cmd.maxCredits.toLocaleString('en-US')}: each step may spend up to its line.`);
+  if (!o.gate) print(`Approved by --max-credits ${thousands(cmd.maxCredits)}: each step may spend up to its line.`);
   // The person's approval, given up front: the owner issues each line's approval, bound to its cell as written.
   const approvals = planApprovals(plan.lines, file.cells.flatMap((c) => (typeof c !== 'string' && 'call' in c ? [c] : [])));
   const started = new Map<string, number>();
@@ -140,7 +140,7 @@ export async function runWith(cmd: Pick<RunCommand, 'maxCredits' | 'refresh'>, e
       }
       const ms = Date.now() - (started.get(e.cell) ?? Date.now());
       if (e.kind === 'done') {
-        print(`${e.reused ? '↺' : '✓'} ${e.cell}: ${e.reused ? 'reused, free' : fmtCredits(e.record.credits)}, ${e.record.size.toLocaleString('en-US')} values → ${e.record.resultPath}`);
+        print(`${e.reused ? '↺' : '✓'} ${e.cell}: ${e.reused ? 'reused, free' : fmtCredits(e.record.credits)}, ${thousands(e.record.size)} values → ${e.record.resultPath}`);
         steps.push({ name: e.cell, ms, outcome: 'passed', text: `${fmtCredits(e.record.credits)} → ${e.record.resultPath}`, ...(e.reused ? { reused: true } : {}), credits: e.record.credits, resultPath: e.record.resultPath });
       } else {
         print(`✗ ${e.cell}: ${e.message}`);
