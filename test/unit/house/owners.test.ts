@@ -363,26 +363,23 @@ describe('one owner asks the person: modal confirmations, picks with Cancel firs
 });
 
 // ---------------------------------------------------------------------------------------------
-// 5. A call's outcome told as a feature's result: the watch's run and the pipeline's cell share its words.
+// 5. A call's outcome told as a feature's result: the watch's run, the pipeline's cell and the runner share its words.
 
 /** The owner of the sentences a feature says of a call that brought no result. */
 const OUTCOME_OWNER = 'src/core/calls/outcome.ts';
-/**
- * The runner (src/runner/) is a third host with its own words for the same outcomes (its exit codes
- * and "check the request history (free)"); it is not scanned here yet.
- */
-const OUTCOME_HOSTS = [join(src, 'core'), join(src, 'vscode')];
+/** The hosts that tell a call's outcome: the window's features, and the command-line runner (its own teller in the owner). */
+const OUTCOME_HOSTS = ['core', 'vscode', 'runner'].map((d) => join(src, d));
 
 /** One of the owner's sentences spelt out: in a string, or as a piece of a template (`${errors} Nothing was sent.`). */
 function outcomeSentence(n: ts.Node, sf: ts.SourceFile): string | undefined {
   const piece = ts.isStringLiteralLike(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n) ? n.text : undefined;
   if (piece === undefined) return undefined;
-  if (/Cancelled; nothing was sent|may have been charged: see Request History|returned no result file/u.test(piece) || piece === ' Nothing was sent.') return n.getText(sf);
+  if (/Cancelled; nothing was sent|may have been charged: (?:see Request History|check the request history)|returned no result file|Nothing was sent\. Charged: /u.test(piece) || piece === ' Nothing was sent.') return n.getText(sf);
   return undefined;
 }
 
 describe('one owner tells what came of a call that brought no result (watch and pipeline)', () => {
-  it('no file of src/core or src/vscode outside src/core/calls/outcome.ts writes its sentences (use toldOutcome / noResultFile)', () => {
+  it('no file of src/core, src/vscode or src/runner outside src/core/calls/outcome.ts writes its sentences (use toldOutcome / noResultFile / mayHaveBeenCharged / refusedBeforeSending)', () => {
     assert.deepEqual(
       OUTCOME_HOSTS.flatMap((d) => scan(d, outcomeSentence)).filter((f) => fileOf(f) !== OUTCOME_OWNER),
       [],
@@ -400,13 +397,16 @@ describe('one owner tells what came of a call that brought no result (watch and 
           "const d = { message: 'The call returned no result file.' };",
           "const e = `${title} copied. Nothing was sent.`;",
           'const f = toldOutcome(out).message;',
+          "const g = `${refusal} Nothing was sent. Charged: 0 credits.`;",
+          "const h = `Charged: ${c} known, and ${names.join(', ')} may have been charged: check the request history (free) before running it again.`;",
+          "const i = `Stopped. Charged: ${c} known, and ${mayHaveBeenCharged([id])}`;",
         ].join('\n'),
       },
       outcomeSentence,
     );
     assert.deepEqual(
       found.map((f) => f.slice(f.indexOf(':') + 1, f.indexOf(':', f.indexOf(':') + 1))),
-      ['2', '3', '4', '5'],
+      ['2', '3', '4', '5', '8', '9'],
     );
   });
 });
