@@ -11,9 +11,10 @@
  * result writer), exactly as `run` sends a pipeline's cell.
  */
 import { join, resolve } from 'node:path';
+import { mayHaveBeenCharged, refusedBeforeSending, toldOutcome } from '../core/calls/outcome';
 import { errorText } from '../core/errors';
 import { planApprovals } from '../core/money/approval';
-import { fmtCredits } from '../core/numberText';
+import { fmtCredits, thousands } from '../core/numberText';
 import type { PipelineFile } from '../core/pipeline/format';
 import { planOnDisk, runPipeline, type LastAnswer } from '../core/pipeline/run';
 import { ENDPOINTS, findEndpoint, validateInput } from '../core/spec/catalog';
@@ -55,7 +56,7 @@ function checkedCall(cmd: Extract<CallCommand, { kind: 'call' }>): { ep: NonNull
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new BadInput('--input must be one JSON object of the call’s inputs, e.g. {"hours": 1}. Nothing was sent.');
   const v = validateInput(ep, raw);
-  if (!v.ok) throw new BadInput(`${ep.id}: ${v.errors.join(' ')} Nothing was sent.`);
+  if (!v.ok) throw new BadInput(`${ep.id}: ${toldOutcome({ status: 'invalid', errors: v.errors }, 'commandLine').message}`);
   return { ep, input: v.input };
 }
 
@@ -78,11 +79,11 @@ async function oneCall(cmd: Extract<CallCommand, { kind: 'call' }>, env: RunEnv,
     print(`${ep.id} (${ep.method} ${ep.path}) at ${baseUrl}`);
     print(`Price: ${line ? line.text : 'free'}`);
     if (line && !line.bounded) {
-      print('Refused: the price has no bound before it runs. Nothing was sent. Charged: 0 credits.');
+      print(refusedBeforeSending('Refused: the price has no bound before it runs.'));
       return EXIT.refused;
     }
     if (plan.total > cmd.maxCredits) {
-      print(`Refused: the price (${plan.totalText}) is above --max-credits ${cmd.maxCredits.toLocaleString('en-US')}. Nothing was sent. Charged: 0 credits.`);
+      print(refusedBeforeSending(`Refused: the price (${plan.totalText}) is above --max-credits ${thousands(cmd.maxCredits)}.`));
       return EXIT.refused;
     }
     // --max-credits over the printed price is the person's approval, issued by its one owner; the call is `run`'s, for one cell.
@@ -105,11 +106,11 @@ async function oneCall(cmd: Extract<CallCommand, { kind: 'call' }>, env: RunEnv,
     });
     const charged = fmtCredits(summary.charged);
     if (host.mayBeCharged.length > 0) {
-      print(`Stopped. Charged: ${charged} known, and ${ep.id} may have been charged: check the request history (free) before running it again.`);
+      print(`Stopped. Charged: ${charged} known, and ${mayHaveBeenCharged([ep.id])}`);
       return EXIT.mayBeCharged;
     }
     if (summary.stopped) {
-      print(refused ? 'Refused: nothing was sent. Charged: 0 credits.' : `Failed. Charged: ${charged}.`);
+      print(refused ? refusedBeforeSending('Refused.') : `Failed. Charged: ${charged}.`);
       return refused ? EXIT.refused : EXIT.failed;
     }
     if (saved !== undefined) print(`Saved ${saved}`);

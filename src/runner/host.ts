@@ -9,6 +9,7 @@
  * the one poller and the result writer (download, size cap, unzip), and the pipeline run.
  */
 import { join } from 'node:path';
+import { toldOutcome } from '../core/calls/outcome';
 import { runUnattended } from '../core/calls/unattended';
 import { reconcileInHistory } from '../core/calls/reconcile';
 import { errorText } from '../core/errors';
@@ -127,9 +128,8 @@ export class RunnerHost {
     const out = await runUnattended(ep, input, approval, host, ctx);
     switch (out.kind) {
       case 'refused':
-        return { status: 'stopped', message: out.message, notSent: true };
       case 'invalid':
-        return { status: 'stopped', message: `${out.errors.join(' ')} Nothing was sent.`, notSent: true };
+        return { status: 'stopped', message: toldOutcome(out.kind === 'refused' ? { status: 'refused', message: out.message } : { status: 'invalid', errors: out.errors }, 'commandLine').message, notSent: true };
       case 'paged':
         return { status: 'done', credits: out.credits, resultPath: out.resultPath };
       case 'direct': {
@@ -142,7 +142,11 @@ export class RunnerHost {
       }
       case 'failed':
         if (out.charged === 'unknown') this.mayBeCharged.push(name);
-        return { status: 'stopped', message: `${out.message}${out.reconciled ? ` ${out.reconciled.message}` : ''}${out.charged === 'unknown' ? ' It may have been charged: check the request history (free) before running it again.' : ' Nothing was charged.'}`, ...(out.charged === 'unknown' ? { mayBeCharged: true as const } : {}) };
+        return {
+          status: 'stopped',
+          message: toldOutcome({ status: 'failed', message: `${out.message}${out.reconciled ? ` ${out.reconciled.message}` : ''}`, charged: out.charged }, 'commandLine').message,
+          ...(out.charged === 'unknown' ? { mayBeCharged: true as const } : {}),
+        };
       case 'queued':
         if (out.reconciled) o.print(`  ${name}: ${out.reconciled} (${out.job.requestId})`);
         // Kept before it is followed: a crash from here on leaves a job the next run adopts, never pays again.

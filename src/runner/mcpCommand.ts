@@ -8,6 +8,7 @@
 import { resolve } from 'node:path';
 import { version } from '../../package.json';
 import { errorText } from '../core/errors';
+import { fmtCredits, thousands } from '../core/numberText';
 import { checkUrl } from '../core/transport/http';
 import type { Command } from './args';
 import { EXIT, type ExitCode } from './exitCodes';
@@ -35,7 +36,7 @@ export async function mcpCommand(cmd: Extract<Command, { kind: 'mcp' }>, env: Ru
   const out = resolve(cmd.out ?? DEFAULT_OUT);
   // The results folder holds the calls' files and the state (jobs followed, the ledger, unsettled calls).
   const host = new RunnerHost({ baseUrl, key, resultsDir: out, callsDir: out, maxCreditsPerCall: cmd.ceiling, chargeAgain: 'never', ackTimeoutMs: env.ackTimeoutMs, pollIntervalMs: env.pollIntervalMs, print: log });
-  log(`wallet-analytics mcp: ${origin}, results in ${out}, allowance ${cmd.maxCredits.toLocaleString('en-US')} credits this session, ceiling ${cmd.ceiling.toLocaleString('en-US')} per call.`);
+  log(`wallet-analytics mcp: ${origin}, results in ${out}, allowance ${fmtCredits(cmd.maxCredits)} this session, ceiling ${thousands(cmd.ceiling)} per call.`);
   try {
     await serveMcp({
       host, origin, out, ceiling: cmd.ceiling, workerFile: env.workerFile,

@@ -23,7 +23,7 @@ import { readResultText } from '../core/agents/resultText';
 import { toolAnswer } from '../core/agents/toolText';
 import { agentApproval } from '../core/money/approval';
 import type { QuoteContext } from '../core/money/pricing';
-import { fmtCredits } from '../core/numberText';
+import { fmtCredits, thousands } from '../core/numberText';
 import { unboundedBillWords } from '../core/money/riskAmount';
 import type { BudgetState } from '../core/money/budget';
 import { shortTitle, validateInput, type Endpoint } from '../core/spec/catalog';
@@ -86,7 +86,7 @@ export class SessionAllowance {
   words(): string {
     return this.total <= 0
       ? 'No allowance for this session (--max-credits 0): the person is asked for every paid call.'
-      : `${fmtCredits(this.left())} of this session's allowance left (--max-credits ${this.total.toLocaleString('en-US')}).`;
+      : `${fmtCredits(this.left())} of this session's allowance left (--max-credits ${thousands(this.total)}).`;
   }
 }
 

@@ -69,7 +69,7 @@ function question(path: string, plan: Plan, balance: number | undefined, deps: P
     message: [
       `An AI agent asks to run the pipeline ${path}: ${plan.totalText} in all, the most it can cost (steps whose results are on disk are reused, free).`,
       ...shown,
-      balance === undefined ? 'Balance: unknown (the free balance call failed).' : `Balance: ${balance.toLocaleString('en-US')} credits. Balance after: ${(balance - plan.total).toLocaleString('en-US')} credits or more.`,
+      balance === undefined ? 'Balance: unknown (the free balance call failed).' : `Balance: ${fmtCredits(balance)}. Balance after: ${fmtCredits(balance - plan.total)} or more.`,
       `The per-call ceiling: ${fmtCredits(deps.ceiling)}. Charged to the key in WA_API_KEY, at ${deps.origin}.`,
     ].join('\n'),
     requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: `Run it for ${plan.totalText}`, description: 'Leave unticked, decline or cancel: nothing is sent, nothing is charged.', default: false } }, required: ['approve'] },

@@ -47,7 +47,7 @@ function freeHost(deps: Omit<PaidDeps, 'ask'>): FreeToolHost {
     account: async () => {
       const balance = await deps.host.api.credits();
       return [
-        `Balance: ${balance.toLocaleString('en-US')} credits (${deps.origin}).`,
+        `Balance: ${fmtCredits(balance)} (${deps.origin}).`,
         `Ceiling: ${fmtCredits(deps.ceiling)} per call (--max-credits-per-call): no call above it is sent, asked or not.`,
         deps.allowance.words(),
         'Beyond the allowance, the person is asked through the MCP client for each call (decline is the default).',

@@ -9,6 +9,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { mayHaveBeenCharged, refusedBeforeSending, toldOutcome } from '../core/calls/outcome';
 import { errorText } from '../core/errors';
 import { planApprovals } from '../core/money/approval';
 import { checkPipeline, parsePipeline, type PipelineFile } from '../core/pipeline/format';
@@ -19,7 +20,7 @@ import type { Command } from './args';
 import { EXIT, type ExitCode } from './exitCodes';
 import { RunnerHost, type Print } from './host';
 import type { StepReport } from './junit';
-import { fmtCredits } from '../core/numberText';
+import { fmtCredits, thousands } from '../core/numberText';
 
 type RunCommand = Extract<Command, { kind: 'run' | 'watch' }>;
 
@@ -71,7 +72,7 @@ export function prepare(cmd: RunCommand, env: RunEnv): { file: PipelineFile; pat
     throw new BadInput(`${path}: ${errorText(e)}`);
   }
   const problems = checkPipeline(file);
-  if (problems.length > 0) throw new BadInput(`${path}: ${problems.map((p) => `${p.name ?? `cell ${p.index + 1}`}: ${p.message}`).join(' ')} Nothing was sent.`);
+  if (problems.length > 0) throw new BadInput(`${path}: ${toldOutcome({ status: 'invalid', errors: problems.map((p) => `${p.name ?? `cell ${p.index + 1}`}: ${p.message}`) }, 'commandLine').message}`);
   if (!file.cells.some((c) => typeof c !== 'string')) throw new BadInput(`${path} has no steps. Nothing was sent.`);
   return { file, path, baseUrl, key };
 }
@@ -107,12 +108,12 @@ export async function runWith(cmd: Pick<RunCommand, 'maxCredits' | 'refresh'>, e
   for (const line of planText(plan)) print(`  ${line}`);
   const steps: StepReport[] = [];
   if (plan.unbounded.length > 0) {
-    const last = `Refused: ${plan.unbounded.join(', ')} has no bound before it runs (a Wallet Database query whose match count is not known this hour). Nothing was sent. Charged: 0 credits.`;
+    const last = refusedBeforeSending(`Refused: ${plan.unbounded.join(', ')} has no bound before it runs (a Wallet Database query whose match count is not known this hour).`);
     return { code: EXIT.refused, charged: 0, steps, lastLine: last, plan };
   }
-  const refusal = o.gate ? await o.gate(plan) : plan.total > cmd.maxCredits ? `Refused: the plan's total (${plan.totalText}) is above --max-credits ${cmd.maxCredits.toLocaleString('en-US')}.` : undefined;
-  if (refusal !== undefined) return { code: EXIT.refused, charged: 0, steps, lastLine: `${refusal} Nothing was sent. Charged: 0 credits.`, plan };
-  if (!o.gate) print(`Approved by --max-credits ${cmd.maxCredits.toLocaleString('en-US')}: each step may spend up to its line.`);
+  const refusal = o.gate ? await o.gate(plan) : plan.total > cmd.maxCredits ? `Refused: the plan's total (${plan.totalText}) is above --max-credits ${thousands(cmd.maxCredits)}.` : undefined;
+  if (refusal !== undefined) return { code: EXIT.refused, charged: 0, steps, lastLine: refusedBeforeSending(refusal), plan };
+  if (!o.gate) print(`Approved by --max-credits ${thousands(cmd.maxCredits)}: each step may spend up to its line.`);
   // The person's approval, given up front: the owner issues each line's approval, bound to its cell as written.
   const approvals = planApprovals(plan.lines, file.cells.flatMap((c) => (typeof c !== 'string' && 'call' in c ? [c] : [])));
   const started = new Map<string, number>();
@@ -140,7 +141,7 @@ export async function runWith(cmd: Pick<RunCommand, 'maxCredits' | 'refresh'>, e
       }
       const ms = Date.now() - (started.get(e.cell) ?? Date.now());
       if (e.kind === 'done') {
-        print(`${e.reused ? '↺' : '✓'} ${e.cell}: ${e.reused ? 'reused, free' : fmtCredits(e.record.credits)}, ${e.record.size.toLocaleString('en-US')} values → ${e.record.resultPath}`);
+        print(`${e.reused ? '↺' : '✓'} ${e.cell}: ${e.reused ? 'reused, free' : fmtCredits(e.record.credits)}, ${thousands(e.record.size)} values → ${e.record.resultPath}`);
         steps.push({ name: e.cell, ms, outcome: 'passed', text: `${fmtCredits(e.record.credits)} → ${e.record.resultPath}`, ...(e.reused ? { reused: true } : {}), credits: e.record.credits, resultPath: e.record.resultPath });
       } else {
         print(`✗ ${e.cell}: ${e.message}`);
@@ -151,7 +152,7 @@ export async function runWith(cmd: Pick<RunCommand, 'maxCredits' | 'refresh'>, e
   for (const n of names) if (!steps.some((s) => s.name === n)) steps.push({ name: n, ms: 0, outcome: 'skipped', text: 'Not run: the run stopped before this step.' });
   const charged = fmtCredits(summary.charged);
   if (host.mayBeCharged.length > 0) {
-    return { code: EXIT.mayBeCharged, charged: summary.charged, steps, plan, lastLine: `Stopped at “${summary.stopped?.cell ?? host.mayBeCharged[0]}”. Charged: ${charged} known, and ${host.mayBeCharged.join(', ')} may have been charged: check the request history (free) before running it again.` };
+    return { code: EXIT.mayBeCharged, charged: summary.charged, steps, plan, lastLine: `Stopped at “${summary.stopped?.cell ?? host.mayBeCharged[0]}”. Charged: ${charged} known, and ${mayHaveBeenCharged(host.mayBeCharged)}` };
   }
   if (summary.stopped) {
     return { code: refused ? EXIT.refused : EXIT.failed, charged: summary.charged, steps, plan, lastLine: `Stopped at “${summary.stopped.cell}”: ${refused ? 'refused, nothing was sent for it' : 'failed'}. Charged: ${charged}.` };

@@ -9,6 +9,7 @@
 import { basename, extname, join } from 'node:path';
 import { errorText } from '../core/errors';
 import { replaceInside } from '../core/files/writeInside';
+import { thousands } from '../core/numberText';
 import { resultsDirOf, readRecord } from '../core/pipeline/run';
 import { checkUrl } from '../core/transport/http';
 import { postWebhook } from '../core/transport/webhook';
@@ -45,7 +46,7 @@ export async function watchCommand(cmd: WatchCommand, env: RunEnv, print: Print)
   const name = basename(path);
   let summary: string;
   if (!previous || !after) {
-    summary = `${name}: first run, ${after?.size.toLocaleString('en-US') ?? 0} values in “${last}”; the next run says what changed.`;
+    summary = `${name}: first run, ${thousands(after?.size ?? 0)} values in “${last}”; the next run says what changed.`;
   } else {
     const changes = await detectChanges(previous, after.resultPath, undefined, compareInWorker(env.workerFile));
     summary = changeLine(name, changes, undefined, Date.parse(before?.at ?? '') || Date.now(), Date.now());

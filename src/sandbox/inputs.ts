@@ -14,6 +14,7 @@
  *   - a parameter may be given once; unknown parameters are refused;
  *   - lists of addresses count distinct addresses (second-chain ones compared in lower case).
  */
+import { thousands } from '../core/numberText';
 import { addressProblem, normaliseAddress, type Chain } from '../core/spec/addresses';
 import { ALT_DEXES, CREATOR_COLUMNS, LAUNCHPADS, MAIN_DEXES, TRADING_BOTS } from '../core/spec/catalog';
 import { sampleAddress } from '../core/spec/samples';
@@ -159,7 +160,7 @@ function addressList(p: Param & { kind: 'addresses' }, v: unknown): Checked {
     const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : '';
     return bad(`${named(p)} holds entries that are not ${CHAIN_NAME[p.chain]} addresses: ${problems.slice(0, 3).join('; ')}${more}.`);
   }
-  if (distinct.size > p.max) return bad(`${named(p)} holds ${distinct.size.toLocaleString('en-US')} distinct addresses; at most ${p.max.toLocaleString('en-US')} per request.`);
+  if (distinct.size > p.max) return bad(`${named(p)} holds ${thousands(distinct.size)} distinct addresses; at most ${thousands(p.max)} per request.`);
   return { ok: true, value: [...distinct] };
 }
 
@@ -207,7 +208,7 @@ function checkValue(p: Param, v: unknown, fromQuery: boolean): Checked {
       const n = numeric(v, fromQuery, true);
       if (n === undefined || n < p.min || n > p.max) {
         const how = fromQuery ? ', written in decimal digits' : '';
-        return bad(`${named(p)} must be a whole number from ${p.min.toLocaleString('en-US')} to ${p.max.toLocaleString('en-US')}${how}; got ${show(v)}.`);
+        return bad(`${named(p)} must be a whole number from ${thousands(p.min)} to ${thousands(p.max)}${how}; got ${show(v)}.`);
       }
       return { ok: true, value: n };
     }

@@ -3,6 +3,7 @@
  * but checked here on their own, as every input rule of inputs.ts is, so a client that sends what
  * the server refuses is caught by the tests instead of agreeing with itself).
  */
+import { thousands } from '../core/numberText';
 import { BOUNDS } from './bounds';
 import { OPERATORS, type Condition, type QueryBody, type QueryNode } from '../core/spec/queryModel';
 
@@ -63,7 +64,7 @@ export function queryBody(v: unknown): QueryBody | string {
   if ('field' in where) return '"where" must be a group, {"and": [...]} or {"or": [...]}, not a single condition.';
   const limit = v.limit;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > BOUNDS.queryLimit) {
-    return `"limit" must be a whole number from 1 to ${BOUNDS.queryLimit.toLocaleString('en-US')}; got ${show(limit)}.`;
+    return `"limit" must be a whole number from 1 to ${thousands(BOUNDS.queryLimit)}; got ${show(limit)}.`;
   }
   const body: QueryBody = { where, limit };
   if (v.sort !== undefined) {

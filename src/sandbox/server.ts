@@ -22,6 +22,7 @@ import { chargeFor } from './prices';
 import { routeOf, type Endpoint, type Routed } from './routes';
 import type { ReceivedRequest } from './types';
 import { errorText, CancelledError } from '../core/errors';
+import { thousands } from '../core/numberText';
 
 interface ServerDeps {
   readonly accounts: Accounts;
@@ -105,8 +106,8 @@ export class PollQueue {
   }
 }
 
-/** 1,000,000 credits (the server's own wording, not the client's formatter). */
-const fmtCredits = (n: number): string => `${n.toLocaleString('en-US')} credit${n === 1 ? '' : 's'}`;
+/** "1,000,000 credits": the server's own wording, always English as the service writes it (the client's fmtCredits speaks the person's language); the digits are the one owner's. */
+const fmtCredits = (n: number): string => `${thousands(n)} credit${n === 1 ? '' : 's'}`;
 
 export class Pipeline {
   readonly log: ReceivedRequest[] = [];

@@ -320,10 +320,12 @@ export class Workbench {
    */
   async openPalette(filter: string, until: (labels: string[]) => boolean = (l) => l.length > 0, timeoutMs = 90_000): Promise<string[]> {
     const deadline = Date.now() + timeoutMs;
+    const rows = this.quickInput.locator('.quick-input-list .monaco-list-row');
     for (;;) {
       // F1 again while the palette does not show: right after the workbench opens, something that
       // takes focus as it opens (an editor, the walkthrough) can close it at once (seen in CI on
-      // the first command of a file).
+      // the first command of a file). Each press is followed by a 5 s wait on the field, so the
+      // next press comes only once the last one has visibly come to nothing.
       for (let attempt = 1; ; attempt++) {
         await this.page.keyboard.press('F1');
         try {
@@ -331,21 +333,23 @@ export class Workbench {
           break;
         } catch (e) {
           if (attempt === 4) throw e;
-          await this.page.waitForTimeout(500);
         }
       }
       // Pasted, as a person who knows the command's name might: one input event, not one round trip
       // per character (a palette filter typed key by key cost about a second, several times a file).
       await this.page.keyboard.insertText(filter);
-      // Let the list settle on the filter before reading it.
-      await this.page.waitForTimeout(300);
-      const labels = (await this.quickInput.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts()).filter(
-        (l) => l !== 'No matching commands',
-      );
+      // The palette computes its list from the filter asynchronously (it gathers every command, then
+      // filters): the list is this filter's once a row highlights what was typed, or none matches. The
+      // unfiltered list it opened with highlights nothing, so until then the rows are not the answer
+      // (the command used last would be read as the first match).
+      const filtered = async (): Promise<boolean> =>
+        (await rows.locator('.label-name .highlight').count()) > 0 || (await rows.filter({ hasText: 'No matching commands' }).count()) > 0;
+      const read = async (): Promise<string[]> => (await rows.locator('.label-name').allInnerTexts()).filter((l) => l !== 'No matching commands');
+      for (const end = Math.min(deadline, Date.now() + 15_000); !(await filtered()) && Date.now() < end; await this.page.waitForTimeout(50));
+      const labels = await read();
       if (until(labels) || Date.now() > deadline) return labels;
       // The palette lists the commands known when it opened: close it and look again.
       await this.closeQuickInput();
-      await this.page.waitForTimeout(1000);
     }
   }
 
@@ -366,16 +370,24 @@ export class Workbench {
       await this.page.keyboard.press('Escape');
       if (attempt === 10) throw new Error('"Address Sets…" is not in the context menu of two selected files');
     }
-    // The workbench ignores a click right after its menu opened: point at the item first.
+    await this.pickMenuItem(item);
+  }
+
+  /**
+   * Picks an item of an open context menu as a person at the keyboard would: points at it, and once
+   * the menu shows it focused, presses Enter. A menu item takes mouse clicks only 100 ms after it is
+   * drawn (VS Code's menu.ts: the right-click's own mouse-up must not pick an item), a window no page
+   * state shows; Enter on the focused item has no such window.
+   */
+  private async pickMenuItem(item: Locator): Promise<void> {
     await item.hover();
-    await this.page.waitForTimeout(300);
-    await item.click();
+    await this.page.locator('.monaco-menu .action-item.focused').filter({ has: item }).waitFor({ state: 'visible', timeout: 5000 });
+    await this.page.keyboard.press('Enter');
   }
 
   /**
    * Right-clicks an Explorer row and picks "Open in Table" (the extension's items arrive a moment
-   * after the workbench). The workbench ignores a click that comes right after its menu opened (the
-   * right-click's own mouse-up must not pick an item): point at it first, then click.
+   * after the workbench), as pickMenuItem does.
    */
   async openInTableFromExplorer(label: string): Promise<void> {
     const row = this.page.locator('.explorer-folders-view .monaco-list-row', { hasText: label }).first();
@@ -390,9 +402,7 @@ export class Workbench {
       await this.page.keyboard.press('Escape');
       if (attempt === 10) throw new Error(`"Open in Table" is not in the context menu of ${label}`);
     }
-    await item.hover();
-    await this.page.waitForTimeout(300);
-    await item.click();
+    await this.pickMenuItem(item);
     await item.waitFor({ state: 'hidden', timeout: 5000 });
   }
 
@@ -408,7 +418,8 @@ export class Workbench {
     // Something that takes focus as it opens (an editor, a view, a result's table) can close the
     // palette between the look and the click, and the click then waits on a hidden row (seen in
     // full runs on a loaded machine). A person would open the palette again; so does this, up to
-    // three times. A click that happened never throws, so a command never runs twice.
+    // three times, once the click's own wait (10 s) has given what opened the time to take focus.
+    // A click that happened never throws, so a command never runs twice.
     for (let attempt = 1; ; attempt++) {
       const labels = await this.openPalette(title, (l) => l.includes(title));
       if (!labels.includes(title)) throw new Error(`"${title}" is not in the command palette; it shows: ${JSON.stringify(labels)}`);
@@ -417,7 +428,6 @@ export class Workbench {
         return;
       } catch (e) {
         if (attempt === 3 || (await this.quickInput.isVisible())) throw e;
-        await this.page.waitForTimeout(500);
       }
     }
   }
@@ -426,7 +436,9 @@ export class Workbench {
   async typeIntoQuickInput(text: string, o: { submit?: boolean } = {}): Promise<void> {
     await this.quickInputField.waitFor({ state: 'visible', timeout: 15_000 });
     await this.quickInputField.fill('');
-    await this.quickInputField.pressSequentially(text, { delay: 5 });
+    // Pasted, as a person with the addresses on the clipboard would: one input event, not a round trip
+    // per key (eleven addresses, 540 characters, typed key by key ran past 30 s at a load of 19).
+    await this.page.keyboard.insertText(text);
     // On a busy machine the quick input can still be turning from the last step (a pick) into this
     // one while the first keys land, and it clears them: 4 characters of an address were lost once
     // in a full run. What a person sees before pressing Enter is the whole text: make sure of it.
@@ -456,7 +468,12 @@ export class Workbench {
     for (const end = Date.now() + 5_000; (await this.quickInputField.inputValue()) !== file; await this.page.waitForTimeout(50)) {
       if (Date.now() > end) throw new Error(`The file dialog holds "${await this.quickInputField.inputValue()}", not ${file}`);
     }
-    await this.page.waitForTimeout(300);
+    // The dialog reads the path (listing its folder when it is another) and makes the file's row the
+    // active one: Enter then takes the file a person sees chosen. Bounded: Enter on the path alone
+    // also opens it, and the loop below presses again if the dialog dropped it.
+    const name = file.split('/').pop() ?? file;
+    const active = this.quickInput.locator('.quick-input-list .monaco-list-row.focused .label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) });
+    if (!(await active.waitFor({ state: 'visible', timeout: 30_000 }).then(() => true, () => false))) console.log(`# the file dialog never made ${name} its active row; Enter on the path`);
     let entered = Date.now();
     await this.page.keyboard.press('Enter');
     for (let i = 0; i < 3; i++) {

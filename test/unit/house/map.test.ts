@@ -124,6 +124,35 @@ function folderLoops(dir: string): string[] {
 }
 
 /**
+ * The files the "Where does X live" section names, row by row: a full path (`src/core/table/csvIndexer.ts`)
+ * as written, a bare name (`rowScanner.ts`) in the folder of the path (a file's, or a folder's) the row cited last before it,
+ * so "`src/core/table/remoteTable.ts` → `workerTable.ts`" names src/core/table/workerTable.ts.
+ */
+function whereFiles(contributing: string): { row: string; file: string }[] {
+  const section = /^## Where does X live\n([\s\S]*?)(?=^## )/mu.exec(contributing)?.[1] ?? '';
+  return section
+    .split('\n')
+    .filter((l) => l.startsWith('| '))
+    .flatMap((row) => {
+      let folder: string | undefined;
+      const out: { row: string; file: string }[] = [];
+      for (const m of row.matchAll(/`([\w./-]+(?:\.ts|\/))`/gu)) {
+        const name = m[1] ?? '';
+        if (name.endsWith('/')) {
+          folder = name.slice(0, -1);
+          continue;
+        }
+        if (name.includes('/')) folder = dirname(name);
+        out.push({ row: row.split('|')[1]?.trim() ?? '', file: name.includes('/') ? name : `${folder ?? '?'}/${name}` });
+      }
+      return out;
+    });
+}
+
+/** The ten behaviours issue 31 followed end to end: each has a row naming the file to open first. */
+const BEHAVIOURS = ['The price before a call', 'The key', 'A 404 job', 'A CSV being indexed', 'A sort from click to worker and back', 'A query completion', 'Open in Notebook', "A pipeline's Run All", "A watch's run", 'A budget refusal'];
+
+/**
  * The loops between folders the regrouping of issue 31 ends (its codemod empties this list when it
  * moves the files): each entry is a loop's folders as folderLoops names them. A new loop fails.
  */
@@ -136,6 +165,17 @@ describe('the map: CONTRIBUTING, the docs and the folders agree', () => {
   it('every repo path README.md, CONTRIBUTING.md and docs/ cite exists', () => {
     const missing = docs().flatMap((d) => citedPaths(readFileSync(join(root, d), 'utf8')).filter((p) => !existsSync(join(root, p))).map((p) => `${d}: ${p}`));
     assert.deepEqual(missing, [], 'a doc cites a path that is not in the repository: fix the path, or add the file');
+  });
+
+  it('"Where does X live" has a row for each of the ten behaviours, and every file it names exists', () => {
+    const text = readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8');
+    const named = whereFiles(text);
+    assert.deepEqual(BEHAVIOURS.filter((b) => !named.some((n) => n.row === b)), [], 'give the behaviour its row: the file to open first, then where it leads');
+    assert.deepEqual(
+      named.filter((n) => !existsSync(join(root, n.file))).map((n) => `${n.row}: ${n.file}`),
+      [],
+      'a bare name is read in the folder of the path cited before it in its row: write the full path when it is in another folder',
+    );
   });
 
   it('every folder of src/core and src/vscode is named in CONTRIBUTING’s Layout, under its floor', () => {
@@ -156,6 +196,15 @@ describe('the map: CONTRIBUTING, the docs and the folders agree', () => {
     const layout = layoutFolders('## Layout\n\n```\nsrc/core/     pure\n  results/         what a result is\n  jobs/ history/   jobs\n  table/compare/   two results\nsrc/vscode/   host\n  results/   opening\n```\n\n## Next\n');
     assert.deepEqual([...(layout.get('src/core/') ?? [])], ['results/', 'jobs/', 'history/', 'table/compare/']);
     assert.deepEqual([...(layout.get('src/vscode/') ?? [])], ['results/']);
+    const where = whereFiles('## Where does X live\n\n| A sort | `src/vscode/table/dataHandlers.ts` | `src/core/table/remoteTable.ts` → `workerTable.ts`, `x.ts` |\n| A key | `apiKey.ts` |\n| Results | `src/core/results/` (`names.ts`) |\n\n## Next\n');
+    assert.deepEqual(where, [
+      { row: 'A sort', file: 'src/vscode/table/dataHandlers.ts' },
+      { row: 'A sort', file: 'src/core/table/remoteTable.ts' },
+      { row: 'A sort', file: 'src/core/table/workerTable.ts' },
+      { row: 'A sort', file: 'src/core/table/x.ts' },
+      { row: 'A key', file: '?/apiKey.ts' },
+      { row: 'Results', file: 'src/core/results/names.ts' },
+    ]);
     const tmp = mkdtempSync(join(tmpdir(), 'wa-map-'));
     try {
       const files: Record<string, string> = {

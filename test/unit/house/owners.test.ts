@@ -363,26 +363,23 @@ describe('one owner asks the person: modal confirmations, picks with Cancel firs
 });
 
 // ---------------------------------------------------------------------------------------------
-// 5. A call's outcome told as a feature's result: the watch's run and the pipeline's cell share its words.
+// 5. A call's outcome told as a feature's result: the watch's run, the pipeline's cell and the runner share its words.
 
 /** The owner of the sentences a feature says of a call that brought no result. */
 const OUTCOME_OWNER = 'src/core/calls/outcome.ts';
-/**
- * The runner (src/runner/) is a third host with its own words for the same outcomes (its exit codes
- * and "check the request history (free)"); it is not scanned here yet.
- */
-const OUTCOME_HOSTS = [join(src, 'core'), join(src, 'vscode')];
+/** The hosts that tell a call's outcome: the window's features, and the command-line runner (its own teller in the owner). */
+const OUTCOME_HOSTS = ['core', 'vscode', 'runner'].map((d) => join(src, d));
 
 /** One of the owner's sentences spelt out: in a string, or as a piece of a template (`${errors} Nothing was sent.`). */
 function outcomeSentence(n: ts.Node, sf: ts.SourceFile): string | undefined {
   const piece = ts.isStringLiteralLike(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n) ? n.text : undefined;
   if (piece === undefined) return undefined;
-  if (/Cancelled; nothing was sent|may have been charged: see Request History|returned no result file/u.test(piece) || piece === ' Nothing was sent.') return n.getText(sf);
+  if (/Cancelled; nothing was sent|may have been charged: (?:see Request History|check the request history)|returned no result file|Nothing was sent\. Charged: /u.test(piece) || piece === ' Nothing was sent.') return n.getText(sf);
   return undefined;
 }
 
 describe('one owner tells what came of a call that brought no result (watch and pipeline)', () => {
-  it('no file of src/core or src/vscode outside src/core/calls/outcome.ts writes its sentences (use toldOutcome / noResultFile)', () => {
+  it('no file of src/core, src/vscode or src/runner outside src/core/calls/outcome.ts writes its sentences (use toldOutcome / noResultFile / mayHaveBeenCharged / refusedBeforeSending)', () => {
     assert.deepEqual(
       OUTCOME_HOSTS.flatMap((d) => scan(d, outcomeSentence)).filter((f) => fileOf(f) !== OUTCOME_OWNER),
       [],
@@ -400,13 +397,16 @@ describe('one owner tells what came of a call that brought no result (watch and 
           "const d = { message: 'The call returned no result file.' };",
           "const e = `${title} copied. Nothing was sent.`;",
           'const f = toldOutcome(out).message;',
+          "const g = `${refusal} Nothing was sent. Charged: 0 credits.`;",
+          "const h = `Charged: ${c} known, and ${names.join(', ')} may have been charged: check the request history (free) before running it again.`;",
+          "const i = `Stopped. Charged: ${c} known, and ${mayHaveBeenCharged([id])}`;",
         ].join('\n'),
       },
       outcomeSentence,
     );
     assert.deepEqual(
       found.map((f) => f.slice(f.indexOf(':') + 1, f.indexOf(':', f.indexOf(':') + 1))),
-      ['2', '3', '4', '5'],
+      ['2', '3', '4', '5', '8', '9'],
     );
   });
 });
@@ -463,14 +463,15 @@ const NUMBERS_OWNER = 'src/core/numberText.ts';
  * Where a number is turned into text that is not words for a person, and why:
  * - catalog.ts: a number given as an input, written back as the plain digits the API reads (no exponent, no grouping);
  * - pairRows.ts: the Δ column's exact decimal, a cell's value that is sorted, copied and exported;
+ * - runner/junit.ts: a JUnit report's `time` attribute, seconds with three decimals as the format reads them;
  * - webview-ui/format.ts (Intl formats, not these calls) is the table's cell formats the person chooses.
  */
-const NOT_WORDS = new Set(['src/core/spec/catalog.ts', 'src/core/table/compare/pairRows.ts']);
+const NOT_WORDS = new Set(['src/core/spec/catalog.ts', 'src/core/table/compare/pairRows.ts', 'src/runner/junit.ts']);
 /**
- * The hosts scanned. src/sandbox is the service's stand-in, writing the server's own messages; src/runner
- * (the command-line host) is not scanned yet: its four calls are left while it is being changed by others.
+ * The hosts scanned: every one that writes for people, the command-line runner and the sandbox (the
+ * service's stand-in, whose messages keep the server's English words but take their digits from the owner) included.
  */
-const NUMBER_HOSTS = ['core', 'vscode', 'webview-ui'].map((d) => join(src, d));
+const NUMBER_HOSTS = ['core', 'vscode', 'webview-ui', 'runner', 'sandbox'].map((d) => join(src, d));
 
 /** A number written by hand: `toLocaleString` or `toFixed` called. */
 function handMadeNumber(n: ts.Node): string | undefined {
@@ -479,7 +480,7 @@ function handMadeNumber(n: ts.Node): string | undefined {
 }
 
 describe('one owner writes numbers and credits for people', () => {
-  it('no file of src/core, src/vscode or src/webview-ui outside src/core/numberText.ts calls toLocaleString or toFixed', () => {
+  it('no file of src/core, src/vscode, src/webview-ui, src/runner or src/sandbox outside src/core/numberText.ts calls toLocaleString or toFixed', () => {
     assert.deepEqual(
       NUMBER_HOSTS.flatMap((d) => scan(d, handMadeNumber)).filter((f) => fileOf(f) !== NUMBERS_OWNER && !NOT_WORDS.has(fileOf(f))),
       [],
