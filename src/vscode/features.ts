@@ -215,6 +215,6 @@ export async function activateFeatures(context: vscode.ExtensionContext, entry: 
   sweepResultsFolderInBackground(() => jobs.folder(), log);
   const builtAt = performance.now();
   const featuresMs = builtAt - entry.started;
-  log.info(`Features ready ${milliseconds(featuresMs)} after activation began.`);
+  log.info(`Features ready ${milliseconds(featuresMs)} after activation began, at ${new Date().toISOString()}.`);
   return { services, activationMs: entry.activationMs, featuresMs, builtAt, sidebar, context, table, prices, questions, workspaceSettings, copier, watches, agentTools };
 }
