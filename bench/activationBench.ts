@@ -182,7 +182,7 @@ async function main(): Promise<void> {
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (${label}) on ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores, ${(totalmem() / 1e9).toFixed(1)} GB), Node ${process.version}, by \`npm run bench:activation\` (bench/activationBench.ts).`,
     `1-minute load average ${loadBefore[0]?.toFixed(1)} before, ${loadAfter[0]?.toFixed(1)} after.`,
     '',
-    `The packaged .vsix (${(bundleBytes / 1e6).toFixed(2)} MB dist/extension.js, ${nonAscii} non-ASCII bytes) installed in code-server; each round a fresh server, profile and workspace; the extension activated by opening a \`.waquery.json\` file from the Explorer.`,
+    `The packaged .vsix (${bundleBytes < 100_000 ? `${(bundleBytes / 1e3).toFixed(1)} KB` : `${(bundleBytes / 1e6).toFixed(2)} MB`} dist/extension.js, ${nonAscii} non-ASCII bytes) installed in code-server; each round a fresh server, profile and workspace; the extension activated by opening a \`.waquery.json\` file from the Explorer.`,
     '',
     '| Figure | Budget | Median (each round) |',
     '| --- | --- | --- |',
