@@ -1,8 +1,10 @@
 /**
  * The extension's features, built together on their first use: src/extension.ts registers a stand-in
- * for every declared command and loads this module (its own bundle, dist/features.js, so undici, zod
- * and the catalog are neither read nor run until then) when one is run, or right after activation
- * returns, as whatever activated the extension (a query file, a view, an editor) needs it next. Data flows as the architecture describes:
+ * for every declared command, tool, view, the pipeline serializer and the table editor
+ * (src/vscode/base/standIns.ts) and loads this module (its own bundle, dist/features.js, so undici,
+ * zod and the catalog are neither read nor run until then) when one of them is first used, or when
+ * a query file is open, whose language features are needed at once. The real handlers reach the
+ * stand-ins through src/vscode/base/handOver.ts. Data flows as the architecture describes:
  * services first, then the commands, languages, views and watches over them.
  */
 import * as path from 'node:path';
@@ -48,6 +50,8 @@ import { AgentAllowance } from './base/agentAllowance';
 import { registerAgentTools, type AgentTools } from './agents/agentTools';
 import { registerWatches } from './watch/watchCommands';
 import { milliseconds } from '../core/numberText';
+import { useStandIns } from './base/handOver';
+import type { StandInSink } from './base/standIns';
 
 /**
  * Only under VS Code's test runner (ExtensionMode.Test): what the integration suite drives. It
@@ -55,7 +59,12 @@ import { milliseconds } from '../core/numberText';
  */
 export interface TestSurface {
   readonly services: Services;
+  /** The time inside the entry's activate() (what VS Code waits for). */
   readonly activationMs: number;
+  /** From activate()'s start to every feature built (their first use came in between). */
+  readonly featuresMs: number;
+  /** performance.now() when the features were built: after activate() returned, never inside it. */
+  readonly builtAt: number;
   /** The Wallet Analytics view container: Account and Requests views, credits status bar item. */
   readonly sidebar: Sidebar;
   /** The context, so tests can reach this extension's SecretStorage, log and storage folders. */
@@ -83,12 +92,24 @@ function logCall(log: Log, e: CallLog): void {
   else log.warn(line);
 }
 
+/** What the thin entry hands the features (src/extension.ts). */
+export interface FromEntry {
+  /** performance.now() when activate() began, and how long it took. */
+  readonly started: number;
+  readonly activationMs: number;
+  /** The log channel the entry made to say it was activated. */
+  readonly channel: vscode.LogOutputChannel;
+  /** The entry's stand-ins, which take the real handlers. */
+  readonly standIns: StandInSink;
+}
+
 /**
  * Everything activate() used to build at once, built on the first use of any feature (src/extension.ts):
  * the services, every command's real handler, the views, the query language, the table editor.
- * `started` is when activate() began, so "Activated in" spans the whole wait of the first feature.
  */
-export async function activateFeatures(context: vscode.ExtensionContext, started: number): Promise<TestSurface> {
+export async function activateFeatures(context: vscode.ExtensionContext, entry: FromEntry): Promise<TestSurface> {
+  // Before anything registers: each id the entry holds a stand-in for goes to that stand-in.
+  useStandIns(entry.standIns);
   // Every l10n.t in the host and the core reads VS Code's bundle for the display language.
   useBundle(vscode.l10n.bundle);
   const contextKeys = new ContextKeySetter();
@@ -97,7 +118,7 @@ export async function activateFeatures(context: vscode.ExtensionContext, started
   const storage = new Storage(context);
   const profiles = new ProfileService(storage);
   const keys = new ApiKeyStore(context.secrets, contextKeys, () => profiles.keyProfileId());
-  const log = new Log(() => keys.peekAll());
+  const log = new Log(() => keys.peekAll(), entry.channel);
   const connection = new Connection(keys, contextKeys, log, (e) => logCall(log, e), profiles);
   // One history reader and one pace for the window: the poller, every view and the budgets share them.
   const history = new HistoryService(connection);
@@ -192,7 +213,8 @@ export async function activateFeatures(context: vscode.ExtensionContext, started
   void workspaceSettings.check().catch((e: unknown) => log.warn(`Workspace settings not checked: ${String(e)}`));
   // A crash's .part files and extraction folders; fire-and-forget, so activation never waits on the disk.
   sweepResultsFolderInBackground(() => jobs.folder(), log);
-  const activationMs = performance.now() - started;
-  log.info(`Activated in ${milliseconds(activationMs)}.`);
-  return { services, activationMs, sidebar, context, table, prices, questions, workspaceSettings, copier, watches, agentTools };
+  const builtAt = performance.now();
+  const featuresMs = builtAt - entry.started;
+  log.info(`Features ready ${milliseconds(featuresMs)} after activation began, at ${new Date().toISOString()}.`);
+  return { services, activationMs: entry.activationMs, featuresMs, builtAt, sidebar, context, table, prices, questions, workspaceSettings, copier, watches, agentTools };
 }

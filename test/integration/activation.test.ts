@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { exportsFor } from '../../src/vscode/base/exports';
+import { CommandIds } from '../../src/vscode/base/ids';
 import { api, extension, note } from './support';
 import { timingFigure } from '../timing';
 
@@ -9,15 +10,42 @@ describe('activation', () => {
   let wasActive: boolean;
   let wallMs: number;
   let activationMs: number;
+  let featuresMs: number;
+  let returnedAt: number;
+  let builtAt: number;
+  let commandsAtReturn: string[];
+  let ranAt: number;
+  let ranBeforeFeatures: Thenable<unknown>;
 
   before(async () => {
     const ext = extension();
     wasActive = ext.isActive;
     const t0 = performance.now();
     const exported = await ext.activate();
-    wallMs = performance.now() - t0;
+    returnedAt = performance.now();
+    wallMs = returnedAt - t0;
+    // At once, before the features' bundle is read: the commands are there, and one runs.
+    ranAt = performance.now();
+    ranBeforeFeatures = vscode.commands.executeCommand(CommandIds.showLog);
+    commandsAtReturn = await vscode.commands.getCommands(true);
     assert.ok(exported, 'under the test runner activate() returns its test surface');
-    activationMs = exported.testing.activationMs;
+    const t = await exported.testing;
+    activationMs = t.activationMs;
+    featuresMs = t.featuresMs;
+    builtAt = t.builtAt;
+  });
+
+  it('returns before the features are built (activate() does not wait for dist/features.js)', () => {
+    note(`features built ${featuresMs.toFixed(1)} ms after activation began, ${(builtAt - returnedAt).toFixed(1)} ms after extension.activate() resolved`);
+    assert.ok(builtAt > returnedAt, 'the features were built before activate() returned: it waited for them');
+  });
+
+  it('has every declared command registered when activate() returns, and runs one before its feature loaded', async () => {
+    const manifest = extension().packageJSON as { contributes: { commands: { command: string }[] } };
+    const missing = manifest.contributes.commands.map((c) => c.command).filter((c) => !commandsAtReturn.includes(c));
+    assert.deepEqual(missing, [], 'declared but not registered when activation returned');
+    assert.ok(ranAt < builtAt, 'the command was run before the features were built');
+    await ranBeforeFeatures;
   });
 
   it('stays inactive until something needs it (no "*" or startup activation)', () => {
@@ -47,11 +75,12 @@ describe('exports: nothing for other extensions', () => {
     assert.equal(exportsFor(vscode.ExtensionMode.Test, surface), surface);
   });
 
-  it('even under the test runner, the exports hold the key and the services only under `testing`', () => {
+  it('even under the test runner, the exports hold the key and the services only under `testing`', async () => {
     const exported = extension().exports;
     assert.ok(exported);
     // Before issue 21, `services` (keys, connection, credits, jobs) sat at the top for every caller.
     assert.deepEqual(Object.keys(exported), ['testing'], 'one field, the test surface: no services, keys or connection beside it');
-    assert.ok('keys' in exported.testing.services && 'connection' in exported.testing.services, 'the services are under `testing` only');
+    const services = (await exported.testing).services;
+    assert.ok('keys' in services && 'connection' in services, 'the services are under `testing` only');
   });
 });

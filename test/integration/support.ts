@@ -20,7 +20,7 @@ export function extension(): vscode.Extension<ExtensionExports | undefined> {
  * sidebar up front. The extension exports it only under VS Code's test runner (ExtensionMode.Test).
  */
 export async function api(): Promise<ExtensionApi> {
-  const t = (await extension().activate())?.testing;
+  const t = await (await extension().activate())?.testing;
   if (!t) throw new Error('The extension exported nothing: the extension host is not in ExtensionMode.Test.');
   return { services: t.services, activationMs: t.activationMs, sidebar: t.sidebar, testing: t };
 }

@@ -7,6 +7,7 @@
  * (core/agents/toolText.ts).
  */
 import * as vscode from 'vscode';
+import { registerTool } from '../base/handOver';
 import { toolDeclarations, toolEndpoint, type FreeToolName } from '../../core/agents/declarations';
 import { freeTool, type FreeToolHost } from '../../core/agents/freeTools';
 import { readResultText } from '../../core/agents/resultText';
@@ -73,7 +74,7 @@ export function registerAgentTools(context: vscode.ExtensionContext, deps: Omit<
       };
     }
     tools.set(d.name, tool);
-    context.subscriptions.push(vscode.lm.registerTool(d.name, tool));
+    context.subscriptions.push(registerTool(d.name, tool));
   }
   return tools;
 }

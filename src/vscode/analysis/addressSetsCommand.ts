@@ -7,6 +7,7 @@
  * whose endpoint command runs without `yes`: its price is shown before anything is sent.
  */
 import * as vscode from 'vscode';
+import { registerCommand } from '../base/handOver';
 import * as path from 'node:path';
 import { AddressSetCache, checkChains, combine, countOf, listFileName, listText, readAddressSet, readInWorker, type AddressSet, type SetOperation } from '../../core/addressLists/addressSets';
 import { CommandIds } from '../base/ids';
@@ -228,7 +229,7 @@ export function registerAddressSetsCommand(context: vscode.ExtensionContext, dep
   // worker, so a 722 MB result never stalls the extension host.
   const cache = new AddressSetCache((f) => readAddressSet(f, undefined, readInWorker()));
   context.subscriptions.push(
-    vscode.commands.registerCommand(CommandIds.addressSets, async (target?: unknown, selection?: unknown): Promise<AddressSetsOutcome | undefined> => {
+    registerCommand(CommandIds.addressSets, async (target?: unknown, selection?: unknown): Promise<AddressSetsOutcome | undefined> => {
       try {
         if (isArgs(target)) {
           const keep = target.op === 'subtract' && target.keep ? target.keep : undefined;

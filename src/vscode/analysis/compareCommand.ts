@@ -6,6 +6,7 @@
  * and its worker show it (src/core/compare/), and it can be opened again from the Explorer.
  */
 import * as vscode from 'vscode';
+import { registerCommand } from '../base/handOver';
 import * as path from 'node:path';
 import { saveComparison } from '../../core/table/compare/compareFile';
 import { CommandIds } from '../base/ids';
@@ -55,8 +56,8 @@ export function registerCompareCommands(context: vscode.ExtensionContext, deps: 
     }
   };
   context.subscriptions.push(
-    vscode.commands.registerCommand(CommandIds.compareResults, command),
+    registerCommand(CommandIds.compareResults, command),
     // The same flow with A given (a Requests item, a table): only B is asked.
-    vscode.commands.registerCommand(CommandIds.compareWith, command),
+    registerCommand(CommandIds.compareWith, command),
   );
 }

@@ -124,6 +124,12 @@ export const RESULT_SCHEME = 'wallet-analytics-result';
 /** The table's custom editor (package.json contributes.customEditors). */
 export const TABLE_VIEW_TYPE = 'walletAnalytics.table';
 
+/** The query files' language (package.json contributes.languages; onLanguage:waquery activates the extension). */
+export const WAQUERY_LANGUAGE = 'waquery';
+
+/** The log channel's name: the thin entry makes it (src/extension.ts), the features' Log writes to it. */
+export const LOG_CHANNEL = 'Wallet Analytics';
+
 /** The status bar items' ids (the person can hide each by it). */
 export const StatusBarIds = {
   credits: 'walletAnalytics.credits',

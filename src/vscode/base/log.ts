@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { redact } from '../../core/errors';
 import { logLine } from '../../core/logLine';
+import { LOG_CHANNEL } from './ids';
 
 /**
  * The "Wallet Analytics" log channel. Every line passes through redact() with the
@@ -11,8 +12,12 @@ import { logLine } from '../../core/logLine';
 export class Log implements vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;
 
-  constructor(private readonly secrets: () => readonly (string | undefined)[]) {
-    this.channel = vscode.window.createOutputChannel('Wallet Analytics', { log: true });
+  /** `channel`: the one the thin entry already made to say it was activated (src/extension.ts), else a new one. */
+  constructor(
+    private readonly secrets: () => readonly (string | undefined)[],
+    channel?: vscode.LogOutputChannel,
+  ) {
+    this.channel = channel ?? vscode.window.createOutputChannel(LOG_CHANNEL, { log: true });
   }
 
   private clean(msg: string): string {

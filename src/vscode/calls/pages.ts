@@ -11,6 +11,7 @@
  * window's when the price is approved sends nothing.
  */
 import * as vscode from 'vscode';
+import { registerCommand } from '../base/handOver';
 import * as path from 'node:path';
 import { endpoint, shortTitle, type Endpoint } from '../../core/spec/catalog';
 import { isWalletApiError, errorText } from '../../core/errors';
@@ -185,7 +186,7 @@ async function resumeFile(file: string, deps: PagesDeps, args: PagesArgs): Promi
 
 /** Registers "Resume Reading Pages…" (argument: a partial result's path or Uri; else a pick). */
 export function registerPagesCommands(context: vscode.ExtensionContext, deps: PagesDeps): void {
-  context.subscriptions.push(vscode.commands.registerCommand(CommandIds.resumePages, (target?: unknown) => resumePages(target, deps)));
+  context.subscriptions.push(registerCommand(CommandIds.resumePages, (target?: unknown) => resumePages(target, deps)));
 }
 
 async function pickPartial(deps: PagesDeps): Promise<string | undefined> {

@@ -4,6 +4,7 @@
  * sandbox offered instead: a key without an address would make "Check It (Free)" fail on DNS.
  */
 import * as vscode from 'vscode';
+import { registerCommand } from '../base/handOver';
 import { checkApiKey, clearedKeyMessage } from '../../core/transport/apiKey';
 import { commandIdOf, endpoint } from '../../core/spec/catalog';
 import { checkProfileBaseUrl, DEFAULT_PROFILE_ID, normalizeBaseUrl } from '../../core/transport/profiles';
@@ -89,7 +90,7 @@ async function askWhereTheApiIs(s: Services, questions: PersonQuestions): Promis
 export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Services, questions: PersonQuestions): void {
   context.subscriptions.push(
     // Arguments are ignored: only the person's own entry in the password box stores a key.
-    vscode.commands.registerCommand(CommandIds.setApiKey, async () => {
+    registerCommand(CommandIds.setApiKey, async () => {
       const key = await askApiKey(questions, {
         title: l10n.t('Wallet Analytics: Set API Key{0}', profileNote(s)),
         prompt: l10n.t('Paste the API key issued with your API plan. It is kept in VS Code’s SecretStorage only.'),
@@ -115,7 +116,7 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Serv
       });
       return true;
     }),
-    vscode.commands.registerCommand(CommandIds.clearApiKey, async () => {
+    registerCommand(CommandIds.clearApiKey, async () => {
       const hadKey = (await s.keys.get()) !== undefined;
       const profile = s.connection.profiles.get(s.connection.profiles.keyProfileId())?.name ?? 'this profile';
       // Deleting the key is asked first, whoever runs the command (the palette, a link, another

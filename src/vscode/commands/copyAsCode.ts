@@ -10,6 +10,7 @@
  * would use.
  */
 import * as vscode from 'vscode';
+import { registerCommand } from '../base/handOver';
 import type { Chain } from '../../core/spec/addresses';
 import { ENDPOINTS, findEndpoint, shortTitle, type Endpoint } from '../../core/spec/catalog';
 import { endpointTitle, hasShortenedList } from '../../core/history/format';
@@ -145,7 +146,7 @@ export function registerCopyAsCode(context: vscode.ExtensionContext, copier: Cod
   };
 
   context.subscriptions.push(
-    vscode.commands.registerCommand(CommandIds.copyAsCode, async (target?: unknown, extra?: unknown): Promise<CopyOutcome | undefined> => {
+    registerCommand(CommandIds.copyAsCode, async (target?: unknown, extra?: unknown): Promise<CopyOutcome | undefined> => {
       try {
         const opts = optionsFrom(extra);
         if (target instanceof RequestNode || typeof target === 'string') {

@@ -4,6 +4,7 @@
  * never approve the price.
  */
 import * as vscode from 'vscode';
+import { registerCommand } from '../base/handOver';
 import { ENDPOINTS, commandIdOf, type Endpoint } from '../../core/spec/catalog';
 import { describeRule } from '../../core/money/pricing';
 import type { CallService } from '../calls/callService';
@@ -16,11 +17,11 @@ const FAMILY_LABEL: Record<string, string> = { queued: 'Queued jobs (a file)', d
 export function registerEndpointCommands(context: vscode.ExtensionContext, calls: CallService): void {
   for (const ep of ENDPOINTS) {
     context.subscriptions.push(
-      vscode.commands.registerCommand(commandIdOf(ep), (args?: unknown) => calls.run(ep, args)),
+      registerCommand(commandIdOf(ep), (args?: unknown) => calls.run(ep, args)),
     );
   }
   context.subscriptions.push(
-    vscode.commands.registerCommand(CommandIds.runEndpoint, async () => {
+    registerCommand(CommandIds.runEndpoint, async () => {
       const items: (vscode.QuickPickItem & { ep?: Endpoint })[] = [];
       for (const chain of ['main', 'alt'] as const) {
         for (const family of ['queued', 'direct', 'account'] as const) {

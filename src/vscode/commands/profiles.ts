@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCommand } from '../base/handOver';
 import { askApiKey } from './apiKey';
 import { commandIdOf, endpoint } from '../../core/spec/catalog';
 import { isLive } from '../../core/jobs/job';
@@ -32,7 +33,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
   const liveJobs = (id: string): number => s.jobs.store.all().filter((j) => isLive(j) && (j.profileId ?? DEFAULT_PROFILE_ID) === id).length;
 
   context.subscriptions.push(
-    vscode.commands.registerCommand(CommandIds.addProfile, async (preset?: AddArgs): Promise<string | undefined> => {
+    registerCommand(CommandIds.addProfile, async (preset?: AddArgs): Promise<string | undefined> => {
       const title = (n: number) => `Wallet Analytics: Add Profile (${n}/3)`;
       // Arguments only pre-fill: the person reads each box and presses Enter (or Escape).
       const name = await questions.input('profileName', {
@@ -73,7 +74,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       return id;
     }),
 
-    vscode.commands.registerCommand(CommandIds.switchProfile, async (preset?: unknown): Promise<string | undefined> => {
+    registerCommand(CommandIds.switchProfile, async (preset?: unknown): Promise<string | undefined> => {
       let id = str(preset);
       if (id === undefined) {
         const active = s.connection.activeProfile().id;
@@ -100,7 +101,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       return id;
     }),
 
-    vscode.commands.registerCommand(CommandIds.renameProfile, async (presetId?: unknown, presetName?: unknown): Promise<boolean> => {
+    registerCommand(CommandIds.renameProfile, async (presetId?: unknown, presetName?: unknown): Promise<boolean> => {
       const id = str(presetId) ?? (await pickAdded(s, 'Rename Profile'));
       if (id === undefined) return false;
       const p = profiles.get(id);
@@ -121,7 +122,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
     }),
 
     // An id only chooses which profile the question names; the person always confirms (no argument skips it).
-    vscode.commands.registerCommand(CommandIds.removeProfile, async (presetId?: unknown): Promise<boolean> => {
+    registerCommand(CommandIds.removeProfile, async (presetId?: unknown): Promise<boolean> => {
       const id = str(presetId) ?? (await pickAdded(s, 'Remove Profile'));
       if (id === undefined) return false;
       const p = profiles.get(id);

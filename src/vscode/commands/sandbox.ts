@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCommand } from '../base/handOver';
 import type { Connection } from '../base/connection';
 import type { JobService } from '../jobs/jobService';
 import { openResult } from '../results/open';
@@ -11,7 +12,7 @@ export function registerSandboxAndResultCommands(
   deps: { connection: Connection; jobs: JobService; showLog: () => void },
 ): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand(CommandIds.startSandbox, async () => {
+    registerCommand(CommandIds.startSandbox, async () => {
       const s = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Window, title: l10n.t('Starting the Wallet Analytics sandbox…') },
         () => deps.connection.startSandbox(),
@@ -21,18 +22,18 @@ export function registerSandboxAndResultCommands(
       );
       return s.baseUrl;
     }),
-    vscode.commands.registerCommand(CommandIds.stopSandbox, async () => {
+    registerCommand(CommandIds.stopSandbox, async () => {
       await deps.connection.stopSandbox();
       void vscode.window.showInformationMessage(l10n.t('Sandbox stopped. Calls go to {0} again.', deps.connection.baseUrl()));
     }),
-    vscode.commands.registerCommand(CommandIds.showLog, () => deps.showLog()),
-    vscode.commands.registerCommand(CommandIds.retryDownload, async (requestId?: unknown) => {
+    registerCommand(CommandIds.showLog, () => deps.showLog()),
+    registerCommand(CommandIds.retryDownload, async (requestId?: unknown) => {
       if (typeof requestId !== 'string') return;
       await deps.jobs.poller.retryDownload(requestId);
       const j = deps.jobs.store.get(requestId);
       if (j) await deps.jobs.announce(j);
     }),
-    vscode.commands.registerCommand(CommandIds.openResult, async (target?: unknown) => {
+    registerCommand(CommandIds.openResult, async (target?: unknown) => {
       const job = typeof target === 'string' ? deps.jobs.store.get(target) : undefined;
       const p = job?.resultPath ?? (typeof target === 'string' ? target : undefined);
       if (p) await openResult(p);

@@ -11,6 +11,7 @@
  * command, or its tab or the Welcome page in view), when the service has surely registered it.
  */
 import * as vscode from 'vscode';
+import { registerCommand } from '../base/handOver';
 import type { ContextKeySetter } from '../base/contextKeys';
 import { CommandIds, ContextKeys, WALKTHROUGH_ID } from '../base/ids';
 
@@ -73,7 +74,7 @@ export function registerGetStartedCommand(context: vscode.ExtensionContext, deps
   const ticker = new FirstStepTicker(deps);
   context.subscriptions.push(
     ticker,
-    vscode.commands.registerCommand(CommandIds.getStarted, async () => {
+    registerCommand(CommandIds.getStarted, async () => {
       // The walkthrough is addressed as `publisher.name#id`; context.extension.id is `publisher.name`.
       await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#${WALKTHROUGH_ID}`, false);
       ticker.walkthroughShown();

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 
-/** The language id of `.waquery.json` files (package.json contributes.languages). */
-export const WAQUERY_LANGUAGE = 'waquery';
+import { WAQUERY_LANGUAGE } from '../base/ids';
+
+/** The language id of `.waquery.json` files (package.json contributes.languages); the entry needs it too, so it lives in base/ids.ts. */
+export { WAQUERY_LANGUAGE };
 export const WAQUERY_SELECTOR: vscode.DocumentSelector = { language: WAQUERY_LANGUAGE };
 
 export function isQueryDocument(doc: vscode.TextDocument): boolean {

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { registerCommand } from '../base/handOver';
 import { FieldCache } from '../../core/query/fieldCache';
 import type { QueryRunCache } from '../../core/query/runCache';
 import { parseScope } from '../../core/transport/profiles';
@@ -53,8 +54,8 @@ export function registerQueryLanguage(context: vscode.ExtensionContext, services
     vscode.languages.registerHoverProvider(WAQUERY_SELECTOR, new QueryHovers(fields)),
     vscode.languages.registerCodeActionsProvider(WAQUERY_SELECTOR, new QueryQuickFixes(fields), { providedCodeActionKinds: QueryQuickFixes.kinds }),
     vscode.languages.registerCodeLensProvider(WAQUERY_SELECTOR, lenses),
-    vscode.commands.registerCommand(CommandIds.newQuery, (target?: vscode.Uri) => newQueryFile(target instanceof vscode.Uri ? target : undefined)),
-    vscode.commands.registerCommand(CommandIds.refreshQueryFields, async () => {
+    registerCommand(CommandIds.newQuery, (target?: vscode.Uri) => newQueryFile(target instanceof vscode.Uri ? target : undefined)),
+    registerCommand(CommandIds.refreshQueryFields, async () => {
       try {
         const entry = await fields.refresh();
         const msg = `Query fields refreshed from ${parseScope(entry.scope).baseUrl}: ${entry.main?.length ?? 0} on the main chain${entry.alt ? `, ${entry.alt.length} on the second chain` : ''} (free).`;
@@ -73,9 +74,9 @@ export function registerQueryLanguage(context: vscode.ExtensionContext, services
         return undefined;
       }
     }),
-    vscode.commands.registerCommand(CommandIds.runQuery, (uri?: unknown, args?: RunQueryArgs) => runner.run(uri, args ?? {})),
-    vscode.commands.registerCommand(CommandIds.runQueryOnSecondChain, (uri?: unknown, args?: RunQueryArgs) => runner.run(uri, { ...args, chain: 'alt' })),
-    vscode.commands.registerCommand(CommandIds.estimateQuery, (uri?: unknown, args?: { chain?: 'main' | 'alt' }) => runner.estimate(uri, args ?? {})),
+    registerCommand(CommandIds.runQuery, (uri?: unknown, args?: RunQueryArgs) => runner.run(uri, args ?? {})),
+    registerCommand(CommandIds.runQueryOnSecondChain, (uri?: unknown, args?: RunQueryArgs) => runner.run(uri, { ...args, chain: 'alt' })),
+    registerCommand(CommandIds.estimateQuery, (uri?: unknown, args?: { chain?: 'main' | 'alt' }) => runner.estimate(uri, args ?? {})),
   );
   // Started with the first query file, not with the extension: it is a language server process.
   let started = false;

@@ -8,6 +8,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { registerCommand, registerNotebookSerializer } from '../base/handOver';
 import { findEndpoint, shortTitle, type Endpoint } from '../../core/spec/catalog';
 import { cellFromText, cellText, parsePipeline, serializePipeline, type PipelineFile } from '../../core/pipeline/format';
 import { planText } from '../../core/pipeline/plan';
@@ -294,7 +295,7 @@ export function registerPipelineNotebook(context: vscode.ExtensionContext, deps:
     return readRecord(dir, name, roots);
   };
   context.subscriptions.push(
-    vscode.workspace.registerNotebookSerializer(PIPELINE_NOTEBOOK, new PipelineSerializer(), { transientOutputs: true }),
+    registerNotebookSerializer(PIPELINE_NOTEBOOK, new PipelineSerializer(), { transientOutputs: true }),
     controller,
   );
   registerCellResultMessaging(
@@ -303,7 +304,7 @@ export function registerPipelineNotebook(context: vscode.ExtensionContext, deps:
     (nb, name) => (nb.notebookType === PIPELINE_NOTEBOOK ? nb.getCells().find((c) => cellName(c) === name) : undefined),
   );
   context.subscriptions.push(
-    vscode.commands.registerCommand(CommandIds.newPipeline, async () => {
+    registerCommand(CommandIds.newPipeline, async () => {
       // A file from the start, not an untitled notebook: its name ends in .wapipe.json and its results have a place (issue 35 item 3).
       const nb = await vscode.workspace.openNotebookDocument(await newPipelineFile(deps.resultsFolder()));
       await vscode.window.showNotebookDocument(nb);
@@ -312,17 +313,17 @@ export function registerPipelineNotebook(context: vscode.ExtensionContext, deps:
     followSaveAs(PIPELINE_NOTEBOOK, storage, () => [deps.resultsFolder()], (nb) => serializePipeline(fileOf(nb)), (cells, to) => {
       void vscode.window.showInformationMessage(l10n.t('{0}: the results of {1} cells came along; the next run reuses them (free).', path.basename(to.fsPath), cells.length));
     }),
-    vscode.commands.registerCommand(CommandIds.pipelineOpenResult, async (arg: unknown) => {
+    registerCommand(CommandIds.pipelineOpenResult, async (arg: unknown) => {
       const cell = cellOf(arg);
       const name = cell && cellName(cell);
       const rec = cell && name ? await recordOf(cell.notebook, name) : undefined;
       if (!rec) return void vscode.window.showInformationMessage(l10n.t('This cell has no result on disk yet: run it first.'));
       await openResult(rec.resultPath);
     }),
-    vscode.commands.registerCommand(CommandIds.exportPipelineScript, (arg: unknown) =>
+    registerCommand(CommandIds.exportPipelineScript, (arg: unknown) =>
       exportPipelineCommand(arg, PIPELINE_NOTEBOOK, { baseUrl: () => deps.connection.baseUrl(), fileOf, persons: deps.persons }),
     ),
-    vscode.commands.registerCommand(CommandIds.pipelineRefreshCell, async (arg: unknown) => {
+    registerCommand(CommandIds.pipelineRefreshCell, async (arg: unknown) => {
       const cell = cellOf(arg);
       const name = cell && cellName(cell);
       if (!cell || !name) return;

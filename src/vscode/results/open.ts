@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerTextDocumentContentProvider } from '../base/handOver';
 import * as fs from 'node:fs/promises';
 import { openInTable } from '../table/tableEditor';
 import { tableFilesIn } from '../../core/results/files';
@@ -10,7 +11,7 @@ import { RESULT_SCHEME } from '../base/ids';
 /** Serves result files read-only under RESULT_SCHEME. */
 export function registerResultScheme(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
-    vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, {
+    registerTextDocumentContentProvider(RESULT_SCHEME, {
       provideTextDocumentContent: async (uri) => fs.readFile(uri.fsPath, 'utf8'),
     }),
   );

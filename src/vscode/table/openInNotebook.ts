@@ -5,6 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { registerCommand } from '../base/handOver';
 import { writeNotebook } from '../../core/codegen/notebook';
 import { notebookColumns } from '../../core/codegen/notebookModel';
 import { CommandIds } from '../base/ids';
@@ -16,7 +17,7 @@ import { showErrorIn } from '../base/errors';
 /** Registers the command: on the table given (its toolbar's More menu hands its session), else on the one in the active editor. */
 export function registerOpenInNotebook(context: vscode.ExtensionContext, active: () => TableSession | undefined, log: Log): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand(CommandIds.openInNotebook, async (given?: unknown): Promise<string | undefined> => {
+    registerCommand(CommandIds.openInNotebook, async (given?: unknown): Promise<string | undefined> => {
       const session = given instanceof TableSession ? given : active();
       if (!session) {
         void vscode.window.showInformationMessage(l10n.t('Open a result in the Wallet Analytics Table first: Open in Notebook writes a notebook of the view it shows.'));

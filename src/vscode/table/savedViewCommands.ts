@@ -4,6 +4,7 @@
  * globalState (savedViewStore.ts).
  */
 import * as vscode from 'vscode';
+import { registerCommand } from '../base/handOver';
 import {
   captureView,
   chooseView,
@@ -79,7 +80,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
   };
 
   context.subscriptions.push(
-    vscode.commands.registerCommand(CommandIds.saveTableView, async (given?: unknown): Promise<string | undefined> => {
+    registerCommand(CommandIds.saveTableView, async (given?: unknown): Promise<string | undefined> => {
       const active = await activeSnapshot('Save View As… names its sort, filters, chosen columns and number formats.', given);
       if (!active) return undefined;
       const { session, snap } = active;
@@ -110,7 +111,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
       return name;
     }),
 
-    vscode.commands.registerCommand(CommandIds.applyTableView, async (given?: unknown): Promise<string | undefined> => {
+    registerCommand(CommandIds.applyTableView, async (given?: unknown): Promise<string | undefined> => {
       const active = await activeSnapshot('Apply Saved View… shows one of its saved views.', given);
       if (!active) return undefined;
       const { session, snap } = active;
@@ -137,7 +138,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
       return view.name;
     }),
 
-    vscode.commands.registerCommand(CommandIds.deleteTableView, async (given?: unknown): Promise<string | undefined> => {
+    registerCommand(CommandIds.deleteTableView, async (given?: unknown): Promise<string | undefined> => {
       const active = await activeSnapshot('Delete Saved View… removes one of its saved views.', given);
       if (!active) return undefined;
       const { snap } = active;

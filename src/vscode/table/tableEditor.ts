@@ -5,6 +5,7 @@
  * and "Export Table" commands (the latter for its keybinding, which reaches the active table), and, under the test runner only, hooks to drive a table through its message path.
  */
 import * as vscode from 'vscode';
+import { registerCommand, registerCustomEditorProvider } from '../base/handOver';
 import { isReplyTo, UI_REPLY_TYPES, type ProbeState, type UiAsk, type UiMessage, type UiReplyTo, type UiRequest } from '../../shared/tableUiProtocol';
 import { CommandIds, TABLE_VIEW_TYPE } from '../base/ids';
 import type { Log } from '../base/log';
@@ -133,12 +134,12 @@ export async function openInTable(p: string): Promise<void> {
 export function registerTableEditor(context: vscode.ExtensionContext, deps: TableEditorDeps): TableTestHooks | undefined {
   const provider = new TableEditorProvider(context, deps);
   context.subscriptions.push(
-    vscode.window.registerCustomEditorProvider(TABLE_VIEW_TYPE, provider, {
+    registerCustomEditorProvider(TABLE_VIEW_TYPE, provider, {
       // The webview reloads when shown again (state kept by the host and vscode.setState): no hidden DOM held.
       webviewOptions: { retainContextWhenHidden: false },
       supportsMultipleEditorsPerDocument: true,
     }),
-    vscode.commands.registerCommand(CommandIds.exportTable, () => {
+    registerCommand(CommandIds.exportTable, () => {
       const entry = provider.active();
       if (!entry) {
         void vscode.window.showInformationMessage(l10n.t('Open a result in the Wallet Analytics Table first: Export saves the rows and columns it shows.'));
@@ -147,7 +148,7 @@ export function registerTableEditor(context: vscode.ExtensionContext, deps: Tabl
       entry.session.exportShown();
       return true;
     }),
-    vscode.commands.registerCommand(CommandIds.openInTable, async (target?: unknown) => {
+    registerCommand(CommandIds.openInTable, async (target?: unknown) => {
       let p = target instanceof vscode.Uri ? target.fsPath : typeof target === 'string' ? target : undefined;
       p ??= vscode.window.activeTextEditor?.document.uri.scheme === 'file' ? vscode.window.activeTextEditor.document.uri.fsPath : undefined;
       if (!p) {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCommand } from '../base/handOver';
 import * as path from 'node:path';
 import { commandIdOf, findEndpoint } from '../../core/spec/catalog';
 import { endpointTitle, hasShortenedList } from '../../core/history/format';
@@ -117,7 +118,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
   };
 
   context.subscriptions.push(
-    vscode.commands.registerCommand(
+    registerCommand(
       CommandIds.openRequest,
       guard(async (target: unknown) => {
         const item = itemOf(target);
@@ -141,7 +142,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
         return p;
       }),
     ),
-    vscode.commands.registerCommand(
+    registerCommand(
       CommandIds.revealRequest,
       guard(async (target: unknown) => {
         const p = await onDisk(itemOf(target));
@@ -149,7 +150,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
         return p;
       }),
     ),
-    vscode.commands.registerCommand(
+    registerCommand(
       CommandIds.downloadRequestAgain,
       guard(async (target: unknown) => {
         const item = itemOf(target);
@@ -160,7 +161,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
         return p;
       }),
     ),
-    vscode.commands.registerCommand(
+    registerCommand(
       CommandIds.copyRequestId,
       guard(async (target: unknown) => {
         const item = itemOf(target);
@@ -169,19 +170,19 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
         return item.requestId;
       }),
     ),
-    vscode.commands.registerCommand(CommandIds.rerunRequest, guard(rerun)),
-    vscode.commands.registerCommand(CommandIds.useResultAsInput, guard(useAsInput)),
-    vscode.commands.registerCommand(CommandIds.showMoreRequests, (group: unknown) => {
+    registerCommand(CommandIds.rerunRequest, guard(rerun)),
+    registerCommand(CommandIds.useResultAsInput, guard(useAsInput)),
+    registerCommand(CommandIds.showMoreRequests, (group: unknown) => {
       if (typeof group === 'string') view.provider.fire(model.showMore(group as GroupId));
     }),
-    vscode.commands.registerCommand(
+    registerCommand(
       CommandIds.openRequestFile,
       guard(async (target: unknown) => {
         const file = target instanceof FileNode ? target.file : typeof target === 'string' ? target : undefined;
         if (file) await openResult(file);
       }),
     ),
-    vscode.commands.registerCommand(CommandIds.filterRequests, async (endpointId?: unknown) => {
+    registerCommand(CommandIds.filterRequests, async (endpointId?: unknown) => {
       if (typeof endpointId === 'string') return view.setFilter({ ...model.filter, endpointId });
       const counts = model.endpointsInHistory();
       const items: (vscode.QuickPickItem & { id?: string })[] = [
@@ -192,7 +193,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
       if (pick) await view.setFilter({ ...model.filter, endpointId: pick.id || undefined });
       return undefined;
     }),
-    vscode.commands.registerCommand(CommandIds.searchRequests, async (text?: unknown) => {
+    registerCommand(CommandIds.searchRequests, async (text?: unknown) => {
       if (typeof text === 'string') return view.setFilter({ ...model.filter, search: text });
       const before = model.filter;
       const box = vscode.window.createInputBox();
@@ -219,6 +220,6 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
       box.show();
       return undefined;
     }),
-    vscode.commands.registerCommand(CommandIds.clearRequestsFilter, () => view.setFilter({})),
+    registerCommand(CommandIds.clearRequestsFilter, () => view.setFilter({})),
   );
 }

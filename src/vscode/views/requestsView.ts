@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { createTreeView } from '../base/handOver';
 import { endpointTitle } from '../../core/history/format';
 import type { HistoryFilter } from '../../core/history/model';
 import type { JobStore } from '../../core/jobs/store';
@@ -47,7 +48,7 @@ export class RequestsView implements vscode.Disposable {
       showing: () => d.status.state === 'ok' || d.status.state === 'checking',
       ensureOnDisk: (item) => this.files.ensure(item, d.connection.scope()),
     });
-    this.treeView = vscode.window.createTreeView(REQUESTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
+    this.treeView = createTreeView(REQUESTS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
     const unFetch = d.history.fetcher.onDidFetch((e) => {
       if (e.scope !== d.connection.scope()) return;
       // One failed poll is not "offline" (the view would flash its welcome): the second in a row is.

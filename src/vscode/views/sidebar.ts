@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { createTreeView, registerCommand } from '../base/handOver';
 import { ACCOUNT_VIEW, CommandIds } from '../base/ids';
 import type { Services } from '../services';
 import { AccountProvider } from './accountView';
@@ -25,7 +26,7 @@ export interface Sidebar {
 export function registerSidebar(context: vscode.ExtensionContext, s: Services, history: HistoryService): Sidebar {
   const status = new ConnectionStatus(s.connection, s.keys, s.credits, s.contextKeys);
   const account = new AccountProvider(s.connection, s.keys, s.credits, status, context.extensionUri, s.allowance);
-  const accountView = vscode.window.createTreeView(ACCOUNT_VIEW, { treeDataProvider: account });
+  const accountView = createTreeView(ACCOUNT_VIEW, { treeDataProvider: account });
   const requests = new RequestsView({ connection: s.connection, jobs: s.jobs, history, status, contextKeys: s.contextKeys });
   const credits = new CreditsStatus(s.connection, s.keys, s.credits, status, history, s.storage);
   context.subscriptions.push(status, account, accountView, requests, credits);
@@ -47,15 +48,15 @@ export function registerSidebar(context: vscode.ExtensionContext, s: Services, h
 
   registerRequestActions(context, requests, () => s.connection.scope());
   context.subscriptions.push(
-    vscode.commands.registerCommand(CommandIds.showAccount, async () => {
+    registerCommand(CommandIds.showAccount, async () => {
       await vscode.commands.executeCommand(`${ACCOUNT_VIEW}.focus`);
     }),
-    vscode.commands.registerCommand(CommandIds.refreshAccount, async (): Promise<SidebarState> => {
+    registerCommand(CommandIds.refreshAccount, async (): Promise<SidebarState> => {
       const state = await status.recheck();
       account.refresh();
       return state;
     }),
-    vscode.commands.registerCommand(CommandIds.refreshRequests, async (): Promise<SidebarState> => {
+    registerCommand(CommandIds.refreshRequests, async (): Promise<SidebarState> => {
       // Also the welcome view's Retry: check the connection again, then read the history.
       if (status.state !== 'ok') await status.recheck();
       await requests.refresh(true);

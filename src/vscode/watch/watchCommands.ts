@@ -10,6 +10,7 @@
  * pause switch on the row; Run Now, Remove Watch and the result of the last run are a click away.
  */
 import * as vscode from 'vscode';
+import { createTreeView, registerCommand } from '../base/handOver';
 import { DAY_MS, resetWords, type BudgetState } from '../../core/money/budget';
 import { findEndpoint } from '../../core/spec/catalog';
 import { watchApprovalRecord, watchDayWords } from '../../core/money/approval';
@@ -329,7 +330,7 @@ class WatchesProvider implements vscode.TreeDataProvider<Node>, vscode.Disposabl
 export function registerWatches(context: vscode.ExtensionContext, deps: WatchCommandDeps): { provider: WatchesProvider; view: vscode.TreeView<unknown> } {
   const { watches } = deps;
   const provider = new WatchesProvider(watches);
-  const view = vscode.window.createTreeView(WATCHES_VIEW, { treeDataProvider: provider }) as vscode.TreeView<unknown>;
+  const view = createTreeView(WATCHES_VIEW, { treeDataProvider: provider }) as vscode.TreeView<unknown>;
   const need = (t: unknown): string => {
     const id = idOfTarget(t);
     if (!id || !watches.list().some((w) => w.id === id)) throw new Error('That watch is no longer there.');
@@ -364,28 +365,28 @@ export function registerWatches(context: vscode.ExtensionContext, deps: WatchCom
   };
   context.subscriptions.push(
     watches, provider, view,
-    vscode.commands.registerCommand(CommandIds.watchThis, guard((arg?: unknown, extra?: unknown) => watchThis(deps, arg, extra))),
-    vscode.commands.registerCommand(CommandIds.pauseWatch, guard((t?: unknown) => watches.setPaused(need(t), true))),
-    vscode.commands.registerCommand(CommandIds.resumeWatch, guard(async (t?: unknown) => {
+    registerCommand(CommandIds.watchThis, guard((arg?: unknown, extra?: unknown) => watchThis(deps, arg, extra))),
+    registerCommand(CommandIds.pauseWatch, guard((t?: unknown) => watches.setPaused(need(t), true))),
+    registerCommand(CommandIds.resumeWatch, guard(async (t?: unknown) => {
       const id = need(t);
       return (await clicked(t, id, 'resume')) ? watches.setPaused(id, false) : undefined;
     })),
-    vscode.commands.registerCommand(CommandIds.runWatchNow, guard(async (t?: unknown) => {
+    registerCommand(CommandIds.runWatchNow, guard(async (t?: unknown) => {
       const id = need(t);
       return (await clicked(t, id, 'run')) ? watches.runNow(id) : undefined;
     })),
-    vscode.commands.registerCommand(CommandIds.removeWatch, guard(async (t?: unknown) => {
+    registerCommand(CommandIds.removeWatch, guard(async (t?: unknown) => {
       const id = need(t);
       const w = watches.list().find((x) => x.id === id);
       const yes = 'Remove Watch';
       const ok = await deps.exporter.persons.confirm(l10n.t('Remove the watch “{0}”?', w?.name ?? id), l10n.t('It stops running; its results stay on disk.'), yes);
       return ok ? watches.remove(id) : false;
     })),
-    vscode.commands.registerCommand(CommandIds.exportWatch, guard(async (t?: unknown) => {
+    registerCommand(CommandIds.exportWatch, guard(async (t?: unknown) => {
       const w = watches.list().find((x) => x.id === need(t));
       return w ? exportWatch(w, deps.exporter) : undefined;
     })),
-    vscode.commands.registerCommand(CommandIds.openWatchResult, guard(async (t?: unknown) => {
+    registerCommand(CommandIds.openWatchResult, guard(async (t?: unknown) => {
       // The store, not the view's list: a run that just ended here, or in the window that runs the
       // watch, is in the store before the list's next reload (a CI run opened the run before).
       const w = await watches.store.get(need(t));

@@ -1,8 +1,11 @@
 /**
  * Activation stays cheap (issue 34 item 1), as rules on the source rather than timings:
- * - src/extension.ts loads nothing heavy: its static imports are `vscode`, type-only imports and the
- *   tiny exports gate; the features (undici, zod, the catalog, every view) come through import(),
- *   which esbuild.mjs builds as their own bundle, required on first use.
+ * - src/extension.ts loads nothing heavy: everything it reaches by static imports is `vscode`, the
+ *   exports gate, the ids and the stand-ins (a fixed list: adding to it fails here); the features
+ *   (undici, zod, the catalog, every view) come through import(), which esbuild.mjs builds as their
+ *   own bundle, required on first use.
+ * - activate() does not wait for them: it is not async and awaits nothing (VS Code times the call
+ *   and holds every command's run until it returns; the stand-ins make every id exist meanwhile).
  * - the bundle is plain ASCII: esbuild's `charset: 'ascii'` escapes strings, but not what it must keep
  *   as written (a regular expression literal, a String.raw template), and one non-ASCII character
  *   makes V8 read the whole 1.7 MB bundle as two-byte text.
@@ -65,11 +68,56 @@ function unescapable(file: string): string[] {
   return found;
 }
 
+/** Every source file the entry's static value imports reach, and the packages among them. */
+function reached(entry: string): { files: string[]; packages: string[] } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string): void => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const spec of valueImports(file)) {
+      if (!spec.startsWith('.')) packages.add(spec);
+      else visit(join(dirname(file), `${spec}.ts`));
+    }
+  };
+  visit(entry);
+  return { files: [...files].map((f) => relative(root, f).split('\\').join('/')).sort(), packages: [...packages].sort() };
+}
+
+/** The `activate` function of a source file. */
+function activateOf(file: string): { isAsync: boolean; awaits: number } {
+  const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const fn = sf.statements.find((s): s is ts.FunctionDeclaration => ts.isFunctionDeclaration(s) && s.name?.text === 'activate');
+  assert.ok(fn?.body, `no function activate() in ${file}`);
+  let awaits = 0;
+  const visit = (n: ts.Node): void => {
+    if (ts.isAwaitExpression(n)) awaits++;
+    ts.forEachChild(n, visit);
+  };
+  visit(fn.body);
+  return { isAsync: fn.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword) ?? false, awaits };
+}
+
 describe('activation: a thin entry and a plain ASCII bundle', () => {
-  it('src/extension.ts imports only vscode and the exports gate; the features come through import()', () => {
+  it('src/extension.ts reaches only vscode, the exports gate, the ids and the stand-ins; the features come through import()', () => {
     const entry = join(root, 'src', 'extension.ts');
-    assert.deepEqual(valueImports(entry), ['vscode', './vscode/base/exports']);
+    assert.deepEqual(reached(entry), {
+      files: ['src/extension.ts', 'src/vscode/base/exports.ts', 'src/vscode/base/ids.ts', 'src/vscode/base/standIns.ts'],
+      packages: ['vscode'],
+    });
     assert.match(readFileSync(entry, 'utf8'), /import\('\.\/vscode\/features'\)/u);
+  });
+
+  it('activate() neither is async nor awaits: it returns before the features load', () => {
+    assert.deepEqual(activateOf(join(root, 'src', 'extension.ts')), { isAsync: false, awaits: 0 });
+  });
+
+  it('the check finds an activate() that waits', () => {
+    const dir = join(root, 'out', 'thin-entry-probe');
+    mkdirSync(dir, { recursive: true });
+    const probe = join(dir, 'waits.ts');
+    writeFileSync(probe, "export async function activate(): Promise<void> {\n  const f = await import('./features');\n  await f.go();\n}\n");
+    assert.deepEqual(activateOf(probe), { isAsync: true, awaits: 2 });
   });
 
   it('the built entry is a few kilobytes and requires the features bundle beside it', () => {
