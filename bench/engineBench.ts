@@ -19,6 +19,7 @@
  *   npm run bench:engine                                  # 3 interleaved rounds of every shape
  *   node out/bench/engineBench.js --rounds 5 --shape quoted,long
  *   … --worker /path/to/tableWorker.js --data /path/to/bench/data   # another build of the worker
+ *   node out/bench/engineBench.js --part engine --shape long --file … --no-walk   # one session, the table opened without the cell walk (prepareColumns false)
  *   … --before /path/to/an/older/build   # that build's out/bench/engineBench.js and dist/tableWorker.js too,
  *                                          in the same rounds: every figure as before → after
  *
@@ -93,7 +94,7 @@ async function enginePart(shape: Shape, file: string): Promise<Figures> {
   if (flag('prestart')) await prestartTableWorker(workerFile);
   const f: Figures = {};
   const t0 = performance.now();
-  const table = await RemoteTable.open(file, { workerFile });
+  const table = await RemoteTable.open(file, { workerFile, ...(flag('no-walk') ? { prepareColumns: false } : {}) });
   await table.window(0, 60, block());
   f.firstRowsMs = ms(t0);
   await table.indexed;

@@ -112,34 +112,45 @@ export function countCells(buf: Buffer, start: number, end: number, delimiter: D
  * where a cell at or before the first asked one starts.
  */
 export function readRowCells(buf: Buffer, start: number, end: number, columns: readonly number[], out: string[], fromCell = 0, fromPos = start, delimiter: Delimiter = COMMA): void {
-  const starts = cellStarts(buf, end, columns, fromCell, fromPos, delimiter);
-  const span = new CellSpan();
+  let max = fromCell;
+  for (const c of columns) if (c > max) max = c;
+  const last = spanCells(buf, end, max, fromCell, fromPos, delimiter);
+  const { from, to, escaped } = spans;
   for (let k = 0; k < columns.length; k++) {
-    const at = starts[columns[k] ?? 0] ?? -1;
-    if (at < 0) out.push('');
+    const c = columns[k] ?? 0;
+    if (c < fromCell || c > last) out.push('');
     else {
-      spanCell(buf, at, end, span, delimiter);
-      out.push(cellText(buf, span));
+      textSpan.from = from[c] ?? 0;
+      textSpan.to = to[c] ?? 0;
+      textSpan.escaped = escaped[c] === 1;
+      out.push(cellText(buf, textSpan));
     }
   }
 }
 
-let startsScratch = new Int32Array(1024);
+/** Where cells fromCell..max of the row being read lie, in shared scratch arrays (grown for wider rows). */
+let spans = { from: new Int32Array(1024), to: new Int32Array(1024), escaped: new Uint8Array(1024) };
+const textSpan = new CellSpan();
 
-/** Starts of cells fromCell..max(columns) of the row (-1 past its end), in a shared scratch array. */
-function cellStarts(buf: Buffer, end: number, columns: readonly number[], fromCell: number, fromPos: number, delimiter: Delimiter): Int32Array {
-  let max = 0;
-  for (const c of columns) if (c > max) max = c;
-  if (startsScratch.length <= max) startsScratch = new Int32Array(max + 1);
-  const starts = startsScratch;
+/**
+ * Spans cells fromCell..max of the row into `spans`, each cell scanned once: the wanted cells
+ * used to be scanned twice, to step over them and then to read them, which a window of long
+ * quoted cells (5–20 KB, a quote every few words) paid for every cell it showed. Returns the last
+ * cell spanned (the row's last, when it has fewer than max + 1).
+ */
+function spanCells(buf: Buffer, end: number, max: number, fromCell: number, fromPos: number, delimiter: Delimiter): number {
+  if (spans.from.length <= max) spans = { from: new Int32Array(max + 1), to: new Int32Array(max + 1), escaped: new Uint8Array(max + 1) };
+  const { from, to, escaped } = spans;
+  const span = textSpan;
   let p = fromPos;
   let c = fromCell;
   for (; c <= max; c++) {
-    starts[c] = p;
-    p = skipCell(buf, p, end, delimiter);
-    if (p >= end) break;
+    p = spanCell(buf, p, end, span, delimiter);
+    from[c] = span.from;
+    to[c] = span.to;
+    escaped[c] = span.escaped ? 1 : 0;
+    if (p >= end) return c;
     p++;
   }
-  for (c++; c <= max; c++) starts[c] = -1;
-  return starts;
+  return max;
 }

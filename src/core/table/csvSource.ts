@@ -37,12 +37,35 @@ const HEAD_BYTES = 1 << 20;
 const FAR_COLUMN = 64;
 /** Searches remembered per source (a typed-ahead search repeats the same needles). */
 const SEARCH_CACHE = 4;
+/**
+ * Rows read for a window within this long stop the background walk between two chunks; it goes
+ * on once reads have been quiet this long. Beside the walk (its chunks on this thread, its two
+ * reads on libuv's), windows of long cells took 1.2–1.5× as long (issue 34).
+ */
+const QUIET_MS = 150;
+
+/** Time and a timer, for the walk's pauses; tests drive them by hand. */
+interface WalkClock {
+  now(): number;
+  /** Runs `run` once after `ms`; returns what cancels it. */
+  after(ms: number, run: () => void): () => void;
+}
+
+const realClock: WalkClock = {
+  now: () => performance.now(),
+  after: (ms, run) => {
+    const timer = setTimeout(run, ms); // not unref'd: the walk, like its reads, keeps the process alive until whenMapped()
+    return () => clearTimeout(timer);
+  },
+};
 
 export interface OpenCsvOptions extends TaskOptions {
   /** Walk every cell in the background once the index is done, so ragged rows are reported and later passes are faster (default true). */
   readonly prepareColumns?: boolean;
   /** Read sizes in bytes; tests make them tiny to put chunk boundaries everywhere. */
   readonly readSizes?: { readonly head: number; readonly chunk: number };
+  /** The walk's clock (tests). */
+  readonly clock?: WalkClock;
 }
 
 type Format = { readonly kind: 'csv' | 'txt'; readonly delimited: boolean };
@@ -81,6 +104,9 @@ class CsvSource implements TableSource, CsvFile {
   private buffers: readonly Buffer[] | undefined;
   private walker: CellWalker | undefined;
   private settleIndexed: (error?: unknown) => void = () => undefined;
+  /** When rows were last read for a window (clock.now()), and the pending resumption of a walk paused for them. */
+  private lastRead = -Infinity;
+  private cancelResume: (() => void) | undefined;
 
   private constructor(
     readonly fh: FileHandle,
@@ -88,6 +114,7 @@ class CsvSource implements TableSource, CsvFile {
     format: Format,
     private readonly chunkBytes: number,
     tsv: boolean,
+    private readonly clock: WalkClock,
   ) {
     this.kind = format.kind;
     this.delimited = format.delimited;
@@ -105,7 +132,7 @@ class CsvSource implements TableSource, CsvFile {
     try {
       const size = (await fh.stat()).size;
       const reads = options.readSizes ?? { head: HEAD_BYTES, chunk: CHUNK_BYTES };
-      const source = new CsvSource(fh, size, format, Math.max(1, reads.chunk), format.delimited && extname(path).toLowerCase() === '.tsv');
+      const source = new CsvSource(fh, size, format, Math.max(1, reads.chunk), format.delimited && extname(path).toLowerCase() === '.tsv', options.clock ?? realClock);
       await source.start(Math.max(1, reads.head), options);
       return source;
     } catch (e) {
@@ -177,6 +204,7 @@ class CsvSource implements TableSource, CsvFile {
 
   async readCells(rows: ArrayLike<number>, columns: readonly number[], signal?: AbortSignal): Promise<string[][]> {
     this.checkColumns(columns);
+    this.lastRead = this.clock.now();
     const physical = Array.from(rows, (r) => r + this.header);
     let last = -1;
     for (const p of physical) last = Math.max(last, p);
@@ -234,6 +262,7 @@ class CsvSource implements TableSource, CsvFile {
 
   async close(): Promise<void> {
     this.lifetime.abort(new CancelledError());
+    this.cancelResume?.();
     await this.indexed.catch(() => undefined);
     await this.passQueue.catch(() => undefined);
     await this.fh.close();
@@ -364,15 +393,35 @@ class CsvSource implements TableSource, CsvFile {
     });
   }
 
-  /** Queues (the rest of) the background walk that builds the map; it stops for any pass queued meanwhile, and queues itself again after them. */
+  /**
+   * Queues (the rest of) the background walk that builds the map. It stops for any pass queued
+   * meanwhile, and queues itself again after them; and for windows being read, going on once
+   * they have been quiet for QUIET_MS.
+   */
   private queueMapWalk(): void {
     this.enqueue(async () => {
       const build = this.build;
-      if (!build || this.map) return;
-      const result = await columnPass(this, [], { build }, { signal: this.lifetime.signal, stop: () => this.waitingPasses > 0 });
+      if (!build || this.map || this.lifetime.signal.aborted) return;
+      if (this.readRecently()) return this.resumeWalkLater();
+      const result = await columnPass(this, [], { build }, { signal: this.lifetime.signal, stop: () => this.waitingPasses > 0 || this.readRecently() });
       if (result.map) this.mapBuilt(result);
-      else this.queueMapWalk();
+      else if (this.waitingPasses > 0) this.queueMapWalk();
+      else this.resumeWalkLater();
     }).catch(() => undefined);
+  }
+
+  private readRecently(): boolean {
+    return this.clock.now() - this.lastRead < QUIET_MS;
+  }
+
+  /** Queues the walk again QUIET_MS after the last window's read (once: a later read moves it on when it comes due). */
+  private resumeWalkLater(): void {
+    if (this.cancelResume || this.lifetime.signal.aborted) return;
+    const wait = Math.max(0, this.lastRead + QUIET_MS - this.clock.now());
+    this.cancelResume = this.clock.after(wait, () => {
+      this.cancelResume = undefined;
+      this.queueMapWalk();
+    });
   }
 
   private mapBuilt(result: { readonly map: CellMap | undefined; readonly ragged: RaggedRows | undefined }): void {

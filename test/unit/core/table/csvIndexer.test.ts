@@ -278,6 +278,38 @@ describe('table: CSV source against papaparse', () => {
     }
   });
 
+  it('stops the background walk while windows are read, and goes on once they have been quiet', async () => {
+    const { text, rows } = trickyFile(6, 37);
+    // A clock the test moves: a pause is a timer asked for, resumed by hand.
+    let now = 0;
+    const asked: { ms: number; run: () => void }[] = [];
+    let onAsk: () => void = () => undefined;
+    const clock = { now: () => now, after: (ms: number, run: () => void) => (asked.push({ ms, run }), onAsk(), () => undefined) };
+    const paused = (n: number): Promise<'paused'> => new Promise((resolve) => (onAsk = () => asked.length >= n && resolve('paused')));
+    const source = await openCsvFile(await writeTemp(dir, text), { readSizes: { head: 512, chunk: 700 }, clock });
+    try {
+      await source.indexed;
+      const mapped = source.whenMapped().then(() => 'mapped' as const);
+      const firstPause = paused(1);
+      assert.deepEqual(await source.readCells([5, 0], [2, 0]), [[rows[5]?.[2], rows[5]?.[0]], [rows[0]?.[2], rows[0]?.[0]]]);
+      assert.equal(await Promise.race([firstPause, mapped]), 'paused', 'the walk waits while windows are read');
+      assert.equal(asked[0]?.ms, 150);
+      // Another window before the pause is over: the walk, due again, waits for the quiet after it.
+      now = 100;
+      await source.readCells([7], [1]);
+      const secondPause = paused(2);
+      asked[0]?.run();
+      assert.equal(await Promise.race([secondPause, mapped]), 'paused');
+      assert.equal(asked[1]?.ms, 150);
+      now = 400;
+      asked[1]?.run();
+      assert.equal(await mapped, 'mapped');
+      assert.deepEqual(await allCells(source), rows, 'read through the map');
+    } finally {
+      await source.close();
+    }
+  });
+
   it('reports index progress and stops when cancelled', async () => {
     const lines = ['id'];
     for (let i = 0; i < 2000; i++) lines.push(String(i));
