@@ -34,9 +34,12 @@ describe('the shared send against the sandbox ledger', () => {
   let dir: string;
   let ambiguous: AmbiguousCalls;
   const recorded: number[] = [];
+  // The client's acknowledgement window is 3 s, not 250 ms: at a load of 20 a submit took longer than
+  // 250 ms to reach the sandbox, the client gave up first and nothing was charged ("charged once" 0 ≠ 1).
+  // The drop-after-charge cases wait out the window once each.
   before(async () => {
     sb = await startSandbox({ seed: 32, wallets: 500, altWallets: 50, delayScale: 0.001, ackTimeoutMs: 150 });
-    api = new WalletAnalyticsApi({ baseUrl: sb.baseUrl, apiKey: () => Promise.resolve(sb.demoKey), ackTimeoutMs: 250, retry: { attempts: 2, baseDelayMs: 2, maxDelayMs: 5 } });
+    api = new WalletAnalyticsApi({ baseUrl: sb.baseUrl, apiKey: () => Promise.resolve(sb.demoKey), ackTimeoutMs: 3_000, retry: { attempts: 2, baseDelayMs: 2, maxDelayMs: 5 } });
     dir = mkdtempSync(join(tmpdir(), 'wa-calls-'));
   });
   after(async () => {
