@@ -15,19 +15,18 @@
  * An agent names the file, so only a .wapipe.json inside the server's working folder or --out's
  * parent is read (symbolic links resolved first): never an arbitrary path.
  */
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { inside, PIPELINE_MAX_BYTES } from '../core/agents/freeTools';
-import { clip, toolAnswer } from '../core/agents/toolText';
+import { pipelineFileInside, planCeilingRefusal, planQuestionLines, stepLine } from '../core/agents/pipelineRun';
+import { toolAnswer } from '../core/agents/toolText';
 import { errorText } from '../core/errors';
 import { fmtCredits } from '../core/numberText';
-import { planText, type Plan } from '../core/pipeline/plan';
+import type { Plan } from '../core/pipeline/plan';
 import { resultsDirOf } from '../core/pipeline/run';
 import { EXIT } from './exitCodes';
 import { RunnerHost, type Print } from './host';
 import type { PaidDeps, ToolReply } from './mcpPaid';
-import type { StepReport } from './junit';
 import { BadInput, prepare, runWith, type RunEnv, type RunReport } from './runCommand';
 
 /** What the pipeline tool needs besides a paid call's deps: the connection a run's own host is built with, and where logs go. */
@@ -37,33 +36,21 @@ export interface PipelineDeps {
   readonly log: Print;
 }
 
-/** The most plan lines a question shows (a longer plan says how many more). */
-const QUESTION_LINES = 40;
-
 /** The files being run now: a second run of the same file waits for no one, it is refused. */
 const running = new Set<string>();
 
 /** The real path of a folder, or the folder as given when it does not exist yet. */
 const real = (p: string): Promise<string> => realpath(p).catch(() => resolve(p));
 
-/** The file's real path when it is a .wapipe.json inside the working folder or --out's parent; else the refusal's words. */
+/** The file's real path when it is a .wapipe.json inside the working folder or --out's parent (core/agents/pipelineRun.ts); else the refusal's words. */
 async function allowedPath(given: string, out: string): Promise<{ path: string } | { refused: string }> {
   const folders = [await real(process.cwd()), await real(dirname(out))];
-  const say = `Only a .wapipe.json pipeline file inside the server's working folder (${folders[0] ?? ''}) or the results folder's parent (${folders[1] ?? ''}) can be run.`;
-  if (!given.endsWith('.wapipe.json')) return { refused: say };
-  // Checked as written, then again once links are resolved: a link inside cannot lead outside.
-  if (!folders.some((f) => inside(f, resolve(given)))) return { refused: say };
-  const path = await realpath(given).catch(() => undefined);
-  if (path === undefined) return { refused: `No such pipeline file: ${clip(given, 300)}` };
-  if (!folders.some((f) => inside(f, path))) return { refused: say };
-  if ((await stat(path)).size > PIPELINE_MAX_BYTES) return { refused: `${clip(given, 300)} is larger than a pipeline file can be.` };
-  return { path };
+  return pipelineFileInside(given, folders, `Only a .wapipe.json pipeline file inside the server's working folder (${folders[0] ?? ''}) or the results folder's parent (${folders[1] ?? ''}) can be run.`);
 }
 
 /** The person's question: the plan as it will run, its total, the balance after; the box unticked by default. */
 function question(path: string, plan: Plan, balance: number | undefined, deps: PaidDeps): ElicitRequestFormParams {
-  const lines = planText(plan);
-  const shown = lines.length > QUESTION_LINES + 1 ? [...lines.slice(0, QUESTION_LINES), `… and ${lines.length - QUESTION_LINES - 1} more steps`, lines[lines.length - 1] ?? ''] : lines;
+  const shown = planQuestionLines(plan);
   return {
     mode: 'form',
     message: [
@@ -74,15 +61,6 @@ function question(path: string, plan: Plan, balance: number | undefined, deps: P
     ].join('\n'),
     requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: `Run it for ${plan.totalText}`, description: 'Leave unticked, decline or cancel: nothing is sent, nothing is charged.', default: false } }, required: ['approve'] },
   };
-}
-
-/** One step as the tool says it: its name, what it came to, its file or why not (the name is the file's: shown as data). */
-function stepLine(s: StepReport, plan: Plan | undefined): string {
-  if (s.outcome === 'skipped') return `${s.name}\tnot run`;
-  if (s.outcome === 'failed') return `${s.name}\t${s.notSent ? 'refused, nothing sent' : 'failed'}\t${s.text}`;
-  const paid = plan?.lines.some((l) => l.cell === s.name) === true;
-  const what = s.reused ? 'reused, free' : paid ? `charged ${fmtCredits(s.credits ?? 0)}` : 'local step, free';
-  return `${s.name}\t${what}\t${s.resultPath ?? ''}`;
 }
 
 /** Runs the pipeline file an agent named, under the gate above; the tool's bounded answer. */
@@ -118,9 +96,9 @@ export async function runPipelineTool(args: Record<string, unknown>, progress: (
     report = await runWith({ maxCredits: 0, refresh: args.refresh === true }, p.env, print, {
       file: read.file, path, dir, host, baseUrl: read.baseUrl,
       gate: async (plan) => {
-        const over = plan.lines.find((l) => !l.reused && l.credits > deps.ceiling);
-        if (over) {
-          gateRefusal = { words: `Refused: a step may cost ${fmtCredits(over.credits)}, above the per-call ceiling of ${fmtCredits(deps.ceiling)} (--max-credits-per-call).`, isError: true };
+        const over = planCeilingRefusal(plan, deps.ceiling, '--max-credits-per-call');
+        if (over !== undefined) {
+          gateRefusal = { words: over, isError: true };
           return gateRefusal.words;
         }
         hold = deps.allowance.hold(plan.total);

@@ -14,7 +14,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { mcpToolDeclarations, PaidTools, toolEndpoint, type FreeToolName } from '../core/agents/declarations';
+import { toolDeclarations, PaidTools, toolEndpoint, type FreeToolName } from '../core/agents/declarations';
 import { freeTool, type FreeToolHost } from '../core/agents/freeTools';
 import { toolAnswer } from '../core/agents/toolText';
 import { errorText, redact } from '../core/errors';
@@ -24,7 +24,7 @@ import { runPipelineTool, type PipelineDeps } from './mcpPipeline';
 
 /** The tools as MCP lists them: the declarations, annotated (free ones read-only; paid ones spend, in the open world). */
 function mcpTools(): Tool[] {
-  return mcpToolDeclarations().map((d) => ({
+  return toolDeclarations().map((d) => ({
     name: d.name,
     title: d.displayName,
     description: d.modelDescription,
@@ -72,7 +72,7 @@ export async function serveMcp(deps: Omit<PaidDeps, 'ask'>, pipeline: PipelineDe
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const { name } = req.params;
     const args = req.params.arguments ?? {};
-    const decl = mcpToolDeclarations().find((t) => t.name === name);
+    const decl = toolDeclarations().find((t) => t.name === name);
     if (!decl) return reply({ text: toolAnswer([`There is no tool “${name.slice(0, 80)}”.`]), isError: true });
     const token = req.params._meta?.progressToken;
     const progress = token === undefined ? undefined : (p: number, message: string): void => {

@@ -21,6 +21,7 @@ import { EXIT, type ExitCode } from './exitCodes';
 import { RunnerHost, type Print } from './host';
 import type { StepReport } from './junit';
 import { fmtCredits, thousands } from '../core/numberText';
+import { stepOf } from '../core/agents/pipelineRun';
 
 type RunCommand = Extract<Command, { kind: 'run' | 'watch' }>;
 
@@ -142,11 +143,8 @@ export async function runWith(cmd: Pick<RunCommand, 'maxCredits' | 'refresh'>, e
       const ms = Date.now() - (started.get(e.cell) ?? Date.now());
       if (e.kind === 'done') {
         print(`${e.reused ? '↺' : '✓'} ${e.cell}: ${e.reused ? 'reused, free' : fmtCredits(e.record.credits)}, ${thousands(e.record.size)} values → ${e.record.resultPath}`);
-        steps.push({ name: e.cell, ms, outcome: 'passed', text: `${fmtCredits(e.record.credits)} → ${e.record.resultPath}`, ...(e.reused ? { reused: true } : {}), credits: e.record.credits, resultPath: e.record.resultPath });
-      } else {
-        print(`✗ ${e.cell}: ${e.message}`);
-        steps.push({ name: e.cell, ms, outcome: 'failed', text: e.message, ...(notSent.has(e.cell) ? { notSent: true } : {}) });
-      }
+      } else print(`✗ ${e.cell}: ${e.message}`);
+      steps.push({ ...stepOf(e, notSent.has(e.cell)), ms });
     },
   });
   for (const n of names) if (!steps.some((s) => s.name === n)) steps.push({ name: n, ms: 0, outcome: 'skipped', text: 'Not run: the run stopped before this step.' });

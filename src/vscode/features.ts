@@ -170,7 +170,7 @@ export async function activateFeatures(context: vscode.ExtensionContext, entry: 
   registerPipelineNotebook(context, { calls, questions: prices, connection, store: () => jobs.store, persons: questions, queryRuns, columns: () => queryLanguage.fields.ensure(), resultsFolder: () => jobs.folder() });
   registerPipelineLanguage(context, queryLanguage.fields);
   // AI agents' tools (issue 33): every paid one through the call flow above, within the allowance or asked.
-  const agentTools = registerAgentTools(context, { calls, credits, connection, allowance, jobs, queryRuns });
+  const agentTools = registerAgentTools(context, { calls, credits, connection, allowance, jobs, queryRuns, questions: prices, store: () => jobs.store });
   const table = registerTableEditor(context, { log, storage, resultsFolder: () => jobs.folder() });
 
   await keys.refresh();

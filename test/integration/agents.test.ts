@@ -17,11 +17,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { FreeTools, toolDeclarations, toolEndpoint } from '../../src/core/agents/declarations';
+import { FreeTools, PaidTools, toolDeclarations, toolEndpoint } from '../../src/core/agents/declarations';
 import { DATA_NOTE } from '../../src/core/agents/toolText';
 import { sampleAddress, sampleInput, SAMPLE_QUERY } from '../../src/core/spec/samples';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
-import { examplePipeline, serializePipeline } from '../../src/core/pipeline/format';
+import { examplePipeline, serializePipeline, type PipelineFile } from '../../src/core/pipeline/format';
 import type { PriceQuestion } from '../../src/vscode/calls/priceStep';
 import { answerPrices, api as getApi, note, setApiKey, clearApiKey } from './support';
 
@@ -174,7 +174,8 @@ describe('agents: language-model tools spend only what the person approved (agai
       seen.push(q);
       return false;
     });
-    const paid = toolDeclarations().filter((t) => t.paid);
+    // Every endpoint's tool; the pipeline tool has its own tests below.
+    const paid = toolDeclarations().filter((t) => t.paid && t.endpointId !== undefined);
     for (const t of paid) {
       const ep = toolEndpoint(t.name);
       assert.ok(ep);
@@ -268,5 +269,161 @@ describe('agents: language-model tools spend only what the person approved (agai
     assert.ok(at > out.indexOf(DATA_NOTE) && out.indexOf(DATA_NOTE) >= 0, out);
     assert.ok(out.slice(out.indexOf(DATA_NOTE)).startsWith(`${DATA_NOTE}\n\`\`\`data\n`));
     assert.equal(sb.ledger().length, from);
+  });
+
+  describe('the paid tool “run a pipeline file” (run outside the notebook, on the one call flow)', () => {
+    /** A pipeline in the workspace (the only place the tool runs one from), under a name of its own so no earlier results are reused. */
+    const pipelineIn = (name: string, file: PipelineFile): string => {
+      const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+      assert.ok(root, 'the suite opens a workspace folder');
+      const p = path.join(root, `${name}.wapipe.json`);
+      fs.writeFileSync(p, serializePipeline(file));
+      return p;
+    };
+    /** Trending (50) → top traders of its top 2 tokens (up to 200): the plan's total is up to 250 credits. */
+    const twoSteps = (hours: number): PipelineFile => ({
+      version: 1,
+      cells: [
+        { name: 'trending', call: 'trending', inputs: { hours } },
+        { name: 'traders', call: 'toptraders', inputs: { tokens: { from: 'trending', top: 2 }, output: 'txt' } },
+      ],
+    });
+
+    it('is declared and registered once, as every host declares it', () => {
+      assert.ok(toolDeclarations().some((t) => t.name === PaidTools.runPipeline && t.paid));
+      assert.ok(vscode.lm.tools.some((t) => t.name === PaidTools.runPipeline));
+    });
+
+    it('prepareInvocation shows the plan’s price, each line, the balance after, the ceiling, each budget and the allowance; past the allowance it leaves the question to the price step', async () => {
+      await set('agentAllowancePerDay', 1_000);
+      await set('budget.perDay', 1_000_000);
+      const file = pipelineIn('prepare', twoSteps(7));
+      const from = sb.ledger().length;
+      const within = confirmationText(await prepare(PaidTools.runPipeline, { path: file }));
+      assert.match(within, /Run the pipeline prepare\.wapipe\.json for up to 250 credits\?/u, within);
+      assert.match(within, /trending \(trending\): 50 credits/u);
+      assert.match(within, /traders \(toptraders\): up to 200 credits/u);
+      assert.match(within, /Balance after: [\d,]+/u);
+      assert.match(within, /The per-call ceiling: [\d,]+ credits/u);
+      assert.match(within, /Daily budget: [\d,]+ left of 1,000,000/u);
+      assert.match(within, /of the agent allowance left today/u);
+      await set('agentAllowancePerDay', 100);
+      const beyond = await prepare(PaidTools.runPipeline, { path: file });
+      assert.equal(beyond.confirmationMessages, undefined, 'no second question: the price step asks');
+      assert.match(String(beyond.invocationMessage), /up to 250 credits.*price step asks/u);
+      await set('budget.perDay', undefined);
+      assert.equal(sb.ledger().length, from, 'pricing sends nothing paid');
+      note(`pipeline confirmation: ${within.replace(/\n+/gu, ' | ')}`);
+    });
+
+    it('within the allowance, a chat’s call runs every step with no price question; the sandbox’s ledger holds exactly the plan’s prices, and the answer gives each step’s charge and file', async () => {
+      await set('agentAllowancePerDay', 1_000_000);
+      const file = pipelineIn('within', twoSteps(8));
+      const from = sb.ledger().length;
+      const asked = (await answerPrices(false)).length;
+      const plan = await invokeTool(FreeTools.pipelinePrice, { path: file });
+      const out = await invokeDirect(PaidTools.runPipeline, { path: file }, true);
+      assert.equal((await answerPrices(false)).length, asked, 'no price question');
+      assert.deepEqual(paidSince(from).map((e) => `${e.endpoint} ${e.credits}`), ['trending 50', 'toptraders 200'], out);
+      assert.match(out, /charged 250 credits in all, approved by the agent allowance/u, out);
+      assert.match(out, /trending\tcharged 50 credits\t/u);
+      assert.match(out, /traders\tcharged 200 credits\t/u);
+      assert.ok(out.includes(path.join(path.dirname(file), 'within.results')) || out.includes(dir), 'each result’s place');
+      assert.match(out, /Open in Table/u);
+      assert.ok(out.indexOf(DATA_NOTE) > 0 && out.indexOf('trending\tcharged') > out.indexOf(DATA_NOTE), 'step names (from the file) are fenced as data');
+      // Run again: every step's result is on disk, reused, free, and nothing is asked or charged.
+      const again = await invokeDirect(PaidTools.runPipeline, { path: file }, true);
+      assert.match(again, /charged 0 credits in all/u, again);
+      assert.equal(sb.ledger().length, from + 2, 'a second run never pays twice for a step');
+      note(`pipeline plan: ${plan.split('\n')[0] ?? ''}; ledger ${paidSince(from).map((e) => `${e.endpoint} ${e.credits}`).join(', ')}`);
+      note(`pipeline run: ${out.split('\n')[0] ?? ''}`);
+    });
+
+    it('beyond the allowance, or with no chat behind the call, the price step asks once (Cancel the default); Cancel sends nothing and charges nothing', async () => {
+      await set('agentAllowancePerDay', 100);
+      const file = pipelineIn('beyond', twoSteps(9));
+      const from = sb.ledger().length;
+      const asked = (await answerPrices(false)).length;
+      const fromChat = await invokeDirect(PaidTools.runPipeline, { path: file }, true);
+      const viaLm = await invokeTool(PaidTools.runPipeline, { path: file });
+      const qs = (await answerPrices(false)).slice(asked);
+      assert.equal(qs.length, 2, 'asked once for each call');
+      for (const q of qs) assert.ok(q.kind === 'modal' && q.why === 'confirm' && q.endpointId === 'pipeline' && /An AI agent asks to run the pipeline beyond\.wapipe\.json: up to 250 credits/u.test(q.message), JSON.stringify(q));
+      for (const out of [fromChat, viaLm]) assert.match(out, /did not approve the plan[\s\S]*Nothing was sent and nothing was charged/u, out);
+      assert.equal(sb.ledger().length, from, 'nothing on the sandbox’s ledger');
+      // Approved there, it runs, and what the person approved is not spent from the allowance.
+      await answerPrices(true);
+      const { services } = await getApi();
+      const left = services.allowance.state(services.connection.scope())?.left;
+      const yes = await invokeDirect(PaidTools.runPipeline, { path: file }, true);
+      await answerPrices(false);
+      assert.match(yes, /charged 250 credits in all, approved by the person/u, yes);
+      assert.deepEqual(paidSince(from).map((e) => e.credits), [50, 200]);
+      assert.equal(services.allowance.state(services.connection.scope())?.left, left, 'the person’s approval spends none of the allowance');
+      note(`beyond: asked "${qs[0]?.kind === 'modal' ? qs[0].message : ''}", Cancel → ${fromChat.split('\n')[0] ?? ''}; approved → ${yes.split('\n')[0] ?? ''}`);
+    });
+
+    it('a spend budget holds for each step inside the allowance: the step past it is refused by the price step, nothing sent, and none of the allowance is spent', async () => {
+      await set('agentAllowancePerDay', 1_000_000);
+      const { services } = await getApi();
+      const left = services.allowance.state(services.connection.scope())?.left;
+      const today = services.credits.budgets({ perDay: 1e15, perPeriod: 0 })[0]?.spent ?? 0;
+      await set('budget.perDay', today + 10);
+      const file = pipelineIn('budget', twoSteps(12));
+      const from = sb.ledger().length;
+      const out = await invokeDirect(PaidTools.runPipeline, { path: file }, true);
+      await set('budget.perDay', undefined);
+      assert.match(out, /charged 0 credits in all/u, out);
+      assert.match(out, /trending\trefused, nothing sent\t[^\n]*Past your daily budget/u, out);
+      assert.match(out, /traders\tnot run/u);
+      assert.equal(sb.ledger().length, from);
+      assert.equal(services.allowance.state(services.connection.scope())?.left, left, 'the hold was released, nothing spent');
+      note(`budget: ${out.split('\n')[0] ?? ''}`);
+    });
+
+    it('a step above the per-call ceiling refuses the run before any charge, inside the allowance', async () => {
+      await set('agentAllowancePerDay', 1_000_000);
+      await set('maxCreditsPerCall', 100);
+      const file = pipelineIn('ceiling', twoSteps(10));
+      const from = sb.ledger().length;
+      const asked = (await answerPrices(false)).length;
+      const out = await invokeDirect(PaidTools.runPipeline, { path: file }, true);
+      await set('maxCreditsPerCall', undefined);
+      assert.match(out, /a step may cost up to 200 credits, above the per-call ceiling of 100 credits[\s\S]*Nothing was sent and nothing was charged/u, out);
+      assert.equal((await answerPrices(false)).length, asked, 'refused, not asked');
+      assert.equal(sb.ledger().length, from);
+      assert.equal(fs.existsSync(path.join(path.dirname(file), 'ceiling.results', 'trending.json')), false, 'not even the first, cheaper step ran');
+      note(`ceiling: ${out.split('\n')[0] ?? ''}`);
+    });
+
+    it('only a pipeline file inside the workspace: any other path is refused before anything is priced', async () => {
+      await set('agentAllowancePerDay', 1_000_000);
+      const outside = path.join(dir, 'outside.wapipe.json');
+      fs.writeFileSync(outside, serializePipeline(twoSteps(11)));
+      const from = sb.ledger().length;
+      const asked = (await answerPrices(false)).length;
+      for (const p of [outside, '/etc/passwd', path.join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '', '..', 'x.wapipe.json')]) {
+        const prep = await prepare(PaidTools.runPipeline, { path: p });
+        assert.equal(prep.confirmationMessages, undefined, p);
+        const out = await invokeDirect(PaidTools.runPipeline, { path: p }, true);
+        assert.match(out, /Only a \.wapipe\.json pipeline file inside the workspace[\s\S]*Nothing was sent and nothing was charged/u, out);
+      }
+      assert.equal((await answerPrices(false)).length, asked, 'nothing priced, nothing asked');
+      assert.equal(sb.ledger().length, from);
+    });
+
+    it('a Wallet Database step of unknown count always asks the person, in the palette’s words, even inside the allowance', async () => {
+      await set('agentAllowancePerDay', 1_000_000);
+      const file = pipelineIn('query', { version: 1, cells: [{ name: 'wallets', call: 'wallet_database', inputs: { query: { ...SAMPLE_QUERY, limit: 5 } } }] });
+      const from = sb.ledger().length;
+      const asked = (await answerPrices(false)).length;
+      const prep = await prepare(PaidTools.runPipeline, { path: file });
+      assert.equal(prep.confirmationMessages, undefined, 'no allowance covers a bill with no bound');
+      const out = await invokeDirect(PaidTools.runPipeline, { path: file }, true);
+      const q = (await answerPrices(false)).slice(asked);
+      assert.ok(q.some((x) => x.kind === 'modal' && x.why === 'unbounded'), JSON.stringify(q));
+      assert.match(out, /wallets\trefused, nothing sent/u, out);
+      assert.equal(sb.ledger().length, from);
+    });
   });
 });

@@ -121,14 +121,14 @@ function freeTools(): ToolDeclaration[] {
 }
 
 /**
- * Running a pipeline file: paid, its price the plan's total. Served by the MCP server only for now
- * (src/runner/mcpPipeline.ts); VS Code does not register it, so it is not in toolDeclarations()
- * (which package.json's languageModelTools is written from).
+ * Running a pipeline file: paid, its price the plan's total. Served by both hosts from this one
+ * declaration: VS Code (src/vscode/agents/pipelineTool.ts: a file inside the workspace) and the MCP
+ * server (src/runner/mcpPipeline.ts: inside its working folder or the results folder's parent).
  */
 const runPipelineTool: ToolDeclaration = {
   name: PaidTools.runPipeline,
   displayName: 'Run a Pipeline File',
-  modelDescription: `Runs a .wapipe.json pipeline file as \`wallet-analytics run\` does: its plan's total (the most the run can cost: ${FreeTools.pipelinePrice} shows it, free) is its price; steps whose results are already beside the file are reused for free unless refresh is true. The file must be inside the server's working folder or its results folder's parent. Answers each step's outcome (charged, reused, refused), its result's path and what was charged. ${MONEY_NOTE}`,
+  modelDescription: `Runs a .wapipe.json pipeline file as \`wallet-analytics run\` does: its plan's total (the most the run can cost: ${FreeTools.pipelinePrice} shows it, free) is its price; steps whose results are already beside the file are reused for free unless refresh is true. The file must be inside the workspace (VS Code) or the MCP server's working folder or its results folder's parent. Answers each step's outcome (charged, reused, refused), its result's path and what was charged. ${MONEY_NOTE}`,
   userDescription: 'Runs a pipeline file. Paid: up to its plan’s total.',
   inputSchema: {
     type: 'object',
@@ -145,16 +145,12 @@ const runPipelineTool: ToolDeclaration = {
 
 let cached: readonly ToolDeclaration[] | undefined;
 
-/** Every tool, free ones first, then one per paid endpoint in catalog order. */
+/** Every tool, free ones first, then one per paid endpoint in catalog order, then running a pipeline file. */
 export function toolDeclarations(): readonly ToolDeclaration[] {
-  cached ??= [...freeTools(), ...ENDPOINTS.filter((ep) => isPaid(ep) && NOT_A_TOOL[ep.id] === undefined).map(endpointTool)];
+  cached ??= [...freeTools(), ...ENDPOINTS.filter((ep) => isPaid(ep) && NOT_A_TOOL[ep.id] === undefined).map(endpointTool), runPipelineTool];
   return cached;
 }
 
-/** Every tool the MCP server serves: VS Code's, and running a pipeline file. */
-export function mcpToolDeclarations(): readonly ToolDeclaration[] {
-  return [...toolDeclarations(), runPipelineTool];
-}
 
 /** The paid endpoint a tool calls, or undefined for a free tool or an unknown name. */
 export function toolEndpoint(name: string): Endpoint | undefined {

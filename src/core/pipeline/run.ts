@@ -135,7 +135,7 @@ export type CallResult =
 /** Sends one call (the window's call flow); `approval` is the cell's plan line (undefined for a free call). */
 export type CallCellFn = (cell: CallCell, ep: Endpoint, input: Record<string, unknown>, approval: Approval | undefined) => Promise<CallResult>;
 
-type CellEvent =
+export type CellEvent =
   | { readonly kind: 'running'; readonly index: number; readonly cell: string }
   | { readonly kind: 'done'; readonly index: number; readonly cell: string; readonly record: CellRecord; readonly reused: boolean }
   | { readonly kind: 'stopped'; readonly index: number; readonly cell: string; readonly message: string };

@@ -1,14 +1,14 @@
 /**
  * The language-model tools in VS Code (issue 33): registers every tool core/agents/declarations.ts
  * declares (package.json's `contributes.languageModelTools` is written from the same list by
- * `npm run sync`), the paid ones through paidTool.ts, the free ones by core/agents/freeTools.ts
+ * `npm run sync`), the paid ones through paidTool.ts (running a pipeline file: pipelineTool.ts), the free ones by core/agents/freeTools.ts
  * (the runner's MCP server answers them with the same code) from this window's connection,
  * credits, settings and allowance. Everything the service or a file says comes back fenced as data
  * (core/agents/toolText.ts).
  */
 import * as vscode from 'vscode';
 import { registerTool } from '../base/handOver';
-import { toolDeclarations, toolEndpoint, type FreeToolName } from '../../core/agents/declarations';
+import { PaidTools, toolDeclarations, toolEndpoint, type FreeToolName } from '../../core/agents/declarations';
 import { freeTool, type FreeToolHost } from '../../core/agents/freeTools';
 import { readResultText } from '../../core/agents/resultText';
 import { toolAnswer } from '../../core/agents/toolText';
@@ -18,6 +18,7 @@ import { resetWords } from '../../core/money/budget';
 import { readSettings } from '../base/settings';
 import { CommandIds } from '../base/ids';
 import { abortOn, paidTool, priceFacts, type PaidToolDeps } from './paidTool';
+import { pipelineTool, type PipelineToolDeps } from './pipelineTool';
 import { askedWords } from '../../core/agents/priceFacts';
 import { l10n } from '../../shared/l10n';
 import { fmtCredits, thousands } from '../../core/numberText';
@@ -57,13 +58,14 @@ function freeHost(deps: PaidToolDeps): FreeToolHost {
 }
 
 /** Registers every declared tool; returns them by name (the test surface calls them directly). */
-export function registerAgentTools(context: vscode.ExtensionContext, deps: Omit<PaidToolDeps, 'summarise'>): AgentTools {
-  const full: PaidToolDeps = { ...deps, summarise: (file, signal) => readResultText({ path: file, rows: 10 }, { signal, openHint }) };
+export function registerAgentTools(context: vscode.ExtensionContext, deps: Omit<PipelineToolDeps, 'summarise'>): AgentTools {
+  const full: PipelineToolDeps = { ...deps, summarise: (file, signal) => readResultText({ path: file, rows: 10 }, { signal, openHint }) };
   const tools = new Map<string, vscode.LanguageModelTool<Input>>();
   for (const d of toolDeclarations()) {
     const ep = toolEndpoint(d.name);
     let tool: vscode.LanguageModelTool<Input>;
     if (ep) tool = paidTool(ep, full);
+    else if (d.name === PaidTools.runPipeline) tool = pipelineTool(full);
     else {
       const run = freeTool(d.name as FreeToolName, freeHost(full));
       tool = {

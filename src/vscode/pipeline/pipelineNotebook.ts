@@ -227,11 +227,8 @@ class PipelineController {
   }
 
   /** The result of a job a cell paid for before a run was cancelled: waited for in the job store, never sent again. */
-  private async adopt(requestId: string, signal: AbortSignal): Promise<{ resultPath: string } | undefined> {
-    // A job the store does not know (another profile's, or cleared) is not waited for: the cell is planned and sent again.
-    if (!this.deps.store().get(requestId)) return undefined;
-    const j = await settled(this.deps.store(), requestId, signal);
-    return j?.state === 'done' && j.resultPath ? { resultPath: j.resultPath } : undefined;
+  private adopt(requestId: string, signal: AbortSignal): Promise<{ resultPath: string } | undefined> {
+    return adoptJob(this.deps.store(), requestId, signal);
   }
 
   /** The query files' rule for this window's connection: the same query's answer from this refresh period. */
@@ -249,9 +246,17 @@ class PipelineController {
   }
 }
 
+/** The result of a job a cell paid for before a run was cancelled: waited for in the job store, never sent again. Also the agents' pipeline tool's (src/vscode/agents/). */
+export async function adoptJob(store: JobStore, requestId: string, signal: AbortSignal): Promise<{ resultPath: string } | undefined> {
+  // A job the store does not know (another profile's, or cleared) is not waited for: the cell is planned and sent again.
+  if (!store.get(requestId)) return undefined;
+  const j = await settled(store, requestId, signal);
+  return j?.state === 'done' && j.resultPath ? { resultPath: j.resultPath } : undefined;
+}
+
 /**
  * One paid or free call of a pipeline cell through the one call flow, with its plan line; a queued
- * job is followed until it settles or the run is cancelled. Also a watched pipeline's (src/vscode/watch/).
+ * job is followed until it settles or the run is cancelled. Also a watched pipeline's (src/vscode/watch/) and the agents' pipeline tool's.
  */
 export async function callCell(deps: Pick<PipelineDeps, 'calls' | 'store'>, ep: Endpoint, input: Record<string, unknown>, approval: Approval | undefined, signal: AbortSignal): Promise<CallResult> {
   const out = await deps.calls.run(ep, { inputs: input, notify: false, wait: false, open: false, ...(ep.paged ? { pages: 1 } : {}) }, approval);

@@ -131,9 +131,17 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
     assert.deepEqual(gated, ['src/core/calls/unattended.ts#runUnattended', 'src/vscode/calls/callService.ts#run', 'src/vscode/calls/pages.ts#resumeFile']);
   });
 
-  it('approvals are issued in six places only: a pipeline’s plan and a watch’s price per run (each from the person’s own approval), the runner’s --max-credits over its printed plan or its one call’s printed price, and an AI agent’s call in VS Code or through the MCP server (within the allowance the person set, else asked)', () => {
+  it('approvals are issued in seven places only: a pipeline’s plan and a watch’s price per run (each from the person’s own approval), the runner’s --max-credits over its printed plan or its one call’s printed price, an AI agent’s call in VS Code or through the MCP server, and an AI agent’s pipeline run in VS Code (within the allowance the person set, else asked)', () => {
     const issuers = fns.filter((f) => ['planApprovals', 'watchRunApproval', 'watchCellApprovals', 'agentApproval'].some((n) => f.calls.has(n))).map((f) => f.where).sort();
-    assert.deepEqual(issuers, ['src/runner/callCommand.ts#oneCall', 'src/runner/mcpPaid.ts#paidCall', 'src/runner/runCommand.ts#runWith', 'src/vscode/agents/paidTool.ts#invoke', 'src/vscode/pipeline/pipelineNotebook.ts#execute', 'src/vscode/watch/targets.ts#runWatch']);
+    assert.deepEqual(issuers, ['src/runner/callCommand.ts#oneCall', 'src/runner/mcpPaid.ts#paidCall', 'src/runner/runCommand.ts#runWith', 'src/vscode/agents/paidTool.ts#invoke', 'src/vscode/agents/pipelineTool.ts#runPlanned', 'src/vscode/pipeline/pipelineNotebook.ts#execute', 'src/vscode/watch/targets.ts#runWatch']);
+    // VS Code's pipeline tool issues the plan's approvals only in runPlanned, which only invoke calls, after the allowance's hold from a chat or the person's own answer in the price step; its steps go through the notebook's callCell (CallService.run), and it never sends on its own.
+    const vsPipe = readFileSync(join(root, 'src/vscode/agents/pipelineTool.ts'), 'utf8');
+    assert.deepEqual(fns.filter((f) => f.calls.has('runPlanned')).map((f) => f.where), ['src/vscode/agents/pipelineTool.ts#invoke']);
+    const invoke = fns.find((f) => f.where === 'src/vscode/agents/pipelineTool.ts#invoke');
+    assert.ok(invoke?.callees.includes('deps.allowance.hold') && invoke.callees.includes('deps.questions.ask'), 'the allowance or the person');
+    assert.ok(vsPipe.indexOf('fromChat && p.covered') < vsPipe.indexOf('deps.allowance.hold(') && vsPipe.indexOf('deps.questions.ask(') < vsPipe.indexOf('if (!ok) return') && vsPipe.indexOf('if (!ok) return') < vsPipe.indexOf('planApprovals(p.plan'), 'the allowance only from a chat; a refusal returns before any approval is issued');
+    assert.ok(fns.find((f) => f.where === 'src/vscode/agents/pipelineTool.ts#call')?.calls.has('callCell'), 'each step through the one call flow');
+    assert.deepEqual(fns.filter((f) => f.where.startsWith('src/vscode/agents/pipelineTool.ts') && f.sends.length > 0), []);
     // `wallet-analytics call` (what Copy as Code hands over to) issues its one approval only after the price is bounded and within --max-credits.
     const oneCall = readFileSync(join(root, 'src/runner/callCommand.ts'), 'utf8');
     assert.ok(oneCall.indexOf('!line.bounded') < oneCall.indexOf('planApprovals(plan.lines') && oneCall.indexOf('plan.total > cmd.maxCredits') < oneCall.indexOf('planApprovals(plan.lines'), 'the price is checked against --max-credits before the approval is issued');
@@ -184,7 +192,7 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
     assert.ok(all.find((f) => f.where === 'src/vscode/pipeline/pipelineNotebook.ts#execute')?.calls.has('planApprovals'));
   });
 
-  it('no file of src/ but the owner decides approval: the decisions are asked of src/core/money/approval.ts, from the three places that spend', () => {
+  it('no file of src/ but the owner decides approval: the decisions are asked of src/core/money/approval.ts, from the places that spend', () => {
     const OWNER = 'src/core/money/approval.ts';
     // The names of the six old deciders (and their flags): none may come back beside the owner.
     const gone = /\b(?:preapproved|overLine|withinLine|approvalsOf|standingApproval|isLineApproval|LineApproval)\b/u;
@@ -208,7 +216,7 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
       cellRefusal: ['src/core/pipeline/run.ts'],
       isApproval: ['src/vscode/watch/targets.ts'],
       overApproved: ['src/core/watch/runner.ts'],
-      planApprovals: ['src/runner/callCommand.ts', 'src/runner/runCommand.ts', 'src/vscode/pipeline/pipelineNotebook.ts'],
+      planApprovals: ['src/runner/callCommand.ts', 'src/runner/runCommand.ts', 'src/vscode/agents/pipelineTool.ts', 'src/vscode/pipeline/pipelineNotebook.ts'],
       priceCover: ['src/core/calls/unattended.ts', 'src/vscode/calls/priceStep.ts'],
       watchCellApprovals: ['src/vscode/watch/targets.ts'],
       watchRunApproval: ['src/vscode/watch/targets.ts'],

@@ -12,7 +12,7 @@
  * - a Wallet Database query (unknown count) is never inside the allowance: it is asked in the
  *   palette's words;
  * - the key is never in any tool's text;
- * - running a pipeline file (the MCP server's own paid tool): its plan's total is the price, held
+ * - running a pipeline file (declared once for both hosts): its plan's total is the price, held
  *   against the allowance or asked once by elicitation, the run the runner's own; a file outside
  *   the working folder and --out's parent is refused.
  */
@@ -24,7 +24,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { PaidTools, mcpToolDeclarations } from '../../../src/core/agents/declarations';
+import { PaidTools, toolDeclarations } from '../../../src/core/agents/declarations';
 import { NO_FAULTS } from '../../../src/sandbox/faults';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index';
 import { CLI, runCli } from './cliSupport';
@@ -112,12 +112,13 @@ describe('wallet-analytics mcp: the MCP server against the sandbox', () => {
     console.log(['', 'Ways around the price:', ...table].join('\n'));
   });
 
-  it('lists the same tools as VS Code (and its own: running a pipeline file), with the same schemas; free ones read-only, paid ones open-world', async () => {
+  it('lists the same tools as VS Code (running a pipeline file among them), with the same schemas; free ones read-only, paid ones open-world', async () => {
     const s = await open([]);
     const { tools } = await s.client.listTools();
     const manifest = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { contributes: { languageModelTools: { name: string }[] } }).contributes.languageModelTools;
-    assert.deepEqual(tools.map((t) => t.name).sort(), [...manifest.map((t) => t.name), PaidTools.runPipeline].sort());
-    for (const d of mcpToolDeclarations()) {
+    assert.deepEqual(tools.map((t) => t.name).sort(), manifest.map((t) => t.name).sort());
+    assert.ok(tools.some((t) => t.name === PaidTools.runPipeline));
+    for (const d of toolDeclarations()) {
       const t = tools.find((x) => x.name === d.name);
       assert.ok(t, d.name);
       assert.equal(t.description, d.modelDescription);

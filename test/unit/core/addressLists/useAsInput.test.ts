@@ -144,6 +144,7 @@ describe('one way to read a result: in a table worker', () => {
       ['src/core/watch/store.ts', 'the watches (a small JSON shared by the windows)'],
       ['src/vscode/watch/targets.ts', 'a watched .waquery.json or .wapipe.json, read afresh at each run'],
       ['src/core/agents/freeTools.ts', 'a .wapipe.json an agent asks the price of (refused above 5 MB)'],
+      ['src/vscode/agents/pipelineTool.ts', 'a .wapipe.json inside the workspace an agent asks to run (refused above 5 MB before it is read)'],
     ]);
     for (const f of src) {
       if (f.startsWith('src/core/table/')) continue;

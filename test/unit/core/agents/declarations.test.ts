@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FreeTools, NOT_A_TOOL, TOOL_PREFIX, endpointInputSchema, toolDeclarations, toolEndpoint, type ToolDeclaration } from '../../../../src/core/agents/declarations';
+import { FreeTools, NOT_A_TOOL, PaidTools, TOOL_PREFIX, endpointInputSchema, toolDeclarations, toolEndpoint, type ToolDeclaration } from '../../../../src/core/agents/declarations';
 import { ENDPOINTS, endpoint } from '../../../../src/core/spec/catalog';
 import { isPaid } from '../../../../src/core/money/pricing';
 
@@ -21,7 +21,16 @@ describe('agents: tool declarations from the catalog', () => {
     }
     assert.ok(tools.some((t) => t.endpointId === 'altchain_pnl') && tools.some((t) => t.endpointId === 'wallet_database') && tools.some((t) => t.endpointId === 'altchain_wallet_database'), 'both chains');
     assert.equal(tools.find((t) => t.endpointId === 'reset_ip'), undefined, 'resetting the key’s IP is never an agent’s');
-    for (const t of tools) assert.equal(t.paid, t.endpointId !== undefined);
+    for (const t of tools) assert.equal(t.paid, t.endpointId !== undefined || t.name === PaidTools.runPipeline, t.name);
+  });
+
+  it('declares running a pipeline file once, paid, last: the same declaration VS Code registers and the MCP server serves', () => {
+    const pipe = tools.filter((t) => t.name === PaidTools.runPipeline);
+    assert.equal(pipe.length, 1);
+    assert.equal(pipe[0]?.paid, true);
+    assert.equal(tools[tools.length - 1]?.name, PaidTools.runPipeline);
+    assert.deepEqual((pipe[0]?.inputSchema as { required?: string[] }).required, ['path']);
+    assert.match(pipe[0]?.modelDescription ?? '', /inside the workspace/u);
   });
 
   it('lists the free tools the issue names: price, credits and budgets, history, columns, query check, result read', () => {
@@ -44,7 +53,7 @@ describe('agents: tool declarations from the catalog', () => {
     assert.deepEqual(tt.properties.output?.enum, ['zip', 'txt']);
     assert.equal(tt.properties.output?.default, 'zip');
     assert.equal(tt.additionalProperties, false);
-    for (const t of tools.filter((x) => x.paid)) {
+    for (const t of tools.filter((x) => x.endpointId !== undefined)) {
       const ep = toolEndpoint(t.name);
       assert.ok(ep, t.name);
       const props = Object.keys((t.inputSchema as { properties?: object }).properties ?? {}).sort();
@@ -55,7 +64,7 @@ describe('agents: tool declarations from the catalog', () => {
 
   it('says in each paid tool’s description its price rule and that the person approves what the allowance does not cover', () => {
     for (const t of tools.filter((x) => x.paid)) {
-      assert.match(t.modelDescription, /Price: /u, t.name);
+      assert.match(t.modelDescription, t.endpointId !== undefined ? /Price: /u : /plan's total/u, t.name);
       assert.match(t.modelDescription, /asks the person unless it fits the allowance/u, t.name);
     }
   });
