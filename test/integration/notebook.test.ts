@@ -64,7 +64,7 @@ describe('table: Open in Notebook', function () {
     assert.match(code, /PATH = "pnl-20261124-041500-req_9-view\.csv"/u);
     assert.match(code, /pd\.read_csv\(PATH, dtype="string", keep_default_na=False\)/u);
     assert.match(code, /NUMBERS = \["realized_pnl_usd_7d"\]/u);
-    assert.doesNotMatch(code, /sort|contains|filter/iu);
+    assert.doesNotMatch(code, /sort_values|order by|\bwhere\b|\.str\.contains|between\(|\.loc\[/iu);
     const intro = nb.cells[0]?.source.join('') ?? '';
     assert.match(intro, /\(pnl\)/u, 'the first cell names the endpoint');
     assert.match(intro, /label contains "Whale"/u, 'and says what the view is');

@@ -193,7 +193,6 @@ export class TableSession implements vscode.Disposable {
     const table = o.table;
     return {
       ...snap,
-      query: table.view.query,
       rows: table.view.length,
       notices: table.notices,
       exportView: (target, options) => table.export(target, options),
