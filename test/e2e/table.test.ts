@@ -541,29 +541,43 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     await wb.screenshot('markup-as-text');
   });
 
-  stepWithShot(() => wb, 'opens the big table’s view as a notebook (pandas and DuckDB, its filters and sort as code; issue 15)', async () => {
+  stepWithShot(() => wb, 'opens the big table’s view as a notebook: the table exports the view, the notebook loads it (pandas and DuckDB; issue 15)', async () => {
     const notebook = BIG.replace(/\.csv$/u, '.ipynb');
+    const viewFile = BIG.replace(/\.csv$/u, '-view.csv');
     rmSync(notebook, { force: true });
+    rmSync(viewFile, { force: true });
     await wb.page.locator('.tabs-container .tab', { hasText: BIG_TITLE }).first().click();
     await tableFrame(wb.page, BIG_TITLE);
     // The table's title bar button (the palette's row, over a table's webview, is sometimes never clickable).
     await wb.page.locator('.editor-actions .action-label[aria-label^="Open in Notebook"]').first().click();
     // VS Code's own notebook editor shows the cells: the markdown, then the pandas and DuckDB code.
     await wb.page.locator('.tabs-container .tab', { hasText: 'wallets-100000-seed1.ipynb' }).first().waitFor({ timeout: 30_000 });
-    // VS Code's notebook editor holds its three cells (a markdown cell saying what the view does,
+    // VS Code's notebook editor holds its three cells (a markdown cell saying what the view is,
     // drawn in the notebook's own webview, then the pandas and DuckDB code below the fold).
     await wb.page.locator('.part.statusbar', { hasText: /Cell \d of 3/u }).waitFor({ timeout: 30_000 });
     // The screenshot once a code cell's editor has drawn its lines.
     await wb.page.locator('.notebook-editor .code-cell-row .view-line').first().waitFor({ timeout: 30_000 });
     await wb.screenshot('notebook-opened');
     const nb = JSON.parse(readFileSync(notebook, 'utf8')) as { nbformat: number; cells: { cell_type: string; source: string | string[] }[] };
-    const code = nb.cells.map((c) => (Array.isArray(c.source) ? c.source.join('') : c.source)).join('\n');
+    const text = (i: number): string => {
+      const source = nb.cells[i]?.source ?? '';
+      return Array.isArray(source) ? source.join('') : source;
+    };
     assert.equal(nb.nbformat, 4);
+    // The range filters the analysis panel left on realized_pnl_usd_7d, said in the first cell…
+    assert.match(text(0), /- Filters \(all hold\): .*realized\\_pnl\\_usd\\_7d/u);
+    // …and done by the table: its worker exported the view's rows, which the code cells only load.
+    const code = `${text(1)}\n${text(2)}`;
     assert.match(code, /import pandas/u);
-    assert.match(code, /duckdb/u);
-    // The view as code: the range filters the brush left on realized_pnl_usd_7d and winrate_7d.
-    assert.match(code, /realized_pnl_usd_7d/u);
-    assert.match(code, /winrate_7d/u);
+    assert.match(code, /duckdb\.read_csv/u);
+    assert.match(code, /PATH = "wallets-100000-seed1-view\.csv"/u);
+    // No sort or filter of its own (a column may be named sortino_ratio_7d: the code's own constructs are looked for).
+    assert.doesNotMatch(code, /sort_values|order by|\bwhere\b|\.str\.contains|between\(|\.loc\[|\.query\(/iu);
+    const rows = readFileSync(viewFile, 'utf8').trimEnd().split('\n').length - 1;
+    figures.push(`Open in Notebook: the view exported (${rows.toLocaleString('en-US')} rows), loaded by the notebook`);
+    // The file holds the rows the table's view had when the notebook was written (its first cell says how many).
+    assert.ok(text(0).includes(`- Rows: ${rows.toLocaleString('en-US')}.`), `${rows} rows exported; ${text(0)}`);
     rmSync(notebook, { force: true });
+    rmSync(viewFile, { force: true });
   });
 });

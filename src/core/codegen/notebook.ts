@@ -1,33 +1,37 @@
 /**
  * "Open in Notebook": a Jupyter notebook (nbformat 4.5) that takes a result further where the
- * table stops. It loads the local result file with pandas, and with DuckDB for files too large
- * for memory, with typed columns (addresses and other text as strings, never numbers) and the
- * table's current filters, search, sort and chosen columns written out as code, with the same
- * meaning as in the table (src/core/table/filterRows.ts, sortRows.ts).
+ * table stops. The table engine owns what the view is (its filters, search, sort and columns,
+ * src/core/table/): its worker exports the view to a CSV file beside the notebook, and the
+ * notebook only LOADS that file, with pandas and with DuckDB for views too large for memory, typed
+ * (addresses and other text as strings, never numbers). No sort, filter or row-finding of its own
+ * is written in Python or SQL, so nothing here can drift from the table (the house rule of
+ * test/unit/house/oneLanguage.test.ts). When the view is the whole of a plain CSV result, the
+ * notebook loads the result itself instead of a copy of it (a 1.81 GB file is not written twice).
  *
- * Every file name, column name and filter text reaches the code as a quoted literal (a JSON
- * string is a valid Python string; SQL identifiers and strings are doubled-quote escaped), so a
- * column named `x"; import os` stays data. No name stands raw in the code, comments included: a
- * file named with U+2028 or NEL would otherwise end a comment where IPython splits lines (pyString,
- * issue 21). The notebook reads a local file and nothing else: it
- * has no API call, so it has no key to hold. Pure apart from writeNotebook's file write.
+ * Every file name and column name reaches the code as a quoted literal (a JSON string is a valid
+ * Python string; SQL identifiers are doubled-quote escaped), so a column named `x"; import os`
+ * stays data; no name stands raw in the code, comments included: a name holding U+2028 or NEL
+ * would otherwise end a comment where IPython splits lines (pyString, issue 21). The notebook reads
+ * a local file and nothing else: it has no API call, so it has no key to hold.
  */
 import { randomBytes } from 'node:crypto';
+import { unlink } from 'node:fs/promises';
 import * as path from 'node:path';
-import { DECIMAL, mdText, num, pyString, pySqlLiteral, rewriteUnsafe, sqlIdent, sqlString } from './notebookCode';
-import type { Notebook, NotebookColumn, NotebookInput } from './notebookModel';
-import type { ColumnFilter, SortKey } from '../table/types';
+import { mdText, pyString, rewriteUnsafe, sqlIdent } from './notebookCode';
+import type { Notebook, NotebookColumn, NotebookInput, NotebookTable } from './notebookModel';
+import type { ColumnFilter, TaskOptions } from '../table/types';
 import { l10n } from '../l10n';
+import { thousands } from '../numberText';
 import { writeNewNamed } from '../files/writeInside';
 
-function columnName(input: NotebookInput, c: number): string {
-  const col = input.columns[c];
-  if (!col) throw new RangeError(l10n.t('The view names column {0}; the table has {1}.', c, input.columns.length));
+function columnName(columns: readonly NotebookColumn[], c: number): string {
+  const col = columns[c];
+  if (!col) throw new RangeError(l10n.t('The view names column {0}; the table has {1}.', c, columns.length));
   return col.name;
 }
 
-function describeFilter(input: NotebookInput, f: ColumnFilter): string {
-  const name = columnName(input, f.column);
+function describeFilter(columns: readonly NotebookColumn[], f: ColumnFilter): string {
+  const name = columnName(columns, f.column);
   switch (f.kind) {
     case 'range':
       return f.min !== undefined && f.max !== undefined
@@ -49,309 +53,100 @@ function describeFilter(input: NotebookInput, f: ColumnFilter): string {
 /** Chosen columns named in the first cell; the rest are counted. */
 export const NAMED_COLUMNS = 12;
 
-/** What the view does, in words, for the first cell. */
+/** The chosen columns, in display order (every column when none is chosen). */
+function shownColumns(columns: readonly NotebookColumn[], shown: readonly number[]): number[] {
+  const valid = shown.filter((c) => c >= 0 && c < columns.length);
+  return valid.length > 0 ? [...new Set(valid)] : columns.map((_, i) => i);
+}
+
+/** What the view is, in words, for the first cell. */
 function describeView(input: NotebookInput): string[] {
   const q = input.query;
   const out: string[] = [];
   const filters = q.filters ?? [];
-  if (filters.length > 0) out.push(`Filters (all hold): ${filters.map((f) => mdText(describeFilter(input, f))).join('; ')}.`);
+  if (filters.length > 0) out.push(`Filters (all hold): ${filters.map((f) => mdText(describeFilter(input.columns, f))).join('; ')}.`);
   if ((q.search ?? '') !== '') out.push(`Search: rows where some cell contains ${mdText(`"${q.search ?? ''}"`)} (any case).`);
   const sort = q.sort ?? [];
-  if (sort.length > 0) out.push(`Sorted by ${sort.map((k) => `${mdText(columnName(input, k.column))} ${k.descending ? 'descending' : 'ascending'}`).join(', then ')}; empty cells last, ties in file order.`);
-  const shown = shownColumns(input);
+  if (sort.length > 0) out.push(`Sorted by ${sort.map((k) => `${mdText(columnName(input.columns, k.column))} ${k.descending ? 'descending' : 'ascending'}`).join(', then ')}; empty cells last, ties in file order.`);
+  const shown = shownColumns(input.columns, input.shown);
   if (shown.length < input.columns.length) {
-    // A wide result shows hundreds: the first few name the choice, the code's list holds them all (and the cell stays above the fold).
-    const named = shown.slice(0, NAMED_COLUMNS).map((c) => mdText(columnName(input, c)));
+    // A wide result shows hundreds: the first few name the choice, the code and the file hold them all (and the cell stays above the fold).
+    const named = shown.slice(0, NAMED_COLUMNS).map((c) => mdText(columnName(input.columns, c)));
     const more = shown.length - named.length;
-    out.push(`Columns: ${shown.length} of ${input.columns.length} (${named.join(', ')}${more > 0 ? `, and ${more} more, listed in the code` : ''}).`);
+    out.push(`Columns: ${shown.length} of ${input.columns.length} (${named.join(', ')}${more > 0 ? `, and ${more} more` : ''}).`);
   }
   if (out.length === 0) out.push('The whole result, in file order, every column.');
+  out.push(`Rows: ${thousands(input.rows)}.`);
   return out;
 }
 
-function shownColumns(input: NotebookInput): number[] {
-  const shown = input.shown.filter((c) => c >= 0 && c < input.columns.length);
-  return shown.length > 0 ? [...new Set(shown)] : input.columns.map((_, i) => i);
+/** Whether the cells load the result itself (the view is all of it) rather than the view the table exported. */
+const loadsResult = (input: NotebookInput): boolean => input.data === input.file;
+
+/** The columns the loaded file is read with, in the view's order: all of the exported view's, or the chosen ones of the result. */
+function loadedColumns(input: NotebookInput): NotebookColumn[] {
+  return shownColumns(input.columns, input.shown).map((c) => input.columns[c] as NotebookColumn);
 }
 
-// ---------------------------------------------------------------------------------------------
-// pandas
+/** Both cells read the file beside the notebook, or where it was when the notebook was written. */
+function pathLines(input: NotebookInput): string[] {
+  const relative = path.basename(input.data);
+  return [`PATH = ${pyString(relative)}  # beside this notebook`, 'if not os.path.exists(PATH):', `    PATH = ${pyString(input.data)}`];
+}
 
 function pyList(names: readonly string[]): string {
-  return names.length === 0 ? '[]' : `[${names.map(pyString).join(', ')}]`;
+  return `[${names.map(pyString).join(', ')}]`;
 }
 
-function pandasFilter(input: NotebookInput, f: ColumnFilter): string {
-  const col = `view[${pyString(columnName(input, f.column))}]`;
-  switch (f.kind) {
-    case 'range': {
-      const n = `number(${col})`;
-      if (f.min !== undefined && f.max !== undefined) return `view = view[${n}.between(${num(f.min)}, ${num(f.max)})]  # range, both ends included`;
-      if (f.min !== undefined) return `view = view[${n} >= ${num(f.min)}]`;
-      if (f.max !== undefined) return `view = view[${n} <= ${num(f.max)}]`;
-      return `view = view[${n}.notna()]  # a number`;
-    }
-    case 'contains':
-      return `view = view[${col}.str.lower().str.contains(${pyString(f.text.toLowerCase())}, regex=False)]  # contains, any case`;
-    case 'empty':
-      return `view = view[${col} == ""]  # empty`;
-    case 'nonEmpty':
-      return `view = view[${col} != ""]  # not empty`;
-  }
-}
-
-function loadPandas(input: NotebookInput, format: string): string[] {
-  if (format === 'txt') {
-    return [
-      '# An address list: one address a line; a first line "address" is a header.',
-      'with open(PATH, encoding="utf-8-sig") as f:',
-      '    lines = f.read().splitlines()',
-      'if lines and lines[0].strip().lower() == "address":',
-      '    lines = lines[1:]',
-      'raw = pd.DataFrame({"address": pd.array(lines, dtype="string")})',
-    ];
-  }
-  if (format === 'json') {
-    return [
-      '# A JSON answer: its rows are the value itself, a known property, or the first array in it.',
-      '# Nested objects become dotted columns; arrays and other values become JSON text.',
-      'ROW_KEYS = ["rows", "data", "results", "items", "wallets", "creators", "swaps", "tokens"]',
-      '',
-      'def find_rows(value):',
-      '    if isinstance(value, list):',
-      '        return value',
-      '    if isinstance(value, dict):',
-      '        for key in ROW_KEYS:',
-      '            if isinstance(value.get(key), list):',
-      '                return value[key]',
-      '        return next((v for v in value.values() if isinstance(v, list)), [value])',
-      '    return [value]',
-      '',
-      'def cell_text(v):',
-      '    if v is None:',
-      '        return ""',
-      '    if isinstance(v, str):',
-      '        return v',
-      '    if isinstance(v, bool):',
-      '        return "true" if v else "false"',
-      '    if isinstance(v, (int, float)):',
-      '        return repr(int(v)) if isinstance(v, float) and v.is_integer() and abs(v) < 1e21 else repr(v)',
-      '    return json.dumps(v, separators=(",", ":"), ensure_ascii=False)',
-      '',
-      'def flat(row, prefix=""):',
-      '    if not isinstance(row, dict):',
-      '        return {"value": cell_text(row)}',
-      '    out = {}',
-      '    for key, v in row.items():',
-      '        if isinstance(v, dict) and v:',
-      '            out.update(flat(v, prefix + key + "."))',
-      '        else:',
-      '            out[prefix + key] = cell_text(v)',
-      '    return out',
-      '',
-      'with open(PATH, encoding="utf-8") as f:',
-      '    rows = find_rows(json.load(f))',
-      'raw = pd.DataFrame([flat(r) for r in rows], columns=COLUMNS, dtype="string").fillna("")',
-    ];
-  }
+function pandasCell(input: NotebookInput): string[] {
+  const loaded = loadedColumns(input);
+  const names = loaded.map((c) => c.name);
+  const numbers = loaded.filter((c) => c.kind === 'number').map((c) => c.name);
+  // The result itself holds every column: read the chosen ones, then put them in the table's order.
+  const subset = loadsResult(input) && loaded.length < input.columns.length;
   return [
-    '# Every cell is read as text first (an address must never become a number; an empty cell stays ""),',
-    '# then each column gets its type from DTYPES below.',
-    'raw = pd.read_csv(PATH, usecols=READ, dtype={c: "string" for c in READ}, keep_default_na=False, na_filter=False)',
-  ];
-}
-
-/** Both cells read the result beside the notebook, or where it was when the notebook was written. */
-function pathLines(relative: string, file: string): string[] {
-  return [`PATH = ${pyString(relative)}  # beside this notebook`, 'if not os.path.exists(PATH):', `    PATH = ${pyString(file)}`];
-}
-
-function pandasCell(input: NotebookInput, format: string, relative: string): string[] {
-  const q = input.query;
-  const names = input.columns.map((c) => c.name);
-  const search = q.search ?? '';
-  const used = new Set<number>([...shownColumns(input), ...(q.filters ?? []).map((f) => f.column), ...(q.sort ?? []).map((k) => k.column)]);
-  const read = search !== '' ? names : names.filter((_, i) => used.has(i));
-  const dtypes = shownColumns(input).map((c) => {
-    const col = input.columns[c] as NotebookColumn;
-    return `    ${pyString(col.name)}: ${col.kind === 'number' ? '"float64"' : '"string"'},  # ${col.kind}`;
-  });
-  const lines = [
-    `# Loads ${pyString(relative)} with pandas (the whole file in memory), then applies the table's view.`,
-    ...(format === 'json' ? ['import json'] : []),
+    `# Loads ${pyString(path.basename(input.data))} with pandas (the whole file in memory): the table's view, its rows in the table's order.`,
     'import os',
-    'import re',
     '',
     'import pandas as pd',
     '',
-    ...pathLines(relative, input.file),
-    `COLUMNS = ${pyList(names)}`,
-    ...(format === 'csv' ? [`READ = ${pyList(read)}  # the columns the view uses`] : []),
-    '# The type of each chosen column: addresses and text as strings, never numbers; numbers as float64.',
-    'DTYPES = {',
-    ...dtypes,
-    '}',
-    '',
-    ...loadPandas(input, format),
-    '',
-    '# A number is a plain decimal, as in the table ("1,000", "n/a" and "" are not numbers: NaN).',
-    `DECIMAL = ${pyString(DECIMAL)}`,
-    '',
-    'def number(s):',
-    '    return pd.to_numeric(s.astype(object).where(s.str.fullmatch(DECIMAL).fillna(False).astype(bool)), errors="coerce").astype("float64")',
-    '',
-    'def natural(text):',
-    '    # Text order: case ignored, digit runs compared by value ("w2" before "w10").',
-    '    parts = re.split(r"(\\d+)", text)',
-    '    return [(len(p.lstrip("0")), p.lstrip("0")) if i % 2 else p.casefold() for i, p in enumerate(parts)], text.swapcase()',
-    '',
-    'def order_key(s):',
-    '    # As the table sorts a column: numbers by value, then text in natural order, empty cells last (NaN).',
-    '    n = number(s)',
-    '    texts = sorted(set(s[n.isna() & (s != "")]), key=natural)',
-    '    text_rank = s.map({t: i for i, t in enumerate(texts)}).astype("float64")',
-    '    base = n.rank(method="dense").max() if n.notna().any() else 0.0',
-    '    return n.rank(method="dense").fillna(base + 1 + text_rank)',
-    '',
-    'view = raw',
-  ];
-  const filters = q.filters ?? [];
-  if (filters.length > 0) {
-    lines.push('# The filters, all of which hold:');
-    for (const f of filters) lines.push(pandasFilter(input, f));
-  }
-  if (search !== '') {
-    lines.push('# The search: rows where some cell contains the text, any case.');
-    lines.push(`SEARCH = ${pyString(search.toLowerCase())}`);
-    lines.push('view = view[view.apply(lambda col: col.str.lower().str.contains(SEARCH, regex=False)).any(axis=1)]');
-  }
-  const sort = q.sort ?? [];
-  if (sort.length > 0) {
-    const keyNames = sort.map((_, i) => `k${i}`);
-    lines.push('# The sort: empty cells last in either direction; ties keep file order (a stable sort).');
-    lines.push('keys = pd.DataFrame({');
-    sort.forEach((k, i) => lines.push(`    ${pyString(keyNames[i] ?? '')}: order_key(view[${pyString(columnName(input, k.column))}]),`));
-    lines.push('}, index=view.index)');
-    lines.push(
-      `view = view.loc[keys.sort_values(${pyList(keyNames)}, ascending=[${sort.map((k: SortKey) => (k.descending ? 'False' : 'True')).join(', ')}], na_position="last", kind="stable").index]`,
-    );
-  }
-  lines.push(
-    '',
-    '# The chosen columns, typed.',
-    'df = pd.DataFrame({c: number(view[c]) if t == "float64" else view[c].astype("string") for c, t in DTYPES.items()}, index=view.index)',
-    'df',
-  );
-  return lines;
-}
-
-// ---------------------------------------------------------------------------------------------
-// DuckDB
-
-function sqlFilter(input: NotebookInput, f: ColumnFilter): string {
-  const col = sqlIdent(columnName(input, f.column));
-  switch (f.kind) {
-    case 'range':
-      if (f.min !== undefined && f.max !== undefined) return `wa_number(${col}) BETWEEN ${num(f.min)} AND ${num(f.max)}`;
-      if (f.min !== undefined) return `wa_number(${col}) >= ${num(f.min)}`;
-      if (f.max !== undefined) return `wa_number(${col}) <= ${num(f.max)}`;
-      return `wa_number(${col}) IS NOT NULL`;
-    case 'contains':
-      return `contains(lower(coalesce(${col}, '')), ${sqlString(f.text.toLowerCase())})`;
-    case 'empty':
-      return `coalesce(${col}, '') = ''`;
-    case 'nonEmpty':
-      return `coalesce(${col}, '') <> ''`;
-  }
-}
-
-function duckdbSql(input: NotebookInput): string {
-  const q = input.query;
-  const select = shownColumns(input).map((c) => {
-    const col = input.columns[c] as NotebookColumn;
-    const id = sqlIdent(col.name);
-    return col.kind === 'number' ? `wa_number(${id}) AS ${id}` : `coalesce(${id}, '') AS ${id}`;
-  });
-  const where = (q.filters ?? []).map((f) => sqlFilter(input, f));
-  const search = q.search ?? '';
-  if (search !== '') {
-    const needle = sqlString(search.toLowerCase());
-    where.push(`(${input.columns.map((c) => `contains(lower(coalesce(${sqlIdent(c.name)}, '')), ${needle})`).join('\n    OR ')})`);
-  }
-  const order: string[] = [];
-  for (const k of q.sort ?? []) {
-    const col = sqlIdent(columnName(input, k.column));
-    const dir = k.descending ? 'DESC' : 'ASC';
-    // Numbers, then text, then empty cells (last in either direction), as in the table.
-    order.push(`wa_group(${col}) ${dir} NULLS LAST`, `wa_number(${col}) ${dir} NULLS LAST`, `wa_text(${col}) COLLATE NOCASE ${dir} NULLS LAST`);
-  }
-  order.push('wa_row');
-  return [
-    `SELECT ${select.join(',\n       ')}`,
-    'FROM (SELECT *, row_number() OVER () AS wa_row FROM raw)',
-    ...(where.length > 0 ? [`WHERE ${where.join('\n  AND ')}`] : []),
-    `ORDER BY ${order.join(',\n         ')}`,
-  ].join('\n');
-}
-
-/**
- * The DuckDB cell's SQL: the macros it defines, then the query over the relation `raw` (every
- * column VARCHAR). Exported so the unit tier runs this very SQL on DuckDB (its npm build) where
- * DuckDB for Python is missing.
- */
-export function duckdbQuery(input: NotebookInput): { readonly macros: string; readonly sql: string } {
-  const macros = [
-    `CREATE OR REPLACE TEMP MACRO wa_number(x) AS CAST(CASE WHEN regexp_full_match(x, ${sqlString(DECIMAL)}) THEN x END AS DOUBLE);`,
-    "CREATE OR REPLACE TEMP MACRO wa_group(x) AS CASE WHEN wa_number(x) IS NOT NULL THEN 0 WHEN coalesce(x, '') <> '' THEN 1 END;",
-    "CREATE OR REPLACE TEMP MACRO wa_text(x) AS CASE WHEN wa_group(x) = 1 THEN x END;",
-  ].join('\n');
-  return { macros, sql: duckdbSql(input) };
-}
-
-function duckdbCell(input: NotebookInput, format: string, relative: string): string[] {
-  const { macros, sql } = duckdbQuery(input);
-  const load =
-    format === 'csv'
+    ...pathLines(input),
+    ...(subset ? [`COLUMNS = ${pyList(names)}  # the table's chosen columns, in its order`] : []),
+    '# Every cell is read as text (an address must never become a number; an empty cell stays "").',
+    subset
+      ? 'df = pd.read_csv(PATH, usecols=COLUMNS, dtype="string", keep_default_na=False)[COLUMNS]'
+      : 'df = pd.read_csv(PATH, dtype="string", keep_default_na=False)',
+    ...(numbers.length > 0
       ? [
-          '# Every column is read as VARCHAR (addresses stay text); numbers are typed in the query with wa_number.',
-          'raw = duckdb.read_csv(PATH, header=True, all_varchar=True)',
+          '# The columns the table reads as numbers, as float64 (a cell that is not a number, "n/a" or "", is NaN).',
+          `NUMBERS = ${pyList(numbers)}`,
+          'df[NUMBERS] = df[NUMBERS].apply(pd.to_numeric, errors="coerce").astype("float64")',
         ]
-      : [
-          format === 'txt'
-            ? '# An address list is small: read it as the pandas cell does, then query that frame.'
-            : '# A JSON answer is small: read it as the pandas cell does (run that cell first), then query that frame.',
-          ...(format === 'txt'
-            ? [
-                'with open(PATH, encoding="utf-8-sig") as f:',
-                '    lines = f.read().splitlines()',
-                'if lines and lines[0].strip().lower() == "address":',
-                '    lines = lines[1:]',
-                'import pandas as pd',
-                'raw = pd.DataFrame({"address": pd.Series(lines, dtype=object)})',
-              ]
-            : []),
-        ];
+      : []),
+    'df',
+  ];
+}
+
+/** The DuckDB cell's projection: the loaded columns in order, numbers cast to DOUBLE (NULL where a cell is not one). */
+function duckdbColumns(input: NotebookInput): string {
+  return loadedColumns(input)
+    .map((c) => (c.kind === 'number' ? `TRY_CAST(${sqlIdent(c.name)} AS DOUBLE) AS ${sqlIdent(c.name)}` : sqlIdent(c.name)))
+    .join(', ');
+}
+
+function duckdbCell(input: NotebookInput): string[] {
   return [
-    `# For results too large for memory: DuckDB streams ${pyString(relative)} and keeps only the view.`,
-    '# The same filters, search and sort as the table (text order here: case ignored; digits inside text compare as characters).',
+    `# For a view too large for memory: DuckDB streams ${pyString(path.basename(input.data))} (pip install duckdb).`,
     'import os',
     '',
     'import duckdb',
     '',
-    ...pathLines(relative, input.file),
-    ...load,
-    `duckdb.sql(${pySqlLiteral(macros)})`,
-    `SQL = ${pySqlLiteral(sql)}`,
-    'result = duckdb.sql(SQL)  # result.df() for pandas, result.write_csv("view.csv") to save it',
-    'result',
+    ...pathLines(input),
+    '# Every column is read as text (addresses stay text); the number columns become DOUBLE.',
+    `COLUMNS = ${pyString(duckdbColumns(input))}`,
+    'view = duckdb.read_csv(PATH, header=True, all_varchar=True).project(COLUMNS)',
+    'view  # view.df() for pandas; view.write_csv("out.csv") to save it',
   ];
-}
-
-// ---------------------------------------------------------------------------------------------
-
-function formatOf(file: string): 'csv' | 'txt' | 'json' {
-  const ext = path.extname(file).toLowerCase();
-  return ext === '.txt' ? 'txt' : ext === '.json' ? 'json' : 'csv';
 }
 
 /** Lines as nbformat stores a cell's source: each line but the last ends with "\n". */
@@ -361,19 +156,25 @@ function source(lines: readonly string[]): string[] {
 
 const cellId = (): string => randomBytes(6).toString('hex');
 
-/** The notebook for a result and its table view. */
+/** `name` as Markdown inline code (a backtick or a line end in it would end the span or the line). */
+const mdCode = (name: string): string => `\`${rewriteUnsafe(name.replaceAll('`', "'"), () => ' ')}\``;
+
+/** The notebook for a result, its table view and the CSV file that holds it. */
 export function buildNotebook(input: NotebookInput): Notebook {
-  const format = formatOf(input.file);
   const base = path.basename(input.file);
   const date = (input.date ?? new Date()).toISOString().replace(/\.\d+Z$/u, 'Z');
+  const loads = loadsResult(input)
+    ? `The view is the whole result, so the cells load ${mdCode(base)} itself.`
+    : `The table exported this view to ${mdCode(path.basename(input.data))}, beside this notebook; the cells load that file, with no sort or filter of their own.`;
   const intro = [
     `# ${mdText(base)}`,
     '',
-    `Written by Wallet Analytics for VS Code on ${date} from the table of \`${rewriteUnsafe(base.replaceAll('`', "'"), () => ' ')}\`${input.endpoint ? ` (${mdText(input.endpoint)})` : ''}, which sits beside this notebook.`,
+    `Written by Wallet Analytics for VS Code on ${date} from the table of ${mdCode(base)}${input.endpoint ? ` (${mdText(input.endpoint)})` : ''}, which sits beside this notebook.`,
     '',
     ...describeView(input).map((l) => `- ${l}`),
     '',
-    'The first code cell loads the file with **pandas** (the whole file in memory). The second asks **DuckDB**, which streams the file, for results too large for memory; it needs `pip install duckdb`.',
+    loads,
+    'The first code cell loads it with **pandas** (the whole file in memory). The second asks **DuckDB**, which streams the file, for views too large for memory; it needs `pip install duckdb`.',
     'Addresses and other text columns are strings, never numbers; numbers are float64. Both cells read only this local file: no API call, and no key.',
   ];
   return {
@@ -385,22 +186,73 @@ export function buildNotebook(input: NotebookInput): Notebook {
     },
     cells: [
       { cell_type: 'markdown', id: cellId(), metadata: {}, source: source(intro) },
-      { cell_type: 'code', id: cellId(), metadata: {}, source: source(pandasCell(input, format, base)), outputs: [], execution_count: null },
-      { cell_type: 'code', id: cellId(), metadata: {}, source: source(duckdbCell(input, format, base)), outputs: [], execution_count: null },
+      { cell_type: 'code', id: cellId(), metadata: {}, source: source(pandasCell(input)), outputs: [], execution_count: null },
+      { cell_type: 'code', id: cellId(), metadata: {}, source: source(duckdbCell(input)), outputs: [], execution_count: null },
     ],
   };
 }
 
 /** The notebook file's text. */
-export function notebookText(input: NotebookInput): string {
+function notebookText(input: NotebookInput): string {
   return `${JSON.stringify(buildNotebook(input), null, 1)}\n`;
 }
 
 /**
- * Writes the notebook beside the result as `<result>.ipynb`, or `<result>-2.ipynb`, `-3`, … when
- * that name is taken (never over an existing file); returns the path written.
+ * Whether the notebook may load the result file itself: a .csv the table read as plain comma CSV
+ * (no notice: no other delimiter, no ragged rows, no BOM…), the view all of its rows in file order,
+ * and its column names distinct (pandas reads a chosen column by its name).
  */
-export async function writeNotebook(input: NotebookInput): Promise<string> {
-  const stem = path.basename(input.file).replace(/\.(csv|txt|json)$/iu, '');
-  return writeNewNamed(path.dirname(input.file), '', `${stem}.ipynb`, notebookText(input));
+export function viewIsResult(table: Pick<NotebookTable, 'file' | 'query' | 'notices' | 'columns'>): boolean {
+  const q = table.query;
+  const names = table.columns.map((c) => c.name);
+  return (
+    path.extname(table.file).toLowerCase() === '.csv' &&
+    table.notices.length === 0 &&
+    (q.filters ?? []).length === 0 &&
+    (q.search ?? '') === '' &&
+    (q.sort ?? []).length === 0 &&
+    new Set(names).size === names.length
+  );
+}
+
+/** What Open in Notebook wrote. */
+export interface WrittenNotebook {
+  readonly notebook: string;
+  /** The CSV file the notebook loads. */
+  readonly data: string;
+  /** Whether `data` is the view the table exported for it (else the result itself). */
+  readonly exported: boolean;
+  readonly rows: number;
+}
+
+/**
+ * Writes the notebook beside the result: first the table's view, exported by the table's worker
+ * to `<result>-view.csv` (`-view-2.csv`… when taken), unless the view is the whole result; then
+ * `<result>.ipynb` (`-2`, `-3`… when taken), never over an existing file. Cancelled (the signal),
+ * it leaves no file.
+ */
+export async function writeNotebook(table: NotebookTable, options: TaskOptions & { readonly date?: Date } = {}): Promise<WrittenNotebook> {
+  const dir = path.dirname(table.file);
+  const stem = path.basename(table.file).replace(/\.(csv|txt|json)$/iu, '');
+  const whole = viewIsResult(table);
+  let rows = table.rows;
+  let data = table.file;
+  if (!whole) {
+    const columns = shownColumns(table.columns, table.shown);
+    data = await writeNewNamed(dir, '', `${stem}-view.csv`, {
+      writtenBy: async (temp) => {
+        // Its reader is pandas, not a spreadsheet: the cells exactly as the result holds them, no formula mark added.
+        rows = (await table.exportView(temp, { columns, neutraliseFormulas: false, lineEnding: '\n', signal: options.signal, onProgress: options.onProgress })).rows;
+      },
+    });
+  }
+  try {
+    const input: NotebookInput = { file: table.file, data, columns: table.columns, query: table.query, shown: table.shown, rows, endpoint: table.endpoint, date: options.date };
+    const notebook = await writeNewNamed(dir, '', `${stem}.ipynb`, notebookText(input));
+    return { notebook, data, exported: !whole, rows };
+  } catch (e) {
+    // The view's file is ours, just written, and no notebook loads it.
+    if (!whole) await unlink(data).catch(() => undefined);
+    throw e;
+  }
 }

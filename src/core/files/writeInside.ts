@@ -108,14 +108,27 @@ function split(root: string, rel: string): { dir: string; name: string } {
   return { dir: parts.join('/'), name };
 }
 
-/** What a new file holds: text (UTF-8), bytes, or a copy of a file we trust (a cached answer). */
-type FileContent = string | Uint8Array | { readonly copyOf: string };
+/**
+ * What a new file holds: text (UTF-8), bytes, a copy of a file we trust (a cached answer), or what
+ * a writer of our own streams to the private temp name it is given (the table worker's export of a
+ * view, too big to hold as one string); it must create that name itself and leave nothing on failure.
+ */
+type FileContent = string | Uint8Array | { readonly copyOf: string } | { readonly writtenBy: (temp: string) => Promise<unknown> };
 
 /** Writes `data` to a new private temp file in `dir` (never an existing name, never through a link); returns its path. */
 async function writeTemp(dir: string, data: FileContent, mode: number | undefined): Promise<string> {
   const tmp = join(dir, `.wa-write-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
   if (typeof data === 'object' && 'copyOf' in data) {
     await copyFile(data.copyOf, tmp, constants.COPYFILE_EXCL);
+    return tmp;
+  }
+  if (typeof data === 'object' && 'writtenBy' in data) {
+    try {
+      await data.writtenBy(tmp);
+    } catch (e) {
+      await unlink(tmp).catch(() => undefined);
+      throw e;
+    }
     return tmp;
   }
   const fh = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, mode ?? 0o666);

@@ -23,6 +23,9 @@ import { COMMAND_HANDLERS } from './commandHandlers';
 import { DATA_HANDLERS } from './dataHandlers';
 import { lastViewFor } from './savedViewStore';
 import { CancelledError, errorText, isCancelled } from '../../core/errors';
+import { abortable } from '../../core/abort';
+import type { ExportOptions, ExportResult } from '../../core/table/exportView';
+import type { TableNotice } from '../../core/table/types';
 import { memberKey, StorageFamilies } from '../../core/storage';
 import { l10n } from '../../shared/l10n';
 import { queryKey, type HandledRequest, type Handlers, type HandledType, type Opened, type TableContext, type TableSessionDeps } from './tableContext';
@@ -51,6 +54,16 @@ export interface TableSnapshot {
   /** Column indexes shown, in display order. */
   readonly shown: readonly number[];
   readonly layout?: TableLayout;
+}
+
+/** See TableSession.settledView. */
+interface SettledView extends TableSnapshot {
+  /** Rows in the view. */
+  readonly rows: number;
+  /** What the table said about the file. */
+  readonly notices: readonly TableNotice[];
+  /** Writes the view to `target` as CSV in the table's worker (never on the extension host's thread). */
+  exportView(target: string, options: ExportOptions): Promise<ExportResult>;
 }
 
 export class TableSession implements vscode.Disposable {
@@ -167,6 +180,23 @@ export class TableSession implements vscode.Disposable {
     const o = await this.opened;
     const layout = this.deps.storage.get(o.layoutKey) as TableLayout | undefined;
     return { file: o.file, endpoint: o.endpoint, scope: o.scope, columns: o.columns, query: o.table.view.query, shown: likelyShown(o.columns, layout), layout };
+  }
+
+  /**
+   * The snapshot once every row is indexed (the view's rows and the file's notices are then
+   * final), with its export: what Open in Notebook hands the worker. Rejects when `signal` aborts.
+   */
+  async settledView(signal?: AbortSignal): Promise<SettledView> {
+    const o = await this.opened;
+    await abortable(o.table.indexed, signal);
+    const snap = await this.snapshot();
+    const table = o.table;
+    return {
+      ...snap,
+      rows: table.view.length,
+      notices: table.notices,
+      exportView: (target, options) => table.export(target, options),
+    };
   }
 
   /**

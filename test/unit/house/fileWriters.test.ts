@@ -32,7 +32,7 @@ const OWN_FOLDER_WRITERS: Record<string, string> = {
   'src/core/results/resultWriter.ts': 'the private claim folder (.wa-claim-…) and the move of its extracted folder, never over one (lstat)',
   'src/core/query/diskJson.ts': 'the query caches under global storage: temp + rename',
   'src/core/watch/store.ts': 'the watches folder under global storage',
-  'src/core/table/exportView.ts': 'the table worker writes a random temp (wx) and renames it over a target its caller checked (replaceableInside)',
+  'src/core/table/exportView.ts': 'the table worker writes a random temp (wx) and renames it over a target its caller checked (replaceableInside), or onto the private temp name writeNewNamed gives it (writtenBy: Open in Notebook\'s view)',
   'src/core/results/files.ts': 'setAside: renames a result\'s own parts aside and back before a re-download',
   'src/vscode/language/newQuery.ts': 'a new query on a file system that is not the disk (a remote or virtual workspace) goes through VS Code; on disk through the owner',
   'src/sandbox/files.ts': 'the sandbox server\'s own mkdtemp folder of synthetic files',

@@ -1,30 +1,33 @@
 /**
- * "Open in Notebook" (src/core/codegen/notebook.ts): the file is valid nbformat 4.5 (a structural check
- * against the schema's required fields everywhere, and nbformat's own validator where Python has
- * it), it never holds the key, names stay data, and its code gives the table's rows: the pandas
- * cell is RUN on small files and its rows compared, in order, with what TableView.apply gives for
- * the same query. That needs python3 with pandas and nbformat (Debian: python3-pandas,
- * python3-nbformat, installed for the unit tier by scripts/system-deps.js): a machine without them
- * fails here, it does not skip. Each runs with the first of WA_TEST_PYTHON (a venv, say),
- * /usr/bin/python3 (where Debian's packages go) and python3 on PATH that has its module.
- * The DuckDB cell needs Python's duckdb, which has no Debian package (and CI reaches no PyPI), so it
- * is checked in two real halves: its SQL (macros and query, over the file read as VARCHAR) runs on
- * DuckDB's npm build (@duckdb/node-api, a devDependency), and the cell itself runs in Python against
- * a stand-in duckdb module that records what the cell hands DuckDB (the file, read_csv's options,
- * the macros, the query), which then runs on that same npm DuckDB and must give the table's rows.
+ * "Open in Notebook" (src/core/codegen/notebook.ts): the table engine exports the view (the very
+ * exportView the table's worker runs) and the notebook only loads that file. The notebook is valid
+ * nbformat 4.5 (a structural check against the schema's required fields everywhere, and nbformat's
+ * own validator where Python has it), it never holds the key, names stay data, no file is written
+ * over and a cancelled export leaves none, and what its cells LOAD is the table's view: the pandas
+ * cell is RUN and its rows compared, in order, with what TableView.apply gives for the same query.
+ * That needs python3 with pandas and nbformat (Debian: python3-pandas, python3-nbformat, installed
+ * for the unit tier by scripts/system-deps.js): a machine without them fails here, it does not
+ * skip. Each runs with the first of WA_TEST_PYTHON (a venv, say), /usr/bin/python3 (where Debian's
+ * packages go) and python3 on PATH that has its module.
+ * The DuckDB cell needs Python's duckdb, which has no Debian package (and CI reaches no PyPI): the
+ * cell runs in Python against a stand-in duckdb module that records what the cell hands DuckDB (the
+ * file, read_csv's options, the typed projection), which then runs on DuckDB's npm build
+ * (@duckdb/node-api, a devDependency) and must give the table's rows.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { buildNotebook, duckdbQuery, NAMED_COLUMNS, notebookText, writeNotebook } from '../../../../src/core/codegen/notebook';
+import { buildNotebook, NAMED_COLUMNS, viewIsResult, writeNotebook, type WrittenNotebook } from '../../../../src/core/codegen/notebook';
 import { pyString } from '../../../../src/core/codegen/notebookCode';
-import type { Notebook, NotebookColumn, NotebookInput } from '../../../../src/core/codegen/notebookModel';
-import { openTable, TableView, type ViewQuery } from '../../../../src/core/table';
+import type { Notebook, NotebookColumn, NotebookInput, NotebookTable } from '../../../../src/core/codegen/notebookModel';
+import { CancelledError, isCancelled } from '../../../../src/core/errors';
+import { exportView, openTable, TableView, type ViewQuery } from '../../../../src/core/table';
+import type { Progress } from '../../../../src/core/table/types';
 
 /** Interpreters tried in order: a chosen one, the one on PATH (maybe pyenv's), Debian's (where python3-pandas goes). */
 const PYTHONS = [...(process.env.WA_TEST_PYTHON ? [process.env.WA_TEST_PYTHON] : []), '/usr/bin/python3', 'python3'];
@@ -89,17 +92,16 @@ function nbformatProblems(nb: unknown): string[] {
   return p;
 }
 
-// ------------------------------------------------------------------------------------------
 
 const ADDRS = ['7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU', '0x1111111111111111111111111111111111111111', '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', '0xabcdefabcdefabcdefabcdefabcdefabcdefabcd'];
 const EVIL = 'x"; import os; open("pwned", "w")  #\'\'\' """ \\';
 
-/** A small result: unique addresses, ties, empties, text among numbers, quoted commas, a hostile column name. */
+/** A small result: unique addresses, ties, empties, text among numbers, quoted commas, a formula-like cell, a hostile column name. */
 function sampleCsv(rows = 40): string {
   const lines = [`address,label,pnl_usd,winrate_30d,"${EVIL.replaceAll('"', '""')}"`];
   for (let i = 0; i < rows; i++) {
     const addr = i < ADDRS.length ? (ADDRS[i] ?? '') : `W${(i * 7919).toString(36)}addr${i}`;
-    const label = i % 5 === 0 ? '' : i % 3 === 0 ? `"Whale, ${i}"` : i % 2 === 0 ? `bot${i % 4}` : `Trader ${i % 7}`;
+    const label = i % 5 === 0 ? '' : i % 3 === 0 ? `"Whale, ${i}"` : i % 7 === 1 ? `=cmd${i}` : i % 2 === 0 ? `bot${i % 4}` : `Trader ${i % 7}`;
     const pnl = i % 9 === 0 ? '' : i % 11 === 0 ? 'n/a' : String(((i * 37) % 13) - 6) + (i % 4 === 0 ? '.5' : '');
     const win = i % 6 === 0 ? '' : (((i * 13) % 10) / 10).toString();
     lines.push(`${addr},${label},${pnl},${win},v${i % 3}`);
@@ -107,6 +109,7 @@ function sampleCsv(rows = 40): string {
   return `${lines.join('\n')}\n`;
 }
 
+const NAMES = ['address', 'label', 'pnl_usd', 'winrate_30d', EVIL];
 const KINDS: readonly NotebookColumn['kind'][] = ['address', 'text', 'number', 'number', 'text'];
 
 async function result(name: string, text: string): Promise<string> {
@@ -115,11 +118,7 @@ async function result(name: string, text: string): Promise<string> {
   return file;
 }
 
-function input(file: string, columns: readonly string[], query: ViewQuery, shown: readonly number[] = [], kinds = KINDS): NotebookInput {
-  return { file, columns: columns.map((name, i) => ({ name, kind: kinds[i] ?? 'text' })), query, shown };
-}
-
-/** What the table shows for the query: its first column (the address) top to bottom. */
+/** What the table shows for the query: its column names, and its first column (the address) top to bottom. */
 async function tableRows(file: string, query: ViewQuery): Promise<{ columns: string[]; addresses: string[] }> {
   const source = await openTable(file);
   await source.indexed;
@@ -130,10 +129,44 @@ async function tableRows(file: string, query: ViewQuery): Promise<{ columns: str
   return { columns: [...source.columns], addresses: cells.map((r) => r[0] ?? '') };
 }
 
+/**
+ * Open in Notebook on `file` through the table engine, as the table's worker runs it (its
+ * exportView over the view the query gives); `run` gets the table before the source closes.
+ */
+async function withTable<T>(file: string, query: ViewQuery, shown: readonly number[], run: (t: NotebookTable) => Promise<T>, kinds = KINDS): Promise<T> {
+  const source = await openTable(file);
+  await source.indexed;
+  const view = new TableView(source);
+  await view.apply(query);
+  try {
+    return await run({
+      file,
+      columns: source.columns.map((name, i) => ({ name, kind: kinds[i] ?? 'text' })),
+      query,
+      shown,
+      rows: view.length,
+      notices: source.notices,
+      exportView: (target, options) => exportView(view, target, options),
+    });
+  } finally {
+    await source.close();
+  }
+}
+
+const open = (file: string, query: ViewQuery = {}, shown: readonly number[] = [], kinds = KINDS): Promise<WrittenNotebook> =>
+  withTable(file, query, shown, (t) => writeNotebook(t), kinds);
+
+const readNotebook = (file: string): Notebook => JSON.parse(readFileSync(file, 'utf8')) as Notebook;
+
 function cellCode(nb: Notebook, index: number): string {
   const cell = nb.cells[index];
   assert.ok(cell && cell.cell_type === 'code', `cell ${index} is code`);
   return cell.source.join('');
+}
+
+/** A notebook built directly (no table), for what its text holds. */
+function input(file: string, columns: readonly string[], query: ViewQuery, shown: readonly number[] = [], kinds = KINDS, data = file.replace(/\.\w+$/u, '-view.csv')): NotebookInput {
+  return { file, data, rows: 3, columns: columns.map((name, i) => ({ name, kind: kinds[i] ?? 'text' })), query, shown };
 }
 
 /** Runs code in dir with the test's Python and returns the JSON it printed last. */
@@ -147,10 +180,12 @@ function runPython(py: string | undefined, code: string, cwd: string): unknown {
   return JSON.parse(last);
 }
 
-const PANDAS_OUT = '\nimport json as _j\nprint(_j.dumps({"columns": [str(c) for c in df.columns], "dtypes": [str(t) for t in df.dtypes], "first": [str(v) for v in df.iloc[:, 0].tolist()]}))\n';
+const PANDAS_OUT =
+  '\nimport json as _j\nprint(_j.dumps({"columns": [str(c) for c in df.columns], "dtypes": [str(t) for t in df.dtypes], "first": [str(v) for v in df.iloc[:, 0].tolist()], "labels": [str(v) for v in df["label"].tolist()] if "label" in df.columns else []}))\n';
 
-const QUERIES: readonly { readonly name: string; readonly query: ViewQuery; readonly shown?: readonly number[]; readonly textSort?: boolean }[] = [
+const QUERIES: readonly { readonly name: string; readonly query: ViewQuery; readonly shown?: readonly number[] }[] = [
   { name: 'the whole file', query: {} },
+  { name: 'the whole file, chosen columns in another order', query: {}, shown: [0, 3, 1] },
   { name: 'a numeric sort, descending: text then numbers, empties last, ties in file order', query: { sort: [{ column: 2, descending: true }] } },
   { name: 'two keys', query: { sort: [{ column: 3 }, { column: 2, descending: true }] }, shown: [0, 3, 2] },
   { name: 'a range filter and a contains filter', query: { filters: [{ kind: 'range', column: 2, min: -2, max: 4.5 }, { kind: 'contains', column: 1, text: 'TRADER' }] } },
@@ -158,24 +193,25 @@ const QUERIES: readonly { readonly name: string; readonly query: ViewQuery; read
   { name: 'empty cells only', query: { filters: [{ kind: 'empty', column: 2 }] } },
   { name: 'a search, sorted', query: { search: 'WHALE', sort: [{ column: 3, descending: true }] }, shown: [0, 1] },
   { name: 'a filter on the hostile column', query: { filters: [{ kind: 'contains', column: 4, text: 'v1' }], sort: [{ column: 4 }] }, shown: [0, 4] },
-  { name: 'a text sort (natural order, any case)', query: { sort: [{ column: 1 }, { column: 0, descending: true }] }, textSort: true },
+  { name: 'a text sort (natural order, any case)', query: { sort: [{ column: 1 }, { column: 0, descending: true }] } },
+  { name: 'no row at all', query: { search: 'no such text anywhere' }, shown: [0, 2] },
 ];
 
-describe('notebook: the file', () => {
+describe('notebook: the files', () => {
   it('is valid nbformat 4.5 for a CSV, a .txt list and a JSON result, with cells in order', async () => {
     const csv = await result('wallets.csv', sampleCsv(10));
     const txt = await result('list.txt', `address\n${ADDRS.join('\n')}\n`);
     const json = await result('answer.json', JSON.stringify({ rows: [{ wallet: ADDRS[0], stats: { pnl: 1.5 } }] }));
-    for (const [file, columns, kinds] of [
-      [csv, ['address', 'label', 'pnl_usd', 'winrate_30d', EVIL], KINDS],
-      [txt, ['address'], ['address']],
-      [json, ['wallet', 'stats.pnl'], ['address', 'number']],
+    for (const [file, kinds] of [
+      [csv, KINDS],
+      [txt, ['address']],
+      [json, ['address', 'number']],
     ] as const) {
-      const nb: unknown = JSON.parse(notebookText(input(file, columns, { sort: [{ column: 0 }] }, [], kinds)));
+      const w = await open(file, { sort: [{ column: 0 }] }, [], kinds);
+      const nb: unknown = JSON.parse(readFileSync(w.notebook, 'utf8'));
       assert.deepEqual(nbformatProblems(nb), [], file);
-      const cells = (nb as Notebook).cells;
       assert.deepEqual(
-        cells.map((c) => c.cell_type),
+        (nb as Notebook).cells.map((c) => c.cell_type),
         ['markdown', 'code', 'code'],
       );
       assert.match(cellCode(nb as Notebook, 1), /import pandas as pd/u);
@@ -205,8 +241,8 @@ describe('notebook: the file', () => {
   it('passes nbformat.validate', async () => {
     assert.ok(NBFORMAT_PY, `nbformat in ${PYTHONS.join(' or ')} (Debian: python3-nbformat; scripts/system-deps.js installs it for the unit tier)`);
     const file = await result('valid.csv', sampleCsv(5));
-    const nbFile = await writeNotebook(input(file, ['address', 'label', 'pnl_usd', 'winrate_30d', EVIL], { sort: [{ column: 2 }], search: 'a' }));
-    const r = spawnSync(NBFORMAT_PY ?? 'python3', ['-c', 'import sys, nbformat; nb = nbformat.read(sys.argv[1], as_version=4); nbformat.validate(nb); print("ok", nb.nbformat, nb.nbformat_minor)', nbFile], { encoding: 'utf8' });
+    const { notebook } = await open(file, { sort: [{ column: 2 }], search: 'a' });
+    const r = spawnSync(NBFORMAT_PY ?? 'python3', ['-c', 'import sys, nbformat; nb = nbformat.read(sys.argv[1], as_version=4); nbformat.validate(nb); print("ok", nb.nbformat, nb.nbformat_minor)', notebook], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^ok 4 5/u);
   });
@@ -217,7 +253,7 @@ describe('notebook: the file', () => {
     process.env.WA_API_KEY = key;
     try {
       const file = await result('keyless.csv', sampleCsv(5));
-      const text = readFileSync(await writeNotebook(input(file, ['address', 'label', 'pnl_usd', 'winrate_30d', EVIL], { search: 'x' })), 'utf8');
+      const text = readFileSync((await open(file, { search: 'x' })).notebook, 'utf8');
       assert.ok(!text.includes(key), 'the key is not in the notebook');
       assert.doesNotMatch(text, /api[_-]?key|https?:\/\/|requests|urllib|WA_API_KEY/iu);
     } finally {
@@ -226,52 +262,110 @@ describe('notebook: the file', () => {
     }
   });
 
-  it('is written beside the result, never over a file: a numbered name when taken', async () => {
+  it('holds no sort, filter or search of its own, whatever the view: its cells only load the file', async () => {
+    const file = await result('plain.csv', sampleCsv(8));
+    for (const q of QUERIES) {
+      const { notebook } = await open(file, q.query, q.shown ?? []);
+      for (const i of [1, 2]) {
+        const code = cellCode(readNotebook(notebook), i);
+        assert.doesNotMatch(code, /sort|order by|where|contains|filter|search|\.loc\[|\.query\(|\bdef\b|\bfor\s+\w+\s+in\b|lambda|\bre\b\.|rank|between/iu, `${q.name}, cell ${i}:\n${code}`);
+      }
+    }
+  });
+
+  it('writes the view beside the result and the notebook after it, never over a file: numbered names when taken', async () => {
     const file = await result('numbered.csv', sampleCsv(3));
-    const q = input(file, ['address', 'label', 'pnl_usd', 'winrate_30d', EVIL], {});
     await writeFile(join(dir, 'numbered.ipynb'), 'mine');
-    const first = await writeNotebook(q);
-    const second = await writeNotebook(q);
-    assert.equal(first, join(dir, 'numbered-2.ipynb'));
-    assert.equal(second, join(dir, 'numbered-3.ipynb'));
+    await writeFile(join(dir, 'numbered-view.csv'), 'mine too');
+    const q: ViewQuery = { sort: [{ column: 2 }] };
+    const first = await open(file, q);
+    const second = await open(file, q);
+    assert.deepEqual([first.notebook, first.data], [join(dir, 'numbered-2.ipynb'), join(dir, 'numbered-view-2.csv')]);
+    assert.deepEqual([second.notebook, second.data], [join(dir, 'numbered-3.ipynb'), join(dir, 'numbered-view-3.csv')]);
     assert.equal(readFileSync(join(dir, 'numbered.ipynb'), 'utf8'), 'mine');
+    assert.equal(readFileSync(join(dir, 'numbered-view.csv'), 'utf8'), 'mine too');
+    assert.ok(cellCode(readNotebook(second.notebook), 1).includes('PATH = "numbered-view-3.csv"'), 'each notebook loads its own view');
+    assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temp file left');
+  });
+
+  it('the view is the whole plain CSV: the notebook loads the result itself, and writes no copy', async () => {
+    const sub = await mkdtemp(join(dir, 'whole-'));
+    const file = join(sub, 'big.csv');
+    await writeFile(file, sampleCsv(6));
+    const w = await open(file, {}, [3, 0]);
+    assert.deepEqual([w.data, w.exported, w.rows], [file, false, 6]);
+    assert.deepEqual(readdirSync(sub).sort(), ['big.csv', 'big.ipynb']);
+    assert.ok(cellCode(readNotebook(w.notebook), 1).includes('PATH = "big.csv"'));
+    // Anything the table reads otherwise than plain comma CSV, or a view that is not all of it, is exported.
+    const semi = join(sub, 'semi.csv');
+    await writeFile(semi, 'address;n\nA1;1\nA2;2\n');
+    assert.equal((await open(semi, {}, [], ['address', 'number'])).exported, true, 'a semicolon file (a dialect notice)');
+    const ragged = join(sub, 'ragged.csv');
+    await writeFile(ragged, 'address,n\nA1,1,extra\nA2,2\n');
+    assert.equal((await open(ragged, {}, [], ['address', 'number'])).exported, true, 'ragged rows');
+    const list = join(sub, 'list.txt');
+    await writeFile(list, `${ADDRS.join('\n')}\n`);
+    assert.equal((await open(list, {}, [], ['address'])).exported, true, 'an address list');
+    assert.equal(viewIsResult({ file, notices: [], columns: [{ name: 'a', kind: 'text' }, { name: 'a', kind: 'text' }], query: {} }), false, 'two columns of one name');
+    assert.equal(viewIsResult({ file, notices: [], columns: [{ name: 'a', kind: 'text' }], query: { filters: [{ kind: 'empty', column: 0 }] } }), false, 'a filter');
+  });
+
+  it('says how far the export is, and a cancelled export leaves no file at all', async () => {
+    const sub = await mkdtemp(join(dir, 'cancel-'));
+    const file = join(sub, 'many.csv');
+    await writeFile(file, sampleCsv(3000));
+    const seen: Progress[] = [];
+    await withTable(file, { sort: [{ column: 2 }] }, [], (t) => writeNotebook(t, { onProgress: (p) => seen.push(p) }));
+    assert.ok(seen.length > 1 && seen.every((p) => p.task === 'export' && p.total === 3000), JSON.stringify(seen.slice(0, 3)));
+    assert.equal(seen.at(-1)?.done, 3000);
+    const before = readdirSync(sub).sort();
+    const controller = new AbortController();
+    const failed = await withTable(file, { sort: [{ column: 2 }] }, [], (t) =>
+      writeNotebook(t, { signal: controller.signal, onProgress: () => controller.abort(new CancelledError()) }).then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+    );
+    assert.ok(isCancelled(failed), String(failed));
+    assert.deepEqual(readdirSync(sub).sort(), before, 'no view, no notebook, no temp file');
   });
 
   it('names the first 12 chosen columns in its first cell and counts the rest, so the code stays near the top', () => {
     const names = Array.from({ length: 640 }, (_, i) => (i === 0 ? 'address' : `metric_${i}`));
     const shown = Array.from({ length: 166 }, (_, i) => i * 3);
-    const nb = buildNotebook(input('/r/wide.csv', names, {}, shown, ['address']));
+    const nb = buildNotebook(input('/r/wide.csv', names, { sort: [{ column: 3 }] }, shown, ['address']));
     const intro = nb.cells[0]?.source.join('') ?? '';
     const line = intro.split('\n').find((l) => l.startsWith('- Columns:')) ?? '';
-    assert.equal(line, `- Columns: 166 of 640 (address, ${shown.slice(1, NAMED_COLUMNS).map((c) => `metric\\_${c}`).join(', ')}, and 154 more, listed in the code).`);
-    assert.ok(intro.length < 1500, `the first cell is short (${intro.length} characters)`);
-    assert.ok(cellCode(nb, 1).includes('"metric_495"'), 'the code still names the last chosen column');
+    assert.equal(line, `- Columns: 166 of 640 (address, ${shown.slice(1, NAMED_COLUMNS).map((c) => `metric\\_${c}`).join(', ')}, and 154 more).`);
+    assert.ok(intro.includes('- Rows: 3.'), intro);
+    assert.ok(intro.includes('`wide-view.csv`'), 'it names the file it loads');
+    assert.ok(intro.length < 1600, `the first cell is short (${intro.length} characters)`);
     const few = buildNotebook(input('/r/few.csv', ['address', 'a', 'b'], {}, [0, 2])).cells[0]?.source.join('') ?? '';
     assert.ok(few.includes('- Columns: 2 of 3 (address, b).'), few);
   });
 
-  it('names every column by a quoted literal and types addresses as strings', () => {
-    const nb = buildNotebook(input('/r/it\'s "x".csv', ['address', 'label', 'pnl_usd', 'winrate_30d', EVIL], { sort: [{ column: 4 }] }));
-    const pandas = cellCode(nb, 1);
-    assert.ok(pandas.includes(`${JSON.stringify(EVIL)}: "string",  # text`));
-    assert.ok(pandas.includes('"address": "string",  # address'));
-    assert.ok(pandas.includes('"pnl_usd": "float64",  # number'));
-    assert.ok(cellCode(nb, 2).includes(JSON.stringify(`"x""; import os; open(""pwned"", ""w"")`).slice(1, -1)), 'a SQL identifier with its quotes doubled, in a JSON string');
-    const plain = cellCode(buildNotebook(input('/r/a.csv', ['address', 'y"; import os'], { sort: [{ column: 1 }] })), 2);
-    assert.ok(plain.includes(`wa_number("y""; import os")`) && plain.includes("SQL = r'''"), 'a SQL identifier with its quotes doubled, in a raw string');
+  it('names every column and file by a quoted literal', () => {
+    const nb = buildNotebook(input('/r/it\'s "x".csv', NAMES, {}, [], ['address', 'text', 'number', 'number', 'number'], '/r/it\'s "x".csv'));
+    assert.ok(cellCode(nb, 1).includes(`NUMBERS = ["pnl_usd", "winrate_30d", ${JSON.stringify(EVIL)}]`), cellCode(nb, 1));
+    assert.ok(cellCode(nb, 1).includes(`PATH = ${JSON.stringify('it\'s "x".csv')}`));
+    const duck = cellCode(nb, 2);
+    assert.ok(duck.includes(JSON.stringify(`TRY_CAST("x""; import os; open(""pwned"", ""w"")`).slice(1, -1)), 'a SQL identifier with its quotes doubled, in a JSON string');
     assert.ok(!nb.cells.some((c) => c.source.join('').split('\n').some((l) => l.startsWith('import os;'))));
   });
 });
 
-describe('notebook: its pandas code gives the table rows', () => {
+describe('notebook: its pandas cell loads the table rows', () => {
   for (const q of QUERIES) {
     it(q.name, async () => {
       assert.ok(PANDAS_PY, NO_PANDAS);
-      const name = `it's "q" ${q.name.replace(/[^a-z]/giu, '')}.csv`;
-      const file = await result(name, sampleCsv());
+      const sub = await mkdtemp(join(dir, 'pandas-'));
+      const file = join(sub, `it's "q" ${q.name.replace(/[^a-z]/giu, '')}.csv`);
+      await writeFile(file, sampleCsv());
       const expected = await tableRows(file, q.query);
-      const nb = buildNotebook(input(file, expected.columns, q.query, q.shown ?? []));
-      const got = runPython(PANDAS_PY, cellCode(nb, 1) + PANDAS_OUT, dir) as { columns: string[]; dtypes: string[]; first: string[] };
+      const w = await open(file, q.query, q.shown ?? []);
+      assert.equal(w.exported, !(q.query.sort === undefined && q.query.search === undefined && q.query.filters === undefined));
+      assert.equal(w.rows, expected.addresses.length);
+      const got = runPython(PANDAS_PY, cellCode(readNotebook(w.notebook), 1) + PANDAS_OUT, sub) as { columns: string[]; dtypes: string[]; first: string[]; labels: string[] };
       assert.deepEqual(got.first, expected.addresses);
       const shown = q.shown ?? expected.columns.map((_, i) => i);
       assert.deepEqual(got.columns, shown.map((c) => expected.columns[c]));
@@ -279,97 +373,86 @@ describe('notebook: its pandas code gives the table rows', () => {
         got.dtypes,
         shown.map((c) => (KINDS[c] === 'number' ? 'float64' : 'string')),
       );
-      assert.ok(!existsSync(join(dir, 'pwned')), 'a column name ran as code');
+      // A formula-like cell is the result's own text (pandas is no spreadsheet: no `'` added).
+      if (got.labels.length > 0) assert.ok(got.labels.every((l) => !l.startsWith("'")), got.labels.join(' '));
+      assert.ok(!existsSync(join(sub, 'pwned')), 'a column name ran as code');
     });
   }
 
-  it('a .txt address list and a JSON answer', async () => {
+  it('the numbers are the table\'s: NaN where a cell is empty or text', async () => {
+    assert.ok(PANDAS_PY, NO_PANDAS);
+    const file = await result('numbers.csv', 'address,n\nA1,1.5\nA2,\nA3,n/a\nA4,-2e3\n');
+    const w = await open(file, { sort: [{ column: 0 }] }, [], ['address', 'number']);
+    const got = runPython(PANDAS_PY, `${cellCode(readNotebook(w.notebook), 1)}\nimport json as _j\nprint(_j.dumps([None if v != v else v for v in df["n"].tolist()]))\n`, dir);
+    assert.deepEqual(got, [1.5, null, null, -2000]);
+  });
+
+  it('a .txt address list and a JSON answer (the table reads them; the notebook loads its export)', async () => {
     assert.ok(PANDAS_PY, NO_PANDAS);
     const txt = await result('list2.txt', `Address\r\n${ADDRS.join('\r\n')}\r\n`);
     const q: ViewQuery = { sort: [{ column: 0, descending: true }] };
     const t = await tableRows(txt, q);
-    const gotTxt = runPython(PANDAS_PY, cellCode(buildNotebook(input(txt, t.columns, q, [], ['address'])), 1) + PANDAS_OUT, dir) as { first: string[] };
+    const wt = await open(txt, q, [], ['address']);
+    const gotTxt = runPython(PANDAS_PY, cellCode(readNotebook(wt.notebook), 1) + PANDAS_OUT, dir) as { first: string[] };
     assert.deepEqual(gotTxt.first, t.addresses);
     const rows = ADDRS.map((a, i) => ({ wallet: a, stats: { pnl: i % 2 ? i * 1.5 : -i, tags: ['a', i] }, note: i === 2 ? null : `n${i}` }));
     const json = await result('answer2.json', JSON.stringify({ total: 4, data: rows }));
     const jq: ViewQuery = { sort: [{ column: 1, descending: true }], filters: [{ kind: 'nonEmpty', column: 3 }] };
     const j = await tableRows(json, jq);
     assert.deepEqual(j.columns, ['wallet', 'stats.pnl', 'stats.tags', 'note']);
-    const got = runPython(PANDAS_PY, cellCode(buildNotebook(input(json, j.columns, jq, [], ['address', 'number', 'text', 'text'])), 1) + PANDAS_OUT, dir) as { first: string[] };
+    const wj = await open(json, jq, [], ['address', 'number', 'text', 'text']);
+    const got = runPython(PANDAS_PY, cellCode(readNotebook(wj.notebook), 1) + PANDAS_OUT, dir) as { first: string[]; columns: string[]; dtypes: string[] };
     assert.deepEqual(got.first, j.addresses);
+    assert.deepEqual(got.columns, j.columns);
+    assert.deepEqual(got.dtypes, ['string', 'float64', 'string', 'string']);
   });
 });
 
 /** A stand-in for Python's duckdb module: records what the cell hands DuckDB, in order. */
 const DUCKDB_STANDIN = `
 calls = []
+class Relation:
+    def project(self, columns):
+        calls.append({"project": columns})
+        return self
 def read_csv(path, **options):
     calls.append({"read_csv": path, "options": options})
-    return "raw"
-def sql(text):
-    calls.append({"sql": text})
-    return text
+    return Relation()
 `;
 const DUCKDB_CALLS = '\nimport json as _j, duckdb as _d\nprint(_j.dumps(_d.calls))\n';
 
-describe('notebook: its DuckDB cell, run in Python, hands DuckDB what gives the table rows', () => {
-  for (const q of QUERIES.filter((x) => !x.textSort)) {
+describe('notebook: its DuckDB cell, run in Python, hands DuckDB what loads the table rows', () => {
+  for (const q of QUERIES) {
     it(q.name, async () => {
       assert.ok(ANY_PY, `python3 in ${PYTHONS.join(' or ')}`);
-      const file = await result(`duck '${q.name.replace(/[^a-z]/giu, '')}'.csv`, sampleCsv());
-      const expected = await tableRows(file, q.query);
-      const nb = buildNotebook(input(file, expected.columns, q.query, q.shown ?? []));
       const runDir = await mkdtemp(join(tmpdir(), 'wa-notebook-duckdb-'));
       try {
+        const file = join(runDir, `duck '${q.name.replace(/[^a-z]/giu, '')}'.csv`);
+        await writeFile(file, sampleCsv());
+        const expected = await tableRows(file, q.query);
+        const w = await open(file, q.query, q.shown ?? []);
         writeFileSync(join(runDir, 'duckdb.py'), DUCKDB_STANDIN);
-        const calls = runPython(ANY_PY, cellCode(nb, 2) + DUCKDB_CALLS, runDir) as { read_csv?: string; options?: Record<string, unknown>; sql?: string }[];
-        const [read, macros, query] = calls;
-        assert.equal(calls.length, 3, JSON.stringify(calls));
-        assert.equal(read?.read_csv, file, 'the cell reads the result file');
+        const calls = runPython(ANY_PY, cellCode(readNotebook(w.notebook), 2) + DUCKDB_CALLS, runDir) as { read_csv?: string; options?: Record<string, unknown>; project?: string }[];
+        const [read, project] = calls;
+        assert.equal(calls.length, 2, JSON.stringify(calls));
+        assert.equal(resolve(runDir, read?.read_csv ?? ''), w.data, 'the cell reads the file the notebook loads (by its name, beside the notebook)');
         assert.deepEqual(read?.options, { header: true, all_varchar: true }, 'every column as VARCHAR, with its header');
         const db = await DuckDBInstance.create(':memory:');
         const c = await db.connect();
         try {
-          await c.run(`CREATE TEMP VIEW raw AS SELECT * FROM read_csv('${file.replaceAll("'", "''")}', header = true, all_varchar = true)`);
-          await c.run(macros?.sql ?? '');
-          const r = await c.runAndReadAll(query?.sql ?? '');
-          assert.deepEqual(r.columnNames(), (q.shown ?? expected.columns.map((_, i) => i)).map((i) => expected.columns[i]));
+          const r = await c.runAndReadAll(`SELECT ${project?.project ?? ''} FROM read_csv('${w.data.replaceAll("'", "''")}', header = true, all_varchar = true)`);
+          const shown = q.shown ?? expected.columns.map((_, i) => i);
+          assert.deepEqual(r.columnNames(), shown.map((i) => expected.columns[i]));
+          assert.deepEqual(r.columnTypes().map(String), shown.map((i) => (KINDS[i] === 'number' ? 'DOUBLE' : 'VARCHAR')));
           assert.deepEqual(r.getRows().map((row) => String(row[0])), expected.addresses);
         } finally {
           c.closeSync();
           db.closeSync();
         }
+        assert.ok(!existsSync(join(runDir, 'pwned')), 'a column name ran as code');
       } finally {
         await rm(runDir, { recursive: true, force: true });
       }
-      assert.ok(!existsSync(join(dir, 'pwned')), 'a column name ran as code');
-    });
-  }
-});
-
-describe('notebook: its DuckDB SQL gives the table rows (DuckDB from npm, no Python needed)', () => {
-  for (const q of QUERIES.filter((x) => !x.textSort)) {
-    it(q.name, async () => {
-      const file = await result(`duckdb-node '${q.name.replace(/[^a-z]/giu, '')}'.csv`, sampleCsv());
-      const expected = await tableRows(file, q.query);
-      const { macros, sql } = duckdbQuery(input(file, expected.columns, q.query, q.shown ?? []));
-      const db = await DuckDBInstance.create(':memory:');
-      const c = await db.connect();
-      try {
-        // What the cell's `duckdb.read_csv(PATH, header=True, all_varchar=True)` gives, as `raw`.
-        await c.run(`CREATE TEMP VIEW raw AS SELECT * FROM read_csv('${file.replaceAll("'", "''")}', header = true, all_varchar = true)`);
-        await c.run(macros);
-        const r = await c.runAndReadAll(sql);
-        assert.deepEqual(r.columnNames(), (q.shown ?? expected.columns.map((_, i) => i)).map((i) => expected.columns[i]));
-        assert.deepEqual(
-          r.getRows().map((row) => String(row[0])),
-          expected.addresses,
-        );
-      } finally {
-        c.closeSync();
-        db.closeSync();
-      }
-      assert.ok(!existsSync(join(dir, 'pwned')), 'a column name ran as code');
     });
   }
 });
@@ -425,15 +508,19 @@ describe('notebook: names with line breaks stay data (issue 21)', () => {
     for (const sep of PY_BREAKS) {
       const name = payload(sep);
       for (const file of [`/r/${name}.csv`, `/r/${name}.txt`, `/r/${name}.json`]) {
-        const nb = buildNotebook({
-          file,
-          columns: [{ name, kind: 'address' }, { name: `n${name}`, kind: 'number' }],
-          query: { filters: [{ kind: 'contains', column: 0, text: name }], search: name, sort: [{ column: 1 }] },
-          shown: [],
-        });
-        for (const i of [1, 2]) {
-          const code = cellCode(nb, i);
-          for (const c of PY_BREAKS.filter((b) => b !== '\r\n')) assert.ok(!code.includes(c), `cell ${i} of ${JSON.stringify(file)} holds ${JSON.stringify(c)}`);
+        for (const data of [file, `/r/${name}-view.csv`]) {
+          const nb = buildNotebook({
+            file,
+            data,
+            rows: 2,
+            columns: [{ name, kind: 'address' }, { name: `n${name}`, kind: 'number' }, { name: 'x', kind: 'text' }],
+            query: { filters: [{ kind: 'contains', column: 0, text: name }], search: name, sort: [{ column: 1 }] },
+            shown: [1, 0],
+          });
+          for (const i of [1, 2]) {
+            const code = cellCode(nb, i);
+            for (const c of PY_BREAKS.filter((b) => b !== '\r\n')) assert.ok(!code.includes(c), `cell ${i} of ${JSON.stringify(data)} holds ${JSON.stringify(c)}`);
+          }
         }
       }
     }
@@ -446,8 +533,11 @@ describe('notebook: names with line breaks stay data (issue 21)', () => {
       const cells: string[] = [];
       for (const sep of ['\u2028', '\u2029', '\x85', '\x0b', '\x0c', '\x1c', '\r']) {
         const name = payload(sep);
-        const nb = buildNotebook({ file: join(runDir, `${name}.csv`), columns: [{ name, kind: 'text' }], query: { search: name }, shown: [] });
-        cells.push(cellCode(nb, 1), cellCode(nb, 2));
+        const file = join(runDir, `${name}.csv`);
+        for (const data of [file, join(runDir, `${name}-view.csv`)]) {
+          const nb = buildNotebook({ file, data, rows: 1, columns: [{ name, kind: 'text' }, { name: `n${name}`, kind: 'number' }, { name: 'x', kind: 'text' }], query: { search: name }, shown: [1, 0] });
+          cells.push(cellCode(nb, 1), cellCode(nb, 2));
+        }
       }
       writeFileSync(join(runDir, 'cells.json'), JSON.stringify(cells));
       writeFileSync(join(runDir, 'run.py'), IPYTHON_RUN);

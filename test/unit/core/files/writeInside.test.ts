@@ -87,6 +87,32 @@ describe('the one owner writes a file inside its folder, through no link (30.7, 
     assert.equal(nthName('list.txt', 3), 'list-3.txt');
   });
 
+  it('writeNewNamed places what a writer of ours streamed to its temp name, never over a file; a failed writer leaves nothing', async () => {
+    writeFileSync(join(dir, 'v.csv'), 'mine');
+    const temps: string[] = [];
+    const file = await writeNewNamed(dir, '', 'v.csv', {
+      writtenBy: async (temp) => {
+        temps.push(temp);
+        writeFileSync(temp, 'streamed', { flag: 'wx' });
+        return Promise.resolve();
+      },
+    });
+    assert.equal(file, join(dir, 'v-2.csv'));
+    assert.equal(readFileSync(file, 'utf8'), 'streamed');
+    assert.equal(readFileSync(join(dir, 'v.csv'), 'utf8'), 'mine');
+    assert.ok(temps[0]?.startsWith(join(dir, '.wa-write-')), temps[0]);
+    await assert.rejects(
+      writeNewNamed(dir, '', 'v.csv', {
+        writtenBy: (temp) => {
+          writeFileSync(temp, 'half');
+          return Promise.reject(new CancelledError());
+        },
+      }),
+      CancelledError,
+    );
+    assert.deepEqual(readdirSync(dir).sort(), ['v-2.csv', 'v.csv'], 'no temp file, no third file');
+  });
+
   it('folderInside refuses a folder that is a link', async () => {
     symlinkSync(outside, join(dir, 'x.results'));
     await assert.rejects(folderInside(dir, 'x.results'), isUnsafe);
