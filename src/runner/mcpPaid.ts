@@ -30,6 +30,7 @@ import { shortTitle, validateInput, type Endpoint } from '../core/spec/catalog';
 import type { QueryBody } from '../core/spec/queryModel';
 import type { JobRecord } from '../core/jobs/job';
 import type { RunnerHost } from './host';
+import { declinedForAgent } from '../core/calls/outcome';
 
 /** A tool's answer as MCP carries it: text, and whether it is an error. */
 export interface ToolReply {
@@ -176,7 +177,7 @@ export async function paidCall(ep: Endpoint, raw: unknown, extra: CallExtra, dep
     }
     const answer = await deps.ask(question(ep, f, deps)).catch((): ElicitResult => ({ action: 'cancel' }));
     if (answer.action !== 'accept' || answer.content?.approve !== true) {
-      return { text: toolAnswer([`${title} (${f.quote.text}): the person did not approve the price. Nothing was sent and nothing was charged. Do not retry unless the person asks.`]), isError: false };
+      return { text: toolAnswer([declinedForAgent(`${title} (${f.quote.text})`, 'price')]), isError: false };
     }
     // Approved by the person, not by the allowance: it spends none of it.
     asked = true;

@@ -28,6 +28,7 @@ import { EXIT } from './exitCodes';
 import { RunnerHost, type Print } from './host';
 import type { PaidDeps, ToolReply } from './mcpPaid';
 import { BadInput, prepare, runWith, type RunEnv, type RunReport } from './runCommand';
+import { declinedForAgent } from '../core/calls/outcome';
 
 /** What the pipeline tool needs besides a paid call's deps: the connection a run's own host is built with, and where logs go. */
 export interface PipelineDeps {
@@ -89,7 +90,8 @@ export async function runPipelineTool(args: Record<string, unknown>, progress: (
   let hold: number | undefined;
   let held = 0;
   let approvedBy: string | undefined;
-  let gateRefusal: { readonly words: string; readonly isError: boolean } | undefined;
+  /** `whole`: the words already say what was sent and charged (the person declined). */
+  let gateRefusal: { readonly words: string; readonly isError: boolean; readonly whole?: boolean } | undefined;
   running.add(path);
   let report: RunReport | undefined;
   try {
@@ -114,7 +116,7 @@ export async function runPipelineTool(args: Record<string, unknown>, progress: (
         const balance = await host.api.credits().catch(() => undefined);
         const answer = await deps.ask(question(path, plan, balance, deps)).catch((): ElicitResult => ({ action: 'cancel' }));
         if (answer.action !== 'accept' || answer.content?.approve !== true) {
-          gateRefusal = { words: `The person did not approve the plan (${plan.totalText}). Do not retry unless the person asks.`, isError: false };
+          gateRefusal = { words: declinedForAgent(`Pipeline ${path} (${plan.totalText})`, 'plan'), isError: false, whole: true };
           return gateRefusal.words;
         }
         // Approved by the person, not by the allowance: it spends none of it.
@@ -131,7 +133,7 @@ export async function runPipelineTool(args: Record<string, unknown>, progress: (
     await host.close();
   }
   const data = [[report.lastLine, ...report.steps.map((s) => stepLine(s, report.plan))].join('\n')];
-  if (gateRefusal) return { text: toolAnswer([`Pipeline ${path}: ${gateRefusal.words}`, 'Nothing was sent and nothing was charged.']), isError: gateRefusal.isError };
+  if (gateRefusal) return { text: toolAnswer(gateRefusal.whole ? [gateRefusal.words] : [`Pipeline ${path}: ${gateRefusal.words}`, 'Nothing was sent and nothing was charged.']), isError: gateRefusal.isError };
   if (report.steps.length === 0 && report.charged === 0 && report.code === EXIT.refused) return { text: toolAnswer([`Pipeline ${path}: refused before anything was sent (a step has no bound). Nothing was sent and nothing was charged.`], data), isError: true };
   const own = [
     `Pipeline ${path}: charged ${fmtCredits(report.charged)} in all${approvedBy ? `, approved by ${approvedBy}` : ''}.`,

@@ -63,6 +63,18 @@ export function mayHaveBeenCharged(names: readonly string[] = []): string {
     : l10n.t('It may have been charged: check the request history (free) before running it again.');
 }
 
+/**
+ * What an AI agent is told when the person declined the price of its call or of its pipeline plan
+ * (VS Code's price step or an MCP elicitation): nothing left and nothing was charged, and it should
+ * not ask again on its own. One sentence for the VS Code tools and the MCP server alike; `subject`
+ * names the call or the plan with its price.
+ */
+export function declinedForAgent(subject: string, what: 'price' | 'plan'): string {
+  return what === 'price'
+    ? l10n.t('{0}: the person did not approve the price. Nothing was sent and nothing was charged. Do not retry unless the person asks.', subject)
+    : l10n.t('{0}: the person did not approve the plan. Nothing was sent and nothing was charged. Do not retry unless the person asks.', subject);
+}
+
 /** The command line's last line for a run or a call refused before anything left: why, then that nothing was sent or charged. */
 export function refusedBeforeSending(why: string): string {
   return l10n.t('{0} Nothing was sent. Charged: {1}.', why, fmtCredits(0));

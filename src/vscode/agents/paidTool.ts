@@ -34,6 +34,7 @@ import type { CallService, RunOutcome } from '../calls/callService';
 import type { JobService } from '../jobs/jobService';
 import { l10n } from '../../shared/l10n';
 import { thousands } from '../../core/numberText';
+import { declinedForAgent } from '../../core/calls/outcome';
 
 export interface PaidToolDeps {
   readonly calls: CallService;
@@ -112,7 +113,7 @@ async function outcomeText(ep: Endpoint, out: RunOutcome, deps: PaidToolDeps, to
   const title = shortTitle(ep);
   switch (out.status) {
     case 'cancelled':
-      return toolAnswer([l10n.t('{0}: the person did not approve the price. Nothing was sent and nothing was charged. Do not retry unless the person asks.', title)]);
+      return toolAnswer([declinedForAgent(title, 'price')]);
     case 'invalid':
       return toolAnswer([l10n.t('{0}: not sent, nothing charged: the inputs are not valid.', title), ...out.errors]);
     case 'refused':

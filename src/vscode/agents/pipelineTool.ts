@@ -46,6 +46,7 @@ import type { PriceQuestions } from '../calls/priceStep';
 import { adoptJob, callCell } from '../pipeline/pipelineNotebook';
 import { abortOn, type PaidToolDeps } from './paidTool';
 import { l10n } from '../../shared/l10n';
+import { declinedForAgent } from '../../core/calls/outcome';
 
 type Input = Record<string, unknown>;
 
@@ -164,7 +165,7 @@ export function pipelineTool(deps: PipelineToolDeps): vscode.LanguageModelTool<I
             yes: l10n.t('Approve Plan and Run'),
             pick: { label: l10n.t('Approve Plan and Run ({0})', p.plan.totalText), description: l10n.t('an AI agent asks'), detail: p.lines.join(' · ') },
           });
-          if (!ok) return answer(toolAnswer([l10n.t('Pipeline {0}: the person did not approve the plan ({1}). {2} Do not retry unless the person asks.', p.name, p.plan.totalText, nothing())]));
+          if (!ok) return answer(toolAnswer([declinedForAgent(l10n.t('Pipeline {0} ({1})', p.name, p.plan.totalText), 'plan')]));
           approvedBy = l10n.t('the person ({0})', p.plan.totalText);
         }
       }

@@ -374,12 +374,12 @@ const OUTCOME_HOSTS = ['core', 'vscode', 'runner'].map((d) => join(src, d));
 function outcomeSentence(n: ts.Node, sf: ts.SourceFile): string | undefined {
   const piece = ts.isStringLiteralLike(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n) ? n.text : undefined;
   if (piece === undefined) return undefined;
-  if (/Cancelled; nothing was sent|may have been charged: (?:see Request History|check the request history)|returned no result file|Nothing was sent\. Charged: /u.test(piece) || piece === ' Nothing was sent.') return n.getText(sf);
+  if (/Cancelled; nothing was sent|may have been charged: (?:see Request History|check the request history)|returned no result file|Nothing was sent\. Charged: |Do not retry unless the person asks/u.test(piece) || piece === ' Nothing was sent.') return n.getText(sf);
   return undefined;
 }
 
 describe('one owner tells what came of a call that brought no result (watch and pipeline)', () => {
-  it('no file of src/core, src/vscode or src/runner outside src/core/calls/outcome.ts writes its sentences (use toldOutcome / noResultFile / mayHaveBeenCharged / refusedBeforeSending)', () => {
+  it('no file of src/core, src/vscode or src/runner outside src/core/calls/outcome.ts writes its sentences (use toldOutcome / noResultFile / mayHaveBeenCharged / refusedBeforeSending / declinedForAgent)', () => {
     assert.deepEqual(
       OUTCOME_HOSTS.flatMap((d) => scan(d, outcomeSentence)).filter((f) => fileOf(f) !== OUTCOME_OWNER),
       [],
@@ -400,13 +400,14 @@ describe('one owner tells what came of a call that brought no result (watch and 
           "const g = `${refusal} Nothing was sent. Charged: 0 credits.`;",
           "const h = `Charged: ${c} known, and ${names.join(', ')} may have been charged: check the request history (free) before running it again.`;",
           "const i = `Stopped. Charged: ${c} known, and ${mayHaveBeenCharged([id])}`;",
+          "const j = `${title}: the person did not approve the price. Nothing was sent and nothing was charged. Do not retry unless the person asks.`;",
         ].join('\n'),
       },
       outcomeSentence,
     );
     assert.deepEqual(
       found.map((f) => f.slice(f.indexOf(':') + 1, f.indexOf(':', f.indexOf(':') + 1))),
-      ['2', '3', '4', '5', '8', '9'],
+      ['2', '3', '4', '5', '8', '9', '11'],
     );
   });
 });
