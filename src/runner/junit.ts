@@ -5,17 +5,11 @@
  * its system-out, so a CI page shows what the run cost.
  */
 
-export interface StepReport {
-  readonly name: string;
+import type { StepOutcome } from '../core/agents/pipelineRun';
+
+/** A step as the run tells it (the shape an agent is told, core/agents/pipelineRun.ts), with its time. */
+export interface StepReport extends StepOutcome {
   readonly ms: number;
-  readonly outcome: 'passed' | 'failed' | 'skipped';
-  readonly text: string;
-  /** A passed step: its result was on disk and reused (free), or the credits its call charged, and its file. */
-  readonly reused?: true;
-  readonly credits?: number;
-  readonly resultPath?: string;
-  /** A failed step whose call was refused before sending: nothing was sent for it. */
-  readonly notSent?: true;
 }
 
 /** XML 1.0 text: the five escapes, and characters XML cannot hold dropped. */

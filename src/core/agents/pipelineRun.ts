@@ -77,7 +77,7 @@ export function planPriceFacts(plan: Plan, p: PlanFactsContext): { readonly line
   return { lines, covered };
 }
 
-/** One step of a run as an agent is told it (the runner's StepReport has this shape). */
+/** One step of a run as an agent is told it (the runner's StepReport, runner/junit.ts, adds its time). */
 export interface StepOutcome {
   readonly name: string;
   readonly outcome: 'passed' | 'failed' | 'skipped';
