@@ -62,8 +62,10 @@ describe('table: Open in Notebook', function () {
     const code = nb.cells.filter((c) => c.cell_type === 'code').map((c) => c.source.join('')).join('\n');
     // The notebook loads the view the table exported, and re-does none of it.
     assert.match(code, /PATH = "pnl-20261124-041500-req_9-view\.csv"/u);
-    assert.match(code, /pd\.read_csv\(PATH, dtype="string", keep_default_na=False\)/u);
-    assert.match(code, /NUMBERS = \["realized_pnl_usd_7d"\]/u);
+    assert.match(code, /DTYPES = \{"address": "string", "label": "string", "realized_pnl_usd_7d": "float64"\}/u);
+    assert.match(code, /NA = \{"realized_pnl_usd_7d": BLANKS\}/u);
+    assert.match(code, /pd\.read_csv\(PATH, dtype=DTYPES, na_values=NA, keep_default_na=False\)/u);
+    assert.doesNotMatch(code, /^\s*if\b|os\.path\.exists|to_numeric|TRY_CAST/mu, 'one load, no branch, no conversion after it');
     assert.doesNotMatch(code, /sort_values|order by|\bwhere\b|\.str\.contains|between\(|\.loc\[/iu);
     const intro = nb.cells[0]?.source.join('') ?? '';
     assert.match(intro, /\(pnl\)/u, 'the first cell names the endpoint');

@@ -8,6 +8,14 @@
  * test/unit/house/oneLanguage.test.ts). When the view is the whole of a plain CSV result, the
  * notebook loads the result itself instead of a copy of it (a 1.81 GB file is not written twice).
  *
+ * Each cell is one declared load and nothing else: no branch, no conversion after loading. The
+ * file is named by its name alone, since it is always written beside the notebook and Jupyter and
+ * VS Code start a notebook's kernel in its folder (so the two can be moved or shared together);
+ * the columns are typed by read_csv's own parameters (pandas' dtype and per-column na_values,
+ * DuckDB's dtype and na_values). A number column that holds some other text than the blanks
+ * listed then stops the load with the library's own error naming it, where converting after
+ * loading would have turned it into NaN in silence; the cell's comment says what to do.
+ *
  * Every file name and column name reaches the code as a quoted literal (a JSON string is a valid
  * Python string; SQL identifiers are doubled-quote escaped), so a column named `x"; import os`
  * stays data; no name stands raw in the code, comments included: a name holding U+2028 or NEL
@@ -88,10 +96,26 @@ function loadedColumns(input: NotebookInput): NotebookColumn[] {
   return shownColumns(input.columns, input.shown).map((c) => input.columns[c] as NotebookColumn);
 }
 
-/** Both cells read the file beside the notebook, or where it was when the notebook was written. */
-function pathLines(input: NotebookInput): string[] {
-  const relative = path.basename(input.data);
-  return [`PATH = ${pyString(relative)}  # beside this notebook`, 'if not os.path.exists(PATH):', `    PATH = ${pyString(input.data)}`];
+/** Both cells read the file by its name: it is beside the notebook, and the kernel starts in the notebook's folder. */
+function pathLine(input: NotebookInput): string {
+  return `PATH = ${pyString(path.basename(input.data))}  # beside this notebook (the kernel starts in the notebook's folder)`;
+}
+
+/**
+ * What a number column may hold that is no number, read as missing (NaN, NULL): the empty cell and
+ * the usual marks of a missing value. The table reads any other text in a number column as text;
+ * read_csv has no way to say "whatever is not a number", so such a cell stops the load, by name.
+ */
+export const BLANKS: readonly string[] = ['', 'n/a', 'N/A', 'NA', 'NaN', 'nan', 'null', 'NULL', 'None', '-'];
+
+/** BLANKS as a line of the cell, saying what `reads` them as. */
+function blanksLine(reads: string): string {
+  return `BLANKS = ${pyList(BLANKS)}  # ${reads}; other text in a number column stops read_csv with its error naming it: add it here`;
+}
+
+/** A Python dict literal of names to values (each already a Python literal). */
+function pyDict(entries: readonly (readonly [string, string])[]): string {
+  return `{${entries.map(([k, v]) => `${pyString(k)}: ${v}`).join(', ')}}`;
 }
 
 function pyList(names: readonly string[]): string {
@@ -104,47 +128,45 @@ function pandasCell(input: NotebookInput): string[] {
   const numbers = loaded.filter((c) => c.kind === 'number').map((c) => c.name);
   // The result itself holds every column: read the chosen ones, then put them in the table's order.
   const subset = loadsResult(input) && loaded.length < input.columns.length;
+  const options = [...(subset ? ['usecols=COLUMNS'] : []), 'dtype=DTYPES', ...(numbers.length > 0 ? ['na_values=NA'] : []), 'keep_default_na=False'];
   return [
     `# Loads ${pyString(path.basename(input.data))} with pandas (the whole file in memory): the table's view, its rows in the table's order.`,
-    'import os',
-    '',
     'import pandas as pd',
     '',
-    ...pathLines(input),
+    pathLine(input),
     ...(subset ? [`COLUMNS = ${pyList(names)}  # the table's chosen columns, in its order`] : []),
-    '# Every cell is read as text (an address must never become a number; an empty cell stays "").',
-    subset
-      ? 'df = pd.read_csv(PATH, usecols=COLUMNS, dtype="string", keep_default_na=False)[COLUMNS]'
-      : 'df = pd.read_csv(PATH, dtype="string", keep_default_na=False)',
-    ...(numbers.length > 0
-      ? [
-          '# The columns the table reads as numbers, as float64 (a cell that is not a number, "n/a" or "", is NaN).',
-          `NUMBERS = ${pyList(numbers)}`,
-          'df[NUMBERS] = df[NUMBERS].apply(pd.to_numeric, errors="coerce").astype("float64")',
-        ]
-      : []),
+    '# Addresses and other text as strings, never numbers (an empty cell stays ""); the table\'s number columns as float64.',
+    `DTYPES = ${pyDict(loaded.map((c) => [c.name, c.kind === 'number' ? '"float64"' : '"string"'] as const))}`,
+    ...(numbers.length > 0 ? [blanksLine('NaN in a number column'), `NA = ${pyDict(numbers.map((n) => [n, 'BLANKS'] as const))}`] : []),
+    `df = pd.read_csv(PATH, ${options.join(', ')})${subset ? '[COLUMNS]' : ''}`,
     'df',
   ];
 }
 
-/** The DuckDB cell's projection: the loaded columns in order, numbers cast to DOUBLE (NULL where a cell is not one). */
+/** The DuckDB cell's projection: the loaded columns, by name, in the view's order. */
 function duckdbColumns(input: NotebookInput): string {
   return loadedColumns(input)
-    .map((c) => (c.kind === 'number' ? `TRY_CAST(${sqlIdent(c.name)} AS DOUBLE) AS ${sqlIdent(c.name)}` : sqlIdent(c.name)))
+    .map((c) => sqlIdent(c.name))
     .join(', ');
 }
 
 function duckdbCell(input: NotebookInput): string[] {
+  const numbers = loadedColumns(input).filter((c) => c.kind === 'number');
+  const options = ['header=True', 'all_varchar=True', ...(numbers.length > 0 ? ['dtype=TYPES', 'na_values=BLANKS'] : [])];
   return [
     `# For a view too large for memory: DuckDB streams ${pyString(path.basename(input.data))} (pip install duckdb).`,
-    'import os',
-    '',
     'import duckdb',
     '',
-    ...pathLines(input),
-    '# Every column is read as text (addresses stay text); the number columns become DOUBLE.',
-    `COLUMNS = ${pyString(duckdbColumns(input))}`,
-    'view = duckdb.read_csv(PATH, header=True, all_varchar=True).project(COLUMNS)',
+    pathLine(input),
+    `COLUMNS = ${pyString(duckdbColumns(input))}  # the table's columns, in its order`,
+    ...(numbers.length > 0
+      ? [
+          '# Every column is read as text (addresses stay text) but the table\'s number columns, as DOUBLE.',
+          `TYPES = ${pyDict(numbers.map((c) => [c.name, '"DOUBLE"'] as const))}`,
+          blanksLine('NULL in every column'),
+        ]
+      : ['# Every column is read as text (addresses stay text).']),
+    `view = duckdb.read_csv(PATH, ${options.join(', ')}).project(COLUMNS)`,
     'view  # view.df() for pandas; view.write_csv("out.csv") to save it',
   ];
 }
@@ -176,6 +198,7 @@ export function buildNotebook(input: NotebookInput): Notebook {
     loads,
     'The first code cell loads it with **pandas** (the whole file in memory). The second asks **DuckDB**, which streams the file, for views too large for memory; it needs `pip install duckdb`.',
     'Addresses and other text columns are strings, never numbers; numbers are float64. Both cells read only this local file: no API call, and no key.',
+    `The cells name the file alone: Jupyter and VS Code start the kernel in the notebook's folder. It was written at ${mdCode(input.data)}.`,
   ];
   return {
     nbformat: 4,

@@ -7,6 +7,10 @@
  * written in another language (test/unit/house/oneLanguage.test.ts). A queued call's request is its
  * submit; it prints the requestId, and the comment hands the wait and the download to the runner's
  * `fetch`.
+ * Each is a straight declaration of that request, with no branch, no check and no error handling
+ * written in its language: what a person sees on an HTTP error is the tool's own (curl's
+ * --fail-with-body, requests' raise_for_status, Invoke-RestMethod's exception, the status fetch
+ * prints), and each snippet's comment says which.
  *
  * Why it is built this way:
  * - The request comes from the very functions the transport sends with (catalog encodeRequest,
@@ -160,7 +164,7 @@ function commentLines(d: CallDescription, runner: RunnerPlace, extra: readonly s
     lines.push('This is the one request only: it does not retry, wait, reconcile or download.');
     if (ep.family === 'queued') {
       lines.push(
-        `A queued job: charged once, when this submit is accepted; it prints ${lang === 'curl' ? 'the answer, {"requestId": …}' : 'the requestId'}.`,
+        `A queued job: charged once, when this submit is accepted; it prints ${lang === 'curl' || lang === 'typescript' ? 'the answer, {"requestId": …}' : 'the requestId'}.`,
         'Sent again, it is a second job, charged again: if its answer is lost, look in the request history (free).',
         'To wait for the job and download its file (free), with the extension’s own code:',
         `  ${runnerCommand(runner)} fetch <requestId> --endpoint ${ep.id} --base-url ${bashQuote(d.base)}`,
@@ -187,19 +191,19 @@ function curlHeaders(headers: readonly SnippetHeader[]): string {
 }
 
 function curlSnippet(d: CallDescription, runner: RunnerPlace): string {
-  const out: string[] = commentLines(d, runner, ['Needs curl 7.76 or later. It runs in a subshell, so an error never closes your terminal.'], 'curl').map((l) => `# ${l}`);
-  const send = [`curl -sS --fail-with-body -X ${d.method} "$base"${bashQuote(d.target)}`, curlHeaders(d.headers)];
+  const out: string[] = commentLines(
+    d,
+    runner,
+    [
+      'Needs curl 7.76 or later (--fail-with-body). On an HTTP error curl prints the service’s answer, which says why, and exits 22.',
+      `Without ${KEY_VARIABLE} the key header is left out and the service answers 401.`,
+    ],
+    'curl',
+  ).map((l) => `# ${l}`);
+  // -w '\n' ends the answer with a line end, so the prompt starts on a line of its own.
+  const send = [`curl -sS --fail-with-body -w '\\n' -X ${d.method} "$base"${bashQuote(d.target)}`, curlHeaders(d.headers)];
   if (d.body !== undefined) send.push('--data-binary "$body"');
-  out.push(
-    '(',
-    '  set -euo pipefail',
-    `  : "\${${KEY_VARIABLE}:?Set ${KEY_VARIABLE} to your Wallet Analytics API key}"`,
-    `  base=${bashQuote(d.base)}`,
-    ...(d.body !== undefined ? [`  body=${bashQuote(d.body)}`] : []),
-    `  ${send.join(' \\\n    ')}`,
-    '  echo',
-    ')',
-  );
+  out.push(`base=${bashQuote(d.base)}`, ...(d.body !== undefined ? [`body=${bashQuote(d.body)}`] : []), send.join(' \\\n  '));
   return `${out.join('\n')}\n`;
 }
 
@@ -210,24 +214,29 @@ function pyHeaders(headers: readonly SnippetHeader[]): string {
 }
 
 function pythonSnippet(d: CallDescription, runner: RunnerPlace): string {
-  const out: string[] = commentLines(d, runner, ['Needs Python 3 and requests (pip install requests).'], 'python').map((l) => `# ${l}`);
+  const out: string[] = commentLines(
+    d,
+    runner,
+    [
+      'Needs Python 3 and requests (pip install requests).',
+      'On an HTTP error raise_for_status stops it with requests’ HTTPError (the status and the URL; r.text holds the service’s answer).',
+    ],
+    'python',
+  ).map((l) => `# ${l}`);
   const args = [jsonQuote(d.method), `BASE + ${jsonQuote(d.target)}`, `headers=${pyHeaders(d.headers)}`];
   if (d.body !== undefined) args.push(`data=${jsonQuote(d.body)}.encode("utf-8")`);
   args.push('allow_redirects=False', `timeout=${d.endpoint.family === 'queued' || d.price.credits > 0 ? 110 : 30}`);
-  const what = `${d.method} ${d.endpoint.path}`;
   out.push(
     'import os',
-    'import sys',
     '',
     'import requests',
     '',
-    `KEY = os.environ[${jsonQuote(KEY_VARIABLE)}]  # Set ${KEY_VARIABLE} to your Wallet Analytics API key.`,
+    `KEY = os.environ[${jsonQuote(KEY_VARIABLE)}]  # Set ${KEY_VARIABLE} to your Wallet Analytics API key (unset, this stops with KeyError).`,
     `BASE = ${jsonQuote(d.base)}`,
     '',
     '# It carries the key, so it follows no redirect (requests would pass api_key on to another host).',
     `r = requests.request(${args.join(', ')})`,
-    'if r.status_code >= 300:',
-    `    sys.exit(${jsonQuote(`${what} answered HTTP `)} + str(r.status_code) + ": " + r.text[:500])`,
+    'r.raise_for_status()',
     d.endpoint.family === 'queued' ? 'print(r.json()["requestId"])' : 'print(r.text)',
   );
   return `${out.join('\n')}\n`;
@@ -240,21 +249,27 @@ function tsHeaders(headers: readonly SnippetHeader[]): string {
 }
 
 function typescriptSnippet(d: CallDescription, runner: RunnerPlace): string {
-  const out: string[] = commentLines(d, runner, ['Node 20 or later, as an ES module: save it as call.mts and run it with npx tsx call.mts.'], 'typescript').map((l) => `// ${l}`);
+  const out: string[] = commentLines(
+    d,
+    runner,
+    [
+      'Node 20 or later, as an ES module: save it as call.mts and run it with npx tsx call.mts.',
+      'It prints the HTTP status, then the answer: a status other than 200 to 299 is an error, and the answer says why.',
+      `Without ${KEY_VARIABLE} the key header is sent empty and the service answers 401.`,
+    ],
+    'typescript',
+  ).map((l) => `// ${l}`);
   const init = [`method: ${jsonQuote(d.method)}`, `headers: ${tsHeaders(d.headers)}`];
   if (d.body !== undefined) init.push(`body: ${jsonQuote(d.body)}`);
   // fetch would pass api_key on to a redirect's host: a redirect is an error.
   init.push('redirect: "error"');
-  const what = `${d.method} ${d.endpoint.path}`;
   out.push(
     `const KEY = process.env.${KEY_VARIABLE} ?? "";`,
-    `if (!KEY) throw new Error(${jsonQuote(`Set ${KEY_VARIABLE} to your Wallet Analytics API key.`)});`,
     `const BASE = ${jsonQuote(d.base)};`,
     '',
     `const res = await fetch(BASE + ${jsonQuote(d.target)}, { ${init.join(', ')} });`,
-    'const text = await res.text();',
-    `if (res.status >= 300) throw new Error(${jsonQuote(`${what} answered HTTP `)} + res.status + ": " + text.slice(0, 500));`,
-    d.endpoint.family === 'queued' ? 'console.log((JSON.parse(text) as { requestId: string }).requestId);' : 'console.log(text);',
+    'console.log("HTTP " + res.status);',
+    'console.log(await res.text());',
     'export {};',
   );
   return `${out.join('\n')}\n`;
@@ -265,16 +280,22 @@ function typescriptSnippet(d: CallDescription, runner: RunnerPlace): string {
 /** PowerShell takes Content-Type as -ContentType, not in -Headers. */
 function psHeaders(headers: readonly SnippetHeader[]): string {
   const h = headers.filter(([k]) => k !== 'content-type');
-  return `@{ ${h.map(([k, v]) => `${psQuote(k)} = ${typeof v === 'string' ? psQuote(v) : `$env:${KEY_VARIABLE}`}`).join('; ')} }`;
+  // "$env:…" in double quotes is the variable's text, "" when it is not set: the header is then sent empty, not refused by PowerShell.
+  return `@{ ${h.map(([k, v]) => `${psQuote(k)} = ${typeof v === 'string' ? psQuote(v) : `"$env:${KEY_VARIABLE}"`}`).join('; ')} }`;
 }
 
 function powershellSnippet(d: CallDescription, runner: RunnerPlace): string {
-  const out: string[] = commentLines(d, runner, ['PowerShell 7, or Windows PowerShell 5.1.'], 'powershell').map((l) => `# ${l}`);
-  out.push(
-    "$ErrorActionPreference = 'Stop'",
-    `if (-not $env:${KEY_VARIABLE}) { throw ${psQuote(`Set ${KEY_VARIABLE} to your Wallet Analytics API key.`)} }`,
-    `$base = ${psQuote(d.base)}`,
-  );
+  const out: string[] = commentLines(
+    d,
+    runner,
+    [
+      'PowerShell 7, or Windows PowerShell 5.1.',
+      'On an HTTP error Invoke-RestMethod stops it with the status and the service’s answer.',
+      `Without ${KEY_VARIABLE} the key header is sent empty and the service answers 401.`,
+    ],
+    'powershell',
+  ).map((l) => `# ${l}`);
+  out.push("$ErrorActionPreference = 'Stop'", `$base = ${psQuote(d.base)}`);
   const args = [`-Method ${d.method === 'POST' ? 'Post' : 'Get'}`, `-Uri ($base + ${psQuote(d.target)})`, `-Headers ${psHeaders(d.headers)}`, '-MaximumRedirection 0'];
   if (d.body !== undefined) {
     out.push(`$body = ${psQuote(d.body)}`);

@@ -9,8 +9,14 @@
  * program built one line per literal is seen line by line) and fails on the shapes of a program's
  * control flow in another language: Python's `def`, `while`, `for … in`; bash's `while`/`until`
  * loops, `; do`, `function`; PowerShell's `function`, `while`, `foreach`; JavaScript's
- * `function` and `for (…)` written as text; and the sleeps of a poll. A snippet may describe one
- * request (its method, URL, headers, body) in any language: that is not a program.
+ * `function` and `for (…)` written as text; the sleeps of a poll; and, since a second review
+ * found Copy as Code's snippets still checking the answer and Open in Notebook's cells testing
+ * for their file and converting columns after loading, any branch or error handling: Python's
+ * `if …:`/`else:`, `try:`/`except`, `sys.exit`; bash's `if [`/`; then`; JavaScript's and
+ * PowerShell's `if (`, `throw`, `try {`/`catch`. A string may declare one request (its method, URL,
+ * headers, body) or one load (a file read with its types) in any language, straight through: that
+ * is not a program. What happens on an error is then the library's own (requests'
+ * raise_for_status, Invoke-RestMethod's exception, curl's --fail-with-body, pandas' message).
  *
  * KNOWN names each exception with why; it may only shrink. It is empty: the last one, Open in
  * Notebook's Python that re-did the table's sort, filter and JSON reading, went when the notebook
@@ -47,6 +53,14 @@ const PROGRAM: readonly (readonly [string, RegExp])[] = [
   ['JavaScript/PowerShell for (…)', /^\s*(for|foreach)\s*\(/iu],
   ['a function (bash, PowerShell, JavaScript)', /^\s*(export\s+)?(async\s+)?function\s+[\w$-]+/iu],
   ['a poll’s sleep', /\b(time\.sleep|Start-Sleep|setTimeout)\s*\(?|^\s*sleep\s+\d/u],
+  // A branch: Python's `if …:`, `elif …:`, `else:` (lower case, the line ending in its colon); bash's `if [ … ]; then`.
+  ['Python/bash if', /^\s*(if|elif)\s.*:\s*(#.*)?$|^\s*else\s*:\s*(#.*)?$|^\s*if\s+\[|;\s*then\s*$/u],
+  // JavaScript's and PowerShell's `if (`, at a line's or a statement's start (not "…, if (any)," in a sentence).
+  ['JavaScript/PowerShell if (…)', /(^|[;{}]|\belse)\s*if\s*\(/u],
+  // Error handling written in the language: a throw, an exit, a try.
+  ['a throw (JavaScript, PowerShell)', /(^|[;{)])\s*throw\b/u],
+  ['an exit (sys.exit, process.exit, exit 1)', /\b(sys|process)\.exit\s*\(|^\s*exit\s+\d/u],
+  ['a try (Python try:/except, JavaScript/PowerShell try { } catch)', /^\s*(try|finally)\s*:\s*$|^\s*except\b.*:\s*$|^\s*try\s*\{|\}\s*catch\b/u],
 ];
 
 /**
@@ -80,7 +94,7 @@ const kindOf = (hit: string): string => hit.split(': ').slice(0, 2).join(': ');
 describe('one language: no program of another language in a string of src/', () => {
   const root = repoRoot();
 
-  it('no string in src/ holds a loop, a function or a poll in Python, bash, PowerShell or JavaScript (known exceptions named with why)', () => {
+  it('no string in src/ holds a loop, a function, a poll, a branch or error handling in Python, bash, PowerShell or JavaScript (known exceptions named with why)', () => {
     const hits = tsFiles(join(root, 'src')).flatMap((f) => programLines(f, root));
     const unknown = hits.filter((h) => KNOWN[kindOf(h)] === undefined);
     assert.deepEqual(unknown, [], 'a program in another language is written in a string: build it from the core instead (the runner, src/runner/), or describe one request only');
@@ -88,7 +102,7 @@ describe('one language: no program of another language in a string of src/', () 
     assert.deepEqual(stale, [], 'an exception no longer needed: remove it from KNOWN');
   });
 
-  it('the check itself finds a program written one line per literal, and passes one request', () => {
+  it('the check itself finds a program written one line per literal, and passes one request, one load and English', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wa-one-language-'));
     try {
       const bad = join(dir, 'bad.ts');
@@ -97,12 +111,17 @@ describe('one language: no program of another language in a string of src/', () 
         "const sh = `  while :; do\\n    sleep 5\\n  done\\n  until [ -n \"$url\" ]; do sleep 1; done`;",
         "const ps = 'function Get-It { }' + \"while ($true) { Start-Sleep -Seconds 5 }\";",
         'const js = `async function main() {\\n  for (;;) {}\\n}`;',
+        "const branches = ['if r.status_code >= 300:', '    sys.exit(r.text)', 'if not os.path.exists(PATH):', 'try:', 'except ValueError:', 'if [ -z \"$k\" ]; then'];",
+        "const throws = ['if (!KEY) throw new Error(\"Set WA_API_KEY\");', \"if (-not $env:WA_API_KEY) { throw 'Set it' }\", 'try { x() } catch (e) { }'];",
       ].join('\n'));
       const kinds = new Set(programLines(bad, dir).map((h) => h.split(': ')[1]));
       for (const [kind] of PROGRAM) assert.ok(kinds.has(kind), `${kind} is found`);
       const good = join(dir, 'good.ts');
       writeFileSync(good, [
-        "const one = ['import requests', 'r = requests.request(\"POST\", BASE + \"/pnl\", headers={}, timeout=110)', 'if r.status_code >= 300:', '    sys.exit(r.text)', 'print(r.json()[\"requestId\"])'];",
+        "const one = ['import requests', 'r = requests.request(\"POST\", BASE + \"/pnl\", headers={}, timeout=110)', 'r.raise_for_status()', 'print(r.json()[\"requestId\"])'];",
+        "const ts = ['const res = await fetch(BASE + \"/pnl\", { method: \"POST\" });', 'console.log(res.status, await res.text());'];",
+        "const load = ['df = pd.read_csv(PATH, dtype={\"n\": \"float64\"}, na_values={\"n\": [\"\"]}, keep_default_na=False)'];",
+        "const english = ['Run it again if (and only if) the job failed.', 'If the call fails: look in the history.', 'It would throw away nothing; exit 0 means done.', 'else: a sentence', 'Try it: the function of a column'];",
         "const sh = `curl -sS --fail-with-body -X POST \"$base\"'/pnl'`;",
         "const words = 'Waiting for the job while it runs; for each row in the table, the function of a column';",
         "const more = ['while this window runs it', 'until the refresh at 14:00', 'done', typeof 'function'];",

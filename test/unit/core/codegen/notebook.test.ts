@@ -11,8 +11,10 @@
  * packages go) and python3 on PATH that has its module.
  * The DuckDB cell needs Python's duckdb, which has no Debian package (and CI reaches no PyPI): the
  * cell runs in Python against a stand-in duckdb module that records what the cell hands DuckDB (the
- * file, read_csv's options, the typed projection), which then runs on DuckDB's npm build
- * (@duckdb/node-api, a devDependency) and must give the table's rows.
+ * file, read_csv's options with their types and blanks, the projection), which then runs on
+ * DuckDB's npm build (@duckdb/node-api, a devDependency) and must give the table's rows, typed.
+ * Each cell is one load typed by read_csv's own parameters (no branch, no conversion after it):
+ * a number column holding text other than the blanks stops the load with pandas' own error.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -22,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { buildNotebook, NAMED_COLUMNS, viewIsResult, writeNotebook, type WrittenNotebook } from '../../../../src/core/codegen/notebook';
+import { BLANKS, buildNotebook, NAMED_COLUMNS, viewIsResult, writeNotebook, type WrittenNotebook } from '../../../../src/core/codegen/notebook';
 import { pyString } from '../../../../src/core/codegen/notebookCode';
 import type { Notebook, NotebookColumn, NotebookInput, NotebookTable } from '../../../../src/core/codegen/notebookModel';
 import { CancelledError, isCancelled } from '../../../../src/core/errors';
@@ -346,10 +348,12 @@ describe('notebook: the files', () => {
 
   it('names every column and file by a quoted literal', () => {
     const nb = buildNotebook(input('/r/it\'s "x".csv', NAMES, {}, [], ['address', 'text', 'number', 'number', 'number'], '/r/it\'s "x".csv'));
-    assert.ok(cellCode(nb, 1).includes(`NUMBERS = ["pnl_usd", "winrate_30d", ${JSON.stringify(EVIL)}]`), cellCode(nb, 1));
+    assert.ok(cellCode(nb, 1).includes(`NA = {"pnl_usd": BLANKS, "winrate_30d": BLANKS, ${JSON.stringify(EVIL)}: BLANKS}`), cellCode(nb, 1));
+    assert.ok(cellCode(nb, 1).includes(`DTYPES = {"address": "string", "label": "string", "pnl_usd": "float64", "winrate_30d": "float64", ${JSON.stringify(EVIL)}: "float64"}`), cellCode(nb, 1));
     assert.ok(cellCode(nb, 1).includes(`PATH = ${JSON.stringify('it\'s "x".csv')}`));
     const duck = cellCode(nb, 2);
-    assert.ok(duck.includes(JSON.stringify(`TRY_CAST("x""; import os; open(""pwned"", ""w"")`).slice(1, -1)), 'a SQL identifier with its quotes doubled, in a JSON string');
+    assert.ok(duck.includes(`TYPES = {"pnl_usd": "DOUBLE", "winrate_30d": "DOUBLE", ${JSON.stringify(EVIL)}: "DOUBLE"}`), duck);
+    assert.ok(duck.includes(JSON.stringify(`"x""; import os; open(""pwned"", ""w"")`).slice(1, -1)), 'a SQL identifier with its quotes doubled, in a JSON string');
     assert.ok(!nb.cells.some((c) => c.source.join('').split('\n').some((l) => l.startsWith('import os;'))));
   });
 });
@@ -385,6 +389,24 @@ describe('notebook: its pandas cell loads the table rows', () => {
     const w = await open(file, { sort: [{ column: 0 }] }, [], ['address', 'number']);
     const got = runPython(PANDAS_PY, `${cellCode(readNotebook(w.notebook), 1)}\nimport json as _j\nprint(_j.dumps([None if v != v else v for v in df["n"].tolist()]))\n`, dir);
     assert.deepEqual(got, [1.5, null, null, -2000]);
+  });
+
+  it('a number column holding other text stops the load with pandas\' error naming it, and loads once that text is added to BLANKS, as the cell says', async () => {
+    assert.ok(PANDAS_PY, NO_PANDAS);
+    const sub = await mkdtemp(join(dir, 'stray-'));
+    const file = join(sub, 'stray.csv');
+    await writeFile(file, 'address,n\nA1,1.5\nA2,pending\nA3,n/a\n');
+    const w = await open(file, { sort: [{ column: 0 }] }, [], ['address', 'number']);
+    const code = cellCode(readNotebook(w.notebook), 1);
+    assert.match(code, /other text in a number column stops read_csv with its error naming it: add it here/u);
+    const script = join(sub, 'stray.py');
+    writeFileSync(script, code);
+    const r = spawnSync(PANDAS_PY ?? 'python3', [script], { cwd: sub, encoding: 'utf8', timeout: 120_000 });
+    assert.notEqual(r.status, 0, 'it does not load');
+    assert.match(r.stderr, /ValueError: could not convert string to float: 'pending'/u);
+    const added = code.replace('BLANKS = [', 'BLANKS = ["pending", ');
+    const got = runPython(PANDAS_PY, `${added}\nimport json as _j\nprint(_j.dumps([None if v != v else v for v in df["n"].tolist()]))\n`, sub);
+    assert.deepEqual(got, [1.5, null, null]);
   });
 
   it('a .txt address list and a JSON answer (the table reads them; the notebook loads its export)', async () => {
@@ -436,11 +458,23 @@ describe('notebook: its DuckDB cell, run in Python, hands DuckDB what loads the 
         const [read, project] = calls;
         assert.equal(calls.length, 2, JSON.stringify(calls));
         assert.equal(resolve(runDir, read?.read_csv ?? ''), w.data, 'the cell reads the file the notebook loads (by its name, beside the notebook)');
-        assert.deepEqual(read?.options, { header: true, all_varchar: true }, 'every column as VARCHAR, with its header');
+        const options = read?.options ?? {};
+        const shownNumbers = (q.shown ?? expected.columns.map((_, i) => i)).filter((i) => KINDS[i] === 'number').map((i) => expected.columns[i] ?? '');
+        assert.deepEqual(
+          options,
+          shownNumbers.length > 0
+            ? { header: true, all_varchar: true, dtype: Object.fromEntries(shownNumbers.map((n) => [n, 'DOUBLE'])), na_values: [...BLANKS] }
+            : { header: true, all_varchar: true },
+          'every column as VARCHAR with its header, but the number columns, DOUBLE, with the blanks NULL',
+        );
         const db = await DuckDBInstance.create(':memory:');
         const c = await db.connect();
         try {
-          const r = await c.runAndReadAll(`SELECT ${project?.project ?? ''} FROM read_csv('${w.data.replaceAll("'", "''")}', header = true, all_varchar = true)`);
+          // Python's duckdb.read_csv hands dtype on as read_csv's types and na_values as its nullstr.
+          const sql = (v: string): string => `'${v.replaceAll("'", "''")}'`;
+          const types = options.dtype === undefined ? '' : `, types = {${Object.entries(options.dtype as Record<string, string>).map(([k, v]) => `${sql(k)}: ${sql(v)}`).join(', ')}}`;
+          const nullstr = options.na_values === undefined ? '' : `, nullstr = [${(options.na_values as string[]).map(sql).join(', ')}]`;
+          const r = await c.runAndReadAll(`SELECT ${project?.project ?? ''} FROM read_csv(${sql(w.data)}, header = true, all_varchar = true${types}${nullstr})`);
           const shown = q.shown ?? expected.columns.map((_, i) => i);
           assert.deepEqual(r.columnNames(), shown.map((i) => expected.columns[i]));
           assert.deepEqual(r.columnTypes().map(String), shown.map((i) => (KINDS[i] === 'number' ? 'DOUBLE' : 'VARCHAR')));

@@ -125,8 +125,8 @@ describe('Copy as Code: every endpoint, every language', () => {
     assert.match(t, /Exit codes: 0 done, 1 failed, 2 bad input \(nothing sent\), 3 refused \(nothing sent\), 4 may have been charged\./u);
   });
 
-  it('the other languages describe the one request only: no loop, no function, no poll, no download; a queued call prints its requestId and names the runner’s fetch', () => {
-    const program = /\bwhile\b|\buntil\b|\bfor\b.*\bin\b.*:|for \(|\bdef \w|\bfunction \w|sleep|Sleep|setTimeout|-OutFile|-o "|open\(|writeFile|iter_content/u;
+  it('the other languages describe the one request only: no loop, no function, no branch, no error handling, no poll, no download; a queued call prints its requestId and names the runner’s fetch', () => {
+    const program = /\bwhile\b|\buntil\b|\bfor\b.*\bin\b.*:|for \(|\bdef \w|\bfunction \w|sleep|Sleep|setTimeout|-OutFile|-o "|open\(|writeFile|iter_content|\bif\b|\belse\b|\bthrow\b|\bexit\b|\btry\b|\bexcept\b|\bcatch\b|\bset -e|:\?/u;
     for (const ep of ENDPOINTS) {
       const d = described(ep.id);
       for (const lang of LANGS.filter((l) => l !== 'runner')) {
@@ -138,7 +138,7 @@ describe('Copy as Code: every endpoint, every language', () => {
         const fetchLine = `node '/opt/wallet analytics/dist/cli.js' fetch <requestId> --endpoint ${ep.id} --base-url 'https://api.example.com'`;
         if (ep.family === 'queued') {
           assert.ok(t.includes(fetchLine), `${ep.id} ${lang} names the runner's fetch:\n${t}`);
-          assert.match(code, { curl: /curl -sS --fail-with-body/u, python: /print\(r\.json\(\)\["requestId"\]\)/u, typescript: /console\.log\(\(JSON\.parse\(text\) as \{ requestId: string \}\)\.requestId\)/u, powershell: /\)\.requestId$/mu }[lang], `${ep.id} ${lang}`);
+          assert.match(code, { curl: /curl -sS --fail-with-body/u, python: /print\(r\.json\(\)\["requestId"\]\)/u, typescript: /console\.log\("HTTP " \+ res\.status\);\nconsole\.log\(await res\.text\(\)\);/u, powershell: /\)\.requestId$/mu }[lang], `${ep.id} ${lang}`);
         } else {
           assert.ok(!t.includes(' fetch <requestId>'), `${ep.id} ${lang}`);
         }

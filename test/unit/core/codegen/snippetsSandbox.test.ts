@@ -3,9 +3,12 @@
  * as WA_API_KEY: each must reach the sandbox as the extension's call would (its request log and its
  * ledger). The runner's command line (the extension's own dist/cli.js) prices, sends once, waits and
  * leaves the downloaded file; the other languages send the one request and, for a queued call, print
- * its requestId and nothing more (no poll, no download), and `wallet-analytics fetch` named in their
- * comment then downloads that job, free. PowerShell has no Debian package: its snippet is checked as
- * text (snippets.test.ts).
+ * its requestId (curl and TypeScript: the answer that holds it) and nothing more (no poll, no
+ * download), and `wallet-analytics fetch` named in their comment then downloads that job, free.
+ * They hold no branch of their own: an HTTP error is shown by the tool (curl's exit 22 and the
+ * answer, requests' HTTPError, the status TypeScript prints), checked here with a refused key and
+ * with no key at all. PowerShell has no Debian package: its snippet is checked as text
+ * (snippets.test.ts).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
@@ -22,6 +25,13 @@ import { CLI } from '../../runner/cliSupport';
 
 /** The runner as built (the file the extension ships and Copy as Code's first choice runs). */
 const RUNNER = { file: CLI };
+
+/** The requestId a queued call's snippet printed: curl prints the answer, TypeScript the status line and then the answer, Python the requestId. */
+function printedRequestId(lang: string, stdout: string): string {
+  if (lang === 'curl') return (JSON.parse(stdout) as { requestId: string }).requestId;
+  if (lang === 'typescript') return (JSON.parse(stdout.split('\n').slice(1).join('\n')) as { requestId: string }).requestId;
+  return stdout.trim();
+}
 
 describe('Copy as Code snippets against the sandbox', () => {
   let sb: Sandbox;
@@ -100,12 +110,13 @@ describe('Copy as Code snippets against the sandbox', () => {
         }
         assert.ok(!calls.some((r) => r.path.startsWith('/request/')), 'the snippet does not poll');
         assert.deepEqual(readdirSync(dir).filter((f) => !f.startsWith('call.')), [], 'the snippet writes no file');
+        if (lang === 'typescript') assert.equal(res.stdout.split('\n')[0], 'HTTP 200', 'TypeScript prints the status first');
         if (ep.family !== 'queued') {
           assert.ok(res.stdout.trim().length > 0, 'the answer is printed');
           return;
         }
-        // It printed the requestId (curl: the answer that holds it); the runner's fetch, as its comment says, waits for it and downloads its file, free.
-        const requestId = lang === 'curl' ? (JSON.parse(res.stdout) as { requestId: string }).requestId : res.stdout.trim();
+        // It printed the requestId (curl and TypeScript: the answer that holds it); the runner's fetch, as its comment says, waits for it and downloads its file, free.
+        const requestId = printedRequestId(lang, res.stdout);
         assert.match(requestId, /^\S+$/u, res.stdout);
         const fetchLine = `node '${RUNNER.file}' fetch ${requestId} --endpoint ${ep.id} --base-url '${sb.baseUrl}'`;
         assert.ok(text.includes(`fetch <requestId> --endpoint ${ep.id} --base-url '${sb.baseUrl}'`), text);
@@ -115,6 +126,49 @@ describe('Copy as Code snippets against the sandbox', () => {
         assert.equal(sb.ledger().length, afterSubmit, 'fetch charges nothing');
         const out = join(dir, 'wallet-analytics-results');
         assert.equal(readdirSync(out).filter((f) => f.startsWith(`${ep.id}-`) && !f.endsWith('.meta.json')).length, 1, readdirSync(out).join(', '));
+      });
+    }
+  }
+
+  // An HTTP error, with no branch written in the snippet: what the person sees is the tool's own.
+  for (const lang of RUN_LANGUAGES.filter((l) => l !== 'runner')) {
+    for (const [why, key] of [
+      ['a refused key', 'wa_not_a_key_of_this_service'],
+      ['no key at all', undefined],
+    ] as const) {
+      it(`${lang}: an HTTP error (${why}) is visible to the person, and nothing is charged`, async () => {
+        assert.ok(TOOLS[lang].have, `${TOOLS[lang].needs} is installed (scripts/system-deps.js)`);
+        const ep = endpoint('pnl');
+        const d = describeCall(ep, { wallets: sb.addresses('wallet', 2) }, sb.baseUrl);
+        assert.ok(d.ok, d.ok ? '' : d.errors.join(' '));
+        const text = snippet(lang, d.call, RUNNER);
+        const dir = mkdtempSync(join(tmpdir(), `wa-snippet-${lang}-error-`));
+        const received = sb.received().length;
+        const charges = sb.ledger().length;
+        const env = { PATH: process.env.PATH ?? '', ...(key === undefined ? {} : { WA_API_KEY: key }) };
+        const res = await runSnippet(lang, text, dir, env);
+        const out = `${res.stdout}${res.stderr}`;
+        const sent = sb.received().slice(received);
+        assert.equal(sb.ledger().length, charges, 'nothing charged');
+        if (lang === 'python' && key === undefined) {
+          // os.environ["WA_API_KEY"]: Python stops before sending, naming the variable.
+          assert.notEqual(res.status, 0, out);
+          assert.match(res.stderr, /KeyError: 'WA_API_KEY'/u);
+          assert.deepEqual(sent, []);
+          return;
+        }
+        assert.deepEqual(sent.map((r) => r.status), [401], 'sent once, refused');
+        if (lang === 'curl') {
+          assert.equal(res.status, 22, out);
+          assert.match(res.stdout, /api_key/u, 'the service’s answer says why');
+        } else if (lang === 'python') {
+          assert.notEqual(res.status, 0, out);
+          assert.match(res.stderr, /HTTPError: 401 Client Error/u);
+          assert.equal(res.stdout, '', 'no requestId printed');
+        } else {
+          assert.equal(res.stdout.split('\n')[0], 'HTTP 401', out);
+          assert.match(res.stdout, /api_key/u, 'the service’s answer says why');
+        }
       });
     }
   }
