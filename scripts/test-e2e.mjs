@@ -259,7 +259,12 @@ try {
   let tFiles = Date.now();
   if (hold) {
     console.log('test-e2e: the lanes are ready; held until `go` on stdin (npm test: when the unit tier and the checks have ended)');
+    // A line now and then while held: npm test stops a runner that prints nothing for 20 minutes,
+    // and a loaded machine's unit tier can take that long (over 20 min at a load of 20); held is not stalled.
+    const heldSince = tFiles;
+    const said = setInterval(() => console.log(`test-e2e: still held after ${Math.round((Date.now() - heldSince) / 1000)} s`), 5 * 60_000);
     await released;
+    clearInterval(said);
     console.log(`test-e2e: go after ${((Date.now() - tFiles) / 1000).toFixed(1)} s held`);
     tFiles = Date.now();
   }
