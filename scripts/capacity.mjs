@@ -51,6 +51,18 @@ export function lanesToAdd({ lanes, running, queued }) {
 }
 
 /**
+ * What npm test tells the e2e runner on its stdin, one line at a time: `lanes N` (the integration
+ * tier ended: up to N lanes now) and `go` (the unit tier and the checks ended: the held lanes may
+ * run files, WA_E2E_HOLD). Anything else is no order.
+ */
+export function runnerOrder(line) {
+  const t = String(line).trim();
+  if (t === 'go') return { go: true };
+  const m = /^lanes (\d+)$/u.exec(t);
+  return m ? { lanes: Number(m[1]) } : undefined;
+}
+
+/**
  * Files in the order to start them: the longest first, so the last to start are short and the
  * lanes (or unit files side by side) end together instead of one long file running alone at the
  * end. A file's seconds come from the first table that has it: this machine's last run

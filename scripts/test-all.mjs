@@ -140,8 +140,10 @@ function tierNotRun(name, why) {
   tiers.push({ name, passed: 0, failed: 1, lines: [], note: `not run: ${why}`, seconds: 0 });
 }
 
-async function tier(name, cmd, args, timeoutMs, parse, env, quiet = false, onSpawn = undefined) {
+/** since(): the tier's own seconds when they start later than its runner (e2e: from `go`). */
+async function tier(name, cmd, args, timeoutMs, parse, env, quiet = false, onSpawn = undefined, since = () => undefined) {
   const r = await run(name, cmd, args, timeoutMs, env, quiet, onSpawn);
+  r.seconds = since() ?? r.seconds;
   const c = parse(r.output);
   let { passed, failed } = c;
   let note = '';
@@ -172,14 +174,17 @@ async function tier(name, cmd, args, timeoutMs, parse, env, quiet = false, onSpa
 //          ├─ system packages ─┬─ code-server ───────────┤               too, unless the machine
 //          │                   └─ unit ──────────────────┼─ e2e          has slots to spare)
 //          ├─ typecheck → lint ──────────────────────────┤  (after unit, the checks and both
-//          └─ the e2e tier's two 722 MB inputs ──────────┘   722 MB files)
+//          └─ the e2e tier's two 722 MB inputs ──────────┘   722 MB files; its lanes start
+//                                                                before, once code-server, the
+//                                                                .vsix and the files are there)
 //
 // How wide each step runs comes from the machine (scripts/capacity.mjs: cores, and the load other
 // work puts on them), never one count for all (issue 31.7: a 2-core machine at half this one's
 // speed reached a load of 19 and failed 16 tests): unit files at a time, e2e lanes, and whether
 // the integration tier runs beside the CPU-heavy steps. The two 722 MB files are written once,
-// before e2e, which alone reads them. e2e waits for the unit tier and the checks: run beside them
-// (4 unit files at a time, tsc, eslint), the timing tests of both tiers failed on a loaded machine.
+// before e2e, which alone reads them. e2e's files wait for the unit tier and the checks: run beside
+// them (4 unit files at a time, tsc, eslint), the timing tests of both tiers failed on a loaded
+// machine. Its lanes (code-servers, browsers) start beside them and wait (WA_E2E_HOLD).
 // `package` (the production bundles in dist/, then the .vsix) runs first, beside the system
 // packages only: the unit and integration tiers load dist/, which it rewrites. Every step but the
 // build, the system packages and e2e prints its output whole when it ends, so two never mix; e2e
@@ -276,8 +281,13 @@ if (want.has('integration')) {
 }
 
 if (want.has('e2e')) {
+  // The runner starts as soon as what it needs is there (code-server, the .vsix, the two 722 MB
+  // files) and holds its lanes, started, until the unit tier and the checks have ended
+  // (WA_E2E_HOLD: a line `go` on its stdin): the lanes' start, about 30 s on a loaded 2-core
+  // machine, ran after them, on the run's critical path (CI's unit tier → e2e).
+  const mayGo = Promise.all(before2e);
   steps.push(
-    Promise.all([codeServer, packaged, bigTable, ...before2e]).then(async ([installed, pk]) => {
+    Promise.all([codeServer, packaged, bigTable]).then(async ([installed, pk]) => {
       const files = testFiles('out/test/e2e');
       if (!built) tierNotRun('e2e', 'the build failed');
       else if (!pk) tierNotRun('e2e', '`npm run package` failed');
@@ -290,9 +300,14 @@ if (want.has('e2e')) {
         // While the integration tier runs, e2e starts with two lanes fewer and adds them back when
         // it ends (integrationEnded: `lanes N` on the runner's stdin; scripts/test-e2e.mjs).
         const lanes = machineCapacity(process.env, integrationPending).e2eLanes;
-        await tier('e2e', process.execPath, ['scripts/test-e2e.mjs', ...files], 20 * min, nodeTestCounts, { WA_E2E_JOBS: String(lanes), WA_E2E_GROW: 'stdin' }, false, (child) => {
+        let goAt = 0;
+        await tier('e2e', process.execPath, ['scripts/test-e2e.mjs', ...files], 20 * min, nodeTestCounts, { WA_E2E_JOBS: String(lanes), WA_E2E_GROW: 'stdin', WA_E2E_HOLD: 'stdin' }, false, (child) => {
           e2eRunner = child;
-        });
+          void mayGo.then(() => {
+            goAt = Date.now();
+            child.stdin.write('go\n');
+          });
+        }, () => (goAt ? (Date.now() - goAt) / 1000 : undefined));
       }
     }),
   );

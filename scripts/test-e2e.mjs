@@ -17,7 +17,9 @@
 // WA_E2E_JOBS=1 runs the files one after another on one server (npm test sets it from the machine:
 // scripts/capacity.mjs). With WA_E2E_GROW=stdin a line `lanes N` on stdin adds lanes up to N while
 // files are still queued: npm test sends it when the integration tier ends, so the lanes that tier
-// held are used again instead of left idle for the rest of the run. A file has no time limit in all: it is stopped only when it has printed
+// held are used again instead of left idle for the rest of the run. With WA_E2E_HOLD=stdin the lanes start at once
+// and the first file waits for a line `go` on stdin (npm test: the lanes start beside the unit tier and
+// the checks, the files after them). A file has no time limit in all: it is stopped only when it has printed
 // nothing for WA_E2E_IDLE_S seconds (600), as the integration launcher's wait follows its report. After a failure, the servers' logs
 // (extension hosts, language servers) are copied to test-results/e2e/code-server-N-logs/;
 // WA_E2E_KEEP_STATE=1 keeps their whole state folder in the temp dir.
@@ -26,7 +28,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
-import { lanesToAdd, longestFirst, readFigures } from './capacity.mjs';
+import { lanesToAdd, longestFirst, readFigures, runnerOrder } from './capacity.mjs';
 import cs from './code-server.js';
 
 const root = cs.repoRoot;
@@ -147,6 +149,7 @@ async function laneBrowser(lane, i) {
 /** Runs files from the queue on a lane until it is empty. */
 async function worker({ server, dirs, browser }) {
   const shared = { url: server.url, pid: server.pid, logPath: server.logPath, vsix, ...dirs, ...(browser ? { browserWs: browser.wsEndpoint() } : {}) };
+  await released; // WA_E2E_HOLD: no file before `go`
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
     const r = await runFile(file, shared);
     const counts = {};
@@ -205,17 +208,29 @@ function grow(lanes) {
     );
   }
 }
-if (process.env.WA_E2E_GROW === 'stdin') {
+/**
+ * With WA_E2E_HOLD=stdin the lanes start (the .vsix installed, the code-servers and their browsers
+ * up) and then wait for a line `go` on stdin before the first file: npm test starts the runner while
+ * the unit tier and the checks still run, so the lanes' start (about 30 s on a loaded 2-core
+ * machine, twice that on CI's) is off the tier's critical path, and tells it `go` when they end.
+ * stdin closing (npm test gone) releases it too.
+ */
+const hold = process.env.WA_E2E_HOLD === 'stdin';
+let release = () => undefined;
+const released = hold ? new Promise((r) => (release = r)) : Promise.resolve();
+if (hold || process.env.WA_E2E_GROW === 'stdin') {
   let pending = '';
   process.stdin.setEncoding('utf8');
   process.stdin.on('data', (d) => {
     pending += d;
     for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
-      const m = /^lanes (\d+)$/u.exec(pending.slice(0, nl).trim());
+      const order = runnerOrder(pending.slice(0, nl));
       pending = pending.slice(nl + 1);
-      if (m) grow(Number(m[1]));
+      if (order?.lanes !== undefined && process.env.WA_E2E_GROW === 'stdin') grow(order.lanes);
+      if (order?.go) release();
     }
   });
+  process.stdin.on('end', () => release());
   process.stdin.on('error', () => undefined); // npm test gone: the signal handlers end this too
 }
 
@@ -241,6 +256,18 @@ try {
     `test-e2e: ${files.length} files on ${jobs} code-server ${cs.CODE_SERVER_VERSION} (${first.map((s) => `${s.server.url} pid ${s.server.pid}`).join(', ')}), ` +
       `one file at a time on each, the .vsix installed once per server, ${browsers.length} lane browser${browsers.length === 1 ? '' : 's'}, ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
   );
+  let tFiles = Date.now();
+  if (hold) {
+    console.log('test-e2e: the lanes are ready; held until `go` on stdin (npm test: when the unit tier and the checks have ended)');
+    // A line now and then while held: npm test stops a runner that prints nothing for 20 minutes,
+    // and a loaded machine's unit tier can take that long (over 20 min at a load of 20); held is not stalled.
+    const heldSince = tFiles;
+    const said = setInterval(() => console.log(`test-e2e: still held after ${Math.round((Date.now() - heldSince) / 1000)} s`), 5 * 60_000);
+    await released;
+    clearInterval(said);
+    console.log(`test-e2e: go after ${((Date.now() - tFiles) / 1000).toFixed(1)} s held`);
+    tFiles = Date.now();
+  }
   workers.push(...first.map(worker));
   // Lanes added meanwhile (grow) are waited for too.
   for (let waited = 0; waited < workers.length; ) {
@@ -251,9 +278,11 @@ try {
   ended = true;
   mkdirSync(join(root, 'test-results'), { recursive: true });
   writeFileSync(durationsFile, `${JSON.stringify(durations, null, 2)}\n`);
-  console.log(`\ntest-e2e: ${files.length} files in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${failedFiles} failed`);
+  // The files' time counts from `go` when held (the lanes' start ran beside other work before it).
+  const since = hold ? tFiles : t0;
+  console.log(`\ntest-e2e: ${files.length} files in ${((Date.now() - since) / 1000).toFixed(1)} s${hold ? ' from `go`' : ''}, ${failedFiles} failed`);
   for (const k of SUMMARY) console.log(`ℹ ${k} ${totals[k]}`);
-  console.log(`ℹ duration_ms ${Date.now() - t0}`);
+  console.log(`ℹ duration_ms ${Date.now() - since}`);
   if (failedFiles > 0) {
     for (const [i, s] of servers.entries()) {
       if (!s) continue; // a lane that never started

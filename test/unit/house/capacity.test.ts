@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { lanesToAdd, longestFirst, planCapacity, readFigures } from '../../../scripts/capacity.mjs';
+import { lanesToAdd, longestFirst, planCapacity, readFigures, runnerOrder } from '../../../scripts/capacity.mjs';
 
 describe('npm test: what runs side by side', () => {
   it('an idle 2-core machine: four unit files, four e2e lanes (three while the integration tier runs), integration after the checks', () => {
@@ -50,6 +50,15 @@ describe('npm test: what runs side by side', () => {
     assert.equal(lanesToAdd({ lanes: after, running: 4, queued: 10 }), 0, 'already at the width');
     assert.equal(lanesToAdd({ lanes: planCapacity({ cores: 2, load1: 19 }).e2eLanes, running: 2, queued: 10 }), 0, 'a loaded machine keeps two');
     assert.equal(lanesToAdd({ lanes: 9, running: 1, queued: 40 }), 3, 'never past four');
+  });
+
+  it('the e2e runner hears `go` (its held lanes may run files) and `lanes N` on its stdin, and nothing else', () => {
+    assert.deepEqual(runnerOrder('go'), { go: true });
+    assert.deepEqual(runnerOrder(' go \r'), { go: true });
+    assert.deepEqual(runnerOrder('lanes 4'), { lanes: 4 });
+    assert.equal(runnerOrder('gone'), undefined);
+    assert.equal(runnerOrder('lanes four'), undefined);
+    assert.equal(runnerOrder(''), undefined);
   });
 
   it('files start longest first: this machine\'s last run, else the committed figures, else the guess; equal ones keep their order', () => {
