@@ -35,17 +35,20 @@ export function quantile(values: readonly number[], q: number): number {
 
 /** Anything that serves a window of rows: the engine's view, or the table in its worker. */
 interface Windowed {
-  window(first: number, last: number, columns: readonly number[]): Promise<unknown>;
+  window(first: number, last: number, columns: readonly number[], signal?: AbortSignal, cellChars?: number): Promise<unknown>;
 }
 
-/** The time of each of `count` windows of 60 rows at random places, each over the columns `block()` picks. */
-export async function randomWindowTimes(view: Windowed, length: () => number, rand: () => number, block: () => number[], count = 200): Promise<number[]> {
+/**
+ * The time of each of `count` windows of 60 rows at random places, each over the columns `block()`
+ * picks; with `cellChars`, cut as the grid asks for them (core/table/windowCells.ts).
+ */
+export async function randomWindowTimes(view: Windowed, length: () => number, rand: () => number, block: () => number[], count = 200, cellChars?: number): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < count; i++) {
     const first = Math.floor(rand() * Math.max(1, length() - 60));
     const cols = block();
     const t = performance.now();
-    await view.window(first, first + 60, cols);
+    await view.window(first, first + 60, cols, undefined, cellChars);
     times.push(ms(t));
   }
   return times;

@@ -7,7 +7,8 @@
  *   index ÷ reading the file         open (worker start included) to every row indexed, over plain 8 MiB reads of it
  *   first sort                       a sort issued the moment the index is done, to its answer
  *   memory growth ÷ file             peak RSS of the process (the worker is a thread of it) minus RSS before open
- *   a 60-row window, p95             200 windows of 60 rows × 40 columns (all, when fewer) of the sorted view
+ *   a 60-row window, p95             200 windows of 60 rows × 40 columns (all, when fewer) of the sorted view, cut as the
+ *                                    grid asks for them (WINDOW_CELL_CHARS; `--whole-windows`: every cell whole)
  *   open → first sorted window       open, sort, the first 60 sorted rows, over DuckDB's one-shot query for them
  *
  * Shapes (bench/tableData.ts, seed 1; files in bench/data/, generated once and reused):
@@ -31,7 +32,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { prestartTableWorker, RemoteTable } from '../src/core/table';
+import { prestartTableWorker, RemoteTable, WINDOW_CELL_CHARS } from '../src/core/table';
 import { generateLongCellCsv, generateQuotedCsv, generateWalletCsv, LONG_CELL_COLUMNS, QUOTED_COLUMNS, seededRandom, walletColumns } from './tableData';
 import { arg, flag, ms, quantile, randomWindowTimes, repoRoot, runPartOrMain } from './benchKit';
 
@@ -104,7 +105,7 @@ async function enginePart(shape: Shape, file: string): Promise<Figures> {
   f.firstSortMs = ms(t);
   await table.window(0, 60, block());
   f.openToSortedMs = ms(t0);
-  const windows = await randomWindowTimes(table, () => table.rowCount, rand, block);
+  const windows = await randomWindowTimes(table, () => table.rowCount, rand, block, 200, flag('whole-windows') ? undefined : WINDOW_CELL_CHARS);
   f.windowP95Ms = quantile(windows, 0.95);
   f.windowMaxMs = Math.max(...windows);
   f.rssGrowth = process.resourceUsage().maxRSS * 1024 - before;

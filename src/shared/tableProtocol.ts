@@ -20,7 +20,8 @@ export type ViewState = ViewSnapshot;
 /** Webview → host. */
 export type TableRequest =
   | { readonly type: 'ready' }
-  | { readonly type: 'getWindow'; readonly requestId: number; readonly first: number; readonly last: number; readonly columns: readonly number[] }
+  /** `cut`: the grid's window, whose long cells may come cut to WINDOW_CELL_CHARS (core/table/windowCells.ts) and listed in its `cut`. */
+  | { readonly type: 'getWindow'; readonly requestId: number; readonly first: number; readonly last: number; readonly columns: readonly number[]; readonly cut?: boolean }
   | { readonly type: 'setQuery'; readonly requestId: number; readonly query: ViewQuery }
   | { readonly type: 'cancel'; readonly requestId: number }
   | {
@@ -92,7 +93,7 @@ export function parseTableRequest(message: unknown): TableRequest | undefined {
     case 'ready':
       return { type: 'ready' };
     case 'getWindow':
-      return isInt(m.requestId) && isWindow(m.first, m.last, m.columns) ? (m as TableRequest) : undefined;
+      return isInt(m.requestId) && isWindow(m.first, m.last, m.columns) && (m.cut === undefined || typeof m.cut === 'boolean') ? (m as TableRequest) : undefined;
     case 'setQuery':
       return isInt(m.requestId) && isBoundedQuery(m.query) ? (m as TableRequest) : undefined;
     case 'cancel':

@@ -46,7 +46,8 @@ export class TableActions {
   }
 
   copyCell(row: number, column: number): void {
-    const raw = this.feed.get(row, column);
+    // A cut cell is copied whole, by the engine (the copy request), as a range of one.
+    const raw = this.feed.whole(row, column);
     const name = this.state.columnName(column) ?? '';
     if (raw !== undefined) this.act({ type: 'copyText', text: raw, what: `the cell ${name} of row ${formatCount(row + 1)}` });
     else this.copyRange(row, row + 1, [column], false, 'cell');

@@ -2,7 +2,8 @@
  * The cells the webview holds: only windows it asked for, by view row and source column, in
  * blocks of BLOCK rows. Tracks which (block, column) pairs are asked for or held, so a scroll asks
  * only for what is missing, and drops blocks far from the viewport when it holds too many.
- * Cleared whenever the view changes (a new sort, filter or search). No DOM.
+ * Cleared whenever the view changes (a new sort, filter or search). No DOM. A cell the window
+ * brought cut (its first characters only, for the grid to draw) is held as cut: never its value.
  */
 
 export const BLOCK = 64;
@@ -18,6 +19,8 @@ export interface WindowAsk {
 
 export class CellCache {
   private readonly rows = new Map<number, Map<number, string>>();
+  /** Per row: the columns whose text is cut. */
+  private readonly cutCells = new Map<number, Set<number>>();
   /** Per block: columns asked for or held. */
   private readonly asked = new Map<number, Set<number>>();
   /** Blocks in the order they were last used (oldest first). */
@@ -25,6 +28,11 @@ export class CellCache {
 
   get(row: number, column: number): string | undefined {
     return this.rows.get(row)?.get(column);
+  }
+
+  /** Whether the cell's text is held cut (only its first characters). */
+  isCut(row: number, column: number): boolean {
+    return this.cutCells.get(row)?.has(column) === true;
   }
 
   /** What to ask for so that rows [first, last) × columns are held or on their way; marks them asked. */
@@ -47,9 +55,10 @@ export class CellCache {
 
   /**
    * A window arrived: rows from `start`, cells[i][j] for columns[j]. `unasked`: it came without a
-   * request, so the blocks it fills whole are marked held (and not asked for again).
+   * request, so the blocks it fills whole are marked held (and not asked for again). `cut`: the
+   * cells (i × columns.length + j) that came cut.
    */
-  put(start: number, columns: readonly number[], cells: readonly (readonly string[])[], unasked = false): void {
+  put(start: number, columns: readonly number[], cells: readonly (readonly string[])[], unasked = false, cut: readonly number[] = []): void {
     if (unasked) {
       for (let b = Math.ceil(start / BLOCK); (b + 1) * BLOCK <= start + cells.length; b++) {
         const set = this.asked.get(b) ?? new Set<number>();
@@ -67,6 +76,14 @@ export class CellCache {
       }
       const values = cells[i] ?? [];
       for (let j = 0; j < columns.length; j++) row.set(columns[j] ?? 0, values[j] ?? '');
+      const was = this.cutCells.get(r);
+      if (was) for (const c of columns) was.delete(c);
+    }
+    for (const at of cut) {
+      const r = start + Math.floor(at / columns.length);
+      const set = this.cutCells.get(r) ?? new Set<number>();
+      this.cutCells.set(r, set);
+      set.add(columns[at % columns.length] ?? 0);
     }
   }
 
@@ -86,12 +103,16 @@ export class CellCache {
       if (b >= keepA && b <= keepB) continue;
       this.used.delete(b);
       this.asked.delete(b);
-      for (let r = b * BLOCK; r < (b + 1) * BLOCK; r++) this.rows.delete(r);
+      for (let r = b * BLOCK; r < (b + 1) * BLOCK; r++) {
+        this.rows.delete(r);
+        this.cutCells.delete(r);
+      }
     }
   }
 
   clear(): void {
     this.rows.clear();
+    this.cutCells.clear();
     this.asked.clear();
     this.used.clear();
   }

@@ -31,7 +31,7 @@ export class ColumnMenus {
     if (!grid || !model) return;
     const actions = this.actions;
     const info = model.info[column];
-    const raw = this.feed.get(row, column);
+    const raw = this.feed.whole(row, column); // a cut cell is no address to act on
     const sel = grid.selection;
     const cells = (sel.rows[1] - sel.rows[0] + 1) * (sel.cols[1] - sel.cols[0] + 1);
     const items: MenuItem[] = [

@@ -3,6 +3,7 @@
  * timeframe and metric group; and the layout remembered per endpoint (by column name). No DOM.
  */
 import type { ColumnInfo, NumberFormat, TableLayout } from '../shared/tableUiProtocol';
+import { GRID_MAX_COLUMN_PX } from '../core/table/windowCells';
 
 interface Preset {
   /** Timeframes whose metric columns show; empty: every timeframe. */
@@ -12,7 +13,8 @@ interface Preset {
 }
 
 const MIN_WIDTH = 48;
-const MAX_WIDTH = 1200;
+/** The windows' cell limit is made from it: a wider column could show a cut cell's end. */
+const MAX_WIDTH = GRID_MAX_COLUMN_PX;
 
 /**
  * The width a column gets before anyone resizes it: room for its name (`ui`: a UI character's

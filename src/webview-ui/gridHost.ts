@@ -25,8 +25,10 @@ export class TableGridHost implements GridHost {
     return this.state.rowCount;
   }
 
+  /** A cut cell ends in an ellipsis: the grid shows that the rest is not drawn. */
   cell(row: number, column: number): string | undefined {
-    return this.feed.get(row, column);
+    const text = this.feed.get(row, column);
+    return text !== undefined && this.feed.isCut(row, column) ? `${text}…` : text;
   }
 
   display(column: number, text: string): ShownCell {

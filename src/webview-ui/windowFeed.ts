@@ -32,9 +32,19 @@ export class WindowFeed {
     private readonly owner: FeedOwner,
   ) {}
 
-  /** The raw text of a cell, or undefined while its window is on the way. */
+  /** The text of a cell as held (cut, when isCut says so), or undefined while its window is on the way. */
   get(row: number, column: number): string | undefined {
     return this.cache.get(row, column);
+  }
+
+  /** Whether the held text is only the cell's first characters (the grid's windows cut long cells). */
+  isCut(row: number, column: number): boolean {
+    return this.cache.isCut(row, column);
+  }
+
+  /** The cell's whole value when held, else undefined (not here yet, or cut: ask the host for it). */
+  whole(row: number, column: number): string | undefined {
+    return this.cache.isCut(row, column) ? undefined : this.cache.get(row, column);
   }
 
   /** How many cells are held. */
@@ -45,7 +55,7 @@ export class WindowFeed {
   /** The first rows, sent unasked with init. */
   first(window: TableWindow): void {
     if (window.version !== this.owner.version()) return;
-    this.cache.put(window.start, window.columns, window.cells, true);
+    this.cache.put(window.start, window.columns, window.cells, true, window.cut);
     this.owner.redraw();
     this.markPainted();
   }
@@ -54,7 +64,8 @@ export class WindowFeed {
   ensure(first: number, last: number, columns: readonly number[], length: number): void {
     for (const ask of this.cache.plan(first, last, columns, length)) {
       const epoch = this.epoch;
-      const p = this.host.ask({ type: 'getWindow', first: ask.first, last: ask.last, columns: ask.columns });
+      // Cut: the grid draws a column's width of a cell, never 20 KB of it (core/table/windowCells.ts).
+      const p = this.host.ask({ type: 'getWindow', first: ask.first, last: ask.last, columns: ask.columns, cut: true });
       this.inflight.set(p.id, { ask, epoch });
       void p.reply.then((r) => this.onWindow(p.id, r, ask, epoch));
     }
@@ -96,7 +107,7 @@ export class WindowFeed {
     this.inflight.delete(id);
     if (epoch !== this.epoch) return;
     if (r.type === 'window' && r.window.version === this.owner.version()) {
-      this.cache.put(r.window.start, r.window.columns, r.window.cells);
+      this.cache.put(r.window.start, r.window.columns, r.window.cells, false, r.window.cut);
       this.owner.redraw();
       this.markPainted();
       return;

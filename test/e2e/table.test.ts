@@ -16,6 +16,8 @@ import { activeCell, cellStats, firstRowText, frameGaps, percentile, renderTimes
 import { timingFigure } from '../timing';
 
 const XSS = '<img src=x onerror=alert(1)>';
+/** A 10,000-character cell: the grid receives its first WINDOW_CELL_CHARS (400) characters, marked cut (issue 34). */
+const LONG = 'long text '.repeat(1000);
 const MAX_CELLS = 5_000;
 const OPEN = 'Wallet Analytics: Open in Table';
 const SAMPLE = 'wallets-300-sample.csv';
@@ -59,7 +61,7 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     let end = 0;
     for (let lines = 0; lines < 301 && end < n; end++) if (buf[end] === 10) lines++;
     const sample = buf.subarray(0, end).toString('utf8');
-    const xss = ['address,label,realized_pnl_usd_7d', `So11111111111111111111111111111111111111112,${XSS},12.5`, `Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB,"=HYPERLINK(""x"")",-3`].join('\n');
+    const xss = ['address,label,realized_pnl_usd_7d', `So11111111111111111111111111111111111111112,${XSS},12.5`, `Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB,"=HYPERLINK(""x"")",-3`, `7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU,${LONG},1`].join('\n');
     wb = await Workbench.open({
       name: 'table',
       settings: { 'walletAnalytics.sandbox.autoStart': true },
@@ -536,6 +538,8 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     assert.equal(await f.locator('img').count(), 0, 'no img element in the webview');
     assert.equal(await wb.page.locator('img[src=x]').count(), 0);
     assert.ok(await f.locator('[role=gridcell]', { hasText: '=HYPERLINK("x")' }).isVisible());
+    // A long cell arrives cut to what the grid can draw and says so with an ellipsis.
+    assert.equal(await f.locator('[role=gridcell]', { hasText: 'long text long text' }).innerText(), `${LONG.slice(0, 400)}…`);
     // No img element exists in the page or the webview (above), so no onerror can ever run: nothing to wait for.
     assert.deepEqual(dialogs, [], 'no alert ran');
     await wb.screenshot('markup-as-text');

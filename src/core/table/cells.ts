@@ -109,23 +109,71 @@ export function countCells(buf: Buffer, start: number, end: number, delimiter: D
 /**
  * Appends to `out` the texts of `columns` of the row [start, end), in the order asked; cells past
  * the row's end are ''. The walk starts from cell `fromCell` at `fromPos` when a cell map knows
- * where a cell at or before the first asked one starts.
+ * where a cell at or before the first asked one starts. With `maxBytes` (prefixBytes of a grid
+ * window's cellChars), a cell of more bytes comes as the text of its first `maxBytes` only, and the
+ * last asked cell is not spanned past them: a 20 KB cell costs what its first characters cost.
  */
-export function readRowCells(buf: Buffer, start: number, end: number, columns: readonly number[], out: string[], fromCell = 0, fromPos = start, delimiter: Delimiter = COMMA): void {
+export function readRowCells(
+  buf: Buffer,
+  start: number,
+  end: number,
+  columns: readonly number[],
+  out: string[],
+  fromCell = 0,
+  fromPos = start,
+  delimiter: Delimiter = COMMA,
+  maxBytes?: number,
+): void {
   let max = fromCell;
   for (const c of columns) if (c > max) max = c;
-  const last = spanCells(buf, end, max, fromCell, fromPos, delimiter);
+  const last = spanCells(buf, end, max, fromCell, fromPos, delimiter, maxBytes);
   const { from, to, escaped } = spans;
   for (let k = 0; k < columns.length; k++) {
     const c = columns[k] ?? 0;
     if (c < fromCell || c > last) out.push('');
     else {
       textSpan.from = from[c] ?? 0;
-      textSpan.to = to[c] ?? 0;
+      textSpan.to = maxBytes === undefined ? (to[c] ?? 0) : Math.min(to[c] ?? 0, textSpan.from + maxBytes);
       textSpan.escaped = escaped[c] === 1;
       out.push(cellText(buf, textSpan));
     }
   }
+}
+
+/**
+ * When the cell at `p` reaches `bound` (< its row's end), fills `span` with its bytes up to there
+ * (doubled quotes seen so far noted) and returns true; false when it ends before, or may (a quote
+ * that could close it near the bound): spanCell reads those. Its last bytes may be half a
+ * character or half a doubled quote, which the caller's cut drops (prefixBytes leaves room).
+ */
+function spanPrefix(buf: Buffer, p: number, bound: number, span: CellSpan, delimiter: Delimiter): boolean {
+  if (buf[p] !== QUOTE) {
+    const d = buf.indexOf(delimiter, p);
+    if (d !== -1 && d < bound) return false;
+    span.from = p;
+    span.escaped = false;
+  } else {
+    let i = p + 1;
+    let escaped = false;
+    for (;;) {
+      const q = buf.indexOf(QUOTE, i);
+      if (q === -1 || q >= bound - 1) break;
+      if (buf[q + 1] === QUOTE) {
+        escaped = true;
+        i = q + 2;
+        continue;
+      }
+      let j = q + 1;
+      while (j < bound && (buf[j] === SPACE || (buf[j] === TAB && delimiter !== TAB))) j++;
+      if (j >= bound || buf[j] === delimiter) return false;
+      i = q + 1; // a stray quote, kept as a character (spanQuoted's rule)
+    }
+    span.from = p + 1;
+    span.escaped = escaped;
+  }
+  span.to = bound;
+  span.next = bound;
+  return true;
 }
 
 /** Where cells fromCell..max of the row being read lie, in shared scratch arrays (grown for wider rows). */
@@ -138,13 +186,20 @@ const textSpan = new CellSpan();
  * quoted cells (5–20 KB, a quote every few words) paid for every cell it showed. Returns the last
  * cell spanned (the row's last, when it has fewer than max + 1).
  */
-function spanCells(buf: Buffer, end: number, max: number, fromCell: number, fromPos: number, delimiter: Delimiter): number {
+function spanCells(buf: Buffer, end: number, max: number, fromCell: number, fromPos: number, delimiter: Delimiter, maxBytes?: number): number {
   if (spans.from.length <= max) spans = { from: new Int32Array(max + 1), to: new Int32Array(max + 1), escaped: new Uint8Array(max + 1) };
   const { from, to, escaped } = spans;
   const span = textSpan;
   let p = fromPos;
   let c = fromCell;
   for (; c <= max; c++) {
+    // The last cell asked needs no end: what follows it is not read.
+    if (c === max && maxBytes !== undefined && p + maxBytes < end && spanPrefix(buf, p, p + maxBytes, span, delimiter)) {
+      from[c] = span.from;
+      to[c] = span.to;
+      escaped[c] = span.escaped ? 1 : 0;
+      return c;
+    }
     p = spanCell(buf, p, end, span, delimiter);
     from[c] = span.from;
     to[c] = span.to;

@@ -13,13 +13,14 @@ import { extname } from 'node:path';
 import { abortable, throwIfCancelled } from '../abort';
 import { CancelledError } from '../errors';
 import type { CellMap } from './cellMap';
+import { prefixBytes } from './windowCells';
 import { CellSpan, cellText, countCells, readRowCells } from './cells';
 import { CellWalker } from './cellWalkWasm';
 import { ColumnCache } from './columnCache';
 import { columnPass, MapBuild, type RaggedRows } from './csvColumnPass';
 import { rowEnd, spanLine, type CsvFile } from './csvFile';
 import { COMMA } from './bytes';
-import { type Delimiter } from './csvDialect';
+import type { Delimiter } from './csvDialect';
 import { CsvIndexer } from './csvIndexer';
 import { BOM_NOTICE, dialectNotice, Places, raggedNotice, scanNotices } from './csvNotices';
 import { searchFile } from './csvSearch';
@@ -202,12 +203,11 @@ class CsvSource implements TableSource, CsvFile {
     return this.delimiter === COMMA ? this.walker : undefined;
   }
 
-  async readCells(rows: ArrayLike<number>, columns: readonly number[], signal?: AbortSignal): Promise<string[][]> {
+  async readCells(rows: ArrayLike<number>, columns: readonly number[], signal?: AbortSignal, cellChars?: number): Promise<string[][]> {
     this.checkColumns(columns);
     this.lastRead = this.clock.now();
     const physical = Array.from(rows, (r) => r + this.header);
-    let last = -1;
-    for (const p of physical) last = Math.max(last, p);
+    const last = physical.reduce((m, p) => Math.max(m, p), -1);
     await this.waitForRows(last + 1 - this.header, signal);
     const bad = physical.find((p) => p < this.header || p >= this.offsets.length || !Number.isInteger(p));
     if (bad !== undefined) throw new RangeError(l10n.t('No row {0} (the table has {1})', bad - this.header, this.rowCount));
@@ -215,7 +215,7 @@ class CsvSource implements TableSource, CsvFile {
     const far = physical.filter((p) => this.offsets.limit(p) > head.length);
     const bytes = far.length > 0 ? readRowBytes(this.fh, this.offsets, far, signal) : undefined;
     const span = new CellSpan();
-    const firstColumn = Math.min(...columns);
+    const [firstColumn, maxBytes] = [Math.min(...columns), cellChars === undefined ? undefined : prefixBytes(cellChars)];
     return physical.map((p) => {
       const { buf, base } = bytes?.get(p) ?? { buf: head, base: 0 };
       const s = this.offsets.start(p) - base;
@@ -224,9 +224,10 @@ class CsvSource implements TableSource, CsvFile {
       if (this.delimited) {
         // With the cell map, start at the mark before the first asked column, not at cell 0.
         const mark = this.map && columns.length > 0 ? this.map.markBefore(p - this.header, firstColumn) : undefined;
-        readRowCells(buf, s, e, columns, cells, mark?.cell ?? 0, s + (mark?.offset ?? 0), this.delimiter);
+        readRowCells(buf, s, e, columns, cells, mark?.cell ?? 0, s + (mark?.offset ?? 0), this.delimiter, maxBytes);
       } else {
         spanLine(buf, s, e, span);
+        if (maxBytes !== undefined) span.to = Math.min(span.to, span.from + maxBytes);
         cells.push(...columns.map(() => cellText(buf, span)));
       }
       return cells;

@@ -39,7 +39,9 @@
  *       empty | nonEmpty; all must hold;
  *     search: rows where any cell contains the text, any case (one streamed pass, cached).
  *     A newer apply() cancels one still running. The rows are a Uint32Array of row ids.
- *   window(first, last, columns) → TableWindow {version, start, rowIds, columns, cells}
+ *   window(first, last, columns, signal?, cellChars?) → TableWindow {version, start, rowIds, columns, cells, cut?}
+ *     With cellChars (the grid's windows: WINDOW_CELL_CHARS, windowCells.ts) a longer cell comes as
+ *     its first characters and is listed in `cut`; whatever acts on a value asks without it.
  *     Only the asked cells, as string[][] row-major: a 60 × 40 window is 2,400 short strings,
  *     cheap to post to a webview. (Objects keyed by column name repeat every name in every
  *     row; raw CSV bytes would make the webview parse CSV and could not carry JSON sources.)
@@ -75,3 +77,4 @@ export { compareText } from './sortRows';
 export { TableView } from './tableView';
 export { prestartTableWorker, RemoteTable, TABLE_WORKER_YOUNG_GENERATION_MB, TableWorkerError, tableWorkerOptions } from './remoteTable';
 export * from './types';
+export { WINDOW_CELL_CHARS } from './windowCells';

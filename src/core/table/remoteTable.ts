@@ -209,9 +209,12 @@ export class RemoteTable {
     return this.changes.add(listener);
   }
 
-  /** Cells of view rows [first, last) × `columns` (clamped to the view). */
-  window(first: number, last: number, columns: readonly number[], signal?: AbortSignal): Promise<TableWindow> {
-    return this.channel.request({ type: 'window', first, last, columns }, 'window', { signal });
+  /**
+   * Cells of view rows [first, last) × `columns` (clamped to the view). With `cellChars` (the
+   * grid's windows), longer cells come cut to it and listed in the window's `cut`: never a value to act on.
+   */
+  window(first: number, last: number, columns: readonly number[], signal?: AbortSignal, cellChars?: number): Promise<TableWindow> {
+    return this.channel.request({ type: 'window', first, last, columns, ...(cellChars === undefined ? {} : { cellChars }) }, 'window', { signal });
   }
 
   /** Sorts, filters and searches in the worker; a later call cancels an earlier one still running (CancelledError). */

@@ -9,6 +9,7 @@ import { formatCount } from './notices';
 import { sortRows } from './sortRows';
 import type { TableSource, TableWindow, TaskOptions, TypedColumn, ViewQuery } from './types';
 import { CancelledError } from '../errors';
+import { cutCells } from './windowCells';
 
 export class TableView {
   private rows: Uint32Array | undefined; // undefined: every row, in file order
@@ -92,12 +93,16 @@ export class TableView {
     this.commit(rows, query);
   }
 
-  /** Cells of view rows [first, last) × `columns`. */
-  async window(first: number, last: number, columns: readonly number[], signal?: AbortSignal): Promise<TableWindow> {
+  /**
+   * Cells of view rows [first, last) × `columns`; with `cellChars`, a longer cell is cut to that
+   * many characters and listed in the window's `cut` (the grid's windows, windowCells.ts).
+   */
+  async window(first: number, last: number, columns: readonly number[], signal?: AbortSignal, cellChars?: number): Promise<TableWindow> {
     const version = this.counter;
     const ids = Array.from(this.rowIds(first, last));
-    const cells = await this.source.readCells(ids, columns, signal);
-    return { version, start: Math.max(0, first), rowIds: ids, columns, cells };
+    const cells = await this.source.readCells(ids, columns, signal, cellChars);
+    const cut = cellChars === undefined ? undefined : cutCells(cells, cellChars);
+    return { version, start: Math.max(0, first), rowIds: ids, columns, cells, ...(cut ? { cut } : {}) };
   }
 
   /** "12,345 of 100,000 rows" when filtered, else "100,000 rows". */

@@ -125,8 +125,12 @@ export interface TableSource {
   readonly notices: readonly TableNotice[];
   /** Subscribes to changes; returns the unsubscribe function. */
   onDidChange(listener: (change: SourceChange) => void): () => void;
-  /** Cells of `rows` (row ids) × `columns`, row-major; waits for rows not indexed yet. */
-  readCells(rows: ArrayLike<number>, columns: readonly number[], signal?: AbortSignal): Promise<string[][]>;
+  /**
+   * Cells of `rows` (row ids) × `columns`, row-major; waits for rows not indexed yet. With
+   * `cellChars`, a source may return only a cell's first `cellChars` + 1 characters (enough for
+   * the caller to see it is longer and cut it: windowCells.ts), sparing the decoding of the rest.
+   */
+  readCells(rows: ArrayLike<number>, columns: readonly number[], signal?: AbortSignal, cellChars?: number): Promise<string[][]>;
   /** Bytes of row `row` in the file, where a source reads rows from one (exports batch reads by it). */
   rowBytes?(row: number): number;
   /** Typed columns, built on first use (one pass for all missing ones) and cached. */
@@ -177,6 +181,11 @@ export interface TableWindow {
   readonly rowIds: readonly number[];
   readonly columns: readonly number[];
   readonly cells: readonly (readonly string[])[];
+  /**
+   * Cells cut to the window's `cellChars` (the grid's windows: windowCells.ts), by place
+   * i × columns.length + j; absent when none was. A cut cell is not its value: read it whole.
+   */
+  readonly cut?: readonly number[];
 }
 
 /** The view without its cells, as the host and the webview's grid need it (the worker sends it). */

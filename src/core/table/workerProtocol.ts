@@ -39,7 +39,8 @@ interface ExportRequestOptions {
 export type WorkerRequest =
   /** `compareWith`: `file` (A, the older) and that result (B) compared by address (compareSource.ts), both opened in the worker. */
   | { readonly type: 'open'; readonly id: number; readonly file: string; readonly prepareColumns?: boolean; readonly compareWith?: string }
-  | { readonly type: 'window'; readonly id: number; readonly first: number; readonly last: number; readonly columns: readonly number[] }
+  /** `cellChars`: cells longer than that come cut and marked (the grid's windows, windowCells.ts). */
+  | { readonly type: 'window'; readonly id: number; readonly first: number; readonly last: number; readonly columns: readonly number[]; readonly cellChars?: number }
   | { readonly type: 'apply'; readonly id: number; readonly query: ViewQuery }
   | { readonly type: 'export'; readonly id: number; readonly target: string; readonly options: ExportRequestOptions }
   | {
@@ -133,7 +134,7 @@ export function parseWorkerRequest(message: unknown): WorkerRequest | undefined 
         ? (m as WorkerRequest)
         : undefined;
     case 'window':
-      return isInt(m.first) && isInt(m.last) && isIntList(m.columns) ? (m as WorkerRequest) : undefined;
+      return isInt(m.first) && isInt(m.last) && isIntList(m.columns) && (m.cellChars === undefined || (isInt(m.cellChars) && m.cellChars >= 1)) ? (m as WorkerRequest) : undefined;
     case 'apply':
       return isQuery(m.query) ? (m as WorkerRequest) : undefined;
     case 'export':
@@ -185,7 +186,7 @@ function isChange(v: unknown): v is SourceChange {
 }
 
 function isWindow(v: unknown): v is TableWindow {
-  return isRecord(v) && isInt(v.version) && isInt(v.start) && isIntList(v.rowIds) && isIntList(v.columns) && Array.isArray(v.cells) && v.cells.every(isTexts);
+  return isRecord(v) && isInt(v.version) && isInt(v.start) && isIntList(v.rowIds) && isIntList(v.columns) && Array.isArray(v.cells) && v.cells.every(isTexts) && (v.cut === undefined || isIntList(v.cut));
 }
 
 const isNumber = (v: unknown): v is number => typeof v === 'number';

@@ -81,7 +81,7 @@ export class WorkerTable {
     switch (req.type) {
       case 'window': {
         const last = Math.min(req.last, view.length);
-        return { op: 'window', value: await view.window(Math.min(req.first, last), last, req.columns, signal) };
+        return { op: 'window', value: await view.window(Math.min(req.first, last), last, req.columns, signal, req.cellChars) };
       }
       case 'apply':
         await view.apply(req.query, { signal, onProgress });

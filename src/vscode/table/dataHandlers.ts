@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { CancelledError } from '../../core/errors';
-import { COPY_MAX_CELLS } from '../../core/table';
+import { COPY_MAX_CELLS, WINDOW_CELL_CHARS } from '../../core/table';
 import { l10n } from '../../shared/l10n';
 import { readSettings } from '../base/settings';
 import type { TablePrompts } from '../base/prompts';
@@ -20,7 +20,7 @@ export const DATA_HANDLERS: Handlers<'getWindow' | 'setQuery' | 'copy' | 'export
   async getWindow(ctx, o, req) {
     const signal = ctx.controller(req.requestId);
     const last = Math.min(req.last, o.table.view.length);
-    const window = await o.table.window(Math.min(req.first, last), last, req.columns, signal);
+    const window = await o.table.window(Math.min(req.first, last), last, req.columns, signal, req.cut === true ? WINDOW_CELL_CHARS : undefined);
     ctx.post({ type: 'window', requestId: req.requestId, window });
     ctx.firstWindowSent(o);
   },

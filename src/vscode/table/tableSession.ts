@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { ENDPOINTS, shortTitle } from '../../core/spec/catalog';
 import { METRIC_GROUPS, TIMEFRAMES } from '../../core/spec/metrics';
-import { prestartTableWorker, RemoteTable } from '../../core/table';
+import { prestartTableWorker, RemoteTable, WINDOW_CELL_CHARS } from '../../core/table';
 import type { ViewQuery, ViewState } from '../../shared/tableProtocol';
 import { FIRST_WINDOW, parseUiRequest, type ColumnInfo, type ProbeState, type TableLayout, type UiMessage, type UiRequest } from '../../shared/tableUiProtocol';
 import { onDidChangeSettings, readSettings } from '../base/settings';
@@ -321,7 +321,7 @@ export class TableSession implements vscode.Disposable {
     // The first rows of the columns it will show, before it asks: they paint without a round trip.
     const rows = Math.min(o.table.view.length, FIRST_ROWS);
     if (rows > 0 && o.columns.length > 0) {
-      const window = await o.table.window(0, rows, likelyShown(o.columns, layout).slice(0, FIRST_COLUMNS), this.closing.signal);
+      const window = await o.table.window(0, rows, likelyShown(o.columns, layout).slice(0, FIRST_COLUMNS), this.closing.signal, WINDOW_CELL_CHARS);
       this.post({ type: 'window', requestId: FIRST_WINDOW, window });
     }
     this.post({

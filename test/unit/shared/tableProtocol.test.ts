@@ -15,6 +15,7 @@ describe('table: webview protocol', () => {
     const good = [
       { type: 'ready' },
       { type: 'getWindow', requestId: 1, first: 0, last: 60, columns: [0, 5, 639] },
+      { type: 'getWindow', requestId: 1, first: 0, last: 60, columns: [0], cut: true },
       { type: 'setQuery', requestId: 2, query: { sort: [{ column: 3, descending: true }], filters: [{ kind: 'range', column: 4, min: 0 }, { kind: 'contains', column: 1, text: 'x' }], search: 'ab' } },
       { type: 'setQuery', requestId: 3, query: {} },
       { type: 'cancel', requestId: 2 },
@@ -31,6 +32,7 @@ describe('table: webview protocol', () => {
       { type: 'nope' },
       { type: 'getWindow', requestId: 1, first: -1, last: 60, columns: [0] },
       { type: 'getWindow', requestId: 1, first: 0, last: 60, columns: ['0'] },
+      { type: 'getWindow', requestId: 1, first: 0, last: 60, columns: [0], cut: 'yes' },
       { type: 'setQuery', requestId: 2, query: { filters: [{ kind: 'range', column: 1, min: 'a' }] } },
       { type: 'setQuery', requestId: 2, query: { filters: [{ kind: 'regex', column: 1 }] } },
       { type: 'setQuery', requestId: 2, query: { sort: [{ column: 1.5 }] } },

@@ -100,6 +100,24 @@ describe('cell cache', () => {
     assert.equal(cache.size, 0);
   });
 
+  it('holds a cut cell as cut until a whole one replaces it, and forgets the mark with its row (issue 34)', () => {
+    const cache = new CellCache();
+    cache.put(0, [3, 7], [['short', 'long…'], ['x', 'y']], false, [1]);
+    assert.equal(cache.isCut(0, 7), true, 'the place i × width + j names row 0, column 7');
+    assert.equal(cache.isCut(0, 3), false);
+    assert.equal(cache.isCut(1, 7), false);
+    cache.put(0, [7], [['the whole text']]);
+    assert.equal(cache.isCut(0, 7), false, 'a whole cell replaces the cut one');
+    cache.plan(BLOCK, BLOCK + 1, [0], 100 * BLOCK);
+    cache.put(BLOCK, [0], [['cut']], false, [0]);
+    for (let b = 2; b < 60; b++) cache.plan(b * BLOCK, b * BLOCK + 1, [0], 100 * BLOCK);
+    cache.evict(59 * BLOCK, 59 * BLOCK + 1);
+    assert.equal(cache.isCut(BLOCK, 0), false, 'an evicted row keeps no mark');
+    cache.put(0, [0], [['cut']], false, [0]);
+    cache.clear();
+    assert.equal(cache.isCut(0, 0), false);
+  });
+
   it('marks an unasked first window as held, so it is not asked for again', () => {
     const cache = new CellCache();
     cache.put(0, [0, 1], Array.from({ length: BLOCK }, () => ['x', 'y']), true);

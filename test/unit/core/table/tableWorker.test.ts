@@ -116,6 +116,22 @@ describe('table worker: round trip', () => {
     }
   });
 
+  it('cuts a window\'s long cells when asked, and lists them, as the engine does here (issue 34)', async () => {
+    const table = await openRemote(small);
+    const local = await inProcess(small, {});
+    try {
+      const all = table.columns.map((_, i) => i);
+      const cut = await table.window(0, 300, all, undefined, 3);
+      const here = await local.window(0, 300, all, undefined, 3);
+      assert.deepEqual([cut.cells, cut.cut], [here.cells, here.cut]);
+      assert.ok((cut.cut ?? []).length > 0, 'some cells of the file are longer than 3 characters');
+      assert.equal((await table.window(0, 300, all)).cut, undefined, 'a window asked without a limit is whole');
+    } finally {
+      await table.close();
+      await local.source.close();
+    }
+  });
+
   it('exports and copies the view as the engine does here', async () => {
     const query: ViewQuery = { sort: [{ column: 1 }], filters: [{ kind: 'nonEmpty', column: 1 }] };
     const table = await openRemote(small);
@@ -399,11 +415,14 @@ describe('table worker: protocol validation', () => {
     assert.ok(parseWorkerRequest({ type: 'profile', id: 4, column: 2 }));
     assert.ok(parseWorkerRequest({ type: 'histogram', id: 5, column: 2, bins: 30, log: true }));
     assert.ok(parseWorkerRequest({ type: 'scatter', id: 6, x: 2, y: 3 }));
+    assert.ok(parseWorkerRequest({ type: 'window', id: 7, first: 0, last: 60, columns: [0], cellChars: 400 }));
     for (const bad of [
       null,
       { type: 'open', file: '/x.csv' },
       { type: 'open', id: 1, file: '' },
       { type: 'window', id: 1, first: -1, last: 2, columns: [0] },
+      { type: 'window', id: 1, first: 0, last: 2, columns: [0], cellChars: 0 },
+      { type: 'window', id: 1, first: 0, last: 2, columns: [0], cellChars: '9' },
       { type: 'apply', id: 1, query: { sort: [{ column: 'a' }] } },
       { type: 'apply', id: 1, query: { filters: [{ kind: 'regex', column: 0 }] } },
       { type: 'export', id: 1, target: '/t.csv', options: { neutraliseFormulas: true, header: true, lineEnding: '\r' } },
