@@ -11,6 +11,7 @@ import type { ColumnProfile, Histogram, ScatterData } from './analysisTypes';
 import type { Chain, DistinctAddresses } from '../spec/addresses';
 import { HISTOGRAM_BINS } from './analysisTypes';
 import { Listeners } from './listeners';
+import { unpackLines } from './packedLines';
 import { abortReason, throwIfCancelled } from '../abort';
 import { CancelledError } from '../errors';
 import { bundleInUse } from '../l10n';
@@ -241,13 +242,14 @@ export class RemoteTable {
 
   /** Every cell of `column`, in view order (one typed pass in the worker, cached there). */
   async columnText(column: number, options: TaskOptions = {}): Promise<readonly string[]> {
-    return this.channel.request({ type: 'columnText', column }, 'columnText', options);
+    return unpackLines(await this.channel.request({ type: 'columnText', column }, 'columnText', options));
   }
 
   /** The distinct addresses of `column` of the chain, in view order, at most `limit` sent back (counted in the worker: addresses.ts). */
-  addresses(column: number, chain: Chain, options: TaskOptions & { limit?: number } = {}): Promise<DistinctAddresses> {
+  async addresses(column: number, chain: Chain, options: TaskOptions & { limit?: number } = {}): Promise<DistinctAddresses> {
     const { limit, ...task } = options;
-    return this.channel.request({ type: 'addresses', column, chain, ...(limit !== undefined && Number.isFinite(limit) ? { limit } : {}) }, 'addresses', task);
+    const got = await this.channel.request({ type: 'addresses', column, chain, ...(limit !== undefined && Number.isFinite(limit) ? { limit } : {}) }, 'addresses', task);
+    return { ...got, addresses: await unpackLines(got.addresses) };
   }
 
   /** The profile of `column` over every row of the current view (analysis.ts): type, counts, order statistics, top values, histogram. */
