@@ -74,11 +74,13 @@ class Launcher {
     readonly file: string,
     private readonly worker: Worker,
   ) {
-    worker.unref();
     worker.on('message', (m: LaunchedEvent) => this.event(m));
     const fail = (e: Error): void => this.fail(e);
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(l10n.t('The table launcher stopped (exit code {0}).', code))));
+    // After the listeners: adding a 'message' listener refs a worker again, and an idle launcher
+    // must never keep a process (the command-line runner, a test) from ending.
+    worker.unref();
   }
 
   get alive(): boolean {

@@ -5,6 +5,7 @@
  * opened, read and closed. Needs `node esbuild.mjs` (the worker bundle) as well as the test build.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -21,10 +22,14 @@ function repoRoot(): string {
 }
 const workerFile = join(repoRoot(), 'dist', 'tableWorker.js');
 
+/** Set in a child this file starts: it only starts the launcher, and must then end by itself. */
+const LAUNCHER_ONLY = process.env.WA_TEST_LAUNCHER_ONLY === '1';
+if (LAUNCHER_ONLY) startTableLauncher(workerFile);
+
 let cleanup: () => Promise<void> = () => Promise.resolve();
 let file = '';
 
-before(async () => {
+if (!LAUNCHER_ONLY) before(async () => {
   assert.ok(existsSync(workerFile), `${workerFile} is not built (node esbuild.mjs)`);
   const t = await tempDir();
   cleanup = t.cleanup;
@@ -32,7 +37,7 @@ before(async () => {
   for (let i = 0; i < 500; i++) lines.push(`w${i},${(i * 37) % 101}`);
   file = await writeTemp(t.dir, lines.join('\n') + '\n');
 });
-after(() => cleanup());
+if (!LAUNCHER_ONLY) after(() => cleanup());
 
 /** Counts `new Worker` on this thread while `run` runs (the module's export replaced, as a bundle reads it at each call). */
 async function workersStartedHere<T>(run: () => Promise<T>): Promise<{ value: T; started: number }> {
@@ -53,7 +58,7 @@ async function workersStartedHere<T>(run: () => Promise<T>): Promise<{ value: T;
   }
 }
 
-describe('table launcher: the host never starts a worker on a person’s action (issue 34)', () => {
+if (!LAUNCHER_ONLY) describe('table launcher: the host never starts a worker on a person’s action (issue 34)', () => {
   it('without the launcher, opening a table starts a worker on this thread (what the launcher removes)', async () => {
     const { started } = await workersStartedHere(async () => {
       const t = await RemoteTable.open(file, { workerFile });
@@ -96,5 +101,11 @@ describe('table launcher: the host never starts a worker on a person’s action 
     await t.close();
     await pending;
     await assert.rejects(t.window(0, 1, [0]), /closed/u);
+  });
+
+  it('a process that only started the launcher ends by itself (an idle launcher holds nothing open)', () => {
+    const r = spawnSync(process.execPath, [__filename], { env: { ...process.env, WA_TEST_LAUNCHER_ONLY: '1' }, timeout: 30_000, encoding: 'utf8' });
+    assert.equal(r.signal, null, `the process was still running after 30 s (${String(r.error ?? '')})`);
+    assert.equal(r.status, 0, r.stderr);
   });
 });
