@@ -137,7 +137,9 @@ interface ResultList extends DistinctAddresses {
 export async function readResultLists(p: string, options: ReadOptions & { limit?: number; hint?: AddressRole } = {}): Promise<ResultList[]> {
   const files = await addressFilesOf(p);
   const limit = options.limit ?? Infinity;
-  const merged = new Map<string, { list: ResultList; seen: Set<string> }>();
+  // `seen` is built only when a second file of a folder brings the same column: a Set of 100,000
+  // addresses is one long turn of the host's loop (issue 34 item 4), and one file needs none.
+  const merged = new Map<string, { list: ResultList; seen?: Set<string> }>();
   for (const f of files) {
     const reader = await ResultReader.open(f, options);
     try {
@@ -146,20 +148,21 @@ export async function readResultLists(p: string, options: ReadOptions & { limit?
         const key = `${col.chain}\u0000${col.name}`;
         const had = merged.get(key);
         if (!had) {
-          merged.set(key, { list: { ...got, column: col.name, chain: col.chain, role: col.role, atLeast: got.distinct > got.addresses.length && files.length > 1 }, seen: new Set(got.addresses) });
+          merged.set(key, { list: { ...got, column: col.name, chain: col.chain, role: col.role, atLeast: got.distinct > got.addresses.length && files.length > 1 } });
           continue;
         }
+        const seen = (had.seen ??= new Set(had.list.addresses));
         // A folder's files merged in order, once each: a few lists of at most `limit`, so this loop is short.
         const addresses = [...had.list.addresses];
         for (const a of got.addresses) {
-          if (had.seen.has(a)) continue;
-          had.seen.add(a);
+          if (seen.has(a)) continue;
+          seen.add(a);
           if (addresses.length < limit) addresses.push(a);
         }
         had.list = {
           ...had.list,
           addresses,
-          distinct: had.seen.size,
+          distinct: seen.size,
           skipped: had.list.skipped + got.skipped,
           atLeast: had.list.atLeast || got.distinct > got.addresses.length,
         };

@@ -75,6 +75,6 @@ export { parseNumberText } from './numbers';
 export { openTable } from './openTable';
 export { compareText } from './sortRows';
 export { TableView } from './tableView';
-export { prestartTableWorker, RemoteTable, TABLE_WORKER_YOUNG_GENERATION_MB, TableWorkerError, tableWorkerOptions } from './remoteTable';
+export { prestartTableWorker, RemoteTable, startTableLauncher, TABLE_WORKER_YOUNG_GENERATION_MB, TableWorkerError, tableWorkerOptions } from './remoteTable';
 export * from './types';
 export { WINDOW_CELL_CHARS } from './windowCells';

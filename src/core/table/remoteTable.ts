@@ -6,12 +6,12 @@
  * The host keeps only a mirror of what it must answer at once (columns, notices, the view's
  * counts), refreshed by the worker's pushes; errors come back typed (see fromWireError).
  */
-import { join } from 'node:path';
 import { threadId as mainThreadId, Worker, type WorkerOptions } from 'node:worker_threads';
 import type { ColumnProfile, Histogram, ScatterData } from './analysisTypes';
 import type { Chain, DistinctAddresses } from '../spec/addresses';
 import { HISTOGRAM_BINS } from './analysisTypes';
 import { Listeners } from './listeners';
+import { unpackLines } from './packedLines';
 import { abortReason, throwIfCancelled } from '../abort';
 import { CancelledError } from '../errors';
 import { bundleInUse } from '../l10n';
@@ -28,6 +28,7 @@ import {
   type WorkerRequest,
 } from './workerProtocol';
 import { l10n } from '../l10n';
+import { defaultWorkerFile, launchedTableThread, launcherRuns, launchTables, type TableThread } from './tableLauncher';
 
 /** An error the table worker raised (or the worker's own failure), with its original name and code. */
 export class TableWorkerError extends Error {
@@ -80,9 +81,14 @@ export function tableWorkerOptions(): WorkerOptions {
   return { resourceLimits: { maxYoungGenerationSizeMb: TABLE_WORKER_YOUNG_GENERATION_MB }, workerData: { l10nBundle: bundleInUse() } };
 }
 
-/** Where the worker bundle is when this code runs from dist/extension.js. */
-function defaultWorkerFile(): string {
-  return join(__dirname, 'tableWorker.js');
+/**
+ * Starts the table launcher (tableLauncher.ts) of `workerFile`, once: from then on a table's worker
+ * is started on the launcher's thread and the host never blocks on `new Worker` (14–40 ms) when a
+ * person opens a table or reads a result. Call it at an idle moment; it blocks that once.
+ */
+export function startTableLauncher(workerFile: string = defaultWorkerFile()): void {
+  const o = tableWorkerOptions();
+  launchTables(workerFile, o.workerData, o.resourceLimits ?? {});
 }
 
 /** A worker started before it was needed (prestartTableWorker), for the next table of that bundle. */
@@ -94,6 +100,7 @@ let spare: { readonly file: string; readonly worker: Worker; readonly gone: () =
  * keeps the process alive (unref) and is dropped if it stops. Resolves once the worker runs.
  */
 export function prestartTableWorker(workerFile: string = defaultWorkerFile()): Promise<void> {
+  if (launcherRuns(workerFile)) return Promise.resolve(); // its spare waits on the launcher's thread
   if (spare?.file !== workerFile) {
     if (spare) void spare.worker.terminate();
     const worker = new Worker(workerFile, tableWorkerOptions());
@@ -115,10 +122,10 @@ export function prestartTableWorker(workerFile: string = defaultWorkerFile()): P
   return spare.running;
 }
 
-/** The spare worker of `workerFile` when there is one (then the next is started), else a new worker. */
-function takeWorker(workerFile: string): Worker {
+/** The spare worker of `workerFile` when there is one, else one from the launcher when it runs, else a new worker. */
+function takeWorker(workerFile: string): TableThread | Promise<TableThread> {
   const s = spare;
-  if (!s || s.file !== workerFile) return new Worker(workerFile, tableWorkerOptions());
+  if (!s || s.file !== workerFile) return launchedTableThread(workerFile) ?? new Worker(workerFile, tableWorkerOptions());
   spare = undefined;
   s.worker.off('error', s.gone);
   s.worker.off('exit', s.gone);
@@ -172,7 +179,7 @@ export class RemoteTable {
   /** Starts a worker (tableWorkerOptions) and opens `file` in it (by extension, as openTable); resolves with the header and first rows known. */
   static async open(file: string, options: RemoteOpenOptions = {}): Promise<RemoteTable> {
     throwIfCancelled(options.signal);
-    const channel = new Channel(takeWorker(options.workerFile ?? defaultWorkerFile()));
+    const channel = new Channel(await takeWorker(options.workerFile ?? defaultWorkerFile()));
     const early: WorkerMessage[] = [];
     channel.onEvent = (m) => early.push(m); // changes that race the reply; replayed below
     try {
@@ -238,13 +245,14 @@ export class RemoteTable {
 
   /** Every cell of `column`, in view order (one typed pass in the worker, cached there). */
   async columnText(column: number, options: TaskOptions = {}): Promise<readonly string[]> {
-    return this.channel.request({ type: 'columnText', column }, 'columnText', options);
+    return unpackLines(await this.channel.request({ type: 'columnText', column }, 'columnText', options));
   }
 
   /** The distinct addresses of `column` of the chain, in view order, at most `limit` sent back (counted in the worker: addresses.ts). */
-  addresses(column: number, chain: Chain, options: TaskOptions & { limit?: number } = {}): Promise<DistinctAddresses> {
+  async addresses(column: number, chain: Chain, options: TaskOptions & { limit?: number } = {}): Promise<DistinctAddresses> {
     const { limit, ...task } = options;
-    return this.channel.request({ type: 'addresses', column, chain, ...(limit !== undefined && Number.isFinite(limit) ? { limit } : {}) }, 'addresses', task);
+    const got = await this.channel.request({ type: 'addresses', column, chain, ...(limit !== undefined && Number.isFinite(limit) ? { limit } : {}) }, 'addresses', task);
+    return { ...got, addresses: await unpackLines(got.addresses) };
   }
 
   /** The profile of `column` over every row of the current view (analysis.ts): type, counts, order statistics, top values, histogram. */
@@ -303,7 +311,7 @@ class Channel {
   private nextId = 1;
   private stopping = false;
 
-  constructor(private readonly worker: Worker) {
+  constructor(private readonly worker: TableThread) {
     worker.on('message', (raw: unknown) => this.message(raw));
     worker.on('error', (e: Error) => this.fail(new TableWorkerError(l10n.t('The table worker failed: {0}', e.message), e.name, 'WORKER_FAILED')));
     worker.on('exit', (code) => {

@@ -1,11 +1,14 @@
 /**
  * Entry of the table worker (bundled alone as dist/tableWorker.js): one table per worker, so the
  * extension host's main thread never indexes, types, sorts, filters, searches or exports. Every
- * message from the host goes to WorkerTable; every answer goes back through parentPort.
+ * message from the host goes to WorkerTable; every answer goes back through parentPort, or through
+ * the MessagePort the table launcher handed over (workerData.port: tableLauncher.ts). Started with
+ * `workerData.role === 'launcher'`, the same bundle is the launcher itself (launcherMain.ts).
  */
 import { setPriority } from 'node:os';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { useBundle } from '../l10n';
+import { runLauncher, type LauncherData } from './launcherMain';
 import { WorkerTable } from './workerTable';
 import { l10n } from '../l10n';
 
@@ -16,16 +19,20 @@ import { l10n } from '../l10n';
  */
 const NICE = 5;
 
-const port = parentPort;
-if (!port) throw new Error(l10n.t('tableWorker.js runs as a worker thread (see remoteTable.ts), not on its own.'));
-if (process.platform === 'linux') {
-  try {
-    setPriority(0, NICE);
-  } catch {
-    // Best effort: a sandbox may refuse it, and the table works the same.
+const data = workerData as { l10nBundle?: Record<string, string>; port?: MessagePort; role?: string } | undefined;
+if (!parentPort) throw new Error(l10n.t('tableWorker.js runs as a worker thread (see remoteTable.ts), not on its own.'));
+if (data?.role === 'launcher') runLauncher(parentPort, __filename, data as unknown as LauncherData);
+else {
+  const port = data?.port ?? parentPort;
+  if (process.platform === 'linux') {
+    try {
+      setPriority(0, NICE);
+    } catch {
+      // Best effort: a sandbox may refuse it, and the table works the same.
+    }
   }
+  // The host's translation bundle (tableWorkerOptions), so the worker's messages read as the host's do.
+  useBundle(data?.l10nBundle);
+  const table = new WorkerTable((message) => port.postMessage(message));
+  port.on('message', (m: unknown) => table.receive(m));
 }
-// The host's translation bundle (tableWorkerOptions), so the worker's messages read as the host's do.
-useBundle((workerData as { l10nBundle?: Record<string, string> } | undefined)?.l10nBundle);
-const table = new WorkerTable((message) => port.postMessage(message));
-port.on('message', (m: unknown) => table.receive(m));

@@ -14,6 +14,7 @@ import { MAX_HISTOGRAM_BINS, type ColumnProfile, type Histogram, type ScatterDat
 import type { Chain, DistinctAddresses } from '../spec/addresses';
 import { isCancelled } from '../errors';
 import type { ExportResult } from './exportView';
+import { isPackedLines, type PackedLines } from './packedLines';
 import { isInt, isIntList, isQuery, isRecord } from './queryGuards';
 import type { Progress, SourceChange, TableNotice, TableWindow, ViewQuery, ViewSnapshot } from './types';
 
@@ -80,9 +81,9 @@ export type WorkerReply =
   | { readonly op: 'apply'; readonly value: ViewSnapshot }
   | { readonly op: 'export'; readonly value: ExportResult }
   | { readonly op: 'copy'; readonly value: string }
-  /** The column's text in view order (for "use as input"). */
-  | { readonly op: 'columnText'; readonly value: readonly string[] }
-  | { readonly op: 'addresses'; readonly value: DistinctAddresses }
+  /** The column's text in view order (a list source), packed: an array of strings costs the host a long turn (packedLines.ts). */
+  | { readonly op: 'columnText'; readonly value: PackedLines }
+  | { readonly op: 'addresses'; readonly value: Omit<DistinctAddresses, 'addresses'> & { readonly addresses: PackedLines } }
   | { readonly op: 'profile'; readonly value: ColumnProfile }
   | { readonly op: 'histogram'; readonly value: Histogram }
   /** Typed arrays survive the structured clone as typed arrays. */
@@ -253,9 +254,9 @@ function isReplyValue(op: unknown, v: unknown): boolean {
     case 'copy':
       return isText(v);
     case 'columnText':
-      return isTexts(v);
+      return isPackedLines(v);
     case 'addresses':
-      return isRecord(v) && isTexts(v.addresses) && isInt(v.distinct) && isInt(v.skipped);
+      return isRecord(v) && isPackedLines(v.addresses) && isInt(v.distinct) && isInt(v.skipped);
     case 'profile':
       return isProfile(v);
     case 'histogram':

@@ -12,6 +12,7 @@ import { compareSources } from './compare/compareSource';
 import { columnHistogram, profileColumn, scatterPoints } from './analysis';
 import { copySelection, exportView } from './exportView';
 import { openTable } from './openTable';
+import { packLines } from './packedLines';
 import { TableView } from './tableView';
 import type { Progress, SourceChange, TableSource, TaskOptions, TypedColumn } from './types';
 import { parseWorkerRequest, toWireError, type OpenedTable, type ViewSnapshot, type WorkerMessage, type WorkerReply, type WorkerRequest } from './workerProtocol';
@@ -94,14 +95,15 @@ export class WorkerTable {
         if (req.column >= view.source.columns.length) throw new RangeError(l10n.t('There is no column {0}.', req.column));
         const [typed] = await view.source.typedColumns([{ column: req.column, text: true }], { signal, onProgress });
         const text = typed?.fullText ?? [];
-        return { op: 'columnText', value: Array.from(view.rowIds(), (id) => text[id] ?? '') };
+        return { op: 'columnText', value: packLines(Array.from(view.rowIds(), (id) => text[id] ?? '')) };
       }
       case 'addresses': {
         if (req.column >= view.source.columns.length) throw new RangeError(l10n.t('There is no column {0}.', req.column));
         await abortable(view.source.indexed, signal);
         const [typed] = await view.source.typedColumns([{ column: req.column, text: true }], { signal, onProgress });
         const text = typed?.fullText ?? [];
-        return { op: 'addresses', value: distinctAddresses(Array.from(view.rowIds(), (id) => text[id] ?? ''), req.chain, req.limit) };
+        const { addresses, ...counts } = distinctAddresses(Array.from(view.rowIds(), (id) => text[id] ?? ''), req.chain, req.limit);
+        return { op: 'addresses', value: { ...counts, addresses: packLines(addresses) } };
       }
       case 'profile': {
         const t0 = performance.now();

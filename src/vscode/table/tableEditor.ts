@@ -15,6 +15,7 @@ import { registerSavedViews } from './savedViewCommands';
 import { tableFileOf } from '../../core/results/files';
 import { tableHtml, tableResourceRoots } from './tableHtml';
 import { TableSession } from './tableSession';
+import { startTableLauncher } from '../../core/table';
 import { l10n } from '../../shared/l10n';
 import { showError } from '../base/errors';
 import type { Storage } from '../../core/storage';
@@ -131,8 +132,17 @@ export async function openInTable(p: string): Promise<void> {
 }
 
 /** Registers the custom editor and the "Open in Table" command; returns test hooks under the test runner. */
+/** How long after the features load the table launcher starts: past the first paint of what a person opened. */
+const LAUNCHER_IDLE_MS = 1_500;
+
 export function registerTableEditor(context: vscode.ExtensionContext, deps: TableEditorDeps): TableTestHooks | undefined {
   const provider = new TableEditorProvider(context, deps);
+  // The table launcher, started once at an idle moment after the features load (its own
+  // `new Worker` blocks this thread 14–40 ms once): from then on no table, list, "use as input"
+  // or comparison starts its worker on the host's thread (issue 34 item 4).
+  const launcher = setTimeout(() => startTableLauncher(), LAUNCHER_IDLE_MS);
+  launcher.unref();
+  context.subscriptions.push({ dispose: () => clearTimeout(launcher) });
   context.subscriptions.push(
     registerCustomEditorProvider(TABLE_VIEW_TYPE, provider, {
       // The webview reloads when shown again (state kept by the host and vscode.setState): no hidden DOM held.

@@ -1,0 +1,190 @@
+/**
+ * `npm run bench:stall`: the extension host's longest stall, max and not only p99, while each path
+ * that reads a result reads a 722 MB one (issue 34 item 4): "use as input" to its price step, a
+ * list source ("from a previous result": the column's text, parsed as a list), a watch's run
+ * (two results compared, its changes counted), a comparison opened as a table, and a pipeline's
+ * local steps (a reference resolved to addresses, a filter written). Budget: no stall over 16 ms;
+ * the exit code is 1 when any path's max is over it.
+ *
+ *   npm run bench:stall                                  # bench/data/wallets-100000-seed1.csv (+ seed2-shared90), made on first use
+ *   node out/bench/hostStall.js --rounds 3 --before /tmp/base   # interleaved with another checkout's build of this bench
+ *   node out/bench/hostStall.js --rows 5000 --paths use-as-input,list-source   # a quick look
+ *
+ * Why a fresh process per path and round: each path starts as a person's action does, in a host
+ * that has been idle, with the table launcher (when this build has one) started beforehand at an
+ * idle moment, as the extension starts it after its features load. The stall is
+ * perf_hooks.monitorEventLoopDelay at 1 ms resolution over the path alone.
+ */
+import { spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import * as table from '../src/core/table';
+import { listFields, rankTargets, resultRole } from '../src/core/addressLists/inputTargets';
+import { readResultLists, withResultReader } from '../src/core/results/readResult';
+import { pickAddressColumn } from '../src/core/table/columnKind';
+import { parseAddressList } from '../src/core/spec/addresses';
+import { compareInWorker, detectChanges } from '../src/core/watch/changes';
+import { resolveReference } from '../src/core/pipeline/resolve';
+import { filterResult } from '../src/core/pipeline/filter';
+import { generateWalletCsv } from './tableData';
+import { generateSharedCsv } from './compareData';
+import { arg, repoRoot, runPartOrMain } from './benchKit';
+
+const BUDGET_MS = 16;
+const PATHS = ['idle', 'use-as-input', 'list-source', 'watch-run', 'compare-open', 'pipeline-take', 'pipeline-filter'] as const;
+type PathName = (typeof PATHS)[number];
+
+const rows = Number(arg('rows', '100000'));
+const root = repoRoot();
+const dataDir = join(root, 'bench', 'data');
+const fileA = arg('file', join(dataDir, `wallets-${rows}-seed1.csv`));
+const fileB = arg('file-b', join(dataDir, `wallets-${rows}-seed2-shared90.csv`));
+const workerFile = join(root, 'dist', 'tableWorker.js');
+
+interface Figures {
+  readonly path: PathName;
+  readonly launcher: boolean;
+  readonly ms: number;
+  readonly p99: number;
+  readonly max: number;
+  /** What the path produced, to check both builds did the same work. */
+  readonly got: string;
+}
+
+/** The launcher, when this build has one (an older build's bench runs without it). */
+function startLauncher(): boolean {
+  const start = (table as unknown as Record<string, unknown>).startTableLauncher;
+  if (typeof start !== 'function') return false;
+  (start as (file: string) => void)(workerFile);
+  return true;
+}
+
+/** One path, as the host runs it, up to what a person sees next. */
+async function runPath(p: PathName, scratch: string): Promise<string> {
+  switch (p) {
+    case 'idle':
+      // The machine's own noise: the same monitor over 3 s of nothing (a loaded machine delays an idle loop too).
+      await new Promise((r) => setTimeout(r, 3000));
+      return 'nothing';
+    case 'use-as-input': {
+      // requestActions.ts useAsInput: the lists, then the ranked endpoints with their prices, then the chosen one's inputs.
+      const most = Math.max(...listFields().map((t) => t.field.max ?? 0));
+      const lists = await readResultLists(fileA, { workerFile, limit: most, hint: resultRole('pnl') });
+      const { targets } = rankTargets(lists);
+      const first = targets[0];
+      return first ? `${first.ep.id} ${first.count} ${first.price.text}` : 'no target';
+    }
+    case 'list-source': {
+      // flows/listSources.ts readAddressFile, then inputFlow's parse of the text.
+      const text = await withResultReader(fileA, async (reader) => (await reader.columnText(pickAddressColumn(reader.columns, reader.sample)?.column ?? 0)).join('\n'), { workerFile });
+      const parsed = parseAddressList(text, 'main');
+      return `${parsed.valid.length} valid`;
+    }
+    case 'watch-run': {
+      const c = await detectChanges(fileA, fileB, { column: 'total_pnl_usd_30d', percent: 20 }, compareInWorker(workerFile));
+      return `+${c.added} -${c.gone} ~${c.changed} =${c.both}`;
+    }
+    case 'compare-open': {
+      // The table session on a comparison: open, indexed, a first window of 40 columns.
+      const t = await table.RemoteTable.open(fileA, { workerFile, compareWith: fileB });
+      try {
+        await t.indexed;
+        const w = await t.window(0, 60, Array.from({ length: Math.min(40, t.columns.length) }, (_, i) => i));
+        return `${t.rowCount} rows, ${w.cells.length} shown`;
+      } finally {
+        await t.close();
+      }
+    }
+    case 'pipeline-take': {
+      const r = await resolveReference({ from: 'top' }, fileA, { workerFile });
+      return `${r.values.length} ${r.column}`;
+    }
+    case 'pipeline-filter': {
+      const n = await filterResult(fileA, [{ column: 'winrate_7d', op: 'between', value: [0.5, 0.8] }], join(scratch, 'filtered.csv'), 'top', { workerFile });
+      return `${n} rows kept`;
+    }
+  }
+}
+
+/** The child: the path alone under the loop monitor, the launcher (if any) started at an idle moment before. */
+async function measure(p: PathName): Promise<Figures> {
+  const scratch = await mkdtemp(join(tmpdir(), 'wa-stall-'));
+  try {
+    await new Promise((r) => setTimeout(r, 300));
+    const launcher = startLauncher();
+    await new Promise((r) => setTimeout(r, 700));
+    const loop = monitorEventLoopDelay({ resolution: 1 });
+    loop.enable();
+    const t0 = performance.now();
+    const got = await runPath(p, scratch);
+    const ms = performance.now() - t0;
+    loop.disable();
+    return { path: p, launcher, ms, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, got };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+const f1 = (v: number): string => (Number.isFinite(v) ? v.toFixed(1) : '–');
+const load = (): string => (loadavg()[0] ?? 0).toFixed(1);
+
+function runChild(script: string, p: PathName): Figures | string {
+  const r = spawnSync(process.execPath, [script, '--mode', p, '--file', fileA, '--file-b', fileB, '--rows', String(rows)], { encoding: 'utf8', maxBuffer: 16 << 20 });
+  const line = r.stdout.trim().split('\n').at(-1) ?? '';
+  if (r.status !== 0 || !line.startsWith('{')) return `exit ${String(r.status)}: ${r.stderr.trim().split('\n').slice(-3).join(' ')}`;
+  return JSON.parse(line) as Figures;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(workerFile)) throw new Error(`${workerFile} is not built: run node esbuild.mjs first.`);
+  const rounds = Number(arg('rounds', '3'));
+  const beforeDir = arg('before', '');
+  const beforeScript = beforeDir ? join(beforeDir, 'out', 'bench', 'hostStall.js') : '';
+  if (beforeScript && !existsSync(beforeScript)) throw new Error(`${beforeScript} is not built (node esbuild.mjs --tests in ${beforeDir}).`);
+  const paths = arg('paths', PATHS.join(',')).split(',').filter((p): p is PathName => (PATHS as readonly string[]).includes(p));
+  await generateWalletCsv(fileA, rows, 1);
+  await generateSharedCsv(fileA, fileB, rows, 2, 0.9);
+  for (const f of [fileA, fileB]) await new Promise<void>((resolve, reject) => createReadStream(f, { highWaterMark: 8 << 20 }).on('data', () => undefined).on('end', resolve).on('error', reject));
+  console.log(`${fileA}: ${(statSync(fileA).size / 1e6).toFixed(0)} MB; B ${(statSync(fileB).size / 1e6).toFixed(0)} MB; ${rounds} round(s)${beforeDir ? `, before = ${beforeDir}` : ''}`);
+  const lines: string[] = [];
+  const worst = new Map<PathName, number>();
+  lines.push(`| Round | Path | load | before: max / p99 (time) | now: max / p99 (time) | now ÷ before (max) | what it read |`);
+  lines.push('| --- | --- | --- | --- | --- | --- | --- |');
+  for (let round = 1; round <= rounds; round++) {
+    for (const p of paths) {
+      // Interleaved: the older build first on odd rounds, this one first on even ones.
+      const order: ('before' | 'now')[] = beforeScript ? (round % 2 ? ['before', 'now'] : ['now', 'before']) : ['now'];
+      const got: Partial<Record<'before' | 'now', Figures | string>> = {};
+      const l = load();
+      for (const side of order) got[side] = runChild(side === 'now' ? __filename : beforeScript, p);
+      const cell = (f: Figures | string | undefined): string => (f === undefined ? '–' : typeof f === 'string' ? `failed: ${f}` : `${f1(f.max)} / ${f1(f.p99)} (${f1(f.ms)} ms)`);
+      const now = got.now;
+      const before = got.before;
+      const ratio = typeof now === 'object' && typeof before === 'object' ? (now.max / before.max).toFixed(2) : '–';
+      worst.set(p, Math.max(worst.get(p) ?? 0, typeof now === 'object' ? now.max : Infinity));
+      const row = `| ${round} | ${p} | ${l} | ${cell(before)} | ${cell(now)} | ${ratio} | ${typeof now === 'object' ? now.got : ''} |`;
+      lines.push(row);
+      console.log(row);
+    }
+  }
+  lines.push('');
+  for (const p of paths) {
+    const m = worst.get(p) ?? Infinity;
+    if (p === 'idle') {
+      lines.push(`(idle, the machine's noise floor: max ${f1(m)} ms; a path's max near it says little about the path)`);
+      continue;
+    }
+    lines.push(`${m <= BUDGET_MS ? 'PASS' : 'FAIL'} ${p}: the host's longest stall ≤ ${BUDGET_MS} ms (max over ${rounds} round(s): ${f1(m)} ms)`);
+  }
+  const head = `${cpus().length} cores, load (1 min) ${load()} at the end; node ${process.version}; ${new Date().toISOString().slice(0, 16)}Z; monitorEventLoopDelay at 1 ms resolution over each path alone, a fresh process each.`;
+  const text = `${head}\n\n${lines.join('\n')}\n`;
+  console.log(`\n${text}`);
+  if (arg('write', '') !== '') await writeFile(arg('write', ''), text);
+  if ([...worst].some(([p, m]) => p !== 'idle' && !(m <= BUDGET_MS))) process.exitCode = 1;
+}
+
+const mode = arg('mode', '');
+runPartOrMain((PATHS as readonly string[]).includes(mode) ? () => measure(mode as PathName) : undefined, main);

@@ -1,0 +1,84 @@
+/**
+ * Lists cross from the table worker to the host as one buffer, never as an array of strings
+ * (issue 34 item 4): the host spent 100–300 ms in one turn deserialising 100,000 addresses. The
+ * worker's replies are checked as posted (WorkerTable in this thread), and the host's unpacking
+ * for what it gives back and for giving the loop back while it cuts.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { WorkerTable } from '../../../../src/core/table/workerTable';
+import { packLines, unpackLines } from '../../../../src/core/table/packedLines';
+import type { WorkerMessage } from '../../../../src/core/table/workerProtocol';
+import { rng, tempDir, writeTemp } from '../../tableFixtures';
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const rand = rng(34);
+const ADDRESSES = Array.from({ length: 2500 }, () => Array.from({ length: 44 }, () => BASE58[Math.floor(rand() * 58)]).join(''));
+const address = (i: number): string => ADDRESSES[i % ADDRESSES.length] ?? '';
+
+let cleanup: () => Promise<void> = () => Promise.resolve();
+let file = '';
+before(async () => {
+  const t = await tempDir();
+  cleanup = t.cleanup;
+  const lines = ['wallet,note'];
+  for (let i = 0; i < 3000; i++) lines.push(`${address(i % 2500)},"n ${i}\nsecond line é"`);
+  file = await writeTemp(t.dir, lines.join('\n') + '\n');
+});
+after(() => cleanup());
+
+/** Every array of strings anywhere in a message. */
+function stringArrays(v: unknown, found: string[][] = []): string[][] {
+  if (Array.isArray(v)) {
+    if (v.length > 0 && v.every((x) => typeof x === 'string')) found.push(v as string[]);
+    else for (const x of v) stringArrays(x, found);
+  } else if (typeof v === 'object' && v !== null && !ArrayBuffer.isView(v)) for (const x of Object.values(v)) stringArrays(x, found);
+  return found;
+}
+
+describe('lists from the table worker (issue 34)', () => {
+  it("a column's addresses and its text are posted as one buffer, not as arrays of strings", async () => {
+    const posted: WorkerMessage[] = [];
+    const replies = new Map<number, (m: WorkerMessage) => void>();
+    const table = new WorkerTable((m) => {
+      posted.push(m);
+      if ('id' in m && m.type !== 'progress') replies.get(m.id)?.(m);
+    });
+    const ask = (body: Record<string, unknown>, id: number): Promise<WorkerMessage> =>
+      new Promise((resolve) => {
+        replies.set(id, resolve);
+        table.receive({ ...body, id });
+      });
+    await ask({ type: 'open', file }, 1);
+    const addresses = await ask({ type: 'addresses', column: 0, chain: 'main' }, 2);
+    const text = await ask({ type: 'columnText', column: 1 }, 3);
+    await ask({ type: 'close' }, 4);
+    assert.equal(addresses.type, 'reply', JSON.stringify(addresses).slice(0, 300));
+    assert.equal(text.type, 'reply');
+    assert.deepEqual(stringArrays(addresses), [], 'the addresses crossed as an array of strings');
+    assert.deepEqual(stringArrays(text), [], "the column's text crossed as an array of strings");
+    if (addresses.type !== 'reply' || addresses.op !== 'addresses' || text.type !== 'reply' || text.op !== 'columnText') throw new Error('wrong replies');
+    const list = await unpackLines(addresses.value.addresses);
+    assert.equal(list.length, 2500);
+    assert.equal(addresses.value.distinct, 2500);
+    assert.deepEqual(list.slice(0, 3), [address(0), address(1), address(2)]);
+    const cells = await unpackLines(text.value);
+    assert.equal(cells.length, 3000);
+    assert.equal(cells[7], 'n 7\nsecond line é', 'a cell with its own line break and a non-ASCII letter comes back whole');
+  });
+
+  it('the host cuts 100,000 strings back out with its loop given back between slices', async () => {
+    const strings = Array.from({ length: 100_000 }, (_, i) => (i % 10 === 0 ? '' : i % 7 === 0 ? `é${i}\n` : address(i)));
+    let turns = 0;
+    let ticking = true;
+    const tick = (): void => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const back = await unpackLines(packLines(strings));
+    ticking = false;
+    assert.deepEqual(back, strings);
+    assert.ok(turns >= 5, `the loop turned ${turns} times while 100,000 strings were cut`);
+  });
+});
