@@ -1,11 +1,23 @@
 /**
  * Activation, measured as a person's VS Code sees it (issue 34 item 1; writes bench/RESULTS-activation.md):
- *   - VS Code's own figure: the Running Extensions editor's "Activation: N ms" (code loading plus
- *     the activate() call, as VS Code adds them), for the packaged .vsix installed with
- *     `--install-extension` into code-server, a fresh server, profile and workspace each round;
+ *   - VS Code's own figure: the Running Extensions editor's "Activation: N ms", for the packaged
+ *     .vsix installed with `--install-extension` into code-server, a fresh server, profile and
+ *     workspace each round. What it counts (VS Code 1.100.3 in code-server 4.100.3, read in its
+ *     built workbench.js and extensionHostProcess.js; microsoft/vscode's
+ *     abstractRuntimeExtensionsEditor.ts and extHostExtensionService.ts): codeLoadingTime +
+ *     activateCallTime of ExtensionActivationTimes, each Date.now() in the extension host.
+ *     codeLoadingTime runs from before the l10n bundle is read (nothing to read in English) to
+ *     after the require() of the entry, which includes VS Code building this extension's `vscode`
+ *     API object on its first require('vscode'); activateCallTime is the synchronous activate()
+ *     call, up to its return. activateResolvedTime, the wait for the promise activate() returns, is
+ *     measured (Developer: Startup Performance lists it) but not in this figure; VS Code waits for
+ *     that promise before it counts the extension activated and runs the command that activated it.
+ *     The same figure of the built-in JSON Language Features, activated by a plain .json file in
+ *     the same window after ours is read, is the yardstick: the load moves both;
  *   - the span from the activation event (the extension host log's "ExtensionService#_doActivateExtension"
  *     line) to the extension's first command and view being ready (its own log's "Activated in" line,
- *     written by the thin entry once every stand-in is registered), and to every feature built (its
+ *     written by the thin entry once every stand-in is registered, with what each kind of
+ *     registration cost: the log channel, the commands, tools, views and providers), and to every feature built (its
  *     "Features ready" line; a build from before the stand-ins wrote "Activated in" only then);
  *   - loading the bundle alone (require() of dist/extension.js under a stub of `vscode`), each in a
  *     fresh Node process.
@@ -49,11 +61,12 @@ interface Round {
   costs: Record<string, number>;
 }
 
-/** "… The call VS Code times 0.1 ms; then the log channel 1.2 ms, 89 commands 6.0 ms, 37 tools 3.1 ms." → { call: 0.1, 'log channel': 1.2, … }. */
+/** "… From the call to the registrations 0.1 ms; then the log channel 1.2 ms, 89 commands 6.0 ms." → { …, 'the log channel': 1.2, '89 commands': 6.0 }. */
 function costsIn(line: string): Record<string, number> {
   const costs: Record<string, number> = {};
-  const call = /The call VS Code times ([\d.]+) ms/u.exec(line);
-  if (call) costs['the activate() call'] = Number(call[1]);
+  // The time from activate()'s start to the registrations' start: VS Code's own steps after the call, and the wait for the microtask.
+  const call = /(?:The call VS Code times|From the call to the registrations) ([\d.]+) ms/u.exec(line);
+  if (call) costs["from activate()'s start to the registrations'"] = Number(call[1]);
   for (const m of (/; then (.*)\.$/u.exec(line)?.[1] ?? '').matchAll(/([^,]+?) ([\d.]+) ms/gu)) costs[(m[1] ?? '').trim()] = Number(m[2]);
   return costs;
 }
@@ -129,6 +142,9 @@ async function oneRound(i: number, featuresLine: boolean): Promise<Round> {
     if (vscodeMs === undefined) throw new Error('Running Extensions showed no activation time for the extension');
     // The yardstick: JSON's own figure in the same window, once a plain JSON file activated it.
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: JSON_FILE }).first().click();
+    // The file opens over the Running Extensions editor; back to it (it lists JSON's row once activated).
+    await page.locator('.monaco-editor', { hasText: '"a"' }).first().waitFor({ timeout: 30_000 });
+    await wb.runCommand('Developer: Show Running Extensions');
     const jsonMs = await figureOf(page, JSON_ROW, 30_000);
     await wb.screenshot('running-extensions', { allowErrors: /./u });
     const hostLogs = filesUnder(logs).filter((f) => /exthost\.log$/u.test(f));
