@@ -130,7 +130,8 @@ if (tests) {
   };
   // Runners pick up every *.test.js under out/test, so a deleted test must not linger there.
   if (!watch) rmSync('out/test', { recursive: true, force: true });
-  builds.push({ ...testCommon, entryPoints: walk('test/unit', (n) => n.endsWith('.test.ts')) });
+  // The unit test of the entry (test/unit/vscode/extension.test.ts) never loads the features: apart here too, not 5 MB inside it.
+  builds.push({ ...testCommon, plugins: [...testCommon.plugins, featuresApart], entryPoints: walk('test/unit', (n) => n.endsWith('.test.ts')) });
   // index.ts (the entry VS Code calls) and one bundle per suite file, which index.ts loads with mocha.
   builds.push({ ...testCommon, entryPoints: walk('test/integration', (n) => n === 'index.ts' || n.endsWith('.test.ts')) });
   builds.push({ ...testCommon, entryPoints: walk('test/e2e', (n) => n.endsWith('.test.ts') || n === 'bigTable.ts') });

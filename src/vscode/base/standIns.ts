@@ -1,6 +1,6 @@
 /**
- * The stand-ins the thin entry (src/extension.ts) registers synchronously inside activate() (issue 34
- * item 1), so that whatever VS Code may ask for at any moment after activation exists: every command
+ * The stand-ins the thin entry (src/extension.ts) registers as activation's first step, before the
+ * promise its activate() returns resolves (issue 34 item 1), so that whatever VS Code may ask for at any moment after activation exists: every command
  * and language-model tool package.json declares, the sidebar's tree views, the pipeline notebook's
  * serializer, the table's custom editor and the result scheme. Each is a small proxy that loads the
  * features (dist/features.js) on its first use and then hands the call to the real handler, which
@@ -100,10 +100,23 @@ class TreeProxy implements vscode.TreeDataProvider<unknown> {
 const TREE_OPTIONS: Readonly<Record<string, { showCollapseAll?: boolean }>> = { [REQUESTS_VIEW]: { showCollapseAll: true } };
 
 /**
- * Registers every stand-in, synchronously (activate() must not await anything: VS Code times the call).
- * `load` loads and builds the features once; every stand-in's first use calls it.
+ * Registers every stand-in, all in one go (src/extension.ts runs this right after its activate() call
+ * returns, before the promise VS Code waits on resolves). `load` loads and builds the features once;
+ * every stand-in's first use calls it. `spent` is told what each kind of registration cost, in ms,
+ * which the entry logs (bench/activationBench.ts reads it: what VS Code's extension host charges).
  */
-export function registerStandIns(context: vscode.ExtensionContext, declared: Declared, load: () => Promise<unknown>): StandInSink {
+export function registerStandIns(
+  context: vscode.ExtensionContext,
+  declared: Declared,
+  load: () => Promise<unknown>,
+  spent: (what: string, ms: number) => void = () => undefined,
+): StandInSink {
+  let since = performance.now();
+  const lap = (what: string): void => {
+    const now = performance.now();
+    spent(what, now - since);
+    since = now;
+  };
   const handlers = new Map<string, Slot<Handler>>();
   for (const id of declared.commands) {
     const slot = new Slot<Handler>(`the command ${id}`, load);
@@ -115,6 +128,7 @@ export function registerStandIns(context: vscode.ExtensionContext, declared: Dec
     };
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
   }
+  lap(`${declared.commands.length} commands`);
   const tools = new Map<string, Slot<vscode.LanguageModelTool<object>>>();
   for (const name of declared.tools) {
     const slot = new Slot<vscode.LanguageModelTool<object>>(`the tool ${name}`, load);
@@ -129,6 +143,7 @@ export function registerStandIns(context: vscode.ExtensionContext, declared: Dec
       }),
     );
   }
+  lap(`${declared.tools.length} tools`);
   const trees = new Map<string, { proxy: TreeProxy; view: vscode.TreeView<unknown> }>();
   for (const id of declared.views) {
     const proxy = new TreeProxy(new Slot(`the view ${id}`, load));
@@ -136,6 +151,7 @@ export function registerStandIns(context: vscode.ExtensionContext, declared: Dec
     context.subscriptions.push(view);
     trees.set(id, { proxy, view });
   }
+  lap(`${declared.views.length} views`);
   // A pipeline file opened (or restored) right now is read through this; its reading loads the features,
   // whose controller then exists before the notebook shows.
   const serializer = new Slot<vscode.NotebookSerializer>('the pipeline serializer', load);
@@ -163,6 +179,7 @@ export function registerStandIns(context: vscode.ExtensionContext, declared: Dec
       provideTextDocumentContent: async (uri, token) => (await results.get()).provideTextDocumentContent(uri, token),
     }),
   );
+  lap('3 providers');
   const only = <T>(key: string, expected: string, slot: Slot<T>, real: T): vscode.Disposable | undefined => (key === expected ? slot.set(real) : undefined);
   return {
     command: (id, handler) => handlers.get(id)?.set(handler),
