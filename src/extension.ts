@@ -82,7 +82,7 @@ function registerAll(context: vscode.ExtensionContext, started: number): Extensi
   // each kind of registration's cost).
   channel.info(
     `Activated in ${activationMs.toFixed(1)} ms at ${new Date().toISOString()} (every command and view registered; the features load on first use). ` +
-      `From the call to the registrations ${(begun - started).toFixed(1)} ms; then ${costs.join(', ')}.`,
+      `From the call to the registrations ${(begun - started).toFixed(1)} ms. Then: ${costs.join(', ')}.`,
   );
   // Only under the test runner is the load started here (a promise built for exportsFor() would start it everywhere).
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
