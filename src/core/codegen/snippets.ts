@@ -175,10 +175,15 @@ function commentLines(d: CallDescription, runner: RunnerPlace, extra: readonly s
   return lines;
 }
 
+/** The comment lines of a snippet, each behind its language's comment mark. */
+function commented(d: CallDescription, runner: RunnerPlace, lang: SnippetLanguage, mark: '#' | '//', extra: readonly string[]): string[] {
+  return commentLines(d, runner, extra, lang).map((l) => `${mark} ${l}`);
+}
+
 // ---- the runner's command line ----
 
 function runnerSnippet(d: CallDescription, runner: RunnerPlace): string {
-  const out = commentLines(d, runner, ['Needs Node 20 or later.'], 'runner').map((l) => `# ${l}`);
+  const out = commented(d, runner, 'runner', '#', ['Needs Node 20 or later.']);
   const args = [`call ${d.endpoint.id}`, `--input ${bashQuote(JSON.stringify(d.input))}`, `--max-credits ${ceilingOf(d.price)}`, `--base-url ${bashQuote(d.base)}`];
   out.push(`${runnerCommand(runner)} ${args.join(' ')}`);
   return `${out.join('\n')}\n`;
@@ -191,15 +196,10 @@ function curlHeaders(headers: readonly SnippetHeader[]): string {
 }
 
 function curlSnippet(d: CallDescription, runner: RunnerPlace): string {
-  const out: string[] = commentLines(
-    d,
-    runner,
-    [
-      'Needs curl 7.76 or later (--fail-with-body). On an HTTP error curl prints the service’s answer, which says why, and exits 22.',
-      `Without ${KEY_VARIABLE} the key header is left out and the service answers 401.`,
-    ],
-    'curl',
-  ).map((l) => `# ${l}`);
+  const out: string[] = commented(d, runner, 'curl', '#', [
+    'Needs curl 7.76 or later (--fail-with-body). On an HTTP error curl prints the service’s answer, which says why, and exits 22.',
+    `Without ${KEY_VARIABLE} the key header is left out and the service answers 401.`,
+  ]);
   // -w '\n' ends the answer with a line end, so the prompt starts on a line of its own.
   const send = [`curl -sS --fail-with-body -w '\\n' -X ${d.method} "$base"${bashQuote(d.target)}`, curlHeaders(d.headers)];
   if (d.body !== undefined) send.push('--data-binary "$body"');
@@ -214,15 +214,10 @@ function pyHeaders(headers: readonly SnippetHeader[]): string {
 }
 
 function pythonSnippet(d: CallDescription, runner: RunnerPlace): string {
-  const out: string[] = commentLines(
-    d,
-    runner,
-    [
-      'Needs Python 3 and requests (pip install requests).',
-      'On an HTTP error raise_for_status stops it with requests’ HTTPError (the status and the URL; r.text holds the service’s answer).',
-    ],
-    'python',
-  ).map((l) => `# ${l}`);
+  const out: string[] = commented(d, runner, 'python', '#', [
+    'Needs Python 3 and requests (pip install requests).',
+    'On an HTTP error raise_for_status stops it with requests’ HTTPError (the status and the URL; r.text holds the service’s answer).',
+  ]);
   const args = [jsonQuote(d.method), `BASE + ${jsonQuote(d.target)}`, `headers=${pyHeaders(d.headers)}`];
   if (d.body !== undefined) args.push(`data=${jsonQuote(d.body)}.encode("utf-8")`);
   args.push('allow_redirects=False', `timeout=${d.endpoint.family === 'queued' || d.price.credits > 0 ? 110 : 30}`);
@@ -249,16 +244,11 @@ function tsHeaders(headers: readonly SnippetHeader[]): string {
 }
 
 function typescriptSnippet(d: CallDescription, runner: RunnerPlace): string {
-  const out: string[] = commentLines(
-    d,
-    runner,
-    [
-      'Node 20 or later, as an ES module: save it as call.mts and run it with npx tsx call.mts.',
-      'It prints the HTTP status, then the answer: a status other than 200 to 299 is an error, and the answer says why.',
-      `Without ${KEY_VARIABLE} the key header is sent empty and the service answers 401.`,
-    ],
-    'typescript',
-  ).map((l) => `// ${l}`);
+  const out: string[] = commented(d, runner, 'typescript', '//', [
+    'Node 20 or later, as an ES module: save it as call.mts and run it with npx tsx call.mts.',
+    'It prints the HTTP status, then the answer: a status other than 200 to 299 is an error, and the answer says why.',
+    `Without ${KEY_VARIABLE} the key header is sent empty and the service answers 401.`,
+  ]);
   const init = [`method: ${jsonQuote(d.method)}`, `headers: ${tsHeaders(d.headers)}`];
   if (d.body !== undefined) init.push(`body: ${jsonQuote(d.body)}`);
   // fetch would pass api_key on to a redirect's host: a redirect is an error.
@@ -285,16 +275,11 @@ function psHeaders(headers: readonly SnippetHeader[]): string {
 }
 
 function powershellSnippet(d: CallDescription, runner: RunnerPlace): string {
-  const out: string[] = commentLines(
-    d,
-    runner,
-    [
-      'PowerShell 7, or Windows PowerShell 5.1.',
-      'On an HTTP error Invoke-RestMethod stops it with the status and the service’s answer.',
-      `Without ${KEY_VARIABLE} the key header is sent empty and the service answers 401.`,
-    ],
-    'powershell',
-  ).map((l) => `# ${l}`);
+  const out: string[] = commented(d, runner, 'powershell', '#', [
+    'PowerShell 7, or Windows PowerShell 5.1.',
+    'On an HTTP error Invoke-RestMethod stops it with the status and the service’s answer.',
+    `Without ${KEY_VARIABLE} the key header is sent empty and the service answers 401.`,
+  ]);
   out.push("$ErrorActionPreference = 'Stop'", `$base = ${psQuote(d.base)}`);
   const args = [`-Method ${d.method === 'POST' ? 'Post' : 'Get'}`, `-Uri ($base + ${psQuote(d.target)})`, `-Headers ${psHeaders(d.headers)}`, '-MaximumRedirection 0'];
   if (d.body !== undefined) {
