@@ -1,8 +1,9 @@
 /**
  * "Copy as Code": a call written out (src/core/codegen/snippets.ts) and put on the clipboard, from the
  * price step, a Requests item, a query file, or the palette: first as the command line of the
- * extension's own runner (its dist/cli.js, the file Export Pipeline copies), else as the one request
- * in curl, Python, TypeScript or PowerShell.
+ * extension's own runner (its dist/cli.js, the file Export Pipeline copies); a paid call's Python,
+ * TypeScript and PowerShell run that line, and a free read may be the one request in curl, Python,
+ * TypeScript or PowerShell. The picker names which.
  *
  * Copying never sends anything and never approves a price: it has no path to the call flow's send.
  * The snippet reads the key from WA_API_KEY; the key is never read here, so it cannot reach the
@@ -16,7 +17,7 @@ import { ENDPOINTS, findEndpoint, shortTitle, type Endpoint } from '../../core/s
 import { endpointTitle, hasShortenedList } from '../../core/history/format';
 import type { HistoryItem } from '../../core/history/merge';
 import { describeRule, type QuoteContext } from '../../core/money/pricing';
-import { KEY_VARIABLE, SNIPPET_LANGUAGES, describeCall, isSnippetLanguage, languageLabel, snippet, type SnippetLanguage } from '../../core/codegen/snippets';
+import { KEY_VARIABLE, describeCall, isSnippetLanguage, languageLabel, languageUsed, snippet, snippetLanguages, type SnippetLanguage } from '../../core/codegen/snippets';
 import { StorageKeys, type Storage } from '../../core/storage';
 import type { Connection } from '../base/connection';
 import { CommandIds } from '../base/ids';
@@ -67,14 +68,16 @@ export class CodeCopier {
       void showError(l10n.t('{0}: {1} Nothing was copied.', shortTitle(ep), d.errors.join(' ')));
       return { status: 'invalid', errors: d.errors };
     }
-    const language = opts.language ?? this.languageForTests ?? (await this.pickLanguage(ep));
-    if (!language) return { status: 'cancelled' };
+    const asked = opts.language ?? this.languageForTests ?? (await this.pickLanguage(ep));
+    if (!asked) return { status: 'cancelled' };
+    // A paid call's curl is the runner's line (its bash, word for word): named so in the message.
+    const language = languageUsed(asked, ep);
     await this.storage.set(StorageKeys.copyAsCodeLanguage, language);
     const text = snippet(language, d.call, { file: RUNNER_SOURCE });
     await vscode.env.clipboard.writeText(text);
     const sandbox = this.connection.activeSandbox;
     const message =
-      `${shortTitle(ep)} copied as ${languageLabel(language)}. The key is read from the environment variable ${KEY_VARIABLE}; it is not in the snippet. Nothing was sent.` +
+      `${shortTitle(ep)} copied as ${languageLabel(language, ep)}. The key is read from the environment variable ${KEY_VARIABLE}; it is not in the snippet. Nothing was sent.` +
       (sandbox ? ` It calls the sandbox at ${sandbox.baseUrl}, which takes ${KEY_VARIABLE}=${sandbox.demoKey} while this window runs it.` : '');
     void vscode.window.showInformationMessage(message);
     return { status: 'copied', language, text, message };
@@ -82,7 +85,7 @@ export class CodeCopier {
 
   private async pickLanguage(ep: Endpoint): Promise<SnippetLanguage | undefined> {
     const last = this.storage.get(StorageKeys.copyAsCodeLanguage);
-    const langs = [...SNIPPET_LANGUAGES].sort((a, b) => (a.id === last ? -1 : b.id === last ? 1 : 0));
+    const langs = snippetLanguages(ep).sort((a, b) => (a.id === last ? -1 : b.id === last ? 1 : 0));
     const pick = await vscode.window.showQuickPick(
       langs.map((l) => ({ label: l.label, detail: l.detail, id: l.id })),
       { title: l10n.t('Copy {0} as Code', shortTitle(ep)), placeHolder: l10n.t('The language (the key is read from {0}, never copied)', KEY_VARIABLE) },

@@ -18,6 +18,11 @@
  * is not a program. What happens on an error is then the library's own (requests'
  * raise_for_status, Invoke-RestMethod's exception, curl's --fail-with-body, pandas' message).
  *
+ * A paid call is never sent by another language either (the review's "what runs without the editor is
+ * built from the core"): for every paid endpoint, every Copy as Code language runs the runner's
+ * command line, with --max-credits the price its comment shows, and holds no direct request
+ * (`requests.`, `fetch(`, `Invoke-RestMethod`, `curl `); only a free read may be the one request.
+ *
  * KNOWN names each exception with why; it may only shrink. It is empty: the last one, Open in
  * Notebook's Python that re-did the table's sort, filter and JSON reading, went when the notebook
  * came to load the view the table engine exports.
@@ -28,6 +33,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
+import { ENDPOINTS } from '../../../src/core/spec/catalog';
+import { sampleInput } from '../../../src/core/spec/samples';
+import { isPaid } from '../../../src/core/money/pricing';
+import { SNIPPET_LANGUAGES, describeCall, snippet } from '../../../src/core/codegen/snippets';
 
 function repoRoot(): string {
   for (let d = __dirname; dirname(d) !== d; d = dirname(d)) if (statSync(join(d, 'package.json'), { throwIfNoEntry: false })?.isFile()) return d;
@@ -129,6 +138,46 @@ describe('one language: no program of another language in a string of src/', () 
       assert.deepEqual(programLines(good, dir), []);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  describe('Copy as Code: a paid call runs the runner in every language; only a free read is the one request', () => {
+    const runner = { file: '/opt/wallet analytics/dist/cli.js' };
+    /** What sends a request itself, in any of the languages. */
+    const DIRECT = /requests\.|fetch\(|Invoke-RestMethod|curl /u;
+    /** The runner started, in each language's own form, and the --max-credits it is given. */
+    const INVOKE: Record<string, readonly [RegExp, RegExp]> = {
+      runner: [/^node '\/opt\/wallet analytics\/dist\/cli\.js' call /mu, / --max-credits (\d+) /u],
+      curl: [/^node '\/opt\/wallet analytics\/dist\/cli\.js' call /mu, / --max-credits (\d+) /u],
+      python: [/^subprocess\.run\(\["node", "\/opt\/wallet analytics\/dist\/cli\.js", "call", /mu, /"--max-credits", "(\d+)"/u],
+      typescript: [/^const r = spawnSync\(process\.execPath, \["\/opt\/wallet analytics\/dist\/cli\.js", "call", /mu, /"--max-credits", "(\d+)"/u],
+      powershell: [/^& node '\/opt\/wallet analytics\/dist\/cli\.js' 'call' /mu, /'--max-credits' '(\d+)'/u],
+    };
+
+    for (const ep of ENDPOINTS) {
+      it(`${ep.id} (${isPaid(ep) ? 'paid' : 'free'})`, () => {
+        const d = describeCall(ep, sampleInput(ep), 'https://api.example.com');
+        assert.ok(d.ok, d.ok ? '' : d.errors.join(' '));
+        const price = d.call.price;
+        // The most the call may charge, as its comment shows it: the exact price, or its bound.
+        const shown = price.exact ? price.credits : (price.atMost ?? price.credits);
+        for (const { id } of SNIPPET_LANGUAGES) {
+          const text = snippet(id, d.call, runner);
+          const invoke = INVOKE[id];
+          assert.ok(invoke);
+          if (!isPaid(ep)) {
+            if (id !== 'runner') assert.match(text, DIRECT, `${ep.id} ${id}: a free read is the one request`);
+            continue;
+          }
+          assert.doesNotMatch(text, DIRECT, `${ep.id} ${id}: a paid call is sent by another language:\n${text}`);
+          assert.match(text, invoke[0], `${ep.id} ${id}: the runner is not run:\n${text}`);
+          assert.ok(text.includes(ep.id), `${ep.id} ${id}`);
+          const max = invoke[1].exec(text)?.[1];
+          assert.equal(max, String(shown), `${ep.id} ${id}: --max-credits is the price shown`);
+          assert.ok(text.includes(`Price: ${price.text}.`), `${ep.id} ${id}: the price is shown first`);
+          if (price.exact) assert.match(price.text, new RegExp(`^${shown.toLocaleString('en-US')} credits?\\b`, 'u'), `${ep.id}: ${price.text}`);
+        }
+      });
     }
   });
 });

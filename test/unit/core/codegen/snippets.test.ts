@@ -1,18 +1,19 @@
 /**
  * Copy as Code (src/core/codegen/snippets.ts) as text: every endpoint in every language, the key only as an
  * environment variable, the price comment, the runner's command line with the price as --max-credits,
- * the other languages describing the one request only (no loop, no poll, no download: a queued call
- * prints its requestId and hands the wait to `wallet-analytics fetch`), and quoting that holds against
- * hostile values, checked by handing each quoted value to the real interpreter, and by a local server
- * that records the exact bytes a snippet sends.
+ * a paid call's other languages running that line (no request of their own: the house rule is
+ * test/unit/house/oneLanguage.test.ts), a free read's other languages describing the one request only
+ * (no loop, no poll, no download), and quoting that holds against hostile values: each quoted value
+ * handed to the real interpreter, the argument list each language hands the runner recorded by a
+ * stand-in runner, and a local server that records the exact bytes a free read's request sends.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage } from 'node:http';
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { transformSync } from 'esbuild';
 import { ENDPOINTS, encodeRequest, endpoint, validateInput } from '../../../../src/core/spec/catalog';
 import { callBody, callHeaders, callUrl } from '../../../../src/core/transport/http';
@@ -76,7 +77,8 @@ describe('Copy as Code: every endpoint, every language', () => {
           const t = text(lang, d);
           assert.ok(!t.includes(secret), `${ep.id} ${lang} holds the key`);
           assert.ok(!t.includes('\u0000'), `${ep.id} ${lang} holds the key marker`);
-          const ref = { runner: 'environment variable WA_API_KEY', curl: '$WA_API_KEY', python: 'os.environ["WA_API_KEY"]', typescript: 'process.env.WA_API_KEY', powershell: '$env:WA_API_KEY' }[lang];
+          // A paid call's snippet runs the runner, which reads the variable itself; a free read's request reads it in its language.
+          const ref = isPaid(ep) ? 'the environment variable WA_API_KEY' : { runner: 'environment variable WA_API_KEY', curl: '$WA_API_KEY', python: 'os.environ["WA_API_KEY"]', typescript: 'process.env.WA_API_KEY', powershell: '$env:WA_API_KEY' }[lang];
           assert.ok(t.includes(ref), `${ep.id} ${lang} reads ${ref}`);
         }
       }
@@ -125,29 +127,38 @@ describe('Copy as Code: every endpoint, every language', () => {
     assert.match(t, /Exit codes: 0 done, 1 failed, 2 bad input \(nothing sent\), 3 refused \(nothing sent\), 4 may have been charged\./u);
   });
 
-  it('the other languages describe the one request only: no loop, no function, no branch, no error handling, no poll, no download; a queued call prints its requestId and names the runner’s fetch', () => {
-    const program = /\bwhile\b|\buntil\b|\bfor\b.*\bin\b.*:|for \(|\bdef \w|\bfunction \w|sleep|Sleep|setTimeout|-OutFile|-o "|open\(|writeFile|iter_content|\bif\b|\belse\b|\bthrow\b|\bexit\b|\btry\b|\bexcept\b|\bcatch\b|\bset -e|:\?/u;
-    for (const ep of ENDPOINTS) {
+  it('a paid call’s other languages run the runner’s line (no request, no loop, no branch of their own); curl is that line itself', () => {
+    const program = /\bwhile\b|\buntil\b|\bfor\b.*\bin\b.*:|for \(|\bdef \w|\bfunction \w|sleep|Sleep|setTimeout|-OutFile|-o "|open\(|writeFile|iter_content|\bif\b|\belse\b|\bthrow\b|\btry\b|\bexcept\b|\bcatch\b|\bset -e|:\?|requests\.|fetch\(|Invoke-RestMethod|curl |\/request\//u;
+    for (const ep of ENDPOINTS.filter(isPaid)) {
+      const d = described(ep.id);
+      assert.equal(text('curl', d), text('runner', d), `${ep.id}: a paid call's curl is the runner's line`);
+      for (const lang of ['python', 'typescript', 'powershell'] as const) {
+        const code = text(lang, d).split('\n').filter((l) => !/^\s*(#|\/\/)/u.test(l)).join('\n');
+        // PowerShell hands on the runner's exit code (exit $LASTEXITCODE): no branch, the runner's answer.
+        assert.doesNotMatch(code.replace(/^exit \$LASTEXITCODE$/mu, ''), program, `${ep.id} ${lang}:\n${code}`);
+        assert.match(code, { python: /^subprocess\.run\(\[.*\], check=True\)$/mu, typescript: /^process\.exitCode = r\.status \?\? 1;$/mu, powershell: /^exit \$LASTEXITCODE$/mu }[lang], `${ep.id} ${lang}`);
+      }
+    }
+  });
+
+  it('a free read’s other languages describe the one request only: no loop, no function, no branch, no error handling, no poll, no download', () => {
+    const program = /\bwhile\b|\buntil\b|\bfor\b.*\bin\b.*:|for \(|\bdef \w|\bfunction \w|sleep|Sleep|setTimeout|-OutFile|-o "|open\(|writeFile|iter_content|\bif\b|\belse\b|\bthrow\b|\bexit\b|\btry\b|\bexcept\b|\bcatch\b|\bset -e|:\?|subprocess|spawnSync|cli\.js/u;
+    const free = ENDPOINTS.filter((ep) => !isPaid(ep));
+    assert.ok(free.length >= 4, free.map((ep) => ep.id).join());
+    for (const ep of free) {
       const d = described(ep.id);
       for (const lang of LANGS.filter((l) => l !== 'runner')) {
-        const t = text(lang, d);
-        const code = t.split('\n').filter((l) => !/^\s*(#|\/\/)/u.test(l)).join('\n');
+        const code = text(lang, d).split('\n').filter((l) => !/^\s*(#|\/\/)/u.test(l)).join('\n');
         assert.doesNotMatch(code, program, `${ep.id} ${lang}:\n${code}`);
         // Only the account call that reads one request's record (free) names GET /request/{requestId}: no snippet polls.
         if (ep.id !== 'request') assert.doesNotMatch(code, /\/request\//u, `${ep.id} ${lang}`);
-        const fetchLine = `node '/opt/wallet analytics/dist/cli.js' fetch <requestId> --endpoint ${ep.id} --base-url 'https://api.example.com'`;
-        if (ep.family === 'queued') {
-          assert.ok(t.includes(fetchLine), `${ep.id} ${lang} names the runner's fetch:\n${t}`);
-          assert.match(code, { curl: /curl -sS --fail-with-body/u, python: /print\(r\.json\(\)\["requestId"\]\)/u, typescript: /console\.log\("HTTP " \+ res\.status\);\nconsole\.log\(await res\.text\(\)\);/u, powershell: /\)\.requestId$/mu }[lang], `${ep.id} ${lang}`);
-        } else {
-          assert.ok(!t.includes(' fetch <requestId>'), `${ep.id} ${lang}`);
-        }
+        assert.match(code, { curl: /curl -sS --fail-with-body/u, python: /^print\(r\.text\)$/mu, typescript: /console\.log\("HTTP " \+ res\.status\);\nconsole\.log\(await res\.text\(\)\);/u, powershell: /^Invoke-RestMethod .* \| ConvertTo-Json -Depth 100$/mu }[lang], `${ep.id} ${lang}`);
       }
     }
   });
 
   it('no request carrying the key follows a redirect', () => {
-    const d = described('trending');
+    const d = described('credits');
     const curl = text('curl', d);
     for (const line of curl.split('\n').filter((l) => l.includes('$WA_API_KEY') && l.includes('curl'))) assert.doesNotMatch(line, / -L /u, line);
     assert.doesNotMatch(curl, / -L\b|--location/u);
@@ -195,35 +206,68 @@ describe('Copy as Code: quoting hostile values', () => {
   });
 });
 
-describe('Copy as Code: a hostile body and base path reach the server byte for byte', () => {
+describe('Copy as Code: a paid call’s arguments reach the runner byte for byte in every language', () => {
+  // A stand-in runner at a hostile path records the arguments it was given and exits with a chosen code;
+  // the real runner runs against the sandbox (snippetsSandbox.test.ts). PowerShell has no Debian package (fixtures/runSnippet.ts).
+  const root = mkdtempSync(join(tmpdir(), 'wa-snippet-argv-'));
+  const place = join(root, `it's $HOME \`id\` "q" é`);
+  mkdirSync(place);
+  const stand = { file: join(place, 'cli.js') };
+  writeFileSync(stand.file, 'require("node:fs").writeFileSync(process.env.WA_ARGV_OUT, JSON.stringify(process.argv.slice(2))); process.exitCode = Number(process.env.WA_EXIT ?? 0);\n');
+  /** Inputs holding every character that ends or expands a string somewhere: quotes, backslashes, $, backticks, new lines, non-ASCII. */
+  const inputs = (): { id: string; input: Record<string, unknown>; base: string }[] => [
+    ...HOSTILE.map((value, i) => ({ id: 'wallet_database', input: { query: { where: { or: [{ field: `f${i}`, op: '=', value }] }, limit: 5 } }, base: BASE })),
+    { id: 'wallet_database', input: { query: { where: { or: HOSTILE.map((value, i) => ({ field: `f${i}`, op: '=', value })) }, limit: 5 } }, base: "http://127.0.0.1:9/p'a$th`x" },
+    { id: 'pnl', input: sampleInput(endpoint('pnl')), base: 'http://127.0.0.1:9' },
+  ];
+  for (const lang of ['runner', 'curl', 'python', 'typescript'] as const) {
+    it(lang, async () => {
+      assert.ok(TOOLS[lang].have, `${TOOLS[lang].needs} is installed (scripts/system-deps.js)`);
+      for (const [n, c] of inputs().entries()) {
+        const r = describeCall(endpoint(c.id), c.input, c.base, { knownMatches: 3 });
+        assert.ok(r.ok, r.ok ? '' : r.errors.join(' '));
+        const d = r.call;
+        const code = snippet(lang, d, stand);
+        const dir = mkdtempSync(join(root, `${lang}-`));
+        const out = join(dir, 'argv.json');
+        const exit = n % 2 === 0 ? '0' : '3';
+        const res = await runSnippet(lang, code, dir, { PATH: process.env.PATH ?? '', WA_ARGV_OUT: out, WA_EXIT: exit });
+        const max = String(d.price.exact ? d.price.credits : (d.price.atMost ?? d.price.credits));
+        assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), ['call', c.id, '--input', JSON.stringify(d.input), '--max-credits', max, '--base-url', d.base], `${lang} #${n}:\n${code}`);
+        // The runner's exit code is the script's (Python: check=True stops it, naming the code).
+        if (lang === 'python' && exit !== '0') {
+          assert.equal(res.status, 1, res.stderr);
+          assert.match(res.stderr, /CalledProcessError: Command .* returned non-zero exit status 3\./u);
+        } else {
+          assert.equal(String(res.status), exit, `${lang} #${n}: ${res.stdout}${res.stderr}`);
+        }
+      }
+    });
+  }
+});
+
+describe('Copy as Code: a free read’s request, under a hostile base path, reaches the server byte for byte', () => {
   // The runner's line runs against the sandbox (snippetsSandbox.test.ts); PowerShell has no Debian package (fixtures/runSnippet.ts).
   for (const lang of ['curl', 'python', 'typescript'] as const) {
     const r = { lang, ...TOOLS[lang] };
     it(`${r.lang}`, async () => {
       assert.ok(r.have, `${r.needs} is installed (scripts/system-deps.js)`);
-      const seen: { method: string; url: string; key: string; body: string; headers: IncomingMessage['headers'] }[] = [];
+      const seen: { method: string; url: string; key: string; headers: IncomingMessage['headers'] }[] = [];
       const server = createServer((req, res) => {
-        const chunks: Buffer[] = [];
-        req.on('data', (c: Buffer) => chunks.push(c));
+        req.resume();
         req.on('end', () => {
           const h = req.headers.api_key;
-          seen.push({ method: req.method ?? '', url: req.url ?? '', key: Array.isArray(h) ? h.join() : (h ?? ''), body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+          seen.push({ method: req.method ?? '', url: req.url ?? '', key: Array.isArray(h) ? h.join() : (h ?? ''), headers: req.headers });
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end('{"total":0,"wallets":[]}');
+          res.end('{"credits":5}');
         });
       });
       await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
       try {
         const addr = server.address();
         assert.ok(addr && typeof addr === 'object');
-        const base = `http://127.0.0.1:${addr.port}/p'a$th\`x`;
-        const input = {
-          query: {
-            where: { or: HOSTILE.map((value, i) => ({ field: `f${i}`, op: '=', value })) },
-            limit: 5,
-          },
-        };
-        const d = described('wallet_database', input, base);
+        const base = `http://127.0.0.1:${addr.port}/p'a$th\`x "q" é`;
+        const d = described('wallet_database_columns', sampleInput(endpoint('wallet_database_columns')), base);
         const dir = mkdtempSync(join(tmpdir(), 'wa-snippet-'));
         const code = text(r.lang, d);
         const env = { ...process.env, WA_API_KEY: 'k"e y$`\'' };
@@ -232,12 +276,10 @@ describe('Copy as Code: a hostile body and base path reach the server byte for b
         assert.equal(seen.length, 1);
         const got = seen[0];
         assert.ok(got);
-        assert.equal(got.method, 'POST');
+        assert.equal(got.method, 'GET');
         assert.equal(`http://127.0.0.1:${addr.port}${got.url}`, d.base + d.target);
-        assert.equal(got.body, d.body, 'the body is the exact JSON text the extension sends');
-        assert.deepEqual(JSON.parse(got.body), input.query);
         assert.equal(got.key, env.WA_API_KEY, 'the key came from the environment variable');
-        assert.equal(got.headers['content-type'], 'application/json');
+        assert.match(res.stdout, /"credits": ?5/u);
       } finally {
         await new Promise<void>((ok) => server.close(() => ok()));
       }

@@ -2,10 +2,10 @@
  * Issue 21: a result is downloaded only from an https URL, or an http one on this machine, as the
  * extension does. A server answering `url: "gopher://127.0.0.1:P/_SET…"` once made a snippet's curl
  * write `SET pwned 1` into a local TCP service; `file:///…` had it copy a local file. The snippets no
- * longer download at all: they hand the wait and the download to the runner's `fetch` (the core's
- * poller and result writer). So this runs that hand-over for real, the very command line a snippet's
- * comment names, against a fake service in this process whose job is done at once with such a url,
- * beside a TCP listener that records any byte it gets.
+ * longer download at all: a paid (queued) call's snippet, in every language, runs the runner, whose
+ * wait and download are the core's poller and result writer, as `wallet-analytics fetch`'s are for a
+ * job already submitted. So this runs `fetch` for real against a fake service in this process whose
+ * job is done at once with such a url, beside a TCP listener that records any byte it gets.
  */
 import assert from 'node:assert/strict';
 import { createServer as createHttpServer, type Server } from 'node:http';
@@ -64,15 +64,15 @@ describe('Copy as Code: the download a snippet hands over refuses any URL but ht
     ['a loopback name as user name', `http://localhost@127.0.0.2:${victimPort}/x.csv`],
   ];
 
-  it('no snippet downloads: each is the runner’s line or the one request, whose comment names the runner’s fetch', () => {
+  it('no snippet downloads: a queued call’s snippet runs the runner in every language', () => {
     const ep = endpoint('trending');
     const d = describeCall(ep, sampleInput(ep), base);
     assert.ok(d.ok);
     for (const { id } of SNIPPET_LANGUAGES) {
       const text = snippet(id, d.call, { file: CLI });
-      if (id === 'runner') continue;
-      assert.doesNotMatch(text.split('\n').filter((l) => !/^\s*(#|\/\/)/u.test(l)).join('\n'), /\/request\/|\.url\b|\$url|-OutFile|-o "|writeFile|open\(/u, id);
-      assert.ok(text.includes(` fetch <requestId> --endpoint trending --base-url '${base}'`), id);
+      const code = text.split('\n').filter((l) => !/^\s*(#|\/\/)/u.test(l)).join('\n');
+      assert.doesNotMatch(code, /\/request\/|\.url\b|\$url|-OutFile|-o "|writeFile|open\(|curl |requests\.|fetch\(|Invoke-RestMethod/u, id);
+      assert.ok(code.includes(CLI) && /\bcall\b.*\btrending\b/su.test(code), `${id} runs the runner:\n${code}`);
     }
   });
 

@@ -1,14 +1,12 @@
 /**
  * Copy as Code snippets run for real against the sandbox (in this process), with the key given only
  * as WA_API_KEY: each must reach the sandbox as the extension's call would (its request log and its
- * ledger). The runner's command line (the extension's own dist/cli.js) prices, sends once, waits and
- * leaves the downloaded file; the other languages send the one request and, for a queued call, print
- * its requestId (curl and TypeScript: the answer that holds it) and nothing more (no poll, no
- * download), and `wallet-analytics fetch` named in their comment then downloads that job, free.
- * They hold no branch of their own: an HTTP error is shown by the tool (curl's exit 22 and the
- * answer, requests' HTTPError, the status TypeScript prints), checked here with a refused key and
- * with no key at all. PowerShell has no Debian package: its snippet is checked as text
- * (snippets.test.ts).
+ * ledger). A paid call, in every language, runs the runner's command line (the extension's own
+ * dist/cli.js): priced, sent once, waited for, the file left in wallet-analytics-results/, and the
+ * runner's exit code the script's. A free read is the one request, with no branch of its own: an
+ * HTTP error is shown by the tool (curl's exit 22 and the answer, requests' HTTPError, the status
+ * TypeScript prints), checked here with a refused key and with no key at all. PowerShell has no
+ * Debian package: its snippet is checked as text (snippets.test.ts).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
@@ -16,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { encodeRequest, endpoint } from '../../../../src/core/spec/catalog';
-import { quote } from '../../../../src/core/money/pricing';
+import { isPaid, quote } from '../../../../src/core/money/pricing';
 import { SAMPLE_QUERY, sampleInput } from '../../../../src/core/spec/samples';
 import { describeCall, snippet } from '../../../../src/core/codegen/snippets';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index';
@@ -26,11 +24,14 @@ import { CLI } from '../../runner/cliSupport';
 /** The runner as built (the file the extension ships and Copy as Code's first choice runs). */
 const RUNNER = { file: CLI };
 
-/** The requestId a queued call's snippet printed: curl prints the answer, TypeScript the status line and then the answer, Python the requestId. */
-function printedRequestId(lang: string, stdout: string): string {
-  if (lang === 'curl') return (JSON.parse(stdout) as { requestId: string }).requestId;
-  if (lang === 'typescript') return (JSON.parse(stdout.split('\n').slice(1).join('\n')) as { requestId: string }).requestId;
-  return stdout.trim();
+/** A Wallet Database query holding every character that ends or expands a string somewhere. */
+const HOSTILE_QUERY = { where: { or: [`it's "q" \\ $HOME $(id) \`id\` \n é 😀 \u2028`, "'; rm -rf / #", '%s {0} $env:WA_API_KEY'].map((value) => ({ field: 'wallet', op: '=', value })) }, limit: 5 };
+
+/** What a script says of the runner's exit code: Python's check=True stops it naming the code; the others exit with it. */
+function runnerExit(lang: string, res: { status: number | null; stderr: string }): number | null {
+  if (lang !== 'python' || res.status === 0) return res.status;
+  const m = /returned non-zero exit status (\d+)\./u.exec(res.stderr);
+  return m ? Number(m[1]) : res.status;
 }
 
 describe('Copy as Code snippets against the sandbox', () => {
@@ -42,17 +43,18 @@ describe('Copy as Code snippets against the sandbox', () => {
     await sb.close();
   });
 
-  const cases: { id: string; input?: () => Record<string, unknown> }[] = [
+  const cases: { id: string; input?: () => Record<string, unknown>; what?: string }[] = [
     { id: 'trending' },
     { id: 'pnl', input: () => ({ wallets: sb.addresses('wallet', 3) }) },
     { id: 'wallet_database', input: () => ({ query: SAMPLE_QUERY }) },
+    { id: 'wallet_database', input: () => ({ query: HOSTILE_QUERY }), what: ' (quotes, backslashes, $, backticks, new lines, non-ASCII)' },
     { id: 'credits' },
   ];
 
   for (const lang of RUN_LANGUAGES) {
     const tool = TOOLS[lang];
     for (const c of cases) {
-      it(`${lang}: ${c.id}`, async () => {
+      it(`${lang}: ${c.id}${c.what ?? ''}`, async () => {
         assert.ok(tool.have, `${tool.needs} is installed (scripts/system-deps.js)`);
         const ep = endpoint(c.id);
         const input = c.input?.() ?? sampleInput(ep);
@@ -69,9 +71,13 @@ describe('Copy as Code snippets against the sandbox', () => {
         const wire = encodeRequest(ep, input);
         const sent = calls.filter((r) => r.method === wire.method && r.path === wire.path);
 
-        if (lang === 'runner' && ep.price.kind === 'perMatch') {
+        // A paid call runs the runner in every language; a free read is the one request.
+        const viaRunner = lang === 'runner' || isPaid(ep);
+        if (viaRunner && ep.price.kind === 'perMatch') {
           // A query billed per match has no bound before it runs: the runner refuses it and sends nothing (the snippet says so).
-          assert.equal(res.status, 3, `${res.stdout}${res.stderr}`);
+          // Exit 3, not 2: the runner read the query the snippet handed it as valid JSON of the catalog's shape.
+          assert.equal(runnerExit(lang, res), 3, `${res.stdout}${res.stderr}`);
+          assert.match(res.stdout, /^Price: /mu);
           assert.match(text, /the runner refuses it \(exit 3\)/u);
           assert.deepEqual(sent, []);
           assert.equal(sb.ledger().length, charges);
@@ -99,7 +105,7 @@ describe('Copy as Code snippets against the sandbox', () => {
           assert.equal(newCharges.length, 0);
         }
 
-        if (lang === 'runner') {
+        if (viaRunner) {
           // The runner waited and downloaded (a queued call), or saved the answer (a direct one), in wallet-analytics-results/.
           const out = join(dir, 'wallet-analytics-results');
           const files = readdirSync(out).filter((f) => f.startsWith(`${ep.id}-`) && !f.endsWith('.meta.json'));
@@ -111,26 +117,12 @@ describe('Copy as Code snippets against the sandbox', () => {
         assert.ok(!calls.some((r) => r.path.startsWith('/request/')), 'the snippet does not poll');
         assert.deepEqual(readdirSync(dir).filter((f) => !f.startsWith('call.')), [], 'the snippet writes no file');
         if (lang === 'typescript') assert.equal(res.stdout.split('\n')[0], 'HTTP 200', 'TypeScript prints the status first');
-        if (ep.family !== 'queued') {
-          assert.ok(res.stdout.trim().length > 0, 'the answer is printed');
-          return;
-        }
-        // It printed the requestId (curl and TypeScript: the answer that holds it); the runner's fetch, as its comment says, waits for it and downloads its file, free.
-        const requestId = printedRequestId(lang, res.stdout);
-        assert.match(requestId, /^\S+$/u, res.stdout);
-        const fetchLine = `node '${RUNNER.file}' fetch ${requestId} --endpoint ${ep.id} --base-url '${sb.baseUrl}'`;
-        assert.ok(text.includes(`fetch <requestId> --endpoint ${ep.id} --base-url '${sb.baseUrl}'`), text);
-        const afterSubmit = sb.ledger().length;
-        const fetched = await runSnippet('runner', `${fetchLine}\n`, dir, env);
-        assert.equal(fetched.status, 0, fetched.stdout + fetched.stderr);
-        assert.equal(sb.ledger().length, afterSubmit, 'fetch charges nothing');
-        const out = join(dir, 'wallet-analytics-results');
-        assert.equal(readdirSync(out).filter((f) => f.startsWith(`${ep.id}-`) && !f.endsWith('.meta.json')).length, 1, readdirSync(out).join(', '));
+        assert.ok(res.stdout.trim().length > 0, 'the answer is printed');
       });
     }
   }
 
-  // An HTTP error, with no branch written in the snippet: what the person sees is the tool's own.
+  // A free read's HTTP error, with no branch written in the snippet: what the person sees is the tool's own.
   for (const lang of RUN_LANGUAGES.filter((l) => l !== 'runner')) {
     for (const [why, key] of [
       ['a refused key', 'wa_not_a_key_of_this_service'],
@@ -138,8 +130,8 @@ describe('Copy as Code snippets against the sandbox', () => {
     ] as const) {
       it(`${lang}: an HTTP error (${why}) is visible to the person, and nothing is charged`, async () => {
         assert.ok(TOOLS[lang].have, `${TOOLS[lang].needs} is installed (scripts/system-deps.js)`);
-        const ep = endpoint('pnl');
-        const d = describeCall(ep, { wallets: sb.addresses('wallet', 2) }, sb.baseUrl);
+        const ep = endpoint('wallet_database_columns');
+        const d = describeCall(ep, {}, sb.baseUrl);
         assert.ok(d.ok, d.ok ? '' : d.errors.join(' '));
         const text = snippet(lang, d.call, RUNNER);
         const dir = mkdtempSync(join(tmpdir(), `wa-snippet-${lang}-error-`));
@@ -164,12 +156,29 @@ describe('Copy as Code snippets against the sandbox', () => {
         } else if (lang === 'python') {
           assert.notEqual(res.status, 0, out);
           assert.match(res.stderr, /HTTPError: 401 Client Error/u);
-          assert.equal(res.stdout, '', 'no requestId printed');
+          assert.equal(res.stdout, '', 'no answer printed');
         } else {
           assert.equal(res.stdout.split('\n')[0], 'HTTP 401', out);
           assert.match(res.stdout, /api_key/u, 'the service’s answer says why');
         }
       });
     }
+  }
+
+  // A paid call refused by the service: the runner says so, and its exit code is the script's in every language.
+  for (const lang of RUN_LANGUAGES) {
+    it(`${lang}: a paid call with a refused key: the runner's exit code is the script's, nothing charged`, async () => {
+      assert.ok(TOOLS[lang].have, `${TOOLS[lang].needs} is installed (scripts/system-deps.js)`);
+      const d = describeCall(endpoint('pnl'), { wallets: sb.addresses('wallet', 2) }, sb.baseUrl);
+      assert.ok(d.ok, d.ok ? '' : d.errors.join(' '));
+      const dir = mkdtempSync(join(tmpdir(), `wa-snippet-${lang}-refused-`));
+      const charges = sb.ledger().length;
+      const received = sb.received().length;
+      const res = await runSnippet(lang, snippet(lang, d.call, RUNNER), dir, { PATH: process.env.PATH ?? '', WA_API_KEY: 'wa_not_a_key_of_this_service', WA_POLL_INTERVAL_S: '0.05' });
+      assert.equal(runnerExit(lang, res), 1, `${res.stdout}${res.stderr}`);
+      assert.match(res.stdout, /^Failed\. Charged: 0/mu, res.stdout);
+      assert.equal(sb.ledger().length, charges, 'nothing charged');
+      assert.equal(sb.received().slice(received).filter((r) => r.path === '/pnl').length, 1, 'sent once, not again');
+    });
   }
 });
