@@ -1,7 +1,8 @@
 // Copy as Code in the window: from a Requests item, from a query file (its CodeLens), from the price
 // step, and as the runner's command line (the first choice, the extension's own dist/cli.js), the
 // clipboard holds exactly the snippet of that call under the active base URL, never the stored key,
-// and nothing is sent or charged.
+// and nothing is sent or charged. A paid call's snippet runs the runner in every language (curl is
+// not offered for it: asked for, it is the runner's line); the picker's items say so.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -64,7 +65,7 @@ describe('Copy as Code: the clipboard holds the call, never the key; nothing is 
     await sb.close();
   });
 
-  it('from a Requests item: its endpoint and inputs, as curl', async () => {
+  it('from a Requests item: its endpoint and inputs; a paid call asked for as curl is the runner’s line, named so', async () => {
     const model = api.sidebar.requests.provider.model;
     const item = model.all().find((i) => endpoint(i.endpointId).family === 'queued' && Object.keys(i.inputs).length > 0 && !hasShortenedList(i.inputs));
     assert.ok(item, 'a queued request with its inputs in the history');
@@ -72,18 +73,20 @@ describe('Copy as Code: the clipboard holds the call, never the key; nothing is 
     const ledger = sb.ledger().length;
     const out = await vscode.commands.executeCommand<CopyOutcome>(CommandIds.copyAsCode, api.sidebar.requests.provider.node(item.requestId), { language: 'curl' });
     assert.equal(out.status, 'copied', JSON.stringify(out));
+    assert.equal(out.status === 'copied' ? out.language : undefined, 'runner');
     const clip = await vscode.env.clipboard.readText();
-    assert.equal(clip, expected(item.endpointId, item.inputs, 'curl'));
+    assert.equal(clip, expected(item.endpointId, item.inputs, 'runner'));
     assert.ok(clip.includes(sb.baseUrl), 'the active base URL');
-    assert.ok(clip.includes('$WA_API_KEY'));
+    assert.ok(clip.includes(`node '${runner().file}' call ${item.endpointId} --input `) && !clip.includes('curl '), clip);
+    assert.ok(clip.includes('environment variable WA_API_KEY'));
     assert.ok(!clip.includes(sb.demoKey), 'the stored key is not in the snippet');
-    assert.ok(out.status === 'copied' && out.message.includes('WA_API_KEY') && out.message.includes('curl (bash)'), out.status === 'copied' ? out.message : '');
+    assert.ok(out.status === 'copied' && out.message.includes('WA_API_KEY') && out.message.includes('Command line (wallet-analytics runner)'), out.status === 'copied' ? out.message : '');
     assert.equal(paidOrSubmitted().length, sent, 'nothing was sent');
     assert.equal(sb.ledger().length, ledger, 'nothing was charged');
-    note(`copied ${item.endpointId} ${JSON.stringify(item.inputs).slice(0, 50)}… as curl (${clip.split('\n').length} lines)`);
+    note(`copied ${item.endpointId} ${JSON.stringify(item.inputs).slice(0, 50)}… asked as curl, copied as the runner’s line (${clip.split('\n').length} lines)`);
   });
 
-  it('from a query file: its CodeLens, and the body as Python', async () => {
+  it('from a query file: its CodeLens, and the body as Python, which runs the runner (a paid query)', async () => {
     const text = JSON.stringify(SAMPLE_QUERY, null, 2);
     const file = path.join(dir, 'copy.waquery.json');
     fs.writeFileSync(file, text);
@@ -103,7 +106,7 @@ describe('Copy as Code: the clipboard holds the call, never the key; nothing is 
     assert.equal(out.status, 'copied', JSON.stringify(out));
     const clip = await vscode.env.clipboard.readText();
     assert.equal(clip, expected('wallet_database', { query: parsed.body }, 'python'));
-    assert.ok(clip.includes('os.environ["WA_API_KEY"]') && !clip.includes(sb.demoKey));
+    assert.ok(clip.includes('subprocess.run(["node", ') && clip.includes('"--max-credits", ') && !clip.includes('requests.') && !clip.includes(sb.demoKey), clip);
     assert.equal(paidOrSubmitted().length, sent, 'nothing was sent');
     assert.equal(sb.ledger().length, ledger, 'nothing was charged');
   });
@@ -142,10 +145,26 @@ describe('Copy as Code: the clipboard holds the call, never the key; nothing is 
     const want = describeCall(endpoint('toptraders'), input, sb.baseUrl);
     assert.ok(want.ok);
     assert.equal(clip, snippet('typescript', want.call, runner()));
-    assert.ok(clip.includes('process.env.WA_API_KEY') && !clip.includes(sb.demoKey));
+    assert.ok(clip.includes('spawnSync(process.execPath, [') && clip.includes('"--max-credits", "200"') && !clip.includes('fetch(') && !clip.includes(sb.demoKey), clip);
     assert.equal(paidOrSubmitted().length, sent, 'nothing was sent');
     assert.equal(sb.ledger().length, ledger, 'nothing was charged');
     await answerPrices(true);
     t.copier.languageForTests = undefined;
+  });
+
+  it('the picker’s items: for a paid call, each language runs the priced call through the runner and curl is not offered; a free read keeps the one request', async () => {
+    const t = api.testing;
+    assert.ok(t);
+    const paid = t.copier.languageItems(endpoint('toptraders'));
+    assert.deepEqual(paid.map((i) => i.id).sort(), ['powershell', 'python', 'runner', 'typescript']);
+    for (const i of paid.filter((x) => x.id !== 'runner')) assert.match(i.label, /: runs the priced call through the runner$/u, i.label);
+    const free = t.copier.languageItems(endpoint('credits'));
+    assert.deepEqual(free.map((i) => i.id).sort(), ['curl', 'powershell', 'python', 'runner', 'typescript']);
+    // Copied for real: the free read's curl is the one request.
+    const out = await vscode.commands.executeCommand<CopyOutcome>(CommandIds.copyAsCode, { endpointId: 'credits', inputs: {}, language: 'curl' });
+    assert.equal(out.status, 'copied', JSON.stringify(out));
+    const clip = await vscode.env.clipboard.readText();
+    assert.equal(clip, expected('credits', {}, 'curl'));
+    assert.ok(clip.includes('curl -sS') && clip.includes('$WA_API_KEY') && !clip.includes(sb.demoKey), clip);
   });
 });

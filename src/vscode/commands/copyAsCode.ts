@@ -83,11 +83,15 @@ export class CodeCopier {
     return { status: 'copied', language, text, message };
   }
 
-  private async pickLanguage(ep: Endpoint): Promise<SnippetLanguage | undefined> {
+  /** The picker's items for a call of ep, the last language picked first (a paid call's: the runner in each language, no curl). */
+  languageItems(ep: Endpoint): { readonly label: string; readonly detail: string; readonly id: SnippetLanguage }[] {
     const last = this.storage.get(StorageKeys.copyAsCodeLanguage);
-    const langs = snippetLanguages(ep).sort((a, b) => (a.id === last ? -1 : b.id === last ? 1 : 0));
+    return snippetLanguages(ep).sort((a, b) => (a.id === last ? -1 : b.id === last ? 1 : 0));
+  }
+
+  private async pickLanguage(ep: Endpoint): Promise<SnippetLanguage | undefined> {
     const pick = await vscode.window.showQuickPick(
-      langs.map((l) => ({ label: l.label, detail: l.detail, id: l.id })),
+      this.languageItems(ep),
       { title: l10n.t('Copy {0} as Code', shortTitle(ep)), placeHolder: l10n.t('The language (the key is read from {0}, never copied)', KEY_VARIABLE) },
     );
     return pick?.id;

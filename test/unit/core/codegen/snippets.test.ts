@@ -20,7 +20,7 @@ import { callBody, callHeaders, callUrl } from '../../../../src/core/transport/h
 import { isPaid, quote } from '../../../../src/core/money/pricing';
 import { sampleInput } from '../../../../src/core/spec/samples';
 import { TOOLS, pythonWith, runSnippet } from '../../fixtures/runSnippet';
-import { SNIPPET_LANGUAGES, bashQuote, describeCall, jsonQuote, psQuote, snippet, type CallDescription, type SnippetLanguage } from '../../../../src/core/codegen/snippets';
+import { SNIPPET_LANGUAGES, bashQuote, describeCall, jsonQuote, languageLabel, languageUsed, psQuote, snippet, snippetLanguages, type CallDescription, type SnippetLanguage } from '../../../../src/core/codegen/snippets';
 
 const BASE = 'https://api.example.com';
 const LANGS = SNIPPET_LANGUAGES.map((l) => l.id);
@@ -139,6 +139,21 @@ describe('Copy as Code: every endpoint, every language', () => {
         assert.match(code, { python: /^subprocess\.run\(\[.*\], check=True\)$/mu, typescript: /^process\.exitCode = r\.status \?\? 1;$/mu, powershell: /^exit \$LASTEXITCODE$/mu }[lang], `${ep.id} ${lang}`);
       }
     }
+  });
+
+  it('the picker says what each choice does: a paid call’s languages run the priced call through the runner (no curl); a free read’s are the one request', () => {
+    const paid = snippetLanguages(endpoint('trending'));
+    assert.deepEqual(paid.map((l) => l.id), ['runner', 'python', 'typescript', 'powershell']);
+    assert.equal(paid[0]?.label, 'Command line (wallet-analytics runner)');
+    for (const l of paid.slice(1)) assert.match(l.label, /^(Python|TypeScript|PowerShell): runs the priced call through the runner$/u, l.label);
+    for (const l of paid) assert.doesNotMatch(`${l.label} ${l.detail}`, /one request|requests\)|fetch|Invoke-RestMethod/u, l.label);
+    const free = snippetLanguages(endpoint('credits'));
+    assert.deepEqual(free.map((l) => l.id), ['runner', 'curl', 'python', 'typescript', 'powershell']);
+    for (const l of free.slice(1)) assert.match(l.detail, /^The one request .*free: nothing is charged/u, l.label);
+    // A paid call asked for as curl (the last choice, or a caller's) is the runner's line, named so.
+    assert.equal(languageUsed('curl', endpoint('trending')), 'runner');
+    assert.equal(languageLabel('curl', endpoint('trending')), 'Command line (wallet-analytics runner)');
+    assert.equal(languageUsed('curl', endpoint('credits')), 'curl');
   });
 
   it('a free read’s other languages describe the one request only: no loop, no function, no branch, no error handling, no poll, no download', () => {
