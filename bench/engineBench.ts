@@ -5,7 +5,8 @@
  * own thread against budgets of its own; this one answers the issue's questions side by side:
  *
  *   index ÷ reading the file         open (worker start included) to every row indexed, over plain 8 MiB reads of it
- *   first sort                       a sort issued the moment the index is done, to its answer
+ *   first sort                       a sort issued the moment the index is done, to its answer (and the CPU of all
+ *                                    the process's threads meanwhile: on a loaded machine the steadier figure)
  *   memory growth ÷ file             peak RSS of the process (the worker is a thread of it) minus RSS before open
  *   a 60-row window, p95             200 windows of 60 rows × 40 columns (all, when fewer) of the sorted view, cut as the
  *                                    grid asks for them (WINDOW_CELL_CHARS; `--whole-windows`: every cell whole)
@@ -21,8 +22,8 @@
  *   node out/bench/engineBench.js --rounds 5 --shape quoted,long
  *   … --worker /path/to/tableWorker.js --data /path/to/bench/data   # another build of the worker
  *   node out/bench/engineBench.js --part engine --shape long --file … --no-walk   # one session, the table opened without the cell walk (prepareColumns false)
- *   … --before /path/to/an/older/build   # that build's out/bench/engineBench.js and dist/tableWorker.js too,
- *                                          in the same rounds: every figure as before → after
+ *   … --before /path/to/an/older/build   # that build's dist/tableWorker.js too (measured by this script, no spare
+ *                                          worker started, as its own bench did), in the same rounds: every figure as before → after
  *
  * Every measurement runs in a fresh node process; the rounds are interleaved (each round runs
  * every shape's engine session and DuckDB's query in turn), so a load that rises or falls during
@@ -42,7 +43,7 @@ const root = repoRoot();
 const dataDir = arg('data', join(root, 'bench', 'data'));
 const workerFile = arg('worker', join(root, 'dist', 'tableWorker.js'));
 const rounds = Math.max(1, Number(arg('rounds', '3')));
-/** An older build (a folder with out/bench/engineBench.js and dist/tableWorker.js), measured in the same rounds. */
+/** An older build (a folder with dist/tableWorker.js), measured in the same rounds. */
 const beforeDir = arg('before', '');
 
 interface Shape {
@@ -94,15 +95,24 @@ async function enginePart(shape: Shape, file: string): Promise<Figures> {
   // A worker ready before it is needed, as the table session keeps one (prestartTableWorker); its memory counts as the table's.
   if (flag('prestart')) await prestartTableWorker(workerFile);
   const f: Figures = {};
+  // CPU of every thread of the process (the worker's included; this thread only waits): what a part costs whatever the load.
+  const cpu = (): number => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  const c0 = cpu();
   const t0 = performance.now();
   const table = await RemoteTable.open(file, { workerFile, ...(flag('no-walk') ? { prepareColumns: false } : {}) });
   await table.window(0, 60, block());
   f.firstRowsMs = ms(t0);
   await table.indexed;
   f.indexMs = ms(t0);
+  f.indexCpuMs = cpu() - c0;
   const t = performance.now();
+  const c = cpu();
   await table.apply({ sort: [{ column: sortColumn, descending: true }] });
   f.firstSortMs = ms(t);
+  f.firstSortCpuMs = cpu() - c;
   await table.window(0, 60, block());
   f.openToSortedMs = ms(t0);
   const windows = await randomWindowTimes(table, () => table.rowCount, rand, block, 200, flag('whole-windows') ? undefined : WINDOW_CELL_CHARS);
@@ -130,7 +140,9 @@ async function duckPart(shape: Shape, file: string): Promise<Figures> {
 
 function runPart(part: string, shape: Shape, build?: string): Figures {
   const file = join(dataDir, shape.file);
-  const script = build ? join(build, 'out', 'bench', 'engineBench.js') : __filename;
+  // The older build's worker under this script (the same clock and figures; the host's side of the
+  // protocol is unchanged), with no spare worker started, as that build's own bench ran it.
+  const script = __filename;
   const worker = build ? join(build, 'dist', 'tableWorker.js') : workerFile;
   const r = spawnSync(process.execPath, ['--expose-gc', script, '--part', part, '--shape', shape.name, '--file', file, '--worker', worker, ...(build ? [] : ['--prestart'])], {
     encoding: 'utf8',
@@ -191,6 +203,8 @@ async function main(): Promise<void> {
     row('index', '', (s) => cell(s, (k) => fmtMs(med(k, 'indexMs')))),
     row('reading the file (8 MiB reads)', '', (s) => fmtMs(med(`${s.name}/${sides[0]}`, 'readMs'))),
     row('first sort', '≤ 500 ms', (s) => cell(s, (k) => fmtMs(med(k, 'firstSortMs')))),
+    row('first sort, CPU of all threads (the load touches it least)', '', (s) => cell(s, (k) => fmtMs(med(k, 'firstSortCpuMs')))),
+    row('index, CPU of all threads', '', (s) => cell(s, (k) => fmtMs(med(k, 'indexCpuMs')))),
     row('memory growth ÷ file', '≤ 0.25×', (s) => cell(s, (k) => `${(med(k, 'rssGrowth') / size(s)).toFixed(2)}×`)),
     row('a 60-row window, p95', '≤ 16 ms', (s) => cell(s, (k) => fmtMs(med(k, 'windowP95Ms')))),
     row('open → first sorted window ÷ DuckDB one-shot', '< 1', (s) => cell(s, (k) => (med(k, 'openToSortedMs') / med(`${s.name}/duck`, 'duckMs')).toFixed(2))),

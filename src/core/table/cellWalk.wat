@@ -87,6 +87,95 @@
     (call $fill (i32.add (i32.shr_u (local.get $cell) (local.get $shift)) (i32.const 1)) (local.get $slots))
     (i32.add (local.get $cell) (i32.const 1)))
 
+  ;; Where cell $index of the row [start, end) starts (a memory offset), or -1 when the row has
+  ;; fewer cells: $walk's loop, stopped at that cell (a sort's pass over a column the map does not hold yet).
+  (func $seek (param $start i32) (param $end i32) (param $index i32) (result i32)
+    (local $p i32) (local $cell i32) (local $i i32) (local $j i32) (local $b i32)
+    (local.set $p (local.get $start))
+    (block $row
+      (loop $next_cell
+        (if (i32.eq (local.get $cell) (local.get $index)) (then (return (local.get $p))))
+        ;; Leave $delimiter with $p at the comma after the cell, or at $end.
+        (block $delimiter
+          (if (i32.lt_u (local.get $p) (local.get $end))
+            (then
+              (if (i32.eq (i32.load8_u (local.get $p)) (i32.const 34)) ;; a quoted cell
+                (then
+                  (local.set $i (i32.add (local.get $p) (i32.const 1)))
+                  (loop $quoted
+                    ;; The next quote at or after $i; none before $end: the rest of the row is the cell.
+                    (block $found
+                      (loop $scan
+                        (if (i32.ge_u (local.get $i) (local.get $end))
+                          (then (local.set $p (local.get $end)) (br $delimiter)))
+                        ;; 16 bytes at a time while a whole block is left (long quoted cells).
+                        (if (i32.le_u (i32.add (local.get $i) (i32.const 16)) (local.get $end))
+                          (then
+                            (local.set $b (i8x16.bitmask (i8x16.eq (v128.load (local.get $i)) (i8x16.splat (i32.const 34)))))
+                            (if (i32.eqz (local.get $b))
+                              (then (local.set $i (i32.add (local.get $i) (i32.const 16))) (br $scan)))
+                            (local.set $i (i32.add (local.get $i) (i32.ctz (local.get $b))))
+                            (br $found)))
+                        (br_if $found (i32.eq (i32.load8_u (local.get $i)) (i32.const 34)))
+                        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                        (br $scan)))
+                    ;; "" is a quote inside the cell.
+                    (local.set $j (i32.add (local.get $i) (i32.const 1)))
+                    (if (i32.lt_u (local.get $j) (local.get $end))
+                      (then
+                        (if (i32.eq (i32.load8_u (local.get $j)) (i32.const 34))
+                          (then (local.set $i (i32.add (local.get $j) (i32.const 1))) (br $quoted)))))
+                    ;; Spaces or tabs, then a comma or the row's end: the cell is closed.
+                    (block $spaces
+                      (loop $space
+                        (br_if $spaces (i32.ge_u (local.get $j) (local.get $end)))
+                        (local.set $b (i32.load8_u (local.get $j)))
+                        (br_if $spaces (i32.eqz (i32.or (i32.eq (local.get $b) (i32.const 32)) (i32.eq (local.get $b) (i32.const 9)))))
+                        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                        (br $space)))
+                    (if (i32.ge_u (local.get $j) (local.get $end))
+                      (then (local.set $p (local.get $end)) (br $delimiter)))
+                    (if (i32.eq (i32.load8_u (local.get $j)) (i32.const 44))
+                      (then (local.set $p (local.get $j)) (br $delimiter)))
+                    ;; Any other quote is a character: search on after it.
+                    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                    (br $quoted))))))
+          ;; An unquoted cell runs to the next comma.
+          (block $plain
+            (loop $byte
+              (br_if $plain (i32.ge_u (local.get $p) (local.get $end)))
+              (br_if $plain (i32.eq (i32.load8_u (local.get $p)) (i32.const 44)))
+              (local.set $p (i32.add (local.get $p) (i32.const 1)))
+              (br $byte))))
+        (br_if $row (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (local.set $cell (i32.add (local.get $cell) (i32.const 1)))
+        (br $next_cell)))
+    (i32.const -1))
+
+  ;; Cell $index of each of $n rows, in one call: row k runs from $base plus the i32 at $starts + 4k
+  ;; to $base plus the one after it, its line ending left out (as countRows); the i32 at $starts + 4k
+  ;; becomes where its cell starts, as an offset from $base, or -1 when the row has fewer cells.
+  (func (export "seekRows") (param $starts i32) (param $n i32) (param $index i32) (param $base i32)
+    (local $k i32) (local $start i32) (local $end i32) (local $b i32) (local $at i32)
+    (block $done
+      (loop $row
+        (br_if $done (i32.ge_u (local.get $k) (local.get $n)))
+        (local.set $start (i32.add (local.get $base) (i32.load (i32.add (local.get $starts) (i32.shl (local.get $k) (i32.const 2))))))
+        (local.set $end (i32.add (local.get $base) (i32.load offset=4 (i32.add (local.get $starts) (i32.shl (local.get $k) (i32.const 2))))))
+        (block $trimmed
+          (loop $trim
+            (br_if $trimmed (i32.le_u (local.get $end) (local.get $start)))
+            (local.set $b (i32.load8_u (i32.sub (local.get $end) (i32.const 1))))
+            (br_if $trimmed (i32.and (i32.ne (local.get $b) (i32.const 10)) (i32.ne (local.get $b) (i32.const 13))))
+            (local.set $end (i32.sub (local.get $end) (i32.const 1)))
+            (br $trim)))
+        (local.set $at (call $seek (local.get $start) (local.get $end) (local.get $index)))
+        (i32.store (i32.add (local.get $starts) (i32.shl (local.get $k) (i32.const 2)))
+          (select (i32.const -1) (i32.sub (local.get $at) (local.get $base)) (i32.eq (local.get $at) (i32.const -1))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $row))))
+
   ;; A row with no quote in it: the commas of 16 bytes at once (SIMD), so there is no branch per
   ;; byte or per cell to mispredict; commas are gone through one by one only in a block where a mark falls.
   (func $walkPlain (export "walkPlain") (param $start i32) (param $end i32) (param $slots i32) (param $shift i32) (result i32)

@@ -8,7 +8,8 @@
  * and so has no branch per byte or per cell to mispredict; rows with a quote take a scalar one.
  *
  * The same module scans for row ends while indexing (`scan`, the row scanner's state machine),
- * 16 bytes at a time where there is no quote or line feed.
+ * 16 bytes at a time where there is no quote or line feed, and finds one cell of many rows in one
+ * call (`seekRows`) for a pass over a column before the map is built.
  *
  * Memory: [marks scratch, 64 KiB][scan results, 64 KiB][read buffers, READ_BUFFERS of them][16 bytes
  * of slack for the last SIMD load]. Passes read the file straight into the buffers, so the kernel walks the bytes
@@ -42,6 +43,9 @@ export class CellWalker {
   private readonly walkPlain: Kernel | undefined;
   private readonly scanKernel: ScanKernel;
   private readonly countRowsKernel: CountRowsKernel;
+  private readonly seekRowsKernel: CountRowsKernel;
+  /** The marks as signed: seekRows writes -1 for a row without the cell. */
+  private readonly seeks: Int32Array;
   /** What the last scan() left: state, line feeds, row ends, malformed quotes, first malformed, last opening quote. */
   readonly scanState: Int32Array;
   /** Row ends of the last scan(): (line feed's place, line feeds before it) pairs. */
@@ -61,8 +65,10 @@ export class CellWalker {
     this.walkPlain = plain ? (exports.walkPlain as Kernel) : undefined;
     this.scanKernel = exports.scan as ScanKernel;
     this.countRowsKernel = exports.countRows as CountRowsKernel;
+    this.seekRowsKernel = exports.seekRows as CountRowsKernel;
     this.memory = memory.buffer;
     this.marks = new Uint32Array(this.memory, 0, SCAN_STATE / 4);
+    this.seeks = new Int32Array(this.memory, 0, SCAN_STATE / 4);
     this.scanState = new Int32Array(this.memory, SCAN_STATE, 6);
     this.scanRows = new Uint32Array(this.memory, SCAN_ROWS, (SCRATCH - SCAN_ROWS) / 4);
     const buffer = (i: number): Buffer => Buffer.from(this.memory, SCRATCH + i * bufferBytes, bufferBytes);
@@ -116,6 +122,23 @@ export class CellWalker {
       if (k >= 0) return { index: k0 + k, cells: (this.marks[0] ?? 0) >>> 0 };
     }
     return undefined;
+  }
+
+  /**
+   * Where cell `index` starts in each row of `buf` (held by this walker): row k runs from bounds[k]
+   * to bounds[k + 1] (buf positions), its line ending left out as in firstRowNotOf. Into
+   * out[0, bounds.length − 1): the buf position, as cellStart() gives it, or -1 when the row has
+   * fewer cells. One kernel call for up to 16,383 rows: a sort's pass over a column no map holds
+   * yet found its cells in JS with a call (and a Buffer.indexOf per quoted cell) for every cell before it.
+   */
+  seekCells(buf: Buffer, bounds: Uint32Array, index: number, out: Int32Array): void {
+    const batch = this.marks.length - 1;
+    for (let k0 = 0; k0 + 1 < bounds.length; k0 += batch) {
+      const n = Math.min(batch, bounds.length - 1 - k0);
+      this.marks.set(bounds.subarray(k0, k0 + n + 1));
+      this.seekRowsKernel(0, n, index, buf.byteOffset);
+      out.set(this.seeks.subarray(0, n), k0);
+    }
   }
 
   /**

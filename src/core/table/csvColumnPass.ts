@@ -77,6 +77,33 @@ interface RowsPass {
   readonly ragged: RaggedRows;
   readonly span: CellSpan;
   readonly first: number;
+  /** The kernel that finds the builders' cells of a chunk's rows in one call each (seekCells), where no map holds them; and its scratch. */
+  readonly seek: Seek | undefined;
+}
+
+interface Seek {
+  readonly walker: CellWalker;
+  bounds: Uint32Array;
+  /** Per builder: where its cell starts in each row sought (buf positions, -1 past the row's end). */
+  readonly at: Int32Array[];
+}
+
+/**
+ * Fills seek.at for physical rows [from, to) of a chunk held in `buf` from file offset `base`,
+ * one kernel call per builder; returns the first row they hold (`to` when none: buf not the walker's).
+ */
+function seekRows(seek: Seek, file: CsvFile, builders: readonly TypedColumnBuilder[], buf: Buffer, base: number, from: number, to: number): number {
+  if (from >= to || !seek.walker.holds(buf)) return to;
+  const n = to - from;
+  if (seek.bounds.length < n + 1) {
+    seek.bounds = new Uint32Array(Math.max(n + 1, seek.bounds.length * 2));
+    for (let i = 0; i < seek.at.length; i++) seek.at[i] = new Int32Array(seek.bounds.length);
+  }
+  const bounds = seek.bounds.subarray(0, n + 1);
+  for (let p = from; p < to; p++) bounds[p - from] = file.offsets.start(p) - base;
+  bounds[n] = Math.min(file.offsets.limit(to - 1) - base, buf.length);
+  for (let i = 0; i < builders.length; i++) seek.walker.seekCells(buf, bounds, builders[i]?.column ?? 0, seek.at[i] ?? new Int32Array(0));
+  return from;
 }
 
 /**
@@ -86,8 +113,11 @@ interface RowsPass {
  * compiled on the stack, dropped where the loop ended, and interpreted again at the next pass.
  */
 function typeRows(pass: RowsPass, buf: Buffer, base: number, from: number, to: number): void {
-  const { file, builders, map, mapRows, walking, walkFrom, walker, ragged, span, first } = pass;
+  const { file, builders, map, mapRows, walking, walkFrom, walker, ragged, span, first, seek } = pass;
   const delimited = file.delimited;
+  // Rows [sought, to) have their cells in seek.at (the rows the map holds are located in it).
+  const sought = seek && !walking && delimited ? seekRows(seek, file, builders, buf, base, Math.max(from, first + (map ? mapRows : 0)), to) : to;
+  const openRow = file.offsets.openRow;
   for (let p = from; p < to; p++) {
     const r = p - first;
     const s = file.offsets.start(p) - base;
@@ -99,8 +129,16 @@ function typeRows(pass: RowsPass, buf: Buffer, base: number, from: number, to: n
         ragged.firstCells = cells;
       }
     }
-    for (const b of builders) {
-      const at = map && r < mapRows ? map.locate(r, buf, s, e, b.column) : delimited ? cellStart(buf, e, b.column, 0, s, file.delimiter) : s;
+    for (let i = 0; i < builders.length; i++) {
+      const b = builders[i] as TypedColumnBuilder;
+      const at =
+        map && r < mapRows
+          ? map.locate(r, buf, s, e, b.column)
+          : p >= sought && p !== openRow // the kernel leaves out the line ending of a row never closed, rowEnd() does not
+            ? (seek?.at[i]?.[p - sought] ?? -1)
+            : delimited
+              ? cellStart(buf, e, b.column, 0, s, file.delimiter)
+              : s;
       if (!spanAt(file, buf, s, e, at, span) || span.from === span.to) {
         b.empty(r);
         continue;
@@ -144,7 +182,9 @@ export async function columnPass(
   const total = rows > 0 ? file.offsets.limit(first + rows - 1) - file.offsets.start(first + Math.min(from, rows - 1)) : 0;
   let done = 0;
 
-  const pass: RowsPass = { file, builders, map, mapRows: walking ? rows : (places?.rows ?? 0), walking, walkFrom, walker, ragged, span, first };
+  const seeker = walking || !file.delimited ? undefined : file.cellWalker();
+  const seek = seeker ? { walker: seeker, bounds: new Uint32Array(0), at: builders.map(() => new Int32Array(0)) } : undefined;
+  const pass: RowsPass = { file, builders, map, mapRows: walking ? rows : (places?.rows ?? 0), walking, walkFrom, walker, ragged, span, first, seek };
   for await (const chunk of readRowChunks(file.fh, file.offsets, first + from, first + rows, file.chunkBuffers(), signal)) {
     typeRows(pass, chunk.buf, chunk.base, chunk.first, chunk.last);
     if (build) build.walked = Math.max(build.walked, chunk.last - first);

@@ -75,6 +75,12 @@ function exactEdges(f: Extract<ColumnFilter, { kind: 'range' }>, col: TypedColum
  * are written there and a view of it is returned, so a table view reuses its buffers.
  */
 export function filterRows(rowCount: number, filters: readonly ColumnFilter[], columns: readonly TypedColumn[], mask?: Uint8Array, into?: Uint32Array): Uint32Array {
+  if (filters.length === 0 && !mask) {
+    // A sort alone: every row, without a call of passes() per row (the first sort's 1,000,000 calls took 40–150 ms cold).
+    const out = into && into.length >= rowCount ? into.subarray(0, rowCount) : new Uint32Array(rowCount);
+    for (let r = 0; r < rowCount; r++) out[r] = r;
+    return out;
+  }
   const tests = filters.map((f, i) => rowTest(f, columns[i] as TypedColumn));
   const passes = (r: number): boolean => {
     if (mask && mask[r] !== 1) return false;

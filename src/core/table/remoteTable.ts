@@ -20,6 +20,7 @@ import type { Progress, SourceChange, TableNotice, TableWindow, TaskOptions, Vie
 import {
   CANCELLED_WIRE_NAME,
   parseWorkerMessage,
+  WARM_MESSAGE,
   type OpenedTable,
   type ViewSnapshot,
   type WireError,
@@ -97,7 +98,8 @@ let spare: { readonly file: string; readonly worker: Worker; readonly gone: () =
 /**
  * Starts a table worker now, so the next table opens without waiting for a thread, an isolate and
  * the bundle (90–120 ms of a table's index: issue 34). One spare at most; once running it never
- * keeps the process alive (unref) and is dropped if it stops. Resolves once the worker runs.
+ * keeps the process alive (unref) and is dropped if it stops. Resolves once the worker runs and its
+ * sort is warm (sortWarmup.ts; WARM_MESSAGE), or once it stopped.
  */
 export function prestartTableWorker(workerFile: string = defaultWorkerFile()): Promise<void> {
   if (launcherRuns(workerFile)) return Promise.resolve(); // its spare waits on the launcher's thread
@@ -109,12 +111,16 @@ export function prestartTableWorker(workerFile: string = defaultWorkerFile()): P
     };
     worker.once('error', gone);
     worker.once('exit', gone);
-    // Held until it runs (whoever awaits it keeps the process alive), then let go while it waits.
+    // Held until its sort is warm (sortWarmup.ts: whoever awaits it keeps the process alive, and a
+    // table opened after it finds hot code), then let go while it waits.
     const running = new Promise<void>((resolve) => {
-      worker.once('online', () => {
+      const warm = (m: unknown): void => {
+        if (typeof m !== 'object' || m === null || (m as { type?: unknown }).type !== WARM_MESSAGE.type) return;
+        worker.off('message', warm);
         if (spare?.worker === worker) worker.unref();
         resolve();
-      });
+      };
+      worker.on('message', warm);
       worker.once('exit', () => resolve());
     });
     spare = { file: workerFile, worker, gone, running };

@@ -151,15 +151,25 @@ function radixSort(ids: Uint32Array, key: Float64Array, descending: boolean, spa
   for (let pass = 0; pass < 4; pass++) {
     const base = pass * 65536;
     if (!bucketStarts(base, n)) continue;
-    const high = pass >= 2;
     const shift = (pass & 1) * 16;
-    for (let i = 0; i < n; i++) {
-      const id = src[i] ?? 0;
-      const word = (high ? orderHigh(bits, id) : orderLow(bits, id)) ^ flip;
-      const bucket = base + ((word >>> shift) & 0xffff);
-      const at = counts[bucket] ?? 0;
-      counts[bucket] = at + 1;
-      dst[at] = id;
+    // One loop per word, not a test per row: each loop's type feedback is its own, so code made
+    // hot by one sort (sortWarmup.ts) is not thrown away when the next sort takes the other word.
+    if (pass >= 2) {
+      for (let i = 0; i < n; i++) {
+        const id = src[i] ?? 0;
+        const bucket = base + (((orderHigh(bits, id) ^ flip) >>> shift) & 0xffff);
+        const at = counts[bucket] ?? 0;
+        counts[bucket] = at + 1;
+        dst[at] = id;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const id = src[i] ?? 0;
+        const bucket = base + (((orderLow(bits, id) ^ flip) >>> shift) & 0xffff);
+        const at = counts[bucket] ?? 0;
+        counts[bucket] = at + 1;
+        dst[at] = id;
+      }
     }
     [src, dst] = [dst, src];
   }
@@ -208,13 +218,23 @@ function radixSortBits(ids: Uint32Array, { bits, high }: ScaledInts, descending:
     const base = pass * 65536;
     if (!bucketStarts(base, n)) continue;
     const shift = pass * 16;
-    for (let i = 0; i < n; i++) {
-      const id = src[i] ?? 0;
-      const digit = pass === 2 ? ((high?.[id] ?? 0) ^ flip) & 0xff : (((bits[id] ?? 0) ^ flip) >>> shift) & 0xffff;
-      const bucket = base + digit;
-      const at = counts[bucket] ?? 0;
-      counts[bucket] = at + 1;
-      dst[at] = id;
+    // The high byte's pass has a loop of its own (see radixSort).
+    if (pass === 2 && high) {
+      for (let i = 0; i < n; i++) {
+        const id = src[i] ?? 0;
+        const bucket = base + (((high[id] ?? 0) ^ flip) & 0xff);
+        const at = counts[bucket] ?? 0;
+        counts[bucket] = at + 1;
+        dst[at] = id;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const id = src[i] ?? 0;
+        const bucket = base + ((((bits[id] ?? 0) ^ flip) >>> shift) & 0xffff);
+        const at = counts[bucket] ?? 0;
+        counts[bucket] = at + 1;
+        dst[at] = id;
+      }
     }
     [src, dst] = [dst, src];
   }

@@ -20,6 +20,12 @@ import type { Progress, SourceChange, TableNotice, TableWindow, ViewQuery, ViewS
 
 export type { ViewSnapshot };
 
+/**
+ * What a worker posts to the thread that started it once its sort is warm (sortWarmup.ts); not on
+ * the table's port: prestartTableWorker waits for it, and RemoteTable drops it like any message without an id.
+ */
+export const WARM_MESSAGE = { type: 'warm' } as const;
+
 
 /** An error as data: what crosses the thread boundary, rebuilt as a typed error on the host. */
 export interface WireError {

@@ -2,7 +2,8 @@
  * The WebAssembly cell walk (cellWalk.wat) finds exactly the cells the JS walker (cells.ts)
  * finds, and every CellMap layout (marks, per-cell offsets, per-cell deltas, every second cell) places every cell
  * where a walk from the row's first cell finds it, quoted multi-line cells included. The row
- * scan kernel finds the rows and quote problems the JS scanner finds.
+ * scan kernel finds the rows and quote problems the JS scanner finds; the seek kernel finds one
+ * cell of many rows where cellStart does.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -128,6 +129,44 @@ describe('table: cell map layouts', () => {
     assert.ok(staged);
     assert.deepEqual(walker.firstRowNotOf(staged, bounds, 3), { index: 17_000, cells: 2 });
     assert.equal(walker.firstRowNotOf(staged, bounds.subarray(0, 17_001), 3), undefined);
+  });
+
+  it('finds one cell of many rows in one call where cellStart finds it, or -1 past the row\'s end (quotes or not, CRLF, past a batch)', () => {
+    const walker = new CellWalker(1 << 20);
+    const rand = rng(977);
+    const bits = ['a', '12.5', ',', ',', ' ', '"', '""', '"x,y"', '"a""b"', '"multi\nline, ""q"""', '"x" ,', 'é', 'x'.repeat(40)];
+    const lay = (rows: readonly string[]): { buf: Buffer; bounds: Uint32Array } => {
+      const starts: number[] = [];
+      let text = '';
+      for (const row of rows) {
+        starts.push(Buffer.byteLength(text));
+        text += row + (rand() < 0.3 ? '\r\n' : '\n');
+      }
+      starts.push(Buffer.byteLength(text));
+      return { buf: Buffer.from(text), bounds: Uint32Array.from(starts) };
+    };
+    const expected = (buf: Buffer, bounds: Uint32Array, index: number): number[] =>
+      Array.from({ length: bounds.length - 1 }, (_, k) => cellStart(buf, trimLineEnd(buf, bounds[k] ?? 0, bounds[k + 1] ?? 0), index, 0, bounds[k] ?? 0));
+    for (let i = 0; i < 300; i++) {
+      const rows = Array.from({ length: 1 + Math.floor(rand() * 30) }, () =>
+        Array.from({ length: Math.floor(rand() * 12) }, () => bits[Math.floor(rand() * bits.length)] ?? '').join(''),
+      );
+      const { buf, bounds } = lay(rows);
+      const staged = walker.stage(buf);
+      assert.ok(staged);
+      for (const index of [0, 1, 2, 3, 5, 9]) {
+        const out = new Int32Array(rows.length);
+        walker.seekCells(staged, bounds, index, out);
+        assert.deepEqual(Array.from(out), expected(buf, bounds, index), `${JSON.stringify(rows)}, cell ${index}`);
+      }
+    }
+    const many = Array.from({ length: 20_000 }, (_, k) => (k % 3 === 0 ? '"1","x, y",3' : k % 3 === 1 ? '1,2' : 'a,"b""c",d,e'));
+    const { buf, bounds } = lay(many);
+    const staged = walker.stage(buf);
+    assert.ok(staged);
+    const out = new Int32Array(many.length);
+    walker.seekCells(staged, bounds, 2, out);
+    assert.deepEqual(Array.from(out), expected(buf, bounds, 2));
   });
 
   it('gives every cell (or every second, in a byte) its own place in a file of few columns, the marks layout to a wide one', () => {

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { orderKey, sortRows } from '../../../../src/core/table/sortRows';
+import { sortWarmupSteps } from '../../../../src/core/table/sortWarmup';
 import { TypedColumnBuilder } from '../../../../src/core/table/typedColumn';
 import type { SortKey, TypedColumn } from '../../../../src/core/table/types';
 import { rng } from '../../tableFixtures';
@@ -93,6 +94,25 @@ describe('table: sort keys without a comparator', () => {
       const used = cols.slice(0, keys.length);
       const expected = comparatorSort(rows, keys, used);
       assert.deepEqual(Array.from(sortRows(rows, keys, used)), expected, `round ${round}, ${n} rows, keys ${JSON.stringify(keys)}`);
+    }
+  });
+
+  it('the worker\'s warm-up sorts each of its columns right, and a sort after it is the comparator\'s order (issue 34: the first sort found its loops cold)', () => {
+    const steps = sortWarmupSteps();
+    assert.ok(steps.length >= 6, 'every kind of column, both directions');
+    for (const step of steps) {
+      const ids = step();
+      assert.equal(new Set(ids).size, ids.length, 'a permutation of the rows');
+    }
+    const rand = rng(55);
+    const b = new TypedColumnBuilder(0, 5000, false);
+    for (let r = 0; r < 5000; r++) if (rand() < 0.9) b.decimal(r, Math.floor((rand() - 0.5) * 2e11), 6);
+    else b.empty(r);
+    const column = b.finish();
+    assert.ok(column.scaled?.high, 'a 40-bit narrow column, as a token amount gives');
+    for (const descending of [true, false]) {
+      const keys = [{ column: 0, descending }];
+      assert.deepEqual(Array.from(sortRows(Uint32Array.from({ length: 5000 }, (_, i) => i), keys, [column])), comparatorSort(Uint32Array.from({ length: 5000 }, (_, i) => i), keys, [column]));
     }
   });
 });

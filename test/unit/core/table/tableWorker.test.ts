@@ -373,6 +373,27 @@ describe('table worker: a spare started before it is needed (issue 34)', () => {
       await table.close();
     }
   });
+
+  it('a table worker says when its sort is warm, to the thread that started it (prestartTableWorker waits for it; issue 34), and a table on the spare sorts', async () => {
+    const worker = new Worker(workerFile, tableWorkerOptions());
+    try {
+      const first = await new Promise<unknown>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      assert.deepEqual(first, { type: 'warm' });
+    } finally {
+      await worker.terminate();
+    }
+    await prestartTableWorker(workerFile);
+    const table = await RemoteTable.open(small, { workerFile });
+    try {
+      await table.apply({ sort: [{ column: 0, descending: true }] });
+      assert.equal(table.rowCount, 300);
+    } finally {
+      await table.close();
+    }
+  });
 });
 
 describe('table worker: errors cross the thread boundary typed', () => {
