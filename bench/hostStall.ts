@@ -25,7 +25,7 @@ import * as table from '../src/core/table';
 import { listFields, rankTargets, resultRole } from '../src/core/addressLists/inputTargets';
 import { readResultLists, withResultReader } from '../src/core/results/readResult';
 import { pickAddressColumn } from '../src/core/table/columnKind';
-import { parseAddressList } from '../src/core/spec/addresses';
+import { parseAddressListSliced } from '../src/core/addressLists/listText';
 import { compareInWorker, detectChanges } from '../src/core/watch/changes';
 import { resolveReference } from '../src/core/pipeline/resolve';
 import { filterResult } from '../src/core/pipeline/filter';
@@ -78,9 +78,9 @@ async function runPath(p: PathName, scratch: string): Promise<string> {
       return first ? `${first.ep.id} ${first.count} ${first.price.text}` : 'no target';
     }
     case 'list-source': {
-      // flows/listSources.ts readAddressFile, then inputFlow's parse of the text.
-      const text = await withResultReader(fileA, async (reader) => (await reader.columnText(pickAddressColumn(reader.columns, reader.sample)?.column ?? 0)).join('\n'), { workerFile });
-      const parsed = parseAddressList(text, 'main');
+      // flows/listSources.ts readAddressFile (the column's cells), then inputFlow's parse of them, a slice at a time.
+      const cells = await withResultReader(fileA, async (reader) => reader.columnText(pickAddressColumn(reader.columns, reader.sample)?.column ?? 0), { workerFile });
+      const parsed = await parseAddressListSliced(cells, 'main');
       return `${parsed.valid.length} valid`;
     }
     case 'watch-run': {

@@ -21,14 +21,31 @@ export interface Resolved {
   readonly column: string;
 }
 
+/** Values merged between two turns of the host's loop (issue 34 item 4: no pass over a whole list in one turn). */
+const SLICE = 4_096;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** A Set of `values`, filled a slice at a time. */
+async function setOf(values: readonly string[]): Promise<Set<string>> {
+  const set = new Set<string>();
+  for (let at = 0; at < values.length; at += SLICE) {
+    if (at > 0) await nextTurn();
+    for (let i = at; i < Math.min(at + SLICE, values.length); i++) set.add(values[i] ?? '');
+  }
+  return set;
+}
+
 /** The values a reference names in `resultPath` (a file, or an extracted .zip folder: its files in order). */
 export async function resolveReference(ref: Reference, resultPath: string, options: ReadOptions = {}): Promise<Resolved> {
   const files = (await stat(resultPath)).isDirectory() ? await addressFilesOf(resultPath) : [resultPath];
   const top = ref.top ?? Infinity;
   let chain: Chain | undefined;
   let column = ref.column ?? '';
-  const seen = new Set<string>();
-  const values: string[] = [];
+  // The values so far, and the Set of them: built only when a second file (or cells the worker did
+  // not count) must be merged in; a Set of 100,000 addresses is one long turn of the host's loop.
+  let values: string[] = [];
+  let seen: Set<string> | undefined;
   for (const f of files) {
     if (values.length >= top) break;
     const got = await withResultReader(f, async (reader) => {
@@ -51,26 +68,38 @@ export async function resolveReference(ref: Reference, resultPath: string, optio
         colChain = k.kind === 'address' ? k.chain : undefined;
       }
       const name = names[col] ?? '';
-      const want = top - values.length;
+      // Each file's first `top`, not `top` less the values so far: a later file's first ones may all be
+      // repeats of an earlier file's (they are merged below, up to `top`).
+      const want = top;
       if (ref.by !== undefined) {
         const by = names.indexOf(ref.by);
         if (by < 0) throw new Error(l10n.t('“{0}” has no column “{1}” to sort by (its columns: {2}).', ref.from, ref.by, names.join(', ')));
         // Sorted in the worker; duplicates may cut the list short, so a few more rows are read.
         const rows = await reader.topRows([col], Math.min(reader.rowCount, want * 2 + 16), [{ column: by, descending: true }], { signal: options.signal });
-        return { name, chain: colChain, cells: rows.map((r) => r[0] ?? '') };
+        return { name, chain: colChain, cells: rows.map((r) => r[0] ?? ''), counted: false };
       }
-      if (colChain) return { name, chain: colChain, cells: (await reader.addresses(col, colChain, { signal: options.signal, limit: want })).addresses };
+      if (colChain) return { name, chain: colChain, cells: (await reader.addresses(col, colChain, { signal: options.signal, limit: want })).addresses, counted: true };
       const rows = await reader.topRows([col], want, [], { signal: options.signal });
-      return { name, chain: colChain, cells: rows.map((r) => r[0] ?? '') };
+      return { name, chain: colChain, cells: rows.map((r) => r[0] ?? ''), counted: false };
     }, options);
     chain ??= got.chain;
     column ||= got.name;
-    const cells = got.chain ? distinctAddresses(got.cells, got.chain).addresses : got.cells.filter((c) => c !== '');
-    for (const c of cells) {
-      if (values.length >= top) break;
-      if (seen.has(c)) continue;
-      seen.add(c);
-      values.push(c);
+    if (got.counted && values.length === 0) {
+      // The worker's distinct addresses (trimmed, checked, normalised, in order, at most `want`): used as they came.
+      values = got.cells.length > top ? got.cells.slice(0, top) : got.cells;
+      continue;
+    }
+    seen ??= await setOf(values);
+    for (let at = 0; at < got.cells.length && values.length < top; at += SLICE) {
+      if (at > 0) await nextTurn();
+      const slice = got.cells.slice(at, at + SLICE);
+      const cells = got.counted ? slice : got.chain ? distinctAddresses(slice, got.chain).addresses : slice.filter((c) => c !== '');
+      for (const c of cells) {
+        if (values.length >= top) break;
+        if (seen.has(c)) continue;
+        seen.add(c);
+        values.push(c);
+      }
     }
   }
   return { values, column, ...(chain ? { chain } : {}) };

@@ -107,62 +107,7 @@ export function addressListSchema(chain: Chain, max: number, rule: string): z.Zo
     });
 }
 
-interface ParsedList {
-  /** Valid, normalised, de-duplicated, in first-seen order. */
-  readonly valid: string[];
-  /** Entries that are not addresses, with their 1-based line number in the input. */
-  readonly invalid: { line: number; value: string; reason: string }[];
-  /** How many repeated entries were dropped. */
-  readonly duplicates: number;
-}
-
-/**
- * The bad entries of a list in words, each with its line: every one up to `max`, then how many
- * more ("line 2 “abc” (too short); line 5 “x” (…); and 3 more"); undefined when there is none.
- */
-export function badEntriesText(parsed: ParsedList, max = 5): string | undefined {
-  const n = parsed.invalid.length;
-  if (n === 0) return undefined;
-  const shown = parsed.invalid.slice(0, max).map((b) => l10n.t('line {0} “{1}” ({2})', b.line, b.value.length > 24 ? `${b.value.slice(0, 24)}…` : b.value, b.reason));
-  const more = n > max ? l10n.t('; and {0} more', thousands(n - max)) : '';
-  return n === 1 ? l10n.t('{0} entry is not an address: {1}{2}.', thousands(n), shown.join('; '), more) : l10n.t('{0} entries are not addresses: {1}{2}.', thousands(n), shown.join('; '), more);
-}
-
-/** "2 duplicates removed." (or undefined): a list never loses entries without saying so. */
-export function duplicatesText(parsed: ParsedList): string | undefined {
-  const d = parsed.duplicates;
-  return d === 0 ? undefined : d === 1 ? l10n.t('{0} duplicate removed.', thousands(d)) : l10n.t('{0} duplicates removed.', thousands(d));
-}
-
-/**
- * Parses pasted text (addresses separated by spaces, commas, semicolons or new lines)
- * into valid addresses, the invalid entries with their line numbers, and a duplicate count.
- */
-export function parseAddressList(text: string, chain: Chain): ParsedList {
-  const seen = new Set<string>();
-  const valid: string[] = [];
-  const invalid: ParsedList['invalid'] = [];
-  let duplicates = 0;
-  const lines = text.split(/\r\n|\n|\r/u);
-  lines.forEach((lineText, i) => {
-    for (const raw of lineText.split(/[\s,;]+/u)) {
-      const v = raw.replace(/^["'`]+|["'`]+$/gu, '');
-      if (!v) continue;
-      const p = addressProblem(v, chain);
-      if (p) {
-        invalid.push({ line: i + 1, value: v, reason: p });
-        continue;
-      }
-      const n = normaliseAddress(v, chain);
-      if (seen.has(n)) duplicates++;
-      else {
-        seen.add(n);
-        valid.push(n);
-      }
-    }
-  });
-  return { valid, invalid, duplicates };
-}
+// A pasted or read list (parseAddressList, its bad entries and duplicates in words): addressLists/listText.ts.
 
 function short(v: string): string {
   return v.length > 20 ? `${v.slice(0, 8)}…${v.slice(-6)}` : v;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { addressProblem, badEntriesText, duplicatesText, parseAddressList } from '../../core/spec/addresses';
+import { addressProblem } from '../../core/spec/addresses';
+import { badEntriesText, duplicatesText, parseAddressList, parseAddressListSliced, type ParsedList } from '../../core/addressLists/listText';
 import { shortTitle, validateInput, type Endpoint } from '../../core/spec/catalog';
 import type { FieldSpec } from '../../core/spec/fields';
 import type { JobRecord } from '../../core/jobs/job';
@@ -176,8 +177,8 @@ async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): 
     }
     const src = (await pickStep(t, sources, { placeholder: l10n.t('Where do the {0} come from? ({1})', what, rangeText(f)) }))?.[0];
     if (src === undefined) return undefined;
-    let text: string | undefined;
-    if (typeof src === 'object') text = src.recent.join('\n');
+    let text: string | readonly string[] | undefined;
+    if (typeof src === 'object') text = src.recent;
     else if (src === 'paste') {
       text = await inputStep(t, {
         prompt: l10n.t('{0}: paste addresses separated by spaces, commas or new lines.', f.label),
@@ -193,14 +194,15 @@ async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): 
       });
     } else text = await readListSource(src, t, deps);
     if (text === undefined) continue;
-    const parsed = parseAddressList(text, chain);
+    // A list source reaches 100,000 entries: parsed with the host's loop given back every few (issue 34 item 4).
+    const parsed = await parseAddressListSliced(text, chain);
     const checked = await reviewList(parsed, f, t);
     if (checked) return checked;
   }
 }
 
 /** Shows what is wrong with a list before anything is sent; resolves the list to use, or undefined to pick again. */
-async function reviewList(parsed: ReturnType<typeof parseAddressList>, f: FieldSpec, t: StepTitle): Promise<string[] | undefined> {
+async function reviewList(parsed: ParsedList, f: FieldSpec, t: StepTitle): Promise<string[] | undefined> {
   const what = f.label.toLowerCase();
   const n = parsed.valid.length;
   const dup = duplicatesText(parsed) ? ` ${duplicatesText(parsed) ?? ''}` : '';

@@ -10,12 +10,16 @@ import { l10n } from '../../shared/l10n';
 /** Where a list of addresses can come from. */
 export type ListSource = 'paste' | 'selection' | 'activeFile' | 'file' | 'result' | 'recent';
 
-/** Reads the text of a list source; undefined when the person backs out of a sub-step. */
+/**
+ * Reads the text of a list source (a file's or result's column as its cells, one a line: never
+ * joined into one string and split again on this thread); undefined when the person backs out of
+ * a sub-step.
+ */
 export async function readListSource(
   source: ListSource,
   t: StepTitle,
   deps: { doneJobs: () => readonly JobRecord[] },
-): Promise<string | undefined> {
+): Promise<string | readonly string[] | undefined> {
   switch (source) {
     case 'selection': {
       const ed = vscode.window.activeTextEditor;
@@ -61,10 +65,10 @@ async function firstTabularFile(p: string): Promise<string> {
  * A .txt list's lines, or a .csv's column: the one classifier's address column first, the person
  * picks. Read in a table worker (core/results/readResult.ts), never as one string on this thread.
  */
-async function readAddressFile(file: string, t: StepTitle): Promise<string | undefined> {
+async function readAddressFile(file: string, t: StepTitle): Promise<readonly string[] | undefined> {
   return withResultReader(file, async (reader) => {
     const header = reader.columns;
-    if (header.length === 0) return '';
+    if (header.length === 0) return [];
     let idx: number | undefined = 0;
     if (/\.csv$/iu.test(file)) {
       const guess = pickAddressColumn(header, reader.sample)?.column ?? -1;
@@ -77,6 +81,6 @@ async function readAddressFile(file: string, t: StepTitle): Promise<string | und
       idx = col?.[0];
     }
     if (idx === undefined) return undefined;
-    return (await reader.columnText(idx)).join('\n');
+    return reader.columnText(idx);
   });
 }

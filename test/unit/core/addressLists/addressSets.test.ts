@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { threadId } from 'node:worker_threads';
 import { AddressSetCache, addressSetOf, appendToList, checkChains, combine, countOf, listAddress, listFileName, listText, readAddressSet, readInThread, readInWorker, type AddressColumnReader, type SetOperation } from '../../../../src/core/addressLists/addressSets';
-import { parseAddressList } from '../../../../src/core/spec/addresses';
+import { parseAddressList } from '../../../../src/core/addressLists/listText';
 import { rng, tempDir, writeTemp } from '../../tableFixtures';
 
 let dir = '';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { badEntriesText, duplicatesText, parseAddressList } from '../../../../src/core/spec/addresses';
+import { badEntriesText, duplicatesText, parseAddressList } from '../../../../src/core/addressLists/listText';
 import { WalletAnalyticsApi } from '../../../../src/core/transport/api';
 import {
   ALT_DEXES,
