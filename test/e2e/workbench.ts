@@ -147,6 +147,8 @@ const LOAD_IDLE_MS = 60_000;
 
 export class Workbench {
   private shots = 0;
+  /** The screenshots' name now (shotsAs() changes it when one window serves several flows). */
+  private shotName: string;
 
   private constructor(
     readonly page: Page,
@@ -155,8 +157,21 @@ export class Workbench {
     private readonly release: () => Promise<void>,
     readonly workspace: string,
     readonly extensionsDir: string,
-    private readonly name: string,
-  ) {}
+    name: string,
+  ) {
+    this.shotName = name;
+  }
+
+  /**
+   * Names the screenshots that follow <name>-NN-<step>.png, counted from 01 again: a file that runs
+   * two flows in one window (tableThemes: one theme, then the other, as a11y does) keeps each flow's
+   * pictures under its own name, as two windows gave them, without the second window's cost (a
+   * workbench drawn and an extension host started: 20–35 s of a loaded 2-core machine).
+   */
+  shotsAs(name: string): void {
+    this.shotName = name;
+    this.shots = 0;
+  }
 
   /**
    * Opens the workbench on a fresh workspace folder: on the tier's shared code-server when there is
@@ -546,7 +561,7 @@ export class Workbench {
    */
   async screenshot(step: string, o: { allowErrors?: RegExp } = {}): Promise<string> {
     mkdirSync(screenshotsDir, { recursive: true });
-    const file = join(screenshotsDir, `${this.name}-${String(++this.shots).padStart(2, '0')}-${step}.png`);
+    const file = join(screenshotsDir, `${this.shotName}-${String(++this.shots).padStart(2, '0')}-${step}.png`);
     await this.page.screenshot({ path: file });
     const errors = (await this.errorNotifications()).filter((m) => !o.allowErrors?.test(m));
     if (errors.length > 0) throw new Error(`Error notification on screen at "${step}" (${file}): ${JSON.stringify(errors)}`);
