@@ -12,3 +12,4 @@ export function lanesToAdd(o: { lanes: number; running: number; queued: number }
 export function longestFirst(files: readonly string[], tables: readonly (Record<string, number> | undefined)[], guess?: (file: string) => number, key?: (file: string) => string): string[];
 export function readFigures(file: string, part?: string): Record<string, number> | undefined;
 export function runnerOrder(line: string): { go: true } | { lanes: number } | undefined;
+export function treeCpuSeconds(pids: readonly number[], stats?: readonly string[] | null, ticksPerSecond?: number): number | undefined;

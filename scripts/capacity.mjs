@@ -10,7 +10,7 @@
 //     where there are slots to spare (4 cores and more, not loaded); otherwise it waits for them and
 //     runs beside e2e, which then has two lanes less (never under two) while it runs.
 // planCapacity() is pure (facts in, sizes out) so the unit tests drive every case.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 
 const clamp = (n, lo, hi) => Math.max(lo, Math.min(hi, Math.floor(n)));
@@ -89,6 +89,52 @@ export function readFigures(file, part) {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * CPU-seconds (user and system, with those of its children already ended and reaped) of the
+ * processes `pids` and everything they started, from /proc/<pid>/stat texts (default: this
+ * machine's; null where there is no /proc, and then the answer is undefined). scripts/test-e2e.mjs reads it around each file
+ * for its lane's code-server and Chromium: CI's e2e tier is CPU-bound, so what a file costs is its
+ * CPU, not its seconds on a loaded machine.
+ */
+export function treeCpuSeconds(pids, stats = procStats(), ticksPerSecond = 100) {
+  if (stats === null) return undefined;
+  const procs = stats.flatMap((text) => {
+    // The name, in parentheses, may hold spaces and ')': the fields after the last ')' are fixed.
+    const close = text.lastIndexOf(')');
+    const f = text.slice(close + 2).split(' ');
+    const pid = Number.parseInt(text, 10);
+    return close < 0 || !Number.isFinite(pid) ? [] : [{ pid, ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) }];
+  });
+  const under = new Set(pids);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs) {
+      if (!under.has(p.pid) && under.has(p.ppid)) {
+        under.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  return procs.filter((p) => under.has(p.pid)).reduce((s, p) => s + p.ticks, 0) / ticksPerSecond;
+}
+
+/** Every process's /proc/<pid>/stat, or null without /proc. */
+function procStats() {
+  let pids;
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/u.test(d));
+  } catch {
+    return null;
+  }
+  return pids.flatMap((pid) => {
+    try {
+      return [readFileSync(`/proc/${pid}/stat`, 'utf8')];
+    } catch {
+      return []; // ended meanwhile
+    }
+  });
 }
 
 /** The load when this module was first loaded: test-all imports it before it starts anything. */

@@ -26,9 +26,9 @@
 // Needs `node esbuild.mjs --tests` and `npm run package` first (npm test does both).
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
-import { lanesToAdd, longestFirst, readFigures, runnerOrder } from './capacity.mjs';
+import { lanesToAdd, longestFirst, readFigures, runnerOrder, treeCpuSeconds } from './capacity.mjs';
 import cs from './code-server.js';
 
 const root = cs.repoRoot;
@@ -134,6 +134,8 @@ const SUMMARY = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'tod
 const totals = Object.fromEntries(SUMMARY.map((k) => [k, 0]));
 const durations = { ...lastDurations };
 let failedFiles = 0;
+/** CPU-seconds of the lanes' code-servers and Chromiums over the files, where /proc tells (Linux). */
+let laneCpu = 0;
 
 /** Each lane's Chromium, or none: WA_E2E_LANE_BROWSER=0 gives a Chromium per window, as before (to compare, or to rule the shared one out). */
 async function laneBrowser(lane, i) {
@@ -149,9 +151,17 @@ async function laneBrowser(lane, i) {
 /** Runs files from the queue on a lane until it is empty. */
 async function worker({ server, dirs, browser }) {
   const shared = { url: server.url, pid: server.pid, logPath: server.logPath, vsix, ...dirs, ...(browser ? { browserWs: browser.wsEndpoint() } : {}) };
+  // What a file costs the machine: the CPU its lane's code-server (its extension hosts) and Chromium
+  // (its windows) spent meanwhile. The tier is CPU-bound, so this, not its seconds on a loaded
+  // machine, is what a change to a file saves (the file's own node process is not counted).
+  const lanePids = [server.pid, ...(browser?.process()?.pid ? [browser.process().pid] : [])];
   await released; // WA_E2E_HOLD: no file before `go`
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const cpuBefore = treeCpuSeconds(lanePids);
     const r = await runFile(file, shared);
+    const cpuAfter = treeCpuSeconds(lanePids);
+    const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+    if (cpu !== undefined) laneCpu += cpu;
     const counts = {};
     // Each file's own summary is folded into the tier's, printed last.
     const body = r.output
@@ -171,7 +181,8 @@ async function worker({ server, dirs, browser }) {
       if (!ran || counts.fail + counts.cancelled === 0) totals.fail++;
     }
     durations[basename(file)] = Math.round(r.seconds);
-    console.log(`\n━ ${file} (${r.seconds.toFixed(1)} s on ${server.url}, exit ${r.code})\n${body}`);
+    const cpuNote = cpu === undefined ? '' : `, ${cpu.toFixed(0)} CPU-s in its lane's code-server and Chromium`;
+    console.log(`\n━ ${file} (${r.seconds.toFixed(1)} s${cpuNote} on ${server.url}, exit ${r.code})\n${body}`);
   }
 }
 
@@ -280,7 +291,8 @@ try {
   writeFileSync(durationsFile, `${JSON.stringify(durations, null, 2)}\n`);
   // The files' time counts from `go` when held (the lanes' start ran beside other work before it).
   const since = hold ? tFiles : t0;
-  console.log(`\ntest-e2e: ${files.length} files in ${((Date.now() - since) / 1000).toFixed(1)} s${hold ? ' from `go`' : ''}, ${failedFiles} failed`);
+  const cpuNote = treeCpuSeconds([]) === undefined ? '' : ` (${laneCpu.toFixed(0)} CPU-s in the lanes' code-servers and Chromiums, load ${loadavg()[0].toFixed(1)})`;
+  console.log(`\ntest-e2e: ${files.length} files in ${((Date.now() - since) / 1000).toFixed(1)} s${hold ? ' from `go`' : ''}${cpuNote}, ${failedFiles} failed`);
   for (const k of SUMMARY) console.log(`ℹ ${k} ${totals[k]}`);
   console.log(`ℹ duration_ms ${Date.now() - since}`);
   if (failedFiles > 0) {

@@ -147,6 +147,8 @@ const LOAD_IDLE_MS = 60_000;
 
 export class Workbench {
   private shots = 0;
+  /** The screenshots' name now (shotsAs() changes it when one window serves several flows). */
+  private shotName: string;
 
   private constructor(
     readonly page: Page,
@@ -155,8 +157,21 @@ export class Workbench {
     private readonly release: () => Promise<void>,
     readonly workspace: string,
     readonly extensionsDir: string,
-    private readonly name: string,
-  ) {}
+    name: string,
+  ) {
+    this.shotName = name;
+  }
+
+  /**
+   * Names the screenshots that follow <name>-NN-<step>.png, counted from 01 again: a file that runs
+   * two flows in one window (tableThemes: one theme, then the other, as a11y does) keeps each flow's
+   * pictures under its own name, as two windows gave them, without the second window's cost (a
+   * workbench drawn and an extension host started: 20–35 s of a loaded 2-core machine).
+   */
+  shotsAs(name: string): void {
+    this.shotName = name;
+    this.shots = 0;
+  }
 
   /**
    * Opens the workbench on a fresh workspace folder: on the tier's shared code-server when there is
@@ -252,7 +267,7 @@ export class Workbench {
    * Chromium on the workbench URL for folder, once the workbench has drawn its parts. With the lane's
    * browser (browserWs, from scripts/test-e2e.mjs) the window is a fresh context in it, as isolated
    * as a fresh browser (its own storage, cache and cookies) without a Chromium start per window
-   * (6–8 s each on a loaded 2-core machine, 24 windows a run); closing it closes only that context.
+   * (6–8 s each on a loaded 2-core machine, 19 windows a run); closing it closes only that context.
    * When the lane's browser cannot be reached, the window starts its own, as a file run alone does.
    */
   private static async load(o: OpenOptions, serverUrl: string, folder: string, browserWs?: string): Promise<{ browser: Browser; page: Page }> {
@@ -546,7 +561,7 @@ export class Workbench {
    */
   async screenshot(step: string, o: { allowErrors?: RegExp } = {}): Promise<string> {
     mkdirSync(screenshotsDir, { recursive: true });
-    const file = join(screenshotsDir, `${this.name}-${String(++this.shots).padStart(2, '0')}-${step}.png`);
+    const file = join(screenshotsDir, `${this.shotName}-${String(++this.shots).padStart(2, '0')}-${step}.png`);
     await this.page.screenshot({ path: file });
     const errors = (await this.errorNotifications()).filter((m) => !o.allowErrors?.test(m));
     if (errors.length > 0) throw new Error(`Error notification on screen at "${step}" (${file}): ${JSON.stringify(errors)}`);

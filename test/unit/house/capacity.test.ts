@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { lanesToAdd, longestFirst, planCapacity, readFigures, runnerOrder } from '../../../scripts/capacity.mjs';
+import { lanesToAdd, longestFirst, planCapacity, readFigures, runnerOrder, treeCpuSeconds } from '../../../scripts/capacity.mjs';
 
 describe('npm test: what runs side by side', () => {
   it('an idle 2-core machine: four unit files, four e2e lanes (three while the integration tier runs), integration after the checks', () => {
@@ -100,5 +100,23 @@ describe('npm test: what runs side by side', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("an e2e lane's CPU-seconds: its processes and all they started, those ended and reaped included", () => {
+    // /proc/<pid>/stat: the name in parentheses may hold spaces and ')'; utime, stime, cutime, cstime are fields 14–17 (ticks).
+    const stat = (pid: number, ppid: number, name: string, ticks: [number, number, number, number]): string =>
+      `${pid} (${name}) S ${ppid} 1 1 0 -1 4194304 97 0 0 0 ${ticks.join(' ')} 20 0 1 0 5617981 3133440 393`;
+    const procs = [
+      stat(10, 1, 'node', [100, 50, 300, 20]), // code-server: its reaped extension hosts are in cutime/cstime
+      stat(11, 10, 'node) (ext host', [200, 0, 0, 0]),
+      stat(12, 11, 'rg', [5, 5, 0, 0]),
+      stat(20, 1, 'chromium', [400, 100, 0, 0]),
+      stat(21, 20, 'chromium', [1000, 0, 0, 0]),
+      stat(30, 1, 'elsewhere', [9999, 0, 0, 0]),
+    ];
+    assert.equal(treeCpuSeconds([10], procs, 100), (100 + 50 + 300 + 20 + 200 + 10) / 100);
+    assert.equal(treeCpuSeconds([10, 20], procs, 100), (680 + 1500) / 100);
+    assert.equal(treeCpuSeconds([99], procs, 100), 0, 'a process gone counts nothing');
+    assert.equal(treeCpuSeconds([10], null, 100), undefined, 'no /proc (not Linux): no figure');
   });
 });
