@@ -80,10 +80,26 @@ const undiciApart = {
   },
 };
 
+/**
+ * `vscode` is read once per bundle: esbuild turns each file's `import * as vscode from 'vscode'` into
+ * its own __toESM(require('vscode')), a copy of every one of the API's few hundred names, 71 times in
+ * the features (about 50 ms of their load under a stub, issue 34 item 1). Every import of it
+ * goes through one module that re-exports it instead, so the names are copied once.
+ */
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
+
 const builds = [
   {
     ...common,
-    plugins: [...common.plugins, featuresApart, undiciApart],
+    plugins: [...common.plugins, featuresApart, undiciApart, vscodeOnce],
     // That import() becomes a require(): the extension host's loader, which serves `vscode`, sees it.
     supported: { 'dynamic-import': false },
     // The table worker is its own entry: the host starts it by file (src/core/table/remoteTable.ts).
