@@ -136,6 +136,8 @@ describe('activation: a thin entry and a plain ASCII bundle', () => {
     // A diagnostics channel undici's client names (and nothing of ours): its code is not in the features.
     assert.equal(built.includes('undici:client:sendHeaders'), false, 'undici is inside dist/features.js again');
     assert.match(readFileSync(join(root, '.vscodeignore'), 'utf8'), /^!dist\/undici\.js$/mu, 'the .vsix ships dist/undici.js');
+    // One copy of the vscode API's names (esbuild.mjs vscodeOnce), not one per file that imports it.
+    assert.equal(built.match(/require\("vscode"\)/gu)?.length, 1, 'the features require vscode more than once');
     // Loaded in a fresh Node under a stub of `vscode` (every name @types/vscode exports), the loader
     // watched: what the features require at load.
     const names = [...readFileSync(join(root, 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8').matchAll(/^\texport (?:class|enum|namespace|const|function|let) (\w+)/gmu)].map((m) => m[1]);
