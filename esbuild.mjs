@@ -5,6 +5,7 @@
 //   node esbuild.mjs --tests         also build test/ and bench/ into out/
 import * as esbuild from 'esbuild';
 import { chmodSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -66,10 +67,39 @@ const featuresApart = {
   },
 };
 
+/**
+ * undici is its own bundle too, dist/undici.js, required on the first request (src/core/transport/undici.ts
+ * and proxy.ts require it inside a function): read with the features it took 0.2–1.4 s on a loaded
+ * machine and a third of their bytes (issue 34 item 1). Every `undici` the host's bundles import
+ * becomes a require() of that sibling file, where the import is.
+ */
+const undiciApart = {
+  name: 'undici-apart',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
+  },
+};
+
+/**
+ * `vscode` is read once per bundle: esbuild turns each file's `import * as vscode from 'vscode'` into
+ * its own __toESM(require('vscode')), a copy of every one of the API's few hundred names, 71 times in
+ * the features (about 50 ms of their load under a stub, issue 34 item 1). Every import of it
+ * goes through one module that re-exports it instead, so the names are copied once.
+ */
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
+
 const builds = [
   {
     ...common,
-    plugins: [...common.plugins, featuresApart],
+    plugins: [...common.plugins, featuresApart, undiciApart, vscodeOnce],
     // That import() becomes a require(): the extension host's loader, which serves `vscode`, sees it.
     supported: { 'dynamic-import': false },
     // The table worker is its own entry: the host starts it by file (src/core/table/remoteTable.ts).
@@ -81,6 +111,15 @@ const builds = [
     external: ['vscode'],
     // jsonc-parser's UMD entry requires its modules dynamically, which a bundle cannot follow: take ESM entries first.
     mainFields: ['module', 'main'],
+  },
+  {
+    ...common,
+    // undici's own bundle (undiciApart above): its CommonJS entry as it is, so module.exports is undici's.
+    entryPoints: { undici: createRequire(import.meta.url).resolve('undici') },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
   },
   {
     ...common,

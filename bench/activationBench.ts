@@ -166,8 +166,8 @@ function vscodeNames(): string[] {
   return [...d.matchAll(/^\texport (?:class|enum|namespace|const|function|let) (\w+)/gmu)].map((m) => m[1] ?? '');
 }
 
-/** require() of the bundle under a stub `vscode`, in a fresh Node process: [ms, MB of heap it added]. */
-function bundleLoad(bundle: string): { ms: number; heapMb: number } {
+/** require() of the bundle under a stub `vscode`, in a fresh Node process: wall ms, the process's CPU ms (less moved by a loaded machine), MB of heap it added. */
+function bundleLoad(bundle: string): { ms: number; cpuMs: number; heapMb: number } {
   const script = `
     const Module = require('node:module');
     const stub = new Proxy(function () {}, { get: () => stub, apply: () => stub, construct: () => stub });
@@ -176,12 +176,14 @@ function bundleLoad(bundle: string): { ms: number; heapMb: number } {
     Module._load = function (request, ...rest) { return request === 'vscode' ? api : load.call(this, request, ...rest); };
     const heap = process.memoryUsage().heapUsed;
     const t = performance.now();
+    const cpu0 = process.cpuUsage();
     require(${JSON.stringify(bundle)});
     const ms = performance.now() - t;
-    process.stdout.write(JSON.stringify({ ms, heapMb: (process.memoryUsage().heapUsed - heap) / 1e6 }));`;
+    const cpu = process.cpuUsage(cpu0);
+    process.stdout.write(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, heapMb: (process.memoryUsage().heapUsed - heap) / 1e6 }));`;
   const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`Loading ${bundle} failed: ${r.stderr}`);
-  return JSON.parse(r.stdout) as { ms: number; heapMb: number };
+  return JSON.parse(r.stdout) as { ms: number; cpuMs: number; heapMb: number };
 }
 
 /** A round again when the workbench did not come up (a loaded machine can miss code-server's 60 s), up to three times. */
@@ -243,7 +245,7 @@ async function main(): Promise<void> {
     `| "Activated in": activate()'s start to every stand-in registered (the extension's own clock) | — | ${own.length ? fmt(own) : 'not read'} |`,
     ...kinds.map((k) => `| … of which ${k} | — | ${fine(rounds.flatMap((r) => (r.costs[k] === undefined ? [] : [r.costs[k]])))} |`),
     `| Loading the entry bundle alone under a stub of \`vscode\` (fresh Node each) | — | ${fmt(loads.map((l) => l.ms))}, heap +${median(loads.map((l) => l.heapMb)).toFixed(0)} MB |`,
-    ...(featureLoads.length ? [`| Loading the features bundle (dist/features.js, ${(statSync(featuresBundle).size / 1e6).toFixed(2)} MB) alone, the same way | — | ${fmt(featureLoads.map((l) => l.ms))}, heap +${median(featureLoads.map((l) => l.heapMb)).toFixed(0)} MB |`] : []),
+    ...(featureLoads.length ? [`| Loading the features bundle (dist/features.js, ${(statSync(featuresBundle).size / 1e6).toFixed(2)} MB) alone, the same way | — | ${fmt(featureLoads.map((l) => l.ms))}; its thread's CPU time ${fmt(featureLoads.map((l) => l.cpuMs))}, which the load moves less; heap +${median(featureLoads.map((l) => l.heapMb)).toFixed(0)} MB |`] : []),
     '',
   ];
   const out = join(repoRoot, 'bench', 'RESULTS-activation.md');

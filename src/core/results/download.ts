@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { ResultKind } from '../spec/catalog';
 import { nthName } from '../files/naming';
 import { moveNoReplace } from '../files/writeInside';
@@ -22,6 +22,7 @@ import { dispositionName, resultKindOf, urlName } from './kinds';
 import { safeFileName } from './names';
 import { CancelledError, DownloadError, WalletApiError, errorText } from '../errors';
 import { checkUrl } from '../transport/http';
+import { undici } from '../transport/undici';
 import { proxyFailure } from '../transport/proxy';
 import { l10n } from '../l10n';
 import { mebibytes } from '../numberText';
@@ -167,7 +168,7 @@ async function openFollowingRedirects(url: string, opts: DownloadOptions): Promi
   for (let hop = 0; ; hop++) {
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(current, {
+      res = await undici().request(current, {
         method: 'GET',
         headers: { ...opts.headersFor?.(current), 'accept-encoding': 'identity' },
         signal: opts.signal,

@@ -215,7 +215,7 @@ const queryBody = (chain: Chain): FieldSpec =>
     chain,
     description: 'A Wallet Database query: AND/OR groups of conditions on the metrics, and a limit.',
     rule: 'Query must be a Wallet Database query: an object with "where" (AND/OR groups of conditions) and "limit".',
-    schema: QueryBody,
+    schema: () => QueryBody,
   });
 
 /**
@@ -390,7 +390,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
         key: 'tokens', label: 'Tokens and windows', kind: 'tokenWindows', chain: 'main', min: 2, max: 20,
         description: 'Two to twenty tokens, each with the time window (Unix seconds) in which its buy counts.',
         rule: TOKEN_WINDOWS_RULE,
-        schema: tokenWindowsSchema(),
+        schema: tokenWindowsSchema,
       }),
     ],
     price: flat(100),
@@ -418,7 +418,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     fields: [
       customField({
         key: 'requestId', label: 'Request id', kind: 'text', description: 'The requestId a submit returned.', min: 1, max: REQUEST_ID_MAX,
-        rule: requestIdRule('Request id'), schema: requestIdSchema('Request id'),
+        rule: requestIdRule('Request id'), schema: () => requestIdSchema('Request id'),
       }),
     ],
     price: FREE,
@@ -443,7 +443,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
         key: 'columns', label: 'Columns', kind: 'textList', min: 1, max: CREATOR_COLUMNS.length, optional: true, options: CREATOR_COLUMNS,
         description: `Columns to return (all when left out): ${CREATOR_COLUMNS.join(', ')}.`,
         rule: COLUMNS_RULE,
-        schema: z.array(z.enum(CREATOR_COLUMNS, { error: COLUMNS_RULE }), { error: COLUMNS_RULE }).min(1, { error: COLUMNS_RULE }).max(CREATOR_COLUMNS.length, { error: COLUMNS_RULE }),
+        schema: () => z.array(z.enum(CREATOR_COLUMNS, { error: COLUMNS_RULE }), { error: COLUMNS_RULE }).min(1, { error: COLUMNS_RULE }).max(CREATOR_COLUMNS.length, { error: COLUMNS_RULE }),
       }),
       integerField({ key: 'page', label: 'Page', description: 'Which page, from 1.', min: 1, max: 1_000_000, default: 1 }),
       integerField({ key: 'page_size', label: 'Creators per page', description: 'How many creators a page holds (100 credits each).', min: 1, max: LIMITS.creatorsPageSize, default: 50 }),

@@ -8,6 +8,10 @@
  * from 1 to 24.": it is the message for any wrong value, whatever is wrong with it (a string, a
  * fraction, a number out of range). "X is required." is said only when X is missing
  * (validateInput in ./catalog).
+ *
+ * A field's schema is built on its first use, not with the catalog (issue 34 item 1): the catalog's
+ * hundred-odd zod schemas were built when the features loaded, tens of milliseconds before any
+ * input was checked. `schema` is a getter that builds it once.
  */
 import { z } from 'zod';
 import { addressListSchema, addressRule, addressSchema, type Chain } from './addresses';
@@ -49,22 +53,30 @@ export interface FieldSpec {
 
 type Base = { key: string; label: string; description: string; wire?: string; optional?: boolean };
 
-function spec(b: Base, rest: Omit<FieldSpec, 'key' | 'wire' | 'label' | 'description' | 'optional'>): FieldSpec {
-  return { key: b.key, wire: b.wire ?? b.key, label: b.label, description: b.description, optional: b.optional ?? false, ...rest };
+/** A field whose schema `build` makes on the first read of `schema`, once. */
+function spec(b: Base, rest: Omit<FieldSpec, 'key' | 'wire' | 'label' | 'description' | 'optional' | 'schema'>, build: () => z.ZodType): FieldSpec {
+  let built: z.ZodType | undefined;
+  return {
+    key: b.key, wire: b.wire ?? b.key, label: b.label, description: b.description, optional: b.optional ?? false, ...rest,
+    get schema(): z.ZodType {
+      return (built ??= build());
+    },
+  };
 }
 
 export function addressField(b: Base & { chain: Chain }): FieldSpec {
   const rule = `${b.label} must be ${addressRule(b.chain)}.`;
-  return spec(b, { kind: 'address', chain: b.chain, rule, schema: addressSchema(b.chain, rule) });
+  return spec(b, { kind: 'address', chain: b.chain, rule }, () => addressSchema(b.chain, rule));
 }
 
 export function addressListField(b: Base & { chain: Chain; max: number; what: string; min?: number }): FieldSpec {
   const min = b.min ?? 1;
   const kind = b.chain === 'alt' ? 'second-chain (0x)' : 'base58';
   const rule = `${b.label} must be a list of ${thousands(min)} to ${thousands(b.max)} ${kind} addresses.`;
-  let schema = addressListSchema(b.chain, b.max, rule);
-  if (min > 1) schema = schema.refine((l) => l.length >= min, { error: (iss) => `${rule} This list has ${listLength(iss.input)} distinct ${b.what}.` });
-  return spec(b, { kind: 'addressList', chain: b.chain, min, max: b.max, rule, schema });
+  return spec(b, { kind: 'addressList', chain: b.chain, min, max: b.max, rule }, () => {
+    const schema = addressListSchema(b.chain, b.max, rule);
+    return min > 1 ? schema.refine((l) => l.length >= min, { error: (iss) => `${rule} This list has ${listLength(iss.input)} distinct ${b.what}.` }) : schema;
+  });
 }
 
 function listLength(v: unknown): string {
@@ -73,8 +85,9 @@ function listLength(v: unknown): string {
 
 export function integerField(b: Base & { min: number; max: number; default?: number }): FieldSpec {
   const rule = `${b.label} must be a whole number from ${thousands(b.min)} to ${thousands(b.max)}.`;
-  const schema = z.number({ error: rule }).int({ error: rule }).min(b.min, { error: rule }).max(b.max, { error: rule });
-  return spec(b, { kind: 'integer', min: b.min, max: b.max, default: b.default, rule, schema });
+  return spec(b, { kind: 'integer', min: b.min, max: b.max, default: b.default, rule }, () =>
+    z.number({ error: rule }).int({ error: rule }).min(b.min, { error: rule }).max(b.max, { error: rule }),
+  );
 }
 
 export function numberField(b: Base & { min?: number; max?: number }): FieldSpec {
@@ -84,10 +97,12 @@ export function numberField(b: Base & { min?: number; max?: number }): FieldSpec
     : b.max !== undefined ? ` of at most ${thousands(b.max)}`
     : '';
   const rule = `${b.label} must be a number${range}.`;
-  let schema = z.number({ error: rule });
-  if (b.min !== undefined) schema = schema.min(b.min, { error: rule });
-  if (b.max !== undefined) schema = schema.max(b.max, { error: rule });
-  return spec(b, { kind: 'number', min: b.min, max: b.max, rule, schema });
+  return spec(b, { kind: 'number', min: b.min, max: b.max, rule }, () => {
+    let schema = z.number({ error: rule });
+    if (b.min !== undefined) schema = schema.min(b.min, { error: rule });
+    if (b.max !== undefined) schema = schema.max(b.max, { error: rule });
+    return schema;
+  });
 }
 
 /** Unix seconds accepted for a time: 2010-01-01 to 2100-01-01 (UTC). A millisecond time is far above. */
@@ -109,25 +124,26 @@ export function unixSecondsSchema(label: string): z.ZodType<number> {
 }
 
 export function timestampField(b: Base): FieldSpec {
-  return spec(b, { kind: 'timestamp', rule: `${b.label} must be a Unix time in seconds between 2010 and 2100.`, schema: unixSecondsSchema(b.label) });
+  return spec(b, { kind: 'timestamp', rule: `${b.label} must be a Unix time in seconds between 2010 and 2100.` }, () => unixSecondsSchema(b.label));
 }
 
 export function enumField(b: Base & { options: readonly [string, ...string[]]; default?: string }): FieldSpec {
   const rule = `${b.label} must be one of: ${b.options.join(', ')}.`;
-  return spec(b, { kind: 'enum', options: b.options, default: b.default, rule, schema: z.enum(b.options, { error: rule }) });
+  return spec(b, { kind: 'enum', options: b.options, default: b.default, rule }, () => z.enum(b.options, { error: rule }));
 }
 
 /** `rule` replaces the default "X must be MIN to MAX characters." when the text has a form (a pattern). */
 export function textField(b: Base & { min: number; max: number; pattern?: RegExp; rule?: string }): FieldSpec {
   const rule = b.rule ?? `${b.label} must be ${thousands(b.min)} to ${thousands(b.max)} characters.`;
-  let schema = z.string({ error: rule }).trim().min(b.min, { error: rule }).max(b.max, { error: rule });
-  if (b.pattern) schema = schema.regex(b.pattern, { error: rule });
-  return spec(b, { kind: 'text', min: b.min, max: b.max, rule, schema, ...(b.pattern ? { pattern: b.pattern.source } : {}) });
+  return spec(b, { kind: 'text', min: b.min, max: b.max, rule, ...(b.pattern ? { pattern: b.pattern.source } : {}) }, () => {
+    const schema = z.string({ error: rule }).trim().min(b.min, { error: rule }).max(b.max, { error: rule });
+    return b.pattern ? schema.regex(b.pattern, { error: rule }) : schema;
+  });
 }
 
-/** A field with its own schema; `rule` is its whole rule in one sentence, said for a value of the wrong type. */
+/** A field with its own schema, which `schema` builds on first use; `rule` is its whole rule in one sentence, said for a value of the wrong type. */
 export function customField(
-  b: Base & { kind: FieldKind; schema: z.ZodType; rule: string; min?: number; max?: number; chain?: Chain; options?: readonly string[] },
+  b: Base & { kind: FieldKind; schema: () => z.ZodType; rule: string; min?: number; max?: number; chain?: Chain; options?: readonly string[] },
 ): FieldSpec {
-  return spec(b, { kind: b.kind, schema: b.schema, rule: b.rule, min: b.min, max: b.max, chain: b.chain, options: b.options });
+  return spec(b, { kind: b.kind, rule: b.rule, min: b.min, max: b.max, chain: b.chain, options: b.options }, b.schema);
 }

@@ -17,7 +17,8 @@
  *   timer fires the outcome is unknown (NoAnswerError): the server may have accepted the call
  *   inside its own window. Only its 504 ack_timeout answer proves nothing was queued.
  */
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from './undici';
 import { sleep } from '../abort';
 import { isLoopbackHost } from './loopback';
 import { proxyCertificateHint, proxyFailure } from './proxy';
@@ -282,7 +283,7 @@ export class HttpTransport {
     try {
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(url, {
+        res = await undici().request(url, {
           method: call.method,
           headers,
           body,

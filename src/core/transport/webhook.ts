@@ -5,7 +5,7 @@
  * own. The webhook is never the API: no key header is ever sent here, whatever the URL, and the
  * URL passes the transport's own check (https, or http for loopback only; no credentials in it).
  */
-import { request } from 'undici';
+import { undici } from './undici';
 import { checkUrl } from './http';
 import { l10n } from '../l10n';
 
@@ -41,7 +41,7 @@ export async function postWebhook(raw: string, text: string, extra: Record<strin
   const url = checkUrl(raw, l10n.t('webhook URL'));
   const kind = webhookKind(url);
   if (kind === 'telegram' && !url.searchParams.get('chat_id')) throw new Error(l10n.t('A Telegram webhook URL needs its chat: …/bot<token>/sendMessage?chat_id=<chat>.'));
-  const res = await request(url, {
+  const res = await undici().request(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(webhookBody(kind, url, text, extra)),

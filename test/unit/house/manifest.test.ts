@@ -161,8 +161,9 @@ describe('package.json manifest', () => {
     assert.ok(readmeImages.length > 0, 'the README shows the product');
     const media = [manifest.icon ?? 'media/icon.png', ...walkthroughMedia(), ...readmeImages];
     // dist/tableWorker.js: the table worker, started by file from the extension bundle. dist/cli.js: the
-    // command-line runner, which Export Pipeline copies beside a pipeline (issue 32).
-    for (const must of ['package.json', 'package.nls.json', 'l10n/bundle.l10n.json', 'README.md', 'CHANGELOG.md', 'LICENSE', manifest.main.replace(/^\.\//, ''), 'dist/tableWorker.js', 'dist/cli.js', ...media]) {
+    // command-line runner, which Export Pipeline copies beside a pipeline (issue 32). dist/features.js and
+    // dist/undici.js: the features and undici, required on first use and on the first request (issue 34).
+    for (const must of ['package.json', 'package.nls.json', 'l10n/bundle.l10n.json', 'README.md', 'CHANGELOG.md', 'LICENSE', manifest.main.replace(/^\.\//, ''), 'dist/tableWorker.js', 'dist/cli.js', 'dist/features.js', 'dist/undici.js', ...media]) {
       assert.ok(files.includes(must), `${must} is missing from the .vsix`);
     }
   });

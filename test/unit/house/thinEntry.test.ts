@@ -3,7 +3,8 @@
  * - src/extension.ts loads nothing heavy: everything it reaches by static imports is `vscode`, the
  *   exports gate, the ids and the stand-ins (a fixed list: adding to it fails here); the features
  *   (undici, zod, the catalog, every view) come through import(), which esbuild.mjs builds as their
- *   own bundle, required on first use.
+ *   own bundle, required on first use; undici is a bundle of its own again (dist/undici.js),
+ *   required on the first request, not while the features load.
  * - activate() does not wait for them: it is not async and awaits nothing (VS Code times the call
  *   and holds every command's run until it returns; the stand-ins make every id exist meanwhile).
  * - the bundle is plain ASCII: esbuild's `charset: 'ascii'` escapes strings, but not what it must keep
@@ -11,6 +12,7 @@
  *   makes V8 read the whole 1.7 MB bundle as two-byte text.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
@@ -125,6 +127,34 @@ describe('activation: a thin entry and a plain ASCII bundle', () => {
     assert.ok(built.length < 20_000, `dist/extension.js is ${built.length} bytes: something heavy is imported statically`);
     assert.match(built, /require\("\.\/features\.js"\)/u);
     assert.match(readFileSync(join(root, '.vscodeignore'), 'utf8'), /^!dist\/features\.js$/mu, 'the .vsix ships dist/features.js');
+  });
+
+  it('the built features require undici beside them (dist/undici.js), and not while they load', () => {
+    const features = join(root, 'dist', 'features.js');
+    const built = readFileSync(features, 'utf8');
+    assert.match(built, /require\("\.\/undici\.js"\)/u, 'undici is not its own bundle');
+    // A diagnostics channel undici's client names (and nothing of ours): its code is not in the features.
+    assert.equal(built.includes('undici:client:sendHeaders'), false, 'undici is inside dist/features.js again');
+    assert.match(readFileSync(join(root, '.vscodeignore'), 'utf8'), /^!dist\/undici\.js$/mu, 'the .vsix ships dist/undici.js');
+    // One copy of the vscode API's names (esbuild.mjs vscodeOnce), not one per file that imports it.
+    assert.equal(built.match(/require\("vscode"\)/gu)?.length, 1, 'the features require vscode more than once');
+    // Loaded in a fresh Node under a stub of `vscode` (every name @types/vscode exports), the loader
+    // watched: what the features require at load.
+    const names = [...readFileSync(join(root, 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8').matchAll(/^\texport (?:class|enum|namespace|const|function|let) (\w+)/gmu)].map((m) => m[1]);
+    const script = `
+      const Module = require('node:module');
+      const stub = new Proxy(function () {}, { get: () => stub, apply: () => stub, construct: () => stub });
+      const api = Object.fromEntries(${JSON.stringify(names)}.map((n) => [n, stub]));
+      const asked = [];
+      const load = Module._load;
+      Module._load = function (request, ...rest) { asked.push(request); return request === 'vscode' ? api : load.call(this, request, ...rest); };
+      require(${JSON.stringify(features)});
+      process.stdout.write(JSON.stringify(asked));`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const asked = JSON.parse(r.stdout) as string[];
+    assert.ok(asked.includes('vscode'), 'the probe did not load the features');
+    assert.deepEqual(asked.filter((a) => /undici/u.test(a)), [], 'undici was required while the features loaded');
   });
 
   it('the exports gate itself loads nothing but vscode', () => {
