@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { badEntriesText, parseAddressList, parseAddressListSliced, PARSE_SLICE } from '../../../../src/core/addressLists/listText';
-import { l10n, useBundle } from '../../../../src/core/l10n';
+import { countingLookups } from '../../fixtures/countingLookups';
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 /** A distinct 44-character base58 address for each i: z, then i in base58 after a run of 1s (base58's zero). */
@@ -19,27 +19,6 @@ function address(i: number): string {
 
 /** 100,000 entries: every other one not an address (a column of notes, a pasted log). */
 const ENTRIES = Array.from({ length: 100_000 }, (_, i) => (i % 2 === 0 ? address(i) : `note-${i}`));
-
-/** Runs `f` with a translation bundle that counts every message looked up in it. */
-function countingLookups<T>(f: () => T): { result: T; lookups: number } {
-  let lookups = 0;
-  const counting = new Proxy<Record<string, string>>({ counted: 'counted' }, {
-    get: (target, key) => {
-      lookups++;
-      return typeof key === 'string' ? target[key] : undefined;
-    },
-  });
-  useBundle(counting);
-  try {
-    l10n.t('counted');
-    assert.ok(lookups > 0, 'the bundle sees a message looked up');
-    lookups = 0;
-    const result = f();
-    return { result, lookups };
-  } finally {
-    useBundle(undefined);
-  }
-}
 
 describe('a list of addresses parsed (issue 34 item 4)', () => {
   it('parsing 100,000 entries, half of them bad, builds no translated message; the words for the bad ones build only those shown', () => {

@@ -12,7 +12,7 @@ import ts from 'typescript';
 import { classifyColumn, pickAddressColumn } from '../../../../src/core/table/columnKind';
 import { numericColumns } from '../../../../src/core/table/compare/pairRows';
 import { distinctAddresses } from '../../../../src/core/spec/addresses';
-import { l10n, useBundle } from '../../../../src/core/l10n';
+import { countingLookups } from '../../fixtures/countingLookups';
 import { METRICS } from '../../../../src/core/spec/metrics';
 import { notebookColumns } from '../../../../src/core/codegen/notebookModel';
 import { compareText, jsonRowsSource, openCsvFile, TableView } from '../../../../src/core/table';
@@ -156,27 +156,13 @@ describe('column kinds: one owner', () => {
 
 describe('column kinds: a cell is tested, not explained (issue 34: no message built per cell)', () => {
   it('classifying a column and counting its addresses looks up no translated message, however many cells are not addresses', () => {
-    // A translation bundle that counts the messages looked up in it: every l10n.t call reads it once.
-    let lookups = 0;
-    const counting = new Proxy<Record<string, string>>({ counted: 'counted' }, {
-      get: (target, key) => {
-        lookups++;
-        return typeof key === 'string' ? target[key] : undefined;
-      },
-    });
-    useBundle(counting);
-    try {
-      l10n.t('counted');
-      assert.ok(lookups > 0, 'the bundle sees a message looked up');
-      lookups = 0;
+    const { lookups } = countingLookups(() => {
       const cells = Array.from({ length: 2_000 }, (_, i) => (i % 2 === 0 ? `not an address ${i}` : `0x${i}`));
       assert.deepEqual(classifyColumn(cells, 'wallet'), { kind: 'text' });
       assert.equal(pickAddressColumn(['wallet', 'note'], cells.map((c) => [c, c])), undefined);
       assert.equal(distinctAddresses(cells, 'main').skipped, 2_000);
       assert.equal(distinctAddresses(cells, 'alt').skipped, 2_000);
-      assert.equal(lookups, 0, `${lookups} messages built for cells that are not addresses`);
-    } finally {
-      useBundle(undefined);
-    }
+    });
+    assert.equal(lookups, 0, `${lookups} messages built for cells that are not addresses`);
   });
 });
