@@ -56,6 +56,18 @@ function located(row: Buffer, columns: number, layout: CellMapLayout, walker?: C
   return Array.from({ length: columns }, (_, c) => map.locate(1, buf, 0, row.length, c));
 }
 
+/** Rows joined with their line endings (CRLF for about a third, by `rand`), and where each starts (then where the last ends). */
+function layRows(rows: readonly string[], rand: () => number): { buf: Buffer; bounds: Uint32Array } {
+  const starts: number[] = [];
+  let text = '';
+  for (const row of rows) {
+    starts.push(Buffer.byteLength(text));
+    text += row + (rand() < 0.3 ? '\r\n' : '\n');
+  }
+  starts.push(Buffer.byteLength(text));
+  return { buf: Buffer.from(text), bounds: Uint32Array.from(starts) };
+}
+
 describe('table: cell map layouts', () => {
   it('places every cell where a walk from the first cell finds it, in every layout, JS and kernel', () => {
     const walker = new CellWalker(1 << 16);
@@ -98,17 +110,7 @@ describe('table: cell map layouts', () => {
     const walker = new CellWalker(1 << 20);
     const rand = rng(2411);
     const bits = ['a', '12.5', ',', ',', ' ', '"', '""', '"x,y"', '"a""b"', '"multi\nline, ""q"""', 'é', 'x'.repeat(40)];
-    /** Rows joined with their line endings, and where each starts (then where the last ends). */
-    const lay = (rows: readonly string[]): { buf: Buffer; bounds: Uint32Array } => {
-      const starts: number[] = [];
-      let text = '';
-      for (const row of rows) {
-        starts.push(Buffer.byteLength(text));
-        text += row + (rand() < 0.3 ? '\r\n' : '\n');
-      }
-      starts.push(Buffer.byteLength(text));
-      return { buf: Buffer.from(text), bounds: Uint32Array.from(starts) };
-    };
+    const lay = (rows: readonly string[]): { buf: Buffer; bounds: Uint32Array } => layRows(rows, rand);
     for (let i = 0; i < 300; i++) {
       const rows = Array.from({ length: 1 + Math.floor(rand() * 30) }, () =>
         Array.from({ length: Math.floor(rand() * 12) }, () => bits[Math.floor(rand() * bits.length)] ?? '').join(''),
@@ -135,16 +137,7 @@ describe('table: cell map layouts', () => {
     const walker = new CellWalker(1 << 20);
     const rand = rng(977);
     const bits = ['a', '12.5', ',', ',', ' ', '"', '""', '"x,y"', '"a""b"', '"multi\nline, ""q"""', '"x" ,', 'é', 'x'.repeat(40)];
-    const lay = (rows: readonly string[]): { buf: Buffer; bounds: Uint32Array } => {
-      const starts: number[] = [];
-      let text = '';
-      for (const row of rows) {
-        starts.push(Buffer.byteLength(text));
-        text += row + (rand() < 0.3 ? '\r\n' : '\n');
-      }
-      starts.push(Buffer.byteLength(text));
-      return { buf: Buffer.from(text), bounds: Uint32Array.from(starts) };
-    };
+    const lay = (rows: readonly string[]): { buf: Buffer; bounds: Uint32Array } => layRows(rows, rand);
     const expected = (buf: Buffer, bounds: Uint32Array, index: number): number[] =>
       Array.from({ length: bounds.length - 1 }, (_, k) => cellStart(buf, trimLineEnd(buf, bounds[k] ?? 0, bounds[k + 1] ?? 0), index, 0, bounds[k] ?? 0));
     for (let i = 0; i < 300; i++) {
