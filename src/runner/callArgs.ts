@@ -11,6 +11,7 @@ One call with the editor's own code: its inputs checked by the catalog's rules (
 with its rule, and nothing is sent), its exact price printed first, refused (exit 3) when above N,
 then sent once. A queued job is waited for and its file downloaded; an answer that was lost is looked
 up in the request history (free) and never sent again; a direct answer is saved as a .json file.
+A free read (e.g. credits, requests) prints its answer alone on stdout, as JSON, and these lines on stderr.
 
   --input JSON      the call's inputs as one JSON object (as the extension's "Copy as Code" writes them); default {}
   --max-credits N   the most this call may charge; a price above N (or with no bound) sends nothing

@@ -10,10 +10,12 @@
  * the headless host (src/runner/host.ts: core/calls/unattended.ts runUnattended, the one poller, the
  * result writer), exactly as `run` sends a pipeline's cell.
  */
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { mayHaveBeenCharged, refusedBeforeSending, toldOutcome } from '../core/calls/outcome';
 import { errorText } from '../core/errors';
 import { planApprovals } from '../core/money/approval';
+import { isPaid } from '../core/money/pricing';
 import { fmtCredits, thousands } from '../core/numberText';
 import type { PipelineFile } from '../core/pipeline/format';
 import { planOnDisk, runPipeline, type LastAnswer } from '../core/pipeline/run';
@@ -29,17 +31,32 @@ import { BadInput, connectionOf, type RunEnv } from './runCommand';
  */
 const STATE_DIR = '.wallet-analytics';
 
-/** Runs `call` or `fetch`; prints as it goes, ends with one line saying what was charged; never throws. */
+/**
+ * Whether `call` is a free read (the balance, the history, a job's record, the columns): its answer
+ * is then what a script wants, so stdout carries that answer alone and the runner's own lines go to
+ * stderr. Copy as Code's free reads run this line in every language instead of a request of their own.
+ */
+function freeRead(cmd: CallCommand): boolean {
+  const ep = cmd.kind === 'call' ? findEndpoint(cmd.endpointId) : undefined;
+  return ep !== undefined && !isPaid(ep);
+}
+
+/**
+ * Runs `call` or `fetch`; prints as it goes, ends with one line saying what was charged; never throws.
+ * A free read's lines go to `printErr` and its answer, as JSON, to `print`.
+ */
 export async function callCommand(cmd: CallCommand, env: RunEnv, print: Print, printErr: Print): Promise<ExitCode> {
+  const free = freeRead(cmd);
+  const lines = free ? printErr : print;
   try {
-    return cmd.kind === 'call' ? await oneCall(cmd, env, print) : await fetchJob(cmd, env, print);
+    return cmd.kind === 'call' ? await oneCall(cmd, env, lines, free ? print : undefined) : await fetchJob(cmd, env, print);
   } catch (e) {
     if (e instanceof BadInput) {
       printErr(e.message);
       return EXIT.badInput;
     }
     printErr(`Failed: ${errorText(e)}`);
-    print(cmd.kind === 'call' ? 'Failed before the call could say what it charged: see the request history (free).' : 'Failed. Nothing was charged (fetch only reads).');
+    lines(cmd.kind === 'call' ? (free ? 'Failed. Nothing was charged (a free read).' : 'Failed before the call could say what it charged: see the request history (free).') : 'Failed. Nothing was charged (fetch only reads).');
     return EXIT.failed;
   }
 }
@@ -60,7 +77,8 @@ function checkedCall(cmd: Extract<CallCommand, { kind: 'call' }>): { ep: NonNull
   return { ep, input: v.input };
 }
 
-async function oneCall(cmd: Extract<CallCommand, { kind: 'call' }>, env: RunEnv, print: Print): Promise<ExitCode> {
+/** `answer`: given for a free read, it is handed the saved answer's JSON text once the call is done. */
+async function oneCall(cmd: Extract<CallCommand, { kind: 'call' }>, env: RunEnv, print: Print, answer?: Print): Promise<ExitCode> {
   const { ep, input } = checkedCall(cmd);
   const { baseUrl, key } = connectionOf(cmd.baseUrl, env);
   const out = resolve(cmd.out);
@@ -114,6 +132,8 @@ async function oneCall(cmd: Extract<CallCommand, { kind: 'call' }>, env: RunEnv,
       return refused ? EXIT.refused : EXIT.failed;
     }
     if (saved !== undefined) print(`Saved ${saved}`);
+    // The file holds the answer as the core read it (JSON, the saved result): the same text a script parses.
+    if (answer !== undefined && saved !== undefined) answer((await readFile(saved, 'utf8')).trimEnd());
     print(`Done. Charged: ${charged}.`);
     return EXIT.done;
   } finally {

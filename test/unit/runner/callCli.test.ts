@@ -100,8 +100,8 @@ describe('wallet-analytics call and fetch against the sandbox', () => {
     const o = out();
     const free = await runCli(['call', 'credits', '--max-credits', '0', '--out', o, '--base-url', sb.baseUrl], env(sb));
     assert.equal(free.code, 0, free.stdout + free.stderr);
-    assert.match(free.stdout, /^Price: free$/mu);
-    assert.equal(free.last, 'Done. Charged: 0 credits.');
+    assert.match(free.stderr, /^Price: free$/mu);
+    assert.equal(free.stderr.trimEnd().split('\n').at(-1), 'Done. Charged: 0 credits.');
     assert.equal(results(o, 'credits-').length, 1, readdirSync(o).join(', '));
     const before = sb.received().length;
     const query = await runCli(['call', 'wallet_database', '--input', JSON.stringify({ query: SAMPLE_QUERY }), '--max-credits', '100000', '--out', o, '--base-url', sb.baseUrl], env(sb));
@@ -111,6 +111,22 @@ describe('wallet-analytics call and fetch against the sandbox', () => {
     // Only the free field list a query's checks read may have been asked, never the query.
     assert.deepEqual(sb.received().slice(before).filter((q) => q.path === '/wallet_database'), []);
     assert.equal(sb.ledger().length, 0);
+  });
+
+  it('a free read prints its answer alone on stdout, as JSON a script parses; its own lines (the price, nothing charged) on stderr; exit 0', async () => {
+    const sb = await fresh();
+    const o = out();
+    const ledger = sb.ledger().length;
+    const api = new WalletAnalyticsApi({ baseUrl: sb.baseUrl, apiKey: () => Promise.resolve(sb.demoKey) });
+    for (const [id, want] of [['credits', await api.credits()], ['wallet_database_columns', await api.columns('main')]] as const) {
+      const r = await runCli(['call', id, '--max-credits', '0', '--out', o, '--base-url', sb.baseUrl], env(sb));
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      // stdout is the answer and nothing else: `wallet-analytics call credits … | jq`, or a script's json.loads, reads it.
+      assert.deepEqual(JSON.parse(r.stdout), JSON.parse(JSON.stringify(want)), `${id}: ${r.stdout.slice(0, 200)}`);
+      assert.match(r.stderr, /^Price: free$/mu, r.stderr);
+      assert.equal(r.stderr.trimEnd().split('\n').at(-1), 'Done. Charged: 0 credits.', r.stderr);
+    }
+    assert.equal(sb.ledger().length, ledger, 'nothing charged');
   });
 
   it('a lost answer the history cannot place: "may have been charged" (exit 4); the same call again sends nothing (exit 3)', async () => {
