@@ -1,8 +1,8 @@
 // Copy as Code in the window: from a Requests item, from a query file (its CodeLens), from the price
 // step, and as the runner's command line (the first choice, the extension's own dist/cli.js), the
 // clipboard holds exactly the snippet of that call under the active base URL, never the stored key,
-// and nothing is sent or charged. A paid call's snippet runs the runner in every language (curl is
-// not offered for it: asked for, it is the runner's line); the picker's items say so.
+// and nothing is sent or charged. Every call's snippet, paid or free, runs the runner in every
+// language (curl is not offered: asked for, it is the runner's line); the picker's items say so.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -152,19 +152,24 @@ describe('Copy as Code: the clipboard holds the call, never the key; nothing is 
     t.copier.languageForTests = undefined;
   });
 
-  it('the picker’s items: for a paid call, each language runs the priced call through the runner and curl is not offered; a free read keeps the one request', async () => {
+  it('the picker’s items: every call’s languages run the runner, curl is not offered; a free read’s Python runs the runner with --max-credits 0', async () => {
     const t = api.testing;
     assert.ok(t);
     const paid = t.copier.languageItems(endpoint('toptraders'));
     assert.deepEqual(paid.map((i) => i.id).sort(), ['powershell', 'python', 'runner', 'typescript']);
     for (const i of paid.filter((x) => x.id !== 'runner')) assert.match(i.label, /: runs the priced call through the runner$/u, i.label);
     const free = t.copier.languageItems(endpoint('credits'));
-    assert.deepEqual(free.map((i) => i.id).sort(), ['curl', 'powershell', 'python', 'runner', 'typescript']);
-    // Copied for real: the free read's curl is the one request.
-    const out = await vscode.commands.executeCommand<CopyOutcome>(CommandIds.copyAsCode, { endpointId: 'credits', inputs: {}, language: 'curl' });
+    assert.deepEqual(free.map((i) => i.id).sort(), ['powershell', 'python', 'runner', 'typescript']);
+    for (const i of free.filter((x) => x.id !== 'runner')) assert.match(i.label, /: runs the free read through the runner$/u, i.label);
+    // Copied for real: the free read's Python runs the runner, no request of its own.
+    const sent = paidOrSubmitted().length;
+    const out = await vscode.commands.executeCommand<CopyOutcome>(CommandIds.copyAsCode, { endpointId: 'credits', inputs: {}, language: 'python' });
     assert.equal(out.status, 'copied', JSON.stringify(out));
     const clip = await vscode.env.clipboard.readText();
-    assert.equal(clip, expected('credits', {}, 'curl'));
-    assert.ok(clip.includes('curl -sS') && clip.includes('$WA_API_KEY') && !clip.includes(sb.demoKey), clip);
+    assert.equal(clip, expected('credits', {}, 'python'));
+    assert.ok(clip.includes(`subprocess.run(["node", ${JSON.stringify(runner().file)}, "call", "credits", "--input", "{}", "--max-credits", "0", `), clip);
+    assert.ok(!/import requests|requests\.|curl |WA_API_KEY"\]/u.test(clip) && !clip.includes(sb.demoKey), clip);
+    assert.ok(out.status === 'copied' && out.message.includes('Python: runs the free read through the runner'), out.status === 'copied' ? out.message : '');
+    assert.equal(paidOrSubmitted().length, sent, 'nothing was sent');
   });
 });

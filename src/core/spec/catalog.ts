@@ -41,7 +41,7 @@ import { l10n } from '../l10n';
 import { ENDPOINT_COMMAND_PREFIX } from '../ids';
 
 export type Family = 'queued' | 'direct' | 'account';
-export type HttpMethod = 'GET' | 'POST';
+type HttpMethod = 'GET' | 'POST';
 /** What a result file is: an address list, a table, a zip of tables, or a JSON answer. */
 export type ResultKind = 'txt' | 'csv' | 'zip' | 'json';
 

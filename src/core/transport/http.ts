@@ -150,9 +150,8 @@ async function readCapped(body: AsyncIterable<Buffer>, max: number): Promise<str
 }
 
 /**
- * The full URL of a catalog path and query under a base URL. With callHeaders and callBody, the
- * one description of what goes on the wire: the transport sends it and "Copy as Code"
- * (src/core/codegen/snippets.ts) writes it out, so a snippet cannot differ from what the extension sends.
+ * The full URL of a catalog path and query under a base URL: the transport sends to it, and "Copy as
+ * Code" (src/core/codegen/snippets.ts) hands the runner the base URL joined the same way.
  */
 export function callUrl(base: URL, path: string, query: Readonly<Record<string, string>> = {}): URL {
   if (!path.startsWith('/') || path.startsWith('//')) throw new Error(l10n.t('Not a path: {0}', path));
@@ -163,14 +162,14 @@ export function callUrl(base: URL, path: string, query: Readonly<Record<string, 
 }
 
 /** The headers of every call: the key only in `api_key` (§5.1), JSON asked for, no compression. */
-export function callHeaders(key: string, hasBody: boolean): Record<string, string> {
+function callHeaders(key: string, hasBody: boolean): Record<string, string> {
   const headers: Record<string, string> = { api_key: key, accept: 'application/json', 'accept-encoding': 'identity' };
   if (hasBody) headers['content-type'] = 'application/json';
   return headers;
 }
 
 /** The body text of a POST: its JSON, exactly as sent. */
-export function callBody(body: unknown): string {
+function callBody(body: unknown): string {
   return JSON.stringify(body);
 }
 

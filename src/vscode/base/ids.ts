@@ -52,7 +52,7 @@ export const CommandIds = {
   runQueryOnSecondChain: 'walletAnalytics.runQueryOnSecondChain',
   /** The exact price of running a query again, from its run since the last hourly refresh. */
   estimateQuery: 'walletAnalytics.estimateQuery',
-  /** A call as curl, Python, TypeScript or PowerShell, to the clipboard: from a Requests item, a query file, the price step or the palette. */
+  /** A call as the runner's command line (or Python, TypeScript or PowerShell that run it), to the clipboard: from a Requests item, a query file, the price step or the palette. */
   copyAsCode: 'walletAnalytics.copyAsCode',
   // ---- the table (src/vscode/table/) ----
   /** Exports the active table's shown rows and columns to a CSV file (the toolbar's Export…; Ctrl/Cmd+Alt+E). */

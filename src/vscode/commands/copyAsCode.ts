@@ -1,9 +1,9 @@
 /**
  * "Copy as Code": a call written out (src/core/codegen/snippets.ts) and put on the clipboard, from the
  * price step, a Requests item, a query file, or the palette: first as the command line of the
- * extension's own runner (its dist/cli.js, the file Export Pipeline copies); a paid call's Python,
- * TypeScript and PowerShell run that line, and a free read may be the one request in curl, Python,
- * TypeScript or PowerShell. The picker names which.
+ * extension's own runner (its dist/cli.js, the file Export Pipeline copies); Python, TypeScript and
+ * PowerShell run that line, for a paid call and a free read alike (a free read's answer is what the
+ * runner prints). curl is not offered: its bash is the first choice's line.
  *
  * Copying never sends anything and never approves a price: it has no path to the call flow's send.
  * The snippet reads the key from WA_API_KEY; the key is never read here, so it cannot reach the
@@ -17,7 +17,7 @@ import { ENDPOINTS, findEndpoint, shortTitle, type Endpoint } from '../../core/s
 import { endpointTitle, hasShortenedList } from '../../core/history/format';
 import type { HistoryItem } from '../../core/history/merge';
 import { describeRule, type QuoteContext } from '../../core/money/pricing';
-import { KEY_VARIABLE, describeCall, isSnippetLanguage, languageLabel, languageUsed, snippet, snippetLanguages, type SnippetLanguage } from '../../core/codegen/snippets';
+import { KEY_VARIABLE, describeCall, isSnippetLanguage, languageLabel, snippet, snippetLanguages, type SnippetLanguage } from '../../core/codegen/snippets';
 import { StorageKeys, type Storage } from '../../core/storage';
 import type { Connection } from '../base/connection';
 import { CommandIds } from '../base/ids';
@@ -46,7 +46,8 @@ function optionsFrom(raw: unknown): CopyOptions {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
   const o = raw as Record<string, unknown>;
   return {
-    language: isSnippetLanguage(o.language) ? o.language : undefined,
+    // curl, once offered, is asked for by an older caller: its bash is the runner's line, so that is what it gets.
+    language: o.language === 'curl' ? 'runner' : isSnippetLanguage(o.language) ? o.language : undefined,
     chain: o.chain === 'alt' || o.chain === 'main' ? o.chain : undefined,
   };
 }
@@ -68,10 +69,8 @@ export class CodeCopier {
       void showError(l10n.t('{0}: {1} Nothing was copied.', shortTitle(ep), d.errors.join(' ')));
       return { status: 'invalid', errors: d.errors };
     }
-    const asked = opts.language ?? this.languageForTests ?? (await this.pickLanguage(ep));
-    if (!asked) return { status: 'cancelled' };
-    // A paid call's curl is the runner's line (its bash, word for word): named so in the message.
-    const language = languageUsed(asked, ep);
+    const language = opts.language ?? this.languageForTests ?? (await this.pickLanguage(ep));
+    if (!language) return { status: 'cancelled' };
     await this.storage.set(StorageKeys.copyAsCodeLanguage, language);
     const text = snippet(language, d.call, { file: RUNNER_SOURCE });
     await vscode.env.clipboard.writeText(text);
@@ -83,7 +82,7 @@ export class CodeCopier {
     return { status: 'copied', language, text, message };
   }
 
-  /** The picker's items for a call of ep, the last language picked first (a paid call's: the runner in each language, no curl). */
+  /** The picker's items for a call of ep, the last language picked first (each runs the runner; no curl). */
   languageItems(ep: Endpoint): { readonly label: string; readonly detail: string; readonly id: SnippetLanguage }[] {
     const last = this.storage.get(StorageKeys.copyAsCodeLanguage);
     return snippetLanguages(ep).sort((a, b) => (a.id === last ? -1 : b.id === last ? 1 : 0));

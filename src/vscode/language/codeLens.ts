@@ -75,7 +75,7 @@ export class QueryCodeLenses implements vscode.CodeLensProvider, vscode.Disposab
       );
     };
     await runLens(chain, chain === 'alt' ? CommandIds.runQueryOnSecondChain : CommandIds.runQuery, true);
-    lenses.push(lens('$(code) Copy as Code', CommandIds.copyAsCode, [doc.uri, { chain }], 'This query as curl, Python, TypeScript or PowerShell, to the clipboard. Nothing is sent; the key is read from WA_API_KEY.'));
+    lenses.push(lens('$(code) Copy as Code', CommandIds.copyAsCode, [doc.uri, { chain }], 'This query as the runner’s command line, or Python, TypeScript or PowerShell that run it, to the clipboard. Nothing is sent; the key is read from WA_API_KEY.'));
     if (chain === 'main' && (!columns?.alt || analyzeQuery(text, columns, { chain: 'alt' }).every((d) => d.severity !== 'error'))) {
       await runLens('alt', CommandIds.runQueryOnSecondChain, false);
     }

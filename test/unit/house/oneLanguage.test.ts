@@ -18,10 +18,13 @@
  * is not a program. What happens on an error is then the library's own (requests'
  * raise_for_status, Invoke-RestMethod's exception, curl's --fail-with-body, pandas' message).
  *
- * A paid call is never sent by another language either (the review's "what runs without the editor is
- * built from the core"): for every paid endpoint, every Copy as Code language runs the runner's
+ * No call is sent by another language either (the review's "what runs without the editor is built
+ * from the core"): for every endpoint, paid or free, every Copy as Code language runs the runner's
  * command line, with --max-credits the price its comment shows, and holds no direct request
- * (`requests.`, `fetch(`, `Invoke-RestMethod`, `curl `); only a free read may be the one request.
+ * (`import requests`, `requests.`, `fetch(`, `Invoke-RestMethod`, `curl `). A free read was once
+ * the one request in each language; it went when the runner came to print a free read's answer
+ * on stdout. And src/ holds no `import requests` nor a `def main(` line at all: the same grep as
+ * the project's before-stop check, so the test and the check cannot disagree.
  *
  * KNOWN names each exception with why; it may only shrink. It is empty: the last one, Open in
  * Notebook's Python that re-did the table's sort, filter and JSON reading, went when the notebook
@@ -141,14 +144,23 @@ describe('one language: no program of another language in a string of src/', () 
     }
   });
 
-  describe('Copy as Code: a paid call runs the runner in every language; only a free read is the one request', () => {
+  it('no file of src/ holds `import requests` or a line starting `def main(` (the before-stop check’s grep)', () => {
+    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
+    const hits = files(join(root, 'src')).flatMap((f) => {
+      const text = readFileSync(f, 'utf8');
+      const rel = relative(root, f).replace(/\\/gu, '/');
+      return [/import requests/u, /^def main\(/mu].filter((re) => re.test(text)).map((re) => `${rel}: ${re.source}`);
+    });
+    assert.deepEqual(hits, [], 'a program of another language is held in src/');
+  });
+
+  describe('Copy as Code: every call, paid or free, runs the runner in every language; none is a request of its own', () => {
     const runner = { file: '/opt/wallet analytics/dist/cli.js' };
     /** What sends a request itself, in any of the languages. */
-    const DIRECT = /requests\.|fetch\(|Invoke-RestMethod|curl /u;
+    const DIRECT = /import requests|requests\.|fetch\(|Invoke-RestMethod|\bcurl /u;
     /** The runner started, in each language's own form, and the --max-credits it is given. */
     const INVOKE: Record<string, readonly [RegExp, RegExp]> = {
       runner: [/^node '\/opt\/wallet analytics\/dist\/cli\.js' call /mu, / --max-credits (\d+) /u],
-      curl: [/^node '\/opt\/wallet analytics\/dist\/cli\.js' call /mu, / --max-credits (\d+) /u],
       python: [/^subprocess\.run\(\["node", "\/opt\/wallet analytics\/dist\/cli\.js", "call", /mu, /"--max-credits", "(\d+)"/u],
       typescript: [/^const r = spawnSync\(process\.execPath, \["\/opt\/wallet analytics\/dist\/cli\.js", "call", /mu, /"--max-credits", "(\d+)"/u],
       powershell: [/^& node '\/opt\/wallet analytics\/dist\/cli\.js' 'call' /mu, /'--max-credits' '(\d+)'/u],
@@ -164,18 +176,14 @@ describe('one language: no program of another language in a string of src/', () 
         for (const { id } of SNIPPET_LANGUAGES) {
           const text = snippet(id, d.call, runner);
           const invoke = INVOKE[id];
-          assert.ok(invoke);
-          if (!isPaid(ep)) {
-            if (id !== 'runner') assert.match(text, DIRECT, `${ep.id} ${id}: a free read is the one request`);
-            continue;
-          }
-          assert.doesNotMatch(text, DIRECT, `${ep.id} ${id}: a paid call is sent by another language:\n${text}`);
+          assert.ok(invoke, `${ep.id} ${id}: a language that does not run the runner`);
+          assert.doesNotMatch(text, DIRECT, `${ep.id} ${id}: a call is sent by another language:\n${text}`);
           assert.match(text, invoke[0], `${ep.id} ${id}: the runner is not run:\n${text}`);
           assert.ok(text.includes(ep.id), `${ep.id} ${id}`);
           const max = invoke[1].exec(text)?.[1];
           assert.equal(max, String(shown), `${ep.id} ${id}: --max-credits is the price shown`);
-          assert.ok(text.includes(`Price: ${price.text}.`), `${ep.id} ${id}: the price is shown first`);
-          if (price.exact) assert.match(price.text, new RegExp(`^${shown.toLocaleString('en-US')} credits?\\b`, 'u'), `${ep.id}: ${price.text}`);
+          assert.ok(text.includes(`Price: ${isPaid(ep) ? price.text : 'free'}.`), `${ep.id} ${id}: the price is shown first`);
+          if (price.exact && isPaid(ep)) assert.match(price.text, new RegExp(`^${shown.toLocaleString('en-US')} credits?\\b`, 'u'), `${ep.id}: ${price.text}`);
         }
       });
     }

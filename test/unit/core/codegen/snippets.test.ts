@@ -1,26 +1,27 @@
 /**
  * Copy as Code (src/core/codegen/snippets.ts) as text: every endpoint in every language, the key only as an
  * environment variable, the price comment, the runner's command line with the price as --max-credits,
- * a paid call's other languages running that line (no request of their own: the house rule is
- * test/unit/house/oneLanguage.test.ts), a free read's other languages describing the one request only
- * (no loop, no poll, no download), and quoting that holds against hostile values: each quoted value
- * handed to the real interpreter, the argument list each language hands the runner recorded by a
- * stand-in runner, and a local server that records the exact bytes a free read's request sends.
+ * every other language running that line, for a paid call and a free read alike (no request of their
+ * own: the house rule is test/unit/house/oneLanguage.test.ts), and quoting that holds against hostile
+ * values: each quoted value handed to the real interpreter, the argument list each language hands the
+ * runner recorded by a stand-in runner, and a local server that records the exact request the real
+ * runner sends for a free read under a hostile base path, and the answer the script prints.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { transformSync } from 'esbuild';
 import { ENDPOINTS, encodeRequest, endpoint, validateInput } from '../../../../src/core/spec/catalog';
-import { callBody, callHeaders, callUrl } from '../../../../src/core/transport/http';
+import { callUrl } from '../../../../src/core/transport/http';
 import { isPaid, quote } from '../../../../src/core/money/pricing';
 import { sampleInput } from '../../../../src/core/spec/samples';
 import { TOOLS, pythonWith, runSnippet } from '../../fixtures/runSnippet';
-import { SNIPPET_LANGUAGES, bashQuote, describeCall, jsonQuote, languageLabel, languageUsed, psQuote, snippet, snippetLanguages, type CallDescription, type SnippetLanguage } from '../../../../src/core/codegen/snippets';
+import { CLI } from '../../runner/cliSupport';
+import { SNIPPET_LANGUAGES, bashQuote, describeCall, isSnippetLanguage, jsonQuote, languageLabel, psQuote, snippet, snippetLanguages, type CallDescription, type SnippetLanguage } from '../../../../src/core/codegen/snippets';
 
 const BASE = 'https://api.example.com';
 const LANGS = SNIPPET_LANGUAGES.map((l) => l.id);
@@ -48,18 +49,14 @@ const HOSTILE = [
 
 describe('Copy as Code: every endpoint, every language', () => {
   for (const ep of ENDPOINTS) {
-    it(`${ep.id}: the request is the one the transport sends`, () => {
+    it(`${ep.id}: the runner is given the checked inputs, and a base URL that reaches the call the transport sends`, () => {
       const input = sampleInput(ep);
-      const d = described(ep.id, input);
+      const d = described(ep.id, input, `${BASE}/v1/`);
       const wire = encodeRequest(ep, input);
-      assert.equal(d.method, wire.method);
-      assert.equal(d.base + d.target, callUrl(new URL(BASE), wire.path, wire.query).href);
-      assert.equal(d.body, wire.body === undefined ? undefined : callBody(wire.body));
-      const expected = callHeaders('KEY', wire.body !== undefined);
-      assert.deepEqual(
-        Object.fromEntries(d.headers.map(([k, v]) => [k, typeof v === 'string' ? v : 'KEY'])),
-        expected,
-      );
+      // The runner joins the call's path to --base-url as the transport does: the same URL.
+      assert.equal(callUrl(new URL(d.base), wire.path, wire.query).href, callUrl(new URL(`${BASE}/v1/`), wire.path, wire.query).href);
+      assert.equal(d.base, `${BASE}/v1`);
+      assert.equal(d.origin, BASE);
       const v = validateInput(ep, input);
       assert.ok(v.ok);
       if (v.ok) assert.deepEqual(d.input, v.input, 'the runner is given the inputs as the catalog checked them');
@@ -77,9 +74,9 @@ describe('Copy as Code: every endpoint, every language', () => {
           const t = text(lang, d);
           assert.ok(!t.includes(secret), `${ep.id} ${lang} holds the key`);
           assert.ok(!t.includes('\u0000'), `${ep.id} ${lang} holds the key marker`);
-          // A paid call's snippet runs the runner, which reads the variable itself; a free read's request reads it in its language.
-          const ref = isPaid(ep) ? 'the environment variable WA_API_KEY' : { runner: 'environment variable WA_API_KEY', curl: '$WA_API_KEY', python: 'os.environ["WA_API_KEY"]', typescript: 'process.env.WA_API_KEY', powershell: '$env:WA_API_KEY' }[lang];
-          assert.ok(t.includes(ref), `${ep.id} ${lang} reads ${ref}`);
+          // Every snippet runs the runner, which reads the variable itself: the comment says so, and no language reads it.
+          assert.ok(t.includes(`reads the key from the environment variable WA_API_KEY and sends it only to ${BASE}.`), `${ep.id} ${lang}`);
+          assert.doesNotMatch(t, /os\.environ|process\.env\.WA_API_KEY|\$env:WA_API_KEY|"\$WA_API_KEY"/u, `${ep.id} ${lang}`);
         }
       }
     } finally {
@@ -111,7 +108,6 @@ describe('Copy as Code: every endpoint, every language', () => {
     const d = describeCall(db, q, BASE, { knownMatches: 12 });
     assert.ok(d.ok);
     if (d.ok) assert.equal(d.call.price.text, quote(db, q, { knownMatches: 12 }).text);
-    for (const ep of ENDPOINTS) if (isPaid(ep)) assert.match(text('curl', described(ep.id)), /spends credits/u, ep.id);
   });
 
   it('the first choice is the runner’s command line: node <the extension’s dist/cli.js> call <id> --input <json> --max-credits <price> --base-url <base>', () => {
@@ -127,59 +123,49 @@ describe('Copy as Code: every endpoint, every language', () => {
     assert.match(t, /Exit codes: 0 done, 1 failed, 2 bad input \(nothing sent\), 3 refused \(nothing sent\), 4 may have been charged\./u);
   });
 
-  it('a paid call’s other languages run the runner’s line (no request, no loop, no branch of their own); curl is that line itself', () => {
-    const program = /\bwhile\b|\buntil\b|\bfor\b.*\bin\b.*:|for \(|\bdef \w|\bfunction \w|sleep|Sleep|setTimeout|-OutFile|-o "|open\(|writeFile|iter_content|\bif\b|\belse\b|\bthrow\b|\btry\b|\bexcept\b|\bcatch\b|\bset -e|:\?|requests\.|fetch\(|Invoke-RestMethod|curl |\/request\//u;
-    for (const ep of ENDPOINTS.filter(isPaid)) {
+  it('every call’s other languages, paid or free, run the runner’s line (no request, no loop, no branch of their own); curl is not a language', () => {
+    const program = /\bwhile\b|\buntil\b|\bfor\b.*\bin\b.*:|for \(|\bdef \w|\bfunction \w|sleep|Sleep|setTimeout|-OutFile|-o "|open\(|writeFile|iter_content|\bif\b|\belse\b|\bthrow\b|\btry\b|\bexcept\b|\bcatch\b|\bset -e|:\?|requests\.|import requests|fetch\(|Invoke-RestMethod|curl |\/request\//u;
+    assert.deepEqual(LANGS, ['runner', 'python', 'typescript', 'powershell']);
+    assert.equal(isSnippetLanguage('curl'), false);
+    for (const ep of ENDPOINTS) {
       const d = described(ep.id);
-      assert.equal(text('curl', d), text('runner', d), `${ep.id}: a paid call's curl is the runner's line`);
       for (const lang of ['python', 'typescript', 'powershell'] as const) {
         const code = text(lang, d).split('\n').filter((l) => !/^\s*(#|\/\/)/u.test(l)).join('\n');
         // PowerShell hands on the runner's exit code (exit $LASTEXITCODE): no branch, the runner's answer.
+        // The id of the call that reads one request's record (free) is `request`: its runner line names it, no path.
         assert.doesNotMatch(code.replace(/^exit \$LASTEXITCODE$/mu, ''), program, `${ep.id} ${lang}:\n${code}`);
         assert.match(code, { python: /^subprocess\.run\(\[.*\], check=True\)$/mu, typescript: /^process\.exitCode = r\.status \?\? 1;$/mu, powershell: /^exit \$LASTEXITCODE$/mu }[lang], `${ep.id} ${lang}`);
       }
     }
   });
 
-  it('the picker says what each choice does: a paid call’s languages run the priced call through the runner (no curl); a free read’s are the one request', () => {
+  it('a free read’s snippet says the runner prints its answer as JSON on stdout and charges nothing; a paid one says it prices, sends once and downloads', () => {
+    const free = ENDPOINTS.filter((ep) => !isPaid(ep));
+    assert.ok(free.length >= 4, free.map((ep) => ep.id).join());
+    for (const ep of free) {
+      for (const lang of LANGS) {
+        const t = text(lang, described(ep.id));
+        assert.match(t, /prints the answer alone on stdout, as\n(#|\/\/) JSON a script can parse/u, `${ep.id} ${lang}`);
+        assert.match(t, /nothing is charged either way/u, `${ep.id} ${lang}`);
+        assert.match(t, /--max-credits['"]?,? ['"]?0['"]?[ ,]/u, `${ep.id} ${lang}: --max-credits 0`);
+        assert.doesNotMatch(t, /spends credits|downloads its file/u, `${ep.id} ${lang}`);
+      }
+    }
+    for (const ep of ENDPOINTS.filter(isPaid)) assert.match(text('python', described(ep.id)), /sends the call once, looks a lost answer up/u, ep.id);
+  });
+
+  it('the picker says what each choice does: each runs the runner; a paid call’s is priced, a free read’s answer is printed; no curl, no request of its own', () => {
     const paid = snippetLanguages(endpoint('trending'));
     assert.deepEqual(paid.map((l) => l.id), ['runner', 'python', 'typescript', 'powershell']);
     assert.equal(paid[0]?.label, 'Command line (wallet-analytics runner)');
     for (const l of paid.slice(1)) assert.match(l.label, /^(Python|TypeScript|PowerShell): runs the priced call through the runner$/u, l.label);
-    for (const l of paid) assert.doesNotMatch(`${l.label} ${l.detail}`, /one request|requests\)|fetch|Invoke-RestMethod/u, l.label);
     const free = snippetLanguages(endpoint('credits'));
-    assert.deepEqual(free.map((l) => l.id), ['runner', 'curl', 'python', 'typescript', 'powershell']);
-    for (const l of free.slice(1)) assert.match(l.detail, /^The one request .*free: nothing is charged/u, l.label);
-    // A paid call asked for as curl (the last choice, or a caller's) is the runner's line, named so.
-    assert.equal(languageUsed('curl', endpoint('trending')), 'runner');
-    assert.equal(languageLabel('curl', endpoint('trending')), 'Command line (wallet-analytics runner)');
-    assert.equal(languageUsed('curl', endpoint('credits')), 'curl');
-  });
-
-  it('a free read’s other languages describe the one request only: no loop, no function, no branch, no error handling, no poll, no download', () => {
-    const program = /\bwhile\b|\buntil\b|\bfor\b.*\bin\b.*:|for \(|\bdef \w|\bfunction \w|sleep|Sleep|setTimeout|-OutFile|-o "|open\(|writeFile|iter_content|\bif\b|\belse\b|\bthrow\b|\bexit\b|\btry\b|\bexcept\b|\bcatch\b|\bset -e|:\?|subprocess|spawnSync|cli\.js/u;
-    const free = ENDPOINTS.filter((ep) => !isPaid(ep));
-    assert.ok(free.length >= 4, free.map((ep) => ep.id).join());
-    for (const ep of free) {
-      const d = described(ep.id);
-      for (const lang of LANGS.filter((l) => l !== 'runner')) {
-        const code = text(lang, d).split('\n').filter((l) => !/^\s*(#|\/\/)/u.test(l)).join('\n');
-        assert.doesNotMatch(code, program, `${ep.id} ${lang}:\n${code}`);
-        // Only the account call that reads one request's record (free) names GET /request/{requestId}: no snippet polls.
-        if (ep.id !== 'request') assert.doesNotMatch(code, /\/request\//u, `${ep.id} ${lang}`);
-        assert.match(code, { curl: /curl -sS --fail-with-body/u, python: /^print\(r\.text\)$/mu, typescript: /console\.log\("HTTP " \+ res\.status\);\nconsole\.log\(await res\.text\(\)\);/u, powershell: /^Invoke-RestMethod .* \| ConvertTo-Json -Depth 100$/mu }[lang], `${ep.id} ${lang}`);
-      }
-    }
-  });
-
-  it('no request carrying the key follows a redirect', () => {
-    const d = described('credits');
-    const curl = text('curl', d);
-    for (const line of curl.split('\n').filter((l) => l.includes('$WA_API_KEY') && l.includes('curl'))) assert.doesNotMatch(line, / -L /u, line);
-    assert.doesNotMatch(curl, / -L\b|--location/u);
-    assert.match(text('python', d), /allow_redirects=False/u);
-    assert.match(text('typescript', d), /redirect: "error"/u);
-    assert.equal((text('powershell', d).match(/-MaximumRedirection 0/gu) ?? []).length, 1);
+    assert.deepEqual(free.map((l) => l.id), ['runner', 'python', 'typescript', 'powershell']);
+    assert.equal(free[0]?.label, 'Command line (wallet-analytics runner)');
+    for (const l of free.slice(1)) assert.match(l.label, /^(Python|TypeScript|PowerShell): runs the free read through the runner$/u, l.label);
+    for (const l of free) assert.match(l.detail, /the answer printed as JSON \(free: nothing is charged\)\.$/u, l.label);
+    for (const l of [...paid, ...free]) assert.doesNotMatch(`${l.label} ${l.detail}`, /one request|requests\)|fetch|Invoke-RestMethod|curl/u, l.label);
+    assert.equal(languageLabel('python', endpoint('credits')), 'Python: runs the free read through the runner');
   });
 
   it('refuses input the extension would refuse, with the catalog’s message', () => {
@@ -221,7 +207,7 @@ describe('Copy as Code: quoting hostile values', () => {
   });
 });
 
-describe('Copy as Code: a paid call’s arguments reach the runner byte for byte in every language', () => {
+describe('Copy as Code: a call’s arguments reach the runner byte for byte in every language', () => {
   // A stand-in runner at a hostile path records the arguments it was given and exits with a chosen code;
   // the real runner runs against the sandbox (snippetsSandbox.test.ts). PowerShell has no Debian package (fixtures/runSnippet.ts).
   const root = mkdtempSync(join(tmpdir(), 'wa-snippet-argv-'));
@@ -234,8 +220,11 @@ describe('Copy as Code: a paid call’s arguments reach the runner byte for byte
     ...HOSTILE.map((value, i) => ({ id: 'wallet_database', input: { query: { where: { or: [{ field: `f${i}`, op: '=', value }] }, limit: 5 } }, base: BASE })),
     { id: 'wallet_database', input: { query: { where: { or: HOSTILE.map((value, i) => ({ field: `f${i}`, op: '=', value })) }, limit: 5 } }, base: "http://127.0.0.1:9/p'a$th`x" },
     { id: 'pnl', input: sampleInput(endpoint('pnl')), base: 'http://127.0.0.1:9' },
+    // Free reads: the runner is run with --max-credits 0, as a paid call is run with its price.
+    { id: 'credits', input: {}, base: "http://127.0.0.1:9/p'a$th`x" },
+    { id: 'request', input: { requestId: `r-1 it's "q" $HOME` }, base: BASE },
   ];
-  for (const lang of ['runner', 'curl', 'python', 'typescript'] as const) {
+  for (const lang of ['runner', 'python', 'typescript'] as const) {
     it(lang, async () => {
       assert.ok(TOOLS[lang].have, `${TOOLS[lang].needs} is installed (scripts/system-deps.js)`);
       for (const [n, c] of inputs().entries()) {
@@ -261,20 +250,21 @@ describe('Copy as Code: a paid call’s arguments reach the runner byte for byte
   }
 });
 
-describe('Copy as Code: a free read’s request, under a hostile base path, reaches the server byte for byte', () => {
-  // The runner's line runs against the sandbox (snippetsSandbox.test.ts); PowerShell has no Debian package (fixtures/runSnippet.ts).
-  for (const lang of ['curl', 'python', 'typescript'] as const) {
+describe('Copy as Code: a free read run by the real runner, under a hostile base path: the request the server gets, the answer the script prints', () => {
+  // The sandbox runs every language's free read too (snippetsSandbox.test.ts); PowerShell has no Debian package (fixtures/runSnippet.ts).
+  for (const lang of ['runner', 'python', 'typescript'] as const) {
     const r = { lang, ...TOOLS[lang] };
     it(`${r.lang}`, async () => {
       assert.ok(r.have, `${r.needs} is installed (scripts/system-deps.js)`);
-      const seen: { method: string; url: string; key: string; headers: IncomingMessage['headers'] }[] = [];
+      const seen: { method: string; url: string; key: string }[] = [];
       const server = createServer((req, res) => {
         req.resume();
         req.on('end', () => {
           const h = req.headers.api_key;
-          seen.push({ method: req.method ?? '', url: req.url ?? '', key: Array.isArray(h) ? h.join() : (h ?? ''), headers: req.headers });
+          seen.push({ method: req.method ?? '', url: req.url ?? '', key: Array.isArray(h) ? h.join() : (h ?? '') });
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end('{"credits":5}');
+          // The balance, a number carried in a string (the API's §4.1).
+          res.end('"12345"');
         });
       });
       await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -282,19 +272,21 @@ describe('Copy as Code: a free read’s request, under a hostile base path, reac
         const addr = server.address();
         assert.ok(addr && typeof addr === 'object');
         const base = `http://127.0.0.1:${addr.port}/p'a$th\`x "q" é`;
-        const d = described('wallet_database_columns', sampleInput(endpoint('wallet_database_columns')), base);
+        const d = described('credits', {}, base);
         const dir = mkdtempSync(join(tmpdir(), 'wa-snippet-'));
-        const code = text(r.lang, d);
-        const env = { ...process.env, WA_API_KEY: 'k"e y$`\'' };
+        const code = snippet(r.lang, d, { file: CLI });
+        const env = { PATH: process.env.PATH ?? '', WA_API_KEY: 'k"e y$`\'' };
         const res = await runSnippet(r.lang, code, dir, env);
-        assert.equal(res.status, 0, `${r.lang} failed:\n${res.stderr}\n${code}`);
-        assert.equal(seen.length, 1);
+        assert.equal(res.status, 0, `${r.lang} failed:\n${res.stdout}${res.stderr}\n${code}`);
+        assert.equal(seen.length, 1, JSON.stringify(seen));
         const got = seen[0];
         assert.ok(got);
         assert.equal(got.method, 'GET');
-        assert.equal(`http://127.0.0.1:${addr.port}${got.url}`, d.base + d.target);
+        assert.equal(`http://127.0.0.1:${addr.port}${got.url}`, callUrl(new URL(base), '/credits').href);
         assert.equal(got.key, env.WA_API_KEY, 'the key came from the environment variable');
-        assert.match(res.stdout, /"credits": ?5/u);
+        // The script's stdout is the answer alone, as JSON; the runner's lines went to stderr.
+        assert.equal(JSON.parse(res.stdout), 12345, res.stdout);
+        assert.match(res.stderr, /^Done\. Charged: 0 credits\.$/mu, res.stderr);
       } finally {
         await new Promise<void>((ok) => server.close(() => ok()));
       }

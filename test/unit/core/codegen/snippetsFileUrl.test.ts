@@ -2,8 +2,9 @@
  * Issue 21: a result is downloaded only from an https URL, or an http one on this machine, as the
  * extension does. A server answering `url: "gopher://127.0.0.1:P/_SET…"` once made a snippet's curl
  * write `SET pwned 1` into a local TCP service; `file:///…` had it copy a local file. The snippets no
- * longer download at all: a paid (queued) call's snippet, in every language, runs the runner, whose
- * wait and download are the core's poller and result writer, as `wallet-analytics fetch`'s are for a
+ * longer download nor send at all: every call's snippet (a queued job's, a free read's), in every
+ * language, runs the runner, whose wait and download are the core's poller and result writer, as
+ * `wallet-analytics fetch`'s are for a
  * job already submitted. So this runs `fetch` for real against a fake service in this process whose
  * job is done at once with such a url, beside a TCP listener that records any byte it gets.
  */
@@ -64,15 +65,16 @@ describe('Copy as Code: the download a snippet hands over refuses any URL but ht
     ['a loopback name as user name', `http://localhost@127.0.0.2:${victimPort}/x.csv`],
   ];
 
-  it('no snippet downloads: a queued call’s snippet runs the runner in every language', () => {
-    const ep = endpoint('trending');
-    const d = describeCall(ep, sampleInput(ep), base);
-    assert.ok(d.ok);
-    for (const { id } of SNIPPET_LANGUAGES) {
-      const text = snippet(id, d.call, { file: CLI });
-      const code = text.split('\n').filter((l) => !/^\s*(#|\/\/)/u.test(l)).join('\n');
-      assert.doesNotMatch(code, /\/request\/|\.url\b|\$url|-OutFile|-o "|writeFile|open\(|curl |requests\.|fetch\(|Invoke-RestMethod/u, id);
-      assert.ok(code.includes(CLI) && /\bcall\b.*\btrending\b/su.test(code), `${id} runs the runner:\n${code}`);
+  it('no snippet downloads: a queued call’s snippet and a job record’s free read run the runner in every language', () => {
+    for (const ep of [endpoint('trending'), endpoint('request')]) {
+      const d = describeCall(ep, sampleInput(ep), base);
+      assert.ok(d.ok);
+      for (const { id } of SNIPPET_LANGUAGES) {
+        const text = snippet(id, d.call, { file: CLI });
+        const code = text.split('\n').filter((l) => !/^\s*(#|\/\/)/u.test(l)).join('\n');
+        assert.doesNotMatch(code, /\/request\/|\.url\b|\$url|-OutFile|-o "|writeFile|open\(|curl |requests\.|fetch\(|Invoke-RestMethod/u, `${ep.id} ${id}`);
+        assert.ok(code.includes(CLI) && new RegExp(`\\bcall\\b.*\\b${ep.id}\\b`, 'su').test(code), `${ep.id} ${id} runs the runner:\n${code}`);
+      }
     }
   });
 

@@ -1,12 +1,12 @@
 /**
  * Copy as Code snippets run for real against the sandbox (in this process), with the key given only
  * as WA_API_KEY: each must reach the sandbox as the extension's call would (its request log and its
- * ledger). A paid call, in every language, runs the runner's command line (the extension's own
- * dist/cli.js): priced, sent once, waited for, the file left in wallet-analytics-results/, and the
- * runner's exit code the script's. A free read is the one request, with no branch of its own: an
- * HTTP error is shown by the tool (curl's exit 22 and the answer, requests' HTTPError, the status
- * TypeScript prints), checked here with a refused key and with no key at all. PowerShell has no
- * Debian package: its snippet is checked as text (snippets.test.ts).
+ * ledger). Every call, in every language, runs the runner's command line (the extension's own
+ * dist/cli.js), and the runner's exit code is the script's. A paid call is priced, sent once, waited
+ * for, its file left in wallet-analytics-results/. A free read (the balance, the history, the
+ * columns) is sent once, charges nothing, and the script prints its answer alone on stdout, as JSON
+ * (the runner's lines on stderr); with a refused key or none at all it says why and prints no answer.
+ * PowerShell has no Debian package: its snippet is checked as text (snippets.test.ts).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
@@ -18,6 +18,7 @@ import { isPaid, quote } from '../../../../src/core/money/pricing';
 import { SAMPLE_QUERY, sampleInput } from '../../../../src/core/spec/samples';
 import { describeCall, snippet } from '../../../../src/core/codegen/snippets';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/index';
+import { WalletAnalyticsApi } from '../../../../src/core/transport/api';
 import { RUN_LANGUAGES, TOOLS, runSnippet } from '../../fixtures/runSnippet';
 import { CLI } from '../../runner/cliSupport';
 
@@ -49,7 +50,14 @@ describe('Copy as Code snippets against the sandbox', () => {
     { id: 'wallet_database', input: () => ({ query: SAMPLE_QUERY }) },
     { id: 'wallet_database', input: () => ({ query: HOSTILE_QUERY }), what: ' (quotes, backslashes, $, backticks, new lines, non-ASCII)' },
     { id: 'credits' },
+    { id: 'requests' },
+    { id: 'wallet_database_columns' },
   ];
+  /** A free read's answer as the core reads it (what the runner prints): asked here with the same client. */
+  const freeAnswer = (id: string): Promise<unknown> => {
+    const api = new WalletAnalyticsApi({ baseUrl: sb.baseUrl, apiKey: () => Promise.resolve(sb.demoKey) });
+    return id === 'credits' ? api.credits() : id === 'wallet_database_columns' ? api.columns('main') : api.requests();
+  };
 
   for (const lang of RUN_LANGUAGES) {
     const tool = TOOLS[lang];
@@ -63,17 +71,18 @@ describe('Copy as Code snippets against the sandbox', () => {
         const text = snippet(lang, d.call, RUNNER);
         assert.ok(!text.includes(sb.demoKey), 'the snippet holds no key');
         const dir = mkdtempSync(join(tmpdir(), `wa-snippet-${lang}-`));
+        const env = { PATH: process.env.PATH ?? '', WA_API_KEY: sb.demoKey, WA_POLL_INTERVAL_S: '0.05' };
+        // Read before the snippet runs: a free read changes nothing it reads.
+        const want = isPaid(ep) ? undefined : JSON.parse(JSON.stringify(await freeAnswer(ep.id))) as unknown;
         const received = sb.received().length;
         const charges = sb.ledger().length;
-        const env = { PATH: process.env.PATH ?? '', WA_API_KEY: sb.demoKey, WA_POLL_INTERVAL_S: '0.05' };
         const res = await runSnippet(lang, text, dir, env);
         const calls = sb.received().slice(received);
         const wire = encodeRequest(ep, input);
         const sent = calls.filter((r) => r.method === wire.method && r.path === wire.path);
 
-        // A paid call runs the runner in every language; a free read is the one request.
-        const viaRunner = lang === 'runner' || isPaid(ep);
-        if (viaRunner && ep.price.kind === 'perMatch') {
+        // Every call runs the runner, in every language.
+        if (ep.price.kind === 'perMatch') {
           // A query billed per match has no bound before it runs: the runner refuses it and sends nothing (the snippet says so).
           // Exit 3, not 2: the runner read the query the snippet handed it as valid JSON of the catalog's shape.
           assert.equal(runnerExit(lang, res), 3, `${res.stdout}${res.stderr}`);
@@ -94,44 +103,41 @@ describe('Copy as Code snippets against the sandbox', () => {
         assert.equal(call.apiKeyHeader, true);
         assert.equal(call.status, 200);
 
-        // Paid: charged once, at the price the comment states (exact here).
+        // Paid: charged once, at the price the comment states (exact here); free: nothing.
         const newCharges = sb.ledger().slice(charges);
-        if (quote(ep, input).credits > 0 && ep.price.kind !== 'perMatch') {
+        // (A query billed per match was refused above: the runner sends it only with an exact price.)
+        if (quote(ep, input).credits > 0) {
           assert.deepEqual(newCharges.map((e) => [e.endpoint, e.credits]), [[ep.id, quote(ep, input).credits]]);
-        } else if (ep.price.kind === 'perMatch') {
-          assert.equal(newCharges.length, 1);
-          assert.equal(newCharges[0]?.endpoint, ep.id);
         } else {
           assert.equal(newCharges.length, 0);
         }
 
-        if (viaRunner) {
-          // The runner waited and downloaded (a queued call), or saved the answer (a direct one), in wallet-analytics-results/.
-          const out = join(dir, 'wallet-analytics-results');
-          const files = readdirSync(out).filter((f) => f.startsWith(`${ep.id}-`) && !f.endsWith('.meta.json'));
-          assert.equal(files.length, 1, readdirSync(out).join(', '));
-          assert.ok(statSync(join(out, files[0] ?? '')).size > 0, 'the file is not empty');
+        // The runner waited and downloaded (a queued call), or saved the answer (a direct one), in wallet-analytics-results/.
+        const out = join(dir, 'wallet-analytics-results');
+        const files = readdirSync(out).filter((f) => f.startsWith(`${ep.id}-`) && !f.endsWith('.meta.json'));
+        assert.equal(files.length, 1, readdirSync(out).join(', '));
+        assert.ok(statSync(join(out, files[0] ?? '')).size > 0, 'the file is not empty');
+        if (isPaid(ep)) {
           assert.match(res.stdout, /^Done\. Charged: /mu);
           return;
         }
-        assert.ok(!calls.some((r) => r.path.startsWith('/request/')), 'the snippet does not poll');
-        assert.deepEqual(readdirSync(dir).filter((f) => !f.startsWith('call.')), [], 'the snippet writes no file');
-        if (lang === 'typescript') assert.equal(res.stdout.split('\n')[0], 'HTTP 200', 'TypeScript prints the status first');
-        assert.ok(res.stdout.trim().length > 0, 'the answer is printed');
+        // A free read: the script's stdout is the answer alone, JSON a script parses; the runner's lines, nothing charged, on stderr.
+        assert.ok(!calls.some((r) => r.path.startsWith('/request/')), 'a free read does not poll');
+        assert.deepEqual(JSON.parse(res.stdout), want, `${lang} ${c.id}: ${res.stdout.slice(0, 300)}`);
+        assert.match(res.stderr, /^Done\. Charged: 0 credits\.$/mu, res.stderr);
       });
     }
   }
 
-  // A free read's HTTP error, with no branch written in the snippet: what the person sees is the tool's own.
-  for (const lang of RUN_LANGUAGES.filter((l) => l !== 'runner')) {
+  // A free read with a refused key, or none: the runner says why (on stderr) and its exit code is the script's; no answer is printed.
+  for (const lang of RUN_LANGUAGES) {
     for (const [why, key] of [
       ['a refused key', 'wa_not_a_key_of_this_service'],
       ['no key at all', undefined],
     ] as const) {
-      it(`${lang}: an HTTP error (${why}) is visible to the person, and nothing is charged`, async () => {
+      it(`${lang}: a free read with ${why}: the runner says why, its exit code is the script's, no answer printed, nothing charged`, async () => {
         assert.ok(TOOLS[lang].have, `${TOOLS[lang].needs} is installed (scripts/system-deps.js)`);
-        const ep = endpoint('wallet_database_columns');
-        const d = describeCall(ep, {}, sb.baseUrl);
+        const d = describeCall(endpoint('wallet_database_columns'), {}, sb.baseUrl);
         assert.ok(d.ok, d.ok ? '' : d.errors.join(' '));
         const text = snippet(lang, d.call, RUNNER);
         const dir = mkdtempSync(join(tmpdir(), `wa-snippet-${lang}-error-`));
@@ -142,25 +148,18 @@ describe('Copy as Code snippets against the sandbox', () => {
         const out = `${res.stdout}${res.stderr}`;
         const sent = sb.received().slice(received);
         assert.equal(sb.ledger().length, charges, 'nothing charged');
-        if (lang === 'python' && key === undefined) {
-          // os.environ["WA_API_KEY"]: Python stops before sending, naming the variable.
-          assert.notEqual(res.status, 0, out);
-          assert.match(res.stderr, /KeyError: 'WA_API_KEY'/u);
+        assert.equal(res.stdout, '', `no answer printed: ${out}`);
+        if (key === undefined) {
+          // Bad input, before anything is sent: the runner names the variable.
+          assert.equal(runnerExit(lang, res), 2, out);
+          assert.match(res.stderr, /WA_API_KEY is not set/u);
           assert.deepEqual(sent, []);
           return;
         }
+        assert.equal(runnerExit(lang, res), 1, out);
         assert.deepEqual(sent.map((r) => r.status), [401], 'sent once, refused');
-        if (lang === 'curl') {
-          assert.equal(res.status, 22, out);
-          assert.match(res.stdout, /api_key/u, 'the service’s answer says why');
-        } else if (lang === 'python') {
-          assert.notEqual(res.status, 0, out);
-          assert.match(res.stderr, /HTTPError: 401 Client Error/u);
-          assert.equal(res.stdout, '', 'no answer printed');
-        } else {
-          assert.equal(res.stdout.split('\n')[0], 'HTTP 401', out);
-          assert.match(res.stdout, /api_key/u, 'the service’s answer says why');
-        }
+        assert.match(res.stderr, /The API key was refused/u, 'the service’s refusal is said');
+        assert.match(res.stderr, /^Failed\. Charged: 0 credits\.$/mu);
       });
     }
   }
