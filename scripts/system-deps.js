@@ -37,8 +37,6 @@ const PACKAGES = [
   { name: 'build-essential', purpose: 'build', why: "make and g++, to compile code-server's native modules (node-pty, spdlog, kerberos, argon2)" },
   { name: 'python3', purpose: 'build', why: 'node-gyp, which compiles those native modules, runs on Python' },
   { name: 'libkrb5-dev', purpose: 'build', why: "the Kerberos headers code-server's kerberos module is compiled against" },
-  { name: 'curl', purpose: 'snippets', why: 'the unit tier runs the bash/curl Copy as Code snippets against the sandbox' },
-  { name: 'python3-requests', purpose: 'snippets', why: 'the unit tier runs the Python (requests) Copy as Code snippets against the sandbox (with /usr/bin/python3)' },
   { name: 'python3-pandas', purpose: 'snippets', why: "the unit tier runs an Open in Notebook notebook's pandas code and compares its rows with the table's" },
   { name: 'python3-nbformat', purpose: 'snippets', why: "the unit tier validates an Open in Notebook file with Jupyter's own nbformat.validate" },
 ];
@@ -73,7 +71,7 @@ function needsFor(tasks, { ci, launcher, platform, display, desktopCode, devBrow
       if (smoke || devBrowser || !desktopCode) add(task, smoke ? 'code-server, checked in headless Chromium' : 'no desktop `code` on PATH, so code-server', smoke);
     } else if (task === 'unit') {
       need.snippets = true;
-      need.why.push('unit: the Copy as Code tests run each snippet with curl and Python requests; the notebook tests run pandas and nbformat');
+      need.why.push('unit: the notebook tests run pandas and nbformat (the Copy as Code snippets run the runner with plain Python 3)');
     } else if (task !== 'checks') {
       throw new Error(`system-deps: unknown task "${task}"`);
     }
@@ -117,7 +115,7 @@ function planSystemDeps(facts) {
       ...need.why.map((w) => `  - ${w}`),
     ];
     if (need.browser) lines.push('  - Chromium or Google Chrome, with CHROMIUM_PATH set to its executable;');
-    if (need.snippets) lines.push('  - curl and Python 3 with requests, pandas and nbformat, for the Copy as Code and notebook tests (without them those tests fail);');
+    if (need.snippets) lines.push('  - Python 3 with pandas and nbformat, for the Copy as Code and notebook tests (without them those tests fail);');
     if (need.codeServer) {
       lines.push('  - ripgrep (`rg` on PATH: brew install ripgrep / winget install BurntSushi.ripgrep.MSVC);');
       if (!facts.codeServerInstalled) lines.push('  - a C++ toolchain and Python 3 for code-server\'s native modules (xcode-select --install on macOS).');
@@ -196,9 +194,7 @@ function presentPackages(chromiumPath, dpkg) {
     python3: () => has('python3'),
     'build-essential': () => has('make') && has('g++'),
     'libkrb5-dev': () => fs.existsSync('/usr/include/krb5.h') || fs.existsSync('/usr/include/gssapi/gssapi.h'),
-    curl: () => has('curl'),
     // Debian's python3 or the one on PATH: test/unit/fixtures/runSnippet.ts and notebook.test.ts try both.
-    'python3-requests': () => ['/usr/bin/python3', 'python3'].some((py) => spawnSync(py, ['-c', 'import requests'], { stdio: 'ignore' }).status === 0),
     'python3-pandas': () => ['python3', '/usr/bin/python3'].some((py) => spawnSync(py, ['-c', 'import pandas'], { stdio: 'ignore' }).status === 0),
     'python3-nbformat': () => ['python3', '/usr/bin/python3'].some((py) => spawnSync(py, ['-c', 'import nbformat'], { stdio: 'ignore' }).status === 0),
     'fonts-liberation': () => ['/usr/share/fonts/truetype/liberation', '/usr/share/fonts/liberation-sans'].some((d) => fs.existsSync(d)),

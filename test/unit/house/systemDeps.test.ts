@@ -76,16 +76,16 @@ describe('system packages: the plan', () => {
     assert.match(plan.message, /all present/);
   });
 
-  it('needs nothing for the checks, and for the unit tier only the tools the Copy as Code snippets run with', () => {
+  it('needs nothing for the checks, and for the unit tier only what the notebook tests run with (the snippets run the runner: no curl, no requests)', () => {
     const opts = { ci: true, platform: 'linux', display: false, desktopCode: false, devBrowser: false };
     assert.equal(planSystemDeps(facts({ need: needsFor(['checks'], opts), present: [], uid: 1000 })).action, 'none');
     const need = needsFor(['checks', 'unit'], opts);
     assert.equal(need.codeServer, false);
     assert.equal(need.browser, false);
-    const plan = planSystemDeps(facts({ need, present: without('curl', 'python3-requests', 'python3-pandas', 'python3-nbformat') }));
+    const plan = planSystemDeps(facts({ need, present: without('python3-pandas', 'python3-nbformat') }));
     assert.equal(plan.action, 'install');
-    assert.deepEqual(plan.packages, ['curl', 'python3-requests', 'python3-pandas', 'python3-nbformat'], 'no Chromium, code-server or compilers for the unit tier');
-    assert.match(plan.message, /python3-requests\s+the unit tier runs the Python \(requests\) Copy as Code snippets/);
+    assert.deepEqual(plan.packages, ['python3-pandas', 'python3-nbformat'], 'no Chromium, code-server or compilers for the unit tier');
+    assert.ok(!PACKAGES.some((p) => p.name === 'curl' || p.name === 'python3-requests'), 'no snippet sends a request itself, so neither curl nor requests is installed');
     assert.match(plan.message, /python3-pandas\s+the unit tier runs an Open in Notebook notebook's pandas code/);
     assert.match(plan.message, /python3-nbformat\s+the unit tier validates an Open in Notebook file/);
     assert.equal(planSystemDeps(facts({ need, present: all })).action, 'none');
