@@ -30,6 +30,9 @@ after(async () => {
 
 describe('Top Traders of Tokens from the palette, price first', { timeout: 240_000 }, () => {
   const tokens = [sampleAddress('main', 21), sampleAddress('main', 22)];
+  // The paste step shown, its prompt under the box: at load 19 the addresses were typed into the
+  // sources pick still on screen (its filter, matching no row), and Enter there did nothing.
+  const pasteStep = (): Promise<void> => wb.quickInput.getByText(/paste addresses separated by/u).first().waitFor({ timeout: 30_000 });
 
   it('finds the command in the palette', async () => {
     const labels = await wb.openPalette('Top Traders', (l) => l.includes(TITLE));
@@ -44,6 +47,7 @@ describe('Top Traders of Tokens from the palette, price first', { timeout: 240_0
     await wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Type or paste' }).waitFor({ timeout: 30_000 });
     await wb.screenshot('sources');
     await wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Type or paste' }).click();
+    await pasteStep();
     await wb.typeIntoQuickInput(`${tokens[0]}, ${tokens[1]}`);
     await wb.screenshot('tokens-typed');
     await wb.page.keyboard.press('Enter');
@@ -137,6 +141,7 @@ describe('Top Traders of Tokens from the palette, price first', { timeout: 240_0
     await wb.clearNotifications();
     await wb.runCommand(TITLE);
     await wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Type or paste' }).click({ timeout: 30_000 });
+    await pasteStep();
     // 11 tokens × 100 = 1,100 credits, above the default threshold of 1,000.
     await wb.typeIntoQuickInput(Array.from({ length: 11 }, (_, i) => sampleAddress('main', 40 + i)).join(', '), { submit: true });
     await wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'zip' }).first().waitFor({ timeout: 15_000 });

@@ -7,7 +7,7 @@
  * distinct addresses itself (addresses.ts) and sends back at most the list a call can take.
  * Address sets (addressSets.ts readInWorker) and the table session read through the same worker.
  */
-import type { Chain, DistinctAddresses } from '../spec/addresses';
+import { checkedAddresses, type Chain, type DistinctAddresses } from '../spec/addresses';
 import { addressRole, classifyColumn, SAMPLE_ROWS, type AddressRole } from '../table/columnKind';
 import { RemoteTable } from '../table/remoteTable';
 import type { ExportResult } from '../table/exportView';
@@ -171,7 +171,9 @@ export async function readResultLists(p: string, options: ReadOptions & { limit?
       await reader.close();
     }
   }
-  return [...merged.values()].map((m) => m.list);
+  // Each list is distinctAddresses' output (the worker's), or such lists merged through a Set:
+  // marked so that the price step's input check takes it as it is (addresses.ts checkedAddresses).
+  return [...merged.values()].map((m) => ({ ...m.list, addresses: checkedAddresses(m.list.addresses, m.list.chain) as string[] }));
 }
 
 /** Opens a result file in a worker for `use`, and closes it after (the list source: its columns, a preview, then the picked column's cells). */

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { rankTargets, roleText, type InputTarget, type ListOffer } from '../../core/addressLists/inputTargets';
 import type { TablePrompts } from '../base/prompts';
 import { l10n } from '../../shared/l10n';
+import { firstAddresses } from '../../core/spec/addresses';
 import { thousands } from '../../core/numberText';
 
 type TargetItem = vscode.QuickPickItem & { readonly target?: InputTarget };
@@ -63,6 +64,6 @@ export async function pickInputTarget(
 
 /** The run arguments of a chosen target: its list as the field's input (no `yes`: the price step shows first). */
 export function targetInputs(t: InputTarget): Record<string, unknown> {
-  const list = t.offer.addresses.length > t.count ? t.offer.addresses.slice(0, t.count) : t.offer.addresses;
-  return { [t.field.key]: [...list] };
+  // A copy, cut at the field's most, that keeps what the reader checked (no second check of 100,000 addresses at the price step).
+  return { [t.field.key]: firstAddresses(t.offer.addresses, t.count) };
 }

@@ -13,6 +13,8 @@ import { addressRole } from '../../../../src/core/table/columnKind';
 import { rankTargets, resultRole, type ListOffer } from '../../../../src/core/addressLists/inputTargets';
 import { readResultLists, withResultReader } from '../../../../src/core/results/readResult';
 import { sampleAddress } from '../../../../src/core/spec/samples';
+import { firstAddresses } from '../../../../src/core/spec/addresses';
+import { validateInput } from '../../../../src/core/spec/catalog';
 import { tempDir, writeTemp } from '../../tableFixtures';
 
 let root = __dirname;
@@ -117,6 +119,31 @@ describe('one way to read a result: in a table worker', () => {
     assert.deepEqual(cut?.addresses, W.slice(0, 2));
     assert.equal(cut?.distinct, 4);
     assert.equal(cut?.role, 'token', 'a bare list takes the hint of the result it came from');
+  });
+
+  it('the price step takes the list it read as it is: the endpoint\'s input check does not go over its addresses again (issue 34 item 4)', async () => {
+    const file = await writeTemp(dir, `wallet,pnl\n${W.map((w, i) => `${w},${i}`).join('\n')}\n`);
+    const [list] = await readResultLists(file, { workerFile });
+    assert.ok(list && Object.isFrozen(list.addresses), 'the list read is frozen: what was checked is what is sent');
+    const target = rankTargets([{ ...list, role: 'wallet' }]).targets.find((t) => t.ep.id === 'pnl');
+    assert.ok(target);
+    // As inputPicker.ts targetInputs cuts it. A string slipped in after the reader would be refused by
+    // a check; the list is frozen, so none can be: the check that is skipped cannot be needed.
+    const raw = { wallets: firstAddresses(target.offer.addresses, target.count) };
+    let trims = 0;
+    const trim = String.prototype.trim;
+    String.prototype.trim = function counted(this: string): string {
+      trims++;
+      return trim.call(this);
+    };
+    try {
+      const v = validateInput(target.ep, raw);
+      assert.ok(v.ok);
+      assert.deepEqual(v.input.wallets, W);
+    } finally {
+      String.prototype.trim = trim;
+    }
+    assert.equal(trims, 0, 'no address of the list was gone over at the price step');
   });
 
   it('the list source reads a column through the same worker (header, preview, then the cells)', async () => {
