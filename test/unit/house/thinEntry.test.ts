@@ -10,6 +10,7 @@
  * - the bundle is plain ASCII: esbuild's `charset: 'ascii'` escapes strings, but not what it must keep
  *   as written (a regular expression literal, a String.raw template), and one non-ASCII character
  *   makes V8 read the whole 1.7 MB bundle as two-byte text.
+ * - zod's translated messages (z.locales, a fifth of the features' bytes, never used) are not in it.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -155,6 +156,14 @@ describe('activation: a thin entry and a plain ASCII bundle', () => {
     const asked = JSON.parse(r.stdout) as string[];
     assert.ok(asked.includes('vscode'), 'the probe did not load the features');
     assert.deepEqual(asked.filter((a) => /undici/u.test(a)), [], 'undici was required while the features loaded');
+  });
+
+  it("the built features hold none of zod's translated messages (esbuild.mjs zodLocalesOut), yet zod still speaks English", () => {
+    const built = readFileSync(join(root, 'dist', 'features.js'), 'utf8');
+    // German's "invalid input" (zod/v4/locales/de.js), one of 60-odd locales, 265 KB, never used.
+    assert.equal(built.includes('ltige Eingabe'), false, "zod's locales are inside dist/features.js");
+    // The English default is imported apart from the namespace (zod/v4/classic/schemas.js) and stays.
+    assert.match(built, /Invalid input: expected/u, "zod's English messages went too");
   });
 
   it('the exports gate itself loads nothing but vscode', () => {
