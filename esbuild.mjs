@@ -96,10 +96,26 @@ const vscodeOnce = {
   },
 };
 
+/**
+ * zod's 60-odd translated error messages (zod/v4/locales, re-exported whole as `z.locales`) are
+ * 265 KB, a fifth of the features' bytes, read and compiled at every load and never used: our
+ * messages go through l10n.t, and zod's English default comes from locales/en.js, imported on its
+ * own. The namespace is an empty module in the host's bundles (issue 34 item 1).
+ */
+const zodLocalesOut = {
+  name: 'zod-locales-out',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/u.test(args.importer) ? { path: 'zod-locales', namespace: 'zod-locales-out' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales-out' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
 const builds = [
   {
     ...common,
-    plugins: [...common.plugins, featuresApart, undiciApart, vscodeOnce],
+    plugins: [...common.plugins, featuresApart, undiciApart, vscodeOnce, zodLocalesOut],
     // That import() becomes a require(): the extension host's loader, which serves `vscode`, sees it.
     supported: { 'dynamic-import': false },
     // The table worker is its own entry: the host starts it by file (src/core/table/remoteTable.ts).

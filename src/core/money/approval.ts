@@ -21,6 +21,7 @@ import { type Quote } from './pricing';
 import { l10n } from '../l10n';
 import { fmtCredits, thousands } from '../numberText';
 import { SettingIds } from '../ids';
+import { lazySchema } from '../lazySchema';
 
 /** A request as the person saw it, reduced to a key: equal for equal JSON whatever the order of its keys. */
 function requestKey(value: unknown): string {
@@ -210,14 +211,14 @@ function agentCover(a: Approval, q: Quote, gate: string): Cover {
  * person typed); `request`: requestKey of the request or the query body approved; `cells`: a
  * pipeline's lines, each bound to its cell as written. Only a record: each run checks it again.
  */
-export const StoredApproval = z.object({
+export const StoredApproval = lazySchema(() => z.object({
   credits: z.number().nonnegative(),
   risk: z.boolean().optional(),
   request: z.string().optional(),
   cells: z.record(z.string(), z.union([z.number().nonnegative(), z.object({ endpointId: z.string(), request: z.string(), credits: z.number().nonnegative() })])).optional(),
   /** The profile scope (core/transport/profiles.ts) it was approved for: a run under another connection is skipped. */
   scope: z.string(),
-});
+}));
 export type StoredApproval = z.infer<typeof StoredApproval>;
 
 /** The watch's record of the person's approval, made at Watch This… right after their click. */

@@ -17,9 +17,10 @@ import { z } from 'zod';
 import { findEndpoint, validateInput, type Endpoint } from '../spec/catalog';
 import { errorText } from '../errors';
 import { l10n } from '../l10n';
+import { lazySchema } from '../lazySchema';
 
 /** `{"from": cell, "column"?, "top"?, "by"?}`: the values of an earlier cell's result. */
-export const Reference = z.strictObject({
+export const Reference = lazySchema(() => z.strictObject({
   from: z.string().min(1),
   /** The column whose values are taken; the result's address column when left out. */
   column: z.string().min(1).optional(),
@@ -27,43 +28,43 @@ export const Reference = z.strictObject({
   top: z.number().int().positive().optional(),
   /** Sort by this column, largest first, before taking `top`. */
   by: z.string().min(1).optional(),
-});
+}));
 export type Reference = z.infer<typeof Reference>;
 
-const NAME = z.string().regex(/^[A-Za-z][\w-]{0,39}$/u, { error: 'A cell name is a letter then up to 39 letters, digits, "_" or "-".' });
+const NAME = lazySchema(() => z.string().regex(/^[A-Za-z][\w-]{0,39}$/u, { error: 'A cell name is a letter then up to 39 letters, digits, "_" or "-".' }));
 
-const CallCell = z.strictObject({ name: NAME, call: z.string().min(1), inputs: z.record(z.string(), z.unknown()).default({}) });
-const TakeCell = z.strictObject({ name: NAME, take: Reference });
-const SetsCell = z.strictObject({
+const CallCell = lazySchema(() => z.strictObject({ name: NAME, call: z.string().min(1), inputs: z.record(z.string(), z.unknown()).default({}) }));
+const TakeCell = lazySchema(() => z.strictObject({ name: NAME, take: Reference }));
+const SetsCell = lazySchema(() => z.strictObject({
   name: NAME,
   sets: z.strictObject({ op: z.enum(['intersect', 'union', 'subtract']), of: z.array(z.union([z.string().min(1), Reference])).min(2) }),
-});
+}));
 /**
  * One condition of a filter step, in the table's own filter terms (src/core/table/types.ts
  * ColumnFilter): ">=" and "<=" are a range's inclusive bounds, "between" both, "contains" a text
  * (any case), "empty" and "nonEmpty" no value. A bound may be written as a string of digits, so a
  * number longer than a double holds ("123456789012345678901") is compared at every digit.
  */
-export const FilterCondition = z.discriminatedUnion('op', [
+export const FilterCondition = lazySchema(() => z.discriminatedUnion('op', [
   z.strictObject({ column: z.string().min(1), op: z.enum(['>=', '<=']), value: z.union([z.number(), z.string().min(1)]) }),
   z.strictObject({ column: z.string().min(1), op: z.literal('between'), value: z.tuple([z.union([z.number(), z.string().min(1)]), z.union([z.number(), z.string().min(1)])]) }),
   z.strictObject({ column: z.string().min(1), op: z.literal('contains'), value: z.string().min(1) }),
   z.strictObject({ column: z.string().min(1), op: z.enum(['empty', 'nonEmpty']) }),
-]);
+]));
 export type FilterCondition = z.infer<typeof FilterCondition>;
 
-const FilterCell = z.strictObject({ name: NAME, filter: z.strictObject({ from: z.string().min(1), where: z.array(FilterCondition).min(1) }) });
+const FilterCell = lazySchema(() => z.strictObject({ name: NAME, filter: z.strictObject({ from: z.string().min(1), where: z.array(FilterCondition).min(1) }) }));
 type FilterCell = z.infer<typeof FilterCell>;
 
-export const PipelineCell = z.union([CallCell, TakeCell, FilterCell, SetsCell]);
+export const PipelineCell = lazySchema(() => z.union([CallCell, TakeCell, FilterCell, SetsCell]));
 export type PipelineCell = z.infer<typeof PipelineCell>;
 export type CallCell = z.infer<typeof CallCell>;
 
 /** The file: a version and the cells in run order. A cell still being typed is kept as its raw text. */
-export const PipelineFile = z.strictObject({
+export const PipelineFile = lazySchema(() => z.strictObject({
   version: z.literal(1),
   cells: z.array(z.union([PipelineCell, z.string()])),
-});
+}));
 export type PipelineFile = z.infer<typeof PipelineFile>;
 
 export const PIPELINE_EXTENSION = '.wapipe.json';

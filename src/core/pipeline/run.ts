@@ -27,9 +27,10 @@ import { errorText } from '../errors';
 import { l10n } from '../l10n';
 import { toldOutcome } from '../calls/outcome';
 import { folderInside, isFileInside, replaceableInside, replaceInside } from '../files/writeInside';
+import { lazySchema } from '../lazySchema';
 
 /** What a cell's run left on disk. */
-export const CellRecord = z.object({
+export const CellRecord = lazySchema(() => z.object({
   cell: z.string(),
   endpointId: z.string().optional(),
   resultPath: z.string(),
@@ -37,7 +38,7 @@ export const CellRecord = z.object({
   /** How many values its list gives (its address column's distinct addresses): what a later plan prices by. */
   size: z.number(),
   at: z.string(),
-});
+}));
 export type CellRecord = z.infer<typeof CellRecord>;
 
 /** The folder beside a pipeline file where its results are kept: `x.wapipe.json` → `x.results`. */
@@ -84,7 +85,7 @@ async function writeInResults(dir: string, name: string, data: string | { readon
  * A job a cell paid for whose result had not come when the run stopped (Cancel while it ran): kept
  * so the next run adopts its result instead of paying again, as long as the cell's input is the same.
  */
-const PendingJob = z.object({ cell: z.string(), endpointId: z.string(), requestId: z.string(), credits: z.number(), input: z.string(), at: z.string() });
+const PendingJob = lazySchema(() => z.object({ cell: z.string(), endpointId: z.string(), requestId: z.string(), credits: z.number(), input: z.string(), at: z.string() }));
 type PendingJob = z.infer<typeof PendingJob>;
 
 function pendingFile(dir: string, cell: string): string {

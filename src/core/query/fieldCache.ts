@@ -9,18 +9,19 @@ import { z } from 'zod';
 import { ColumnInfo } from '../spec/wire';
 import { hashKey, readJson, writeJsonAtomic } from './diskJson';
 import type { ChainColumns } from './fields';
+import { lazySchema } from '../lazySchema';
 
 /** A cached list older than this is refreshed in the background when next used. */
 export const FIELD_LIST_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** Files kept (each sandbox start is a new loopback base URL). */
 const KEEP_FILES = 20;
 
-const Entry = z.object({
+const Entry = lazySchema(() => z.object({
   scope: z.string(),
   fetchedAt: z.number(),
   main: z.array(ColumnInfo).optional(),
   alt: z.array(ColumnInfo).optional(),
-});
+}));
 export type FieldCacheEntry = z.infer<typeof Entry> & ChainColumns;
 
 export class FieldCache {

@@ -19,8 +19,9 @@ import type { Chain } from '../spec/addresses';
 import { sameRefreshPeriod } from '../spec/refresh';
 import { hashKey, readJson, writeJsonAtomic } from './diskJson';
 import { canonicalQuery, type QueryBody } from '../spec/queryModel';
+import { lazySchema } from '../lazySchema';
 
-const Entry = z.object({
+const Entry = lazySchema(() => z.object({
   key: z.string(),
   scope: z.string(),
   chain: z.enum(['main', 'alt']),
@@ -32,7 +33,7 @@ const Entry = z.object({
   resultPath: z.string().optional(),
   /** The copy of the answer this cache keeps, so it opens even when the result file is gone. */
   answerPath: z.string(),
-});
+}));
 export type QueryRun = z.infer<typeof Entry>;
 
 /** The cache key of a query on a chain at a service. */
@@ -58,8 +59,8 @@ export function ago(at: number, now: number): string {
  */
 export const LAST_COUNTS = { file: 'last-counts.json', keptMs: 30 * 24 * 3_600_000, most: 200 } as const;
 
-const Count = z.object({ at: z.number(), total: z.number().int().nonnegative() });
-const Counts = z.record(z.string(), Count);
+const Count = lazySchema(() => z.object({ at: z.number(), total: z.number().int().nonnegative() }));
+const Counts = lazySchema(() => z.record(z.string(), Count));
 
 /** The last known count of a query before this refresh period: of the same query, or of the same file (its query since changed). */
 interface LastCount {

@@ -7,7 +7,7 @@
  * `*.waquery.json`) once `jsonLanguageParticipants` has told it to serve the `waquery` language.
  */
 import { z } from 'zod';
-import { AndGroup, Condition, Group, OrGroup, QueryFile, QueryNode } from '../spec/queryModel';
+import { queryModelSchemas } from '../spec/queryModel';
 
 /** Where the generated schema lives in the repository (and in the .vsix). */
 export const QUERY_SCHEMA_PATH = 'media/waquery.schema.json';
@@ -19,6 +19,8 @@ export const QUERY_SCHEMA_PATH = 'media/waquery.schema.json';
  * in zod and reach the editor through the query diagnostics (analyze.ts), which run the model.
  */
 export function queryJsonSchema(): Record<string, unknown> {
+  // The built schemas, not their stand-ins (src/core/lazySchema.ts): definitions are named by identity.
+  const { AndGroup, Condition, Group, OrGroup, QueryFile, QueryNode } = queryModelSchemas();
   const ids = new Map<unknown, string>([
     [Condition, 'Condition'],
     [AndGroup, 'AndGroup'],

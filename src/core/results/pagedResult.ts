@@ -25,6 +25,7 @@ import { saveNewResult } from './newResult';
 import { ActivityPage, CreatorsPage } from '../spec/wire';
 import { errorText } from '../errors';
 import { l10n } from '../l10n';
+import { lazySchema } from '../lazySchema';
 
 type Row = Record<string, unknown>;
 
@@ -149,7 +150,7 @@ export async function newPagedFile(dir: string, endpointId: string, now: Date = 
 
 // ---- the file ----
 
-const Stored = z.looseObject({
+const Stored = lazySchema(() => z.looseObject({
   format: z.literal(PAGED_FORMAT),
   endpointId: z.string(),
   chain: z.enum(['main', 'alt']),
@@ -167,7 +168,7 @@ const Stored = z.looseObject({
   creators: z.array(z.record(z.string(), z.unknown())).optional(),
   nextCursor: z.string().min(1).nullable().optional(),
   nextPage: z.number().int().positive().nullable().optional(),
-});
+}));
 
 function toDisk(r: PagedResult): Record<string, unknown> {
   const p = mustPage(endpoint(r.endpointId));

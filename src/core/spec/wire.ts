@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { l10n } from '../l10n';
+import { lazySchema } from '../lazySchema';
 
 /** Status of a queued request. Not shown in the spec: `url` being set is the only proof of done. */
 export type RequestStatus = 'queued' | 'running' | 'done' | 'failed';
@@ -45,11 +46,11 @@ export function requestIdSchema(label: string): z.ZodType<string> {
 }
 
 /** What a queued submit answers. */
-export const SubmitAck = z.looseObject({ requestId: requestIdSchema('The requestId') });
+export const SubmitAck = lazySchema(() => z.looseObject({ requestId: requestIdSchema('The requestId') }));
 export type SubmitAck = z.infer<typeof SubmitAck>;
 
 /** A queued request record as this client keeps it (`GET /request/{id}`, items of `GET /requests`). */
-const RequestRecordShape = z.looseObject({
+const RequestRecordShape = lazySchema(() => z.looseObject({
   requestId: z.string().min(1),
   /** Empty until the job is done (§2.1). */
   url: z.string(),
@@ -60,7 +61,7 @@ const RequestRecordShape = z.looseObject({
   cost: z.number().optional(),
   inputs: z.record(z.string(), z.unknown()).optional(),
   error: z.string().optional(),
-});
+}));
 export type RequestRecord = z.infer<typeof RequestRecordShape>;
 
 /** One record as read: kept (with what of it could not be read), or skipped and why. */
@@ -129,14 +130,14 @@ function readRequestRecord(raw: unknown): ReadRecord {
 }
 
 /** `GET /request/{id}`: one record, read as readRequestRecord reads it (refused only without a usable requestId). */
-export const RequestRecord = z.unknown().transform((v, ctx): RequestRecord => {
+export const RequestRecord = lazySchema(() => z.unknown().transform((v, ctx): RequestRecord => {
   const r = readRequestRecord(v);
   if ('skipped' in r) {
     ctx.addIssue({ code: 'custom', message: l10n.t('the request record has {0}', r.skipped) });
     return z.NEVER;
   }
   return r.record;
-});
+}));
 
 /** `GET /requests` as read: the readable records, and a line for each record skipped or field dropped (for the log). */
 type RequestHistory = RequestRecord[] & { readonly unreadable?: readonly string[] };
@@ -162,9 +163,9 @@ export function unreadableOf(list: readonly RequestRecord[]): readonly string[] 
 }
 
 /** `GET /requests`: a bare array, or an object holding one under `requests`; each record read on its own. */
-export const RequestList = z
+export const RequestList = lazySchema(() => z
   .union([z.array(z.unknown()), z.looseObject({ requests: z.array(z.unknown()) }).transform((o) => o.requests)])
-  .transform((items) => readRequestList(items));
+  .transform((items) => readRequestList(items)));
 
 /**
  * `GET /credits` carries a number in a string (§2.3); a bare JSON number is accepted too. Only
@@ -173,7 +174,7 @@ export const RequestList = z
  * separator reads differently per locale (1.234 in German). A balance steers spending, so a value
  * we are not sure of is an error the user sees, never a guess.
  */
-export const Credits = z
+export const Credits = lazySchema(() => z
   .union([z.string(), z.number(), z.looseObject({ credits: z.union([z.string(), z.number()]) })])
   .transform((v, ctx) => {
     const raw = typeof v === 'object' ? v.credits : v;
@@ -183,13 +184,13 @@ export const Credits = z
       return z.NEVER;
     }
     return n;
-  });
+  }));
 
 /** `POST /reset_ip` answer; its body is not shown, so anything 2xx is success. */
-export const ResetIp = z.unknown();
+export const ResetIp = lazySchema(() => z.unknown());
 
 /** One queryable field of the Wallet Database (`GET /wallet_database/columns`). */
-export const ColumnInfo = z.looseObject({
+export const ColumnInfo = lazySchema(() => z.looseObject({
   name: z.string().min(1),
   type: z.enum(['number', 'integer', 'string', 'boolean']).default('number'),
   metric: z.string().optional(),
@@ -197,55 +198,55 @@ export const ColumnInfo = z.looseObject({
   group: z.string().optional(),
   kind: z.string().optional(),
   description: z.string().optional(),
-});
+}));
 export type ColumnInfo = z.infer<typeof ColumnInfo>;
-export const ColumnList = z.union([
+export const ColumnList = lazySchema(() => z.union([
   z.array(ColumnInfo),
   z.looseObject({ columns: z.array(ColumnInfo) }).transform((o) => o.columns),
-]);
+]));
 
 /** `POST /wallet_database` and its second-chain twin. */
-export const WalletDatabaseResult = z.looseObject({
+export const WalletDatabaseResult = lazySchema(() => z.looseObject({
   total: z.number().int().nonnegative(),
   wallets: z.array(z.record(z.string(), z.unknown())),
-});
+}));
 export type WalletDatabaseResult = z.infer<typeof WalletDatabaseResult>;
 
 /** `POST /token_creators` */
-export const CreatorsPage = z.looseObject({
+export const CreatorsPage = lazySchema(() => z.looseObject({
   creators: z.array(z.record(z.string(), z.unknown())),
   page: z.number().int().optional(),
   total: z.number().int().optional(),
-});
+}));
 
 /** `GET /token_creators/{address}` */
-export const CreatorRecord = z.looseObject({
+export const CreatorRecord = lazySchema(() => z.looseObject({
   address: z.string(),
   tokens: z.array(z.record(z.string(), z.unknown())),
-});
+}));
 
 /** A page of swaps (`GET /wallets/{address}/activity`); `nextCursor` absent or null on the last page. */
-export const ActivityPage = z.looseObject({
+export const ActivityPage = lazySchema(() => z.looseObject({
   swaps: z.array(z.record(z.string(), z.unknown())),
   nextCursor: z.string().nullable().optional(),
-});
+}));
 export type ActivityPage = z.infer<typeof ActivityPage>;
 
 /** `GET /altchain_pnl`: every metric of one wallet. */
-export const WalletMetrics = z.looseObject({
+export const WalletMetrics = lazySchema(() => z.looseObject({
   address: z.string(),
   metrics: z.record(z.string(), z.number().nullable()),
-});
+}));
 
 /**
  * Error body (not shown in the spec; our design): `{ "error": { "code", "message" } }`.
  * The client also accepts `{ "message" }`, `{ "error": "text" }` or plain text.
  */
-export const ErrorBody = z.looseObject({
+export const ErrorBody = lazySchema(() => z.looseObject({
   error: z.union([z.string(), z.looseObject({ code: z.string().optional(), message: z.string().optional() })]).optional(),
   message: z.string().optional(),
   code: z.string().optional(),
-});
+}));
 
 /** Error codes the sandbox sends and the client maps (with the HTTP status) to typed errors. */
 export const ERROR_CODES = {

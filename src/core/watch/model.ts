@@ -6,32 +6,33 @@
  */
 import { z } from 'zod';
 import { StoredApproval } from '../money/approval';
+import { lazySchema } from '../lazySchema';
 
-export const WatchTarget = z.discriminatedUnion('kind', [
+export const WatchTarget = lazySchema(() => z.discriminatedUnion('kind', [
   /** A past request (the Requests view): the same endpoint and inputs again. */
   z.object({ kind: z.literal('request'), endpointId: z.string(), inputs: z.record(z.string(), z.unknown()) }),
   /** A `.waquery.json` file, read afresh at each run. */
   z.object({ kind: z.literal('query'), file: z.string() }),
   /** A `*.wapipe.json` pipeline, every call cell sent again at each run. */
   z.object({ kind: z.literal('pipeline'), file: z.string() }),
-]);
+]));
 export type WatchTarget = z.infer<typeof WatchTarget>;
 
-const ScheduleSchema = z.discriminatedUnion('kind', [
+const ScheduleSchema = lazySchema(() => z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('hourly') }),
   z.object({ kind: z.literal('daily'), at: z.number().int().min(0).max(1439) }),
   z.object({ kind: z.literal('interval'), ms: z.number().positive() }),
-]);
+]));
 
 /** A numeric column whose change past `percent` (either way) counts as a change. */
-export const Threshold = z.object({ column: z.string().min(1), percent: z.number().positive() });
+export const Threshold = lazySchema(() => z.object({ column: z.string().min(1), percent: z.number().positive() }));
 export type Threshold = z.infer<typeof Threshold>;
 
-const RunStatus = z.enum(['changed', 'unchanged', 'first', 'skipped', 'failed', 'missed']);
+const RunStatus = lazySchema(() => z.enum(['changed', 'unchanged', 'first', 'skipped', 'failed', 'missed']));
 type RunStatus = z.infer<typeof RunStatus>;
 
 /** What one run (or a skipped or missed slot) came to. */
-export const RunRecord = z.object({
+export const RunRecord = lazySchema(() => z.object({
   at: z.number(),
   status: RunStatus,
   /** One line, as the view and the notification say it. */
@@ -40,10 +41,10 @@ export const RunRecord = z.object({
   resultPath: z.string().optional(),
   /** The comparison with the previous result (a `.compare.json`): the Changes table. */
   comparePath: z.string().optional(),
-});
+}));
 export type RunRecord = z.infer<typeof RunRecord>;
 
-export const WatchRecord = z.object({
+export const WatchRecord = lazySchema(() => z.object({
   id: z.string(),
   name: z.string(),
   target: WatchTarget,
@@ -62,7 +63,7 @@ export const WatchRecord = z.object({
   lastResultAt: z.number().optional(),
   /** The most recent runs, newest last (the view's last result, and the spend this period). */
   runs: z.array(RunRecord).default([]),
-});
+}));
 export type WatchRecord = z.infer<typeof WatchRecord>;
 
 /** The runs kept per watch. */

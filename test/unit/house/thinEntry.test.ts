@@ -10,6 +10,8 @@
  * - the bundle is plain ASCII: esbuild's `charset: 'ascii'` escapes strings, but not what it must keep
  *   as written (a regular expression literal, a String.raw template), and one non-ASCII character
  *   makes V8 read the whole 1.7 MB bundle as two-byte text.
+ * - zod's translated messages (z.locales, a fifth of the features' bytes, never used) are not in it,
+ *   and loading it builds no zod schema (each is built on its first use, src/core/lazySchema.ts).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -155,6 +157,36 @@ describe('activation: a thin entry and a plain ASCII bundle', () => {
     const asked = JSON.parse(r.stdout) as string[];
     assert.ok(asked.includes('vscode'), 'the probe did not load the features');
     assert.deepEqual(asked.filter((a) => /undici/u.test(a)), [], 'undici was required while the features loaded');
+  });
+
+  it("the built features hold none of zod's translated messages (esbuild.mjs zodLocalesOut), yet zod still speaks English", () => {
+    const built = readFileSync(join(root, 'dist', 'features.js'), 'utf8');
+    // German's "invalid input" (zod/v4/locales/de.js), one of 60-odd locales, 265 KB, never used.
+    assert.equal(built.includes('ltige Eingabe'), false, "zod's locales are inside dist/features.js");
+    // The English default is imported apart from the namespace (zod/v4/classic/schemas.js) and stays.
+    assert.match(built, /Invalid input: expected/u, "zod's English messages went too");
+  });
+
+  it('loading the built features constructs no zod schema: each is built on its first use (src/core/lazySchema.ts)', () => {
+    const features = join(root, 'dist', 'features.js');
+    const names = [...readFileSync(join(root, 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8').matchAll(/^\texport (?:class|enum|namespace|const|function|let) (\w+)/gmu)].map((m) => m[1]);
+    // zod calls globalThis.__zod_globalConfig.postProcessor with every schema it constructs
+    // (zod/v4/core/core.js $constructor): counted while the bundle loads under a stub of vscode.
+    const script = `
+      const Module = require('node:module');
+      const stub = new Proxy(function () {}, { get: () => stub, apply: () => stub, construct: () => stub });
+      const api = Object.fromEntries(${JSON.stringify(names)}.map((n) => [n, stub]));
+      const load = Module._load;
+      Module._load = function (request, ...rest) { return request === 'vscode' ? api : load.call(this, request, ...rest); };
+      let built = 0;
+      globalThis.__zod_globalConfig = { postProcessor() { built++; } };
+      const features = require(${JSON.stringify(features)});
+      process.stdout.write(JSON.stringify({ built, loaded: typeof features.activateFeatures }));`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const { built, loaded } = JSON.parse(r.stdout) as { built: number; loaded: string };
+    assert.equal(loaded, 'function', 'the probe did not load the features');
+    assert.equal(built, 0, `${built} zod schemas were built while the features loaded: a module-level schema, wrap it in lazySchema()`);
   });
 
   it('the exports gate itself loads nothing but vscode', () => {
