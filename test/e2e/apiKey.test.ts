@@ -1,27 +1,34 @@
 // A person installs the packaged extension, finds its commands in the palette, sets an API key
 // (typing it into a password box), is told when a pasted key is unusable, and clears it again.
+// Then, with no key left, the Wallet Analytics sidebar welcomes them: the Requests view offers
+// "Set API Key" and "Try the Sandbox (no key, no credits)"; the second button starts the sandbox
+// and the view moves on to its empty history.
+// Both flows share one window (they were two files, a window each: a workbench drawn and an
+// extension host started cost 20-30 CPU-seconds of the e2e tier, which is CPU-bound): the welcome
+// flow runs after the key is cleared, from the Explorer, as a fresh window shows it.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { Locator } from 'playwright-core';
 import { Workbench, packagedVsix, repoRoot } from './workbench';
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
 const SET = 'Wallet Analytics: Set API Key';
 const CLEAR = 'Wallet Analytics: Clear API Key';
 
+let wb: Workbench;
+
+before(async () => {
+  assert.ok(existsSync(packagedVsix), `${packagedVsix} is missing: run \`npm run package\` first`);
+  wb = await Workbench.open({ name: 'api-key' });
+});
+
+after(async () => {
+  await wb?.close();
+});
+
 describe('API key commands in the packaged extension', { timeout: 180_000 }, () => {
-  let wb: Workbench;
-
-  before(async () => {
-    assert.ok(existsSync(packagedVsix), `${packagedVsix} is missing: run \`npm run package\` first`);
-    wb = await Workbench.open({ name: 'api-key' });
-  });
-
-  after(async () => {
-    await wb?.close();
-  });
-
   it('is installed from the .vsix by code-server --install-extension', () => {
     assert.deepEqual(wb.installedExtensions(), [`${pkg.publisher}.${pkg.name}-${pkg.version}`]);
   });
@@ -115,5 +122,47 @@ describe('API key commands in the packaged extension', { timeout: 180_000 }, () 
     await wb.clearNotifications();
     await wb.runCommand(CLEAR);
     assert.equal(await wb.waitForNotification('nothing to clear'), 'No API key was stored for “Default”: nothing to clear.');
+  });
+});
+
+describe('the sidebar without a key: the welcome view', { timeout: 240_000 }, () => {
+  const pane = (title: string): Locator => wb.page.locator('.pane', { has: wb.page.locator('.pane-header', { hasText: new RegExp(`^\\s*${title}`, 'u') }) });
+
+  before(async () => {
+    // The key flow above ends with the key cleared and the Account view open: put the window back
+    // to what a fresh one shows (the Explorer in the side bar, no toast, no quick input), so the
+    // click on the activity bar's icon opens the Wallet Analytics views instead of closing them.
+    await wb.closeQuickInput();
+    await wb.clearNotifications();
+    await wb.runCommand('View: Show Explorer');
+    await wb.page.locator('.part.sidebar .explorer-folders-view').waitFor({ state: 'visible', timeout: 30_000 });
+    wb.shotsAs('sidebar-welcome');
+  });
+
+  it('offers Set API Key and Try the Sandbox when no key is set', async () => {
+    const icon = wb.page.locator('.part.activitybar .action-item .action-label[aria-label^="Wallet Analytics"]');
+    await icon.waitFor({ timeout: 60_000 });
+    await icon.click();
+    const welcome = pane('Requests').locator('.welcome-view-content');
+    await welcome.locator('.monaco-button', { hasText: 'Set API Key' }).waitFor({ timeout: 60_000 });
+    const buttons = (await welcome.locator('.monaco-button').allInnerTexts()).map((t) => t.trim());
+    assert.deepEqual(buttons, ['Set API Key', 'Try the Sandbox (no key, no credits)']);
+    assert.match(await welcome.innerText(), /No API key is set/u);
+    // The Account view fills its rows a moment after the welcome view shows: read it once they are there.
+    await pane('Account').locator('.monaco-list-row', { hasText: 'API key' }).waitFor({ timeout: 30_000 });
+    const account = await pane('Account').innerText();
+    assert.match(account, /API key\s*not set/u);
+    assert.doesNotMatch(account, /Connection/u, 'no key: nothing to check, no connection row');
+    assert.equal(await wb.page.locator('.part.statusbar .statusbar-item', { hasText: /\d+(\.\d+)?M$/u }).count(), 0, 'no balance in the status bar without a key');
+    await wb.screenshot('no-key');
+  });
+
+  it('starts the sandbox from the welcome view, which then shows the empty history', async () => {
+    await pane('Requests').locator('.welcome-view-content .monaco-button', { hasText: 'Try the Sandbox' }).click();
+    await pane('Requests').locator('.welcome-view-content', { hasText: 'No requests yet' }).waitFor({ timeout: 60_000 });
+    await pane('Account').locator('.monaco-list-row', { hasText: /1000M credits/u }).waitFor({ timeout: 30_000 });
+    assert.match(await pane('Account').innerText(), /API key\s*sandbox/u);
+    await wb.waitForNotification(/Sandbox running/u);
+    await wb.screenshot('sandbox-started');
   });
 });
