@@ -253,6 +253,44 @@ describe('table: row scan kernel', () => {
     }
   });
 
+  it('registers a kernel call\'s rows in one call into the index, not one a row (issue 34: a million calls were a quarter of the quoted file\'s index)', () => {
+    const walker = new CellWalker(1 << 17);
+    const text = Buffer.from('"a\nb",1\n\n"c",""""\r\n'.repeat(2000));
+    const offsets = new RowOffsets();
+    const calls = { push: 0, pushEnds: 0 };
+    for (const name of ['push', 'pushEnds'] as const) {
+      const own = offsets[name].bind(offsets) as (...a: unknown[]) => void;
+      Object.defineProperty(offsets, name, { value: (...a: unknown[]) => (calls[name]++, own(...a)) });
+    }
+    const scanner = new RowScanner(offsets, true, 0);
+    const buf = walker.buffers[0].subarray(0, text.length);
+    text.copy(buf);
+    scanner.feed(buf, 0, walker, 'always');
+    scanner.finish(text.length);
+    assert.equal(offsets.length, 4000);
+    assert.equal(calls.push, 0, 'no call a row');
+    assert.ok(calls.pushEnds >= 1 && calls.pushEnds <= 2, `${calls.pushEnds} calls`);
+    assert.deepEqual(scanAll(text, [], walker), scanAll(text, []));
+  });
+
+  it('finds the same rows and lines near and past 4 GiB', () => {
+    const walker = new CellWalker(1 << 16);
+    const text = Buffer.from('"x\ny",1\n\n2,"z"\n'.repeat(400));
+    const scan = (base: number, kernel: boolean): number[][] => {
+      const offsets = new RowOffsets();
+      const scanner = new RowScanner(offsets, true, base);
+      let chunk: Buffer = text;
+      if (kernel) {
+        chunk = walker.buffers[1].subarray(0, text.length);
+        text.copy(chunk);
+      }
+      scanner.feed(chunk, base, kernel ? walker : undefined, 'always');
+      scanner.finish(base + text.length);
+      return Array.from({ length: offsets.length }, (_, r) => [offsets.start(r), offsets.limit(r), offsets.line(r)]);
+    };
+    for (const base of [2 ** 31 + 5, 2 ** 32 - 3000, 2 ** 32 + 11]) assert.deepEqual(scan(base, true), scan(base, false), `base ${base}`);
+  });
+
   it('stops at 8,184 row ends a call and goes on', () => {
     const walker = new CellWalker(1 << 17);
     const text = Buffer.from('"a\nb",1\n'.repeat(10_000));
