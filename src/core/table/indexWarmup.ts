@@ -70,7 +70,12 @@ export function indexWarmupSteps(): (() => number)[] {
       try {
         // Kept at once: a table opened between two steps takes it, and the steps then scan in JS
         // only (its buffers are the table's from then on).
-        keepSpareWalker(takeWalker(CHUNK_BYTES));
+        const walker = takeWalker(CHUNK_BYTES);
+        // Its pages touched now, while the worker waits: a page's first touch is a fault, paid by
+        // the index otherwise (touching 4 MB of new memory took 20–28 ms of CPU at load 10–12 on
+        // the bench machine; writing the quoted file's row index was most of its registerRows time).
+        for (const b of walker.buffers) b.fill(0);
+        keepSpareWalker(walker);
       } catch {
         // No WebAssembly (e.g. --jitless): the JS scan does the work, and is what gets warm.
       }
