@@ -4,9 +4,14 @@
  * the warm-up's walker instead of mapping a wasm memory of its own (issue 34: the index spent a
  * fifth of its time in per-row code V8 had not optimised yet, and a table's open compiled the
  * kernels and touched fresh memory). Counted through WebAssembly's constructors, never timed.
+ * And a warm worker has built no ICU formatter or collator (each pages megabytes of ICU data into
+ * the worker: the quoted file's memory budget).
  */
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import { openCsvFile } from '../../../../src/core/table';
 import { CellWalker, spareWalker } from '../../../../src/core/table/cellWalkWasm';
 import { indexWarmupSteps, warmupCsv } from '../../../../src/core/table/indexWarmup';
@@ -84,5 +89,39 @@ describe('index warm-up', () => {
     assert.equal(count, rows);
     assert.equal(seen.memories, 0, 'the spare walker taken');
     assert.equal(spareWalker(), undefined);
+  });
+});
+
+/** The repository root (the folder with package.json), from this compiled test's folder. */
+function repoRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
+  return dir;
+}
+
+describe('a warm table worker', () => {
+  it('has built no Intl.NumberFormat nor Intl.Collator (a numbers-only table never needs ICU)', async () => {
+    const workerFile = join(repoRoot(), 'dist', 'tableWorker.js');
+    // Counts the constructions, and reports them beside the worker's own `warm`.
+    const preamble = `
+      const seen = { NumberFormat: 0, Collator: 0 };
+      for (const name of Object.keys(seen)) {
+        const Own = Intl[name];
+        Intl[name] = function (...a) { seen[name]++; return new Own(...a); };
+      }
+      const { parentPort } = require('node:worker_threads');
+      const post = parentPort.postMessage.bind(parentPort);
+      parentPort.postMessage = (m, ...rest) => (m && m.type === 'warm' ? post({ type: 'counts', seen }) : post(m, ...rest));
+      require(${JSON.stringify(workerFile)});`;
+    const worker = new Worker(preamble, { eval: true, workerData: {} });
+    try {
+      const counts = await new Promise<unknown>((resolve, reject) => {
+        worker.on('message', (m: { type?: string; seen?: unknown }) => m.type === 'counts' && resolve(m.seen));
+        worker.on('error', reject);
+      });
+      assert.deepEqual(counts, { NumberFormat: 0, Collator: 0 });
+    } finally {
+      await worker.terminate();
+    }
   });
 });
