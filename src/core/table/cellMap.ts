@@ -15,10 +15,13 @@
  *   though some are longer): the cells layout in a byte a cell, 255 meaning "not here" (past the
  *   row's end, or at 255 bytes or more): such a cell is walked to from the last one recorded.
  *   A far column is then one load away, as the first is (deltas add ~2 ns a row per 4 cells).
- * - pairs (64 columns or fewer, rows of fewer than 255 bytes, or nearly all of them): the cells
- *   of one byte with escapes, for every second cell only (cells 2, 4, 6…); an odd cell is one
- *   cell's walk from the one before it. Half the bytes: 5 a row of 12 columns, 5 MB of the
- *   1,000,000-row quoted file's 11, which the memory budget (0.25 × the file) needed.
+ * - pairs (3 or 4 columns, rows of fewer than 255 bytes, or nearly all of them): the cells
+ *   of one byte with escapes, for every second cell only (cells 2, 4…); an odd cell is one
+ *   cell's walk from the one before it.
+ * - quads (5 to 64 columns, rows as for pairs): the same for every fourth cell (4, 8, 12…), any
+ *   other cell at most three cells' walk from one: 2 bytes a row of 12 columns where pairs took 5,
+ *   2 MB of the 1,000,000-row quoted file's map, where pairs (5 MB) left its memory growth at
+ *   0.26 × the file, over the 0.25 × budget (issue 34).
  */
 import { COMMA } from './bytes';
 import { cellStart, skipCell } from './cells';
@@ -30,7 +33,7 @@ const NONE = 0xffffffff;
 /** At most this many columns get a place for every cell. */
 const PER_CELL_MAX_COLUMNS = 64;
 
-export type CellMapLayout = 'marks' | 'cells' | 'deltas' | 'pairs';
+export type CellMapLayout = 'marks' | 'cells' | 'deltas' | 'pairs' | 'quads';
 
 interface CellMapSizes {
   /** Bytes of the longest row (decides the offset type of the cells layout). */
@@ -60,6 +63,8 @@ export class CellMap {
   /** Cells in each data row (marks layout only; the others know a row's end from `data`). */
   private readonly cellCounts: Uint32Array | undefined;
   private scratch: Uint32Array;
+  /** pairs and quads: every (1 << stride)th cell has a place (1, 2); 0 otherwise. */
+  private readonly stride: number;
 
   /** @param delimiter the file's (csvDialect.ts); a file of another than comma is walked in JS, never given a walker */
   constructor(rows: number, columns: number, sizes: CellMapSizes = {}, private readonly delimiter: Delimiter = COMMA) {
@@ -68,29 +73,35 @@ export class CellMap {
     const perCell = this.columns <= PER_CELL_MAX_COLUMNS;
     const cellBytes = maxRow < 0xff || sizes.shortRows === true ? 1 : maxRow < 0xffff ? 2 : 4;
     const roomy = rows * (this.columns - 1) * cellBytes <= (sizes.fileBytes ?? Infinity) / 16;
-    this.layout = sizes.layout ?? (!perCell ? 'marks' : cellBytes === 1 && this.columns > 2 ? 'pairs' : roomy || cellBytes === 1 ? 'cells' : 'deltas');
-    this.escapes = (this.layout === 'cells' && cellBytes === 1 && maxRow >= 0xff) || this.layout === 'pairs';
+    this.layout = sizes.layout ?? (!perCell ? 'marks' : cellBytes === 1 && this.columns > 2 ? (this.columns > 4 ? 'quads' : 'pairs') : roomy || cellBytes === 1 ? 'cells' : 'deltas');
+    this.stride = this.layout === 'pairs' ? 1 : this.layout === 'quads' ? 2 : 0;
+    this.escapes = (this.layout === 'cells' && cellBytes === 1 && maxRow >= 0xff) || this.stride > 0;
     // Deltas rows are padded to whole 32-bit words, so locate() can add four deltas at a time.
     this.slots =
-      this.layout === 'marks' ? Math.ceil(this.columns / (1 << STRIDE_SHIFT)) : this.layout === 'deltas' ? (this.columns + 2) & ~3 : this.layout === 'pairs' ? (this.columns - 1) >>> 1 : this.columns - 1;
+      this.layout === 'marks' ? Math.ceil(this.columns / (1 << STRIDE_SHIFT)) : this.layout === 'deltas' ? (this.columns + 2) & ~3 : this.stride > 0 ? (this.columns - 1) >>> this.stride : this.columns - 1;
     const size = rows * this.slots;
     if (this.layout === 'marks') this.data = new Uint32Array(size);
     else if (this.layout === 'deltas') {
       this.data = new Uint8Array(size);
       this.words = new Uint32Array(this.data.buffer, 0, size >>> 2);
     }
-    else this.data = cellBytes === 1 || this.layout === 'pairs' ? new Uint8Array(size) : cellBytes === 2 ? new Uint16Array(size) : new Uint32Array(size);
-    this.none = this.layout === 'pairs' ? 0xff : this.layout === 'cells' ? (cellBytes === 1 ? 0xff : cellBytes === 2 ? 0xffff : NONE) : NONE;
+    else this.data = cellBytes === 1 || this.stride > 0 ? new Uint8Array(size) : cellBytes === 2 ? new Uint16Array(size) : new Uint32Array(size);
+    this.none = this.stride > 0 ? 0xff : this.layout === 'cells' ? (cellBytes === 1 ? 0xff : cellBytes === 2 ? 0xffff : NONE) : NONE;
     this.cellCounts = this.layout === 'marks' ? new Uint32Array(rows) : undefined;
     this.scratch = new Uint32Array(this.columns);
+  }
+
+  /** Bytes the map holds (what it adds to a table's memory). */
+  get bytes(): number {
+    return this.data.byteLength + (this.cellCounts?.byteLength ?? 0);
   }
 
   /** Walks data row r, held in buf[start, end), recording where its cells start; returns its cell count. Uses `walker` when it holds buf. */
   record(r: number, buf: Buffer, start: number, end: number, walker?: CellWalker): number {
     const marks = this.layout === 'marks';
-    const pairs = this.layout === 'pairs';
-    const wanted = marks ? this.slots : pairs ? this.slots + 1 : this.columns;
-    const shift = marks ? STRIDE_SHIFT : pairs ? 1 : 0;
+    const strided = this.stride > 0;
+    const wanted = marks ? this.slots : strided ? this.slots + 1 : this.columns;
+    const shift = marks ? STRIDE_SHIFT : this.stride;
     let cells: number;
     let starts: Uint32Array;
     if (walker?.holds(buf) && wanted <= walker.maxSlots && this.delimiter === COMMA) {
@@ -103,7 +114,7 @@ export class CellMap {
     if (this.cellCounts) this.cellCounts[r] = cells;
     const base = r * this.slots;
     if (marks) this.data.set(starts.subarray(0, this.slots), base);
-    else if (pairs) {
+    else if (strided) {
       for (let k = 1; k <= this.slots; k++) this.data[base + k - 1] = Math.min(starts[k] ?? NONE, this.none);
     } else if (this.layout === 'cells') {
       for (let c = 1; c < this.columns; c++) this.data[base + c - 1] = Math.min(starts[c] ?? NONE, this.none);
@@ -143,9 +154,9 @@ export class CellMap {
       return mark === NONE ? undefined : { cell: slot << STRIDE_SHIFT, offset: mark };
     }
     const base = r * this.slots;
-    if (this.layout === 'pairs') {
-      const k = this.pairBefore(base, column >>> 1);
-      return { cell: 2 * k, offset: k === 0 ? 0 : (this.data[base + k - 1] ?? 0) };
+    if (this.stride > 0) {
+      const k = this.pairBefore(base, column >>> this.stride);
+      return { cell: k << this.stride, offset: k === 0 ? 0 : (this.data[base + k - 1] ?? 0) };
     }
     if (this.layout === 'cells') {
       let c = column;
@@ -164,7 +175,7 @@ export class CellMap {
     return { cell: column, offset };
   }
 
-  /** Pairs layout: the last recorded even cell 2k at or before cell 2·`k` of the row at `base` (k = 0: the row's start, always known). */
+  /** Pairs and quads layouts: the last recorded mark k (cell k << stride) at or before mark `k` of the row at `base` (k = 0: the row's start, always known). */
   private pairBefore(base: number, k: number): number {
     let at = k;
     while (at > 0 && (this.data[base + at - 1] ?? this.none) === this.none) at--;
@@ -182,10 +193,11 @@ export class CellMap {
     }
     if (column === 0) return start;
     const base = r * this.slots;
-    if (this.layout === 'pairs') {
-      const k = this.pairBefore(base, column >>> 1);
+    if (this.stride > 0) {
+      const k = this.pairBefore(base, column >>> this.stride);
       const at = start + (k === 0 ? 0 : (this.data[base + k - 1] ?? 0));
-      return 2 * k === column ? at : cellStart(buf, end, column, 2 * k, at, this.delimiter);
+      const cell = k << this.stride;
+      return cell === column ? at : cellStart(buf, end, column, cell, at, this.delimiter);
     }
     if (this.layout === 'cells') {
       const at = this.data[base + column - 1] ?? this.none;

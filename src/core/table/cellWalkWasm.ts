@@ -33,6 +33,35 @@ interface WasmApi {
 }
 const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
+/** The kernels compiled once per thread: every source's walker instantiates the same module. */
+let compiled: object | undefined;
+/** A walker kept for the next source that reads in buffers of its size (keepSpareWalker). */
+let spare: CellWalker | undefined;
+
+/**
+ * Keeps `walker` for the next source whose reads are of its size: the worker's index warm-up
+ * (indexWarmup.ts) hands its walker on, so the first table finds its wasm memory mapped and
+ * touched, and allocates none of its own.
+ */
+export function keepSpareWalker(walker: CellWalker): void {
+  spare = walker;
+}
+
+/** The walker kept by keepSpareWalker, still untaken, or undefined: it may be used only until a source takes it. */
+export function spareWalker(): CellWalker | undefined {
+  return spare;
+}
+
+/** A walker with read buffers of `bufferBytes`: the spare one when it has that size, else a new one. */
+export function takeWalker(bufferBytes: number): CellWalker {
+  const kept = spare;
+  if (kept && kept.bufferBytes === bufferBytes) {
+    spare = undefined;
+    return kept;
+  }
+  return new CellWalker(bufferBytes);
+}
+
 /** Wasm memory holding the read buffers of a source, and the walk kernels over them. */
 export class CellWalker {
   readonly buffers: readonly [Buffer, Buffer, ...Buffer[]];
@@ -56,11 +85,15 @@ export class CellWalker {
   private quoteAt = -1;
 
   /** @param plain false to use the scalar kernel only (tests) */
-  constructor(bufferBytes: number, plain = true) {
+  constructor(
+    readonly bufferBytes: number,
+    plain = true,
+  ) {
     const pages = Math.ceil((SCRATCH + READ_BUFFERS * bufferBytes + SLACK) / PAGE);
     const memory = new wasm.Memory({ initial: pages, maximum: pages });
     // Without wasm SIMD the module does not compile at all, and the JS walk does the work.
-    const exports = new wasm.Instance(new wasm.Module(kernelBytes), { env: { memory } }).exports;
+    compiled ??= new wasm.Module(kernelBytes);
+    const exports = new wasm.Instance(compiled, { env: { memory } }).exports;
     this.walkQuoted = exports.walk as Kernel;
     this.walkPlain = plain ? (exports.walkPlain as Kernel) : undefined;
     this.scanKernel = exports.scan as ScanKernel;

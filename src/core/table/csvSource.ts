@@ -15,7 +15,7 @@ import { CancelledError } from '../errors';
 import type { CellMap } from './cellMap';
 import { prefixBytes } from './windowCells';
 import { CellSpan, cellText, countCells, readRowCells } from './cells';
-import { CellWalker } from './cellWalkWasm';
+import { takeWalker, type CellWalker } from './cellWalkWasm';
 import { ColumnCache } from './columnCache';
 import { columnPass, MapBuild, type RaggedRows } from './csvColumnPass';
 import { rowEnd, spanLine, type CsvFile } from './csvFile';
@@ -184,7 +184,7 @@ class CsvSource implements TableSource, CsvFile {
     if (!this.buffers) {
       const size = Math.max(1, Math.min(this.chunkBytes, this.size));
       try {
-        this.walker = new CellWalker(size);
+        this.walker = takeWalker(size); // the worker's warm one when the size is its (indexWarmup.ts)
         this.buffers = this.walker.buffers;
       } catch {
         this.buffers = Array.from({ length: READ_BUFFERS }, () => Buffer.allocUnsafe(size)); // no WebAssembly (e.g. --jitless): the JS walk does it

@@ -7,12 +7,20 @@
  * holds line breaks (quoted cells) or blank lines follow it, one byte a row of extra line breaks.
  */
 
+import { CR } from './bytes';
+
 /** A longer row is read only this far (a file ending inside an open quote is one such row). Here, below the readers, since the index counts such rows. */
 export const MAX_ROW_BYTES = 64 << 20;
 
 const BLOCK_SHIFT = 10;
 const BLOCK = 1 << BLOCK_SHIFT;
 const GIB4 = 2 ** 32;
+
+/** Where a scan stands between rows: the next row's first byte, and the line feeds before it. */
+export interface RowCursor {
+  rowStart: number;
+  rowStartNewlines: number;
+}
 
 export class RowOffsets {
   private starts = new Uint32Array(4096);
@@ -57,14 +65,70 @@ export class RowOffsets {
     this.starts[r] = start; // a Uint32Array keeps the low 32 bits
     const shift = newlinesBefore - r;
     if ((r & (BLOCK - 1)) === 0) this.blockShift.push(shift);
-    else if (shift !== this.lastShift) {
-      this.steps ??= new Uint8Array(this.starts.length);
-      const step = shift - this.lastShift;
-      this.steps[r] = Math.min(step, 255);
-      if (step >= 255) this.bigSteps.set(r, step);
-    }
+    else if (shift !== this.lastShift) this.noteStep(r, shift - this.lastShift);
     this.lastShift = shift;
     this.lastEnd = end;
+  }
+
+  /**
+   * Registers the rows that end at the scan kernel's line feeds (RowScanner.feedKernel): `ends`
+   * holds n pairs, a line feed's place in `chunk` and the line feeds before it since `newlines`;
+   * `chunk` is at file offset `base`, `prevByte` the byte before it; `cursor` is where the next
+   * row starts and the line feeds before it, moved on past each. A row of no bytes or of a lone
+   * CR (a blank line) is skipped, as push()'s callers do. push()'s work with its fields in locals,
+   * one call a chunk: a call a row was a quarter of the 1,000,000-row quoted file's index (issue 34).
+   */
+  pushEnds(chunk: Uint8Array, base: number, ends: Uint32Array, n: number, newlines: number, prevByte: number, cursor: RowCursor): void {
+    let rowStart = cursor.rowStart;
+    let rowStartNewlines = cursor.rowStartNewlines;
+    if (base + chunk.length >= GIB4) {
+      // Starts past 4 GiB (a file that big) take push(), which notes them.
+      for (let i = 0; i < n; i++) {
+        const lfAt = ends[2 * i] ?? 0;
+        const length = base + lfAt - rowStart;
+        if (length > 1 || (length === 1 && (lfAt > 0 ? chunk[lfAt - 1] : prevByte) !== CR)) this.push(rowStart, base + lfAt + 1, rowStartNewlines);
+        rowStart = base + lfAt + 1;
+        rowStartNewlines = newlines + (ends[2 * i + 1] ?? 0) + 1;
+      }
+    } else {
+      if (this.count + n > this.starts.length) this.reserve(Math.max(this.count + n, this.starts.length * 2));
+      const starts = this.starts;
+      let count = this.count;
+      let lastStart = this.lastStart;
+      let lastShift = this.lastShift;
+      let lastEnd = this.lastEnd;
+      for (let i = 0; i < n; i++) {
+        const lfAt = ends[2 * i] ?? 0;
+        const end = base + lfAt + 1;
+        const length = end - 1 - rowStart;
+        if (length > 1 || (length === 1 && (lfAt > 0 ? chunk[lfAt - 1] : prevByte) !== CR)) {
+          const r = count++;
+          if (rowStart - lastStart > MAX_ROW_BYTES && r > 0 && this.longCount++ === 0) this.firstLong = r - 1;
+          lastStart = rowStart;
+          starts[r] = rowStart;
+          const shift = rowStartNewlines - r;
+          if ((r & (BLOCK - 1)) === 0) this.blockShift.push(shift);
+          else if (shift !== lastShift) this.noteStep(r, shift - lastShift);
+          lastShift = shift;
+          lastEnd = end;
+        }
+        rowStart = end;
+        rowStartNewlines = newlines + (ends[2 * i + 1] ?? 0) + 1;
+      }
+      this.count = count;
+      this.lastStart = lastStart;
+      this.lastShift = lastShift;
+      this.lastEnd = lastEnd;
+    }
+    cursor.rowStart = rowStart;
+    cursor.rowStartNewlines = rowStartNewlines;
+  }
+
+  /** Row r has `step` more line breaks before it than rows (not at a block's start). */
+  private noteStep(r: number, step: number): void {
+    this.steps ??= new Uint8Array(this.starts.length);
+    this.steps[r] = Math.min(step, 255);
+    if (step >= 255) this.bigSteps.set(r, step);
   }
 
   /** Rows whose bytes (limit − start) pass MAX_ROW_BYTES: how many, and the first (0 when none). */

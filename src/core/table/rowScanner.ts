@@ -20,7 +20,7 @@
 import { COMMA, CR, LF, QUOTE, SPACE, TAB } from './bytes';
 import type { Delimiter } from './csvDialect';
 import type { CellWalker } from './cellWalkWasm';
-import type { RowOffsets } from './rowOffsets';
+import type { RowCursor, RowOffsets } from './rowOffsets';
 
 // Where the scanner stands between two bytes.
 const OUT = 0; // not inside a quoted cell
@@ -35,11 +35,12 @@ export interface ScanPlace {
   readonly offset: number;
 }
 
-export class RowScanner {
+export class RowScanner implements RowCursor {
   private state = OUT;
-  private rowStart: number;
+  /** Where the next row starts (RowCursor: RowOffsets.pushEnds moves it on). */
+  rowStart: number;
   private newlines = 0;
-  private rowStartNewlines = 0;
+  rowStartNewlines = 0;
   private prevByte = LF;
   private openQuoteAt = -1;
   /** Quotes inside quoted cells that neither close them nor are doubled. */
@@ -244,27 +245,9 @@ export class RowScanner {
     if (len > 0) this.prevByte = chunk[len - 1] ?? LF;
   }
 
-  /**
-   * endRow() for each of the `n` row ends the kernel found in `chunk` (at file offset `base`),
-   * `newlines` the line feeds before the kernel call: with the scanner's fields in locals, in a
-   * function of its own, small enough to be optimised while the first chunk is scanned (a million
-   * rows a second pass through here).
-   */
+  /** endRow() for each of the `n` row ends the kernel found in `chunk` (at file offset `base`), `newlines` the line feeds before the kernel call: one call into the index for them all. */
   private registerRows(chunk: Buffer, base: number, rows: Uint32Array, n: number, newlines: number): void {
-    const out = this.rows;
-    let rowStart = this.rowStart;
-    let rowStartNewlines = this.rowStartNewlines;
-    for (let i = 0; i < n; i++) {
-      const lfAt = rows[2 * i] ?? 0;
-      const length = base + lfAt - rowStart;
-      if (length > 1 || (length === 1 && (lfAt > 0 ? chunk[lfAt - 1] : this.prevByte) !== CR)) {
-        out.push(rowStart, base + lfAt + 1, rowStartNewlines);
-      }
-      rowStart = base + lfAt + 1;
-      rowStartNewlines = newlines + (rows[2 * i + 1] ?? 0) + 1;
-    }
-    this.rowStart = rowStart;
-    this.rowStartNewlines = rowStartNewlines;
+    this.rows.pushEnds(chunk, base, rows, n, newlines, this.prevByte, this);
   }
 
   /** Registers the last row (a file need not end with a line break); `fileEnd` is the file size. */

@@ -9,6 +9,7 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { useBundle } from '../l10n';
 import { runLauncher, type LauncherData } from './launcherMain';
+import { indexWarmupSteps } from './indexWarmup';
 import { sortWarmupSteps } from './sortWarmup';
 import { WARM_MESSAGE } from './workerProtocol';
 import { WorkerTable } from './workerTable';
@@ -37,10 +38,11 @@ else {
   useBundle(data?.l10nBundle);
   const table = new WorkerTable((message) => port.postMessage(message));
   port.on('message', (m: unknown) => table.receive(m));
-  // The sort's loops made hot while the worker waits (sortWarmup.ts), one small sort a turn; then
-  // `warm` to whoever started the thread (prestartTableWorker waits for it; anyone else drops it).
+  // The index's and the sort's loops made hot while the worker waits (indexWarmup.ts, sortWarmup.ts),
+  // one small scan or sort a turn; then `warm` to whoever started the thread (prestartTableWorker
+  // waits for it; anyone else drops it).
   const host = parentPort;
-  const steps = sortWarmupSteps();
+  const steps: (() => unknown)[] = [...indexWarmupSteps(), ...sortWarmupSteps()];
   const warm = (): void => {
     steps.shift()?.();
     if (steps.length > 0) setImmediate(warm);

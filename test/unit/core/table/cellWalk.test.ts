@@ -69,6 +69,11 @@ function layRows(rows: readonly string[], rand: () => number): { buf: Buffer; bo
 }
 
 describe('table: cell map layouts', () => {
+  it('holds 2 bytes a row for the 1,000,000-row quoted shape (12 columns, short rows): 2 MB, where every second cell took 5 (issue 34: memory growth 0.26 × the file, budget 0.25 ×)', () => {
+    const map = new CellMap(1_000_000, 12, { maxRowBytes: 400, fileBytes: 206e6, shortRows: true });
+    assert.equal(map.bytes, 2_000_000);
+  });
+
   it('places every cell where a walk from the first cell finds it, in every layout, JS and kernel', () => {
     const walker = new CellWalker(1 << 16);
     const rand = rng(4321);
@@ -78,7 +83,7 @@ describe('table: cell map layouts', () => {
       const row = Buffer.from(Array.from({ length: Math.floor(rand() * 40) }, () => bits[Math.floor(rand() * bits.length)] ?? '').join(''));
       const columns = 1 + Math.floor(rand() * 64);
       const expected = starts(row, columns);
-      for (const layout of ['marks', 'cells', 'deltas', 'pairs'] as const) {
+      for (const layout of ['marks', 'cells', 'deltas', 'pairs', 'quads'] as const) {
         const what = `row ${i}: ${JSON.stringify(row.toString())}, ${columns} columns, ${layout}`;
         assert.deepEqual(located(row, columns, layout), expected, `JS, ${what}`);
         assert.deepEqual(located(row, columns, layout, walker), expected, `kernel, ${what}`);
@@ -162,12 +167,13 @@ describe('table: cell map layouts', () => {
     assert.deepEqual(Array.from(out), expected(buf, bounds, 2));
   });
 
-  it('gives every cell (or every second, in a byte) its own place in a file of few columns, the marks layout to a wide one', () => {
-    assert.equal(new CellMap(10, 12, { maxRowBytes: 200, fileBytes: 2000 }).layout, 'pairs');
+  it('gives every cell (or every second or fourth, in a byte) its own place in a file of few columns, the marks layout to a wide one', () => {
+    assert.equal(new CellMap(10, 12, { maxRowBytes: 200, fileBytes: 2000 }).layout, 'quads');
+    assert.equal(new CellMap(10, 4, { maxRowBytes: 200, fileBytes: 2000 }).layout, 'pairs');
     assert.equal(new CellMap(10, 2, { maxRowBytes: 200, fileBytes: 2000 }).layout, 'cells');
     assert.equal(new CellMap(1_000_000, 12, { maxRowBytes: 400, fileBytes: 200e6 }).layout, 'deltas');
-    // A few long rows among short ones: one byte every second cell, the long rows walked.
-    assert.equal(new CellMap(1_000_000, 12, { maxRowBytes: 400, fileBytes: 200e6, shortRows: true }).layout, 'pairs');
+    // A few long rows among short ones: one byte every fourth cell, the long rows walked.
+    assert.equal(new CellMap(1_000_000, 12, { maxRowBytes: 400, fileBytes: 200e6, shortRows: true }).layout, 'quads');
     assert.equal(new CellMap(100_000, 8, { maxRowBytes: 21_000, fileBytes: 1.3e9 }).layout, 'cells');
     assert.equal(new CellMap(100_000, 640, { maxRowBytes: 8000, fileBytes: 700e6 }).layout, 'marks');
   });
@@ -251,6 +257,44 @@ describe('table: row scan kernel', () => {
       const cuts = Array.from({ length: Math.floor(rand() * 4) }, () => Math.floor(rand() * (text.length + 1))).sort((a, b) => a - b);
       assert.deepEqual(scanAll(text, cuts, walker), scanAll(text, cuts), `text ${i}: ${JSON.stringify(text.toString())}, cuts ${cuts.join(',')}`);
     }
+  });
+
+  it('registers a kernel call\'s rows in one call into the index, not one a row (issue 34: a million calls were a quarter of the quoted file\'s index)', () => {
+    const walker = new CellWalker(1 << 17);
+    const text = Buffer.from('"a\nb",1\n\n"c",""""\r\n'.repeat(2000));
+    const offsets = new RowOffsets();
+    const calls = { push: 0, pushEnds: 0 };
+    for (const name of ['push', 'pushEnds'] as const) {
+      const own = offsets[name].bind(offsets) as (...a: unknown[]) => void;
+      Object.defineProperty(offsets, name, { value: (...a: unknown[]) => (calls[name]++, own(...a)) });
+    }
+    const scanner = new RowScanner(offsets, true, 0);
+    const buf = walker.buffers[0].subarray(0, text.length);
+    text.copy(buf);
+    scanner.feed(buf, 0, walker, 'always');
+    scanner.finish(text.length);
+    assert.equal(offsets.length, 4000);
+    assert.equal(calls.push, 0, 'no call a row');
+    assert.ok(calls.pushEnds >= 1 && calls.pushEnds <= 2, `${calls.pushEnds} calls`);
+    assert.deepEqual(scanAll(text, [], walker), scanAll(text, []));
+  });
+
+  it('finds the same rows and lines near and past 4 GiB', () => {
+    const walker = new CellWalker(1 << 16);
+    const text = Buffer.from('"x\ny",1\n\n2,"z"\n'.repeat(400));
+    const scan = (base: number, kernel: boolean): number[][] => {
+      const offsets = new RowOffsets();
+      const scanner = new RowScanner(offsets, true, base);
+      let chunk: Buffer = text;
+      if (kernel) {
+        chunk = walker.buffers[1].subarray(0, text.length);
+        text.copy(chunk);
+      }
+      scanner.feed(chunk, base, kernel ? walker : undefined, 'always');
+      scanner.finish(base + text.length);
+      return Array.from({ length: offsets.length }, (_, r) => [offsets.start(r), offsets.limit(r), offsets.line(r)]);
+    };
+    for (const base of [2 ** 31 + 5, 2 ** 32 - 3000, 2 ** 32 + 11]) assert.deepEqual(scan(base, true), scan(base, false), `base ${base}`);
   });
 
   it('stops at 8,184 row ends a call and goes on', () => {
