@@ -112,7 +112,7 @@ export class PriceQuestions {
     }
     const pick = await pickStep<PriceAnswer>({ title: q.title, step: q.step, total: q.total }, [
       { label: q.label, detail: q.detail, value: true },
-      ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: l10n.t('As the runner’s command line, or Python, TypeScript or PowerShell that run it. Nothing is sent or charged.'), value: 'copyAsCode' as const }] : []),
+      ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: l10n.t('As a command line, Python, TypeScript or PowerShell. Nothing is sent or charged.'), value: 'copyAsCode' as const }] : []),
       cancelChoice<PriceAnswer>(false, l10n.t('Nothing is sent.')),
     ], { placeholder: q.placeholder });
     const v = pick?.[0];
@@ -126,7 +126,7 @@ export class PriceQuestions {
   private async confirm(q: Extract<PriceQuestion, { kind: 'modal' }>): Promise<PriceAnswer> {
     const choices: Choice<PriceAnswer>[] = [
       { label: q.pick?.label ?? q.yes, description: q.pick?.description ?? l10n.t('above your confirmation threshold'), detail: q.pick?.detail ?? q.detail, value: true },
-      ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: l10n.t('As the runner’s command line, or Python, TypeScript or PowerShell that run it. Nothing is sent or charged.'), value: 'copyAsCode' as const }] : []),
+      ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: l10n.t('As a command line, Python, TypeScript or PowerShell. Nothing is sent or charged.'), value: 'copyAsCode' as const }] : []),
     ];
     const cancel = cancelChoice<PriceAnswer>(false, l10n.t('Nothing is sent, nothing is charged.'), l10n.t('the default: Enter sends nothing'));
     return pickCancelFirst(cancel, choices, { title: `${q.message} · ${q.to}`, placeHolder: l10n.t('Choose “{0}” to spend; Enter on Cancel sends nothing.', q.yes), matchOnDetail: false });
