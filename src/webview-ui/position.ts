@@ -1,10 +1,9 @@
 /**
- * Where the person is in the table: the status line's "Row 12 of 3,400 · volume · 3 × 2 selected",
- * and the scroll position, active cell and open wallet card kept in the webview's state, so a hidden
+ * Where the person is in the table (the status line's words are positionText.ts's): the scroll
+ * position, active cell and open wallet card kept in the webview's state, so a hidden
  * and shown-again tab (or a reloaded window) opens the same file where it was left (issue 35 item 8:
  * the card was dropped).
  */
-import { formatCount } from './format';
 import type { Grid } from './grid';
 import type { Host } from './host';
 
@@ -19,16 +18,6 @@ interface SavedState {
 }
 
 const SAVE_DELAY_MS = 300;
-
-/** The status line's position text for the active cell and selection; `name` is the active column's. */
-export function positionText(grid: Grid, name: string, rowCount: number): string {
-  const { row } = grid.active;
-  const sel = grid.selection;
-  const rows = sel.rows[1] - sel.rows[0] + 1;
-  const cols = sel.cols[1] - sel.cols[0] + 1;
-  const where = row < 0 ? `Header · ${name}` : `Row ${formatCount(row + 1)} of ${formatCount(rowCount)} · ${name}`;
-  return rows * cols > 1 && row >= 0 ? `${where} · ${formatCount(rows)} × ${formatCount(cols)} selected` : where;
-}
 
 /** Keeps the grid's place in the webview state, a moment after it last moved. */
 export class PlaceMemory {
