@@ -29,7 +29,9 @@ after(async () => {
 });
 
 describe('Top Traders of Tokens from the palette, price first', { timeout: 240_000 }, () => {
-  const tokens = [sampleAddress('main', 21), sampleAddress('main', 22)];
+  // Two of the tokens the sandbox's market plants (src/sandbox/market.ts): they have traders, so the
+  // result a trader pays for shows rows (21 and 22 are no tokens there: their files held headers only).
+  const tokens = [sampleAddress('main', 1), sampleAddress('main', 2)];
   // The paste step shown, its prompt under the box: at load 19 the addresses were typed into the
   // sources pick still on screen (its filter, matching no row), and Enter there did nothing.
   const pasteStep = (): Promise<void> => wb.quickInput.getByText(/paste addresses separated by/u).first().waitFor({ timeout: 30_000 });
@@ -98,8 +100,7 @@ describe('Top Traders of Tokens from the palette, price first', { timeout: 240_0
       const t = await shown(frame);
       return t.headers.length > 0 && t.progress === undefined ? t : undefined;
     }, 30_000);
-    // A token with no traders gives a file of headers only: the table says so.
-    if (v.rows.length === 0) assert.match(await frame.locator('.notice').first().innerText({ timeout: 5_000 }), /no data rows/u);
+    assert.ok(v.rows.length > 0, 'the paid result shows its traders');
     // A .zip result's toolbar holds its file switcher too: at 1280 px the search box keeps room
     // for its placeholder (it was squeezed to "Search a"), the buttons wrap to a line of their own
     // rather than overflow, and nothing sticks out of the toolbar.
