@@ -28,7 +28,7 @@ export interface ColumnInfo {
   readonly metric?: string;
   readonly group?: string;
   readonly timeframe?: string;
-  /** MetricKind: usd, native, ratio (shown as %), count, seconds, number. */
+  /** MetricKind: usd, native, ratio (shown as %), count, seconds, number; also usd for a numeric `…_usd` column outside the metrics (columnInfo). */
   readonly kind?: string;
   readonly description?: string;
   /** Characters of the longest cell among the first rows (capped), to size the column. */

@@ -11,6 +11,12 @@ import type { ColumnInfo, TableLayout } from '../../shared/tableUiProtocol';
 /** Longer cells are cut with an ellipsis (the whole text is in copies and exports). */
 const MAX_CHARS = 48;
 
+/**
+ * A numeric column named "…_usd" outside the wallet metrics (Top Traders' pnl_usd, a query's own
+ * alias) is money too: shown with its cents, as a metric's USD column is.
+ */
+const USD_COLUMN = /_usd$/iu;
+
 /** Column information from names and the first rows (`sample[r][c]`, c over every column); the kind by the one classifier (core/table/columnKind.ts). */
 export function columnInfo(names: readonly string[], sample: readonly (readonly string[])[]): ColumnInfo[] {
   return names.map((name, c) => {
@@ -31,7 +37,9 @@ export function columnInfo(names: readonly string[], sample: readonly (readonly 
       ...(kind.kind === 'date' ? { date: true } : {}),
       ...(metric
         ? { metric: metric.metric.name, group: metric.metric.group, timeframe: metric.timeframe, kind: metric.metric.kind, description: metric.metric.description }
-        : {}),
+        : USD_COLUMN.test(name) && kind.kind === 'number'
+          ? { kind: 'usd' }
+          : {}),
     };
   });
 }

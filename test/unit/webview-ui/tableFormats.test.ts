@@ -7,6 +7,9 @@ import { describe, it } from 'node:test';
 import type { ColumnProfile } from '../../../src/shared/analysisProtocol';
 import { profileRows } from '../../../src/webview-ui/chartTables';
 import { displayCell, effectiveFormat } from '../../../src/webview-ui/format';
+// columnInfo.ts holds no vscode import, so a node test may read it.
+// eslint-disable-next-line no-restricted-imports
+import { columnInfo } from '../../../src/vscode/table/columnInfo';
 
 const MINUS = '\u2212';
 const pnl = { kind: 'usd', numeric: true, signed: true };
@@ -36,5 +39,14 @@ describe('number formats (issue 35 item 7)', () => {
     assert.equal(rows.get('Min'), '170,184');
     assert.equal(rows.get('Max'), '12,345,678,901,234,567,890');
     assert.equal(rows.get('Mean'), '21,193.6');
+  });
+
+  it('a USD column outside the wallet metrics (Top Traders’ pnl_usd) keeps its cents too', () => {
+    const [pnl, rank, name] = columnInfo(['pnl_usd', 'rank', 'token_usd'], [['557846.63', '1', 'abc'], ['25135', '2', 'def'], ['-12401.3', '3', 'ghi']]);
+    assert.equal(pnl?.kind, 'usd');
+    assert.equal(effectiveFormat(pnl!, undefined, 'auto'), 'money');
+    assert.equal(displayCell(pnl!, '25135', undefined, 'auto', true).text, '+25,135.00');
+    assert.equal(rank?.kind, undefined, 'a count is not money');
+    assert.equal(name?.kind, undefined, 'a column of text named _usd is not money');
   });
 });
