@@ -11,11 +11,13 @@ One call with the editor's own code: its inputs checked by the catalog's rules (
 with its rule, and nothing is sent), its exact price printed first, refused (exit 3) when above N,
 then sent once. A queued job is waited for and its file downloaded; an answer that was lost is looked
 up in the request history (free) and never sent again; a direct answer is saved as a .json file.
-A free read (e.g. credits, requests) prints its answer alone on stdout, as JSON, and these lines on stderr.
+A free read (e.g. credits, requests) prints its answer alone on stdout, as JSON, and these lines on
+stderr; it keeps a file of its answer only when --out is given.
 
   --input JSON      the call's inputs as one JSON object (as the extension's "Copy as Code" writes them); default {}
   --max-credits N   the most this call may charge; a price above N (or with no bound) sends nothing
-  --out DIR         where the result and the runner's state go (default: wallet-analytics-results)
+  --out DIR         where the result and the runner's state go (default: wallet-analytics-results;
+                    a free read with no --out keeps nothing)
   --base-url URL    the service (else WA_BASE_URL); https://, or http:// for loopback only
   --charge-again    send a call that may already have been charged by an earlier run (it may charge again)
 
@@ -43,6 +45,8 @@ export type CallCommand =
       readonly input: string;
       readonly maxCredits: number;
       readonly out: string;
+      /** Whether --out was given: a free read keeps its answer's file only then (a schedule would pile them up). */
+      readonly outGiven: boolean;
       readonly baseUrl?: string;
       readonly chargeAgain: boolean;
     }
@@ -89,5 +93,5 @@ export function parseCallArgs(cmd: 'call' | 'fetch', rest: readonly string[]): P
   const max = values.get('--max-credits');
   if (max === undefined) return { kind: 'bad', message: 'call needs --max-credits N: the most this call may charge, approved before anything is sent (0 for a free call).' };
   if (!/^\d+$/u.test(max) || !Number.isSafeInteger(Number(max))) return { kind: 'bad', message: `--max-credits must be a whole number of credits, not “${max}”.` };
-  return { kind: 'call', endpointId: word, input: values.get('--input') ?? '{}', maxCredits: Number(max), chargeAgain: flags.has('--charge-again'), ...common };
+  return { kind: 'call', endpointId: word, input: values.get('--input') ?? '{}', maxCredits: Number(max), chargeAgain: flags.has('--charge-again'), outGiven: values.has('--out'), ...common };
 }

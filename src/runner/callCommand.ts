@@ -10,7 +10,8 @@
  * the headless host (src/runner/host.ts: core/calls/unattended.ts runUnattended, the one poller, the
  * result writer), exactly as `run` sends a pipeline's cell.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { mayHaveBeenCharged, refusedBeforeSending, toldOutcome } from '../core/calls/outcome';
 import { errorText } from '../core/errors';
@@ -48,8 +49,11 @@ function freeRead(cmd: CallCommand): boolean {
 export async function callCommand(cmd: CallCommand, env: RunEnv, print: Print, printErr: Print): Promise<ExitCode> {
   const free = freeRead(cmd);
   const lines = free ? printErr : print;
+  // A free read with no --out keeps nothing: its answer is on stdout, and a schedule running it would pile up files.
+  const scratch = free && cmd.kind === 'call' && !cmd.outGiven ? await mkdtemp(join(tmpdir(), 'wa-read-')) : undefined;
   try {
-    return cmd.kind === 'call' ? await oneCall(cmd, env, lines, free ? print : undefined) : await fetchJob(cmd, env, print);
+    if (cmd.kind === 'fetch') return await fetchJob(cmd, env, print);
+    return await oneCall(scratch !== undefined ? { ...cmd, out: scratch } : cmd, env, lines, free ? print : undefined, scratch === undefined);
   } catch (e) {
     if (e instanceof BadInput) {
       printErr(e.message);
@@ -58,6 +62,8 @@ export async function callCommand(cmd: CallCommand, env: RunEnv, print: Print, p
     printErr(`Failed: ${errorText(e)}`);
     lines(cmd.kind === 'call' ? (free ? 'Failed. Nothing was charged (a free read).' : 'Failed before the call could say what it charged: see the request history (free).') : 'Failed. Nothing was charged (fetch only reads).');
     return EXIT.failed;
+  } finally {
+    if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
   }
 }
 
@@ -77,8 +83,11 @@ function checkedCall(cmd: Extract<CallCommand, { kind: 'call' }>): { ep: NonNull
   return { ep, input: v.input };
 }
 
-/** `answer`: given for a free read, it is handed the saved answer's JSON text once the call is done. */
-async function oneCall(cmd: Extract<CallCommand, { kind: 'call' }>, env: RunEnv, print: Print, answer?: Print): Promise<ExitCode> {
+/**
+ * `answer`: given for a free read, it is handed the saved answer's JSON text once the call is done.
+ * `kept`: whether the result file stays (else it is in a scratch folder removed after, and not named).
+ */
+async function oneCall(cmd: Extract<CallCommand, { kind: 'call' }>, env: RunEnv, print: Print, answer: Print | undefined, kept: boolean): Promise<ExitCode> {
   const { ep, input } = checkedCall(cmd);
   const { baseUrl, key } = connectionOf(cmd.baseUrl, env);
   const out = resolve(cmd.out);
@@ -131,7 +140,7 @@ async function oneCall(cmd: Extract<CallCommand, { kind: 'call' }>, env: RunEnv,
       print(refused ? refusedBeforeSending('Refused.') : `Failed. Charged: ${charged}.`);
       return refused ? EXIT.refused : EXIT.failed;
     }
-    if (saved !== undefined) print(`Saved ${saved}`);
+    if (saved !== undefined && kept) print(`Saved ${saved}`);
     // The file holds the answer as the core read it (JSON, the saved result): the same text a script parses.
     if (answer !== undefined && saved !== undefined) answer((await readFile(saved, 'utf8')).trimEnd());
     print(`Done. Charged: ${charged}.`);

@@ -36,6 +36,7 @@ const OWN_FOLDER_WRITERS: Record<string, string> = {
   'src/core/results/files.ts': 'setAside: renames a result\'s own parts aside and back before a re-download',
   'src/vscode/language/newQuery.ts': 'a new query on a file system that is not the disk (a remote or virtual workspace) goes through VS Code; on disk through the owner',
   'src/sandbox/files.ts': 'the sandbox server\'s own mkdtemp folder of synthetic files',
+  'src/runner/callCommand.ts': 'a free read run with no --out: its own mkdtemp folder under the OS temp, removed once the answer is printed',
 };
 
 /** The node:fs calls that make or move something on disk. */

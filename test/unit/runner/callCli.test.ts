@@ -129,6 +129,20 @@ describe('wallet-analytics call and fetch against the sandbox', () => {
     assert.equal(sb.ledger().length, ledger, 'nothing charged');
   });
 
+  it('a free read run with no --out keeps no file: a scheduled `call credits` leaves nothing behind (with --out it is kept)', async () => {
+    const sb = await fresh();
+    const cwd = out();
+    const r = await runCli(['call', 'credits', '--max-credits', '0', '--base-url', sb.baseUrl], env(sb), cwd);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(JSON.parse(r.stdout), await new WalletAnalyticsApi({ baseUrl: sb.baseUrl, apiKey: () => Promise.resolve(sb.demoKey) }).credits());
+    assert.deepEqual(readdirSync(cwd), [], 'nothing written where it ran');
+    assert.doesNotMatch(r.stderr, /^Saved /mu, r.stderr);
+    const kept = await runCli(['call', 'credits', '--max-credits', '0', '--out', 'answers', '--base-url', sb.baseUrl], env(sb), cwd);
+    assert.equal(kept.code, 0, kept.stdout + kept.stderr);
+    assert.equal(results(join(cwd, 'answers'), 'credits-').length, 1);
+    assert.match(kept.stderr, /^Saved /mu, kept.stderr);
+  });
+
   it('a lost answer the history cannot place: "may have been charged" (exit 4); the same call again sends nothing (exit 3)', async () => {
     const sb = await fresh();
     const o = out();
