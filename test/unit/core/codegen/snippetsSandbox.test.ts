@@ -4,7 +4,7 @@
  * ledger). Every call, in every language, runs the runner's command line (the extension's own
  * dist/cli.js), and the runner's exit code is the script's. A paid call is priced, sent once, waited
  * for, its file left in wallet-analytics-results/. A free read (the balance, the history, the
- * columns) is sent once, charges nothing, and the script prints its answer alone on stdout, as JSON
+ * columns) is sent once, charges nothing, leaves no file, and the script prints its answer alone on stdout, as JSON
  * (the runner's lines on stderr); with a refused key or none at all it says why and prints no answer.
  * PowerShell has no Debian package: its snippet is checked as text (snippets.test.ts).
  */
@@ -112,16 +112,18 @@ describe('Copy as Code snippets against the sandbox', () => {
           assert.equal(newCharges.length, 0);
         }
 
-        // The runner waited and downloaded (a queued call), or saved the answer (a direct one), in wallet-analytics-results/.
+        // A paid call: the runner waited and downloaded (a queued call), or saved the answer (a direct one), in wallet-analytics-results/.
         const out = join(dir, 'wallet-analytics-results');
-        const files = readdirSync(out).filter((f) => f.startsWith(`${ep.id}-`) && !f.endsWith('.meta.json'));
-        assert.equal(files.length, 1, readdirSync(out).join(', '));
-        assert.ok(statSync(join(out, files[0] ?? '')).size > 0, 'the file is not empty');
         if (isPaid(ep)) {
+          const files = readdirSync(out).filter((f) => f.startsWith(`${ep.id}-`) && !f.endsWith('.meta.json'));
+          assert.equal(files.length, 1, readdirSync(out).join(', '));
+          assert.ok(statSync(join(out, files[0] ?? '')).size > 0, 'the file is not empty');
           assert.match(res.stdout, /^Done\. Charged: /mu);
           return;
         }
         // A free read: the script's stdout is the answer alone, JSON a script parses; the runner's lines, nothing charged, on stderr.
+        // It keeps no file where it ran (no --out): a scheduled balance check leaves nothing behind.
+        assert.deepEqual(readdirSync(dir).filter((f) => !/^call\.(sh|py|mjs)$/u.test(f)), [], 'a free read leaves no file beside its script');
         assert.ok(!calls.some((r) => r.path.startsWith('/request/')), 'a free read does not poll');
         assert.deepEqual(JSON.parse(res.stdout), want, `${lang} ${c.id}: ${res.stdout.slice(0, 300)}`);
         assert.match(res.stderr, /^Done\. Charged: 0 credits\.$/mu, res.stderr);
