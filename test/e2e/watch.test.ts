@@ -78,8 +78,13 @@ describe('watches: a query watched inside a daily budget, in Chromium', { timeou
     await create.waitFor({ timeout: 15_000 });
     const shown = (await wb.quickInput.innerText()).replace(/\s+/gu, ' ');
     assert.match(shown, /Watch “winners\.waquery\.json”, every hour: up to 200,000 credits per run/u);
-    assert.match(shown, /Daily budget: 200,050 credits left of 200,050 · 30-day budget: 1,000,000 credits left of 1,000,000/u);
+    assert.match(shown, /Approves every run · left: 200,050 today, 1,000,000 this period/u);
     await wb.screenshot('approve');
+    // The approval reads whole: its label's note and the budgets' line were once cut ("your one approval for every …").
+    const cut = await wb.quickInput.locator('.quick-input-list .monaco-list-row *').evaluateAll((els) =>
+      els.filter((e) => e.ownerDocument.defaultView?.getComputedStyle(e).textOverflow === 'ellipsis' && e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent ?? ''),
+    );
+    assert.deepEqual(cut, [], 'no line of the approval is cut off');
     await create.click();
     await wb.waitForNotification(/Watching “winners\.waquery\.json” every hour; the first run is at (?:\d{4}-\d{2}-\d{2} )?\d{2}:00 UTC/u);
     await watchRow().waitFor({ timeout: 15_000 });

@@ -149,10 +149,15 @@ function budgetWords(states: readonly BudgetState[]): string {
   return `Each run lives in ${states.map((s) => `your ${s.kind === 'day' ? 'daily' : '30-day'} budget (${fmtCredits(s.left)} of ${fmtCredits(s.budget)} left, resets ${resetWords(s)})`).join(' and ')}; a run that would pass one is skipped, nothing sent.`;
 }
 
-/** The budgets in one short line, for the approval's pick: "Daily budget: 250,000 credits left of 250,000 · 30-day: …". */
+/**
+ * The approval's pick in one short line, with what the budgets leave ("Approves every run · left: 250,000
+ * today, 1,000,000 this period"), named as the sidebar names them; short enough to read whole (the
+ * longer "Daily budget: … credits left of …" line was cut off at the quick pick's width).
+ */
 function budgetLine(states: readonly BudgetState[]): string {
-  if (states.length === 0) return 'No spend budget is set: only the per-call ceiling holds each run.';
-  return states.map((s) => `${s.kind === 'day' ? 'Daily budget' : '30-day budget'}: ${fmtCredits(s.left)} left of ${thousands(s.budget)}`).join(' · ');
+  if (states.length === 0) return l10n.t('Approves every run · no budget set: the per-call ceiling holds each run');
+  const left = states.map((s) => (s.kind === 'day' ? l10n.t('{0} today', thousands(s.left)) : l10n.t('{0} this period', thousands(s.left))));
+  return l10n.t('Approves every run · left: {0}', left.join(', '));
 }
 
 /** Watch This…: the target, when, what counts, then the price per run, approved once. */
@@ -227,7 +232,8 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
     kind: 'modal', why: 'confirm', endpointId, to,
     message: `Watch “${name}”, ${scheduleText(schedule)}: ${perRunText} per run`,
     detail, yes: 'Create Watch',
-    pick: { label: l10n.t('Create Watch ({0} per run, {1})', perRunText, scheduleText(schedule)), description: l10n.t('your one approval for every run'), detail: budgetLine(states) },
+    // The label short and the price beside it, so the row reads whole at the quick pick's width.
+    pick: { label: l10n.t('Create Watch'), description: l10n.t('{0} per run, {1}', perRunText, scheduleText(schedule)), detail: budgetLine(states) },
   });
   if (!ok) return undefined;
   const now = Date.now();
