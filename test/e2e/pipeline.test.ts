@@ -146,6 +146,8 @@ describe('the example pipeline in a notebook: planned, approved once, its result
     await until('the run is over', async () => (await runOver()) || undefined, 30_000);
     await until('every cell says it was not run', async () => (await outputsShowing(/the plan was not approved/u)) >= 3 || undefined, 30_000);
     assert.equal(await outputsShowing(/credits charged/u), 0, 'nothing was charged');
+    // Declining is the person's choice, not a failure: no cell wears the red failed mark (it did: three red crosses).
+    assert.equal(await wb.page.locator('.notebook-editor .codicon-notebook-state-error').count(), 0, 'no cell is marked failed');
     await wb.screenshot('plan-declined');
   });
 

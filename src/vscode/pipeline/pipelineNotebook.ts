@@ -149,7 +149,8 @@ class PipelineController {
     for (const x of executions.values()) x.token.onCancellationRequested(() => abort.abort(new CancelledError()));
     const started = new Set<number>();
     const shown: Promise<void>[] = [];
-    const end = (index: number, ok: boolean, output: string | vscode.NotebookCellOutput): void => {
+    // `ok` undefined: neither worked nor failed (the person declined the plan): the cell wears no mark.
+    const end = (index: number, ok: boolean | undefined, output: string | vscode.NotebookCellOutput): void => {
       const x = executions.get(index);
       if (!x) return;
       if (!started.has(index)) {
@@ -193,7 +194,8 @@ class PipelineController {
           yes: 'Approve Plan and Run', pick: { label: l10n.t('Approve Plan and Run ({0})', totalText), detail: lines.map((l) => (l.exact ? l10n.t('{0} {1}', l.cell, thousands(l.credits)) : l10n.t('{0} ≤ {1}', l.cell, thousands(l.credits)))).join(' · ') },
         });
         if (!ok) {
-          for (const i of [...executions.keys()]) end(i, false, notRunMarkdown(l10n.t('the plan was not approved. Nothing was sent.')));
+          // Declining is the person's choice, not a failure: no red mark on every cell.
+          for (const i of [...executions.keys()]) end(i, undefined, notRunMarkdown(l10n.t('the plan was not approved. Nothing was sent.')));
           return;
         }
         // Each line bound to its cell as written: the plan is the confirmation for every line within it.
