@@ -4,9 +4,12 @@
  * `ORDER BY … LIMIT 60` on the same CSV in the same run. tableBench.ts measures the engine on its
  * own thread against budgets of its own; this one answers the issue's questions side by side:
  *
- *   index ÷ reading the file         open (worker start included) to every row indexed, over plain 8 MiB reads of it
+ *   index ÷ reading the file         open (worker start included) to every row indexed, over plain 8 MiB reads of it;
+ *                                    beside it, the file read as the engine's passes read it (passReads): a pass's floor
  *   first sort                       a sort issued the moment the index is done, to its answer (and the CPU of all
- *                                    the process's threads meanwhile: on a loaded machine the steadier figure)
+ *                                    the process's threads meanwhile: on a loaded machine the steadier figure);
+ *                                    "its pass" is the part up to the worker's last progress of the pass that reads the
+ *                                    sort column from the file, the rest is the sort itself and the answer's way back
  *   memory growth ÷ file             peak RSS of the process (the worker is a thread of it) minus RSS before open
  *   a 60-row window, p95             200 windows of 60 rows × 40 columns (all, when fewer) of the sorted view, cut as the
  *                                    grid asks for them (WINDOW_CELL_CHARS; `--whole-windows`: every cell whole)
@@ -24,6 +27,10 @@
  *   node out/bench/engineBench.js --part engine --shape long --file … --no-walk   # one session, the table opened without the cell walk (prepareColumns false)
  *   … --before /path/to/an/older/build   # that build's dist/tableWorker.js too (measured by this script, no spare
  *                                          worker started, as its own bench did), in the same rounds: every figure as before → after
+ *   … --before /a,/b --prestart-before   # several builds, oldest first (each figure a → b → after), each with a spare
+ *                                          worker started before the clock as the after side has (builds from 857d129 on,
+ *                                          whose worker says when it is warm): the engines compared alone, e.g. to find the
+ *                                          commit that moved a figure
  *
  * Every measurement runs in a fresh node process; the rounds are interleaved (each round runs
  * every shape's engine session and DuckDB's query in turn), so a load that rises or falls during
@@ -31,9 +38,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { prestartTableWorker, RemoteTable, WINDOW_CELL_CHARS } from '../src/core/table';
+import { CHUNK_BYTES, READ_BUFFERS } from '../src/core/table/rowChunks';
 import { generateLongCellCsv, generateQuotedCsv, generateWalletCsv, LONG_CELL_COLUMNS, QUOTED_COLUMNS, seededRandom, walletColumns } from './tableData';
 import { arg, flag, ms, quantile, randomWindowTimes, repoRoot, runPartOrMain } from './benchKit';
 
@@ -43,8 +52,8 @@ const root = repoRoot();
 const dataDir = arg('data', join(root, 'bench', 'data'));
 const workerFile = arg('worker', join(root, 'dist', 'tableWorker.js'));
 const rounds = Math.max(1, Number(arg('rounds', '3')));
-/** An older build (a folder with dist/tableWorker.js), measured in the same rounds. */
-const beforeDir = arg('before', '');
+/** Older builds (folders with dist/tableWorker.js, comma-separated, oldest first), measured in the same rounds. */
+const beforeDirs = arg('before', '').split(',').filter((d) => d !== '');
 
 interface Shape {
   readonly name: string;
@@ -66,8 +75,34 @@ type Figures = Record<string, number>;
 
 
 
-/** Plain 8 MiB reads of the whole file: what reading it costs, the index's yardstick. */
-function readPart(file: string): Figures {
+/**
+ * The file read the way the engine's passes read it (rowChunks.ts: CHUNK_BYTES reads on libuv's
+ * threads, READ_BUFFERS − 1 in flight while one chunk is worked on), with no work on the chunks:
+ * the floor of a pass over the file, such as the first sort's.
+ */
+async function passReads(file: string): Promise<number> {
+  const fh = await open(file, 'r');
+  const size = (await fh.stat()).size;
+  const buffers = Array.from({ length: READ_BUFFERS }, () => Buffer.allocUnsafe(CHUNK_BYTES));
+  const t = performance.now();
+  const inFlight: Promise<unknown>[] = [];
+  let pos = 0;
+  let which = 0;
+  const fill = (reads: number): void => {
+    for (; inFlight.length < reads && pos < size; pos += CHUNK_BYTES) inFlight.push(fh.read(buffers[which++ % READ_BUFFERS] as Buffer, 0, CHUNK_BYTES, pos));
+  };
+  fill(READ_BUFFERS);
+  for (let next = inFlight.shift(); next; next = inFlight.shift()) {
+    await next;
+    fill(READ_BUFFERS - 1);
+  }
+  const took = ms(t);
+  await fh.close();
+  return took;
+}
+
+/** Plain 8 MiB reads of the whole file: what reading it costs, the index's yardstick; and the passes' reads of it (passReads). */
+async function readPart(file: string): Promise<Figures> {
   const t = performance.now();
   const fd = openSync(file, 'r');
   const buf = Buffer.allocUnsafe(8 << 20);
@@ -78,7 +113,8 @@ function readPart(file: string): Figures {
     pos += n;
   }
   closeSync(fd);
-  return { readMs: ms(t) };
+  const readMs = ms(t);
+  return { readMs, passReadsMs: await passReads(file) };
 }
 
 /** The product's path: open in a worker, first rows, index, first sort, the sorted rows, then windows. */
@@ -110,8 +146,11 @@ async function enginePart(shape: Shape, file: string): Promise<Figures> {
   f.indexCpuMs = cpu() - c0;
   const t = performance.now();
   const c = cpu();
-  await table.apply({ sort: [{ column: sortColumn, descending: true }] });
+  // The pass over the file for the sort column reports progress (the last step always); its last report is where the pass ends.
+  let passEnd = t;
+  await table.apply({ sort: [{ column: sortColumn, descending: true }] }, { onProgress: () => (passEnd = performance.now()) });
   f.firstSortMs = ms(t);
+  f.firstSortPassMs = passEnd - t;
   f.firstSortCpuMs = cpu() - c;
   await table.window(0, 60, block());
   f.openToSortedMs = ms(t0);
@@ -144,7 +183,8 @@ function runPart(part: string, shape: Shape, build?: string): Figures {
   // protocol is unchanged), with no spare worker started, as that build's own bench ran it.
   const script = __filename;
   const worker = build ? join(build, 'dist', 'tableWorker.js') : workerFile;
-  const r = spawnSync(process.execPath, ['--expose-gc', script, '--part', part, '--shape', shape.name, '--file', file, '--worker', worker, ...(build ? [] : ['--prestart'])], {
+  const prestart = build === undefined || flag('prestart-before');
+  const r = spawnSync(process.execPath, ['--expose-gc', script, '--part', part, '--shape', shape.name, '--file', file, '--worker', worker, ...(prestart ? ['--prestart'] : [])], {
     encoding: 'utf8',
     maxBuffer: 1 << 20,
   });
@@ -167,17 +207,20 @@ async function main(): Promise<void> {
     const t = performance.now();
     const g = await s.generate(path, s.rows, 1);
     console.error(g.reused ? `using ${path}` : `generated ${path} in ${fmtMs(ms(t))}`);
-    readPart(path); // into the page cache, so every round reads it from memory
+    await readPart(path); // into the page cache, so every round reads it from memory
   }
   // Per round and shape: the read, the older build's session (when asked), this build's, DuckDB's query.
-  const sides = beforeDir ? (['before', 'after'] as const) : (['after'] as const);
+  // Each older build is a side named by its folder; this build is 'after'.
+  const builds = new Map<string, string>(beforeDirs.map((d) => [basename(d), d]));
+  const sides = [...builds.keys(), 'after'];
+  if (new Set(sides).size !== beforeDirs.length + 1) throw new Error(`--before: each build's folder needs a name of its own, none 'after' (${beforeDirs.join(', ')})`);
   const all = new Map<string, Figures[]>();
   const loads: string[] = [`${load()} before`];
   for (let k = 0; k < rounds; k++) {
     for (const s of shapes) {
       const read = runPart('read', s);
       for (const side of sides) {
-        const f = { ...read, ...runPart('engine', s, side === 'before' ? beforeDir : undefined) };
+        const f = { ...read, ...runPart('engine', s, builds.get(side)) };
         console.error(`round ${k + 1} ${s.name} ${side}: ${JSON.stringify(f)} (load ${load()})`);
         all.set(`${s.name}/${side}`, [...(all.get(`${s.name}/${side}`) ?? []), f]);
       }
@@ -194,7 +237,7 @@ async function main(): Promise<void> {
   const head = ['Figure', 'Budget', ...shapes.map((s) => `${s.name} (${(size(s) / 1e6).toFixed(0)} MB)`)];
   const row = (label: string, budget: string, show: (s: Shape) => string): string => `| ${[label, budget, ...shapes.map(show)].join(' | ')} |`;
   const lines = [
-    `Node ${process.version}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM; ${beforeDir ? `before: ${beforeDir}, after: ` : ''}worker ${workerFile} (a spare worker started before the clock, prestartTableWorker); medians of ${rounds} interleaved rounds, each part in a fresh process, files in the page cache.`,
+    `Node ${process.version}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM; ${builds.size > 0 ? `before: ${beforeDirs.join(', ')}${flag('prestart-before') ? ' (each with a spare worker started before the clock)' : ''}, after: ` : ''}worker ${workerFile} (a spare worker started before the clock, prestartTableWorker); medians of ${rounds} interleaved rounds, each part in a fresh process, files in the page cache.`,
     `Load average (1/5/15 min): ${loads.join('; ')}.`,
     '',
     `| ${head.join(' | ')} |`,
@@ -202,8 +245,10 @@ async function main(): Promise<void> {
     row('index ÷ reading the file', '≤ 1.5×', (s) => cell(s, (k) => `${(med(k, 'indexMs') / med(`${s.name}/${sides[0]}`, 'readMs')).toFixed(2)}×`)),
     row('index', '', (s) => cell(s, (k) => fmtMs(med(k, 'indexMs')))),
     row('reading the file (8 MiB reads)', '', (s) => fmtMs(med(`${s.name}/${sides[0]}`, 'readMs'))),
+    row("reading it as a pass does (1 MiB reads, 2 in flight, no work on them)", '', (s) => fmtMs(med(`${s.name}/${sides[0]}`, 'passReadsMs'))),
     row('first sort', '≤ 500 ms', (s) => cell(s, (k) => fmtMs(med(k, 'firstSortMs')))),
     row('first sort, CPU of all threads (the load touches it least)', '', (s) => cell(s, (k) => fmtMs(med(k, 'firstSortCpuMs')))),
+    row('first sort: its pass over the file', '', (s) => cell(s, (k) => fmtMs(med(k, 'firstSortPassMs')))),
     row('index, CPU of all threads', '', (s) => cell(s, (k) => fmtMs(med(k, 'indexCpuMs')))),
     row('memory growth ÷ file', '≤ 0.25×', (s) => cell(s, (k) => `${(med(k, 'rssGrowth') / size(s)).toFixed(2)}×`)),
     row('a 60-row window, p95', '≤ 16 ms', (s) => cell(s, (k) => fmtMs(med(k, 'windowP95Ms')))),
@@ -220,7 +265,7 @@ function measuredPart(part: string): Promise<unknown> {
   const shape = SHAPES.find((s) => s.name === arg('shape', ''));
   if (!shape) throw new Error(`no shape ${arg('shape', '')}`);
   const file = arg('file', '');
-  return part === 'read' ? Promise.resolve(readPart(file)) : part === 'engine' ? enginePart(shape, file) : duckPart(shape, file);
+  return part === 'read' ? readPart(file) : part === 'engine' ? enginePart(shape, file) : duckPart(shape, file);
 }
 
 const part = arg('part', '');
