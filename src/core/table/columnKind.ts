@@ -133,9 +133,24 @@ export function classifyColumn(cells: Iterable<string>, name = ''): ColumnKind {
   return kindOfCounts(countCells(cells), name);
 }
 
-/** The chain of a column's addresses, or undefined when it is not an address column. */
-function columnChain(cells: Iterable<string>, name = ''): Chain | undefined {
-  const k = classifyColumn(cells, name);
+/**
+ * The chain of column `column`'s addresses in `sample` (rows of cells), or undefined when it is not
+ * an address column: classifyColumn's answer, with its cells read only while they can still make
+ * one. Why: a result of 640 metric columns is 32,000 cells to classify, one turn of the extension
+ * host's loop on every "use as input", list source and pipeline reference (issue 34 item 4); a
+ * number column is settled by its first few cells. Stops when even every cell left being an
+ * address of a chain would keep that chain under AGREE (the best case: classifyColumn's own test).
+ */
+export function sampleColumnChain(sample: readonly (readonly string[])[], column: number, name = ''): Chain | undefined {
+  const c = { filled: 0, numbers: 0, main: 0, alt: 0, digitMain: 0, dates: 0 };
+  for (let r = 0; r < sample.length; r++) {
+    const v = (sample[r]?.[column] ?? '').trim();
+    if (v === '') continue;
+    countCell(c, v);
+    const left = sample.length - r - 1;
+    if (c.main + left < AGREE * (c.filled + left) && c.alt + left < AGREE * (c.filled + left)) return undefined;
+  }
+  const k = kindOfCounts(c, name);
   return k.kind === 'address' ? k.chain : undefined;
 }
 
@@ -154,10 +169,7 @@ export function pickAddressColumn(names: readonly string[], sample: readonly (re
   const want = options.want ?? 'wallets';
   const found: AddressColumn[] = [];
   names.forEach((name, column) => {
-    const chain = columnChain(
-      sample.map((row) => row[column] ?? ''),
-      name,
-    );
+    const chain = sampleColumnChain(sample, column, name);
     if (chain && (options.chain === undefined || chain === options.chain)) found.push({ column, name, chain });
   });
   const rank = (name: string): number => {

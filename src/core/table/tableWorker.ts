@@ -13,6 +13,7 @@ import { indexWarmupSteps } from './indexWarmup';
 import { sortWarmupSteps } from './sortWarmup';
 import { WARM_MESSAGE } from './workerProtocol';
 import { WorkerTable } from './workerTable';
+import { postMessageTo } from './packedLines';
 import { l10n } from '../l10n';
 
 /**
@@ -36,7 +37,7 @@ else {
   }
   // The host's translation bundle (tableWorkerOptions), so the worker's messages read as the host's do.
   useBundle(data?.l10nBundle);
-  const table = new WorkerTable((message) => port.postMessage(message));
+  const table = new WorkerTable((message) => postMessageTo(port, message));
   port.on('message', (m: unknown) => table.receive(m));
   // The index's and the sort's loops made hot while the worker waits (indexWarmup.ts, sortWarmup.ts),
   // one small scan or sort a turn; then `warm` to whoever started the thread (prestartTableWorker

@@ -50,6 +50,25 @@ describe("an address list's schema (issue 34 item 4)", () => {
     assert.deepEqual(r.data, list);
   });
 
+  it('an unmarked list of 100,000 (typed, pasted, a file\'s, an agent\'s) fills no one Set past a sixteenth of it (a Set growing past 65,536 rehashes them all in one turn)', () => {
+    const list = Array.from({ length: 100_000 }, (_, i) => `W${i.toString().replace(/0/gu, 'z').padStart(43, 'x')}`);
+    const add = Set.prototype.add;
+    let largest = 0;
+    Set.prototype.add = function <T>(this: Set<T>, v: T): Set<T> {
+      largest = Math.max(largest, this.size + 1);
+      return add.call(this, v) as Set<T>;
+    };
+    let r;
+    try {
+      r = addressListSchema('main', 100_000, 'RULE').safeParse(list);
+    } finally {
+      Set.prototype.add = add;
+    }
+    assert.ok(r.success);
+    assert.deepEqual(r.data, list);
+    assert.ok(largest <= 100_000 / 16, `a Set of ${largest} entries was filled`);
+  });
+
   it("a list marked checked by a reader is frozen, taken as it is (a copy), and keeps its mark when cut; an unmarked copy is checked", () => {
     const list = checkedAddresses([A, B], 'main');
     assert.ok(Object.isFrozen(list));

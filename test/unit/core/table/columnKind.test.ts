@@ -95,6 +95,58 @@ describe('column kinds: every feature follows the rule', () => {
   });
 });
 
+describe('column kinds: which columns hold addresses, on a wide result (issue 34 item 4)', () => {
+  const W = 'So11111111111111111111111111111111111111112';
+  const E = '0x52908400098527886e0f7030069857d2e4169ee7';
+  // Columns of every shape: numbers, addresses (both chains), mixed near the 90 % line, blanks, dates.
+  const shapes: ((r: number) => string)[] = [
+    (r) => String(r * 1.5),
+    () => W,
+    () => E,
+    (r) => (r < 45 ? W : String(r)),
+    (r) => (r < 44 ? W : String(r)),
+    (r) => (r % 2 ? '' : W),
+    (r) => (r < 5 ? 'note' : W),
+    (r) => (r < 6 ? 'note' : W),
+    (r) => (r < 45 ? E : 'x'),
+    () => '',
+    () => '2026-11-28',
+    (r) => (r < 40 ? '' : r < 45 ? 'x' : W),
+  ];
+  const names = Array.from({ length: 640 }, (_, c) => (c % 13 === 0 ? 'wallet' : `m${c}`));
+  const rows = Array.from({ length: 50 }, (_, r) => names.map((_, c) => (c % 37 === 5 ? W : (shapes[c % shapes.length] ?? (() => ''))(r))));
+
+  it('the same columns as the whole classifier, reading a number column only until it cannot hold addresses', () => {
+    let reads = 0;
+    const counted = rows.map((row) => new Proxy(row, { get: (t, k, rc) => (typeof k === 'string' && /^\d+$/u.test(k) ? (reads++, Reflect.get(t, k, rc) as unknown) : (Reflect.get(t, k, rc) as unknown)) }));
+    const chains = names.map((name, c) => {
+      const k = classifyColumn(rows.map((r) => r[c] ?? ''), name);
+      return k.kind === 'address' ? k.chain : undefined;
+    });
+    for (const want of ['wallets', 'tokens'] as const) {
+      for (const chain of [undefined, 'main', 'alt'] as const) {
+        const found = names.flatMap((name, column) => (chains[column] && (chain === undefined || chains[column] === chain) ? [{ column, name, chain: chains[column] }] : []));
+        const got = pickAddressColumn(names, rows, { want, ...(chain ? { chain } : {}) });
+        assert.ok(got === undefined ? found.length === 0 : found.some((f) => f.column === got.column && f.chain === got.chain), `${want} ${String(chain)}`);
+      }
+    }
+    reads = 0;
+    pickAddressColumn(names, counted);
+    assert.ok(reads < 640 * 50, `${reads} cells read for 640 columns`);
+  });
+
+  it('a wallet and 639 metric columns (the 722 MB result): a number column is read up to its sixth cell, not its fiftieth', () => {
+    let reads = 0;
+    const metrics = Array.from({ length: 50 }, (_, r) => {
+      const row = names.map((_, c) => (c === 0 ? W : String((r + c) * 0.37)));
+      return new Proxy(row, { get: (t, k, rc) => (typeof k === 'string' && /^\d+$/u.test(k) ? (reads++, Reflect.get(t, k, rc) as unknown) : (Reflect.get(t, k, rc) as unknown)) });
+    });
+    assert.deepEqual(pickAddressColumn(names, metrics), { column: 0, name: 'wallet', chain: 'main' });
+    // Whole, it was every cell: 32,000.
+    assert.ok(reads <= 50 + 639 * 6, `${reads} cells read for 640 columns`);
+  });
+});
+
 describe('column kinds: one owner', () => {
   const root = resolve(__dirname, '../../../../..');
   const files = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? files(join(d, n)) : n.endsWith('.ts') ? [join(d, n)] : []));
