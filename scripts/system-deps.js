@@ -31,7 +31,7 @@ const fs = require('node:fs');
  * fontconfig dependency brings a font already; Liberation is what --no-install-recommends skips).
  */
 const PACKAGES = [
-  { name: 'chromium', purpose: 'browser', why: "the headless browser that drives code-server's workbench (e2e, the integration tier's code-server launcher, npm run dev --smoke)" },
+  { name: 'chromium-headless-shell', purpose: 'browser', why: "the headless browser that drives code-server's workbench (e2e, the integration tier's code-server launcher, npm run dev --smoke); the headless shell, not the full chromium: a window costs two thirds of the CPU" },
   { name: 'fonts-liberation', purpose: 'browser', why: "Chromium's fonts (a Recommends that --no-install-recommends skips), so screenshots show legible text" },
   { name: 'ripgrep', purpose: 'server', why: "code-server's search (the system rg is linked in; the npm package would download it from GitHub)" },
   { name: 'build-essential', purpose: 'build', why: "make and g++, to compile code-server's native modules (node-pty, spdlog, kerberos, argon2)" },
@@ -133,12 +133,12 @@ function planSystemDeps(facts) {
 
   // Ubuntu has no chromium .deb (chromium-browser installs a snap, which cannot run here headless
   // under a test runner); Playwright's own Chromium build works there.
-  const noApt = ubuntu ? missing.filter((p) => p.name === 'chromium') : [];
+  const noApt = ubuntu ? missing.filter((p) => p.name === 'chromium-headless-shell') : [];
   const viaApt = missing.filter((p) => !noApt.includes(p));
   const whyLines = missing.map((p) => `  ${p.name.padEnd(17)} ${p.why}`);
   const ubuntuChromium =
-    'Chromium: Ubuntu packages it as a snap only. Run `npx playwright-core install chromium`, then set ' +
-    'CHROMIUM_PATH to the chrome it installed (under ~/.cache/ms-playwright/), or point CHROMIUM_PATH at any Chromium or Chrome.';
+    'Chromium: Ubuntu packages it as a snap only. Run `npx playwright-core install chromium-headless-shell`, then set ' +
+    'CHROMIUM_PATH to the headless shell it installed (under ~/.cache/ms-playwright/), or point CHROMIUM_PATH at any Chromium or Chrome.';
 
   const aptLine = `apt-get install -y --no-install-recommends ${viaApt.map((p) => q(p.name)).join(' ')}`;
   const root = facts.uid === 0;
@@ -189,7 +189,7 @@ function readDistro() {
 /** Installed per dpkg; or, where the package is not from dpkg, found where the scripts look for it. */
 function presentPackages(chromiumPath, dpkg) {
   const probes = {
-    chromium: () => fs.existsSync(chromiumPath),
+    'chromium-headless-shell': () => fs.existsSync(chromiumPath),
     ripgrep: () => has('rg'),
     python3: () => has('python3'),
     'build-essential': () => has('make') && has('g++'),

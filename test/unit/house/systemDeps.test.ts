@@ -50,24 +50,24 @@ describe('system packages: the plan', () => {
   });
 
   it('uses sudo -n when not root but sudo needs no password', () => {
-    const plan = planSystemDeps(facts({ uid: 1000, sudo: true, present: without('chromium', 'fonts-liberation') }));
+    const plan = planSystemDeps(facts({ uid: 1000, sudo: true, present: without('chromium-headless-shell', 'fonts-liberation') }));
     assert.equal(plan.action, 'install');
     if (plan.action !== 'install') return;
     assert.deepEqual(plan.commands[1], [
-      'sudo', '-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '-q', '--no-install-recommends', 'chromium', 'fonts-liberation',
+      'sudo', '-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '-q', '--no-install-recommends', 'chromium-headless-shell', 'fonts-liberation',
     ]);
     assert.ok(plan.commands.every((c) => c[0] === 'sudo'));
   });
 
   it('without root or passwordless sudo, prints the one line to run and fails', () => {
-    const plan = planSystemDeps(facts({ uid: 1000, sudo: false, present: without('ripgrep', 'chromium') }));
+    const plan = planSystemDeps(facts({ uid: 1000, sudo: false, present: without('ripgrep', 'chromium-headless-shell') }));
     assert.equal(plan.action, 'fail');
     if (plan.action !== 'fail') return;
-    assert.equal(plan.line, 'sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium ripgrep');
+    assert.equal(plan.line, 'sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium-headless-shell ripgrep');
     assert.ok(plan.message.includes(`\n  ${plan.line}\n`), plan.message);
     assert.match(plan.message, /not root, and sudo asks for a password/);
     assert.match(plan.message, /Run this once, then the same npm command again/);
-    assert.match(plan.message, /chromium +the headless browser/);
+    assert.match(plan.message, /chromium-headless-shell +the headless browser/);
   });
 
   it('does nothing when every needed package is there', () => {
@@ -94,8 +94,8 @@ describe('system packages: the plan', () => {
   it('asks for the build packages only until code-server is built', () => {
     const before = planSystemDeps(facts({ present: [] }));
     const after = planSystemDeps(facts({ present: [], codeServerInstalled: true }));
-    assert.deepEqual(before.packages, ['chromium', 'fonts-liberation', 'ripgrep', 'build-essential', 'python3', 'libkrb5-dev']);
-    assert.deepEqual(after.packages, ['chromium', 'fonts-liberation', 'ripgrep']);
+    assert.deepEqual(before.packages, ['chromium-headless-shell', 'fonts-liberation', 'ripgrep', 'build-essential', 'python3', 'libkrb5-dev']);
+    assert.deepEqual(after.packages, ['chromium-headless-shell', 'fonts-liberation', 'ripgrep']);
   });
 
   it('without apt-get/dpkg, names what is missing and fails instead of running apt', () => {
@@ -121,13 +121,13 @@ describe('system packages: the plan', () => {
   });
 
   it("on Ubuntu leaves Chromium out of apt (it is a snap there) and says how to get one", () => {
-    const plan = planSystemDeps(facts({ distro: { id: 'ubuntu', idLike: 'debian' }, present: without('chromium', 'ripgrep') }));
+    const plan = planSystemDeps(facts({ distro: { id: 'ubuntu', idLike: 'debian' }, present: without('chromium-headless-shell', 'ripgrep') }));
     assert.equal(plan.action, 'install');
     if (plan.action !== 'install') return;
     assert.deepEqual(plan.packages, ['ripgrep']);
-    assert.deepEqual(plan.manual, ['chromium']);
-    assert.match(plan.message, /playwright-core install chromium/);
-    const onlyChromium = planSystemDeps(facts({ distro: { id: 'ubuntu', idLike: 'debian' }, present: without('chromium') }));
+    assert.deepEqual(plan.manual, ['chromium-headless-shell']);
+    assert.match(plan.message, /playwright-core install chromium-headless-shell/);
+    const onlyChromium = planSystemDeps(facts({ distro: { id: 'ubuntu', idLike: 'debian' }, present: without('chromium-headless-shell') }));
     assert.equal(onlyChromium.action, 'fail');
     if (onlyChromium.action === 'fail') assert.equal(onlyChromium.line, '');
   });
@@ -166,8 +166,8 @@ describe('system packages: what each task needs', () => {
 describe('system packages: the test hook', () => {
   it('WA_SETUP_PRETEND_MISSING takes a package out of what is present on this machine', () => {
     const real = gatherFacts(['e2e'], { ...process.env, WA_SETUP_PRETEND_MISSING: '' });
-    const f = gatherFacts(['e2e'], { ...process.env, WA_SETUP_PRETEND_MISSING: 'ripgrep, chromium' });
-    assert.deepEqual(f.present, real.present.filter((n) => n !== 'ripgrep' && n !== 'chromium'));
+    const f = gatherFacts(['e2e'], { ...process.env, WA_SETUP_PRETEND_MISSING: 'ripgrep, chromium-headless-shell' });
+    assert.deepEqual(f.present, real.present.filter((n) => n !== 'ripgrep' && n !== 'chromium-headless-shell'));
   });
 });
 
