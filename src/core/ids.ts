@@ -16,6 +16,8 @@ export const SettingIds = {
   budgetPerPeriod: 'walletAnalytics.budget.perPeriod',
   explorerMainUrl: 'walletAnalytics.explorer.mainUrl',
   explorerAltUrl: 'walletAnalytics.explorer.altUrl',
+  /** Read by the thin entry too (src/vscode/base/firstAnswer.ts): a sandbox that starts with the extension changes the sidebar's first answer. */
+  sandboxAutoStart: 'walletAnalytics.sandbox.autoStart',
   /** The credits section (its warning thresholds), opened as one in the Settings editor. */
   credits: 'walletAnalytics.credits',
 } as const;

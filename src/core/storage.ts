@@ -103,12 +103,23 @@ export function storageOn(store: KeyValueStore): Storage {
   return new Storage({ globalState: store, workspaceState: store });
 }
 
+/** Both scopes' stores, as a window has them (VS Code's ExtensionContext fits). */
+interface Stores {
+  readonly globalState: KeyValueStore;
+  readonly workspaceState: KeyValueStore;
+}
+
+/** The stored value, as stored: Storage.get, for the thin entry (src/vscode/base/firstAnswer.ts), which reads one key without the merged lists. */
+export function readStored<T>(stores: Stores, k: StorageKey<T>): T | undefined {
+  return (k.scope === 'global' ? stores.globalState : stores.workspaceState).get<T>(k.key);
+}
+
 /** globalState and workspaceState behind the typed keys; one per window, so each merged value has one memory of this window's writes. */
 export class Storage {
   private readonly lists = new Map<string, MergedList<unknown>>();
   private readonly records = new Map<string, MergedRecord<unknown>>();
 
-  constructor(private readonly stores: { readonly globalState: KeyValueStore; readonly workspaceState: KeyValueStore }) {}
+  constructor(private readonly stores: Stores) {}
 
   private store(scope: StorageScope): KeyValueStore {
     return scope === 'global' ? this.stores.globalState : this.stores.workspaceState;
@@ -116,7 +127,7 @@ export class Storage {
 
   /** The stored value, as stored. */
   get<T>(k: StorageKey<T>): T | undefined {
-    return this.store(k.scope).get<T>(k.key);
+    return readStored(this.stores, k);
   }
 
   /** Writes a value whole (no read before it, so nothing to merge); undefined removes it. */

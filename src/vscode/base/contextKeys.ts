@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import { vscodeApi } from './vscodeLater';
 import type { ContextKeys } from './ids';
 
 type ContextKey = (typeof ContextKeys)[keyof typeof ContextKeys];
@@ -12,7 +12,7 @@ export class ContextKeySetter {
   private readonly last = new Map<ContextKey, unknown>();
 
   async set(key: ContextKey, value: unknown): Promise<void> {
-    await vscode.commands.executeCommand('setContext', key, value);
+    await vscodeApi().commands.executeCommand('setContext', key, value);
     this.last.set(key, value);
   }
 

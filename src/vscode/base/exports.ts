@@ -6,9 +6,10 @@
  * arguments only pre-fill). Only under VS Code's test runner does activate() return its test
  * surface, so the integration suite can drive what a person would.
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { vscodeApi } from './vscodeLater';
 
 /** activate()'s return value: `surface` under the test runner (ExtensionMode.Test), else nothing. */
 export function exportsFor<T>(mode: vscode.ExtensionMode, surface: T): T | undefined {
-  return mode === vscode.ExtensionMode.Test ? surface : undefined;
+  return mode === vscodeApi().ExtensionMode.Test ? surface : undefined;
 }

@@ -9,7 +9,8 @@
  * stand-ins before the features had registered the commands they register after reading the key).
  * Bundled into the entry: it imports nothing but vscode and the ids.
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { vscodeApi } from './vscodeLater';
 import { PIPELINE_NOTEBOOK, REQUESTS_VIEW, RESULT_SCHEME, TABLE_VIEW_TYPE } from './ids';
 
 /** A command's handler, as VS Code calls it. */
@@ -64,28 +65,43 @@ class Slot<T> {
   }
   set(real: T): vscode.Disposable {
     this.real = real;
-    return new vscode.Disposable(() => {
+    return new (vscodeApi().Disposable)(() => {
       if (this.real === real) this.real = undefined;
     });
   }
 }
 
-/** A tree view's data provider until the features give theirs; the view's first getChildren loads them. */
+/**
+ * A tree view's data provider until the features give theirs; the view's first getChildren loads
+ * them, unless `empty` says first that the view has nothing to list yet (src/vscode/base/firstAnswer.ts:
+ * no key, so its welcome shows), which needs no features.
+ */
 class TreeProxy implements vscode.TreeDataProvider<unknown> {
-  private readonly changed = new vscode.EventEmitter<unknown>();
+  private readonly changed = new (vscodeApi().EventEmitter)<unknown>();
   readonly onDidChangeTreeData = this.changed.event;
-  constructor(readonly slot: Slot<vscode.TreeDataProvider<unknown>>) {}
+  /** Whether the root was answered without the features: their provider is asked again when it comes. */
+  private answeredEarly = false;
+  constructor(
+    readonly slot: Slot<vscode.TreeDataProvider<unknown>>,
+    private readonly empty: () => Promise<boolean> = () => Promise.resolve(false),
+  ) {}
   forward(real: vscode.TreeDataProvider<unknown>): vscode.Disposable {
     const sub = real.onDidChangeTreeData?.((e) => this.changed.fire(e));
-    return vscode.Disposable.from(this.slot.set(real), sub ?? new vscode.Disposable(() => undefined), this.changed);
+    const given = this.slot.set(real);
+    if (this.answeredEarly) this.changed.fire(undefined);
+    return vscodeApi().Disposable.from(given, sub ?? new (vscodeApi().Disposable)(() => undefined), this.changed);
   }
   async getChildren(element?: unknown): Promise<unknown[]> {
+    if (element === undefined && this.slot.peek() === undefined && (await this.empty()) && this.slot.peek() === undefined) {
+      this.answeredEarly = true;
+      return [];
+    }
     return (await (await this.slot.get()).getChildren(element)) ?? [];
   }
   // Elements come only from the real provider, so it is there whenever VS Code asks about one.
   getTreeItem(element: unknown): vscode.TreeItem | Thenable<vscode.TreeItem> {
     const real = this.slot.peek();
-    return real ? real.getTreeItem(element) : new vscode.TreeItem('');
+    return real ? real.getTreeItem(element) : new (vscodeApi().TreeItem)('');
   }
   getParent(element: unknown): vscode.ProviderResult<unknown> {
     return this.slot.peek()?.getParent?.(element);
@@ -104,12 +120,15 @@ const TREE_OPTIONS: Readonly<Record<string, { showCollapseAll?: boolean }>> = { 
  * returns, before the promise VS Code waits on resolves). `load` loads and builds the features once;
  * every stand-in's first use calls it. `spent` is told what each kind of registration cost, in ms,
  * which the entry logs (bench/activationBench.ts reads it: what VS Code's extension host charges).
+ * `emptyEarly` says whether a view's root has nothing to list before the features load (its welcome
+ * shows at once); by default every view waits for them.
  */
 export function registerStandIns(
   context: vscode.ExtensionContext,
   declared: Declared,
   load: () => Promise<unknown>,
   spent: (what: string, ms: number) => void = () => undefined,
+  emptyEarly: (viewId: string) => Promise<boolean> = () => Promise.resolve(false),
 ): StandInSink {
   let since = performance.now();
   const lap = (what: string): void => {
@@ -126,7 +145,7 @@ export function registerStandIns(
       const h = slot.peek();
       return h ? h(...args) : slot.get().then((real) => real(...args));
     };
-    context.subscriptions.push(vscode.commands.registerCommand(id, run));
+    context.subscriptions.push(vscodeApi().commands.registerCommand(id, run));
   }
   lap(`${declared.commands.length} commands`);
   const tools = new Map<string, Slot<vscode.LanguageModelTool<object>>>();
@@ -134,7 +153,7 @@ export function registerStandIns(
     const slot = new Slot<vscode.LanguageModelTool<object>>(`the tool ${name}`, load);
     tools.set(name, slot);
     context.subscriptions.push(
-      vscode.lm.registerTool<object>(name, {
+      vscodeApi().lm.registerTool<object>(name, {
         invoke: async (options, token) => (await slot.get()).invoke(options, token),
         prepareInvocation: async (options, token) => {
           const real = await slot.get();
@@ -146,8 +165,8 @@ export function registerStandIns(
   lap(`${declared.tools.length} tools`);
   const trees = new Map<string, { proxy: TreeProxy; view: vscode.TreeView<unknown> }>();
   for (const id of declared.views) {
-    const proxy = new TreeProxy(new Slot(`the view ${id}`, load));
-    const view = vscode.window.createTreeView(id, { treeDataProvider: proxy, ...TREE_OPTIONS[id] });
+    const proxy = new TreeProxy(new Slot(`the view ${id}`, load), () => emptyEarly(id));
+    const view = vscodeApi().window.createTreeView(id, { treeDataProvider: proxy, ...TREE_OPTIONS[id] });
     context.subscriptions.push(view);
     trees.set(id, { proxy, view });
   }
@@ -158,7 +177,7 @@ export function registerStandIns(
   const table = new Slot<vscode.CustomReadonlyEditorProvider>('the table editor', load);
   const results = new Slot<vscode.TextDocumentContentProvider>('the result scheme', load);
   context.subscriptions.push(
-    vscode.workspace.registerNotebookSerializer(
+    vscodeApi().workspace.registerNotebookSerializer(
       PIPELINE_NOTEBOOK,
       {
         deserializeNotebook: async (content, token) => (await serializer.get()).deserializeNotebook(content, token),
@@ -166,7 +185,7 @@ export function registerStandIns(
       },
       { transientOutputs: true },
     ),
-    vscode.window.registerCustomEditorProvider(
+    vscodeApi().window.registerCustomEditorProvider(
       TABLE_VIEW_TYPE,
       {
         openCustomDocument: async (uri, ctx, token) => (await table.get()).openCustomDocument(uri, ctx, token),
@@ -175,7 +194,7 @@ export function registerStandIns(
       // The webview reloads when shown again (state kept by the host and vscode.setState): no hidden DOM held.
       { webviewOptions: { retainContextWhenHidden: false }, supportsMultipleEditorsPerDocument: true },
     ),
-    vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, {
+    vscodeApi().workspace.registerTextDocumentContentProvider(RESULT_SCHEME, {
       provideTextDocumentContent: async (uri, token) => (await results.get()).provideTextDocumentContent(uri, token),
     }),
   );

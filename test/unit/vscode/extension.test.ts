@@ -51,6 +51,8 @@ const stub = {
     registerCustomEditorProvider: record('editor'),
   },
   workspace: {
+    isTrusted: true,
+    getConfiguration: () => ({ get: () => undefined }),
     textDocuments: [],
     onDidOpenTextDocument: () => disposable,
     registerNotebookSerializer: record('serializer'),
@@ -70,8 +72,15 @@ const manifest = {
     views: { walletAnalytics: [{ id: 'walletAnalyticsAccount' }] },
   },
 };
+// A key stored: the sidebar's first answer (src/vscode/base/firstAnswer.ts) then sets nothing, and waits for the features.
 const contextIn = (mode: number): Vscode.ExtensionContext =>
-  ({ subscriptions: [], extension: { packageJSON: manifest }, extensionMode: mode }) as unknown as Vscode.ExtensionContext;
+  ({
+    subscriptions: [],
+    extension: { packageJSON: manifest },
+    extensionMode: mode,
+    secrets: { get: () => Promise.resolve('a key'), onDidChange: () => disposable },
+    globalState: { get: () => undefined },
+  }) as unknown as Vscode.ExtensionContext;
 
 describe('activate(): nothing inside the call VS Code times, everything by the time its promise resolves', async () => {
   // Loaded after the stub is in place (a static import would require `vscode` first).

@@ -1,0 +1,64 @@
+/**
+ * The sidebar's first answer before the features load (issue 34 item 1): a person with no key, or in
+ * a folder that is not trusted, is told so by the Requests view's welcome at once, without waiting
+ * for dist/features.js (a second or more on a loaded machine). Bundled into the thin entry, so it
+ * imports only vscode, the ids, the storage keys and the context-key setter.
+ *
+ * It answers only what is plain from two reads (SecretStorage, and the remembered profile in Storage) and never anything
+ * it could get wrong: "no key" only when no key is stored where the features would look first and
+ * the sandbox does not start with the extension; everything else ("checking", a profile of its own,
+ * the base URL) is left to the features' ConnectionStatus (src/vscode/base/status.ts), which
+ * answers the same way when they load. A person with a key is never told to set one.
+ */
+import type * as vscode from 'vscode';
+import { vscodeApi } from './vscodeLater';
+import { API_KEY_SECRET, SettingIds } from '../../core/ids';
+import { readStored, StorageKeys } from '../../core/storage';
+import { ContextKeySetter } from './contextKeys';
+import { ContextKeys, REQUESTS_VIEW } from './ids';
+
+/** What the sidebar can say before the features load; the same names as status.ts's SidebarState. */
+export type EarlyState = 'noKey' | 'untrusted';
+
+/** The Default profile's id (core/transport/profiles.ts DEFAULT_PROFILE_ID), whose key is API_KEY_SECRET itself. */
+const DEFAULT_PROFILE = 'default';
+
+/**
+ * The state ConnectionStatus's quickState would give, or undefined when only the features can tell.
+ * The sandbox started with the extension (its setting, or the environment the tests use) changes
+ * the answer, so then there is none here. The window's profile is the remembered one; another than
+ * the Default profile (its key under its own name, the profile maybe removed since) is left to the
+ * features.
+ */
+export async function earlySidebarState(context: vscode.ExtensionContext): Promise<EarlyState | undefined> {
+  // The settings' reader (src/vscode/base/settings.ts) brings package.json's schema into the entry:
+  // one get is enough here, and only `true` starts the sandbox there too (a wrong type is the default, false).
+  const sandboxStarts = vscodeApi().workspace.getConfiguration().get<unknown>(SettingIds.sandboxAutoStart) === true || process.env.WALLET_ANALYTICS_SANDBOX === '1';
+  if (sandboxStarts) return undefined;
+  if (!vscodeApi().workspace.isTrusted) return 'untrusted';
+  const remembered = readStored(context, StorageKeys.activeProfile);
+  if (remembered !== undefined && remembered !== DEFAULT_PROFILE) return undefined;
+  return (await context.secrets.get(API_KEY_SECRET)) === undefined ? 'noKey' : undefined;
+}
+
+/** The views whose first answer is "nothing to list" in an early state: their welcome content shows (package.json viewsWelcome). */
+export const EARLY_EMPTY_VIEWS: readonly string[] = [REQUESTS_VIEW];
+
+/**
+ * Starts the early answer: reads the state and, while the features have not begun (`begun()`),
+ * sets the sidebar's context keys to it, so the welcome views follow. Resolves with the state.
+ */
+export function answerEarly(context: vscode.ExtensionContext, begun: () => boolean): Promise<EarlyState | undefined> {
+  return earlySidebarState(context).then(
+    async (state) => {
+      // Once the features have begun, their ConnectionStatus owns these keys: nothing set here after it.
+      if (state === undefined || begun()) return state;
+      const keys = new ContextKeySetter();
+      // The kind first, as ConnectionStatus does: a `when` clause never sees a new status with an old kind.
+      await keys.set(ContextKeys.errorKind, '');
+      if (!begun()) await keys.set(ContextKeys.status, state);
+      return state;
+    },
+    () => undefined,
+  );
+}

@@ -1,0 +1,177 @@
+/**
+ * The sidebar's first answer without the features (src/vscode/base/firstAnswer.ts, issue 34 item 1),
+ * under a stub of `vscode`: with no key stored, the Requests view's first getChildren answers
+ * "nothing to list" and the status context key is noKey, so its "Set API Key" welcome shows, with
+ * the features' loader never called (counted, not timed); with a key stored, or anything only the
+ * features can tell (the sandbox starting, another profile), there is no early answer and the view
+ * waits for them, as before. Before this, every first answer loaded the features.
+ */
+import assert from 'node:assert/strict';
+import Module from 'node:module';
+import { describe, it } from 'node:test';
+// Types only: the module itself is the stub below, put in place of `vscode` before the entry's modules load.
+// eslint-disable-next-line no-restricted-imports
+import type * as Vscode from 'vscode';
+
+/** One window's worth of what the early answer reads, and the context keys it set. */
+interface World {
+  trusted: boolean;
+  settings: Record<string, unknown>;
+  secrets: Record<string, string>;
+  globalState: Record<string, unknown>;
+  contextKeys: Map<string, unknown>;
+}
+
+const world: World = { trusted: true, settings: {}, secrets: {}, globalState: {}, contextKeys: new Map() };
+const trees = new Map<string, Vscode.TreeDataProvider<unknown>>();
+
+function api(): unknown {
+  class Disposable {
+    constructor(private readonly f: () => void) {}
+    static from(...ds: { dispose(): unknown }[]): Disposable {
+      return new Disposable(() => ds.forEach((d) => d.dispose()));
+    }
+    dispose(): void {
+      this.f();
+    }
+  }
+  class EventEmitter<T> {
+    private readonly ls: ((e: T) => void)[] = [];
+    readonly event = (l: (e: T) => void): Disposable => {
+      this.ls.push(l);
+      return new Disposable(() => undefined);
+    };
+    fire(e: T): void {
+      this.ls.forEach((l) => l(e));
+    }
+    dispose(): void {}
+  }
+  const ok = (): Disposable => new Disposable(() => undefined);
+  return {
+    Disposable,
+    EventEmitter,
+    TreeItem: class {},
+    commands: {
+      registerCommand: ok,
+      executeCommand: (id: string, key: string, value: unknown) => {
+        assert.equal(id, 'setContext');
+        world.contextKeys.set(key, value);
+        return Promise.resolve();
+      },
+    },
+    lm: { registerTool: ok },
+    window: {
+      createTreeView: (id: string, o: { treeDataProvider: Vscode.TreeDataProvider<unknown> }) => {
+        trees.set(id, o.treeDataProvider);
+        return { id, dispose: () => trees.delete(id) };
+      },
+      registerCustomEditorProvider: ok,
+    },
+    workspace: {
+      get isTrusted() {
+        return world.trusted;
+      },
+      getConfiguration: () => ({ get: (key: string) => world.settings[key] }),
+      registerNotebookSerializer: ok,
+      registerTextDocumentContentProvider: ok,
+    },
+  };
+}
+
+const moduleWithLoad = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
+const realLoad = moduleWithLoad._load;
+moduleWithLoad._load = function (request: string, ...rest: unknown[]): unknown {
+  return request === 'vscode' ? api() : realLoad.call(this, request, ...rest);
+};
+
+function contextOf(w: World): Vscode.ExtensionContext {
+  return {
+    subscriptions: [],
+    globalState: { get: (key: string) => w.globalState[key] },
+    secrets: { get: (key: string) => Promise.resolve(w.secrets[key]) },
+  } as unknown as Vscode.ExtensionContext;
+}
+
+/** A window with no key stored, trusted, the sandbox off, no profile remembered; `change` on top. */
+function freshWorld(change: Partial<World> = {}): void {
+  Object.assign(world, { trusted: true, settings: {}, secrets: {}, globalState: {}, contextKeys: new Map() }, change);
+  trees.clear();
+}
+
+describe('the sidebar answers first without the features', async () => {
+  // Loaded after the stub is in place (a static import would require `vscode` first).
+  const { answerEarly, earlySidebarState, EARLY_EMPTY_VIEWS } = await import('../../../../src/vscode/base/firstAnswer');
+  const { registerStandIns, declaredIn } = await import('../../../../src/vscode/base/standIns');
+  const ids = await import('../../../../src/vscode/base/ids');
+  const { API_KEY_SECRET, SettingIds } = await import('../../../../src/core/ids');
+  const { StorageKeys } = await import('../../../../src/core/storage');
+  const declared = declaredIn({ contributes: { views: { walletAnalytics: [{ id: ids.ACCOUNT_VIEW }, { id: ids.REQUESTS_VIEW }] } } });
+
+  /**
+   * The entry's wiring (src/extension.ts): the stand-ins, with the early answer for the views it
+   * covers. The loader is counted, and `loaderCalled` settles when it is first called; the features
+   * never finish here, so a view that waits for them waits on.
+   */
+  function activate(): { loads: () => number; loaderCalled: Promise<string>; requests: Vscode.TreeDataProvider<unknown> } {
+    let loads = 0;
+    let called: (what: string) => void = () => undefined;
+    const loaderCalled = new Promise<string>((r) => (called = r));
+    const context = contextOf(world);
+    const early = answerEarly(context, () => loads > 0);
+    const emptyEarly = (id: string): Promise<boolean> => (EARLY_EMPTY_VIEWS.includes(id) ? early.then((s) => s !== undefined) : Promise.resolve(false));
+    const load = (): Promise<unknown> => {
+      loads++;
+      called('the features were loaded');
+      return new Promise(() => undefined);
+    };
+    registerStandIns(context, declared, load, undefined, emptyEarly);
+    const requests = trees.get(ids.REQUESTS_VIEW);
+    assert.ok(requests, 'the Requests view has its stand-in');
+    return { loads: () => loads, loaderCalled, requests };
+  }
+
+  it('no key: the Requests view lists nothing and the status is noKey, with the features not loaded', async () => {
+    freshWorld();
+    const { loads, loaderCalled, requests } = activate();
+    // The view's answer, or the features' loader called: whichever comes first.
+    assert.deepEqual(await Promise.race([requests.getChildren(), loaderCalled]), []);
+    assert.equal(world.contextKeys.get(ids.ContextKeys.status), 'noKey');
+    assert.equal(world.contextKeys.get(ids.ContextKeys.errorKind), '');
+    assert.equal(loads(), 0);
+  });
+
+  it('a key stored: no early answer, the view asks the features (a person with a key is never told to set one)', async () => {
+    freshWorld({ secrets: { [API_KEY_SECRET]: 'k' } });
+    const { loads, loaderCalled, requests } = activate();
+    assert.equal(await Promise.race([requests.getChildren(), loaderCalled]), 'the features were loaded');
+    assert.equal(loads(), 1);
+    assert.equal(world.contextKeys.has(ids.ContextKeys.status), false);
+  });
+
+  it('what only the features can tell has no early answer: the sandbox starting, another profile', async () => {
+    freshWorld({ settings: { [SettingIds.sandboxAutoStart]: true } });
+    assert.equal(await earlySidebarState(contextOf(world)), undefined);
+    freshWorld({ globalState: { [StorageKeys.activeProfile.key]: 'p2' } });
+    assert.equal(await earlySidebarState(contextOf(world)), undefined);
+    freshWorld({ globalState: { [StorageKeys.activeProfile.key]: 'default' } });
+    assert.equal(await earlySidebarState(contextOf(world)), 'noKey');
+  });
+
+  it('a folder not trusted: untrusted, whatever the key (nothing is sent with it there)', async () => {
+    freshWorld({ trusted: false, secrets: { [API_KEY_SECRET]: 'k' } });
+    assert.equal(await earlySidebarState(contextOf(world)), 'untrusted');
+  });
+
+  it('once the features have begun, the early answer sets no context key (theirs win)', async () => {
+    freshWorld();
+    assert.equal(await answerEarly(contextOf(world), () => true), 'noKey');
+    assert.equal(world.contextKeys.size, 0);
+  });
+
+  it('the Account view is not answered early: it lists rows only the features know', async () => {
+    freshWorld();
+    const { loaderCalled } = activate();
+    const account = trees.get(ids.ACCOUNT_VIEW);
+    assert.equal(await Promise.race([account?.getChildren(), loaderCalled]), 'the features were loaded');
+  });
+});
