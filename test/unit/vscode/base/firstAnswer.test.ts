@@ -12,6 +12,7 @@ import { describe, it } from 'node:test';
 // Types only: the module itself is the stub below, put in place of `vscode` before the entry's modules load.
 // eslint-disable-next-line no-restricted-imports
 import type * as Vscode from 'vscode';
+import { Disposable, EventEmitter } from '../../fixtures/vscodeClasses';
 
 /** One window's worth of what the early answer reads, and the context keys it set. */
 interface World {
@@ -26,26 +27,6 @@ const world: World = { trusted: true, settings: {}, secrets: {}, globalState: {}
 const trees = new Map<string, Vscode.TreeDataProvider<unknown>>();
 
 function api(): unknown {
-  class Disposable {
-    constructor(private readonly f: () => void) {}
-    static from(...ds: { dispose(): unknown }[]): Disposable {
-      return new Disposable(() => ds.forEach((d) => d.dispose()));
-    }
-    dispose(): void {
-      this.f();
-    }
-  }
-  class EventEmitter<T> {
-    private readonly ls: ((e: T) => void)[] = [];
-    readonly event = (l: (e: T) => void): Disposable => {
-      this.ls.push(l);
-      return new Disposable(() => undefined);
-    };
-    fire(e: T): void {
-      this.ls.forEach((l) => l(e));
-    }
-    dispose(): void {}
-  }
   const ok = (): Disposable => new Disposable(() => undefined);
   return {
     Disposable,

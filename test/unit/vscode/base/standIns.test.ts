@@ -13,6 +13,7 @@ import { describe, it } from 'node:test';
 // Types only: the module itself is the stub below, put in place of `vscode` before the stand-ins load.
 // eslint-disable-next-line no-restricted-imports
 import type * as Vscode from 'vscode';
+import { Disposable, EventEmitter } from '../../fixtures/vscodeClasses';
 
 type Fn = (...args: unknown[]) => unknown;
 
@@ -32,26 +33,6 @@ class Stub {
   }
 
   api(): unknown {
-    class Disposable {
-      constructor(private readonly f: () => void) {}
-      static from(...ds: { dispose(): unknown }[]): Disposable {
-        return new Disposable(() => ds.forEach((d) => d.dispose()));
-      }
-      dispose(): void {
-        this.f();
-      }
-    }
-    class EventEmitter<T> {
-      private readonly ls: ((e: T) => void)[] = [];
-      readonly event = (l: (e: T) => void): Disposable => {
-        this.ls.push(l);
-        return new Disposable(() => undefined);
-      };
-      fire(e: T): void {
-        this.ls.forEach((l) => l(e));
-      }
-      dispose(): void {}
-    }
     class TreeItem {
       constructor(readonly label: string) {}
     }
