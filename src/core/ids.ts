@@ -22,6 +22,9 @@ export const SettingIds = {
   credits: 'walletAnalytics.credits',
 } as const;
 
+/** The profile of the `walletAnalytics.baseUrl` setting, whose key is API_KEY_SECRET itself (core/transport/profiles.ts; the thin entry reads it too). */
+export const DEFAULT_PROFILE_ID = 'default';
+
 /** The SecretStorage entry of the Default profile's key; another profile's adds `.<profile id>`. */
 export const API_KEY_SECRET = 'walletAnalytics.apiKey';
 

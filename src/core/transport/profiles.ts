@@ -13,7 +13,7 @@ import { checkUrl } from './http';
 import { isLoopbackHost } from './loopback';
 import { errorText } from '../errors';
 import { l10n } from '../l10n';
-import { API_KEY_SECRET } from '../ids';
+import { API_KEY_SECRET, DEFAULT_PROFILE_ID } from '../ids';
 
 export interface Profile {
   readonly id: string;
@@ -22,8 +22,8 @@ export interface Profile {
   readonly baseUrl: string;
 }
 
-/** The profile of the `walletAnalytics.baseUrl` setting, whose key is `walletAnalytics.apiKey`. */
-export const DEFAULT_PROFILE_ID = 'default';
+/** The profile of the `walletAnalytics.baseUrl` setting (its id kept in core/ids.ts, which the thin entry reads). */
+export { DEFAULT_PROFILE_ID };
 /** The built-in sandbox: no key, no credits; its base URL is wherever it runs now. */
 export const SANDBOX_PROFILE_ID = 'sandbox';
 export const DEFAULT_PROFILE_NAME = 'Default';

@@ -12,16 +12,13 @@
  */
 import type * as vscode from 'vscode';
 import { vscodeApi } from './vscodeLater';
-import { API_KEY_SECRET, SettingIds } from '../../core/ids';
+import { API_KEY_SECRET, DEFAULT_PROFILE_ID, SettingIds } from '../../core/ids';
 import { readStored, StorageKeys } from '../../core/storage';
 import { ContextKeySetter } from './contextKeys';
 import { ContextKeys, REQUESTS_VIEW } from './ids';
 
 /** What the sidebar can say before the features load; the same names as status.ts's SidebarState. */
 export type EarlyState = 'noKey' | 'untrusted';
-
-/** The Default profile's id (core/transport/profiles.ts DEFAULT_PROFILE_ID), whose key is API_KEY_SECRET itself. */
-const DEFAULT_PROFILE = 'default';
 
 /**
  * The state ConnectionStatus's quickState would give, or undefined when only the features can tell.
@@ -37,7 +34,7 @@ export async function earlySidebarState(context: vscode.ExtensionContext): Promi
   if (sandboxStarts) return undefined;
   if (!vscodeApi().workspace.isTrusted) return 'untrusted';
   const remembered = readStored(context, StorageKeys.activeProfile);
-  if (remembered !== undefined && remembered !== DEFAULT_PROFILE) return undefined;
+  if (remembered !== undefined && remembered !== DEFAULT_PROFILE_ID) return undefined;
   return (await context.secrets.get(API_KEY_SECRET)) === undefined ? 'noKey' : undefined;
 }
 
