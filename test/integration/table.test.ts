@@ -502,6 +502,35 @@ describe('table: the Wallet Analytics Table through its real message path', func
     await closeAll();
   });
 
+  it('opens a result CSV clicked in the Explorer in the table, and any other CSV as text', async () => {
+    // A trader clicks a result in `.wallet-analytics/results/` (the default results folder): it opens
+    // in the table, as the extension's own Open does; a CSV of their own elsewhere stays plain text.
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(root, 'the suite opens a workspace folder');
+    const job = path.join(root, '.wallet-analytics', 'results', 'toptraders-2026-11-21-1015');
+    fs.mkdirSync(job, { recursive: true });
+    const result = path.join(job, `${sampleAddress('main', 7)}.csv`);
+    const own = path.join(root, 'my-notes.csv');
+    const small = csvText.split('\r\n').slice(0, 20).join('\r\n');
+    fs.writeFileSync(result, small);
+    fs.writeFileSync(own, small);
+    try {
+      // `vscode.open` is what the Explorer's click runs: it goes through the editor associations.
+      await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(result));
+      await waitFor('the result opened in the table', () => activeTableUri()?.fsPath === result, 20_000);
+      await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(own));
+      const input = await waitFor('the own CSV opened', () => {
+        const i = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+        return (i instanceof vscode.TabInputText || i instanceof vscode.TabInputCustom) && i.uri.fsPath === own ? i : undefined;
+      }, 20_000);
+      assert.ok(input instanceof vscode.TabInputText, 'a CSV outside the results folder opens as text');
+    } finally {
+      await closeAll();
+      fs.rmSync(path.join(root, '.wallet-analytics'), { recursive: true, force: true });
+      fs.rmSync(own, { force: true });
+    }
+  });
+
   it('opens an extracted .zip result with a switcher among its files', async () => {
     const folder = path.join(dir, 'toptraders-20261121-101500-req_4');
     fs.mkdirSync(folder);
