@@ -27,6 +27,7 @@ import { fmtCredits, thousands } from '../core/numberText';
 import { unboundedBillWords } from '../core/money/riskAmount';
 import type { BudgetState } from '../core/money/budget';
 import { shortTitle, validateInput, type Endpoint } from '../core/spec/catalog';
+import { checkListsSliced } from '../core/spec/listCheck';
 import type { QueryBody } from '../core/spec/queryModel';
 import type { JobRecord } from '../core/jobs/job';
 import type { RunnerHost } from './host';
@@ -118,7 +119,9 @@ async function quoteContext(ep: Endpoint, raw: unknown, host: RunnerHost): Promi
 }
 
 /** Prices a call as the session will run it: the balance (free), the ceiling, the session's allowance. */
-export async function sessionPrice(ep: Endpoint, raw: unknown, deps: Pick<PaidDeps, 'host' | 'allowance' | 'ceiling'>): Promise<{ facts: PriceFacts; ctx: QuoteContext | undefined } | { readonly problems: readonly string[] }> {
+export async function sessionPrice(ep: Endpoint, given: unknown, deps: Pick<PaidDeps, 'host' | 'allowance' | 'ceiling'>): Promise<{ facts: PriceFacts; ctx: QuoteContext | undefined } | { readonly problems: readonly string[] }> {
+  // An agent's list of 100,000 checked a slice at a time, once: the checks below then take it as it is (issue 34 item 4).
+  const raw = await checkListsSliced(ep, given);
   const ctx = await quoteContext(ep, raw, deps.host);
   const balance = await deps.host.api.credits().catch(() => undefined);
   const allowance = deps.allowance.state();

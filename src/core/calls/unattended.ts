@@ -15,7 +15,8 @@ import type { BudgetState } from '../money/budget';
 import { isPaid, quote, type QuoteContext } from '../money/pricing';
 import { priceGate } from '../money/quota';
 import { newPagedFile, startPaged } from '../results/pagedResult';
-import { validateInput, type Endpoint } from '../spec/catalog';
+import type { Endpoint } from '../spec/catalog';
+import { validateInputSliced } from '../spec/listCheck';
 import { folderInside } from '../files/writeInside';
 import { failedSend, sendCall, type CallHost, type Sent } from './send';
 import { l10n } from '../l10n';
@@ -47,7 +48,7 @@ type Unattended = Sent | { readonly kind: 'refused'; readonly message: string } 
 
 /** Checks, prices and (within the approval) sends one call; never asks, never sends past what was approved. */
 export async function runUnattended(ep: Endpoint, raw: Record<string, unknown>, approval: Approval | undefined, host: UnattendedHost, ctx?: QuoteContext): Promise<Unattended> {
-  const v = validateInput(ep, raw);
+  const v = await validateInputSliced(ep, raw);
   if (!v.ok) return { kind: 'invalid', errors: v.errors };
   let input: Record<string, unknown>;
   try {

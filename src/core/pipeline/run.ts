@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { addressSetOf, checkChains, combine, listText } from '../addressLists/addressSets';
 import { findEndpoint, validateInput, type Endpoint } from '../spec/catalog';
+import { validateInputSliced } from '../spec/listCheck';
 import { quote, type QuoteContext } from '../money/pricing';
 import type { QueryBody } from '../spec/queryModel';
 import type { QueryRun } from '../query/runCache';
@@ -264,7 +265,8 @@ async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>
     const ref = asReference(v);
     raw[k] = ref ? (await resolve(ref, records, opts)).values : v;
   }
-  const v = validateInput(ep, raw);
+  // A previous cell's 100,000 addresses checked a slice at a time (issue 34 item 4).
+  const v = await validateInputSliced(ep, raw);
   if (!v.ok) return { stopped: toldOutcome({ status: 'invalid', errors: v.errors }).message, credits: 0 };
   let ctx: QuoteContext = ep.paged ? { pages: 1 } : {};
   if (ep.price.kind === 'perMatch') {

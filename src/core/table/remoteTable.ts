@@ -9,6 +9,7 @@
 import { threadId as mainThreadId, Worker, type WorkerOptions } from 'node:worker_threads';
 import type { ColumnProfile, Histogram, ScatterData } from './analysisTypes';
 import type { Chain, DistinctAddresses } from '../spec/addresses';
+import type { ChangeCounts, ChangeThreshold } from './compare/changeCounts';
 import { HISTOGRAM_BINS } from './analysisTypes';
 import { Listeners } from './listeners';
 import { unpackLines } from './packedLines';
@@ -259,6 +260,11 @@ export class RemoteTable {
     const { limit, ...task } = options;
     const got = await this.channel.request({ type: 'addresses', column, chain, ...(limit !== undefined && Number.isFinite(limit) ? { limit } : {}) }, 'addresses', task);
     return { ...got, addresses: await unpackLines(got.addresses) };
+  }
+
+  /** A comparison's (opened with `compareWith`) rows new, gone, in both and moved past `threshold`, counted in the worker. */
+  changeCounts(threshold?: ChangeThreshold, options: TaskOptions = {}): Promise<ChangeCounts> {
+    return this.channel.request({ type: 'changes', ...(threshold ? { threshold: { column: threshold.column, percent: threshold.percent } } : {}) }, 'changes', options);
   }
 
   /** The profile of `column` over every row of the current view (analysis.ts): type, counts, order statistics, top values, histogram. */

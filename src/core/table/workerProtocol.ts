@@ -13,6 +13,7 @@
 import { MAX_HISTOGRAM_BINS, type ColumnProfile, type Histogram, type ScatterData } from './analysisTypes';
 import type { Chain, DistinctAddresses } from '../spec/addresses';
 import { isCancelled } from '../errors';
+import type { ChangeCounts, ChangeThreshold } from './compare/changeCounts';
 import type { ExportResult } from './exportView';
 import { isPackedLines, type PackedLines } from './packedLines';
 import { isInt, isIntList, isQuery, isRecord } from './queryGuards';
@@ -63,6 +64,8 @@ export type WorkerRequest =
   | { readonly type: 'columnText'; readonly id: number; readonly column: number }
   /** The distinct addresses of a column over the view (addresses.ts), at most `limit` of them sent back: "use as input". */
   | { readonly type: 'addresses'; readonly id: number; readonly column: number; readonly chain: Chain; readonly limit?: number }
+  /** A comparison's rows new, gone, in both and moved past `threshold` (changeCounts.ts), counted here: a watch's run. */
+  | { readonly type: 'changes'; readonly id: number; readonly threshold?: ChangeThreshold }
   /** The analysis panel (analysis.ts), over every row of the current view. */
   | { readonly type: 'profile'; readonly id: number; readonly column: number }
   | { readonly type: 'histogram'; readonly id: number; readonly column: number; readonly bins: number; readonly log: boolean }
@@ -90,6 +93,8 @@ export type WorkerReply =
   /** The column's text in view order (a list source), packed: an array of strings costs the host a long turn (packedLines.ts). */
   | { readonly op: 'columnText'; readonly value: PackedLines }
   | { readonly op: 'addresses'; readonly value: Omit<DistinctAddresses, 'addresses'> & { readonly addresses: PackedLines } }
+  /** Four counts: the watch reads no cell of its two results on the host. */
+  | { readonly op: 'changes'; readonly value: ChangeCounts }
   | { readonly op: 'profile'; readonly value: ColumnProfile }
   | { readonly op: 'histogram'; readonly value: Histogram }
   /** Typed arrays survive the structured clone as typed arrays. */
@@ -120,6 +125,7 @@ export function toWireError(e: unknown): WireError {
 
 const isText = (v: unknown): v is string => typeof v === 'string';
 const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
+const isNumber = (v: unknown): v is number => typeof v === 'number';
 
 function isExportOptions(v: unknown): v is ExportRequestOptions {
   return (
@@ -155,6 +161,8 @@ export function parseWorkerRequest(message: unknown): WorkerRequest | undefined 
       return isInt(m.column) ? (m as WorkerRequest) : undefined;
     case 'addresses':
       return isInt(m.column) && (m.chain === 'main' || m.chain === 'alt') && (m.limit === undefined || isInt(m.limit)) ? (m as WorkerRequest) : undefined;
+    case 'changes':
+      return m.threshold === undefined || (isRecord(m.threshold) && isText(m.threshold.column) && m.threshold.column !== '' && isNumber(m.threshold.percent) && m.threshold.percent > 0) ? (m as WorkerRequest) : undefined;
     case 'histogram':
       return isInt(m.column) && isInt(m.bins) && m.bins >= 1 && m.bins <= MAX_HISTOGRAM_BINS && isBool(m.log) ? (m as WorkerRequest) : undefined;
     case 'scatter':
@@ -196,7 +204,6 @@ function isWindow(v: unknown): v is TableWindow {
   return isRecord(v) && isInt(v.version) && isInt(v.start) && isIntList(v.rowIds) && isIntList(v.columns) && Array.isArray(v.cells) && v.cells.every(isTexts) && (v.cut === undefined || isIntList(v.cut));
 }
 
-const isNumber = (v: unknown): v is number => typeof v === 'number';
 const isNumbers = (v: unknown): v is number[] => Array.isArray(v) && v.every(isNumber);
 const isOptionalNumber = (v: unknown): boolean => v === undefined || isNumber(v);
 
@@ -263,6 +270,8 @@ function isReplyValue(op: unknown, v: unknown): boolean {
       return isPackedLines(v);
     case 'addresses':
       return isRecord(v) && isPackedLines(v.addresses) && isInt(v.distinct) && isInt(v.skipped);
+    case 'changes':
+      return isRecord(v) && isInt(v.added) && isInt(v.gone) && isInt(v.changed) && isInt(v.both) && (v.missingColumn === undefined || isText(v.missingColumn));
     case 'profile':
       return isProfile(v);
     case 'histogram':

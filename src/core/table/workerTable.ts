@@ -9,6 +9,7 @@ import { threadId } from 'node:worker_threads';
 import { abortable, throwIfCancelled } from '../abort';
 import { distinctAddresses } from '../spec/addresses';
 import { compareSources } from './compare/compareSource';
+import { countChanges } from './compare/changeCounts';
 import { columnHistogram, profileColumn, scatterPoints } from './analysis';
 import { copySelection, exportView } from './exportView';
 import { openTable } from './openTable';
@@ -105,6 +106,8 @@ export class WorkerTable {
         const { addresses, ...counts } = distinctAddresses(Array.from(view.rowIds(), (id) => text[id] ?? ''), req.chain, req.limit);
         return { op: 'addresses', value: { ...counts, addresses: packLines(addresses) } };
       }
+      case 'changes':
+        return { op: 'changes', value: await countChanges(view.source, req.threshold, signal) };
       case 'profile': {
         const t0 = performance.now();
         const [col] = await this.typed(view, [req.column], { signal, onProgress });

@@ -14,7 +14,8 @@
  */
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { endpoint, encodeRequest, validateInput, type Endpoint } from '../spec/catalog';
+import { endpoint, encodeRequest, type Endpoint } from '../spec/catalog';
+import { validateInputSliced } from '../spec/listCheck';
 import type { Chain } from '../spec/addresses';
 import { BadInputError, MalformedResponseError, WalletApiError, redact, type CallContext } from '../errors';
 import { checkUrl, HttpTransport, type CallLog, type HttpAnswer, type RetryOptions } from './http';
@@ -110,7 +111,7 @@ export class WalletAnalyticsApi {
     const ep = endpoint(endpointId);
     const paid = isPaid(ep);
     const ctx: CallContext = { endpointId: ep.id, paid, family: ep.family, what: `${ep.method} ${ep.path}` };
-    const v = validateInput(ep, rawInput);
+    const v = await validateInputSliced(ep, rawInput);
     if (!v.ok) throw new BadInputError({ ...ctx, source: 'client', problems: v.errors });
     const input = v.input;
     await this.checkQueries(ep, input, ctx, signal);
@@ -141,7 +142,7 @@ export class WalletAnalyticsApi {
   async preflight(endpointId: string, rawInput: unknown, signal?: AbortSignal): Promise<Record<string, unknown>> {
     const ep = endpoint(endpointId);
     const ctx: CallContext = { endpointId: ep.id, paid: isPaid(ep), what: `${ep.method} ${ep.path}` };
-    const v = validateInput(ep, rawInput);
+    const v = await validateInputSliced(ep, rawInput);
     if (!v.ok) throw new BadInputError({ ...ctx, source: 'client', problems: v.errors });
     await this.checkQueries(ep, v.input, ctx, signal);
     return v.input;

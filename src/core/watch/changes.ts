@@ -3,50 +3,37 @@
  * (only in the newer result), gone (only in the older), and, for rows in both, those whose value
  * in the threshold's column moved by more than its percentage either way. The counts make the
  * one-line notification ("Top traders of ABC…: 7 new wallets, 2 gone since 14:00 UTC").
- * Pure apart from reading the two results, which happens in the table worker (compareInWorker).
+ * The two results are read, paired and counted in the table worker (compareInWorker,
+ * table/compare/changeCounts.ts); this file holds what the watch makes of the counts.
  */
 import { threadId as thisThread } from 'node:worker_threads';
-import { STATUS } from '../table/compare/compareSource';
-import { parseNumberText } from '../table/numbers';
+import type { ChangeCounts } from '../table/compare/changeCounts';
 import { RemoteTable } from '../table/remoteTable';
 import type { Threshold } from './model';
 import { l10n } from '../l10n';
 import { counted, thousands } from '../numberText';
 
-export interface Changes {
-  readonly added: number;
-  readonly gone: number;
-  /** Rows in both whose threshold column moved past the threshold (0 without a threshold). */
-  readonly changed: number;
-  readonly both: number;
-  /** Set when the threshold's column is not in both results (so nothing could be measured). */
-  readonly missingColumn?: string;
-}
+export { movedPast } from '../table/compare/changeCounts';
+
+/** Rows new, gone, in both and moved past the threshold (counted in the table worker: changeCounts.ts). */
+export type Changes = ChangeCounts;
 
 /** Whether anything counts as changed. */
 export function anyChange(c: Changes): boolean {
   return c.added + c.gone + c.changed > 0;
 }
 
-/** Whether a value moved from `a` to `b` by more than `percent` % of |a| (from 0, any move counts). */
-export function movedPast(a: number, b: number, percent: number): boolean {
-  if (Number.isNaN(a) || Number.isNaN(b)) return false;
-  if (a === 0) return b !== 0;
-  return (Math.abs(b - a) / Math.abs(a)) * 100 > percent;
-}
-
 /**
  * What the watch reads of its two runs compared: a table in the table worker (RemoteTable opened
- * with `compareWith`), so two 722 MB results are indexed and paired off the extension host's
- * thread (a comparison on the host froze it for 3.6–7.3 s: issue 34). Only windows of three
- * columns cross to this thread.
+ * with `compareWith`), so two 722 MB results are indexed, paired and counted off the extension
+ * host's thread (a comparison on the host froze it for 3.6–7.3 s, and reading its rows 5,000 × 3
+ * cells a message held it 36–47 ms: issue 34). Only the four counts cross to this thread.
  */
 export interface ComparedTable {
   /** The thread the comparison lives on: never this one (detectChanges refuses it). */
   readonly threadId: number;
-  readonly columns: readonly string[];
-  readonly rowCount: number;
-  window(first: number, last: number, columns: readonly number[], signal?: AbortSignal): Promise<{ readonly cells: readonly (readonly string[])[] }>;
+  /** The counts, with a threshold on one numeric column (changeCounts.ts countChanges, run where the comparison lives). */
+  changeCounts(threshold?: Threshold, options?: { readonly signal?: AbortSignal }): Promise<Changes>;
   close(): Promise<void>;
 }
 
@@ -56,34 +43,6 @@ export type OpenComparison = (older: string, newer: string) => Promise<ComparedT
 /** The watch's way: both results opened and compared in a table worker (`workerFile`: the bundle, default dist/tableWorker.js). */
 export function compareInWorker(workerFile?: string): OpenComparison {
   return (older, newer) => RemoteTable.open(older, { compareWith: newer, ...(workerFile ? { workerFile } : {}) });
-}
-
-/** Rows read from the worker at a time: three short cells each, so a window's message costs the host well under a millisecond. */
-const CHUNK = 5_000;
-
-/** The changes a comparison holds, with a threshold on one numeric column. */
-async function changesOf(cmp: ComparedTable, threshold?: Threshold, signal?: AbortSignal): Promise<Changes> {
-  const status = cmp.columns.indexOf('status');
-  const ca = threshold ? cmp.columns.indexOf(`${threshold.column} (A)`) : -1;
-  const cb = threshold ? cmp.columns.indexOf(`${threshold.column} (B)`) : -1;
-  const measure = ca >= 0 && cb >= 0;
-  let added = 0;
-  let gone = 0;
-  let both = 0;
-  let changed = 0;
-  for (let from = 0; from < cmp.rowCount; from += CHUNK) {
-    const { cells } = await cmp.window(from, Math.min(cmp.rowCount, from + CHUNK), measure ? [status, ca, cb] : [status], signal);
-    for (const [s, a, b] of cells) {
-      if (s === STATUS.onlyB) added++;
-      else if (s === STATUS.onlyA) gone++;
-      else if (s === STATUS.both) {
-        both++;
-        if (measure && threshold && movedPast(parseNumberText(a ?? ''), parseNumberText(b ?? ''), threshold.percent)) changed++;
-      }
-    }
-  }
-  const base = { added, gone, both, changed };
-  return threshold && both > 0 && !measure ? { ...base, missingColumn: threshold.column } : base;
 }
 
 /**
@@ -96,7 +55,7 @@ export async function detectChanges(older: string, newer: string, threshold: Thr
   const cmp = await open(older, newer);
   try {
     if (cmp.threadId === thisThread) throw new Error(l10n.t('A watch compared its results on the extension host\'s thread; it compares them in the table worker.'));
-    return await changesOf(cmp, threshold);
+    return await cmp.changeCounts(threshold);
   } finally {
     await cmp.close();
   }

@@ -18,6 +18,7 @@
  */
 import * as vscode from 'vscode';
 import { shortTitle, validateInput, type Endpoint } from '../../core/spec/catalog';
+import { checkListsSliced } from '../../core/spec/listCheck';
 import { agentApproval } from '../../core/money/approval';
 import type { QuoteContext } from '../../core/money/pricing';
 import { agentPriceFacts, askedWords, type PriceFacts } from '../../core/agents/priceFacts';
@@ -48,7 +49,9 @@ export interface PaidToolDeps {
 }
 
 /** Prices a call as the call flow will (one page of a paged read, a query's count from this hour), from this window's balance, budgets and allowance. */
-export async function priceFacts(ep: Endpoint, raw: unknown, deps: Pick<PaidToolDeps, 'credits' | 'connection' | 'allowance' | 'queryRuns'>): Promise<PriceFacts | { readonly problems: readonly string[] }> {
+export async function priceFacts(ep: Endpoint, given: unknown, deps: Pick<PaidToolDeps, 'credits' | 'connection' | 'allowance' | 'queryRuns'>): Promise<PriceFacts | { readonly problems: readonly string[] }> {
+  // An agent's list of 100,000 checked a slice at a time, once: the checks below then take it as it is (issue 34 item 4).
+  const raw = await checkListsSliced(ep, given);
   const scope = deps.connection.scope();
   let ctx: QuoteContext | undefined = ep.paged === true ? { pages: 1 } : undefined;
   // The same body the call flow looks up (validated: its defaults filled in).

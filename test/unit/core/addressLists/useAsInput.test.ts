@@ -9,9 +9,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { threadId } from 'node:worker_threads';
-import { addressRole } from '../../../../src/core/table/columnKind';
+import { addressRole, SAMPLE_ROWS } from '../../../../src/core/table/columnKind';
+import { RemoteTable } from '../../../../src/core/table/remoteTable';
 import { rankTargets, resultRole, type ListOffer } from '../../../../src/core/addressLists/inputTargets';
-import { readResultLists, withResultReader } from '../../../../src/core/results/readResult';
+import { readResultLists, SAMPLE_CELLS, withResultReader } from '../../../../src/core/results/readResult';
 import { sampleAddress } from '../../../../src/core/spec/samples';
 import { firstAddresses } from '../../../../src/core/spec/addresses';
 import { validateInput } from '../../../../src/core/spec/catalog';
@@ -150,6 +151,32 @@ describe('one way to read a result: in a table worker', () => {
     const file = await writeTemp(dir, `name,owner\nbob,${W[0]}\nann,${W[1]}\n`);
     const got = await withResultReader(file, async (r) => ({ columns: r.columns, first: r.sample[0], cells: await r.columnText(1) }), { workerFile });
     assert.deepEqual(got, { columns: ['name', 'owner'], first: ['bob', W[0]], cells: [W[0], W[1]] });
+  });
+
+  it('a wide result\'s first rows cross in windows of at most SAMPLE_CELLS cells: 640 columns × 50 rows were 32,000 cells in one message (issue 34 item 4)', async () => {
+    const width = 640;
+    const header = ['wallet', ...Array.from({ length: width - 1 }, (_, i) => `metric_${i}`)].join(',');
+    const lines = Array.from({ length: 60 }, (_, r) => [sampleAddress('main', r), ...Array.from({ length: width - 1 }, (_, i) => String(r * i))].join(','));
+    const wide = await writeTemp(dir, [header, ...lines].join('\n') + '\n');
+    // Every window this thread receives, counted in cells.
+    const window = RemoteTable.prototype.window;
+    const cells: number[] = [];
+    RemoteTable.prototype.window = async function (this: RemoteTable, ...args: Parameters<typeof window>) {
+      const w = await window.apply(this, args);
+      cells.push(w.cells.reduce((n, row) => n + row.length, 0));
+      return w;
+    };
+    let sample: readonly (readonly string[])[];
+    try {
+      sample = await withResultReader(wide, (r) => Promise.resolve(r.sample), { workerFile });
+    } finally {
+      RemoteTable.prototype.window = window;
+    }
+    assert.equal(sample.length, SAMPLE_ROWS);
+    assert.deepEqual(sample[7]?.slice(0, 3), [sampleAddress('main', 7), '0', '7'], 'the rows put back together, every column in place');
+    assert.equal(sample[49]?.[width - 1], String(49 * (width - 2)));
+    assert.equal(cells.reduce((a, b) => a + b, 0), SAMPLE_ROWS * width, 'every cell of the sample read once');
+    assert.ok(Math.max(...cells) <= SAMPLE_CELLS, `${Math.max(...cells)} cells in one message`);
   });
 
   it('no feature reads a result on the host: no papaparse and no whole-file read outside the table engine', () => {

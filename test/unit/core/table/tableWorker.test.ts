@@ -437,7 +437,12 @@ describe('table worker: protocol validation', () => {
     assert.ok(parseWorkerRequest({ type: 'histogram', id: 5, column: 2, bins: 30, log: true }));
     assert.ok(parseWorkerRequest({ type: 'scatter', id: 6, x: 2, y: 3 }));
     assert.ok(parseWorkerRequest({ type: 'window', id: 7, first: 0, last: 60, columns: [0], cellChars: 400 }));
+    assert.ok(parseWorkerRequest({ type: 'changes', id: 8 }));
+    assert.ok(parseWorkerRequest({ type: 'changes', id: 9, threshold: { column: 'pnl', percent: 20 } }));
     for (const bad of [
+      { type: 'changes', id: 1, threshold: { column: '', percent: 20 } },
+      { type: 'changes', id: 1, threshold: { column: 'pnl', percent: 0 } },
+      { type: 'changes', id: 1, threshold: 'pnl' },
       null,
       { type: 'open', file: '/x.csv' },
       { type: 'open', id: 1, file: '' },
@@ -470,7 +475,10 @@ describe('table worker: protocol validation', () => {
     assert.ok(parseWorkerMessage({ type: 'reply', id: 1, op: 'profile', value: profile }));
     assert.ok(parseWorkerMessage({ type: 'reply', id: 1, op: 'histogram', value: histogram }));
     assert.ok(parseWorkerMessage({ type: 'reply', id: 1, op: 'scatter', value: scatter }));
+    assert.ok(parseWorkerMessage({ type: 'reply', id: 1, op: 'changes', value: { added: 1, gone: 2, changed: 0, both: 3, missingColumn: 'pnl' } }));
     for (const bad of [
+      { type: 'reply', id: 1, op: 'changes', value: { added: 1, gone: 2, changed: 0 } },
+      { type: 'reply', id: 1, op: 'changes', value: { added: 1, gone: 2, changed: 0, both: 3, cells: 4, missingColumn: 7 } },
       { type: 'reply', id: 1, op: 'profile', value: { ...profile, type: 'date' } },
       { type: 'reply', id: 1, op: 'profile', value: { ...profile, top: [{ value: 1, count: 4 }] } },
       { type: 'reply', id: 1, op: 'histogram', value: { ...histogram, edges: [0, 1] } },

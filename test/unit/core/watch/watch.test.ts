@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { threadId } from 'node:worker_threads';
 import { compareSources } from '../../../../src/core/table/compare/compareSource';
+import { countChanges } from '../../../../src/core/table/compare/changeCounts';
 import { sampleAddress } from '../../../../src/core/spec/samples';
 import { openTable } from '../../../../src/core/table';
 import { changeLine, compareInWorker, detectChanges, movedPast, type ComparedTable, type OpenComparison } from '../../../../src/core/watch/changes';
@@ -236,6 +237,50 @@ describe('what changed between two runs (the compare engine)', () => {
     assert.ok(threads.every((t) => t !== threadId), `compared on threads ${threads.join()}, never this one (${threadId})`);
   });
 
+  it('a run over N compared rows costs the host one reply of four counts: no cell crosses (issue 34 item 4: 5,000 rows × 3 cells a message held the host 36–47 ms)', async () => {
+    const a = join(dir, 'many-1.csv');
+    const b = join(dir, 'many-2.csv');
+    // 12,000 wallets in A; B drops the first 1,000, adds 1,000 new, and doubles every tenth's pnl.
+    // Second-chain addresses: distinct for every i (the main chain's samples repeat past a few thousand).
+    const n = 12_000;
+    const wide = (i: number, pnl: number): string => `${sampleAddress('alt', i)},${pnl},${i}`;
+    await writeFile(a, [header, ...Array.from({ length: n }, (_, i) => wide(i, 100))].join('\n'));
+    await writeFile(b, [header, ...Array.from({ length: n }, (_, i) => wide(i + 1000, (i + 1000) % 10 === 0 ? 200 : 100))].join('\n'));
+    // Everything the watch's comparison hands this thread, counted: each call, and every cell in what it returns.
+    const calls: string[] = [];
+    let cells = 0;
+    const countCells = (v: unknown): void => {
+      if (Array.isArray(v)) {
+        for (const x of v) {
+          if (typeof x === 'string') cells++;
+          else countCells(x);
+        }
+      }
+      else if (typeof v === 'object' && v !== null && !ArrayBuffer.isView(v)) for (const x of Object.values(v)) countCells(x);
+    };
+    const inWorker = compareInWorker(workerFile);
+    const open: OpenComparison = async (older, newer) => {
+      const table = await inWorker(older, newer);
+      return new Proxy(table, {
+        get(target, key, receiver) {
+          const v: unknown = Reflect.get(target, key, receiver);
+          if (typeof v !== 'function') return v;
+          if (key === 'close') return (v as () => Promise<void>).bind(target);
+          return async (...args: unknown[]) => {
+            calls.push(String(key));
+            const got: unknown = await (v as (...a: unknown[]) => unknown).apply(target, args);
+            countCells(got);
+            return got;
+          };
+        },
+      });
+    };
+    const c = await detectChanges(a, b, { column: 'realized_pnl_usd_7d', percent: 20 }, open);
+    assert.deepEqual(c, { added: 1000, gone: 1000, both: 11_000, changed: 1100 });
+    assert.equal(cells, 0, `cells read on this thread: ${cells} (calls: ${calls.join(' ')})`);
+    assert.deepEqual(calls, ['changeCounts'], 'one request, answered with the counts');
+  });
+
   it('refuses a comparison read on the extension host\'s thread (issue 31 item 4: a watch compares in the table worker)', async () => {
     const a = join(dir, 'host-1.csv');
     const b = join(dir, 'host-2.csv');
@@ -247,9 +292,7 @@ describe('what changed between two runs (the compare engine)', () => {
       const cmp = await compareSources(await openTable(older), await openTable(newer), { ownsSources: true });
       const table: ComparedTable = {
         threadId,
-        columns: cmp.columns,
-        rowCount: cmp.rowCount,
-        window: async (first, last, columns) => ({ cells: await cmp.readCells(Array.from({ length: last - first }, (_, i) => first + i), columns) }),
+        changeCounts: (threshold) => countChanges(cmp, threshold),
         close: async () => {
           closed++;
           await cmp.close();
