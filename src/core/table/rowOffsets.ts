@@ -1,9 +1,12 @@
 /**
- * Where each row of a delimited file starts: about 4 bytes a row (400 KB for 100,000 rows), the
+ * Where each row of a delimited file starts: 2 to 4 bytes a row (400 KB for 100,000 rows), the
  * whole index of a file that is never held in memory. Physical rows here include the header.
  *
- * Starts are kept as their low 32 bits, with the rows where a start passes the next 4 GiB noted
- * apart. Line numbers (for notices) are kept as a checkpoint every 1,024 rows plus, once some row
+ * Two forms. Narrow, while every row starts within 64 KiB of the first row of its block of 64:
+ * a 16-bit distance a row and a double a block (2.1 bytes a row: the 1,000,000-row quoted file's
+ * index 2 MB, not 4; it was a tenth of that file's peak memory, issue 34). Wide, from the first row
+ * that does not fit (files of long rows, which have few): starts as their low 32 bits, with the
+ * rows where a start passes the next 4 GiB noted apart; the change is one copy. Line numbers (for notices) are kept as a checkpoint every 1,024 rows plus, once some row
  * holds line breaks (quoted cells) or blank lines follow it, one byte a row of extra line breaks.
  */
 
@@ -15,6 +18,10 @@ export const MAX_ROW_BYTES = 64 << 20;
 const BLOCK_SHIFT = 10;
 const BLOCK = 1 << BLOCK_SHIFT;
 const GIB4 = 2 ** 32;
+/** Rows of a block of the narrow form (2^NEAR_SHIFT), and the farthest a row may start from its block's first row. */
+const NEAR_SHIFT = 6;
+const NEAR_BLOCK = 1 << NEAR_SHIFT;
+const NEAR_MAX = 0xffff;
 
 /** Where a scan stands between rows: the next row's first byte, and the line feeds before it. */
 export interface RowCursor {
@@ -23,7 +30,11 @@ export interface RowCursor {
 }
 
 export class RowOffsets {
-  private starts = new Uint32Array(4096);
+  /** The narrow form: row r starts at firsts[r >> NEAR_SHIFT] + near[r]; undefined once wide. */
+  private near: Uint16Array | undefined = new Uint16Array(4096);
+  private firsts = new Float64Array(4096 >> NEAR_SHIFT);
+  /** The wide form (empty while narrow). */
+  private starts = new Uint32Array(0);
   /** highRows[k]: the first row whose start is at or past (k + 1) × 4 GiB. */
   private readonly highRows: number[] = [];
   private count = 0;
@@ -47,6 +58,16 @@ export class RowOffsets {
    */
   openRow = -1;
 
+  /** Bytes the index holds (its arrays' lengths, spare room included). */
+  get heldBytes(): number {
+    return (this.near ? this.near.byteLength + this.firsts.byteLength : this.starts.byteLength) + (this.steps?.byteLength ?? 0);
+  }
+
+  /** Rows the arrays have room for. */
+  private get capacity(): number {
+    return (this.near ?? this.starts).length;
+  }
+
   /** Number of physical rows registered. */
   get length(): number {
     return this.count;
@@ -54,15 +75,21 @@ export class RowOffsets {
 
   /** Registers a row that starts at `start`, after `newlinesBefore` line breaks, and ends before `end`. */
   push(start: number, end: number, newlinesBefore: number): void {
-    if (this.count === this.starts.length) {
-      this.starts = grow(this.starts);
-      if (this.steps) this.steps = grow(this.steps);
-    }
+    if (this.count === this.capacity) this.reserve(this.capacity * 2);
     const r = this.count++;
     if (start - this.lastStart > MAX_ROW_BYTES && r > 0 && this.longCount++ === 0) this.firstLong = r - 1;
     this.lastStart = start;
-    if (start >= GIB4) while (start >= GIB4 * (this.highRows.length + 1)) this.highRows.push(r);
-    this.starts[r] = start; // a Uint32Array keeps the low 32 bits
+    const near = this.near;
+    if (near) {
+      if ((r & (NEAR_BLOCK - 1)) === 0) this.firsts[r >>> NEAR_SHIFT] = start;
+      const d = start - (this.firsts[r >>> NEAR_SHIFT] ?? 0);
+      if (d <= NEAR_MAX) near[r] = d;
+      else this.widen(r);
+    }
+    if (!this.near) {
+      if (start >= GIB4) while (start >= GIB4 * (this.highRows.length + 1)) this.highRows.push(r);
+      this.starts[r] = start; // a Uint32Array keeps the low 32 bits
+    }
     const shift = newlinesBefore - r;
     if ((r & (BLOCK - 1)) === 0) this.blockShift.push(shift);
     else if (shift !== this.lastShift) this.noteStep(r, shift - this.lastShift);
@@ -91,8 +118,11 @@ export class RowOffsets {
         rowStartNewlines = newlines + (ends[2 * i + 1] ?? 0) + 1;
       }
     } else {
-      if (this.count + n > this.starts.length) this.reserve(Math.max(this.count + n, this.starts.length * 2));
-      const starts = this.starts;
+      if (this.count + n > this.capacity) this.reserve(Math.max(this.count + n, this.capacity * 2));
+      // Starts below 4 GiB here: the wide form needs no high rows; the narrow one widens at most once.
+      let near = this.near;
+      const firsts = this.firsts;
+      let starts = this.starts;
       let count = this.count;
       let lastStart = this.lastStart;
       let lastShift = this.lastShift;
@@ -105,7 +135,17 @@ export class RowOffsets {
           const r = count++;
           if (rowStart - lastStart > MAX_ROW_BYTES && r > 0 && this.longCount++ === 0) this.firstLong = r - 1;
           lastStart = rowStart;
-          starts[r] = rowStart;
+          if (near) {
+            if ((r & (NEAR_BLOCK - 1)) === 0) firsts[r >>> NEAR_SHIFT] = rowStart;
+            const d = rowStart - (firsts[r >>> NEAR_SHIFT] ?? 0);
+            if (d <= NEAR_MAX) near[r] = d;
+            else {
+              this.widen(r);
+              near = undefined;
+              starts = this.starts;
+              starts[r] = rowStart;
+            }
+          } else starts[r] = rowStart;
           const shift = rowStartNewlines - r;
           if ((r & (BLOCK - 1)) === 0) this.blockShift.push(shift);
           else if (shift !== lastShift) this.noteStep(r, shift - lastShift);
@@ -124,9 +164,24 @@ export class RowOffsets {
     cursor.rowStartNewlines = rowStartNewlines;
   }
 
+  /** Turns the index wide, rows [0, rows) copied (row `rows` and on are the caller's to store). */
+  private widen(rows: number): void {
+    const near = this.near;
+    if (!near) return;
+    const starts = new Uint32Array(near.length);
+    for (let r = 0; r < rows; r++) {
+      const start = (this.firsts[r >>> NEAR_SHIFT] ?? 0) + (near[r] ?? 0);
+      if (start >= GIB4) while (start >= GIB4 * (this.highRows.length + 1)) this.highRows.push(r);
+      starts[r] = start;
+    }
+    this.starts = starts;
+    this.near = undefined;
+    this.firsts = new Float64Array(0);
+  }
+
   /** Row r has `step` more line breaks before it than rows (not at a block's start). */
   private noteStep(r: number, step: number): void {
-    this.steps ??= new Uint8Array(this.starts.length);
+    this.steps ??= new Uint8Array(this.capacity);
     this.steps[r] = Math.min(step, 255);
     if (step >= 255) this.bigSteps.set(r, step);
   }
@@ -142,6 +197,7 @@ export class RowOffsets {
   /** First byte of row r. */
   start(r: number): number {
     if (r >= this.count) return this.lastEnd;
+    if (this.near) return (this.firsts[r >>> NEAR_SHIFT] ?? 0) + (this.near[r] ?? 0);
     const low = this.starts[r] ?? 0;
     if (this.highRows.length === 0) return low;
     let high = 0;
@@ -158,7 +214,8 @@ export class RowOffsets {
   bounds(first: number, last: number): Uint32Array {
     const out = new Uint32Array(Math.max(0, last - first) + 1);
     if (last <= first) return out;
-    if (this.highRows.length === 0) out.set(this.starts.subarray(first, last));
+    if (this.near) for (let r = first; r < last; r++) out[r - first] = this.start(r);
+    else if (this.highRows.length === 0) out.set(this.starts.subarray(first, last));
     else for (let r = first; r < last; r++) out[r - first] = this.start(r);
     out[last - first] = this.limit(last - 1);
     return out;
@@ -197,24 +254,26 @@ export class RowOffsets {
    * leaves every smaller array behind as garbage, and the peak RSS pays for each of them.
    */
   reserve(rows: number): void {
-    if (rows <= this.starts.length) return;
-    this.starts = resized(this.starts, rows);
+    if (rows <= this.capacity) return;
+    if (this.near) {
+      this.near = resized(this.near, rows);
+      this.firsts = resized(this.firsts, (rows + NEAR_BLOCK - 1) >>> NEAR_SHIFT);
+    } else this.starts = resized(this.starts, rows);
     if (this.steps) this.steps = resized(this.steps, rows);
   }
 
   /** Drops spare capacity once the file is fully indexed (a copy, so only when the spare is more than 1/16). */
   trim(): void {
-    if (this.starts.length - this.count <= this.count >>> 4) return;
-    this.starts = this.starts.slice(0, this.count);
+    if (this.capacity - this.count <= this.count >>> 4) return;
+    if (this.near) {
+      this.near = this.near.slice(0, this.count);
+      this.firsts = this.firsts.slice(0, (this.count + NEAR_BLOCK - 1) >>> NEAR_SHIFT);
+    } else this.starts = this.starts.slice(0, this.count);
     if (this.steps) this.steps = this.steps.slice(0, this.count);
   }
 }
 
-function grow<T extends Uint8Array | Uint32Array>(a: T): T {
-  return resized(a, a.length * 2);
-}
-
-function resized<T extends Uint8Array | Uint32Array>(a: T, length: number): T {
+function resized<T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(a: T, length: number): T {
   const grown = new (a.constructor as new (n: number) => T)(length);
   grown.set(a.subarray(0, Math.min(a.length, length)));
   return grown;

@@ -105,6 +105,46 @@ describe('table: row index sized ahead', () => {
   }
 });
 
+describe('table: row index size', () => {
+  /** Rows of `gap(r)` bytes from `from`; checks every start, limit and bounds() against the plain list; returns the index. */
+  function check(from: number, rows: number, gap: (r: number) => number): RowOffsets {
+    const offsets = new RowOffsets();
+    const starts: number[] = [];
+    let at = from;
+    for (let r = 0; r < rows; r++) {
+      const bytes = gap(r);
+      starts.push(at);
+      offsets.push(at, at + bytes, r);
+      at += bytes;
+    }
+    offsets.trim();
+    for (let r = 0; r < rows; r++) {
+      assert.equal(offsets.start(r), starts[r], `start of row ${r}`);
+      assert.equal(offsets.limit(r), starts[r + 1] ?? at, `limit of row ${r}`);
+    }
+    if (at < 2 ** 32) assert.deepEqual(Array.from(offsets.bounds(10, 200)), [...starts.slice(10, 200), starts[200]]);
+    return offsets;
+  }
+
+  it('keeps about 2 bytes a row for rows shorter than 1 KB (the 1,000,000-row quoted file: 2 MB, not 4)', () => {
+    const rand = rng(3);
+    const offsets = check(0, 20_000, () => 1 + Math.floor(rand() * 900));
+    assert.ok(offsets.heldBytes <= 2.2 * 20_000, `${offsets.heldBytes} bytes for 20,000 rows`);
+  });
+
+  it('keeps 4 bytes a row once a row starts 64 KiB or more past its block of 64 rows, every start still right', () => {
+    const rand = rng(4);
+    const offsets = check(0, 20_000, (r) => (r === 12_345 ? 70_000 : 1 + Math.floor(rand() * 900)));
+    assert.ok(offsets.heldBytes >= 4 * 20_000, `${offsets.heldBytes} bytes for 20,000 rows`);
+  });
+
+  it('gives back starts past 4 GiB in both forms', () => {
+    const rand = rng(6);
+    check(5 * 2 ** 30, 5000, () => 1 + Math.floor(rand() * 900));
+    check(2 ** 32 - 300_000, 5000, (r) => (r === 3000 ? 100_000 : 1 + Math.floor(rand() * 900)));
+  });
+});
+
 describe('table: row reads', () => {
   it('reads rows scattered over a file of short rows without reading the gaps between them', async () => {
     const rows = Array.from({ length: 20_000 }, (_, i) => `${i},${'x'.repeat(40)}\n`);

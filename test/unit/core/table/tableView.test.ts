@@ -92,6 +92,27 @@ describe('table: one view, many queries', () => {
   });
 });
 
+describe('table: what a view keeps', () => {
+  it('keeps one row id a row between queries (4 bytes), not the sort\'s scratch too, and none with no query', async () => {
+    // A sort needs a second buffer as scratch; kept for the next query it was 4 MB more of the
+    // 1,000,000-row file's peak memory for good (issue 34: 0.26 × the file against 0.25 ×).
+    const rows = 5000;
+    const text = `id,amount\n${Array.from({ length: rows }, (_, r) => `${r},${(r * 7919) % 1000}.${r % 10}`).join('\n')}\n`;
+    const view = new TableView(await csv(text));
+    assert.equal(view.heldBytes, 0, 'no query, no buffer');
+    await view.apply({ sort: [{ column: 1, descending: true }] });
+    assert.equal(view.heldBytes, 4 * rows, 'after the first sort');
+    const first = Array.from(view.rowIds(0, 5));
+    await view.apply({ sort: [{ column: 1 }], filters: [{ kind: 'range', column: 1, min: 100 }] });
+    assert.equal(view.heldBytes, 4 * rows, 'after a second query (a filter and a sort)');
+    await view.apply({ sort: [{ column: 1, descending: true }] });
+    assert.deepEqual(Array.from(view.rowIds(0, 5)), first, 'the same query gives the same rows');
+    await view.apply({});
+    assert.equal(view.heldBytes, 0, 'back to file order: no buffer');
+    await view.source.close();
+  });
+});
+
 describe('table: filters and search', () => {
   const text = 'addr,pnl,label\nA1,100,"Whale, early"\nb2,-5,\nC3,,sniper\nd4,abc,"The ""Sniper"""\ne5,0.5,whale\n';
 
