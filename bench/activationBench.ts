@@ -175,6 +175,7 @@ function sidebarRows(rounds: readonly SidebarRound[], fmt: (xs: readonly number[
     row(`… of which ${WAIT_FOR_THE_CALL} (the extension's own clock)`, '—', of((r) => r.costs[WAIT_FOR_THE_CALL]), fine),
     row('… of which "Activated in": activate()\'s start to every stand-in registered (the extension\'s own clock)', '—', of((r) => r.ownMs), fine),
     row('… the click to the Requests view\'s "Set API Key" welcome drawn (the bench\'s clock)', '—', of((r) => r.clickToWelcomeMs)),
+    row('… the click to every feature built (the Account view\'s rows load them: "Features ready")', '—', of((r) => r.clickToFeaturesMs)),
   ];
 }
 
@@ -220,6 +221,8 @@ interface SidebarRound {
   eventToReadyMs?: number;
   /** The click to the Requests view's "Set API Key" welcome drawn (the bench's clock). */
   clickToWelcomeMs?: number;
+  /** The click to the features' "Features ready" (the Account view's rows need them), when logged within 60 s. */
+  clickToFeaturesMs?: number;
   /** What the extension said inside activate() ("Activated in N ms"). */
   ownMs?: number;
   costs: Record<string, number>;
@@ -265,6 +268,8 @@ async function sidebarRound(i: number): Promise<SidebarRound> {
     for (const deadline = Date.now() + 60_000; !(own = firstLine(ours(), /Activated in [\d.]+ ms/u)); await page.waitForTimeout(200)) {
       if (Date.now() > deadline) throw new Error('The extension never logged "Activated in" after the sidebar opened');
     }
+    let built: string | undefined;
+    for (const deadline = Date.now() + 60_000; !(built = firstLine(ours(), FEATURES_READY)) && Date.now() < deadline; await page.waitForTimeout(200));
     await wb.screenshot('sidebar-first-answer', { allowErrors: /./u });
     await wb.runCommand('Developer: Show Running Extensions');
     const vscodeMs = await figureOf(page, DISPLAY_NAME, 30_000);
@@ -277,6 +282,7 @@ async function sidebarRound(i: number): Promise<SidebarRound> {
       clickToEventMs: start !== undefined ? start - clicked : undefined,
       eventToReadyMs: start !== undefined && readyAt !== undefined ? readyAt - start : undefined,
       clickToWelcomeMs: drawn - clicked,
+      clickToFeaturesMs: built ? (stampOf(built) ?? NaN) - clicked : undefined,
       ownMs: Number(/Activated in ([\d.]+) ms/u.exec(own)?.[1]),
       costs: costsIn(own),
       event: /activationEvent: '([^']+)'/u.exec(eventLine ?? '')?.[1],
@@ -392,7 +398,7 @@ async function main(): Promise<void> {
     rounds.push(r);
     const b = await withRetries(() => sidebarRound(i));
     console.log(
-      `round ${i}, the sidebar opened on an idle workbench (load ${loadavg()[0]?.toFixed(1)}; ${b.event ?? 'event not read'}): VS Code ${b.vscodeMs ?? '?'} ms, click → event ${b.clickToEventMs ?? '?'} ms, event → ready ${b.eventToReadyMs ?? '?'} ms (the host's wait for the storage ${b.costs[WAIT_FOR_THE_CALL] ?? '?'} ms), click → "Set API Key" drawn ${b.clickToWelcomeMs ?? '?'} ms`,
+      `round ${i}, the sidebar opened on an idle workbench (load ${loadavg()[0]?.toFixed(1)}; ${b.event ?? 'event not read'}): VS Code ${b.vscodeMs ?? '?'} ms, click → event ${b.clickToEventMs ?? '?'} ms, event → ready ${b.eventToReadyMs ?? '?'} ms (the host's wait for the storage ${b.costs[WAIT_FOR_THE_CALL] ?? '?'} ms), click → "Set API Key" drawn ${b.clickToWelcomeMs ?? '?'} ms, click → features built ${b.clickToFeaturesMs ?? '?'} ms`,
     );
     sidebar.push(b);
   }
