@@ -1,4 +1,4 @@
-// Builds the bundles (extension host, its table worker, the command-line runner, the table webview and the notebook renderer) and, with --tests, the test entries.
+// Builds the bundles (extension host, its table and sandbox workers, the command-line runner, the table webview and the notebook renderer) and, with --tests, the test entries.
 //   node esbuild.mjs                 development build with source maps
 //   node esbuild.mjs --production    minified
 //   node esbuild.mjs --watch         rebuild on change
@@ -118,8 +118,9 @@ const builds = [
     plugins: [...common.plugins, featuresApart, undiciApart, vscodeOnce, zodLocalesOut],
     // That import() becomes a require(): the extension host's loader, which serves `vscode`, sees it.
     supported: { 'dynamic-import': false },
-    // The table worker is its own entry: the host starts it by file (src/core/table/remoteTable.ts).
-    entryPoints: { extension: 'src/extension.ts', features: featuresEntry, tableWorker: 'src/core/table/tableWorker.ts' },
+    // The table worker and the sandbox's worker are entries of their own: the host starts each by file
+    // (src/core/table/remoteTable.ts, src/sandbox/thread.ts).
+    entryPoints: { extension: 'src/extension.ts', features: featuresEntry, tableWorker: 'src/core/table/tableWorker.ts', sandboxWorker: 'src/sandbox/worker.ts' },
     outdir: 'dist',
     platform: 'node',
     format: 'cjs',

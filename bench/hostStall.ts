@@ -6,7 +6,10 @@
  * local steps (a reference resolved to addresses, a filter written), and the price step of a paid call
  * with the 100,000 addresses "use as input" read (`price-list`: the endpoint's input check, as
  * callService runs it before the price shows, then the price). Budget: no stall over 16 ms;
- * the exit code is 1 when any path's max is over it.
+ * the exit code is 1 when any path's max is over it. `sandbox-start` (issue 34 item 1): the sandbox
+ * started as the extension starts it (src/vscode/base/connection.ts: its own thread,
+ * src/sandbox/thread.ts), its first answer, and its stop; `--sandbox in-process` starts it on this
+ * thread instead, as the extension did before (main a0ad965), for the figure before.
  *
  *   npm run bench:stall                                  # bench/data/wallets-100000-seed1.csv (+ seed2-shared90), made on first use
  *   node out/bench/hostStall.js --rounds 3 --before /tmp/base   # interleaved with another checkout's build of this bench
@@ -20,6 +23,7 @@
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { get as httpGet } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -34,12 +38,14 @@ import { filterResult } from '../src/core/pipeline/filter';
 import { validateInput } from '../src/core/spec/catalog';
 import { quote } from '../src/core/money/pricing';
 import * as addressesModule from '../src/core/spec/addresses';
+import { startSandbox } from '../src/sandbox/index';
+import { startSandboxThread } from '../src/sandbox/thread';
 import { generateWalletCsv } from './tableData';
 import { generateSharedCsv } from './compareData';
 import { arg, repoRoot, runPartOrMain } from './benchKit';
 
 const BUDGET_MS = 16;
-const PATHS = ['idle', 'use-as-input', 'price-list', 'list-source', 'watch-run', 'compare-open', 'pipeline-take', 'pipeline-filter'] as const;
+const PATHS = ['idle', 'use-as-input', 'price-list', 'list-source', 'watch-run', 'compare-open', 'pipeline-take', 'pipeline-filter', 'sandbox-start'] as const;
 type PathName = (typeof PATHS)[number];
 
 const rows = Number(arg('rows', '100000'));
@@ -139,6 +145,16 @@ async function runPath(p: PathName, scratch: string): Promise<string> {
       const n = await filterResult(fileA, [{ column: 'winrate_7d', op: 'between', value: [0.5, 0.8] }], join(scratch, 'filtered.csv'), 'top', { workerFile });
       return `${n} rows kept`;
     }
+    case 'sandbox-start': {
+      const inProcess = arg('sandbox', 'thread') === 'in-process';
+      const sb = inProcess ? await startSandbox({ port: 0 }) : await startSandboxThread({ port: 0 }, { workerFile: join(root, 'dist', 'sandboxWorker.js') });
+      // node:http, not fetch: Node's fetch compiles its own undici on first use, a stall of the bench's, not the sandbox's.
+      const status = await new Promise<number>((resolve, reject) =>
+        httpGet(`${sb.baseUrl}/credits`, { headers: { api_key: sb.demoKey } }, (res) => res.resume().on('end', () => resolve(res.statusCode ?? 0))).on('error', reject),
+      );
+      await sb.close();
+      return `${inProcess ? 'in-process' : 'its thread'}: /credits ${status}`;
+    }
   }
 }
 
@@ -172,7 +188,8 @@ const f1 = (v: number): string => (Number.isFinite(v) ? v.toFixed(1) : '–');
 const load = (): string => (loadavg()[0] ?? 0).toFixed(1);
 
 function runChild(script: string, p: PathName): Figures | string {
-  const r = spawnSync(process.execPath, [script, '--mode', p, '--file', fileA, '--file-b', fileB, '--rows', String(rows)], { encoding: 'utf8', maxBuffer: 16 << 20 });
+  const sandbox = arg('sandbox', '');
+  const r = spawnSync(process.execPath, [script, '--mode', p, '--file', fileA, '--file-b', fileB, '--rows', String(rows), ...(sandbox ? ['--sandbox', sandbox] : [])], { encoding: 'utf8', maxBuffer: 16 << 20 });
   const line = r.stdout.trim().split('\n').at(-1) ?? '';
   if (r.status !== 0 || !line.startsWith('{')) return `exit ${String(r.status)}: ${r.stderr.trim().split('\n').slice(-3).join(' ')}`;
   return JSON.parse(line) as Figures;

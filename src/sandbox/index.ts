@@ -14,7 +14,7 @@ import { Rng, hash32 } from './rng';
 import { Pipeline, listen } from './server';
 import type { AddressKind, Faults, LedgerEntry, ReceivedRequest, Sandbox, SandboxOptions } from './types';
 
-export type { AddressKind, Faults, LedgerEntry, ReceivedRequest, Sandbox, SandboxOptions } from './types';
+export type { Faults, Sandbox, SandboxOptions } from './types';
 
 export const DEFAULTS = {
   host: '127.0.0.1',

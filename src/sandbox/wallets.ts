@@ -15,6 +15,7 @@
  * The hourly refresh (§1.4, §8.5) is a per-wallet, per-hour jitter applied to every value; the hours
  * are the client's refresh periods (src/core/spec/refresh.ts), so both sides agree on when it falls.
  */
+import { isMainThread } from 'node:worker_threads';
 import type { Chain } from '../core/spec/addresses';
 import { IDENTITY_COLUMNS, TIMEFRAMES } from '../core/spec/metrics';
 import { REFRESH_PERIOD_MS } from '../core/spec/refresh';
@@ -74,8 +75,21 @@ export function walletAddresses(chain: Chain, seed: number, n: number): string[]
   return out;
 }
 
+/**
+ * Wallet sets drawn on the process's main thread. The extension runs its sandbox in a worker
+ * (./thread.ts), so in the extension host this stays 0: the host's thread never draws the data
+ * (issue 34; counted by test/unit/vscode/base/connection.test.ts, not timed).
+ */
+let drawnOnMainThread = 0;
+
+/** How many wallet sets this process's main thread has drawn. */
+export function walletSetsDrawnOnMainThread(): number {
+  return drawnOnMainThread;
+}
+
 /** Draws the traits of these wallets (any addresses: the universe's, or a pnl list's). */
 export function generateWallets(chain: Chain, seed: number, addresses: readonly string[]): WalletSet {
+  if (isMainThread) drawnOnMainThread++;
   const n = addresses.length;
   const st = new Int32Array(n);
   for (let i = 0; i < n; i++) st[i] = hash32(seed, chain, addresses[i] ?? '') | 0;

@@ -164,7 +164,7 @@ describe('endpoints: every command, the price first, jobs polled and downloaded 
 
 describe('the built-in sandbox from the palette', function () {
   this.timeout(60_000);
-  it('starts in-process with its own demo key, leaves the real key alone, and stops', async () => {
+  it('starts (in its own thread) with its own demo key, leaves the real key alone, and stops', async () => {
     const api = await getApi();
     await setApiKey('my-real-key-123');
     const url = await vscode.commands.executeCommand<string>(CommandIds.startSandbox);

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Dispatcher } from 'undici';
 import { WalletAnalyticsApi, type CallLog } from '../../core/transport/api';
 import { proxyDispatcherFor } from '../../core/transport/proxy';
-import type { Sandbox } from '../../sandbox';
+import { startSandboxThread, type RunningSandbox } from '../../sandbox/thread';
 import { SETTINGS_SECTION } from '../../core/manifest/userOnlySettings';
 import { PROXY_SETTING_KEYS, readProxySettings } from './settings';
 import type { Log } from './log';
@@ -50,7 +50,7 @@ export const RESTRICTED_MODE =
 
 /**
  * Which service the window talks to: the active profile (src/vscode/base/profiles.ts) with its base URL
- * and its own key from SecretStorage, or the built-in sandbox (in-process, loopback, its own demo
+ * and its own key from SecretStorage, or the built-in sandbox (its own thread, loopback, its own demo
  * key). The real key is never touched by the sandbox, and the sandbox's key is never stored.
  *
  * Clients are per scope (core/transport/profiles.ts: a profile and its base URL), not per base URL: a job is
@@ -62,8 +62,8 @@ export const RESTRICTED_MODE =
  * from: whatever path asks, no request carries it until the folder is trusted.
  */
 export class Connection implements vscode.Disposable {
-  private sandbox: Sandbox | undefined;
-  private starting: Promise<Sandbox> | undefined;
+  private sandbox: RunningSandbox | undefined;
+  private starting: Promise<RunningSandbox> | undefined;
   private apis = new Map<string, WalletAnalyticsApi>();
   /** The one dispatcher (proxy or direct) every client shares; rebuilt when an http.* proxy setting changes. */
   private proxied: Dispatcher | undefined;
@@ -161,7 +161,7 @@ export class Connection implements vscode.Disposable {
   }
 
   /** The running sandbox, if any (tests read its ledger). */
-  get activeSandbox(): Sandbox | undefined {
+  get activeSandbox(): RunningSandbox | undefined {
     return this.sandbox;
   }
 
@@ -235,16 +235,28 @@ export class Connection implements vscode.Disposable {
     }
   }
 
-  /** Starts the in-process sandbox on a free loopback port and makes the Sandbox profile active in this window. */
-  async startSandbox(opts: { delayScale?: number } = {}): Promise<Sandbox> {
+  /**
+   * Starts the sandbox on a free loopback port, in its own worker thread (src/sandbox/thread.ts: its
+   * synthetic data is drawn there, never on the extension host's thread), and makes the Sandbox
+   * profile active in this window. `workerFile`: the worker bundle, for a test run outside dist/.
+   */
+  async startSandbox(opts: { delayScale?: number; workerFile?: string } = {}): Promise<RunningSandbox> {
     if (this.sandbox) {
       if (this.mode !== 'sandbox') await this.useSandbox();
       return this.sandbox;
     }
     this.starting ??= (async () => {
-      // Loaded on demand: the synthetic data costs nothing until someone asks for it.
-      const { startSandbox } = await import('../../sandbox');
-      const s = await startSandbox({ port: 0, delayScale: opts.delayScale });
+      const s = await startSandboxThread(
+        { port: 0, delayScale: opts.delayScale },
+        {
+          workerFile: opts.workerFile,
+          // A crashed thread is a stopped sandbox: the window returns to its profile, as Stop Sandbox does.
+          onGone: (why) => {
+            this.log.error(why);
+            if (this.sandbox === s) void this.stopSandbox();
+          },
+        },
+      );
       this.sandbox = s;
       this.log.info(`Sandbox started at ${s.baseUrl} (synthetic data; no key, no credits, no network).`);
       await this.useSandbox();

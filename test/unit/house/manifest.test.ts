@@ -163,7 +163,8 @@ describe('package.json manifest', () => {
     // dist/tableWorker.js: the table worker, started by file from the extension bundle. dist/cli.js: the
     // command-line runner, which Export Pipeline copies beside a pipeline (issue 32). dist/features.js and
     // dist/undici.js: the features and undici, required on first use and on the first request (issue 34).
-    for (const must of ['package.json', 'package.nls.json', 'l10n/bundle.l10n.json', 'README.md', 'CHANGELOG.md', 'LICENSE', manifest.main.replace(/^\.\//, ''), 'dist/tableWorker.js', 'dist/cli.js', 'dist/features.js', 'dist/undici.js', ...media]) {
+    // dist/sandboxWorker.js: the sandbox's thread, started by file when the sandbox starts (issue 34).
+    for (const must of ['package.json', 'package.nls.json', 'l10n/bundle.l10n.json', 'README.md', 'CHANGELOG.md', 'LICENSE', manifest.main.replace(/^\.\//, ''), 'dist/tableWorker.js', 'dist/sandboxWorker.js', 'dist/cli.js', 'dist/features.js', 'dist/undici.js', ...media]) {
       assert.ok(files.includes(must), `${must} is missing from the .vsix`);
     }
   });
