@@ -14,7 +14,7 @@ import { entryLoadStarted } from './vscode/base/loadClock';
 import type * as vscode from 'vscode';
 import { vscodeApi } from './vscode/base/vscodeLater';
 import { exportsFor } from './vscode/base/exports';
-import { answerEarly, EARLY_EMPTY_VIEWS } from './vscode/base/firstAnswer';
+import { startEarlyAnswer } from './vscode/base/firstAnswer';
 import { LOG_CHANNEL, WAQUERY_LANGUAGE } from './vscode/base/ids';
 import { declaredIn, registerStandIns } from './vscode/base/standIns';
 import type { Services } from './vscode/services';
@@ -63,25 +63,20 @@ function registerAll(context: vscode.ExtensionContext, started: number): Extensi
   const costs = [`the log channel ${(performance.now() - begun).toFixed(1)} ms`];
   let activationMs = 0;
   let features: Promise<TestSurface> | undefined;
-  /** Set as the features start building: from then on their ConnectionStatus owns the sidebar's context keys. */
-  let featuresBegun = false;
+  // The sidebar's first answer from one SecretStorage read, not the features (a person with no key
+  // sees "Set API Key" at once); it stops as the features' ConnectionStatus first sets the status.
+  const early = startEarlyAnswer(context);
   const load = (): Promise<TestSurface> =>
     (features ??= import('./vscode/features').then(
-      (f) => {
-        featuresBegun = true;
-        return f.activateFeatures(context, { started, activationMs, channel, standIns });
-      },
+      (f) => f.activateFeatures(context, { started, activationMs, channel, standIns, statusSet: early.statusSet }),
       (e: unknown) => {
         channel.error(`The features did not load: ${String(e)}`);
         throw e;
       },
     ));
-  // The sidebar's first answer from one SecretStorage read, not the features (a person with no key sees "Set API Key" at once).
-  const early = answerEarly(context, () => featuresBegun);
-  const emptyEarly = (viewId: string): Promise<boolean> => (EARLY_EMPTY_VIEWS.includes(viewId) ? early.then((s) => s !== undefined) : Promise.resolve(false));
-  const standIns = registerStandIns(context, declaredIn(context.extension.packageJSON), load, (what, ms) => costs.push(`${what} ${ms.toFixed(1)} ms`), emptyEarly);
+  const standIns = registerStandIns(context, declaredIn(context.extension.packageJSON), load, (what, ms) => costs.push(`${what} ${ms.toFixed(1)} ms`), early.emptyEarly);
   // A key stored meanwhile (in another window) is news only the features can tell: they load.
-  context.subscriptions.push(context.secrets.onDidChange(() => void early.then((s) => (s === undefined ? undefined : load())).catch(() => undefined)));
+  context.subscriptions.push(context.secrets.onDidChange(() => void early.state.then((s) => (s === undefined ? undefined : load())).catch(() => undefined)));
   // A query file open now, or opened later, needs its language features without a command first.
   const loadSoon = (): void => void afterActivation().then(load).catch(() => undefined);
   if (vscodeApi().workspace.textDocuments.some((d) => d.languageId === WAQUERY_LANGUAGE)) loadSoon();

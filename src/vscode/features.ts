@@ -101,6 +101,8 @@ export interface FromEntry {
   readonly channel: vscode.LogOutputChannel;
   /** The entry's stand-ins, which take the real handlers. */
   readonly standIns: StandInSink;
+  /** Told as the status context key is first set here: the entry's early answer sets it no more (src/vscode/base/firstAnswer.ts). */
+  readonly statusSet?: () => void;
 }
 
 /**
@@ -112,7 +114,9 @@ export async function activateFeatures(context: vscode.ExtensionContext, entry: 
   useStandIns(entry.standIns);
   // Every l10n.t in the host and the core reads VS Code's bundle for the display language.
   useBundle(vscode.l10n.bundle);
-  const contextKeys = new ContextKeySetter();
+  const contextKeys = new ContextKeySetter((key) => {
+    if (key === ContextKeys.status) entry.statusSet?.();
+  });
   // Profiles (src/vscode/base/profiles.ts): each its base URL and key; the keys store acts on the one in use.
   // Every stored value, through one typed map of keys (src/core/storage.ts).
   const storage = new Storage(context);

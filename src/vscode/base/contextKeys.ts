@@ -11,7 +11,11 @@ type ContextKey = (typeof ContextKeys)[keyof typeof ContextKeys];
 export class ContextKeySetter {
   private readonly last = new Map<ContextKey, unknown>();
 
+  /** `onSet` hears each key as it is set, before the set is sent (the entry's early answer stops there: src/vscode/base/firstAnswer.ts). */
+  constructor(private readonly onSet?: (key: ContextKey) => void) {}
+
   async set(key: ContextKey, value: unknown): Promise<void> {
+    this.onSet?.(key);
     await vscodeApi().commands.executeCommand('setContext', key, value);
     this.last.set(key, value);
   }

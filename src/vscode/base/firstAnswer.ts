@@ -42,13 +42,14 @@ export async function earlySidebarState(context: vscode.ExtensionContext): Promi
 export const EARLY_EMPTY_VIEWS: readonly string[] = [REQUESTS_VIEW];
 
 /**
- * Starts the early answer: reads the state and, while the features have not begun (`begun()`),
- * sets the sidebar's context keys to it, so the welcome views follow. Resolves with the state.
+ * Starts the early answer: reads the state and, while the features have not set the status
+ * themselves (`begun()`), sets the sidebar's context keys to it, so the welcome views follow.
+ * Resolves with the state.
  */
 export function answerEarly(context: vscode.ExtensionContext, begun: () => boolean): Promise<EarlyState | undefined> {
   return earlySidebarState(context).then(
     async (state) => {
-      // Once the features have begun, their ConnectionStatus owns these keys: nothing set here after it.
+      // Once the features' ConnectionStatus has set the status, it owns these keys: nothing set here after it.
       if (state === undefined || begun()) return state;
       const keys = new ContextKeySetter();
       // The kind first, as ConnectionStatus does: a `when` clause never sees a new status with an old kind.
@@ -58,4 +59,31 @@ export function answerEarly(context: vscode.ExtensionContext, begun: () => boole
     },
     () => undefined,
   );
+}
+
+/** The entry's side of the early answer (src/extension.ts): what its views ask, and the features' hand-over. */
+export interface EarlyAnswer {
+  /** The state read, or undefined when only the features can tell. */
+  readonly state: Promise<EarlyState | undefined>;
+  /** Whether a view answers "nothing to list" before the features (its welcome content shows). */
+  emptyEarly(viewId: string): Promise<boolean>;
+  /**
+   * Called by the features as their ConnectionStatus first sets the status (src/vscode/features.ts
+   * hands it to their ContextKeySetter): from then on theirs is the answer. Not when they begin to
+   * load: opening the sidebar asks the Account view first, which loads them, and until their status
+   * is set (seconds on a busy machine) the early "no key" is still the one to show.
+   */
+  statusSet(): void;
+}
+
+export function startEarlyAnswer(context: vscode.ExtensionContext): EarlyAnswer {
+  let owned = false;
+  const state = answerEarly(context, () => owned);
+  return {
+    state,
+    emptyEarly: (viewId) => (EARLY_EMPTY_VIEWS.includes(viewId) ? state.then((s) => s !== undefined) : Promise.resolve(false)),
+    statusSet: () => {
+      owned = true;
+    },
+  };
 }

@@ -81,7 +81,7 @@ function freshWorld(change: Partial<World> = {}): void {
 
 describe('the sidebar answers first without the features', async () => {
   // Loaded after the stub is in place (a static import would require `vscode` first).
-  const { answerEarly, earlySidebarState, EARLY_EMPTY_VIEWS } = await import('../../../../src/vscode/base/firstAnswer');
+  const { answerEarly, earlySidebarState, startEarlyAnswer } = await import('../../../../src/vscode/base/firstAnswer');
   const { registerStandIns, declaredIn } = await import('../../../../src/vscode/base/standIns');
   const ids = await import('../../../../src/vscode/base/ids');
   const { API_KEY_SECRET, SettingIds } = await import('../../../../src/core/ids');
@@ -93,13 +93,12 @@ describe('the sidebar answers first without the features', async () => {
    * covers. The loader is counted, and `loaderCalled` settles when it is first called; the features
    * never finish here, so a view that waits for them waits on.
    */
-  function activate(): { loads: () => number; loaderCalled: Promise<string>; requests: Vscode.TreeDataProvider<unknown> } {
+  function activate(): { loads: () => number; loaderCalled: Promise<string>; requests: Vscode.TreeDataProvider<unknown>; statusSet: () => void } {
     let loads = 0;
     let called: (what: string) => void = () => undefined;
     const loaderCalled = new Promise<string>((r) => (called = r));
     const context = contextOf(world);
-    const early = answerEarly(context, () => loads > 0);
-    const emptyEarly = (id: string): Promise<boolean> => (EARLY_EMPTY_VIEWS.includes(id) ? early.then((s) => s !== undefined) : Promise.resolve(false));
+    const { emptyEarly, statusSet } = startEarlyAnswer(context);
     const load = (): Promise<unknown> => {
       loads++;
       called('the features were loaded');
@@ -108,7 +107,7 @@ describe('the sidebar answers first without the features', async () => {
     registerStandIns(context, declared, load, undefined, emptyEarly);
     const requests = trees.get(ids.REQUESTS_VIEW);
     assert.ok(requests, 'the Requests view has its stand-in');
-    return { loads: () => loads, loaderCalled, requests };
+    return { loads: () => loads, loaderCalled, requests, statusSet };
   }
 
   it('no key: the Requests view lists nothing and the status is noKey, with the features not loaded', async () => {
@@ -143,10 +142,28 @@ describe('the sidebar answers first without the features', async () => {
     assert.equal(await earlySidebarState(contextOf(world)), 'untrusted');
   });
 
-  it('once the features have begun, the early answer sets no context key (theirs win)', async () => {
+  it('once the features have set the status, the early answer sets no context key (theirs win)', async () => {
     freshWorld();
     assert.equal(await answerEarly(contextOf(world), () => true), 'noKey');
     assert.equal(world.contextKeys.size, 0);
+    // Through the entry's wiring: the features' first status set, before the early read ends.
+    const { statusSet, requests } = activate();
+    statusSet();
+    await requests.getChildren();
+    assert.equal(world.contextKeys.has(ids.ContextKeys.status), false);
+  });
+
+  it('the Account view asking first (the features loading) still leaves the Requests view its early "no key"', async () => {
+    // Opening the sidebar asks the Account view first: it loads the features, which take seconds on a
+    // busy machine. Until their status is set, the early answer is still the one to show.
+    freshWorld();
+    const { loads, loaderCalled, requests } = activate();
+    const account = trees.get(ids.ACCOUNT_VIEW);
+    void account?.getChildren();
+    await loaderCalled;
+    assert.deepEqual(await requests.getChildren(), []);
+    assert.equal(world.contextKeys.get(ids.ContextKeys.status), 'noKey');
+    assert.equal(loads(), 1);
   });
 
   it('the Account view is not answered early: it lists rows only the features know', async () => {
