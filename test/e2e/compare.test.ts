@@ -3,6 +3,11 @@
 // palette and shown as one table with its counts, then sorted on a Δ column. Two small results
 // selected in the Explorer are intersected into a list that is handed to another endpoint: its
 // price shows before anything is sent, and the test never approves it.
+// First, in the same window (it was a file and a window of its own, addressSetsEnter.test.ts: a
+// workbench drawn, an extension host and a sandbox started for one test): Address Sets (issue 23,
+// item 10), Enter pressed while the results' addresses are still being read ("reading…" beside
+// each) goes on to the operation step. Two results of 300,000 lines each, so the reading takes a
+// while, picked in the Explorer. It runs first, on the window as it opened, as it did alone.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
@@ -13,10 +18,12 @@ import { Workbench, packagedVsix, stepWithShot } from './workbench';
 import { shown, tableFrame, until } from './tableWebview';
 
 const COMPARE_TITLE = `compare wallets-${BIG_ROWS}-seed1 vs wallets-${BIG_ROWS}-seed2-shared90.compare.json`;
+const ROWS = 300_000;
+const list = (from: number): string => `${['address', ...Array.from({ length: ROWS }, (_, k) => sampleAddress('main', from + k))].join('\n')}\n`;
 const small = (from: number, to: number): string =>
   `${['address,realized_pnl_usd_7d', ...Array.from({ length: to - from }, (_, k) => `${sampleAddress('main', from + k)},${(from + k) * 3}`)].join('\n')}\n`;
 
-describe('compare two results and combine their addresses, in Chromium', { timeout: 600_000 }, () => {
+describe('compare two results and combine their addresses, in Chromium', { timeout: 900_000 }, () => {
   let wb: Workbench;
   let frame: Frame;
   const figures: string[] = [];
@@ -31,8 +38,8 @@ describe('compare two results and combine their addresses, in Chromium', { timeo
     wb = await Workbench.open({
       name: 'compare',
       settings: { 'walletAnalytics.sandbox.autoStart': true },
-      // Wallets 0–29 and 10–49: 20 in both.
-      files: { 'early.csv': small(0, 30), 'late.csv': small(10, 50) },
+      // Wallets 0–29 and 10–49: 20 in both. first.csv and second.csv: the Enter-while-reading step.
+      files: { 'early.csv': small(0, 30), 'late.csv': small(10, 50), 'first.csv': list(0), 'second.csv': list(100_000) },
     });
   });
 
@@ -49,7 +56,29 @@ describe('compare two results and combine their addresses, in Chromium', { timeo
     await wb.acceptFileDialog(file);
   };
 
+  step('Address Sets: goes on to the operation step when Enter is pressed during the reading', async () => {
+    wb.shotsAs('address-sets-enter');
+    // The extension is active (its menu items show) once the sandbox it starts is in the status bar.
+    await wb.runCommand('Wallet Analytics: Show Log');
+    await wb.page.locator('.part.statusbar', { hasText: 'WA Sandbox' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.runCommand('View: Hide Panel');
+    await wb.addressSetsFromExplorer('first.csv', 'second.csv');
+    // Enter as soon as the pick shows, while both are still being read.
+    await wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'second.csv' }).first().waitFor({ timeout: 30_000 });
+    const reading = (await wb.quickInput.locator('.quick-input-list .monaco-list-row').allInnerTexts()).some((t) => /reading/u.test(t));
+    await wb.screenshot('reading');
+    await wb.page.keyboard.press('Enter');
+    const intersect = wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Intersect' }).first();
+    const reached = await intersect.waitFor({ timeout: 60_000 }).then(() => true, () => false);
+    await wb.screenshot(reached ? 'operation' : 'enter-swallowed');
+    assert.ok(reached, `Enter during the reading (reading shown: ${reading}) went on to the operation step; placeholder: ${await wb.quickInputField.getAttribute('placeholder').catch(() => '')}`);
+    assert.match(await intersect.innerText(), /[\d,]+ addresses in all 2/u);
+    await wb.page.keyboard.press('Escape');
+    await wb.quickInput.waitFor({ state: 'hidden', timeout: 5000 });
+  });
+
   step('compares two 722 MB results from the palette: one table, its counts above it', async () => {
+    wb.shotsAs('compare');
     await wb.runCommand('Wallet Analytics: Compare Results…');
     await chooseFile(BIG_FILE);
     await chooseFile(OTHER);

@@ -3,6 +3,10 @@
 // on a typo, fixes it with the quick fix, sees the JSON language service flag a key the schema does not
 // allow, runs it from the CodeLens (the price asked first), sees the result with its match count and
 // credits, and runs it again within the hour for free.
+// Then, in the same window (it was a file and a window of its own, newPipeline.test.ts: a workbench
+// drawn, an extension host and a sandbox started for one test; the same theme, sandbox and minimap):
+// New Pipeline… (issue 35 item 3) writes `pipeline.wapipe.json` in the workspace folder and opens
+// it, its tab and the Explorer showing the name from the start, nothing left to save.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -12,7 +16,7 @@ import { until } from './tableWebview';
 
 const FILE = 'winners.waquery.json';
 
-describe('a Wallet Database query written in the editor, checked, run and run again for free', { timeout: 300_000 }, () => {
+describe('a Wallet Database query written in the editor, checked, run and run again for free', { timeout: 540_000 }, () => {
   let wb: Workbench;
   let editor: Locator;
 
@@ -256,5 +260,21 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
     await wb.page.locator('.tabs-container .tab.active', { hasText: /wallet_database-\d{4}-\d{2}-\d{2}-\d{4}(-\d+)?\.json/u }).first().waitFor({ timeout: 30_000 });
     await drawn();
     await wb.screenshot('cached-free');
+  });
+
+  it('New Pipeline… opens pipeline.wapipe.json, listed in the Explorer, nothing to save', async () => {
+    // Its pictures as its own window took them: its name, and the window's size then.
+    wb.shotsAs('new-pipeline');
+    await wb.page.setViewportSize({ width: 1400, height: 900 });
+    // The Explorer shows the new file: open it where the query's steps left another view.
+    if (!(await wb.page.locator('.explorer-folders-view').isVisible())) await wb.page.locator('.part.activitybar .action-item .action-label[aria-label^="Explorer"]').click();
+    await wb.runCommand('Wallet Analytics: New Pipeline…');
+    const tab = wb.page.locator('.tabs-container .tab.active');
+    await tab.waitFor({ timeout: 60_000 });
+    await wb.page.locator('.notebook-editor .cell-list-container .code-cell-row').first().waitFor({ timeout: 60_000 });
+    await wb.screenshot('new-pipeline');
+    assert.equal((await tab.innerText()).trim().split('\n')[0], 'pipeline.wapipe.json', 'the tab names the pipeline file, not Untitled-1');
+    await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'pipeline.wapipe.json' }).waitFor({ timeout: 30_000 });
+    assert.equal(await wb.page.locator('.tabs-container .tab.active.dirty').count(), 0, 'written on disk: nothing to save yet');
   });
 });

@@ -267,7 +267,7 @@ export class Workbench {
    * Chromium on the workbench URL for folder, once the workbench has drawn its parts. With the lane's
    * browser (browserWs, from scripts/test-e2e.mjs) the window is a fresh context in it, as isolated
    * as a fresh browser (its own storage, cache and cookies) without a Chromium start per window
-   * (6–8 s each on a loaded 2-core machine, 18 windows a run); closing it closes only that context.
+   * (6–8 s each on a loaded 2-core machine, 15 windows a run); closing it closes only that context.
    * When the lane's browser cannot be reached, the window starts its own, as a file run alone does.
    */
   private static async load(o: OpenOptions, serverUrl: string, folder: string, browserWs?: string): Promise<{ browser: Browser; page: Page }> {
