@@ -52,9 +52,10 @@ export function answerEarly(context: vscode.ExtensionContext, begun: () => boole
       // Once the features' ConnectionStatus has set the status, it owns these keys: nothing set here after it.
       if (state === undefined || begun()) return state;
       const keys = new ContextKeySetter();
-      // The kind first, as ConnectionStatus does: a `when` clause never sees a new status with an old kind.
-      await keys.set(ContextKeys.errorKind, '');
-      if (!begun()) await keys.set(ContextKeys.status, state);
+      // The kind first, as ConnectionStatus does: a `when` clause never sees a new status with an old
+      // kind. Both are sent in this turn (VS Code runs the sends in order), not one round trip apart.
+      const kind = keys.set(ContextKeys.errorKind, '');
+      await Promise.all([kind, begun() ? undefined : keys.set(ContextKeys.status, state)]);
       return state;
     },
     () => undefined,

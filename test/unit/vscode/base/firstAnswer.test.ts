@@ -16,6 +16,8 @@ import { Disposable, EventEmitter } from '../../fixtures/vscodeClasses';
 
 /** One window's worth of what the early answer reads, and the context keys it set. */
 interface World {
+  /** When set, every setContext is recorded as it is sent but completes only when this settles (a round trip held). */
+  held?: Promise<void>;
   trusted: boolean;
   settings: Record<string, unknown>;
   secrets: Record<string, string>;
@@ -37,7 +39,7 @@ function api(): unknown {
       executeCommand: (id: string, key: string, value: unknown) => {
         assert.equal(id, 'setContext');
         world.contextKeys.set(key, value);
-        return Promise.resolve();
+        return world.held ?? Promise.resolve();
       },
     },
     lm: { registerTool: ok },
@@ -164,6 +166,20 @@ describe('the sidebar answers first without the features', async () => {
     assert.deepEqual(await requests.getChildren(), []);
     assert.equal(world.contextKeys.get(ids.ContextKeys.status), 'noKey');
     assert.equal(loads(), 1);
+  });
+
+  it('sends the status with the error kind, not a round trip after it (each set is a round trip to the workbench)', async () => {
+    // With the status sent only once the kind's set came back, the welcome waited one more round
+    // trip, which the features' loading holds up: it was drawn after them in most quiet rounds.
+    let release: () => void = () => undefined;
+    freshWorld({ held: new Promise<void>((r) => (release = r)) });
+    const answered = answerEarly(contextOf(world), () => false);
+    // The stub's secret read is settled: a turn of the loop lets the answer send what it sends at once.
+    await new Promise<void>((r) => setImmediate(r));
+    assert.equal(world.contextKeys.get(ids.ContextKeys.errorKind), '', 'the kind is sent');
+    assert.equal(world.contextKeys.get(ids.ContextKeys.status), 'noKey', 'the status is sent in the same turn, before the kind\'s set has come back');
+    release();
+    assert.equal(await answered, 'noKey');
   });
 
   it('the Account view is not answered early: it lists rows only the features know', async () => {
