@@ -9,8 +9,15 @@ import { Workbench, packagedVsix } from './workbench';
 import { until } from './tableWebview';
 
 const FILE = 'winners.waquery.json';
+// The walkthrough's own query (media/walkthrough/query-file.md), as a newcomer copies it.
 const QUERY = `{
-  "where": { "and": [{ "field": "winrate_30d", "op": ">=", "value": 0.6 }] },
+  "where": {
+    "and": [
+      { "field": "winrate_30d", "op": ">=", "value": 0.7 },
+      { "field": "trade_count_30d", "op": "between", "value": [20, 500] },
+      { "field": "total_pnl_usd_30d", "op": ">", "value": 50000 }
+    ]
+  },
   "limit": 20
 }
 `;

@@ -4,6 +4,7 @@ export const EXAMPLE_QUERY = `// A Wallet Database query. This file is exactly t
 // starting with "$", which stay in the file: "$chain" picks the database ("main" or "alt").
 //
 // Cost: 100 credits per matching wallet, whatever "limit" says (100 when nothing matches).
+// So start narrow, as this example does: tighten the conditions, not the limit, to spend less.
 // Run it from the "▶ Run" line above the query. The same query run again before the next
 // hourly refresh (the top of each UTC hour) opens its last answer for free.
 //
@@ -17,12 +18,13 @@ export const EXAMPLE_QUERY = `// A Wallet Database query. This file is exactly t
   "$chain": "main",
   "where": {
     "and": [
-      { "field": "winrate_30d", "op": ">=", "value": 0.6 },
+      { "field": "winrate_30d", "op": ">=", "value": 0.7 },
       { "field": "trade_count_30d", "op": "between", "value": [20, 500] },
+      { "field": "total_pnl_usd_30d", "op": ">", "value": 50000 },
       {
         "or": [
           { "field": "main_dex", "op": "in", "value": ["raydium_amm", "pumpswap"] },
-          { "field": "total_pnl_usd_30d", "op": ">", "value": 10000 }
+          { "field": "realized_pnl_usd_30d", "op": ">", "value": 100000 }
         ]
       }
     ]
