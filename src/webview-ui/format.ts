@@ -204,3 +204,23 @@ export function metricCell(raw: string | undefined, kind: string, signed: boolea
   else shown = formatCell(v, 'thousands');
   return signed ? signedCell(v, shown) : { text: shown };
 }
+
+/** The file switcher's room (its CSS max-width, in characters). */
+export const FILE_SWITCH_CHARS = 28;
+
+/**
+ * A result file's name as the file switcher shows it: whole when it fits, else its start and its
+ * end around an ellipsis ("s1XT9Vhh…Zhj53P5Z.csv"), as an address is shortened, so two tokens' files
+ * still read apart and the extension still shows (a 44-character mint cut at its end showed neither).
+ * The option's title keeps the whole name.
+ */
+export function fileSwitchLabel(file: string, room = FILE_SWITCH_CHARS): string {
+  const name = file.slice(file.lastIndexOf('/') + 1);
+  if (name.length <= room) return name;
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 && name.length - dot <= 6 ? name.slice(dot) : '';
+  const stem = name.slice(0, name.length - ext.length);
+  const keep = room - 1 - ext.length;
+  const head = Math.ceil(keep / 2);
+  return `${stem.slice(0, head)}…${stem.slice(stem.length - (keep - head))}${ext}`;
+}

@@ -8,7 +8,7 @@
 import type { NumberFormat, TableCommand, TableMeta } from '../shared/tableUiProtocol';
 import type { ColumnModel } from './columns';
 import { button, el, select } from './dom';
-import { formatCount, SHORT_FORMAT_LABELS } from './format';
+import { fileSwitchLabel, formatCount, SHORT_FORMAT_LABELS } from './format';
 import { showMenu, type MenuItem } from './menu';
 import { l10n } from '../shared/l10n';
 
@@ -53,14 +53,16 @@ export class Toolbar {
       const current = meta.files.find((f) => f === meta.file || f.endsWith(`/${meta.file}`)) ?? meta.file;
       // Choosing a file opens it in its own tab; this table stays on its file.
       const switcher = select(
-        meta.files.map((f) => ({ value: f, label: f })),
+        meta.files.map((f) => ({ value: f, label: fileSwitchLabel(f) })),
         current,
         (file) => {
           switcher.value = current;
           owner.switchFile(file);
         },
-        { className: 'dropdown file-switch', title: l10n.t('Open another file of this result'), attrs: { 'aria-label': l10n.t('Open another file of this result') } },
+        { className: 'dropdown file-switch', title: l10n.t('Open another file of this result (this one: {0})', current), attrs: { 'aria-label': l10n.t('Open another file of this result') } },
       );
+      // Each option's whole name on hover; the label may be shortened in the middle.
+      for (const o of Array.from(switcher.options)) o.title = o.value;
       this.el.appendChild(switcher);
     }
     const box = el('input', {

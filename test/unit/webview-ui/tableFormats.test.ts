@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ColumnProfile } from '../../../src/shared/analysisProtocol';
 import { profileRows } from '../../../src/webview-ui/chartTables';
-import { displayCell, effectiveFormat } from '../../../src/webview-ui/format';
+import { displayCell, effectiveFormat, FILE_SWITCH_CHARS, fileSwitchLabel } from '../../../src/webview-ui/format';
 // columnInfo.ts holds no vscode import, so a node test may read it.
 // eslint-disable-next-line no-restricted-imports
 import { columnInfo } from '../../../src/vscode/table/columnInfo';
@@ -48,5 +48,23 @@ describe('number formats (issue 35 item 7)', () => {
     assert.equal(displayCell(pnl!, '25135', undefined, 'auto', true).text, '+25,135.00');
     assert.equal(rank?.kind, undefined, 'a count is not money');
     assert.equal(name?.kind, undefined, 'a column of text named _usd is not money');
+  });
+});
+
+describe('the file switcher of a result of several files', () => {
+  const mintA = 's1XT9VhhfTo9VZBy59Z3BP7bVuFHMhD5jhFhZhj53P5Z';
+  const mintB = 's1XT9VhhfTo9VZBy59Z3BP7bVuFHMq2wXfKLmN8rTt4Q';
+  it('shows a token’s file by its start and its end, with its extension, within the switcher’s room', () => {
+    const a = fileSwitchLabel(`${mintA}.csv`);
+    const b = fileSwitchLabel(`toptraders-2026-11-28-1622/${mintB}.csv`);
+    assert.equal(a, 's1XT9VhhfTo9…hFhZhj53P5Z.csv');
+    assert.ok(a.length <= FILE_SWITCH_CHARS && b.length <= FILE_SWITCH_CHARS, `${a} / ${b}`);
+    // Two mints alike for their first 29 characters (what the switcher showed before) still read apart.
+    assert.notEqual(a, b);
+    assert.ok(b.endsWith('rTt4Q.csv') && !b.includes('/'), b);
+  });
+  it('leaves a name that fits as it is', () => {
+    assert.equal(fileSwitchLabel('part-0001.csv'), 'part-0001.csv');
+    assert.equal(fileSwitchLabel('x'.repeat(FILE_SWITCH_CHARS)), 'x'.repeat(FILE_SWITCH_CHARS));
   });
 });
