@@ -14,6 +14,7 @@ export const NO_FAULTS: Required<Faults> = {
   dropAfterChargeRate: 0,
   answerDelayAfterChargeMs: 0,
   minimalHistory: false,
+  holdJobs: false,
 };
 
 export class FaultSwitches {

@@ -82,7 +82,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     baseUrl,
     fileBaseUrl,
     demoKey,
-    setFaults: (f: Partial<Faults>) => faults.set(f),
+    setFaults: (f: Partial<Faults>) => {
+      faults.set(f);
+      jobs.releaseHeld();
+    },
     ledger: (): readonly LedgerEntry[] => accounts.ledger(),
     balance: (key = demoKey) => accounts.balance(key),
     received: (): readonly ReceivedRequest[] => pipeline.log,

@@ -69,6 +69,8 @@ export class Jobs {
   private readonly byKey = new Map<string, Job[]>();
   private readonly byId = new Map<string, Job>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Jobs that came due while the holdJobs fault was on, oldest first. */
+  private readonly held: Job[] = [];
   /** Each job's record as bytes, with the state it was made in (see recordJson). */
   private readonly wire = new WeakMap<Job, { readonly state: string; readonly bytes: Buffer }>();
   private closed = false;
@@ -86,7 +88,8 @@ export class Jobs {
     const job = this.add(key, ep, input, cost, requestId, now);
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      void this.complete(job);
+      if (this.deps.faults.get().holdJobs) this.held.push(job);
+      else void this.complete(job);
     }, Math.max(0, this.deps.delay()));
     this.timers.add(timer);
     return job;
@@ -103,6 +106,12 @@ export class Jobs {
     this.byKey.set(key, list);
     this.byId.set(requestId, job);
     return job;
+  }
+
+  /** Completes the jobs held by the holdJobs fault, once it is off (called when the faults change). */
+  releaseHeld(): void {
+    if (this.deps.faults.get().holdJobs) return;
+    for (const job of this.held.splice(0)) void this.complete(job);
   }
 
   private async complete(job: Job): Promise<void> {

@@ -37,6 +37,12 @@ export interface Faults {
    * promises): no endpoint, inputs or dates, so a lost submit cannot be told apart from another job.
    */
   minimalHistory?: boolean;
+  /**
+   * Additive: while true, a job that comes due stays queued (GET /request answers it without a
+   * url), so a test can act while a job is surely pending however slow the machine; set back to
+   * false, the held jobs complete at once.
+   */
+  holdJobs?: boolean;
 }
 
 export interface SandboxOptions {

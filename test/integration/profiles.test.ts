@@ -32,7 +32,7 @@ describe('profiles: each its base URL and its own key; jobs stay with their prof
 
   before(async () => {
     // Each sandbox knows only its own key: a request with the other key is refused (401).
-    sbA = await startSandbox({ port: 0, demoKey: KEY_A, jobDelayMs: [2_500, 3_000] });
+    sbA = await startSandbox({ port: 0, demoKey: KEY_A, jobDelayMs: [100, 200] });
     sbB = await startSandbox({ port: 0, demoKey: KEY_B, jobDelayMs: [100, 200] });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wa-profiles-'));
     await set('resultsFolder', dir);
@@ -110,6 +110,9 @@ describe('profiles: each its base URL and its own key; jobs stay with their prof
     assert.equal(await vscode.commands.executeCommand(CommandIds.switchProfile, idA), idA);
     const scopeA = connection.scope();
     assert.equal(scopeA, scopeKey(idA, sbA.baseUrl));
+    // A's job stays queued until the switch is checked, however long the switch takes on a loaded
+    // machine (with a 2.5 s delay instead, a switch that took longer found the job downloading).
+    sbA.setFaults({ holdJobs: true });
     const out = await run('trending', { inputs: { hours: 2 }, notify: false, wait: false });
     assert.equal(out.status, 'queued', JSON.stringify(out));
     const requestId = out.status === 'queued' ? out.requestId : '';
@@ -124,6 +127,7 @@ describe('profiles: each its base URL and its own key; jobs stay with their prof
     // A profile whose job still waits is not removed (its key is the only one that may poll it).
     assert.equal(await removeProfile(idA), false);
     assert.ok(connection.profiles.get(idA), 'profile A is still there');
+    sbA.setFaults({ holdJobs: false });
 
     const settled = await waitFor('the job of A to be downloaded', () => {
       const j = jobs.store.get(requestId);

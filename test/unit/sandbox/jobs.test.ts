@@ -247,6 +247,24 @@ describe('sandbox jobs and files', () => {
     }
   });
 
+  it('holdJobs: a job past its delay stays queued, without a url, until the fault is off; then it completes', async () => {
+    sb.setFaults({ holdJobs: true });
+    let id: string;
+    try {
+      id = await submit(sb, endpoint('trending'), { hours: 1 });
+      // Its delay here is 1-8 ms; ten times the longest, it is still held.
+      await new Promise((r) => setTimeout(r, 80));
+      const held = await record(sb, id);
+      assert.equal(held.status, 'queued');
+      assert.equal(held.url, '');
+    } finally {
+      sb.setFaults({ holdJobs: false });
+    }
+    const done = await whenDone(sb, id);
+    assert.equal(done.status, 'done');
+    assert.match(done.url, /^http:\/\/127\.0\.0\.1:\d+\/files\//u);
+  });
+
   it('seedHistory adds past requests, done and failed, whose files download', async () => {
     const other = await startSandbox({ ...SMALL });
     try {
