@@ -297,6 +297,19 @@ describe('table: row scan kernel', () => {
     for (const base of [2 ** 31 + 5, 2 ** 32 - 3000, 2 ** 32 + 11]) assert.deepEqual(scan(base, true), scan(base, false), `base ${base}`);
   });
 
+  it('gives the same line numbers when rows hold 255 line breaks or more, or none, or some, mixed (the index\'s steps, written for every row once one has one)', () => {
+    const walker = new CellWalker(1 << 17);
+    const rand = rng(80);
+    const rows = Array.from({ length: 3000 }, (_, r) => {
+      const x = rand();
+      const cell = x < 0.4 ? 'plain' : x < 0.97 ? `a\nb${'\n'.repeat(Math.floor(rand() * 4))}` : '\n'.repeat(250 + Math.floor(rand() * 20));
+      return `"${r}","${cell}"\n${rand() < 0.01 ? '\n'.repeat(300) : ''}`;
+    });
+    const text = Buffer.from(rows.join(''));
+    assert.deepEqual(scanAll(text, [], walker), scanAll(text, []));
+    assert.deepEqual(scanAll(text, [70_000, 70_001, 100_000], walker), scanAll(text, [70_000, 70_001, 100_000]));
+  });
+
   it('stops at 8,184 row ends a call and goes on', () => {
     const walker = new CellWalker(1 << 17);
     const text = Buffer.from('"a\nb",1\n'.repeat(10_000));
