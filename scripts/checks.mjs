@@ -9,13 +9,16 @@
 //   node scripts/checks.mjs [typecheck] [lint]     both by default; exit 1 on any error
 import { readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import ts from 'typescript';
+
+// TypeScript only when a program is built: test-all imports this file for checkVerdicts alone.
+const tsApi = async () => (await import('typescript')).default;
 
 /** The projects `npm run typecheck` checks, in its order; the first that holds a file lints it. */
 export const TSCONFIGS = ['tsconfig.json', 'src/webview-ui/tsconfig.json'];
 
 /** A program for each tsconfig, with its configuration's own errors. */
-export function programsOf(dir, configs = TSCONFIGS) {
+export async function programsOf(dir, configs = TSCONFIGS) {
+  const ts = await tsApi();
   return configs.map((config) => {
     const file = join(dir, config);
     const problems = [];
@@ -30,7 +33,8 @@ export function programsOf(dir, configs = TSCONFIGS) {
  * What `tsc --noEmit -p <config>` reports for a program: its errors, formatted as tsc does
  * (getPreEmitDiagnostics' parts, the file-bound ones a file at a time with `say` told every 100 files).
  */
-export function typeErrors(dir, programs, say = () => undefined) {
+export async function typeErrors(dir, programs, say = () => undefined) {
+  const ts = await tsApi();
   const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => dir, getNewLine: () => '\n' };
   return programs.flatMap(({ config, program, problems }) => {
     const all = [...problems];
@@ -96,6 +100,25 @@ export async function lint(dir, programs, say = () => undefined) {
   return { results, text: await formatter.format(results), errors: results.reduce((s, x) => s + x.errorCount + x.fatalErrorCount, 0) };
 }
 
+/**
+ * npm test's two verdicts from this script's output and exit code (scripts/test-all.mjs), from its
+ * last lines (`typecheck: no errors (…)`, `lint: N files, 0 errors (…)`): a check whose line is
+ * missing (the script died or was stopped) failed, and so did one that linted no file.
+ */
+export function checkVerdicts(output, code) {
+  const why = code === 'timeout' ? 'stopped' : `exit ${code}`;
+  const typecheck = /^typecheck: (.*) \(([\d.]+) s\)$/mu.exec(output);
+  const lint = /^lint: (\d+) files, (\d+) errors? \(([\d.]+) s\)$/mu.exec(output);
+  const typeOk = typecheck?.[1] === 'no errors';
+  // A non-zero exit with both lines clean is a failure of its own, counted on lint (the last).
+  const lintOk = !!lint && Number(lint[1]) > 0 && lint[2] === '0' && (code === 0 || (!typeOk && code === 1));
+  const lintSeconds = lint ? Number(lint[3]) - Number(typecheck?.[2] ?? 0) : 0;
+  return [
+    { name: 'typecheck', ok: typeOk, note: typeOk ? `${Number(typecheck[2]).toFixed(0)} s` : `failed (${typecheck ? typecheck[1] : why})` },
+    { name: 'lint', ok: lintOk, note: lintOk ? `${lintSeconds.toFixed(0)} s` : `failed (${lint && Number(lint[1]) > 0 && lint[2] !== '0' ? `${lint[2]} errors in ${lint[1]} files` : lint && Number(lint[1]) === 0 ? 'no files linted' : why})` },
+  ];
+}
+
 // Run as a script (not imported by its unit test, which is bundled without import.meta).
 async function main() {
   const root = resolve(dirname(process.argv[1] ?? '.'), '..');
@@ -104,10 +127,10 @@ async function main() {
   const t0 = Date.now();
   const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
   let failed = false;
-  const programs = programsOf(root);
+  const programs = await programsOf(root);
   console.log(`checks: ${programs.map((p) => `${p.config} (${p.program?.getRootFileNames().length ?? 0} files)`).join(', ')} built in ${secs()}`);
   if (want.has('typecheck')) {
-    const errors = typeErrors(root, programs, (line) => console.log(line));
+    const errors = await typeErrors(root, programs, (line) => console.log(line));
     for (const e of errors) console.log(e.text);
     console.log(`typecheck: ${errors.length ? errors.map((e) => `${e.count} error${e.count > 1 ? 's' : ''} in ${e.config}`).join(', ') : 'no errors'} (${secs()})`);
     failed ||= errors.length > 0;

@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { longestFirst, machineCapacity, readFigures } from './capacity.mjs';
+import { checkVerdicts } from './checks.mjs';
 import cs from './code-server.js';
 import systemDeps from './system-deps.js';
 
@@ -136,23 +137,6 @@ async function check(name, cmd, args, timeoutMs, quiet = false) {
   return ok;
 }
 
-/**
- * The two verdicts of scripts/checks.mjs, from its last lines (`typecheck: no errors (…)`, `lint: N
- * files, 0 errors (…)`): a check whose line is missing (the script died or was stopped) failed.
- */
-function checksOf(r) {
-  const why = r.error ?? (r.code === 'timeout' ? 'stopped' : `exit ${r.code}`);
-  const typecheck = /^typecheck: (.*) \(([\d.]+) s\)$/mu.exec(r.output);
-  const lint = /^lint: (\d+) files, (\d+) errors? \(([\d.]+) s\)$/mu.exec(r.output);
-  const typeOk = typecheck?.[1] === 'no errors';
-  const lintOk = !!lint && Number(lint[1]) > 0 && lint[2] === '0' && r.code === 0;
-  const lintSeconds = lint ? Number(lint[3]) - Number(typecheck?.[2] ?? 0) : 0;
-  return [
-    { name: 'typecheck', ok: typeOk, note: typeOk ? `${Number(typecheck[2]).toFixed(0)} s` : `failed (${typecheck ? typecheck[1] : why})` },
-    { name: 'lint', ok: lintOk, note: lintOk ? `${lintSeconds.toFixed(0)} s` : `failed (${lint ? `${lint[2]} errors in ${lint[1]} files` : why})` },
-  ];
-}
-
 function tierNotRun(name, why) {
   tiers.push({ name, passed: 0, failed: 1, lines: [], note: `not run: ${why}`, seconds: 0 });
 }
@@ -248,7 +232,7 @@ if (want.has('checks')) {
       // line each: as one silent `eslint .` it ran past the 5 minutes without output on a loaded
       // machine and was stopped as stalled. Still two checks, each with its own verdict.
       const r = await run('typecheck and lint', process.execPath, ['scripts/checks.mjs'], 5 * min, {}, true);
-      for (const c of checksOf(r)) checks.push(c);
+      for (const c of checkVerdicts(r.output, r.error ? 'error' : r.code)) checks.push(c);
     })(),
   );
 }

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { lint, programsOf, typeErrors } from '../../../scripts/checks.mjs';
+import { checkVerdicts, lint, programsOf, typeErrors } from '../../../scripts/checks.mjs';
 
 /** The repository's root: found upwards, as this file is bundled into out/. */
 function repoRoot(): string {
@@ -51,16 +51,16 @@ describe("npm test's typecheck and lint on one program per tsconfig", () => {
   write('src/types/wrong.ts', "export const n: number = 'one';\n");
   write('out/built.ts', 'async function f(): Promise<void> {}\nf();\n');
 
-  it('reports what tsc reports, from the same programs', () => {
-    const programs = programsOf(dir, ['tsconfig.json']);
-    const errors = typeErrors(dir, programs);
+  it('reports what tsc reports, from the same programs', async () => {
+    const programs = await programsOf(dir, ['tsconfig.json']);
+    const errors = await typeErrors(dir, programs);
     assert.equal(errors.length, 1);
     assert.equal(errors[0]?.count, 1);
     assert.match(errors[0]?.text ?? '', /src\/types\/wrong\.ts.*TS2322/u);
   });
 
   it('runs the type-aware rules on those programs, a folder at a time, without the ignored files', async () => {
-    const programs = programsOf(dir, ['tsconfig.json']);
+    const programs = await programsOf(dir, ['tsconfig.json']);
     const said: string[] = [];
     const r = await lint(dir, programs, (line) => said.push(line));
     const files = r.results.map((x) => resolve(x.filePath).slice(resolve(dir).length + 1)).sort();
@@ -76,5 +76,17 @@ describe("npm test's typecheck and lint on one program per tsconfig", () => {
       said.map((l) => l.replace(/ \([\d.]+ s\)$/u, '')),
       ['lint src/*.*: 1 file, 0 problems', 'lint src/jobs: 1 file, 1 problem', 'lint src/types: 1 file, 0 problems'],
     );
+  });
+
+  it("gives npm test each check's own verdict from the script's last lines", () => {
+    const clean = 'typecheck: no errors (70.2 s)\nlint: 578 files, 0 errors (110.4 s)\n';
+    const verdict = (output: string, code: number | string | null): string => checkVerdicts(output, code).map((c) => `${c.name} ${c.ok ? 'ok' : 'failed'} ${c.note}`).join('; ');
+    assert.equal(verdict(clean, 0), 'typecheck ok 70 s; lint ok 40 s');
+    assert.equal(verdict(clean.replace('no errors', '2 errors in tsconfig.json'), 1), 'typecheck failed failed (2 errors in tsconfig.json); lint ok 40 s');
+    assert.equal(verdict(clean.replace('0 errors', '3 errors'), 1), 'typecheck ok 70 s; lint failed failed (3 errors in 578 files)');
+    assert.equal(verdict('typecheck: no errors (70.2 s)\nlint src/core: 170 files, 0 problems (27.4 s)\n', 'timeout'), 'typecheck ok 70 s; lint failed failed (stopped)');
+    assert.equal(verdict('checks: tsconfig.json (532 files)\n', 'timeout'), 'typecheck failed failed (stopped); lint failed failed (stopped)');
+    assert.equal(verdict(clean, 1), 'typecheck ok 70 s; lint failed failed (exit 1)');
+    assert.equal(verdict(clean.replace('578 files', '0 files'), 0), 'typecheck ok 70 s; lint failed failed (no files linted)');
   });
 });
