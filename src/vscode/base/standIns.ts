@@ -105,8 +105,12 @@ class TreeProxy implements vscode.TreeDataProvider<unknown> {
       if (early && this.slot.peek() === undefined) {
         this.answeredEarly = true;
         for (const row of early.roots) this.earlyRows.set(row, early);
-        // The features check what the early rows say is being checked; their coming redraws the view (forward).
-        if (early.loadNow) void this.slot.get().catch(() => undefined);
+        // The features check what the early rows say is being checked; their coming redraws the view
+        // (forward). Not in this turn: their bundle is required in a microtask of import() and holds
+        // the thread for a few hundred milliseconds, which would come before VS Code's extension host
+        // has sent these rows (its reply is a chain of microtasks after this one, then a write it
+        // schedules itself). After a timer and the check phase behind it, the rows are on their way.
+        if (early.loadNow) setTimeout(() => setImmediate(() => void this.slot.get().catch(() => undefined)), 0);
         return [...early.roots];
       }
     }

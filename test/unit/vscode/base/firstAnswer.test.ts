@@ -235,10 +235,13 @@ describe('the sidebar answers first without the features', async () => {
     // The rows, or (as before) the view waiting on the features, which never finish here: the loader
     // called and a turn of the event loop gone by (every promise the rows need settles within the turn).
     const waited = loaderCalled.then(() => new Promise<string>((r) => setImmediate(() => r('the view waited for the features'))));
+    // (Before, the first getChildren waited on the features, whose loader was called at once.)
     const rows = await Promise.race([rowsOf(account), waited]);
     assert.deepEqual(rows, ['Profile: Default', 'API key: set (in SecretStorage)', 'Base URL: api.example.com/v1', 'Connection: checking…', 'Balance: —']);
-    // The rows say the key is being checked: the features (whose ConnectionStatus checks it) are loading.
-    assert.equal(loads(), 1);
+    // The rows say the key is being checked: the features (whose ConnectionStatus checks it) load next,
+    // once the rows are on their way (not in the turn that answers them: their bundle holds the thread).
+    assert.equal(loads(), 0, 'the features are not required in the turn that answers the rows');
+    assert.equal(await loaderCalled, 'the features were loaded');
     assert.equal(world.contextKeys.get(ids.ContextKeys.status), 'checking');
     assert.deepEqual(await requests.getChildren(), [], 'the Requests view lists nothing: its "checking" welcome shows');
   });
@@ -248,7 +251,7 @@ describe('the sidebar answers first without the features', async () => {
     const real: Vscode.TreeDataProvider<string> = { getChildren: () => ['real row'], getTreeItem: (e) => new (api() as { TreeItem: new (l: string) => Vscode.TreeItem }).TreeItem(e) };
     let land: () => void = () => undefined;
     const landed = new Promise<void>((r) => (land = r));
-    activate(async (sink) => {
+    const { loaderCalled } = activate(async (sink) => {
       await landed;
       sink.treeView(ids.ACCOUNT_VIEW, real as Vscode.TreeDataProvider<unknown>);
     });
@@ -258,6 +261,7 @@ describe('the sidebar answers first without the features', async () => {
     account.onDidChangeTreeData(() => redrawn++);
     const early = (await account.getChildren()) ?? [];
     assert.equal(early.length, 5);
+    await loaderCalled;
     land();
     await new Promise<void>((r) => setImmediate(r));
     assert.equal(redrawn, 1, 'the features\' coming redraws the view');
