@@ -317,6 +317,10 @@ interface KeyRound {
   eventToReadyMs?: number;
   /** What the first row said (the early answer's or the features'). */
   firstRow?: string;
+  /** How many rows the Account view showed when its first was drawn (the early answer draws 5). */
+  rowsAtFirst?: number;
+  /** The activation event to the entry's "Early answer for walletAnalyticsAccount" line (a build with it): the early rows handed to VS Code. */
+  eventToEarlyRowsMs?: number;
 }
 
 /** The first line matching `pattern` whose time (stampOf) is at or after `since`: this extension host's, after a reload. */
@@ -358,6 +362,7 @@ async function keyRound(i: number, sandbox: { baseUrl: string; demoKey: string }
     await first.filter({ hasText: /\S/u }).waitFor({ timeout: 60_000 });
     const drawn = Date.now();
     const firstRow = (await first.innerText().catch(() => '')).replace(/\s+/gu, ' ').trim();
+    const rowsAtFirst = await account.locator('.monaco-list-row').count();
     await account.locator('.monaco-list-row', { hasText: /Balance\s*[\d.]+[KM]? credits/u }).first().waitFor({ timeout: 60_000 });
     const balance = Date.now();
     await wb.screenshot('sidebar-key-stored', { allowErrors: /./u });
@@ -365,6 +370,7 @@ async function keyRound(i: number, sandbox: { baseUrl: string; demoKey: string }
     let built: string | undefined;
     for (const deadline = Date.now() + 60_000; !(built = lineSince(ours(), FEATURES_READY, reloaded)) && Date.now() < deadline; await page.waitForTimeout(200));
     const own = lineSince(ours(), /Activated in [\d.]+ ms/u, reloaded);
+    const earlyLine = lineSince(ours(), /Early answer for walletAnalyticsAccount: \d+ rows/u, reloaded);
     const hostLogs = filesUnder(logs).filter((f) => /exthost\.log$/u.test(f));
     const eventLine = lineSince(hostLogs, new RegExp(`_doActivateExtension ${EXTENSION_ID.replace('.', '\\.')}`, 'u'), reloaded);
     const start = eventLine ? stampOf(eventLine) : undefined;
@@ -377,6 +383,8 @@ async function keyRound(i: number, sandbox: { baseUrl: string; demoKey: string }
       clickToFeaturesMs: built ? (stampOf(built) ?? NaN) - clicked : undefined,
       eventToReadyMs: start !== undefined && readyAt !== undefined ? readyAt - start : undefined,
       firstRow,
+      rowsAtFirst,
+      eventToEarlyRowsMs: start !== undefined && earlyLine ? (stampOf(earlyLine) ?? NaN) - start : undefined,
     };
   } finally {
     await wb.close();
@@ -394,7 +402,8 @@ function keyRows(rounds: readonly KeyRound[], fmt: (xs: readonly number[]) => st
   return [
     row('**The sidebar opened with a key stored** (the icon clicked on an idle workbench after a reload): the click to the activation event (host log)', '—', of((r) => r.clickToEventMs)),
     row('… activation event → first command and view ready (host log → "Activated in")', '≤ 100 ms', of((r) => r.eventToReadyMs)),
-    row(`… activation event → the Account view's first row drawn (${said})`, '≤ 100 ms', of((r) => r.eventToFirstRowMs)),
+    row(`… activation event → the Account view's first row drawn (${said}; rows then: ${rounds.map((r) => r.rowsAtFirst ?? '?').join(' / ')})`, '≤ 100 ms', of((r) => r.eventToFirstRowMs)),
+    row('… activation event → the early rows handed to VS Code (the entry\'s "Early answer" line)', '—', of((r) => r.eventToEarlyRowsMs)),
     row("… the click to the Account view's first row drawn (the bench's clock)", '—', of((r) => r.clickToFirstRowMs)),
     row('… the click to the balance drawn (the features\' GET /credits)', '—', of((r) => r.clickToBalanceMs)),
     row('… the click to every feature built ("Features ready")', '—', of((r) => r.clickToFeaturesMs)),
@@ -503,7 +512,7 @@ async function main(): Promise<void> {
     if (sandbox) {
       const k = await withRetries(() => keyRound(i, sandbox));
       console.log(
-        `round ${i}, the sidebar opened with a key stored (load ${loadavg()[0]?.toFixed(1)}): click → event ${k.clickToEventMs ?? '?'} ms, event → ready ${k.eventToReadyMs ?? '?'} ms, event → first row ${k.eventToFirstRowMs ?? '?'} ms ("${k.firstRow ?? '?'}"), click → first row ${k.clickToFirstRowMs ?? '?'} ms, click → balance ${k.clickToBalanceMs ?? '?'} ms, click → features built ${k.clickToFeaturesMs ?? '?'} ms`,
+        `round ${i}, the sidebar opened with a key stored (load ${loadavg()[0]?.toFixed(1)}): click → event ${k.clickToEventMs ?? '?'} ms, event → ready ${k.eventToReadyMs ?? '?'} ms, event → early rows handed ${k.eventToEarlyRowsMs ?? '?'} ms, event → first row ${k.eventToFirstRowMs ?? '?'} ms ("${k.firstRow ?? '?'}", ${k.rowsAtFirst ?? '?'} rows), click → first row ${k.clickToFirstRowMs ?? '?'} ms, click → balance ${k.clickToBalanceMs ?? '?'} ms, click → features built ${k.clickToFeaturesMs ?? '?'} ms`,
       );
       keyed.push(k);
     }
