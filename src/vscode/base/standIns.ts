@@ -12,6 +12,7 @@
 import type * as vscode from 'vscode';
 import { vscodeApi } from './vscodeLater';
 import { PIPELINE_NOTEBOOK, REQUESTS_VIEW, RESULT_SCHEME, TABLE_VIEW_TYPE } from './ids';
+import type { EarlyTree } from './firstAnswer';
 
 /** A command's handler, as VS Code calls it. */
 type Handler = (...args: unknown[]) => unknown;
@@ -73,17 +74,21 @@ class Slot<T> {
 
 /**
  * A tree view's data provider until the features give theirs; the view's first getChildren loads
- * them, unless `empty` says first that the view has nothing to list yet (src/vscode/base/firstAnswer.ts:
- * no key, so its welcome shows), which needs no features.
+ * them, unless `early` answers the root first (src/vscode/base/firstAnswer.ts: no key, so nothing to
+ * list and its welcome shows, which needs no features; or a key stored, so the Account view's first
+ * rows, while the features load). Early rows stay answered here (their items, no children) even
+ * after the features come, until VS Code asks the root again, which their coming makes it do.
  */
 class TreeProxy implements vscode.TreeDataProvider<unknown> {
   private readonly changed = new (vscodeApi().EventEmitter)<unknown>();
   readonly onDidChangeTreeData = this.changed.event;
   /** Whether the root was answered without the features: their provider is asked again when it comes. */
   private answeredEarly = false;
+  /** The rows answered early, with the answer that drew them. */
+  private readonly earlyRows = new WeakMap<object, EarlyTree>();
   constructor(
     readonly slot: Slot<vscode.TreeDataProvider<unknown>>,
-    private readonly empty: () => Promise<boolean> = () => Promise.resolve(false),
+    private readonly early: () => Promise<EarlyTree | undefined> = () => Promise.resolve(undefined),
   ) {}
   forward(real: vscode.TreeDataProvider<unknown>): vscode.Disposable {
     const sub = real.onDidChangeTreeData?.((e) => this.changed.fire(e));
@@ -91,24 +96,40 @@ class TreeProxy implements vscode.TreeDataProvider<unknown> {
     if (this.answeredEarly) this.changed.fire(undefined);
     return vscodeApi().Disposable.from(given, sub ?? new (vscodeApi().Disposable)(() => undefined), this.changed);
   }
+  private earlyOf(element: unknown): EarlyTree | undefined {
+    return typeof element === 'object' && element !== null ? this.earlyRows.get(element) : undefined;
+  }
   async getChildren(element?: unknown): Promise<unknown[]> {
-    if (element === undefined && this.slot.peek() === undefined && (await this.empty()) && this.slot.peek() === undefined) {
-      this.answeredEarly = true;
-      return [];
+    if (element === undefined && this.slot.peek() === undefined) {
+      const early = await this.early();
+      if (early && this.slot.peek() === undefined) {
+        this.answeredEarly = true;
+        for (const row of early.roots) this.earlyRows.set(row, early);
+        // The features check what the early rows say is being checked; their coming redraws the view
+        // (forward). Not in this turn: their bundle is required in a microtask of import() and holds
+        // the thread for a few hundred milliseconds, which would come before VS Code's extension host
+        // has sent these rows (its reply is a chain of microtasks after this one, then a write it
+        // schedules itself). After a timer and the check phase behind it, the rows are on their way.
+        if (early.loadNow) setTimeout(() => setImmediate(() => void this.slot.get().catch(() => undefined)), 0);
+        return [...early.roots];
+      }
     }
+    if (this.earlyOf(element)) return [];
     return (await (await this.slot.get()).getChildren(element)) ?? [];
   }
-  // Elements come only from the real provider, so it is there whenever VS Code asks about one.
+  // Other elements come only from the real provider, so it is there whenever VS Code asks about one.
   getTreeItem(element: unknown): vscode.TreeItem | Thenable<vscode.TreeItem> {
+    const early = this.earlyOf(element);
+    if (early) return early.item(element as object);
     const real = this.slot.peek();
     return real ? real.getTreeItem(element) : new (vscodeApi().TreeItem)('');
   }
   getParent(element: unknown): vscode.ProviderResult<unknown> {
-    return this.slot.peek()?.getParent?.(element);
+    return this.earlyOf(element) ? undefined : this.slot.peek()?.getParent?.(element);
   }
   resolveTreeItem(item: vscode.TreeItem, element: unknown, token: vscode.CancellationToken): vscode.ProviderResult<vscode.TreeItem> {
     const real = this.slot.peek();
-    return real?.resolveTreeItem ? real.resolveTreeItem(item, element, token) : item;
+    return !this.earlyOf(element) && real?.resolveTreeItem ? real.resolveTreeItem(item, element, token) : item;
   }
 }
 
@@ -120,15 +141,15 @@ const TREE_OPTIONS: Readonly<Record<string, { showCollapseAll?: boolean }>> = { 
  * returns, before the promise VS Code waits on resolves). `load` loads and builds the features once;
  * every stand-in's first use calls it. `spent` is told what each kind of registration cost, in ms,
  * which the entry logs (bench/activationBench.ts reads it: what VS Code's extension host charges).
- * `emptyEarly` says whether a view's root has nothing to list before the features load (its welcome
- * shows at once); by default every view waits for them.
+ * `earlyTree` gives a view's root before the features load (none: its welcome shows at once; or the
+ * Account view's first rows with a key stored); by default every view waits for them.
  */
 export function registerStandIns(
   context: vscode.ExtensionContext,
   declared: Declared,
   load: () => Promise<unknown>,
   spent: (what: string, ms: number) => void = () => undefined,
-  emptyEarly: (viewId: string) => Promise<boolean> = () => Promise.resolve(false),
+  earlyTree: (viewId: string) => Promise<EarlyTree | undefined> = () => Promise.resolve(undefined),
 ): StandInSink {
   let since = performance.now();
   const lap = (what: string): void => {
@@ -165,7 +186,7 @@ export function registerStandIns(
   lap(`${declared.tools.length} tools`);
   const trees = new Map<string, { proxy: TreeProxy; view: vscode.TreeView<unknown> }>();
   for (const id of declared.views) {
-    const proxy = new TreeProxy(new Slot(`the view ${id}`, load), () => emptyEarly(id));
+    const proxy = new TreeProxy(new Slot(`the view ${id}`, load), () => earlyTree(id));
     const view = vscodeApi().window.createTreeView(id, { treeDataProvider: proxy, ...TREE_OPTIONS[id] });
     context.subscriptions.push(view);
     trees.set(id, { proxy, view });

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { isWalletApiError, errorText } from '../../core/errors';
+import { isPlaceholderUrl } from '../../core/transport/placeholder';
 import { ContextKeys } from './ids';
 import type { Connection } from './connection';
 import type { ContextKeySetter } from './contextKeys';
@@ -25,15 +26,6 @@ interface StatusError {
   readonly message: string;
 }
 
-/** A base URL that must not be called on the extension's own initiative (the placeholder default, a `.invalid` host). */
-export function isPlaceholderUrl(baseUrl: string): boolean {
-  try {
-    const host = new URL(baseUrl).hostname.toLowerCase();
-    return host === 'invalid' || host.endsWith('.invalid');
-  } catch {
-    return true;
-  }
-}
 
 export function stateOfError(e: unknown): { state: SidebarState; error: StatusError } {
   const kind = isWalletApiError(e) ? e.kind : 'other';

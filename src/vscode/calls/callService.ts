@@ -33,7 +33,7 @@ import { RESTRICTED_MODE, type BoundConnection, type Connection } from '../base/
 import type { CreditsService } from '../base/credits';
 import { readSettings } from '../base/settings';
 import { placeholderUrlMessage, showError, showErrorIn, showPlaceholderUrl, showWarning } from '../base/errors';
-import { isPlaceholderUrl } from '../base/status';
+import { isPlaceholderUrl } from '../../core/transport/placeholder';
 import { DEFAULT_PROFILE_ID } from '../../core/transport/profiles';
 import { CommandIds } from '../base/ids';
 import { collectInputs, promptedFields } from '../flows/inputFlow';

@@ -12,7 +12,7 @@ import { SETTINGS_SECTION } from '../../core/manifest/userOnlySettings';
 import type { Services } from '../services';
 import { CommandIds } from '../base/ids';
 import type { PersonQuestions } from '../base/personQuestions';
-import { isPlaceholderUrl } from '../base/status';
+import { isPlaceholderUrl } from '../../core/transport/placeholder';
 import { l10n } from '../../shared/l10n';
 import { showError, showWarning } from '../base/errors';
 

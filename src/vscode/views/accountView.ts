@@ -14,7 +14,23 @@ import type { ConnectionStatus } from '../base/status';
 import { l10n } from '../../shared/l10n';
 import { compactCredits, fmtCredits, percent, thousands } from '../../core/numberText';
 import { SettingIds } from '../../core/ids';
+import { ACCOUNT_LABELS, BALANCE_NOT_READ, CONNECTION_CHECKING, hostOf, KEY_SET, keyTip, profileTip, settingBaseUrlTip } from '../base/accountWords';
 
+
+/** The key row in the states only the features tell (a key stored: KEY_SET, which the entry's first answer shows too). */
+const KEY_SANDBOX = { shown: 'sandbox (demo key)', tip: 'The sandbox uses its own demo key; your key (if any) is untouched and used again when the sandbox stops.' };
+const KEY_NOT_SET = { shown: 'not set', tip: 'No key is stored. Set the key issued with your API plan, or try the sandbox.' };
+
+/** The connection row's description, by sidebar state (src/vscode/base/status.ts SidebarState). */
+const CONNECTION_WORDS: Readonly<Record<string, string>> = {
+  noKey: 'no key',
+  noBaseUrl: 'base URL not set',
+  checking: CONNECTION_CHECKING,
+  ok: 'OK',
+  offline: 'unreachable',
+  refused: 'key refused',
+  untrusted: 'Restricted Mode',
+};
 
 type RowId = 'profile' | 'key' | 'baseUrl' | 'connection' | 'balance' | 'used' | 'quota' | 'reset' | 'budgetDay' | 'budgetPeriod' | 'agentAllowance' | 'forecast' | 'spend';
 
@@ -151,19 +167,14 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
     const icon = (id: string, color?: string) => new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
     switch (n.row) {
       case 'profile': {
-        const item = t('Profile', f.profileName, icon(f.keyState === 'sandbox' ? 'beaker' : 'account'), `The connection in use in this window: ${f.profileName} (${f.baseUrl}). Click to switch; jobs already sent stay with the profile they were sent under.`);
+        const item = t(ACCOUNT_LABELS.profile, f.profileName, icon(f.keyState === 'sandbox' ? 'beaker' : 'account'), profileTip(f.profileName, f.baseUrl));
         item.contextValue = 'account.profile';
         item.command = { command: CommandIds.switchProfile, title: l10n.t('Switch Profile…') };
         return item;
       }
       case 'key': {
-        const desc = f.keyState === 'set' ? 'set (in SecretStorage)' : f.keyState === 'sandbox' ? 'sandbox (demo key)' : 'not set';
-        const tips: Record<string, string> = {
-          set: 'Your key is kept in VS Code’s SecretStorage only.',
-          sandbox: 'The sandbox uses its own demo key; your key (if any) is untouched and used again when the sandbox stops.',
-          notSet: 'No key is stored. Set the key issued with your API plan, or try the sandbox.',
-        };
-        const item = t('API key', desc, icon('key'), f.keyState === 'sandbox' ? tips[f.keyState] : `${tips[f.keyState] ?? ''} It is the key of the profile “${f.profileName}”, sent only to ${f.baseUrl}.`);
+        const words = f.keyState === 'set' ? KEY_SET : f.keyState === 'sandbox' ? KEY_SANDBOX : KEY_NOT_SET;
+        const item = t(ACCOUNT_LABELS.key, words.shown, icon('key'), f.keyState === 'sandbox' ? words.tip : keyTip(words.tip, f.profileName, f.baseUrl));
         item.contextValue = `account.key.${f.keyState}`;
         if (f.keyState === 'notSet') item.command = { command: CommandIds.setApiKey, title: l10n.t('Set API Key') };
         return item;
@@ -173,14 +184,14 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
         // Only the Default profile's base URL is a setting; an added profile's is fixed (its key was given for it).
         const setting = !sandbox && f.profileId === DEFAULT_PROFILE_ID;
         const item = t(
-          'Base URL',
+          ACCOUNT_LABELS.baseUrl,
           // The host reads whole at the sidebar's default width; the whole URL is in the tooltip.
           hostOf(f.baseUrl),
           icon(sandbox ? 'beaker' : 'globe'),
-          `${f.baseUrl}\n\n${sandbox
-            ? 'The built-in sandbox (loopback, synthetic data). Stop it to return to the profile used before.'
-            : setting
-              ? `${SettingIds.baseUrl}: click to change it.`
+          setting
+            ? settingBaseUrlTip(f.baseUrl, SettingIds.baseUrl)
+            : `${f.baseUrl}\n\n${sandbox
+              ? 'The built-in sandbox (loopback, synthetic data). Stop it to return to the profile used before.'
               : `The base URL of the profile “${f.profileName}”: its key is sent here only. For another address, add another profile.`}`,
         );
         item.contextValue = sandbox ? 'account.baseUrl.sandbox' : 'account.baseUrl.configured';
@@ -189,19 +200,10 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
       }
       case 'connection': {
         const s = this.status.state;
-        const words: Record<string, string> = {
-          noKey: 'no key',
-          noBaseUrl: 'base URL not set',
-          checking: 'checking…',
-          ok: 'OK',
-          offline: 'unreachable',
-          refused: 'key refused',
-          untrusted: 'Restricted Mode',
-        };
         const err = this.status.error?.message;
         const item = t(
-          'Connection',
-          `${words[s] ?? s}${err ? `: ${err}` : ''}`,
+          ACCOUNT_LABELS.connection,
+          `${CONNECTION_WORDS[s] ?? s}${err ? `: ${err}` : ''}`,
           s === 'checking' ? icon('loading~spin') : s === 'offline' || s === 'refused' ? icon('error', 'errorForeground') : icon('info'),
           err ??
             (s === 'noBaseUrl'
@@ -219,10 +221,10 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
         const level = b ? levelOf(b.value, settings.warnBelow, settings.criticalBelow) : 'ok';
         const tip = b
           ? new vscode.MarkdownString(`**${fmtCredits(b.value)}**  \nread ${fullTime(b.at)} from GET /credits (free)${level !== 'ok' ? `  \nbelow your ${level === 'critical' ? 'critical' : 'warning'} threshold` : ''}`)
-          : 'Not read yet: Refresh reads it (GET /credits is free).';
+          : BALANCE_NOT_READ.tip;
         const item = t(
-          'Balance',
-          b ? `${compactCredits(b.value)} credits${level !== 'ok' ? ' — low' : ''}` : '—',
+          ACCOUNT_LABELS.balance,
+          b ? `${compactCredits(b.value)} credits${level !== 'ok' ? ' — low' : ''}` : BALANCE_NOT_READ.shown,
           level === 'critical' ? icon('warning', 'errorForeground') : level === 'warn' ? icon('warning', 'list.warningForeground') : this.brandIcon,
           tip,
         );
@@ -324,15 +326,5 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
   dispose(): void {
     for (const s of this.subs) s.dispose();
     this.changed.dispose();
-  }
-}
-
-/** "api.example.com" of "https://api.example.com/v1": what the Base URL row shows. */
-function hostOf(url: string): string {
-  try {
-    const u = new URL(url);
-    return u.pathname === '/' || u.pathname === '' ? u.host : `${u.host}${u.pathname}`;
-  } catch {
-    return url;
   }
 }

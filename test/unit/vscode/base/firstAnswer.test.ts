@@ -2,9 +2,12 @@
  * The sidebar's first answer without the features (src/vscode/base/firstAnswer.ts, issue 34 item 1),
  * under a stub of `vscode`: with no key stored, the Requests view's first getChildren answers
  * "nothing to list" and the status context key is noKey, so its "Set API Key" welcome shows, with
- * the features' loader never called (counted, not timed); with a key stored, or anything only the
- * features can tell (the sandbox starting, another profile), there is no early answer and the view
- * waits for them, as before. Before this, every first answer loaded the features.
+ * the features' loader never called (counted, not timed); with a key stored and a real base URL, the
+ * Account view's first rows (the features' own words) and the Requests view's "checking" welcome,
+ * with the features' load started; with anything only the features can tell (the sandbox starting,
+ * another profile, the placeholder base URL), there is no early answer and the view waits for them,
+ * as before. Before this, every first answer loaded the features, and with a key stored the
+ * sidebar was blank until they were built.
  */
 import assert from 'node:assert/strict';
 import Module from 'node:module';
@@ -33,7 +36,16 @@ function api(): unknown {
   return {
     Disposable,
     EventEmitter,
-    TreeItem: class {},
+    TreeItem: class {
+      id?: string;
+      description?: string;
+      tooltip?: unknown;
+      constructor(readonly label: string) {}
+    },
+    ThemeIcon: class {
+      constructor(readonly id: string) {}
+    },
+    Uri: { joinPath: (base: { path: string }, ...parts: string[]) => ({ path: [base.path, ...parts].join('/') }) },
     commands: {
       registerCommand: ok,
       executeCommand: (id: string, key: string, value: unknown) => {
@@ -54,7 +66,7 @@ function api(): unknown {
       get isTrusted() {
         return world.trusted;
       },
-      getConfiguration: () => ({ get: (key: string) => world.settings[key] }),
+      getConfiguration: () => ({ get: (key: string) => world.settings[key], inspect: (key: string) => ({ globalValue: world.settings[key] }) }),
       registerNotebookSerializer: ok,
       registerTextDocumentContentProvider: ok,
     },
@@ -70,6 +82,7 @@ moduleWithLoad._load = function (request: string, ...rest: unknown[]): unknown {
 function contextOf(w: World): Vscode.ExtensionContext {
   return {
     subscriptions: [],
+    extensionUri: { path: '/ext' },
     globalState: { get: (key: string) => w.globalState[key] },
     secrets: { get: (key: string) => Promise.resolve(w.secrets[key]) },
   } as unknown as Vscode.ExtensionContext;
@@ -85,6 +98,7 @@ describe('the sidebar answers first without the features', async () => {
   // Loaded after the stub is in place (a static import would require `vscode` first).
   const { answerEarly, earlySidebarState, startEarlyAnswer } = await import('../../../../src/vscode/base/firstAnswer');
   const { registerStandIns, declaredIn } = await import('../../../../src/vscode/base/standIns');
+  type StandInSink = import('../../../../src/vscode/base/standIns').StandInSink;
   const ids = await import('../../../../src/vscode/base/ids');
   const { API_KEY_SECRET, SettingIds } = await import('../../../../src/core/ids');
   const { StorageKeys } = await import('../../../../src/core/storage');
@@ -95,18 +109,24 @@ describe('the sidebar answers first without the features', async () => {
    * covers. The loader is counted, and `loaderCalled` settles when it is first called; the features
    * never finish here, so a view that waits for them waits on.
    */
-  function activate(): { loads: () => number; loaderCalled: Promise<string>; requests: Vscode.TreeDataProvider<unknown>; statusSet: () => void } {
+  function activate(features: (sink: StandInSink) => Promise<unknown> = () => new Promise(() => undefined)): {
+    loads: () => number;
+    loaderCalled: Promise<string>;
+    requests: Vscode.TreeDataProvider<unknown>;
+    statusSet: () => void;
+  } {
     let loads = 0;
     let called: (what: string) => void = () => undefined;
     const loaderCalled = new Promise<string>((r) => (called = r));
     const context = contextOf(world);
-    const { emptyEarly, statusSet } = startEarlyAnswer(context);
+    const { earlyTree, statusSet } = startEarlyAnswer(context);
+    let built: Promise<unknown> | undefined;
     const load = (): Promise<unknown> => {
       loads++;
       called('the features were loaded');
-      return new Promise(() => undefined);
+      return (built ??= features(sink));
     };
-    registerStandIns(context, declared, load, undefined, emptyEarly);
+    const sink = registerStandIns(context, declared, load, undefined, earlyTree);
     const requests = trees.get(ids.REQUESTS_VIEW);
     assert.ok(requests, 'the Requests view has its stand-in');
     return { loads: () => loads, loaderCalled, requests, statusSet };
@@ -122,7 +142,7 @@ describe('the sidebar answers first without the features', async () => {
     assert.equal(loads(), 0);
   });
 
-  it('a key stored: no early answer, the view asks the features (a person with a key is never told to set one)', async () => {
+  it('a key stored with the placeholder base URL (none set): no early answer, the view asks the features (a person with a key is never told to set one)', async () => {
     freshWorld({ secrets: { [API_KEY_SECRET]: 'k' } });
     const { loads, loaderCalled, requests } = activate();
     assert.equal(await Promise.race([requests.getChildren(), loaderCalled]), 'the features were loaded');
@@ -137,6 +157,13 @@ describe('the sidebar answers first without the features', async () => {
     assert.equal(await earlySidebarState(contextOf(world)), undefined);
     freshWorld({ globalState: { [StorageKeys.activeProfile.key]: 'default' } });
     assert.equal(await earlySidebarState(contextOf(world)), 'noKey');
+    // A key with the placeholder base URL ("base URL not set" is the features' to say), or an empty key.
+    freshWorld({ secrets: { [API_KEY_SECRET]: 'k' }, settings: { [SettingIds.baseUrl]: 'https://api.wallet-analytics.invalid' } });
+    assert.equal(await earlySidebarState(contextOf(world)), undefined);
+    freshWorld({ secrets: { [API_KEY_SECRET]: '' }, settings: { [SettingIds.baseUrl]: 'https://api.example.com' } });
+    assert.equal(await earlySidebarState(contextOf(world)), undefined);
+    freshWorld({ secrets: { [API_KEY_SECRET]: 'k' }, settings: { [SettingIds.baseUrl]: 'https://api.example.com' } });
+    assert.equal(await earlySidebarState(contextOf(world)), 'checking');
   });
 
   it('a folder not trusted: untrusted, whatever the key (nothing is sent with it there)', async () => {
@@ -182,10 +209,71 @@ describe('the sidebar answers first without the features', async () => {
     assert.equal(await answered, 'noKey');
   });
 
-  it('the Account view is not answered early: it lists rows only the features know', async () => {
+  it('no key: the Account view is not answered early (its "not set" rows are the features\')', async () => {
     freshWorld();
     const { loaderCalled } = activate();
     const account = trees.get(ids.ACCOUNT_VIEW);
     assert.equal(await Promise.race([account?.getChildren(), loaderCalled]), 'the features were loaded');
+  });
+
+  /** The label and description of each row a view's root lists now. */
+  async function rowsOf(view: Vscode.TreeDataProvider<unknown> | undefined): Promise<string[]> {
+    assert.ok(view);
+    const rows = (await view.getChildren()) ?? [];
+    return Promise.all(rows.map(async (r) => {
+      const item = await view.getTreeItem(r);
+      return `${String(item.label)}: ${String(item.description)}`;
+    }));
+  }
+
+  it('a key stored and a real base URL: the Account view\'s first rows and the Requests view\'s "checking" at once, the features loading to check', async () => {
+    // Before, the Account view's first answer waited for the features (half a second after the click
+    // quietly, seconds on a busy machine): a blank sidebar for the usual trader.
+    freshWorld({ secrets: { [API_KEY_SECRET]: 'k' }, settings: { [SettingIds.baseUrl]: 'https://api.example.com/v1/' } });
+    const { loads, loaderCalled, requests } = activate();
+    const account = trees.get(ids.ACCOUNT_VIEW);
+    // The rows, or (as before) the view waiting on the features, which never finish here: the loader
+    // called and a turn of the event loop gone by (every promise the rows need settles within the turn).
+    const waited = loaderCalled.then(() => new Promise<string>((r) => setImmediate(() => r('the view waited for the features'))));
+    // (Before, the first getChildren waited on the features, whose loader was called at once.)
+    const rows = await Promise.race([rowsOf(account), waited]);
+    assert.deepEqual(rows, ['Profile: Default', 'API key: set (in SecretStorage)', 'Base URL: api.example.com/v1', 'Connection: checking…', 'Balance: —']);
+    // The rows say the key is being checked: the features (whose ConnectionStatus checks it) load next,
+    // once the rows are on their way (not in the turn that answers them: their bundle holds the thread).
+    assert.equal(loads(), 0, 'the features are not required in the turn that answers the rows');
+    assert.equal(await loaderCalled, 'the features were loaded');
+    assert.equal(world.contextKeys.get(ids.ContextKeys.status), 'checking');
+    assert.deepEqual(await requests.getChildren(), [], 'the Requests view lists nothing: its "checking" welcome shows');
+  });
+
+  it('the early rows stay answered until the features redraw the view with theirs', async () => {
+    freshWorld({ secrets: { [API_KEY_SECRET]: 'k' }, settings: { [SettingIds.baseUrl]: 'https://api.example.com' } });
+    const real: Vscode.TreeDataProvider<string> = { getChildren: () => ['real row'], getTreeItem: (e) => new (api() as { TreeItem: new (l: string) => Vscode.TreeItem }).TreeItem(e) };
+    let land: () => void = () => undefined;
+    const landed = new Promise<void>((r) => (land = r));
+    const { loaderCalled } = activate(async (sink) => {
+      await landed;
+      sink.treeView(ids.ACCOUNT_VIEW, real as Vscode.TreeDataProvider<unknown>);
+    });
+    const account = trees.get(ids.ACCOUNT_VIEW);
+    assert.ok(account?.onDidChangeTreeData);
+    let redrawn = 0;
+    account.onDidChangeTreeData(() => redrawn++);
+    const early = (await account.getChildren()) ?? [];
+    assert.equal(early.length, 5);
+    await loaderCalled;
+    land();
+    await new Promise<void>((r) => setImmediate(r));
+    assert.equal(redrawn, 1, 'the features\' coming redraws the view');
+    // VS Code may still ask about a row it was given before: the early answer draws it, not the features' provider.
+    assert.equal((await account.getTreeItem(early[0])).label, 'Profile');
+    assert.deepEqual(await account.getChildren(early[0]), []);
+    assert.deepEqual(await rowsOf(account), ['real row: undefined']);
+  });
+
+  it('the early rows\' profile name is the Default profile\'s', async () => {
+    const { DEFAULT_PROFILE_NAME } = await import('../../../../src/core/transport/profiles');
+    const { EARLY_PROFILE_NAME } = await import('../../../../src/vscode/base/firstAnswer');
+    assert.equal(EARLY_PROFILE_NAME, DEFAULT_PROFILE_NAME);
   });
 });
