@@ -10,6 +10,7 @@
 import { checkedAddresses, type Chain, type DistinctAddresses } from '../spec/addresses';
 import { addressRole, sampleColumnChain, SAMPLE_ROWS, type AddressRole } from '../table/columnKind';
 import { RemoteTable } from '../table/remoteTable';
+import type { ParsedList } from '../spec/listParse';
 import type { ExportResult } from '../table/exportView';
 import type { SortKey, TaskOptions, ViewQuery } from '../table/types';
 import { addressFilesOf } from './files';
@@ -99,6 +100,14 @@ export class ResultReader {
   /** Every cell of `column`, in file order (the worker's typed pass; never the file as one string). */
   columnText(column: number, options: TaskOptions = {}): Promise<readonly string[]> {
     return this.table.columnText(column, options);
+  }
+
+  /**
+   * `column`'s cells parsed as a list of addresses of `chain` in the worker (a list source: "from a
+   * file", "from a previous result"): the cells never cross, only the valid list and the bad entries.
+   */
+  addressList(column: number, chain: Chain, options: TaskOptions = {}): Promise<ParsedList> {
+    return this.table.addressList(column, chain, options);
   }
 
   /**
