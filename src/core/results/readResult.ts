@@ -20,6 +20,12 @@ export interface ReadOptions extends TaskOptions {
   readonly workerFile?: string;
   /** Told the worker's thread id for each file opened (tests check it is not this thread). */
   readonly onThread?: (threadId: number) => void;
+  /**
+   * Reads the first rows (`sample`: what finds the address column); default true. False for a
+   * reader that needs only the header (a pipeline's filter step): a 640-column result's sample is
+   * 32,000 strings made on the host for nothing, and the garbage collection they bring.
+   */
+  readonly sample?: boolean;
 }
 
 /** One address column of a result: where it is, its chain and whose addresses its name says it holds. */
@@ -68,7 +74,7 @@ export class ResultReader {
     try {
       options.onThread?.(table.threadId);
       await table.indexed;
-      return new ResultReader(file, table, await firstRows(table, options.signal));
+      return new ResultReader(file, table, options.sample === false ? [] : await firstRows(table, options.signal));
     } catch (e) {
       await table.close();
       throw e;
