@@ -514,12 +514,13 @@ export function findEndpoint(id: string): Endpoint | undefined {
  * schema built for every check compiled it again each time (rankTargets' checks of six endpoints
  * were ~6 ms of one turn of the host's loop after the fields were built: issue 34 item 4).
  */
-const inputSchemas = new WeakMap<Endpoint, z.ZodType<Record<string, unknown>>>();
+const inputSchemas = new WeakMap<Endpoint, { readonly fields: readonly FieldSpec[]; readonly rules: Endpoint['rules']; readonly schema: z.ZodType<Record<string, unknown>> }>();
 
 /** The zod schema of an endpoint's whole input: its fields (optional ones may be absent) and its cross-field rules. */
 export function inputSchema(ep: Endpoint): z.ZodType<Record<string, unknown>> {
   const built = inputSchemas.get(ep);
-  if (built) return built;
+  // Built again if the endpoint's fields or rules were replaced since (a test's broken client does so).
+  if (built && built.rules === ep.rules && built.fields.length === ep.fields.length && built.fields.every((f, i) => f === ep.fields[i])) return built.schema;
   const shape: Record<string, z.ZodType> = {};
   for (const f of ep.fields) {
     // A field with a default may be left out; the default is then sent, so the call is what the price assumed.
@@ -532,7 +533,7 @@ export function inputSchema(ep: Endpoint): z.ZodType<Record<string, unknown>> {
       if (msg) ctx.addIssue({ code: 'custom', message: msg, params: { rule: index } });
     });
   }) as unknown as z.ZodType<Record<string, unknown>>;
-  inputSchemas.set(ep, schema);
+  inputSchemas.set(ep, { fields: [...ep.fields], rules: ep.rules, schema });
   return schema;
 }
 
