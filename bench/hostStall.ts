@@ -29,6 +29,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as table from '../src/core/table';
 import { listFields, rankTargets, resultRole, type InputTarget } from '../src/core/addressLists/inputTargets';
+import * as inputTargetsModule from '../src/core/addressLists/inputTargets';
 import { readResultLists, withResultReader } from '../src/core/results/readResult';
 import { pickAddressColumn } from '../src/core/table/columnKind';
 import { parseAddressListSliced } from '../src/core/addressLists/listText';
@@ -102,7 +103,9 @@ async function runPath(p: PathName, scratch: string): Promise<string> {
       // requestActions.ts useAsInput: the lists, then the ranked endpoints with their prices, then the chosen one's inputs.
       const most = Math.max(...listFields().map((t) => t.field.max ?? 0));
       const lists = await readResultLists(fileA, { workerFile, limit: most, hint: resultRole('pnl') });
-      const { targets } = rankTargets(lists);
+      // As inputPicker.ts pickInputTarget ranks them: its checks built a piece a turn first, when this build does so.
+      const warm = (inputTargetsModule as unknown as Record<string, unknown>).rankTargetsWarm;
+      const { targets } = typeof warm === 'function' ? await (warm as (o: typeof lists) => Promise<ReturnType<typeof rankTargets>>)(lists) : rankTargets(lists);
       const first = targets[0];
       return first ? `${first.ep.id} ${first.count} ${first.price.text}` : 'no target';
     }
@@ -117,9 +120,14 @@ async function runPath(p: PathName, scratch: string): Promise<string> {
       return `${chosen.ep.id} ${Array.isArray(list) ? list.length : 0} ${quote(chosen.ep, v.input).text}`;
     }
     case 'list-source': {
-      // flows/listSources.ts readAddressFile (the column's cells), then inputFlow's parse of them, a slice at a time.
-      const cells = await withResultReader(fileA, async (reader) => reader.columnText(pickAddressColumn(reader.columns, reader.sample)?.column ?? 0), { workerFile });
-      const parsed = await parseAddressListSliced(cells, 'main');
+      // flows/listSources.ts readAddressFile: the column parsed in the worker when this build does so
+      // (ResultReader.addressList), else its cells read, then inputFlow's parse of them a slice at a time.
+      const parsed = await withResultReader(fileA, async (reader) => {
+        const column = pickAddressColumn(reader.columns, reader.sample)?.column ?? 0;
+        const inWorker = (reader as unknown as Record<string, unknown>).addressList;
+        if (typeof inWorker === 'function') return (inWorker as (c: number, chain: 'main') => Promise<{ valid: readonly string[] }>).call(reader, column, 'main');
+        return parseAddressListSliced(await reader.columnText(column), 'main');
+      }, { workerFile });
       return `${parsed.valid.length} valid`;
     }
     case 'watch-run': {

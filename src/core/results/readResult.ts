@@ -10,6 +10,7 @@
 import { checkedAddresses, type Chain, type DistinctAddresses } from '../spec/addresses';
 import { addressRole, sampleColumnChain, SAMPLE_ROWS, type AddressRole } from '../table/columnKind';
 import { RemoteTable } from '../table/remoteTable';
+import type { ParsedList } from '../spec/listParse';
 import type { ExportResult } from '../table/exportView';
 import type { SortKey, TaskOptions, ViewQuery } from '../table/types';
 import { addressFilesOf } from './files';
@@ -19,6 +20,12 @@ export interface ReadOptions extends TaskOptions {
   readonly workerFile?: string;
   /** Told the worker's thread id for each file opened (tests check it is not this thread). */
   readonly onThread?: (threadId: number) => void;
+  /**
+   * Reads the first rows (`sample`: what finds the address column); default true. False for a
+   * reader that needs only the header (a pipeline's filter step): a 640-column result's sample is
+   * 32,000 strings made on the host for nothing, and the garbage collection they bring.
+   */
+  readonly sample?: boolean;
 }
 
 /** One address column of a result: where it is, its chain and whose addresses its name says it holds. */
@@ -67,7 +74,7 @@ export class ResultReader {
     try {
       options.onThread?.(table.threadId);
       await table.indexed;
-      return new ResultReader(file, table, await firstRows(table, options.signal));
+      return new ResultReader(file, table, options.sample === false ? [] : await firstRows(table, options.signal));
     } catch (e) {
       await table.close();
       throw e;
@@ -99,6 +106,14 @@ export class ResultReader {
   /** Every cell of `column`, in file order (the worker's typed pass; never the file as one string). */
   columnText(column: number, options: TaskOptions = {}): Promise<readonly string[]> {
     return this.table.columnText(column, options);
+  }
+
+  /**
+   * `column`'s cells parsed as a list of addresses of `chain` in the worker (a list source: "from a
+   * file", "from a previous result"): the cells never cross, only the valid list and the bad entries.
+   */
+  addressList(column: number, chain: Chain, options: TaskOptions = {}): Promise<ParsedList> {
+    return this.table.addressList(column, chain, options);
   }
 
   /**

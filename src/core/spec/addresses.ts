@@ -218,7 +218,7 @@ export function addressListSchema(chain: Chain, max: number, rule: string): z.Zo
     });
 }
 
-// A pasted or read list (parseAddressList, its bad entries and duplicates in words): addressLists/listText.ts.
+// A pasted or read list (parseAddressList): spec/listParse.ts; its bad entries and duplicates in words: addressLists/listText.ts.
 
 function short(v: string): string {
   return v.length > 20 ? `${v.slice(0, 8)}…${v.slice(-6)}` : v;

@@ -509,20 +509,32 @@ export function findEndpoint(id: string): Endpoint | undefined {
   return BY_ID.get(id);
 }
 
+/**
+ * Each endpoint's input schema, built once: zod compiles an object's parser on its first parse, so a
+ * schema built for every check compiled it again each time (rankTargets' checks of six endpoints
+ * were ~6 ms of one turn of the host's loop after the fields were built: issue 34 item 4).
+ */
+const inputSchemas = new WeakMap<Endpoint, { readonly fields: readonly FieldSpec[]; readonly rules: Endpoint['rules']; readonly schema: z.ZodType<Record<string, unknown>> }>();
+
 /** The zod schema of an endpoint's whole input: its fields (optional ones may be absent) and its cross-field rules. */
 export function inputSchema(ep: Endpoint): z.ZodType<Record<string, unknown>> {
+  const built = inputSchemas.get(ep);
+  // Built again if the endpoint's fields or rules were replaced since (a test's broken client does so).
+  if (built && built.rules === ep.rules && built.fields.length === ep.fields.length && built.fields.every((f, i) => f === ep.fields[i])) return built.schema;
   const shape: Record<string, z.ZodType> = {};
   for (const f of ep.fields) {
     // A field with a default may be left out; the default is then sent, so the call is what the price assumed.
     shape[f.key] = f.optional ? f.schema.optional() : f.default !== undefined ? f.schema.default(f.default) : f.schema;
   }
-  return z.strictObject(shape).superRefine((input, ctx) => {
+  const schema = z.strictObject(shape).superRefine((input, ctx) => {
     ep.rules.forEach((rule, index) => {
       const msg = rule(input);
       // The rule's index goes with its issue, so its problem names the fields the rule is about.
       if (msg) ctx.addIssue({ code: 'custom', message: msg, params: { rule: index } });
     });
   }) as unknown as z.ZodType<Record<string, unknown>>;
+  inputSchemas.set(ep, { fields: [...ep.fields], rules: ep.rules, schema });
+  return schema;
 }
 
 /**

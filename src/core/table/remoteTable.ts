@@ -8,7 +8,8 @@
  */
 import { threadId as mainThreadId, Worker, type WorkerOptions } from 'node:worker_threads';
 import type { ColumnProfile, Histogram, ScatterData } from './analysisTypes';
-import type { Chain, DistinctAddresses } from '../spec/addresses';
+import { checkedAddresses, type Chain, type DistinctAddresses } from '../spec/addresses';
+import { parsedList, type ParsedList } from '../spec/listParse';
 import type { ChangeCounts, ChangeThreshold } from './compare/changeCounts';
 import { HISTOGRAM_BINS } from './analysisTypes';
 import { Listeners } from './listeners';
@@ -260,6 +261,19 @@ export class RemoteTable {
     const { limit, ...task } = options;
     const got = await this.channel.request({ type: 'addresses', column, chain, ...(limit !== undefined && Number.isFinite(limit) ? { limit } : {}) }, 'addresses', task);
     return { ...got, addresses: await unpackLines(got.addresses) };
+  }
+
+  /**
+   * `column`'s cells parsed as a list of addresses of the chain (spec/listParse.ts parseAddressList) in
+   * the worker: only the valid list and the bad entries cross, and the valid list comes marked
+   * checked (addresses.ts checkedAddresses: parsed, normalised, distinct), so the price step's
+   * input check takes it as it is.
+   */
+  async addressList(column: number, chain: Chain, options: TaskOptions = {}): Promise<ParsedList> {
+    const got = await this.channel.request({ type: 'addressList', column, chain }, 'addressList', options);
+    const valid = checkedAddresses(await unpackLines(got.addresses), chain) as string[];
+    const values = await unpackLines(got.invalid);
+    return parsedList(valid, values.map((value, i) => ({ line: got.lines[i] ?? 0, value })), got.duplicates, chain);
   }
 
   /** A comparison's (opened with `compareWith`) rows new, gone, in both and moved past `threshold`, counted in the worker. */

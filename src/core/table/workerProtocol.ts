@@ -64,6 +64,8 @@ export type WorkerRequest =
   | { readonly type: 'columnText'; readonly id: number; readonly column: number }
   /** The distinct addresses of a column over the view (addresses.ts), at most `limit` of them sent back: "use as input". */
   | { readonly type: 'addresses'; readonly id: number; readonly column: number; readonly chain: Chain; readonly limit?: number }
+  /** A column's cells parsed as a list of addresses (spec/listParse.ts parseAddressList), here: a list source ("from a file", "from a previous result"). */
+  | { readonly type: 'addressList'; readonly id: number; readonly column: number; readonly chain: Chain }
   /** A comparison's rows new, gone, in both and moved past `threshold` (changeCounts.ts), counted here: a watch's run. */
   | { readonly type: 'changes'; readonly id: number; readonly threshold?: ChangeThreshold }
   /** The analysis panel (analysis.ts), over every row of the current view. */
@@ -93,6 +95,8 @@ export type WorkerReply =
   /** The column's text in view order (a list source), packed: an array of strings costs the host a long turn (packedLines.ts). */
   | { readonly op: 'columnText'; readonly value: PackedLines }
   | { readonly op: 'addresses'; readonly value: Omit<DistinctAddresses, 'addresses'> & { readonly addresses: PackedLines } }
+  /** The parsed list: its valid addresses packed, the bad entries' texts packed with their lines, the duplicates' count (no cell of the column crosses). */
+  | { readonly op: 'addressList'; readonly value: PackedAddressList }
   /** Four counts: the watch reads no cell of its two results on the host. */
   | { readonly op: 'changes'; readonly value: ChangeCounts }
   | { readonly op: 'profile'; readonly value: ColumnProfile }
@@ -100,6 +104,15 @@ export type WorkerReply =
   /** Typed arrays survive the structured clone as typed arrays. */
   | { readonly op: 'scatter'; readonly value: ScatterData }
   | { readonly op: 'close'; readonly value: null };
+
+/** A list parsed in the worker (spec/listParse.ts ParsedList), as it crosses to the host. */
+interface PackedAddressList {
+  readonly addresses: PackedLines;
+  readonly invalid: PackedLines;
+  /** The 1-based line (row) of each bad entry, in `invalid`'s order. */
+  readonly lines: Uint32Array;
+  readonly duplicates: number;
+}
 
 /** Worker → host. */
 export type WorkerMessage =
@@ -161,6 +174,8 @@ export function parseWorkerRequest(message: unknown): WorkerRequest | undefined 
       return isInt(m.column) ? (m as WorkerRequest) : undefined;
     case 'addresses':
       return isInt(m.column) && (m.chain === 'main' || m.chain === 'alt') && (m.limit === undefined || isInt(m.limit)) ? (m as WorkerRequest) : undefined;
+    case 'addressList':
+      return isInt(m.column) && (m.chain === 'main' || m.chain === 'alt') ? (m as WorkerRequest) : undefined;
     case 'changes':
       return m.threshold === undefined || (isRecord(m.threshold) && isText(m.threshold.column) && m.threshold.column !== '' && isNumber(m.threshold.percent) && m.threshold.percent > 0) ? (m as WorkerRequest) : undefined;
     case 'histogram':
@@ -270,6 +285,8 @@ function isReplyValue(op: unknown, v: unknown): boolean {
       return isPackedLines(v);
     case 'addresses':
       return isRecord(v) && isPackedLines(v.addresses) && isInt(v.distinct) && isInt(v.skipped);
+    case 'addressList':
+      return isRecord(v) && isPackedLines(v.addresses) && isPackedLines(v.invalid) && v.lines instanceof Uint32Array && v.lines.length === v.invalid.lengths.length && isInt(v.duplicates);
     case 'changes':
       return isRecord(v) && isInt(v.added) && isInt(v.gone) && isInt(v.changed) && isInt(v.both) && (v.missingColumn === undefined || isText(v.missingColumn));
     case 'profile':

@@ -178,6 +178,7 @@ async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): 
     const src = (await pickStep(t, sources, { placeholder: l10n.t('Where do the {0} come from? ({1})', what, rangeText(f)) }))?.[0];
     if (src === undefined) return undefined;
     let text: string | readonly string[] | undefined;
+    let read: ParsedList | undefined;
     if (typeof src === 'object') text = src.recent;
     else if (src === 'paste') {
       text = await inputStep(t, {
@@ -192,10 +193,11 @@ async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): 
           return dup ? { message: `${thousands(r.valid.length)} ${what}; ${dup}`, severity: vscode.InputBoxValidationSeverity.Info } : undefined;
         },
       });
-    } else text = await readListSource(src, t, deps);
-    if (text === undefined) continue;
-    // A list source reaches 100,000 entries: parsed with the host's loop given back every few (issue 34 item 4).
-    const parsed = await parseAddressListSliced(text, chain);
+    } else read = await readListSource(src, t, deps, chain);
+    // A list source reaches 100,000 entries: parsed with the host's loop given back every few (issue 34 item 4);
+    // a file's or a result's column is parsed in its table worker (listSources.ts).
+    const parsed = read ?? (text === undefined ? undefined : await parseAddressListSliced(text, chain));
+    if (parsed === undefined) continue;
     const checked = await reviewList(parsed, f, t);
     if (checked) return checked;
   }

@@ -6,7 +6,7 @@
  * shows the price step again before anything is sent.
  */
 import * as vscode from 'vscode';
-import { rankTargets, roleText, type InputTarget, type ListOffer } from '../../core/addressLists/inputTargets';
+import { rankTargetsWarm, roleText, type InputTarget, type ListOffer } from '../../core/addressLists/inputTargets';
 import type { TablePrompts } from '../base/prompts';
 import { l10n } from '../../shared/l10n';
 import { firstAddresses } from '../../core/spec/addresses';
@@ -43,7 +43,7 @@ export async function pickInputTarget(
   prompts: Pick<TablePrompts, 'pick'>,
   about: { readonly title: string; readonly preset?: string },
 ): Promise<InputTarget | undefined> {
-  const { targets, refused } = rankTargets(offers);
+  const { targets, refused } = await rankTargetsWarm(offers);
   if (targets.length === 0) {
     const why = refused.length > 0 ? ` (${refused.map((r) => `${r.ep.title.replace(/\u2026$/u, '')}: ${r.reason}`).join('; ')})` : '';
     throw new Error(`No endpoint takes these addresses as its list${why}.`);

@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { pickAddressColumn } from '../../core/table/columnKind';
 import type { JobRecord } from '../../core/jobs/job';
 import { withResultReader } from '../../core/results/readResult';
+import { parseAddressList, parseAddressListSliced, type ParsedList } from '../../core/spec/listParse';
+import type { Chain } from '../../core/spec/addresses';
 import { pickStep, type StepTitle } from './multiStep';
 import { l10n } from '../../shared/l10n';
 
@@ -11,22 +13,24 @@ import { l10n } from '../../shared/l10n';
 export type ListSource = 'paste' | 'selection' | 'activeFile' | 'file' | 'result' | 'recent';
 
 /**
- * Reads the text of a list source (a file's or result's column as its cells, one a line: never
- * joined into one string and split again on this thread); undefined when the person backs out of
- * a sub-step.
+ * Reads a list source, parsed as a list of addresses of `chain` (a file's or result's column in its
+ * table worker, where the cells are parsed: only the valid list and the bad entries reach this
+ * thread; a selection or the active file a slice at a time here); undefined when the person backs
+ * out of a sub-step.
  */
 export async function readListSource(
   source: ListSource,
   t: StepTitle,
   deps: { doneJobs: () => readonly JobRecord[] },
-): Promise<string | readonly string[] | undefined> {
+  chain: Chain,
+): Promise<ParsedList | undefined> {
   switch (source) {
     case 'selection': {
       const ed = vscode.window.activeTextEditor;
-      return ed ? ed.selections.map((s) => ed.document.getText(s)).join('\n') : '';
+      return parseAddressListSliced(ed ? ed.selections.map((s) => ed.document.getText(s)).join('\n') : '', chain);
     }
     case 'activeFile':
-      return vscode.window.activeTextEditor?.document.getText() ?? '';
+      return parseAddressListSliced(vscode.window.activeTextEditor?.document.getText() ?? '', chain);
     case 'file': {
       const picked = await vscode.window.showOpenDialog({
         title: l10n.t('{0}: choose a .txt or .csv file', t.title),
@@ -34,7 +38,7 @@ export async function readListSource(
         filters: { 'Address lists': ['txt', 'csv'], 'All files': ['*'] },
       });
       const file = picked?.[0];
-      return file ? readAddressFile(file.fsPath, t) : undefined;
+      return file ? readAddressFile(file.fsPath, t, chain) : undefined;
     }
     case 'result': {
       const jobs = deps.doneJobs().filter((j) => j.resultPath);
@@ -45,7 +49,7 @@ export async function readListSource(
       );
       const job = chosen?.[0];
       if (!job?.resultPath) return undefined;
-      return readAddressFile(await firstTabularFile(job.resultPath), t);
+      return readAddressFile(await firstTabularFile(job.resultPath), t, chain);
     }
     default:
       return undefined;
@@ -62,13 +66,14 @@ async function firstTabularFile(p: string): Promise<string> {
 }
 
 /**
- * A .txt list's lines, or a .csv's column: the one classifier's address column first, the person
- * picks. Read in a table worker (core/results/readResult.ts), never as one string on this thread.
+ * A .txt list's lines, or a .csv's column (the one classifier's address column first, the person
+ * picks), parsed. Read and parsed in a table worker (core/results/readResult.ts): 100,000 cells
+ * made strings and parsed here held this thread's loop 25–29 ms at a time (issue 34 item 4).
  */
-async function readAddressFile(file: string, t: StepTitle): Promise<readonly string[] | undefined> {
+async function readAddressFile(file: string, t: StepTitle, chain: Chain): Promise<ParsedList | undefined> {
   return withResultReader(file, async (reader) => {
     const header = reader.columns;
-    if (header.length === 0) return [];
+    if (header.length === 0) return parseAddressList([], chain);
     let idx: number | undefined = 0;
     if (/\.csv$/iu.test(file)) {
       const guess = pickAddressColumn(header, reader.sample)?.column ?? -1;
@@ -81,6 +86,6 @@ async function readAddressFile(file: string, t: StepTitle): Promise<readonly str
       idx = col?.[0];
     }
     if (idx === undefined) return undefined;
-    return reader.columnText(idx);
+    return reader.addressList(idx, chain);
   });
 }

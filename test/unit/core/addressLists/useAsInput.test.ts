@@ -11,10 +11,11 @@ import { after, before, describe, it } from 'node:test';
 import { threadId } from 'node:worker_threads';
 import { addressRole, SAMPLE_ROWS } from '../../../../src/core/table/columnKind';
 import { RemoteTable } from '../../../../src/core/table/remoteTable';
-import { rankTargets, resultRole, type ListOffer } from '../../../../src/core/addressLists/inputTargets';
+import { listFields, rankTargets, rankTargetsWarm, resultRole, type ListOffer } from '../../../../src/core/addressLists/inputTargets';
+import { parseAddressList } from '../../../../src/core/spec/listParse';
 import { readResultLists, SAMPLE_CELLS, withResultReader } from '../../../../src/core/results/readResult';
 import { sampleAddress } from '../../../../src/core/spec/samples';
-import { firstAddresses } from '../../../../src/core/spec/addresses';
+import { firstAddresses, isCheckedFor } from '../../../../src/core/spec/addresses';
 import { validateInput } from '../../../../src/core/spec/catalog';
 import { tempDir, writeTemp } from '../../tableFixtures';
 
@@ -79,6 +80,25 @@ describe('use as input: the right next step first', () => {
     assert.ok(targets.every((t) => t.fits === true));
     assert.deepEqual(targets.find((t) => t.ep.id === 'pnl')?.offer.column, 'wallet');
     assert.deepEqual(targets.find((t) => t.ep.id === 'toptraders')?.offer.column, 'token');
+  });
+
+  it('the picker ranks with its checks built a piece a turn (zod\'s first builds were ~40 ms of one turn: issue 34 item 4), and ranks the same', async () => {
+    let turns = 0;
+    let ticking = true;
+    const tick = (): void => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const warm = await rankTargetsWarm([offer('token', T), offer('wallet', W)]);
+    ticking = false;
+    // One turn for each field of every endpoint with a list field, and one for its check.
+    const pieces = [...new Set(listFields().map((t) => t.ep))].reduce((n, ep) => n + ep.fields.length + 1, 0);
+    assert.ok(turns >= pieces, `the loop turned ${turns} times while ${pieces} pieces were built`);
+    const same = rankTargets([offer('token', T), offer('wallet', W)]);
+    const seen = (r: typeof same): string[] => r.targets.map((t) => `${t.ep.id} ${t.offer.column} ${t.count} ${t.price.text}`);
+    assert.deepEqual(seen(warm), seen(same));
+    assert.deepEqual(warm.refused, same.refused);
   });
 
   it('a list longer than a field takes is cut to its most, and says so', () => {
@@ -151,6 +171,24 @@ describe('one way to read a result: in a table worker', () => {
     const file = await writeTemp(dir, `name,owner\nbob,${W[0]}\nann,${W[1]}\n`);
     const got = await withResultReader(file, async (r) => ({ columns: r.columns, first: r.sample[0], cells: await r.columnText(1) }), { workerFile });
     assert.deepEqual(got, { columns: ['name', 'owner'], first: ['bob', W[0]], cells: [W[0], W[1]] });
+  });
+
+  it('a list source\'s column is parsed in the worker (its cells never cross): the same list as parsing its cells here, checked for the price step (issue 34 item 4)', async () => {
+    const cells = [W[0], ` ${W[1]} `, 'not-an-address', W[0], '', `"${W[2]}", ${W[3]}`, '0xdeadbeef', W[1]];
+    const file = await writeTemp(dir, `name,owner\n${cells.map((c, i) => `n${i},"${(c ?? '').replace(/"/gu, '""')}"`).join('\n')}\n`);
+    const threads: number[] = [];
+    const got = await withResultReader(file, (r) => r.addressList(1, 'main'), { workerFile, onThread: (t) => threads.push(t) });
+    const here = parseAddressList(cells.map((c) => c ?? ''), 'main');
+    assert.deepEqual(got.valid, here.valid);
+    assert.deepEqual(got.valid, W);
+    assert.equal(got.duplicates, here.duplicates);
+    assert.deepEqual(got.invalid.map((b) => [b.line, b.value, b.reason]), here.invalid.map((b) => [b.line, b.value, b.reason]));
+    assert.deepEqual(got.invalid.map((b) => b.line), [3, 7]);
+    assert.ok(threads.length === 1 && threads[0] !== threadId, 'parsed on the worker\'s thread, not this one');
+    assert.ok(Object.isFrozen(got.valid) && isCheckedFor(got.valid, 'main'), 'the price step takes the parsed list as it is');
+    const v = validateInput(rankTargets([offer('wallet', got.valid)]).targets[0]?.ep ?? assert.fail('no target'), { wallets: got.valid });
+    assert.ok(v.ok);
+    assert.equal(v.input.wallets, got.valid, 'taken as it is, not copied and checked again');
   });
 
   it('a wide result\'s first rows cross in windows of at most SAMPLE_CELLS cells: 640 columns × 50 rows were 32,000 cells in one message (issue 34 item 4)', async () => {

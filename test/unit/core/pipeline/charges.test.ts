@@ -19,6 +19,7 @@ import { downloadFrom } from '../../../../src/core/results/download';
 import { endpoint, type Endpoint } from '../../../../src/core/spec/catalog';
 import { examplePipeline, type PipelineFile } from '../../../../src/core/pipeline/format';
 import { columnFilterOf, filterResult } from '../../../../src/core/pipeline/filter';
+import { RemoteTable } from '../../../../src/core/table/remoteTable';
 import { planPipeline, planText, type Plan } from '../../../../src/core/pipeline/plan';
 import { planOnDisk, readRecord, runPipeline, type CallCellFn, type LastAnswer } from '../../../../src/core/pipeline/run';
 import type { QueryBody } from '../../../../src/core/spec/queryModel';
@@ -335,6 +336,28 @@ describe('pipeline filter step', () => {
       assert.equal(readFileSync(out, 'utf8'), 'wallet,amount\nA2,12345678901234567891\n');
       await assert.rejects(filterResult(src, [{ column: 'nope', op: 'empty' }], out, 'in', { workerFile }), /“in” has no column “nope” to filter on \(its columns: wallet, amount\)/u);
     } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+
+  it('reads no row of its result on the host: the header names the columns (a 640-column sample was 32,000 strings there, issue 34 item 4)', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'wa-pipe-filter-'));
+    // Every window the host asks of a table worker while the step runs (the sample's first rows came in windows).
+    const window = RemoteTable.prototype.window;
+    let windows = 0;
+    RemoteTable.prototype.window = function counted(this: RemoteTable, ...a: Parameters<RemoteTable['window']>) {
+      windows++;
+      return window.apply(this, a);
+    };
+    try {
+      const src = join(d, 'in.csv');
+      writeFileSync(src, 'wallet,amount\nA1,1\nA2,7\nA3,5\n');
+      const out = join(d, 'out.csv');
+      assert.equal(await filterResult(src, [{ column: 'amount', op: 'between', value: [2, 6] }], out, 'in', { workerFile }), 1);
+      assert.equal(readFileSync(out, 'utf8'), 'wallet,amount\nA3,5\n');
+      assert.equal(windows, 0, `the host asked ${windows} window(s) of rows`);
+    } finally {
+      RemoteTable.prototype.window = window;
       rmSync(d, { recursive: true, force: true });
     }
   });

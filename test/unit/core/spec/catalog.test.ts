@@ -9,6 +9,7 @@ import {
   decodeRequest,
   encodeRequest,
   endpoint,
+  inputSchema,
   resultKindFor,
   routeRequest,
   shortTitle,
@@ -99,6 +100,12 @@ describe('catalog', () => {
 describe('input validation', () => {
   const pnl = endpoint('pnl');
   const good = sampleAddress('main', 1);
+
+  it('builds an endpoint\'s input schema once: zod compiles its parser on the first parse, not at every check (issue 34 item 4)', () => {
+    for (const ep of ENDPOINTS) assert.equal(inputSchema(ep), inputSchema(ep), ep.id);
+    assert.ok(validateInput(pnl, { wallets: [good] }).ok);
+    assert.ok(!validateInput(pnl, { wallets: ['nope'] }).ok, 'the one schema still refuses');
+  });
 
   it('rejects a malformed main-chain address with the reason', () => {
     const v = validateInput(pnl, { wallets: [good, 'not-an-address0OIl'] });

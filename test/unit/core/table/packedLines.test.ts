@@ -53,8 +53,13 @@ describe('lists from the table worker (issue 34)', () => {
     await ask({ type: 'open', file }, 1);
     const addresses = await ask({ type: 'addresses', column: 0, chain: 'main' }, 2);
     const text = await ask({ type: 'columnText', column: 1 }, 3);
+    const parsed = await ask({ type: 'addressList', column: 0, chain: 'main' }, 5);
     await ask({ type: 'close' }, 4);
     assert.equal(addresses.type, 'reply', JSON.stringify(addresses).slice(0, 300));
+    assert.deepEqual(stringArrays(parsed), [], 'a list source\'s parsed list crossed as an array of strings');
+    if (parsed.type !== 'reply' || parsed.op !== 'addressList') throw new Error('wrong reply');
+    assert.equal((await unpackLines(parsed.value.addresses)).length, 2500);
+    assert.equal(parsed.value.duplicates, 500);
     assert.equal(text.type, 'reply');
     assert.deepEqual(stringArrays(addresses), [], 'the addresses crossed as an array of strings');
     assert.deepEqual(stringArrays(text), [], "the column's text crossed as an array of strings");
