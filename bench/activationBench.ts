@@ -256,6 +256,18 @@ async function hostIdle(logs: string, page: Workbench['page'], quietMs: number):
   }
 }
 
+/** Waits for the extension host to be idle, then clicks the extension's activity bar icon: the click's time, and the window's log folder. */
+async function clickIconWhenIdle(wb: Workbench): Promise<{ logs: string; clicked: number }> {
+  const page = wb.page;
+  const logs = join(wb.workspace, '..', 'user-data', 'logs');
+  await hostIdle(logs, page, 5_000);
+  const icon = page.locator('.part.activitybar .action-item .action-label[aria-label^="Wallet Analytics"]');
+  await icon.waitFor({ timeout: 60_000 });
+  const clicked = Date.now();
+  await icon.click();
+  return { logs, clicked };
+}
+
 /**
  * The sidebar path: a fresh window with no key, left until the workbench is idle, then the Wallet
  * Analytics icon in the activity bar clicked, as a person opening the sidebar for the first time.
@@ -265,12 +277,7 @@ async function sidebarRound(i: number): Promise<SidebarRound> {
   try {
     const page = wb.page;
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'notes.txt' }).first().waitFor({ timeout: 60_000 });
-    const logs = join(wb.workspace, '..', 'user-data', 'logs');
-    await hostIdle(logs, page, 5_000);
-    const icon = page.locator('.part.activitybar .action-item .action-label[aria-label^="Wallet Analytics"]');
-    await icon.waitFor({ timeout: 60_000 });
-    const clicked = Date.now();
-    await icon.click();
+    const { logs, clicked } = await clickIconWhenIdle(wb);
     await page.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Set API Key' }).first().waitFor({ timeout: 60_000 });
     const drawn = Date.now();
     const ours = (): string[] => filesUnder(logs).filter((f) => f.includes('Wallet Analytics'));
@@ -351,12 +358,7 @@ async function keyRound(i: number, sandbox: { baseUrl: string; demoKey: string }
     const reloaded = Date.now();
     await page.reload();
     await notes.waitFor({ timeout: 90_000 });
-    const logs = join(wb.workspace, '..', 'user-data', 'logs');
-    await hostIdle(logs, page, 5_000);
-    const icon = page.locator('.part.activitybar .action-item .action-label[aria-label^="Wallet Analytics"]');
-    await icon.waitFor({ timeout: 60_000 });
-    const clicked = Date.now();
-    await icon.click();
+    const { logs, clicked } = await clickIconWhenIdle(wb);
     const account = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Account' }) }).first();
     const first = account.locator('.monaco-list-row').first();
     await first.filter({ hasText: /\S/u }).waitFor({ timeout: 60_000 });

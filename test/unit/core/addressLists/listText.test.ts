@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { badEntriesText, parseAddressList, parseAddressListSliced, PARSE_SLICE } from '../../../../src/core/addressLists/listText';
 import { countingLookups } from '../../fixtures/countingLookups';
+import { countingTurns } from '../../loopTurns';
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 /** A distinct 44-character base58 address for each i: z, then i in base58 after a run of 1s (base58's zero). */
@@ -35,15 +36,7 @@ describe('a list of addresses parsed (issue 34 item 4)', () => {
   });
 
   it('a list source of 100,000 entries is parsed while a timer on the host keeps firing, to the same list as in one go', async () => {
-    let turns = 0;
-    let running = true;
-    const tick = (): void => {
-      turns++;
-      if (running) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const sliced = await parseAddressListSliced(ENTRIES, 'main');
-    running = false;
+    const { value: sliced, turns } = await countingTurns(() => parseAddressListSliced(ENTRIES, 'main'));
     // One turn of the loop at least between two slices of PARSE_SLICE entries.
     assert.ok(turns >= Math.floor(ENTRIES.length / PARSE_SLICE) - 1, `the host's loop turned ${turns} times while 100,000 entries were parsed`);
     const whole = parseAddressList(ENTRIES.join('\n'), 'main');

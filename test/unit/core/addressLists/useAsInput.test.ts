@@ -18,6 +18,7 @@ import { sampleAddress } from '../../../../src/core/spec/samples';
 import { firstAddresses, isCheckedFor } from '../../../../src/core/spec/addresses';
 import { validateInput } from '../../../../src/core/spec/catalog';
 import { tempDir, writeTemp } from '../../tableFixtures';
+import { countingTurns } from '../../loopTurns';
 
 let root = __dirname;
 while (!statSync(join(root, 'package.json'), { throwIfNoEntry: false })?.isFile()) root = dirname(root);
@@ -83,15 +84,7 @@ describe('use as input: the right next step first', () => {
   });
 
   it('the picker ranks with its checks built a piece a turn (zod\'s first builds were ~40 ms of one turn: issue 34 item 4), and ranks the same', async () => {
-    let turns = 0;
-    let ticking = true;
-    const tick = (): void => {
-      turns++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const warm = await rankTargetsWarm([offer('token', T), offer('wallet', W)]);
-    ticking = false;
+    const { value: warm, turns } = await countingTurns(() => rankTargetsWarm([offer('token', T), offer('wallet', W)]));
     // One turn for each field of every endpoint with a list field, and one for its check.
     const pieces = [...new Set(listFields().map((t) => t.ep))].reduce((n, ep) => n + ep.fields.length + 1, 0);
     assert.ok(turns >= pieces, `the loop turned ${turns} times while ${pieces} pieces were built`);

@@ -11,6 +11,7 @@ import { MessageChannel, type Transferable } from 'node:worker_threads';
 import { packLines, postMessageTo, unpackLines } from '../../../../src/core/table/packedLines';
 import type { WorkerMessage } from '../../../../src/core/table/workerProtocol';
 import { rng, tempDir, writeTemp } from '../../tableFixtures';
+import { countingTurns } from '../../loopTurns';
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const rand = rng(34);
@@ -114,15 +115,7 @@ describe('lists from the table worker (issue 34)', () => {
 
   it('the host cuts 100,000 strings back out with its loop given back between slices', async () => {
     const strings = Array.from({ length: 100_000 }, (_, i) => (i % 10 === 0 ? '' : i % 7 === 0 ? `é${i}\n` : address(i)));
-    let turns = 0;
-    let ticking = true;
-    const tick = (): void => {
-      turns++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const back = await unpackLines(packLines(strings));
-    ticking = false;
+    const { value: back, turns } = await countingTurns(() => unpackLines(packLines(strings)));
     assert.deepEqual(back, strings);
     assert.ok(turns >= 5, `the loop turned ${turns} times while 100,000 strings were cut`);
   });
