@@ -26,7 +26,6 @@ interface StatusError {
   readonly message: string;
 }
 
-
 export function stateOfError(e: unknown): { state: SidebarState; error: StatusError } {
   const kind = isWalletApiError(e) ? e.kind : 'other';
   const message = errorText(e);
