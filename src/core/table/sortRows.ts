@@ -8,10 +8,12 @@
  *
  * Each key is one Float64Array (NaN = empty): a column of numbers is its own key; a column
  * holding text gets a rank array computed once and cached with the column. A sort is a stable
- * LSD radix sort of row ids by the key's bits, read in place, one key after another from the
- * last, with no comparator: at most four passes of 16 bits per key, and none for a digit every
- * row shares (≈40–60 ms for 1,000,000 rows, where a comparator `Uint32Array.sort` took ≈430 ms).
- * A sort allocates nothing per column, and a view passes its spare buffer as the scratch. The
+ * LSD radix sort of row ids by the key's bits, one key after another from the last, with no
+ * comparator: passes of 11-bit digits (four for a narrow column, six for doubles), none for a digit
+ * every row shares; the key is read through the row ids once and then carried beside them, so each
+ * pass reads in order (1,000,000 rows of a 40-bit column: 75–135 ms on the bench machine under
+ * load, where 16-bit digits read through the ids took 170–300; a comparator `Uint32Array.sort` ≈430).
+ * A view passes its spare buffer as the scratch for the ids; the carried key words are the sort's own. The
  * dense ranks of a column holding text are cached with it: a Float64Array, 8 bytes a row (NaN for
  * an empty cell, so a rank key sorts as a numbers key does); building them takes the ids of the
  * non-empty rows and a map of the distinct texts, let go once built.
@@ -100,13 +102,13 @@ function exactRuns(ids: Uint32Array, key: Float64Array, col: TypedColumn, exact:
 }
 
 /**
- * Turns the counts of one digit (at counts[base]) into the start of each bucket; false when the
- * pass would change no order (no row, or one bucket holding all n rows).
+ * Turns the counts of one digit (at counts[base], DIGIT_VALUES of them) into the start of each
+ * bucket; false when the pass would change no order (no row, or one bucket holding all n rows).
  */
 function bucketStarts(base: number, n: number): boolean {
   let sum = 0;
   let uniform = false;
-  for (let b = base; b < base + 65536; b++) {
+  for (let b = base; b < base + DIGIT_VALUES; b++) {
     const c = counts[b] ?? 0;
     if (c === n) uniform = true;
     counts[b] = sum;
@@ -115,68 +117,44 @@ function bucketStarts(base: number, n: number): boolean {
   return !uniform && n > 0;
 }
 
-/** 16 counts a digit value, for the four 16-bit digits of a key (one pass over the rows fills all four). */
-const counts = new Uint32Array(4 * 65536);
+/**
+ * Digits of 11 bits: 2,048 buckets a pass, so a pass writes to few enough places at once for the
+ * caches. With 16-bit digits read through the row ids, every row of every pass was a cache miss in
+ * the key and another in one of 65,536 buckets: 250–600 ms for 1,000,000 rows of a 40-bit column
+ * on the bench machine, against 40–60 on a faster one (issue 34).
+ */
+const DIGIT_BITS = 11;
+const DIGIT_VALUES = 1 << DIGIT_BITS;
+const DIGIT_MASK = DIGIT_VALUES - 1;
+/** Counts of each digit value, for up to six digits of a key (one pass over the rows fills them all). */
+const counts = new Uint32Array(6 * DIGIT_VALUES);
 
 /**
- * Stable LSD radix sort of row `ids` by the column's sort `key` (NaN = empty: after every value
- * in both directions), reading the key's bits in place: the order-preserving form of a double is
- * its bits with the sign bit set (positive) or every bit flipped (negative); -0 counts as 0, so the
- * two tie and fall to the next key. Descending flips the form. The four digits' counts come from
- * one pass over the rows; a digit that is the same on every row costs no pass (integers, small
- * ranges). Sorts `ids` in place; `spare` (as long as ids) is scratch.
+ * One stable pass of the radix sort: rows src[0, n) with their words key[0, n) (and high[0, n)
+ * when given) go to dst, keyOut (and highOut) by digit `(key >>> shift) & DIGIT_MASK`, whose
+ * bucket starts are at counts[base].
  */
-function radixSort(ids: Uint32Array, key: Float64Array, descending: boolean, spare: Uint32Array): void {
-  const bits = new Uint32Array(key.buffer, key.byteOffset, key.length * 2);
-  // Empty cells go last, in the order they came (stable): only the others are sorted.
-  let n = 0;
-  let e = ids.length;
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i] ?? 0;
-    if (key[id] === key[id]) spare[n++] = id;
-    else spare[--e] = id;
-  }
-  emptiesAfter(ids, spare, n, e);
-  let src = spare;
-  let dst = ids;
-  const flip = descending ? 0xffffffff : 0;
-  counts.fill(0);
-  for (let i = 0; i < n; i++) {
-    const id = src[i] ?? 0;
-    const lo = orderLow(bits, id) ^ flip;
-    const hi = orderHigh(bits, id) ^ flip;
-    counts[lo & 0xffff] = (counts[lo & 0xffff] ?? 0) + 1;
-    counts[65536 + (lo >>> 16)] = (counts[65536 + (lo >>> 16)] ?? 0) + 1;
-    counts[131072 + (hi & 0xffff)] = (counts[131072 + (hi & 0xffff)] ?? 0) + 1;
-    counts[196608 + (hi >>> 16)] = (counts[196608 + (hi >>> 16)] ?? 0) + 1;
-  }
-  for (let pass = 0; pass < 4; pass++) {
-    const base = pass * 65536;
-    if (!bucketStarts(base, n)) continue;
-    const shift = (pass & 1) * 16;
-    // One loop per word, not a test per row: each loop's type feedback is its own, so code made
-    // hot by one sort (sortWarmup.ts) is not thrown away when the next sort takes the other word.
-    if (pass >= 2) {
-      for (let i = 0; i < n; i++) {
-        const id = src[i] ?? 0;
-        const bucket = base + (((orderHigh(bits, id) ^ flip) >>> shift) & 0xffff);
-        const at = counts[bucket] ?? 0;
-        counts[bucket] = at + 1;
-        dst[at] = id;
-      }
-    } else {
-      for (let i = 0; i < n; i++) {
-        const id = src[i] ?? 0;
-        const bucket = base + (((orderLow(bits, id) ^ flip) >>> shift) & 0xffff);
-        const at = counts[bucket] ?? 0;
-        counts[bucket] = at + 1;
-        dst[at] = id;
-      }
+function scatter(n: number, base: number, shift: number, src: Uint32Array, dst: Uint32Array, key: Uint32Array, keyOut: Uint32Array, high: Uint32Array | undefined, highOut: Uint32Array | undefined): void {
+  if (high && highOut) {
+    for (let i = 0; i < n; i++) {
+      const k = key[i] ?? 0;
+      const bucket = base + ((k >>> shift) & DIGIT_MASK);
+      const at = counts[bucket] ?? 0;
+      counts[bucket] = at + 1;
+      dst[at] = src[i] ?? 0;
+      keyOut[at] = k;
+      highOut[at] = high[i] ?? 0;
     }
-    [src, dst] = [dst, src];
+  } else {
+    for (let i = 0; i < n; i++) {
+      const k = key[i] ?? 0;
+      const bucket = base + ((k >>> shift) & DIGIT_MASK);
+      const at = counts[bucket] ?? 0;
+      counts[bucket] = at + 1;
+      dst[at] = src[i] ?? 0;
+      keyOut[at] = k;
+    }
   }
-  // The sorted values are in src[0, n); the empty cells already sit after them in ids.
-  if (src !== ids) ids.set(src.subarray(0, n));
 }
 
 /**
@@ -189,8 +167,69 @@ function emptiesAfter(ids: Uint32Array, spare: Uint32Array, n: number, e: number
 }
 
 /**
+ * Stable LSD radix sort of row `ids` by the column's sort `key` (NaN = empty: after every value
+ * in both directions). The order-preserving form of a double is its bits with the sign bit set
+ * (positive) or every bit flipped (negative); -0 counts as 0, so the two tie and fall to the next
+ * key. Descending flips the form. The form is read through the ids once: its low word and high
+ * word are carried with the ids from pass to pass (six digits of 11, 11, 10 bits a word), so every
+ * pass reads in order. A digit that is the same on every row costs no pass. Sorts `ids` in place;
+ * `spare` (as long as ids) is scratch.
+ */
+function radixSort(ids: Uint32Array, key: Float64Array, descending: boolean, spare: Uint32Array): void {
+  const bits = new Uint32Array(key.buffer, key.byteOffset, key.length * 2);
+  // Empty cells go last, in the order they came (stable): only the others are sorted.
+  let n = 0;
+  let e = ids.length;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] ?? 0;
+    if (key[id] === key[id]) spare[n++] = id;
+    else spare[--e] = id;
+  }
+  emptiesAfter(ids, spare, n, e);
+  const flip = descending ? 0xffffffff : 0;
+  // The key's words, carried with the ids (scratch of this sort only: 16 bytes a row while it runs).
+  let lo = new Uint32Array(n);
+  let hi = new Uint32Array(n);
+  let lo2 = new Uint32Array(n);
+  let hi2 = new Uint32Array(n);
+  counts.fill(0);
+  for (let i = 0; i < n; i++) {
+    const id = spare[i] ?? 0;
+    const l = (orderLow(bits, id) ^ flip) >>> 0;
+    const h = (orderHigh(bits, id) ^ flip) >>> 0;
+    lo[i] = l;
+    hi[i] = h;
+    counts[l & DIGIT_MASK] = (counts[l & DIGIT_MASK] ?? 0) + 1;
+    counts[DIGIT_VALUES + ((l >>> 11) & DIGIT_MASK)] = (counts[DIGIT_VALUES + ((l >>> 11) & DIGIT_MASK)] ?? 0) + 1;
+    counts[2 * DIGIT_VALUES + (l >>> 22)] = (counts[2 * DIGIT_VALUES + (l >>> 22)] ?? 0) + 1;
+    counts[3 * DIGIT_VALUES + (h & DIGIT_MASK)] = (counts[3 * DIGIT_VALUES + (h & DIGIT_MASK)] ?? 0) + 1;
+    counts[4 * DIGIT_VALUES + ((h >>> 11) & DIGIT_MASK)] = (counts[4 * DIGIT_VALUES + ((h >>> 11) & DIGIT_MASK)] ?? 0) + 1;
+    counts[5 * DIGIT_VALUES + (h >>> 22)] = (counts[5 * DIGIT_VALUES + (h >>> 22)] ?? 0) + 1;
+  }
+  let src = spare;
+  let dst = ids;
+  for (let pass = 0; pass < 6; pass++) {
+    const base = pass * DIGIT_VALUES;
+    if (!bucketStarts(base, n)) continue;
+    const shift = (pass % 3) * 11;
+    // The low word's passes carry the high word along; the high word's need the low word no more.
+    if (pass < 3) {
+      scatter(n, base, shift, src, dst, lo, lo2, hi, hi2);
+      [lo, lo2, hi, hi2] = [lo2, lo, hi2, hi];
+    } else {
+      scatter(n, base, shift, src, dst, hi, hi2, undefined, undefined);
+      [hi, hi2] = [hi2, hi];
+    }
+    [src, dst] = [dst, src];
+  }
+  // The sorted values are in src[0, n); the empty cells already sit after them in ids.
+  if (src !== ids) ids.set(src.subarray(0, n));
+}
+
+/**
  * radixSort for a narrow column (ScaledInts): its stored forms are already order-preserving
- * unsigned keys, 0 for an empty cell. Two digits of 16 bits, and the high byte when it has one.
+ * unsigned keys of 32 or 40 bits, 0 for an empty cell. The first digit is read through the ids;
+ * the rest of the key (at most 29 bits) is carried with them, one word a row.
  */
 function radixSortBits(ids: Uint32Array, { bits, high }: ScaledInts, descending: boolean, spare: Uint32Array): void {
   let n = 0;
@@ -201,44 +240,42 @@ function radixSortBits(ids: Uint32Array, { bits, high }: ScaledInts, descending:
     else spare[--e] = id;
   }
   emptiesAfter(ids, spare, n, e);
+  const flip = descending ? 0xffffffff : 0;
+  // rest = the key's bits from the 12th up: the low word's 21, then the high byte's 8.
+  let rest = new Uint32Array(n); // scratch of this sort only: 8 bytes a row while it runs
+  let rest2 = new Uint32Array(n);
+  counts.fill(0, 0, 4 * DIGIT_VALUES);
+  for (let i = 0; i < n; i++) {
+    const id = spare[i] ?? 0;
+    const u = ((bits[id] ?? 0) ^ flip) >>> 0;
+    const r = ((u >>> 11) | ((((high?.[id] ?? 0) ^ flip) & 0xff) << 21)) >>> 0;
+    rest[i] = r;
+    counts[u & DIGIT_MASK] = (counts[u & DIGIT_MASK] ?? 0) + 1;
+    counts[DIGIT_VALUES + (r & DIGIT_MASK)] = (counts[DIGIT_VALUES + (r & DIGIT_MASK)] ?? 0) + 1;
+    counts[2 * DIGIT_VALUES + ((r >>> 11) & DIGIT_MASK)] = (counts[2 * DIGIT_VALUES + ((r >>> 11) & DIGIT_MASK)] ?? 0) + 1;
+    counts[3 * DIGIT_VALUES + (r >>> 22)] = (counts[3 * DIGIT_VALUES + (r >>> 22)] ?? 0) + 1;
+  }
   let src = spare;
   let dst = ids;
-  const flip = descending ? 0xffffffff : 0;
-  const passes = high ? 3 : 2;
-  counts.fill(0, 0, passes * 65536);
-  for (let i = 0; i < n; i++) {
-    const id = src[i] ?? 0;
-    const u = (bits[id] ?? 0) ^ flip;
-    counts[u & 0xffff] = (counts[u & 0xffff] ?? 0) + 1;
-    counts[65536 + (u >>> 16)] = (counts[65536 + (u >>> 16)] ?? 0) + 1;
-    if (high) {
-      const h = ((high[id] ?? 0) ^ flip) & 0xff;
-      counts[131072 + h] = (counts[131072 + h] ?? 0) + 1;
-    }
-  }
-  for (let pass = 0; pass < passes; pass++) {
-    const base = pass * 65536;
-    if (!bucketStarts(base, n)) continue;
-    const shift = pass * 16;
-    // The high byte's pass has a loop of its own (see radixSort).
-    if (pass === 2 && high) {
-      for (let i = 0; i < n; i++) {
-        const id = src[i] ?? 0;
-        const bucket = base + (((high[id] ?? 0) ^ flip) & 0xff);
-        const at = counts[bucket] ?? 0;
-        counts[bucket] = at + 1;
-        dst[at] = id;
-      }
-    } else {
-      for (let i = 0; i < n; i++) {
-        const id = src[i] ?? 0;
-        const bucket = base + ((((bits[id] ?? 0) ^ flip) >>> shift) & 0xffff);
-        const at = counts[bucket] ?? 0;
-        counts[bucket] = at + 1;
-        dst[at] = id;
-      }
+  // The first digit's pass: the digit read again through the ids, the rest carried.
+  if (bucketStarts(0, n)) {
+    for (let i = 0; i < n; i++) {
+      const id = src[i] ?? 0;
+      const bucket = ((bits[id] ?? 0) ^ flip) & DIGIT_MASK;
+      const at = counts[bucket] ?? 0;
+      counts[bucket] = at + 1;
+      dst[at] = id;
+      rest2[at] = rest[i] ?? 0;
     }
     [src, dst] = [dst, src];
+    [rest, rest2] = [rest2, rest];
+  }
+  for (let pass = 1; pass < 4; pass++) {
+    const base = pass * DIGIT_VALUES;
+    if (!bucketStarts(base, n)) continue;
+    scatter(n, base, (pass - 1) * 11, src, dst, rest, rest2, undefined, undefined);
+    [src, dst] = [dst, src];
+    [rest, rest2] = [rest2, rest];
   }
   if (src !== ids) ids.set(src.subarray(0, n));
 }
