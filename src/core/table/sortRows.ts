@@ -9,10 +9,12 @@
  * Each key is one Float64Array (NaN = empty): a column of numbers is its own key; a column
  * holding text gets a rank array computed once and cached with the column. A sort is a stable
  * LSD radix sort of row ids by the key's bits, one key after another from the last, with no
- * comparator: passes of 11-bit digits (four for a narrow column, six for doubles), none for a digit
- * every row shares; the key is read through the row ids once and then carried beside them, so each
- * pass reads in order (1,000,000 rows of a 40-bit column: 75–135 ms on the bench machine under
- * load, where 16-bit digits read through the ids took 170–300; a comparator `Uint32Array.sort` ≈430).
+ * comparator; none for a digit every row shares. Only the first pass reads the key through the row
+ * ids (a cache miss a row on a big column); the rest of the key is carried beside the ids, so later
+ * passes read in order: doubles in six passes of 11-bit digits with both words carried (16 bytes a
+ * row while it runs), a narrow column in 16-bit digits with its middle digit carried (2 bytes a row;
+ * 1,000,000 rows of a 40-bit column: 71–128 ms of CPU on the bench machine under load, where every
+ * pass reading through the ids took 200–250; a comparator `Uint32Array.sort` ≈430).
  * A view passes its spare buffer as the scratch for the ids; the carried key words are the sort's own. The
  * dense ranks of a column holding text are cached with it: a Float64Array, 8 bytes a row (NaN for
  * an empty cell, so a rank key sorts as a numbers key does); building them takes the ids of the
@@ -226,10 +228,18 @@ function radixSort(ids: Uint32Array, key: Float64Array, descending: boolean, spa
   if (src !== ids) ids.set(src.subarray(0, n));
 }
 
+/** A narrow column's digits: 16 bits, 16 bits, the high byte (their counts at 0, 65,536 and 131,072 in narrowCounts). */
+const narrowCounts = new Uint32Array(2 * 65536 + 256);
+
 /**
  * radixSort for a narrow column (ScaledInts): its stored forms are already order-preserving
- * unsigned keys of 32 or 40 bits, 0 for an empty cell. The first digit is read through the ids;
- * the rest of the key (at most 29 bits) is carried with them, one word a row.
+ * unsigned keys of 32 or 40 bits, 0 for an empty cell. Two digits of 16 bits, and the high byte
+ * when it has one. Only the first pass reads the key through the ids; it writes the key's other
+ * digit beside the ids it places (2 bytes a row), and the next pass reads it in order (the high
+ * byte's pass reads its 1-byte-a-row array through the ids, which the caches hold): reading the key through the ids every pass was a cache miss a row and a
+ * pass (1,000,000 rows of a 40-bit column: 250–600 ms on the bench machine). Words of 4 bytes
+ * carried (with 11-bit digits) were faster still, but took the quoted file's peak memory over
+ * issue 34's budget of 0.25 × the file.
  */
 function radixSortBits(ids: Uint32Array, { bits, high }: ScaledInts, descending: boolean, spare: Uint32Array): void {
   let n = 0;
@@ -241,43 +251,72 @@ function radixSortBits(ids: Uint32Array, { bits, high }: ScaledInts, descending:
   }
   emptiesAfter(ids, spare, n, e);
   const flip = descending ? 0xffffffff : 0;
-  // rest = the key's bits from the 12th up: the low word's 21, then the high byte's 8.
-  let rest = new Uint32Array(n); // scratch of this sort only: 8 bytes a row while it runs
-  let rest2 = new Uint32Array(n);
-  counts.fill(0, 0, 4 * DIGIT_VALUES);
+  const counts = narrowCounts;
+  counts.fill(0);
   for (let i = 0; i < n; i++) {
     const id = spare[i] ?? 0;
     const u = ((bits[id] ?? 0) ^ flip) >>> 0;
-    const r = ((u >>> 11) | ((((high?.[id] ?? 0) ^ flip) & 0xff) << 21)) >>> 0;
-    rest[i] = r;
-    counts[u & DIGIT_MASK] = (counts[u & DIGIT_MASK] ?? 0) + 1;
-    counts[DIGIT_VALUES + (r & DIGIT_MASK)] = (counts[DIGIT_VALUES + (r & DIGIT_MASK)] ?? 0) + 1;
-    counts[2 * DIGIT_VALUES + ((r >>> 11) & DIGIT_MASK)] = (counts[2 * DIGIT_VALUES + ((r >>> 11) & DIGIT_MASK)] ?? 0) + 1;
-    counts[3 * DIGIT_VALUES + (r >>> 22)] = (counts[3 * DIGIT_VALUES + (r >>> 22)] ?? 0) + 1;
+    counts[u & 0xffff] = (counts[u & 0xffff] ?? 0) + 1;
+    counts[65536 + (u >>> 16)] = (counts[65536 + (u >>> 16)] ?? 0) + 1;
+    if (high) {
+      const h = ((high[id] ?? 0) ^ flip) & 0xff;
+      counts[131072 + h] = (counts[131072 + h] ?? 0) + 1;
+    }
   }
+  const sortLow = narrowStarts(0, n, 65536);
+  const sortMid = narrowStarts(65536, n, 65536);
+  const sortHigh = high !== undefined && narrowStarts(131072, n, 256);
+  // What the first pass carries: the middle digit, 2 bytes a row. The high byte is read through
+  // the ids in its own pass: 1 byte a row of the column, its reads hit the caches.
+  const mid = new Uint16Array(sortMid ? n : 0);
   let src = spare;
   let dst = ids;
-  // The first digit's pass: the digit read again through the ids, the rest carried.
-  if (bucketStarts(0, n)) {
+  if (sortLow) {
     for (let i = 0; i < n; i++) {
       const id = src[i] ?? 0;
-      const bucket = ((bits[id] ?? 0) ^ flip) & DIGIT_MASK;
+      const u = ((bits[id] ?? 0) ^ flip) >>> 0;
+      const at = counts[u & 0xffff] ?? 0;
+      counts[u & 0xffff] = at + 1;
+      dst[at] = id;
+      mid[at] = u >>> 16;
+    }
+    [src, dst] = [dst, src];
+  } else {
+    for (let i = 0; i < n; i++) mid[i] = ((bits[src[i] ?? 0] ?? 0) ^ flip) >>> 16;
+  }
+  if (sortMid) {
+    for (let i = 0; i < n; i++) {
+      const bucket = 65536 + (mid[i] ?? 0);
+      const at = counts[bucket] ?? 0;
+      counts[bucket] = at + 1;
+      dst[at] = src[i] ?? 0;
+    }
+    [src, dst] = [dst, src];
+  }
+  if (sortHigh) {
+    for (let i = 0; i < n; i++) {
+      const id = src[i] ?? 0;
+      const bucket = 131072 + (((high[id] ?? 0) ^ flip) & 0xff);
       const at = counts[bucket] ?? 0;
       counts[bucket] = at + 1;
       dst[at] = id;
-      rest2[at] = rest[i] ?? 0;
     }
-    [src, dst] = [dst, src];
-    [rest, rest2] = [rest2, rest];
-  }
-  for (let pass = 1; pass < 4; pass++) {
-    const base = pass * DIGIT_VALUES;
-    if (!bucketStarts(base, n)) continue;
-    scatter(n, base, (pass - 1) * 11, src, dst, rest, rest2, undefined, undefined);
-    [src, dst] = [dst, src];
-    [rest, rest2] = [rest2, rest];
+    src = dst;
   }
   if (src !== ids) ids.set(src.subarray(0, n));
+}
+
+/** bucketStarts over narrowCounts. */
+function narrowStarts(base: number, n: number, values: number): boolean {
+  let sum = 0;
+  let uniform = false;
+  for (let b = base; b < base + values; b++) {
+    const c = narrowCounts[b] ?? 0;
+    if (c === n) uniform = true;
+    narrowCounts[b] = sum;
+    sum += c;
+  }
+  return !uniform && n > 0;
 }
 
 /** The high word of value `id`'s order-preserving form (-0 as 0). */
