@@ -104,26 +104,24 @@ function exactRuns(ids: Uint32Array, key: Float64Array, col: TypedColumn, exact:
 }
 
 /**
- * Turns the counts of one digit (at counts[base], DIGIT_VALUES of them) into the start of each
- * bucket; false when the pass would change no order (no row, or one bucket holding all n rows).
+ * Turns the counts of one digit (`values` of them, at table[base]) into the start of each bucket;
+ * false when the pass would change no order (no row, or one bucket holding all n rows).
  */
-function bucketStarts(base: number, n: number): boolean {
+function bucketStarts(table: Uint32Array, base: number, n: number, values: number): boolean {
   let sum = 0;
   let uniform = false;
-  for (let b = base; b < base + DIGIT_VALUES; b++) {
-    const c = counts[b] ?? 0;
+  for (let b = base; b < base + values; b++) {
+    const c = table[b] ?? 0;
     if (c === n) uniform = true;
-    counts[b] = sum;
+    table[b] = sum;
     sum += c;
   }
   return !uniform && n > 0;
 }
 
 /**
- * Digits of 11 bits: 2,048 buckets a pass, so a pass writes to few enough places at once for the
- * caches. With 16-bit digits read through the row ids, every row of every pass was a cache miss in
- * the key and another in one of 65,536 buckets: 250–600 ms for 1,000,000 rows of a 40-bit column
- * on the bench machine, against 40–60 on a faster one (issue 34).
+ * Doubles' digits, 11 bits: 2,048 buckets a pass, so a pass that writes the ids and the two carried
+ * words of each row writes to few enough places at once for the caches.
  */
 const DIGIT_BITS = 11;
 const DIGIT_VALUES = 1 << DIGIT_BITS;
@@ -137,25 +135,14 @@ const counts = new Uint32Array(6 * DIGIT_VALUES);
  * bucket starts are at counts[base].
  */
 function scatter(n: number, base: number, shift: number, src: Uint32Array, dst: Uint32Array, key: Uint32Array, keyOut: Uint32Array, high: Uint32Array | undefined, highOut: Uint32Array | undefined): void {
-  if (high && highOut) {
-    for (let i = 0; i < n; i++) {
-      const k = key[i] ?? 0;
-      const bucket = base + ((k >>> shift) & DIGIT_MASK);
-      const at = counts[bucket] ?? 0;
-      counts[bucket] = at + 1;
-      dst[at] = src[i] ?? 0;
-      keyOut[at] = k;
-      highOut[at] = high[i] ?? 0;
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      const k = key[i] ?? 0;
-      const bucket = base + ((k >>> shift) & DIGIT_MASK);
-      const at = counts[bucket] ?? 0;
-      counts[bucket] = at + 1;
-      dst[at] = src[i] ?? 0;
-      keyOut[at] = k;
-    }
+  for (let i = 0; i < n; i++) {
+    const k = key[i] ?? 0;
+    const bucket = base + ((k >>> shift) & DIGIT_MASK);
+    const at = counts[bucket] ?? 0;
+    counts[bucket] = at + 1;
+    dst[at] = src[i] ?? 0;
+    keyOut[at] = k;
+    if (high && highOut) highOut[at] = high[i] ?? 0; // the same way every row of a pass: predicted
   }
 }
 
@@ -212,7 +199,7 @@ function radixSort(ids: Uint32Array, key: Float64Array, descending: boolean, spa
   let dst = ids;
   for (let pass = 0; pass < 6; pass++) {
     const base = pass * DIGIT_VALUES;
-    if (!bucketStarts(base, n)) continue;
+    if (!bucketStarts(counts, base, n, DIGIT_VALUES)) continue;
     const shift = (pass % 3) * 11;
     // The low word's passes carry the high word along; the high word's need the low word no more.
     if (pass < 3) {
@@ -263,9 +250,9 @@ function radixSortBits(ids: Uint32Array, { bits, high }: ScaledInts, descending:
       counts[131072 + h] = (counts[131072 + h] ?? 0) + 1;
     }
   }
-  const sortLow = narrowStarts(0, n, 65536);
-  const sortMid = narrowStarts(65536, n, 65536);
-  const sortHigh = high !== undefined && narrowStarts(131072, n, 256);
+  const sortLow = bucketStarts(counts, 0, n, 65536);
+  const sortMid = bucketStarts(counts, 65536, n, 65536);
+  const sortHigh = high !== undefined && bucketStarts(counts, 131072, n, 256);
   // What the first pass carries: the middle digit, 2 bytes a row. The high byte is read through
   // the ids in its own pass: 1 byte a row of the column, its reads hit the caches.
   const mid = new Uint16Array(sortMid ? n : 0);
@@ -304,19 +291,6 @@ function radixSortBits(ids: Uint32Array, { bits, high }: ScaledInts, descending:
     src = dst;
   }
   if (src !== ids) ids.set(src.subarray(0, n));
-}
-
-/** bucketStarts over narrowCounts. */
-function narrowStarts(base: number, n: number, values: number): boolean {
-  let sum = 0;
-  let uniform = false;
-  for (let b = base; b < base + values; b++) {
-    const c = narrowCounts[b] ?? 0;
-    if (c === n) uniform = true;
-    narrowCounts[b] = sum;
-    sum += c;
-  }
-  return !uniform && n > 0;
 }
 
 /** The high word of value `id`'s order-preserving form (-0 as 0). */
