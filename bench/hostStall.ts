@@ -35,6 +35,8 @@ import { pickAddressColumn } from '../src/core/table/columnKind';
 import { parseAddressListSliced } from '../src/core/addressLists/listText';
 import { compareInWorker, detectChanges } from '../src/core/watch/changes';
 import { resolveReference } from '../src/core/pipeline/resolve';
+import * as resolveModule from '../src/core/pipeline/resolve';
+import { listText } from '../src/core/addressLists/addressSets';
 import { filterResult } from '../src/core/pipeline/filter';
 import { validateInput } from '../src/core/spec/catalog';
 import { quote } from '../src/core/money/pricing';
@@ -43,7 +45,7 @@ import { startSandbox } from '../src/sandbox/index';
 import { startSandboxThread } from '../src/sandbox/thread';
 import { generateWalletCsv } from './tableData';
 import { generateSharedCsv } from './compareData';
-import { arg, repoRoot, runPartOrMain } from './benchKit';
+import { arg, flag, repoRoot, runPartOrMain } from './benchKit';
 
 const BUDGET_MS = 16;
 const PATHS = ['idle', 'use-as-input', 'price-list', 'list-source', 'watch-run', 'compare-open', 'pipeline-take', 'pipeline-filter', 'sandbox-start'] as const;
@@ -146,7 +148,16 @@ async function runPath(p: PathName, scratch: string): Promise<string> {
       }
     }
     case 'pipeline-take': {
+      // run.ts's take step: the reference resolved and its list file written (from the list as it
+      // crossed when this build has resolveReferenceList, else the strings, as run.ts wrote them before).
+      const packed = (resolveModule as unknown as Record<string, unknown>).resolveReferenceList;
+      if (typeof packed === 'function') {
+        const r = await (packed as (ref: { from: string }, p: string, o: { workerFile: string }) => Promise<{ count: number; column: string; file: () => Promise<Uint8Array> }>)({ from: 'top' }, fileA, { workerFile });
+        await writeFile(join(scratch, 'top.txt'), await r.file());
+        return `${r.count} ${r.column}`;
+      }
       const r = await resolveReference({ from: 'top' }, fileA, { workerFile });
+      await writeFile(join(scratch, 'top.txt'), listText(r.values));
       return `${r.values.length} ${r.column}`;
     }
     case 'pipeline-filter': {
@@ -174,6 +185,15 @@ async function measure(p: PathName): Promise<Figures> {
     await new Promise((r) => setTimeout(r, 300));
     const launcher = startLauncher();
     await new Promise((r) => setTimeout(r, 700));
+    // A host that has been idle has collected its start-up garbage (V8's memory reducer runs when a
+    // process goes quiet). This fresh process has not: loading the bundle and starting the launcher
+    // left a small heap with a low limit, and the first few MB a path keeps set off a mark-compact
+    // of that start-up heap inside the clock, a pause no person sees in a host that has been running
+    // (a full GC here, before the clock, with `--expose-gc`; `--no-settle` measures without it).
+    if (!flag('no-settle')) {
+      global.gc?.();
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();
     // The monitor's first tick only sets where it counts from: a path that starts with a synchronous
@@ -197,7 +217,7 @@ const load = (): string => (loadavg()[0] ?? 0).toFixed(1);
 
 function runChild(script: string, p: PathName): Figures | string {
   const sandbox = arg('sandbox', '');
-  const r = spawnSync(process.execPath, [script, '--mode', p, '--file', fileA, '--file-b', fileB, '--rows', String(rows), ...(sandbox ? ['--sandbox', sandbox] : [])], { encoding: 'utf8', maxBuffer: 16 << 20 });
+  const r = spawnSync(process.execPath, ['--expose-gc', script, '--mode', p, '--file', fileA, '--file-b', fileB, '--rows', String(rows), ...(sandbox ? ['--sandbox', sandbox] : []), ...(flag('no-settle') ? ['--no-settle'] : [])], { encoding: 'utf8', maxBuffer: 16 << 20 });
   const line = r.stdout.trim().split('\n').at(-1) ?? '';
   if (r.status !== 0 || !line.startsWith('{')) return `exit ${String(r.status)}: ${r.stderr.trim().split('\n').slice(-3).join(' ')}`;
   return JSON.parse(line) as Figures;
