@@ -3,7 +3,7 @@
  * that reads a result reads a 722 MB one (issue 34 item 4): "use as input" to its price step, a
  * list source ("from a previous result": the column's text, parsed as a list), a watch's run
  * (two results compared, its changes counted), a comparison opened as a table, and a pipeline's
- * local steps (a reference resolved to addresses, a filter written), and the price step of a paid call
+ * local steps (a take step: a reference resolved and its list file written; a filter written), and the price step of a paid call
  * with the 100,000 addresses "use as input" read (`price-list`: the endpoint's input check, as
  * callService runs it before the price shows, then the price). Budget: no stall over 16 ms;
  * the exit code is 1 when any path's max is over it. `sandbox-start` (issue 34 item 1): the sandbox
@@ -14,11 +14,13 @@
  *   npm run bench:stall                                  # bench/data/wallets-100000-seed1.csv (+ seed2-shared90), made on first use
  *   node out/bench/hostStall.js --rounds 3 --before /tmp/base   # interleaved with another checkout's build of this bench
  *   node out/bench/hostStall.js --rows 5000 --paths use-as-input,list-source   # a quick look
+ *   node out/bench/hostStall.js --no-settle               # the fresh process's start-up collections left inside the clock
  *
  * Why a fresh process per path and round: each path starts as a person's action does, in a host
  * that has been idle, with the table launcher (when this build has one) started beforehand at an
- * idle moment, as the extension starts it after its features load. The stall is
- * perf_hooks.monitorEventLoopDelay at 1 ms resolution over the path alone.
+ * idle moment, as the extension starts it after its features load, and the fresh process's
+ * start-up garbage collected before the clock (settleHeap; `--no-settle` measures without). The
+ * stall is perf_hooks.monitorEventLoopDelay at 1 ms resolution over the path alone.
  */
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
@@ -26,7 +28,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { get as httpGet } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import * as table from '../src/core/table';
 import { listFields, rankTargets, resultRole, type InputTarget } from '../src/core/addressLists/inputTargets';
 import * as inputTargetsModule from '../src/core/addressLists/inputTargets';
@@ -35,6 +37,8 @@ import { pickAddressColumn } from '../src/core/table/columnKind';
 import { parseAddressListSliced } from '../src/core/addressLists/listText';
 import { compareInWorker, detectChanges } from '../src/core/watch/changes';
 import { resolveReference } from '../src/core/pipeline/resolve';
+import * as resolveModule from '../src/core/pipeline/resolve';
+import { listText } from '../src/core/addressLists/addressSets';
 import { filterResult } from '../src/core/pipeline/filter';
 import { validateInput } from '../src/core/spec/catalog';
 import { quote } from '../src/core/money/pricing';
@@ -43,7 +47,7 @@ import { startSandbox } from '../src/sandbox/index';
 import { startSandboxThread } from '../src/sandbox/thread';
 import { generateWalletCsv } from './tableData';
 import { generateSharedCsv } from './compareData';
-import { arg, repoRoot, runPartOrMain } from './benchKit';
+import { arg, flag, repoRoot, runPartOrMain } from './benchKit';
 
 const BUDGET_MS = 16;
 const PATHS = ['idle', 'use-as-input', 'price-list', 'list-source', 'watch-run', 'compare-open', 'pipeline-take', 'pipeline-filter', 'sandbox-start'] as const;
@@ -64,6 +68,9 @@ interface Figures {
   readonly max: number;
   /** What the path produced, to check both builds did the same work. */
   readonly got: string;
+  /** The host's garbage-collection pauses inside the clock: the longest and their sum (ms); absent from an older build's bench. */
+  readonly gcMax?: number;
+  readonly gcSum?: number;
 }
 
 /** The launcher, when this build has one (an older build's bench runs without it). */
@@ -146,7 +153,16 @@ async function runPath(p: PathName, scratch: string): Promise<string> {
       }
     }
     case 'pipeline-take': {
+      // run.ts's take step: the reference resolved and its list file written (from the list as it
+      // crossed when this build has resolveReferenceList, else the strings, as run.ts wrote them before).
+      const packed = (resolveModule as unknown as Record<string, unknown>).resolveReferenceList;
+      if (typeof packed === 'function') {
+        const r = await (packed as (ref: { from: string }, p: string, o: { workerFile: string }) => Promise<{ count: number; column: string; file: () => Promise<Uint8Array> }>)({ from: 'top' }, fileA, { workerFile });
+        await writeFile(join(scratch, 'top.txt'), await r.file());
+        return `${r.count} ${r.column}`;
+      }
       const r = await resolveReference({ from: 'top' }, fileA, { workerFile });
+      await writeFile(join(scratch, 'top.txt'), listText(r.values));
       return `${r.values.length} ${r.column}`;
     }
     case 'pipeline-filter': {
@@ -166,6 +182,28 @@ async function runPath(p: PathName, scratch: string): Promise<string> {
   }
 }
 
+/**
+ * A host that has been idle has collected its start-up garbage; this fresh process has not, and
+ * two of its collections fell inside the clock, pauses no person sees in a host that has been
+ * running: the first few MB a path keeps set off a mark-compact of the start-up heap (its limit
+ * still low), and V8's memory reducer, about 8 s after a process's first mark-compact, runs up to
+ * three more while the host waits (the filter step's and the watch's runs are that long: 5–15 ms
+ * each at load 7). So, before the clock: a full GC (`--expose-gc`), then the memory reducer's
+ * collections waited out (no major GC for 1.5 s, at least 8.5 s after the full one; 13 s at most).
+ * `--no-settle` measures without this.
+ */
+async function settleHeap(): Promise<void> {
+  let lastMajor = performance.now();
+  const seen = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (((e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0) & (constants.NODE_PERFORMANCE_GC_MAJOR | constants.NODE_PERFORMANCE_GC_INCREMENTAL)) lastMajor = performance.now();
+  });
+  seen.observe({ entryTypes: ['gc'] });
+  global.gc?.();
+  const from = performance.now();
+  while (performance.now() - from < 13_000 && (performance.now() - from < 8_500 || performance.now() - lastMajor < 1_500)) await new Promise((r) => setTimeout(r, 100));
+  seen.disconnect();
+}
+
 /** The child: the path alone under the loop monitor, the launcher (if any) started at an idle moment before. */
 async function measure(p: PathName): Promise<Figures> {
   const scratch = await mkdtemp(join(tmpdir(), 'wa-stall-'));
@@ -174,6 +212,14 @@ async function measure(p: PathName): Promise<Figures> {
     await new Promise((r) => setTimeout(r, 300));
     const launcher = startLauncher();
     await new Promise((r) => setTimeout(r, 700));
+    if (!flag('no-settle')) await settleHeap();
+    // The collections inside the clock, beside the stall: what a path's own allocation costs the
+    // host's loop, a figure a loaded machine inflates less than the loop's waits.
+    const pauses: number[] = [];
+    const gcs = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) pauses.push(e.duration);
+    });
+    gcs.observe({ entryTypes: ['gc'] });
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();
     // The monitor's first tick only sets where it counts from: a path that starts with a synchronous
@@ -186,7 +232,8 @@ async function measure(p: PathName): Promise<Figures> {
     // stretch (the price step's check) is seen only if the loop turns before the monitor stops.
     await new Promise((r) => setTimeout(r, 5));
     loop.disable();
-    return { path: p, launcher, ms, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, got };
+    gcs.disconnect();
+    return { path: p, launcher, ms, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, got, gcMax: Math.max(0, ...pauses), gcSum: pauses.reduce((a, b) => a + b, 0) };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -197,7 +244,7 @@ const load = (): string => (loadavg()[0] ?? 0).toFixed(1);
 
 function runChild(script: string, p: PathName): Figures | string {
   const sandbox = arg('sandbox', '');
-  const r = spawnSync(process.execPath, [script, '--mode', p, '--file', fileA, '--file-b', fileB, '--rows', String(rows), ...(sandbox ? ['--sandbox', sandbox] : [])], { encoding: 'utf8', maxBuffer: 16 << 20 });
+  const r = spawnSync(process.execPath, ['--expose-gc', script, '--mode', p, '--file', fileA, '--file-b', fileB, '--rows', String(rows), ...(sandbox ? ['--sandbox', sandbox] : []), ...(flag('no-settle') ? ['--no-settle'] : [])], { encoding: 'utf8', maxBuffer: 16 << 20 });
   const line = r.stdout.trim().split('\n').at(-1) ?? '';
   if (r.status !== 0 || !line.startsWith('{')) return `exit ${String(r.status)}: ${r.stderr.trim().split('\n').slice(-3).join(' ')}`;
   return JSON.parse(line) as Figures;
@@ -216,8 +263,8 @@ async function main(): Promise<void> {
   console.log(`${fileA}: ${(statSync(fileA).size / 1e6).toFixed(0)} MB; B ${(statSync(fileB).size / 1e6).toFixed(0)} MB; ${rounds} round(s)${beforeDir ? `, before = ${beforeDir}` : ''}`);
   const lines: string[] = [];
   const worst = new Map<PathName, number>();
-  lines.push(`| Round | Path | load | before: max / p99 (time) | now: max / p99 (time) | now ÷ before (max) | what it read |`);
-  lines.push('| --- | --- | --- | --- | --- | --- | --- |');
+  lines.push(`| Round | Path | load | before: max / p99 (time) | now: max / p99 (time) | now ÷ before (max) | GC pauses, longest / sum: before → now | what it read |`);
+  lines.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (let round = 1; round <= rounds; round++) {
     for (const p of paths) {
       // Interleaved: the older build first on odd rounds, this one first on even ones.
@@ -225,12 +272,13 @@ async function main(): Promise<void> {
       const got: Partial<Record<'before' | 'now', Figures | string>> = {};
       const l = load();
       for (const side of order) got[side] = runChild(side === 'now' ? __filename : beforeScript, p);
+      const gc = (f: Figures | string | undefined): string => (typeof f === 'object' && f.gcMax !== undefined ? `${f1(f.gcMax)} / ${f1(f.gcSum ?? NaN)}` : '–');
       const cell = (f: Figures | string | undefined): string => (f === undefined ? '–' : typeof f === 'string' ? `failed: ${f}` : `${f1(f.max)} / ${f1(f.p99)} (${f1(f.ms)} ms)`);
       const now = got.now;
       const before = got.before;
       const ratio = typeof now === 'object' && typeof before === 'object' ? (now.max / before.max).toFixed(2) : '–';
       worst.set(p, Math.max(worst.get(p) ?? 0, typeof now === 'object' ? now.max : Infinity));
-      const row = `| ${round} | ${p} | ${l} | ${cell(before)} | ${cell(now)} | ${ratio} | ${typeof now === 'object' ? now.got : ''} |`;
+      const row = `| ${round} | ${p} | ${l} | ${cell(before)} | ${cell(now)} | ${ratio} | ${gc(before)} → ${gc(now)} | ${typeof now === 'object' ? now.got : ''} |`;
       lines.push(row);
       console.log(row);
     }

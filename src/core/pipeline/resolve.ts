@@ -10,6 +10,8 @@ import { distinctAddresses, SpreadSet, type Chain } from '../spec/addresses';
 import { classifyColumn, pickAddressColumn } from '../table/columnKind';
 import { addressFilesOf } from '../results/files';
 import { withResultReader, type ReadOptions } from '../results/readResult';
+import { packedLinesFile, unpackLines, type PackedLines } from '../table/packedLines';
+import { listText } from '../addressLists/addressSets';
 import type { Reference } from './format';
 import { l10n } from '../l10n';
 
@@ -35,8 +37,41 @@ async function setOf(values: readonly string[]): Promise<SpreadSet> {
   return set;
 }
 
+/**
+ * A reference's values for a step that only writes them to a list file or counts them (a take
+ * step, a result's size): left packed as they crossed when one file's worker counted them, so the
+ * host makes no string per address (100,000 strings kept alive were the longest garbage collection
+ * of its loop: issue 34 item 4); other references are resolved as resolveReference does.
+ */
+export interface ResolvedList {
+  readonly column: string;
+  readonly chain?: Chain;
+  /** How many values. */
+  readonly count: number;
+  /** The values as a list file's bytes, one a line (addressSets.ts listText's text, UTF-8). */
+  file(): Promise<Uint8Array>;
+}
+
 /** The values a reference names in `resultPath` (a file, or an extracted .zip folder: its files in order). */
 export async function resolveReference(ref: Reference, resultPath: string, options: ReadOptions = {}): Promise<Resolved> {
+  const r = await resolveIn(ref, resultPath, options, false);
+  return 'packed' in r ? { values: await unpackLines(r.packed), column: r.column, ...(r.chain ? { chain: r.chain } : {}) } : r;
+}
+
+/** The values a reference names, for a step that writes or counts them (ResolvedList). */
+export async function resolveReferenceList(ref: Reference, resultPath: string, options: ReadOptions = {}): Promise<ResolvedList> {
+  const r = await resolveIn(ref, resultPath, options, true);
+  const chain = r.chain ? { chain: r.chain } : {};
+  if ('packed' in r) {
+    const packed = r.packed;
+    return { column: r.column, ...chain, count: packed.lengths.length, file: () => packedLinesFile(packed) };
+  }
+  const values = r.values;
+  return { column: r.column, ...chain, count: values.length, file: () => Promise.resolve(new TextEncoder().encode(listText(values))) };
+}
+
+/** resolveReference's work; with `keepPacked`, one file's counted addresses are handed back as they crossed. */
+async function resolveIn(ref: Reference, resultPath: string, options: ReadOptions, keepPacked: boolean): Promise<Resolved | { readonly packed: PackedLines; readonly column: string; readonly chain?: Chain }> {
   const files = (await stat(resultPath)).isDirectory() ? await addressFilesOf(resultPath) : [resultPath];
   const top = ref.top ?? Infinity;
   let chain: Chain | undefined;
@@ -77,12 +112,15 @@ export async function resolveReference(ref: Reference, resultPath: string, optio
         const rows = await reader.topRows([col], Math.min(reader.rowCount, want * 2 + 16), [{ column: by, descending: true }], { signal: options.signal });
         return { name, chain: colChain, cells: rows.map((r) => r[0] ?? ''), counted: false };
       }
+      if (colChain && keepPacked && files.length === 1) return { name, chain: colChain, cells: [], packed: (await reader.packedAddresses(col, colChain, { signal: options.signal, limit: want })).addresses, counted: true };
       if (colChain) return { name, chain: colChain, cells: (await reader.addresses(col, colChain, { signal: options.signal, limit: want })).addresses, counted: true };
       const rows = await reader.topRows([col], want, [], { signal: options.signal });
       return { name, chain: colChain, cells: rows.map((r) => r[0] ?? ''), counted: false };
     }, options);
     chain ??= got.chain;
     column ||= got.name;
+    // One file's worker counted them (at most `top`): handed back as they crossed.
+    if ('packed' in got && got.packed) return { packed: got.packed, column, ...(chain ? { chain } : {}) };
     if (got.counted && values.length === 0) {
       // The worker's distinct addresses (trimmed, checked, normalised, in order, at most `want`): used as they came.
       values = got.cells.length > top ? got.cells.slice(0, top) : got.cells;

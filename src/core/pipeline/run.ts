@@ -23,7 +23,7 @@ import { asReference, checkPipeline, PIPELINE_EXTENSION, referencesOf, type Call
 import { planPipeline, type KnownAnswer, type Plan } from './plan';
 import { cellRefusal, type Approval } from '../money/approval';
 import { filterResult } from './filter';
-import { resolveReference, type Resolved } from './resolve';
+import { resolveReference, resolveReferenceList, type Resolved } from './resolve';
 import { errorText } from '../errors';
 import { l10n } from '../l10n';
 import { toldOutcome } from '../calls/outcome';
@@ -78,7 +78,7 @@ async function resultsFolder(dir: string): Promise<string> {
 }
 
 /** Writes (or rewrites) `name` in the results folder, never through a link. */
-async function writeInResults(dir: string, name: string, data: string | { readonly copyOf: string }): Promise<string> {
+async function writeInResults(dir: string, name: string, data: string | Uint8Array | { readonly copyOf: string }): Promise<string> {
   return replaceInside(await resultsFolder(dir), name, data);
 }
 
@@ -222,9 +222,14 @@ function stop(opts: RunOptions, index: number, cell: string, message: string, ch
 }
 
 async function resolve(ref: Reference, records: ReadonlyMap<string, CellRecord>, opts: RunOptions): Promise<Resolved> {
+  return resolveReference(ref, resultOf(ref, records), readOptions(opts));
+}
+
+/** The result an earlier cell's reference reads. */
+function resultOf(ref: Reference, records: ReadonlyMap<string, CellRecord>): string {
   const src = records.get(ref.from);
   if (!src) throw new Error(l10n.t('“{0}” has no result yet: run it first.', ref.from));
-  return resolveReference(ref, src.resultPath, readOptions(opts));
+  return src.resultPath;
 }
 
 function readOptions(opts: RunOptions): ReadOptions {
@@ -236,8 +241,10 @@ type CellRun = { record: CellRecord; reused?: boolean } | { stopped: string; cre
 async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>, opts: RunOptions): Promise<CellRun> {
   const at = new Date().toISOString();
   if ('take' in c) {
-    const r = await resolve(c.take, records, opts);
-    return { record: await writeList(opts.dir, c.name, r.values, at) };
+    // Written from the list as it crossed from the worker: the host makes no string per address.
+    const r = await resolveReferenceList(c.take, resultOf(c.take, records), readOptions(opts));
+    const file = await writeInResults(opts.dir, `${c.name}.txt`, await r.file());
+    return { record: { cell: c.name, resultPath: file, credits: 0, size: r.count, at } };
   }
   if ('filter' in c) {
     const src = records.get(c.filter.from);
@@ -312,7 +319,7 @@ async function runCell(c: PipelineCell, records: ReadonlyMap<string, CellRecord>
 /** The size of a result's list (what a reference to it with no "top" gives), for the next plan. */
 async function sizeOf(resultPath: string, opts: RunOptions): Promise<number> {
   try {
-    return (await resolveReference({ from: '' }, resultPath, readOptions(opts))).values.length;
+    return (await resolveReferenceList({ from: '' }, resultPath, readOptions(opts))).count;
   } catch {
     return 0;
   }

@@ -9,7 +9,7 @@
  */
 import { checkedAddresses, type Chain, type DistinctAddresses } from '../spec/addresses';
 import { addressRole, sampleColumnChain, SAMPLE_ROWS, type AddressRole } from '../table/columnKind';
-import { RemoteTable } from '../table/remoteTable';
+import { RemoteTable, type PackedAddresses } from '../table/remoteTable';
 import type { ParsedList } from '../spec/listParse';
 import type { ExportResult } from '../table/exportView';
 import type { SortKey, TaskOptions, ViewQuery } from '../table/types';
@@ -101,6 +101,11 @@ export class ResultReader {
   /** The distinct addresses of `column` (counted in the worker), at most `limit` of them sent here. */
   addresses(column: number, chain: Chain, options: TaskOptions & { limit?: number } = {}): Promise<DistinctAddresses> {
     return this.table.addresses(column, chain, options);
+  }
+
+  /** As `addresses`, the list left packed as it crossed: for a step that only writes or counts it (a pipeline's take step). */
+  packedAddresses(column: number, chain: Chain, options: TaskOptions & { limit?: number } = {}): Promise<PackedAddresses> {
+    return this.table.packedAddresses(column, chain, options);
   }
 
   /** Every cell of `column`, in file order (the worker's typed pass; never the file as one string). */

@@ -13,7 +13,7 @@ import { parsedList, type ParsedList } from '../spec/listParse';
 import type { ChangeCounts, ChangeThreshold } from './compare/changeCounts';
 import { HISTOGRAM_BINS } from './analysisTypes';
 import { Listeners } from './listeners';
-import { unpackLines } from './packedLines';
+import { unpackLines, type PackedLines } from './packedLines';
 import { abortReason, throwIfCancelled } from '../abort';
 import { CancelledError } from '../errors';
 import { bundleInUse } from '../l10n';
@@ -32,6 +32,9 @@ import {
 } from './workerProtocol';
 import { l10n } from '../l10n';
 import { defaultWorkerFile, launchedTableThread, launcherRuns, launchTables, type TableThread } from './tableLauncher';
+
+/** A column's distinct addresses as the worker sends them: the list packed (packedLines.ts), its counts. */
+export type PackedAddresses = Omit<DistinctAddresses, 'addresses'> & { readonly addresses: PackedLines };
 
 /** An error the table worker raised (or the worker's own failure), with its original name and code. */
 export class TableWorkerError extends Error {
@@ -258,9 +261,14 @@ export class RemoteTable {
 
   /** The distinct addresses of `column` of the chain, in view order, at most `limit` sent back (counted in the worker: addresses.ts). */
   async addresses(column: number, chain: Chain, options: TaskOptions & { limit?: number } = {}): Promise<DistinctAddresses> {
-    const { limit, ...task } = options;
-    const got = await this.channel.request({ type: 'addresses', column, chain, ...(limit !== undefined && Number.isFinite(limit) ? { limit } : {}) }, 'addresses', task);
+    const got = await this.packedAddresses(column, chain, options);
     return { ...got, addresses: await unpackLines(got.addresses) };
+  }
+
+  /** As `addresses`, the list left packed as it crossed (for a step that writes or counts it: no string per address on this thread). */
+  packedAddresses(column: number, chain: Chain, options: TaskOptions & { limit?: number } = {}): Promise<PackedAddresses> {
+    const { limit, ...task } = options;
+    return this.channel.request({ type: 'addresses', column, chain, ...(limit !== undefined && Number.isFinite(limit) ? { limit } : {}) }, 'addresses', task);
   }
 
   /**

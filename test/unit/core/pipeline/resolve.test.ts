@@ -2,13 +2,21 @@
  * A pipeline's take step (a reference resolved to a result's addresses) leaves the checking to the
  * table worker (issue 34 item 4): the host re-checked every address the worker had already counted
  * and filled a Set of them, one pass over 100,000 entries in one turn of its loop. Counted here, not
- * timed: the per-address calls this thread makes while a column of 5,000 addresses is taken.
+ * timed: the per-address calls this thread makes while a column of 5,000 addresses is taken. A
+ * take step writes its list file, and a step's size is counted, from the list as it crossed from
+ * the worker: counted here, the strings this thread cuts (one per address before: 100,000 strings
+ * kept alive were the host's longest garbage collection on the 722 MB result).
  */
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { resolveReference } from '../../../../src/core/pipeline/resolve';
+import { resolveReference, resolveReferenceList } from '../../../../src/core/pipeline/resolve';
+import { runPipeline, readRecord, type CallCellFn } from '../../../../src/core/pipeline/run';
+import { planPipeline } from '../../../../src/core/pipeline/plan';
+import type { PipelineFile } from '../../../../src/core/pipeline/format';
+import { listText } from '../../../../src/core/addressLists/addressSets';
+import { approvalsOf } from '../../pipelineSupport';
 import { tempDir } from '../../tableFixtures';
 
 const workerFile = resolve(__dirname, '../../../../../dist/tableWorker.js');
@@ -79,5 +87,46 @@ describe("a pipeline's take step (issue 34 item 4)", () => {
     // b.csv's first 10 are a.csv's last 10: a second file gives its first `top`, not `top` less what came before.
     const top = await resolveReference({ from: 'zip', top: 40 }, join(dir, 'zip'), { workerFile });
     assert.deepEqual(top.values, Array.from({ length: 40 }, (_, i) => address(i)));
+  });
+
+  it('writes a take step\'s list and counts a result\'s size without cutting a string per address on this thread', async () => {
+    // A call cell whose result is one.csv (the call itself stands in: what is tested is the steps after it), then a take step.
+    const file: PipelineFile = { version: 1, cells: [{ name: 'traders', call: 'trending', inputs: { hours: 1 } }, { name: 'top', take: { from: 'traders' } }] };
+    const call: CallCellFn = () => Promise.resolve({ status: 'done', credits: 50, resultPath: join(dir, 'one.csv') });
+    const plan = planPipeline(file);
+    const runDir = join(dir, 'run');
+    await mkdir(runDir, { recursive: true });
+    const slice = String.prototype.slice;
+    let slices = 0;
+    String.prototype.slice = function (this: string, ...a: [number?, number?]): string {
+      slices++;
+      return slice.apply(this, a);
+    };
+    let summary;
+    try {
+      summary = await runPipeline(file, { dir: runDir, roots: [dir], plan, approvals: approvalsOf(plan, file), call, read: { workerFile } });
+    } finally {
+      String.prototype.slice = slice;
+    }
+    assert.equal(summary.stopped, undefined, summary.stopped?.message);
+    const traders = await readRecord(runDir, 'traders', [dir]);
+    const top = await readRecord(runDir, 'top', [dir]);
+    assert.equal(traders?.size, N - N / 100);
+    assert.equal(top?.size, N - N / 100);
+    // The same file as before: the distinct wallets in order, one a line.
+    const want = (await resolveReference({ from: 'traders' }, join(dir, 'one.csv'), { workerFile })).values;
+    assert.equal(await readFile(top?.resultPath ?? '', 'utf8'), listText(want));
+    // The classifier's sample and the run's own names cut a few; one per address was 2 × 4,950 (the size, then the take).
+    assert.ok(slices < N / 10, `${slices} strings cut on the host for ${N} addresses`);
+  });
+
+  it('gives a list file byte for byte as listText, packed or not', async () => {
+    const one = await resolveReferenceList({ from: 'traders', top: 7 }, join(dir, 'one.csv'), { workerFile });
+    assert.equal(one.count, 7);
+    assert.equal(new TextDecoder().decode(await one.file()), listText(Array.from({ length: 7 }, (_, i) => address(i))));
+    // A folder's files are merged on the host (strings): the same text.
+    const zip = await resolveReferenceList({ from: 'zip' }, join(dir, 'zip'), { workerFile });
+    assert.equal(zip.count, 50);
+    assert.equal(new TextDecoder().decode(await zip.file()), listText(Array.from({ length: 50 }, (_, i) => address(i))));
   });
 });

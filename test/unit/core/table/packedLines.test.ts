@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { WorkerTable } from '../../../../src/core/table/workerTable';
 import { MessageChannel, type Transferable } from 'node:worker_threads';
-import { packLines, postMessageTo, unpackLines } from '../../../../src/core/table/packedLines';
+import { packedLinesFile, packLines, postMessageTo, unpackLines } from '../../../../src/core/table/packedLines';
+import { listText } from '../../../../src/core/addressLists/addressSets';
 import type { WorkerMessage } from '../../../../src/core/table/workerProtocol';
 import { rng, tempDir, writeTemp } from '../../tableFixtures';
 import { countingTurns } from '../../loopTurns';
@@ -139,5 +140,15 @@ describe('lists from the table worker (issue 34)', () => {
     assert.deepEqual(back, strings);
     assert.equal(sizes.reduce((a, b) => a + b, 0), packed.bytes.byteLength, 'every byte decoded once');
     assert.ok(Math.max(...sizes) <= packed.bytes.byteLength / 10, `${Math.max(...sizes)} of ${packed.bytes.byteLength} bytes decoded in one call`);
+  });
+
+  it("a list file's bytes come from the packed bytes as listText's text, whatever the strings hold", async () => {
+    // Addresses (ASCII slices) and then text cells: empty, accented, a surrogate pair, a lone surrogate (sent as U+FFFD), across slices.
+    const odd = ['', 'é', 'a😀b', '\ud800x', 'plain', '€€€', ''];
+    const strings = [...Array.from({ length: 9000 }, (_, i) => address(i)), ...Array.from({ length: 9000 }, (_, i) => `${odd[i % odd.length] ?? ''}${i % 3 === 0 ? address(i) : ''}`)];
+    const want = new TextEncoder().encode(listText(strings));
+    const got = await packedLinesFile(packLines(strings));
+    assert.equal(Buffer.compare(Buffer.from(got), Buffer.from(want)), 0);
+    assert.equal((await packedLinesFile(packLines([]))).byteLength, 0);
   });
 });
