@@ -173,6 +173,7 @@ async function tier(name, cmd, args, timeoutMs, parse, env, quiet = false, onSpa
 //
 //   build ─┬─ package ──────────────────────────────────┬─ integration (after unit and the checks
 //          ├─ system packages ─┬─ code-server ───────────┤               too, unless the machine
+//          │  code-server download ┘ (beside apt-get)    │
 //          │                   └─ unit ──────────────────┼─ e2e          has slots to spare)
 //          ├─ typecheck → lint ──────────────────────────┤  (after unit, the checks and both
 //          └─ the e2e tier's two 722 MB inputs ──────────┘   722 MB files; its lanes start
@@ -219,7 +220,14 @@ const systemPackages = (async () => {
 const packaged = built && want.has('e2e') ? check('package', 'npm', ['run', '--silent', 'package'], 5 * min, true) : Promise.resolve(false);
 // A failure here is not fatal: the table file writes its input itself, and says so.
 const bigTable = built && want.has('e2e') ? run('e2e data (the two 722 MB files)', process.execPath, ['out/test/e2e/bigTable.js'], 10 * min, {}, true) : undefined;
-const codeServer = systemPackages.then(() => (sysNeed.codeServer ? check('code-server', process.execPath, ['scripts/install-code-server.mjs'], 20 * min, true) : true));
+// code-server's download stage (npm pack and its installs without scripts: about a minute on a fresh
+// machine) needs none of the system packages, so it runs beside apt-get; the build stage (the
+// native modules: compilers, the Kerberos headers, ripgrep) after both. Neither runs once installed.
+const installing = sysNeed.codeServer && !cs.isCodeServerInstalled();
+const codeServerFetched = installing ? run('code-server download', process.execPath, ['scripts/install-code-server.mjs', '--fetch-only'], 20 * min, {}, true) : Promise.resolve();
+const codeServer = Promise.all([systemPackages, codeServerFetched]).then(() =>
+  sysNeed.codeServer ? check('code-server', process.execPath, ['scripts/install-code-server.mjs'], 20 * min, true) : true,
+);
 
 const steps = [systemPackages, packaged, bigTable, codeServer];
 /** The steps e2e runs after (besides what it needs): the CPU-heavy ones. */

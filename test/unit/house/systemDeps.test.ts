@@ -17,6 +17,7 @@ import {
   type LockHolder,
   type Need,
 } from '../../../scripts/system-deps.js';
+import { nativeBuilds } from '../../../scripts/code-server.js';
 
 const all = PACKAGES.map((p) => p.name);
 const both: Need = { codeServer: true, browser: true, snippets: false, why: ['e2e: the .vsix is tested in code-server, driven from Chromium'] };
@@ -96,6 +97,17 @@ describe('system packages: the plan', () => {
     const after = planSystemDeps(facts({ present: [], codeServerInstalled: true }));
     assert.deepEqual(before.packages, ['chromium-headless-shell', 'fonts-liberation', 'ripgrep', 'build-essential', 'python3', 'libkrb5-dev']);
     assert.deepEqual(after.packages, ['chromium-headless-shell', 'fonts-liberation', 'ripgrep']);
+  });
+
+  it("compiles, for code-server on Linux, only the native modules VS Code loads there: not the Windows-only ones, never node-pty's terminal left out", () => {
+    // `npm rebuild` of all of VS Code's modules also ran node-gyp on three whose sources are for
+    // Windows only, one after another (scripts/install-code-server.mjs builds this list instead).
+    const where = (platform: NodeJS.Platform): string[] => nativeBuilds(platform).map((m) => `${m.dir} ${m.name}`);
+    assert.deepEqual(where('linux'), ['. argon2', 'lib/vscode node-pty', 'lib/vscode @vscode/spdlog', 'lib/vscode kerberos', 'lib/vscode native-watchdog']);
+    assert.ok(!where('linux').some((m) => /windows|deviceid/u.test(m)), 'no Windows-only module on Linux');
+    for (const m of ['@vscode/windows-process-tree', '@vscode/windows-registry', '@vscode/deviceid']) assert.ok(where('win32').includes(`lib/vscode ${m}`), `${m} on Windows`);
+    // libkrb5-dev is a build package because kerberos is built.
+    assert.equal(PACKAGES.find((p) => p.name === 'libkrb5-dev')?.purpose, 'build');
   });
 
   it('without apt-get/dpkg, names what is missing and fails instead of running apt', () => {
