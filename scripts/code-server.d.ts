@@ -5,6 +5,14 @@ export const repoRoot: string;
 export const codeServerDir: string;
 export const codeServerEntry: string;
 export const codeServerMarker: string;
+export const codeServerFetchedMarker: string;
+/** A native module the installer compiles: the folder under codeServerDir whose node_modules holds it. */
+export interface NativeBuild {
+  dir: string;
+  name: string;
+  why: string;
+}
+export function nativeBuilds(platform?: NodeJS.Platform): NativeBuild[];
 export const chromiumPath: string;
 export const chromiumArgs: readonly string[];
 

@@ -16,10 +16,37 @@ const repoRoot = (() => {
     if (path.dirname(d) === d) throw new Error(`No repository root above ${__dirname}`);
   }
 })();
-const codeServerDir = path.join(repoRoot, '.vscode-test', 'code-server');
+/** WA_CODE_SERVER_DIR puts it elsewhere (to time an install without touching the one in use). */
+const codeServerDir = process.env.WA_CODE_SERVER_DIR ? path.resolve(process.env.WA_CODE_SERVER_DIR) : path.join(repoRoot, '.vscode-test', 'code-server');
 const codeServerEntry = path.join(codeServerDir, 'out', 'node', 'entry.js');
 /** Written last by the installer; its content is the installed version. */
 const codeServerMarker = path.join(codeServerDir, '.installed-version');
+/** Written by the installer's download stage (`--fetch-only`), which needs no compiler. */
+const codeServerFetchedMarker = path.join(codeServerDir, '.fetched-version');
+
+/**
+ * The native modules to compile for code-server on this platform, by the folder (under
+ * codeServerDir) whose node_modules holds them. Not the ones whose binding.gyp has sources for
+ * Windows only (@vscode/windows-process-tree, @vscode/windows-registry, @vscode/deviceid: VS Code
+ * loads them on Windows only; elsewhere node-gyp links an empty module), nor @parcel/watcher (its
+ * prebuilt @parcel/watcher-linux-* package comes with npm install). Each is built in its own
+ * process, side by side: one `npm rebuild` builds them one after another.
+ *   verify: what loads it once built (kerberos: VS Code loads it for a proxy's Negotiate auth).
+ */
+function nativeBuilds(platform = process.platform) {
+  const vs = 'lib/vscode';
+  const all = [
+    { dir: '.', name: 'argon2', why: "code-server's password hashing: its util.js loads it at start, whatever --auth" },
+    { dir: vs, name: 'node-pty', why: "the terminal (npm run dev's window)" },
+    { dir: vs, name: '@vscode/spdlog', why: "VS Code's log files" },
+    { dir: vs, name: 'kerberos', why: "a proxy's Kerberos (Negotiate) authentication" },
+    { dir: vs, name: 'native-watchdog', why: 'the extension host ends when its parent does' },
+    { dir: vs, name: '@vscode/windows-process-tree', why: 'process trees on Windows', windowsOnly: true },
+    { dir: vs, name: '@vscode/windows-registry', why: 'the registry on Windows', windowsOnly: true },
+    { dir: vs, name: '@vscode/deviceid', why: "the device id in Windows' registry", windowsOnly: true },
+  ];
+  return all.filter((m) => platform === 'win32' || !m.windowsOnly).map((m) => ({ dir: m.dir, name: m.name, why: m.why }));
+}
 
 /**
  * Debian's chromium-headless-shell (the "old" headless Chromium, as Playwright's own headless
@@ -287,6 +314,8 @@ module.exports = {
   codeServerDir,
   codeServerEntry,
   codeServerMarker,
+  codeServerFetchedMarker,
+  nativeBuilds,
   chromiumPath,
   chromiumArgs,
   isCodeServerInstalled,

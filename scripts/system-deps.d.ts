@@ -9,6 +9,10 @@ export interface SystemPackage {
   why: string;
 }
 export const PACKAGES: readonly SystemPackage[];
+/** The unit files (paths under test/unit, without extension) that run what the `snippets` packages bring. */
+export const UNIT_FILES_NEEDING_PACKAGES: readonly string[];
+/** Whether a unit test file (test/unit/…/x.test.ts or out/test/unit/…/x.test.js) is one of those. */
+export function unitFileNeedsPackages(file: string): boolean;
 
 export interface Need {
   codeServer: boolean;

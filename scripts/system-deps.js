@@ -42,6 +42,20 @@ const PACKAGES = [
 ];
 
 /**
+ * The unit files that run what the `snippets` packages bring (Python with pandas and nbformat; the
+ * Copy as Code snippets through test/unit/fixtures/runSnippet.ts), by their path under test/unit:
+ * npm test starts the unit tier before apt-get has ended and these once it has
+ * (scripts/test-unit.mjs --hold).
+ */
+const UNIT_FILES_NEEDING_PACKAGES = ['core/codegen/notebook.test', 'core/codegen/snippets.test', 'core/codegen/snippetsSandbox.test'];
+
+/** Whether a unit test file (test/unit/…/x.test.ts, or its build out/test/unit/…/x.test.js) is one of those. */
+function unitFileNeedsPackages(file) {
+  const m = /(?:^|[\\/])test[\\/]unit[\\/](.+)\.[jt]s$/u.exec(String(file));
+  return m !== null && UNIT_FILES_NEEDING_PACKAGES.includes(m[1].replace(/\\/gu, '/'));
+}
+
+/**
  * What a task needs from the system:
  *   codeServer  code-server is started (so it must be installed, and run)
  *   browser     headless Chromium is started
@@ -414,7 +428,7 @@ function ensureSystemDeps(tasks, { dryRun = false, log = console.log, env = proc
   return true;
 }
 
-module.exports = { PACKAGES, needsFor, planSystemDeps, gatherFacts, ensureSystemDeps, packageLockHolder, waitForPackageLock, runAptCommands };
+module.exports = { PACKAGES, UNIT_FILES_NEEDING_PACKAGES, unitFileNeedsPackages, needsFor, planSystemDeps, gatherFacts, ensureSystemDeps, packageLockHolder, waitForPackageLock, runAptCommands };
 
 if (require.main === module) {
   const forArg = process.argv.find((a) => a.startsWith('--for='));

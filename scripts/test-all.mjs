@@ -171,9 +171,10 @@ async function tier(name, cmd, args, timeoutMs, parse, env, quiet = false, onSpa
 // installing before any test ran, and the tiers mostly wait on extension hosts, workbenches and
 // sandboxes; the whole run is about 260 CPU-seconds on 2 cores):
 //
-//   build ─┬─ package ──────────────────────────────────┬─ integration (after unit and the checks
-//          ├─ system packages ─┬─ code-server ───────────┤               too, unless the machine
-//          │                   └─ unit ──────────────────┼─ e2e          has slots to spare)
+//   build ─┬─ package ─── unit (its Python files ───────┬─ integration (after unit and the checks
+//          │           after the system packages)        │               too, unless the machine
+//          ├─ system packages ─┬─ code-server ───────────┤               has slots to spare)
+//          │  code-server download ┘ (beside apt-get)    ├─ e2e
 //          ├─ typecheck → lint ──────────────────────────┤  (after unit, the checks and both
 //          └─ the e2e tier's two 722 MB inputs ──────────┘   722 MB files; its lanes start
 //                                                                before, once code-server, the
@@ -219,7 +220,14 @@ const systemPackages = (async () => {
 const packaged = built && want.has('e2e') ? check('package', 'npm', ['run', '--silent', 'package'], 5 * min, true) : Promise.resolve(false);
 // A failure here is not fatal: the table file writes its input itself, and says so.
 const bigTable = built && want.has('e2e') ? run('e2e data (the two 722 MB files)', process.execPath, ['out/test/e2e/bigTable.js'], 10 * min, {}, true) : undefined;
-const codeServer = systemPackages.then(() => (sysNeed.codeServer ? check('code-server', process.execPath, ['scripts/install-code-server.mjs'], 20 * min, true) : true));
+// code-server's download stage (npm pack and its installs without scripts: about a minute on a fresh
+// machine) needs none of the system packages, so it runs beside apt-get; the build stage (the
+// native modules: compilers, the Kerberos headers, ripgrep) after both. Neither runs once installed.
+const installing = sysNeed.codeServer && !cs.isCodeServerInstalled();
+const codeServerFetched = installing ? run('code-server download', process.execPath, ['scripts/install-code-server.mjs', '--fetch-only'], 20 * min, {}, true) : Promise.resolve();
+const codeServer = Promise.all([systemPackages, codeServerFetched]).then(() =>
+  sysNeed.codeServer ? check('code-server', process.execPath, ['scripts/install-code-server.mjs'], 20 * min, true) : true,
+);
 
 const steps = [systemPackages, packaged, bigTable, codeServer];
 /** The steps e2e runs after (besides what it needs): the CPU-heavy ones. */
@@ -253,8 +261,13 @@ if (want.has('unit')) {
     // for the next run.
     const last = join(root, 'test-results', 'unit-durations.json');
     const ordered = longestFirst(files, [readFigures(last), readFigures(join(root, 'test', 'durations.json'), 'unit')]);
-    const args = ['scripts/test-unit.mjs', `--concurrency=${capacity.unitFiles}`, `--durations=${last}`, ...ordered];
-    before2e.push(Promise.all([systemPackages, packaged]).then(() => tier('unit', process.execPath, args, 10 * min, nodeTestCounts, {}, true)));
+    // It starts once `package` has ended, beside apt-get: only its files that run Python's pandas and
+    // nbformat (systemDeps.unitFileNeedsPackages) wait for the system packages (--hold, then `go`
+    // on the runner's stdin); on a fresh machine apt-get took 78 s that the whole tier waited.
+    const held = ordered.filter((f) => systemDeps.unitFileNeedsPackages(f));
+    const args = ['scripts/test-unit.mjs', `--concurrency=${capacity.unitFiles}`, `--durations=${last}`, ...(held.length ? [`--hold=${held.join(',')}`] : []), ...ordered];
+    const release = (child) => void systemPackages.then(() => child.stdin.write('go\n'));
+    before2e.push(packaged.then(() => tier('unit', process.execPath, args, 10 * min, nodeTestCounts, {}, true, held.length ? release : undefined)));
   }
 }
 

@@ -5,8 +5,12 @@
 // clock with the lock check given, so no apt runs and no time passes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import {
   PACKAGES,
+  UNIT_FILES_NEEDING_PACKAGES,
+  unitFileNeedsPackages,
   gatherFacts,
   needsFor,
   packageLockHolder,
@@ -17,6 +21,7 @@ import {
   type LockHolder,
   type Need,
 } from '../../../scripts/system-deps.js';
+import { nativeBuilds, repoRoot } from '../../../scripts/code-server.js';
 
 const all = PACKAGES.map((p) => p.name);
 const both: Need = { codeServer: true, browser: true, snippets: false, why: ['e2e: the .vsix is tested in code-server, driven from Chromium'] };
@@ -96,6 +101,33 @@ describe('system packages: the plan', () => {
     const after = planSystemDeps(facts({ present: [], codeServerInstalled: true }));
     assert.deepEqual(before.packages, ['chromium-headless-shell', 'fonts-liberation', 'ripgrep', 'build-essential', 'python3', 'libkrb5-dev']);
     assert.deepEqual(after.packages, ['chromium-headless-shell', 'fonts-liberation', 'ripgrep']);
+  });
+
+  it("compiles, for code-server on Linux, only the native modules VS Code loads there: not the Windows-only ones, never node-pty's terminal left out", () => {
+    // `npm rebuild` of all of VS Code's modules also ran node-gyp on three whose sources are for
+    // Windows only, one after another (scripts/install-code-server.mjs builds this list instead).
+    const where = (platform: NodeJS.Platform): string[] => nativeBuilds(platform).map((m) => `${m.dir} ${m.name}`);
+    assert.deepEqual(where('linux'), ['. argon2', 'lib/vscode node-pty', 'lib/vscode @vscode/spdlog', 'lib/vscode kerberos', 'lib/vscode native-watchdog']);
+    assert.ok(!where('linux').some((m) => /windows|deviceid/u.test(m)), 'no Windows-only module on Linux');
+    for (const m of ['@vscode/windows-process-tree', '@vscode/windows-registry', '@vscode/deviceid']) assert.ok(where('win32').includes(`lib/vscode ${m}`), `${m} on Windows`);
+    // libkrb5-dev is a build package because kerberos is built.
+    assert.equal(PACKAGES.find((p) => p.name === 'libkrb5-dev')?.purpose, 'build');
+  });
+
+  it('holds until the system packages are in exactly the unit files that run Python (pandas, nbformat) or a Copy as Code snippet; the tier starts without them', () => {
+    // scripts/test-all.mjs starts the unit tier beside apt-get and these files (--hold) after it.
+    const unit = join(repoRoot, 'test', 'unit');
+    const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.test.ts') ? [join(d, e.name)] : []));
+    const runsPython = walk(unit)
+      .filter((f) => !f.includes(`${join('unit', 'house')}`))
+      .filter((f) => /fixtures\/runSnippet'|\bpandas\b|\bnbformat\b/u.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(repoRoot, f));
+    assert.ok(runsPython.length >= 3, `found ${runsPython.join(', ')}`);
+    assert.deepEqual(runsPython.filter((f) => !unitFileNeedsPackages(f)), [], 'each file that runs Python is held');
+    for (const f of UNIT_FILES_NEEDING_PACKAGES) assert.ok(existsSync(join(unit, `${f}.ts`)), `test/unit/${f}.ts exists`);
+    assert.equal(unitFileNeedsPackages('out/test/unit/core/codegen/notebook.test.js'), true, 'the build of one');
+    assert.equal(unitFileNeedsPackages('out/test/unit/runner/cli.test.js'), false);
+    assert.equal(unitFileNeedsPackages('out/test/unit/core/codegen/snippetsFileUrl.test.js'), false);
   });
 
   it('without apt-get/dpkg, names what is missing and fails instead of running apt', () => {
