@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { createTreeView, registerCommand } from '../base/handOver';
 import { DAY_MS, resetWords, type BudgetState } from '../../core/money/budget';
 import { findEndpoint } from '../../core/spec/catalog';
-import { watchApprovalRecord, watchDayWords } from '../../core/money/approval';
+import { watchApprovalRecord, watchDayWords, type StoredApproval } from '../../core/money/approval';
 import { PIPELINE_EXTENSION } from '../../core/pipeline/format';
 import { lastRun, Threshold, WatchTarget, type WatchRecord } from '../../core/watch/model';
 import { checkInterval, nextSlot, parseInterval, parseTimeOfDay, periodOf, scheduleText, slotOf, type Schedule } from '../../core/watch/schedule';
@@ -160,6 +160,72 @@ function budgetLine(states: readonly BudgetState[]): string {
   return l10n.t('Approves every run · left: {0}', left.join(', '));
 }
 
+/**
+ * The price per run of a watch's target as it is now, shown with the budget it lives in: the
+ * person's one approval (creating a watch, or approving the new price of one whose query, inputs or
+ * price changed). Undefined when the person did not approve; Cancel is every step's default.
+ */
+async function askRunApproval(deps: WatchCommandDeps, target: WatchTarget, name: string, schedule: Schedule, why: 'create' | 'again'): Promise<StoredApproval | undefined> {
+  const command = why === 'create' ? l10n.t('Watch This') : l10n.t('Approve the New Price');
+  const price = await priceOfRun(target);
+  if (price.kind === 'unwatchable') {
+    void showErrorIn(command, price.message);
+    return undefined;
+  }
+  const { connection, credits } = deps.watches.deps;
+  const scope = connection.scope();
+  const to = connection.label();
+  const settings = readSettings();
+  const states = credits.budgets(settings.budgets, scope);
+  const endpointId = target.kind === 'request' ? target.endpointId : target.kind;
+  const ceiling = settings.maxCreditsPerCall;
+  let perRun: number;
+  let risk = false;
+  const perDay = Math.max(1, Math.round(DAY_MS / periodOf(schedule)));
+  const day = states.find((s) => s.kind === 'day');
+  if (price.kind === 'perMatch') {
+    const left = states.length ? Math.min(...states.map((s) => s.left)) : Infinity;
+    // The most a run may be typed: the ceiling, or what a budget leaves, named as what it is (never "your balance").
+    const most = Math.min(ceiling, left);
+    const mostIs = most < ceiling ? (day && day.left === most ? l10n.t('what your daily budget leaves today') : l10n.t('what your 30-day budget leaves')) : l10n.t('your per-call ceiling');
+    const typed = await deps.questions.choose({
+      kind: 'amount', endpointId, to, title: why === 'create' ? l10n.t('Watch “{0}” (3/3) · {1}', name, to) : l10n.t('The new price of watch “{0}” · {1}', name, to), min: price.min, balance: most, mostIs, perMatch: price.perMatch,
+      runsPerDay: perDay, ...(day ? { dayLeft: day.left } : {}),
+      prompt: l10n.t('A Wallet Database query is billed per match ({0}), not known before it runs. Type the most credits each run may cost ({1} runs a day; at most {2}, {3}); a run that could cost more is skipped. {4}', price.text, perDay, mostIs, fmtCredits(most), why === 'create' ? l10n.t('Escape creates nothing.') : l10n.t('Escape keeps the old approval.')),
+    });
+    if (typeof typed !== 'number') return undefined;
+    perRun = typed;
+    risk = true;
+  } else {
+    perRun = price.credits;
+    if (perRun > ceiling) {
+      void showError(why === 'create'
+        ? l10n.t('Watch This: a run costs {0}, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: {1}); no watch was created.', price.text, fmtCredits(ceiling))
+        : l10n.t('Approve the New Price: a run costs {0}, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: {1}); the watch keeps its old approval and skips its runs.', price.text, fmtCredits(ceiling)));
+      return undefined;
+    }
+  }
+  const perRunText = risk ? `up to ${fmtCredits(perRun)}` : price.kind === 'bounded' && !price.exact ? `up to ${fmtCredits(perRun)}` : fmtCredits(perRun);
+  const paid = perRun > 0;
+  const detail = [
+    `${scheduleText(schedule)}: ${paid ? watchDayWords({ perRun, perDay, risk: risk || (price.kind === 'bounded' && !price.exact), ...(day ? { dayLeft: day.left } : {}) }) : l10n.t('free.')}`,
+    budgetWords(states),
+    'This is the only approval: a run whose price is above it is skipped and the watch says so.',
+    chargedTo(connection.bind()),
+  ].join('\n\n');
+  const yes = why === 'create' ? l10n.t('Create Watch') : l10n.t('Approve New Price');
+  const ok = await deps.questions.ask({
+    kind: 'modal', why: 'confirm', endpointId, to,
+    message: why === 'create' ? `Watch “${name}”, ${scheduleText(schedule)}: ${perRunText} per run` : l10n.t('The new price of watch “{0}”, {1}: {2} per run', name, scheduleText(schedule), perRunText),
+    detail, yes,
+    // The label short and the price beside it, so the row reads whole at the quick pick's width.
+    pick: { label: yes, description: l10n.t('{0} per run, {1}', perRunText, scheduleText(schedule)), detail: budgetLine(states) },
+  });
+  if (!ok) return undefined;
+  // Bound to what the person saw: the request or query body, each pipeline cell as written.
+  return watchApprovalRecord({ credits: perRun, scope, risk, ...(price.request !== undefined ? { request: price.request } : {}), ...(price.kind === 'bounded' && price.cells ? { cells: price.cells } : {}) });
+}
+
 /** Watch This…: the target, when, what counts, then the price per run, approved once. */
 async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): Promise<WatchRecord | undefined> {
   const args = watchArgsFrom(extra ?? arg, deps.testMode);
@@ -183,65 +249,13 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
   const threshold = args.threshold !== undefined ? args.threshold : await askThreshold();
   if (threshold === undefined) return undefined;
 
-  // The price per run, shown with the budget it lives in: the person's one approval.
-  const price = await priceOfRun(target);
-  if (price.kind === 'unwatchable') {
-    void showErrorIn(l10n.t('Watch This'), price.message);
-    return undefined;
-  }
-  const { connection, credits } = deps.watches.deps;
-  const scope = connection.scope();
-  const to = connection.label();
-  const settings = readSettings();
-  const states = credits.budgets(settings.budgets, scope);
-  const endpointId = target.kind === 'request' ? target.endpointId : target.kind;
-  const ceiling = settings.maxCreditsPerCall;
-  let perRun: number;
-  let risk = false;
-  const perDay = Math.max(1, Math.round(DAY_MS / periodOf(schedule)));
-  const day = states.find((s) => s.kind === 'day');
-  if (price.kind === 'perMatch') {
-    const left = states.length ? Math.min(...states.map((s) => s.left)) : Infinity;
-    // The most a run may be typed: the ceiling, or what a budget leaves, named as what it is (never "your balance").
-    const most = Math.min(ceiling, left);
-    const mostIs = most < ceiling ? (day && day.left === most ? l10n.t('what your daily budget leaves today') : l10n.t('what your 30-day budget leaves')) : l10n.t('your per-call ceiling');
-    const typed = await deps.questions.choose({
-      kind: 'amount', endpointId, to, title: l10n.t('Watch “{0}” (3/3) · {1}', name, to), min: price.min, balance: most, mostIs, perMatch: price.perMatch,
-      runsPerDay: perDay, ...(day ? { dayLeft: day.left } : {}),
-      prompt: l10n.t('A Wallet Database query is billed per match ({0}), not known before it runs. Type the most credits each run may cost ({1} runs a day; at most {2}, {3}); a run that could cost more is skipped. Escape creates nothing.', price.text, perDay, mostIs, fmtCredits(most)),
-    });
-    if (typeof typed !== 'number') return undefined;
-    perRun = typed;
-    risk = true;
-  } else {
-    perRun = price.credits;
-    if (perRun > ceiling) {
-      void showError(l10n.t('Watch This: a run costs {0}, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: {1}); no watch was created.', price.text, fmtCredits(ceiling)));
-      return undefined;
-    }
-  }
-  const perRunText = risk ? `up to ${fmtCredits(perRun)}` : price.kind === 'bounded' && !price.exact ? `up to ${fmtCredits(perRun)}` : fmtCredits(perRun);
-  const paid = perRun > 0;
-  const detail = [
-    `${scheduleText(schedule)}: ${paid ? watchDayWords({ perRun, perDay, risk: risk || (price.kind === 'bounded' && !price.exact), ...(day ? { dayLeft: day.left } : {}) }) : l10n.t('free.')}`,
-    budgetWords(states),
-    'This is the only approval: a run whose price is above it is skipped and the watch says so.',
-    chargedTo(connection.bind()),
-  ].join('\n\n');
-  const ok = await deps.questions.ask({
-    kind: 'modal', why: 'confirm', endpointId, to,
-    message: `Watch “${name}”, ${scheduleText(schedule)}: ${perRunText} per run`,
-    detail, yes: 'Create Watch',
-    // The label short and the price beside it, so the row reads whole at the quick pick's width.
-    pick: { label: l10n.t('Create Watch'), description: l10n.t('{0} per run, {1}', perRunText, scheduleText(schedule)), detail: budgetLine(states) },
-  });
-  if (!ok) return undefined;
+  const approval = await askRunApproval(deps, target, name, schedule, 'create');
+  if (!approval) return undefined;
   const now = Date.now();
   const record: WatchRecord = {
     id: `w-${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
     name, target, schedule,
-    // Bound to what the person saw: the request or query body, each pipeline cell as written.
-    approval: watchApprovalRecord({ credits: perRun, scope, risk, ...(price.request !== undefined ? { request: price.request } : {}), ...(price.kind === 'bounded' && price.cells ? { cells: price.cells } : {}) }),
+    approval,
     ...(threshold ? { threshold } : {}),
     notify: args.notify ?? 'changed', paused: false, createdAt: now,
     // The slot it was created in is not run: the first run is the next slot.
@@ -252,6 +266,26 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
     if (a === l10n.t('Run Now')) void deps.watches.runNow(record.id);
   });
   return record;
+}
+
+/**
+ * Approve the New Price…: a watch whose query, inputs or price changed after its approval skips
+ * its runs (nothing sent); this shows the price of what it would send now, with the budget it lives
+ * in, and on the person's approval binds the watch to it. Its schedule, threshold, runs and last
+ * result stay (the next run is compared with the last result). Cancel keeps the old approval.
+ */
+async function approveAgain(deps: WatchCommandDeps, id: string): Promise<WatchRecord | undefined> {
+  const w = await deps.watches.store.get(id);
+  if (!w) throw new Error('That watch is no longer there.');
+  const approval = await askRunApproval(deps, w.target, w.name, w.schedule, 'again');
+  if (!approval) return undefined;
+  const after = await deps.watches.setApproval(id, approval);
+  const now = Date.now();
+  const per = `${approval.risk ? l10n.t('up to ') : ''}${fmtCredits(approval.credits)}`;
+  void vscode.window.showInformationMessage(l10n.t('The watch “{0}” now runs what it would send now, {1} per run; its next run is at {2}.', w.name, per, sinceText(nextSlot(w.schedule, Math.max(now, w.lastSlot)), now)), l10n.t('Run Now')).then((a) => {
+    if (a === l10n.t('Run Now')) void deps.watches.runNow(id);
+  });
+  return after;
 }
 
 // ---- the view ----
@@ -321,6 +355,14 @@ class WatchesProvider implements vscode.TreeDataProvider<Node>, vscode.Disposabl
       item.tooltip = last ? `${last.text}\n${new Date(last.at).toISOString()}` : undefined;
       const open = last?.comparePath ?? last?.resultPath;
       if (open) item.command = { command: CommandIds.openWatchResult, title: last?.comparePath ? l10n.t('Open Changes') : l10n.t('Open Result'), arguments: [w.id] };
+      if (last?.approveAgain) {
+        // Skipped because what it would send changed: the row says what to do in words that fit the
+        // sidebar's width (the reason and the time on hover), and a click shows the new price.
+        item.description = l10n.t('New price to approve');
+        item.tooltip = `${last.text}\n${new Date(last.at).toISOString()}\n\n${l10n.t('Click to see and approve the new price.')}`;
+        item.command = { command: CommandIds.approveWatchAgain, title: l10n.t('Approve the New Price…'), arguments: [w.id] };
+        item.contextValue = `watchDetail ${row} approveAgain`;
+      }
       item.iconPath = new vscode.ThemeIcon(!last ? 'circle-outline' : last.status === 'changed' ? 'diff' : last.status === 'skipped' || last.status === 'failed' ? 'warning' : last.status === 'missed' ? 'history' : 'check');
     }
     return item;
@@ -381,6 +423,7 @@ export function registerWatches(context: vscode.ExtensionContext, deps: WatchCom
       const id = need(t);
       return (await clicked(t, id, 'run')) ? watches.runNow(id) : undefined;
     })),
+    registerCommand(CommandIds.approveWatchAgain, guard((t?: unknown) => approveAgain(deps, need(t)))),
     registerCommand(CommandIds.removeWatch, guard(async (t?: unknown) => {
       const id = need(t);
       const w = watches.list().find((x) => x.id === id);
