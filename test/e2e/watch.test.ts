@@ -87,6 +87,8 @@ describe('watches: a query watched inside a daily budget, in Chromium', { timeou
     assert.deepEqual(cut, [], 'no line of the approval is cut off');
     await create.click();
     await wb.waitForNotification(/Watching “winners\.waquery\.json” every hour; the first run is at (?:\d{4}-\d{2}-\d{2} )?\d{2}:00 UTC/u);
+    // The toast's button that spends says how much, as every spending button does.
+    await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Run Now (up to 200,000 credits)' }).first().waitFor({ timeout: 15_000 });
     await watchRow().waitFor({ timeout: 15_000 });
     await detail('Last result').waitFor({ timeout: 15_000 });
     const text = (await pane('Watches').innerText()).replace(/\s+/gu, ' ');

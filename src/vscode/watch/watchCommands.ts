@@ -226,6 +226,19 @@ async function askRunApproval(deps: WatchCommandDeps, target: WatchTarget, name:
   return watchApprovalRecord({ credits: perRun, scope, risk, ...(price.request !== undefined ? { request: price.request } : {}), ...(price.kind === 'bounded' && price.cells ? { cells: price.cells } : {}) });
 }
 
+const perRunWords = (a: StoredApproval): string => `${a.risk ? l10n.t('up to ') : ''}${fmtCredits(a.credits)}`;
+
+/**
+ * The note after a watch is approved, with a run now one click away: the button names what a run
+ * may charge ("Run Now (up to 200,000 credits)"), as every button that spends does.
+ */
+function offerRunNow(deps: WatchCommandDeps, w: WatchRecord, message: string): void {
+  const run = w.approval.credits > 0 ? l10n.t('Run Now ({0})', perRunWords(w.approval)) : l10n.t('Run Now');
+  void vscode.window.showInformationMessage(message, run).then((a) => {
+    if (a === run) void deps.watches.runNow(w.id);
+  });
+}
+
 /** Watch This…: the target, when, what counts, then the price per run, approved once. */
 async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): Promise<WatchRecord | undefined> {
   const args = watchArgsFrom(extra ?? arg, deps.testMode);
@@ -262,9 +275,7 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
     lastSlot: slotOf(schedule, now), runs: [],
   };
   await deps.watches.add(record);
-  void vscode.window.showInformationMessage(l10n.t('Watching “{0}” {1}; the first run is at {2}.', name, scheduleText(schedule), sinceText(nextSlot(schedule, now), now)), l10n.t('Run Now')).then((a) => {
-    if (a === l10n.t('Run Now')) void deps.watches.runNow(record.id);
-  });
+  offerRunNow(deps, record, l10n.t('Watching “{0}” {1}; the first run is at {2}.', name, scheduleText(schedule), sinceText(nextSlot(schedule, now), now)));
   return record;
 }
 
@@ -281,10 +292,7 @@ async function approveAgain(deps: WatchCommandDeps, id: string): Promise<WatchRe
   if (!approval) return undefined;
   const after = await deps.watches.setApproval(id, approval);
   const now = Date.now();
-  const per = `${approval.risk ? l10n.t('up to ') : ''}${fmtCredits(approval.credits)}`;
-  void vscode.window.showInformationMessage(l10n.t('The watch “{0}” now runs what it would send now, {1} per run; its next run is at {2}.', w.name, per, sinceText(nextSlot(w.schedule, Math.max(now, w.lastSlot)), now)), l10n.t('Run Now')).then((a) => {
-    if (a === l10n.t('Run Now')) void deps.watches.runNow(id);
-  });
+  offerRunNow(deps, after ?? { ...w, approval }, l10n.t('The watch “{0}” now runs what it would send now, {1} per run; its next run is at {2}.', w.name, perRunWords(approval), sinceText(nextSlot(w.schedule, Math.max(now, w.lastSlot)), now)));
   return after;
 }
 
@@ -394,7 +402,7 @@ export function registerWatches(context: vscode.ExtensionContext, deps: WatchCom
     if (t instanceof WatchNode || t instanceof DetailNode) return true;
     const w = watches.list().find((x) => x.id === id);
     const name = w?.name ?? id;
-    const per = w ? `${w.approval.risk ? l10n.t('up to ') : ''}${fmtCredits(w.approval.credits)}` : '';
+    const per = w ? perRunWords(w.approval) : '';
     const yes = action === 'run' ? l10n.t('Run Watch Now') : l10n.t('Resume Watch');
     return deps.questions.ask({
       kind: 'modal', why: 'confirm', endpointId: 'watch', to: deps.watches.deps.connection.label(),
