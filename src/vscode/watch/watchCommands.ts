@@ -6,8 +6,9 @@
  * schedule and the threshold (the tests do), never the approval; a test-only interval shorter than
  * the hourly refresh is accepted only under VS Code's test runner.
  *
- * The view lists each watch with its next run, its last result, its spend this period, and a
- * pause switch on the row; Run Now, Remove Watch and the result of the last run are a click away.
+ * The view (watchesView.ts) lists each watch with its next run, its last result, its spend this
+ * period, and a pause switch on the row; Run Now, Remove Watch, the result of the last run and
+ * Approve the New Price… (a watch whose query changed after its approval) are a click away.
  */
 import * as vscode from 'vscode';
 import { createTreeView, registerCommand } from '../base/handOver';
@@ -15,7 +16,7 @@ import { DAY_MS, resetWords, type BudgetState } from '../../core/money/budget';
 import { findEndpoint } from '../../core/spec/catalog';
 import { watchApprovalRecord, watchDayWords, type StoredApproval } from '../../core/money/approval';
 import { PIPELINE_EXTENSION } from '../../core/pipeline/format';
-import { lastRun, Threshold, WatchTarget, type WatchRecord } from '../../core/watch/model';
+import { Threshold, WatchTarget, type WatchRecord } from '../../core/watch/model';
 import { checkInterval, nextSlot, parseInterval, parseTimeOfDay, periodOf, scheduleText, slotOf, type Schedule } from '../../core/watch/schedule';
 import { sinceText } from '../../core/watch/changes';
 import type { HistoryItem } from '../../core/history/merge';
@@ -30,6 +31,7 @@ import { RequestNode } from '../views/requestsTree';
 import { exportWatch, type ExportWatchDeps } from './exportWatch';
 import { priceOfRun, targetName } from './targets';
 import type { WatchService } from './watchService';
+import { DetailNode, idOfTarget, WatchesProvider, WatchNode } from './watchesView';
 import { l10n } from '../../shared/l10n';
 import { fmtCredits, thousands } from '../../core/numberText';
 
@@ -294,92 +296,6 @@ async function approveAgain(deps: WatchCommandDeps, id: string): Promise<WatchRe
   const now = Date.now();
   offerRunNow(deps, after ?? { ...w, approval }, l10n.t('The watch “{0}” now runs what it would send now, {1} per run; its next run is at {2}.', w.name, perRunWords(approval), sinceText(nextSlot(w.schedule, Math.max(now, w.lastSlot)), now)));
   return after;
-}
-
-// ---- the view ----
-
-class WatchNode {
-  constructor(readonly id: string) {}
-}
-class DetailNode {
-  constructor(readonly watchId: string, readonly row: 'next' | 'last' | 'spent') {}
-}
-type Node = WatchNode | DetailNode;
-
-function idOfTarget(t: unknown): string | undefined {
-  if (t instanceof WatchNode) return t.id;
-  if (t instanceof DetailNode) return t.watchId;
-  return typeof t === 'string' ? t : undefined;
-}
-
-class WatchesProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Node | undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
-  private readonly sub: vscode.Disposable;
-  private readonly nodes = new Map<string, WatchNode>();
-
-  constructor(private readonly watches: WatchService) {
-    this.sub = watches.onDidChange(() => this.changed.fire(undefined));
-  }
-
-  getChildren(n?: Node): Node[] {
-    if (!n) {
-      return this.watches.list().map((w) => {
-        let node = this.nodes.get(w.id);
-        if (!node) this.nodes.set(w.id, (node = new WatchNode(w.id)));
-        return node;
-      });
-    }
-    return n instanceof WatchNode ? [new DetailNode(n.id, 'next'), new DetailNode(n.id, 'last'), new DetailNode(n.id, 'spent')] : [];
-  }
-
-  getParent(n: Node): Node | undefined {
-    return n instanceof DetailNode ? this.nodes.get(n.watchId) : undefined;
-  }
-
-  getTreeItem(n: Node): vscode.TreeItem {
-    const w = this.watches.list().find((x) => x.id === (n instanceof WatchNode ? n.id : n.watchId));
-    if (!w) return new vscode.TreeItem(l10n.t('(removed)'));
-    const now = Date.now();
-    if (n instanceof WatchNode) {
-      const item = new vscode.TreeItem(w.name, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `watch:${w.id}`;
-      item.description = w.paused ? l10n.t('paused') : scheduleText(w.schedule);
-      item.iconPath = new vscode.ThemeIcon(w.paused ? 'debug-pause' : 'eye');
-      item.contextValue = w.paused ? 'watch paused' : 'watch active';
-      item.tooltip = l10n.t('{0}\n{1}; approved: {2}{3} per run{4}', w.name, scheduleText(w.schedule), w.approval.risk ? 'up to ' : '', fmtCredits(w.approval.credits), w.threshold ? `\nCounts: new and gone wallets, and ${w.threshold.column} moving more than ${w.threshold.percent}%` : '\nCounts: new and gone wallets');
-      return item;
-    }
-    const last = lastRun(w);
-    const row = n.row;
-    const label = row === 'next' ? 'Next run' : row === 'last' ? 'Last result' : 'Spent this period';
-    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-    item.id = `watch:${w.id}:${row}`;
-    item.contextValue = `watchDetail ${row}`;
-    if (row === 'next') item.description = w.paused ? l10n.t('paused') : sinceText(nextSlot(w.schedule, Math.max(now, w.lastSlot)), now);
-    else if (row === 'spent') item.description = fmtCredits(this.watches.spentThisPeriod(w));
-    else {
-      item.description = last ? `${last.text} · ${sinceText(last.at, now)}` : l10n.t('not run yet');
-      item.tooltip = last ? `${last.text}\n${new Date(last.at).toISOString()}` : undefined;
-      const open = last?.comparePath ?? last?.resultPath;
-      if (open) item.command = { command: CommandIds.openWatchResult, title: last?.comparePath ? l10n.t('Open Changes') : l10n.t('Open Result'), arguments: [w.id] };
-      if (last?.approveAgain) {
-        // Skipped because what it would send changed: the row says what to do in words that fit the
-        // sidebar's width (the reason and the time on hover), and a click shows the new price.
-        item.description = l10n.t('New price to approve');
-        item.tooltip = `${last.text}\n${new Date(last.at).toISOString()}\n\n${l10n.t('Click to see and approve the new price.')}`;
-        item.command = { command: CommandIds.approveWatchAgain, title: l10n.t('Approve the New Price…'), arguments: [w.id] };
-        item.contextValue = `watchDetail ${row} approveAgain`;
-      }
-      item.iconPath = new vscode.ThemeIcon(!last ? 'circle-outline' : last.status === 'changed' ? 'diff' : last.status === 'skipped' || last.status === 'failed' ? 'warning' : last.status === 'missed' ? 'history' : 'check');
-    }
-    return item;
-  }
-
-  dispose(): void {
-    this.sub.dispose();
-    this.changed.dispose();
-  }
 }
 
 /** Registers Watch This…, Pause/Resume, Run Now, Remove Watch, the view, and starts the runner. */
