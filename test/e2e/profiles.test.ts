@@ -74,6 +74,8 @@ describe('profiles: add one, switch from the status bar and the Account view', {
     await account.locator('.monaco-list-row', { hasText: new RegExp(`Profile\\s*${WORK}`, 'u') }).waitFor({ timeout: 15_000 });
     // The work account's own balance (its key works at its URL).
     await account.locator('.monaco-list-row', { hasText: /123M credits/u }).waitFor({ timeout: 30_000 });
+    // The forecast counts what the account used (877M, other tools' calls too), not only this editor's 0.
+    await account.locator('.monaco-list-row', { hasText: /Forecast\s*877M of 1000M by \d{2}-\d{2}/u }).waitFor({ timeout: 15_000 });
     assert.ok(!(await wb.page.locator('body').innerText()).includes(WORK_KEY), 'the key is visible on the page');
     await wb.screenshot('work-added');
   });

@@ -197,6 +197,11 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
     await wb.clearNotifications();
     await wb.runCommand('Wallet Analytics: Show Credits');
     const msg = await wb.waitForNotification(/Credits: [\d,]+ left/u, 30_000);
+    // Read whole, with the Account view a click away (the toast once showed one line, cut at its end).
+    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'Checking them is free.' }).first();
+    await toast.locator('.monaco-button', { hasText: 'Show Account' }).waitFor({ timeout: 15_000 });
+    const cut = await toast.locator('.notification-list-item-message').evaluate((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1);
+    assert.equal(cut, false, `the toast reads whole: ${msg}`);
     return /Credits: ([\d,]+) left/u.exec(msg)?.[1] ?? '';
   };
 

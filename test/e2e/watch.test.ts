@@ -2,8 +2,8 @@
 // a daily budget: the Watches view's welcome, Watch This… (when, which change counts, the most per
 // run, then the one approval with the budget it lives in), the view with its rows and its pause
 // switch, Run Now, the query file edited after approval not run (skipped and told, nothing charged:
-// issue 30 item 1), and the Account view's budgets and forecast. A run past the day's budget is held
-// by the unit tier ("a run skipped by the call flow (past a budget)…"): since issue 30 this walk has
+// issue 30 item 1) and its new price offered again (Cancel first), and the Account view's budgets
+// and forecast. A run past the day's budget is held by the unit tier ("a run skipped by the call flow (past a budget)…"): since issue 30 this walk has
 // no unknown price left to hold against the budget (the approved query's price is exact this hour).
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -87,6 +87,8 @@ describe('watches: a query watched inside a daily budget, in Chromium', { timeou
     assert.deepEqual(cut, [], 'no line of the approval is cut off');
     await create.click();
     await wb.waitForNotification(/Watching “winners\.waquery\.json” every hour; the first run is at (?:\d{4}-\d{2}-\d{2} )?\d{2}:00 UTC/u);
+    // The toast's button that spends says how much, as every spending button does.
+    await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Run Now (up to 200,000 credits)' }).first().waitFor({ timeout: 15_000 });
     await watchRow().waitFor({ timeout: 15_000 });
     await detail('Last result').waitFor({ timeout: 15_000 });
     const text = (await pane('Watches').innerText()).replace(/\s+/gu, ' ');
@@ -108,11 +110,35 @@ describe('watches: a query watched inside a daily budget, in Chromium', { timeou
     const before = await balance();
     writeFileSync(join(wb.workspace, FILE), query(0.7, 50));
     await runNow();
-    const said = await wb.waitForNotification(/winners\.waquery\.json: Skipped: what it would send is not what was approved/u, 60_000);
+    // Told in one short line (the reason in full was cut off in a one-line toast), with the next step beside it.
+    const said = await wb.waitForNotification(/winners\.waquery\.json: skipped, nothing sent: what it would send \(or its price\) changed since you approved the watch\./u, 60_000);
     console.log(`# told: ${said}`);
-    await detail('Last result').filter({ hasText: 'Skipped' }).waitFor({ timeout: 15_000 });
+    const last = detail('Last result').filter({ hasText: 'New price to approve' });
+    await last.waitFor({ timeout: 15_000 });
+    const rowCut = await last.locator('.label-description').evaluate((e) => e.scrollWidth > e.clientWidth + 1);
+    assert.equal(rowCut, false, 'the Last result row reads whole at the sidebar’s width');
     assert.equal(await balance(), before, 'the balance did not move');
+    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'changed since you approved' }).first();
+    const cut = await toast.locator('.notification-list-item-message').evaluate((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1);
+    assert.equal(cut, false, 'the toast reads whole');
     await wb.screenshot('changed-query-skipped');
+  });
+
+  step('Approve the New Price… from the toast: the price of the edited query asked again, Cancel first; Cancel keeps the old approval', async () => {
+    await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Approve the New Price…' }).first().click();
+    await wb.quickInput.locator('.quick-input-title', { hasText: 'The new price of watch “winners.waquery.json”' }).waitFor({ timeout: 15_000 });
+    await wb.screenshot('approve-again-amount');
+    await wb.typeIntoQuickInput('100000', { submit: true });
+    const approve = wb.quickInput.locator('.monaco-list-row', { hasText: 'Approve New Price' }).first();
+    await approve.waitFor({ timeout: 15_000 });
+    const rows = (await wb.quickInput.locator('.monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/gu, ' ').trim());
+    assert.match(rows[0] ?? '', /^Cancel/u, `Cancel first: ${JSON.stringify(rows)}`);
+    assert.match((await wb.quickInput.innerText()).replace(/\s+/gu, ' '), /The new price of watch “winners\.waquery\.json”, every hour: up to 100,000 credits per run/u);
+    await wb.screenshot('approve-again-price');
+    // Enter takes the default: Cancel. The watch keeps the approval of the query as it was.
+    await wb.page.keyboard.press('Enter');
+    await wb.quickInput.waitFor({ state: 'hidden', timeout: 15_000 });
+    await detail('Last result').filter({ hasText: 'New price to approve' }).waitFor({ timeout: 15_000 });
     // Back to the query approved: the watch runs it again.
     writeFileSync(join(wb.workspace, FILE), query(0.9, 100));
   });

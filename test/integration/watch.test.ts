@@ -177,7 +177,7 @@ describe('watches: a query file watched on a short test interval (against a sand
     }
   });
 
-  it('a watched query file edited after its approval is not run: skipped and told, nothing sent (issue 30 item 1)', async () => {
+  it('a watched query file edited after its approval is not run: skipped and told, nothing sent (issue 30 item 1); Approve the New Price… binds it to the edit, Cancel first', async () => {
     await set('budget.perDay', (await spentToday()) + 1_000_000);
     const file = path.join(dir, 'edited.waquery.json');
     fs.writeFileSync(file, '{\n  "where": { "and": [ { "field": "winrate_30d", "op": ">=", "value": 0.9 } ] },\n  "limit": 5\n}\n');
@@ -195,7 +195,29 @@ describe('watches: a query file watched on a short test interval (against a sand
       assert.equal(run?.status, 'skipped', JSON.stringify(run));
       assert.match(run?.text ?? '', /not what was approved when the watch was created/u);
       assert.equal(run?.credits, 0);
+      assert.equal(run?.approveAgain, true, 'the run offers Approve the New Price…');
       assert.equal(dbPosts(), sent, 'nothing sent');
+
+      // Approve the New Price…: asked again with the price of the query as it is now; Cancel keeps the old approval.
+      const asked = (await answerPrices(false)).length;
+      await vscode.commands.executeCommand(CommandIds.approveWatchAgain, w.id);
+      assert.equal((await (await watches()).store.get(w.id))?.approval.request, w.approval.request, 'cancelled: the old approval stays');
+      await answerPrices((q) => (q.kind === 'amount' ? 500_000 : q.kind === 'modal' && q.yes === 'Approve New Price'));
+      await vscode.commands.executeCommand(CommandIds.approveWatchAgain, w.id);
+      const questions = (await answerPrices(false)).slice(asked);
+      assert.deepEqual(questions.map((q) => (q.kind === 'modal' ? q.yes : q.kind)), ['amount', 'amount', 'Approve New Price']);
+      const again = await (await watches()).store.get(w.id);
+      assert.notEqual(again?.approval.request, w.approval.request, 'bound to the query as it is now');
+      assert.equal(again?.approval.credits, 500_000);
+      assert.equal(again?.runs.length, 1, 'its runs stay');
+      assert.equal(dbPosts(), sent, 'approving sends nothing');
+      // Its next run sends the edited query under the new approval.
+      await answerPrices((q) => q.kind === 'modal' && q.yes === 'Run Watch Now');
+      await vscode.commands.executeCommand(CommandIds.runWatchNow, w.id);
+      await answerPrices(false);
+      const next = (await (await watches()).store.get(w.id))?.runs.at(-1);
+      assert.equal(next?.status, 'first', JSON.stringify(next));
+      assert.equal(dbPosts(), sent + 1, 'the edited query sent once');
     } finally {
       await (await watches()).remove(w.id);
     }

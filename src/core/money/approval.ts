@@ -231,15 +231,24 @@ export function watchApprovalRecord(opts: { readonly credits: number; readonly s
   };
 }
 
-const watchAgain = (): string => l10n.t('Remove the watch and watch it again to see and approve the new price.');
+const watchAgain = (): string => l10n.t('Approve the New Price… shows it and asks again.');
+
+/**
+ * A watch's run refused because what it would send (or its price) is not what was approved: skipped
+ * and told; `approveAgain` says the person can see and approve the new price (Approve the New Price…).
+ */
+interface WatchRefusal {
+  readonly refused: string;
+  readonly approveAgain: true;
+}
 
 /**
  * A watched request's or query's run: its approval when `request` is the very one approved (the
  * query file's body as read now, the request's inputs), else why not (skipped, told).
  */
-export function watchRunApproval(stored: StoredApproval, endpointId: string, request: unknown): Approval | { readonly refused: string } {
+export function watchRunApproval(stored: StoredApproval, endpointId: string, request: unknown): Approval | WatchRefusal {
   if (stored.request === undefined || stored.request !== requestKey(request)) {
-    return { refused: l10n.t('what it would send is not what was approved when the watch was created (the query or its inputs changed); nothing was sent. {0}', watchAgain()) };
+    return { refused: l10n.t('what it would send is not what was approved when the watch was created (the query or its inputs changed); nothing was sent. {0}', watchAgain()), approveAgain: true };
   }
   return issue({ what: 'watch', endpointId, request: stored.request, credits: stored.credits, standing: true, ...(stored.risk === true ? { risk: true as const } : {}) });
 }
@@ -249,7 +258,7 @@ export function watchRunApproval(stored: StoredApproval, endpointId: string, req
  * endpoint and inputs as written) was approved and its line now is within the one approved; else
  * why not (skipped, told, nothing sent).
  */
-export function watchCellApprovals(stored: StoredApproval, lines: readonly PlanLineLike[], cells: readonly CellLike[]): ReadonlyMap<string, Approval> | { readonly refused: string } {
+export function watchCellApprovals(stored: StoredApproval, lines: readonly PlanLineLike[], cells: readonly CellLike[]): ReadonlyMap<string, Approval> | WatchRefusal {
   const out = new Map<string, Approval>();
   for (const l of lines) {
     if (l.reused) continue;
@@ -257,10 +266,10 @@ export function watchCellApprovals(stored: StoredApproval, lines: readonly PlanL
     const cell = cells.find((c) => c.name === l.cell);
     const line = typeof was === 'object' ? was : undefined;
     if (!cell || !line || line.endpointId !== l.endpointId || line.request !== cellRequest(cell)) {
-      return { refused: l10n.t('“{0}” is not the cell approved when the watch was created (its endpoint or inputs changed, or it is new); nothing was sent. {1}', l.cell, watchAgain()) };
+      return { refused: l10n.t('“{0}” is not the cell approved when the watch was created (its endpoint or inputs changed, or it is new); nothing was sent. {1}', l.cell, watchAgain()), approveAgain: true };
     }
     if (!l.bounded || l.credits > line.credits) {
-      return { refused: l10n.t('“{0}” would cost {1} and its approved line is {2}; nothing was sent. {3}', l.cell, l.bounded ? fmtCredits(l.credits) : l10n.t('an unknown amount'), fmtCredits(line.credits), watchAgain()) };
+      return { refused: l10n.t('“{0}” would cost {1} and its approved line is {2}; nothing was sent. {3}', l.cell, l.bounded ? fmtCredits(l.credits) : l10n.t('an unknown amount'), fmtCredits(line.credits), watchAgain()), approveAgain: true };
     }
     out.set(l.cell, issue({ what: l.cell, endpointId: l.endpointId, request: line.request, credits: line.credits, standing: true }));
   }

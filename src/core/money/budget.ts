@@ -121,6 +121,11 @@ export function budgetRefusal(needed: number, states: readonly BudgetState[]): {
 /** The spend of a period at its current pace, projected to the period's end. */
 export interface Forecast {
   readonly spent: number;
+  /**
+   * What `spent` is: this editor's spend (its ledger and the request history), or what the account
+   * used (the quota less the balance read: every tool's calls, a script's too).
+   */
+  readonly basis?: 'spend' | 'used';
   readonly projected: number;
   readonly of: number;
   readonly by: Date;
@@ -142,11 +147,32 @@ function millions(n: number): string {
  * spent + spent / elapsed × remaining. `of` is what it is measured against (a budget or the quota).
  */
 export function forecast(spent: number, since: number, now: number, by: Date, of: number): Forecast {
-  // A pace is read over at least a day: the first minutes of a period say little about the rest.
-  const elapsed = Math.max(now - since, DAY_MS);
-  const remaining = Math.max(0, by.getTime() - now);
-  const projected = Math.round(spent + (spent / elapsed) * remaining);
+  return projection(spent, spent + pace(spent, since, now, by), of, by);
+}
+
+/** What a spend since `since` adds by `by` at its pace, read over at least a day (the first minutes of a period say little about the rest). */
+function pace(spent: number, since: number, now: number, by: Date): number {
+  return (spent / Math.max(now - since, DAY_MS)) * Math.max(0, by.getTime() - now);
+}
+
+function projection(spent: number, projected: number, of: number, by: Date): Forecast {
+  const p = Math.round(projected);
   const day = by.toISOString().slice(0, 10);
-  const amounts = l10n.t('{0} of {1} by', millions(projected), millions(of));
-  return { spent, projected, of, by, text: l10n.t('at this pace: {0} {1}', amounts, day), short: `${amounts} ${day.slice(5)}` };
+  const amounts = l10n.t('{0} of {1} by', millions(p), millions(of));
+  return { spent, projected: p, of, by, text: l10n.t('at this pace: {0} {1}', amounts, day), short: `${amounts} ${day.slice(5)}` };
+}
+
+/**
+ * The Account view's forecast. Against a period budget, this editor's spend (what the budget
+ * counts). Against the quota, what the account used when it is more (the quota less the balance
+ * read: a trader who also calls the API from scripts had 877M used and a forecast of "0 of 1000M").
+ * Its pace is the account's when the period's start is known (walletAnalytics.quotaPeriodStart);
+ * when the start is only estimated (the first balance read), what was used before it has no pace:
+ * the projection is what is used plus this editor's pace.
+ */
+export function accountForecast(o: { readonly spend: number; readonly used: number | undefined; readonly since: number; readonly estimated: boolean; readonly now: number; readonly by: Date; readonly perPeriod: number; readonly quota: number }): Forecast {
+  if (o.perPeriod > 0) return { ...forecast(o.spend, o.since, o.now, o.by, o.perPeriod), basis: 'spend' };
+  if (o.used === undefined || o.used <= o.spend) return { ...forecast(o.spend, o.since, o.now, o.by, o.quota), basis: 'spend' };
+  const ahead = o.estimated ? pace(o.spend, o.since, o.now, o.by) : pace(o.used, o.since, o.now, o.by);
+  return { ...projection(o.used, o.used + ahead, o.quota, o.by), basis: 'used' };
 }

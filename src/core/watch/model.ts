@@ -41,6 +41,8 @@ export const RunRecord = lazySchema(() => z.object({
   resultPath: z.string().optional(),
   /** The comparison with the previous result (a `.compare.json`): the Changes table. */
   comparePath: z.string().optional(),
+  /** Skipped because what it would send, or its price, is not what was approved: Approve the New Price… is offered. */
+  approveAgain: z.literal(true).optional(),
 }));
 export type RunRecord = z.infer<typeof RunRecord>;
 

@@ -21,7 +21,8 @@ import { l10n } from '../l10n';
 export type ExecOutcome =
   | { readonly kind: 'done'; readonly credits: number; readonly resultPath: string }
   /** Not sent: past a budget or the ceiling, above the approved price, another connection… */
-  | { readonly kind: 'skipped'; readonly message: string }
+  /** `approveAgain`: what it would send, or its price, is not what was approved (the person may approve the new one). */
+  | { readonly kind: 'skipped'; readonly message: string; readonly approveAgain?: true }
   | { readonly kind: 'failed'; readonly message: string; readonly credits: number };
 
 export type WatchEvent =
@@ -104,7 +105,7 @@ export class WatchRunner {
       const out = await this.execute(w);
       let run: RunRecord;
       let changes: Changes | undefined;
-      if (out.kind === 'skipped') run = { at, status: 'skipped', text: l10n.t('Skipped: {0}', out.message), credits: 0 };
+      if (out.kind === 'skipped') run = { at, status: 'skipped', text: l10n.t('Skipped: {0}', out.message), credits: 0, ...(out.approveAgain ? { approveAgain: true as const } : {}) };
       else if (out.kind === 'failed') run = { at, status: 'failed', text: l10n.t('Failed: {0}', out.message), credits: out.credits };
       else if (w.lastResult === undefined) {
         run = { at, status: 'first', text: l10n.t('First result: the next run is compared with it.'), credits: out.credits, resultPath: out.resultPath };

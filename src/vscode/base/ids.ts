@@ -83,6 +83,7 @@ export const CommandIds = {
   pauseWatch: 'walletAnalytics.pauseWatch',
   resumeWatch: 'walletAnalytics.resumeWatch',
   runWatchNow: 'walletAnalytics.runWatchNow',
+  approveWatchAgain: 'walletAnalytics.approveWatchAgain',
   removeWatch: 'walletAnalytics.removeWatch',
   /** The watch for the command-line runner (wallet-analytics.cjs), with a GitHub Actions workflow and a crontab line on its schedule (hidden from the palette). */
   exportWatch: 'walletAnalytics.exportWatch',

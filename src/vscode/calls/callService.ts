@@ -35,7 +35,7 @@ import { readSettings } from '../base/settings';
 import { placeholderUrlMessage, showError, showErrorIn, showPlaceholderUrl, showWarning } from '../base/errors';
 import { isPlaceholderUrl } from '../../core/transport/placeholder';
 import { DEFAULT_PROFILE_ID } from '../../core/transport/profiles';
-import { CommandIds } from '../base/ids';
+import { ACCOUNT_VIEW, CommandIds } from '../base/ids';
 import { collectInputs, promptedFields } from '../flows/inputFlow';
 import type { JobService } from '../jobs/jobService';
 import type { Log } from '../base/log';
@@ -355,9 +355,15 @@ export class CallService {
     if (ep.accountCall === 'balance') {
       const balance = await this.deps.credits.refresh(via.scope);
       const reset = this.deps.credits.nextReset(via.scope);
+      // With a button, so the toast opens whole (a toast without one showed a line cut at "…(estimated)."):
+      // the Account view has the balance's context (budgets, forecast, spend).
+      const showAccount = l10n.t('Show Account');
       void vscode.window.showInformationMessage(
-        l10n.t('Credits: {0} left{1}. (Checking credits is free.)', thousands(balance), reset ? `; next reset ${reset.date.toISOString().slice(0, 10)}${reset.estimated ? ' (estimated)' : ''}` : ''),
-      );
+        l10n.t('Credits: {0} left{1}. Checking them is free.', thousands(balance), reset ? l10n.t('; next reset {0}{1}', reset.date.toISOString().slice(0, 10), reset.estimated ? l10n.t(' (estimated)') : '') : ''),
+        showAccount,
+      ).then((a) => {
+        if (a === showAccount) void vscode.commands.executeCommand(`${ACCOUNT_VIEW}.focus`);
+      });
       return { status: 'done', credits: 0, shown, value: balance };
     }
     if (ep.accountCall === 'resetIp') {

@@ -1,6 +1,6 @@
 /** What the Account view and the credits status bar item both show, computed once. */
 import { endpointTitle } from '../../core/history/format';
-import { forecast, type BudgetState, type Forecast } from '../../core/money/budget';
+import { accountForecast, type BudgetState, type Forecast } from '../../core/money/budget';
 import { PERIOD_MS, QUOTA } from '../../core/money/quotaPeriod';
 import { readSettings } from '../base/settings';
 import type { Connection } from '../base/connection';
@@ -72,6 +72,7 @@ export function accountFacts(connection: Connection, keys: ApiKeyStore, credits:
   const spendTotal = spend.reduce((s, l) => s + l.credits, 0);
   const b = readSettings().budgets;
   const budgets = credits.budgets(b, scope);
+  const used = balance ? Math.max(0, QUOTA - balance.value) : undefined;
   return {
     keyState,
     baseUrl,
@@ -79,7 +80,7 @@ export function accountFacts(connection: Connection, keys: ApiKeyStore, credits:
     profileName: connection.activeProfile().name,
     scope,
     balance,
-    used: balance ? Math.max(0, QUOTA - balance.value) : undefined,
+    used,
     quota: QUOTA,
     reset,
     periodStart,
@@ -87,7 +88,7 @@ export function accountFacts(connection: Connection, keys: ApiKeyStore, credits:
     spendTotal,
     budgets,
     allowance: allowance?.state(scope),
-    forecast: reset && periodStart !== undefined ? forecast(spendTotal, periodStart, Date.now(), reset.date, b.perPeriod > 0 ? b.perPeriod : QUOTA) : undefined,
+    forecast: reset && periodStart !== undefined ? accountForecast({ spend: spendTotal, used, since: periodStart, estimated: reset.estimated, now: Date.now(), by: reset.date, perPeriod: b.perPeriod, quota: QUOTA }) : undefined,
   };
 }
 

@@ -296,7 +296,9 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
           fc ? fc.short : 'not yet',
           icon(fc && fc.projected > fc.of ? 'warning' : 'graph-line', fc && fc.projected > fc.of ? 'list.warningForeground' : undefined),
           fc
-            ? `${fc.text[0]?.toUpperCase() ?? ''}${fc.text.slice(1)}. This period’s spend so far (${fmtCredits(fc.spent)}, this editor’s and the request history’s), at its pace since the period started, to the reset on ${isoDay(fc.by)}: ${fmtCredits(fc.projected)} against ${fmtCredits(fc.of)} (${f.budgets.some((b) => b.kind === 'period') ? 'your period budget' : 'the quota'}).`
+            ? `${fc.text[0]?.toUpperCase() ?? ''}${fc.text.slice(1)}. ${fc.basis === 'used'
+              ? `This period’s use so far (${fmtCredits(fc.spent)}: the quota less your balance, every tool’s calls, not only this editor’s), ${f.reset?.estimated ? `with this editor’s pace since its first balance read (the period’s start is estimated; set walletAnalytics.quotaPeriodStart for the account’s pace)` : 'at its pace since the period started'}`
+              : `This period’s spend so far (${fmtCredits(fc.spent)}, this editor’s and the request history’s), at its pace since the period started`}, to the reset on ${isoDay(fc.by)}: ${fmtCredits(fc.projected)} against ${fmtCredits(fc.of)} (${f.budgets.some((b) => b.kind === 'period') ? 'your period budget' : 'the quota'}).`
             : 'A forecast needs the start of the quota period: it is known once the balance has been read (free), or set walletAnalytics.quotaPeriodStart.',
         );
       }

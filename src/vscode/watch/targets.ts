@@ -137,7 +137,7 @@ export async function runWatch(w: WatchRecord, deps: TargetDeps, signal: AbortSi
     const ep = findEndpoint(t.endpointId);
     if (!ep) return { kind: 'failed', message: `“${t.endpointId}” is not an endpoint of the service.`, credits: 0 };
     const approval = watchRunApproval(w.approval, ep.id, t.inputs);
-    if (!isApproval(approval)) return { kind: 'skipped', message: approval.refused };
+    if (!isApproval(approval)) return { kind: 'skipped', message: approval.refused, approveAgain: true };
     const out = await deps.calls.run(ep, { inputs: t.inputs, notify: false, wait: true, open: false, ...(ep.paged ? { pages: 1 } : {}) }, approval);
     return outcomeOf(out);
   }
@@ -147,7 +147,7 @@ export async function runWatch(w: WatchRecord, deps: TargetDeps, signal: AbortSi
     // The file as read now, sent only if it is the very query approved (issue 30 item 1).
     const request = { query: r.body };
     const approval = watchRunApproval(w.approval, r.ep.id, request);
-    if (!isApproval(approval)) return { kind: 'skipped', message: approval.refused };
+    if (!isApproval(approval)) return { kind: 'skipped', message: approval.refused, approveAgain: true };
     const out = await deps.calls.run(r.ep, { inputs: request, notify: false, wait: true, open: false }, approval);
     return outcomeOf(out);
   }
@@ -155,7 +155,7 @@ export async function runWatch(w: WatchRecord, deps: TargetDeps, signal: AbortSi
   const plan = await freshPlan(t.file, p);
   // Each cell as written now, sent only if that very cell was approved within its line (issue 30 item 2).
   const approvals = watchCellApprovals(w.approval, plan.lines, callCells(p));
-  if ('refused' in approvals) return { kind: 'skipped', message: approvals.refused };
+  if ('refused' in approvals) return { kind: 'skipped', message: approvals.refused, approveAgain: true };
   let notSent = false;
   const summary = await runPipeline(p, {
     dir: resultsDirOf(t.file), roots: [deps.resultsFolder()], plan, approvals, signal,

@@ -6,16 +6,17 @@
  * schedule and the threshold (the tests do), never the approval; a test-only interval shorter than
  * the hourly refresh is accepted only under VS Code's test runner.
  *
- * The view lists each watch with its next run, its last result, its spend this period, and a
- * pause switch on the row; Run Now, Remove Watch and the result of the last run are a click away.
+ * The view (watchesView.ts) lists each watch with its next run, its last result, its spend this
+ * period, and a pause switch on the row; Run Now, Remove Watch, the result of the last run and
+ * Approve the New Price… (a watch whose query changed after its approval) are a click away.
  */
 import * as vscode from 'vscode';
 import { createTreeView, registerCommand } from '../base/handOver';
 import { DAY_MS, resetWords, type BudgetState } from '../../core/money/budget';
 import { findEndpoint } from '../../core/spec/catalog';
-import { watchApprovalRecord, watchDayWords } from '../../core/money/approval';
+import { watchApprovalRecord, watchDayWords, type StoredApproval } from '../../core/money/approval';
 import { PIPELINE_EXTENSION } from '../../core/pipeline/format';
-import { lastRun, Threshold, WatchTarget, type WatchRecord } from '../../core/watch/model';
+import { Threshold, WatchTarget, type WatchRecord } from '../../core/watch/model';
 import { checkInterval, nextSlot, parseInterval, parseTimeOfDay, periodOf, scheduleText, slotOf, type Schedule } from '../../core/watch/schedule';
 import { sinceText } from '../../core/watch/changes';
 import type { HistoryItem } from '../../core/history/merge';
@@ -30,6 +31,7 @@ import { RequestNode } from '../views/requestsTree';
 import { exportWatch, type ExportWatchDeps } from './exportWatch';
 import { priceOfRun, targetName } from './targets';
 import type { WatchService } from './watchService';
+import { DetailNode, idOfTarget, WatchesProvider, WatchNode } from './watchesView';
 import { l10n } from '../../shared/l10n';
 import { fmtCredits, thousands } from '../../core/numberText';
 
@@ -160,6 +162,85 @@ function budgetLine(states: readonly BudgetState[]): string {
   return l10n.t('Approves every run · left: {0}', left.join(', '));
 }
 
+/**
+ * The price per run of a watch's target as it is now, shown with the budget it lives in: the
+ * person's one approval (creating a watch, or approving the new price of one whose query, inputs or
+ * price changed). Undefined when the person did not approve; Cancel is every step's default.
+ */
+async function askRunApproval(deps: WatchCommandDeps, target: WatchTarget, name: string, schedule: Schedule, why: 'create' | 'again'): Promise<StoredApproval | undefined> {
+  const command = why === 'create' ? l10n.t('Watch This') : l10n.t('Approve the New Price');
+  const price = await priceOfRun(target);
+  if (price.kind === 'unwatchable') {
+    void showErrorIn(command, price.message);
+    return undefined;
+  }
+  const { connection, credits } = deps.watches.deps;
+  const scope = connection.scope();
+  const to = connection.label();
+  const settings = readSettings();
+  const states = credits.budgets(settings.budgets, scope);
+  const endpointId = target.kind === 'request' ? target.endpointId : target.kind;
+  const ceiling = settings.maxCreditsPerCall;
+  let perRun: number;
+  let risk = false;
+  const perDay = Math.max(1, Math.round(DAY_MS / periodOf(schedule)));
+  const day = states.find((s) => s.kind === 'day');
+  if (price.kind === 'perMatch') {
+    const left = states.length ? Math.min(...states.map((s) => s.left)) : Infinity;
+    // The most a run may be typed: the ceiling, or what a budget leaves, named as what it is (never "your balance").
+    const most = Math.min(ceiling, left);
+    const mostIs = most < ceiling ? (day && day.left === most ? l10n.t('what your daily budget leaves today') : l10n.t('what your 30-day budget leaves')) : l10n.t('your per-call ceiling');
+    const typed = await deps.questions.choose({
+      kind: 'amount', endpointId, to, title: why === 'create' ? l10n.t('Watch “{0}” (3/3) · {1}', name, to) : l10n.t('The new price of watch “{0}” · {1}', name, to), min: price.min, balance: most, mostIs, perMatch: price.perMatch,
+      runsPerDay: perDay, ...(day ? { dayLeft: day.left } : {}),
+      prompt: l10n.t('A Wallet Database query is billed per match ({0}), not known before it runs. Type the most credits each run may cost ({1} runs a day; at most {2}, {3}); a run that could cost more is skipped. {4}', price.text, perDay, mostIs, fmtCredits(most), why === 'create' ? l10n.t('Escape creates nothing.') : l10n.t('Escape keeps the old approval.')),
+    });
+    if (typeof typed !== 'number') return undefined;
+    perRun = typed;
+    risk = true;
+  } else {
+    perRun = price.credits;
+    if (perRun > ceiling) {
+      void showError(why === 'create'
+        ? l10n.t('Watch This: a run costs {0}, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: {1}); no watch was created.', price.text, fmtCredits(ceiling))
+        : l10n.t('Approve the New Price: a run costs {0}, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: {1}); the watch keeps its old approval and skips its runs.', price.text, fmtCredits(ceiling)));
+      return undefined;
+    }
+  }
+  const perRunText = risk ? `up to ${fmtCredits(perRun)}` : price.kind === 'bounded' && !price.exact ? `up to ${fmtCredits(perRun)}` : fmtCredits(perRun);
+  const paid = perRun > 0;
+  const detail = [
+    `${scheduleText(schedule)}: ${paid ? watchDayWords({ perRun, perDay, risk: risk || (price.kind === 'bounded' && !price.exact), ...(day ? { dayLeft: day.left } : {}) }) : l10n.t('free.')}`,
+    budgetWords(states),
+    'This is the only approval: a run whose price is above it is skipped and the watch says so.',
+    chargedTo(connection.bind()),
+  ].join('\n\n');
+  const yes = why === 'create' ? l10n.t('Create Watch') : l10n.t('Approve New Price');
+  const ok = await deps.questions.ask({
+    kind: 'modal', why: 'confirm', endpointId, to,
+    message: why === 'create' ? `Watch “${name}”, ${scheduleText(schedule)}: ${perRunText} per run` : l10n.t('The new price of watch “{0}”, {1}: {2} per run', name, scheduleText(schedule), perRunText),
+    detail, yes,
+    // The label short and the price beside it, so the row reads whole at the quick pick's width.
+    pick: { label: yes, description: l10n.t('{0} per run, {1}', perRunText, scheduleText(schedule)), detail: budgetLine(states) },
+  });
+  if (!ok) return undefined;
+  // Bound to what the person saw: the request or query body, each pipeline cell as written.
+  return watchApprovalRecord({ credits: perRun, scope, risk, ...(price.request !== undefined ? { request: price.request } : {}), ...(price.kind === 'bounded' && price.cells ? { cells: price.cells } : {}) });
+}
+
+const perRunWords = (a: StoredApproval): string => `${a.risk ? l10n.t('up to ') : ''}${fmtCredits(a.credits)}`;
+
+/**
+ * The note after a watch is approved, with a run now one click away: the button names what a run
+ * may charge ("Run Now (up to 200,000 credits)"), as every button that spends does.
+ */
+function offerRunNow(deps: WatchCommandDeps, w: WatchRecord, message: string): void {
+  const run = w.approval.credits > 0 ? l10n.t('Run Now ({0})', perRunWords(w.approval)) : l10n.t('Run Now');
+  void vscode.window.showInformationMessage(message, run).then((a) => {
+    if (a === run) void deps.watches.runNow(w.id);
+  });
+}
+
 /** Watch This…: the target, when, what counts, then the price per run, approved once. */
 async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): Promise<WatchRecord | undefined> {
   const args = watchArgsFrom(extra ?? arg, deps.testMode);
@@ -183,153 +264,38 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
   const threshold = args.threshold !== undefined ? args.threshold : await askThreshold();
   if (threshold === undefined) return undefined;
 
-  // The price per run, shown with the budget it lives in: the person's one approval.
-  const price = await priceOfRun(target);
-  if (price.kind === 'unwatchable') {
-    void showErrorIn(l10n.t('Watch This'), price.message);
-    return undefined;
-  }
-  const { connection, credits } = deps.watches.deps;
-  const scope = connection.scope();
-  const to = connection.label();
-  const settings = readSettings();
-  const states = credits.budgets(settings.budgets, scope);
-  const endpointId = target.kind === 'request' ? target.endpointId : target.kind;
-  const ceiling = settings.maxCreditsPerCall;
-  let perRun: number;
-  let risk = false;
-  const perDay = Math.max(1, Math.round(DAY_MS / periodOf(schedule)));
-  const day = states.find((s) => s.kind === 'day');
-  if (price.kind === 'perMatch') {
-    const left = states.length ? Math.min(...states.map((s) => s.left)) : Infinity;
-    // The most a run may be typed: the ceiling, or what a budget leaves, named as what it is (never "your balance").
-    const most = Math.min(ceiling, left);
-    const mostIs = most < ceiling ? (day && day.left === most ? l10n.t('what your daily budget leaves today') : l10n.t('what your 30-day budget leaves')) : l10n.t('your per-call ceiling');
-    const typed = await deps.questions.choose({
-      kind: 'amount', endpointId, to, title: l10n.t('Watch “{0}” (3/3) · {1}', name, to), min: price.min, balance: most, mostIs, perMatch: price.perMatch,
-      runsPerDay: perDay, ...(day ? { dayLeft: day.left } : {}),
-      prompt: l10n.t('A Wallet Database query is billed per match ({0}), not known before it runs. Type the most credits each run may cost ({1} runs a day; at most {2}, {3}); a run that could cost more is skipped. Escape creates nothing.', price.text, perDay, mostIs, fmtCredits(most)),
-    });
-    if (typeof typed !== 'number') return undefined;
-    perRun = typed;
-    risk = true;
-  } else {
-    perRun = price.credits;
-    if (perRun > ceiling) {
-      void showError(l10n.t('Watch This: a run costs {0}, above your per-call ceiling (walletAnalytics.maxCreditsPerCall: {1}); no watch was created.', price.text, fmtCredits(ceiling)));
-      return undefined;
-    }
-  }
-  const perRunText = risk ? `up to ${fmtCredits(perRun)}` : price.kind === 'bounded' && !price.exact ? `up to ${fmtCredits(perRun)}` : fmtCredits(perRun);
-  const paid = perRun > 0;
-  const detail = [
-    `${scheduleText(schedule)}: ${paid ? watchDayWords({ perRun, perDay, risk: risk || (price.kind === 'bounded' && !price.exact), ...(day ? { dayLeft: day.left } : {}) }) : l10n.t('free.')}`,
-    budgetWords(states),
-    'This is the only approval: a run whose price is above it is skipped and the watch says so.',
-    chargedTo(connection.bind()),
-  ].join('\n\n');
-  const ok = await deps.questions.ask({
-    kind: 'modal', why: 'confirm', endpointId, to,
-    message: `Watch “${name}”, ${scheduleText(schedule)}: ${perRunText} per run`,
-    detail, yes: 'Create Watch',
-    // The label short and the price beside it, so the row reads whole at the quick pick's width.
-    pick: { label: l10n.t('Create Watch'), description: l10n.t('{0} per run, {1}', perRunText, scheduleText(schedule)), detail: budgetLine(states) },
-  });
-  if (!ok) return undefined;
+  const approval = await askRunApproval(deps, target, name, schedule, 'create');
+  if (!approval) return undefined;
   const now = Date.now();
   const record: WatchRecord = {
     id: `w-${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
     name, target, schedule,
-    // Bound to what the person saw: the request or query body, each pipeline cell as written.
-    approval: watchApprovalRecord({ credits: perRun, scope, risk, ...(price.request !== undefined ? { request: price.request } : {}), ...(price.kind === 'bounded' && price.cells ? { cells: price.cells } : {}) }),
+    approval,
     ...(threshold ? { threshold } : {}),
     notify: args.notify ?? 'changed', paused: false, createdAt: now,
     // The slot it was created in is not run: the first run is the next slot.
     lastSlot: slotOf(schedule, now), runs: [],
   };
   await deps.watches.add(record);
-  void vscode.window.showInformationMessage(l10n.t('Watching “{0}” {1}; the first run is at {2}.', name, scheduleText(schedule), sinceText(nextSlot(schedule, now), now)), l10n.t('Run Now')).then((a) => {
-    if (a === l10n.t('Run Now')) void deps.watches.runNow(record.id);
-  });
+  offerRunNow(deps, record, l10n.t('Watching “{0}” {1}; the first run is at {2}.', name, scheduleText(schedule), sinceText(nextSlot(schedule, now), now)));
   return record;
 }
 
-// ---- the view ----
-
-class WatchNode {
-  constructor(readonly id: string) {}
-}
-class DetailNode {
-  constructor(readonly watchId: string, readonly row: 'next' | 'last' | 'spent') {}
-}
-type Node = WatchNode | DetailNode;
-
-function idOfTarget(t: unknown): string | undefined {
-  if (t instanceof WatchNode) return t.id;
-  if (t instanceof DetailNode) return t.watchId;
-  return typeof t === 'string' ? t : undefined;
-}
-
-class WatchesProvider implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Node | undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
-  private readonly sub: vscode.Disposable;
-  private readonly nodes = new Map<string, WatchNode>();
-
-  constructor(private readonly watches: WatchService) {
-    this.sub = watches.onDidChange(() => this.changed.fire(undefined));
-  }
-
-  getChildren(n?: Node): Node[] {
-    if (!n) {
-      return this.watches.list().map((w) => {
-        let node = this.nodes.get(w.id);
-        if (!node) this.nodes.set(w.id, (node = new WatchNode(w.id)));
-        return node;
-      });
-    }
-    return n instanceof WatchNode ? [new DetailNode(n.id, 'next'), new DetailNode(n.id, 'last'), new DetailNode(n.id, 'spent')] : [];
-  }
-
-  getParent(n: Node): Node | undefined {
-    return n instanceof DetailNode ? this.nodes.get(n.watchId) : undefined;
-  }
-
-  getTreeItem(n: Node): vscode.TreeItem {
-    const w = this.watches.list().find((x) => x.id === (n instanceof WatchNode ? n.id : n.watchId));
-    if (!w) return new vscode.TreeItem(l10n.t('(removed)'));
-    const now = Date.now();
-    if (n instanceof WatchNode) {
-      const item = new vscode.TreeItem(w.name, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `watch:${w.id}`;
-      item.description = w.paused ? l10n.t('paused') : scheduleText(w.schedule);
-      item.iconPath = new vscode.ThemeIcon(w.paused ? 'debug-pause' : 'eye');
-      item.contextValue = w.paused ? 'watch paused' : 'watch active';
-      item.tooltip = l10n.t('{0}\n{1}; approved: {2}{3} per run{4}', w.name, scheduleText(w.schedule), w.approval.risk ? 'up to ' : '', fmtCredits(w.approval.credits), w.threshold ? `\nCounts: new and gone wallets, and ${w.threshold.column} moving more than ${w.threshold.percent}%` : '\nCounts: new and gone wallets');
-      return item;
-    }
-    const last = lastRun(w);
-    const row = n.row;
-    const label = row === 'next' ? 'Next run' : row === 'last' ? 'Last result' : 'Spent this period';
-    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-    item.id = `watch:${w.id}:${row}`;
-    item.contextValue = `watchDetail ${row}`;
-    if (row === 'next') item.description = w.paused ? l10n.t('paused') : sinceText(nextSlot(w.schedule, Math.max(now, w.lastSlot)), now);
-    else if (row === 'spent') item.description = fmtCredits(this.watches.spentThisPeriod(w));
-    else {
-      item.description = last ? `${last.text} · ${sinceText(last.at, now)}` : l10n.t('not run yet');
-      item.tooltip = last ? `${last.text}\n${new Date(last.at).toISOString()}` : undefined;
-      const open = last?.comparePath ?? last?.resultPath;
-      if (open) item.command = { command: CommandIds.openWatchResult, title: last?.comparePath ? l10n.t('Open Changes') : l10n.t('Open Result'), arguments: [w.id] };
-      item.iconPath = new vscode.ThemeIcon(!last ? 'circle-outline' : last.status === 'changed' ? 'diff' : last.status === 'skipped' || last.status === 'failed' ? 'warning' : last.status === 'missed' ? 'history' : 'check');
-    }
-    return item;
-  }
-
-  dispose(): void {
-    this.sub.dispose();
-    this.changed.dispose();
-  }
+/**
+ * Approve the New Price…: a watch whose query, inputs or price changed after its approval skips
+ * its runs (nothing sent); this shows the price of what it would send now, with the budget it lives
+ * in, and on the person's approval binds the watch to it. Its schedule, threshold, runs and last
+ * result stay (the next run is compared with the last result). Cancel keeps the old approval.
+ */
+async function approveAgain(deps: WatchCommandDeps, id: string): Promise<WatchRecord | undefined> {
+  const w = await deps.watches.store.get(id);
+  if (!w) throw new Error('That watch is no longer there.');
+  const approval = await askRunApproval(deps, w.target, w.name, w.schedule, 'again');
+  if (!approval) return undefined;
+  const after = await deps.watches.setApproval(id, approval);
+  const now = Date.now();
+  offerRunNow(deps, after ?? { ...w, approval }, l10n.t('The watch “{0}” now runs what it would send now, {1} per run; its next run is at {2}.', w.name, perRunWords(approval), sinceText(nextSlot(w.schedule, Math.max(now, w.lastSlot)), now)));
+  return after;
 }
 
 /** Registers Watch This…, Pause/Resume, Run Now, Remove Watch, the view, and starts the runner. */
@@ -352,7 +318,7 @@ export function registerWatches(context: vscode.ExtensionContext, deps: WatchCom
     if (t instanceof WatchNode || t instanceof DetailNode) return true;
     const w = watches.list().find((x) => x.id === id);
     const name = w?.name ?? id;
-    const per = w ? `${w.approval.risk ? l10n.t('up to ') : ''}${fmtCredits(w.approval.credits)}` : '';
+    const per = w ? perRunWords(w.approval) : '';
     const yes = action === 'run' ? l10n.t('Run Watch Now') : l10n.t('Resume Watch');
     return deps.questions.ask({
       kind: 'modal', why: 'confirm', endpointId: 'watch', to: deps.watches.deps.connection.label(),
@@ -381,6 +347,7 @@ export function registerWatches(context: vscode.ExtensionContext, deps: WatchCom
       const id = need(t);
       return (await clicked(t, id, 'run')) ? watches.runNow(id) : undefined;
     })),
+    registerCommand(CommandIds.approveWatchAgain, guard((t?: unknown) => approveAgain(deps, need(t)))),
     registerCommand(CommandIds.removeWatch, guard(async (t?: unknown) => {
       const id = need(t);
       const w = watches.list().find((x) => x.id === id);

@@ -11,9 +11,11 @@ import { PERIOD_MS } from '../../core/money/quotaPeriod';
 import { tableFileOf } from '../../core/results/files';
 import { changeLine, compareInWorker, detectChanges } from '../../core/watch/changes';
 import { spentSince, type WatchRecord } from '../../core/watch/model';
+import type { StoredApproval } from '../../core/money/approval';
 import { WatchRunner, type WatchEvent } from '../../core/watch/runner';
 import { WatchStore } from '../../core/watch/store';
 import type { CreditsService } from '../base/credits';
+import { CommandIds } from '../base/ids';
 import { showWarning } from '../base/errors';
 import { CancelledError, errorText } from '../../core/errors';
 import type { Log } from '../base/log';
@@ -24,6 +26,7 @@ import { runWatch, type TargetDeps } from './targets';
 const OPEN_CHANGES = 'Open Changes';
 const OPEN_RESULT = 'Open Result';
 const RUN_ONCE_NOW = 'Run Once Now';
+const APPROVE_AGAIN = 'Approve the New Price…';
 
 interface WatchServiceDeps extends TargetDeps {
   readonly credits: CreditsService;
@@ -124,6 +127,13 @@ export class WatchService implements vscode.Disposable {
     await this.reload();
   }
 
+  /** Binds a watch to a new approval (the person approved the new price of what it sends now). */
+  async setApproval(id: string, approval: StoredApproval): Promise<WatchRecord | undefined> {
+    const after = await this.store.update(id, (w) => ({ ...w, approval }));
+    await this.reload();
+    return after;
+  }
+
   async remove(id: string): Promise<boolean> {
     const gone = await this.store.remove(id);
     await this.reload();
@@ -163,6 +173,14 @@ export class WatchService implements vscode.Disposable {
       return;
     }
     const { run } = e;
+    if (run.approveAgain) {
+      // Short enough to read whole in a toast; the reason in full is on the Last result row's hover.
+      const text = `${w.name}: skipped, nothing sent: what it would send (or its price) changed since you approved the watch.`;
+      this.say(w.id, text, [APPROVE_AGAIN], 'warning', (a) => {
+        if (a === APPROVE_AGAIN) void vscode.commands.executeCommand(CommandIds.approveWatchAgain, w.id);
+      });
+      return;
+    }
     if (run.status === 'skipped' || run.status === 'failed') {
       this.say(w.id, `${w.name}: ${run.text}`, [], 'warning');
       return;

@@ -223,12 +223,15 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
     });
   });
 
-  it('a watch (and so its approval) is stored only by Watch This…, after the person approved its price per run', () => {
+  it('a watch (and so its approval) is stored only by Watch This… or Approve the New Price…, after the person approved its price per run', () => {
     const puts = fns.filter((f) => f.where.startsWith('src/vscode/watch/') && f.callees.some((c) => /\bstore\.(put|update)$/u.test(c))).map((f) => f.where).sort();
-    assert.deepEqual(puts, ['src/vscode/watch/watchService.ts#add', 'src/vscode/watch/watchService.ts#setPaused']);
+    assert.deepEqual(puts, ['src/vscode/watch/watchService.ts#add', 'src/vscode/watch/watchService.ts#setApproval', 'src/vscode/watch/watchService.ts#setPaused']);
     const adders = fns.filter((f) => f.callees.some((c) => /\bwatches\.add$/u.test(c))).map((f) => f.where);
     assert.deepEqual(adders, ['src/vscode/watch/watchCommands.ts#watchThis']);
-    assert.ok(fns.find((f) => f.where === 'src/vscode/watch/watchCommands.ts#watchThis')?.calls.has('ask'), 'Watch This asks the person');
+    const approvers = fns.filter((f) => f.callees.some((c) => /\bwatches\.setApproval$/u.test(c))).map((f) => f.where);
+    assert.deepEqual(approvers, ['src/vscode/watch/watchCommands.ts#approveAgain']);
+    for (const where of [...adders, ...approvers]) assert.ok(fns.find((f) => f.where === where)?.calls.has('askRunApproval'), `${where} asks the person`);
+    assert.ok(fns.find((f) => f.where === 'src/vscode/watch/watchCommands.ts#askRunApproval')?.calls.has('ask'), 'the approval is the person’s answer');
   });
 
   it('the check itself finds a send whose caller skips the price', () => {

@@ -60,6 +60,23 @@ describe('approval: a watch binds the request the person approved (issue 30 item
     assert.ok('refused' in watchCellApprovals(old, plan.lines, calls));
   });
 
+  it('every refusal of a watch\'s run offers Approve the New Price… (an edited query, a swapped cell, a pricier line); an approved one runs', () => {
+    const stored = watchApprovalRecord({ credits: 10_000, risk: true, scope: 's', request: { query: query(100, 0.9) } });
+    const edited = watchRunApproval(stored, 'query', { query: query(100, 0.1) });
+    assert.ok(!isApproval(edited) && edited.approveAgain === true, JSON.stringify(edited));
+    assert.match(edited.refused, /Approve the New Price… shows it and asks again\.$/u);
+    const file = examplePipeline();
+    const plan = planPipeline(file);
+    const calls = file.cells.flatMap((c) => (typeof c !== 'string' && 'call' in c ? [c] : []));
+    const lines = (credits: (name: string) => number) => watchApprovalRecord({ credits: plan.total, scope: 's', cells: calls.map((c) => ({ ...c, credits: credits(c.name) })) });
+    const swapped = calls.map((c) => (c.name === 'trending' ? { ...c, inputs: { hours: 24 } } : c));
+    const cell = watchCellApprovals(lines((n) => plan.lines.find((l) => l.cell === n)?.credits ?? 0), plan.lines, swapped);
+    assert.ok('refused' in cell && cell.approveAgain === true, JSON.stringify(cell));
+    // The same cells, each approved 1 credit below its price now: the line grew.
+    const pricier = watchCellApprovals(lines((n) => (plan.lines.find((l) => l.cell === n)?.credits ?? 1) - 1), plan.lines, calls);
+    assert.ok('refused' in pricier && pricier.approveAgain === true && /its approved line is/u.test(pricier.refused), JSON.stringify(pricier));
+  });
+
   it('a plan line binds its cell as written: the same name with other inputs is refused by the run', () => {
     const file = examplePipeline();
     const calls = file.cells.flatMap((c) => (typeof c !== 'string' && 'call' in c ? [c] : []));

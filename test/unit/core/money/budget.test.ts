@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { budgetRefusal, budgetStates, DAY_MS, forecast, HOLD_TTL_MS, utcDayStart, type Budgets } from '../../../../src/core/money/budget';
+import { accountForecast, budgetRefusal, budgetStates, DAY_MS, forecast, HOLD_TTL_MS, utcDayStart, type Budgets } from '../../../../src/core/money/budget';
 import { endpoint } from '../../../../src/core/spec/catalog';
 import { quote } from '../../../../src/core/money/pricing';
 import { priceGate } from '../../../../src/core/money/quota';
@@ -174,6 +174,24 @@ describe('forecast', () => {
     assert.equal(forecast(0, start, start + DAY_MS, reset, 500_000).text, 'at this pace: 0 of 500K by 2026-12-25');
     assert.equal(forecast(0, start, start + DAY_MS, reset, 500_000).short, '0 of 500K by 12-25', 'the Account row, whole at the default width');
     assert.equal(forecast(1_000, start, start + 15 * DAY_MS, reset, 1_000_000).text, 'at this pace: 2K of 1M by 2026-12-25');
+  });
+  it('the Account view’s: against the quota, what the account used (its balance) when more than this editor spent; against a period budget, this editor’s spend', () => {
+    const start = reset.getTime() - PERIOD_MS;
+    const at = { since: start, now: start + 10 * DAY_MS, by: reset, quota: 1_000_000_000, estimated: false };
+    // 300M used by the account (scripts too), 1M of it from this editor, the period's start known: the pace is the account's.
+    const quota = accountForecast({ ...at, spend: 1_000_000, used: 300_000_000, perPeriod: 0 });
+    assert.equal(quota.basis, 'used');
+    assert.equal(quota.short, '900M of 1000M by 12-25');
+    assert.equal(quota.projected, 900_000_000);
+    // The start only estimated (the first balance read): what was used before it has no pace; this editor's pace adds to it.
+    assert.equal(accountForecast({ ...at, estimated: true, spend: 1_000_000, used: 300_000_000, perPeriod: 0 }).short, '302M of 1000M by 12-25');
+    // The balance not read yet, or less used than this editor counts (a reset it has not seen): its own spend.
+    assert.equal(accountForecast({ ...at, spend: 1_000_000, used: undefined, perPeriod: 0 }).short, '3M of 1000M by 12-25');
+    assert.equal(accountForecast({ ...at, spend: 1_000_000, used: 500_000, perPeriod: 0 }).basis, 'spend');
+    // A period budget counts this editor's calls only, whatever the account used.
+    const budget = accountForecast({ ...at, spend: 1_000_000, used: 300_000_000, perPeriod: 5_000_000 });
+    assert.equal(budget.basis, 'spend');
+    assert.equal(budget.short, '3M of 5M by 12-25');
   });
   it('reads the pace over at least a day: a call in the period’s first minute is not a month of such calls per minute', () => {
     const start = reset.getTime() - PERIOD_MS;

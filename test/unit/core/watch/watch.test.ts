@@ -204,6 +204,27 @@ describe('watch runner: one window runs a watch, never twice per slot', () => {
     assert.equal(compared, 0);
     await runner.dispose();
   });
+
+  it('a run skipped because what it would send changed is stored as such, so the view and the toast offer Approve the New Price…', async () => {
+    const store = new WatchStore(join(dir, 'approve-again'));
+    await store.put(watch('f', { lastResult: '/prev.csv', lastResultAt: T0 }));
+    const told: WatchEvent[] = [];
+    const runner = new WatchRunner({
+      store, now: () => T0 + H + 1000,
+      execute: () => Promise.resolve({ kind: 'skipped', message: 'what it would send is not what was approved', approveAgain: true }),
+      compare: () => Promise.resolve({ added: 0, gone: 0, changed: 0, both: 0 }),
+      saveComparison: () => Promise.resolve(''),
+      tell: (e) => told.push(e),
+    });
+    await runner.tick();
+    // Read back through the store's schema from disk (a field the schema does not know is dropped).
+    const saved = await new WatchStore(join(dir, 'approve-again')).get('f');
+    assert.equal(saved?.runs.at(-1)?.approveAgain, true, JSON.stringify(saved?.runs));
+    assert.equal(saved?.runs.at(-1)?.credits, 0);
+    const ran = told.find((e) => e.kind === 'ran');
+    assert.equal(ran?.kind === 'ran' && ran.run.approveAgain, true);
+    await runner.dispose();
+  });
 });
 
 describe('what changed between two runs (the compare engine)', () => {
