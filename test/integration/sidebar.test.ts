@@ -388,7 +388,11 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     const starts = fetcher.starts.slice(startsFrom).filter((s) => s.scope === fetcher.starts.at(-1)?.scope).map((s) => s.at);
     // The server may also receive the read that was already on its way when the test began (a
     // loaded run: 5 received, 4 started after t0): one more, never two.
-    assert.ok(starts.length >= 1 && history.length <= starts.length + 1, `${history.length} GET /requests received, ${starts.length} sent by the one reader`);
+    // When it fails, what was sent when (from t0), to tell a second reader from a late one: a run at
+    // load 21 received 8 with 5 sent by the reader, and nothing said which the other 3 were.
+    const when = (at: number): string => `${((at - t0) / 1000).toFixed(1)} s`;
+    const seen = (): string => `received at ${history.map((r) => `${when(r.at)} (${r.status})`).join(', ')}; the reader sent at ${starts.map(when).join(', ')}; submits ${sb.received().slice(from).filter((r) => r.method === 'POST').map((r) => `${r.path} ${when(r.at)} (${r.status})`).join(', ')}`;
+    assert.ok(starts.length >= 1 && history.length <= starts.length + 1, `${history.length} GET /requests received, ${starts.length} sent by the one reader: ${seen()}`);
     const gaps = starts.slice(1).map((at, i) => at - (starts[i] ?? 0));
     assert.ok(gaps.every((g) => g >= interval * 1000), `gaps between GET /requests sent: ${gaps.map((g) => g.toFixed(0)).join(', ')} ms`);
   });

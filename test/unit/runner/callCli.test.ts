@@ -29,7 +29,9 @@ describe('wallet-analytics call and fetch against the sandbox', () => {
     return sb;
   };
   // Jobs are read every 50 ms, not the default 5 s: the sandbox's jobs take milliseconds (delayScale).
-  const env = (sb: Sandbox): Record<string, string> => ({ WA_API_KEY: sb.demoKey, WA_ACK_TIMEOUT_S: '0.5', WA_POLL_INTERVAL_S: '0.05' });
+  // An answer is waited for 5 s (a lost one, the faults', costs that much): at 0.5 s a loaded
+  // machine's ordinary answer came too late and a run that was charged read as "no clear answer".
+  const env = (sb: Sandbox): Record<string, string> => ({ WA_API_KEY: sb.demoKey, WA_ACK_TIMEOUT_S: '5', WA_POLL_INTERVAL_S: '0.05' });
   const out = (): string => mkdtempSync(join(dir, 'out-'));
   /** The result files in a folder (not the runner's state or a sidecar). */
   const results = (d: string, prefix: string): string[] => readdirSync(d).filter((f) => f.startsWith(prefix) && !f.endsWith('.meta.json'));
