@@ -33,7 +33,6 @@ import * as table from '../src/core/table';
 import { listFields, rankTargets, resultRole, type InputTarget } from '../src/core/addressLists/inputTargets';
 import * as inputTargetsModule from '../src/core/addressLists/inputTargets';
 import { readResultLists, withResultReader } from '../src/core/results/readResult';
-import { pickAddressColumn } from '../src/core/table/columnKind';
 import { parseAddressListSliced } from '../src/core/addressLists/listText';
 import { compareInWorker, detectChanges } from '../src/core/watch/changes';
 import { resolveReference } from '../src/core/pipeline/resolve';
@@ -127,10 +126,10 @@ async function runPath(p: PathName, scratch: string): Promise<string> {
       return `${chosen.ep.id} ${Array.isArray(list) ? list.length : 0} ${quote(chosen.ep, v.input).text}`;
     }
     case 'list-source': {
-      // flows/listSources.ts readAddressFile: the column parsed in the worker when this build does so
+      // flows/listSources.ts readAddressFile: the address column found in the worker (this build), the column parsed in the worker when this build does so
       // (ResultReader.addressList), else its cells read, then inputFlow's parse of them a slice at a time.
       const parsed = await withResultReader(fileA, async (reader) => {
-        const column = pickAddressColumn(reader.columns, reader.sample)?.column ?? 0;
+        const column = reader.addressColumn()?.column ?? 0;
         const inWorker = (reader as unknown as Record<string, unknown>).addressList;
         if (typeof inWorker === 'function') return (inWorker as (c: number, chain: 'main') => Promise<{ valid: readonly string[] }>).call(reader, column, 'main');
         return parseAddressListSliced(await reader.columnText(column), 'main');

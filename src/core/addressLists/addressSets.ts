@@ -9,7 +9,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { distinctAddresses as distinctOf, normaliseAddress, type Chain } from '../spec/addresses';
-import { addressChain, pickAddressColumn } from '../table/columnKind';
+import { addressChain } from '../table/columnKind';
 import { findAddressColumn } from '../table/compare/addressColumn';
 import { openTable, type TableSource } from '../table';
 import { withResultReader } from '../results/readResult';
@@ -79,7 +79,7 @@ export function readInWorker(workerFile?: string, onThread?: (threadId: number) 
     withResultReader(
       file,
       async (reader) => {
-        const col = pickAddressColumn(reader.columns, reader.sample);
+        const col = reader.addressColumn();
         if (!col) return undefined;
         // The worker takes the distinct addresses (addresses.ts): only they cross to this thread.
         const { addresses, skipped } = await reader.addresses(col.column, col.chain, { signal });

@@ -7,7 +7,6 @@
  */
 import { stat } from 'node:fs/promises';
 import { distinctAddresses, SpreadSet, type Chain } from '../spec/addresses';
-import { classifyColumn, pickAddressColumn } from '../table/columnKind';
 import { addressFilesOf } from '../results/files';
 import { withResultReader, type ReadOptions } from '../results/readResult';
 import { packedLinesFile, unpackLines, type PackedLines } from '../table/packedLines';
@@ -87,7 +86,7 @@ async function resolveIn(ref: Reference, resultPath: string, options: ReadOption
       let col: number;
       let colChain: Chain | undefined;
       if (ref.column === undefined) {
-        const a = pickAddressColumn(names, reader.sample);
+        const a = reader.addressColumn();
         if (!a) {
           if (names.length !== 1) throw new Error(l10n.t('“{0}” has no address column; name one with "column" (its columns: {1}).', ref.from, names.join(', ')));
           col = 0;
@@ -98,8 +97,7 @@ async function resolveIn(ref: Reference, resultPath: string, options: ReadOption
       } else {
         col = names.indexOf(ref.column);
         if (col < 0) throw new Error(l10n.t('“{0}” has no column “{1}” (its columns: {2}).', ref.from, ref.column, names.join(', ')));
-        const k = classifyColumn(reader.sample.map((r) => r[col] ?? ''), ref.column);
-        colChain = k.kind === 'address' ? k.chain : undefined;
+        colChain = reader.chains[col] ?? undefined;
       }
       const name = names[col] ?? '';
       // Each file's first `top`, not `top` less the values so far: a later file's first ones may all be

@@ -8,7 +8,7 @@
  * Address sets (addressSets.ts readInWorker) and the table session read through the same worker.
  */
 import { checkedAddresses, type Chain, type DistinctAddresses } from '../spec/addresses';
-import { addressRole, sampleColumnChain, SAMPLE_ROWS, type AddressRole } from '../table/columnKind';
+import { addressRole, pickAddressColumnOf, SAMPLE_ROWS, type AddressColumn, type AddressRole, type ListWant } from '../table/columnKind';
 import { RemoteTable, type PackedAddresses } from '../table/remoteTable';
 import type { ParsedList } from '../spec/listParse';
 import type { ExportResult } from '../table/exportView';
@@ -21,9 +21,10 @@ export interface ReadOptions extends TaskOptions {
   /** Told the worker's thread id for each file opened (tests check it is not this thread). */
   readonly onThread?: (threadId: number) => void;
   /**
-   * Reads the first rows (`sample`: what finds the address column); default true. False for a
-   * reader that needs only the header (a pipeline's filter step): a 640-column result's sample is
-   * 32,000 strings made on the host for nothing, and the garbage collection they bring.
+   * Brings the first rows to this thread (`sample`: a cell's result shown in a notebook); default
+   * false. The address columns are found in the worker either way (ResultReader.chains): a
+   * 640-column result's sample is 32,000 strings made on the host, and the garbage collection
+   * they bring inside a person's action (issue 34 item 4).
    */
   readonly sample?: boolean;
 }
@@ -64,7 +65,11 @@ export class ResultReader {
   private constructor(
     readonly file: string,
     private readonly table: RemoteTable,
-    /** The first SAMPLE_ROWS rows (all columns), as the classifier judges a column. */
+    /** Each column's chain (null: not an address column), judged in the worker on the first SAMPLE_ROWS rows by the one classifier. */
+    readonly chains: readonly (Chain | null)[],
+    /** The first row's cells (a column picker's preview). */
+    readonly firstRow: readonly string[],
+    /** The first SAMPLE_ROWS rows (all columns) when opened with `sample: true`, else none. */
     readonly sample: readonly (readonly string[])[],
   ) {}
 
@@ -74,7 +79,8 @@ export class ResultReader {
     try {
       options.onThread?.(table.threadId);
       await table.indexed;
-      return new ResultReader(file, table, options.sample === false ? [] : await firstRows(table, options.signal));
+      const { chains, firstRow } = await table.columnChains({ signal: options.signal });
+      return new ResultReader(file, table, chains, firstRow, options.sample === true ? await firstRows(table, options.signal) : []);
     } catch (e) {
       await table.close();
       throw e;
@@ -89,13 +95,17 @@ export class ResultReader {
     return this.table.rowCount;
   }
 
-  /** The columns that hold addresses (the one classifier over the first rows), in file order. */
+  /** The columns that hold addresses (the one classifier over the first rows, in the worker), in file order. */
   addressColumns(hint?: AddressRole): ResultAddressColumn[] {
     return this.columns.flatMap((name, column) => {
-      // Read only while the cells can still make an address column (640 metric columns were 32,000 cells in one turn).
-      const chain = sampleColumnChain(this.sample, column, name);
+      const chain = this.chains[column];
       return chain ? [{ column, name, chain, role: addressRole(name, hint) }] : [];
     });
+  }
+
+  /** The address column a list is taken from (columnKind.ts pickAddressColumn's rule, on the worker's judgement), or undefined. */
+  addressColumn(options: { chain?: Chain; want?: ListWant } = {}): AddressColumn | undefined {
+    return pickAddressColumnOf(this.columns, this.chains, options);
   }
 
   /** The distinct addresses of `column` (counted in the worker), at most `limit` of them sent here. */

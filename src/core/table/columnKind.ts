@@ -166,10 +166,15 @@ export interface AddressColumn {
  * (a token result also holds wallets), then the first. With `chain`, only that chain's columns.
  */
 export function pickAddressColumn(names: readonly string[], sample: readonly (readonly string[])[], options: { chain?: Chain; want?: ListWant } = {}): AddressColumn | undefined {
+  return pickAddressColumnOf(names, names.map((name, column) => sampleColumnChain(sample, column, name)), options);
+}
+
+/** As pickAddressColumn, from each column's chain already judged (`chains[i]`: sampleColumnChain's answer, judged in a table worker). */
+export function pickAddressColumnOf(names: readonly string[], chains: readonly (Chain | null | undefined)[], options: { chain?: Chain; want?: ListWant } = {}): AddressColumn | undefined {
   const want = options.want ?? 'wallets';
   const found: AddressColumn[] = [];
   names.forEach((name, column) => {
-    const chain = sampleColumnChain(sample, column, name);
+    const chain = chains[column];
     if (chain && (options.chain === undefined || chain === options.chain)) found.push({ column, name, chain });
   });
   const rank = (name: string): number => {

@@ -102,15 +102,30 @@ export async function packedLinesFile(p: PackedLines): Promise<Uint8Array> {
     let units = 0;
     for (let i = first; i < end; i++) units += p.lengths[i] ?? 0;
     const ascii = units === bytes.byteLength;
+    if (ascii) {
+      // Addresses: the slice's bytes placed whole, then each line moved up to its place, the last
+      // first, with its "\n" (native copies: a byte loop here was 18 ms of the take step's turns).
+      out.set(bytes, w);
+      let src = w + bytes.byteLength;
+      let dst = src + (end - first);
+      for (let i = end - 1; i >= first; i--) {
+        const n = p.lengths[i] ?? 0;
+        src -= n;
+        dst -= n + 1;
+        out.copyWithin(dst, src, src + n);
+        out[dst + n] = 10;
+      }
+      w += bytes.byteLength + (end - first);
+      return;
+    }
     let at = 0;
     for (let i = first; i < end; i++) {
       const from = at;
-      if (ascii) at += p.lengths[i] ?? 0;
-      else for (let left = p.lengths[i] ?? 0; left > 0 && at < bytes.byteLength; ) left -= unitsOf(bytes[at++] ?? 0);
+      for (let left = p.lengths[i] ?? 0; left > 0 && at < bytes.byteLength; ) left -= unitsOf(bytes[at++] ?? 0);
       // The continuation bytes of the last sequence belong to this string too.
       while (at < bytes.byteLength && unitsOf(bytes[at] ?? 0) === 0) at++;
-      out.set(bytes.subarray(from, at), w);
-      w += at - from;
+      // Copied a byte at a time (text cells, rare): a subarray a line was 100,000 short-lived typed arrays, young garbage collected inside the step.
+      for (let k = from; k < at; k++) out[w++] = bytes[k] ?? 0;
       out[w++] = 10;
     }
   });

@@ -23,6 +23,7 @@ import {
   CANCELLED_WIRE_NAME,
   parseWorkerMessage,
   WARM_MESSAGE,
+  type ColumnChains,
   type OpenedTable,
   type ViewSnapshot,
   type WireError,
@@ -282,6 +283,11 @@ export class RemoteTable {
     const valid = checkedAddresses(await unpackLines(got.addresses), chain) as string[];
     const values = await unpackLines(got.invalid);
     return parsedList(valid, values.map((value, i) => ({ line: got.lines[i] ?? 0, value })), got.duplicates, chain);
+  }
+
+  /** Each column's chain (null: not an address column) by the one classifier over the first rows, judged in the worker, and the first row's cells. */
+  columnChains(options: TaskOptions = {}): Promise<ColumnChains> {
+    return this.channel.request({ type: 'columnChains' }, 'columnChains', options);
   }
 
   /** A comparison's (opened with `compareWith`) rows new, gone, in both and moved past `threshold`, counted in the worker. */

@@ -66,6 +66,8 @@ export type WorkerRequest =
   | { readonly type: 'addresses'; readonly id: number; readonly column: number; readonly chain: Chain; readonly limit?: number }
   /** A column's cells parsed as a list of addresses (spec/listParse.ts parseAddressList), here: a list source ("from a file", "from a previous result"). */
   | { readonly type: 'addressList'; readonly id: number; readonly column: number; readonly chain: Chain }
+  /** Each column's chain by the one classifier over the first SAMPLE_ROWS rows (columnKind.ts), judged here, with the first row: what a result reader needs to find its address columns. */
+  | { readonly type: 'columnChains'; readonly id: number }
   /** A comparison's rows new, gone, in both and moved past `threshold` (changeCounts.ts), counted here: a watch's run. */
   | { readonly type: 'changes'; readonly id: number; readonly threshold?: ChangeThreshold }
   /** The analysis panel (analysis.ts), over every row of the current view. */
@@ -97,6 +99,8 @@ export type WorkerReply =
   | { readonly op: 'addresses'; readonly value: Omit<DistinctAddresses, 'addresses'> & { readonly addresses: PackedLines } }
   /** The parsed list: its valid addresses packed, the bad entries' texts packed with their lines, the duplicates' count (no cell of the column crosses). */
   | { readonly op: 'addressList'; readonly value: PackedAddressList }
+  /** One entry a column (null: not an address column) and the first row's cells: the sampled rows' other cells never cross. */
+  | { readonly op: 'columnChains'; readonly value: ColumnChains }
   /** Four counts: the watch reads no cell of its two results on the host. */
   | { readonly op: 'changes'; readonly value: ChangeCounts }
   | { readonly op: 'profile'; readonly value: ColumnProfile }
@@ -104,6 +108,12 @@ export type WorkerReply =
   /** Typed arrays survive the structured clone as typed arrays. */
   | { readonly op: 'scatter'; readonly value: ScatterData }
   | { readonly op: 'close'; readonly value: null };
+
+/** Which columns hold addresses of which chain, judged in the worker on the first rows, and the first row (a column picker's preview). */
+export interface ColumnChains {
+  readonly chains: readonly (Chain | null)[];
+  readonly firstRow: readonly string[];
+}
 
 /** A list parsed in the worker (spec/listParse.ts ParsedList), as it crosses to the host. */
 interface PackedAddressList {
@@ -182,6 +192,7 @@ export function parseWorkerRequest(message: unknown): WorkerRequest | undefined 
       return isInt(m.column) && isInt(m.bins) && m.bins >= 1 && m.bins <= MAX_HISTOGRAM_BINS && isBool(m.log) ? (m as WorkerRequest) : undefined;
     case 'scatter':
       return isInt(m.x) && isInt(m.y) ? (m as WorkerRequest) : undefined;
+    case 'columnChains':
     case 'cancel':
     case 'close':
       return m as WorkerRequest;
@@ -287,6 +298,8 @@ function isReplyValue(op: unknown, v: unknown): boolean {
       return isRecord(v) && isPackedLines(v.addresses) && isInt(v.distinct) && isInt(v.skipped);
     case 'addressList':
       return isRecord(v) && isPackedLines(v.addresses) && isPackedLines(v.invalid) && v.lines instanceof Uint32Array && v.lines.length === v.invalid.lengths.length && isInt(v.duplicates);
+    case 'columnChains':
+      return isRecord(v) && Array.isArray(v.chains) && v.chains.every((c) => c === null || c === 'main' || c === 'alt') && isTexts(v.firstRow);
     case 'changes':
       return isRecord(v) && isInt(v.added) && isInt(v.gone) && isInt(v.changed) && isInt(v.both) && (v.missingColumn === undefined || isText(v.missingColumn));
     case 'profile':

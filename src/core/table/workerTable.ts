@@ -14,6 +14,7 @@ import { countChanges } from './compare/changeCounts';
 import { columnHistogram, profileColumn, scatterPoints } from './analysis';
 import { copySelection, exportView } from './exportView';
 import { openTable } from './openTable';
+import { sampleColumnChain, SAMPLE_ROWS } from './columnKind';
 import { packLines } from './packedLines';
 import { TableView } from './tableView';
 import type { Progress, SourceChange, TableSource, TaskOptions, TypedColumn } from './types';
@@ -115,6 +116,13 @@ export class WorkerTable {
         // Parsed here, as the host parsed the cells before: 100,000 cells never become strings on the host, nor its Set.
         const { valid, invalid, duplicates } = parseAddressList(Array.from(view.rowIds(), (id) => text[id] ?? ''), req.chain);
         return { op: 'addressList', value: { addresses: packLines(valid), invalid: packLines(invalid.map((b) => b.value)), lines: Uint32Array.from(invalid, (b) => b.line), duplicates } };
+      }
+      case 'columnChains': {
+        // The first rows judged here: a 640-column result's sample is 32,000 cells, strings the host would make and collect (issue 34 item 4).
+        const rows = Math.min(view.length, SAMPLE_ROWS);
+        const names = view.source.columns;
+        const sample = rows > 0 ? (await view.window(0, rows, names.map((_, i) => i), signal)).cells : [];
+        return { op: 'columnChains', value: { chains: names.map((name, i) => sampleColumnChain(sample, i, name) ?? null), firstRow: sample[0] ?? [] } };
       }
       case 'changes':
         return { op: 'changes', value: await countChanges(view.source, req.threshold, signal) };

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { pickAddressColumn } from '../../core/table/columnKind';
 import type { JobRecord } from '../../core/jobs/job';
 import { withResultReader } from '../../core/results/readResult';
 import { parseAddressList, parseAddressListSliced, type ParsedList } from '../../core/spec/listParse';
@@ -76,11 +75,11 @@ async function readAddressFile(file: string, t: StepTitle, chain: Chain): Promis
     if (header.length === 0) return parseAddressList([], chain);
     let idx: number | undefined = 0;
     if (/\.csv$/iu.test(file)) {
-      const guess = pickAddressColumn(header, reader.sample)?.column ?? -1;
+      const guess = reader.addressColumn()?.column ?? -1;
       const order = header.map((h, i) => ({ h, i })).sort((a, b) => (a.i === guess ? -1 : b.i === guess ? 1 : a.i - b.i));
       const col = await pickStep(
         t,
-        order.map(({ h, i }) => ({ label: h || `(column ${i + 1})`, description: reader.sample[0]?.[i] ?? '', value: i })),
+        order.map(({ h, i }) => ({ label: h || `(column ${i + 1})`, description: reader.firstRow[i] ?? '', value: i })),
         { placeholder: l10n.t('Which column of {0} holds the addresses?', path.basename(file)) },
       );
       idx = col?.[0];

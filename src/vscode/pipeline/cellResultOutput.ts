@@ -33,7 +33,7 @@ export async function cellResultOutput(cell: string, record: CellRecord, reused:
   const credits = reused ? 0 : record.credits;
   try {
     const table = (await tableFileOf(record.resultPath)) ?? record.resultPath;
-    const read = await withReader(table, (r) => Promise.resolve({ rows: r.rowCount, columns: r.columns, sample: r.sample }));
+    const read = await withReader(table, (r) => Promise.resolve({ rows: r.rowCount, columns: r.columns, sample: r.sample }), { sample: true });
     const result = cellResultOf(cell, status, credits, file, read, readSettings().tableColorGainsAndLosses);
     const md = summaryMarkdown({ status, credits, rows: read.rows, columns: read.columns, preview: read.sample.slice(0, MARKDOWN_PREVIEW), file });
     return new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.json(result, CELL_RESULT_MIME), vscode.NotebookCellOutputItem.text(md, 'text/markdown')]);
@@ -44,8 +44,8 @@ export async function cellResultOutput(cell: string, record: CellRecord, reused:
   }
 }
 
-async function withReader<T>(file: string, use: (r: ResultReader) => Promise<T>): Promise<T> {
-  const r = await ResultReader.open(file);
+async function withReader<T>(file: string, use: (r: ResultReader) => Promise<T>, options: { sample?: boolean } = {}): Promise<T> {
+  const r = await ResultReader.open(file, options);
   try {
     return await use(r);
   } finally {

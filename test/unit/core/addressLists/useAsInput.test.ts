@@ -9,7 +9,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { threadId } from 'node:worker_threads';
-import { addressRole, SAMPLE_ROWS } from '../../../../src/core/table/columnKind';
+import { addressRole, pickAddressColumn, pickAddressColumnOf, sampleColumnChain, SAMPLE_ROWS } from '../../../../src/core/table/columnKind';
+import { resolveReferenceList } from '../../../../src/core/pipeline/resolve';
 import { RemoteTable } from '../../../../src/core/table/remoteTable';
 import { listFields, rankTargets, rankTargetsWarm, resultRole, type ListOffer } from '../../../../src/core/addressLists/inputTargets';
 import { parseAddressList } from '../../../../src/core/spec/listParse';
@@ -162,7 +163,7 @@ describe('one way to read a result: in a table worker', () => {
 
   it('the list source reads a column through the same worker (header, preview, then the cells)', async () => {
     const file = await writeTemp(dir, `name,owner\nbob,${W[0]}\nann,${W[1]}\n`);
-    const got = await withResultReader(file, async (r) => ({ columns: r.columns, first: r.sample[0], cells: await r.columnText(1) }), { workerFile });
+    const got = await withResultReader(file, async (r) => ({ columns: r.columns, first: r.firstRow, cells: await r.columnText(1) }), { workerFile });
     assert.deepEqual(got, { columns: ['name', 'owner'], first: ['bob', W[0]], cells: [W[0], W[1]] });
   });
 
@@ -184,7 +185,36 @@ describe('one way to read a result: in a table worker', () => {
     assert.equal(v.input.wallets, got.valid, 'taken as it is, not copied and checked again');
   });
 
-  it('a wide result\'s first rows cross in windows of at most SAMPLE_CELLS cells: 640 columns × 50 rows were 32,000 cells in one message (issue 34 item 4)', async () => {
+  it('a wide result\'s address columns are found in the worker: use as input, a list source and a take step bring none of its first rows\' 32,000 cells here (issue 34 item 4)', async () => {
+    const width = 640;
+    const header = ['rank', 'wallet', ...Array.from({ length: width - 3 }, (_, i) => `metric_${i}`), 'token'].join(',');
+    const lines = Array.from({ length: 60 }, (_, r) => [String(r), sampleAddress('main', r), ...Array.from({ length: width - 3 }, (_, i) => String(r * i)), sampleAddress('main', 500 + (r % 7))].join(','));
+    const wide = await writeTemp(dir, [header, ...lines].join('\n') + '\n');
+    const window = RemoteTable.prototype.window;
+    let cells = 0;
+    RemoteTable.prototype.window = async function (this: RemoteTable, ...args: Parameters<typeof window>) {
+      const w = await window.apply(this, args);
+      cells += w.cells.reduce((n, row) => n + row.length, 0);
+      return w;
+    };
+    try {
+      const lists = await readResultLists(wide, { workerFile });
+      assert.deepEqual(lists.map((l) => [l.column, l.distinct]), [['wallet', 60], ['token', 7]]);
+      const source = await withResultReader(wide, async (r) => ({ column: r.addressColumn()?.column, first: r.firstRow.slice(0, 2), list: await r.addressList(r.addressColumn()?.column ?? 0, 'main') }), { workerFile });
+      assert.deepEqual([source.column, source.first, source.list.valid.length], [1, ['0', sampleAddress('main', 0)], 60]);
+      const take = await resolveReferenceList({ from: 'top' }, wide, { workerFile });
+      assert.deepEqual([take.column, take.count], ['wallet', 60]);
+      assert.equal(cells, 0, `${cells} cells of the first rows crossed to this thread`);
+    } finally {
+      RemoteTable.prototype.window = window;
+    }
+    // The worker's judgement is the one classifier's on the same rows.
+    const both = await withResultReader(wide, (r) => Promise.resolve({ chains: r.chains, sample: r.sample }), { workerFile, sample: true });
+    assert.deepEqual(both.chains, header.split(',').map((name, i) => sampleColumnChain(both.sample, i, name) ?? null));
+    assert.deepEqual(pickAddressColumnOf(header.split(','), both.chains), pickAddressColumn(header.split(','), both.sample));
+  });
+
+  it('a wide result\'s first rows, when a reader asks for them (a notebook cell\'s result), cross in windows of at most SAMPLE_CELLS cells: 640 columns × 50 rows were 32,000 cells in one message (issue 34 item 4)', async () => {
     const width = 640;
     const header = ['wallet', ...Array.from({ length: width - 1 }, (_, i) => `metric_${i}`)].join(',');
     const lines = Array.from({ length: 60 }, (_, r) => [sampleAddress('main', r), ...Array.from({ length: width - 1 }, (_, i) => String(r * i))].join(','));
@@ -199,7 +229,7 @@ describe('one way to read a result: in a table worker', () => {
     };
     let sample: readonly (readonly string[])[];
     try {
-      sample = await withResultReader(wide, (r) => Promise.resolve(r.sample), { workerFile });
+      sample = await withResultReader(wide, (r) => Promise.resolve(r.sample), { workerFile, sample: true });
     } finally {
       RemoteTable.prototype.window = window;
     }

@@ -161,9 +161,9 @@ describe('column kinds: one owner', () => {
       'src/core/table/compare/compareSource.ts', // compare
       'src/core/table/compare/addressColumn.ts', // compare and address sets
       'src/core/addressLists/addressSets.ts',
-      'src/core/results/readResult.ts', // "Use Result as Input to…" and the list source's result columns
+      'src/core/results/readResult.ts', // "Use Result as Input to…", the list source ("from a previous result") and a take step: ResultReader.addressColumn
+      'src/core/table/workerTable.ts', // the same readers' first rows, judged in the table worker (columnChains)
       'src/core/addressLists/inputTargets.ts', // the picker's ranking: what the column holds
-      'src/vscode/flows/listSources.ts', // "from a previous result"
     ];
     for (const f of callers) assert.ok(imports(f).some((i) => /columnKind$/u.test(i)), `${f} imports core/table/columnKind`);
   });

@@ -151,4 +151,22 @@ describe('lists from the table worker (issue 34)', () => {
     assert.equal(Buffer.compare(Buffer.from(got), Buffer.from(want)), 0);
     assert.equal((await packedLinesFile(packLines([]))).byteLength, 0);
   });
+
+  it('a list file is written without a typed array a line: 20,000 lines make a few views of the bytes, not 20,000 (issue 34 item 4: young garbage collected inside the take step)', async () => {
+    const packed = packLines(Array.from({ length: 20_000 }, (_, i) => address(i)));
+    const subarray = Uint8Array.prototype.subarray;
+    let views = 0;
+    Uint8Array.prototype.subarray = function (this: Uint8Array, ...args: Parameters<typeof subarray>) {
+      views++;
+      return subarray.apply(this, args);
+    };
+    let got: Uint8Array;
+    try {
+      got = await packedLinesFile(packed);
+    } finally {
+      Uint8Array.prototype.subarray = subarray;
+    }
+    assert.equal(got.byteLength, packed.bytes.byteLength + 20_000);
+    assert.ok(views <= 2 * packed.sliceEnds.length + 1, `${views} views of the bytes for ${packed.sliceEnds.length} slices`);
+  });
 });
