@@ -228,14 +228,14 @@ async function askRunApproval(deps: WatchCommandDeps, target: WatchTarget, name:
   return watchApprovalRecord({ credits: perRun, scope, risk, ...(price.request !== undefined ? { request: price.request } : {}), ...(price.kind === 'bounded' && price.cells ? { cells: price.cells } : {}) });
 }
 
-const perRunWords = (a: StoredApproval): string => `${a.risk ? l10n.t('up to ') : ''}${fmtCredits(a.credits)}`;
-
 /**
  * The note after a watch is approved, with a run now one click away: the button names what a run
  * may charge ("Run Now (up to 200,000 credits)"), as every button that spends does.
  */
 function offerRunNow(deps: WatchCommandDeps, w: WatchRecord, message: string): void {
-  const run = w.approval.credits > 0 ? l10n.t('Run Now ({0})', perRunWords(w.approval)) : l10n.t('Run Now');
+  // "up to": the approved amount is the most a run may charge (a pipeline's bounded price is not
+  // always exact, and the stored approval does not say which; a run above it is skipped).
+  const run = w.approval.credits > 0 ? l10n.t('Run Now (up to {0})', fmtCredits(w.approval.credits)) : l10n.t('Run Now');
   void vscode.window.showInformationMessage(message, run).then((a) => {
     if (a === run) void deps.watches.runNow(w.id);
   });
@@ -294,7 +294,7 @@ async function approveAgain(deps: WatchCommandDeps, id: string): Promise<WatchRe
   if (!approval) return undefined;
   const after = await deps.watches.setApproval(id, approval);
   const now = Date.now();
-  offerRunNow(deps, after ?? { ...w, approval }, l10n.t('The watch “{0}” now runs what it would send now, {1} per run; its next run is at {2}.', w.name, perRunWords(approval), sinceText(nextSlot(w.schedule, Math.max(now, w.lastSlot)), now)));
+  offerRunNow(deps, after ?? { ...w, approval }, l10n.t('The watch “{0}” now runs what it would send now, up to {1} per run; its next run is at {2}.', w.name, fmtCredits(approval.credits), sinceText(nextSlot(w.schedule, Math.max(now, w.lastSlot)), now)));
   return after;
 }
 
@@ -318,7 +318,7 @@ export function registerWatches(context: vscode.ExtensionContext, deps: WatchCom
     if (t instanceof WatchNode || t instanceof DetailNode) return true;
     const w = watches.list().find((x) => x.id === id);
     const name = w?.name ?? id;
-    const per = w ? perRunWords(w.approval) : '';
+    const per = w ? `${w.approval.risk ? l10n.t('up to ') : ''}${fmtCredits(w.approval.credits)}` : '';
     const yes = action === 'run' ? l10n.t('Run Watch Now') : l10n.t('Resume Watch');
     return deps.questions.ask({
       kind: 'modal', why: 'confirm', endpointId: 'watch', to: deps.watches.deps.connection.label(),
