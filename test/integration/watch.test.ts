@@ -165,9 +165,12 @@ describe('watches: a query file watched on a short test interval (against a sand
     };
     try {
       // A bare id (not a row of the view) asks first (issue 30 item 4): the person says Run Watch Now.
-      await answerPrices((q) => q.kind === 'modal' && q.yes === 'Run Watch Now');
+      const asked: string[] = [];
+      await answerPrices((q) => q.kind === 'modal' && q.yes === 'Run Watch Now' && asked.push(q.message) > 0);
       await vscode.commands.executeCommand(CommandIds.runWatchNow, w.id);
       await answerPrices(false);
+      // The most a run may charge, said as Run Now (up to …) says it.
+      assert.deepEqual(asked, ['Run the watch “Trending 3h” now (up to 50 credits)?']);
       const run = (await (await watches()).store.get(w.id))?.runs.at(-1);
       assert.equal(run?.status, 'first', JSON.stringify(run));
       assert.deepEqual(holds, [['trending', 50]]);

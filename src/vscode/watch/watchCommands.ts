@@ -318,7 +318,8 @@ export function registerWatches(context: vscode.ExtensionContext, deps: WatchCom
     if (t instanceof WatchNode || t instanceof DetailNode) return true;
     const w = watches.list().find((x) => x.id === id);
     const name = w?.name ?? id;
-    const per = w ? `${w.approval.risk ? l10n.t('up to ') : ''}${fmtCredits(w.approval.credits)}` : '';
+    // "up to", as Run Now (up to …) says: the approved amount is the most a run may charge.
+    const per = w ? l10n.t('up to {0}', fmtCredits(w.approval.credits)) : '';
     const yes = action === 'run' ? l10n.t('Run Watch Now') : l10n.t('Resume Watch');
     return deps.questions.ask({
       kind: 'modal', why: 'confirm', endpointId: 'watch', to: deps.watches.deps.connection.label(),
