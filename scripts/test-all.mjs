@@ -286,9 +286,9 @@ const integrationEnded = () => {
 if (want.has('integration')) {
   if (!built) tierNotRun('integration', 'the build failed');
   else {
-    // Beside the unit tier and the checks (it mostly waits: about a quarter of a core; after them
-    // it was the run's critical path), unless the machine has one core or other work fills its
-    // cores: then after them, beside e2e (whose lanes leave it two slots).
+    // Beside the unit tier and the checks (after them it was the run's critical path; about 0.7 of
+    // a core, scripts/capacity.mjs), unless the machine has one core or other work fills its cores
+    // (or WA_INTEGRATION_BESIDE=0): then after them, beside e2e (whose lanes leave it two slots).
     const after = capacity.integrationBesideChecks ? [] : before2e;
     steps.push(
       Promise.all([codeServer, packaged, ...after]).then(async ([installed]) => {

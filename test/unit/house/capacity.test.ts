@@ -38,11 +38,14 @@ describe('npm test: what runs side by side', () => {
     assert.equal(planCapacity({ cores: 16, load1: 30 }).integrationBesideChecks, false, 'not when loaded');
   });
 
-  it('WA_E2E_JOBS and WA_UNIT_JOBS fix the counts; a value that is not a count is ignored', () => {
+  it('WA_E2E_JOBS and WA_UNIT_JOBS fix the counts, WA_INTEGRATION_BESIDE the integration tier\'s place; a value that is not one is ignored', () => {
     assert.equal(planCapacity({ cores: 2, load1: 19, env: { WA_E2E_JOBS: '4' } }).e2eLanes, 4);
     assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_E2E_JOBS: '1', WA_UNIT_JOBS: '1' } }).unitFiles, 1);
     assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_E2E_JOBS: 'x' } }).e2eLanes, 4);
     assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_E2E_JOBS: '0' } }).e2eLanes, 4);
+    assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_INTEGRATION_BESIDE: '0' } }).integrationBesideChecks, false, 'WA_INTEGRATION_BESIDE=0: after the checks');
+    assert.equal(planCapacity({ cores: 1, load1: 8, env: { WA_INTEGRATION_BESIDE: '1' } }).integrationBesideChecks, true, 'WA_INTEGRATION_BESIDE=1: beside them');
+    assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_INTEGRATION_BESIDE: 'x' } }).integrationBesideChecks, true, 'anything else: the rule');
   });
 
   it('when the integration tier ends, e2e takes its lanes back, only for files still queued (two a new lane), never past four', () => {
