@@ -6,9 +6,15 @@
 //     workbench, a sandbox, a child process), about half a core each when measured on 2 cores;
 //   - a machine whose cores other work already fills (the load before the run began, at least one
 //     per core) gets one slot per core;
-//   - the integration tier runs beside the CPU-heavy steps (the unit tier, typecheck, lint) only
-//     where there are slots to spare (4 cores and more, not loaded); otherwise it waits for them and
-//     runs beside e2e, which then has two lanes less (never under two) while it runs.
+//   - the integration tier starts beside the CPU-heavy steps (the unit tier, typecheck, lint) on a
+//     machine of 2 cores or more that other work does not fill: started after them, its whole run
+//     was the critical path (the last full run: ~290 s of unit tier and checks, then its 459 s, the
+//     run's 751 s), and part of it is waiting (its sandboxes' jobs, the workbench's editors): alone,
+//     its processes (code-server, extension host, Chromium) took 327 CPU-s in 441 s at a load of
+//     10-19 on 2 cores, about 0.7 of a core there. Beside them it takes the cores the unit tier's
+//     waiting files leave idle (WA_INTEGRATION_BESIDE=0 keeps the old order, to compare). On one
+//     core or a loaded machine it waits for them. Either way e2e has two lanes less (never under
+//     two) while it runs.
 // planCapacity() is pure (facts in, sizes out) so the unit tests drive every case.
 import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -20,7 +26,8 @@ const MAX_E2E_LANES = 4;
 /**
  * cores: os.availableParallelism(); load1: the 1-minute load average before the run began (the
  * other work on the machine; the run's own steps are what the slots size); env: WA_E2E_JOBS and
- * WA_UNIT_JOBS fix a count. integrationRunning: the integration tier still runs as e2e starts.
+ * WA_UNIT_JOBS fix a count, WA_INTEGRATION_BESIDE (1 or 0) whether the integration tier runs beside
+ * the unit tier and the checks. integrationRunning: the integration tier still runs as e2e starts.
  */
 export function planCapacity({ cores, load1, env = {}, integrationRunning = false }) {
   const c = Math.max(1, Math.floor(cores) || 1);
@@ -31,7 +38,9 @@ export function planCapacity({ cores, load1, env = {}, integrationRunning = fals
   // The integration tier is a whole code-server and extension host: two slots, not one (a full run on
   // 2 idle cores gave e2e 3 lanes beside it, reached a load of 19 and failed two e2e files).
   const e2eLanes = fixed(env.WA_E2E_JOBS) ?? clamp(slots - (integrationRunning ? 2 : 0), Math.min(2, slots), MAX_E2E_LANES);
-  const integrationBesideChecks = !loaded && c >= 4;
+  // WA_INTEGRATION_BESIDE=1 or 0 fixes it (to compare both orders of a run on one machine).
+  const besideFixed = { 1: true, 0: false }[String(env.WA_INTEGRATION_BESIDE ?? '').trim()];
+  const integrationBesideChecks = besideFixed ?? (!loaded && c >= 2);
   const why =
     `${c} core${c > 1 ? 's' : ''}, load ${Number.isFinite(load1) ? load1.toFixed(1) : '?'}${loaded ? ' (other work fills its cores: one slot a core)' : ''}: ` +
     `${unitFiles} unit file${unitFiles > 1 ? 's' : ''} at a time, ${e2eLanes} e2e lane${e2eLanes > 1 ? 's' : ''}${integrationRunning ? ' (two less while the integration tier runs)' : ''}, ` +

@@ -171,10 +171,11 @@ async function tier(name, cmd, args, timeoutMs, parse, env, quiet = false, onSpa
 // installing before any test ran, and the tiers mostly wait on extension hosts, workbenches and
 // sandboxes; the whole run is about 260 CPU-seconds on 2 cores):
 //
-//   build ─┬─ package ─── unit (its Python files ───────┬─ integration (after unit and the checks
-//          │           after the system packages)        │               too, unless the machine
-//          ├─ system packages ─┬─ code-server ───────────┤               has slots to spare)
-//          │  code-server download ┘ (beside apt-get)    ├─ e2e
+//   build ─┬─ package ─── unit (its Python files ───────┬─ integration (beside unit and the checks,
+//          │           after the system packages)        │               after package and code-server;
+//          ├─ system packages ─┬─ code-server ───────────┤               after them too on one core or
+//          │  code-server download ┘ (beside apt-get)    │               a machine other work fills)
+//          │                                             ├─ e2e
 //          ├─ typecheck → lint ──────────────────────────┤  (after unit, the checks and both
 //          └─ the e2e tier's two 722 MB inputs ──────────┘   722 MB files; its lanes start
 //                                                                before, once code-server, the
@@ -285,8 +286,9 @@ const integrationEnded = () => {
 if (want.has('integration')) {
   if (!built) tierNotRun('integration', 'the build failed');
   else {
-    // Beside the unit tier and the checks only where the machine has slots to spare; otherwise
-    // after them, beside e2e (whose lanes leave it one).
+    // Beside the unit tier and the checks (after them it was the run's critical path; about 0.7 of
+    // a core, scripts/capacity.mjs), unless the machine has one core or other work fills its cores
+    // (or WA_INTEGRATION_BESIDE=0): then after them, beside e2e (whose lanes leave it two slots).
     const after = capacity.integrationBesideChecks ? [] : before2e;
     steps.push(
       Promise.all([codeServer, packaged, ...after]).then(async ([installed]) => {

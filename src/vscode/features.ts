@@ -82,6 +82,8 @@ export interface TestSurface {
   readonly watches: WatchService;
   /** The language-model tools by name, to call as a chat would (with or without a chat's token). */
   readonly agentTools: AgentTools;
+  /** The window's poll interval in ms for a suite (HistoryService.intervalForTests); undefined: the setting again. */
+  readonly pollEvery: (ms: number | undefined) => void;
 }
 
 function logCall(log: Log, e: CallLog): void {
@@ -220,5 +222,5 @@ export async function activateFeatures(context: vscode.ExtensionContext, entry: 
   const builtAt = performance.now();
   const featuresMs = builtAt - entry.started;
   log.info(`Features ready ${milliseconds(featuresMs)} after activation began, at ${new Date().toISOString()}.`);
-  return { services, activationMs: entry.activationMs, featuresMs, builtAt, sidebar, context, table, prices, questions, workspaceSettings, copier, watches, agentTools };
+  return { services, activationMs: entry.activationMs, featuresMs, builtAt, sidebar, context, table, prices, questions, workspaceSettings, copier, watches, agentTools, pollEvery: (ms) => history.intervalForTests(ms) };
 }

@@ -23,7 +23,7 @@ import { sampleAddress, sampleInput, SAMPLE_QUERY } from '../../src/core/spec/sa
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { examplePipeline, serializePipeline, type PipelineFile } from '../../src/core/pipeline/format';
 import type { PriceQuestion } from '../../src/vscode/calls/priceStep';
-import { answerPrices, api as getApi, note, setApiKey, clearApiKey } from './support';
+import { answerPrices, api as getApi, note, pollEvery, setApiKey, clearApiKey } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -74,11 +74,14 @@ describe('agents: language-model tools spend only what the person approved (agai
     await set('baseUrl', sb.baseUrl);
     await set('resultsFolder', dir);
     await set('openResultOnCompletion', false);
+    // Its jobs are done in 100–200 ms: read them at that pace, not the default 5 s (each paid call waited for the next poll).
+    await pollEvery(200);
     assert.equal(await setApiKey(sb.demoKey), true);
   });
 
   after(async () => {
     await answerPrices(undefined);
+    await pollEvery(undefined);
     for (const k of ['baseUrl', 'resultsFolder', 'budget.perDay', 'agentAllowancePerDay', 'maxCreditsPerCall', 'openResultOnCompletion']) await set(k, undefined);
     await clearApiKey();
     await sb.close();

@@ -18,7 +18,7 @@ import { CreditsService } from '../../src/vscode/base/credits';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import { resumePages } from '../../src/vscode/calls/pages';
 import type { PriceQuestion } from '../../src/vscode/calls/priceStep';
-import { answerPrices, api as getApi, note, waitFor } from './support';
+import { answerPrices, api as getApi, note, waitFor, pollEvery } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -53,6 +53,8 @@ describe('a call is bound to the connection its price was shown for', function (
   const KEY_B = 'binding-b-key-0002';
 
   before(async () => {
+    // Its sandbox's jobs are done in well under a second: read them at that pace, not the setting's (test runner only).
+    await pollEvery(200);
     sbA = await startSandbox({ port: 0, demoKey: KEY_A, jobDelayMs: [100, 200] });
     sbB = await startSandbox({ port: 0, demoKey: KEY_B, jobDelayMs: [100, 200] });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wa-binding-'));
@@ -67,6 +69,7 @@ describe('a call is bound to the connection its price was shown for', function (
   });
 
   after(async () => {
+    await pollEvery(undefined);
     await answerPrices(undefined);
     const { services } = await getApi();
     await services.connection.stopSandbox();

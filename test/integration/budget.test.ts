@@ -13,7 +13,7 @@ import { sampleAddress } from '../../src/core/spec/samples';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import { CommandIds } from '../../src/vscode/base/ids';
-import { answerPrices, api as getApi, note, setApiKey, clearApiKey, waitFor } from './support';
+import { answerPrices, api as getApi, note, setApiKey, clearApiKey, waitFor, pollEvery } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -27,6 +27,8 @@ describe('spend budgets: refused before the price, nothing charged (against a sa
   const spentToday = async (): Promise<number> => (await getApi()).services.credits.budgets({ perDay: 1e15, perPeriod: 0 })[0]?.spent ?? 0;
 
   before(async () => {
+    // Its sandbox's jobs are done in well under a second: read them at that pace, not the setting's (test runner only).
+    await pollEvery(200);
     sb = await startSandbox({ port: 0, jobDelayMs: [100, 200], wallets: 500, altWallets: 100 });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wa-budget-'));
     await set('baseUrl', sb.baseUrl);
@@ -35,6 +37,7 @@ describe('spend budgets: refused before the price, nothing charged (against a sa
   });
 
   after(async () => {
+    await pollEvery(undefined);
     await answerPrices(undefined);
     for (const k of ['baseUrl', 'resultsFolder', 'budget.perDay', 'budget.perPeriod']) await set(k, undefined);
     await clearApiKey();

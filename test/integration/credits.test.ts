@@ -16,7 +16,7 @@ import { CommandIds } from '../../src/vscode/base/ids';
 import type { QueryRunResult } from '../../src/vscode/language/runner';
 import { QueryRunCache } from '../../src/core/query/runCache';
 import type { QueryBody } from '../../src/core/spec/queryModel';
-import { answerPrices, api as getApi, note, waitFor, setApiKey, clearApiKey } from './support';
+import { answerPrices, api as getApi, note, waitFor, setApiKey, clearApiKey, pollEvery } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -37,6 +37,8 @@ describe('credits: only the person approves, and the ceiling holds for every que
   const query = { where: { and: [{ field: 'winrate_30d', op: '>=', value: 0.2 }] }, limit: 5 };
 
   before(async () => {
+    // Its sandbox's jobs are done in well under a second: read them at that pace, not the setting's (test runner only).
+    await pollEvery(200);
     sb = await startSandbox({ port: 0, jobDelayMs: [200, 400], wallets: 2_000, altWallets: 500 });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wa-credits-'));
     await set('baseUrl', sb.baseUrl);
@@ -46,6 +48,7 @@ describe('credits: only the person approves, and the ceiling holds for every que
   });
 
   after(async () => {
+    await pollEvery(undefined);
     await answerPrices(undefined);
     for (const k of ['baseUrl', 'resultsFolder', 'maxCreditsPerCall']) await set(k, undefined);
     await clearApiKey();

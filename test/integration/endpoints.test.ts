@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { ExtensionApi } from '../../src/extension';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import { CommandIds } from '../../src/vscode/base/ids';
-import { api as getApi, extension, note, waitFor, answerPrices, setApiKey, clearApiKey } from './support';
+import { api as getApi, extension, note, waitFor, answerPrices, setApiKey, clearApiKey, pollEvery } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -23,6 +23,8 @@ describe('endpoints: every command, the price first, jobs polled and downloaded 
   let results: string;
 
   before(async () => {
+    // Its sandbox's jobs are done in well under a second: read them at that pace, not the setting's (test runner only).
+    await pollEvery(200);
     // The suite stands in for the person's click on each price question (no caller argument can).
     await answerPrices(true);
     api = await getApi();
@@ -38,6 +40,7 @@ describe('endpoints: every command, the price first, jobs polled and downloaded 
   });
 
   after(async () => {
+    await pollEvery(undefined);
     await answerPrices(undefined);
     for (const k of ['baseUrl', 'resultsFolder', 'pollIntervalSeconds', 'confirmAbove', 'maxCreditsPerCall']) await set(k, undefined);
     await clearApiKey();

@@ -14,7 +14,7 @@ import { examplePipeline, serializePipeline } from '../../src/core/pipeline/form
 import { readRecord, resultsDirOf } from '../../src/core/pipeline/run';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { PriceQuestion } from '../../src/vscode/calls/priceStep';
-import { answerPrices, api, EXTENSION_ID, note, setApiKey, waitFor, clearApiKey } from './support';
+import { answerPrices, api, EXTENSION_ID, note, setApiKey, waitFor, clearApiKey, pollEvery } from './support';
 import { escapeMarkdown } from '../../src/core/markdown';
 import { CommandIds } from '../../src/vscode/base/ids';
 
@@ -28,6 +28,8 @@ describe('pipeline notebook: §8.4 example run against a sandbox', function () {
   const asked: PriceQuestion[] = [];
 
   before(async () => {
+    // Its sandbox's jobs are done in well under a second: read them at that pace, not the setting's (test runner only).
+    await pollEvery(200);
     // Only the plan is approved; any other price question would be answered "Cancel".
     await answerPrices((q) => {
       asked.push(q);
@@ -46,6 +48,7 @@ describe('pipeline notebook: §8.4 example run against a sandbox', function () {
   });
 
   after(async () => {
+    await pollEvery(undefined);
     await answerPrices(undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const k of ['baseUrl', 'resultsFolder', 'pollIntervalSeconds', 'confirmAbove', 'maxCreditsPerCall']) await set(k, undefined);

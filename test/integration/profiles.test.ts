@@ -14,7 +14,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { RunOutcome } from '../../src/vscode/calls/callService';
 import { CommandIds } from '../../src/vscode/base/ids';
 import { spendByEndpoint } from '../../src/vscode/views/account';
-import { addProfile, answerPrices, answerQuestions, api as getApi, note, removeProfile, testingContext, waitFor } from './support';
+import { addProfile, answerPrices, answerQuestions, api as getApi, note, removeProfile, testingContext, waitFor, pollEvery } from './support';
 
 const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
 const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);
@@ -31,6 +31,8 @@ describe('profiles: each its base URL and its own key; jobs stay with their prof
   const KEY_B = 'account-b-key-0002';
 
   before(async () => {
+    // Its sandbox's jobs are done in well under a second: read them at that pace, not the setting's (test runner only).
+    await pollEvery(200);
     // Each sandbox knows only its own key: a request with the other key is refused (401).
     sbA = await startSandbox({ port: 0, demoKey: KEY_A, jobDelayMs: [100, 200] });
     sbB = await startSandbox({ port: 0, demoKey: KEY_B, jobDelayMs: [100, 200] });
@@ -41,6 +43,7 @@ describe('profiles: each its base URL and its own key; jobs stay with their prof
   });
 
   after(async () => {
+    await pollEvery(undefined);
     await answerPrices(undefined);
     const { services } = await getApi();
     for (const id of [idA, idB]) if (id && services.connection.profiles.get(id)) await removeProfile(id);

@@ -47,6 +47,15 @@ export async function waitFor<T>(what: string | (() => string), check: () => T |
   }
 }
 
+/**
+ * The window reads its jobs every `ms` (the test runner's hook, TestSurface.pollEvery) instead of
+ * the setting's whole seconds: a suite whose sandbox finishes jobs in 100–400 ms waits for them,
+ * not for the next poll 5 s later. undefined: the setting again (each suite's after()).
+ */
+export async function pollEvery(ms: number | undefined): Promise<void> {
+  (await api()).testing.pollEvery(ms);
+}
+
 /** Every regular file under dir (recursively); [] if dir does not exist. */
 export function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];

@@ -17,6 +17,8 @@ export class HistoryService implements vscode.Disposable {
   /** Fires with whether the window is focused now. */
   readonly onDidChangeFocus = this.focusChanged.event;
   private readonly subs: vscode.Disposable[] = [];
+  /** Set only through the test runner's surface (TestSurface.pollEvery): the interval in ms instead of the setting's whole seconds. */
+  private testIntervalMs: number | undefined;
 
   constructor(private readonly connection: Connection) {
     this.fetcher = new HistoryFetcher({
@@ -47,7 +49,17 @@ export class HistoryService implements vscode.Disposable {
 
   /** The poll interval now: the setting, slowed while the window is unfocused. */
   intervalMs(): number {
-    return this.paced(pollIntervalMs());
+    return this.paced(this.testIntervalMs ?? pollIntervalMs());
+  }
+
+  /**
+   * Under VS Code's test runner only (TestSurface.pollEvery, never a setting: a workspace cannot
+   * make the window poll faster): a suite's jobs, done in 200 ms on its sandbox, are read at this
+   * interval instead of the setting's (at least 1 s, 5 by default), so a test waits for its job,
+   * not for the next poll. undefined: the setting again.
+   */
+  intervalForTests(ms: number | undefined): void {
+    this.testIntervalMs = ms === undefined ? undefined : Math.max(50, ms);
   }
 
   /** The API the poller uses: its `requests` is the shared fetcher, `request` goes straight through. */

@@ -10,9 +10,10 @@ import { describe, it } from 'node:test';
 import { lanesToAdd, longestFirst, planCapacity, readFigures, runnerOrder, treeCpuSeconds } from '../../../scripts/capacity.mjs';
 
 describe('npm test: what runs side by side', () => {
-  it('an idle 2-core machine: four unit files, four e2e lanes (three while the integration tier runs), integration after the checks', () => {
+  it('an idle 2-core machine: four unit files, four e2e lanes (two while the integration tier runs), integration beside the unit tier and the checks', () => {
     const c = planCapacity({ cores: 2, load1: 0.4 });
-    assert.deepEqual([c.unitFiles, c.e2eLanes, c.integrationBesideChecks, c.loaded], [4, 4, false, false]);
+    assert.deepEqual([c.unitFiles, c.e2eLanes, c.integrationBesideChecks, c.loaded], [4, 4, true, false]);
+    assert.match(c.why, /the integration tier beside the unit tier and the checks/u);
     assert.equal(planCapacity({ cores: 2, load1: 0.4, integrationRunning: true }).e2eLanes, 2);
   });
 
@@ -20,6 +21,7 @@ describe('npm test: what runs side by side', () => {
     const c = planCapacity({ cores: 2, load1: 19 });
     assert.deepEqual([c.unitFiles, c.e2eLanes, c.loaded], [2, 2, true]);
     assert.equal(planCapacity({ cores: 2, load1: 19, integrationRunning: true }).e2eLanes, 2);
+    assert.equal(c.integrationBesideChecks, false, 'the integration tier waits for the unit tier and the checks');
     assert.match(c.why, /2 cores, load 19\.0 \(other work fills its cores/u);
   });
 
@@ -27,6 +29,7 @@ describe('npm test: what runs side by side', () => {
     assert.deepEqual([planCapacity({ cores: 1, load1: 0 }).unitFiles, planCapacity({ cores: 1, load1: 0 }).e2eLanes], [2, 2]);
     assert.deepEqual([planCapacity({ cores: 1, load1: 8, integrationRunning: true }).e2eLanes, planCapacity({ cores: 0, load1: NaN }).unitFiles], [1, 2]);
     assert.equal(planCapacity({ cores: 1, load1: 0, integrationRunning: true }).e2eLanes, 2);
+    assert.equal(planCapacity({ cores: 1, load1: 0 }).integrationBesideChecks, false, 'one core: the integration tier after the checks');
   });
 
   it('a big idle machine runs integration beside the checks and caps the lanes at four', () => {
@@ -35,11 +38,14 @@ describe('npm test: what runs side by side', () => {
     assert.equal(planCapacity({ cores: 16, load1: 30 }).integrationBesideChecks, false, 'not when loaded');
   });
 
-  it('WA_E2E_JOBS and WA_UNIT_JOBS fix the counts; a value that is not a count is ignored', () => {
+  it('WA_E2E_JOBS and WA_UNIT_JOBS fix the counts, WA_INTEGRATION_BESIDE the integration tier\'s place; a value that is not one is ignored', () => {
     assert.equal(planCapacity({ cores: 2, load1: 19, env: { WA_E2E_JOBS: '4' } }).e2eLanes, 4);
     assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_E2E_JOBS: '1', WA_UNIT_JOBS: '1' } }).unitFiles, 1);
     assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_E2E_JOBS: 'x' } }).e2eLanes, 4);
     assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_E2E_JOBS: '0' } }).e2eLanes, 4);
+    assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_INTEGRATION_BESIDE: '0' } }).integrationBesideChecks, false, 'WA_INTEGRATION_BESIDE=0: after the checks');
+    assert.equal(planCapacity({ cores: 1, load1: 8, env: { WA_INTEGRATION_BESIDE: '1' } }).integrationBesideChecks, true, 'WA_INTEGRATION_BESIDE=1: beside them');
+    assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_INTEGRATION_BESIDE: 'x' } }).integrationBesideChecks, true, 'anything else: the rule');
   });
 
   it('when the integration tier ends, e2e takes its lanes back, only for files still queued (two a new lane), never past four', () => {
