@@ -361,4 +361,25 @@ describe('pipeline filter step', () => {
       rmSync(d, { recursive: true, force: true });
     }
   });
+
+  it("does not ask the worker for the columns' chains: it filters by the header's names (the worker read 50 rows × 640 cells for them)", async () => {
+    const d = mkdtempSync(join(tmpdir(), 'wa-pipe-filter-'));
+    const columnChains = RemoteTable.prototype.columnChains;
+    let asked = 0;
+    RemoteTable.prototype.columnChains = function counted(this: RemoteTable, ...a: Parameters<RemoteTable['columnChains']>) {
+      asked++;
+      return columnChains.apply(this, a);
+    };
+    try {
+      const src = join(d, 'in.csv');
+      writeFileSync(src, 'wallet,amount\nA1,1\nA2,7\nA3,5\n');
+      const out = join(d, 'out.csv');
+      assert.equal(await filterResult(src, [{ column: 'amount', op: '>=', value: 5 }], out, 'in', { workerFile }), 2);
+      assert.equal(readFileSync(out, 'utf8'), 'wallet,amount\nA2,7\nA3,5\n');
+      assert.equal(asked, 0, `the worker was asked ${asked} time(s) for the columns' chains`);
+    } finally {
+      RemoteTable.prototype.columnChains = columnChains;
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
 });
