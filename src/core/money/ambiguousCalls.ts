@@ -27,8 +27,52 @@ function stable(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-function idOf(baseUrl: string, endpointId: string, input: Record<string, unknown>): string {
-  return createHash('sha256').update(`${baseUrl}\n${endpointId}\n${stable(input)}`).digest('hex').slice(0, 32);
+/**
+ * Array items written between two turns of the host's loop. A call's input may hold a list of
+ * 100,000 addresses (a list source, "use as input"), and its id was one synchronous stretch of
+ * 100–600 ms at load 13, twice a paid call: before its price and after its send (issue 34 item 4).
+ */
+const SLICE = 8_192;
+
+/**
+ * `stable(v)`'s text, handed to `put` in pieces, the loop given back between each SLICE items of a
+ * long array. The same text: a piece of items none of which is an object is JSON.stringify's, which
+ * writes each such item as stable does (a string, a number, null; undefined and functions as null).
+ */
+async function stablePieces(v: unknown, put: (text: string) => void): Promise<void> {
+  if (Array.isArray(v)) {
+    put('[');
+    for (let at = 0; at < v.length; at += SLICE) {
+      if (at > 0) {
+        put(',');
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      const part: unknown[] = v.slice(at, at + SLICE);
+      put(part.some((x) => x !== null && typeof x === 'object') ? part.map(stable).join(',') : JSON.stringify(part).slice(1, -1));
+    }
+    put(']');
+    return;
+  }
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    put('{');
+    let first = true;
+    for (const k of Object.keys(o).sort()) {
+      put(`${first ? '' : ','}${JSON.stringify(k)}:`);
+      first = false;
+      await stablePieces(o[k], put);
+    }
+    put('}');
+    return;
+  }
+  put(stable(v));
+}
+
+/** The id of a call: a hash of its service, endpoint and inputs' stable text, hashed as it is written. */
+async function idOf(baseUrl: string, endpointId: string, input: Record<string, unknown>): Promise<string> {
+  const hash = createHash('sha256').update(`${baseUrl}\n${endpointId}\n`);
+  await stablePieces(input, (text) => hash.update(text));
+  return hash.digest('hex').slice(0, 32);
 }
 
 export class AmbiguousCalls {
@@ -53,18 +97,18 @@ export class AmbiguousCalls {
   }
 
   /** When the same call last ended unsettled, if within the memory. */
-  lastAt(baseUrl: string, endpointId: string, input: Record<string, unknown>): number | undefined {
-    const id = idOf(baseUrl, endpointId, input);
+  async lastAt(baseUrl: string, endpointId: string, input: Record<string, unknown>): Promise<number | undefined> {
+    const id = await idOf(baseUrl, endpointId, input);
     return this.entries().find((e) => e.id === id)?.at;
   }
 
   async remember(baseUrl: string, endpointId: string, input: Record<string, unknown>): Promise<void> {
-    const id = idOf(baseUrl, endpointId, input);
+    const id = await idOf(baseUrl, endpointId, input);
     await this.list.put({ id, at: this.now() });
   }
 
   async forget(baseUrl: string, endpointId: string, input: Record<string, unknown>): Promise<void> {
-    const id = idOf(baseUrl, endpointId, input);
+    const id = await idOf(baseUrl, endpointId, input);
     if (this.list.all().some((e) => e.id === id)) await this.list.remove(id);
   }
 }
