@@ -5,6 +5,7 @@
  * first asks for an explicit "may charge again".
  */
 import { createHash } from 'node:crypto';
+import { arrayPieces } from '../jsonText';
 import type { MergedList } from '../mergedList';
 import { StorageKeys, type Storage } from '../storage';
 
@@ -28,29 +29,14 @@ function stable(v: unknown): string {
 }
 
 /**
- * Array items written between two turns of the host's loop. A call's input may hold a list of
- * 100,000 addresses (a list source, "use as input"), and its id was one synchronous stretch of
- * 100–600 ms at load 13, twice a paid call: before its price and after its send (issue 34 item 4).
- */
-const SLICE = 8_192;
-
-/**
- * `stable(v)`'s text, handed to `put` in pieces, the loop given back between each SLICE items of a
- * long array. The same text: a piece of items none of which is an object is JSON.stringify's, which
- * writes each such item as stable does (a string, a number, null; undefined and functions as null).
+ * `stable(v)`'s text, handed to `put` in pieces, the loop given back between slices of a long array
+ * (a list of 100,000 addresses: its id was one stretch of 100–600 ms at load 13, before a paid
+ * call's price and again after its send; issue 34 item 4). The same text: a slice of items none of
+ * which is an object is JSON.stringify's, which writes each such item as stable does.
  */
 async function stablePieces(v: unknown, put: (text: string) => void): Promise<void> {
   if (Array.isArray(v)) {
-    put('[');
-    for (let at = 0; at < v.length; at += SLICE) {
-      if (at > 0) {
-        put(',');
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-      const part: unknown[] = v.slice(at, at + SLICE);
-      put(part.some((x) => x !== null && typeof x === 'object') ? part.map(stable).join(',') : JSON.stringify(part).slice(1, -1));
-    }
-    put(']');
+    await arrayPieces(v, put, (part) => (part.some((x) => x !== null && typeof x === 'object') ? part.map(stable).join(',') : JSON.stringify(part).slice(1, -1)));
     return;
   }
   if (v && typeof v === 'object') {
