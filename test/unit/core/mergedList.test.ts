@@ -165,4 +165,27 @@ describe('a record in globalState that a stale read cannot undo (MergedRecord, t
     assert.deepEqual(storage(store).recentInputs('trending'), want, 'another window reads the same');
     assert.deepEqual(s.recentInputs('pnl'), [], 'per endpoint');
   });
+
+  it('recent inputs: a list of 20,000 is written as JSON once when remembered, not again for every recent input at each call', async () => {
+    const store = new EchoStore();
+    const s = storage(store);
+    const list = (n: number): { wallets: string[] } => ({ wallets: Array.from({ length: 20_000 }, (_, i) => `W${n}-${String(i).padStart(6, '0')}${'x'.repeat(32)}`) });
+    for (let n = 0; n < RECENT_INPUTS_MAX; n++) await s.rememberInput('pnl', list(n), n);
+    // Each text of 100,000 characters or more JSON.stringify writes while one more is remembered.
+    const stringify = JSON.stringify;
+    let long = 0;
+    JSON.stringify = function counted(...a: Parameters<typeof JSON.stringify>): string {
+      const text = stringify.apply(JSON, a);
+      if ((text?.length ?? 0) >= 100_000) long++;
+      return text;
+    } as typeof JSON.stringify;
+    try {
+      await s.rememberInput('pnl', list(99), 99);
+      await s.rememberInput('pnl', list(0), 100);
+    } finally {
+      JSON.stringify = stringify;
+    }
+    assert.equal(long, 2, `${long} long texts written for 2 inputs remembered`);
+    assert.deepEqual(s.recentInputs('pnl').map((r) => (r.wallets as string[])[0]), [0, 99, 4, 3, 2].map((n) => list(n).wallets[0]));
+  });
 });
