@@ -92,6 +92,23 @@ export function memberKey<T>(family: StorageFamily<T>, member: string): StorageK
 /** How many inputs an endpoint remembers. */
 export const RECENT_INPUTS_MAX = 5;
 
+/**
+ * A recent input's id, by the input itself: its JSON, written once per input. The ids were written
+ * again for every recent input at each call (a list of 100,000 addresses is 4.7 MB of JSON, 40–100 ms
+ * at load 13 each, up to six in one turn of the host's loop: issue 34 item 4); the list read back is
+ * the objects written, so each is written once. The text lives as long as its input (a hash would
+ * keep less, but node:crypto is not for the activation path this file is on: thinEntry.test).
+ */
+const inputIds = new WeakMap<object, string>();
+function inputId(input: Record<string, unknown>): string {
+  let id = inputIds.get(input);
+  if (id === undefined) {
+    id = JSON.stringify(input);
+    inputIds.set(input, id);
+  }
+  return id;
+}
+
 const isRecentInput = (v: unknown): v is RecentInput =>
   typeof v === 'object' && v !== null && typeof (v as RecentInput).at === 'number' && typeof (v as RecentInput).input === 'object' && (v as RecentInput).input !== null;
 
@@ -170,7 +187,7 @@ export class Storage {
   private recentList(endpointId: string): MergedList<RecentInput> {
     return this.list<RecentInput>(memberKey(StorageFamilies.recentInputs, endpointId), {
       parse: (raw) => (Array.isArray(raw) ? raw.filter(isRecentInput) : []),
-      id: (r) => JSON.stringify(r.input),
+      id: (r) => inputId(r.input),
       order: (a, b) => a.at - b.at,
       max: RECENT_INPUTS_MAX,
     });

@@ -58,7 +58,7 @@ export async function runUnattended(ep: Endpoint, raw: Record<string, unknown>, 
     throw e;
   }
   const paid = isPaid(ep);
-  if (paid && host.ambiguous.lastAt(host.scope, ep.id, input) !== undefined && host.chargeAgain !== true) {
+  if (paid && (await host.ambiguous.lastAt(host.scope, ep.id, input)) !== undefined && host.chargeAgain !== true) {
     const said = l10n.t('{0} with these inputs may already have been charged: an earlier run ended without a clear answer. Nothing was sent. Check the request history and your credits (both free).', ep.id);
     return { kind: 'refused', message: host.chargeAgain === 'never' ? said : `${said} ${l10n.t('To send it again anyway, run with --charge-again.')}` };
   }

@@ -5,6 +5,7 @@
  * first asks for an explicit "may charge again".
  */
 import { createHash } from 'node:crypto';
+import { arrayPieces } from '../jsonText';
 import type { MergedList } from '../mergedList';
 import { StorageKeys, type Storage } from '../storage';
 
@@ -27,8 +28,37 @@ function stable(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-function idOf(baseUrl: string, endpointId: string, input: Record<string, unknown>): string {
-  return createHash('sha256').update(`${baseUrl}\n${endpointId}\n${stable(input)}`).digest('hex').slice(0, 32);
+/**
+ * `stable(v)`'s text, handed to `put` in pieces, the loop given back between slices of a long array
+ * (a list of 100,000 addresses: its id was one stretch of 100–600 ms at load 13, before a paid
+ * call's price and again after its send; issue 34 item 4). The same text: a slice of items none of
+ * which is an object is JSON.stringify's, which writes each such item as stable does.
+ */
+async function stablePieces(v: unknown, put: (text: string) => void): Promise<void> {
+  if (Array.isArray(v)) {
+    await arrayPieces(v, put, (part) => (part.some((x) => x !== null && typeof x === 'object') ? part.map(stable).join(',') : JSON.stringify(part).slice(1, -1)));
+    return;
+  }
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    put('{');
+    let first = true;
+    for (const k of Object.keys(o).sort()) {
+      put(`${first ? '' : ','}${JSON.stringify(k)}:`);
+      first = false;
+      await stablePieces(o[k], put);
+    }
+    put('}');
+    return;
+  }
+  put(stable(v));
+}
+
+/** The id of a call: a hash of its service, endpoint and inputs' stable text, hashed as it is written. */
+async function idOf(baseUrl: string, endpointId: string, input: Record<string, unknown>): Promise<string> {
+  const hash = createHash('sha256').update(`${baseUrl}\n${endpointId}\n`);
+  await stablePieces(input, (text) => hash.update(text));
+  return hash.digest('hex').slice(0, 32);
 }
 
 export class AmbiguousCalls {
@@ -53,18 +83,18 @@ export class AmbiguousCalls {
   }
 
   /** When the same call last ended unsettled, if within the memory. */
-  lastAt(baseUrl: string, endpointId: string, input: Record<string, unknown>): number | undefined {
-    const id = idOf(baseUrl, endpointId, input);
+  async lastAt(baseUrl: string, endpointId: string, input: Record<string, unknown>): Promise<number | undefined> {
+    const id = await idOf(baseUrl, endpointId, input);
     return this.entries().find((e) => e.id === id)?.at;
   }
 
   async remember(baseUrl: string, endpointId: string, input: Record<string, unknown>): Promise<void> {
-    const id = idOf(baseUrl, endpointId, input);
+    const id = await idOf(baseUrl, endpointId, input);
     await this.list.put({ id, at: this.now() });
   }
 
   async forget(baseUrl: string, endpointId: string, input: Record<string, unknown>): Promise<void> {
-    const id = idOf(baseUrl, endpointId, input);
+    const id = await idOf(baseUrl, endpointId, input);
     if (this.list.all().some((e) => e.id === id)) await this.list.remove(id);
   }
 }

@@ -63,6 +63,6 @@ export async function filterResult(source: string, where: readonly FilterConditi
       filters.push(f);
     }
     return (await reader.exportFiltered({ filters }, target, options.signal ? { signal: options.signal } : {})).rows;
-    // The header names the columns; no row is read on the host.
-  }, { ...options, sample: false });
+    // The header names the columns; no row is read on the host, nor the columns' chains judged in the worker.
+  }, { ...options, sample: false, chains: false });
 }

@@ -27,6 +27,12 @@ export interface ReadOptions extends TaskOptions {
    * they bring inside a person's action (issue 34 item 4).
    */
   readonly sample?: boolean;
+  /**
+   * Judges each column's chain in the worker (`chains`, `firstRow`, the address columns); default
+   * true. False for a reader that only goes by the header's names (a pipeline's filter step): the
+   * worker is not asked, and its first rows' 640 cells are not read nor the first row's sent here.
+   */
+  readonly chains?: boolean;
 }
 
 /** One address column of a result: where it is, its chain and whose addresses its name says it holds. */
@@ -65,7 +71,7 @@ export class ResultReader {
   private constructor(
     readonly file: string,
     private readonly table: RemoteTable,
-    /** Each column's chain (null: not an address column), judged in the worker on the first SAMPLE_ROWS rows by the one classifier. */
+    /** Each column's chain (null: not an address column), judged in the worker on the first SAMPLE_ROWS rows by the one classifier; none when opened with `chains: false`. */
     readonly chains: readonly (Chain | null)[],
     /** The first row's cells (a column picker's preview). */
     readonly firstRow: readonly string[],
@@ -79,7 +85,7 @@ export class ResultReader {
     try {
       options.onThread?.(table.threadId);
       await table.indexed;
-      const { chains, firstRow } = await table.columnChains({ signal: options.signal });
+      const { chains, firstRow } = options.chains === false ? { chains: [], firstRow: [] } : await table.columnChains({ signal: options.signal });
       return new ResultReader(file, table, chains, firstRow, options.sample === true ? await firstRows(table, options.signal) : []);
     } catch (e) {
       await table.close();

@@ -181,7 +181,7 @@ export class CallService {
 
     // 3. A paid call that may already have been charged asks before it can charge again.
     if (isPaid(ep)) {
-      const at = this.ambiguous.lastAt(via.scope, ep.id, input);
+      const at = await this.ambiguous.lastAt(via.scope, ep.id, input);
       if (at !== undefined && !(await this.confirmChargeAgain(ep, via, at))) return { status: 'cancelled' };
     }
 

@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { MergedList } from '../../../src/core/mergedList';
 import { AmbiguousCalls } from '../../../src/core/money/ambiguousCalls';
 import { RECENT_INPUTS_MAX, Storage, StorageKeys } from '../../../src/core/storage';
+import { countingTurns } from '../loopTurns';
 
 /** A key-value store whose reads lag: each write queues the value before it, and reads hand those back first. */
 class EchoStore {
@@ -91,11 +92,32 @@ describe('a list in globalState that a stale read cannot shrink', () => {
     const calls = new AmbiguousCalls(new Storage({ globalState: store, workspaceState: store }), () => 1_000_000);
     const base = 'http://127.0.0.1:1';
     for (const hours of [1, 2, 3]) await calls.remember(base, 'trending', { hours });
-    for (const hours of [1, 2, 3]) assert.equal(calls.lastAt(base, 'trending', { hours }), 1_000_000, `hours ${hours} remembered`);
+    for (const hours of [1, 2, 3]) assert.equal(await calls.lastAt(base, 'trending', { hours }), 1_000_000, `hours ${hours} remembered`);
     await calls.forget(base, 'trending', { hours: 2 });
-    assert.equal(calls.lastAt(base, 'trending', { hours: 2 }), undefined);
-    assert.equal(calls.lastAt(base, 'trending', { hours: 2 }), undefined, 'and again, past the stale read');
-    assert.equal(calls.lastAt(base, 'trending', { hours: 3 }), 1_000_000);
+    assert.equal(await calls.lastAt(base, 'trending', { hours: 2 }), undefined);
+    assert.equal(await calls.lastAt(base, 'trending', { hours: 2 }), undefined, 'and again, past the stale read');
+    assert.equal(await calls.lastAt(base, 'trending', { hours: 3 }), 1_000_000);
+  });
+
+  it("knows a call with a list of 100,000 by the same id as before, its inputs' text hashed a slice a turn", async () => {
+    const store = new EchoStore();
+    const calls = new AmbiguousCalls(new Storage({ globalState: store, workspaceState: store }), () => 1_000_000);
+    const base = 'http://127.0.0.1:1';
+    const wallet = (i: number): string => `W${String(i).padStart(6, '0')}${'x'.repeat(36)}`;
+    const input = { window: '30d', wallets: Array.from({ length: 20_000 }, (_, i) => wallet(i)), filters: { min: 1.5, tags: ['b', 'a', null], note: 'é"\\' } };
+    await calls.remember(base, 'pnl', input);
+    await calls.remember(base, 'trending', { hours: 2 });
+    // The ids b739bac gave these inputs (sha256 of the sorted-keys JSON in one go): calls remembered before this change are still known.
+    store.late = [];
+    const saved = store.get<{ id: string }[]>(StorageKeys.ambiguousCalls.key, []);
+    assert.deepEqual(saved.map((e) => e.id), ['36a61e761456e9ff05ab05376dfcd381', '481b9d5fc73b7cf32ec7ad9a537a7fac']);
+    const big = { wallets: Array.from({ length: 100_000 }, (_, i) => wallet(i)) };
+    await calls.remember(base, 'pnl', big);
+    // Before, lastAt wrote and hashed 4.7 MB of text in one turn of the loop (100–600 ms at load 13).
+    const { value, turns } = await countingTurns(() => calls.lastAt(base, 'pnl', big));
+    assert.equal(value, 1_000_000);
+    assert.ok(turns >= 5, `the loop turned ${turns} times while a list of 100,000 was looked up`);
+    assert.equal(await calls.lastAt(base, 'pnl', { wallets: big.wallets.slice(1) }), undefined, 'another list is another call');
   });
 });
 
@@ -142,5 +164,28 @@ describe('a record in globalState that a stale read cannot undo (MergedRecord, t
     store.late = [];
     assert.deepEqual(storage(store).recentInputs('trending'), want, 'another window reads the same');
     assert.deepEqual(s.recentInputs('pnl'), [], 'per endpoint');
+  });
+
+  it('recent inputs: a list of 20,000 is written as JSON once when remembered, not again for every recent input at each call', async () => {
+    const store = new EchoStore();
+    const s = storage(store);
+    const list = (n: number): { wallets: string[] } => ({ wallets: Array.from({ length: 20_000 }, (_, i) => `W${n}-${String(i).padStart(6, '0')}${'x'.repeat(32)}`) });
+    for (let n = 0; n < RECENT_INPUTS_MAX; n++) await s.rememberInput('pnl', list(n), n);
+    // Each text of 100,000 characters or more JSON.stringify writes while one more is remembered.
+    const stringify = JSON.stringify;
+    let long = 0;
+    JSON.stringify = function counted(...a: Parameters<typeof JSON.stringify>): string {
+      const text = stringify.apply(JSON, a);
+      if ((text?.length ?? 0) >= 100_000) long++;
+      return text;
+    } as typeof JSON.stringify;
+    try {
+      await s.rememberInput('pnl', list(99), 99);
+      await s.rememberInput('pnl', list(0), 100);
+    } finally {
+      JSON.stringify = stringify;
+    }
+    assert.equal(long, 2, `${long} long texts written for 2 inputs remembered`);
+    assert.deepEqual(s.recentInputs('pnl').map((r) => (r.wallets as string[])[0]), [0, 99, 4, 3, 2].map((n) => list(n).wallets[0]));
   });
 });

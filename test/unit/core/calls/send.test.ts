@@ -77,7 +77,7 @@ describe('the shared send against the sandbox ledger', () => {
     assert.equal(sb.ledger().length - since, 1);
     assert.equal(sent.job.requestId, sb.ledger().at(-1)?.requestId);
     assert.deepEqual(recorded, [charges(since)]);
-    assert.equal(ambiguous.lastAt(sb.baseUrl, ep.id, input(token)), undefined);
+    assert.equal(await ambiguous.lastAt(sb.baseUrl, ep.id, input(token)), undefined);
   });
 
   it('with a history of only requestId and url: "may have been charged", remembered, and an unattended run of the same call sends nothing', async () => {
@@ -88,7 +88,7 @@ describe('the shared send against the sandbox ledger', () => {
     assert.equal(sent.kind, 'failed');
     assert.ok(sent.kind === 'failed' && sent.charged === 'unknown' && sent.reconciled?.kind === 'unknown', JSON.stringify(sent));
     assert.equal(sb.ledger().length - since, 1, 'charged once');
-    assert.notEqual(ambiguous.lastAt(sb.baseUrl, ep.id, input(token)), undefined);
+    assert.notEqual(await ambiguous.lastAt(sb.baseUrl, ep.id, input(token)), undefined);
     sb.setFaults(NO_FAULTS);
     const heard = sb.received().length;
     const again = await runUnattended(ep, input(token), undefined, host());

@@ -340,14 +340,21 @@ describe('pipeline filter step', () => {
     }
   });
 
-  it('reads no row of its result on the host: the header names the columns (a 640-column sample was 32,000 strings there, issue 34 item 4)', async () => {
+  it("reads no row of its result on the host, nor asks the worker for the columns' chains: the header names the columns (a 640-column sample was 32,000 strings there, issue 34 item 4)", async () => {
     const d = mkdtempSync(join(tmpdir(), 'wa-pipe-filter-'));
-    // Every window the host asks of a table worker while the step runs (the sample's first rows came in windows).
+    // Every window the host asks of a table worker while the step runs (the sample's first rows came in windows),
+    // and every judgement of the columns' chains (the worker read 50 rows × every column for it).
     const window = RemoteTable.prototype.window;
+    const columnChains = RemoteTable.prototype.columnChains;
     let windows = 0;
+    let chains = 0;
     RemoteTable.prototype.window = function counted(this: RemoteTable, ...a: Parameters<RemoteTable['window']>) {
       windows++;
       return window.apply(this, a);
+    };
+    RemoteTable.prototype.columnChains = function counted(this: RemoteTable, ...a: Parameters<RemoteTable['columnChains']>) {
+      chains++;
+      return columnChains.apply(this, a);
     };
     try {
       const src = join(d, 'in.csv');
@@ -356,8 +363,10 @@ describe('pipeline filter step', () => {
       assert.equal(await filterResult(src, [{ column: 'amount', op: 'between', value: [2, 6] }], out, 'in', { workerFile }), 1);
       assert.equal(readFileSync(out, 'utf8'), 'wallet,amount\nA3,5\n');
       assert.equal(windows, 0, `the host asked ${windows} window(s) of rows`);
+      assert.equal(chains, 0, `the worker was asked ${chains} time(s) for the columns' chains`);
     } finally {
       RemoteTable.prototype.window = window;
+      RemoteTable.prototype.columnChains = columnChains;
       rmSync(d, { recursive: true, force: true });
     }
   });
