@@ -274,6 +274,8 @@ export class HttpTransport {
     const url = this.urlFor(call.path, call.query);
     // Written before the answer's clock starts: the body's slices are not the server's time.
     const body = call.body === undefined ? undefined : await callBody(call.body);
+    // A long body is written over several turns: a cancel in them is before anything was sent.
+    if (call.signal?.aborted) throw new CancelledError({ ...ctx, mayHaveBeenSent: false });
     const limit = call.paid ? this.ackTimeoutMs : this.timeoutMs;
     const ac = new AbortController();
     let timedOut = false;

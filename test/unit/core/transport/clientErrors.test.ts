@@ -9,6 +9,7 @@ import { endpoint } from '../../../../src/core/spec/catalog';
 import {
   AckTimeoutError,
   BadInputError,
+  CancelledError,
   InsecureUrlError,
   InsufficientCreditsError,
   IpMismatchError,
@@ -348,6 +349,31 @@ describe('client answers: tolerant of extra fields and the documented quirks', (
     const post = f.hits[0];
     assert.equal(post?.body, JSON.stringify({ wallets }));
     assert.ok(longest < (post?.body.length ?? 0) / 5, `JSON.stringify wrote ${longest} characters in one call for a body of ${post?.body.length ?? 0}`);
+  });
+
+  it('a paid call cancelled while its long body is written is not sent: Cancelled, not charged (the body is written over several turns)', async () => {
+    const f = await serve((_h, res) => json(res, 200, { requestId: 'p' }));
+    const api = client(f);
+    const wallets = walletAddresses('main', 34, 100_000);
+    const ac = new AbortController();
+    // The person cancels while the first slice of the list is written: the next slices come in later turns.
+    const stringify = JSON.stringify;
+    JSON.stringify = function cancelling(...a: Parameters<typeof JSON.stringify>): string {
+      if (Array.isArray(a[0]) && a[0].length > 1_000 && !ac.signal.aborted) ac.abort();
+      return stringify.apply(JSON, a);
+    } as typeof JSON.stringify;
+    let error: unknown;
+    try {
+      await api.submit('pnl', { wallets }, ac.signal);
+    } catch (e) {
+      error = e;
+    } finally {
+      JSON.stringify = stringify;
+    }
+    assert.ok(ac.signal.aborted, 'the cancel came while the body was written');
+    assert.ok(error instanceof CancelledError, String(error));
+    assert.equal(error.charged, 'no');
+    assert.equal(f.hits.length, 0, 'nothing reached the server');
   });
 
   it('a base URL with a path prefix keeps it', async () => {
