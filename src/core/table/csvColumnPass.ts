@@ -9,12 +9,16 @@
  * Numbers are parsed straight from bytes; text is decoded only for text cells, or for every cell
  * when `fullText` was asked.
  */
+import { throwIfCancelled } from '../abort';
+import { trimLineEnd } from './bytes';
 import { CellMap } from './cellMap';
-import { cellStart, CellSpan, cellText } from './cells';
+import { cellStart, CellSpan, cellText, spanCell } from './cells';
 import type { CellWalker } from './cellWalkWasm';
 import { rowEnd, spanAt, type CsvFile } from './csvFile';
 import { NumberScan, parsedDecimal, parsedNumber, parsedText, scanNumber } from './numbers';
 import { readRowChunks } from './rowChunks';
+import type { RowHeads } from './rowHeads';
+import { readRowBytes } from './rowReads';
 import { TypedColumnBuilder } from './typedColumn';
 import type { ColumnNeed, TaskOptions, TypedColumn } from './types';
 
@@ -139,22 +143,29 @@ function typeRows(pass: RowsPass, buf: Buffer, base: number, from: number, to: n
             : delimited
               ? cellStart(buf, e, b.column, 0, s, file.delimiter)
               : s;
-      if (!spanAt(file, buf, s, e, at, span) || span.from === span.to) {
-        b.empty(r);
-        continue;
-      }
-      const found = scanNumber(buf, span.from, span.to);
-      if (found === NumberScan.None) b.text(r, cellText(buf, span));
-      else if (found === NumberScan.Decimal) b.decimal(r, parsedDecimal[0] ?? 0, parsedDecimal[1] ?? 0, b.wantsFullText ? cellText(buf, span) : undefined);
-      else if (found === NumberScan.Other) b.number(r, parsedNumber[0] ?? NaN, b.wantsFullText ? cellText(buf, span) : undefined);
-      else if (found === NumberScan.Long) b.long(r, parsedNumber[0] ?? NaN, parsedText.value);
-      else b.outOfRange(r, cellText(buf, span));
+      if (!spanAt(file, buf, s, e, at, span)) b.empty(r);
+      else typeCell(b, r, buf, span);
     }
   }
 }
 
+/** Gives builder `b` row r's cell, spanned in `buf`: empty, a number parsed straight from its bytes, or text. */
+function typeCell(b: TypedColumnBuilder, r: number, buf: Buffer, span: CellSpan): void {
+  if (span.from === span.to) {
+    b.empty(r);
+    return;
+  }
+  const found = scanNumber(buf, span.from, span.to);
+  if (found === NumberScan.None) b.text(r, cellText(buf, span));
+  else if (found === NumberScan.Decimal) b.decimal(r, parsedDecimal[0] ?? 0, parsedDecimal[1] ?? 0, b.wantsFullText ? cellText(buf, span) : undefined);
+  else if (found === NumberScan.Other) b.number(r, parsedNumber[0] ?? NaN, b.wantsFullText ? cellText(buf, span) : undefined);
+  else if (found === NumberScan.Long) b.long(r, parsedNumber[0] ?? NaN, parsedText.value);
+  else b.outOfRange(r, cellText(buf, span));
+}
+
 /**
- * Types `needs` in one pass over the data rows. With `build`, the pass also walks every cell of
+ * Types `needs` in one pass over the data rows (from the rows' heads instead when the file has
+ * them and the cells are there: headsPass). With `build`, the pass also walks every cell of
  * the rows from `build.walked` on (the rows before it are walked already, and in the map) and
  * records them in build.map; a pass with no `needs` reads only those rows, and stops after a
  * chunk when `options.stop()` says another pass waits (the walk goes on later from build.walked).
@@ -166,6 +177,10 @@ export async function columnPass(
   source: { readonly build: MapBuild } | { readonly places: CellPlaces | undefined },
   options: TaskOptions & { readonly stop?: () => boolean },
 ): Promise<ColumnPassResult> {
+  if (file.rowHeads && needs.length > 0 && 'places' in source) {
+    const columns = await headsPass(file, file.rowHeads, needs, options);
+    if (columns) return { columns, map: undefined, ragged: undefined };
+  }
   const { signal, onProgress } = options;
   const rows = file.rowCount;
   const builders = needs.map((n) => new TypedColumnBuilder(n.column, rows, n.text === true));
@@ -198,4 +213,91 @@ export async function columnPass(
     map: built && walking ? build.map : undefined,
     ragged: built && walking && ragged.count > 0 ? ragged : undefined,
   };
+}
+
+/** A pass from the heads gives up (for the pass over the file) past this share of rows whose cell is not in their head. */
+const HEAD_MISS_SHARE = 32;
+const HEAD_MISS_SLACK = 16;
+
+/**
+ * Types `needs` from the rows' heads (RowHeads, kept by the index) instead of the file, when their
+ * cells lie there: each block of heads goes to the seek kernel in one copy, and a row whose cell
+ * runs past its head (a long quoted cell before it, say) is read from the file alone. Undefined
+ * once more than 1 row in HEAD_MISS_SHARE so far is such a row (the column is past the heads): the pass
+ * over the file is the way then. The cells found are the ones typeRows finds: a head is a prefix of
+ * its row, and a cell is taken from it only when the delimiter after it lies in the head too.
+ */
+export async function headsPass(file: CsvFile, heads: RowHeads, needs: readonly ColumnNeed[], options: TaskOptions): Promise<TypedColumn[] | undefined> {
+  const { signal, onProgress } = options;
+  const rows = file.rowCount;
+  const first = file.headerRows;
+  const offsets = file.offsets;
+  const builders = needs.map((n) => new TypedColumnBuilder(n.column, rows, n.text === true));
+  const span = new CellSpan();
+  const walker = file.cellWalker();
+  const total = rows > 0 ? offsets.limit(first + rows - 1) - offsets.start(first) : 0;
+  let misses = 0;
+  let bounds = new Uint32Array(0);
+  let at = builders.map(() => new Int32Array(0));
+  const size = heads.headBytes;
+  for (let b = 0; b < heads.blocks.length; b++) {
+    throwIfCancelled(signal);
+    const p0 = b * heads.perBlock;
+    const p1 = Math.min(p0 + heads.perBlock, heads.rows, first + rows);
+    const n = p1 - p0;
+    if (n <= 0) continue;
+    if (bounds.length < n + 1) {
+      bounds = new Uint32Array(n + 1);
+      at = builders.map(() => new Int32Array(n + 1));
+    }
+    for (let k = 0; k <= n; k++) bounds[k] = k * size;
+    const block = heads.blocks[b] as Buffer;
+    // The kernel sees each slot whole: right for the heads that fill theirs; a shorter one (a whole row, the next bytes after it) is walked in JS.
+    const staged = walker?.stage(block.subarray(0, n * size));
+    const buf = staged ?? block;
+    if (staged && walker) for (let i = 0; i < builders.length; i++) walker.seekCells(staged, bounds.subarray(0, n + 1), builders[i]?.column ?? 0, at[i] ?? new Int32Array(0));
+    for (let p = Math.max(p0, first); p < p1; p++) {
+      const k = p - p0;
+      const s = k * size;
+      const length = heads.length(offsets, p);
+      const whole = length === offsets.limit(p) - offsets.start(p);
+      const kernel = staged !== undefined && length === size && p !== offsets.openRow;
+      // A head that is not the whole row ends at its cut (the kernel's view of it: trailing CR/LF bytes left out).
+      const e = whole ? rowEnd(offsets, p, buf, s, s + length) : trimLineEnd(buf, s, s + length);
+      let inHead = true;
+      for (let i = 0; i < builders.length && inHead; i++) {
+        const c = kernel ? (at[i]?.[k] ?? -1) : cellStart(buf, e, builders[i]?.column ?? 0, 0, s, file.delimiter);
+        inHead = whole || (c >= 0 && spanCell(buf, c, e, span, file.delimiter) < e);
+      }
+      if (!inHead) {
+        // Given up as soon as the misses so far pass the share (and a few): a column past the heads costs a few rows, not half a pass.
+        if (++misses > HEAD_MISS_SLACK + (p - first) / HEAD_MISS_SHARE) return undefined;
+        typeFromFile(file, builders, p, span);
+        continue;
+      }
+      for (let i = 0; i < builders.length; i++) {
+        const bi = builders[i] as TypedColumnBuilder;
+        const c = kernel ? (at[i]?.[k] ?? -1) : cellStart(buf, e, bi.column, 0, s, file.delimiter);
+        if (c < 0) bi.empty(p - first);
+        else {
+          spanCell(buf, c, e, span, file.delimiter);
+          typeCell(bi, p - first, buf, span);
+        }
+      }
+    }
+    onProgress?.({ task: 'columns', done: offsets.limit(p1 - 1) - offsets.start(first), total });
+    await new Promise<void>((resolve) => setImmediate(resolve)); // windows asked meanwhile are answered between blocks
+  }
+  return builders.map((b) => b.finish());
+}
+
+/** Types physical row p's cells read from the file (a row whose head does not hold them). */
+function typeFromFile(file: CsvFile, builders: readonly TypedColumnBuilder[], p: number, span: CellSpan): void {
+  const { buf, base } = readRowBytes(file.fh, file.offsets, [p]).get(p) ?? { buf: Buffer.alloc(0), base: 0 };
+  const s = file.offsets.start(p) - base;
+  const e = rowEnd(file.offsets, p, buf, s, file.offsets.limit(p) - base);
+  for (const b of builders) {
+    if (!spanAt(file, buf, s, e, cellStart(buf, e, b.column, 0, s, file.delimiter), span)) b.empty(p - file.headerRows);
+    else typeCell(b, p - file.headerRows, buf, span);
+  }
 }

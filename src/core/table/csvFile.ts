@@ -4,6 +4,7 @@ import { SPACE, TAB, trimLineEnd } from './bytes';
 import type { CellWalker } from './cellWalkWasm';
 import { CellSpan, spanCell } from './cells';
 import type { Delimiter } from './csvDialect';
+import type { RowHeads } from './rowHeads';
 import type { RowOffsets } from './rowOffsets';
 
 export interface CsvFile {
@@ -18,6 +19,8 @@ export interface CsvFile {
   readonly delimited: boolean;
   /** The byte between cells (csvDialect.ts). */
   readonly delimiter: Delimiter;
+  /** Each row's first bytes, where the index kept them (rowHeads.ts). */
+  readonly rowHeads?: RowHeads | undefined;
   /** The buffers whole-file passes read into by turns (one pass runs at a time). */
   chunkBuffers(): readonly Buffer[];
   /** The wasm cell walker over those buffers; undefined where WebAssembly is not available, or the delimiter is not a comma (the kernels know only the comma). */

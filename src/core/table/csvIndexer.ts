@@ -8,6 +8,7 @@ import { hasBom } from './bytes';
 import type { CellWalker } from './cellWalkWasm';
 import { MAX_ROW_BYTES, RowOffsets } from './rowOffsets';
 import { DEFAULT_DIALECT, detectDialect, DIALECT_SAMPLE, type Dialect } from './csvDialect';
+import { headBytesFor, RowHeads } from './rowHeads';
 import { RowScanner, type ScanPlace } from './rowScanner';
 import { Utf8Check } from './utf8Check';
 import { throwIfCancelled } from '../abort';
@@ -31,6 +32,8 @@ export class CsvIndexer {
   dialect: Dialect = DEFAULT_DIALECT;
   /** True once every byte is scanned. */
   done = false;
+  /** Each row's first bytes, when keepHeads() asked for them and they stayed within its budget. */
+  heads: RowHeads | undefined;
   private scanner: RowScanner;
   private readonly utf8 = new Utf8Check();
 
@@ -87,6 +90,22 @@ export class CsvIndexer {
     }
     this.head = head.subarray(0, got);
     if (got >= this.size) this.finish(got);
+  }
+
+  /**
+   * Keeps each row's first bytes from here on (RowHeads), the rows read so far taken from the
+   * head, so a pass over one of the first columns reads them, not the file: when the head's data
+   * rows (after `headerRows`) are long, headBytesFor them, dropped past 1/12 of the file in all
+   * (rows shorter further on); or `headBytes` whatever the rows (tests). Between readHead and readRest.
+   */
+  keepHeads(headerRows: number, blockBytes: number, headBytes?: number): void {
+    const n = this.offsets.length;
+    const rows = n - headerRows; // the data rows wholly in the head (the header may be the only one)
+    const mean = rows > 0 ? (this.offsets.limit(n - 1) - this.offsets.start(headerRows)) / rows : this.head.length;
+    const bytes = headBytes ?? headBytesFor(mean);
+    if (this.done || bytes <= 0 || bytes > blockBytes) return;
+    this.heads = new RowHeads(bytes, blockBytes, headBytes === undefined ? Math.ceil(this.size / 12) : Infinity);
+    this.feedHeads(this.head, 0);
   }
 
   /**
@@ -153,10 +172,16 @@ export class CsvIndexer {
   private scan(chunk: Buffer, base: number, walker?: CellWalker): void {
     this.scanner.feed(chunk, base, walker);
     this.utf8.feed(chunk, base);
+    if (this.heads) this.feedHeads(chunk, base);
+  }
+
+  private feedHeads(chunk: Buffer, base: number): void {
+    if (this.heads && !this.heads.feed(chunk, base, this.offsets, this.scanner.rowStart)) this.heads = undefined;
   }
 
   private finish(end: number): void {
     this.scanner.finish(end);
+    this.heads?.finish(this.offsets);
     this.utf8.finish();
     this.offsets.trim();
     this.done = true;

@@ -28,9 +28,11 @@ import { Listeners } from './listeners';
 import { NoticeBoard } from './notices';
 import { CHUNK_BYTES, READ_BUFFERS } from './rowChunks';
 import type { RowOffsets } from './rowOffsets';
+import type { RowHeads } from './rowHeads';
 import { readRowBytes } from './rowReads';
 import type { ColumnNeed, SourceChange, TableNotice, TableSource, TaskOptions, TypedColumn } from './types';
 import { l10n } from '../l10n';
+import { realClock, type WalkClock } from './walkClock';
 
 /** Bytes read before open() returns: the header and about 140 rows of the widest result. */
 const HEAD_BYTES = 1 << 20;
@@ -45,21 +47,6 @@ const SEARCH_CACHE = 4;
  */
 const QUIET_MS = 150;
 
-/** Time and a timer, for the walk's pauses; tests drive them by hand. */
-interface WalkClock {
-  now(): number;
-  /** Runs `run` once after `ms`; returns what cancels it. */
-  after(ms: number, run: () => void): () => void;
-}
-
-const realClock: WalkClock = {
-  now: () => performance.now(),
-  after: (ms, run) => {
-    const timer = setTimeout(run, ms); // not unref'd: the walk, like its reads, keeps the process alive until whenMapped()
-    return () => clearTimeout(timer);
-  },
-};
-
 export interface OpenCsvOptions extends TaskOptions {
   /** Walk every cell in the background once the index is done, so ragged rows are reported and later passes are faster (default true). */
   readonly prepareColumns?: boolean;
@@ -67,6 +54,8 @@ export interface OpenCsvOptions extends TaskOptions {
   readonly readSizes?: { readonly head: number; readonly chunk: number };
   /** The walk's clock (tests). */
   readonly clock?: WalkClock;
+  /** Bytes of each row's head the index keeps, whatever its rows' lengths (tests; by default CsvIndexer.keepHeads decides). */
+  readonly rowHeads?: number;
 }
 
 type Format = { readonly kind: 'csv' | 'txt'; readonly delimited: boolean };
@@ -161,6 +150,11 @@ class CsvSource implements TableSource, CsvFile {
   /** The byte between cells, from the file's first bytes (csvDialect.ts); a comma until the head is read. */
   get delimiter(): Delimiter {
     return this.indexer.dialect.delimiter;
+  }
+
+  /** Each row's first bytes, kept by the index when its rows are long (rowHeads.ts); undefined otherwise. */
+  get rowHeads(): RowHeads | undefined {
+    return this.indexer.heads;
   }
 
   get rowCount(): number {
@@ -280,6 +274,7 @@ class CsvSource implements TableSource, CsvFile {
     const dialect = this.delimited ? dialectNotice(this.indexer.dialect, this.names.length) : undefined;
     if (dialect) this.board.set(dialect);
     this.checkHeadRows(walkerFor());
+    if (this.delimited) this.indexer.keepHeads(this.header, Math.max(1, Math.min(this.chunkBytes, this.size)), options.rowHeads);
     const signal = options.signal ? AbortSignal.any([this.lifetime.signal, options.signal]) : this.lifetime.signal;
     const run = async (): Promise<void> => {
       if (!this.indexer.done) {
