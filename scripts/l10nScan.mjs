@@ -100,7 +100,12 @@ export const L10N_ROOTS = ['src/core', 'src/vscode', 'src/webview-ui', 'src/exte
 
 /** Every message passed to l10n.t(…) as a literal (the English bundle's keys), in order of appearance. */
 export function messagesIn(fileName, text) {
-  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  // A call of l10n.t names l10n: a file that never does holds none, and is not parsed for it.
+  return text.includes('l10n') ? messagesOf(ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)) : [];
+}
+
+/** messagesIn on a parsed file. */
+function messagesOf(sf) {
   const out = [];
   const visit = (n) => {
     if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 't' && /\bl10n$/u.test(n.expression.expression.getText(sf))) {
@@ -119,9 +124,11 @@ export function messagesIn(fileName, text) {
  * must be with l10n.t('Retry') too. [{ start, end, line, text }]
  */
 export function untranslatedComparisons(fileName, text) {
-  const shown = new Set(messagesIn(fileName, text));
-  if (shown.size === 0) return [];
+  if (!text.includes('l10n')) return [];
+  // Parsed once for both: what the file shows, then its comparisons.
   const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const shown = new Set(messagesOf(sf));
+  if (shown.size === 0) return [];
   const out = [];
   const take = (e) => {
     if (e && (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) && shown.has(e.text) && !wrapped(e)) out.push(e);

@@ -28,10 +28,21 @@ function tsFiles(dir: string): string[] {
   );
 }
 
+/** Each file parsed once for all the checks here (a dozen scans of src/ were most of this file's CPU), again only if its text changed. */
+const parsed = new Map<string, ts.SourceFile>();
+function parse(f: string): ts.SourceFile {
+  const text = readFileSync(f, 'utf8');
+  const known = parsed.get(f);
+  if (known?.text === text) return known;
+  const sf = ts.createSourceFile(f, text, ts.ScriptTarget.Latest, true);
+  parsed.set(f, sf);
+  return sf;
+}
+
 /** Runs `look` over every node of every .ts file under dir; `look` returns what it saw at a node. */
 function scan(dir: string, look: (n: ts.Node, sf: ts.SourceFile) => string | undefined, base = root): Finding[] {
   return tsFiles(dir).flatMap((f) => {
-    const sf = ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true);
+    const sf = parse(f);
     const out: Finding[] = [];
     const name = relative(base, f).split(sep).join('/');
     const visit = (n: ts.Node): void => {

@@ -54,11 +54,21 @@ function nameOf(n: ts.Node): string | undefined {
   return undefined;
 }
 
+/** A file's tree, parsed once for every check here (they read src/ three times), again only if its text changed. */
+const trees = new Map<string, ts.SourceFile>();
+function treeOf(file: string, text = readFileSync(file, 'utf8')): ts.SourceFile {
+  const known = trees.get(file);
+  if (known?.text === text) return known;
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  trees.set(file, sf);
+  return sf;
+}
+
 /** Every named function of the files under dir, with what it calls and sends. */
 function functions(dir: string, base: string): Fn[] {
   const out: Fn[] = [];
   for (const file of tsFiles(dir)) {
-    const src = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const src = treeOf(file);
     const rel = relative(base, file).replace(/\\/gu, '/');
     const walk = (n: ts.Node, fn: Fn | undefined): void => {
       const name = nameOf(n);
@@ -172,7 +182,7 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
     const all = functions(join(root, 'src'), root);
     const withApproval: string[] = [];
     for (const file of tsFiles(join(root, 'src'))) {
-      const src = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+      const src = treeOf(file);
       const visit = (n: ts.Node): void => {
         if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'run' && /\bcalls$/u.test(n.expression.expression.getText(src)) && n.arguments.length >= 3) {
           withApproval.push(`${relative(root, file).replace(/\\/gu, '/')}: ${n.arguments[2]?.getText(src) ?? ''}`);
@@ -203,7 +213,7 @@ describe('paid paths: every send passes the price gate (and so the budgets)', ()
       if (rel === OWNER) continue;
       const text = readFileSync(file, 'utf8');
       assert.doesNotMatch(text, gone, `${rel} decides approval itself`);
-      const src = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+      const src = treeOf(file, text);
       for (const st of src.statements) {
         if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || !st.moduleSpecifier.text.endsWith('money/approval')) continue;
         const named = st.importClause?.namedBindings;

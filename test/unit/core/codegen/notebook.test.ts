@@ -358,75 +358,168 @@ describe('notebook: the files', () => {
   });
 });
 
+/**
+ * Runs each job's code in Python, all in one interpreter: pandas is imported once for the lot, not
+ * once a job (0.6 CPU-s each; the pandas cells' 16 runs were most of this file's CPU). Each job runs
+ * as a script would, in its own folder, its own fresh globals, its stdout its own; an exception ends
+ * that job only, its traceback kept (`error`, as a failed script's stderr ends).
+ */
+function runPythonBatch(py: string | undefined, jobs: readonly { readonly code: string; readonly cwd: string }[], cwd: string): { stdout: string; error: string | null }[] {
+  assert.ok(py, 'an interpreter');
+  const jobsFile = join(cwd, `jobs-${Math.random().toString(36).slice(2)}.json`);
+  const outFile = `${jobsFile}.out`;
+  writeFileSync(jobsFile, JSON.stringify(jobs));
+  const driver = [
+    'import contextlib, io, json, os, sys, traceback',
+    'jobs = json.load(open(sys.argv[1], encoding="utf-8"))',
+    'out = []',
+    'for i, job in enumerate(jobs):',
+    '    os.chdir(job["cwd"])',
+    '    buf = io.StringIO()',
+    '    error = None',
+    '    path = os.path.join(job["cwd"], "job-%d.py" % i)',
+    '    try:',
+    '        with contextlib.redirect_stdout(buf):',
+    '            exec(compile(job["code"], path, "exec"), {"__name__": "__main__", "__file__": path})',
+    '    except BaseException:',
+    '        error = traceback.format_exc()',
+    '    out.append({"stdout": buf.getvalue(), "error": error})',
+    'json.dump(out, open(sys.argv[2], "w", encoding="utf-8"))',
+  ].join('\n');
+  const r = spawnSync(py, ['-c', driver, jobsFile, outFile], { cwd, encoding: 'utf8', timeout: 300_000 });
+  assert.equal(r.status, 0, `python failed:\n${r.stderr}`);
+  return JSON.parse(readFileSync(outFile, 'utf8')) as { stdout: string; error: string | null }[];
+}
+
+/** A batch job's answer as runPython gives it: no exception, and the JSON it printed last. */
+function lastJson(job: { stdout: string; error: string | null } | undefined, code: string): unknown {
+  assert.ok(job, 'the job ran');
+  assert.equal(job.error, null, `python failed:\n${job.error ?? ''}\n--- code ---\n${code}`);
+  return JSON.parse(job.stdout.trim().split('\n').pop() ?? '');
+}
+
 describe('notebook: its pandas cell loads the table rows', () => {
+  /** Each test's notebooks are written and its pandas cells queued first; then one Python runs every cell (runPythonBatch). */
+  const jobs: { code: string; cwd: string }[] = [];
+  const queue = (code: string, cwd: string): number => jobs.push({ code, cwd }) - 1;
+  let ran: { stdout: string; error: string | null }[] = [];
+  const answer = (i: number): unknown => lastJson(ran[i], jobs[i]?.code ?? '');
+
+  /** Each test's first half: writes its files and queues its cells; what it returns asserts once the batch ran. */
+  const makers = new Map<string, () => Promise<() => void>>();
+  const prepare = (name: string, make: () => Promise<() => void>): void => void makers.set(name, make);
+  const prepared = new Map<string, () => void>();
+  /** A test's second half; an error in its first half is its own, not the others'. */
+  const check = (name: string): void => {
+    const assertAll = prepared.get(name);
+    assert.ok(assertAll, name);
+    assertAll();
+  };
+
   for (const q of QUERIES) {
-    it(q.name, async () => {
-      assert.ok(PANDAS_PY, NO_PANDAS);
+    prepare(q.name, async () => {
       const sub = await mkdtemp(join(dir, 'pandas-'));
       const file = join(sub, `it's "q" ${q.name.replace(/[^a-z]/giu, '')}.csv`);
       await writeFile(file, sampleCsv());
       const expected = await tableRows(file, q.query);
       const w = await open(file, q.query, q.shown ?? []);
-      assert.equal(w.exported, !(q.query.sort === undefined && q.query.search === undefined && q.query.filters === undefined));
-      assert.equal(w.rows, expected.addresses.length);
-      const got = runPython(PANDAS_PY, cellCode(readNotebook(w.notebook), 1) + PANDAS_OUT, sub) as { columns: string[]; dtypes: string[]; first: string[]; labels: string[] };
-      assert.deepEqual(got.first, expected.addresses);
-      const shown = q.shown ?? expected.columns.map((_, i) => i);
-      assert.deepEqual(got.columns, shown.map((c) => expected.columns[c]));
-      assert.deepEqual(
-        got.dtypes,
-        shown.map((c) => (KINDS[c] === 'number' ? 'float64' : 'string')),
-      );
-      // A formula-like cell is the result's own text (pandas is no spreadsheet: no `'` added).
-      if (got.labels.length > 0) assert.ok(got.labels.every((l) => !l.startsWith("'")), got.labels.join(' '));
-      assert.ok(!existsSync(join(sub, 'pwned')), 'a column name ran as code');
+      const job = queue(cellCode(readNotebook(w.notebook), 1) + PANDAS_OUT, sub);
+      return () => {
+        assert.equal(w.exported, !(q.query.sort === undefined && q.query.search === undefined && q.query.filters === undefined));
+        assert.equal(w.rows, expected.addresses.length);
+        const got = answer(job) as { columns: string[]; dtypes: string[]; first: string[]; labels: string[] };
+        assert.deepEqual(got.first, expected.addresses);
+        const shown = q.shown ?? expected.columns.map((_, i) => i);
+        assert.deepEqual(got.columns, shown.map((c) => expected.columns[c]));
+        assert.deepEqual(
+          got.dtypes,
+          shown.map((c) => (KINDS[c] === 'number' ? 'float64' : 'string')),
+        );
+        // A formula-like cell is the result's own text (pandas is no spreadsheet: no `'` added).
+        if (got.labels.length > 0) assert.ok(got.labels.every((l) => !l.startsWith("'")), got.labels.join(' '));
+        assert.ok(!existsSync(join(sub, 'pwned')), 'a column name ran as code');
+      };
     });
   }
 
-  it('the numbers are the table\'s: NaN where a cell is empty or text', async () => {
-    assert.ok(PANDAS_PY, NO_PANDAS);
+  prepare('numbers', async () => {
     const file = await result('numbers.csv', 'address,n\nA1,1.5\nA2,\nA3,n/a\nA4,-2e3\n');
     const w = await open(file, { sort: [{ column: 0 }] }, [], ['address', 'number']);
-    const got = runPython(PANDAS_PY, `${cellCode(readNotebook(w.notebook), 1)}\nimport json as _j\nprint(_j.dumps([None if v != v else v for v in df["n"].tolist()]))\n`, dir);
-    assert.deepEqual(got, [1.5, null, null, -2000]);
+    const job = queue(`${cellCode(readNotebook(w.notebook), 1)}\nimport json as _j\nprint(_j.dumps([None if v != v else v for v in df["n"].tolist()]))\n`, dir);
+    return () => assert.deepEqual(answer(job), [1.5, null, null, -2000]);
   });
 
-  it('a number column holding other text stops the load with pandas\' error naming it, and loads once that text is added to BLANKS, as the cell says', async () => {
-    assert.ok(PANDAS_PY, NO_PANDAS);
+  prepare('stray', async () => {
     const sub = await mkdtemp(join(dir, 'stray-'));
     const file = join(sub, 'stray.csv');
     await writeFile(file, 'address,n\nA1,1.5\nA2,pending\nA3,n/a\n');
     const w = await open(file, { sort: [{ column: 0 }] }, [], ['address', 'number']);
     const code = cellCode(readNotebook(w.notebook), 1);
-    assert.match(code, /other text in a number column stops read_csv with its error naming it: add it here/u);
-    const script = join(sub, 'stray.py');
-    writeFileSync(script, code);
-    const r = spawnSync(PANDAS_PY ?? 'python3', [script], { cwd: sub, encoding: 'utf8', timeout: 120_000 });
-    assert.notEqual(r.status, 0, 'it does not load');
-    assert.match(r.stderr, /ValueError: could not convert string to float: 'pending'/u);
+    const refused = queue(code, sub);
     const added = code.replace('BLANKS = [', 'BLANKS = ["pending", ');
-    const got = runPython(PANDAS_PY, `${added}\nimport json as _j\nprint(_j.dumps([None if v != v else v for v in df["n"].tolist()]))\n`, sub);
-    assert.deepEqual(got, [1.5, null, null]);
+    const loaded = queue(`${added}\nimport json as _j\nprint(_j.dumps([None if v != v else v for v in df["n"].tolist()]))\n`, sub);
+    return () => {
+      assert.match(code, /other text in a number column stops read_csv with its error naming it: add it here/u);
+      assert.notEqual(ran[refused]?.error ?? null, null, 'it does not load');
+      assert.match(ran[refused]?.error ?? '', /ValueError: could not convert string to float: 'pending'/u);
+      assert.deepEqual(answer(loaded), [1.5, null, null]);
+    };
   });
 
-  it('a .txt address list and a JSON answer (the table reads them; the notebook loads its export)', async () => {
-    assert.ok(PANDAS_PY, NO_PANDAS);
+  prepare('txt and json', async () => {
     const txt = await result('list2.txt', `Address\r\n${ADDRS.join('\r\n')}\r\n`);
     const q: ViewQuery = { sort: [{ column: 0, descending: true }] };
     const t = await tableRows(txt, q);
     const wt = await open(txt, q, [], ['address']);
-    const gotTxt = runPython(PANDAS_PY, cellCode(readNotebook(wt.notebook), 1) + PANDAS_OUT, dir) as { first: string[] };
-    assert.deepEqual(gotTxt.first, t.addresses);
+    const fromTxt = queue(cellCode(readNotebook(wt.notebook), 1) + PANDAS_OUT, dir);
     const rows = ADDRS.map((a, i) => ({ wallet: a, stats: { pnl: i % 2 ? i * 1.5 : -i, tags: ['a', i] }, note: i === 2 ? null : `n${i}` }));
     const json = await result('answer2.json', JSON.stringify({ total: 4, data: rows }));
     const jq: ViewQuery = { sort: [{ column: 1, descending: true }], filters: [{ kind: 'nonEmpty', column: 3 }] };
     const j = await tableRows(json, jq);
-    assert.deepEqual(j.columns, ['wallet', 'stats.pnl', 'stats.tags', 'note']);
     const wj = await open(json, jq, [], ['address', 'number', 'text', 'text']);
-    const got = runPython(PANDAS_PY, cellCode(readNotebook(wj.notebook), 1) + PANDAS_OUT, dir) as { first: string[]; columns: string[]; dtypes: string[] };
-    assert.deepEqual(got.first, j.addresses);
-    assert.deepEqual(got.columns, j.columns);
-    assert.deepEqual(got.dtypes, ['string', 'float64', 'string', 'string']);
+    const fromJson = queue(cellCode(readNotebook(wj.notebook), 1) + PANDAS_OUT, dir);
+    return () => {
+      assert.deepEqual((answer(fromTxt) as { first: string[] }).first, t.addresses);
+      assert.deepEqual(j.columns, ['wallet', 'stats.pnl', 'stats.tags', 'note']);
+      const got = answer(fromJson) as { first: string[]; columns: string[]; dtypes: string[] };
+      assert.deepEqual(got.first, j.addresses);
+      assert.deepEqual(got.columns, j.columns);
+      assert.deepEqual(got.dtypes, ['string', 'float64', 'string', 'string']);
+    };
+  });
+
+  before(async () => {
+    for (const [name, make] of makers)
+      prepared.set(
+        name,
+        await make().catch((e: unknown) => () => {
+          throw e;
+        }),
+      );
+    assert.ok(PANDAS_PY, NO_PANDAS);
+    ran = runPythonBatch(PANDAS_PY, jobs, dir);
+  });
+
+  for (const q of QUERIES) {
+    it(q.name, () => {
+      assert.ok(PANDAS_PY, NO_PANDAS);
+      check(q.name);
+    });
+  }
+
+  it('the numbers are the table\'s: NaN where a cell is empty or text', () => {
+    assert.ok(PANDAS_PY, NO_PANDAS);
+    check('numbers');
+  });
+
+  it('a number column holding other text stops the load with pandas\' error naming it, and loads once that text is added to BLANKS, as the cell says', () => {
+    assert.ok(PANDAS_PY, NO_PANDAS);
+    check('stray');
+  });
+
+  it('a .txt address list and a JSON answer (the table reads them; the notebook loads its export)', () => {
+    assert.ok(PANDAS_PY, NO_PANDAS);
+    check('txt and json');
   });
 });
 
