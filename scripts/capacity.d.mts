@@ -13,3 +13,7 @@ export function longestFirst(files: readonly string[], tables: readonly (Record<
 export function readFigures(file: string, part?: string): Record<string, number> | undefined;
 export function runnerOrder(line: string): { go: true } | { lanes: number } | undefined;
 export function treeCpuSeconds(pids: readonly number[], stats?: readonly string[] | null, ticksPerSecond?: number): number | undefined;
+export function cpuTicks(text: string): [number, number] | undefined;
+export function busyCores(before: [number, number] | undefined, after: [number, number] | undefined, cores: number): number | undefined;
+export function otherWork(o: { load1: number; busyNow: number | undefined }): number;
+export function measureOtherWork(ms?: number): Promise<{ other: number; load1: number; busyNow: number | undefined }>;

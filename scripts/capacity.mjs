@@ -5,7 +5,7 @@
 //   - a slot is half a core: a test file, an e2e lane or the integration tier mostly waits (on a
 //     workbench, a sandbox, a child process), about half a core each when measured on 2 cores;
 //   - a machine whose cores other work already fills (the load before the run began, at least one
-//     per core) gets one slot per core;
+//     per core, and as many cores busy in the second before it: otherWork()) gets one slot per core;
 //   - the integration tier starts beside the CPU-heavy steps (the unit tier, typecheck, lint) on a
 //     machine of 2 cores or more that other work does not fill: started after them, its whole run
 //     was the critical path (the last full run: ~290 s of unit tier and checks, then its 459 s, the
@@ -146,10 +146,63 @@ function procStats() {
   });
 }
 
+/**
+ * The first line of /proc/stat ("cpu  user nice system idle iowait irq softirq steal …", in ticks)
+ * as [busy, total] ticks; undefined when the text has no such line.
+ */
+export function cpuTicks(text) {
+  const m = /^cpu\s+([\d ]+)$/mu.exec(String(text));
+  if (!m) return undefined;
+  const f = m[1].trim().split(/\s+/u).map(Number);
+  if (f.length < 4 || f.some((n) => !Number.isFinite(n))) return undefined;
+  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+  const idle = f[3] + (f[4] ?? 0);
+  return [total - idle, total];
+}
+
+/** Cores busy between two cpuTicks() readings: the busy share of the ticks times the cores. */
+export function busyCores(before, after, cores) {
+  if (!before || !after) return undefined;
+  const total = after[1] - before[1];
+  return total > 0 ? (Math.max(0, after[0] - before[0]) / total) * Math.max(1, cores) : undefined;
+}
+
+/**
+ * The other work on the machine as the run starts: the 1-minute load average, but no more than the
+ * cores busy right now. The load average lags a minute behind: work that has just ended (CI's
+ * `npm ci`, an engineer's build) still counts in it though it takes no core, and it gave a run on
+ * idle cores the loaded machine's plan (a load of 3.8 left by ended work: two unit files, two e2e
+ * lanes, the integration tier last). Without a reading of the cores now, the load alone.
+ */
+export function otherWork({ load1, busyNow }) {
+  return Number.isFinite(busyNow) && Number.isFinite(load1) ? Math.min(load1, busyNow) : load1;
+}
+
+function readCpuTicks() {
+  try {
+    return cpuTicks(readFileSync('/proc/stat', 'utf8'));
+  } catch {
+    return undefined; // no /proc: the load average alone
+  }
+}
+
 /** The load when this module was first loaded: test-all imports it before it starts anything. */
 const loadAtStart = loadavg()[0];
+let otherAtStart;
+
+/**
+ * Reads the cores' use over `ms` before anything of the run starts (test-all awaits it first): the
+ * other work every later machineCapacity() sizes the run by. Returns it and what it came from.
+ */
+export async function measureOtherWork(ms = 1000) {
+  const before = readCpuTicks();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const busyNow = busyCores(before, readCpuTicks(), availableParallelism());
+  otherAtStart = otherWork({ load1: loadAtStart, busyNow });
+  return { other: otherAtStart, load1: loadAtStart, busyNow };
+}
 
 /** The same, for this machine. */
 export function machineCapacity(env = process.env, integrationRunning = false) {
-  return planCapacity({ cores: availableParallelism(), load1: loadAtStart, env, integrationRunning });
+  return planCapacity({ cores: availableParallelism(), load1: otherAtStart ?? loadAtStart, env, integrationRunning });
 }

@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { longestFirst, machineCapacity, readFigures } from './capacity.mjs';
+import { longestFirst, machineCapacity, measureOtherWork, readFigures } from './capacity.mjs';
 import { checkVerdicts } from './checks.mjs';
 import cs from './code-server.js';
 import systemDeps from './system-deps.js';
@@ -194,8 +194,9 @@ async function tier(name, cmd, args, timeoutMs, parse, env, quiet = false, onSpa
 // prints each file's output whole as it ends. No step has a time limit of its own but a stall
 // (nothing printed for a while) and HARD_CAP_MS: a slower machine only takes longer.
 
+const other = await measureOtherWork();
 const capacity = machineCapacity();
-console.log(`test-all: ${capacity.why}.`);
+console.log(`test-all: ${capacity.why}${Number.isFinite(other.busyNow) ? ` (cores busy in the second before the run: ${other.busyNow.toFixed(1)}; load average ${other.load1.toFixed(1)})` : ''}.`);
 
 const built = await check('build', process.execPath, ['esbuild.mjs', '--tests'], 5 * min);
 

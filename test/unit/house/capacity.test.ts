@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { lanesToAdd, longestFirst, planCapacity, readFigures, runnerOrder, treeCpuSeconds } from '../../../scripts/capacity.mjs';
+import { busyCores, cpuTicks, lanesToAdd, longestFirst, otherWork, planCapacity, readFigures, runnerOrder, treeCpuSeconds } from '../../../scripts/capacity.mjs';
 
 describe('npm test: what runs side by side', () => {
   it('an idle 2-core machine: four unit files, four e2e lanes (two while the integration tier runs), integration beside the unit tier and the checks', () => {
@@ -23,6 +23,24 @@ describe('npm test: what runs side by side', () => {
     assert.equal(planCapacity({ cores: 2, load1: 19, integrationRunning: true }).e2eLanes, 2);
     assert.equal(c.integrationBesideChecks, false, 'the integration tier waits for the unit tier and the checks');
     assert.match(c.why, /2 cores, load 19\.0 \(other work fills its cores/u);
+  });
+
+  it('a load average left by work that has ended (CI\'s npm ci) is not other work: the cores busy now bound it', () => {
+    // /proc/stat's first line, one second apart, on 2 cores: 190 of 200 ticks idle (or waiting on the disk).
+    const before = cpuTicks('cpu  1000 0 500 8000 100 0 0 0 0 0\ncpu0 500 0 250 4000 50 0 0 0 0 0\n');
+    const after = cpuTicks('cpu  1008 0 502 8180 110 0 0 0 0 0\ncpu0 504 0 251 4090 55 0 0 0 0 0\n');
+    assert.deepEqual([before, after], [[1500, 9600], [1510, 9800]]);
+    const busy = busyCores(before, after, 2);
+    assert.ok(busy !== undefined && Math.abs(busy - 0.1) < 1e-9, String(busy));
+    // The load 3.8 of the run that took the loaded plan on idle cores (two unit files, two lanes, integration last).
+    const idleNow = planCapacity({ cores: 2, load1: otherWork({ load1: 3.8, busyNow: busy }) });
+    assert.deepEqual([idleNow.unitFiles, idleNow.e2eLanes, idleNow.integrationBesideChecks, idleNow.loaded], [4, 4, true, false]);
+    // Cores busy now and a load that says the same: loaded. No reading of the cores: the load alone.
+    assert.equal(planCapacity({ cores: 2, load1: otherWork({ load1: 3.8, busyNow: 1.9 }) }).loaded, false, 'busy 1.9 of 2 is not full');
+    assert.equal(planCapacity({ cores: 2, load1: otherWork({ load1: 3.8, busyNow: 2 }) }).loaded, true);
+    assert.equal(otherWork({ load1: 3.8, busyNow: undefined }), 3.8);
+    assert.equal(cpuTicks('no such line'), undefined);
+    assert.equal(busyCores(before, undefined, 2), undefined);
   });
 
   it('one core: never none, and never more than two', () => {
