@@ -6,15 +6,14 @@
 //     workbench, a sandbox, a child process), about half a core each when measured on 2 cores;
 //   - a machine whose cores other work already fills (the load before the run began, at least one
 //     per core, and as many cores busy in the second before it: otherWork()) gets one slot per core;
-//   - the integration tier starts beside the CPU-heavy steps (the unit tier, typecheck, lint) on a
-//     machine of 2 cores or more that other work does not fill: started after them, its whole run
-//     was the critical path (the last full run: ~290 s of unit tier and checks, then its 459 s, the
-//     run's 751 s), and part of it is waiting (its sandboxes' jobs, the workbench's editors): alone,
-//     its processes (code-server, extension host, Chromium) took 327 CPU-s in 441 s at a load of
-//     10-19 on 2 cores, about 0.7 of a core there. Beside them it takes the cores the unit tier's
-//     waiting files leave idle (WA_INTEGRATION_BESIDE=0 keeps the old order, to compare). On one
-//     core or a loaded machine it waits for them. Either way e2e has two lanes less (never under
-//     two) while it runs.
+//   - the integration tier starts beside the CPU-heavy steps (the unit tier, typecheck, lint) only
+//     on 4 cores or more that other work does not fill; on 2 it starts after them, beside e2e. Both
+//     orders were run on 2 idle cores (2026-11-28, main 088adb2): beside them, the unit tier took
+//     440 s instead of 262, e2e's `go` came at ~450 s instead of ~275, and the run took 814 s; after
+//     them, 826 s with ~50 s of two failed e2e tests' timeouts in it (~775 s without): its processes
+//     take about 0.7 of a core (327 CPU-s in 441 s alone), so on 2 cores there is no idle core for it
+//     beside the unit tier. WA_INTEGRATION_BESIDE=1 or 0 fixes the order, to compare. Either way
+//     e2e has two lanes less (never under two) while it runs.
 // planCapacity() is pure (facts in, sizes out) so the unit tests drive every case.
 import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -40,7 +39,7 @@ export function planCapacity({ cores, load1, env = {}, integrationRunning = fals
   const e2eLanes = fixed(env.WA_E2E_JOBS) ?? clamp(slots - (integrationRunning ? 2 : 0), Math.min(2, slots), MAX_E2E_LANES);
   // WA_INTEGRATION_BESIDE=1 or 0 fixes it (to compare both orders of a run on one machine).
   const besideFixed = { 1: true, 0: false }[String(env.WA_INTEGRATION_BESIDE ?? '').trim()];
-  const integrationBesideChecks = besideFixed ?? (!loaded && c >= 2);
+  const integrationBesideChecks = besideFixed ?? (!loaded && c >= 4);
   const why =
     `${c} core${c > 1 ? 's' : ''}, load ${Number.isFinite(load1) ? load1.toFixed(1) : '?'}${loaded ? ' (other work fills its cores: one slot a core)' : ''}: ` +
     `${unitFiles} unit file${unitFiles > 1 ? 's' : ''} at a time, ${e2eLanes} e2e lane${e2eLanes > 1 ? 's' : ''}${integrationRunning ? ' (two less while the integration tier runs)' : ''}, ` +

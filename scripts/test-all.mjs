@@ -171,10 +171,10 @@ async function tier(name, cmd, args, timeoutMs, parse, env, quiet = false, onSpa
 // installing before any test ran, and the tiers mostly wait on extension hosts, workbenches and
 // sandboxes; the whole run is about 260 CPU-seconds on 2 cores):
 //
-//   build ─┬─ package ─── unit (its Python files ───────┬─ integration (beside unit and the checks,
-//          │           after the system packages)        │               after package and code-server;
-//          ├─ system packages ─┬─ code-server ───────────┤               after them too on one core or
-//          │  code-server download ┘ (beside apt-get)    │               a machine other work fills)
+//   build ─┬─ package ─── unit (its Python files ───────┬─ integration (after unit and the checks on
+//          │           after the system packages)        │               2 cores or a machine other work
+//          ├─ system packages ─┬─ code-server ───────────┤               fills; beside them on 4 cores
+//          │  code-server download ┘ (beside apt-get)    │               or more: capacity.mjs)
 //          │                                             ├─ e2e
 //          ├─ typecheck → lint ──────────────────────────┤  (after unit, the checks and both
 //          └─ the e2e tier's two 722 MB inputs ──────────┘   722 MB files; its lanes start

@@ -10,10 +10,10 @@ import { describe, it } from 'node:test';
 import { busyCores, cpuTicks, lanesToAdd, longestFirst, otherWork, planCapacity, readFigures, runnerOrder, treeCpuSeconds } from '../../../scripts/capacity.mjs';
 
 describe('npm test: what runs side by side', () => {
-  it('an idle 2-core machine: four unit files, four e2e lanes (two while the integration tier runs), integration beside the unit tier and the checks', () => {
+  it('an idle 2-core machine: four unit files, four e2e lanes (two while the integration tier runs), integration after the unit tier and the checks', () => {
     const c = planCapacity({ cores: 2, load1: 0.4 });
-    assert.deepEqual([c.unitFiles, c.e2eLanes, c.integrationBesideChecks, c.loaded], [4, 4, true, false]);
-    assert.match(c.why, /the integration tier beside the unit tier and the checks/u);
+    assert.deepEqual([c.unitFiles, c.e2eLanes, c.integrationBesideChecks, c.loaded], [4, 4, false, false]);
+    assert.match(c.why, /the integration tier after the unit tier and the checks/u);
     assert.equal(planCapacity({ cores: 2, load1: 0.4, integrationRunning: true }).e2eLanes, 2);
   });
 
@@ -34,7 +34,7 @@ describe('npm test: what runs side by side', () => {
     assert.ok(busy !== undefined && Math.abs(busy - 0.1) < 1e-9, String(busy));
     // The load 3.8 of the run that took the loaded plan on idle cores (two unit files, two lanes, integration last).
     const idleNow = planCapacity({ cores: 2, load1: otherWork({ load1: 3.8, busyNow: busy }) });
-    assert.deepEqual([idleNow.unitFiles, idleNow.e2eLanes, idleNow.integrationBesideChecks, idleNow.loaded], [4, 4, true, false]);
+    assert.deepEqual([idleNow.unitFiles, idleNow.e2eLanes, idleNow.loaded], [4, 4, false]);
     // Cores busy now and a load that says the same: loaded. No reading of the cores: the load alone.
     assert.equal(planCapacity({ cores: 2, load1: otherWork({ load1: 3.8, busyNow: 1.9 }) }).loaded, false, 'busy 1.9 of 2 is not full');
     assert.equal(planCapacity({ cores: 2, load1: otherWork({ load1: 3.8, busyNow: 2 }) }).loaded, true);
@@ -63,7 +63,8 @@ describe('npm test: what runs side by side', () => {
     assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_E2E_JOBS: '0' } }).e2eLanes, 4);
     assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_INTEGRATION_BESIDE: '0' } }).integrationBesideChecks, false, 'WA_INTEGRATION_BESIDE=0: after the checks');
     assert.equal(planCapacity({ cores: 1, load1: 8, env: { WA_INTEGRATION_BESIDE: '1' } }).integrationBesideChecks, true, 'WA_INTEGRATION_BESIDE=1: beside them');
-    assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_INTEGRATION_BESIDE: 'x' } }).integrationBesideChecks, true, 'anything else: the rule');
+    assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_INTEGRATION_BESIDE: 'x' } }).integrationBesideChecks, false, 'anything else: the rule');
+    assert.equal(planCapacity({ cores: 2, load1: 0, env: { WA_INTEGRATION_BESIDE: '1' } }).integrationBesideChecks, true, 'WA_INTEGRATION_BESIDE=1 on 2 cores: beside them');
   });
 
   it('when the integration tier ends, e2e takes its lanes back, only for files still queued (two a new lane), never past four', () => {
