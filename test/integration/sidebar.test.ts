@@ -366,7 +366,10 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     const t0 = Date.now();
     const from = sb.received().length;
     const fetcher = sidebar().history.fetcher;
-    const startsFrom = fetcher.starts.length;
+    // By the fetcher's own clock (performance.now() in this extension host), not by index: it keeps
+    // only its last 50 starts, so once full an index taken here points past the starts that follow
+    // (a run received 5 reads 1 s apart and counted 3 "sent by the reader").
+    const p0 = performance.now();
     const runs = await Promise.all([1, 2, 3].map((h) => vscode.commands.executeCommand<RunOutcome>('walletAnalytics.endpoint.lookuptablestats', { inputs: { hours: h }, notify: false, wait: false })));
     assert.deepEqual(runs.map((r) => r.status), ['queued', 'queued', 'queued'], JSON.stringify(runs).slice(0, 400));
     const ids = runs.map((r) => (r.status === 'queued' ? r.requestId : ''));
@@ -385,13 +388,14 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
     assert.ok(history.length <= Math.ceil(seconds / interval) + 1, `${history.length} GET /requests in ${seconds.toFixed(1)} s: more than one per ${interval} s`);
     // The reads left at least an interval apart, by the window's own clock: the server's arrival
     // times carry the machine's jitter (a loaded CI machine received two reads 876 ms apart).
-    const starts = fetcher.starts.slice(startsFrom).filter((s) => s.scope === fetcher.starts.at(-1)?.scope).map((s) => s.at);
+    const starts = fetcher.starts.filter((s) => s.at >= p0 && s.scope === fetcher.starts.at(-1)?.scope).map((s) => s.at);
     // The server may also receive the read that was already on its way when the test began (a
     // loaded run: 5 received, 4 started after t0): one more, never two.
     // When it fails, what was sent when (from t0), to tell a second reader from a late one: a run at
     // load 21 received 8 with 5 sent by the reader, and nothing said which the other 3 were.
     const when = (at: number): string => `${((at - t0) / 1000).toFixed(1)} s`;
-    const seen = (): string => `received at ${history.map((r) => `${when(r.at)} (${r.status})`).join(', ')}; the reader sent at ${starts.map(when).join(', ')}; submits ${sb.received().slice(from).filter((r) => r.method === 'POST').map((r) => `${r.path} ${when(r.at)} (${r.status})`).join(', ')}`;
+    const sentWhen = (at: number): string => `${((at - p0) / 1000).toFixed(1)} s`;
+    const seen = (): string => `received at ${history.map((r) => `${when(r.at)} (${r.status})`).join(', ')}; the reader sent at ${starts.map(sentWhen).join(', ')}; submits ${sb.received().slice(from).filter((r) => r.method === 'POST').map((r) => `${r.path} ${when(r.at)} (${r.status})`).join(', ')}`;
     assert.ok(starts.length >= 1 && history.length <= starts.length + 1, `${history.length} GET /requests received, ${starts.length} sent by the one reader: ${seen()}`);
     const gaps = starts.slice(1).map((at, i) => at - (starts[i] ?? 0));
     assert.ok(gaps.every((g) => g >= interval * 1000), `gaps between GET /requests sent: ${gaps.map((g) => g.toFixed(0)).join(', ')} ms`);
