@@ -5,7 +5,7 @@
  * first asks for an explicit "may charge again".
  */
 import { createHash } from 'node:crypto';
-import { arrayPieces } from '../jsonText';
+import { arrayPieces } from '../spec/jsonText';
 import type { MergedList } from '../mergedList';
 import { StorageKeys, type Storage } from '../storage';
 

@@ -37,7 +37,7 @@ import {
   type ErrorKind,
 } from '../errors';
 import { l10n } from '../l10n';
-import { jsonTextSliced } from '../jsonText';
+import { jsonTextSliced } from '../spec/jsonText';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** Bigger JSON answers than this are refused rather than held in memory. */

@@ -1,11 +1,11 @@
 /**
- * A call's JSON written a slice at a time (src/core/jsonText.ts): the same text as JSON.stringify,
+ * A call's JSON written a slice at a time (src/core/spec/jsonText.ts): the same text as JSON.stringify,
  * to the byte, whatever the record holds, with the loop given back inside a long list.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { JSON_SLICE, jsonTextSliced } from '../../../src/core/jsonText';
-import { countingTurns } from '../loopTurns';
+import { JSON_SLICE, jsonTextSliced } from '../../../../src/core/spec/jsonText';
+import { countingTurns } from '../../loopTurns';
 
 describe('jsonTextSliced', () => {
   it("writes JSON.stringify's text for records and arrays of every kind of member", async () => {
