@@ -64,6 +64,22 @@ describe('workspace settings cannot choose where the key goes or how much is spe
     note(first);
   });
 
+  it('two checks at once show a finding once, and the second returns after it is listed', async () => {
+    const api = await getApi();
+    const guard = api.testing?.workspaceSettings;
+    assert.ok(guard);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // A set of keys not yet said in this window (the first test said the five): a new finding.
+    fs.writeFileSync(file, `${JSON.stringify({ 'walletAnalytics.baseUrl': 'https://elsewhere.example', 'walletAnalytics.maxCreditsPerCall': 1e12 }, null, 2)}\n`);
+    const before = guard.shown.length;
+    // The guard reads the file itself: both checks start before VS Code's change event can start one.
+    const [a, b] = await Promise.all([guard.check(), guard.check()]);
+    const listed = guard.shown.slice(before).filter((n) => /^\S*\.vscode\/settings\.json sets walletAnalytics\.baseUrl, walletAnalytics\.maxCreditsPerCall\. They are ignored/u.test(n));
+    assert.equal(a.length + b.length, 1, `shown ${a.length + b.length} times: ${[...a, ...b].join(' | ')}`);
+    assert.equal(listed.length, 1, 'listed once, by the time both checks returned');
+    assert.deepEqual(await guard.check(), [], 'told once');
+  });
+
   it('reads the user’s own numbers within package.json’s bounds: 0, -5, huge and a string', async () => {
     const cfg = () => vscode.workspace.getConfiguration('walletAnalytics');
     const set = (k: string, v: unknown) => cfg().update(k, v, vscode.ConfigurationTarget.Global);

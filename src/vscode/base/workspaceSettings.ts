@@ -61,6 +61,8 @@ export class WorkspaceSettingsGuard implements vscode.Disposable {
   private readonly subs: vscode.Disposable[] = [];
   /** Every notice shown in this window, oldest first. */
   readonly shown: string[] = [];
+  /** The check under way: the next one starts after it, so a finding is never shown twice or missed. */
+  private running: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly storage: Storage) {
     this.subs.push(
@@ -69,7 +71,18 @@ export class WorkspaceSettingsGuard implements vscode.Disposable {
     );
   }
 
-  async check(): Promise<string[]> {
+  /**
+   * Checks now, or once the check under way ends: a change of settings starts one on its own, and
+   * two at once both read "not said yet" and showed the notice twice, while a check started during
+   * the first one's save of what it said found it said and returned before the notice was listed.
+   */
+  check(): Promise<string[]> {
+    const next = this.running.then(() => this.checkNow());
+    this.running = next.catch(() => undefined);
+    return next;
+  }
+
+  private async checkNow(): Promise<string[]> {
     const said = this.storage.record(StorageKeys.ignoredWorkspaceSettings, 200);
     const shown = new Set(Object.keys(said.all()));
     const notices: string[] = [];
