@@ -261,7 +261,26 @@ describe('Top Traders of Tokens from the palette, price first', { timeout: 240_0
     const before = await balance();
     await wb.clearNotifications();
     await wb.runCommand(TITLE);
-    await wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Type or paste' }).click({ timeout: 30_000 });
+    const source = wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Type or paste' });
+    await source.waitFor({ timeout: 30_000 });
+    // Where the focus goes between the questions, from the first to the confirmation: VS Code hands
+    // it back to the editor (this table) when a question hides, and the table's webview took it
+    // back after the next question showed. Each step now stays on screen until the next one shows.
+    await wb.page.locator('body').evaluate((body) => {
+      const doc = body.ownerDocument;
+      const trail: string[] = [];
+      doc.body.dataset.waFocusTrail = '';
+      const look = (): void => {
+        setTimeout(() => {
+          const a = doc.activeElement;
+          trail.push(a ? `${a.tagName}${a.closest('.quick-input-widget') ? ' in the question' : ''}` : 'nothing');
+          doc.body.dataset.waFocusTrail = trail.join(', ');
+        }, 0);
+      };
+      doc.addEventListener('focusin', look, true);
+      doc.addEventListener('focusout', look, true);
+    });
+    await source.click({ timeout: 30_000 });
     await pasteStep();
     // 11 tokens × 100 = 1,100 credits, above the default threshold of 1,000.
     await wb.typeIntoQuickInput(Array.from({ length: 11 }, (_, i) => sampleAddress('main', 40 + i)).join(', '), { submit: true });
@@ -269,6 +288,9 @@ describe('Top Traders of Tokens from the palette, price first', { timeout: 240_0
     await wb.page.keyboard.press('Enter');
     const cancel = wb.quickInput.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Cancel' });
     await cancel.waitFor({ timeout: 30_000 });
+    const trail = ((await wb.page.locator('body').getAttribute('data-wa-focus-trail')) ?? '').split(', ').filter((t) => t !== '');
+    assert.ok(trail.length > 0, 'the focus was followed');
+    assert.deepEqual(trail.filter((t) => t === 'IFRAME'), [], `the table's webview never took the focus between the questions: ${trail.join(', ')}`);
     const text = await wb.quickInput.innerText();
     await wb.screenshot('confirm-cancel-first');
     assert.match(text, /Run this call for 1,100 credits\?/u, text);

@@ -7,6 +7,39 @@ export class BackSignal extends Error {
   }
 }
 
+/**
+ * A step answered stays on screen, busy, until the next question shows (or HOLD_MS passes): VS
+ * Code hands the focus back to the editor it came from when a quick input hides, and a webview
+ * editor (the results table) takes it back a moment later, after the next question showed, so
+ * that question's keys went to the table (Enter on the price confirmation did nothing, Escape
+ * did not close it). A question shown over a held step replaces it without handing the focus
+ * back; the held one is disposed after. Only the last step of a flow waits out HOLD_MS.
+ */
+const HOLD_MS = 1_500;
+let held: { readonly input: vscode.QuickInput; readonly timer: ReturnType<typeof setTimeout> } | undefined;
+
+/** Keeps an answered step on screen, busy, until the next question or HOLD_MS. */
+function hold(input: vscode.QuickInput): void {
+  releaseHeld();
+  input.busy = true;
+  held = { input, timer: setTimeout(releaseHeld, HOLD_MS) };
+}
+
+/** Disposes the step held on screen, if any (after the next question showed, or at HOLD_MS). */
+export function releaseHeld(): void {
+  const h = held;
+  held = undefined;
+  if (!h) return;
+  clearTimeout(h.timer);
+  h.input.dispose();
+}
+
+/** Shows a question in place of the step held on screen. */
+function showInPlace(input: vscode.QuickInput): void {
+  input.show();
+  releaseHeld();
+}
+
 export interface StepTitle {
   readonly title: string;
   readonly step: number;
@@ -40,11 +73,13 @@ export function pickStep<T>(
     if (opts.selected) qp.selectedItems = items.filter((i) => opts.selected?.includes(i.value));
     if (t.step > 1) qp.buttons = [vscode.QuickInputButtons.Back];
     let settled = false;
-    const done = (f: () => void) => {
+    /** Answered (kept on screen until the next question) or left (`gone`: hidden already). */
+    const done = (f: () => void, gone = false) => {
       if (settled) return;
       settled = true;
+      if (gone) qp.dispose();
+      else hold(qp);
       f();
-      qp.dispose();
     };
     qp.onDidTriggerButton((b) => {
       if (b === vscode.QuickInputButtons.Back) done(() => reject(new BackSignal()));
@@ -54,8 +89,8 @@ export function pickStep<T>(
       if (chosen.length === 0 && !qp.canSelectMany) return;
       done(() => resolve(chosen.map((c) => c.value)));
     });
-    qp.onDidHide(() => done(() => resolve(undefined)));
-    qp.show();
+    qp.onDidHide(() => done(() => resolve(undefined), true));
+    showInPlace(qp);
   });
 }
 
@@ -80,11 +115,12 @@ export function inputStep(
     box.ignoreFocusOut = true;
     if (t.step > 1) box.buttons = [vscode.QuickInputButtons.Back];
     let settled = false;
-    const done = (f: () => void) => {
+    const done = (f: () => void, gone = false) => {
       if (settled) return;
       settled = true;
+      if (gone) box.dispose();
+      else hold(box);
       f();
-      box.dispose();
     };
     const check = (v: string) => {
       box.validationMessage = v.trim() === '' ? undefined : opts.validate(v);
@@ -102,7 +138,7 @@ export function inputStep(
       }
       done(() => resolve(box.value));
     });
-    box.onDidHide(() => done(() => resolve(undefined)));
-    box.show();
+    box.onDidHide(() => done(() => resolve(undefined), true));
+    showInPlace(box);
   });
 }
