@@ -26,7 +26,7 @@ function hold(input: vscode.QuickInput): void {
 }
 
 /** Disposes the step held on screen, if any (after the next question showed, or at HOLD_MS). */
-export function releaseHeld(): void {
+function releaseHeld(): void {
   const h = held;
   held = undefined;
   if (!h) return;
