@@ -70,6 +70,43 @@ interface Figures {
   /** The host's garbage-collection pauses inside the clock: the longest and their sum (ms); absent from an older build's bench. */
   readonly gcMax?: number;
   readonly gcSum?: number;
+  /** What filled the longest stall: its length by a 1 ms timer's own gaps, and the collections inside it (ms); absent from an older build's bench. */
+  readonly longest?: StallContents;
+}
+
+/**
+ * The longest wait between two ticks of a 1 ms timer, and the collections that fell inside it by
+ * kind. Why: a stall can hold two collections back to back (incremental marking started, then a
+ * scavenge that must mark what it promotes), so the longest single pause (gcMax) understates what
+ * collection costs one stall; this says how much of the longest one was collection and how much
+ * the path's own turn.
+ */
+interface StallContents {
+  readonly ms: number;
+  readonly gc: readonly { readonly kind: string; readonly ms: number }[];
+}
+
+/** perf_hooks' GC kinds in words. */
+function gcKind(kind: number): string {
+  if (kind & constants.NODE_PERFORMANCE_GC_MAJOR) return 'mark-compact';
+  if (kind & constants.NODE_PERFORMANCE_GC_MINOR) return 'scavenge';
+  if (kind & constants.NODE_PERFORMANCE_GC_INCREMENTAL) return 'incremental marking';
+  return 'weak callbacks';
+}
+
+/** The longest gap between `ticks` (times of a 1 ms timer), with the pauses that overlap it. */
+function longestStall(ticks: readonly number[], pauses: readonly { readonly start: number; readonly ms: number; readonly kind: number }[]): StallContents {
+  let from = 0;
+  let ms = 0;
+  for (let i = 1; i < ticks.length; i++) {
+    const gap = (ticks[i] ?? 0) - (ticks[i - 1] ?? 0);
+    if (gap > ms) {
+      ms = gap;
+      from = ticks[i - 1] ?? 0;
+    }
+  }
+  const inside = pauses.filter((p) => p.start < from + ms && p.start + p.ms > from);
+  return { ms, gc: inside.map((p) => ({ kind: gcKind(p.kind), ms: Math.min(p.start + p.ms, from + ms) - Math.max(p.start, from) })) };
 }
 
 /** The launcher, when this build has one (an older build's bench runs without it). */
@@ -214,9 +251,9 @@ async function measure(p: PathName): Promise<Figures> {
     if (!flag('no-settle')) await settleHeap();
     // The collections inside the clock, beside the stall: what a path's own allocation costs the
     // host's loop, a figure a loaded machine inflates less than the loop's waits.
-    const pauses: number[] = [];
+    const pauses: { start: number; ms: number; kind: number }[] = [];
     const gcs = new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) pauses.push(e.duration);
+      for (const e of list.getEntries()) pauses.push({ start: e.startTime, ms: e.duration, kind: (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0 });
     });
     gcs.observe({ entryTypes: ['gc'] });
     const loop = monitorEventLoopDelay({ resolution: 1 });
@@ -224,15 +261,24 @@ async function measure(p: PathName): Promise<Figures> {
     // The monitor's first tick only sets where it counts from: a path that starts with a synchronous
     // stretch would hide it in that tick. Two ticks first (each path measured from the same point).
     await new Promise((r) => setTimeout(r, 3));
+    // Beside the monitor, a 1 ms timer's own ticks: where the longest stall lies, to set the collections against it.
+    const ticks: number[] = [];
+    const ticker = setInterval(() => ticks.push(performance.now()), 1);
     const t0 = performance.now();
+    ticks.push(t0);
     const got = await runPath(p, scratch);
     const ms = performance.now() - t0;
     // The monitor's timer records a stall when it next fires: a path that ends in one synchronous
     // stretch (the price step's check) is seen only if the loop turns before the monitor stops.
     await new Promise((r) => setTimeout(r, 5));
+    ticks.push(performance.now());
+    clearInterval(ticker);
     loop.disable();
+    // The observer is told of the last collections a turn later.
+    await new Promise((r) => setImmediate(r));
     gcs.disconnect();
-    return { path: p, launcher, ms, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, got, gcMax: Math.max(0, ...pauses), gcSum: pauses.reduce((a, b) => a + b, 0) };
+    const durations = pauses.map((e) => e.ms);
+    return { path: p, launcher, ms, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, got, gcMax: Math.max(0, ...durations), gcSum: durations.reduce((a, b) => a + b, 0), longest: longestStall(ticks, pauses) };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -262,8 +308,8 @@ async function main(): Promise<void> {
   console.log(`${fileA}: ${(statSync(fileA).size / 1e6).toFixed(0)} MB; B ${(statSync(fileB).size / 1e6).toFixed(0)} MB; ${rounds} round(s)${beforeDir ? `, before = ${beforeDir}` : ''}`);
   const lines: string[] = [];
   const worst = new Map<PathName, number>();
-  lines.push(`| Round | Path | load | before: max / p99 (time) | now: max / p99 (time) | now ÷ before (max) | GC pauses, longest / sum: before → now | what it read |`);
-  lines.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  lines.push(`| Round | Path | load | before: max / p99 (time) | now: max / p99 (time) | now ÷ before (max) | GC pauses, longest / sum: before → now | the longest stall's collections: before → now | what it read |`);
+  lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (let round = 1; round <= rounds; round++) {
     for (const p of paths) {
       // Interleaved: the older build first on odd rounds, this one first on even ones.
@@ -272,12 +318,15 @@ async function main(): Promise<void> {
       const l = load();
       for (const side of order) got[side] = runChild(side === 'now' ? __filename : beforeScript, p);
       const gc = (f: Figures | string | undefined): string => (typeof f === 'object' && f.gcMax !== undefined ? `${f1(f.gcMax)} / ${f1(f.gcSum ?? NaN)}` : '–');
+      // "24.1 ms: scavenge 11.7 + incremental marking 1.3": the timer's longest gap and the collections inside it.
+      const inLongest = (f: Figures | string | undefined): string =>
+        typeof f === 'object' && f.longest ? `${f1(f.longest.ms)} ms: ${f.longest.gc.length ? f.longest.gc.map((g) => `${g.kind} ${f1(g.ms)}`).join(' + ') : 'no collection'}` : '–';
       const cell = (f: Figures | string | undefined): string => (f === undefined ? '–' : typeof f === 'string' ? `failed: ${f}` : `${f1(f.max)} / ${f1(f.p99)} (${f1(f.ms)} ms)`);
       const now = got.now;
       const before = got.before;
       const ratio = typeof now === 'object' && typeof before === 'object' ? (now.max / before.max).toFixed(2) : '–';
       worst.set(p, Math.max(worst.get(p) ?? 0, typeof now === 'object' ? now.max : Infinity));
-      const row = `| ${round} | ${p} | ${l} | ${cell(before)} | ${cell(now)} | ${ratio} | ${gc(before)} → ${gc(now)} | ${typeof now === 'object' ? now.got : ''} |`;
+      const row = `| ${round} | ${p} | ${l} | ${cell(before)} | ${cell(now)} | ${ratio} | ${gc(before)} → ${gc(now)} | ${inLongest(before)} → ${inLongest(now)} | ${typeof now === 'object' ? now.got : ''} |`;
       lines.push(row);
       console.log(row);
     }
