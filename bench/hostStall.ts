@@ -5,7 +5,11 @@
  * (two results compared, its changes counted), a comparison opened as a table, and a pipeline's
  * local steps (a take step: a reference resolved and its list file written; a filter written), and the price step of a paid call
  * with the 100,000 addresses "use as input" read (`price-list`: the endpoint's input check, as
- * callService runs it before the price shows, then the price). Budget: no stall over 16 ms;
+ * callService runs it before the price shows, then the price), and `remember`: that list remembered as
+ * the endpoint's newest recent input, as callService does before the price, in a window that
+ * remembered another list of 100,000 before (the person's second call), into a model of VS Code's
+ * globalState (VscodeMemento below; an older build's bench has no such path: leave it out of a
+ * `--before` run, whose script would start a whole run of its own). Budget: no stall over 16 ms;
  * the exit code is 1 when any path's max is over it. `sandbox-start` (issue 34 item 1): the sandbox
  * started as the extension starts it (src/vscode/base/connection.ts: its own thread,
  * src/sandbox/thread.ts), its first answer, and its stop; `--sandbox in-process` starts it on this
@@ -42,6 +46,7 @@ import { filterResult } from '../src/core/pipeline/filter';
 import { validateInput } from '../src/core/spec/catalog';
 import { quote } from '../src/core/money/pricing';
 import * as addressesModule from '../src/core/spec/addresses';
+import { storageOn } from '../src/core/storage';
 import { startSandbox } from '../src/sandbox/index';
 import { startSandboxThread } from '../src/sandbox/thread';
 import { generateWalletCsv } from './tableData';
@@ -49,7 +54,7 @@ import { generateSharedCsv } from './compareData';
 import { arg, flag, repoRoot, runPartOrMain } from './benchKit';
 
 const BUDGET_MS = 16;
-const PATHS = ['idle', 'use-as-input', 'price-list', 'list-source', 'watch-run', 'compare-open', 'pipeline-take', 'pipeline-filter', 'sandbox-start'] as const;
+const PATHS = ['idle', 'use-as-input', 'price-list', 'remember', 'list-source', 'watch-run', 'compare-open', 'pipeline-take', 'pipeline-filter', 'sandbox-start'] as const;
 type PathName = (typeof PATHS)[number];
 
 const rows = Number(arg('rows', '100000'));
@@ -117,12 +122,42 @@ function startLauncher(): boolean {
   return true;
 }
 
+/**
+ * globalState as VS Code's extension host keeps it (code-server's extensionHostProcess.js,
+ * ExtensionMemento): update() copies the value through JSON at once (JSON.parse(JSON.stringify(v))),
+ * and a scheduler's next turn sends the extension's whole stored value to the main process, which
+ * its RPC writes as JSON. Another window's change comes back whole too ($acceptValue's JSON.parse;
+ * not modelled here). What is sent is counted.
+ */
+class VscodeMemento {
+  private readonly value: Record<string, unknown> = {};
+  sent = 0;
+
+  get<T>(key: string): T | undefined {
+    return this.value[key] as T | undefined;
+  }
+
+  update(key: string, v: unknown): Promise<void> {
+    this.value[key] = v !== null && typeof v === 'object' ? (JSON.parse(JSON.stringify(v)) as unknown) : v;
+    return new Promise((resolve) =>
+      setTimeout(() => {
+        this.sent += JSON.stringify(this.value).length;
+        resolve();
+      }, 0),
+    );
+  }
+}
+
+/** The `remember` path's globalState and this window's Storage over it, with the call before's input remembered (prepare). */
+let memento: VscodeMemento | undefined;
+let storage: ReturnType<typeof storageOn> | undefined;
+
 /** The price step's input: "use as input"'s chosen target and its list, read before the monitor starts. */
 let chosen: { readonly ep: InputTarget['ep']; readonly key: string; readonly raw: Record<string, unknown> } | undefined;
 
 /** What a path needs ready before it is measured (the price step starts from a list already read). */
 async function prepare(p: PathName): Promise<void> {
-  if (p !== 'price-list') return;
+  if (p !== 'price-list' && p !== 'remember') return;
   const most = Math.max(...listFields().map((t) => t.field.max ?? 0));
   const lists = await readResultLists(fileA, { workerFile, limit: most, hint: resultRole('pnl') });
   const { targets } = rankTargets(lists);
@@ -133,6 +168,14 @@ async function prepare(p: PathName): Promise<void> {
   const first = (addressesModule as unknown as Record<string, unknown>).firstAddresses;
   const list = typeof first === 'function' ? (first as (l: readonly string[], n: number) => string[])(t.offer.addresses, t.count) : t.offer.addresses.slice(0, t.count);
   chosen = { ep: t.ep, key: t.field.key, raw: { [t.field.key]: list } };
+  if (p === 'remember') {
+    // The call before: another list of the same length (its last 5,000 left out, as many others read instead), remembered in this window.
+    memento = new VscodeMemento();
+    storage = storageOn(memento);
+    const other = [...list.slice(0, list.length - 5_000), ...list.slice(0, 5_000).map((a) => a.split('').reverse().join(''))];
+    await storage.rememberInput(t.ep.id, { [t.field.key]: other }, Date.now() - 60_000);
+    memento.sent = 0;
+  }
 }
 
 /** One path, as the host runs it, up to what a person sees next. */
@@ -161,6 +204,12 @@ async function runPath(p: PathName, scratch: string): Promise<string> {
       if (!v.ok) return `refused: ${v.errors[0] ?? ''}`;
       const list = v.input[chosen.key];
       return `${chosen.ep.id} ${Array.isArray(list) ? list.length : 0} ${quote(chosen.ep, v.input).text}`;
+    }
+    case 'remember': {
+      // callService.ts remember: the chosen list (read before the clock, as for the price step) kept as the endpoint's newest input.
+      if (!chosen || !storage || !memento) return 'no target';
+      await storage.rememberInput(chosen.ep.id, chosen.raw);
+      return `${chosen.ep.id}: ${(memento.sent / 1e6).toFixed(1)} MB sent`;
     }
     case 'list-source': {
       // flows/listSources.ts readAddressFile: the address column found in the worker (this build), the column parsed in the worker when this build does so
