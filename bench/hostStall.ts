@@ -5,11 +5,12 @@
  * (two results compared, its changes counted), a comparison opened as a table, and a pipeline's
  * local steps (a take step: a reference resolved and its list file written; a filter written), and the price step of a paid call
  * with the 100,000 addresses "use as input" read (`price-list`: the endpoint's input check, as
- * callService runs it before the price shows, then the price), and `remember`: that list remembered as
- * the endpoint's newest recent input, as callService does before the price, in a window that
- * remembered another list of 100,000 before (the person's second call), into a model of VS Code's
- * globalState (VscodeMemento below; an older build's bench has no such path: leave it out of a
- * `--before` run, whose script would start a whole run of its own). Budget: no stall over 16 ms;
+ * callService runs it before the price shows, then the price), and `save-job`: the job that call's
+ * send returns, its inputs holding that list, tracked as jobService.ts track does (the job store's
+ * put, saved to globalState), in a window that tracks another such job already, into a model of
+ * VS Code's globalState (VscodeMemento below; callService keeps no recent input of over 10,000, so
+ * the job record is where such a list is saved; an older build's bench has no such path: leave it
+ * out of a `--before` run, whose script would start a whole run of its own). Budget: no stall over 16 ms;
  * the exit code is 1 when any path's max is over it. `sandbox-start` (issue 34 item 1): the sandbox
  * started as the extension starts it (src/vscode/base/connection.ts: its own thread,
  * src/sandbox/thread.ts), its first answer, and its stop; `--sandbox in-process` starts it on this
@@ -47,6 +48,9 @@ import { validateInput } from '../src/core/spec/catalog';
 import { quote } from '../src/core/money/pricing';
 import * as addressesModule from '../src/core/spec/addresses';
 import { storageOn } from '../src/core/storage';
+import { JobStore } from '../src/core/jobs/store';
+import { GlobalStatePersistence } from '../src/core/jobs/persistence';
+import type { JobRecord } from '../src/core/jobs/job';
 import { startSandbox } from '../src/sandbox/index';
 import { startSandboxThread } from '../src/sandbox/thread';
 import { generateWalletCsv } from './tableData';
@@ -54,7 +58,7 @@ import { generateSharedCsv } from './compareData';
 import { arg, flag, repoRoot, runPartOrMain } from './benchKit';
 
 const BUDGET_MS = 16;
-const PATHS = ['idle', 'use-as-input', 'price-list', 'remember', 'list-source', 'watch-run', 'compare-open', 'pipeline-take', 'pipeline-filter', 'sandbox-start'] as const;
+const PATHS = ['idle', 'use-as-input', 'price-list', 'save-job', 'list-source', 'watch-run', 'compare-open', 'pipeline-take', 'pipeline-filter', 'sandbox-start'] as const;
 type PathName = (typeof PATHS)[number];
 
 const rows = Number(arg('rows', '100000'));
@@ -148,16 +152,16 @@ class VscodeMemento {
   }
 }
 
-/** The `remember` path's globalState and this window's Storage over it, with the call before's input remembered (prepare). */
+/** The `save-job` path's globalState and this window's job store over it, with the call before's job in it (prepare). */
 let memento: VscodeMemento | undefined;
-let storage: ReturnType<typeof storageOn> | undefined;
+let jobs: JobStore | undefined;
 
 /** The price step's input: "use as input"'s chosen target and its list, read before the monitor starts. */
 let chosen: { readonly ep: InputTarget['ep']; readonly key: string; readonly raw: Record<string, unknown> } | undefined;
 
 /** What a path needs ready before it is measured (the price step starts from a list already read). */
 async function prepare(p: PathName): Promise<void> {
-  if (p !== 'price-list' && p !== 'remember') return;
+  if (p !== 'price-list' && p !== 'save-job') return;
   const most = Math.max(...listFields().map((t) => t.field.max ?? 0));
   const lists = await readResultLists(fileA, { workerFile, limit: most, hint: resultRole('pnl') });
   const { targets } = rankTargets(lists);
@@ -168,14 +172,18 @@ async function prepare(p: PathName): Promise<void> {
   const first = (addressesModule as unknown as Record<string, unknown>).firstAddresses;
   const list = typeof first === 'function' ? (first as (l: readonly string[], n: number) => string[])(t.offer.addresses, t.count) : t.offer.addresses.slice(0, t.count);
   chosen = { ep: t.ep, key: t.field.key, raw: { [t.field.key]: list } };
-  if (p === 'remember') {
-    // The call before: another list of the same length (its last 5,000 left out, as many others read instead), remembered in this window.
+  if (p === 'save-job') {
+    // The call before: a job on the same list, done and kept in the window's history.
     memento = new VscodeMemento();
-    storage = storageOn(memento);
-    const other = [...list.slice(0, list.length - 5_000), ...list.slice(0, 5_000).map((a) => a.split('').reverse().join(''))];
-    await storage.rememberInput(t.ep.id, { [t.field.key]: other }, Date.now() - 60_000);
+    jobs = new JobStore(new GlobalStatePersistence(storageOn(memento)));
+    await jobs.put({ ...jobOf(t.ep.id, chosen.raw, 'earlier'), state: 'done', completedAt: new Date().toISOString() });
     memento.sent = 0;
   }
+}
+
+/** A queued job as send.ts returns it once accepted: pending, its inputs as sent. */
+function jobOf(endpointId: string, inputs: Record<string, unknown>, requestId: string): JobRecord {
+  return { requestId, endpointId, inputs, cost: 500_000, profileId: 'default', baseUrl: 'http://127.0.0.1:1', submittedAt: new Date().toISOString(), state: 'pending' };
 }
 
 /** One path, as the host runs it, up to what a person sees next. */
@@ -205,11 +213,11 @@ async function runPath(p: PathName, scratch: string): Promise<string> {
       const list = v.input[chosen.key];
       return `${chosen.ep.id} ${Array.isArray(list) ? list.length : 0} ${quote(chosen.ep, v.input).text}`;
     }
-    case 'remember': {
-      // callService.ts remember: the chosen list (read before the clock, as for the price step) kept as the endpoint's newest input.
-      if (!chosen || !storage || !memento) return 'no target';
-      await storage.rememberInput(chosen.ep.id, chosen.raw);
-      return `${chosen.ep.id}: ${(memento.sent / 1e6).toFixed(1)} MB sent`;
+    case 'save-job': {
+      // jobService.ts track: the accepted job on the chosen list (read before the clock, as for the price step) put in the store and saved.
+      if (!chosen || !jobs || !memento) return 'no target';
+      await jobs.put(jobOf(chosen.ep.id, chosen.raw, 'now'));
+      return `${chosen.ep.id}: ${jobs.all().length} jobs, ${(memento.sent / 1e6).toFixed(1)} MB sent`;
     }
     case 'list-source': {
       // flows/listSources.ts readAddressFile: the address column found in the worker (this build), the column parsed in the worker when this build does so
