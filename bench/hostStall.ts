@@ -5,7 +5,12 @@
  * (two results compared, its changes counted), a comparison opened as a table, and a pipeline's
  * local steps (a take step: a reference resolved and its list file written; a filter written), and the price step of a paid call
  * with the 100,000 addresses "use as input" read (`price-list`: the endpoint's input check, as
- * callService runs it before the price shows, then the price). Budget: no stall over 16 ms;
+ * callService runs it before the price shows, then the price), and `save-job`: the job that call's
+ * send returns, its inputs holding that list, tracked as jobService.ts track does (the job store's
+ * put, saved to globalState), in a window that tracks another such job already, into a model of
+ * VS Code's globalState (VscodeMemento below; callService keeps no recent input of over 10,000, so
+ * the job record is where such a list is saved; run for this build alone, as an older build's
+ * bench has no such path: its script, asked for one, would start a whole run of its own). Budget: no stall over 16 ms;
  * the exit code is 1 when any path's max is over it. `sandbox-start` (issue 34 item 1): the sandbox
  * started as the extension starts it (src/vscode/base/connection.ts: its own thread,
  * src/sandbox/thread.ts), its first answer, and its stop; `--sandbox in-process` starts it on this
@@ -42,6 +47,10 @@ import { filterResult } from '../src/core/pipeline/filter';
 import { validateInput } from '../src/core/spec/catalog';
 import { quote } from '../src/core/money/pricing';
 import * as addressesModule from '../src/core/spec/addresses';
+import { storageOn } from '../src/core/storage';
+import { JobStore } from '../src/core/jobs/store';
+import { GlobalStatePersistence } from '../src/core/jobs/persistence';
+import type { JobRecord } from '../src/core/jobs/job';
 import { startSandbox } from '../src/sandbox/index';
 import { startSandboxThread } from '../src/sandbox/thread';
 import { generateWalletCsv } from './tableData';
@@ -49,8 +58,10 @@ import { generateSharedCsv } from './compareData';
 import { arg, flag, repoRoot, runPartOrMain } from './benchKit';
 
 const BUDGET_MS = 16;
-const PATHS = ['idle', 'use-as-input', 'price-list', 'list-source', 'watch-run', 'compare-open', 'pipeline-take', 'pipeline-filter', 'sandbox-start'] as const;
+const PATHS = ['idle', 'use-as-input', 'price-list', 'save-job', 'list-source', 'watch-run', 'compare-open', 'pipeline-take', 'pipeline-filter', 'sandbox-start'] as const;
 type PathName = (typeof PATHS)[number];
+/** Paths an older build's bench does not have (2026-11-29): measured for this build alone under `--before`. */
+const NEW_PATHS: readonly PathName[] = ['save-job'];
 
 const rows = Number(arg('rows', '100000'));
 const root = repoRoot();
@@ -70,6 +81,43 @@ interface Figures {
   /** The host's garbage-collection pauses inside the clock: the longest and their sum (ms); absent from an older build's bench. */
   readonly gcMax?: number;
   readonly gcSum?: number;
+  /** What filled the longest stall: its length by a 1 ms timer's own gaps, and the collections inside it (ms); absent from an older build's bench. */
+  readonly longest?: StallContents;
+}
+
+/**
+ * The longest wait between two ticks of a 1 ms timer, and the collections that fell inside it by
+ * kind. Why: a stall can hold two collections back to back (incremental marking started, then a
+ * scavenge that must mark what it promotes), so the longest single pause (gcMax) understates what
+ * collection costs one stall; this says how much of the longest one was collection and how much
+ * the path's own turn.
+ */
+interface StallContents {
+  readonly ms: number;
+  readonly gc: readonly { readonly kind: string; readonly ms: number }[];
+}
+
+/** perf_hooks' GC kinds in words. */
+function gcKind(kind: number): string {
+  if (kind & constants.NODE_PERFORMANCE_GC_MAJOR) return 'mark-compact';
+  if (kind & constants.NODE_PERFORMANCE_GC_MINOR) return 'scavenge';
+  if (kind & constants.NODE_PERFORMANCE_GC_INCREMENTAL) return 'incremental marking';
+  return 'weak callbacks';
+}
+
+/** The longest gap between `ticks` (times of a 1 ms timer), with the pauses that overlap it. */
+function longestStall(ticks: readonly number[], pauses: readonly { readonly start: number; readonly ms: number; readonly kind: number }[]): StallContents {
+  let from = 0;
+  let ms = 0;
+  for (let i = 1; i < ticks.length; i++) {
+    const gap = (ticks[i] ?? 0) - (ticks[i - 1] ?? 0);
+    if (gap > ms) {
+      ms = gap;
+      from = ticks[i - 1] ?? 0;
+    }
+  }
+  const inside = pauses.filter((p) => p.start < from + ms && p.start + p.ms > from);
+  return { ms, gc: inside.map((p) => ({ kind: gcKind(p.kind), ms: Math.min(p.start + p.ms, from + ms) - Math.max(p.start, from) })) };
 }
 
 /** The launcher, when this build has one (an older build's bench runs without it). */
@@ -80,12 +128,42 @@ function startLauncher(): boolean {
   return true;
 }
 
+/**
+ * globalState as VS Code's extension host keeps it (code-server's extensionHostProcess.js,
+ * ExtensionMemento): update() copies the value through JSON at once (JSON.parse(JSON.stringify(v))),
+ * and a scheduler's next turn sends the extension's whole stored value to the main process, which
+ * its RPC writes as JSON. Another window's change comes back whole too ($acceptValue's JSON.parse;
+ * not modelled here). What is sent is counted.
+ */
+class VscodeMemento {
+  private readonly value: Record<string, unknown> = {};
+  sent = 0;
+
+  get<T>(key: string): T | undefined {
+    return this.value[key] as T | undefined;
+  }
+
+  update(key: string, v: unknown): Promise<void> {
+    this.value[key] = v !== null && typeof v === 'object' ? (JSON.parse(JSON.stringify(v)) as unknown) : v;
+    return new Promise((resolve) =>
+      setTimeout(() => {
+        this.sent += JSON.stringify(this.value).length;
+        resolve();
+      }, 0),
+    );
+  }
+}
+
+/** The `save-job` path's globalState and this window's job store over it, with the call before's job in it (prepare). */
+let memento: VscodeMemento | undefined;
+let jobs: JobStore | undefined;
+
 /** The price step's input: "use as input"'s chosen target and its list, read before the monitor starts. */
 let chosen: { readonly ep: InputTarget['ep']; readonly key: string; readonly raw: Record<string, unknown> } | undefined;
 
 /** What a path needs ready before it is measured (the price step starts from a list already read). */
 async function prepare(p: PathName): Promise<void> {
-  if (p !== 'price-list') return;
+  if (p !== 'price-list' && p !== 'save-job') return;
   const most = Math.max(...listFields().map((t) => t.field.max ?? 0));
   const lists = await readResultLists(fileA, { workerFile, limit: most, hint: resultRole('pnl') });
   const { targets } = rankTargets(lists);
@@ -96,6 +174,18 @@ async function prepare(p: PathName): Promise<void> {
   const first = (addressesModule as unknown as Record<string, unknown>).firstAddresses;
   const list = typeof first === 'function' ? (first as (l: readonly string[], n: number) => string[])(t.offer.addresses, t.count) : t.offer.addresses.slice(0, t.count);
   chosen = { ep: t.ep, key: t.field.key, raw: { [t.field.key]: list } };
+  if (p === 'save-job') {
+    // The call before: a job on the same list, done and kept in the window's history.
+    memento = new VscodeMemento();
+    jobs = new JobStore(new GlobalStatePersistence(storageOn(memento)));
+    await jobs.put({ ...jobOf(t.ep.id, chosen.raw, 'earlier'), state: 'done', completedAt: new Date().toISOString() });
+    memento.sent = 0;
+  }
+}
+
+/** A queued job as send.ts returns it once accepted: pending, its inputs as sent. */
+function jobOf(endpointId: string, inputs: Record<string, unknown>, requestId: string): JobRecord {
+  return { requestId, endpointId, inputs, cost: 500_000, profileId: 'default', baseUrl: 'http://127.0.0.1:1', submittedAt: new Date().toISOString(), state: 'pending' };
 }
 
 /** One path, as the host runs it, up to what a person sees next. */
@@ -124,6 +214,12 @@ async function runPath(p: PathName, scratch: string): Promise<string> {
       if (!v.ok) return `refused: ${v.errors[0] ?? ''}`;
       const list = v.input[chosen.key];
       return `${chosen.ep.id} ${Array.isArray(list) ? list.length : 0} ${quote(chosen.ep, v.input).text}`;
+    }
+    case 'save-job': {
+      // jobService.ts track: the accepted job on the chosen list (read before the clock, as for the price step) put in the store and saved.
+      if (!chosen || !jobs || !memento) return 'no target';
+      await jobs.put(jobOf(chosen.ep.id, chosen.raw, 'now'));
+      return `${chosen.ep.id}: ${jobs.all().length} jobs, ${(memento.sent / 1e6).toFixed(1)} MB sent`;
     }
     case 'list-source': {
       // flows/listSources.ts readAddressFile: the address column found in the worker (this build), the column parsed in the worker when this build does so
@@ -214,9 +310,9 @@ async function measure(p: PathName): Promise<Figures> {
     if (!flag('no-settle')) await settleHeap();
     // The collections inside the clock, beside the stall: what a path's own allocation costs the
     // host's loop, a figure a loaded machine inflates less than the loop's waits.
-    const pauses: number[] = [];
+    const pauses: { start: number; ms: number; kind: number }[] = [];
     const gcs = new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) pauses.push(e.duration);
+      for (const e of list.getEntries()) pauses.push({ start: e.startTime, ms: e.duration, kind: (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0 });
     });
     gcs.observe({ entryTypes: ['gc'] });
     const loop = monitorEventLoopDelay({ resolution: 1 });
@@ -224,15 +320,24 @@ async function measure(p: PathName): Promise<Figures> {
     // The monitor's first tick only sets where it counts from: a path that starts with a synchronous
     // stretch would hide it in that tick. Two ticks first (each path measured from the same point).
     await new Promise((r) => setTimeout(r, 3));
+    // Beside the monitor, a 1 ms timer's own ticks: where the longest stall lies, to set the collections against it.
+    const ticks: number[] = [];
+    const ticker = setInterval(() => ticks.push(performance.now()), 1);
     const t0 = performance.now();
+    ticks.push(t0);
     const got = await runPath(p, scratch);
     const ms = performance.now() - t0;
     // The monitor's timer records a stall when it next fires: a path that ends in one synchronous
     // stretch (the price step's check) is seen only if the loop turns before the monitor stops.
     await new Promise((r) => setTimeout(r, 5));
+    ticks.push(performance.now());
+    clearInterval(ticker);
     loop.disable();
+    // The observer is told of the last collections a turn later.
+    await new Promise((r) => setImmediate(r));
     gcs.disconnect();
-    return { path: p, launcher, ms, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, got, gcMax: Math.max(0, ...pauses), gcSum: pauses.reduce((a, b) => a + b, 0) };
+    const durations = pauses.map((e) => e.ms);
+    return { path: p, launcher, ms, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6, got, gcMax: Math.max(0, ...durations), gcSum: durations.reduce((a, b) => a + b, 0), longest: longestStall(ticks, pauses) };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -262,22 +367,25 @@ async function main(): Promise<void> {
   console.log(`${fileA}: ${(statSync(fileA).size / 1e6).toFixed(0)} MB; B ${(statSync(fileB).size / 1e6).toFixed(0)} MB; ${rounds} round(s)${beforeDir ? `, before = ${beforeDir}` : ''}`);
   const lines: string[] = [];
   const worst = new Map<PathName, number>();
-  lines.push(`| Round | Path | load | before: max / p99 (time) | now: max / p99 (time) | now ÷ before (max) | GC pauses, longest / sum: before → now | what it read |`);
-  lines.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  lines.push(`| Round | Path | load | before: max / p99 (time) | now: max / p99 (time) | now ÷ before (max) | GC pauses, longest / sum: before → now | the longest stall's collections: before → now | what it read |`);
+  lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (let round = 1; round <= rounds; round++) {
     for (const p of paths) {
       // Interleaved: the older build first on odd rounds, this one first on even ones.
-      const order: ('before' | 'now')[] = beforeScript ? (round % 2 ? ['before', 'now'] : ['now', 'before']) : ['now'];
+      const order: ('before' | 'now')[] = beforeScript && !NEW_PATHS.includes(p) ? (round % 2 ? ['before', 'now'] : ['now', 'before']) : ['now'];
       const got: Partial<Record<'before' | 'now', Figures | string>> = {};
       const l = load();
       for (const side of order) got[side] = runChild(side === 'now' ? __filename : beforeScript, p);
       const gc = (f: Figures | string | undefined): string => (typeof f === 'object' && f.gcMax !== undefined ? `${f1(f.gcMax)} / ${f1(f.gcSum ?? NaN)}` : '–');
+      // "24.1 ms: scavenge 11.7 + incremental marking 1.3": the timer's longest gap and the collections inside it.
+      const inLongest = (f: Figures | string | undefined): string =>
+        typeof f === 'object' && f.longest ? `${f1(f.longest.ms)} ms: ${f.longest.gc.length ? f.longest.gc.map((g) => `${g.kind} ${f1(g.ms)}`).join(' + ') : 'no collection'}` : '–';
       const cell = (f: Figures | string | undefined): string => (f === undefined ? '–' : typeof f === 'string' ? `failed: ${f}` : `${f1(f.max)} / ${f1(f.p99)} (${f1(f.ms)} ms)`);
       const now = got.now;
       const before = got.before;
       const ratio = typeof now === 'object' && typeof before === 'object' ? (now.max / before.max).toFixed(2) : '–';
       worst.set(p, Math.max(worst.get(p) ?? 0, typeof now === 'object' ? now.max : Infinity));
-      const row = `| ${round} | ${p} | ${l} | ${cell(before)} | ${cell(now)} | ${ratio} | ${gc(before)} → ${gc(now)} | ${typeof now === 'object' ? now.got : ''} |`;
+      const row = `| ${round} | ${p} | ${l} | ${cell(before)} | ${cell(now)} | ${ratio} | ${gc(before)} → ${gc(now)} | ${inLongest(before)} → ${inLongest(now)} | ${typeof now === 'object' ? now.got : ''} |`;
       lines.push(row);
       console.log(row);
     }
