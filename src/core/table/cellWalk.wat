@@ -6,7 +6,7 @@
 ;; random rows (test/unit/tableCellWalk.test.ts).
 ;;
 ;; Memory (imported, owned by cellWalkWasm.ts): [marks, 64 KiB][scan state and row ends, 64 KiB]
-;; [read buffer A][read buffer B][16 bytes of slack for the last SIMD load].
+;; [seekNumbers' mantissas, 128 KiB][its kinds, 16 KiB][read buffers][16 bytes of slack for the last SIMD load].
 ;; The walk functions take a row [start, end) as memory offsets and write marks as i32 at
 ;; marks[k] = start of cell (k << shift) − start, or 0xFFFFFFFF for slots past the row's last
 ;; cell; they return the row's cell count. shift 5 marks every 32nd cell (wide files); shift 0
@@ -212,6 +212,113 @@
         (local.set $at (call $seek (local.get $start) (local.get $end) (local.get $index)))
         (i32.store (i32.add (local.get $starts) (i32.shl (local.get $k) (i32.const 2)))
           (select (i32.const -1) (i32.sub (local.get $at) (local.get $base)) (i32.eq (local.get $at) (i32.const -1))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $row))))
+
+  ;; seekRows, and what cell $index holds in each row, read as scanNumber reads it, so a pass types
+  ;; most cells of a column of numbers with no call per cell from JS (the 1,000,000-row quoted
+  ;; file's sort column: spanning, reading and trimming each cell in JS was ~300 ms of a ~420 ms
+  ;; pass, issue 34.2). Besides the i32 at $starts + 4k (as seekRows), the byte at $kinds + k:
+  ;; 0 an empty cell (or none: the row has fewer cells); 1 + p a plain decimal of 1 to 15 digits
+  ;; with p places after the point, its signed mantissa the f64 at $mantissas + 8k (−0 for "-0");
+  ;; 255 anything else (text, an exponent, more digits, a doubled quote, spaces), which JS reads.
+  ;; A quoted cell holds the number when its closing quote (spaces or tabs, then a comma or the
+  ;; row's end after it) comes right after the digits, as spanCell spans it; the kernel stops at
+  ;; the first byte that is not part of a number, so a text cell costs a byte or two.
+  (func (export "seekNumbers") (param $starts i32) (param $n i32) (param $index i32) (param $base i32) (param $mantissas i32) (param $kinds i32)
+    (local $k i32) (local $start i32) (local $end i32) (local $b i32) (local $at i32)
+    (local $from i32) (local $i i32) (local $j i32) (local $w i32) (local $minus i32)
+    (local $digits i32) (local $places i32) (local $m i64) (local $kind i32) (local $quoted i32)
+    (block $done
+      (loop $row
+        (br_if $done (i32.ge_u (local.get $k) (local.get $n)))
+        (local.set $start (i32.add (local.get $base) (i32.load (i32.add (local.get $starts) (i32.shl (local.get $k) (i32.const 2))))))
+        (local.set $end (i32.add (local.get $base) (i32.load offset=4 (i32.add (local.get $starts) (i32.shl (local.get $k) (i32.const 2))))))
+        (block $trimmed
+          (loop $trim
+            (br_if $trimmed (i32.le_u (local.get $end) (local.get $start)))
+            (local.set $b (i32.load8_u (i32.sub (local.get $end) (i32.const 1))))
+            (br_if $trimmed (i32.and (i32.ne (local.get $b) (i32.const 10)) (i32.ne (local.get $b) (i32.const 13))))
+            (local.set $end (i32.sub (local.get $end) (i32.const 1)))
+            (br $trim)))
+        (local.set $at (call $seek (local.get $start) (local.get $end) (local.get $index)))
+        (i32.store (i32.add (local.get $starts) (i32.shl (local.get $k) (i32.const 2)))
+          (select (i32.const -1) (i32.sub (local.get $at) (local.get $base)) (i32.eq (local.get $at) (i32.const -1))))
+        (local.set $kind (i32.const 0))
+        (block $read
+          (br_if $read (i32.eq (local.get $at) (i32.const -1)))
+          (local.set $kind (i32.const 255))
+          ;; A quoted cell's text starts after its quote.
+          (local.set $quoted (i32.and (i32.lt_u (local.get $at) (local.get $end)) (i32.eq (i32.load8_u (local.get $at)) (i32.const 34))))
+          (local.set $from (i32.add (local.get $at) (local.get $quoted)))
+          (local.set $i (local.get $from))
+          ;; A sign, then digits, then a dot and digits.
+          (local.set $minus (i32.const 0))
+          (if (i32.lt_u (local.get $i) (local.get $end))
+            (then
+              (local.set $b (i32.load8_u (local.get $i)))
+              (if (i32.eq (local.get $b) (i32.const 45))
+                (then (local.set $minus (i32.const 1)) (local.set $i (i32.add (local.get $i) (i32.const 1))))
+                (else (if (i32.eq (local.get $b) (i32.const 43)) (then (local.set $i (i32.add (local.get $i) (i32.const 1)))))))))
+          (local.set $m (i64.const 0))
+          (local.set $w (local.get $i))
+          (block $whole_done
+            (loop $whole
+              (br_if $whole_done (i32.ge_u (local.get $i) (local.get $end)))
+              (local.set $b (i32.sub (i32.load8_u (local.get $i)) (i32.const 48)))
+              (br_if $whole_done (i32.gt_u (local.get $b) (i32.const 9)))
+              (local.set $m (i64.add (i64.mul (local.get $m) (i64.const 10)) (i64.extend_i32_u (local.get $b))))
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))
+              (br $whole)))
+          (local.set $digits (i32.sub (local.get $i) (local.get $w)))
+          (local.set $places (i32.const 0))
+          (if (i32.lt_u (local.get $i) (local.get $end))
+            (then
+              (if (i32.eq (i32.load8_u (local.get $i)) (i32.const 46))
+                (then
+                  (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                  (local.set $w (local.get $i))
+                  (block $fraction_done
+                    (loop $fraction
+                      (br_if $fraction_done (i32.ge_u (local.get $i) (local.get $end)))
+                      (local.set $b (i32.sub (i32.load8_u (local.get $i)) (i32.const 48)))
+                      (br_if $fraction_done (i32.gt_u (local.get $b) (i32.const 9)))
+                      (local.set $m (i64.add (i64.mul (local.get $m) (i64.const 10)) (i64.extend_i32_u (local.get $b))))
+                      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                      (br $fraction)))
+                  (local.set $places (i32.sub (local.get $i) (local.get $w)))
+                  (local.set $digits (i32.add (local.get $digits) (local.get $places)))))))
+          ;; Where the cell's text must end for the bytes read to be all of it: at the row's end;
+          ;; else, unquoted, at a comma; quoted, at a quote that closes the cell (not a doubled one).
+          (if (i32.lt_u (local.get $i) (local.get $end))
+            (then
+              (local.set $b (i32.load8_u (local.get $i)))
+              (if (local.get $quoted)
+                (then
+                  ;; (A doubled quote fails below: a quote is neither a space nor a comma.)
+                  (br_if $read (i32.ne (local.get $b) (i32.const 34)))
+                  (local.set $j (i32.add (local.get $i) (i32.const 1)))
+                  (block $spaces
+                    (loop $space
+                      (br_if $spaces (i32.ge_u (local.get $j) (local.get $end)))
+                      (local.set $b (i32.load8_u (local.get $j)))
+                      (br_if $spaces (i32.eqz (i32.or (i32.eq (local.get $b) (i32.const 32)) (i32.eq (local.get $b) (i32.const 9)))))
+                      (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                      (br $space)))
+                  (if (i32.lt_u (local.get $j) (local.get $end))
+                    (then (br_if $read (i32.ne (i32.load8_u (local.get $j)) (i32.const 44))))))
+                (else (br_if $read (i32.ne (local.get $b) (i32.const 44)))))))
+          ;; The whole text read: empty, a decimal of 1 to 15 digits, or (a lone sign or dot, more digits) for JS.
+          (if (i32.eq (local.get $i) (local.get $from))
+            (then (local.set $kind (i32.const 0)) (br $read)))
+          (br_if $read (i32.or (i32.eqz (local.get $digits)) (i32.gt_u (local.get $digits) (i32.const 15))))
+          (local.set $kind (i32.add (local.get $places) (i32.const 1)))
+          (f64.store (i32.add (local.get $mantissas) (i32.shl (local.get $k) (i32.const 3)))
+            (select
+              (f64.neg (f64.convert_i64_u (local.get $m)))
+              (f64.convert_i64_u (local.get $m))
+              (local.get $minus))))
+        (i32.store8 (i32.add (local.get $kinds) (local.get $k)) (local.get $kind))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $row))))
 

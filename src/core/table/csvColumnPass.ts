@@ -13,7 +13,7 @@ import { throwIfCancelled } from '../abort';
 import { trimLineEnd } from './bytes';
 import { CellMap } from './cellMap';
 import { cellStart, CellSpan, cellText, spanCell } from './cells';
-import type { CellWalker } from './cellWalkWasm';
+import { NOT_DECIMAL, type CellWalker } from './cellWalkWasm';
 import { rowEnd, spanAt, type CsvFile } from './csvFile';
 import { NumberScan, parsedDecimal, parsedNumber, parsedText, scanNumber } from './numbers';
 import { readRowChunks } from './rowChunks';
@@ -89,7 +89,15 @@ interface Seek {
   readonly walker: CellWalker;
   bounds: Uint32Array;
   /** Per builder: where its cell starts in each row sought (buf positions, -1 past the row's end). */
-  readonly at: Int32Array[];
+  at: Int32Array[];
+  /** Per builder: what its cell holds in each row sought, and a plain decimal's mantissa (CellWalker.seekNumbers). */
+  kinds: Uint8Array[];
+  mantissas: Float64Array[];
+}
+
+/** A Seek for `builders`, its scratch grown as chunks need. */
+function newSeek(walker: CellWalker, builders: readonly TypedColumnBuilder[]): Seek {
+  return { walker, bounds: new Uint32Array(0), at: builders.map(() => new Int32Array(0)), kinds: builders.map(() => new Uint8Array(0)), mantissas: builders.map(() => new Float64Array(0)) };
 }
 
 /**
@@ -100,14 +108,49 @@ function seekRows(seek: Seek, file: CsvFile, builders: readonly TypedColumnBuild
   if (from >= to || !seek.walker.holds(buf)) return to;
   const n = to - from;
   if (seek.bounds.length < n + 1) {
-    seek.bounds = new Uint32Array(Math.max(n + 1, seek.bounds.length * 2));
-    for (let i = 0; i < seek.at.length; i++) seek.at[i] = new Int32Array(seek.bounds.length);
+    const size = Math.max(n + 1, seek.bounds.length * 2);
+    seek.bounds = new Uint32Array(size);
+    seek.at = builders.map(() => new Int32Array(size));
+    seek.kinds = builders.map(() => new Uint8Array(size));
+    seek.mantissas = builders.map(() => new Float64Array(size));
   }
   const bounds = seek.bounds.subarray(0, n + 1);
   for (let p = from; p < to; p++) bounds[p - from] = file.offsets.start(p) - base;
   bounds[n] = Math.min(file.offsets.limit(to - 1) - base, buf.length);
-  for (let i = 0; i < builders.length; i++) seek.walker.seekCells(buf, bounds, builders[i]?.column ?? 0, seek.at[i] ?? new Int32Array(0));
+  for (let i = 0; i < builders.length; i++) {
+    seek.walker.seekNumbers(buf, bounds, builders[i]?.column ?? 0, seek.at[i] as Int32Array, seek.mantissas[i] as Float64Array, seek.kinds[i] as Uint8Array);
+  }
   return from;
+}
+
+/**
+ * Types rows [sought, to) of a chunk from what seekNumbers found: an empty cell or a plain decimal
+ * goes to its builder with no look at the row; any other cell (and the row never closed, whose
+ * line breaks the kernel trimmed) is spanned and read from where its cell starts.
+ */
+function typeSought(pass: RowsPass, seek: Seek, buf: Buffer, base: number, sought: number, to: number): void {
+  const { file, builders, span, first } = pass;
+  const openRow = file.offsets.openRow;
+  for (let i = 0; i < builders.length; i++) {
+    const b = builders[i] as TypedColumnBuilder;
+    const kinds = seek.kinds[i] as Uint8Array;
+    const mantissas = seek.mantissas[i] as Float64Array;
+    const at = seek.at[i] as Int32Array;
+    // A builder that keeps every cell's text reads each one (its decimals' texts too).
+    const decimals = b.wantsFullText ? 0 : NOT_DECIMAL;
+    for (let p = sought; p < to; p++) {
+      const k = p - sought;
+      const kind = kinds[k] ?? NOT_DECIMAL;
+      if (p === openRow || kind >= decimals) {
+        const s = file.offsets.start(p) - base;
+        const e = rowEnd(file.offsets, p, buf, s, file.offsets.limit(p) - base);
+        const c = p === openRow ? cellStart(buf, e, b.column, 0, s, file.delimiter) : (at[k] ?? -1);
+        if (!spanAt(file, buf, s, e, c, span)) b.empty(p - first);
+        else typeCell(b, p - first, buf, span);
+      } else if (kind === 0) b.empty(p - first);
+      else b.decimal(p - first, mantissas[k] ?? 0, kind - 1);
+    }
+  }
 }
 
 /**
@@ -119,10 +162,10 @@ function seekRows(seek: Seek, file: CsvFile, builders: readonly TypedColumnBuild
 function typeRows(pass: RowsPass, buf: Buffer, base: number, from: number, to: number): void {
   const { file, builders, map, mapRows, walking, walkFrom, walker, ragged, span, first, seek } = pass;
   const delimited = file.delimited;
-  // Rows [sought, to) have their cells in seek.at (the rows the map holds are located in it).
+  // Rows [sought, to) are typed from the kernel's seek (typeSought); the rows before, from the map or from their first cell.
   const sought = seek && !walking && delimited ? seekRows(seek, file, builders, buf, base, Math.max(from, first + (map ? mapRows : 0)), to) : to;
-  const openRow = file.offsets.openRow;
-  for (let p = from; p < to; p++) {
+  if (seek && sought < to) typeSought(pass, seek, buf, base, sought, to);
+  for (let p = from; p < sought; p++) {
     const r = p - first;
     const s = file.offsets.start(p) - base;
     const e = rowEnd(file.offsets, p, buf, s, file.offsets.limit(p) - base);
@@ -135,14 +178,7 @@ function typeRows(pass: RowsPass, buf: Buffer, base: number, from: number, to: n
     }
     for (let i = 0; i < builders.length; i++) {
       const b = builders[i] as TypedColumnBuilder;
-      const at =
-        map && r < mapRows
-          ? map.locate(r, buf, s, e, b.column)
-          : p >= sought && p !== openRow // the kernel leaves out the line ending of a row never closed, rowEnd() does not
-            ? (seek?.at[i]?.[p - sought] ?? -1)
-            : delimited
-              ? cellStart(buf, e, b.column, 0, s, file.delimiter)
-              : s;
+      const at = map && r < mapRows ? map.locate(r, buf, s, e, b.column) : delimited ? cellStart(buf, e, b.column, 0, s, file.delimiter) : s;
       if (!spanAt(file, buf, s, e, at, span)) b.empty(r);
       else typeCell(b, r, buf, span);
     }
@@ -198,7 +234,7 @@ export async function columnPass(
   let done = 0;
 
   const seeker = walking || !file.delimited ? undefined : file.cellWalker();
-  const seek = seeker ? { walker: seeker, bounds: new Uint32Array(0), at: builders.map(() => new Int32Array(0)) } : undefined;
+  const seek = seeker ? newSeek(seeker, builders) : undefined;
   const pass: RowsPass = { file, builders, map, mapRows: walking ? rows : (places?.rows ?? 0), walking, walkFrom, walker, ragged, span, first, seek };
   for await (const chunk of readRowChunks(file.fh, file.offsets, first + from, first + rows, file.chunkBuffers(), signal)) {
     typeRows(pass, chunk.buf, chunk.base, chunk.first, chunk.last);

@@ -8,7 +8,7 @@ import { hasBom } from './bytes';
 import type { CellWalker } from './cellWalkWasm';
 import { MAX_ROW_BYTES, RowOffsets } from './rowOffsets';
 import { DEFAULT_DIALECT, detectDialect, DIALECT_SAMPLE, type Dialect } from './csvDialect';
-import { headBytesFor, RowHeads } from './rowHeads';
+import { headBytesFor, headsReach, RowHeads } from './rowHeads';
 import { RowScanner, type ScanPlace } from './rowScanner';
 import { Utf8Check } from './utf8Check';
 import { throwIfCancelled } from '../abort';
@@ -95,15 +95,17 @@ export class CsvIndexer {
   /**
    * Keeps each row's first bytes from here on (RowHeads), the rows read so far taken from the
    * head, so a pass over one of the first columns reads them, not the file: when the head's data
-   * rows (after `headerRows`) are long, headBytesFor them, dropped past 1/12 of the file in all
-   * (rows shorter further on); or `headBytes` whatever the rows (tests). Between readHead and readRest.
+   * rows (after `headerRows`) are long, headBytesFor them, unless those rows' heads would hold few
+   * of their `columns` (headsReach), dropped past 1/12 of the file in all (rows shorter further on);
+   * or `headBytes` whatever the rows (tests). Between readHead and readRest.
    */
-  keepHeads(headerRows: number, blockBytes: number, headBytes?: number): void {
+  keepHeads(headerRows: number, blockBytes: number, headBytes?: number, columns = 0): void {
     const n = this.offsets.length;
     const rows = n - headerRows; // the data rows wholly in the head (the header may be the only one)
     const mean = rows > 0 ? (this.offsets.limit(n - 1) - this.offsets.start(headerRows)) / rows : this.head.length;
     const bytes = headBytes ?? headBytesFor(mean);
     if (this.done || bytes <= 0 || bytes > blockBytes) return;
+    if (headBytes === undefined && !headsReach(this.head, this.offsets, headerRows, n, bytes, columns, this.dialect.delimiter)) return;
     this.heads = new RowHeads(bytes, blockBytes, headBytes === undefined ? Math.ceil(this.size / 12) : Infinity);
     this.feedHeads(this.head, 0);
   }

@@ -274,7 +274,7 @@ class CsvSource implements TableSource, CsvFile {
     const dialect = this.delimited ? dialectNotice(this.indexer.dialect, this.names.length) : undefined;
     if (dialect) this.board.set(dialect);
     this.checkHeadRows(walkerFor());
-    if (this.delimited) this.indexer.keepHeads(this.header, Math.max(1, Math.min(this.chunkBytes, this.size)), options.rowHeads);
+    if (this.delimited) this.indexer.keepHeads(this.header, Math.max(1, Math.min(this.chunkBytes, this.size)), options.rowHeads, this.names.length);
     const signal = options.signal ? AbortSignal.any([this.lifetime.signal, options.signal]) : this.lifetime.signal;
     const run = async (): Promise<void> => {
       if (!this.indexer.done) {

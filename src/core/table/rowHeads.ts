@@ -7,8 +7,12 @@
  * A row's head is its first min(headBytes, row length) bytes (line ending included), in a slot of
  * headBytes in blocks of `blockBytes`: a block is the size of a read buffer, so a block's rows go
  * to the seek kernel in one copy. Kept only where rows are long (headBytesFor:
- * a head is at most 1/16 of a row); dropped if the file's rows turn out short after all.
+ * a head is at most 1/16 of a row) and the heads hold most cells or end near a cell's end
+ * (headsReach); dropped if the file's rows turn out short after all.
  */
+import { trimLineEnd } from './bytes';
+import { skipCell } from './cells';
+import type { Delimiter } from './csvDialect';
 import type { RowOffsets } from './rowOffsets';
 
 /** A head is at most this share of the mean row: heads cost at most 1/16 of the file in memory. */
@@ -21,6 +25,38 @@ const MAX_HEAD = 1024;
 export function headBytesFor(meanRowBytes: number): number {
   const bytes = Math.min(MAX_HEAD, Math.floor(meanRowBytes / HEAD_SHARE));
   return bytes >= MIN_HEAD ? bytes : 0;
+}
+
+/**
+ * False when heads of `headBytes` would hold few of the cells a sort reads, judged on rows
+ * [first, last) wholly in `buf` (the file's first bytes, from offset 0): when in most of them the
+ * head holds whole fewer than half of the `columns` and ends inside a cell that runs on for more
+ * than another head's length (a long text cell), every cell after it is out of the heads' reach.
+ * The 548 MB long-cell file kept 37 MB of heads that only its first three columns could use, its
+ * sort column (after the long cell) never (issue 34.2).
+ */
+export function headsReach(buf: Buffer, offsets: RowOffsets, first: number, last: number, headBytes: number, columns: number, delimiter: Delimiter): boolean {
+  let far = 0;
+  for (let p = first; p < last; p++) {
+    const s = offsets.start(p);
+    const e = trimLineEnd(buf, s, offsets.limit(p));
+    const cut = s + headBytes;
+    if (e <= cut) continue; // the whole row in its head
+    // Read no further than another head's length past the cut: a cell still open there runs on far (a long cell's quotes cost a search each).
+    const bound = Math.min(e, cut + headBytes + 1);
+    let whole = 0;
+    let at = s;
+    for (;;) {
+      const next = skipCell(buf, at, bound, delimiter);
+      if (next >= cut) {
+        if (next - cut > headBytes && whole * 2 < columns) far++;
+        break;
+      }
+      whole++;
+      at = next + 1;
+    }
+  }
+  return far * 2 <= last - first;
 }
 
 export class RowHeads {

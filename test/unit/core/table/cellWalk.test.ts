@@ -3,17 +3,21 @@
  * finds, and every CellMap layout (marks, per-cell offsets, per-cell deltas, every second cell) places every cell
  * where a walk from the row's first cell finds it, quoted multi-line cells included. The row
  * scan kernel finds the rows and quote problems the JS scanner finds; the seek kernel finds one
- * cell of many rows where cellStart does.
+ * cell of many rows where cellStart does, and reads it as scanNumber does.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { CellMap, type CellMapLayout } from '../../../../src/core/table/cellMap';
 import { trimLineEnd } from '../../../../src/core/table/bytes';
-import { cellStart, countCells } from '../../../../src/core/table/cells';
+import { cellStart, CellSpan, countCells, spanCell } from '../../../../src/core/table/cells';
+import { NumberScan, parsedDecimal, scanNumber } from '../../../../src/core/table/numbers';
 import { RowOffsets } from '../../../../src/core/table/rowOffsets';
 import { RowScanner } from '../../../../src/core/table/rowScanner';
-import { CellWalker } from '../../../../src/core/table/cellWalkWasm';
-import { rng } from '../../tableFixtures';
+import { CellWalker, NOT_DECIMAL } from '../../../../src/core/table/cellWalkWasm';
+import { openCsvFile } from '../../../../src/core/table';
+import { columnPass } from '../../../../src/core/table/csvColumnPass';
+import type { CsvFile } from '../../../../src/core/table/csvFile';
+import { randomTable, rng, tempDir, toCsv, writeTemp } from '../../tableFixtures';
 
 /** Marks and cell count of one row, walked by JS (plain buffer) or by the kernel (walker buffer). */
 function walk(row: Buffer, columns: number, walker?: CellWalker, layout?: CellMapLayout): { cells: number; marks: number[] } {
@@ -59,13 +63,16 @@ function located(row: Buffer, columns: number, layout: CellMapLayout, walker?: C
 /** Rows joined with their line endings (CRLF for about a third, by `rand`), and where each starts (then where the last ends). */
 function layRows(rows: readonly string[], rand: () => number): { buf: Buffer; bounds: Uint32Array } {
   const starts: number[] = [];
-  let text = '';
+  const lines: string[] = [];
+  let bytes = 0; // counted row by row: the byte length of the text so far, measured each time, took 20 s for 17,000 rows
   for (const row of rows) {
-    starts.push(Buffer.byteLength(text));
-    text += row + (rand() < 0.3 ? '\r\n' : '\n');
+    starts.push(bytes);
+    const line = row + (rand() < 0.3 ? '\r\n' : '\n');
+    lines.push(line);
+    bytes += Buffer.byteLength(line);
   }
-  starts.push(Buffer.byteLength(text));
-  return { buf: Buffer.from(text), bounds: Uint32Array.from(starts) };
+  starts.push(bytes);
+  return { buf: Buffer.from(lines.join('')), bounds: Uint32Array.from(starts) };
 }
 
 describe('table: cell map layouts', () => {
@@ -183,6 +190,53 @@ describe('table: cell map layouts', () => {
     assert.deepEqual(Array.from(out), expected(buf, bounds, 2));
   });
 
+  it('reads one cell of many rows as scanNumber reads it: empty, a plain decimal (its mantissa and places) or anything else, where cellStart and spanCell find it', () => {
+    const walker = new CellWalker(1 << 20);
+    const rand = rng(342);
+    // Numbers quoted or not, and near misses: signs alone, exponents, 16 digits, spaces, a doubled or stray quote, a quote closed late.
+    const cells = ['12.5', '-0', '-.5', '3.', '+7', '0', '-1.187955', '8893.276453', '123456789012345', '1234567890123456', '0.000000000000001', '1e5', '-', '+', '.', '-.', '1.2.3', ' 1', '1 ', '12a', 'x', '', 'é'];
+    const quoted = (c: string): string[] => [`"${c}"`, `"${c}" `, `"${c}"\t`, `"${c}" x`, `"${c}""`, `""${c}"`, `"${c}`];
+    const pieces = [...cells, ...cells.flatMap(quoted), '"a,b"', '"multi\nline"', '"1,5"', '"x""y"'];
+    const expected = (buf: Buffer, bounds: Uint32Array, index: number): { at: number[]; kinds: number[]; mantissas: number[] } => {
+      const want = { at: [] as number[], kinds: [] as number[], mantissas: [] as number[] };
+      for (let k = 0; k + 1 < bounds.length; k++) {
+        const e = trimLineEnd(buf, bounds[k] ?? 0, bounds[k + 1] ?? 0);
+        const at = cellStart(buf, e, index, 0, bounds[k] ?? 0);
+        const span = new CellSpan();
+        if (at >= 0) spanCell(buf, at, e, span);
+        const found = at < 0 || span.from === span.to ? undefined : scanNumber(buf, span.from, span.to);
+        want.at.push(at);
+        want.kinds.push(found === undefined ? 0 : found === NumberScan.Decimal ? 1 + (parsedDecimal[1] ?? 0) : NOT_DECIMAL);
+        want.mantissas.push(found === NumberScan.Decimal ? (parsedDecimal[0] ?? NaN) : NaN);
+      }
+      return want;
+    };
+    const check = (rows: readonly string[], indexes: readonly number[]): void => {
+      const { buf, bounds } = layRows(rows, rand);
+      const staged = walker.stage(buf);
+      assert.ok(staged);
+      for (const index of indexes) {
+        const n = rows.length;
+        const [at, mantissas, kinds] = [new Int32Array(n), new Float64Array(n), new Uint8Array(n)];
+        walker.seekNumbers(staged, bounds, index, at, mantissas, kinds);
+        const want = expected(buf, bounds, index);
+        const what = `${JSON.stringify(rows.slice(0, 40))}, cell ${index}`;
+        assert.deepEqual(Array.from(at), want.at, what);
+        assert.deepEqual(Array.from(kinds), want.kinds, what);
+        // The mantissa only where a decimal was read (-0 for "-0", told from 0 by deepEqual's Object.is).
+        assert.deepEqual(Array.from(mantissas, (m, k) => (kinds[k] === 0 || kinds[k] === NOT_DECIMAL ? NaN : m)), want.mantissas, what);
+      }
+    };
+    for (let i = 0; i < 300; i++) {
+      const rows = Array.from({ length: 1 + Math.floor(rand() * 30) }, () => Array.from({ length: Math.floor(rand() * 8) }, () => pieces[Math.floor(rand() * pieces.length)] ?? '').join(','));
+      check(rows, [0, 1, 2, 4, 7]);
+    }
+    // The quoted file's rows (bench/tableData.ts): amounts quoted after four quoted cells, past a batch of 16,383 rows.
+    const amount = (k: number): string => (k % 5 === 0 ? '' : k % 7 === 0 ? 'x' : String(((k * 7919) % 20000) / 1000 - 10));
+    const many = Array.from({ length: 17_000 }, (_, k) => `"${k}","w","n ""q""","a,\nb","${amount(k)}","${k % 9}.5"`);
+    check(many, [4, 5, 0]);
+  });
+
   it('gives every cell (or every second or fourth, in a byte) its own place in a file of few columns, the marks layout to a wide one', () => {
     assert.equal(new CellMap(10, 12, { maxRowBytes: 200, fileBytes: 2000 }).layout, 'quads');
     assert.equal(new CellMap(10, 4, { maxRowBytes: 200, fileBytes: 2000 }).layout, 'pairs');
@@ -267,7 +321,7 @@ describe('table: row scan kernel', () => {
       const flaw = rand() < 0.04 ? ['"', 'x', ' ', ''][Math.floor(rand() * 4)] ?? '' : '';
       return `"${body}"${flaw}`;
     };
-    for (let i = 0; i < 400; i++) {
+    for (let i = 0; i < 300; i++) {
       const rows = Array.from({ length: 1 + Math.floor(rand() * 30) }, () => Array.from({ length: 1 + Math.floor(rand() * 6) }, cell).join(','));
       const text = Buffer.from(rows.join(rand() < 0.5 ? '\n' : '\r\n') + (rand() < 0.5 ? '\n' : ''));
       const cuts = Array.from({ length: Math.floor(rand() * 4) }, () => Math.floor(rand() * (text.length + 1))).sort((a, b) => a - b);
@@ -337,5 +391,65 @@ describe('table: row scan kernel', () => {
     const text = Buffer.from(('"a","b"\n' + '\n'.repeat(200)).repeat(300));
     assert.deepEqual(scanAll(text, [], walker), scanAll(text, []));
     assert.deepEqual(scanAll(text, [1000, 50_001], walker), scanAll(text, [1000, 50_001]));
+  });
+});
+
+describe('table: a column pass through the seek kernel', () => {
+  let dir = '';
+  let cleanup: () => Promise<void> = () => Promise.resolve();
+  before(async () => ({ dir, cleanup } = await tempDir()));
+  after(() => cleanup());
+
+  /** A cell of a column of numbers as files hold them: quoted or not, signs, places, and the near misses among them. */
+  function numberCell(rand: () => number): string {
+    const k = rand();
+    const places = Math.floor(rand() * 10);
+    const n = ((rand() - 0.5) * 10 ** Math.floor(rand() * 9)).toFixed(places);
+    const text = k < 0.6 ? n : (['', '-0', '3.', '.5', '-.25', '+7', '1e5', '12345678901234567', '-', 'x', ' 1', '1 ', '1,5', 'a""b'][Math.floor(rand() * 14)] ?? '');
+    const q = rand();
+    if (/[",]/u.test(text) || q < 0.5) return `"${text.replaceAll('"', '""')}"${q < 0.05 ? ' ' : ''}`;
+    return text;
+  }
+
+  it('types every column as the pass without the kernel does, on random files: numbers quoted or not, ragged rows, a row never closed, chunks cut anywhere', async () => {
+    const rand = rng(3420);
+    let decimals = 0;
+    for (let i = 0; i < 40; i++) {
+      let text: string;
+      if (i % 3 === 0) text = toCsv(randomTable(rand), rand);
+      else {
+        const cols = 2 + Math.floor(rand() * 5);
+        const lines = [Array.from({ length: cols }, (_, c) => `c${c}`).join(',')];
+        for (let r = 0, rows = 20 + Math.floor(rand() * 300); r < rows; r++) {
+          const width = rand() < 0.05 ? Math.floor(rand() * cols) + 1 : cols;
+          lines.push(Array.from({ length: width }, () => numberCell(rand)).join(','));
+          if (rand() < 0.02) lines.push('');
+        }
+        const eol = rand() < 0.3 ? '\r\n' : '\n';
+        // At times the last row's quote is never closed: its line breaks at the file's end are its text.
+        text = lines.join(eol) + (rand() < 0.3 ? `${eol}"12${rand() < 0.7 ? eol : ''}` : rand() < 0.5 ? eol : '');
+      }
+      const path = await writeTemp(dir, text);
+      const reads = { head: 16 + Math.floor(rand() * 200), chunk: 64 + Math.floor(rand() * 2000) };
+      const source = await openCsvFile(path, { readSizes: reads, prepareColumns: false });
+      try {
+        await source.indexed;
+        // The same file with no kernel: every cell found from its row's first cell and read in JS.
+        const plain = Object.create(source, { cellWalker: { value: () => undefined } }) as CsvFile;
+        assert.ok(source.cellWalker(), 'the kernel is there to be tried');
+        for (let c = 0; c < source.columnCount; c++) {
+          for (const needs of [[{ column: c }], [{ column: c, text: true }, { column: 0 }]]) {
+            const what = `file ${i} (reads ${JSON.stringify(reads)}), ${JSON.stringify(needs)}: ${JSON.stringify(text.slice(0, 300))}…`;
+            const { columns } = await columnPass(source, needs, { places: undefined }, {});
+            const { columns: want } = await columnPass(plain, needs, { places: undefined }, {});
+            assert.deepEqual(columns, want, what);
+            decimals += columns[0]?.numberCount ?? 0;
+          }
+        }
+      } finally {
+        await source.close();
+      }
+    }
+    assert.ok(decimals > 5000, `${decimals} number cells: the test must reach them`);
   });
 });

@@ -89,6 +89,35 @@ describe('row heads', () => {
     }
   });
 
+  it('keeps no heads where they end inside a long cell that most columns follow, as in the long-cell file; keeps them where they hold most cells or end near a cell\'s end', async () => {
+    const rand = rng(34_23);
+    const note = (): string => `"${Array.from({ length: 800 + Math.floor(rand() * 1500) }, () => (rand() < 0.1 ? '""q""' : 'word')).join(' ')}"`;
+    const num = (): string => ((rand() - 0.5) * 1e5).toFixed(2);
+    const shapes = [
+      // The long-cell file's columns: three short cells, the long note, then the numbers a sort would use.
+      { name: 'long cell fourth', keeps: false, header: 'id,wallet,opened_at,notes,amount,pnl_usd,score,trades', row: (r: number) => `${r},w${r},2024-01-01,${note()},${num()},${num()},${num()},${r % 9}` },
+      { name: 'long cell last', keeps: true, header: 'id,wallet,opened_at,amount,pnl_usd,score,trades,notes', row: (r: number) => `${r},w${r},2024-01-01,${num()},${num()},${num()},${r % 9},${note()}` },
+      // A wallet file: hundreds of short cells, the head ending near one's end.
+      { name: 'many short cells', keeps: true, header: Array.from({ length: 600 }, (_, c) => `m${c}`).join(','), row: () => Array.from({ length: 600 }, num).join(',') },
+    ];
+    for (const shape of shapes) {
+      const rows = Array.from({ length: 120 }, (_, r) => shape.row(r));
+      const path = await writeTemp(dir, `${shape.header}\n${rows.join('\n')}\n`);
+      const source = await openCsvFile(path, { readSizes: { head: 64 << 10, chunk: 16 << 10 }, prepareColumns: false });
+      try {
+        await source.indexed;
+        assert.equal(source.rowHeads !== undefined, shape.keeps, shape.name);
+        const column = source.columns.indexOf('amount') >= 0 ? source.columns.indexOf('amount') : 3;
+        const view = new TableView(source);
+        await view.apply({ sort: [{ column, descending: true }] });
+        const values = (await source.readCells([...view.rowIds(0, view.length)], [column])).map((r) => Number(r[0]));
+        assert.deepEqual(values, [...values].sort((a, b) => b - a), `${shape.name}: sorted`);
+      } finally {
+        await source.close();
+      }
+    }
+  });
+
   it('keeps heads only of long rows, and at most 1 KiB of each', () => {
     assert.equal(headBytesFor(206), 0, 'the quoted file: 206-byte rows');
     assert.equal(headBytesFor(4095), 0);
