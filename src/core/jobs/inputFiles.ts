@@ -72,8 +72,14 @@ export class InputFiles {
   keptNow(inputs: Record<string, unknown>): Record<string, unknown> {
     if (!hasLongList(inputs)) return inputs;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(inputs)) out[k] = (isLong(v) && this.written.get(v)) || v;
-    return out;
+    let changed = false;
+    for (const [k, v] of Object.entries(inputs)) {
+      const kept = isLong(v) ? this.written.get(v) : undefined;
+      changed ||= kept !== undefined;
+      out[k] = kept ?? v;
+    }
+    // The same object when nothing is kept yet: its id (core/storage.ts) is then computed once.
+    return changed ? out : inputs;
   }
 
   /** The inputs whole: each kept list read back from its file; one whose file is gone or unreadable stays as kept. */

@@ -145,7 +145,7 @@ export function registerCopyAsCode(context: vscode.ExtensionContext, copier: Cod
     if (!pick) return { status: 'cancelled' };
     const ep = pick.ep;
     const input = await collectInputs(ep, {
-      recent: deps.storage.recentInputs(ep.id),
+      recent: await deps.storage.recentInputs(ep.id),
       doneJobs: () => deps.jobs.store.all().filter((j) => j.state === 'done'),
       columns: (chain) => deps.connection.api().columns(chain),
     }, 0);

@@ -8,7 +8,7 @@ import { InputFiles, KEEP_INLINE_ITEMS } from '../../../../src/core/jobs/inputFi
 import { GlobalStatePersistence } from '../../../../src/core/jobs/persistence';
 import { Poller, type PollApi } from '../../../../src/core/jobs/poller';
 import { JobStore } from '../../../../src/core/jobs/store';
-import { StorageKeys, storageOn } from '../../../../src/core/storage';
+import { memberKey, Storage, StorageFamilies, StorageKeys, storageOn } from '../../../../src/core/storage';
 import type { RequestRecord } from '../../../../src/core/spec/wire';
 
 const BASE = 'http://127.0.0.1:1';
@@ -184,5 +184,40 @@ describe('jobs: records saved whole by an earlier version move their lists into 
     const files = readdirSync(join(root, 'inputs'));
     assert.equal(files.length, 1, 'the same list, one file');
     assert.deepEqual(JSON.parse(readFileSync(join(root, 'inputs', files[0] ?? ''), 'utf8')), list);
+  });
+});
+
+describe('recent inputs: long lists kept in files of the storage folder, not in globalState', () => {
+  const RECENT = memberKey(StorageFamilies.recentInputs, 'pnl').key;
+  const windowStorage = (state: Memento, root: string): Storage => new Storage({ globalState: state, workspaceState: new Memento() }, new InputFiles(root));
+
+  it('remembers an input of 10,000 wallets with a small saved list; another window offers it whole, and once', async () => {
+    const state = new Memento();
+    const root = folder();
+    const big = { wallets: wallets(10_000, 9) };
+    const a = windowStorage(state, root);
+    await a.rememberInput('pnl', big, 1);
+    await a.rememberInput('pnl', { wallets: ['w1'] }, 2);
+    // Before, the saved list held the 10,000 wallets (630 KB).
+    assert.ok(state.bytes(RECENT) < 2_000, `the saved recent inputs are ${state.bytes(RECENT)} bytes`);
+    assert.deepEqual(await a.recentInputs('pnl'), [{ wallets: ['w1'] }, big]);
+    const b = windowStorage(state, root);
+    assert.deepEqual(await b.recentInputs('pnl'), [{ wallets: ['w1'] }, big]);
+    // The same list remembered again by the other window (whole in its memory, kept in the state): one input, now newest.
+    await b.rememberInput('pnl', { wallets: [...big.wallets] }, 3);
+    assert.deepEqual(await windowStorage(state, root).recentInputs('pnl'), [big, { wallets: ['w1'] }]);
+  });
+
+  it('moves the long lists of recent inputs saved whole by an earlier version once, losing none', async () => {
+    const state = new Memento();
+    const root = folder();
+    const big = { wallets: wallets(3_000, 10) };
+    await state.update(RECENT, [{ input: big, at: 1 }, { input: { wallets: ['s1'] }, at: 2 }]);
+    const before = state.bytes(RECENT);
+    const w = windowStorage(state, root);
+    assert.equal(await w.moveRecentLists(['pnl', 'trending']), 1);
+    assert.ok(state.bytes(RECENT) < before / 50, `${before} → ${state.bytes(RECENT)} bytes`);
+    assert.deepEqual(await windowStorage(state, root).recentInputs('pnl'), [{ wallets: ['s1'] }, big]);
+    assert.equal(await w.moveRecentLists(['pnl']), 0, 'once');
   });
 });
