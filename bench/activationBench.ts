@@ -44,6 +44,14 @@
  * query, sidebar, key; all three by default); WA_BENCH_LABEL names the run in the results file,
  * WA_BENCH_OUT writes it elsewhere than bench/RESULTS-activation.md;
  * WA_BENCH_VSIX and WA_BENCH_BUNDLE measure another build (a saved .vsix and its dist/extension.js).
+ * WA_BENCH_SEED_MB (the query path): before the query file is opened, the extension's globalState in
+ * the browser's storage is seeded with that many MB of finished PnL jobs of 10,000 wallets each (as
+ * the job store kept them: every job's inputs in its record), the window reloaded, and the file
+ * opened as the reloaded window starts; 0 seeds an empty list through the same reload, the yardstick.
+ * What VS Code's wait for the stored state depends on is read from the two. WA_BENCH_SEED_STARTS=2
+ * measures the start after that one instead: the window started once on the seeded state (the query
+ * file opened, every feature built, the extension host idle for 5 s: what a build moves out of the
+ * state, it has moved), then reloaded with the file still open.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -415,21 +423,111 @@ function keyRows(rounds: readonly KeyRound[], fmt: (xs: readonly number[]) => st
 /** A build with stand-ins logs "Features ready" once the features are built (src/vscode/features.ts). */
 const FEATURES_READY = /Features ready [\d.,]+ ?m?s after activation began/u;
 
+/** WA_BENCH_SEED_MB: the MB of job records seeded into the extension's globalState before the query round's reload. */
+const SEED_MB = process.env.WA_BENCH_SEED_MB === undefined ? undefined : Number(process.env.WA_BENCH_SEED_MB);
+/** WA_BENCH_SEED_STARTS=2: the second start on the seeded state is measured, not the first. */
+const SEED_STARTS = Number(process.env.WA_BENCH_SEED_STARTS ?? 1);
+
+/**
+ * The extension's globalState as a job store of `mb` MB left it: finished PnL jobs of 10,000 wallets
+ * each, every job's inputs in its record (the shape src/core/jobs/job.ts keeps), as the JSON text the
+ * workbench stores under the extension's id.
+ */
+function seededState(mb: number): string {
+  const wallets = (j: number): string[] => Array.from({ length: 10_000 }, (_, k) => `${(j * 10_000 + k).toString(36).padStart(8, '1')}So1aNaWaLLeTaddReSs1111111111111111`.slice(0, 44));
+  const jobs: unknown[] = [];
+  for (let j = 0, size = 0; size < mb * 1e6; j++) {
+    const job = { requestId: `seed-${j}`, endpointId: 'pnl', inputs: { wallets: wallets(j) }, cost: 50_000, baseUrl: 'https://api.example.invalid', profileId: 'default', submittedAt: new Date(Date.UTC(2026, 10, 1, 0, j)).toISOString(), state: 'completed', completedAt: new Date(Date.UTC(2026, 10, 1, 1, j)).toISOString(), rev: 3 };
+    size += JSON.stringify(job).length;
+    jobs.push(job);
+  }
+  return JSON.stringify({ 'walletAnalytics.jobs': jobs });
+}
+
+/**
+ * Writes the extension's globalState straight into the workbench's storage (IndexedDB
+ * `vscode-web-state-db-global`, table ItemTable, key: the extension's id), for the next load of the
+ * window to read. The workbench writes back only the keys it changed, so the value stays as long as
+ * the extension has not run in this page. Returns the bytes stored.
+ */
+async function seedGlobalState(page: Workbench['page'], text: string): Promise<number> {
+  // The page's IndexedDB, typed here by what is used (the bench's tsconfig has no DOM library).
+  interface Request<T> { result: T; error: unknown; onsuccess: (() => void) | null; onerror: (() => void) | null }
+  interface Transaction { objectStore(name: string): { put(value: string, key: string): unknown; get(key: string): Request<unknown> }; oncomplete: (() => void) | null; onerror: (() => void) | null; error: unknown }
+  interface Database { transaction(store: string, mode?: string): Transaction }
+  return page.evaluate(
+    async ({ key, value }) =>
+      new Promise<number>((done, fail) => {
+        const open = (globalThis as unknown as { indexedDB: { open(name: string): Request<Database> } }).indexedDB.open('vscode-web-state-db-global');
+        open.onerror = () => fail(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('ItemTable', 'readwrite');
+          tx.objectStore('ItemTable').put(value, key);
+          tx.oncomplete = () => {
+            const read = open.result.transaction('ItemTable').objectStore('ItemTable').get(key);
+            read.onsuccess = () => done(typeof read.result === 'string' ? read.result.length : -1);
+            read.onerror = () => fail(read.error);
+          };
+          tx.onerror = () => fail(tx.error);
+        };
+      }),
+    { key: EXTENSION_ID, value: text },
+  );
+}
+
+/** The bytes of the extension's globalState as the workbench's storage holds it now. */
+async function storedBytes(page: Workbench['page']): Promise<number> {
+  interface Request<T> { result: T; error: unknown; onsuccess: (() => void) | null; onerror: (() => void) | null }
+  interface Database { transaction(store: string): { objectStore(name: string): { get(key: string): Request<unknown> } } }
+  return page.evaluate(
+    async (key) =>
+      new Promise<number>((done, fail) => {
+        const open = (globalThis as unknown as { indexedDB: { open(name: string): Request<Database> } }).indexedDB.open('vscode-web-state-db-global');
+        open.onerror = () => fail(open.error);
+        open.onsuccess = () => {
+          const read = open.result.transaction('ItemTable').objectStore('ItemTable').get(key);
+          read.onsuccess = () => done(typeof read.result === 'string' ? read.result.length : -1);
+          read.onerror = () => fail(read.error);
+        };
+      }),
+    EXTENSION_ID,
+  );
+}
+
 async function oneRound(i: number, featuresLine: boolean): Promise<Round> {
   const wb = await Workbench.open({ name: `bench-activation-${i}`, vsix: VSIX, files: { [QUERY_FILE]: QUERY_TEXT, [JSON_FILE]: '{ "a": 1 }\n' } });
   try {
     const page = wb.page;
+    if (SEED_MB !== undefined) {
+      // The state seeded while nothing has activated the extension, then a fresh window reads it.
+      await page.locator('.explorer-folders-view .monaco-list-row', { hasText: QUERY_FILE }).first().waitFor({ timeout: 60_000 });
+      const stored = await seedGlobalState(page, seededState(SEED_MB));
+      console.log(`round ${i}: globalState seeded with ${(stored / 1e6).toFixed(2)} MB`);
+      await page.reload();
+    }
+    const logs = join(wb.workspace, '..', 'user-data', 'logs');
+    const ours = (): string[] => filesUnder(logs).filter((f) => f.includes('Wallet Analytics'));
+    // The lines of the start measured: after the last reload.
+    let startedAt = 0;
+    if (SEED_MB !== undefined && SEED_STARTS > 1) {
+      const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: QUERY_FILE }).first();
+      await row.waitFor({ timeout: 60_000 });
+      await row.click();
+      for (const deadline = Date.now() + 120_000; !firstLine(ours(), FEATURES_READY) && Date.now() < deadline; await page.waitForTimeout(200));
+      await hostIdle(logs, page, 5_000);
+      console.log(`round ${i}: the extension's globalState is ${((await storedBytes(page)) / 1e6).toFixed(3)} MB before the start measured`);
+      startedAt = Date.now();
+      await page.reload();
+    }
     // Open the query file from the Explorer, as a person would: its language activates the extension.
     const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: QUERY_FILE }).first();
     await row.waitFor({ timeout: 60_000 });
     await row.click();
-    const logs = join(wb.workspace, '..', 'user-data', 'logs');
     let own: string | undefined;
     let ready: string | undefined;
-    const ours = (): string[] => filesUnder(logs).filter((f) => f.includes('Wallet Analytics'));
     for (const deadline = Date.now() + 120_000; !own || (featuresLine && !ready); ) {
-      own = firstLine(ours(), /Activated in [\d.]+ ms/u);
-      ready = featuresLine ? firstLine(ours(), FEATURES_READY) : undefined;
+      own = lineSince(ours(), /Activated in [\d.]+ ms/u, startedAt);
+      ready = featuresLine ? lineSince(ours(), FEATURES_READY, startedAt) : undefined;
       if (Date.now() > deadline) throw new Error(`The extension never logged ${own ? '"Features ready"' : '"Activated in"'}`);
       if (!own || (featuresLine && !ready)) await page.waitForTimeout(200);
     }
@@ -445,7 +543,7 @@ async function oneRound(i: number, featuresLine: boolean): Promise<Round> {
     await wb.screenshot('running-extensions', { allowErrors: /./u });
     const terms = await termsOf(wb);
     const hostLogs = filesUnder(logs).filter((f) => /exthost\.log$/u.test(f));
-    const event = firstLine(hostLogs, new RegExp(`_doActivateExtension ${EXTENSION_ID.replace('.', '\\.')}`, 'u'));
+    const event = lineSince(hostLogs, new RegExp(`_doActivateExtension ${EXTENSION_ID.replace('.', '\\.')}`, 'u'), startedAt);
     const start = event ? stampOf(event) : undefined;
     const readyAt = stampOf(own);
     const builtAt = ready ? stampOf(ready) : undefined;

@@ -120,6 +120,20 @@ export function storageOn(store: KeyValueStore): Storage {
   return new Storage({ globalState: store, workspaceState: store });
 }
 
+/**
+ * Where long input lists go instead of the state, and come back from (core/jobs/inputFiles.ts's
+ * InputFiles, over the extension's storage folder): VS Code sends the whole globalState to the host
+ * before it calls activate(), so a remembered list of 10,000 wallets is not kept in it.
+ */
+export interface ListFiles {
+  /** Writes the files of the inputs' long lists (before the state that names them). */
+  write(inputs: Record<string, unknown>): Promise<void>;
+  /** The inputs as the state keeps them, at once: each long list whose file is written named by it. */
+  keptNow(inputs: Record<string, unknown>): Record<string, unknown>;
+  /** The inputs whole, each kept list read back from its file. */
+  whole(inputs: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
 /** Both scopes' stores, as a window has them (VS Code's ExtensionContext fits). */
 interface Stores {
   readonly globalState: KeyValueStore;
@@ -133,10 +147,14 @@ export function readStored<T>(stores: Stores, k: StorageKey<T>): T | undefined {
 
 /** globalState and workspaceState behind the typed keys; one per window, so each merged value has one memory of this window's writes. */
 export class Storage {
-  private readonly lists = new Map<string, MergedList<unknown>>();
+  private readonly merged = new Map<string, MergedList<unknown>>();
   private readonly records = new Map<string, MergedRecord<unknown>>();
 
-  constructor(private readonly stores: Stores) {}
+  /** `lists`: the window's (recent inputs' long lists in files); the runner's state file keeps them whole. */
+  constructor(
+    private readonly stores: Stores,
+    private readonly lists?: ListFiles,
+  ) {}
 
   private store(scope: StorageScope): KeyValueStore {
     return scope === 'global' ? this.stores.globalState : this.stores.workspaceState;
@@ -153,12 +171,13 @@ export class Storage {
   }
 
   /** The list kept under k, merged with this window's writes (the first caller's options hold for the window). */
-  list<T>(k: StorageKey<unknown[]>, o: Omit<MergedListOptions<T>, 'read' | 'write'> & { parse(raw: unknown): readonly T[] }): MergedList<T> {
+  list<T>(k: StorageKey<unknown[]>, o: Omit<MergedListOptions<T>, 'read' | 'write'> & { parse(raw: unknown): readonly T[]; saved?(item: T): unknown }): MergedList<T> {
     const id = `${k.scope}:${k.key}`;
-    let l = this.lists.get(id) as MergedList<T> | undefined;
+    let l = this.merged.get(id) as MergedList<T> | undefined;
     if (!l) {
-      l = new MergedList<T>({ ...o, read: () => o.parse(this.get(k)), write: (items) => this.set(k, items) });
-      this.lists.set(id, l as MergedList<unknown>);
+      const saved = o.saved;
+      l = new MergedList<T>({ ...o, read: () => o.parse(this.get(k)), write: (items) => this.set(k, saved ? items.map((t) => saved(t)) : items) });
+      this.merged.set(id, l as MergedList<unknown>);
     }
     return l;
   }
@@ -174,20 +193,53 @@ export class Storage {
     return r;
   }
 
-  /** An endpoint's recent inputs, newest first. */
-  recentInputs(endpointId: string): Record<string, unknown>[] {
-    return this.recentList(endpointId).all().reverse().map((r) => r.input);
+  /** An endpoint's recent inputs, newest first, whole (long lists read back from their files). */
+  recentInputs(endpointId: string): Promise<Record<string, unknown>[]> {
+    const inputs = this.recentList(endpointId).all().reverse().map((r) => r.input);
+    const lists = this.lists;
+    return lists ? Promise.all(inputs.map((i) => lists.whole(i))) : Promise.resolve(inputs);
   }
 
   /** Remembers an input of an endpoint as its newest (the same input once). */
-  rememberInput(endpointId: string, input: Record<string, unknown>, now = Date.now()): Promise<void> {
-    return this.recentList(endpointId).put({ input, at: now });
+  async rememberInput(endpointId: string, input: Record<string, unknown>, now = Date.now()): Promise<void> {
+    // The files first: the state that names them is written after.
+    await this.lists?.write(input);
+    await this.recentList(endpointId).put({ input, at: now });
+  }
+
+  /**
+   * Moves the long lists that recent inputs saved before this version keep whole into files, once
+   * (the endpoints' ids: the family's members). The saved list is read again after the files are
+   * written, with no await before its write, so an input another window remembered meanwhile stays.
+   * How many endpoints' lists it rewrote.
+   */
+  async moveRecentLists(endpointIds: readonly string[]): Promise<number> {
+    const lists = this.lists;
+    if (!lists) return 0;
+    let moved = 0;
+    for (const id of endpointIds) {
+      const k = memberKey(StorageFamilies.recentInputs, id);
+      const raw = this.get(k);
+      // Writes only what is long and not written yet.
+      for (const r of Array.isArray(raw) ? raw.filter(isRecentInput) : []) await lists.write(r.input);
+      const now = this.get(k);
+      if (!Array.isArray(now)) continue;
+      const kept = now.map((r: unknown) => (isRecentInput(r) ? { input: lists.keptNow(r.input), at: r.at } : r));
+      if (kept.every((r, i) => !isRecentInput(r) || r.input === (now[i] as RecentInput).input)) continue;
+      await this.set(k, kept);
+      moved++;
+    }
+    return moved;
   }
 
   private recentList(endpointId: string): MergedList<RecentInput> {
+    const lists = this.lists;
+    // As saved: a long list named by its file; the id is of that form too, so a list read back and this window's whole copy are one input.
+    const saved = (r: RecentInput): RecentInput => (lists ? { input: lists.keptNow(r.input), at: r.at } : r);
     return this.list<RecentInput>(memberKey(StorageFamilies.recentInputs, endpointId), {
       parse: (raw) => (Array.isArray(raw) ? raw.filter(isRecentInput) : []),
-      id: (r) => inputId(r.input),
+      saved,
+      id: (r) => inputId(saved(r).input),
       order: (a, b) => a.at - b.at,
       max: RECENT_INPUTS_MAX,
     });

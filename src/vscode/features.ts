@@ -13,6 +13,9 @@ import { useBundle } from '../shared/l10n';
 import type { CallLog } from '../core/transport/api';
 import { QueryRunCache } from '../core/query/runCache';
 import { Storage } from '../core/storage';
+import { InputFiles } from '../core/jobs/inputFiles';
+import { ENDPOINTS } from '../core/spec/catalog';
+import { errorText } from '../core/errors';
 import { CallService } from './calls/callService';
 import { registerAnalysisCommands } from './analysis';
 import { CodeCopier, registerCopyAsCode } from './commands/copyAsCode';
@@ -120,8 +123,9 @@ export async function activateFeatures(context: vscode.ExtensionContext, entry: 
     if (key === ContextKeys.status) entry.statusSet?.();
   });
   // Profiles (src/vscode/base/profiles.ts): each its base URL and key; the keys store acts on the one in use.
-  // Every stored value, through one typed map of keys (src/core/storage.ts).
-  const storage = new Storage(context);
+  // Every stored value, through one typed map of keys (src/core/storage.ts); long input lists in files
+  // of the storage folder, not in the globalState VS Code loads before activate() (src/core/jobs/inputFiles.ts).
+  const storage = new Storage(context, new InputFiles(context.globalStorageUri.fsPath));
   const profiles = new ProfileService(storage);
   const keys = new ApiKeyStore(context.secrets, contextKeys, () => profiles.keyProfileId());
   const log = new Log(() => keys.peekAll(), entry.channel);
@@ -213,6 +217,11 @@ export async function activateFeatures(context: vscode.ExtensionContext, entry: 
     exporter: { persons: questions, baseUrl: () => connection.baseUrl() },
   });
   jobs.start();
+  // Recent inputs saved whole by an earlier version move their long lists into files, once.
+  void storage.moveRecentLists(ENDPOINTS.map((e) => e.id)).then(
+    (n) => n > 0 && log.info(`Moved the long lists of ${n} endpoints' recent inputs into files.`),
+    (e: unknown) => log.warn(`Recent inputs' long lists stay in the window's state: ${errorText(e)}`),
+  );
   // A workspace cannot choose where the key goes or how much may be spent; say so when one tries.
   const workspaceSettings = new WorkspaceSettingsGuard(storage);
   context.subscriptions.push(workspaceSettings);

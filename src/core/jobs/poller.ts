@@ -359,7 +359,8 @@ export class Poller {
       const job = this.store.get(requestId);
       if (!job || job.state !== 'downloading') return;
       try {
-        const { resultPath } = await this.opts.download(job, this.abort.signal);
+        // The sidecar names the inputs whole, though an earlier window's record keeps a long list in a file.
+        const { resultPath } = await this.opts.download({ ...job, inputs: await this.store.wholeInputs(job.inputs) }, this.abort.signal);
         await this.store.transition(requestId, 'downloading', { state: 'done', resultPath, error: undefined });
       } catch (err) {
         if (this.disposed) return;

@@ -23,6 +23,10 @@ import { isLive, type JobRecord } from './job';
 export interface JobPersistence {
   load(): readonly JobRecord[];
   save(jobs: readonly JobRecord[]): Promise<void>;
+  /** Work a save of these jobs needs done first (their long input lists' files), awaited before the saved list is read. */
+  prepare?(jobs: readonly JobRecord[]): Promise<void>;
+  /** A job's inputs whole, when the saved records keep parts of them elsewhere (./inputFiles.ts). */
+  whole?(inputs: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
 type JobsListener = (changed: readonly string[]) => void;
@@ -54,6 +58,11 @@ export class JobStore {
   /** Every job, newest first. */
   all(): JobRecord[] {
     return [...this.jobs.values()].sort((a, b) => b.submittedAt.localeCompare(a.submittedAt));
+  }
+
+  /** A job's inputs whole: a record saved by an earlier window may keep a long list in a file. */
+  wholeInputs(inputs: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.persistence.whole ? this.persistence.whole(inputs) : Promise.resolve(inputs);
   }
 
   /** Jobs still waiting for their file (and polled for it). */
@@ -113,6 +122,8 @@ export class JobStore {
   private async mergeAndSave(): Promise<string[]> {
     const mine = [...this.dirty];
     this.dirty.clear();
+    // Before the read: nothing awaited between reading the saved list and writing it.
+    await this.persistence.prepare?.(mine.flatMap((id) => this.jobs.get(id) ?? [])).catch(() => undefined);
     const saved = this.persistence.load();
     const merged = new Map<string, JobRecord>();
     for (const j of saved) merged.set(j.requestId, j);

@@ -154,7 +154,7 @@ export class CallService {
       input = v.input;
     } else {
       const asked = await collectInputs(ep, {
-        recent: this.deps.storage.recentInputs(ep.id),
+        recent: await this.deps.storage.recentInputs(ep.id),
         doneJobs: () => this.deps.jobs.store.all().filter((j) => j.state === 'done'),
         columns: (chain) => via.api.columns(chain),
       }, extra);

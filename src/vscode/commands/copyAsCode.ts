@@ -112,13 +112,15 @@ interface CopyCommandDeps {
  * endpoint and its inputs asked step by step. The second argument may name the language.
  */
 export function registerCopyAsCode(context: vscode.ExtensionContext, copier: CodeCopier, deps: CopyCommandDeps): void {
-  const fromRequest = (item: HistoryItem, opts: CopyOptions): Promise<CopyOutcome> => {
+  const fromRequest = async (item: HistoryItem, opts: CopyOptions): Promise<CopyOutcome> => {
     const ep = findEndpoint(item.endpointId);
     if (!ep) throw new Error(`${endpointTitle(item.endpointId)} is not an endpoint this extension knows.`);
-    if (hasShortenedList(item.inputs)) {
+    // A local job's record may keep a long list in a file (core/jobs/inputFiles.ts).
+    const inputs = await deps.jobs.store.wholeInputs(item.inputs);
+    if (hasShortenedList(inputs)) {
       throw new Error(`The history keeps only the first entries of this request’s long list, so it cannot be copied as it was. Run “${ep.title}” from the palette with the full list and choose Copy as Code… at its price.`);
     }
-    return copier.copy(ep, item.inputs, opts);
+    return copier.copy(ep, inputs, opts);
   };
 
   const fromQuery = async (target: unknown, opts: CopyOptions): Promise<CopyOutcome> => {
@@ -143,7 +145,7 @@ export function registerCopyAsCode(context: vscode.ExtensionContext, copier: Cod
     if (!pick) return { status: 'cancelled' };
     const ep = pick.ep;
     const input = await collectInputs(ep, {
-      recent: deps.storage.recentInputs(ep.id),
+      recent: await deps.storage.recentInputs(ep.id),
       doneJobs: () => deps.jobs.store.all().filter((j) => j.state === 'done'),
       columns: (chain) => deps.connection.api().columns(chain),
     }, 0);

@@ -10,11 +10,13 @@ import { offerResult, openResult } from '../results/open';
 import { pollIntervalMs, readSettings } from '../base/settings';
 import { makeDownloader } from './downloader';
 import { GlobalStatePersistence } from '../../core/jobs/persistence';
+import { InputFiles } from '../../core/jobs/inputFiles';
 import { resultsFolder } from './resultsFolder';
 import { CommandIds } from '../base/ids';
 import { l10n } from '../../shared/l10n';
 import { showError, showWarning } from '../base/errors';
 import { fmtCredits } from '../../core/numberText';
+import { errorText } from '../../core/errors';
 
 /**
  * The jobs of this window: the persisted store, the one shared poller, and the notifications
@@ -23,6 +25,8 @@ import { fmtCredits } from '../../core/numberText';
 export class JobService implements vscode.Disposable {
   store: JobStore;
   poller: Poller;
+  /** The saved jobs, their long input lists in files of the extension's storage folder (core/jobs/inputFiles.ts). */
+  private readonly persistence: GlobalStatePersistence;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -35,11 +39,12 @@ export class JobService implements vscode.Disposable {
      */
     private readonly shared?: { pollApiFor(baseUrl: string): PollApi | undefined; intervalMs(): number },
   ) {
+    this.persistence = new GlobalStatePersistence(this.storage, new InputFiles(this.context.globalStorageUri.fsPath));
     [this.store, this.poller] = this.build();
   }
 
   private build(): [JobStore, Poller] {
-    const store = new JobStore(new GlobalStatePersistence(this.storage));
+    const store = new JobStore(this.persistence);
     const shared = this.shared;
     const poller = new Poller(store, {
       apiFor: (baseUrl) => (shared ? shared.pollApiFor(baseUrl) : this.connection.apiFor(baseUrl)),
@@ -62,6 +67,11 @@ export class JobService implements vscode.Disposable {
 
   /** Resumes polling the jobs a previous window left pending, and asks again about stalled ones. */
   start(): void {
+    // Records an earlier version saved with their long lists whole move them into files, once.
+    void this.persistence.migrate().then(
+      (n) => n > 0 && this.log.info(`Moved the long input lists of ${n} saved jobs into files.`),
+      (e: unknown) => this.log.warn(`The saved jobs' long input lists stay in the window's state: ${errorText(e)}`),
+    );
     this.poller.start();
     for (const j of this.store.all()) if (j.state === 'stalled') void this.announceStalled(j);
   }

@@ -75,13 +75,14 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
     const item = itemOf(target);
     const ep = findEndpoint(item.endpointId);
     if (!ep || ep.family !== 'queued') throw new Error(`${endpointTitle(item.endpointId)} cannot be re-run from here.`);
-    if (hasShortenedList(item.inputs)) {
+    const inputs = await view.wholeInputs(item);
+    if (hasShortenedList(inputs)) {
       throw new Error(
         `The history keeps only the first entries of this request’s long list, so it cannot be re-run as it was. Run “${ep.title}” from the palette with the full list.`,
       );
     }
     // No `yes`: the price is shown again, as the last step or in a dialog (runEndpoint decides).
-    return vscode.commands.executeCommand<RunOutcome>(commandIdOf(ep), { inputs: item.inputs, ...runOptions(extra) });
+    return vscode.commands.executeCommand<RunOutcome>(commandIdOf(ep), { inputs, ...runOptions(extra) });
   };
 
   const useAsInput = async (target: unknown, extra?: unknown): Promise<RunOutcome | undefined> => {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { createTreeView } from '../base/handOver';
 import { endpointTitle } from '../../core/history/format';
 import type { HistoryFilter } from '../../core/history/model';
+import type { HistoryItem } from '../../core/history/merge';
 import type { JobStore } from '../../core/jobs/store';
 import { ContextKeys, REQUESTS_VIEW } from '../base/ids';
 import type { Connection } from '../base/connection';
@@ -87,6 +88,11 @@ export class RequestsView implements vscode.Disposable {
   }
 
   /** The job store now (JobService may rebuild it, as a reload does); follows it. */
+  /** An item's inputs whole: a local job's record may keep a long list in a file (core/jobs/inputFiles.ts). */
+  wholeInputs(item: HistoryItem): Promise<Record<string, unknown>> {
+    return this.jobStore().wholeInputs(item.inputs);
+  }
+
   private jobStore(): JobStore {
     const s = this.d.jobs.store;
     if (s !== this.store) {

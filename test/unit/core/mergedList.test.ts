@@ -160,10 +160,10 @@ describe('a record in globalState that a stale read cannot undo (MergedRecord, t
     for (let i = 0; i < RECENT_INPUTS_MAX + 2; i++) await s.rememberInput('trending', { hours: i }, i);
     await s.rememberInput('trending', { hours: 3 }, 100);
     const want = [{ hours: 3 }, { hours: 6 }, { hours: 5 }, { hours: 4 }, { hours: 2 }].slice(0, RECENT_INPUTS_MAX);
-    assert.deepEqual(s.recentInputs('trending'), want);
+    assert.deepEqual(await s.recentInputs('trending'), want);
     store.late = [];
-    assert.deepEqual(storage(store).recentInputs('trending'), want, 'another window reads the same');
-    assert.deepEqual(s.recentInputs('pnl'), [], 'per endpoint');
+    assert.deepEqual(await storage(store).recentInputs('trending'), want, 'another window reads the same');
+    assert.deepEqual(await s.recentInputs('pnl'), [], 'per endpoint');
   });
 
   it('recent inputs: a list of 20,000 is written as JSON once when remembered, not again for every recent input at each call', async () => {
@@ -186,6 +186,6 @@ describe('a record in globalState that a stale read cannot undo (MergedRecord, t
       JSON.stringify = stringify;
     }
     assert.equal(long, 2, `${long} long texts written for 2 inputs remembered`);
-    assert.deepEqual(s.recentInputs('pnl').map((r) => (r.wallets as string[])[0]), [0, 99, 4, 3, 2].map((n) => list(n).wallets[0]));
+    assert.deepEqual((await s.recentInputs('pnl')).map((r) => (r.wallets as string[])[0]), [0, 99, 4, 3, 2].map((n) => list(n).wallets[0]));
   });
 });

@@ -1,0 +1,123 @@
+/**
+ * Long input lists kept in files of the extension's storage folder instead of the window's state.
+ * VS Code calls activate() only once the extension's whole globalState has crossed from the
+ * workbench to the extension host (`_loadExtensionContext`), and every write sends all of it back:
+ * with a job record keeping each job's inputs whole, 20 MB of finished jobs (forty PnL jobs of 10,000
+ * wallets) held activation back 4.4 s against 0.14 s for an empty list (bench/activationBench.ts,
+ * WA_BENCH_SEED_MB). So a list longer than KEEP_INLINE_ITEMS goes to `inputs/<sha-256 of its JSON>.json`
+ * in the storage folder, written atomically by the one file writer (core/files), and the record keeps
+ * what the server's history keeps of a long list, `{ count, first }`, plus the file's name: summaries
+ * count it as before, and the whole list is read back from the file when a job needs it (its download's
+ * sidecar, a re-run, Copy as Code). A file is named by its content and never rewritten, so windows
+ * sharing the folder never race on it; it is written before the state that names it, so a crash in
+ * between leaves the record whole, as before. Pure Node: no vscode import.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeNewInside } from '../files/writeInside';
+
+/** Lists up to this many items stay in the record (a few addresses, a token or two). */
+export const KEEP_INLINE_ITEMS = 100;
+/** How many of a kept list's items the record shows, as the server's shortened lists do. */
+const FIRST_ITEMS = 3;
+/** The folder inside the storage folder. */
+const FOLDER = 'inputs';
+const FILE_NAME = /^[0-9a-f]{64}\.json$/u;
+
+/** A long list as a record keeps it: its length, its first items, and the file holding all of it. */
+interface KeptList {
+  readonly count: number;
+  readonly first: readonly unknown[];
+  readonly file: string;
+}
+
+function keptList(v: unknown): KeptList | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const o = v as Partial<KeptList>;
+  return typeof o.count === 'number' && Array.isArray(o.first) && typeof o.file === 'string' && FILE_NAME.test(o.file) ? (o as KeptList) : undefined;
+}
+
+const isLong = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > KEEP_INLINE_ITEMS;
+
+/** Whether any of the inputs is a list too long to keep in a record. */
+export function hasLongList(inputs: Record<string, unknown>): boolean {
+  return Object.values(inputs).some(isLong);
+}
+
+/** Whether any of the inputs is a list kept in a file. */
+function hasKeptList(inputs: Record<string, unknown>): boolean {
+  return Object.values(inputs).some((v) => keptList(v) !== undefined);
+}
+
+/** The long input lists of one storage folder: written out before a record is saved, read back when a job needs them. */
+export class InputFiles {
+  /** Each list's file being written (by the list itself: a job's inputs are saved again at each change, hashed once). */
+  private readonly writing = new WeakMap<readonly unknown[], Promise<KeptList>>();
+  /** Each list whose file is written. */
+  private readonly written = new WeakMap<readonly unknown[], KeptList>();
+
+  /** `root`: the extension's storage folder (context.globalStorageUri). */
+  constructor(private readonly root: string) {}
+
+  /** Writes the files of the inputs' long lists that are not written yet (a list whose file cannot be written is left out). */
+  async write(inputs: Record<string, unknown>): Promise<void> {
+    for (const v of Object.values(inputs)) if (isLong(v)) await this.keepList(v).catch(() => undefined);
+  }
+
+  /**
+   * The inputs as a record keeps them, at once (no await between a read of the saved list and its
+   * write): each long list whose file is written as its kept form, any other as it is (whole, as before).
+   */
+  keptNow(inputs: Record<string, unknown>): Record<string, unknown> {
+    if (!hasLongList(inputs)) return inputs;
+    const out: Record<string, unknown> = {};
+    let changed = false;
+    for (const [k, v] of Object.entries(inputs)) {
+      const kept = isLong(v) ? this.written.get(v) : undefined;
+      changed ||= kept !== undefined;
+      out[k] = kept ?? v;
+    }
+    // The same object when nothing is kept yet: its id (core/storage.ts) is then computed once.
+    return changed ? out : inputs;
+  }
+
+  /** The inputs whole: each kept list read back from its file; one whose file is gone or unreadable stays as kept. */
+  async whole(inputs: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (!hasKeptList(inputs)) return inputs;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(inputs)) {
+      const kept = keptList(v);
+      out[k] = kept ? ((await this.read(kept)) ?? v) : v;
+    }
+    return out;
+  }
+
+  private keepList(list: unknown[]): Promise<KeptList> {
+    let p = this.writing.get(list);
+    if (!p) {
+      p = (async () => {
+        const text = JSON.stringify(list);
+        const file = `${createHash('sha256').update(text).digest('hex')}.json`;
+        // False when the name is taken: the same content, by another save or another window.
+        await writeNewInside(this.root, `${FOLDER}/${file}`, text);
+        const kept = { count: list.length, first: list.slice(0, FIRST_ITEMS), file };
+        this.written.set(list, kept);
+        return kept;
+      })();
+      // A failed write is tried again at the next save; until then the record keeps the list whole.
+      p.catch(() => this.writing.delete(list));
+      this.writing.set(list, p);
+    }
+    return p;
+  }
+
+  private async read(kept: KeptList): Promise<unknown[] | undefined> {
+    try {
+      const list: unknown = JSON.parse(await readFile(join(this.root, FOLDER, kept.file), 'utf8'));
+      return Array.isArray(list) && list.length === kept.count ? list : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
