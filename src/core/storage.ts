@@ -232,6 +232,19 @@ export class Storage {
     return moved;
   }
 
+  /** Every input the state keeps as saved: the jobs' records and these endpoints' recent inputs (what names a long list's file). */
+  storedInputs(endpointIds: readonly string[]): Record<string, unknown>[] {
+    const jobs: unknown = this.get(StorageKeys.jobs);
+    const out: Record<string, unknown>[] = [];
+    const isInputs = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+    for (const j of Array.isArray(jobs) ? (jobs as unknown[]) : []) if (isInputs(j) && isInputs(j.inputs)) out.push(j.inputs);
+    for (const id of endpointIds) {
+      const raw = this.get(memberKey(StorageFamilies.recentInputs, id));
+      for (const r of Array.isArray(raw) ? raw.filter(isRecentInput) : []) out.push(r.input);
+    }
+    return out;
+  }
+
   private recentList(endpointId: string): MergedList<RecentInput> {
     const lists = this.lists;
     // As saved: a long list named by its file; the id is of that form too, so a list read back and this window's whole copy are one input.

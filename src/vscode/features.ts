@@ -13,7 +13,7 @@ import { useBundle } from '../shared/l10n';
 import type { CallLog } from '../core/transport/api';
 import { QueryRunCache } from '../core/query/runCache';
 import { Storage } from '../core/storage';
-import { InputFiles } from '../core/jobs/inputFiles';
+import { filesNamedBy, InputFiles } from '../core/jobs/inputFiles';
 import { ENDPOINTS } from '../core/spec/catalog';
 import { errorText } from '../core/errors';
 import { CallService } from './calls/callService';
@@ -125,7 +125,8 @@ export async function activateFeatures(context: vscode.ExtensionContext, entry: 
   // Profiles (src/vscode/base/profiles.ts): each its base URL and key; the keys store acts on the one in use.
   // Every stored value, through one typed map of keys (src/core/storage.ts); long input lists in files
   // of the storage folder, not in the globalState VS Code loads before activate() (src/core/jobs/inputFiles.ts).
-  const storage = new Storage(context, new InputFiles(context.globalStorageUri.fsPath));
+  const inputFiles = new InputFiles(context.globalStorageUri.fsPath);
+  const storage = new Storage(context, inputFiles);
   const profiles = new ProfileService(storage);
   const keys = new ApiKeyStore(context.secrets, contextKeys, () => profiles.keyProfileId());
   const log = new Log(() => keys.peekAll(), entry.channel);
@@ -218,10 +219,18 @@ export async function activateFeatures(context: vscode.ExtensionContext, entry: 
   });
   jobs.start();
   // Recent inputs saved whole by an earlier version move their long lists into files, once.
-  void storage.moveRecentLists(ENDPOINTS.map((e) => e.id)).then(
+  const endpointIds = ENDPOINTS.map((e) => e.id);
+  const recentMoved = storage.moveRecentLists(endpointIds).then(
     (n) => n > 0 && log.info(`Moved the long lists of ${n} endpoints' recent inputs into files.`),
     (e: unknown) => log.warn(`Recent inputs' long lists stay in the window's state: ${errorText(e)}`),
   );
+  // Then the files no state names any more (a job trimmed from the records, an input no longer recent), a day old.
+  void Promise.all([recentMoved, jobs.listsMoved])
+    .then(() => inputFiles.prune(new Set(storage.storedInputs(endpointIds).flatMap(filesNamedBy))))
+    .then(
+      (n) => n > 0 && log.info(`Deleted ${n} files of long input lists no job or recent input names any more.`),
+      (e: unknown) => log.warn(`Old input lists not cleaned up: ${errorText(e)}`),
+    );
   // A workspace cannot choose where the key goes or how much may be spent; say so when one tries.
   const workspaceSettings = new WorkspaceSettingsGuard(storage);
   context.subscriptions.push(workspaceSettings);

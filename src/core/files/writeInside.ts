@@ -20,7 +20,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { copyFile, link, lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
+import { copyFile, link, lstat, mkdir, open, readdir, realpath, rename, unlink, utimes } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { l10n } from '../l10n';
 import { nthName } from './naming';
@@ -238,6 +238,42 @@ export async function replaceInside(root: string, rel: string, data: FileContent
     await unlink(tmp).catch(() => undefined);
   }
   return file;
+}
+
+/**
+ * Deletes the regular files of the folder `dirRel` inside `root` that `keep` does not keep and that
+ * were last written (or touched) more than `olderThanMs` before `now`: a folder of files only we
+ * write (long input lists). Nothing through a link: a missing folder, or one that is a link or not a
+ * folder, deletes nothing; a link or a folder inside it is left as it is. How many files it deleted.
+ */
+export async function removeStaleInside(root: string, dirRel: string, keep: (name: string) => boolean, olderThanMs: number, now = Date.now()): Promise<number> {
+  let at = root;
+  for (const part of partsOf(root, dirRel)) {
+    at = join(at, part);
+    const st = await lstatOrUndefined(at);
+    if (!st?.isDirectory()) return 0;
+  }
+  if (!within(await realpath(root), await realpath(at))) return 0;
+  let removed = 0;
+  for (const name of await readdir(at)) {
+    if (keep(name)) continue;
+    const file = join(at, name);
+    const st = await lstatOrUndefined(file);
+    if (!st?.isFile() || now - st.mtimeMs <= olderThanMs) continue;
+    await unlink(file).then(
+      () => removed++,
+      () => undefined,
+    );
+  }
+  return removed;
+}
+
+/** Marks a file of ours as written now (its age for removeStaleInside), when it is a regular file inside `root`; false otherwise. */
+export async function touchInside(root: string, rel: string, now = Date.now()): Promise<boolean> {
+  const file = await replaceableInside(root, rel);
+  if (!(await lstatOrUndefined(file))?.isFile()) return false;
+  await utimes(file, now / 1000, now / 1000);
+  return true;
 }
 
 /**

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeNewInside } from '../files/writeInside';
+import { removeStaleInside, touchInside, writeNewInside } from '../files/writeInside';
 
 /** Lists up to this many items stay in the record (a few addresses, a token or two). */
 export const KEEP_INLINE_ITEMS = 100;
@@ -24,6 +24,12 @@ const FIRST_ITEMS = 3;
 /** The folder inside the storage folder. */
 const FOLDER = 'inputs';
 const FILE_NAME = /^[0-9a-f]{64}\.json$/u;
+/**
+ * A file no saved record or recent input names is deleted once it is this old: a window writes a
+ * list's file before the state that names it, and a file found already there (the same list again)
+ * is touched, so no window deletes a file another is about to name.
+ */
+const UNNAMED_KEPT_MS = 24 * 60 * 60 * 1000;
 
 /** A long list as a record keeps it: its length, its first items, and the file holding all of it. */
 interface KeptList {
@@ -43,6 +49,11 @@ const isLong = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > KE
 /** Whether any of the inputs is a list too long to keep in a record. */
 export function hasLongList(inputs: Record<string, unknown>): boolean {
   return Object.values(inputs).some(isLong);
+}
+
+/** The files the inputs' kept lists name. */
+export function filesNamedBy(inputs: Record<string, unknown>): string[] {
+  return Object.values(inputs).flatMap((v) => keptList(v)?.file ?? []);
 }
 
 /** Whether any of the inputs is a list kept in a file. */
@@ -99,8 +110,9 @@ export class InputFiles {
       p = (async () => {
         const text = JSON.stringify(list);
         const file = `${createHash('sha256').update(text).digest('hex')}.json`;
-        // False when the name is taken: the same content, by another save or another window.
-        await writeNewInside(this.root, `${FOLDER}/${file}`, text);
+        // False when the name is taken: the same content, by another save or another window; it is
+        // touched then, so a window cleaning the folder does not take it for an old one no state names.
+        if (!(await writeNewInside(this.root, `${FOLDER}/${file}`, text))) await touchInside(this.root, `${FOLDER}/${file}`);
         const kept = { count: list.length, first: list.slice(0, FIRST_ITEMS), file };
         this.written.set(list, kept);
         return kept;
@@ -110,6 +122,15 @@ export class InputFiles {
       this.writing.set(list, p);
     }
     return p;
+  }
+
+  /**
+   * Deletes the files no state names (`named`: the files the saved jobs and recent inputs name, read
+   * after this window moved its old lists) once they are UNNAMED_KEPT_MS old: a job trimmed from the
+   * records, an input no longer recent. How many it deleted.
+   */
+  prune(named: ReadonlySet<string>, now = Date.now()): Promise<number> {
+    return removeStaleInside(this.root, FOLDER, (name) => named.has(name) || !FILE_NAME.test(name), UNNAMED_KEPT_MS, now);
   }
 
   private async read(kept: KeptList): Promise<unknown[] | undefined> {

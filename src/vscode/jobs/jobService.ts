@@ -27,6 +27,8 @@ export class JobService implements vscode.Disposable {
   poller: Poller;
   /** The saved jobs, their long input lists in files of the extension's storage folder (core/jobs/inputFiles.ts). */
   private readonly persistence: GlobalStatePersistence;
+  /** Settled once start() moved the saved jobs' long lists (an earlier version's) into files. */
+  listsMoved: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -68,7 +70,7 @@ export class JobService implements vscode.Disposable {
   /** Resumes polling the jobs a previous window left pending, and asks again about stalled ones. */
   start(): void {
     // Records an earlier version saved with their long lists whole move them into files, once.
-    void this.persistence.migrate().then(
+    this.listsMoved = this.persistence.migrate().then(
       (n) => n > 0 && this.log.info(`Moved the long input lists of ${n} saved jobs into files.`),
       (e: unknown) => this.log.warn(`The saved jobs' long input lists stay in the window's state: ${errorText(e)}`),
     );

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { JobRecord } from '../../../../src/core/jobs/job';
-import { InputFiles, KEEP_INLINE_ITEMS } from '../../../../src/core/jobs/inputFiles';
+import { filesNamedBy, InputFiles, KEEP_INLINE_ITEMS } from '../../../../src/core/jobs/inputFiles';
 import { GlobalStatePersistence } from '../../../../src/core/jobs/persistence';
 import { Poller, type PollApi } from '../../../../src/core/jobs/poller';
 import { JobStore } from '../../../../src/core/jobs/store';
@@ -219,5 +219,65 @@ describe('recent inputs: long lists kept in files of the storage folder, not in 
     assert.ok(state.bytes(RECENT) < before / 50, `${before} → ${state.bytes(RECENT)} bytes`);
     assert.deepEqual(await windowStorage(state, root).recentInputs('pnl'), [{ wallets: ['s1'] }, big]);
     assert.equal(await w.moveRecentLists(['pnl']), 0, 'once');
+  });
+});
+
+describe('jobs: the files of long input lists no state names any more are deleted once a day old', () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  const age = (file: string, ms: number): void => {
+    const t = (Date.now() - ms) / 1000;
+    utimesSync(file, t, t);
+  };
+
+  it('deletes an old file no job or recent input names; keeps the named, the young, and what is not ours', async () => {
+    const state = new Memento();
+    const root = folder();
+    const storage = new Storage({ globalState: state, workspaceState: state }, new InputFiles(root));
+    const w = windowOn(state, root);
+    await w.store.put(pnl('kept-job', wallets(500, 1)));
+    await storage.rememberInput('pnl', { wallets: wallets(300, 2) });
+    // A job trimmed from the records long ago left its file behind, and one written a moment ago
+    // by another window is not named yet.
+    const dir = join(root, 'inputs');
+    const orphan = join(dir, `${'a'.repeat(64)}.json`);
+    const fresh = join(dir, `${'b'.repeat(64)}.json`);
+    writeFileSync(orphan, '[]');
+    writeFileSync(fresh, '[]');
+    writeFileSync(join(dir, 'notes.txt'), 'not ours');
+    mkdirSync(join(dir, `${'c'.repeat(64)}.json`));
+    symlinkSync(orphan, join(dir, `${'d'.repeat(64)}.json`));
+    for (const f of readdirSync(dir)) if (!f.startsWith('b')) age(join(dir, f), 2 * DAY);
+
+    const named = new Set(storage.storedInputs(['pnl']).flatMap(filesNamedBy));
+    assert.equal(named.size, 2, 'the job’s list and the recent input’s list');
+    const deleted = await new InputFiles(root).prune(named);
+    assert.equal(deleted, 1);
+    const left = readdirSync(dir).sort();
+    assert.ok(!left.includes(`${'a'.repeat(64)}.json`), 'the old file nothing names is gone');
+    for (const f of named) assert.ok(left.includes(f), `${f} is named and kept`);
+    for (const f of [`${'b'.repeat(64)}.json`, 'notes.txt', `${'c'.repeat(64)}.json`, `${'d'.repeat(64)}.json`]) assert.ok(left.includes(f), `${f} is left`);
+    // The kept lists still read back whole.
+    const again = windowOn(state, root);
+    assert.equal(((await again.store.wholeInputs(again.store.get('kept-job')?.inputs ?? {})).wallets as string[]).length, 500);
+    assert.equal(((await storage.recentInputs('pnl'))[0]?.wallets as string[]).length, 300);
+  });
+
+  it('a list saved again whose file is already there touches it, so a window cleaning up keeps it', async () => {
+    const state = new Memento();
+    const root = folder();
+    const list = wallets(200, 3);
+    await windowOn(state, root).store.put(pnl('first', list));
+    const dir = join(root, 'inputs');
+    const [file] = readdirSync(dir);
+    assert.ok(file);
+    // The job is trimmed from the records, its file a day and more old.
+    await state.update(JOBS, []);
+    age(join(dir, file), 2 * DAY);
+    // Another window runs the same list again: the file is taken, as it is.
+    await windowOn(state, root).store.put(pnl('second', [...list]));
+    assert.ok(Date.now() - statSync(join(dir, file)).mtimeMs < DAY, 'the file found there was touched');
+    // A third window starting now cleans up before reading the record that names it: nothing lost.
+    assert.equal(await new InputFiles(root).prune(new Set()), 0);
+    assert.deepEqual(readdirSync(dir), [file]);
   });
 });
