@@ -246,6 +246,7 @@ describe('one way to read a result: in a table worker', () => {
     // Files that read small files of their own whole: not results' rows.
     const small = new Map([
       ['src/core/files/fileLock.ts', 'a lock file'],
+      ['src/core/jobs/inputFiles.ts', 'a job’s or recent input’s long list, our own JSON kept out of the window’s state (read back for a re-run, Copy as Code or a sidecar, as the state was read before)'],
       ['src/core/query/diskJson.ts', 'the query cache'],
       ['src/core/table/compare/compareFile.ts', 'a comparison file: two paths'],
       ['src/core/results/meta.ts', 'a result’s sidecar'],
