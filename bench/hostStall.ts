@@ -28,7 +28,7 @@
  * stall is perf_hooks.monitorEventLoopDelay at 1 ms resolution over the path alone.
  */
 import { spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { get as httpGet } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -50,6 +50,7 @@ import * as addressesModule from '../src/core/spec/addresses';
 import { storageOn } from '../src/core/storage';
 import { JobStore } from '../src/core/jobs/store';
 import { GlobalStatePersistence } from '../src/core/jobs/persistence';
+import { InputFiles } from '../src/core/jobs/inputFiles';
 import type { JobRecord } from '../src/core/jobs/job';
 import { startSandbox } from '../src/sandbox/index';
 import { startSandboxThread } from '../src/sandbox/thread';
@@ -177,7 +178,8 @@ async function prepare(p: PathName): Promise<void> {
   if (p === 'save-job') {
     // The call before: a job on the same list, done and kept in the window's history.
     memento = new VscodeMemento();
-    jobs = new JobStore(new GlobalStatePersistence(storageOn(memento)));
+    // As jobService.ts keeps them: the long list in a file of the storage folder (core/jobs/inputFiles.ts), the record naming it.
+    jobs = new JobStore(new GlobalStatePersistence(storageOn(memento), new InputFiles(mkdtempSync(join(tmpdir(), 'wa-bench-inputs-')))));
     await jobs.put({ ...jobOf(t.ep.id, chosen.raw, 'earlier'), state: 'done', completedAt: new Date().toISOString() });
     memento.sent = 0;
   }
