@@ -143,7 +143,7 @@ export async function activateFeatures(context: vscode.ExtensionContext, entry: 
   );
   const unwatchHistory = history.fetcher.onDidFetch(() => credits.historyChanged());
   context.subscriptions.push({ dispose: unwatchHistory });
-  const jobs = new JobService(context, storage, connection, log, history);
+  const jobs = new JobService(context, storage, inputFiles, connection, log, history);
   const allowance = new AgentAllowance(storage);
   context.subscriptions.push(profiles, keys, log, connection, credits, jobs, history, allowance, new ProfileStatus(connection));
   const services: Services = { contextKeys, keys, log, connection, credits, jobs, storage, allowance };

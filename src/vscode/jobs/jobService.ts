@@ -10,7 +10,7 @@ import { offerResult, openResult } from '../results/open';
 import { pollIntervalMs, readSettings } from '../base/settings';
 import { makeDownloader } from './downloader';
 import { GlobalStatePersistence } from '../../core/jobs/persistence';
-import { InputFiles } from '../../core/jobs/inputFiles';
+import type { InputFiles } from '../../core/jobs/inputFiles';
 import { resultsFolder } from './resultsFolder';
 import { CommandIds } from '../base/ids';
 import { l10n } from '../../shared/l10n';
@@ -33,6 +33,8 @@ export class JobService implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly storage: Storage,
+    /** The window's long input lists in files (the one InputFiles its Storage keeps recent inputs' in). */
+    lists: InputFiles,
     private readonly connection: Connection,
     private readonly log: Log,
     /**
@@ -41,7 +43,7 @@ export class JobService implements vscode.Disposable {
      */
     private readonly shared?: { pollApiFor(baseUrl: string): PollApi | undefined; intervalMs(): number },
   ) {
-    this.persistence = new GlobalStatePersistence(this.storage, new InputFiles(this.context.globalStorageUri.fsPath));
+    this.persistence = new GlobalStatePersistence(this.storage, lists);
     [this.store, this.poller] = this.build();
   }
 
