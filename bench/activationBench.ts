@@ -37,6 +37,13 @@
  *     the extension host starts afresh with the key in SecretStorage): the click, and the activation
  *     event, to the Account view's first row drawn (its first real content, not a blank tree), to its
  *     balance drawn (read by the features' GET /credits), and to every feature built.
+ * In every window a control is installed beside ours (bench/activationControl.ts: a do-nothing
+ * extension with the same activation events, plain JavaScript, an activate() that registers one
+ * command; its package built by vsce in a temp folder each run, never shipped): its Running
+ * Extensions figure, its terms and its activation event to its command registered are read in the
+ * same windows and rounds, and printed beside ours with ours less the control's, round by round: what
+ * VS Code takes for any extension on that path, and what is left that is ours. WA_BENCH_CONTROL=0
+ * leaves it out.
  * Median of 5 rounds each; the machine and its load are written beside the figures.
  *
  *   npm run bench:activation    (node esbuild.mjs --tests && npm run package && node out/bench/activationBench.js)
@@ -59,6 +66,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { packagedVsix, repoRoot, Workbench } from '../test/e2e/workbench';
 import { startSandbox } from '../src/sandbox/index';
+import { buildControlVsix, CONTROL_ID, CONTROL_NAME, CONTROL_READY } from './activationControl';
 
 const ROUNDS = Number(process.env.WA_BENCH_ROUNDS ?? 5);
 /** The paths measured (WA_BENCH_PATHS): a query file at start-up, the sidebar with no key, the sidebar with a key stored. */
@@ -68,6 +76,9 @@ const EXTENSION_ID = 'wallet-analytics.wallet-analytics';
 const DISPLAY_NAME = 'Wallet Analytics';
 /** Another build to measure (a saved .vsix and its dist/extension.js), e.g. the one before a change. */
 const VSIX = process.env.WA_BENCH_VSIX ?? packagedVsix;
+/** The control extension (bench/activationControl.ts), installed beside ours in every window unless WA_BENCH_CONTROL=0. */
+const CONTROL_VSIX = process.env.WA_BENCH_CONTROL === '0' ? undefined : buildControlVsix();
+const ALSO_INSTALL = CONTROL_VSIX ? [CONTROL_VSIX] : [];
 const QUERY_FILE = 'holders.waquery.json';
 /** A query file: opening it is the extension's activation event (onLanguage:waquery). */
 const QUERY_TEXT = JSON.stringify({ endpoint: 'walletDatabase', query: { limit: 10 } }, null, 2);
@@ -90,6 +101,18 @@ interface Round {
   costs: Record<string, number>;
   /** VS Code's own terms (Developer: Startup Performance's "Extension Activation Stats" row), when read. */
   terms?: Terms;
+  /** The control extension's figures in the same window. */
+  control?: ControlRound;
+}
+
+/** The do-nothing control's figures in a window (bench/activationControl.ts): what VS Code takes for any extension on that path. */
+interface ControlRound {
+  /** Its Running Extensions figure. */
+  vscodeMs?: number;
+  /** Its activation event (host log) to its command registered (its own line). */
+  eventToReadyMs?: number;
+  /** Its terms, from Developer: Startup Performance (the query path). */
+  terms?: Terms;
 }
 
 /**
@@ -109,7 +132,7 @@ interface Terms {
  * | 31 | 0 | 12 | onLanguage:waquery | … |", padded: Load Code, Call Activate, Finish Activate). The document
  * is a text editor, drawn only where it is scrolled to: the editor's Find reveals the row first.
  */
-async function termsOf(wb: Workbench): Promise<Terms | undefined> {
+async function termsOf(wb: Workbench, id = EXTENSION_ID): Promise<Terms | undefined> {
   await wb.runCommand('Developer: Startup Performance');
   const page = wb.page;
   // The document opens in the active group; its first lines (System Info) are drawn once it is filled in.
@@ -118,9 +141,9 @@ async function termsOf(wb: Workbench): Promise<Terms | undefined> {
     await editor.waitFor({ timeout: 30_000 });
     await editor.locator('.view-lines').click();
     await page.keyboard.press('Control+f');
-    await page.keyboard.insertText(`| ${EXTENSION_ID} `);
+    await page.keyboard.insertText(`| ${id} `);
     await page.keyboard.press('Enter');
-    const line = editor.locator('.view-line', { hasText: new RegExp(`^\\s*\\|\\s${EXTENSION_ID.replace('.', '\\.')}\\s+\\|`, 'u') }).first();
+    const line = editor.locator('.view-line', { hasText: new RegExp(`^\\s*\\|\\s${id.replace(/\./gu, '\\.')}\\s+\\|`, 'u') }).first();
     await line.waitFor({ timeout: 30_000 });
     const cells = (await line.innerText()).replace(/\u00a0/gu, ' ').split('|').map((c) => c.trim());
     // ['', id, eager, load code, call activate, finish activate, event, by, '']
@@ -246,6 +269,7 @@ interface SidebarRound {
   costs: Record<string, number>;
   /** The activation event VS Code logged (onView:…), to show which path activated it. */
   event?: string;
+  control?: ControlRound;
 }
 
 /** Waits until the extension host's log has not changed for quietMs (the workbench's start-up work done), up to 90 s. */
@@ -281,7 +305,7 @@ async function clickIconWhenIdle(wb: Workbench): Promise<{ logs: string; clicked
  * Analytics icon in the activity bar clicked, as a person opening the sidebar for the first time.
  */
 async function sidebarRound(i: number): Promise<SidebarRound> {
-  const wb = await Workbench.open({ name: `bench-activation-sidebar-${i}`, vsix: VSIX, files: { 'notes.txt': 'nothing to activate on\n' } });
+  const wb = await Workbench.open({ name: `bench-activation-sidebar-${i}`, vsix: VSIX, alsoInstall: ALSO_INSTALL, files: { 'notes.txt': 'nothing to activate on\n' } });
   try {
     const page = wb.page;
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'notes.txt' }).first().waitFor({ timeout: 60_000 });
@@ -298,6 +322,7 @@ async function sidebarRound(i: number): Promise<SidebarRound> {
     await wb.screenshot('sidebar-first-answer', { allowErrors: /./u });
     await wb.runCommand('Developer: Show Running Extensions');
     const vscodeMs = await figureOf(page, DISPLAY_NAME, 30_000);
+    const control = await controlOf(page, logs, 0);
     const hostLogs = filesUnder(logs).filter((f) => /exthost\.log$/u.test(f));
     const eventLine = firstLine(hostLogs, new RegExp(`_doActivateExtension ${EXTENSION_ID.replace('.', '\\.')}`, 'u'));
     const start = eventLine ? stampOf(eventLine) : undefined;
@@ -311,6 +336,7 @@ async function sidebarRound(i: number): Promise<SidebarRound> {
       ownMs: Number(/Activated in ([\d.]+) ms/u.exec(own)?.[1]),
       costs: costsIn(own),
       event: /activationEvent: '([^']+)'/u.exec(eventLine ?? '')?.[1],
+      control,
     };
   } finally {
     await wb.close();
@@ -319,6 +345,8 @@ async function sidebarRound(i: number): Promise<SidebarRound> {
 
 /** The figures of one round of the sidebar path with a key stored. */
 interface KeyRound {
+  /** VS Code's own figure for ours on this path. */
+  vscodeMs?: number;
   /** The click on the activity bar icon to the host log's activation event. */
   clickToEventMs?: number;
   /** The activation event to the Account view's first row drawn (the host log's clock and the bench's: one machine). */
@@ -336,6 +364,7 @@ interface KeyRound {
   rowsAtFirst?: number;
   /** The activation event to the entry's "Early answer for walletAnalyticsAccount" line (a build with it): the early rows handed to VS Code. */
   eventToEarlyRowsMs?: number;
+  control?: ControlRound;
 }
 
 /** The first line matching `pattern` whose time (stampOf) is at or after `since`: this extension host's, after a reload. */
@@ -348,13 +377,28 @@ function lineSince(files: readonly string[], pattern: RegExp, since: number): st
 }
 
 /**
+ * The control's figures in this window (none when it is not installed): its Running Extensions
+ * figure (that editor open now), and its activation event to its command registered, from the lines
+ * after `since`.
+ */
+async function controlOf(page: Workbench['page'], logs: string, since: number, terms?: Terms): Promise<ControlRound | undefined> {
+  if (!CONTROL_VSIX) return undefined;
+  const vscodeMs = await figureOf(page, CONTROL_NAME, 10_000);
+  const event = lineSince(filesUnder(logs).filter((f) => /exthost\.log$/u.test(f)), new RegExp(`_doActivateExtension ${CONTROL_ID.replace(/\./gu, '\\.')}`, 'u'), since);
+  const ready = lineSince(filesUnder(logs).filter((f) => f.includes(CONTROL_ID)), CONTROL_READY, since);
+  const start = event ? stampOf(event) : undefined;
+  const at = ready ? stampOf(ready) : undefined;
+  return { vscodeMs, eventToReadyMs: start !== undefined && at !== undefined ? at - start : undefined, terms };
+}
+
+/**
  * The sidebar path with a key stored: the key set through the extension's own command against the
  * bench's sandbox, the window reloaded (a fresh extension host, the key in SecretStorage), left
  * until idle, then the icon clicked. The first content is the Account view's first row, whoever
  * draws it (the thin entry's early answer, or the features once built).
  */
 async function keyRound(i: number, sandbox: { baseUrl: string; demoKey: string }): Promise<KeyRound> {
-  const wb = await Workbench.open({ name: `bench-activation-key-${i}`, vsix: VSIX, settings: { 'walletAnalytics.baseUrl': sandbox.baseUrl }, files: { 'notes.txt': 'nothing to activate on\n' } });
+  const wb = await Workbench.open({ name: `bench-activation-key-${i}`, vsix: VSIX, alsoInstall: ALSO_INSTALL, settings: { 'walletAnalytics.baseUrl': sandbox.baseUrl }, files: { 'notes.txt': 'nothing to activate on\n' } });
   try {
     const page = wb.page;
     const notes = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'notes.txt' }).first();
@@ -376,6 +420,9 @@ async function keyRound(i: number, sandbox: { baseUrl: string; demoKey: string }
     await account.locator('.monaco-list-row', { hasText: /Balance\s*[\d.]+[KM]? credits/u }).first().waitFor({ timeout: 60_000 });
     const balance = Date.now();
     await wb.screenshot('sidebar-key-stored', { allowErrors: /./u });
+    await wb.runCommand('Developer: Show Running Extensions');
+    const vscodeMs = await figureOf(page, DISPLAY_NAME, 30_000);
+    const control = await controlOf(page, logs, reloaded);
     const ours = (): string[] => filesUnder(logs).filter((f) => f.includes('Wallet Analytics'));
     let built: string | undefined;
     for (const deadline = Date.now() + 60_000; !(built = lineSince(ours(), FEATURES_READY, reloaded)) && Date.now() < deadline; await page.waitForTimeout(200));
@@ -386,6 +433,7 @@ async function keyRound(i: number, sandbox: { baseUrl: string; demoKey: string }
     const start = eventLine ? stampOf(eventLine) : undefined;
     const readyAt = own ? stampOf(own) : undefined;
     return {
+      vscodeMs,
       clickToEventMs: start !== undefined ? start - clicked : undefined,
       eventToFirstRowMs: start !== undefined ? drawn - start : undefined,
       clickToFirstRowMs: drawn - clicked,
@@ -395,6 +443,7 @@ async function keyRound(i: number, sandbox: { baseUrl: string; demoKey: string }
       firstRow,
       rowsAtFirst,
       eventToEarlyRowsMs: start !== undefined && earlyLine ? (stampOf(earlyLine) ?? NaN) - start : undefined,
+      control,
     };
   } finally {
     await wb.close();
@@ -417,6 +466,36 @@ function keyRows(rounds: readonly KeyRound[], fmt: (xs: readonly number[]) => st
     row("… the click to the Account view's first row drawn (the bench's clock)", '—', of((r) => r.clickToFirstRowMs)),
     row('… the click to the balance drawn (the features\' GET /credits)', '—', of((r) => r.clickToBalanceMs)),
     row('… the click to every feature built ("Features ready")', '—', of((r) => r.clickToFeaturesMs)),
+  ];
+}
+
+/** One figure of ours and of the control in the same window, each round. */
+interface Pair {
+  ours?: number;
+  control?: number;
+}
+
+/**
+ * Ours beside the control, a row a figure: each one's median and rounds, and ours less the control's
+ * in the same round (median and rounds): what of the figure is ours.
+ */
+function controlTable(rows: readonly { what: string; pairs: readonly Pair[] }[]): string[] {
+  const nums = (xs: readonly (number | undefined)[]): number[] => xs.flatMap((x) => (x === undefined || Number.isNaN(x) ? [] : [x]));
+  const show = (xs: readonly number[]): string => (xs.length ? `**${median(xs).toFixed(0)} ms** (${xs.map((x) => x.toFixed(0)).join(' / ')})` : 'not read');
+  const lines = rows
+    .filter((r) => r.pairs.some((p) => p.control !== undefined))
+    .map((r) => {
+      const less = nums(r.pairs.map((p) => (p.ours !== undefined && p.control !== undefined ? p.ours - p.control : undefined)));
+      return `| ${r.what} | ${show(nums(r.pairs.map((p) => p.ours)))} | ${show(nums(r.pairs.map((p) => p.control)))} | ${show(less)} |`;
+    });
+  if (lines.length === 0) return [];
+  return [
+    '',
+    "Ours beside the control, a do-nothing extension with the same activation events (its own tiny package, plain JavaScript, an activate() that registers one command: bench/activationControl.ts), installed in the same windows and measured in the same rounds: what VS Code takes for any extension on that path is the control's figure.",
+    '',
+    '| Path: figure | Ours | The control | Ours − the control, the same round |',
+    '| --- | --- | --- | --- |',
+    ...lines,
   ];
 }
 
@@ -495,7 +574,7 @@ async function storedBytes(page: Workbench['page']): Promise<number> {
 }
 
 async function oneRound(i: number, featuresLine: boolean): Promise<Round> {
-  const wb = await Workbench.open({ name: `bench-activation-${i}`, vsix: VSIX, files: { [QUERY_FILE]: QUERY_TEXT, [JSON_FILE]: '{ "a": 1 }\n' } });
+  const wb = await Workbench.open({ name: `bench-activation-${i}`, vsix: VSIX, alsoInstall: ALSO_INSTALL, files: { [QUERY_FILE]: QUERY_TEXT, [JSON_FILE]: '{ "a": 1 }\n' } });
   try {
     const page = wb.page;
     if (SEED_MB !== undefined) {
@@ -534,6 +613,7 @@ async function oneRound(i: number, featuresLine: boolean): Promise<Round> {
     await wb.runCommand('Developer: Show Running Extensions');
     const vscodeMs = await figureOf(page, DISPLAY_NAME, 30_000);
     if (vscodeMs === undefined) throw new Error('Running Extensions showed no activation time for the extension');
+    const control = await controlOf(page, logs, startedAt);
     // The yardstick: JSON's own figure in the same window, once a plain JSON file activated it.
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: JSON_FILE }).first().click();
     // The file opens over the Running Extensions editor; back to it (it lists JSON's row once activated).
@@ -542,6 +622,7 @@ async function oneRound(i: number, featuresLine: boolean): Promise<Round> {
     const jsonMs = await figureOf(page, JSON_ROW, 30_000);
     await wb.screenshot('running-extensions', { allowErrors: /./u });
     const terms = await termsOf(wb);
+    if (control) control.terms = await termsOf(wb, CONTROL_ID);
     const hostLogs = filesUnder(logs).filter((f) => /exthost\.log$/u.test(f));
     const event = lineSince(hostLogs, new RegExp(`_doActivateExtension ${EXTENSION_ID.replace('.', '\\.')}`, 'u'), startedAt);
     const start = event ? stampOf(event) : undefined;
@@ -549,7 +630,7 @@ async function oneRound(i: number, featuresLine: boolean): Promise<Round> {
     const builtAt = ready ? stampOf(ready) : undefined;
     const ownMs = Number(/Activated in ([\d.]+) ms/u.exec(own)?.[1]);
     const since = (t: number | undefined): number | undefined => (start !== undefined && t !== undefined ? t - start : undefined);
-    return { vscodeMs, eventToReadyMs: since(readyAt), ownMs, eventToFeaturesMs: since(builtAt), jsonMs, costs: costsIn(own), terms };
+    return { vscodeMs, eventToReadyMs: since(readyAt), ownMs, eventToFeaturesMs: since(builtAt), jsonMs, costs: costsIn(own), terms, control };
   } finally {
     await wb.close();
   }
@@ -612,7 +693,7 @@ async function main(): Promise<void> {
     if (sandbox) {
       const k = await withRetries(() => keyRound(i, sandbox));
       console.log(
-        `round ${i}, the sidebar opened with a key stored (load ${loadavg()[0]?.toFixed(1)}): click → event ${k.clickToEventMs ?? '?'} ms, event → ready ${k.eventToReadyMs ?? '?'} ms, event → early rows handed ${k.eventToEarlyRowsMs ?? '?'} ms, event → first row ${k.eventToFirstRowMs ?? '?'} ms ("${k.firstRow ?? '?'}", ${k.rowsAtFirst ?? '?'} rows), click → first row ${k.clickToFirstRowMs ?? '?'} ms, click → balance ${k.clickToBalanceMs ?? '?'} ms, click → features built ${k.clickToFeaturesMs ?? '?'} ms`,
+        `round ${i}, the sidebar opened with a key stored (load ${loadavg()[0]?.toFixed(1)}): click → event ${k.clickToEventMs ?? '?'} ms, VS Code ${k.vscodeMs ?? '?'} ms, event → ready ${k.eventToReadyMs ?? '?'} ms (the control: VS Code ${k.control?.vscodeMs ?? '?'} ms, event → ready ${k.control?.eventToReadyMs ?? '?'} ms), event → early rows handed ${k.eventToEarlyRowsMs ?? '?'} ms, event → first row ${k.eventToFirstRowMs ?? '?'} ms ("${k.firstRow ?? '?'}", ${k.rowsAtFirst ?? '?'} rows), click → first row ${k.clickToFirstRowMs ?? '?'} ms, click → balance ${k.clickToBalanceMs ?? '?'} ms, click → features built ${k.clickToFeaturesMs ?? '?'} ms`,
       );
       keyed.push(k);
     }
@@ -621,14 +702,14 @@ async function main(): Promise<void> {
     const costs = Object.entries(r.costs).map(([k, v]) => `${k} ${v} ms`).join(', ');
     const t = r.terms;
     console.log(
-      `round ${i} (load ${loadavg()[0]?.toFixed(1)}): VS Code ${r.vscodeMs} ms (${t ? `code loading ${t.codeLoadingMs} + activate() call ${t.activateCallMs} ms; its promise ${t.activateResolvedMs} ms` : 'terms not read'}; JSON ${r.jsonMs ?? '?'} ms), event → ready ${r.eventToReadyMs ?? '?'} ms, → features ${r.eventToFeaturesMs ?? '?'} ms, "Activated in" ${r.ownMs ?? '?'} ms${costs ? ` (${costs})` : ''}`,
+      `round ${i} (load ${loadavg()[0]?.toFixed(1)}): VS Code ${r.vscodeMs} ms (${t ? `code loading ${t.codeLoadingMs} + activate() call ${t.activateCallMs} ms; its promise ${t.activateResolvedMs} ms` : 'terms not read'}; JSON ${r.jsonMs ?? '?'} ms), event → ready ${r.eventToReadyMs ?? '?'} ms (the control: VS Code ${r.control?.vscodeMs ?? '?'} ms, event → ready ${r.control?.eventToReadyMs ?? '?'} ms), → features ${r.eventToFeaturesMs ?? '?'} ms, "Activated in" ${r.ownMs ?? '?'} ms${costs ? ` (${costs})` : ''}`,
     );
     rounds.push(r);
     }
     if (!PATHS.has('sidebar')) continue;
     const b = await withRetries(() => sidebarRound(i));
     console.log(
-      `round ${i}, the sidebar opened on an idle workbench (load ${loadavg()[0]?.toFixed(1)}; ${b.event ?? 'event not read'}): VS Code ${b.vscodeMs ?? '?'} ms, click → event ${b.clickToEventMs ?? '?'} ms, event → ready ${b.eventToReadyMs ?? '?'} ms (the host's wait for the storage ${b.costs[WAIT_FOR_THE_CALL] ?? '?'} ms), click → "Set API Key" drawn ${b.clickToWelcomeMs ?? '?'} ms, click → features built ${b.clickToFeaturesMs ?? '?'} ms`,
+      `round ${i}, the sidebar opened on an idle workbench (load ${loadavg()[0]?.toFixed(1)}; ${b.event ?? 'event not read'}): VS Code ${b.vscodeMs ?? '?'} ms, click → event ${b.clickToEventMs ?? '?'} ms, event → ready ${b.eventToReadyMs ?? '?'} ms (the control: VS Code ${b.control?.vscodeMs ?? '?'} ms, event → ready ${b.control?.eventToReadyMs ?? '?'} ms; the host's wait for the storage ${b.costs[WAIT_FOR_THE_CALL] ?? '?'} ms), click → "Set API Key" drawn ${b.clickToWelcomeMs ?? '?'} ms, click → features built ${b.clickToFeaturesMs ?? '?'} ms`,
     );
     sidebar.push(b);
   }
@@ -667,6 +748,16 @@ async function main(): Promise<void> {
     ...(sidebar.length ? sidebarRows(sidebar, fmt, fine) : []),
     ...(keyed.length ? keyRows(keyed, fmt) : []),
     ...(featureLoads.length ? [`| Loading the features bundle (dist/features.js, ${(statSync(featuresBundle).size / 1e6).toFixed(2)} MB) alone, the same way | — | ${fmt(featureLoads.map((l) => l.ms))}; its thread's CPU time ${fmt(featureLoads.map((l) => l.cpuMs))}, which the load moves less; heap +${median(featureLoads.map((l) => l.heapMb)).toFixed(0)} MB |`] : []),
+    ...controlTable([
+      { what: "A query file at start-up: VS Code's own figure", pairs: rounds.map((r) => ({ ours: r.vscodeMs, control: r.control?.vscodeMs })) },
+      { what: '… of which loading the code (Startup Performance)', pairs: rounds.map((r) => ({ ours: r.terms?.codeLoadingMs, control: r.control?.terms?.codeLoadingMs })) },
+      { what: "… the wait for activate()'s promise (Finish Activate)", pairs: rounds.map((r) => ({ ours: r.terms?.activateResolvedMs, control: r.control?.terms?.activateResolvedMs })) },
+      { what: '… activation event → first command ready (ours: "Activated in"; the control: its command registered)', pairs: rounds.map((r) => ({ ours: r.eventToReadyMs, control: r.control?.eventToReadyMs })) },
+      { what: "The sidebar on an idle workbench, no key: VS Code's own figure", pairs: sidebar.map((r) => ({ ours: r.vscodeMs, control: r.control?.vscodeMs })) },
+      { what: '… activation event → first command ready', pairs: sidebar.map((r) => ({ ours: r.eventToReadyMs, control: r.control?.eventToReadyMs })) },
+      { what: "The sidebar with a key stored: VS Code's own figure", pairs: keyed.map((r) => ({ ours: r.vscodeMs, control: r.control?.vscodeMs })) },
+      { what: '… activation event → first command ready', pairs: keyed.map((r) => ({ ours: r.eventToReadyMs, control: r.control?.eventToReadyMs })) },
+    ]),
     '',
   ];
   // WA_BENCH_OUT: another file (a partial run's, or an older build's in interleaved rounds).

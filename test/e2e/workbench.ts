@@ -41,6 +41,8 @@ export interface OpenOptions {
   name: string;
   /** A .vsix to install with `code-server --install-extension` before starting (default: the packaged build). */
   vsix?: string | null;
+  /** More .vsix files installed beside it the same way (the activation bench's control extension); a server of its own. */
+  alsoInstall?: readonly string[];
   /** Load the extension from source instead (code-server's extensionDevelopmentPath payload). */
   extensionDevelopmentPath?: string;
   /** User settings on top of the quiet defaults (e.g. walletAnalytics.baseUrl for the sandbox). */
@@ -193,7 +195,7 @@ export class Workbench {
     const shared = sharedServer();
     // The shared server has the packaged .vsix and its own environment: a window wanting another
     // extension, a development path or extra environment variables needs its own server.
-    if (shared && o.env === undefined && o.extensionDevelopmentPath === undefined && vsix === shared.vsix) {
+    if (shared && o.env === undefined && o.extensionDevelopmentPath === undefined && vsix === shared.vsix && !o.alsoInstall?.length) {
       return Workbench.openShared(o, shared, stateDir, workspace, settings);
     }
 
@@ -203,6 +205,7 @@ export class Workbench {
     writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
     const dirs = { stateDir, userDataDir, extensionsDir, env: o.env, workspaceTrust: o.workspaceTrust === true };
     if (vsix) cs.installVsix({ ...dirs, vsix });
+    for (const extra of o.alsoInstall ?? []) cs.installVsix({ ...dirs, vsix: extra });
 
     const server = await cs.startCodeServer({ ...dirs, folder: workspace });
     const release = async (): Promise<void> => {
