@@ -289,10 +289,11 @@ async function hostIdle(logs: string, page: Workbench['page'], quietMs: number):
 }
 
 /** Waits for the extension host to be idle, then clicks the extension's activity bar icon: the click's time, and the window's log folder. */
-async function clickIconWhenIdle(wb: Workbench): Promise<{ logs: string; clicked: number }> {
+async function clickIconWhenIdle(wb: Workbench, beforeClick?: () => Promise<void>): Promise<{ logs: string; clicked: number }> {
   const page = wb.page;
   const logs = join(wb.workspace, '..', 'user-data', 'logs');
   await hostIdle(logs, page, 5_000);
+  await beforeClick?.();
   const icon = page.locator('.part.activitybar .action-item .action-label[aria-label^="Wallet Analytics"]');
   await icon.waitFor({ timeout: 60_000 });
   const clicked = Date.now();
@@ -365,6 +366,10 @@ interface KeyRound {
   /** The activation event to the entry's "Early answer for walletAnalyticsAccount" line (a build with it): the early rows handed to VS Code. */
   eventToEarlyRowsMs?: number;
   control?: ControlRound;
+  /** The activation event to "Features ready". */
+  eventToFeaturesMs?: number;
+  /** The Account view's rows as the page changed them, from the activation event (the click when the event was not read). */
+  timeline?: RowsSeen[];
 }
 
 /** The first line matching `pattern` whose time (stampOf) is at or after `since`: this extension host's, after a reload. */
@@ -375,6 +380,31 @@ function lineSince(files: readonly string[], pattern: RegExp, since: number): st
   }
   return undefined;
 }
+
+/** One change of the Account view's rows in the page: when (the page's Date.now(), the machine's clock), how many, the first's text. */
+interface RowsSeen {
+  t: number;
+  rows: number;
+  first: string;
+}
+
+/**
+ * Starts recording each change of the Account view's rows in the page (a MutationObserver, told of
+ * every change before the frame that paints it): the view's own timeline, to put beside the
+ * extension's lines (its early rows handed, the features built) on the machine's one clock.
+ */
+const WATCH_ACCOUNT_ROWS = `(() => {
+  const seen = [];
+  globalThis.__waAccountRows = seen;
+  const read = () => {
+    const pane = [...document.querySelectorAll('.part.sidebar .pane')].find((p) => p.querySelector('.pane-header')?.textContent?.includes('Account'));
+    const rows = pane ? [...pane.querySelectorAll('.monaco-list-row')] : [];
+    const first = (rows[0]?.textContent ?? '').replace(/\\s+/g, ' ').trim();
+    const last = seen[seen.length - 1];
+    if (!last || last.rows !== rows.length || last.first !== first) seen.push({ t: Date.now(), rows: rows.length, first });
+  };
+  new MutationObserver(read).observe(document.body, { childList: true, subtree: true, characterData: true });
+})()`;
 
 /**
  * The control's figures in this window (none when it is not installed): its Running Extensions
@@ -410,7 +440,9 @@ async function keyRound(i: number, sandbox: { baseUrl: string; demoKey: string }
     const reloaded = Date.now();
     await page.reload();
     await notes.waitFor({ timeout: 90_000 });
-    const { logs, clicked } = await clickIconWhenIdle(wb);
+    const { logs, clicked } = await clickIconWhenIdle(wb, async () => {
+      await page.evaluate(WATCH_ACCOUNT_ROWS);
+    });
     const account = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Account' }) }).first();
     const first = account.locator('.monaco-list-row').first();
     await first.filter({ hasText: /\S/u }).waitFor({ timeout: 60_000 });
@@ -420,6 +452,7 @@ async function keyRound(i: number, sandbox: { baseUrl: string; demoKey: string }
     await account.locator('.monaco-list-row', { hasText: /Balance\s*[\d.]+[KM]? credits/u }).first().waitFor({ timeout: 60_000 });
     const balance = Date.now();
     await wb.screenshot('sidebar-key-stored', { allowErrors: /./u });
+    const timeline = (await page.evaluate('globalThis.__waAccountRows')) as RowsSeen[];
     await wb.runCommand('Developer: Show Running Extensions');
     const vscodeMs = await figureOf(page, DISPLAY_NAME, 30_000);
     const control = await controlOf(page, logs, reloaded);
@@ -444,6 +477,8 @@ async function keyRound(i: number, sandbox: { baseUrl: string; demoKey: string }
       rowsAtFirst,
       eventToEarlyRowsMs: start !== undefined && earlyLine ? (stampOf(earlyLine) ?? NaN) - start : undefined,
       control,
+      timeline: timeline.map((x) => ({ ...x, t: x.t - (start ?? clicked) })),
+      eventToFeaturesMs: start !== undefined && built ? (stampOf(built) ?? NaN) - start : undefined,
     };
   } finally {
     await wb.close();
@@ -695,6 +730,7 @@ async function main(): Promise<void> {
       console.log(
         `round ${i}, the sidebar opened with a key stored (load ${loadavg()[0]?.toFixed(1)}): click → event ${k.clickToEventMs ?? '?'} ms, VS Code ${k.vscodeMs ?? '?'} ms, event → ready ${k.eventToReadyMs ?? '?'} ms (the control: VS Code ${k.control?.vscodeMs ?? '?'} ms, event → ready ${k.control?.eventToReadyMs ?? '?'} ms), event → early rows handed ${k.eventToEarlyRowsMs ?? '?'} ms, event → first row ${k.eventToFirstRowMs ?? '?'} ms ("${k.firstRow ?? '?'}", ${k.rowsAtFirst ?? '?'} rows), click → first row ${k.clickToFirstRowMs ?? '?'} ms, click → balance ${k.clickToBalanceMs ?? '?'} ms, click → features built ${k.clickToFeaturesMs ?? '?'} ms`,
       );
+      console.log(`  the Account view's rows from the event: ${(k.timeline ?? []).map((x) => `${x.t} ms ${x.rows} rows "${x.first.slice(0, 40)}"`).join('; ')} (features built at ${k.eventToFeaturesMs ?? '?'} ms)`);
       keyed.push(k);
     }
     if (PATHS.has('query')) {

@@ -70,6 +70,15 @@ export interface EarlyTree {
   readonly roots: readonly object[];
   item(row: object): vscode.TreeItem;
   readonly loadNow: boolean;
+  /**
+   * A round trip to the workbench, sent when called (a context key set): called a timer after the
+   * rows were answered, it is sent after VS Code's reply with them, so when it comes back the rows
+   * have left the extension host. The features load only then: their bundle's require holds the
+   * thread for a few hundred milliseconds, and a reply still on its way out (VS Code's extension host
+   * writes its messages in a timer, then to the socket, compressed there when the connection is)
+   * waited behind it: the early rows were drawn with the features, not before (bench:activation).
+   */
+  handed(): Promise<void>;
 }
 
 /** One of the Account view's early rows. */
@@ -116,10 +125,11 @@ export function earlyAccountRows(context: vscode.ExtensionContext, baseUrl: stri
 /** A view's early tree in a state, or undefined when the view waits for the features. */
 function earlyTreeOf(context: vscode.ExtensionContext, viewId: string, state: EarlyState | undefined): EarlyTree | undefined {
   if (state === undefined) return undefined;
-  if (viewId === REQUESTS_VIEW) return { roots: [], item: () => new (vscodeApi().TreeItem)(''), loadNow: state === 'checking' };
+  const handed = (): Promise<void> => new ContextKeySetter().set(ContextKeys.earlyRowsHanded, viewId);
+  if (viewId === REQUESTS_VIEW) return { roots: [], item: () => new (vscodeApi().TreeItem)(''), loadNow: state === 'checking', handed };
   if (viewId !== ACCOUNT_VIEW || state !== 'checking') return undefined;
   const rows = earlyAccountRows(context, configuredBaseUrl() ?? '');
-  return { roots: rows, item: (r) => (r instanceof EarlyRow ? r.item : new (vscodeApi().TreeItem)('')), loadNow: true };
+  return { roots: rows, item: (r) => (r instanceof EarlyRow ? r.item : new (vscodeApi().TreeItem)('')), loadNow: true, handed };
 }
 
 /**
@@ -128,7 +138,12 @@ function earlyTreeOf(context: vscode.ExtensionContext, viewId: string, state: Ea
  * Resolves with the state.
  */
 export function answerEarly(context: vscode.ExtensionContext, begun: () => boolean): Promise<EarlyState | undefined> {
-  return earlySidebarState(context).then(
+  return sendEarly(earlySidebarState(context), begun);
+}
+
+/** answerEarly's second half: the context keys for a state read. */
+function sendEarly(read: Promise<EarlyState | undefined>, begun: () => boolean): Promise<EarlyState | undefined> {
+  return read.then(
     async (state) => {
       // Once the features' ConnectionStatus has set the status, it owns these keys: nothing set here after it.
       if (state === undefined || begun()) return state;
@@ -160,10 +175,14 @@ export interface EarlyAnswer {
 
 export function startEarlyAnswer(context: vscode.ExtensionContext): EarlyAnswer {
   let owned = false;
-  const state = answerEarly(context, () => owned);
+  const read = earlySidebarState(context).catch(() => undefined);
+  const state = sendEarly(read, () => owned);
   return {
     state,
-    earlyTree: (viewId) => state.then((s) => earlyTreeOf(context, viewId, s)),
+    // The views are answered once the state is read, not once its context keys have come back (a
+    // round trip to the workbench): the keys were sent first, in the turn the read ended, and VS
+    // Code's messages keep their order, so the Requests view's welcome sees them before its answer.
+    earlyTree: (viewId) => read.then((s) => earlyTreeOf(context, viewId, s)),
     statusSet: () => {
       owned = true;
     },

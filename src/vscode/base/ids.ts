@@ -106,6 +106,8 @@ export const ContextKeys = {
   requestsFiltered: 'walletAnalytics.requestsFiltered',
   /** The walkthrough's first step: a key or the sandbox in use, set only once the walkthrough showed (commands/walkthrough.ts). */
   walkthroughKeyOrSandbox: 'walletAnalytics.walkthrough.keyOrSandbox',
+  /** The view whose early rows were last handed to VS Code (src/vscode/base/firstAnswer.ts): set for its round trip, sent after the rows. */
+  earlyRowsHanded: 'walletAnalytics.earlyRowsHanded',
 } as const;
 
 /** The Requests view's id (package.json contributes.views): the sidebar creates it, the price step focuses it. */

@@ -90,7 +90,7 @@ function contextOf(w: World): Vscode.ExtensionContext {
 
 /** A window with no key stored, trusted, the sandbox off, no profile remembered; `change` on top. */
 function freshWorld(change: Partial<World> = {}): void {
-  Object.assign(world, { trusted: true, settings: {}, secrets: {}, globalState: {}, contextKeys: new Map() }, change);
+  Object.assign(world, { held: undefined, trusted: true, settings: {}, secrets: {}, globalState: {}, contextKeys: new Map() }, change);
   trees.clear();
 }
 
@@ -244,6 +244,47 @@ describe('the sidebar answers first without the features', async () => {
     assert.equal(await loaderCalled, 'the features were loaded');
     assert.equal(world.contextKeys.get(ids.ContextKeys.status), 'checking');
     assert.deepEqual(await requests.getChildren(), [], 'the Requests view lists nothing: its "checking" welcome shows');
+  });
+
+  /** Settles with `what` after a few turns of the event loop (timers and check phases): long past anything that does not wait on a round trip. */
+  const turns = (what: string): Promise<string> =>
+    new Promise<string>((r) => setTimeout(() => setImmediate(() => setTimeout(() => setImmediate(() => r(what)), 0)), 0));
+
+  it('a key stored: the Account view\'s early rows do not wait for the context keys\' round trip', async () => {
+    // The keys are sent first (VS Code keeps the messages' order); before, the rows were answered only
+    // once the keys' set had come back from the workbench, a round trip the features' loading held up.
+    let release: () => void = () => undefined;
+    freshWorld({ secrets: { [API_KEY_SECRET]: 'k' }, settings: { [SettingIds.baseUrl]: 'https://api.example.com' }, held: new Promise<void>((r) => (release = r)) });
+    activate();
+    const account = trees.get(ids.ACCOUNT_VIEW);
+    const rows = await Promise.race([rowsOf(account), turns('the rows waited for the keys')]);
+    assert.equal(Array.isArray(rows) ? rows.length : rows, 5);
+    assert.equal(world.contextKeys.get(ids.ContextKeys.status), 'checking', 'the status was sent before the rows');
+    release();
+    await turns('this window settled');
+  });
+
+  it('a key stored: the features load once a round trip sent after the early rows has come back, not before', async () => {
+    // Their bundle's require holds the extension host's thread; VS Code's reply with the rows is
+    // written in a timer and then through the socket, and before, the require (a timer and a check
+    // phase after the rows) came first: the rows were drawn with the features.
+    let release: () => void = () => undefined;
+    // What an earlier test's views sent a timer after their answers is sent before this window opens.
+    await turns('the tests before settled');
+    freshWorld({ secrets: { [API_KEY_SECRET]: 'k' }, settings: { [SettingIds.baseUrl]: 'https://api.example.com' } });
+    const { loads, loaderCalled } = activate();
+    const account = trees.get(ids.ACCOUNT_VIEW);
+    assert.ok(account);
+    // The keys' sets came back; from now on every round trip is held.
+    await turns('the keys set');
+    world.held = new Promise<void>((r) => (release = r));
+    assert.equal(((await account.getChildren()) ?? []).length, 5);
+    assert.equal(world.contextKeys.has(ids.ContextKeys.earlyRowsHanded), false, 'nothing is sent in the turn that answers the rows');
+    assert.equal(await Promise.race([loaderCalled, turns('the features waited')]), 'the features waited');
+    assert.equal(loads(), 0);
+    assert.equal(world.contextKeys.get(ids.ContextKeys.earlyRowsHanded), ids.ACCOUNT_VIEW, 'the round trip was sent, after the rows');
+    release();
+    assert.equal(await loaderCalled, 'the features were loaded');
   });
 
   it('the early rows stay answered until the features redraw the view with theirs', async () => {
