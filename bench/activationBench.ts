@@ -370,6 +370,8 @@ interface KeyRound {
   eventToFeaturesMs?: number;
   /** The Account view's rows as the page changed them, from the activation event (the click when the event was not read). */
   timeline?: RowsSeen[];
+  /** The page's long tasks (≥ 50 ms of its main thread) from the activation event, each its start and length. */
+  longTasks?: { t: number; ms: number }[];
 }
 
 /** The first line matching `pattern` whose time (stampOf) is at or after `since`: this extension host's, after a reload. */
@@ -404,6 +406,10 @@ const WATCH_ACCOUNT_ROWS = `(() => {
     if (!last || last.rows !== rows.length || last.first !== first) seen.push({ t: Date.now(), rows: rows.length, first });
   };
   new MutationObserver(read).observe(document.body, { childList: true, subtree: true, characterData: true });
+  // The page's own long tasks (50 ms or more of its main thread): what the drawing may wait behind.
+  const long = [];
+  globalThis.__waLongTasks = long;
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) long.push({ t: Math.round(performance.timeOrigin + e.startTime), ms: Math.round(e.duration) }); }).observe({ type: 'longtask' });
 })()`;
 
 /**
@@ -453,6 +459,7 @@ async function keyRound(i: number, sandbox: { baseUrl: string; demoKey: string }
     const balance = Date.now();
     await wb.screenshot('sidebar-key-stored', { allowErrors: /./u });
     const timeline = (await page.evaluate('globalThis.__waAccountRows')) as RowsSeen[];
+    const longTasks = (await page.evaluate('globalThis.__waLongTasks')) as { t: number; ms: number }[];
     await wb.runCommand('Developer: Show Running Extensions');
     const vscodeMs = await figureOf(page, DISPLAY_NAME, 30_000);
     const control = await controlOf(page, logs, reloaded);
@@ -478,6 +485,7 @@ async function keyRound(i: number, sandbox: { baseUrl: string; demoKey: string }
       eventToEarlyRowsMs: start !== undefined && earlyLine ? (stampOf(earlyLine) ?? NaN) - start : undefined,
       control,
       timeline: timeline.map((x) => ({ ...x, t: x.t - (start ?? clicked) })),
+      longTasks: longTasks.map((x) => ({ ...x, t: x.t - (start ?? clicked) })),
       eventToFeaturesMs: start !== undefined && built ? (stampOf(built) ?? NaN) - start : undefined,
     };
   } finally {
@@ -730,7 +738,7 @@ async function main(): Promise<void> {
       console.log(
         `round ${i}, the sidebar opened with a key stored (load ${loadavg()[0]?.toFixed(1)}): click → event ${k.clickToEventMs ?? '?'} ms, VS Code ${k.vscodeMs ?? '?'} ms, event → ready ${k.eventToReadyMs ?? '?'} ms (the control: VS Code ${k.control?.vscodeMs ?? '?'} ms, event → ready ${k.control?.eventToReadyMs ?? '?'} ms), event → early rows handed ${k.eventToEarlyRowsMs ?? '?'} ms, event → first row ${k.eventToFirstRowMs ?? '?'} ms ("${k.firstRow ?? '?'}", ${k.rowsAtFirst ?? '?'} rows), click → first row ${k.clickToFirstRowMs ?? '?'} ms, click → balance ${k.clickToBalanceMs ?? '?'} ms, click → features built ${k.clickToFeaturesMs ?? '?'} ms`,
       );
-      console.log(`  the Account view's rows from the event: ${(k.timeline ?? []).map((x) => `${x.t} ms ${x.rows} rows "${x.first.slice(0, 40)}"`).join('; ')} (features built at ${k.eventToFeaturesMs ?? '?'} ms)`);
+      console.log(`  the Account view's rows from the event: ${(k.timeline ?? []).map((x) => `${x.t} ms ${x.rows} rows "${x.first.slice(0, 40)}"`).join('; ')} (features built at ${k.eventToFeaturesMs ?? '?'} ms); the page's long tasks: ${(k.longTasks ?? []).filter((x) => x.t > -500).map((x) => `${x.t} ms for ${x.ms} ms`).join(', ') || 'none'}`);
       keyed.push(k);
     }
     if (PATHS.has('query')) {

@@ -68,7 +68,8 @@ function registerAll(context: vscode.ExtensionContext, started: number): Extensi
   // checked); it stops as the features' ConnectionStatus first sets the status.
   const early = startEarlyAnswer(context);
   const load = (): Promise<TestSurface> =>
-    (features ??= import('./vscode/features').then(
+    // Not while a view's early rows are on their way out: the bundle's require holds the thread.
+    (features ??= early.rowsOut().then(() => import('./vscode/features')).then(
       (f) => f.activateFeatures(context, { started, activationMs, channel, standIns, statusSet: early.statusSet }),
       (e: unknown) => {
         channel.error(`The features did not load: ${String(e)}`);

@@ -70,15 +70,6 @@ export interface EarlyTree {
   readonly roots: readonly object[];
   item(row: object): vscode.TreeItem;
   readonly loadNow: boolean;
-  /**
-   * A round trip to the workbench, sent when called (a context key set): called a timer after the
-   * rows were answered, it is sent after VS Code's reply with them, so when it comes back the rows
-   * have left the extension host. The features load only then: their bundle's require holds the
-   * thread for a few hundred milliseconds, and a reply still on its way out (VS Code's extension host
-   * writes its messages in a timer, then to the socket, compressed there when the connection is)
-   * waited behind it: the early rows were drawn with the features, not before (bench:activation).
-   */
-  handed(): Promise<void>;
 }
 
 /** One of the Account view's early rows. */
@@ -125,11 +116,10 @@ export function earlyAccountRows(context: vscode.ExtensionContext, baseUrl: stri
 /** A view's early tree in a state, or undefined when the view waits for the features. */
 function earlyTreeOf(context: vscode.ExtensionContext, viewId: string, state: EarlyState | undefined): EarlyTree | undefined {
   if (state === undefined) return undefined;
-  const handed = (): Promise<void> => new ContextKeySetter().set(ContextKeys.earlyRowsHanded, viewId);
-  if (viewId === REQUESTS_VIEW) return { roots: [], item: () => new (vscodeApi().TreeItem)(''), loadNow: state === 'checking', handed };
+  if (viewId === REQUESTS_VIEW) return { roots: [], item: () => new (vscodeApi().TreeItem)(''), loadNow: state === 'checking' };
   if (viewId !== ACCOUNT_VIEW || state !== 'checking') return undefined;
   const rows = earlyAccountRows(context, configuredBaseUrl() ?? '');
-  return { roots: rows, item: (r) => (r instanceof EarlyRow ? r.item : new (vscodeApi().TreeItem)('')), loadNow: true, handed };
+  return { roots: rows, item: (r) => (r instanceof EarlyRow ? r.item : new (vscodeApi().TreeItem)('')), loadNow: true };
 }
 
 /**
@@ -171,18 +161,42 @@ export interface EarlyAnswer {
    * is set (seconds on a busy machine) the early "no key" is still the one to show.
    */
   statusSet(): void;
+  /**
+   * Resolves when no early rows are on their way out to VS Code: the entry loads the features only
+   * then (src/extension.ts). Their bundle's require holds the extension host's thread for a few
+   * hundred milliseconds, and VS Code's reply with a view's rows (a chain of microtasks after the
+   * rows are answered, then a write in a timer, then the socket's) waited behind it: with a key
+   * stored the Account view's early rows were drawn with the features, not before (bench:activation;
+   * the Watches view, which has no early answer, asks in the same turn and started the load at once).
+   * A timer from the call, every view answered in that turn has its reply queued; a round trip to
+   * the workbench sent after the rows (a context key set) has come back once they have left.
+   */
+  rowsOut(): Promise<void>;
 }
 
 export function startEarlyAnswer(context: vscode.ExtensionContext): EarlyAnswer {
   let owned = false;
   const read = earlySidebarState(context).catch(() => undefined);
   const state = sendEarly(read, () => owned);
+  const aTimer = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+  /** The round trip sent after the last early rows answered (none yet: settled). */
+  let out: Promise<void> = Promise.resolve();
+  const tree = (viewId: string, s: EarlyState | undefined): EarlyTree | undefined => {
+    const t = earlyTreeOf(context, viewId, s);
+    if (t && t.roots.length > 0) {
+      out = aTimer()
+        .then(() => new ContextKeySetter().set(ContextKeys.earlyRowsHanded, viewId))
+        .catch(() => undefined);
+    }
+    return t;
+  };
   return {
     state,
     // The views are answered once the state is read, not once its context keys have come back (a
     // round trip to the workbench): the keys were sent first, in the turn the read ended, and VS
     // Code's messages keep their order, so the Requests view's welcome sees them before its answer.
-    earlyTree: (viewId) => read.then((s) => earlyTreeOf(context, viewId, s)),
+    earlyTree: (viewId) => read.then((s) => tree(viewId, s)),
+    rowsOut: () => aTimer().then(() => out),
     statusSet: () => {
       owned = true;
     },

@@ -106,15 +106,8 @@ class TreeProxy implements vscode.TreeDataProvider<unknown> {
         this.answeredEarly = true;
         for (const row of early.roots) this.earlyRows.set(row, early);
         // The features check what the early rows say is being checked; their coming redraws the view
-        // (forward). Not before the rows have left: the features' bundle is required in a microtask of
-        // import() and holds the thread for a few hundred milliseconds, and VS Code's reply with these
-        // rows (a chain of microtasks after this one, then a write in a timer, then the socket's)
-        // waited behind it. A timer from now the reply is queued; a
-        // round trip sent then comes back after it (firstAnswer.ts handed()), and the features load.
-        if (early.loadNow) {
-          const load = (): void => void this.slot.get().catch(() => undefined);
-          setTimeout(() => void early.handed().then(load, load), 0);
-        }
+        // (forward). The loader waits for these rows to have left (firstAnswer.ts rowsOut).
+        if (early.loadNow) void this.slot.get().catch(() => undefined);
         return [...early.roots];
       }
     }

@@ -102,12 +102,13 @@ describe('the sidebar answers first without the features', async () => {
   const ids = await import('../../../../src/vscode/base/ids');
   const { API_KEY_SECRET, SettingIds } = await import('../../../../src/core/ids');
   const { StorageKeys } = await import('../../../../src/core/storage');
-  const declared = declaredIn({ contributes: { views: { walletAnalytics: [{ id: ids.ACCOUNT_VIEW }, { id: ids.REQUESTS_VIEW }] } } });
+  const declared = declaredIn({ contributes: { views: { walletAnalytics: [{ id: ids.ACCOUNT_VIEW }, { id: ids.REQUESTS_VIEW }, { id: ids.WATCHES_VIEW }] } } });
 
   /**
    * The entry's wiring (src/extension.ts): the stand-ins, with the early answer for the views it
-   * covers. The loader is counted, and `loaderCalled` settles when it is first called; the features
-   * never finish here, so a view that waits for them waits on.
+   * covers. The loader waits, as the entry's does, until no early rows are on their way out
+   * (rowsOut); its starts are counted, and `loaderCalled` settles at the first; the features never
+   * finish here, so a view that waits for them waits on.
    */
   function activate(features: (sink: StandInSink) => Promise<unknown> = () => new Promise(() => undefined)): {
     loads: () => number;
@@ -119,13 +120,14 @@ describe('the sidebar answers first without the features', async () => {
     let called: (what: string) => void = () => undefined;
     const loaderCalled = new Promise<string>((r) => (called = r));
     const context = contextOf(world);
-    const { earlyTree, statusSet } = startEarlyAnswer(context);
+    const { earlyTree, statusSet, rowsOut } = startEarlyAnswer(context);
     let built: Promise<unknown> | undefined;
-    const load = (): Promise<unknown> => {
-      loads++;
-      called('the features were loaded');
-      return (built ??= features(sink));
-    };
+    const load = (): Promise<unknown> =>
+      (built ??= rowsOut().then(() => {
+        loads++;
+        called('the features were loaded');
+        return features(sink);
+      }));
     const sink = registerStandIns(context, declared, load, undefined, earlyTree);
     const requests = trees.get(ids.REQUESTS_VIEW);
     assert.ok(requests, 'the Requests view has its stand-in');
@@ -264,27 +266,33 @@ describe('the sidebar answers first without the features', async () => {
     await turns('this window settled');
   });
 
-  it('a key stored: the features load once a round trip sent after the early rows has come back, not before', async () => {
+  it('a key stored: the features load once a round trip sent after the early rows has come back, not before, though the Watches view asks at once', async () => {
     // Their bundle's require holds the extension host's thread; VS Code's reply with the rows is
-    // written in a timer and then through the socket, and before, the require (a timer and a check
-    // phase after the rows) came first: the rows were drawn with the features.
+    // written in a timer and then through the socket. Before, the Watches view (no early answer),
+    // asked in the same turn as the Account view, started the load at once, and the Account view's
+    // own load came a timer and a check phase after its rows: the rows were drawn with the features.
     let release: () => void = () => undefined;
     // What an earlier test's views sent a timer after their answers is sent before this window opens.
     await turns('the tests before settled');
     freshWorld({ secrets: { [API_KEY_SECRET]: 'k' }, settings: { [SettingIds.baseUrl]: 'https://api.example.com' } });
     const { loads, loaderCalled } = activate();
     const account = trees.get(ids.ACCOUNT_VIEW);
-    assert.ok(account);
+    const watches = trees.get(ids.WATCHES_VIEW);
+    assert.ok(account && watches);
     // The keys' sets came back; from now on every round trip is held.
     await turns('the keys set');
     world.held = new Promise<void>((r) => (release = r));
-    assert.equal(((await account.getChildren()) ?? []).length, 5);
+    // The sidebar opened: its views ask together (the Watches view waits for the features).
+    const rows = account.getChildren();
+    void watches.getChildren();
+    assert.equal(((await rows) ?? []).length, 5);
     assert.equal(world.contextKeys.has(ids.ContextKeys.earlyRowsHanded), false, 'nothing is sent in the turn that answers the rows');
     assert.equal(await Promise.race([loaderCalled, turns('the features waited')]), 'the features waited');
     assert.equal(loads(), 0);
     assert.equal(world.contextKeys.get(ids.ContextKeys.earlyRowsHanded), ids.ACCOUNT_VIEW, 'the round trip was sent, after the rows');
     release();
     assert.equal(await loaderCalled, 'the features were loaded');
+    assert.equal(loads(), 1);
   });
 
   it('the early rows stay answered until the features redraw the view with theirs', async () => {
