@@ -66,7 +66,9 @@ function registerAll(context: vscode.ExtensionContext, started: number): Extensi
   // The sidebar's first answer from one SecretStorage read, not the features (a person with no key
   // sees "Set API Key" at once; one with a key, the Account view's first rows while the connection is
   // checked); it stops as the features' ConnectionStatus first sets the status.
+  let lap = performance.now();
   const early = startEarlyAnswer(context);
+  costs.push(`the early answer's reads ${(performance.now() - lap).toFixed(1)} ms`);
   const load = (): Promise<TestSurface> =>
     // Not while a view's early rows are on their way out: the bundle's require holds the thread.
     (features ??= early.rowsOut().then(() => import('./vscode/features')).then(
@@ -84,6 +86,7 @@ function registerAll(context: vscode.ExtensionContext, started: number): Extensi
     }),
   );
   // A key stored meanwhile (in another window) is news only the features can tell: they load.
+  lap = performance.now();
   context.subscriptions.push(context.secrets.onDidChange(() => void early.state.then((s) => (s === undefined ? undefined : load())).catch(() => undefined)));
   // A query file open now, or opened later, needs its language features without a command first.
   const loadSoon = (): void => void afterActivation().then(load).catch(() => undefined);
@@ -96,6 +99,7 @@ function registerAll(context: vscode.ExtensionContext, started: number): Extensi
     });
     context.subscriptions.push(opened);
   }
+  costs.push(`the key and query-file watches ${(performance.now() - lap).toFixed(1)} ms`);
   activationMs = performance.now() - started;
   // The clock is written out: a new channel's first lines are stamped when its file opens, which can
   // be seconds later when the features' load holds the thread (bench/activationBench.ts reads it, and
