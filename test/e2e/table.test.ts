@@ -299,6 +299,15 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     assert.ok(header.startsWith('address,label,first_seen,') && header.includes(',realized_pnl_usd_7d,') && !header.includes('_30d'), header.slice(0, 200));
     rmSync(target, { force: true });
     await step('exported');
+    // The line under the grid stays one line beside the long message: the position once wrapped to
+    // two ("Row 1 of 40,784 ·" above "realized_pnl_usd_7d") and the message was cut mid-path.
+    const posLines = await frame.locator('.status-pos').evaluate((e) => {
+      const range = e.ownerDocument.createRange();
+      range.selectNodeContents(e);
+      return new Set(Array.from(range.getClientRects() as ArrayLike<{ top: number }>, (r) => Math.round(r.top))).size;
+    });
+    assert.equal(posLines, 1, 'the position under the grid reads on one line');
+    assert.match((await frame.locator('.status-msg').getAttribute('title')) ?? '', /^Exported [\d,]+ rows × 166 columns to /u, 'the whole message in its tooltip');
   });
 
   it('offers a cell’s actions and hands the column’s addresses to another endpoint, price first', async () => {
