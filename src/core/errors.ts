@@ -356,7 +356,10 @@ export class NoAnswerError extends WalletApiError {
 export class NotFoundError extends WalletApiError {
   readonly kind = 'notFound' as const;
   constructor(ctx: CallContext & { status?: number; serverMessage?: string } = {}) {
-    super(refusal(`${ctx.what ? l10n.t('Not found: {0}.', ctx.what) : l10n.t('Not found.')}${said(ctx.serverMessage)}`, ctx), { ...ctx, charged: 'no' });
+    // An unknown request id: what to do next, in words every host can act on (a service finds a
+    // request only under the key it was sent with: another profile's, the runner's WA_API_KEY).
+    const next = ctx.endpointId === 'request' ? ` ${l10n.t('Check the id, and that this key is the one it was sent with: the request history (free) lists this key’s requests.')}` : '';
+    super(refusal(`${ctx.what ? l10n.t('Not found: {0}.', ctx.what) : l10n.t('Not found.')}${said(ctx.serverMessage)}${next}`, ctx), { ...ctx, charged: 'no' });
   }
 }
 

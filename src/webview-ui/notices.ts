@@ -130,11 +130,13 @@ export class StatusLine {
   say(text: string, aside?: string): void {
     this.msg.classList.remove('error');
     this.msg.textContent = text;
+    this.msg.title = aside ? `${text} ${aside}` : text;
     if (aside) this.msg.append(el('span', { className: 'status-aside', text: ` ${aside}`, attrs: { 'aria-hidden': 'true' } }));
   }
 
   error(text: string): void {
     this.msg.classList.add('error');
     this.msg.textContent = text;
+    this.msg.title = text;
   }
 }

@@ -164,5 +164,13 @@ describe('the sidebar without a key: the welcome view', { timeout: 240_000 }, ()
     assert.match(await pane('Account').innerText(), /API key\s*sandbox/u);
     await wb.waitForNotification(/Sandbox running/u);
     await wb.screenshot('sandbox-started');
+    // The toast reads whole (it once showed one line, "every command …", cut before it said the key
+    // is untouched) and offers the next step: a first call, its price shown before anything is sent.
+    assert.deepEqual(await wb.cutInToast('Sandbox running'), [], 'no text in the toast is cut off');
+    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'Sandbox running' }).first();
+    await toast.locator('.monaco-button', { hasText: 'Run an Endpoint…' }).click();
+    await wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Top Traders of Tokens…' }).first().waitFor({ timeout: 30_000 });
+    await wb.screenshot('sandbox-first-call');
+    await wb.closeQuickInput();
   });
 });

@@ -141,6 +141,10 @@ describe('compare two results and combine their addresses, in Chromium', { timeo
     await toast.locator('.monaco-button', { hasText: 'Use as Input…' }).first().click();
     const pnl = wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'PnL of Wallets…' }).first();
     await pnl.waitFor({ timeout: 30_000 });
+    await wb.screenshot('address-sets-use-as-input');
+    // Every endpoint's price reads whole on its line: the heading of the endpoints that take the
+    // other kind once sat on the first of them and cut its price to "1…".
+    assert.deepEqual(await wb.cutQuickPickRows(), [], 'no endpoint or price in the picker is cut off');
     await pnl.click();
     // The endpoint's own flow: the price before anything is sent (a step, or a modal above confirmAbove).
     const text = await wb.priceShown();

@@ -230,6 +230,9 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
     await wb.page.keyboard.press('Enter');
     await wb.waitForNotification(/Not sent, nothing charged/u, 30_000);
     await wb.screenshot('price-enter-enter-refused');
+    // The person chose Cancel: the toast says so whole, not a refusal cut at "not kn…" (it once read
+    // as if the extension had refused, in one line cut before its end).
+    assert.deepEqual(await wb.cutInToast(/Not sent, nothing charged/u), [], 'no text in the toast is cut off');
     assert.equal(await balance(), before, 'nothing was charged');
   });
 

@@ -299,6 +299,15 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     assert.ok(header.startsWith('address,label,first_seen,') && header.includes(',realized_pnl_usd_7d,') && !header.includes('_30d'), header.slice(0, 200));
     rmSync(target, { force: true });
     await step('exported');
+    // The line under the grid stays one line beside the long message: the position once wrapped to
+    // two ("Row 1 of 40,784 ·" above "realized_pnl_usd_7d") and the message was cut mid-path.
+    const posLines = await frame.locator('.status-pos').evaluate((e) => {
+      const range = e.ownerDocument.createRange();
+      range.selectNodeContents(e);
+      return new Set(Array.from(range.getClientRects() as ArrayLike<{ top: number }>, (r) => Math.round(r.top))).size;
+    });
+    assert.equal(posLines, 1, 'the position under the grid reads on one line');
+    assert.match((await frame.locator('.status-msg').getAttribute('title')) ?? '', /^Exported [\d,]+ rows × 166 columns to /u, 'the whole message in its tooltip');
   });
 
   it('offers a cell’s actions and hands the column’s addresses to another endpoint, price first', async () => {
@@ -465,6 +474,23 @@ describe('the results table on a 100,000 × 640 file in Chromium', { timeout: 60
     await wb.page.keyboard.press('Escape');
     await panel.waitFor({ state: 'hidden', timeout: 5000 });
     assert.ok(await frame.evaluate(() => (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className.includes('scroller')), 'the focus is back on the grid');
+  });
+
+  stepWithShot(() => wb, 'Apply Saved View… with none saved says how to make one, whole, and its button does it', async () => {
+    const more = frame.locator('.toolbar button.more');
+    await more.focus();
+    await wb.page.keyboard.press('Enter');
+    await frame.locator('.menu[role=menu]').waitFor({ timeout: 5000 });
+    await frame.locator('.menu[role=menu] [role=menuitem]', { hasText: 'Apply Saved View…' }).click();
+    await wb.waitForNotification(/No saved views for/u);
+    await wb.screenshot('table-no-saved-views');
+    // It once showed one line, cut before it said how to make a view (a toast without a button).
+    assert.deepEqual(await wb.cutInToast(/No saved views for/u), [], 'no text in the toast is cut off');
+    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: /No saved views for/u }).first();
+    await toast.locator('.monaco-button', { hasText: 'Save View As…' }).click();
+    await wb.quickInput.locator('.quick-input-title', { hasText: /^Save View As/u }).waitFor({ timeout: 15_000 });
+    await wb.closeQuickInput();
+    await wb.clearNotifications();
   });
 
   stepWithShot(() => wb, 'saves the view from the table’s own More menu, by keyboard (issue 15)', async () => {

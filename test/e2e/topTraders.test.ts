@@ -9,6 +9,8 @@
 //   token addresses, sees the price (200 credits) before anything is sent, confirms, sees the
 //   completion notification and opens the result. In the same window, "Check a Request…" with an id
 //   the sandbox does not know shows a helpful error, whole, on screen.
+// - Cancel on a queued job's progress stops waiting only: the note says so whole and shows the
+//   Requests view, where the job is listed.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -36,6 +38,24 @@ before(async () => {
 after(async () => {
   await wb?.close();
 });
+
+/** Runs Trending Tokens from the palette: hours (default 1), then the price, Enter on each, as a person accepting the defaults. */
+async function runTrending(): Promise<void> {
+  await wb.runCommand(TRENDING);
+  for (let step = 0; step < 4; step++) {
+    await wb.quickInputField.waitFor({ state: 'visible', timeout: 15_000 });
+    const run = wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Run' });
+    if (await run.first().isVisible()) {
+      assert.match(await wb.quickInput.innerText(), /50 credits/u, 'the price is shown before sending');
+      await wb.page.keyboard.press('Enter');
+      break;
+    }
+    const title = (await wb.quickInput.locator('.quick-input-title').innerText()).trim();
+    await wb.page.keyboard.press('Enter');
+    // The next step is on screen once the quick input's title is another step's.
+    if (title !== '') await wb.quickInput.locator('.quick-input-title').filter({ hasNotText: title }).waitFor({ timeout: 15_000 });
+  }
+}
 
 describe('the sidebar: a running job turns done, live', { timeout: 300_000 }, () => {
   const pane = (title: string): Locator => wb.page.locator('.pane', { has: wb.page.locator('.pane-header', { hasText: new RegExp(`^\\s*${title}`, 'u') }) });
@@ -65,21 +85,7 @@ describe('the sidebar: a running job turns done, live', { timeout: 300_000 }, ()
   });
 
   it('shows a job under Running with a spinner while the sandbox works on it', async () => {
-    await wb.runCommand(TRENDING);
-    // Hours (default 1), then the price: Enter on each, as a person accepting the defaults.
-    for (let step = 0; step < 4; step++) {
-      await wb.quickInputField.waitFor({ state: 'visible', timeout: 15_000 });
-      const run = wb.quickInput.locator('.quick-input-list .monaco-list-row', { hasText: 'Run' });
-      if (await run.first().isVisible()) {
-        assert.match(await wb.quickInput.innerText(), /50 credits/u, 'the price is shown before sending');
-        await wb.page.keyboard.press('Enter');
-        break;
-      }
-      const title = (await wb.quickInput.locator('.quick-input-title').innerText()).trim();
-      await wb.page.keyboard.press('Enter');
-      // The next step is on screen once the quick input's title is another step's.
-      if (title !== '') await wb.quickInput.locator('.quick-input-title').filter({ hasNotText: title }).waitFor({ timeout: 15_000 });
-    }
+    await runTrending();
     const running = row('Trending Tokens').filter({ has: wb.page.locator('.codicon-loading') });
     await running.waitFor({ timeout: 15_000 });
     assert.match(await pane('Requests').innerText(), /Running/u);
@@ -317,5 +323,35 @@ describe('a helpful error, on screen', { timeout: 180_000 }, () => {
     assert.equal(cut, false, 'the error is not cut off');
     await assert.rejects(wb.screenshot('unknown-request'), /Error notification on screen/u);
     await wb.screenshot('unknown-request-allowed', { allowErrors: /Check a Request/u });
+  });
+});
+
+describe('Cancel on a queued job stops waiting only', { timeout: 240_000 }, () => {
+  it('says whole that the job still runs and where its file goes, with the Requests view a click away', async () => {
+    wb.shotsAs('cancel-wait');
+    // The sandbox may answer before the click lands (a job takes 1 to 8 s here): then run it again.
+    let stopped = false;
+    for (let attempt = 0; attempt < 3 && !stopped; attempt++) {
+      await wb.clearNotifications();
+      await runTrending();
+      const waiting = wb.page.locator('.notifications-toasts .notification-toast', { hasText: /Trending Tokens: queued/u }).first();
+      await waiting.waitFor({ timeout: 30_000 });
+      await waiting.locator('.monaco-button', { hasText: 'Cancel' }).click({ timeout: 5000 }).catch(() => undefined);
+      stopped = await Promise.race([
+        wb.waitForNotification(/Stopped waiting/u, 30_000).then(() => true),
+        wb.waitForNotification(/Trending Tokens is ready/u, 30_000).then(() => false),
+      ]);
+    }
+    assert.ok(stopped, 'Cancel landed while the job was waiting, in one of three runs');
+    await wb.screenshot('stopped-waiting');
+    // It once showed one line ("Stopped waiting. The job req_… still runs on the s…"), cut before
+    // where the file goes: a toast without a button shows collapsed (issue 23).
+    assert.deepEqual(await wb.cutInToast(/Stopped waiting/u), [], 'no text in the toast is cut off');
+    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: /Stopped waiting/u }).first();
+    await toast.locator('.monaco-button', { hasText: 'Show Requests' }).click();
+    // The job it stopped waiting for is listed there, beside the sidebar's first Trending run.
+    const requests = wb.page.locator('.pane', { has: wb.page.locator('.pane-header', { hasText: /^\s*Requests/u }) });
+    await until('the stopped job listed under Requests', async () => (await requests.locator('.monaco-list-row', { hasText: 'Trending Tokens' }).count()) >= 2, 30_000);
+    await wb.screenshot('requests-shown');
   });
 });

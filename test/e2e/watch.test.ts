@@ -58,6 +58,14 @@ describe('watches: a query watched inside a daily budget, in Chromium', { timeou
     const button = await welcome.locator('.monaco-button', { hasText: 'Watch This…' }).boundingBox();
     const view = await pane('Watches').locator('.pane-body').boundingBox();
     assert.ok(button && view && button.y >= view.y && button.y + button.height <= view.y + view.height, `the button ${JSON.stringify(button)} inside the view ${JSON.stringify(view)}`);
+    // Pressed with nothing open, it says what a watch works on, whole (it once showed one line, cut
+    // before the query file and the pipeline), with the Requests view a click away.
+    await welcome.locator('.monaco-button', { hasText: 'Watch This…' }).click();
+    await wb.waitForNotification(/Watch This works on/u);
+    await wb.screenshot('nothing-to-watch');
+    assert.deepEqual(await wb.cutInToast(/Watch This works on/u), [], 'no text in the toast is cut off');
+    assert.equal(await wb.page.locator('.notifications-toasts .notification-toast', { hasText: /Watch This works on/u }).locator('.monaco-button', { hasText: 'Show Requests' }).count(), 1);
+    await wb.clearNotifications();
   });
 
   step('Watch This… on the query file: every hour, a threshold, the most per run, then the one approval with the budget it lives in', async () => {

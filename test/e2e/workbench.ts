@@ -556,6 +556,28 @@ export class Workbench {
     await this.page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'detached', timeout: 5000 });
   }
 
+  /**
+   * The texts of the toast holding `text` that a person cannot read whole: its message, source or a
+   * button cut to "…". A toast without a button shows collapsed, on one line (issue 23), so a long
+   * message without one ends mid-sentence.
+   */
+  async cutInToast(text: string | RegExp): Promise<string[]> {
+    const toast = this.page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+    return toast
+      .locator('.notification-list-item-message, .notification-list-item-source, .monaco-button')
+      .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1).map((e) => e.textContent ?? ''));
+  }
+
+  /**
+   * The rows of the open quick pick whose first line (the label and its description, such as a
+   * price) is cut to "…": the row's text container is narrower than what it holds.
+   */
+  async cutQuickPickRows(): Promise<string[]> {
+    return this.quickInput
+      .locator('.quick-input-list .quick-input-list-rows > .quick-input-list-row:first-child .monaco-icon-label-container')
+      .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent ?? ''));
+  }
+
   /** The messages of the error notifications on screen. */
   async errorNotifications(): Promise<string[]> {
     const toasts = this.page.locator('.notifications-toasts .notification-toast', { has: this.page.locator('.codicon-error') });

@@ -276,7 +276,10 @@ export async function approvePrice(
       if (run === 'copyAsCode') return copied();
       // Held at its smallest bill, the one amount known; the budgets' words said a larger bill is charged whole.
       if (run === true) return held({ kind: 'approved', shown: `${words.message} ${words.known} (ceiling lifted for this call)`, credits: q.credits, ceilingLifted: true }, q.credits);
-      void vscode.window.showWarningMessage(gate.refusal);
+      // The person chose Cancel (or closed the dialog): say only that nothing left, in one line. The
+      // refusal's reasons (the ceiling, the next refresh) read as the extension refusing, and a toast
+      // without a button shows one line, cut before them (issue 23); they stay in the outcome.
+      void vscode.window.showInformationMessage(l10n.t('Not sent, nothing charged: you chose Cancel.'));
       return { kind: 'refused', message: gate.refusal };
     }
     case 'modal': {

@@ -17,9 +17,17 @@ export function registerSandboxAndResultCommands(
         { location: vscode.ProgressLocation.Window, title: l10n.t('Starting the Wallet Analytics sandbox…') },
         () => deps.connection.startSandbox(),
       );
-      void vscode.window.showInformationMessage(
-        l10n.t('Sandbox running at {0}: every command now works on synthetic data, with no key, no credits and no network. Your API key is untouched.', s.baseUrl),
-      );
+      // With a button: a toast without one shows collapsed, on one line, cut before "Your API key is
+      // untouched" (issue 23). The button is the next step, a first call (free here; its price shows first).
+      const first = l10n.t('Run an Endpoint…');
+      void vscode.window
+        .showInformationMessage(
+          l10n.t('Sandbox running at {0}: every command now works on synthetic data, with no key, no credits and no network. Your API key is untouched.', s.baseUrl),
+          first,
+        )
+        .then((a) => {
+          if (a === first) void vscode.commands.executeCommand(CommandIds.runEndpoint);
+        });
       return s.baseUrl;
     }),
     registerCommand(CommandIds.stopSandbox, async () => {

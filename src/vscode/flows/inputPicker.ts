@@ -21,13 +21,19 @@ function targetItems(targets: readonly InputTarget[]): TargetItem[] {
   for (const t of targets) {
     if (t.fits === false && !shownOther) {
       shownOther = true;
-      items.push({ label: l10n.t('Take {0}: “{1}” looks like {2}', t.wants, t.offer.column, roleText(t.offer.role)), kind: vscode.QuickPickItemKind.Separator });
+      // A line without a heading: a separator's label sits on the right of the group's first row and
+      // cut that row's price to "1…". Each row below says what it takes, with a warning icon.
+      items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
     }
     const list = t.cut ? `the first ${thousands(t.count)} of ${thousands(t.offer.distinct)} (the most per request)` : thousands(t.count);
     items.push({
       label: `${t.fits === false ? '$(warning) ' : ''}${t.ep.title}`,
       description: `${t.price.text}`,
-      detail: l10n.t('Takes {0}: {1} {2} from “{3}” ({4}). {5}', t.wants, list, t.count === 1 ? 'address' : 'addresses', t.offer.column, roleText(t.offer.role), t.ep.summary),
+      // The detail line shows about 85 characters: a row of the other kind says so first.
+      detail:
+        t.fits === false
+          ? l10n.t('Takes {0}, but “{1}” looks like {2}: {3} {4}. {5}', t.wants, t.offer.column, roleText(t.offer.role), list, t.count === 1 ? 'address' : 'addresses', t.ep.summary)
+          : l10n.t('Takes {0}: {1} {2} from “{3}” ({4}). {5}', t.wants, list, t.count === 1 ? 'address' : 'addresses', t.offer.column, roleText(t.offer.role), t.ep.summary),
       target: t,
     });
   }

@@ -12,7 +12,7 @@ import { makeDownloader } from './downloader';
 import { GlobalStatePersistence } from '../../core/jobs/persistence';
 import type { InputFiles } from '../../core/jobs/inputFiles';
 import { resultsFolder } from './resultsFolder';
-import { CommandIds } from '../base/ids';
+import { CommandIds, REQUESTS_VIEW } from '../base/ids';
 import { l10n } from '../../shared/l10n';
 import { showError, showWarning } from '../base/errors';
 import { fmtCredits } from '../../core/numberText';
@@ -137,9 +137,17 @@ export class JobService implements vscode.Disposable {
         }),
     );
     if (!settled) {
-      void vscode.window.showInformationMessage(
-        l10n.t('Stopped waiting. The job {0} still runs on the server; its file will be downloaded to {1} and listed under Requests when it is done.', job.requestId, this.folder()),
-      );
+      // With a button: a toast without one shows collapsed, on one line, cut before it said the job
+      // still runs (and was charged) and where its file goes (issue 23). The button goes where it shows.
+      const show = l10n.t('Show Requests');
+      void vscode.window
+        .showInformationMessage(
+          l10n.t('Stopped waiting. The job {0} still runs on the server; its file will be downloaded to {1} and listed under Requests when it is done.', job.requestId, this.folder()),
+          show,
+        )
+        .then((a) => {
+          if (a === show) void vscode.commands.executeCommand(`${REQUESTS_VIEW}.focus`);
+        });
       return undefined;
     }
     await this.announce(settled);

@@ -70,7 +70,12 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
     const all = read(state);
     const views = viewsOf(all, snap.scope);
     if (views.length === 0) {
-      void vscode.window.showInformationMessage(l10n.t('No saved views for {0} yet: sort, filter and choose columns, then run "Save View As…".', whose(snap)));
+      // With a button, the step it names: a toast without one showed one line, cut before it said
+      // how to make a view (issue 23).
+      const save = l10n.t('Save View As…');
+      void vscode.window.showInformationMessage(l10n.t('No saved views for {0} yet: sort, filter and choose columns, then run "Save View As…".', whose(snap)), save).then((a) => {
+        if (a === save) void vscode.commands.executeCommand(CommandIds.saveTableView);
+      });
       return undefined;
     }
     const last = lastView(all, snap.scope)?.name;

@@ -20,7 +20,7 @@ import { Threshold, WatchTarget, type WatchRecord } from '../../core/watch/model
 import { checkInterval, nextSlot, parseInterval, parseTimeOfDay, periodOf, scheduleText, slotOf, type Schedule } from '../../core/watch/schedule';
 import { sinceText } from '../../core/watch/changes';
 import type { HistoryItem } from '../../core/history/merge';
-import { CommandIds, WATCHES_VIEW } from '../base/ids';
+import { CommandIds, REQUESTS_VIEW, WATCHES_VIEW } from '../base/ids';
 import { showError, showErrorIn } from '../base/errors';
 import { readSettings } from '../base/settings';
 import { askText } from '../base/personQuestions';
@@ -250,7 +250,14 @@ async function watchThis(deps: WatchCommandDeps, arg: unknown, extra: unknown): 
   }
   const found = args.target ?? targetOf(arg, deps);
   if (!found) {
-    void vscode.window.showInformationMessage(l10n.t('Watch This works on a past request (right-click it in the Requests view), a .waquery.json query file or a .wapipe.json pipeline (open it, or right-click it in the Explorer).'));
+    // With a button: the Watches view's welcome button lands here with nothing open, and a toast
+    // without a button showed one line, cut before the query file and the pipeline (issue 23).
+    const show = l10n.t('Show Requests');
+    void vscode.window
+      .showInformationMessage(l10n.t('Watch This works on a past request (right-click it in the Requests view), a .waquery.json query file or a .wapipe.json pipeline (open it, or right-click it in the Explorer).'), show)
+      .then((a) => {
+        if (a === show) void vscode.commands.executeCommand(`${REQUESTS_VIEW}.focus`);
+      });
     return undefined;
   }
   if ('problem' in found) {

@@ -256,6 +256,15 @@ describe('client errors: each refusal and failure is typed, actionable, and says
     assert.equal(e.charged, 'no');
     assert.match(e.message, /GET \/request\/req_gone/u);
     assert.match(e.message, /No request req_gone/u);
+    // What to do next, in words any host can act on (the toast of "Check a Request…" once ended at
+    // the server's words): check the id, and the key it was sent with.
+    assert.match(e.message, /Check the id, and that this key is the one it was sent with/u);
+  });
+
+  it('not found (404) on another path says no word about request ids', async () => {
+    const f = await serve((_h, res) => json(res, 404, errorBody('not_found', 'No such creator')));
+    const e = await failure(client(f).call('trending', trending), NotFoundError);
+    assert.doesNotMatch(e.message, /Check the id/u);
   });
 
   it('no key set → run “Set API Key”, nothing sent', async () => {
