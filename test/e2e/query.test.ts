@@ -264,6 +264,11 @@ describe('a Wallet Database query written in the editor, checked, run and run ag
     await (await lens(/^▶ Run — last answer/u)).click();
     const msg = await wb.waitForNotification(/Free: nothing was sent and no credits were spent/u, 30_000);
     assert.match(msg, /Opened the answer of this query from .+: [\d,]+ matching wallets/u);
+    // The blue button a person takes by habit sends nothing; Run Anyway, which spends, comes second.
+    const buttons = await wb.toastButtons(/Free: nothing was sent/u);
+    assert.deepEqual(buttons.map((b) => b.primary), [true, false]);
+    assert.equal(buttons[0]?.label, 'Keep This Answer');
+    assert.match(buttons[1]?.label ?? '', /^Run Anyway \([\d,]+ credits\)$/u);
     // The answer opened again: its tab is the active one and its editor has drawn.
     await wb.page.locator('.tabs-container .tab.active', { hasText: /wallet_database-\d{4}-\d{2}-\d{2}-\d{4}(-\d+)?\.json/u }).first().waitFor({ timeout: 30_000 });
     await drawn();

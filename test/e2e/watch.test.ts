@@ -97,6 +97,11 @@ describe('watches: a query watched inside a daily budget, in Chromium', { timeou
     await wb.waitForNotification(/Watching “winners\.waquery\.json” every hour; the first run is at (?:\d{4}-\d{2}-\d{2} )?\d{2}:00 UTC/u);
     // The toast's button that spends says how much, as every spending button does.
     await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Run Now (up to 200,000 credits)' }).first().waitFor({ timeout: 15_000 });
+    // The blue button a person takes by habit sends nothing: the watch waits for its time; Run Now comes second.
+    assert.deepEqual(await wb.toastButtons(/Watching “winners\.waquery\.json”/u), [
+      { label: 'Wait for the First Run', primary: true },
+      { label: 'Run Now (up to 200,000 credits)', primary: false },
+    ]);
     await watchRow().waitFor({ timeout: 15_000 });
     await detail('Last result').waitFor({ timeout: 15_000 });
     const text = (await pane('Watches').innerText()).replace(/\s+/gu, ' ');

@@ -569,6 +569,16 @@ export class Workbench {
   }
 
   /**
+   * The buttons of the toast holding `text`, in order, each with whether VS Code draws it as the
+   * primary one (the blue button a person takes by habit): a button that spends is never primary.
+   */
+  async toastButtons(text: string | RegExp): Promise<{ label: string; primary: boolean }[]> {
+    const toast = this.page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+    await toast.locator('.monaco-button').first().waitFor({ timeout: 15_000 });
+    return toast.locator('.monaco-button').evaluateAll((els) => els.map((e) => ({ label: (e.textContent ?? '').trim(), primary: !e.classList.contains('secondary') })));
+  }
+
+  /**
    * The rows of the open quick pick whose first line (the label and its description, such as a
    * price) is cut to "…": the row's text container is narrower than what it holds.
    */

@@ -35,6 +35,15 @@ export async function pickCancelFirst<V>(cancel: Choice<V>, choices: readonly Ch
   return pick === undefined ? cancel.value : pick.value;
 }
 
+/**
+ * A note with a paid action one click away: its first button (the one VS Code draws as the
+ * notification's primary, the one a person takes by habit) is `keep`, which sends nothing; `spend`
+ * (naming what it may charge) comes second. True only when the person clicked `spend`.
+ */
+export async function offerSpend(message: string, keep: string, spend: string): Promise<boolean> {
+  return (await vscode.window.showInformationMessage(message, keep, spend)) === spend;
+}
+
 /** The text typed in a box (a name, a time, an amount typed to confirm a bill), or undefined on Escape. */
 export function askText(options: vscode.InputBoxOptions): Promise<string | undefined> {
   return Promise.resolve(vscode.window.showInputBox(options));

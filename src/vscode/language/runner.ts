@@ -17,6 +17,7 @@ import { queryDocument } from './documents';
 import type { QueryFieldService } from './fieldService';
 import { l10n } from '../../shared/l10n';
 import { showError, showWarning } from '../base/errors';
+import { offerSpend } from '../base/personQuestions';
 import { fmtCredits, thousands } from '../../core/numberText';
 
 /** Arguments of the run commands (CodeLens, palette, tests). */
@@ -110,8 +111,9 @@ export class QueryRunner {
       `Opened the answer of this query${chain} from ${ago(run.at, now)}: ${thousands(run.total)} matching wallets. ` +
       `Free: nothing was sent and no credits were spent (that run cost ${fmtCredits(run.charged)}; the same query returns the same wallets until the hourly refresh at ${fmtRefreshTime(nextRefresh(run.at))}).`;
     const again = `Run Anyway (${thousands(quote(queryEndpoint(run.chain), {}, { knownMatches: run.total, matchesAt: run.at, now }).credits)} credits)`;
-    void vscode.window.showInformationMessage(message, again).then((a) => {
-      if (a === again) void this.run(doc.uri, { ...args, fresh: true });
+    // The first button sends nothing (the answer is open already); Run Anyway, which spends, comes second.
+    void offerSpend(message, l10n.t('Keep This Answer'), again).then((yes) => {
+      if (yes) void this.run(doc.uri, { ...args, fresh: true });
     });
     return { status: 'cached', run, opened: file, message };
   }

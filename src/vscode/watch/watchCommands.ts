@@ -23,7 +23,7 @@ import type { HistoryItem } from '../../core/history/merge';
 import { CommandIds, REQUESTS_VIEW, WATCHES_VIEW } from '../base/ids';
 import { showError, showErrorIn } from '../base/errors';
 import { readSettings } from '../base/settings';
-import { askText } from '../base/personQuestions';
+import { askText, offerSpend } from '../base/personQuestions';
 import { chargedTo, type PriceQuestions } from '../calls/priceStep';
 import { openResult } from '../results/open';
 import { openInTable } from '../table/tableEditor';
@@ -236,8 +236,9 @@ function offerRunNow(deps: WatchCommandDeps, w: WatchRecord, message: string): v
   // "up to": the approved amount is the most a run may charge (a pipeline's bounded price is not
   // always exact, and the stored approval does not say which; a run above it is skipped).
   const run = w.approval.credits > 0 ? l10n.t('Run Now (up to {0})', fmtCredits(w.approval.credits)) : l10n.t('Run Now');
-  void vscode.window.showInformationMessage(message, run).then((a) => {
-    if (a === run) void deps.watches.runNow(w.id);
+  // The first button sends nothing: the watch runs at its time unless the person clicks Run Now.
+  void offerSpend(message, l10n.t('Wait for the First Run'), run).then((yes) => {
+    if (yes) void deps.watches.runNow(w.id);
   });
 }
 
