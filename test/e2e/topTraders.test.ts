@@ -336,6 +336,8 @@ describe('Cancel on a queued job stops waiting only', { timeout: 240_000 }, () =
       await runTrending();
       const waiting = wb.page.locator('.notifications-toasts .notification-toast', { hasText: /Trending Tokens: queued/u }).first();
       await waiting.waitFor({ timeout: 30_000 });
+      // The price question left when Run was chosen: it once stayed 1.5 s, busy, still reading "Run — … credits", beside this note.
+      assert.equal(await wb.quickInput.isVisible(), false, 'the price question is gone once the call is sent');
       await waiting.locator('.monaco-button', { hasText: 'Cancel' }).click({ timeout: 5000 }).catch(() => undefined);
       stopped = await Promise.race([
         wb.waitForNotification(/Stopped waiting/u, 30_000).then(() => true),

@@ -114,7 +114,7 @@ export class PriceQuestions {
       { label: q.label, detail: q.detail, value: true },
       ...(q.copy ? [{ label: `$(code) ${COPY_AS_CODE}`, detail: l10n.t('As a command line, Python, TypeScript or PowerShell. Nothing is sent or charged.'), value: 'copyAsCode' as const }] : []),
       cancelChoice<PriceAnswer>(false, l10n.t('Nothing is sent.')),
-    ], { placeholder: q.placeholder });
+    ], { placeholder: q.placeholder, final: true });
     const v = pick?.[0];
     return v === true ? true : v === 'copyAsCode' ? 'copyAsCode' : false;
   }

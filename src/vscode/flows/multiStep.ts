@@ -13,7 +13,9 @@ export class BackSignal extends Error {
  * editor (the results table) takes it back a moment later, after the next question showed, so
  * that question's keys went to the table (Enter on the price confirmation did nothing, Escape
  * did not close it). A question shown over a held step replaces it without handing the focus
- * back; the held one is disposed after. Only the last step of a flow waits out HOLD_MS.
+ * back; the held one is disposed after. The last question of a flow (the price step) is not held:
+ * it leaves as soon as it is answered, so it never shows "Run — 50 credits", busy, beside the
+ * notification that the call was sent.
  */
 const HOLD_MS = 1_500;
 let held: { readonly input: vscode.QuickInput; readonly timer: ReturnType<typeof setTimeout> } | undefined;
@@ -57,7 +59,8 @@ export interface PickItem<T> extends vscode.QuickPickItem {
 export function pickStep<T>(
   t: StepTitle,
   items: readonly PickItem<T>[],
-  opts: { placeholder?: string; canPickMany?: boolean; matchOnDetail?: boolean; selected?: readonly T[] } = {},
+  /** `final`: no question follows this one (the price step): answered, it leaves at once, not held busy beside what it started. */
+  opts: { placeholder?: string; canPickMany?: boolean; matchOnDetail?: boolean; selected?: readonly T[]; final?: boolean } = {},
 ): Promise<T[] | undefined> {
   return new Promise((resolve, reject) => {
     const qp = vscode.window.createQuickPick<PickItem<T>>();
@@ -77,7 +80,7 @@ export function pickStep<T>(
     const done = (f: () => void, gone = false) => {
       if (settled) return;
       settled = true;
-      if (gone) qp.dispose();
+      if (gone || opts.final === true) qp.dispose();
       else hold(qp);
       f();
     };
