@@ -47,6 +47,7 @@ import { filterResult } from '../src/core/pipeline/filter';
 import { validateInput } from '../src/core/spec/catalog';
 import { quote } from '../src/core/money/pricing';
 import * as addressesModule from '../src/core/spec/addresses';
+import { isPackedList } from '../src/core/spec/packedList';
 import { storageOn } from '../src/core/storage';
 import { JobStore } from '../src/core/jobs/store';
 import { GlobalStatePersistence } from '../src/core/jobs/persistence';
@@ -173,7 +174,8 @@ async function prepare(p: PathName): Promise<void> {
   if (!t) return;
   // As inputPicker.ts targetInputs cuts it: through firstAddresses when this build has it (it keeps the reader's check), else a copy.
   const first = (addressesModule as unknown as Record<string, unknown>).firstAddresses;
-  const list = typeof first === 'function' ? (first as (l: readonly string[], n: number) => string[])(t.offer.addresses, t.count) : t.offer.addresses.slice(0, t.count);
+  // This build's list may be packed (spec/packedList.ts: firstAddresses keeps it packed); an older build's is strings.
+  const list = typeof first === 'function' ? (first as (l: unknown, n: number) => unknown)(t.offer.addresses, t.count) : (t.offer.addresses as readonly string[]).slice(0, t.count);
   chosen = { ep: t.ep, key: t.field.key, raw: { [t.field.key]: list } };
   if (p === 'save-job') {
     // The call before: a job on the same list, done and kept in the window's history.
@@ -215,7 +217,7 @@ async function runPath(p: PathName, scratch: string): Promise<string> {
       const v = validateInput(chosen.ep, chosen.raw);
       if (!v.ok) return `refused: ${v.errors[0] ?? ''}`;
       const list = v.input[chosen.key];
-      return `${chosen.ep.id} ${Array.isArray(list) ? list.length : 0} ${quote(chosen.ep, v.input).text}`;
+      return `${chosen.ep.id} ${Array.isArray(list) || isPackedList(list) ? list.length : 0} ${quote(chosen.ep, v.input).text}`;
     }
     case 'save-job': {
       // jobService.ts track: the accepted job on the chosen list (read before the clock, as for the price step) put in the store and saved.

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { addressProblem } from '../../core/spec/addresses';
 import { badEntriesText, duplicatesText, parseAddressList, parseAddressListSliced, type ParsedList } from '../../core/addressLists/listText';
+import type { PackedList } from '../../core/spec/packedList';
 import { shortTitle, validateInput, type Endpoint } from '../../core/spec/catalog';
 import type { FieldSpec } from '../../core/spec/fields';
 import type { JobRecord } from '../../core/jobs/job';
@@ -156,7 +157,7 @@ function rangeText(f: FieldSpec): string {
   return `at most ${thousands(f.max ?? 0)}`;
 }
 
-async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): Promise<string[] | undefined> {
+async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): Promise<string[] | PackedList | undefined> {
   const chain = f.chain ?? 'main';
   const what = f.label.toLowerCase();
   for (;;) {
@@ -204,7 +205,7 @@ async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): 
 }
 
 /** Shows what is wrong with a list before anything is sent; resolves the list to use, or undefined to pick again. */
-async function reviewList(parsed: ParsedList, f: FieldSpec, t: StepTitle): Promise<string[] | undefined> {
+async function reviewList(parsed: ParsedList, f: FieldSpec, t: StepTitle): Promise<string[] | PackedList | undefined> {
   const what = f.label.toLowerCase();
   const n = parsed.valid.length;
   const dup = duplicatesText(parsed) ? ` ${duplicatesText(parsed) ?? ''}` : '';
