@@ -33,25 +33,18 @@ while (!statSync(join(root, 'package.json'), { throwIfNoEntry: false })?.isFile(
 const workerFile = join(root, 'dist', 'tableWorker.js');
 const BASE = 'http://127.0.0.1:1';
 
+/** Scratch folders, removed after. */
 const folders: string[] = [];
-function folder(): string {
-  const f = mkdtempSync(join(tmpdir(), 'wa-packed-'));
-  folders.push(f);
-  return f;
-}
-after(() => {
-  for (const f of folders) rmSync(f, { recursive: true, force: true });
-});
+const folder = (): string => folders[folders.push(mkdtempSync(join(tmpdir(), 'wa-packed-'))) - 1] ?? '';
+after(() => folders.forEach((f) => rmSync(f, { recursive: true, force: true })));
 
 /** globalState as the extension host keeps it: each update stored as a JSON copy. */
-class Memento {
-  readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
-  }
+function memento(): { get<T>(key: string): T | undefined; update(key: string, value: unknown): Promise<void> } {
+  const values = new Map<string, unknown>();
+  return {
+    get: <T>(key: string) => values.get(key) as T | undefined,
+    update: (key, value) => Promise.resolve(void values.set(key, value === undefined ? undefined : JSON.parse(JSON.stringify(value)))),
+  };
 }
 
 const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -72,7 +65,7 @@ const endpoint = (id: string): Endpoint => findEndpoint(id) ?? assert.fail(`no e
 
 /** The unsettled call's id AmbiguousCalls stores for these inputs. */
 async function ambiguousId(input: Record<string, unknown>): Promise<string> {
-  const m = new Memento();
+  const m = memento();
   await new AmbiguousCalls(storageOn(m), () => 1_000).remember(BASE, 'pnl', input);
   const saved = m.get<{ id: string }[]>(StorageKeys.ambiguousCalls.key) ?? [];
   return saved[0]?.id ?? assert.fail('nothing remembered');
@@ -90,7 +83,7 @@ async function listFiles(input: Record<string, unknown>): Promise<{ files: [stri
 
 /** The ids a window's recent inputs are kept by: one input remembered as an array, then packed, is one entry. */
 async function recentCount(inputs: Record<string, unknown>[]): Promise<number> {
-  const m = new Memento();
+  const m = memento();
   const storage = new Storage({ globalState: m, workspaceState: m }, new InputFiles(folder()));
   for (const [i, input] of inputs.entries()) await storage.rememberInput('pnl', input, 1_000 + i);
   return (await storage.recentInputs('pnl')).length;
@@ -181,11 +174,11 @@ describe('a list source and "use as input" carry a long list packed through the 
       assert.equal(v.input.wallets, wallets, 'checked as it is');
       assert.deepEqual(quote(pnl, v.input), quote(pnl, { wallets: list }), 'the price');
       assert.equal(await jsonTextSliced(encodeRequest(pnl, v.input).body as Record<string, unknown>), expectBody, 'the body sent');
-      const m = new Memento();
+      const m = memento();
       await new AmbiguousCalls(storageOn(m), () => 1_000).remember(BASE, 'pnl', v.input);
       assert.equal(m.get<{ id: string }[]>(StorageKeys.ambiguousCalls.key)?.length, 1);
       const jobsDir = folder();
-      const state = new Memento();
+      const state = memento();
       const jobs = new JobStore(new GlobalStatePersistence(storageOn(state), new InputFiles(jobsDir)));
       await jobs.put({ requestId: 'r1', endpointId: 'pnl', inputs: v.input, cost: 5 * n, baseUrl: BASE, profileId: 'default', submittedAt: '2026-11-29T03:00:00.000Z', state: 'pending' });
       const names = readdirSync(join(jobsDir, 'inputs'));
