@@ -6,6 +6,7 @@
  * choice carries its price for this very list (pricing.ts quote), so every picker shows it. Pure.
  */
 import type { Chain } from '../spec/addresses';
+import { firstOfList, listItems, type PackedList } from '../spec/packedList';
 import { ENDPOINTS, validateInput, type Endpoint } from '../spec/catalog';
 import { roleFits, roleWanted, type AddressRole, type ListWant } from '../table/columnKind';
 import type { FieldSpec } from '../spec/fields';
@@ -20,8 +21,8 @@ export interface ListOffer {
   readonly chain: Chain;
   /** Whose addresses the column holds (columnKind.ts addressRole); undefined when nothing says. */
   readonly role: AddressRole | undefined;
-  /** Distinct addresses, in order (at least the first `max` of the largest target). */
-  readonly addresses: readonly string[];
+  /** Distinct addresses, in order (at least the first `max` of the largest target); a long list packed (spec/packedList.ts). */
+  readonly addresses: readonly string[] | PackedList;
   /** How many distinct addresses the column holds in all (may pass addresses.length). */
   readonly distinct: number;
 }
@@ -86,14 +87,14 @@ export function rankTargets(offers: readonly ListOffer[]): { targets: InputTarge
     const offer = mine.find((o) => o.role !== undefined && roleFits(o.role, wants)) ?? mine.find((o) => o.role === undefined) ?? mine[0];
     if (!offer) continue;
     const max = field.max ?? Infinity;
-    const list = offer.addresses.length > max ? offer.addresses.slice(0, max) : offer.addresses;
+    const list = firstOfList(offer.addresses, max);
     const least = field.min ?? 1;
     if (list.length < least) {
       refused.push({ ep, field, reason: l10n.t('takes at least {0}', thousands(least)) });
       continue;
     }
     // A short sample proves the other fields are optional or defaulted; the length was checked above.
-    const checked = validateInput(ep, { [field.key]: list.slice(0, Math.max(1, least)) });
+    const checked = validateInput(ep, { [field.key]: listItems(list, 0, Math.max(1, least)) });
     if (!checked.ok) continue;
     const input = { ...checked.input, [field.key]: list };
     targets.push({

@@ -4,6 +4,7 @@ import { escapeMarkdown, markdownCode, markdownCodeBlock } from '../markdown';
 import type { HistoryItem } from './merge';
 import { l10n } from '../l10n';
 import { compactCredits, fmtCredits, thousands } from '../numberText';
+import { isPackedList } from '../spec/packedList';
 
 /** The endpoint's title as a row label (the palette's trailing "…" dropped); the id when unknown. */
 export function endpointTitle(endpointId: string): string {
@@ -34,7 +35,7 @@ export function inputSummary(inputs: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const k in inputs) {
     const v = inputs[k];
-    const n = Array.isArray(v) ? v.length : shortenedList(v)?.count;
+    const n = Array.isArray(v) || isPackedList(v) ? v.length : shortenedList(v)?.count;
     if (n !== undefined) parts.push(`${thousands(n)} ${n === 1 ? k.replace(/s$/u, '') : k}`);
     else if (k === 'query') parts.push('query');
     else if (typeof v === 'string' && v.length > 16) parts.push(`${k} ${v.slice(0, 4)}…${v.slice(-4)}`);
@@ -79,8 +80,8 @@ export function inputsForTooltip(inputs: Record<string, unknown>, maxItems = 20)
   const view: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(inputs)) {
     const short = shortenedList(v);
-    const list = Array.isArray(v) ? v : short?.first;
-    const count = Array.isArray(v) ? v.length : short?.count;
+    const list = Array.isArray(v) ? v : isPackedList(v) ? v.items(0, maxItems) : short?.first;
+    const count = Array.isArray(v) || isPackedList(v) ? v.length : short?.count;
     if (list && count !== undefined && (count > maxItems || short)) {
       view[k] = [...list.slice(0, maxItems), `… ${thousands(count)} in all`];
     } else view[k] = v;

@@ -1,6 +1,7 @@
 /** A queued job as the extension tracks it, from submit to a file on disk. */
 import { scopeKey } from '../transport/profiles';
 import { counted, thousands } from '../numberText';
+import { isPackedList } from '../spec/packedList';
 
 export type JobState =
   /** Accepted by the server; waiting for `url`. */
@@ -73,7 +74,7 @@ export function isLive(j: JobRecord): boolean {
 export function summariseInputs(inputs: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(inputs)) {
-    if (Array.isArray(v)) parts.push(`${thousands(v.length)} ${v.length === 1 ? k.replace(/s$/u, '') : k}`);
+    if (Array.isArray(v) || isPackedList(v)) parts.push(`${thousands(v.length)} ${v.length === 1 ? k.replace(/s$/u, '') : k}`);
     else if (k === 'query') parts.push('query');
     else if (typeof v === 'string' && v.length > 16) parts.push(`${k} ${v.slice(0, 4)}…${v.slice(-4)}`);
     else if (v !== undefined) parts.push(`${k} ${String(v)}`);

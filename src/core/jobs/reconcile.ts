@@ -18,6 +18,7 @@ import { CancelledError } from '../errors';
 import { ACK_TIMEOUT_MS } from '../transport/httpFailures';
 import type { RequestRecord } from '../spec/wire';
 import { l10n } from '../l10n';
+import { isPackedList } from '../spec/packedList';
 
 /** How far the server's clock (createdAt) may be from ours, either way. */
 export const RECONCILE_CLOCK_SKEW_MS = 2 * 60_000;
@@ -174,6 +175,12 @@ function sameEndpoint(recorded: string, endpointId: string): boolean {
  */
 export function sameInputs(sent: unknown, recorded: unknown): boolean {
   if (isEmpty(sent) || isEmpty(recorded)) return isEmpty(sent) && isEmpty(recorded);
+  // A list carried packed (spec/packedList.ts): against a summary, only its count and first items are read.
+  if (isPackedList(sent)) {
+    const s = listSummary(recorded);
+    if (!s) return sameInputs(sent.toArray(), recorded);
+    return s.count === sent.length && s.first.length <= sent.length && (s.first.length > 0 || s.count === 0) && sameInputs(sent.items(0, s.first.length), [...s.first]);
+  }
   if (Array.isArray(sent)) {
     if (Array.isArray(recorded)) return recorded.length === sent.length && sent.every((v, i) => sameInputs(v, recorded[i]));
     const s = listSummary(recorded);

@@ -5,7 +5,8 @@
  * first asks for an explicit "may charge again".
  */
 import { createHash } from 'node:crypto';
-import { arrayPieces } from '../spec/jsonText';
+import { arrayPieces, packedJsonPieces } from '../spec/jsonText';
+import { isPackedList } from '../spec/packedList';
 import type { MergedList } from '../mergedList';
 import { StorageKeys, type Storage } from '../storage';
 
@@ -35,6 +36,11 @@ function stable(v: unknown): string {
  * which is an object is JSON.stringify's, which writes each such item as stable does.
  */
 async function stablePieces(v: unknown, put: (text: string) => void): Promise<void> {
+  // A long list carried packed (spec/packedList.ts): its items are strings, so stable's text is the array's JSON.
+  if (isPackedList(v)) {
+    await packedJsonPieces(v, put);
+    return;
+  }
   if (Array.isArray(v)) {
     await arrayPieces(v, put, (part) => (part.some((x) => x !== null && typeof x === 'object') ? part.map(stable).join(',') : JSON.stringify(part).slice(1, -1)));
     return;

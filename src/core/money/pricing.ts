@@ -7,6 +7,7 @@ import type { Endpoint } from '../spec/catalog';
 import { fmtRefreshTime, nextRefresh, sameRefreshPeriod } from '../spec/refresh';
 import { l10n } from '../l10n';
 import { fmtCredits, thousands } from '../numberText';
+import { isPackedList } from '../spec/packedList';
 
 export interface Quote {
   /**
@@ -49,7 +50,7 @@ export function quote(ep: Endpoint, input: Record<string, unknown>, ctx: QuoteCo
       return { credits: rule.credits, exact: true, text: fmtCredits(rule.credits) };
     case 'perItem': {
       const v = input[rule.field];
-      const n = Array.isArray(v) ? v.length : 0;
+      const n = Array.isArray(v) || isPackedList(v) ? v.length : 0;
       const credits = n * rule.credits;
       return {
         credits,

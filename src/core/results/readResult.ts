@@ -11,6 +11,7 @@ import { checkedAddresses, type Chain, type DistinctAddresses } from '../spec/ad
 import { addressRole, pickAddressColumnOf, SAMPLE_ROWS, type AddressColumn, type AddressRole, type ListWant } from '../table/columnKind';
 import { RemoteTable, type PackedAddresses } from '../table/remoteTable';
 import type { ParsedList } from '../spec/listParse';
+import { isPackedList, type PackedList } from '../spec/packedList';
 import type { ExportResult } from '../table/exportView';
 import type { SortKey, TaskOptions, ViewQuery } from '../table/types';
 import { addressFilesOf } from './files';
@@ -119,6 +120,11 @@ export class ResultReader {
     return this.table.addresses(column, chain, options);
   }
 
+  /** As `addresses`, a long list kept one packed string on this thread (spec/packedList.ts), a short one strings. */
+  addressesPacked(column: number, chain: Chain, options: TaskOptions & { limit?: number } = {}): ReturnType<RemoteTable['addressesPacked']> {
+    return this.table.addressesPacked(column, chain, options);
+  }
+
   /** As `addresses`, the list left packed as it crossed: for a step that only writes or counts it (a pipeline's take step). */
   packedAddresses(column: number, chain: Chain, options: TaskOptions & { limit?: number } = {}): Promise<PackedAddresses> {
     return this.table.packedAddresses(column, chain, options);
@@ -173,7 +179,9 @@ export class ResultReader {
 }
 
 /** One list that a result offers: an address column's distinct addresses (merged over the files of an extracted .zip). */
-interface ResultList extends DistinctAddresses {
+interface ResultList extends Omit<DistinctAddresses, 'addresses'> {
+  /** Distinct, normalised, in first-seen order, at most the limit; a long one packed (spec/packedList.ts), marked checked. */
+  readonly addresses: string[] | PackedList;
   /** The column's name (the first file's, for a folder). */
   readonly column: string;
   readonly chain: Chain;
@@ -194,21 +202,24 @@ export async function readResultLists(p: string, options: ReadOptions & { limit?
   // `seen` is built only when a second file of a folder brings the same column: a Set of 100,000
   // addresses is one long turn of the host's loop (issue 34 item 4), and one file needs none.
   const merged = new Map<string, { list: ResultList; seen?: Set<string> }>();
+  // One file's list is kept as it crossed, packed when long; a folder's are merged as strings (rare).
+  const one = files.length === 1;
   for (const f of files) {
     const reader = await ResultReader.open(f, options);
     try {
       for (const col of reader.addressColumns(options.hint)) {
-        const got = await reader.addresses(col.column, col.chain, { signal: options.signal, limit });
+        const got = one ? await reader.addressesPacked(col.column, col.chain, { signal: options.signal, limit }) : await reader.addresses(col.column, col.chain, { signal: options.signal, limit });
         const key = `${col.chain}\u0000${col.name}`;
         const had = merged.get(key);
         if (!had) {
           merged.set(key, { list: { ...got, column: col.name, chain: col.chain, role: col.role, atLeast: got.distinct > got.addresses.length && files.length > 1 } });
           continue;
         }
-        const seen = (had.seen ??= new Set(had.list.addresses));
+        const hadList = isPackedList(had.list.addresses) ? had.list.addresses.toArray() : had.list.addresses;
+        const seen = (had.seen ??= new Set(hadList));
         // A folder's files merged in order, once each: a few lists of at most `limit`, so this loop is short.
-        const addresses = [...had.list.addresses];
-        for (const a of got.addresses) {
+        const addresses = [...hadList];
+        for (const a of isPackedList(got.addresses) ? got.addresses.toArray() : got.addresses) {
           if (seen.has(a)) continue;
           seen.add(a);
           if (addresses.length < limit) addresses.push(a);
@@ -227,7 +238,7 @@ export async function readResultLists(p: string, options: ReadOptions & { limit?
   }
   // Each list is distinctAddresses' output (the worker's), or such lists merged through a Set:
   // marked so that the price step's input check takes it as it is (addresses.ts checkedAddresses).
-  return [...merged.values()].map((m) => ({ ...m.list, addresses: checkedAddresses(m.list.addresses, m.list.chain) as string[] }));
+  return [...merged.values()].map((m) => ({ ...m.list, addresses: isPackedList(m.list.addresses) ? m.list.addresses : (checkedAddresses(m.list.addresses, m.list.chain) as string[]) }));
 }
 
 /** Opens a result file in a worker for `use`, and closes it after (the list source: its columns, a preview, then the picked column's cells). */

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { l10n } from '../l10n';
 import { thousands } from '../numberText';
+import { isPackedList, type PackedList } from './packedList';
 
 export type Chain = 'main' | 'alt';
 
@@ -132,8 +133,9 @@ export function isCheckedFor(list: readonly unknown[], chain: Chain): boolean {
   return checkedLists.get(list as readonly string[]) === chain;
 }
 
-/** The first `count` of a list, known checked when the list was ("use as input" cuts a list to a field's most). */
-export function firstAddresses(list: readonly string[], count: number): string[] {
+/** The first `count` of a list, known checked when the list was ("use as input" cuts a list to a field's most); a packed list stays packed. */
+export function firstAddresses(list: readonly string[] | PackedList, count: number): string[] | PackedList {
+  if (isPackedList(list)) return list.first(count);
   const chain = checkedLists.get(list);
   // A checked list is frozen: taken whole, it is shared, not copied (a copy of 100,000 is a few ms of the loop).
   if (chain !== undefined && count >= list.length) return list as string[];
@@ -173,19 +175,23 @@ export function addressSchema(chain: Chain, rule?: string): z.ZodType<string> {
  * the manifest) is the meta below, word for word what `z.array(z.string()).min(1)` generated:
  * the value itself is declared unknown so that zod walks nothing per item.
  */
-export function addressListSchema(chain: Chain, max: number, rule: string): z.ZodType<string[], unknown> {
+export function addressListSchema(chain: Chain, max: number, rule: string): z.ZodType<string[] | PackedList, unknown> {
   return z
     .unknown()
     .meta({ minItems: 1, type: 'array', items: { type: 'string' } })
-    .transform((list, ctx): string[] => {
+    .transform((list, ctx): string[] | PackedList => {
+      // A packed list (spec/packedList.ts) is made only by the parse that checked its items: valid
+      // by construction, for its own chain; only its count is checked (here and by the refines below).
+      const empty = (): never => {
+        ctx.addIssue({ code: 'too_small', origin: 'array', minimum: 1, inclusive: true, input: list, message: l10n.t('{0} This list is empty.', rule) });
+        return z.NEVER;
+      };
+      if (isPackedList(list, chain)) return list.length > 0 ? list : empty();
       if (!Array.isArray(list)) {
         ctx.addIssue({ code: 'invalid_type', expected: 'array', input: list, message: rule });
         return z.NEVER;
       }
-      if (list.length === 0) {
-        ctx.addIssue({ code: 'too_small', origin: 'array', minimum: 1, inclusive: true, input: list, message: l10n.t('{0} This list is empty.', rule) });
-        return z.NEVER;
-      }
+      if (list.length === 0) return empty();
       // A list our own reader or check made (frozen since): sent as it is, shared, not copied (a
       // copy of 100,000 is a few ms of the loop at each check of a call: the preflight, the send).
       if (checkedLists.get(list) === chain) return list as string[];
@@ -214,7 +220,7 @@ export function addressListSchema(chain: Chain, max: number, rule: string): z.Zo
       return bad ? z.NEVER : (checkedAddresses(out, chain) as string[]);
     })
     .refine((list) => list.length <= max, {
-      error: (iss) => `${rule} This list has ${Array.isArray(iss.input) ? thousands(iss.input.length) : 'more'} distinct addresses.`,
+      error: (iss) => `${rule} This list has ${Array.isArray(iss.input) || isPackedList(iss.input) ? thousands(iss.input.length) : 'more'} distinct addresses.`,
     });
 }
 

@@ -15,6 +15,7 @@
  */
 import { z } from 'zod';
 import { addressListSchema, addressRule, addressSchema, type Chain } from './addresses';
+import { isPackedList } from './packedList';
 import { thousands } from '../numberText';
 
 type FieldKind =
@@ -80,7 +81,7 @@ export function addressListField(b: Base & { chain: Chain; max: number; what: st
 }
 
 function listLength(v: unknown): string {
-  return Array.isArray(v) ? thousands(v.length) : '0';
+  return Array.isArray(v) || isPackedList(v) ? thousands(v.length) : '0';
 }
 
 export function integerField(b: Base & { min: number; max: number; default?: number }): FieldSpec {

@@ -6,6 +6,8 @@
  * array, and the text is the same to the byte: a request body is JSON.stringify's.
  */
 
+import { isPackedList, type PackedList } from './packedList';
+
 /** Array items written between two turns of the host's loop: well under a millisecond of JSON.stringify. */
 export const JSON_SLICE = 8_192;
 
@@ -34,6 +36,11 @@ function isPlainRecord(v: unknown): v is Record<string, unknown> {
 
 /** JSON.stringify(value)'s text in pieces: plain records and arrays member by member, anything else in one piece. */
 async function jsonPieces(value: unknown, put: (text: string) => void): Promise<void> {
+  // A long list carried packed (spec/packedList.ts): its array's text written from the packed text, no string per item.
+  if (isPackedList(value)) {
+    await packedJsonPieces(value, put);
+    return;
+  }
   if (Array.isArray(value)) {
     // A slice's items are JSON.stringify's (each item's toJSON, if any, is told its index in the slice).
     await arrayPieces(value, put, (part) => JSON.stringify(part).slice(1, -1));
@@ -47,7 +54,7 @@ async function jsonPieces(value: unknown, put: (text: string) => void): Promise<
   put('{');
   for (const k of Object.keys(value)) {
     const v = value[k];
-    if (Array.isArray(v) || isPlainRecord(v)) {
+    if (Array.isArray(v) || isPlainRecord(v) || isPackedList(v)) {
       put(`${sep}${JSON.stringify(k)}:`);
       await jsonPieces(v, put);
     } else {
@@ -66,4 +73,19 @@ export async function jsonTextSliced(value: Record<string, unknown> | readonly u
   const pieces: string[] = [];
   await jsonPieces(value, (text) => pieces.push(text));
   return pieces.join('');
+}
+
+/** A packed list's JSON text (the array's, byte for byte) in pieces, the loop given back between them. */
+export async function packedJsonPieces(list: PackedList, put: (text: string) => void): Promise<void> {
+  put('[');
+  let first = true;
+  for (const part of list.jsonParts()) {
+    if (!first) {
+      put(',');
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    first = false;
+    put(part);
+  }
+  put(']');
 }

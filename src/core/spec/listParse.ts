@@ -12,6 +12,7 @@
  * addressLists/listText.ts says a parsed list in words.
  */
 import { addressProblem, isAddress, normaliseAddress, SpreadSet, type Chain } from './addresses';
+import type { PackedList } from './packedList';
 
 /** An entry that is not an address; `reason` is built when read (a translated sentence). */
 interface BadEntry {
@@ -22,12 +23,17 @@ interface BadEntry {
 }
 
 export interface ParsedList {
-  /** Valid, normalised, de-duplicated, in first-seen order. */
-  readonly valid: string[];
+  /** Valid, normalised, de-duplicated, in first-seen order (a long one parsed in the table worker packed: spec/packedList.ts). */
+  readonly valid: string[] | PackedList;
   /** Entries that are not addresses, with their 1-based line number in the input. */
   readonly invalid: BadEntry[];
   /** How many repeated entries were dropped. */
   readonly duplicates: number;
+}
+
+/** A list parsed on this thread: its valid addresses as strings. */
+interface ParsedStrings extends ParsedList {
+  readonly valid: string[];
 }
 
 class LazyBadEntry implements BadEntry {
@@ -43,7 +49,7 @@ class LazyBadEntry implements BadEntry {
 }
 
 /** A ParsedList of parts parsed elsewhere (the table worker: remoteTable.ts addressList), each bad entry's reason built when read. */
-export function parsedList(valid: string[], invalid: readonly { readonly line: number; readonly value: string }[], duplicates: number, chain: Chain): ParsedList {
+export function parsedList(valid: string[] | PackedList, invalid: readonly { readonly line: number; readonly value: string }[], duplicates: number, chain: Chain): ParsedList {
   return { valid, invalid: invalid.map((b) => new LazyBadEntry(b.line, b.value, chain)), duplicates };
 }
 
@@ -79,7 +85,7 @@ class ListBuilder {
     else this.duplicates++;
   }
 
-  result(): ParsedList {
+  result(): ParsedStrings {
     return { valid: this.valid, invalid: this.invalid, duplicates: this.duplicates };
   }
 }
@@ -124,7 +130,7 @@ function* texts(source: string | readonly string[]): Generator<[string, number]>
  * addresses, the invalid entries with their line numbers, and a duplicate count, in one go: for
  * short text (what a person types or selects).
  */
-export function parseAddressList(text: string | readonly string[], chain: Chain): ParsedList {
+export function parseAddressList(text: string | readonly string[], chain: Chain): ParsedStrings {
   const list = new ListBuilder(chain);
   for (const [t, first] of texts(text)) for (const [v, line] of entries(t, first)) list.add(v, line);
   return list.result();
@@ -135,7 +141,7 @@ export function parseAddressList(text: string | readonly string[], chain: Chain)
  * any length. `source` is a text or a column's cells (a cell's line is its row; a cell may hold
  * several entries).
  */
-export async function parseAddressListSliced(source: string | readonly string[], chain: Chain): Promise<ParsedList> {
+export async function parseAddressListSliced(source: string | readonly string[], chain: Chain): Promise<ParsedStrings> {
   const list = new ListBuilder(chain);
   let since = 0;
   for (const [t, first] of texts(source)) {

@@ -5,6 +5,8 @@
  * and the host cuts it into strings a slice at a time, giving its loop back between slices.
  */
 import type { Transferable } from 'node:worker_threads';
+import { checkedAddresses, type Chain } from '../spec/addresses';
+import { packChecked, PACK_MIN_ITEMS, type PackedList } from '../spec/packedList';
 
 /** Strings cut (and their bytes decoded) between two turns of the host's loop: well under a millisecond of slicing. */
 const SLICE = 8_192;
@@ -130,4 +132,30 @@ export async function packedLinesFile(p: PackedLines): Promise<Uint8Array> {
     }
   });
   return out.subarray(0, w);
+}
+
+/**
+ * The strings joined by "\n" as one string, when they are all ASCII (addresses are), else undefined:
+ * the list file's bytes (packedLinesFile) read as one one-byte string, one allocation on the host
+ * instead of one string per line (a long list kept packed: spec/packedList.ts).
+ */
+async function packedLinesText(p: PackedLines): Promise<string | undefined> {
+  let units = 0;
+  for (let i = 0; i < p.lengths.length; i++) units += p.lengths[i] ?? 0;
+  if (units !== p.bytes.byteLength) return undefined;
+  if (p.lengths.length === 0) return '';
+  const file = await packedLinesFile(p);
+  return Buffer.from(file.buffer, file.byteOffset, file.byteLength - 1).toString('latin1');
+}
+
+/**
+ * A list the worker checked (valid, normalised, distinct addresses of `chain`) as the host keeps it:
+ * packed when long (one string, spec/packedList.ts), else its strings, marked checked.
+ */
+export async function checkedList(p: PackedLines, chain: Chain): Promise<string[] | PackedList> {
+  if (p.lengths.length > PACK_MIN_ITEMS) {
+    const text = await packedLinesText(p);
+    if (text !== undefined) return packChecked(text, p.lengths.length, chain);
+  }
+  return checkedAddresses(await unpackLines(p), chain) as string[];
 }

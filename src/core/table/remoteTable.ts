@@ -8,12 +8,13 @@
  */
 import { threadId as mainThreadId, Worker, type WorkerOptions } from 'node:worker_threads';
 import type { ColumnProfile, Histogram, ScatterData } from './analysisTypes';
-import { checkedAddresses, type Chain, type DistinctAddresses } from '../spec/addresses';
+import type { Chain, DistinctAddresses } from '../spec/addresses';
 import { parsedList, type ParsedList } from '../spec/listParse';
 import type { ChangeCounts, ChangeThreshold } from './compare/changeCounts';
 import { HISTOGRAM_BINS } from './analysisTypes';
 import { Listeners } from './listeners';
-import { unpackLines, type PackedLines } from './packedLines';
+import { checkedList, unpackLines, type PackedLines } from './packedLines';
+import type { PackedList } from '../spec/packedList';
 import { abortReason, throwIfCancelled } from '../abort';
 import { CancelledError } from '../errors';
 import { bundleInUse } from '../l10n';
@@ -280,9 +281,18 @@ export class RemoteTable {
    */
   async addressList(column: number, chain: Chain, options: TaskOptions = {}): Promise<ParsedList> {
     const got = await this.channel.request({ type: 'addressList', column, chain }, 'addressList', options);
-    const valid = checkedAddresses(await unpackLines(got.addresses), chain) as string[];
+    const valid = await checkedList(got.addresses, chain);
     const values = await unpackLines(got.invalid);
     return parsedList(valid, values.map((value, i) => ({ line: got.lines[i] ?? 0, value })), got.duplicates, chain);
+  }
+
+  /**
+   * As `addresses`, a long list (over PACK_MIN_ITEMS) left one packed string on this thread
+   * (spec/packedList.ts: 100,000 strings made and kept here were its loop's longest collections).
+   */
+  async addressesPacked(column: number, chain: Chain, options: TaskOptions & { limit?: number } = {}): Promise<Omit<DistinctAddresses, 'addresses'> & { addresses: string[] | PackedList }> {
+    const got = await this.packedAddresses(column, chain, options);
+    return { ...got, addresses: await checkedList(got.addresses, chain) };
   }
 
   /** Each column's chain (null: not an address column) by the one classifier over the first rows, judged in the worker, and the first row's cells. */

@@ -48,6 +48,7 @@ import { approvePrice, chargedTo, connectionChanged, type CopyAsCode, type Count
 import { l10n } from '../../shared/l10n';
 import { runArgsFrom, type RunArgs } from './runArgs';
 import { fmtCredits, thousands } from '../../core/numberText';
+import { isPackedList } from '../../core/spec/packedList';
 
 export type RunOutcome =
   | { readonly status: 'cancelled' }
@@ -336,7 +337,7 @@ export class CallService {
 
   private async remember(ep: Endpoint, input: Record<string, unknown>): Promise<void> {
     // Huge lists are not kept: globalState is not a file store, and the result sidecar has them.
-    if (Object.values(input).some((v) => Array.isArray(v) && v.length > RECENT_MAX_LIST)) return;
+    if (Object.values(input).some((v) => (Array.isArray(v) || isPackedList(v)) && v.length > RECENT_MAX_LIST)) return;
     await this.deps.storage.rememberInput(ep.id, input);
   }
 

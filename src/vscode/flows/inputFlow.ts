@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { addressProblem } from '../../core/spec/addresses';
 import { badEntriesText, duplicatesText, parseAddressList, parseAddressListSliced, type ParsedList } from '../../core/addressLists/listText';
+import { isPackedList, type PackedList } from '../../core/spec/packedList';
 import { shortTitle, validateInput, type Endpoint } from '../../core/spec/catalog';
 import type { FieldSpec } from '../../core/spec/fields';
 import type { JobRecord } from '../../core/jobs/job';
@@ -156,13 +157,13 @@ function rangeText(f: FieldSpec): string {
   return `at most ${thousands(f.max ?? 0)}`;
 }
 
-async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): Promise<string[] | undefined> {
+async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): Promise<string[] | PackedList | undefined> {
   const chain = f.chain ?? 'main';
   const what = f.label.toLowerCase();
   for (;;) {
     const ed = vscode.window.activeTextEditor;
     const selText = ed ? ed.selections.map((s) => ed.document.getText(s)).join('\n') : '';
-    const sources: PickItem<ListSource | { recent: string[] }>[] = [
+    const sources: PickItem<ListSource | { recent: string[] | PackedList }>[] = [
       { label: l10n.t('$(edit) Type or paste…'), detail: l10n.t('Separated by spaces, commas or new lines'), value: 'paste' },
     ];
     if (selText.trim()) sources.push({ label: l10n.t('$(selection) From the selection'), detail: l10n.t('{0} valid addresses selected', parseAddressList(selText, chain).valid.length), value: 'selection' });
@@ -171,7 +172,9 @@ async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): 
     if (deps.doneJobs().some((j) => j.resultPath)) sources.push({ label: l10n.t('$(history) From a previous result…'), value: 'result' });
     for (const r of deps.recent.slice(0, 3)) {
       const list = r[f.key];
-      if (Array.isArray(list) && list.length > 0) {
+      // A list this window sent is still packed (spec/packedList.ts): offered as it is, checked when it was made.
+      if (isPackedList(list, chain) && list.length > 0) sources.push({ label: l10n.t('$(clock) Recent: {0} {1}', thousands(list.length), what), detail: list.items(0, 3).join(', '), value: { recent: list } });
+      else if (Array.isArray(list) && list.length > 0) {
         sources.push({ label: l10n.t('$(clock) Recent: {0} {1}', thousands(list.length), what), detail: list.slice(0, 3).join(', '), value: { recent: list.map(String) } });
       }
     }
@@ -179,7 +182,11 @@ async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): 
     if (src === undefined) return undefined;
     let text: string | readonly string[] | undefined;
     let read: ParsedList | undefined;
-    if (typeof src === 'object') text = src.recent;
+    if (typeof src === 'object') {
+      const recent = src.recent;
+      if (isPackedList(recent)) read = { valid: recent, invalid: [], duplicates: 0 };
+      else text = recent;
+    }
     else if (src === 'paste') {
       text = await inputStep(t, {
         prompt: l10n.t('{0}: paste addresses separated by spaces, commas or new lines.', f.label),
@@ -204,7 +211,7 @@ async function askAddressList(f: FieldSpec, t: StepTitle, deps: InputFlowDeps): 
 }
 
 /** Shows what is wrong with a list before anything is sent; resolves the list to use, or undefined to pick again. */
-async function reviewList(parsed: ParsedList, f: FieldSpec, t: StepTitle): Promise<string[] | undefined> {
+async function reviewList(parsed: ParsedList, f: FieldSpec, t: StepTitle): Promise<string[] | PackedList | undefined> {
   const what = f.label.toLowerCase();
   const n = parsed.valid.length;
   const dup = duplicatesText(parsed) ? ` ${duplicatesText(parsed) ?? ''}` : '';

@@ -28,6 +28,7 @@ import { queryEndpoint } from '../language/runner';
 import { callCell, type PipelineDeps } from '../pipeline/pipelineNotebook';
 import { l10n } from '../../shared/l10n';
 import { fmtCredits } from '../../core/numberText';
+import { isPackedList } from '../../core/spec/packedList';
 
 export interface TargetDeps extends Pick<PipelineDeps, 'calls' | 'store'> {
   readonly calls: CallService;
@@ -47,7 +48,7 @@ type RunPrice =
 /** A target's name in the view and the notification: "Trending tokens (hours 2)", "whales.waquery.json". */
 export function targetName(t: WatchTarget): string {
   if (t.kind !== 'request') return path.basename(t.file);
-  const inputs = Object.entries(t.inputs).map(([k, v]) => `${k} ${Array.isArray(v) ? `${v.length} items` : typeof v === 'object' ? '…' : String(v)}`).join(', ');
+  const inputs = Object.entries(t.inputs).map(([k, v]) => `${k} ${Array.isArray(v) || isPackedList(v) ? `${v.length} items` : typeof v === 'object' ? '…' : String(v)}`).join(', ');
   const text = `${endpointTitle(t.endpointId)}${inputs ? ` (${inputs})` : ''}`;
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
