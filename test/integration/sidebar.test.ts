@@ -435,6 +435,9 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
       seen.push(String(status()));
       assert.deepEqual(await provider().getChildren(), [], 'an empty tree, so the welcome view shows');
       assert.equal(sidebar().credits.shown.visible, false, 'no balance to show');
+      const accountRows = () => sidebar().account.getChildren().map((n) => n.row);
+      // Its empty credit rows pushed the Requests view's welcome (Try the Sandbox) past its end at 1280 × 800.
+      assert.deepEqual(accountRows(), ['profile', 'key', 'baseUrl'], 'no key: the Account view shows only the key and where it goes');
 
       await setApiKey('not-the-demo-key-123');
       await waitFor('refused', () => status() === 'refused', 10_000);
@@ -446,6 +449,7 @@ describe('sidebar: the Account and Requests views against a sandbox with a seede
       await waitFor('ok', () => status() === 'ok', 10_000);
       seen.push(String(status()));
       assert.ok((await provider().getChildren()).length > 0, 'the history is back');
+      assert.deepEqual(accountRows().slice(0, 4), ['profile', 'key', 'baseUrl', 'balance'], 'a key: the credit rows are back');
 
       // A base URL nobody listens on: offline, with the error; Retry keeps trying.
       const closed = await new Promise<number>((resolve) => {

@@ -33,7 +33,7 @@ export function registerCompareCommands(context: vscode.ExtensionContext, deps: 
   const run = async (given: readonly string[]): Promise<string | undefined> => {
     let [a, b] = given;
     if (given.length > 2) {
-      void vscode.window.showInformationMessage(l10n.t('Compare takes two results; {0} are selected. The first two are compared: {1}.', given.length, given.slice(0, 2).map((g) => path.basename(g)).join(' and ')));
+      void vscode.window.showInformationMessage(l10n.t('{0} selected; comparing the first two.', given.length));
     }
     if (!a) {
       a = await pickOneResult(await resultItems(deps), { title: l10n.t('Compare Results (1/2): A'), placeHolder: l10n.t('The first result (A): rows only in A, only in B and in both; Δ = B − A') });

@@ -368,7 +368,7 @@ export class CallService {
       return { status: 'done', credits: 0, shown, value: balance };
     }
     if (ep.accountCall === 'resetIp') {
-      void vscode.window.showInformationMessage(l10n.t('The saved IP address was reset; the next call binds the key to this machine’s address. (Free.)'));
+      void vscode.window.showInformationMessage(l10n.t('IP binding reset (free); the next call sets it.'));
       return { status: 'done', credits: 0, shown, value: null };
     }
     const file = await this.saveJson(ep, result.value);

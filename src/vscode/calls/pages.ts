@@ -114,7 +114,7 @@ export async function resumePages(target: unknown, deps: PagesDeps, args: PagesA
   const key = path.resolve(file);
   if (resuming.has(key)) {
     // A second "Resume" on the same file would read (and pay for) the same pages twice.
-    void vscode.window.showInformationMessage(l10n.t('{0} is being read already; its progress is in the notification.', path.basename(file)));
+    void vscode.window.showInformationMessage(l10n.t('{0} is being read; see its progress.', path.basename(file)));
     return { status: 'cancelled' };
   }
   resuming.add(key);

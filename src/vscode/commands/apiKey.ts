@@ -101,7 +101,7 @@ export function registerApiKeyCommands(context: vscode.ExtensionContext, s: Serv
       const first = s.connection.profiles.keyProfileId() === DEFAULT_PROFILE_ID && isPlaceholderUrl(s.connection.profiles.defaultProfile().baseUrl);
       const where = first ? await askWhereTheApiIs(s, questions) : 'set';
       if (where === 'sandbox') {
-        void vscode.window.showInformationMessage(l10n.t('API key saved. The sandbox is in use now; your key is used once walletAnalytics.baseUrl holds the API’s address and the sandbox is stopped.'));
+        void vscode.window.showInformationMessage(l10n.t('Key saved. The sandbox is in use until stopped.'));
         return true;
       }
       if (where === 'none') {

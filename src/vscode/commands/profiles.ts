@@ -147,7 +147,7 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
       await s.keys.deleteFor(id);
       await profiles.remove(id);
       s.log.info(`Profile “${p.name}” removed; its key was deleted from SecretStorage.`);
-      void vscode.window.showInformationMessage(l10n.t('Profile “{0}” removed and its key deleted. In use now: {1}.', p.name, s.connection.activeProfile().name));
+      void vscode.window.showInformationMessage(l10n.t('Removed “{0}” and its key; now {1}.', p.name, s.connection.activeProfile().name));
       return true;
     }),
   );
@@ -156,7 +156,11 @@ export function registerProfileCommands(context: vscode.ExtensionContext, s: Ser
 async function pickAdded(s: Services, what: string): Promise<string | undefined> {
   const added = s.connection.profiles.added();
   if (added.length === 0) {
-    void vscode.window.showInformationMessage(l10n.t('{0}: there are no added profiles (Default and Sandbox are built in). Add one with Add Profile….', what));
+    // With the next step as a button: a toast without one showed one line, cut before it (issue 23).
+    const add = l10n.t('Add Profile…');
+    void vscode.window.showInformationMessage(l10n.t('{0}: there are no added profiles (Default and Sandbox are built in).', what), add).then((a) => {
+      if (a === add) void vscode.commands.executeCommand(CommandIds.addProfile);
+    });
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(

@@ -81,7 +81,10 @@ export class QueryRunner {
   async run(arg: unknown, args: RunQueryArgs = {}): Promise<QueryRunResult> {
     const doc = await queryDocument(arg);
     if (!doc) {
-      void showWarning(l10n.t('Open a .waquery.json file to run it (Wallet Analytics: New Wallet Database Query creates one).'));
+      const create = l10n.t('New Query');
+      void showWarning(l10n.t('Open a .waquery.json file to run it, or create one.'), create).then((a) => {
+        if (a === create) void vscode.commands.executeCommand(CommandIds.newQuery);
+      });
       return { status: 'cancelled' };
     }
     const ready = await this.prepare(doc, args.chain);
@@ -131,7 +134,7 @@ export class QueryRunner {
     const ep = queryEndpoint(chain);
     const run = await this.cache.lookup(this.connection.scope(), chain, parsed.body);
     if (!run) {
-      void vscode.window.showInformationMessage(l10n.t('This exact query has not run since the last hourly refresh, so its match count is not known: {0}.', quote(ep, {}).text));
+      void vscode.window.showInformationMessage(l10n.t('No answer since the hourly refresh: {0}.', quote(ep, {}).text));
       return { status: 'none' };
     }
     const now = Date.now();

@@ -84,7 +84,7 @@ async function pickSchedule(persons: PersonQuestions, total: number): Promise<Sc
 /** Exports the pipeline; returns the script's path (undefined when nothing was written). */
 async function exportPipeline(nb: vscode.NotebookDocument, deps: ExportDeps): Promise<string | undefined> {
   if (nb.uri.scheme !== 'file') {
-    void showWarning(l10n.t('Save the pipeline first: its script is written beside it.'));
+    void showWarning(l10n.t('Save the pipeline: its script goes beside it.'));
     return undefined;
   }
   return exportPipelineFile(deps.fileOf(nb), { uri: nb.uri, stem: plainName(stemOf(nb.uri)), name: path.basename(nb.uri.fsPath) }, deps);
@@ -125,7 +125,10 @@ export async function exportPipelineFile(file: PipelineFile, place: ExportPlace,
   }
   // Restricted Mode: a repository not trusted gets nothing written from it (its pipeline's name ends up in a workflow).
   if (!vscode.workspace.isTrusted) {
-    void showWarning(l10n.t('This workspace is in Restricted Mode: trust it to export its pipeline as a script.'));
+    const manage = l10n.t('Manage Workspace Trust');
+    void showWarning(l10n.t('This workspace is in Restricted Mode: trust it to export its pipeline as a script.'), manage).then((a) => {
+      if (a === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+    });
     return undefined;
   }
   const slot = await scriptSlot(dir, RUNNER_NAME);
@@ -178,7 +181,7 @@ export async function exportPipelineFile(file: PipelineFile, place: ExportPlace,
   void vscode.window.showInformationMessage(lines.join(' '), ...(cron ? [copy] : [])).then(async (picked) => {
     if (picked === copy && cron) {
       await vscode.env.clipboard.writeText(cron);
-      void vscode.window.showInformationMessage(l10n.t('The cron line is on the clipboard. Set WA_API_KEY in the crontab before it (never in the script).'));
+      void vscode.window.showInformationMessage(l10n.t('Cron line copied; set WA_API_KEY in the crontab.'));
     }
   });
   return runnerFile;
@@ -188,7 +191,7 @@ export async function exportPipelineFile(file: PipelineFile, place: ExportPlace,
 export async function exportPipelineCommand(arg: unknown, notebookType: string, deps: ExportDeps): Promise<string | undefined> {
   const nb = notebookOf(arg, notebookType);
   if (!nb) {
-    void vscode.window.showInformationMessage(l10n.t('Open a pipeline notebook (*.wapipe.json) to export it.'));
+    void vscode.window.showInformationMessage(l10n.t('Open a .wapipe.json pipeline to export it.'));
     return undefined;
   }
   return exportPipeline(nb, deps);

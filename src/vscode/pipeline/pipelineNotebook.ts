@@ -220,7 +220,13 @@ class PipelineController {
           } else if (e.kind === 'stopped') end(e.index, false, stoppedMarkdown(e.message));
         },
       });
-      if (summary.stopped) void showWarning(l10n.t('Pipeline stopped at “{0}”: {1} Charged in this run: {2} credits.', summary.stopped.cell, summary.stopped.message, thousands(summary.charged)));
+      if (summary.stopped) {
+        // Shown whole (a toast without a button is one line, issue 23), the log as the next step.
+        const log = l10n.t('Show Log');
+        void showWarning(l10n.t('Pipeline stopped at “{0}”: {1} Charged in this run: {2} credits.', summary.stopped.cell, summary.stopped.message, thousands(summary.charged)), log).then((a) => {
+          if (a === log) void vscode.commands.executeCommand(CommandIds.showLog);
+        });
+      }
     } finally {
       await Promise.all(shown);
       // Cells after a stop were not run.
@@ -318,7 +324,7 @@ export function registerPipelineNotebook(context: vscode.ExtensionContext, deps:
       return nb;
     }),
     followSaveAs(PIPELINE_NOTEBOOK, storage, () => [deps.resultsFolder()], (nb) => serializePipeline(fileOf(nb)), (cells, to) => {
-      void vscode.window.showInformationMessage(l10n.t('{0}: the results of {1} cells came along; the next run reuses them (free).', path.basename(to.fsPath), cells.length));
+      void vscode.window.showInformationMessage(l10n.t('{0}: kept {1} results, reused free.', path.basename(to.fsPath), cells.length));
     }),
     registerCommand(CommandIds.pipelineOpenResult, async (arg: unknown) => {
       const cell = cellOf(arg);
@@ -335,7 +341,7 @@ export function registerPipelineNotebook(context: vscode.ExtensionContext, deps:
       const name = cell && cellName(cell);
       if (!cell || !name) return;
       await forgetRecord((await resultsPlace(cell.notebook, storage, deps)).dir, name);
-      void vscode.window.showInformationMessage(l10n.t('“{0}” will be sent again at the next run (its price is in the next plan).', name));
+      void vscode.window.showInformationMessage(l10n.t('“{0}” is sent again at the next run.', name));
     }),
   );
 }

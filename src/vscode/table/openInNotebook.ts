@@ -23,7 +23,7 @@ export function registerOpenInNotebook(context: vscode.ExtensionContext, active:
     registerCommand(CommandIds.openInNotebook, async (given?: unknown): Promise<string | undefined> => {
       const session = given instanceof TableSession ? given : active();
       if (!session) {
-        void vscode.window.showInformationMessage(l10n.t('Open a result in the Wallet Analytics Table first: Open in Notebook writes a notebook of the view it shows.'));
+        void vscode.window.showInformationMessage(l10n.t('Open a result in the Wallet Analytics Table first.'));
         return undefined;
       }
       try {

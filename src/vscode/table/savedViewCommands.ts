@@ -57,10 +57,10 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
   const modify = (change: (s: SavedViewsState) => SavedViewsState): Promise<void> => modifySavedViews(state, change);
 
   /** The table given (its toolbar hands its session; a string is a view's name), else the one in the active editor. */
-  const activeSnapshot = async (what: string, given: unknown): Promise<{ session: TableSession; snap: TableSnapshot } | undefined> => {
+  const activeSnapshot = async (given: unknown): Promise<{ session: TableSession; snap: TableSnapshot } | undefined> => {
     const session = given instanceof TableSession ? given : deps.active();
     if (!session) {
-      void vscode.window.showInformationMessage(l10n.t('Open a result in the Wallet Analytics Table first: {0}', what));
+      void vscode.window.showInformationMessage(l10n.t('Open a result in the Wallet Analytics Table first.'));
       return undefined;
     }
     return { session, snap: await session.snapshot() };
@@ -86,7 +86,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
 
   context.subscriptions.push(
     registerCommand(CommandIds.saveTableView, async (given?: unknown): Promise<string | undefined> => {
-      const active = await activeSnapshot('Save View As… names its sort, filters, chosen columns and number formats.', given);
+      const active = await activeSnapshot(given);
       if (!active) return undefined;
       const { session, snap } = active;
       const all = read(state);
@@ -117,7 +117,7 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
     }),
 
     registerCommand(CommandIds.applyTableView, async (given?: unknown): Promise<string | undefined> => {
-      const active = await activeSnapshot('Apply Saved View… shows one of its saved views.', given);
+      const active = await activeSnapshot(given);
       if (!active) return undefined;
       const { session, snap } = active;
       const NONE = { label: l10n.t('No saved view'), detail: l10n.t('File order, no filters; new results open as the file is') };
@@ -139,12 +139,12 @@ export function registerSavedViews(context: vscode.ExtensionContext, deps: Deps)
       const count = await session.applyView(query, layout, view.name);
       await modify((s) => chooseView(s, snap.scope, view.name));
       log.info(`Table: applied the view "${view.name}": ${count}.`);
-      if (missing.length > 0) void showWarning(l10n.t('The view "{0}" names columns this result does not have, left out: {1}.', view.name, missing.join(', ')));
+      if (missing.length > 0) void showWarning(l10n.t('Columns not in this result: {0}.', missing.join(', ')));
       return view.name;
     }),
 
     registerCommand(CommandIds.deleteTableView, async (given?: unknown): Promise<string | undefined> => {
-      const active = await activeSnapshot('Delete Saved View… removes one of its saved views.', given);
+      const active = await activeSnapshot(given);
       if (!active) return undefined;
       const { snap } = active;
       const name = typeof given === 'string' ? viewsOf(read(state), snap.scope).find((v) => sameName(v.name, given))?.name : (await pickView(snap, 'Delete Saved View'))?.view?.name;

@@ -152,7 +152,7 @@ export function registerTableEditor(context: vscode.ExtensionContext, deps: Tabl
     registerCommand(CommandIds.exportTable, () => {
       const entry = provider.active();
       if (!entry) {
-        void vscode.window.showInformationMessage(l10n.t('Open a result in the Wallet Analytics Table first: Export saves the rows and columns it shows.'));
+        void vscode.window.showInformationMessage(l10n.t('Open a result in the Wallet Analytics Table first.'));
         return false;
       }
       entry.session.exportShown();

@@ -121,7 +121,10 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
     const shown = (c: string | undefined) => c === undefined || c.startsWith('ok|') || c.startsWith('noKey|');
     // The agent allowance's row comes and goes with the setting.
     const allowanceShown = (m: Map<RowId, string>) => m.get('agentAllowance') !== 'null';
-    const rootChanged = shown(this.last.get('connection')) !== shown(now.get('connection')) || allowanceShown(this.last) !== allowanceShown(now);
+    // With no key the credit rows are left out (getChildren): they come back with one.
+    const keyless = (m: Map<RowId, string>) => m.get('key')?.startsWith('notSet|') === true;
+    const rootChanged =
+      shown(this.last.get('connection')) !== shown(now.get('connection')) || allowanceShown(this.last) !== allowanceShown(now) || keyless(this.last) !== keyless(now);
     this.last = now;
     if (rootChanged) this.changed.fire(undefined);
     else if (changed.length) this.changed.fire(changed);
@@ -133,6 +136,10 @@ export class AccountProvider implements vscode.TreeDataProvider<AccountNode>, vs
       const ids: RowId[] = ['profile', 'key', 'baseUrl'];
       // The connection row only when something is wrong or pending: "OK" says nothing, and "no key" is the key row's.
       if (this.status.state !== 'ok' && this.status.state !== 'noKey') ids.push('connection');
+      // No key (and no sandbox): the credit rows would be empty ("—", "unknown", "not set"), and at
+      // 1280 × 800 their nine lines pushed the Requests view's welcome (Set API Key, Try the
+      // Sandbox) down past its end. They show again once a key is set or the sandbox runs.
+      if (this.facts.keyState === 'notSet') return ids.map((id) => this.node(id));
       ids.push('balance', 'used', 'quota', 'reset', 'budgetDay', 'budgetPeriod');
       // The agent allowance once it is set (0, the default, is every agent call asked: the setting's text says so).
       if (this.facts.allowance) ids.push('agentAllowance');

@@ -105,7 +105,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
     if (!chosen) return { status: 'cancelled' };
     if (chosen.cut) {
       void showWarning(
-        l10n.t('The result holds {0} {1}; the first {2} (the most per request) are used.', thousands(chosen.offer.distinct), chosen.wants, thousands(chosen.count)),
+        l10n.t('First {2} of {0} {1} used.', thousands(chosen.offer.distinct), chosen.wants, thousands(chosen.count)),
       );
     }
     const { target: _t, ...run } = opts;
@@ -125,7 +125,7 @@ export function registerRequestActions(context: vscode.ExtensionContext, view: R
         const item = itemOf(target);
         const title = endpointTitle(item.endpointId);
         if (item.status === 'running') {
-          void vscode.window.showInformationMessage(l10n.t('{0} is still running on the server; its result opens here when it is done.', title));
+          void vscode.window.showInformationMessage(l10n.t('{0} is still running; it opens when done.', title));
           return undefined;
         }
         if (item.status === 'failed') {

@@ -35,7 +35,7 @@ export async function exportWatch(w: WatchRecord, deps: ExportWatchDeps): Promis
   const bound = { schedule, maxCredits: w.approval.credits, command: 'watch' as const };
   const t = w.target;
   if (t.kind === 'query') {
-    void showWarning(l10n.t('Export Watch: a Wallet Database query is billed per match, so no exported script can hold its price to a bound. It keeps running here, in the editor.'));
+    void showWarning(l10n.t('Export Watch: a per-match query runs here only.'));
     return undefined;
   }
   if (t.kind === 'pipeline') {
@@ -46,7 +46,7 @@ export async function exportWatch(w: WatchRecord, deps: ExportWatchDeps): Promis
   }
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder || folder.uri.scheme !== 'file') {
-    void showWarning(l10n.t('Export Watch: open a folder first; the script and its workflow are written there.'));
+    void showWarning(l10n.t('Export Watch: open a folder first.'));
     return undefined;
   }
   const file: PipelineFile = { version: 1, cells: [{ name: 'run', call: t.endpointId, inputs: t.inputs }] };
